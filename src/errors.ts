@@ -1,0 +1,80 @@
+/**
+ * The one error class of the engine. `code` is stable and machine-readable; the HTTP
+ * adapter owns the single table that maps each code to a status. Messages name the
+ * field and the bad value so a caller can fix the input without reading our source.
+ */
+export type VenueSearchErrorCode =
+  /** A request field has a bad type, value or combination (HTTP 400). */
+  | 'invalid_request'
+  /** A venue record (input data) failed validation. */
+  | 'invalid_venue'
+  /** Input data could not be parsed at all (malformed JSON, unreadable file). */
+  | 'invalid_data'
+  /** Two venue records share an id. */
+  | 'duplicate_id'
+  /** No venue with that id (HTTP 404). */
+  | 'venue_not_found'
+  /** A place name the resolver does not know (HTTP 400). */
+  | 'unknown_place'
+  /** A limit of the engine was exceeded (too many locations, distance too large; HTTP 400). */
+  | 'limit_exceeded';
+
+export interface VenueSearchErrorDetails {
+  /** The request parameter or record field at fault, as a dotted path (`mode.maxDistance`). */
+  readonly param?: string;
+  /** The offending value, kept for logs and tests (never a secret). */
+  readonly value?: unknown;
+  /** Where in an input file the problem is. */
+  readonly file?: string;
+  readonly line?: number;
+  readonly recordId?: string;
+}
+
+export class VenueSearchError extends Error {
+  override readonly name = 'VenueSearchError';
+  readonly code: VenueSearchErrorCode;
+  readonly param: string | undefined;
+  readonly value: unknown;
+  readonly file: string | undefined;
+  readonly line: number | undefined;
+  readonly recordId: string | undefined;
+
+  constructor(code: VenueSearchErrorCode, message: string, details: VenueSearchErrorDetails = {}) {
+    super(message);
+    this.code = code;
+    this.param = details.param;
+    this.value = details.value;
+    this.file = details.file;
+    this.line = details.line;
+    this.recordId = details.recordId;
+  }
+}
+
+export function isVenueSearchError(err: unknown): err is VenueSearchError {
+  return err instanceof VenueSearchError;
+}
+
+/** Renders a value for an error message: short, unambiguous (`"abc"`, `NaN`, `undefined`). */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') {
+    const s = value.length > 80 ? `${value.slice(0, 77)}...` : value;
+    return JSON.stringify(s);
+  }
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  if (value === undefined) return 'undefined';
+  if (value === null) return 'null';
+  try {
+    const json = JSON.stringify(value);
+    return json.length > 80 ? `${json.slice(0, 77)}...` : json;
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
+/** Throws `invalid_request` naming `param` and its value. */
+export function invalidRequest(param: string, value: unknown, expected: string): never {
+  throw new VenueSearchError('invalid_request', `${param} must be ${expected}; got ${describeValue(value)}`, {
+    param,
+    value,
+  });
+}
