@@ -1,0 +1,58 @@
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { VenueSearchError, describeValue, type VenueSearchErrorDetails } from '../errors.js';
+import { VenueRecordSchema, type VenueRecord } from '../schema/venue.js';
+import { catersBit } from '../store/vocabulary.js';
+
+const checker = TypeCompiler.Compile(VenueRecordSchema);
+
+export interface RecordLocation {
+  readonly file?: string;
+  readonly line?: number;
+}
+
+/**
+ * Validates one venue record against the schema plus the rules a schema cannot say
+ * (caters flags from the vocabulary, finite coordinates). Throws `invalid_venue` naming
+ * the file, line, record id, field and value of the first problem.
+ */
+export function validateVenue(value: unknown, where: RecordLocation = {}): VenueRecord {
+  if (!checker.Check(value)) {
+    const first = checker.Errors(value).First();
+    const field = first ? pointerToPath(first.path) : '';
+    const bad = first ? first.value : value;
+    const reason = first ? first.message.toLowerCase() : 'invalid record';
+    throw recordError(value, where, field, bad, reason);
+  }
+  const record = value as VenueRecord;
+  for (const flag of record.catersFlags ?? []) {
+    if (catersBit(flag) === 0) throw recordError(value, where, 'catersFlags', flag, 'unknown caters flag');
+  }
+  return record;
+}
+
+function recordError(value: unknown, where: RecordLocation, field: string, bad: unknown, reason: string): VenueSearchError {
+  const id = typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string'
+    ? (value as { id: string }).id
+    : undefined;
+  const place = [where.file, where.line !== undefined ? `line ${where.line}` : undefined].filter(Boolean).join(':');
+  const parts = [
+    place || undefined,
+    id !== undefined ? `venue ${JSON.stringify(id)}` : undefined,
+    field ? `field ${field}` : 'record',
+  ].filter(Boolean);
+  const details: { -readonly [K in keyof VenueSearchErrorDetails]: VenueSearchErrorDetails[K] } = { value: bad };
+  if (field) details.param = field;
+  if (where.file !== undefined) details.file = where.file;
+  if (where.line !== undefined) details.line = where.line;
+  if (id !== undefined) details.recordId = id;
+  return new VenueSearchError('invalid_venue', `${parts.join(', ')}: ${reason}; got ${describeValue(bad)}`, details);
+}
+
+/** `/location/coordinates/0` → `location.coordinates[0]`. */
+function pointerToPath(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
+}

@@ -1,0 +1,197 @@
+import { VenueSearchError } from '../errors.js';
+import { BoxList } from './bbox.js';
+import { distanceMeters, nearDistanceMeters, POLAR_LIMIT_DEG } from './distance.js';
+import { DEG, RAD, metersPerDegLat, metersPerDegLon, wrapLonDelta } from './ellipsoid.js';
+
+/**
+ * A route prepared for corridor queries. The route between consecutive vertices follows the
+ * great circle; long legs are split into pieces of at most `MAX_PIECE_METERS` so that each
+ * piece is nearly straight in a local ellipsoidal frame. A point's distance from the route
+ * is its distance to the nearest piece: the foot of the perpendicular is found in the
+ * piece's local frame and the distance to that foot is then measured by the local
+ * ellipsoidal formula, which keeps the result exact (sub-metre) at the corridor's edge.
+ *
+ * Layout: pieces live in one Float64Array, `PIECE_STRIDE` numbers each:
+ *   lat0, lon0      start of the piece (degrees)
+ *   dLat, dLon      piece vector in degrees (dLon unwrapped across the antimeridian)
+ *   kx, ky          metres per degree of lon / lat at the piece's mid-latitude
+ *   len             piece length, metres (geodesic)
+ *   along           distance along the route to the piece's start, metres
+ */
+export const MAX_PIECE_METERS = 20_000;
+const PIECE_STRIDE = 8;
+
+export class PreparedRoute {
+  readonly pieces: Float64Array;
+  readonly pieceCount: number;
+  /** Total length, metres. */
+  readonly length: number;
+  /** Vertices as given (degrees). */
+  readonly lats: Float64Array;
+  readonly lons: Float64Array;
+
+  constructor(lats: ArrayLike<number>, lons: ArrayLike<number>) {
+    const n = lats.length;
+    if (n === 0 || lons.length !== n) {
+      throw new VenueSearchError('invalid_request', 'a route needs at least one vertex', { param: 'locations' });
+    }
+    this.lats = Float64Array.from(lats);
+    this.lons = Float64Array.from(lons);
+    const pieces: number[] = [];
+    let along = 0;
+    for (let i = 0; i + 1 < n; i++) {
+      along = appendLeg(pieces, this.lats[i]!, this.lons[i]!, this.lats[i + 1]!, this.lons[i + 1]!, along);
+    }
+    if (n === 1) pushPiece(pieces, this.lats[0]!, this.lons[0]!, this.lats[0]!, this.lons[0]!, 0, 0);
+    this.pieces = Float64Array.from(pieces);
+    this.pieceCount = pieces.length / PIECE_STRIDE;
+    this.length = along;
+  }
+
+  /** Adds to `out` boxes covering everything within `padMeters` of piece `p`. */
+  pieceBoxes(p: number, padMeters: number, out: BoxList): void {
+    const o = p * PIECE_STRIDE;
+    const lat0 = this.pieces[o]!;
+    const lon0 = this.pieces[o + 1]!;
+    const lat1 = lat0 + this.pieces[o + 2]!;
+    const lon1 = lon0 + this.pieces[o + 3]!;
+    const len = this.pieces[o + 6]!;
+    // A great-circle piece bulges poleward of the straight lat/lon line between its ends by
+    // about len^2 / (8 R) * tan(lat); pad by a generous bound of that (R >= 6.3e6 m).
+    const maxAbsLat = Math.min(89.9, Math.max(Math.abs(lat0), Math.abs(lat1)));
+    const bulge = ((len * len) / (8 * 6.3e6)) * (1 + Math.tan(maxAbsLat * RAD)) + 1;
+    out.addPadded(Math.min(lat0, lat1), Math.min(lon0, lon1), Math.max(lat0, lat1), Math.max(lon0, lon1), padMeters + bulge);
+  }
+
+  /**
+   * Distance (metres) from (lat, lon) to piece `p`, or +Infinity when the point is clearly
+   * further than `limit` metres away. Writes the position along the route of the nearest
+   * point into `this.lastAlong` when a finite distance is returned.
+   */
+  distanceToPiece(p: number, lat: number, lon: number, limit: number): number {
+    const o = p * PIECE_STRIDE;
+    const pc = this.pieces;
+    const lat0 = pc[o]!;
+    const lon0 = pc[o + 1]!;
+    const dLat = pc[o + 2]!;
+    const dLon = pc[o + 3]!;
+    const kx = pc[o + 4]!;
+    const ky = pc[o + 5]!;
+    const len = pc[o + 6]!;
+    if (Math.abs(lat0) > POLAR_LIMIT_DEG || Math.abs(lat0 + dLat) > POLAR_LIMIT_DEG) {
+      return this.polarDistanceToPiece(o, lat, lon);
+    }
+    // Point and piece in the piece's local frame (metres, origin at the piece start).
+    const px = wrapLonDelta(lon - lon0) * kx;
+    const py = (lat - lat0) * ky;
+    const vx = dLon * kx;
+    const vy = dLat * ky;
+    const vv = vx * vx + vy * vy;
+    let t = vv > 0 ? (px * vx + py * vy) / vv : 0;
+    if (t < 0) t = 0;
+    else if (t > 1) t = 1;
+    const ex = px - t * vx;
+    const ey = py - t * vy;
+    const planarSq = ex * ex + ey * ey;
+    // Screen with the planar distance (within ~1 % of the truth for corridor-sized offsets),
+    // then measure the survivors exactly.
+    const screen = limit * 1.02 + 1;
+    if (planarSq > screen * screen) return Number.POSITIVE_INFINITY;
+    const footLat = lat0 + t * dLat;
+    const footLon = lon0 + t * dLon;
+    this.lastAlong = pc[o + 7]! + t * len;
+    return nearDistanceMeters(lat, lon, footLat, footLon);
+  }
+
+  /** Set by {@link distanceToPiece}: along-route metres of the nearest point found. */
+  lastAlong = 0;
+
+  /** Near the poles: the foot on the great circle from 3D unit vectors. */
+  private polarDistanceToPiece(o: number, lat: number, lon: number): number {
+    const pc = this.pieces;
+    const lat0 = pc[o]!;
+    const lon0 = pc[o + 1]!;
+    const lat1 = lat0 + pc[o + 2]!;
+    const lon1 = lon0 + pc[o + 3]!;
+    const len = pc[o + 6]!;
+    const a = unit(lat0, lon0);
+    const b = unit(lat1, lon1);
+    const q = unit(lat, lon);
+    const n = cross(a, b);
+    const nn = Math.hypot(n[0], n[1], n[2]);
+    let t = 0;
+    if (nn > 1e-15) {
+      n[0] /= nn;
+      n[1] /= nn;
+      n[2] /= nn;
+      const qn = q[0] * n[0] + q[1] * n[1] + q[2] * n[2];
+      const f: [number, number, number] = [q[0] - qn * n[0], q[1] - qn * n[1], q[2] - qn * n[2]];
+      const ab = Math.atan2(nn, dot(a, b));
+      const af = Math.atan2(dot(cross(a, f), n), dot(a, f));
+      if (af >= 0 && af <= ab && ab > 0) t = af / ab;
+      else t = dot(q, a) >= dot(q, b) ? 0 : 1; // foot off the arc: the nearer end
+    }
+    const foot = slerp(a, b, t);
+    const footLat = Math.atan2(foot[2], Math.hypot(foot[0], foot[1])) * DEG;
+    const footLon = Math.atan2(foot[1], foot[0]) * DEG;
+    this.lastAlong = pc[o + 7]! + t * len;
+    return distanceMeters(lat, lon, footLat, footLon);
+  }
+}
+
+type Vec3 = [number, number, number];
+
+function unit(lat: number, lon: number): Vec3 {
+  const phi = lat * RAD;
+  const lambda = lon * RAD;
+  const c = Math.cos(phi);
+  return [c * Math.cos(lambda), c * Math.sin(lambda), Math.sin(phi)];
+}
+function cross(a: Vec3, b: Vec3): Vec3 {
+  return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+}
+function dot(a: Vec3, b: Vec3): number {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+/** Point at fraction t of the great-circle arc from a to b (unit vectors). */
+function slerp(a: Vec3, b: Vec3, t: number): Vec3 {
+  const omega = Math.acos(Math.min(1, Math.max(-1, dot(a, b))));
+  if (omega < 1e-12) return [a[0], a[1], a[2]];
+  const s = Math.sin(omega);
+  const wa = Math.sin((1 - t) * omega) / s;
+  const wb = Math.sin(t * omega) / s;
+  return [wa * a[0] + wb * b[0], wa * a[1] + wb * b[1], wa * a[2] + wb * b[2]];
+}
+
+/** Splits one leg into near-straight pieces along its great circle; returns the new along. */
+function appendLeg(out: number[], latA: number, lonA: number, latB: number, lonB: number, along: number): number {
+  const legLength = distanceMeters(latA, lonA, latB, lonB);
+  const count = Math.max(1, Math.ceil(legLength / MAX_PIECE_METERS));
+  const a = unit(latA, lonA);
+  const b = unit(latB, lonB);
+  let prevLat = latA;
+  let prevLon = lonA;
+  for (let k = 1; k <= count; k++) {
+    let lat: number;
+    let lon: number;
+    if (k === count) {
+      lat = latB;
+      lon = lonB;
+    } else {
+      const v = slerp(a, b, k / count);
+      lat = Math.atan2(v[2], Math.hypot(v[0], v[1])) * DEG;
+      lon = Math.atan2(v[1], v[0]) * DEG;
+    }
+    const len = distanceMeters(prevLat, prevLon, lat, lon);
+    pushPiece(out, prevLat, prevLon, lat, lon, len, along);
+    along += len;
+    prevLat = lat;
+    prevLon = lon;
+  }
+  return along;
+}
+
+function pushPiece(out: number[], lat0: number, lon0: number, lat1: number, lon1: number, len: number, along: number): void {
+  const mid = (lat0 + lat1) / 2;
+  out.push(lat0, lon0, lat1 - lat0, wrapLonDelta(lon1 - lon0), metersPerDegLon(mid), metersPerDegLat(mid), len, along);
+}

@@ -1,0 +1,14 @@
+export { createEngine, Engine, type EngineOptions } from './engine.js';
+export { VenueSearchError, isVenueSearchError, type VenueSearchErrorCode } from './errors.js';
+export { distanceMeters, nearDistanceMeters, LocalFrame } from './geo/distance.js';
+export { weightedMidpoint, type WeightedPoint } from './geo/midpoint.js';
+export { PreparedRoute } from './geo/polyline.js';
+export { HitBuffer } from './spatial/hit-buffer.js';
+export { SpatialIndex } from './spatial/spatial-index.js';
+export { VenueStore } from './store/venue-store.js';
+export { normalizeWord, CATERS_FLAGS } from './store/vocabulary.js';
+export { validateVenue } from './data/validate-venue.js';
+export * from './schema/common.js';
+export * from './schema/menus.js';
+export * from './schema/venue.js';
+export * from './schema/establishment.js';

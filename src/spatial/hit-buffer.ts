@@ -1,0 +1,44 @@
+/**
+ * Query results as parallel typed arrays: venue index, distance (metres) and, for corridor
+ * queries, position along the route (metres). Grows by doubling and is reused across
+ * queries, so a steady stream of queries allocates nothing. Valid entries: [0, length).
+ */
+export class HitBuffer {
+  idx: Uint32Array;
+  dist: Float64Array;
+  along: Float64Array;
+  length = 0;
+
+  constructor(capacity = 1024) {
+    this.idx = new Uint32Array(capacity);
+    this.dist = new Float64Array(capacity);
+    this.along = new Float64Array(capacity);
+  }
+
+  clear(): this {
+    this.length = 0;
+    return this;
+  }
+
+  push(index: number, distance: number, along = 0): number {
+    if (this.length === this.idx.length) this.grow();
+    const k = this.length++;
+    this.idx[k] = index;
+    this.dist[k] = distance;
+    this.along[k] = along;
+    return k;
+  }
+
+  private grow(): void {
+    const cap = this.idx.length * 2 || 16;
+    const idx = new Uint32Array(cap);
+    const dist = new Float64Array(cap);
+    const along = new Float64Array(cap);
+    idx.set(this.idx);
+    dist.set(this.dist);
+    along.set(this.along);
+    this.idx = idx;
+    this.dist = dist;
+    this.along = along;
+  }
+}

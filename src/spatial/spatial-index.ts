@@ -1,0 +1,167 @@
+import KDBush from 'kdbush';
+import { VenueSearchError } from '../errors.js';
+import { BoxList } from '../geo/bbox.js';
+import { LocalFrame, LOCAL_FRAME_MAX_METERS, POLAR_LIMIT_DEG, distanceMeters } from '../geo/distance.js';
+import { MIN_METERS_PER_DEG_LAT } from '../geo/ellipsoid.js';
+import type { PreparedRoute } from '../geo/polyline.js';
+import type { HitBuffer } from './hit-buffer.js';
+import { visitRange } from './kd-range.js';
+import { nearestInto } from './kd-nearest.js';
+
+const RANGE_STACK = new Uint32Array(3 * 64);
+
+/**
+ * The spatial index over venue coordinates: a kdbush tree of (lon, lat) in degrees, built
+ * once. Ids in the tree are the store's dense venue indices. Every query writes into a
+ * caller-owned {@link HitBuffer} and returns the number of hits; hits come unsorted.
+ * Distances are WGS84 metres from src/geo.
+ */
+export class SpatialIndex {
+  readonly size: number;
+  private readonly tree: KDBush;
+  private readonly lat: Float64Array;
+  private readonly lon: Float64Array;
+  private readonly boxes = new BoxList(4);
+  // Corridor scratch: `stamp[i] === generation` marks venue i as already hit in this query,
+  // at slot `slot[i]` of the output buffer.
+  private readonly stamp: Uint32Array;
+  private readonly slot: Uint32Array;
+  private generation = 0;
+
+  constructor(lat: Float64Array, lon: Float64Array, nodeSize = 64) {
+    if (lat.length !== lon.length) throw new Error('lat and lon must have the same length');
+    this.size = lat.length;
+    this.lat = lat;
+    this.lon = lon;
+    this.tree = new KDBush(this.size, nodeSize, Float64Array);
+    for (let i = 0; i < this.size; i++) this.tree.add(lon[i]!, lat[i]!);
+    this.tree.finish();
+    this.stamp = new Uint32Array(this.size);
+    this.slot = new Uint32Array(this.size);
+  }
+
+  /** Bytes held by the tree and the scratch arrays (not the coordinate columns). */
+  get byteSize(): number {
+    return this.tree.data.byteLength + this.stamp.byteLength + this.slot.byteLength;
+  }
+
+  /** Every venue within `radius` metres of (lat, lon), inclusive. */
+  withinRadius(lat: number, lon: number, radius: number, out: HitBuffer): number {
+    out.clear();
+    if (this.size === 0 || !(radius >= 0)) return 0;
+    const boxes = this.boxes.clear();
+    boxes.addPadded(lat, lon, lat, lon, radius);
+    const local = radius <= LOCAL_FRAME_MAX_METERS && Math.abs(lat) + radius / MIN_METERS_PER_DEG_LAT < POLAR_LIMIT_DEG;
+    const frame = local ? new LocalFrame(lat, lon) : null;
+    const r2 = radius * radius;
+    const { ids, coords, nodeSize } = this.tree;
+    for (let b = 0; b < boxes.count; b++) {
+      const minX = boxes.coords[4 * b]!;
+      const minY = boxes.coords[4 * b + 1]!;
+      const maxX = boxes.coords[4 * b + 2]!;
+      const maxY = boxes.coords[4 * b + 3]!;
+      // kdbush's range walk, inlined with the exact distance test (no intermediate arrays).
+      RANGE_STACK[0] = 0;
+      RANGE_STACK[1] = ids.length - 1;
+      RANGE_STACK[2] = 0;
+      let sp = 3;
+      while (sp > 0) {
+        const axis = RANGE_STACK[--sp]!;
+        const right = RANGE_STACK[--sp]!;
+        const left = RANGE_STACK[--sp]!;
+        if (right - left <= nodeSize) {
+          for (let i = left; i <= right; i++) {
+            const x = coords[2 * i]!;
+            const y = coords[2 * i + 1]!;
+            if (x >= minX && x <= maxX && y >= minY && y <= maxY) {
+              const d2 = frame ? frame.distanceSq(y, x) : sq(distanceMeters(lat, lon, y, x));
+              if (d2 <= r2) out.push(ids[i]!, Math.sqrt(d2));
+            }
+          }
+          continue;
+        }
+        const m = (left + right) >> 1;
+        const x = coords[2 * m]!;
+        const y = coords[2 * m + 1]!;
+        if (x >= minX && x <= maxX && y >= minY && y <= maxY) {
+          const d2 = frame ? frame.distanceSq(y, x) : sq(distanceMeters(lat, lon, y, x));
+          if (d2 <= r2) out.push(ids[m]!, Math.sqrt(d2));
+        }
+        if (axis === 0 ? minX <= x : minY <= y) {
+          RANGE_STACK[sp++] = left;
+          RANGE_STACK[sp++] = m - 1;
+          RANGE_STACK[sp++] = 1 - axis;
+        }
+        if (axis === 0 ? maxX >= x : maxY >= y) {
+          RANGE_STACK[sp++] = m + 1;
+          RANGE_STACK[sp++] = right;
+          RANGE_STACK[sp++] = 1 - axis;
+        }
+      }
+    }
+    return out.length;
+  }
+
+  /**
+   * Every venue within `width` metres of the route (inclusive), with its distance from the
+   * route and the along-route position of its nearest point. A venue near several pieces
+   * (a route that doubles back) keeps its smallest distance; on a tie, the earliest piece.
+   */
+  withinCorridor(route: PreparedRoute, width: number, out: HitBuffer): number {
+    out.clear();
+    if (this.size === 0 || !(width >= 0)) return 0;
+    const gen = this.nextGeneration();
+    const { stamp, slot, lat, lon } = this;
+    const boxes = this.boxes;
+    let piece = 0;
+    const visit = (i: number): void => {
+      const d = route.distanceToPiece(piece, lat[i]!, lon[i]!, width);
+      if (!(d <= width)) return;
+      if (stamp[i] !== gen) {
+        stamp[i] = gen;
+        slot[i] = out.push(i, d, route.lastAlong);
+      } else {
+        const k = slot[i]!;
+        if (d < out.dist[k]!) {
+          out.dist[k] = d;
+          out.along[k] = route.lastAlong;
+        }
+      }
+    };
+    for (piece = 0; piece < route.pieceCount; piece++) {
+      boxes.clear();
+      route.pieceBoxes(piece, width, boxes);
+      for (let b = 0; b < boxes.count; b++) {
+        const o = 4 * b;
+        visitRange(this.tree, boxes.coords[o]!, boxes.coords[o + 1]!, boxes.coords[o + 2]!, boxes.coords[o + 3]!, visit);
+      }
+    }
+    return out.length;
+  }
+
+  /**
+   * The `k` nearest venues to (lat, lon) within `maxDistance` metres (Infinity for no
+   * limit), nearest first; ties broken by venue index.
+   */
+  nearest(lat: number, lon: number, k: number, maxDistance: number, out: HitBuffer): number {
+    out.clear();
+    if (!Number.isInteger(k) || k < 0) {
+      throw new VenueSearchError('invalid_request', `k must be a non-negative integer; got ${k}`, { param: 'k', value: k });
+    }
+    if (this.size === 0 || k === 0) return 0;
+    return nearestInto(this.tree, lat, lon, k, maxDistance, out);
+  }
+
+  private nextGeneration(): number {
+    this.generation = (this.generation + 1) >>> 0;
+    if (this.generation === 0) {
+      this.stamp.fill(0);
+      this.generation = 1;
+    }
+    return this.generation;
+  }
+}
+
+function sq(x: number): number {
+  return x * x;
+}

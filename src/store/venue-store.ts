@@ -1,0 +1,144 @@
+import { VenueSearchError } from '../errors.js';
+import type { VenueRecord } from '../schema/venue.js';
+import { TermDictionary, catersMask } from './vocabulary.js';
+
+/** `chain` column values. */
+export const CHAIN_NO = 0;
+export const CHAIN_YES = 1;
+export const CHAIN_UNKNOWN = 2;
+
+/** `primaryGenre` column value for a venue without one. */
+export const NO_GENRE = 0xffff;
+
+/**
+ * Venues in columns, indexed by a dense internal index `0..size-1` (load order). The search
+ * path reads only typed arrays; `records` (the caller's objects) are touched only to build
+ * the responses of the page returned.
+ *
+ * Establishment terms (primaryGenre, additionalGenres, establishmentFlags, normalised) and
+ * vibes are stored as compressed rows: venue i's codes are `termCodes[termStart[i] ..
+ * termStart[i+1])`, sorted ascending and without duplicates.
+ */
+export class VenueStore {
+  readonly size: number;
+  readonly records: readonly VenueRecord[];
+  readonly lat: Float64Array;
+  readonly lon: Float64Array;
+  /** CHAIN_NO, CHAIN_YES or CHAIN_UNKNOWN. */
+  readonly chain: Uint8Array;
+  /** Caters bit set (see vocabulary.ts), implications applied. */
+  readonly caters: Uint16Array;
+  /** Code of the primary genre in `terms`, or NO_GENRE. */
+  readonly primaryGenre: Uint16Array;
+  readonly terms = new TermDictionary();
+  readonly termStart: Uint32Array;
+  readonly termCodes: Uint16Array;
+  readonly vibes = new TermDictionary();
+  readonly vibeStart: Uint32Array;
+  readonly vibeCodes: Uint16Array;
+  private readonly indexById: Map<string, number>;
+
+  constructor(records: readonly VenueRecord[]) {
+    const n = records.length;
+    this.size = n;
+    this.records = records;
+    this.lat = new Float64Array(n);
+    this.lon = new Float64Array(n);
+    this.chain = new Uint8Array(n);
+    this.caters = new Uint16Array(n);
+    this.primaryGenre = new Uint16Array(n);
+    this.termStart = new Uint32Array(n + 1);
+    this.vibeStart = new Uint32Array(n + 1);
+    this.indexById = new Map();
+    const termCodes: number[] = [];
+    const vibeCodes: number[] = [];
+    const scratch: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const r = records[i]!;
+      if (this.indexById.has(r.id)) {
+        throw new VenueSearchError('duplicate_id', `duplicate venue id ${JSON.stringify(r.id)} (records ${this.indexById.get(r.id)} and ${i})`, {
+          param: 'id',
+          value: r.id,
+          recordId: r.id,
+        });
+      }
+      this.indexById.set(r.id, i);
+      this.lat[i] = r.location.coordinates[0];
+      this.lon[i] = r.location.coordinates[1];
+      this.chain[i] = r.isChain === undefined ? CHAIN_UNKNOWN : r.isChain ? CHAIN_YES : CHAIN_NO;
+      this.caters[i] = catersMask(r.catersFlags);
+      this.primaryGenre[i] = r.primaryGenre === undefined ? NO_GENRE : this.terms.intern(r.primaryGenre);
+
+      scratch.length = 0;
+      if (r.primaryGenre !== undefined) scratch.push(this.primaryGenre[i]!);
+      for (const g of r.additionalGenres ?? []) scratch.push(this.terms.intern(g));
+      for (const f of r.establishmentFlags ?? []) scratch.push(this.terms.intern(f));
+      appendSortedUnique(termCodes, scratch);
+      this.termStart[i + 1] = termCodes.length;
+
+      scratch.length = 0;
+      for (const v of r.vibes ?? []) scratch.push(this.vibes.intern(v));
+      appendSortedUnique(vibeCodes, scratch);
+      this.vibeStart[i + 1] = vibeCodes.length;
+    }
+    this.termCodes = Uint16Array.from(termCodes);
+    this.vibeCodes = Uint16Array.from(vibeCodes);
+  }
+
+  /** The dense index of a venue id, or -1. */
+  indexOf(id: string): number {
+    return this.indexById.get(id) ?? -1;
+  }
+
+  /** The record of a dense index. */
+  record(i: number): VenueRecord {
+    const r = this.records[i];
+    if (r === undefined) throw new RangeError(`venue index ${i} out of range 0..${this.size - 1}`);
+    return r;
+  }
+
+  /** Whether venue i has establishment term `code` (binary search in its sorted row). */
+  hasTerm(i: number, code: number): boolean {
+    return sortedRowHas(this.termCodes, this.termStart[i]!, this.termStart[i + 1]!, code);
+  }
+
+  /** Whether venue i has vibe `code`. */
+  hasVibe(i: number, code: number): boolean {
+    return sortedRowHas(this.vibeCodes, this.vibeStart[i]!, this.vibeStart[i + 1]!, code);
+  }
+
+  /** Bytes of the columns on the search path (not the caller's records or the id map). */
+  get columnBytes(): number {
+    return (
+      this.lat.byteLength +
+      this.lon.byteLength +
+      this.chain.byteLength +
+      this.caters.byteLength +
+      this.primaryGenre.byteLength +
+      this.termStart.byteLength +
+      this.termCodes.byteLength +
+      this.vibeStart.byteLength +
+      this.vibeCodes.byteLength
+    );
+  }
+}
+
+function appendSortedUnique(out: number[], codes: number[]): void {
+  codes.sort((a, b) => a - b);
+  let prev = -1;
+  for (const c of codes) {
+    if (c !== prev) out.push(c);
+    prev = c;
+  }
+}
+
+function sortedRowHas(codes: Uint16Array, lo: number, hi: number, code: number): boolean {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = codes[mid]!;
+    if (c === code) return true;
+    if (c < code) lo = mid + 1;
+    else hi = mid;
+  }
+  return false;
+}

@@ -1,0 +1,101 @@
+/**
+ * Vocabulary words. Matching is case-insensitive and treats `coffee_shop`, `coffeeShop` and
+ * `Coffee Shop` as the same word: the normal form is lower snake case without accents.
+ */
+export function normalizeWord(word: string): string {
+  return word
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+}
+
+/** The dietary flags of the interface (2.4), in bit order. At most 16. */
+export const CATERS_FLAGS = [
+  'crustaceanFree',
+  'dairyFree',
+  'eggFree',
+  'fishFree',
+  'glutenFree',
+  'molluscFree',
+  'vegan',
+  'vegetarian',
+  'wheatFree',
+  'halal',
+  'kosher',
+  'nutFree',
+] as const;
+export type CatersFlag = (typeof CATERS_FLAGS)[number];
+
+const catersBitByWord = new Map<string, number>(CATERS_FLAGS.map((f, i) => [normalizeWord(f), 1 << i]));
+
+/**
+ * What a flag implies (contract): a vegan venue also caters vegetarian, dairy-free and
+ * egg-free. Applied when venues are stored, so filters test one bit.
+ */
+const CATERS_IMPLIES: Partial<Record<CatersFlag, readonly CatersFlag[]>> = {
+  vegan: ['vegetarian', 'dairyFree', 'eggFree'],
+  glutenFree: ['wheatFree'],
+};
+
+/** The bit of a caters word, or 0 if the word is not in the vocabulary. */
+export function catersBit(word: string): number {
+  return catersBitByWord.get(normalizeWord(word)) ?? 0;
+}
+
+/** Bit set of the flags with their implications applied. Unknown words are returned in `unknown`. */
+export function catersMask(flags: readonly string[] | undefined, unknown?: string[]): number {
+  let mask = 0;
+  if (!flags) return 0;
+  for (const f of flags) {
+    const bit = catersBit(f);
+    if (bit === 0) {
+      unknown?.push(f);
+      continue;
+    }
+    mask |= bit;
+    const implied = CATERS_IMPLIES[CATERS_FLAGS[Math.log2(bit)]!];
+    if (implied) for (const g of implied) mask |= catersBit(g);
+  }
+  return mask;
+}
+
+/** The flag names of a bit set, in vocabulary order. */
+export function catersNames(mask: number): CatersFlag[] {
+  const names: CatersFlag[] = [];
+  for (let i = 0; i < CATERS_FLAGS.length; i++) if (mask & (1 << i)) names.push(CATERS_FLAGS[i]!);
+  return names;
+}
+
+/**
+ * A dictionary of normalised words to dense codes (0..size-1), built while venues are
+ * stored. Codes fit a Uint16Array; more than 65,535 distinct words is an error.
+ */
+export class TermDictionary {
+  private readonly codes = new Map<string, number>();
+  readonly words: string[] = [];
+
+  /** The code of a word, adding it if new. */
+  intern(word: string): number {
+    const norm = normalizeWord(word);
+    let code = this.codes.get(norm);
+    if (code === undefined) {
+      code = this.words.length;
+      if (code >= 0xffff) throw new RangeError('more than 65,535 distinct vocabulary words');
+      this.codes.set(norm, code);
+      this.words.push(norm);
+    }
+    return code;
+  }
+
+  /** The code of a word, or -1 if it never occurred. */
+  lookup(word: string): number {
+    return this.codes.get(normalizeWord(word)) ?? -1;
+  }
+
+  get size(): number {
+    return this.words.length;
+  }
+}
