@@ -1,0 +1,128 @@
+import type { WeeklyHours } from '../schema/common.js';
+import { compileWeeklyHours, isOpenInIntervalRange, type CompileOptions } from './weekly-intervals.js';
+
+/** Opening state of a venue at an instant. UNKNOWN (no hours given) is not CLOSED. */
+export const OpenState = { CLOSED: 0, OPEN: 1, UNKNOWN: 2 } as const;
+export type OpenState = (typeof OpenState)[keyof typeof OpenState];
+
+/** `scheduleOf` value of a venue whose hours are unknown. */
+export const UNKNOWN_SCHEDULE = 0xffffffff;
+
+/**
+ * Columnar opening hours for all venues, indexed by the dense venue index.
+ *
+ * Identical compiled schedules are stored once (chains and importers repeat hours a lot):
+ * - `scheduleOf[venue]` is the venue's schedule number, or {@link UNKNOWN_SCHEDULE};
+ * - schedule `s` is the pairs `intervals[offsets[s] .. offsets[s + 1])` (Uint16 entries,
+ *   `[start, end)` minute-of-week pairs as in weekly-intervals.ts);
+ * - the empty schedule (known, never open) is an ordinary schedule with no pairs.
+ * Cost: 4 bytes per venue plus 4 bytes per pair per DISTINCT schedule.
+ */
+export class HoursTable {
+  readonly scheduleOf: Uint32Array;
+  readonly offsets: Uint32Array;
+  readonly intervals: Uint16Array;
+
+  constructor(scheduleOf: Uint32Array, offsets: Uint32Array, intervals: Uint16Array) {
+    this.scheduleOf = scheduleOf;
+    this.offsets = offsets;
+    this.intervals = intervals;
+  }
+
+  /** Number of venues. */
+  get size(): number {
+    return this.scheduleOf.length;
+  }
+
+  /** Number of distinct known schedules. */
+  get scheduleCount(): number {
+    return this.offsets.length - 1;
+  }
+
+  /** Bytes held by the typed arrays. */
+  get byteLength(): number {
+    return this.scheduleOf.byteLength + this.offsets.byteLength + this.intervals.byteLength;
+  }
+
+  /** State of venue `venueIndex` at local `minuteOfWeek` (0..10079) in the venue's own zone. */
+  state(venueIndex: number, minuteOfWeek: number): OpenState {
+    const s = this.scheduleOf[venueIndex];
+    if (s === undefined) throw new RangeError(`venue index ${venueIndex} out of range 0..${this.size - 1}`);
+    if (s === UNKNOWN_SCHEDULE) return OpenState.UNKNOWN;
+    const lo = (this.offsets[s] as number) >>> 1;
+    const hi = (this.offsets[s + 1] as number) >>> 1;
+    return isOpenInIntervalRange(this.intervals, lo, hi, minuteOfWeek) ? OpenState.OPEN : OpenState.CLOSED;
+  }
+
+  /** The venue's compiled schedule as a view (no copy), or null when unknown. */
+  intervalsOf(venueIndex: number): Uint16Array | null {
+    const s = this.scheduleOf[venueIndex];
+    if (s === undefined) throw new RangeError(`venue index ${venueIndex} out of range 0..${this.size - 1}`);
+    if (s === UNKNOWN_SCHEDULE) return null;
+    return this.intervals.subarray(this.offsets[s] as number, this.offsets[s + 1] as number);
+  }
+}
+
+/** Builds a {@link HoursTable}: `add` once per venue in venue-index order, then `finish`. */
+export class HoursTableBuilder {
+  private scheduleOf: Uint32Array;
+  private offsets: Uint32Array;
+  private intervals: Uint16Array;
+  private venues = 0;
+  private schedules = 0;
+  private used = 0; // entries of `intervals` in use
+  private readonly scheduleByKey = new Map<string, number>();
+  private finished = false;
+
+  /** `expectedVenues` only presizes the buffers; more may be added. */
+  constructor(expectedVenues = 1024) {
+    const n = Math.max(16, expectedVenues);
+    this.scheduleOf = new Uint32Array(n);
+    this.offsets = new Uint32Array(64);
+    this.intervals = new Uint16Array(1024);
+  }
+
+  /** Adds the next venue's hours; returns its venue index. Throws `invalid_venue` on nonsense. */
+  add(groups: WeeklyHours | undefined, options?: CompileOptions): number {
+    if (this.finished) throw new Error('HoursTableBuilder.add after finish()');
+    const compiled = compileWeeklyHours(groups, options);
+    if (this.venues === this.scheduleOf.length) this.scheduleOf = grow32(this.scheduleOf, this.venues * 2);
+    this.scheduleOf[this.venues] = compiled === null ? UNKNOWN_SCHEDULE : this.intern(compiled);
+    return this.venues++;
+  }
+
+  finish(): HoursTable {
+    this.finished = true;
+    this.offsets[this.schedules] = this.used;
+    return new HoursTable(
+      this.scheduleOf.slice(0, this.venues),
+      this.offsets.slice(0, this.schedules + 1),
+      this.intervals.slice(0, this.used),
+    );
+  }
+
+  private intern(compiled: Uint16Array): number {
+    // Entries are < 10081, far below the surrogate range, so each is one plain UTF-16 unit.
+    const key = String.fromCharCode.apply(null, compiled as unknown as number[]);
+    const known = this.scheduleByKey.get(key);
+    if (known !== undefined) return known;
+    const s = this.schedules++;
+    if (s + 1 >= this.offsets.length) this.offsets = grow32(this.offsets, this.offsets.length * 2);
+    this.offsets[s] = this.used;
+    if (this.used + compiled.length > this.intervals.length) {
+      const grown = new Uint16Array(Math.max(this.intervals.length * 2, this.used + compiled.length));
+      grown.set(this.intervals);
+      this.intervals = grown;
+    }
+    this.intervals.set(compiled, this.used);
+    this.used += compiled.length;
+    this.scheduleByKey.set(key, s);
+    return s;
+  }
+}
+
+function grow32(a: Uint32Array, length: number): Uint32Array {
+  const grown = new Uint32Array(length);
+  grown.set(a);
+  return grown;
+}
