@@ -1,0 +1,50 @@
+import { BoxList } from '../geo/bbox.js';
+
+/** Grid cell size, degrees of latitude and longitude (~5.6 km x 3.4 km in London). */
+const CELL_DEG = 0.05;
+const COLS = Math.ceil(360 / CELL_DEG);
+
+/**
+ * Venue counts on a coarse lat/lon grid, to estimate how many venues a radius holds
+ * without running the radius query: find uses it to choose between enumerating the name
+ * postings and enumerating the venues around the centre. Only occupied cells are stored
+ * (a Map keyed by cell number); the estimate over-counts (whole cells of the covering
+ * boxes), which is fine for a choice between two plans.
+ */
+export class DensityGrid {
+  private readonly counts = new Map<number, number>();
+  private readonly boxes = new BoxList(4);
+
+  constructor(lat: Float64Array, lon: Float64Array) {
+    for (let i = 0; i < lat.length; i++) {
+      const key = cellKey(lat[i]!, lon[i]!);
+      this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    }
+  }
+
+  /** Upper-bound-ish estimate of the venues within `radius` metres of (lat, lon). */
+  estimateWithin(lat: number, lon: number, radius: number): number {
+    const boxes = this.boxes.clear();
+    boxes.addPadded(lat, lon, lat, lon, radius);
+    let total = 0;
+    for (let b = 0; b < boxes.count; b++) {
+      const c0 = cellCol(boxes.coords[4 * b]!);
+      const r0 = cellRow(boxes.coords[4 * b + 1]!);
+      const c1 = cellCol(boxes.coords[4 * b + 2]!);
+      const r1 = cellRow(boxes.coords[4 * b + 3]!);
+      if ((r1 - r0 + 1) * (c1 - c0 + 1) > this.counts.size) return Infinity; // wider than the data: assume all
+      for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) total += this.counts.get(r * COLS + c) ?? 0;
+    }
+    return total;
+  }
+}
+
+function cellRow(lat: number): number {
+  return Math.floor((Math.min(90, Math.max(-90, lat)) + 90) / CELL_DEG);
+}
+function cellCol(lon: number): number {
+  return Math.min(COLS - 1, Math.floor((Math.min(180, Math.max(-180, lon)) + 180) / CELL_DEG));
+}
+function cellKey(lat: number, lon: number): number {
+  return cellRow(lat) * COLS + cellCol(lon);
+}

@@ -1,0 +1,93 @@
+import { VenueSearchError, describeValue, invalidRequest } from '../errors.js';
+import {
+  DEFAULT_FIND_DISTANCE_METERS,
+  DEFAULT_FIND_LIMIT,
+  MAX_FIND_DISTANCE_METERS,
+  MAX_FIND_LIMIT,
+  MAX_FIND_OFFSET,
+  MAX_FIND_QUERY_LENGTH,
+} from '../schema/find.js';
+
+/** What a caller may pass to find (the HTTP adapter passes the parsed query string). */
+export interface FindParams {
+  readonly q?: string | undefined;
+  /** Alias of `q`. */
+  readonly name?: string | undefined;
+  readonly lat?: number | undefined;
+  readonly lon?: number | undefined;
+  readonly location?: string | undefined;
+  readonly maxDistanceMeters?: number | undefined;
+  readonly limit?: number | undefined;
+  readonly offset?: number | undefined;
+}
+
+/** Checked find parameters. `centre` is the kind of centre asked for, if any. */
+export interface CheckedFindParams {
+  readonly query: string;
+  readonly centre: { readonly lat: number; readonly lon: number } | null;
+  readonly location: string | null;
+  readonly maxDistanceMeters: number;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/**
+ * Validates find parameters; throws `invalid_request` (or `limit_exceeded` for a radius
+ * above the bound) naming the parameter and its value. Rules:
+ * - the term is `q` or its alias `name`; both given and different is an error (param `q`);
+ *   it must have 1 to MAX_FIND_QUERY_LENGTH characters after trimming;
+ * - `lat` and `lon` come together (the missing one is named), finite and in range;
+ * - `location` (a place name) and `lat`/`lon` are exclusive (param `location`);
+ * - `maxDistanceMeters` finite, in [0, MAX_FIND_DISTANCE_METERS], default 5000;
+ * - `limit` integer 1..100 (default 20), `offset` integer 0..10,000 (default 0).
+ */
+export function checkFindParams(p: FindParams): CheckedFindParams {
+  if (p === null || typeof p !== 'object') invalidRequest('params', p, 'an object');
+  const q = p.q;
+  const alias = p.name;
+  if (q !== undefined && typeof q !== 'string') invalidRequest('q', q, 'a string');
+  if (alias !== undefined && typeof alias !== 'string') invalidRequest('name', alias, 'a string');
+  if (q !== undefined && alias !== undefined && q !== alias) {
+    throw new VenueSearchError('invalid_request', `q and its alias name differ (${describeValue(q)} vs ${describeValue(alias)}); give one of them`, {
+      param: 'q',
+      value: q,
+    });
+  }
+  const raw = q ?? alias;
+  const param = q !== undefined ? 'q' : 'name';
+  if (raw === undefined) invalidRequest('q', raw, 'a search term of at least 1 character');
+  const query = raw.trim();
+  if (query.length === 0) invalidRequest(param, raw, 'a search term of at least 1 character');
+  if (query.length > MAX_FIND_QUERY_LENGTH) invalidRequest(param, raw, `at most ${MAX_FIND_QUERY_LENGTH} characters long`);
+
+  let centre: CheckedFindParams['centre'] = null;
+  if (p.lat !== undefined || p.lon !== undefined) {
+    if (p.lat === undefined) invalidRequest('lat', p.lat, 'given together with lon');
+    if (p.lon === undefined) invalidRequest('lon', p.lon, 'given together with lat');
+    if (typeof p.lat !== 'number' || !(p.lat >= -90 && p.lat <= 90)) invalidRequest('lat', p.lat, 'a number in [-90, 90]');
+    if (typeof p.lon !== 'number' || !(p.lon >= -180 && p.lon <= 180)) invalidRequest('lon', p.lon, 'a number in [-180, 180]');
+    centre = { lat: p.lat, lon: p.lon };
+  }
+
+  let location: string | null = null;
+  if (p.location !== undefined) {
+    if (typeof p.location !== 'string' || p.location.trim().length === 0) invalidRequest('location', p.location, 'a non-empty place name');
+    if (p.location.length > MAX_FIND_QUERY_LENGTH) invalidRequest('location', p.location, `at most ${MAX_FIND_QUERY_LENGTH} characters long`);
+    if (centre !== null) invalidRequest('location', p.location, 'omitted when lat and lon are given (one centre only)');
+    location = p.location.trim();
+  }
+
+  const d = p.maxDistanceMeters ?? DEFAULT_FIND_DISTANCE_METERS;
+  if (typeof d !== 'number' || !Number.isFinite(d) || d < 0) invalidRequest('maxDistanceMeters', d, 'a finite number of metres >= 0');
+  if (d > MAX_FIND_DISTANCE_METERS) {
+    throw new VenueSearchError('limit_exceeded', `maxDistanceMeters must be at most ${MAX_FIND_DISTANCE_METERS}; got ${describeValue(d)}`, {
+      param: 'maxDistanceMeters',
+      value: d,
+    });
+  }
+  const limit = p.limit ?? DEFAULT_FIND_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_FIND_LIMIT) invalidRequest('limit', limit, `an integer from 1 to ${MAX_FIND_LIMIT}`);
+  const offset = p.offset ?? 0;
+  if (!Number.isInteger(offset) || offset < 0 || offset > MAX_FIND_OFFSET) invalidRequest('offset', offset, `an integer from 0 to ${MAX_FIND_OFFSET}`);
+  return { query, centre, location, maxDistanceMeters: d, limit, offset };
+}

@@ -1,0 +1,167 @@
+import { toEstablishment } from '../details/establishment-record.js';
+import { isOpenAt } from '../details/open-now.js';
+import { VenueSearchError, describeValue } from '../errors.js';
+import { LOCAL_FRAME_MAX_METERS, LocalFrame, POLAR_LIMIT_DEG, distanceMeters } from '../geo/distance.js';
+import { MIN_METERS_PER_DEG_LAT } from '../geo/ellipsoid.js';
+import type { PlaceResolver, ResolvedPlace } from '../places/place-resolver.js';
+import type { FindEstablishment, FindResponse } from '../schema/find.js';
+import { HitBuffer } from '../spatial/hit-buffer.js';
+import type { SpatialIndex } from '../spatial/spatial-index.js';
+import type { VenueStore } from '../store/venue-store.js';
+import { DensityGrid } from './density-grid.js';
+import { checkFindParams, type FindParams } from './find-params.js';
+import { NameIndex, type PreparedNameQuery } from './name-index.js';
+import { TopK } from './top-k.js';
+
+export interface FindServiceOptions {
+  /**
+   * Resolves `location` names. Called lazily (the first find with a `location`), so the
+   * default gazetteer is loaded only if used. Without one, `location` is `unknown_place`.
+   */
+  readonly places?: PlaceResolver | (() => PlaceResolver);
+}
+
+/** Which candidates a find with a centre enumerated (exposed for tests and the bench). */
+export type FindPlan = 'none' | 'names' | 'names-then-distance' | 'radius-then-names';
+
+/**
+ * Name search over a store (interface 4.2, contract "Find"). Built once per engine; each
+ * call is synchronous and allocates little beyond the page it returns.
+ *
+ * Order: with a centre, distance ascending then id; without, relevance (NameIndex.matchKey:
+ * match quality, first-word bonus, shorter names first) descending then id.
+ * With a centre, the cheaper of two plans is taken by estimated cardinality: enumerate the
+ * rarest query word's postings and measure each distance, or enumerate the venues within
+ * the radius (spatial index) and test each name; both give identical results.
+ */
+export class FindService {
+  readonly names: NameIndex;
+  /** The plan of the last find (diagnostics). */
+  lastPlan: FindPlan = 'none';
+  private readonly store: VenueStore;
+  private readonly spatial: SpatialIndex;
+  private readonly density: DensityGrid;
+  private readonly hits = new HitBuffer();
+  private readonly top: TopK;
+  private placesSource: FindServiceOptions['places'];
+  private places: PlaceResolver | null = null;
+
+  constructor(store: VenueStore, spatial: SpatialIndex, options: FindServiceOptions = {}) {
+    this.store = store;
+    this.spatial = spatial;
+    const names = new Array<string>(store.size);
+    for (let i = 0; i < store.size; i++) names[i] = store.records[i]!.name;
+    this.names = new NameIndex(names);
+    this.density = new DensityGrid(store.lat, store.lon);
+    const records = store.records;
+    this.top = new TopK((i) => records[i]!.id);
+    this.placesSource = options.places;
+  }
+
+  /** Bytes of the name index and the density grid's typed data (per store: divide by size). */
+  get byteSize(): number {
+    return this.names.byteSize;
+  }
+
+  /** Resolves a place name with the configured resolver; throws `unknown_place` naming it. */
+  resolvePlace(name: string): ResolvedPlace {
+    if (this.places === null && this.placesSource !== undefined) {
+      this.places = typeof this.placesSource === 'function' ? this.placesSource() : this.placesSource;
+    }
+    const place = this.places?.resolve(name) ?? null;
+    if (place === null) {
+      throw new VenueSearchError('unknown_place', `location ${describeValue(name)} is not a place we know`, { param: 'location', value: name });
+    }
+    return place;
+  }
+
+  /** GET /v1/find. `nowMs` (UTC ms) is the instant `isOpen` is computed for. */
+  find(params: FindParams, nowMs: number): FindResponse {
+    const p = checkFindParams(params);
+    const place = p.location !== null ? this.resolvePlace(p.location) : null;
+    const centre = p.centre ?? (place !== null ? { lat: place.lat, lon: place.lon } : null);
+    const q = this.names.prepare(p.query);
+    const k = p.offset + p.limit;
+    this.top.reset(k);
+    let total: number;
+    if (centre === null) total = this.collectByRelevance(q);
+    else total = this.collectByDistance(q, centre.lat, centre.lon, p.maxDistanceMeters);
+
+    const { venues, costs } = this.top.sorted();
+    const establishments: FindEstablishment[] = [];
+    for (let j = p.offset; j < venues.length; j++) {
+      const r = this.store.record(venues[j]!);
+      const e = toEstablishment(r, centre === null ? 0 : costs[j]!, isOpenAt(r, nowMs));
+      if (centre === null) {
+        const { distanceMeters: _omitted, ...rest } = e;
+        establishments.push(rest);
+      } else establishments.push(e);
+    }
+    const response: FindResponse = { establishments, searchQuery: p.query, totalFound: total, limit: p.limit, offset: p.offset };
+    if (centre !== null) {
+      response.searchLocation = { Lat: centre.lat, Lon: centre.lon };
+      response.maxDistanceMeters = p.maxDistanceMeters;
+    }
+    if (place !== null) response.resolvedPlace = { name: place.name, kind: String(place.kind), Lat: place.lat, Lon: place.lon };
+    return response;
+  }
+
+  private collectByRelevance(q: PreparedNameQuery): number {
+    this.lastPlan = 'names';
+    let total = 0;
+    const top = this.top;
+    this.names.forEachMatch(q, (i, key) => {
+      total++;
+      top.offer(i, -key);
+    });
+    return total;
+  }
+
+  private collectByDistance(q: PreparedNameQuery, lat: number, lon: number, radius: number): number {
+    if (q.rarest < 0) {
+      this.lastPlan = 'none';
+      return 0;
+    }
+    const top = this.top;
+    let total = 0;
+    if (this.density.estimateWithin(lat, lon, radius) < q.estimatedCandidates) {
+      this.lastPlan = 'radius-then-names';
+      const hits = this.hits;
+      const n = this.spatial.withinRadius(lat, lon, radius, hits);
+      for (let h = 0; h < n; h++) {
+        const i = hits.idx[h]!;
+        if (this.names.matchKey(i, q) > 0) {
+          total++;
+          top.offer(i, hits.dist[h]!);
+        }
+      }
+      return total;
+    }
+    this.lastPlan = 'names-then-distance';
+    // Same distance model as SpatialIndex.withinRadius, so both plans agree at the boundary.
+    const local = radius <= LOCAL_FRAME_MAX_METERS && Math.abs(lat) + radius / MIN_METERS_PER_DEG_LAT < POLAR_LIMIT_DEG;
+    const frame = local ? new LocalFrame(lat, lon) : null;
+    const r2 = radius * radius;
+    const vLat = this.store.lat;
+    const vLon = this.store.lon;
+    this.names.forEachMatch(q, (i) => {
+      const y = vLat[i]!;
+      const x = vLon[i]!;
+      let d2: number;
+      if (frame !== null) d2 = frame.distanceSq(y, x);
+      else {
+        const d = distanceMeters(lat, lon, y, x);
+        d2 = d * d;
+      }
+      if (d2 <= r2) {
+        total++;
+        top.offer(i, Math.sqrt(d2));
+      }
+    });
+    return total;
+  }
+}
+
+export function createFindService(store: VenueStore, spatial: SpatialIndex, options: FindServiceOptions = {}): FindService {
+  return new FindService(store, spatial, options);
+}

@@ -1,0 +1,299 @@
+import { OPTIONAL_QUERY_WORDS, nameTokens } from './normalize-name.js';
+import { prefixEditDistance, typoBudget } from './prefix-edit-distance.js';
+
+/** Match quality of one query word against one name word. */
+export const MATCH_EXACT = 3;
+export const MATCH_PREFIX = 2;
+export const MATCH_TYPO = 1;
+
+/**
+ * One query word resolved against the dictionary: the token ids `[lo, hi)` that start with
+ * it (a contiguous range, the dictionary being sorted), the id equal to it (or -1), and,
+ * when no token starts with it, the ids within a small edit distance (`typo`, ascending).
+ * `postings` is the number of (venue, token) postings the word can match: the cost of
+ * enumerating candidates from it.
+ */
+export interface PreparedWord {
+  readonly text: string;
+  readonly lo: number;
+  readonly hi: number;
+  readonly exact: number;
+  readonly typo: Int32Array | null;
+  readonly postings: number;
+}
+
+export interface PreparedNameQuery {
+  readonly words: readonly PreparedWord[];
+  /** Index in `words` of the word with the fewest postings (candidates come from it); -1 when nothing can match. */
+  readonly rarest: number;
+  /** Upper bound on the candidates enumerated from the rarest word. */
+  readonly estimatedCandidates: number;
+}
+
+const EMPTY_QUERY: PreparedNameQuery = { words: [], rarest: -1, estimatedCandidates: 0 };
+const NO_TYPO = new Int32Array(0);
+
+/**
+ * An inverted index over venue names, built once, for whole/partial, accent- and
+ * case-insensitive, typo-tolerant name lookup. Layout (all typed arrays, dense venue
+ * indices as in the store):
+ * - `tokens`: the distinct normalised words, sorted (code-unit order), id = position;
+ * - postings CSR: venues having token t are `postVenue[postStart[t] .. postStart[t+1])`,
+ *   ascending, without duplicates;
+ * - forward CSR: venue i's words in name order are `venueTok[venueStart[i] .. venueStart[i+1])`.
+ * Queries enumerate the postings of their rarest word and verify the other words on the
+ * venue's own (few) words, so a query costs O(postings of the rarest word).
+ */
+export class NameIndex {
+  readonly size: number;
+  readonly tokens: readonly string[];
+  readonly postStart: Uint32Array;
+  readonly postVenue: Uint32Array;
+  readonly venueStart: Uint32Array;
+  readonly venueTok: Uint32Array;
+  /** 1 for dictionary words in OPTIONAL_QUERY_WORDS ("the", "of", ...). */
+  private readonly optionalToken: Uint8Array;
+  /** Dedup stamps for candidate enumeration: `stamp[i] === generation` means seen in this query. */
+  private readonly stamp: Uint32Array;
+  private generation = 0;
+
+  constructor(names: ArrayLike<string>) {
+    const n = names.length;
+    this.size = n;
+    const idOf = new Map<string, number>();
+    const provisional: string[] = [];
+    const venueStart = new Uint32Array(n + 1);
+    let fwd = new Uint32Array(Math.max(16, n * 3));
+    let fwdLen = 0;
+    for (let i = 0; i < n; i++) {
+      for (const w of nameTokens(names[i]!)) {
+        let id = idOf.get(w);
+        if (id === undefined) {
+          id = provisional.length;
+          idOf.set(w, id);
+          provisional.push(w);
+        }
+        if (fwdLen === fwd.length) {
+          const grown = new Uint32Array(fwd.length * 2);
+          grown.set(fwd);
+          fwd = grown;
+        }
+        fwd[fwdLen++] = id;
+      }
+      venueStart[i + 1] = fwdLen;
+    }
+    // Sort the dictionary and renumber: prefix queries become contiguous id ranges.
+    const order = provisional.map((_, i) => i).sort((a, b) => (provisional[a]! < provisional[b]! ? -1 : 1));
+    const rank = new Uint32Array(order.length);
+    for (let r = 0; r < order.length; r++) rank[order[r]!] = r;
+    this.tokens = order.map((i) => provisional[i]!);
+    const venueTok = fwd.slice(0, fwdLen);
+    for (let k = 0; k < fwdLen; k++) venueTok[k] = rank[venueTok[k]!]!;
+    this.venueStart = venueStart;
+    this.venueTok = venueTok;
+
+    // Postings: count each (venue, token) once, then fill in venue order (so ascending).
+    const T = this.tokens.length;
+    const postStart = new Uint32Array(T + 1);
+    const lastVenue = new Int32Array(T).fill(-1);
+    for (let i = 0; i < n; i++) {
+      for (let k = venueStart[i]!; k < venueStart[i + 1]!; k++) {
+        const t = venueTok[k]!;
+        if (lastVenue[t] !== i) {
+          lastVenue[t] = i;
+          postStart[t + 1]!++;
+        }
+      }
+    }
+    for (let t = 0; t < T; t++) postStart[t + 1]! += postStart[t]!;
+    const fill = postStart.slice(0, T);
+    const postVenue = new Uint32Array(postStart[T]!);
+    lastVenue.fill(-1);
+    for (let i = 0; i < n; i++) {
+      for (let k = venueStart[i]!; k < venueStart[i + 1]!; k++) {
+        const t = venueTok[k]!;
+        if (lastVenue[t] !== i) {
+          lastVenue[t] = i;
+          postVenue[fill[t]!++] = i;
+        }
+      }
+    }
+    this.postStart = postStart;
+    this.postVenue = postVenue;
+    this.stamp = new Uint32Array(n);
+    this.optionalToken = new Uint8Array(T);
+    for (let t = 0; t < T; t++) if (OPTIONAL_QUERY_WORDS.has(this.tokens[t]!)) this.optionalToken[t] = 1;
+  }
+
+  /** Bytes of the typed arrays plus an estimate of the dictionary strings (2 bytes a char + 16 a string). */
+  get byteSize(): number {
+    let dict = 0;
+    for (const t of this.tokens) dict += 16 + 2 * t.length;
+    return (
+      this.postStart.byteLength +
+      this.postVenue.byteLength +
+      this.venueStart.byteLength +
+      this.venueTok.byteLength +
+      this.stamp.byteLength +
+      this.optionalToken.byteLength +
+      dict
+    );
+  }
+
+  /** Number of words of venue i's name. */
+  wordCount(i: number): number {
+    return this.venueStart[i + 1]! - this.venueStart[i]!;
+  }
+
+  /**
+   * Resolves a query's words against the dictionary. Every word matches as a word prefix
+   * ("red li" -> "Red Lion"); a word of 4+ letters that starts no dictionary word is matched
+   * by bounded edit distance instead. Filler words (the, of, and, ...) are dropped when the
+   * query has other words.
+   */
+  prepare(query: string): PreparedNameQuery {
+    let texts = nameTokens(query);
+    const significant = texts.filter((w) => !OPTIONAL_QUERY_WORDS.has(w));
+    if (significant.length > 0) texts = significant;
+    // Keep distinct words only: "red red" means "red".
+    texts = [...new Set(texts)];
+    if (texts.length === 0) return EMPTY_QUERY;
+    const words: PreparedWord[] = [];
+    let rarest = -1;
+    let best = Infinity;
+    for (const text of texts) {
+      const w = this.prepareWord(text);
+      if (w.postings === 0) return EMPTY_QUERY; // a word nothing matches: the AND is empty
+      if (w.postings < best) {
+        best = w.postings;
+        rarest = words.length;
+      }
+      words.push(w);
+    }
+    return { words, rarest, estimatedCandidates: best };
+  }
+
+  private prepareWord(text: string): PreparedWord {
+    const lo = this.lowerBound(text);
+    const hi = this.lowerBound(text + '\uffff');
+    const exact = lo < hi && this.tokens[lo] === text ? lo : -1;
+    if (lo < hi) {
+      return { text, lo, hi, exact, typo: null, postings: this.postStart[hi]! - this.postStart[lo]! };
+    }
+    const typo = this.typoCandidates(text);
+    let postings = 0;
+    for (let k = 0; k < typo.length; k++) postings += this.postStart[typo[k]! + 1]! - this.postStart[typo[k]!]!;
+    return { text, lo: 0, hi: 0, exact: -1, typo, postings };
+  }
+
+  /**
+   * Tokens within the typo budget of `text` read as a prefix (see prefixEditDistance).
+   * Only tokens sharing the first letter are checked: first letters are rarely mistyped,
+   * and it bounds the scan to one block of the sorted dictionary.
+   */
+  private typoCandidates(text: string): Int32Array {
+    const k = typoBudget(text.length);
+    if (k === 0) return NO_TYPO;
+    const first = text[0]!;
+    const lo = this.lowerBound(first);
+    const hi = this.lowerBound(first + '\uffff');
+    const found: number[] = [];
+    for (let t = lo; t < hi; t++) {
+      const tok = this.tokens[t]!;
+      if (tok.length < text.length - k) continue;
+      if (prefixEditDistance(text, tok, k) <= k) found.push(t);
+    }
+    return Int32Array.from(found);
+  }
+
+  /** First token id whose token is >= s. */
+  private lowerBound(s: string): number {
+    const tokens = this.tokens;
+    let lo = 0;
+    let hi = tokens.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (tokens[mid]! < s) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
+   * Relevance key of venue i for the query, or 0 if it does not match every word. Higher is
+   * better: the sum over query words of the best match quality (exact 3, prefix 2, typo 1),
+   * plus 1 when the first query word matches the first significant word of the name
+   * (leading "the" skipped); then, in the low
+   * byte, fewer name words first (a name that is exactly the query beats a longer one).
+   */
+  matchKey(i: number, q: PreparedNameQuery): number {
+    const start = this.venueStart[i]!;
+    const end = this.venueStart[i + 1]!;
+    const words = q.words;
+    // Position of the name's first significant word ("Red" in "The Red Lion").
+    const lead = end - start > 1 && this.optionalToken[this.venueTok[start]!] === 1 ? start + 1 : start;
+    let score = 0;
+    for (let w = 0; w < words.length; w++) {
+      const word = words[w]!;
+      let best = 0;
+      for (let k = start; k < end && best < MATCH_EXACT; k++) {
+        const t = this.venueTok[k]!;
+        let m = 0;
+        if (t >= word.lo && t < word.hi) m = t === word.exact ? MATCH_EXACT : MATCH_PREFIX;
+        else if (word.typo !== null && sortedHas(word.typo, t)) m = MATCH_TYPO;
+        if (m > best) {
+          best = m;
+          if (w === 0 && k === lead) score += 1;
+        }
+      }
+      if (best === 0) return 0;
+      score += best;
+    }
+    const count = end - start;
+    return score * 256 + (255 - (count > 255 ? 255 : count));
+  }
+
+  /**
+   * Calls `visit(venue, key)` once for every venue matching all words (key as in
+   * {@link matchKey}), enumerating the rarest word's postings. Order: by token, then venue.
+   */
+  forEachMatch(q: PreparedNameQuery, visit: (venue: number, key: number) => void): void {
+    if (q.rarest < 0) return;
+    const word = q.words[q.rarest]!;
+    const gen = this.nextGeneration();
+    const { stamp, postStart, postVenue } = this;
+    const visitToken = (t: number): void => {
+      for (let p = postStart[t]!, end = postStart[t + 1]!; p < end; p++) {
+        const i = postVenue[p]!;
+        if (stamp[i] === gen) continue;
+        stamp[i] = gen;
+        const key = this.matchKey(i, q);
+        if (key > 0) visit(i, key);
+      }
+    };
+    if (word.typo !== null) for (let k = 0; k < word.typo.length; k++) visitToken(word.typo[k]!);
+    else for (let t = word.lo; t < word.hi; t++) visitToken(t);
+  }
+
+  private nextGeneration(): number {
+    this.generation = (this.generation + 1) >>> 0;
+    if (this.generation === 0) {
+      this.stamp.fill(0);
+      this.generation = 1;
+    }
+    return this.generation;
+  }
+}
+
+function sortedHas(a: Int32Array, x: number): boolean {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = a[mid]!;
+    if (v === x) return true;
+    if (v < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return false;
+}

@@ -1,0 +1,31 @@
+/**
+ * Name normalisation shared by the name index and its queries: Unicode compatibility
+ * decomposition, accents dropped, lower case, apostrophes removed inside words
+ * (`O'Neill's` -> `oneills`, `Fuller's` -> `fullers`), `&` read as `and`, every other
+ * non-letter-or-digit a word separator (`Café-Bar` -> `cafe`, `bar`).
+ */
+
+const COMBINING_MARKS = /[\u0300-\u036f]/g;
+/** Apostrophes of every common form; removed, not split on, so possessives stay one word. */
+const APOSTROPHES = /['\u2018\u2019\u02bc\u0060\u00b4]/g;
+const SEPARATORS = /[^\p{L}\p{N}]+/u;
+/** Letters that NFKD does not decompose but people type as ASCII. */
+const FOLD: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
+const FOLD_RE = /[ßæœøłđðþı]/g;
+
+/** Words that a query may leave out: "the red lion" finds "Red Lion". */
+export const OPTIONAL_QUERY_WORDS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'of', 'and', 'ye']);
+
+/** The normalised words of a name or query, in order (empty words dropped). */
+export function nameTokens(text: string): string[] {
+  const folded = text
+    .normalize('NFKD')
+    .replace(COMBINING_MARKS, '')
+    .toLowerCase()
+    .replace(FOLD_RE, (c) => FOLD[c] ?? c)
+    .replace(APOSTROPHES, '')
+    .replace(/&/g, ' and ');
+  const out: string[] = [];
+  for (const w of folded.split(SEPARATORS)) if (w.length > 0) out.push(w);
+  return out;
+}

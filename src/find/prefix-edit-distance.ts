@@ -1,0 +1,66 @@
+/**
+ * Typo tolerance: edit distance (Levenshtein plus adjacent transpositions, the "optimal
+ * string alignment" variant, so "loin" is 1 edit from "lion") between a typed word and the best-matching PREFIX of
+ * a dictionary word, so "wetherspon" is 1 edit from "wetherspoons" (its prefix
+ * "wetherspoon"). Bounded: returns `max + 1` as soon as no alignment can stay within `max`.
+ */
+
+/** Edits allowed for a typed word of `length` letters: none under 4, 1 up to 7, 2 from 8. */
+export function typoBudget(length: number): number {
+  if (length < 4) return 0;
+  return length < 8 ? 1 : 2;
+}
+
+const MAX_WORD = 64;
+// Two DP rows reused across calls (the engine is single-threaded).
+let prevRow = new Int32Array(MAX_WORD + 1);
+let currRow = new Int32Array(MAX_WORD + 1);
+let backRow = new Int32Array(MAX_WORD + 1);
+
+/**
+ * min over prefixes p of `word` of osa(typed, p), or `max + 1` if that exceeds `max`.
+ * Rows run over `typed` (length m); columns over `word`, only its first m + max letters
+ * (a longer prefix is more than `max` insertions away).
+ */
+export function prefixEditDistance(typed: string, word: string, max: number): number {
+  const m = typed.length;
+  if (m > MAX_WORD) return max + 1;
+  const cols = Math.min(word.length, m + max);
+  if (prevRow.length < m + 1) {
+    prevRow = new Int32Array(m + 1);
+    currRow = new Int32Array(m + 1);
+    backRow = new Int32Array(m + 1);
+  }
+  // Column-major DP: prev[r] = distance(typed[0..r), word[0..c)). Column 0: r deletions.
+  let prev = prevRow;
+  let curr = currRow;
+  let back = backRow; // the column before `prev`, for transpositions
+  for (let r = 0; r <= m; r++) prev[r] = r;
+  let best = prev[m]!;
+  for (let c = 1; c <= cols; c++) {
+    const wc = word.charCodeAt(c - 1);
+    curr[0] = c;
+    let colMin = c;
+    for (let r = 1; r <= m; r++) {
+      const cost = typed.charCodeAt(r - 1) === wc ? 0 : 1;
+      let v = prev[r - 1]! + cost;
+      const del = prev[r]! + 1;
+      const ins = curr[r - 1]! + 1;
+      if (del < v) v = del;
+      if (ins < v) v = ins;
+      if (r > 1 && c > 1 && typed.charCodeAt(r - 1) === word.charCodeAt(c - 2) && typed.charCodeAt(r - 2) === wc) {
+        const tr = back[r - 2]! + 1;
+        if (tr < v) v = tr;
+      }
+      curr[r] = v;
+      if (v < colMin) colMin = v;
+    }
+    if (curr[m]! < best) best = curr[m]!;
+    if (colMin > max) break; // every later column is at least this
+    const t = back;
+    back = prev;
+    prev = curr;
+    curr = t;
+  }
+  return best <= max ? best : max + 1;
+}

@@ -1,0 +1,67 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CapitalLatLonSchema } from './common.js';
+import { EstablishmentSchema } from './establishment.js';
+
+/** Longest accepted search term, characters. */
+export const MAX_FIND_QUERY_LENGTH = 200;
+/** Default and upper bound of the find radius, metres. */
+export const DEFAULT_FIND_DISTANCE_METERS = 5000;
+export const MAX_FIND_DISTANCE_METERS = 100_000;
+/** Paging of find results (same bounds as search's `limit`). */
+export const DEFAULT_FIND_LIMIT = 20;
+export const MAX_FIND_LIMIT = 100;
+export const MAX_FIND_OFFSET = 10_000;
+
+/**
+ * Query of GET /v1/find (interface 4.2). `q` is the term; `name` an alias (both given and
+ * different: 400). `lat`/`lon` together, or `location` (a place name), give a centre.
+ */
+export const FindQuerySchema = Type.Object(
+  {
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_FIND_QUERY_LENGTH })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_FIND_QUERY_LENGTH })),
+    lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
+    lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
+    location: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_FIND_QUERY_LENGTH })),
+    maxDistanceMeters: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_FIND_DISTANCE_METERS })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FIND_LIMIT, default: DEFAULT_FIND_LIMIT })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_FIND_OFFSET, default: 0 })),
+  },
+  { $id: 'FindQuery', additionalProperties: false },
+);
+export type FindQuery = Static<typeof FindQuerySchema>;
+
+/**
+ * A find result: the establishment record (2.4) without `matchScore`; `distanceMeters`
+ * is present exactly when the find had a centre (no distance is invented without one).
+ */
+export const FindEstablishmentSchema = Type.Composite(
+  [Type.Omit(EstablishmentSchema, ['distanceMeters']), Type.Object({ distanceMeters: Type.Optional(Type.Number({ minimum: 0 })) })],
+  { $id: 'FindEstablishment', additionalProperties: false },
+);
+export type FindEstablishment = Static<typeof FindEstablishmentSchema>;
+
+/** Where a `location` name was resolved to (present only when `location` was given). */
+export const ResolvedPlaceSchema = Type.Object(
+  { name: Type.String(), kind: Type.String(), Lat: Type.Number(), Lon: Type.Number() },
+  { additionalProperties: false },
+);
+
+/**
+ * Find response (2.7). `searchLocation` and `maxDistanceMeters` are present exactly when
+ * there was a centre; `limit`/`offset` echo the page.
+ */
+export const FindResponseSchema = Type.Object(
+  {
+    establishments: Type.Array(FindEstablishmentSchema),
+    searchQuery: Type.String(),
+    totalFound: Type.Integer({ minimum: 0 }),
+    searchLocation: Type.Optional(CapitalLatLonSchema),
+    maxDistanceMeters: Type.Optional(Type.Number({ minimum: 0 })),
+    resolvedPlace: Type.Optional(ResolvedPlaceSchema),
+    limit: Type.Integer({ minimum: 1 }),
+    offset: Type.Integer({ minimum: 0 }),
+  },
+  { $id: 'FindResponse', additionalProperties: false },
+);
+export type FindResponse = Static<typeof FindResponseSchema>;

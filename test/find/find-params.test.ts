@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine.js';
+import { VenueSearchError } from '../../src/errors.js';
+import { checkFindParams } from '../../src/find/find-params.js';
+import { createFindService } from '../../src/find/find.js';
+
+function errorOf(fn: () => unknown): VenueSearchError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof VenueSearchError) return e;
+    throw e;
+  }
+  throw new Error('expected a VenueSearchError');
+}
+
+describe('find parameters', () => {
+  it('defaults: maxDistanceMeters 5000, limit 20, offset 0; q trimmed; name is an alias of q', () => {
+    expect(checkFindParams({ q: ' red ' })).toEqual({ query: 'red', centre: null, location: null, maxDistanceMeters: 5000, limit: 20, offset: 0 });
+    expect(checkFindParams({ name: 'red' }).query).toBe('red');
+    expect(checkFindParams({ q: 'red', name: 'red' }).query).toBe('red');
+  });
+
+  it.each([
+    [{ q: 'red', name: 'blue' }, 'invalid_request', 'q'],
+    [{}, 'invalid_request', 'q'],
+    [{ q: '' }, 'invalid_request', 'q'],
+    [{ q: '   ' }, 'invalid_request', 'q'],
+    [{ name: '' }, 'invalid_request', 'name'],
+    [{ q: 'x'.repeat(201) }, 'invalid_request', 'q'],
+    [{ q: 'red', lat: 51.5 }, 'invalid_request', 'lon'],
+    [{ q: 'red', lon: -0.1 }, 'invalid_request', 'lat'],
+    [{ q: 'red', lat: 91, lon: 0 }, 'invalid_request', 'lat'],
+    [{ q: 'red', lat: Number.NaN, lon: 0 }, 'invalid_request', 'lat'],
+    [{ q: 'red', lat: 0, lon: 180.5 }, 'invalid_request', 'lon'],
+    [{ q: 'red', lat: 0, lon: '1' as unknown as number }, 'invalid_request', 'lon'],
+    [{ q: 'red', lat: 0, lon: 0, location: 'Soho' }, 'invalid_request', 'location'],
+    [{ q: 'red', maxDistanceMeters: -1 }, 'invalid_request', 'maxDistanceMeters'],
+    [{ q: 'red', maxDistanceMeters: Number.POSITIVE_INFINITY }, 'invalid_request', 'maxDistanceMeters'],
+    [{ q: 'red', maxDistanceMeters: 100_001 }, 'limit_exceeded', 'maxDistanceMeters'],
+    [{ q: 'red', limit: 0 }, 'invalid_request', 'limit'],
+    [{ q: 'red', limit: 101 }, 'invalid_request', 'limit'],
+    [{ q: 'red', limit: 2.5 }, 'invalid_request', 'limit'],
+    [{ q: 'red', offset: -1 }, 'invalid_request', 'offset'],
+  ])('rejects %j with %s naming %s', (params, code, param) => {
+    const e = errorOf(() => checkFindParams(params));
+    expect(e.code).toBe(code);
+    expect(e.param).toBe(param);
+  });
+
+  it('unknown place: unknown_place naming the place, with and without a resolver', () => {
+    const engine = createEngine([{ id: 'a', name: 'Red Lion', location: { type: 'Point', coordinates: [51.5, -0.1] } }]);
+    const plain = createFindService(engine.store, engine.spatial);
+    const e1 = errorOf(() => plain.find({ q: 'red', location: 'Atlantis' }, 0));
+    expect(e1.code).toBe('unknown_place');
+    expect(e1.param).toBe('location');
+    expect(e1.message).toContain('Atlantis');
+    const withPlaces = createFindService(engine.store, engine.spatial, {
+      places: { resolve: (n) => (n === 'Here' ? { name: 'Here', lat: 51.5, lon: -0.1, kind: 'area' } : null) },
+    });
+    expect(errorOf(() => withPlaces.find({ q: 'red', location: 'Nowhere' }, 0)).code).toBe('unknown_place');
+    const r = withPlaces.find({ q: 'red', location: 'Here' }, 0);
+    expect(r.totalFound).toBe(1);
+    expect(r.searchLocation).toEqual({ Lat: 51.5, Lon: -0.1 });
+    expect(r.resolvedPlace).toEqual({ name: 'Here', kind: 'area', Lat: 51.5, Lon: -0.1 });
+  });
+
+  it('empty index and a query of punctuation only find nothing', () => {
+    const engine = createEngine([]);
+    const svc = createFindService(engine.store, engine.spatial);
+    expect(svc.find({ q: 'red' }, 0)).toMatchObject({ totalFound: 0, establishments: [] });
+    expect(svc.find({ q: '!!!', lat: 0, lon: 0 }, 0)).toMatchObject({ totalFound: 0, establishments: [] });
+  });
+});
