@@ -1,3 +1,4 @@
+import geographiclib from 'geographiclib-geodesic';
 import { VenueSearchError } from '../errors.js';
 import { BoxList } from './bbox.js';
 import { distanceMeters, nearDistanceMeters, POLAR_LIMIT_DEG } from './distance.js';
@@ -5,7 +6,7 @@ import { DEG, RAD, metersPerDegLat, metersPerDegLon, wrapLonDelta } from './elli
 
 /**
  * A route prepared for corridor queries. The route between consecutive vertices follows the
- * great circle; long legs are split into pieces of at most `MAX_PIECE_METERS` so that each
+ * WGS84 geodesic; long legs are split into pieces of at most `MAX_PIECE_METERS` so that each
  * piece is nearly straight in a local ellipsoidal frame. A point's distance from the route
  * is its distance to the nearest piece: the foot of the perpendicular is found in the
  * piece's local frame and the distance to that foot is then measured by the local
@@ -17,9 +18,15 @@ import { DEG, RAD, metersPerDegLat, metersPerDegLon, wrapLonDelta } from './elli
  *   kx, ky          metres per degree of lon / lat at the piece's mid-latitude
  *   len             piece length, metres (geodesic)
  *   along           distance along the route to the piece's start, metres
+ *   bLat, bLon      the great circle's offset from the straight lat/lon line at the piece's
+ *                   middle (degrees): the route point at fraction t is
+ *                   start + t * (dLat, dLon) + 4 t (1 - t) * (bLat, bLon), a quadratic fit
+ *                   of the great circle that is exact to centimetres on a 20 km piece.
  */
 export const MAX_PIECE_METERS = 20_000;
-const PIECE_STRIDE = 8;
+// CommonJS package: Node's ESM loader exposes it as a default export only.
+const WGS84_GEODESIC = geographiclib.Geodesic.WGS84;
+const PIECE_STRIDE = 10;
 
 export class PreparedRoute {
   readonly pieces: Float64Array;
@@ -42,7 +49,7 @@ export class PreparedRoute {
     for (let i = 0; i + 1 < n; i++) {
       along = appendLeg(pieces, this.lats[i]!, this.lons[i]!, this.lats[i + 1]!, this.lons[i + 1]!, along);
     }
-    if (n === 1) pushPiece(pieces, this.lats[0]!, this.lons[0]!, this.lats[0]!, this.lons[0]!, 0, 0);
+    if (n === 1) pushPiece(pieces, this.lats[0]!, this.lons[0]!, this.lats[0]!, this.lons[0]!, 0, 0, this.lats[0]!, this.lons[0]!);
     this.pieces = Float64Array.from(pieces);
     this.pieceCount = pieces.length / PIECE_STRIDE;
     this.length = along;
@@ -97,8 +104,9 @@ export class PreparedRoute {
     // then measure the survivors exactly.
     const screen = limit * 1.02 + 1;
     if (planarSq > screen * screen) return Number.POSITIVE_INFINITY;
-    const footLat = lat0 + t * dLat;
-    const footLon = lon0 + t * dLon;
+    const bend = 4 * t * (1 - t);
+    const footLat = lat0 + t * dLat + bend * pc[o + 8]!;
+    const footLon = lon0 + t * dLon + bend * pc[o + 9]!;
     this.lastAlong = pc[o + 7]! + t * len;
     return nearDistanceMeters(lat, lon, footLat, footLon);
   }
@@ -163,35 +171,44 @@ function slerp(a: Vec3, b: Vec3, t: number): Vec3 {
   return [wa * a[0] + wb * b[0], wa * a[1] + wb * b[1], wa * a[2] + wb * b[2]];
 }
 
-/** Splits one leg into near-straight pieces along its great circle; returns the new along. */
+/**
+ * Splits one leg into pieces of at most MAX_PIECE_METERS along its WGS84 geodesic (solved
+ * exactly by GeographicLib, once per leg per query); returns the new along-route total.
+ */
 function appendLeg(out: number[], latA: number, lonA: number, latB: number, lonB: number, along: number): number {
-  const legLength = distanceMeters(latA, lonA, latB, lonB);
+  const line = WGS84_GEODESIC.InverseLine(latA, lonA, latB, lonB);
+  const legLength = line.s13 ?? distanceMeters(latA, lonA, latB, lonB);
   const count = Math.max(1, Math.ceil(legLength / MAX_PIECE_METERS));
-  const a = unit(latA, lonA);
-  const b = unit(latB, lonB);
+  const step = legLength / count;
   let prevLat = latA;
   let prevLon = lonA;
   for (let k = 1; k <= count; k++) {
-    let lat: number;
-    let lon: number;
-    if (k === count) {
-      lat = latB;
-      lon = lonB;
-    } else {
-      const v = slerp(a, b, k / count);
-      lat = Math.atan2(v[2], Math.hypot(v[0], v[1])) * DEG;
-      lon = Math.atan2(v[1], v[0]) * DEG;
+    let lat = latB;
+    let lon = lonB;
+    if (k < count) {
+      const p = line.Position(k * step);
+      lat = p.lat2!;
+      lon = p.lon2!;
     }
-    const len = distanceMeters(prevLat, prevLon, lat, lon);
-    pushPiece(out, prevLat, prevLon, lat, lon, len, along);
-    along += len;
+    const m = line.Position((k - 0.5) * step);
+    pushPiece(out, prevLat, prevLon, lat, lon, step, along, m.lat2!, m.lon2!);
+    along += step;
     prevLat = lat;
     prevLon = lon;
   }
   return along;
 }
 
-function pushPiece(out: number[], lat0: number, lon0: number, lat1: number, lon1: number, len: number, along: number): void {
+function toLatLon(v: Vec3): [number, number] {
+  return [Math.atan2(v[2], Math.hypot(v[0], v[1])) * DEG, Math.atan2(v[1], v[0]) * DEG];
+}
+
+function pushPiece(out: number[], lat0: number, lon0: number, lat1: number, lon1: number, len: number, along: number, midLat: number, midLon: number): void {
+  const dLat = lat1 - lat0;
+  const dLon = wrapLonDelta(lon1 - lon0);
   const mid = (lat0 + lat1) / 2;
-  out.push(lat0, lon0, lat1 - lat0, wrapLonDelta(lon1 - lon0), metersPerDegLon(mid), metersPerDegLat(mid), len, along);
+  // Offset of the great circle's middle from the straight line's middle.
+  const bLat = midLat - (lat0 + dLat / 2);
+  const bLon = wrapLonDelta(midLon - (lon0 + dLon / 2));
+  out.push(lat0, lon0, dLat, dLon, metersPerDegLon(mid), metersPerDegLat(mid), len, along, bLat, bLon);
 }

@@ -1,0 +1,89 @@
+import { distance as turfDistance } from '@turf/turf';
+import { describe, expect, it } from 'vitest';
+import { LocalFrame, distanceMeters, nearDistanceMeters } from '../../src/geo/distance.js';
+import { geodesic, prng } from '../support/oracle.js';
+
+describe('distanceMeters (WGS84) against GeographicLib', () => {
+  it('London to Manchester (hand-checked: about 263 km)', () => {
+    const d = distanceMeters(51.5, -0.1, 53.48, -2.24);
+    expect(d).toBeGreaterThan(263_000);
+    expect(d).toBeLessThan(264_000);
+    expect(Math.abs(d - geodesic(51.5, -0.1, 53.48, -2.24))).toBeLessThan(1);
+  });
+
+  it('is within 0.01 % of the exact geodesic for 2,000 random pairs worldwide (not antipodal)', () => {
+    const rnd = prng(42);
+    let worst = 0;
+    for (let i = 0; i < 2000; i++) {
+      const lat1 = rnd() * 170 - 85;
+      const lon1 = rnd() * 360 - 180;
+      const lat2 = rnd() * 170 - 85;
+      const lon2 = rnd() * 360 - 180;
+      const exact = geodesic(lat1, lon1, lat2, lon2);
+      if (exact > 19_000_000) continue; // nearly antipodal: Lambert's formula is not meant for it
+      worst = Math.max(worst, Math.abs(distanceMeters(lat1, lon1, lat2, lon2) - exact) / exact);
+    }
+    expect(worst).toBeLessThan(1e-4);
+  });
+
+  it('short distances (1 m, 10 m, 100 m) are exact to a millimetre', () => {
+    for (const dLat of [0.00001, 0.0001, 0.001]) {
+      const exact = geodesic(51.5, -0.1, 51.5 + dLat, -0.1 + dLat);
+      expect(Math.abs(distanceMeters(51.5, -0.1, 51.5 + dLat, -0.1 + dLat) - exact)).toBeLessThan(1e-3);
+    }
+    expect(distanceMeters(51.5, -0.1, 51.5, -0.1)).toBe(0);
+  });
+
+  it('Fiji across the antimeridian (Suva to Taveuni, about 200 km)', () => {
+    const exact = geodesic(-18.1416, 178.4419, -16.85, -179.97);
+    const d = distanceMeters(-18.1416, 178.4419, -16.85, -179.97);
+    expect(exact).toBeGreaterThan(150_000);
+    expect(exact).toBeLessThan(300_000);
+    expect(Math.abs(d - exact)).toBeLessThan(1);
+  });
+
+  it('Svalbard (78 N) and across the north pole', () => {
+    expect(Math.abs(distanceMeters(78.2232, 15.6267, 78.9236, 11.9224) - geodesic(78.2232, 15.6267, 78.9236, 11.9224))).toBeLessThan(1);
+    expect(Math.abs(distanceMeters(89.99, 0, 89.99, 180) - geodesic(89.99, 0, 89.99, 180))).toBeLessThan(0.01);
+  });
+
+  it('agrees with turf (spherical) within 0.5 %', () => {
+    const rnd = prng(7);
+    for (let i = 0; i < 200; i++) {
+      const a: [number, number] = [rnd() * 20 - 10, rnd() * 20 + 45];
+      const b: [number, number] = [a[0] + rnd() - 0.5, a[1] + rnd() - 0.5];
+      const t = turfDistance(a, b, { units: 'meters' });
+      expect(Math.abs(distanceMeters(a[1], a[0], b[1], b[0]) - t) / t).toBeLessThan(0.005);
+    }
+  });
+});
+
+describe('LocalFrame and nearDistanceMeters against GeographicLib', () => {
+  it('relative error under 1e-5 within 10 km and under 5e-4 within 100 km, Sydney, London and Svalbard', () => {
+    const rnd = prng(3);
+    for (const [lat0, lon0] of [[51.5074, -0.1278], [-33.87, 151.21], [78.22, 15.63]] as const) {
+      const frame = new LocalFrame(lat0, lon0);
+      for (let i = 0; i < 500; i++) {
+        const range = i < 250 ? 10_000 : 100_000;
+        const r = rnd() * range;
+        const theta = rnd() * 2 * Math.PI;
+        const lat = lat0 + (r * Math.cos(theta)) / 111_000;
+        const lon = lon0 + (r * Math.sin(theta)) / (111_000 * Math.cos((lat0 * Math.PI) / 180));
+        const exact = geodesic(lat0, lon0, lat, lon);
+        if (exact < 1) continue;
+        const bound = range === 10_000 ? 1e-5 : 5e-4;
+        expect(Math.abs(frame.distance(lat, lon) - exact) / exact).toBeLessThan(bound);
+        expect(Math.abs(nearDistanceMeters(lat0, lon0, lat, lon) - exact) / exact).toBeLessThan(bound * 2);
+      }
+    }
+  });
+
+  it('across the antimeridian the frame wraps longitude', () => {
+    const frame = new LocalFrame(-17.8, 179.99);
+    expect(Math.abs(frame.distance(-17.8, -179.99) - geodesic(-17.8, 179.99, -17.8, -179.99))).toBeLessThan(0.01);
+  });
+
+  it('near the pole nearDistanceMeters falls back to the ellipsoidal formula', () => {
+    expect(Math.abs(nearDistanceMeters(89.99, 0, 89.99, 180) - geodesic(89.99, 0, 89.99, 180))).toBeLessThan(0.01);
+  });
+});
