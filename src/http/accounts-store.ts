@@ -1,0 +1,87 @@
+/**
+ * The accounts store: accounts, hashed keys, rate counters and the money ledger behind one
+ * interface, so the embedded SQLite store can be swapped for a server database. Every method
+ * is async so a networked implementation fits; correctness never relies on two calls running
+ * back to back: each method that changes state is one atomic transaction in the store.
+ *
+ * Ledger invariant: an account's balance always equals the sum of its ledger amounts
+ * (credits positive, charges negative), and never goes below zero.
+ */
+import type { KeyKind } from './keys.js';
+import type { BillableKind, PlanName, RateWindow } from './plans.js';
+import type { RateDecision } from './rate-limit.js';
+
+export interface AccountRecord {
+  readonly id: string;
+  readonly plan: PlanName;
+  readonly balanceMicros: number;
+  readonly createdAtMs: number;
+}
+
+/** Who a presented key belongs to. */
+export interface KeyPrincipal {
+  readonly accountId: string;
+  readonly plan: PlanName;
+  readonly keyKind: KeyKind;
+}
+
+/** A key to store: its SHA-256 digest only, never the key itself. */
+export interface NewKeyDigest {
+  readonly kind: KeyKind;
+  readonly digest: Uint8Array;
+}
+
+export interface ChargeRequest {
+  readonly accountId: string;
+  /** Unique per HTTP request; the ledger refuses a second charge under the same id. */
+  readonly requestId: string;
+  readonly kind: BillableKind;
+  readonly costMicros: number;
+  readonly nowMs: number;
+}
+
+export type ChargeResult =
+  | { readonly charged: true; readonly balanceMicros: number }
+  | { readonly charged: false; readonly reason: 'insufficient_balance' | 'duplicate_request' | 'unknown_account'; readonly balanceMicros: number };
+
+export interface UsageEntry {
+  readonly requests: number;
+  readonly costMicros: number;
+}
+export type Usage = Readonly<Record<BillableKind, UsageEntry>>;
+
+/** A half-open time range `[fromMs, toMs)`, ms since the epoch. */
+export interface TimeRange {
+  readonly fromMs: number;
+  readonly toMs: number;
+}
+
+export interface AccountsStore {
+  /** Creates the account with its opening credit (a ledger row) and its first keys. */
+  insertAccount(input: {
+    readonly id: string;
+    readonly plan: PlanName;
+    readonly createdAtMs: number;
+    readonly openingCreditMicros: number;
+    readonly keys: readonly NewKeyDigest[];
+  }): Promise<AccountRecord>;
+  getAccount(accountId: string): Promise<AccountRecord | undefined>;
+  /** The principal for a key digest that is current, or still inside its rotation grace period. */
+  findKey(digest: Uint8Array, nowMs: number): Promise<KeyPrincipal | undefined>;
+  /**
+   * Adds new keys; the account's existing unexpired keys of the same kinds stop working at
+   * `nowMs + graceMs` (0 ends them now).
+   */
+  rotateKeys(accountId: string, keys: readonly NewKeyDigest[], options: { readonly nowMs: number; readonly graceMs: number }): Promise<void>;
+  /** Counts one request against the windows, atomically (see rate-limit.ts for the rules). */
+  consumeRate(accountId: string, windows: readonly RateWindow[], nowMs: number): Promise<RateDecision>;
+  /** Current balance, or undefined for an unknown account. */
+  balanceMicros(accountId: string): Promise<number | undefined>;
+  /** Debits `costMicros` and writes one ledger row, atomically, only if the balance covers it. */
+  charge(request: ChargeRequest): Promise<ChargeResult>;
+  /** Credits the account (operator top-up); returns the new balance. */
+  topUp(accountId: string, amountMicros: number, nowMs: number): Promise<number>;
+  /** Charged requests and their cost by kind, over `range` or since the account opened. */
+  usage(accountId: string, range?: TimeRange): Promise<Usage>;
+  close(): Promise<void>;
+}

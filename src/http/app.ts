@@ -1,0 +1,106 @@
+/**
+ * `buildApp`: the fastify application of the HTTP service. It never listens by itself; tests
+ * call `app.inject`, the `serve` command calls `app.listen`.
+ *
+ * Fastify defaults changed here, and why:
+ * - validation: own ajv instances (validation.ts): bodies are not coerced, unknown parameters
+ *   are rejected rather than stripped, query numbers must be finite decimals;
+ * - only `application/json` bodies are parsed (the default `text/plain` parser is removed),
+ *   so anything else is a 415; the body limit is small (64 KiB default) and a 413 above it;
+ * - trailing slashes are ignored (`/v1/search` and `/v1/search/` are the same route);
+ * - request ids are generated server-side (a client-sent id header is ignored);
+ * - request logs carry method, path and status, never headers, and any key-shaped token in a
+ *   URL is masked.
+ */
+import { randomUUID } from 'node:crypto';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { AccountsStore } from './accounts-store.js';
+import type { EngineLike } from './engine-like.js';
+import { HttpError, toErrorResponse } from './http-errors.js';
+import { createValidatorCompiler } from './validation.js';
+import { V1_PREFIX, v1Routes } from './v1/routes.js';
+import { ErrorEnvelopeSchema } from './v1/schemas.js';
+
+export interface BuildAppOptions {
+  readonly engine: EngineLike;
+  readonly accounts: AccountsStore;
+  /** Milliseconds since the epoch. Default `Date.now`; tests inject a fake clock. */
+  readonly clock?: () => number;
+  /** pino options (`true` for defaults, a `{level, stream}` object, ...). Default: no logging. */
+  readonly logger?: FastifyServerOptions['logger'];
+  /** Largest accepted request body, bytes. Default 64 KiB. */
+  readonly bodyLimitBytes?: number;
+  /** Time allowed to receive a whole request, ms. Default 15 s. */
+  readonly requestTimeoutMs?: number;
+  /** Idle socket timeout, ms. Default 30 s. */
+  readonly connectionTimeoutMs?: number;
+}
+
+const KEY_IN_TEXT = /\b(sk|pk)_[A-Za-z0-9_-]+/g;
+
+/** Masks anything shaped like an API key, for log lines. */
+export function maskKeys(text: string): string {
+  return text.replace(KEY_IN_TEXT, '$1_[redacted]');
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const clock = options.clock ?? Date.now;
+  const logger = options.logger ?? false;
+  const app = Fastify({
+    logger:
+      logger === false
+        ? false
+        : {
+            ...(logger === true ? {} : logger),
+            serializers: {
+              req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, url: maskKeys(req.url) }),
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+            },
+            redact: { paths: ['req.headers["api-key"]', 'req.headers["api_key"]', 'headers["api-key"]', 'headers["api_key"]'], censor: '[redacted]' },
+          },
+    bodyLimit: options.bodyLimitBytes ?? 64 * 1024,
+    requestTimeout: options.requestTimeoutMs ?? 15_000,
+    connectionTimeout: options.connectionTimeoutMs ?? 30_000,
+    routerOptions: { ignoreTrailingSlash: true },
+    requestIdHeader: false,
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(createValidatorCompiler());
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('request-id', request.id);
+  });
+  app.removeContentTypeParser('text/plain');
+
+  app.setErrorHandler((err, request, reply) => {
+    const response = toErrorResponse(err);
+    if (response.status >= 500) request.log.error({ err }, 'request failed');
+    void reply.code(response.status).headers(response.headers).send(response.body);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = maskKeys(request.url.split('?', 1)[0] ?? '');
+    const error = new HttpError(404, 'invalid_request_error', 'route_not_found', `no such path: ${request.method} ${path}`);
+    const response = toErrorResponse(error);
+    void reply.code(response.status).send(response.body);
+  });
+
+  await app.register(fastifySwagger, {
+    // shared schemas keep their $id as the component name (ErrorEnvelope, not def-0)
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'venue-search',
+        version: '1',
+        description: 'Venue search for groups and routes. Errors share one envelope; money is integer micro-GBP.',
+      },
+      components: {
+        securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'API-Key' } },
+      },
+    },
+  });
+  app.addSchema(ErrorEnvelopeSchema);
+  await app.register(v1Routes({ engine: options.engine, accounts: options.accounts, clock }), { prefix: V1_PREFIX });
+  return app;
+}

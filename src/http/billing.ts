@@ -1,0 +1,50 @@
+/**
+ * Check, serve, charge: how a billable request is answered.
+ *
+ * 1. Read the balance; if it cannot cover the price, 402 without running the engine.
+ * 2. Run the (synchronous) engine call and serialize the response body. An engine error
+ *    (400/404) or a serialization fault ends the request here: nothing is charged.
+ * 3. Charge in one BEGIN IMMEDIATE transaction that debits only if the balance still covers
+ *    the price and writes one ledger row under the request's id (a server-made UUID, sent
+ *    back as the `Request-Id` header, so a client can match a response to its ledger row).
+ * 4. Only if the charge committed is the body sent; otherwise 402 and the body is dropped.
+ *    (The route handler resolves with nothing: the reply has been sent here.)
+ *
+ * So an answered request has exactly one committed ledger row, the balance never goes
+ * negative, and concurrency cannot overspend: other requests may interleave between steps 1
+ * and 3 (other processes, or an async store), but the conditional debit in step 3 is the
+ * single point of decision. A crash after step 3 but before the reply leaves a charge for an
+ * unanswered request; it can never leave an answered request uncharged or charged twice.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AccountsStore } from './accounts-store.js';
+import { principalOf } from './guard.js';
+import { HttpError } from './http-errors.js';
+import type { BillableKind } from './plans.js';
+
+function insufficientBalance(costMicros: number, balanceMicros: number): HttpError {
+  return new HttpError(
+    402,
+    'billing_error',
+    'insufficient_balance',
+    `this request costs ${costMicros} micro-GBP but the balance is ${balanceMicros} micro-GBP; top up the account`,
+  );
+}
+
+export async function serveCharged(
+  accounts: AccountsStore,
+  clock: () => number,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  kind: BillableKind,
+  costMicros: number,
+  produce: () => unknown,
+): Promise<void> {
+  const { accountId } = principalOf(request);
+  const balance = (await accounts.balanceMicros(accountId)) ?? 0;
+  if (balance < costMicros) throw insufficientBalance(costMicros, balance);
+  const body = reply.serialize(produce());
+  const charge = await accounts.charge({ accountId, requestId: request.id, kind, costMicros, nowMs: clock() });
+  if (!charge.charged) throw insufficientBalance(costMicros, charge.balanceMicros);
+  reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body);
+}

@@ -1,0 +1,70 @@
+/**
+ * The request guard, run as an `onRequest` hook before the body is even read:
+ * authenticate the key (401), check a public key's permission list (403), then count the
+ * request against the account's plan windows (429). The decision's rate-limit headers go on
+ * every guarded response, errors included.
+ */
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { AccountsStore, KeyPrincipal } from './accounts-store.js';
+import { HttpError } from './http-errors.js';
+import { hashApiKey, keyKindOf, presentedKey, publicKeyMayCall } from './keys.js';
+import { planWindows } from './plans.js';
+import { rateLimitHeaders } from './rate-limit.js';
+
+/** Routes with `config: { public: true }` skip the guard (the OpenAPI document, 405 answers). */
+export interface GuardRouteConfig {
+  public?: boolean;
+}
+
+const principals = new WeakMap<FastifyRequest, KeyPrincipal>();
+
+/** The account behind a guarded request; throws if called on an unguarded route (a bug). */
+export function principalOf(request: FastifyRequest): KeyPrincipal {
+  const principal = principals.get(request);
+  if (principal === undefined) throw new Error(`no principal on ${request.method} ${request.url}: route is not guarded`);
+  return principal;
+}
+
+export function createGuard(accounts: AccountsStore, clock: () => number): onRequestHookHandler {
+  return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if ((request.routeOptions.config as GuardRouteConfig).public === true) return;
+    const presented = presentedKey(request.headers);
+    if (presented.kind === 'none') {
+      throw new HttpError(401, 'authentication_error', 'missing_api_key', 'no API key: send your key in the API-Key header');
+    }
+    if (presented.kind === 'conflict') {
+      throw new HttpError(401, 'authentication_error', 'conflicting_api_keys', 'more than one API key was sent: send exactly one in the API-Key header');
+    }
+    // The key itself never goes into a message or a log line.
+    const invalid = new HttpError(401, 'authentication_error', 'invalid_api_key', 'the API key is not valid: unknown, revoked or past its rotation grace period');
+    if (keyKindOf(presented.key) === undefined) throw invalid;
+    const nowMs = clock();
+    const principal = await accounts.findKey(hashApiKey(presented.key), nowMs);
+    if (principal === undefined) throw invalid;
+    const path = request.url.split('?', 1)[0] ?? request.url;
+    if (principal.keyKind === 'public' && !publicKeyMayCall(request.method, path)) {
+      throw new HttpError(
+        403,
+        'permission_error',
+        'public_key_not_permitted',
+        `a public key may not call ${request.method} ${path}; use the secret key from a server`,
+      );
+    }
+    const decision = await accounts.consumeRate(principal.accountId, planWindows(principal.plan), nowMs);
+    const headers = rateLimitHeaders(decision, nowMs);
+    reply.headers(headers);
+    if (!decision.admitted) {
+      const blocked = decision.blockedBy;
+      const per = blocked?.window.name === 'day' ? '24 hours' : 'second';
+      throw new HttpError(
+        429,
+        'rate_limit_error',
+        'rate_limited',
+        `rate limit of the ${principal.plan} plan reached: ${blocked?.window.limit ?? 0} requests per ${per}; retry after ${headers['retry-after'] ?? '1'} s`,
+        undefined,
+        headers,
+      );
+    }
+    principals.set(request, principal);
+  };
+}

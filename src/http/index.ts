@@ -1,0 +1,31 @@
+/** `venue-search/http`: the HTTP service (fastify adapter, accounts, keys, limits, billing). */
+export { buildApp, maskKeys, type BuildAppOptions } from './app.js';
+export type { EngineLike, FindParams } from './engine-like.js';
+export type {
+  AccountRecord,
+  AccountsStore,
+  ChargeRequest,
+  ChargeResult,
+  KeyPrincipal,
+  NewKeyDigest,
+  TimeRange,
+  Usage,
+  UsageEntry,
+} from './accounts-store.js';
+export { SqliteAccountsStore, type SqliteAccountsStoreOptions } from './sqlite-accounts-store.js';
+export { openAccount, rotateAccountKeys, DEFAULT_ROTATION_GRACE_MS, type OpenedAccount, type RotatedKeys } from './accounts.js';
+export { generateApiKey, hashApiKey, keyKindOf, publicKeyMayCall, type KeyKind } from './keys.js';
+export {
+  PLAN_NAMES,
+  BILLABLE_KINDS,
+  NEW_ACCOUNT_CREDIT_MICROS,
+  MICROS_PER_GBP,
+  isPlanName,
+  parseGbpToMicros,
+  planWindows,
+  priceMicros,
+  type BillableKind,
+  type PlanName,
+  type RateWindow,
+} from './plans.js';
+export { HttpError, toErrorResponse, type ErrorEnvelope, type ErrorType } from './http-errors.js';

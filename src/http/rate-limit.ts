@@ -1,0 +1,110 @@
+/**
+ * Fixed-window rate limiting, the pure arithmetic. A window of `windowMs` starts at every
+ * multiple of `windowMs` since the Unix epoch (seconds on the second, days at 00:00 UTC), so
+ * every process sharing the accounts database agrees on the boundaries without coordination.
+ *
+ * Invariants: a request is admitted only when EVERY window still has room, and then it
+ * counts in every window; a rejected request (429) counts in none. The store applies this
+ * function inside one write transaction, which makes the read-decide-write step atomic.
+ */
+import type { RateWindow } from './plans.js';
+
+/** A persisted counter: requests admitted in the window starting at `windowStart` (ms epoch). */
+export interface WindowCounter {
+  readonly windowStart: number;
+  readonly count: number;
+}
+
+export interface WindowState {
+  readonly window: RateWindow;
+  /** Requests admitted in the current window, this one included when admitted. */
+  readonly used: number;
+  readonly remaining: number;
+  /** When the current window ends, ms since the epoch. */
+  readonly resetAtMs: number;
+}
+
+export interface RateDecision {
+  readonly admitted: boolean;
+  /** One entry per window, in the order given. */
+  readonly windows: readonly WindowState[];
+  /** When rejected: the full window that frees up last (its reset is the Retry-After). */
+  readonly blockedBy: WindowState | undefined;
+}
+
+export function windowStartMs(window: RateWindow, nowMs: number): number {
+  return Math.floor(nowMs / window.windowMs) * window.windowMs;
+}
+
+/**
+ * Decides one request against `windows`, given each window's stored counter (or undefined
+ * when none was stored). Returns the decision and the counters to store back.
+ */
+export function decideRate(
+  windows: readonly RateWindow[],
+  counters: readonly (WindowCounter | undefined)[],
+  nowMs: number,
+): { decision: RateDecision; next: WindowCounter[] } {
+  const current = windows.map((window, i) => {
+    const start = windowStartMs(window, nowMs);
+    const stored = counters[i];
+    const count = stored !== undefined && stored.windowStart === start ? stored.count : 0;
+    return { window, start, count };
+  });
+  const admitted = current.every((c) => c.count < c.window.limit);
+  const next = current.map((c) => ({ windowStart: c.start, count: admitted ? c.count + 1 : c.count }));
+  const states: WindowState[] = current.map((c, i) => {
+    const used = next[i]!.count;
+    return { window: c.window, used, remaining: Math.max(0, c.window.limit - used), resetAtMs: c.start + c.window.windowMs };
+  });
+  let blockedBy: WindowState | undefined;
+  if (!admitted) {
+    for (const s of states) {
+      if (s.used >= s.window.limit && (blockedBy === undefined || s.resetAtMs > blockedBy.resetAtMs)) blockedBy = s;
+    }
+  }
+  return { decision: { admitted, windows: states, blockedBy }, next };
+}
+
+/** Whole seconds from `nowMs` until `atMs`, rounded up, at least 1 (for Retry-After and `t=`). */
+export function secondsUntil(atMs: number, nowMs: number): number {
+  return Math.max(1, Math.ceil((atMs - nowMs) / 1000));
+}
+
+/**
+ * The response headers describing a decision.
+ * - `X-RateLimit-Limit/Remaining/Reset` describe ONE window, the binding one: the window that
+ *   rejected the request, else the one with the fewest requests left (ties: the longer one).
+ *   `X-RateLimit-Reset` is the Unix time in seconds when that window ends (GitHub's convention).
+ * - `RateLimit-Policy` and `RateLimit` (IETF draft-ietf-httpapi-ratelimit-headers, structured
+ *   field lists) describe every window: `q` quota, `w` window seconds, `r` remaining, `t`
+ *   seconds until the window resets.
+ * - `Retry-After` (seconds) on a rejection.
+ */
+export function rateLimitHeaders(decision: RateDecision, nowMs: number): Record<string, string> {
+  let binding = decision.blockedBy;
+  if (binding === undefined) {
+    for (const s of decision.windows) {
+      if (
+        binding === undefined ||
+        s.remaining < binding.remaining ||
+        (s.remaining === binding.remaining && s.window.windowMs > binding.window.windowMs)
+      ) {
+        binding = s;
+      }
+    }
+  }
+  const headers: Record<string, string> = {};
+  if (binding === undefined) return headers;
+  headers['x-ratelimit-limit'] = String(binding.window.limit);
+  headers['x-ratelimit-remaining'] = String(binding.remaining);
+  headers['x-ratelimit-reset'] = String(Math.ceil(binding.resetAtMs / 1000));
+  headers['ratelimit-policy'] = decision.windows
+    .map((s) => `"${s.window.name}";q=${s.window.limit};w=${s.window.windowMs / 1000}`)
+    .join(', ');
+  headers['ratelimit'] = decision.windows
+    .map((s) => `"${s.window.name}";r=${s.remaining};t=${secondsUntil(s.resetAtMs, nowMs)}`)
+    .join(', ');
+  if (decision.blockedBy !== undefined) headers['retry-after'] = String(secondsUntil(decision.blockedBy.resetAtMs, nowMs));
+  return headers;
+}

@@ -1,0 +1,266 @@
+/**
+ * The embedded accounts store: one SQLite file via better-sqlite3.
+ *
+ * Durability: WAL journal with `synchronous=FULL`, so a commit is on disk before the call
+ * returns; a process killed with SIGKILL (or a power cut) loses no committed charge. Every
+ * state change is one `BEGIN IMMEDIATE` transaction (better-sqlite3's `.immediate()`), which
+ * takes the write lock up front: two processes sharing the file serialise instead of failing
+ * mid-transaction, and `busy_timeout` makes a writer wait for the other rather than error.
+ *
+ * Money: integers in micro-pounds; `balance_micros >= 0` is also a CHECK constraint.
+ */
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
+import type {
+  AccountRecord,
+  AccountsStore,
+  ChargeRequest,
+  ChargeResult,
+  KeyPrincipal,
+  NewKeyDigest,
+  TimeRange,
+  Usage,
+  UsageEntry,
+} from './accounts-store.js';
+import { sameDigest, type KeyKind } from './keys.js';
+import { BILLABLE_KINDS, isPlanName, type BillableKind, type PlanName, type RateWindow } from './plans.js';
+import { decideRate, type RateDecision, type WindowCounter } from './rate-limit.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS accounts (
+  id TEXT PRIMARY KEY,
+  plan TEXT NOT NULL,
+  balance_micros INTEGER NOT NULL CHECK (balance_micros >= 0),
+  created_at_ms INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS api_keys (
+  digest BLOB PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  kind TEXT NOT NULL CHECK (kind IN ('secret', 'public')),
+  created_at_ms INTEGER NOT NULL,
+  -- NULL while current; after a rotation, the end of the old key's grace period
+  expires_at_ms INTEGER
+) STRICT;
+CREATE INDEX IF NOT EXISTS api_keys_by_account ON api_keys (account_id, kind);
+CREATE TABLE IF NOT EXISTS ledger (
+  seq INTEGER PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  request_id TEXT NOT NULL UNIQUE,
+  -- a billable kind (search, find, basic, advanced, menus) or 'credit' / 'topup'
+  kind TEXT NOT NULL,
+  -- signed micro-pounds: charges negative, credits positive
+  amount_micros INTEGER NOT NULL,
+  balance_after_micros INTEGER NOT NULL,
+  at_ms INTEGER NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS ledger_by_account_time ON ledger (account_id, at_ms);
+CREATE TABLE IF NOT EXISTS rate_counters (
+  account_id TEXT NOT NULL,
+  window TEXT NOT NULL,
+  window_start_ms INTEGER NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (account_id, window)
+) STRICT, WITHOUT ROWID;
+`;
+
+interface AccountRow {
+  id: string;
+  plan: string;
+  balance_micros: number;
+  created_at_ms: number;
+}
+
+export interface SqliteAccountsStoreOptions {
+  /** How long a writer waits for another process's write lock before failing, ms. Default 5000. */
+  readonly busyTimeoutMs?: number;
+}
+
+export class SqliteAccountsStore implements AccountsStore {
+  readonly db: SqliteDatabase;
+  private readonly stmt: {
+    insertAccount: Statement;
+    getAccount: Statement<[string], AccountRow>;
+    insertKey: Statement;
+    findKey: Statement<[Buffer, number], { digest: Buffer; account_id: string; kind: string; plan: string }>;
+    expireKeys: Statement;
+    getCounter: Statement<[string, string], { window_start_ms: number; count: number }>;
+    putCounter: Statement;
+    debit: Statement<[number, string, number], { balance_micros: number }>;
+    credit: Statement<[number, string], { balance_micros: number }>;
+    balance: Statement<[string], { balance_micros: number }>;
+    ledgerHas: Statement<[string], { seq: number }>;
+    insertLedger: Statement;
+    usageAll: Statement<[string], { kind: string; requests: number; cost: number }>;
+    usageRange: Statement<[string, number, number], { kind: string; requests: number; cost: number }>;
+  };
+
+  /** Opens (creating if needed) the database at `path`; `':memory:'` for a throwaway store. */
+  constructor(path: string, options: SqliteAccountsStoreOptions = {}) {
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.pragma('foreign_keys = ON');
+    this.db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
+    this.db.exec(SCHEMA);
+    const db = this.db;
+    this.stmt = {
+      insertAccount: db.prepare('INSERT INTO accounts (id, plan, balance_micros, created_at_ms) VALUES (?, ?, ?, ?)'),
+      getAccount: db.prepare('SELECT id, plan, balance_micros, created_at_ms FROM accounts WHERE id = ?'),
+      insertKey: db.prepare('INSERT INTO api_keys (digest, account_id, kind, created_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, NULL)'),
+      findKey: db.prepare(
+        `SELECT k.digest, k.account_id, k.kind, a.plan FROM api_keys k JOIN accounts a ON a.id = k.account_id
+         WHERE k.digest = ? AND (k.expires_at_ms IS NULL OR k.expires_at_ms > ?)`,
+      ),
+      expireKeys: db.prepare(
+        `UPDATE api_keys SET expires_at_ms = ? WHERE account_id = ? AND kind = ?
+         AND (expires_at_ms IS NULL OR expires_at_ms > ?)`,
+      ),
+      getCounter: db.prepare('SELECT window_start_ms, count FROM rate_counters WHERE account_id = ? AND window = ?'),
+      putCounter: db.prepare(
+        `INSERT INTO rate_counters (account_id, window, window_start_ms, count) VALUES (?, ?, ?, ?)
+         ON CONFLICT (account_id, window) DO UPDATE SET window_start_ms = excluded.window_start_ms, count = excluded.count`,
+      ),
+      debit: db.prepare(
+        'UPDATE accounts SET balance_micros = balance_micros - ? WHERE id = ? AND balance_micros >= ? RETURNING balance_micros',
+      ),
+      credit: db.prepare('UPDATE accounts SET balance_micros = balance_micros + ? WHERE id = ? RETURNING balance_micros'),
+      balance: db.prepare('SELECT balance_micros FROM accounts WHERE id = ?'),
+      ledgerHas: db.prepare('SELECT seq FROM ledger WHERE request_id = ?'),
+      insertLedger: db.prepare(
+        'INSERT INTO ledger (account_id, request_id, kind, amount_micros, balance_after_micros, at_ms) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      usageAll: db.prepare(
+        `SELECT kind, COUNT(*) AS requests, -SUM(amount_micros) AS cost FROM ledger
+         WHERE account_id = ? AND amount_micros < 0 GROUP BY kind`,
+      ),
+      usageRange: db.prepare(
+        `SELECT kind, COUNT(*) AS requests, -SUM(amount_micros) AS cost FROM ledger
+         WHERE account_id = ? AND amount_micros < 0 AND at_ms >= ? AND at_ms < ? GROUP BY kind`,
+      ),
+    };
+  }
+
+  async insertAccount(input: {
+    readonly id: string;
+    readonly plan: PlanName;
+    readonly createdAtMs: number;
+    readonly openingCreditMicros: number;
+    readonly keys: readonly NewKeyDigest[];
+  }): Promise<AccountRecord> {
+    this.db
+      .transaction(() => {
+        this.stmt.insertAccount.run(input.id, input.plan, input.openingCreditMicros, input.createdAtMs);
+        this.stmt.insertLedger.run(input.id, `open:${input.id}`, 'credit', input.openingCreditMicros, input.openingCreditMicros, input.createdAtMs);
+        for (const key of input.keys) this.stmt.insertKey.run(Buffer.from(key.digest), input.id, key.kind, input.createdAtMs);
+      })
+      .immediate();
+    return { id: input.id, plan: input.plan, balanceMicros: input.openingCreditMicros, createdAtMs: input.createdAtMs };
+  }
+
+  async getAccount(accountId: string): Promise<AccountRecord | undefined> {
+    const row = this.stmt.getAccount.get(accountId);
+    return row === undefined ? undefined : toAccount(row);
+  }
+
+  async findKey(digest: Uint8Array, nowMs: number): Promise<KeyPrincipal | undefined> {
+    const row = this.stmt.findKey.get(Buffer.from(digest), nowMs);
+    if (row === undefined || !sameDigest(row.digest, digest) || !isPlanName(row.plan)) return undefined;
+    return { accountId: row.account_id, plan: row.plan, keyKind: row.kind as KeyKind };
+  }
+
+  async rotateKeys(
+    accountId: string,
+    keys: readonly NewKeyDigest[],
+    options: { readonly nowMs: number; readonly graceMs: number },
+  ): Promise<void> {
+    this.db
+      .transaction(() => {
+        if (this.stmt.getAccount.get(accountId) === undefined) throw new RangeError(`no account ${JSON.stringify(accountId)}`);
+        const kinds = new Set(keys.map((k) => k.kind));
+        for (const kind of kinds) this.stmt.expireKeys.run(options.nowMs + options.graceMs, accountId, kind, options.nowMs);
+        for (const key of keys) this.stmt.insertKey.run(Buffer.from(key.digest), accountId, key.kind, options.nowMs);
+      })
+      .immediate();
+  }
+
+  async consumeRate(accountId: string, windows: readonly RateWindow[], nowMs: number): Promise<RateDecision> {
+    return this.db
+      .transaction(() => {
+        const counters = windows.map((w): WindowCounter | undefined => {
+          const row = this.stmt.getCounter.get(accountId, w.name);
+          return row === undefined ? undefined : { windowStart: row.window_start_ms, count: row.count };
+        });
+        const { decision, next } = decideRate(windows, counters, nowMs);
+        if (decision.admitted) {
+          windows.forEach((w, i) => this.stmt.putCounter.run(accountId, w.name, next[i]!.windowStart, next[i]!.count));
+        }
+        return decision;
+      })
+      .immediate();
+  }
+
+  async balanceMicros(accountId: string): Promise<number | undefined> {
+    return this.stmt.balance.get(accountId)?.balance_micros;
+  }
+
+  async charge(request: ChargeRequest): Promise<ChargeResult> {
+    if (!Number.isSafeInteger(request.costMicros) || request.costMicros <= 0) {
+      throw new RangeError(`costMicros must be a positive integer; got ${request.costMicros}`);
+    }
+    return this.db
+      .transaction((): ChargeResult => {
+        const current = this.stmt.balance.get(request.accountId);
+        if (current === undefined) return { charged: false, reason: 'unknown_account', balanceMicros: 0 };
+        if (this.stmt.ledgerHas.get(request.requestId) !== undefined) {
+          return { charged: false, reason: 'duplicate_request', balanceMicros: current.balance_micros };
+        }
+        const row = this.stmt.debit.get(request.costMicros, request.accountId, request.costMicros);
+        if (row === undefined) return { charged: false, reason: 'insufficient_balance', balanceMicros: current.balance_micros };
+        this.stmt.insertLedger.run(
+          request.accountId,
+          request.requestId,
+          request.kind,
+          -request.costMicros,
+          row.balance_micros,
+          request.nowMs,
+        );
+        return { charged: true, balanceMicros: row.balance_micros };
+      })
+      .immediate();
+  }
+
+  async topUp(accountId: string, amountMicros: number, nowMs: number): Promise<number> {
+    if (!Number.isSafeInteger(amountMicros) || amountMicros <= 0) {
+      throw new RangeError(`amountMicros must be a positive integer; got ${amountMicros}`);
+    }
+    return this.db
+      .transaction(() => {
+        const row = this.stmt.credit.get(amountMicros, accountId);
+        if (row === undefined) throw new RangeError(`no account ${JSON.stringify(accountId)}`);
+        this.stmt.insertLedger.run(accountId, `topup:${randomUUID()}`, 'topup', amountMicros, row.balance_micros, nowMs);
+        return row.balance_micros;
+      })
+      .immediate();
+  }
+
+  async usage(accountId: string, range?: TimeRange): Promise<Usage> {
+    const rows = range === undefined ? this.stmt.usageAll.all(accountId) : this.stmt.usageRange.all(accountId, range.fromMs, range.toMs);
+    const usage = Object.fromEntries(BILLABLE_KINDS.map((k) => [k, { requests: 0, costMicros: 0 }])) as Record<BillableKind, UsageEntry>;
+    for (const row of rows) {
+      if ((BILLABLE_KINDS as readonly string[]).includes(row.kind)) {
+        usage[row.kind as BillableKind] = { requests: row.requests, costMicros: row.cost };
+      }
+    }
+    return usage;
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function toAccount(row: AccountRow): AccountRecord {
+  if (!isPlanName(row.plan)) throw new RangeError(`account ${row.id} has an unknown plan ${JSON.stringify(row.plan)}`);
+  return { id: row.id, plan: row.plan, balanceMicros: row.balance_micros, createdAtMs: row.created_at_ms };
+}

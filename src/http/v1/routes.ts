@@ -1,0 +1,186 @@
+/**
+ * Version 1 of the public interface, mounted under `/v1`. A future `/v2` is another plugin
+ * beside this one; nothing here knows about the prefix except the OpenAPI filter.
+ *
+ * Every route except the OpenAPI document and the 405 answers runs the guard (key, permission,
+ * rate limit). Venue routes are billed through `serveCharged` (check, serve, charge).
+ */
+import type {} from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, HTTPMethods } from 'fastify';
+import type { AccountsStore } from '../accounts-store.js';
+import { serveCharged } from '../billing.js';
+import type { EngineLike, FindParams } from '../engine-like.js';
+import { createGuard, principalOf } from '../guard.js';
+import { HttpError, invalidParam } from '../http-errors.js';
+import { priceMicros } from '../plans.js';
+import { finiteQueryNumbers } from '../validation.js';
+import { venueResponseSchemas } from './venue-schemas.js';
+import {
+  BalancesRangeSchema,
+  BalancesResponseSchema,
+  ErrorEnvelopeSchema,
+  FindQuerySchema,
+  SearchQuerySchema,
+  VenueIdParamsSchema,
+  type BalancesResponse,
+} from './schemas.js';
+
+export interface V1Dependencies {
+  readonly engine: EngineLike;
+  readonly accounts: AccountsStore;
+  /** ms since the epoch; drives rate windows, ledger timestamps and the engine's `now`. */
+  readonly clock: () => number;
+}
+
+export const V1_PREFIX = '/v1';
+
+const ALL_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+const errors = { '4xx': ErrorEnvelopeSchema, '5xx': ErrorEnvelopeSchema };
+const security = [{ ApiKey: [] }];
+
+export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
+  const { engine, accounts, clock } = deps;
+  return async function v1(plugin: FastifyInstance): Promise<void> {
+    const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+    app.addHook('onRequest', createGuard(accounts, clock));
+    const methodsByUrl = new Map<string, Set<HTTPMethods>>();
+    const track = (method: HTTPMethods, url: string): void => {
+      const set = methodsByUrl.get(url) ?? new Set<HTTPMethods>();
+      set.add(method);
+      if (method === 'GET') set.add('HEAD');
+      methodsByUrl.set(url, set);
+    };
+
+    track('POST', '/search/');
+    app.post(
+      '/search/',
+      {
+        schema: {
+          summary: 'Search venues around a group (POINT) or along a route (PATH)',
+          querystring: SearchQuerySchema,
+          response: { ...venueResponseSchemas.search, ...errors },
+          security,
+        },
+        preValidation: finiteQueryNumbers(SearchQuerySchema),
+      },
+      async (request, reply) => {
+        const { limit, offset } = request.query;
+        await serveCharged(accounts, clock, request, reply, 'search', priceMicros('search', limit), () =>
+          engine.search(request.body, { limit, offset, now: clock() }),
+        );
+      },
+    );
+
+    track('GET', '/find');
+    app.get(
+      '/find',
+      {
+        schema: {
+          summary: 'Find venues by name, optionally near a point or a named place',
+          querystring: FindQuerySchema,
+          response: { ...venueResponseSchemas.find, ...errors },
+          security,
+        },
+        preValidation: finiteQueryNumbers(FindQuerySchema),
+      },
+      async (request, reply) => {
+        const params: FindParams = {};
+        for (const [key, value] of Object.entries(request.query)) {
+          if (value !== undefined) (params as Record<string, unknown>)[key] = value;
+        }
+        if (params.q === undefined && params.name === undefined) throw invalidParam('q', undefined, 'a name to search for (1 to 200 characters)');
+        await serveCharged(accounts, clock, request, reply, 'find', priceMicros('find'), () => engine.find(params));
+      },
+    );
+
+    for (const kind of ['basic', 'advanced', 'menus'] as const) {
+      const url = `/establishments/${kind}/:id`;
+      track('GET', url);
+      app.get(
+        url,
+        {
+          schema: {
+            summary: `The ${kind} ${kind === 'menus' ? 'of a venue (active menus)' : 'details of a venue'}`,
+            params: VenueIdParamsSchema,
+            response: { ...venueResponseSchemas[kind], ...errors },
+            security,
+          },
+        },
+        async (request, reply) => {
+          await serveCharged(accounts, clock, request, reply, kind, priceMicros(kind), () => engine[kind](request.params.id));
+        },
+      );
+    }
+
+    track('GET', '/vocabulary');
+    app.get(
+      '/vocabulary',
+      { schema: { summary: 'The filter vocabularies search accepts (free of charge)', response: { ...venueResponseSchemas.vocabulary, ...errors }, security } },
+      async (_request, reply) => {
+        (reply as FastifyReply).send(engine.vocabulary());
+      },
+    );
+
+    const balances = async (accountId: string, range?: { fromMs: number; toMs: number }): Promise<BalancesResponse> => {
+      const account = await accounts.getAccount(accountId);
+      if (account === undefined) throw new HttpError(401, 'authentication_error', 'invalid_api_key', 'the account of this key no longer exists');
+      const usage = await accounts.usage(accountId, range);
+      return { accountId, plan: account.plan, currency: 'GBP', balanceMicros: account.balanceMicros, usage };
+    };
+
+    track('GET', '/business/balances');
+    app.get(
+      '/business/balances',
+      { schema: { summary: 'Balance and usage since the account opened (free)', response: { 200: BalancesResponseSchema, ...errors }, security } },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return balances(principalOf(request).accountId);
+      },
+    );
+
+    track('POST', '/business/balances');
+    app.post(
+      '/business/balances',
+      {
+        schema: {
+          summary: 'Balance and usage over [from, to) (free; changes nothing)',
+          body: BalancesRangeSchema,
+          response: { 200: BalancesResponseSchema, ...errors },
+          security,
+        },
+      },
+      async (request, reply) => {
+        const fromMs = Date.parse(request.body.from);
+        const toMs = Date.parse(request.body.to);
+        if (!(toMs >= fromMs)) throw invalidParam('to', request.body.to, `an instant not before from (${request.body.from})`);
+        reply.header('cache-control', 'no-store');
+        return balances(principalOf(request).accountId, { fromMs, toMs });
+      },
+    );
+
+    app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => {
+      const document = plugin.swagger() as { paths?: Record<string, unknown> };
+      const paths = Object.fromEntries(Object.entries(document.paths ?? {}).filter(([path]) => path.startsWith(`${V1_PREFIX}/`)));
+      return { ...document, paths };
+    });
+
+    // Known path, wrong method: 405 with Allow, before any key check (the path exists for everyone).
+    for (const [url, methods] of methodsByUrl) {
+      const others = ALL_METHODS.filter((m) => !methods.has(m));
+      const allow = [...methods].join(', ');
+      app.route({
+        method: others,
+        url,
+        config: { public: true },
+        schema: { hide: true },
+        handler: async (request) => {
+          throw new HttpError(405, 'invalid_request_error', 'method_not_allowed', `${request.method} is not allowed on this path; allowed: ${allow}`, undefined, {
+            allow,
+          });
+        },
+      });
+    }
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Request validation that fixes three fastify defaults (issue 6):
+ * - JSON bodies are validated WITHOUT type coercion (`null` is not 0, `"5"` is not 5), and
+ *   unknown properties are rejected, never silently removed (`removeAdditional: false`).
+ * - Query strings and path parameters are coerced (every value arrives as a string), but a
+ *   numeric parameter must be a plain finite decimal: ajv's coercion turns `Infinity`,
+ *   `1e400` and `0x10` into numbers and lets the non-finite ones past `maximum`
+ *   (fastify issue 6718, ajv issue 2212), so `finiteQueryNumbers` checks the raw text first.
+ */
+import { Ajv, type Options as AjvOptions } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler, preValidationHookHandler } from 'fastify';
+import { invalidParam } from './http-errors.js';
+
+// ajv-formats is CommonJS with `exports.default`; under NodeNext the default import is the module.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+
+const COMMON: AjvOptions = {
+  useDefaults: true,
+  removeAdditional: false,
+  allErrors: false,
+  // keep the offending value on each error so messages can show it
+  verbose: true,
+  // TypeBox and OpenAPI add annotation keywords ajv's strict mode does not know
+  strict: false,
+};
+
+/** A validator compiler with a non-coercing ajv for bodies and a coercing one for the rest. */
+export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
+  const bodyAjv = addFormats(new Ajv({ ...COMMON, coerceTypes: false }));
+  const textAjv = addFormats(new Ajv({ ...COMMON, coerceTypes: true }));
+  return ({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+}
+
+const DECIMAL = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+interface ObjectSchemaLike {
+  properties?: Record<string, { type?: unknown } | undefined>;
+}
+
+/**
+ * A preValidation hook rejecting any query parameter that the schema declares as a number
+ * or integer unless its raw text is a finite decimal number (no `Infinity`, `NaN`, `1e400`,
+ * hex, or empty string).
+ */
+export function finiteQueryNumbers(querySchema: ObjectSchemaLike): preValidationHookHandler {
+  const numeric = Object.entries(querySchema.properties ?? {})
+    .filter(([, s]) => s !== undefined && (s.type === 'number' || s.type === 'integer'))
+    .map(([name]) => name);
+  return (request, _reply, done) => {
+    const query = request.query as Record<string, unknown>;
+    for (const name of numeric) {
+      const raw = query[name];
+      if (raw === undefined || typeof raw !== 'string') continue; // arrays etc. fail the schema itself
+      if (!DECIMAL.test(raw) || !Number.isFinite(Number(raw))) {
+        done(invalidParam(name, raw, 'a finite decimal number'));
+        return;
+      }
+    }
+    done();
+  };
+}

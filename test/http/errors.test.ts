@@ -1,0 +1,223 @@
+/**
+ * Every error status of CONTRACT "HTTP errors" with its envelope: 400 (naming the parameter),
+ * 401, 402, 403, 404, 405, 413, 415, plus the fastify pitfalls of issue 6: query coercion
+ * (Infinity, 1e400, hex), uncoerced bodies (null is not 0), unknown parameters rejected.
+ * 429 lives in rate-limits.test.ts. Refused requests are never charged and never reach the engine.
+ */
+import { Value } from '@sinclair/typebox/value';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generateApiKey } from '../../src/http/keys.js';
+import { ErrorEnvelopeSchema } from '../../src/http/v1/schemas.js';
+import { createHarness, ledgerRows, type Harness } from './support/harness.js';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await createHarness();
+});
+afterEach(async () => {
+  await h.close();
+});
+
+const searchBody = { locations: [{ lat: 51.52, lon: -0.12 }], mode: { mode: 'POINT', maxDistance: 1000 } };
+
+function expectEnvelope(res: { statusCode: number; json(): unknown }, status: number, type: string, code: string, param?: string): void {
+  expect(res.statusCode).toBe(status);
+  const body = res.json() as Record<string, unknown>;
+  expect(Value.Check(ErrorEnvelopeSchema, body)).toBe(true);
+  expect(body['type']).toBe(type);
+  expect(body['code']).toBe(code);
+  expect(body['param']).toBe(param);
+  expect(typeof body['message']).toBe('string');
+}
+
+async function charges(accountId: string): Promise<number> {
+  return ledgerRows(h.store, accountId).filter((r) => r.amount_micros < 0).length;
+}
+
+describe('400 invalid request names the parameter', () => {
+  it.each([
+    ['/v1/search/?limit=0', 'limit'],
+    ['/v1/search/?limit=101', 'limit'],
+    ['/v1/search/?limit=2.5', 'limit'],
+    ['/v1/search/?limit=Infinity', 'limit'],
+    ['/v1/search/?limit=1e400', 'limit'],
+    ['/v1/search/?offset=-1', 'offset'],
+    ['/v1/search/?offset=Infinity', 'offset'],
+    ['/v1/search/?offset=-9e600', 'offset'],
+    ['/v1/search/?offset=0x10', 'offset'],
+    ['/v1/search/?offset=', 'offset'],
+    ['/v1/search/?limit=5&limit=6', 'limit'],
+    ['/v1/search/?colour=red', 'colour'],
+  ])('POST %s -> 400 param %s, engine not called, nothing charged', async (url, param) => {
+    const acct = await h.open();
+    const res = await h.app.inject({ method: 'POST', url, headers: { 'api-key': acct.secretKey }, payload: searchBody });
+    expectEnvelope(res, 400, 'invalid_request_error', 'invalid_request', param);
+    expect(res.json().message).toContain(param);
+    expect(h.engine.calls.search).toBe(0);
+    expect(await charges(acct.accountId)).toBe(0);
+  });
+
+  it.each([
+    ['/v1/find?q=lamb&lat=NaN&lon=0', 'lat'],
+    ['/v1/find?q=lamb&lat=91&lon=0', 'lat'],
+    ['/v1/find?q=lamb&lat=0&lon=-180.5', 'lon'],
+    ['/v1/find?q=lamb&lat=Infinity&lon=0', 'lat'],
+    ['/v1/find?q=lamb&maxDistanceMeters=1e400', 'maxDistanceMeters'],
+    ['/v1/find?q=lamb&maxDistanceMeters=0', 'maxDistanceMeters'],
+    ['/v1/find?q=', 'q'],
+    ['/v1/find', 'q'],
+    ['/v1/find?q=lamb&radius=5', 'radius'],
+  ])('GET %s -> 400 param %s', async (url, param) => {
+    const acct = await h.open();
+    const res = await h.app.inject({ method: 'GET', url, headers: { 'api-key': acct.secretKey } });
+    expectEnvelope(res, 400, 'invalid_request_error', 'invalid_request', param);
+    expect(h.engine.calls.find).toBe(0);
+  });
+
+  it('an engine VenueSearchError keeps its code and param (limit_exceeded on mode.maxDistance) and is not charged', async () => {
+    const acct = await h.open();
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/v1/search/',
+      headers: { 'api-key': acct.secretKey },
+      payload: { ...searchBody, mode: { mode: 'POINT', maxDistance: 90_000 } },
+    });
+    expectEnvelope(res, 400, 'invalid_request_error', 'limit_exceeded', 'mode.maxDistance');
+    expect(h.engine.calls.search).toBe(1);
+    expect(await charges(acct.accountId)).toBe(0);
+  });
+
+  it('unknown_place from the engine is a 400 naming location', async () => {
+    const acct = await h.open();
+    const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb&location=Atlantis', headers: { 'api-key': acct.secretKey } });
+    expectEnvelope(res, 400, 'invalid_request_error', 'unknown_place', 'location');
+    expect(res.json().message).toContain('Atlantis');
+  });
+
+  it('malformed JSON body is a 400, not a 500', async () => {
+    const acct = await h.open();
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/v1/search/',
+      headers: { 'api-key': acct.secretKey, 'content-type': 'application/json' },
+      payload: '{"locations": [',
+    });
+    expectEnvelope(res, 400, 'invalid_request_error', 'invalid_json');
+  });
+
+  it('balances range: null is not coerced (from: null -> 400 param from), unknown body field rejected, to before from rejected', async () => {
+    const acct = await h.open();
+    const key = { 'api-key': acct.secretKey };
+    const post = (payload: unknown) => h.app.inject({ method: 'POST', url: '/v1/business/balances', headers: key, payload: payload as object });
+    expectEnvelope(await post({ from: null, to: '2026-01-01T00:00:00Z' }), 400, 'invalid_request_error', 'invalid_request', 'from');
+    expectEnvelope(await post({ from: 0, to: '2026-01-01T00:00:00Z' }), 400, 'invalid_request_error', 'invalid_request', 'from');
+    expectEnvelope(await post({ from: 'yesterday', to: '2026-01-01T00:00:00Z' }), 400, 'invalid_request_error', 'invalid_request', 'from');
+    expectEnvelope(await post({ to: '2026-01-01T00:00:00Z' }), 400, 'invalid_request_error', 'invalid_request', 'from');
+    expectEnvelope(
+      await post({ from: '2026-01-01T00:00:00Z', to: '2026-02-01T00:00:00Z', account: 'other' }),
+      400,
+      'invalid_request_error',
+      'invalid_request',
+      'account',
+    );
+    expectEnvelope(await post({ from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }), 400, 'invalid_request_error', 'invalid_request', 'to');
+  });
+});
+
+describe('401 authentication', () => {
+  it.each([
+    ['no key header', {}, 'missing_api_key'],
+    ['a key of the wrong shape', { 'api-key': 'hello' }, 'invalid_api_key'],
+    ['a well-formed key nobody was issued', { 'api-key': generateApiKey('secret') }, 'invalid_api_key'],
+  ])('%s -> 401 %s', async (_label, headers, code) => {
+    const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers });
+    expectEnvelope(res, 401, 'authentication_error', code);
+    expect(h.engine.calls.find).toBe(0);
+  });
+
+  it('API-Key is case-insensitive and API_KEY is accepted; two different keys are a 401 conflict', async () => {
+    const acct = await h.open();
+    for (const name of ['API-Key', 'api-key', 'Api-Key', 'API-KEY', 'API_KEY']) {
+      const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: { [name]: acct.secretKey } });
+      expect(res.statusCode, name).toBe(200);
+    }
+    const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: { 'API-Key': acct.secretKey, API_KEY: acct.publicKey } });
+    expectEnvelope(res, 401, 'authentication_error', 'conflicting_api_keys');
+  });
+
+  it('the 401 message never echoes the key', async () => {
+    const key = generateApiKey('secret');
+    const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: { 'api-key': key } });
+    expect(res.body).not.toContain(key.slice(3));
+  });
+});
+
+describe('402, 403, 404, 405, 413, 415', () => {
+  it('402 when the balance cannot cover the request: engine not called, nothing charged', async () => {
+    const acct = await h.open('Enterprise', 7999); // basic costs 8000
+    const res = await h.app.inject({ method: 'GET', url: '/v1/establishments/basic/v-1', headers: { 'api-key': acct.secretKey } });
+    expectEnvelope(res, 402, 'billing_error', 'insufficient_balance');
+    expect(h.engine.calls.basic).toBe(0);
+    expect(await h.store.balanceMicros(acct.accountId)).toBe(7999);
+    // ...while a cheaper request it can cover still succeeds
+    const find = await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: { 'api-key': acct.secretKey } });
+    expect(find.statusCode).toBe(200);
+    expect(await h.store.balanceMicros(acct.accountId)).toBe(1999);
+  });
+
+  it('403 for a public key outside its list (vocabulary); the same key may search, find, read details and balances', async () => {
+    const acct = await h.open();
+    const pk = { 'api-key': acct.publicKey };
+    expectEnvelope(await h.app.inject({ method: 'GET', url: '/v1/vocabulary', headers: pk }), 403, 'permission_error', 'public_key_not_permitted');
+    expect((await h.app.inject({ method: 'POST', url: '/v1/search/', headers: pk, payload: searchBody })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: pk })).statusCode).toBe(200);
+    for (const kind of ['basic', 'advanced', 'menus']) {
+      expect((await h.app.inject({ method: 'GET', url: `/v1/establishments/${kind}/v-1`, headers: pk })).statusCode).toBe(200);
+    }
+    expect((await h.app.inject({ method: 'GET', url: '/v1/business/balances', headers: pk })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'GET', url: '/v1/vocabulary', headers: { 'api-key': acct.secretKey } })).statusCode).toBe(200);
+  });
+
+  it('404 for an unknown venue (venue_not_found, not charged) and for an unknown path (route_not_found)', async () => {
+    const acct = await h.open();
+    const res = await h.app.inject({ method: 'GET', url: '/v1/establishments/menus/no-such-venue', headers: { 'api-key': acct.secretKey } });
+    expectEnvelope(res, 404, 'invalid_request_error', 'venue_not_found', 'id');
+    expect(await charges(acct.accountId)).toBe(0);
+    expectEnvelope(await h.app.inject({ method: 'GET', url: '/v1/nowhere' }), 404, 'invalid_request_error', 'route_not_found');
+    expectEnvelope(await h.app.inject({ method: 'GET', url: '/v2/find?q=x' }), 404, 'invalid_request_error', 'route_not_found');
+  });
+
+  it('405 with Allow for a known path and a wrong method', async () => {
+    for (const [method, url, allow] of [
+      ['GET', '/v1/search/', 'POST'],
+      ['DELETE', '/v1/find', 'GET, HEAD'],
+      ['PUT', '/v1/establishments/basic/v-1', 'GET, HEAD'],
+      ['DELETE', '/v1/business/balances', 'GET, HEAD, POST'],
+    ] as const) {
+      const res = await h.app.inject({ method, url });
+      expectEnvelope(res, 405, 'invalid_request_error', 'method_not_allowed');
+      expect(res.headers['allow'], `${method} ${url}`).toBe(allow);
+    }
+  });
+
+  it('413 for a body over the limit (64 KiB)', async () => {
+    const acct = await h.open();
+    const big = { ...searchBody, padding: 'x'.repeat(70 * 1024) };
+    const res = await h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey }, payload: big });
+    expectEnvelope(res, 413, 'invalid_request_error', 'body_too_large');
+    expect(h.engine.calls.search).toBe(0);
+  });
+
+  it('415 for a body that is not application/json (text/plain, form)', async () => {
+    const acct = await h.open();
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/v1/search/',
+        headers: { 'api-key': acct.secretKey, 'content-type': type },
+        payload: JSON.stringify(searchBody),
+      });
+      expectEnvelope(res, 415, 'invalid_request_error', 'unsupported_media_type');
+    }
+  });
+});
