@@ -1,0 +1,79 @@
+import { VenueSearchError, describeValue } from '../errors.js';
+import type { AdvancedDetails, BasicDetails, MenuList } from '../schema/details.js';
+import { BASIC_IMAGE_COUNT } from '../schema/details.js';
+import type { VenueRecord } from '../schema/venue.js';
+import type { VenueStore } from '../store/venue-store.js';
+import { toEstablishment } from './establishment-record.js';
+import { isOpenAt } from './open-now.js';
+
+/**
+ * Basic details (2.8) of a venue at `nowMs` (for `isOpen`): the establishment fields, the
+ * first BASIC_IMAGE_COUNT images, kitchen and holiday hours, socials, ratings,
+ * accessibility, amenities and payment. Missing data: arrays `[]`, objects omitted.
+ * Everything returned is a copy; the stored venue cannot be changed through it.
+ */
+export function basicDetails(r: VenueRecord, nowMs: number): BasicDetails {
+  const { distanceMeters: _notADetail, ...est } = toEstablishment(r, 0, isOpenAt(r, nowMs));
+  const out: Record<string, unknown> = est;
+  out.images = (r.images ?? []).slice(0, BASIC_IMAGE_COUNT).map((im) => ({ url: im.url, caption: im.caption }));
+  out.kitchenOpeningHours = r.kitchenOpeningHours ? structuredClone(r.kitchenOpeningHours) : [];
+  out.holidayOpeningHours = r.holidayOpeningHours ? structuredClone(r.holidayOpeningHours) : [];
+  if (r.socials !== undefined) out.socials = { ...r.socials };
+  if (r.ratings !== undefined) out.ratings = { ...r.ratings };
+  if (r.accessibility !== undefined) out.accessibility = { ...r.accessibility };
+  if (r.amenities !== undefined) out.amenities = { ...r.amenities };
+  if (r.payment !== undefined) out.payment = { ...r.payment };
+  return out as BasicDetails;
+}
+
+/**
+ * Advanced details (2.9): everything of basic plus every image as `photos`, business,
+ * external ids, highlights, events and average price per head.
+ */
+export function advancedDetails(r: VenueRecord, nowMs: number): AdvancedDetails {
+  const out: Record<string, unknown> = basicDetails(r, nowMs);
+  out.photos = (r.images ?? []).map((im) => ({ url: im.url, caption: im.caption }));
+  if (r.business !== undefined) out.business = { ...r.business };
+  if (r.externalIds !== undefined) out.externalIds = { ...r.externalIds };
+  out.highlights = r.highlights ? [...r.highlights] : [];
+  out.events = r.events ? r.events.map((e) => ({ ...e })) : [];
+  if (r.avgPPH !== undefined) out.avgPPH = r.avgPPH;
+  return out as AdvancedDetails;
+}
+
+/** The venue's active menus (2.10); `[]` when it has none. Prices are integer pence. */
+export function menuList(r: VenueRecord): MenuList {
+  return r.menus ? structuredClone(r.menus) : [];
+}
+
+/** The three detail lookups by venue id over a store; unknown ids throw `venue_not_found`. */
+export class DetailsService {
+  private readonly store: VenueStore;
+
+  constructor(store: VenueStore) {
+    this.store = store;
+  }
+
+  /** The stored record of `id`; throws `venue_not_found` (param `id`) naming it. */
+  recordOf(id: string): VenueRecord {
+    const i = typeof id === 'string' ? this.store.indexOf(id) : -1;
+    if (i < 0) throw new VenueSearchError('venue_not_found', `no venue with id ${describeValue(id)}`, { param: 'id', value: id });
+    return this.store.record(i);
+  }
+
+  basic(id: string, nowMs: number): BasicDetails {
+    return basicDetails(this.recordOf(id), nowMs);
+  }
+
+  advanced(id: string, nowMs: number): AdvancedDetails {
+    return advancedDetails(this.recordOf(id), nowMs);
+  }
+
+  menus(id: string): MenuList {
+    return menuList(this.recordOf(id));
+  }
+}
+
+export function createDetailsService(store: VenueStore): DetailsService {
+  return new DetailsService(store);
+}
