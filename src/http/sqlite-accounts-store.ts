@@ -7,6 +7,16 @@
  * takes the write lock up front: two processes sharing the file serialise instead of failing
  * mid-transaction, and `busy_timeout` makes a writer wait for the other rather than error.
  *
+ * Group commit: an fsync costs about a millisecond, so charges arriving in the same turn of
+ * the event loop are applied in ONE transaction (each debit still conditional, in arrival
+ * order) and all their promises settle after that single commit. Nothing is answered before
+ * its charge is on disk; throughput under load is no longer one fsync per request.
+ *
+ * Rate counters are written through a second connection with `synchronous=NORMAL`: in WAL
+ * mode that survives a process crash or `kill -9` (the OS still has the pages); only an OS
+ * crash or power cut can lose the last increments, which errs in the client's favour and is
+ * not money. It saves an fsync on every request.
+ *
  * Money: integers in micro-pounds; `balance_micros >= 0` is also a CHECK constraint.
  */
 import { randomUUID } from 'node:crypto';
@@ -76,8 +86,18 @@ export interface SqliteAccountsStoreOptions {
   readonly busyTimeoutMs?: number;
 }
 
+interface PendingCharge {
+  readonly request: ChargeRequest;
+  readonly resolve: (result: ChargeResult) => void;
+  readonly reject: (err: unknown) => void;
+}
+
 export class SqliteAccountsStore implements AccountsStore {
   readonly db: SqliteDatabase;
+  /** Same file, `synchronous=NORMAL`: rate counters only. */
+  private readonly countersDb: SqliteDatabase;
+  private pendingCharges: PendingCharge[] = [];
+  private flushScheduled = false;
   private readonly stmt: {
     insertAccount: Statement;
     getAccount: Statement<[string], AccountRow>;
@@ -104,6 +124,13 @@ export class SqliteAccountsStore implements AccountsStore {
     this.db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
     this.db.exec(SCHEMA);
     const db = this.db;
+    // ':memory:' databases are private to a connection, so the counters share the main one there
+    this.countersDb = path === ':memory:' || path === '' ? db : new Database(path);
+    if (this.countersDb !== db) {
+      this.countersDb.pragma('journal_mode = WAL');
+      this.countersDb.pragma('synchronous = NORMAL');
+      this.countersDb.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
+    }
     this.stmt = {
       insertAccount: db.prepare('INSERT INTO accounts (id, plan, balance_micros, created_at_ms) VALUES (?, ?, ?, ?)'),
       getAccount: db.prepare('SELECT id, plan, balance_micros, created_at_ms FROM accounts WHERE id = ?'),
@@ -116,8 +143,8 @@ export class SqliteAccountsStore implements AccountsStore {
         `UPDATE api_keys SET expires_at_ms = ? WHERE account_id = ? AND kind = ?
          AND (expires_at_ms IS NULL OR expires_at_ms > ?)`,
       ),
-      getCounter: db.prepare('SELECT window_start_ms, count FROM rate_counters WHERE account_id = ? AND window = ?'),
-      putCounter: db.prepare(
+      getCounter: this.countersDb.prepare('SELECT window_start_ms, count FROM rate_counters WHERE account_id = ? AND window = ?'),
+      putCounter: this.countersDb.prepare(
         `INSERT INTO rate_counters (account_id, window, window_start_ms, count) VALUES (?, ?, ?, ?)
          ON CONFLICT (account_id, window) DO UPDATE SET window_start_ms = excluded.window_start_ms, count = excluded.count`,
       ),
@@ -185,7 +212,7 @@ export class SqliteAccountsStore implements AccountsStore {
   }
 
   async consumeRate(accountId: string, windows: readonly RateWindow[], nowMs: number): Promise<RateDecision> {
-    return this.db
+    return this.countersDb
       .transaction(() => {
         const counters = windows.map((w): WindowCounter | undefined => {
           const row = this.stmt.getCounter.get(accountId, w.name);
@@ -204,30 +231,46 @@ export class SqliteAccountsStore implements AccountsStore {
     return this.stmt.balance.get(accountId)?.balance_micros;
   }
 
-  async charge(request: ChargeRequest): Promise<ChargeResult> {
+  /** Queues the charge for the next group commit; settles once the commit is durable. */
+  charge(request: ChargeRequest): Promise<ChargeResult> {
     if (!Number.isSafeInteger(request.costMicros) || request.costMicros <= 0) {
-      throw new RangeError(`costMicros must be a positive integer; got ${request.costMicros}`);
+      return Promise.reject(new RangeError(`costMicros must be a positive integer; got ${request.costMicros}`));
     }
-    return this.db
-      .transaction((): ChargeResult => {
-        const current = this.stmt.balance.get(request.accountId);
-        if (current === undefined) return { charged: false, reason: 'unknown_account', balanceMicros: 0 };
-        if (this.stmt.ledgerHas.get(request.requestId) !== undefined) {
-          return { charged: false, reason: 'duplicate_request', balanceMicros: current.balance_micros };
-        }
-        const row = this.stmt.debit.get(request.costMicros, request.accountId, request.costMicros);
-        if (row === undefined) return { charged: false, reason: 'insufficient_balance', balanceMicros: current.balance_micros };
-        this.stmt.insertLedger.run(
-          request.accountId,
-          request.requestId,
-          request.kind,
-          -request.costMicros,
-          row.balance_micros,
-          request.nowMs,
-        );
-        return { charged: true, balanceMicros: row.balance_micros };
-      })
-      .immediate();
+    return new Promise<ChargeResult>((resolve, reject) => {
+      this.pendingCharges.push({ request, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flushCharges());
+      }
+    });
+  }
+
+  private flushCharges(): void {
+    const batch = this.pendingCharges;
+    this.pendingCharges = [];
+    this.flushScheduled = false;
+    if (batch.length === 0) return;
+    let results: ChargeResult[];
+    try {
+      results = this.db.transaction(() => batch.map((p) => this.chargeOne(p.request))).immediate();
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+      return;
+    }
+    batch.forEach((p, i) => p.resolve(results[i]!));
+  }
+
+  /** One conditional debit plus its ledger row; runs inside the batch's transaction. */
+  private chargeOne(request: ChargeRequest): ChargeResult {
+    const current = this.stmt.balance.get(request.accountId);
+    if (current === undefined) return { charged: false, reason: 'unknown_account', balanceMicros: 0 };
+    if (this.stmt.ledgerHas.get(request.requestId) !== undefined) {
+      return { charged: false, reason: 'duplicate_request', balanceMicros: current.balance_micros };
+    }
+    const row = this.stmt.debit.get(request.costMicros, request.accountId, request.costMicros);
+    if (row === undefined) return { charged: false, reason: 'insufficient_balance', balanceMicros: current.balance_micros };
+    this.stmt.insertLedger.run(request.accountId, request.requestId, request.kind, -request.costMicros, row.balance_micros, request.nowMs);
+    return { charged: true, balanceMicros: row.balance_micros };
   }
 
   async topUp(accountId: string, amountMicros: number, nowMs: number): Promise<number> {
@@ -256,6 +299,8 @@ export class SqliteAccountsStore implements AccountsStore {
   }
 
   async close(): Promise<void> {
+    this.flushCharges();
+    if (this.countersDb !== this.db && this.countersDb.open) this.countersDb.close();
     if (this.db.open) this.db.close();
   }
 }

@@ -1,0 +1,99 @@
+/**
+ * Billing exactness under concurrency (issue 6 "Done when"): an account holding exactly K
+ * finds, 2K concurrent finds -> K successes, K 402s, balance 0, exactly K ledger charges.
+ * Oracle: arithmetic on the price list (find = 6000 micros), and the ledger invariant
+ * balance = sum of ledger amounts, checked with a SQL sum independent of the store's code.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/http/app.js';
+import { SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
+import { createFakeEngine } from './support/fake-engine.js';
+import { createHarness, FakeClock, ledgerRows } from './support/harness.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'venue-search-billing-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const FIND = 6000;
+
+describe('balance of exactly K finds, 2K concurrent finds', () => {
+  it('K = 50 on one store: 50 x 200, 50 x 402, final balance 0, exactly 50 ledger charges', async () => {
+    const K = 50;
+    const h = await createHarness({ dbPath: join(tmp, 'one.sqlite') });
+    const acct = await h.open('Enterprise', K * FIND);
+    const responses = await Promise.all(
+      Array.from({ length: 2 * K }, (_, i) =>
+        h.app.inject({ method: 'GET', url: `/v1/find?q=lamb`, headers: { 'api-key': i % 2 ? acct.secretKey : acct.publicKey } }),
+      ),
+    );
+    const ok = responses.filter((r) => r.statusCode === 200);
+    const refused = responses.filter((r) => r.statusCode === 402);
+    expect(ok).toHaveLength(K);
+    expect(refused).toHaveLength(K);
+    for (const r of refused) expect(r.json()).toMatchObject({ type: 'billing_error', code: 'insufficient_balance' });
+    expect(await h.store.balanceMicros(acct.accountId)).toBe(0);
+    const charges = ledgerRows(h.store, acct.accountId).filter((r) => r.amount_micros < 0);
+    expect(charges).toHaveLength(K);
+    // each success's Request-Id has exactly one ledger row
+    expect(new Set(charges.map((c) => c.request_id))).toEqual(new Set(ok.map((r) => r.headers['request-id'])));
+    const sum = h.store.db.prepare('SELECT SUM(amount_micros) AS s FROM ledger WHERE account_id = ?').get(acct.accountId) as { s: number };
+    expect(sum.s).toBe(0);
+    await h.close();
+  });
+
+  it('K = 40 split over two stores and apps on one database file (two "processes"): still exactly K served', async () => {
+    const K = 40;
+    const dbPath = join(tmp, 'shared.sqlite');
+    const clock = new FakeClock();
+    const a = await createHarness({ dbPath, clock });
+    const storeB = new SqliteAccountsStore(dbPath);
+    const appB = await buildApp({ engine: createFakeEngine(), accounts: storeB, clock: clock.now });
+    const acct = await a.open('Enterprise', K * FIND);
+    const responses = await Promise.all(
+      Array.from({ length: 2 * K }, (_, i) =>
+        (i % 2 ? a.app : appB).inject({ method: 'GET', url: '/v1/find?q=lamb', headers: { 'api-key': acct.secretKey } }),
+      ),
+    );
+    expect(responses.filter((r) => r.statusCode === 200)).toHaveLength(K);
+    expect(responses.filter((r) => r.statusCode === 402)).toHaveLength(K);
+    expect(await storeB.balanceMicros(acct.accountId)).toBe(0);
+    expect(ledgerRows(a.store, acct.accountId).filter((r) => r.amount_micros < 0)).toHaveLength(K);
+    await appB.close();
+    await storeB.close();
+    await a.close();
+  });
+
+  it('a failed request (400, 404) between successes is never charged; a top-up restores service', async () => {
+    const h = await createHarness();
+    const acct = await h.open('Enterprise', FIND);
+    const key = { 'api-key': acct.secretKey };
+    expect((await h.app.inject({ method: 'GET', url: '/v1/establishments/menus/missing', headers: key })).statusCode).toBe(404);
+    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb&location=Atlantis', headers: key })).statusCode).toBe(400);
+    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: key })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: key })).statusCode).toBe(402);
+    expect(await h.store.topUp(acct.accountId, 2 * FIND, h.clock.nowMs)).toBe(2 * FIND);
+    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: key })).statusCode).toBe(200);
+    const rows = ledgerRows(h.store, acct.accountId);
+    expect(rows.map((r) => [r.kind, r.amount_micros])).toEqual([
+      ['credit', FIND],
+      ['find', -FIND],
+      ['topup', 2 * FIND],
+      ['find', -FIND],
+    ]);
+    await h.close();
+  });
+
+  it('the store refuses a second charge under the same request id', async () => {
+    const store = new SqliteAccountsStore(':memory:');
+    const { openAccount } = await import('../../src/http/accounts.js');
+    const acct = await openAccount(store, 'Scale', { nowMs: 0 });
+    const request = { accountId: acct.accountId, requestId: 'req-1', kind: 'find' as const, costMicros: FIND, nowMs: 1 };
+    const [first, second] = await Promise.all([store.charge(request), store.charge(request)]);
+    expect(first).toEqual({ charged: true, balanceMicros: 10_000_000 - FIND });
+    expect(second).toMatchObject({ charged: false, reason: 'duplicate_request' });
+    expect(await store.balanceMicros(acct.accountId)).toBe(10_000_000 - FIND);
+    await store.close();
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * Rate limits (interface section 8): both windows per account, shared by all its keys,
+ * the 24 h count surviving a restart, headers on every guarded answer, 429 with Retry-After.
+ * The clock is injected; no test sleeps.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DAY_MS, SECOND_MS, type RateWindow } from '../../src/http/plans.js';
+import { decideRate, type WindowCounter } from '../../src/http/rate-limit.js';
+import { createHarness, FakeClock } from './support/harness.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'venue-search-rate-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('decideRate against a brute-force oracle', () => {
+  it('admits exactly when every epoch-aligned window has fewer admitted requests than its limit', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.array(fc.integer({ min: 0, max: 2500 }), { minLength: 1, maxLength: 60 }),
+        (perSecond, perDay, gaps) => {
+          // a "day" of 10 s keeps the property fast while exercising day boundaries
+          const windows: RateWindow[] = [
+            { name: 'second', limit: perSecond, windowMs: SECOND_MS },
+            { name: 'day', limit: perDay, windowMs: 10_000 },
+          ];
+          const admittedAt: number[] = [];
+          let counters: (WindowCounter | undefined)[] = [undefined, undefined];
+          let t = 1_773_144_000_000;
+          for (const gap of gaps) {
+            t += gap;
+            const { decision, next } = decideRate(windows, counters, t);
+            const inWindow = (w: RateWindow) => admittedAt.filter((a) => Math.floor(a / w.windowMs) === Math.floor(t / w.windowMs)).length;
+            const expectAdmit = windows.every((w) => inWindow(w) < w.limit);
+            expect(decision.admitted).toBe(expectAdmit);
+            if (expectAdmit) admittedAt.push(t);
+            windows.forEach((w, i) => {
+              expect(decision.windows[i]!.remaining).toBe(w.limit - inWindow(w));
+              expect(decision.windows[i]!.resetAtMs).toBe((Math.floor(t / w.windowMs) + 1) * w.windowMs);
+            });
+            if (!expectAdmit) expect(decision.blockedBy).toBeDefined();
+            counters = next;
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('two keys of one account hammering one plan', () => {
+  it('Hobbyist (2/s): 10 concurrent requests from sk and pk in one second -> exactly 2 served, 8 x 429 with headers; the next second 2 more', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 2, 10, 12, 0, 0, 250));
+    const h = await createHarness({ clock });
+    const acct = await h.open('Hobbyist');
+    const fire = () =>
+      Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: { 'api-key': i % 2 === 0 ? acct.secretKey : acct.publicKey } }),
+        ),
+      );
+    const first = await fire();
+    const served = first.filter((r) => r.statusCode === 200);
+    const limited = first.filter((r) => r.statusCode === 429);
+    expect(served).toHaveLength(2);
+    expect(limited).toHaveLength(8);
+    const nextSecondEpoch = String(Date.UTC(2026, 2, 10, 12, 0, 1) / 1000);
+    for (const r of limited) {
+      expect(r.json()).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
+      expect(r.headers['retry-after']).toBe('1'); // 750 ms left in the second, rounded up
+      expect(r.headers['x-ratelimit-limit']).toBe('2');
+      expect(r.headers['x-ratelimit-remaining']).toBe('0');
+      expect(r.headers['x-ratelimit-reset']).toBe(nextSecondEpoch);
+      expect(r.headers['ratelimit-policy']).toBe('"second";q=2;w=1, "day";q=1000;w=86400');
+      // 12:00:00.250 -> midnight is 11 h 59 min 59.75 s -> 43200 s rounded up
+      expect(r.headers['ratelimit']).toBe('"second";r=0;t=1, "day";r=998;t=43200');
+    }
+    expect(served.map((r) => r.headers['x-ratelimit-remaining']).sort()).toEqual(['0', '1']);
+    expect(h.engine.calls.find).toBe(2);
+    // only the two served requests were charged
+    expect(await h.store.balanceMicros(acct.accountId)).toBe(10_000_000 - 2 * 6000);
+
+    clock.advance(1000);
+    const second = await fire();
+    expect(second.filter((r) => r.statusCode === 200)).toHaveLength(2);
+    await h.close();
+  });
+
+  it('Builder (1/s, 300/24 h): the 301st request of the day is refused until 00:00 UTC, and the count survives a restart', async () => {
+    const dbPath = join(tmp, 'builder.sqlite');
+    const clock = new FakeClock(Date.UTC(2026, 2, 10, 12, 0, 0, 0));
+    let h = await createHarness({ clock, dbPath });
+    const acct = await h.open('Builder');
+    const keys = [acct.secretKey, acct.publicKey];
+    let served = 0;
+    let limited = 0;
+    for (let s = 0; s < 300; s++) {
+      for (const key of keys) {
+        const r = await h.app.inject({ method: 'GET', url: '/v1/business/balances', headers: { 'api-key': key } });
+        if (r.statusCode === 200) served++;
+        else if (r.statusCode === 429) limited++;
+      }
+      clock.advance(1000);
+    }
+    expect(served).toBe(300);
+    expect(limited).toBe(300);
+    const refused = await h.app.inject({ method: 'GET', url: '/v1/business/balances', headers: { 'api-key': acct.secretKey } });
+    expect(refused.statusCode).toBe(429);
+    const midnight = Date.UTC(2026, 2, 11);
+    expect(refused.headers['retry-after']).toBe(String(Math.ceil((midnight - clock.nowMs) / 1000)));
+    expect(refused.headers['x-ratelimit-limit']).toBe('300');
+    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+    expect(refused.headers['x-ratelimit-reset']).toBe(String(midnight / 1000));
+    expect(refused.json().message).toContain('24 hours');
+
+    await h.close(); // restart: a new store and app on the same file
+    h = await createHarness({ clock, dbPath });
+    clock.advance(60_000);
+    const afterRestart = await h.app.inject({ method: 'GET', url: '/v1/business/balances', headers: { 'api-key': acct.publicKey } });
+    expect(afterRestart.statusCode).toBe(429);
+    expect(afterRestart.headers['x-ratelimit-limit']).toBe('300');
+
+    clock.nowMs = midnight + 5; // a new day
+    const nextDay = await h.app.inject({ method: 'GET', url: '/v1/business/balances', headers: { 'api-key': acct.publicKey } });
+    expect(nextDay.statusCode).toBe(200);
+    expect(nextDay.headers['ratelimit']).toBe(`"second";r=0;t=1, "day";r=299;t=${DAY_MS / 1000}`);
+    await h.close();
+  });
+
+  it('Enterprise has no daily window: headers describe the per-second window only', async () => {
+    const h = await createHarness();
+    const acct = await h.open('Enterprise');
+    const r = await h.app.inject({ method: 'GET', url: '/v1/business/balances', headers: { 'api-key': acct.secretKey } });
+    expect(r.headers['ratelimit-policy']).toBe('"second";q=100;w=1');
+    expect(r.headers['x-ratelimit-limit']).toBe('100');
+    expect(r.headers['x-ratelimit-remaining']).toBe('99');
+    await h.close();
+  });
+});
