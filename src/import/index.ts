@@ -1,0 +1,13 @@
+/** Public API of the importers (re-exports only). */
+export { importOsm, importOsmRows, collectRun, type ImportOptions, type ImportRun } from './osm-import.js';
+export { importFhrs, importFhrsRows, type FhrsImportOptions } from './fhrs-import.js';
+export { mergeVenues, fillGaps } from './merge.js';
+export { ImportReport, type ImportReportJson, type SkipGroup } from './import-report.js';
+export {
+  convertOsmOpeningHours,
+  type OpeningHoursConversion,
+  type OpeningHoursStatus,
+} from './osm-opening-hours.js';
+export { osmElementToVenue, type OsmElement, type OsmType, type MapOutcome } from './osm-to-venue.js';
+export { fhrsRowToVenue, type FhrsRow } from './fhrs-to-venue.js';
+export { featureCollectionRows, pointsLineRow, type OsmRow } from './osm-sources.js';

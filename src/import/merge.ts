@@ -1,0 +1,95 @@
+import { distanceMeters } from '../geo/distance.js';
+import type { VenueRecord } from '../schema/venue.js';
+import { ImportReport } from './import-report.js';
+
+/**
+ * Merges venues from OSM and FHRS imports (pure, synchronous).
+ *
+ * Rule: an OSM record (`externalIds.osm`) whose `externalIds.fhrs` names an FHRS record
+ * (one with `externalIds.fhrs` and no `externalIds.osm`, id `fhrs:<n>` from our importer)
+ * is linked to it:
+ * - the merged record keeps the OSM id, name and location (FHRS points are postcode
+ *   centroids) and every field OSM has;
+ * - FHRS fills the fields OSM lacks (typically `formattedAddress`, `primaryGenre`);
+ *   objects (`externalIds`, `amenities`, `business`, ...) are merged key by key, OSM first;
+ *   flag lists (`establishmentFlags`, `catersFlags`) are united, OSM's first; other lists
+ *   (`additionalGenres`) stay OSM's when OSM has any;
+ * - the linked FHRS record is not written on its own. Several OSM records naming the same
+ *   FHRS id all take its gaps (counted in the report).
+ * Unlinked records pass through unchanged, in input order. A repeated id keeps the first
+ * record and skips the rest (`duplicate_id`).
+ */
+
+/** Linked points further apart than this are counted (a hint of a wrong `fhrs:id`). */
+export const FAR_LINK_METERS = 500;
+
+const UNITED_LISTS = new Set(['establishmentFlags', 'catersFlags']);
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** `primary` with the gaps filled from `secondary` (see the module comment). */
+export function fillGaps(primary: VenueRecord, secondary: VenueRecord): VenueRecord {
+  const out: Record<string, unknown> = { ...primary };
+  for (const [key, value] of Object.entries(secondary)) {
+    if (key === 'id' || key === 'location' || value === undefined) continue;
+    const mine = out[key];
+    if (mine === undefined) out[key] = structuredClone(value);
+    else if (isPlainObject(mine) && isPlainObject(value)) out[key] = { ...value, ...mine };
+    else if (UNITED_LISTS.has(key) && Array.isArray(mine) && Array.isArray(value)) {
+      out[key] = [...mine, ...value.filter((v) => !mine.includes(v))];
+    }
+  }
+  return out as VenueRecord;
+}
+
+function isFhrsSource(r: VenueRecord): boolean {
+  return r.externalIds?.fhrs !== undefined && r.externalIds.osm === undefined;
+}
+
+export function mergeVenues(records: Iterable<VenueRecord>, report = new ImportReport('merge')): { records: VenueRecord[]; report: ImportReport } {
+  const all = [...records];
+  const fhrsById = new Map<string, VenueRecord>();
+  for (const r of all) {
+    const fhrs = r.externalIds?.fhrs;
+    if (fhrs !== undefined && isFhrsSource(r) && !fhrsById.has(fhrs)) fhrsById.set(fhrs, r);
+  }
+  const linkedBy = new Map<string, string[]>();
+  for (const r of all) {
+    const fhrs = r.externalIds?.fhrs;
+    if (r.externalIds?.osm === undefined || fhrs === undefined) continue;
+    if (fhrsById.has(fhrs)) {
+      const list = linkedBy.get(fhrs) ?? [];
+      list.push(r.id);
+      linkedBy.set(fhrs, list);
+    } else report.count('OSM fhrs:id with no FHRS record in the inputs');
+  }
+
+  const out: VenueRecord[] = [];
+  const seen = new Set<string>();
+  for (const r of all) {
+    report.read++;
+    if (seen.has(r.id)) {
+      report.skip('duplicate_id', r.id);
+      continue;
+    }
+    seen.add(r.id);
+    const fhrs = r.externalIds?.fhrs;
+    if (fhrs !== undefined && isFhrsSource(r) && fhrsById.get(fhrs) === r && linkedBy.has(fhrs)) {
+      report.skip('merged_into_osm', r.id, `into ${(linkedBy.get(fhrs) as string[]).join(', ')}`);
+      continue;
+    }
+    const partner = fhrs !== undefined && r.externalIds?.osm !== undefined ? fhrsById.get(fhrs) : undefined;
+    if (partner) {
+      report.count('linked OSM records');
+      if ((linkedBy.get(fhrs as string)?.length ?? 0) > 1) report.count('OSM records sharing one FHRS record');
+      const [lat1, lon1] = r.location.coordinates;
+      const [lat2, lon2] = partner.location.coordinates;
+      if (distanceMeters(lat1, lon1, lat2, lon2) > FAR_LINK_METERS) report.count(`linked points more than ${FAR_LINK_METERS} m apart`);
+      out.push(fillGaps(r, partner));
+    } else out.push(r);
+    report.written++;
+  }
+  return { records: out, report };
+}

@@ -1,0 +1,248 @@
+import OpeningHours from 'opening_hours';
+import type { WeeklyHours } from '../schema/common.js';
+import { DAY_NAMES } from '../schema/common.js';
+import { formatClock, intervalsToWeeklyHours, MINUTES_PER_DAY, MINUTES_PER_WEEK } from './weekly-slots.js';
+
+/**
+ * OSM `opening_hours` to the interface's weekly groups, using the `opening_hours` library
+ * (the reference implementation) as the only parser and evaluator.
+ *
+ * Method: the library evaluates a value over real dates in the process's local time zone,
+ * and reads them back through the local date fields. We evaluate it over whole weeks of the
+ * reference year 2026 (weeks from Monday 2026-01-05, local midnights) and read each open
+ * interval's ends as local wall-clock minutes of the week, the library's own semantics. So
+ * the result does not depend on the process time zone, and nothing global is set.
+ * No holiday calendar is given to the library (it then uses its default calendar), and the
+ * weeks holding one of its public or school holidays are not used for values with
+ * `PH`/`SH`: those rules are reported as left out.
+ *
+ * - Week-stable values (`isWeekStable()`): the first week without a clock change in the
+ *   process zone is the answer, exactly.
+ * - Other values (month/date/week/year ranges, `PH`, `SH`, sunrise/sunset, nth weekday):
+ *   every week of 2026 is evaluated (holiday weeks excepted, see above). One pattern for
+ *   all weeks: exact. Otherwise the most common week is used when it holds for at least
+ *   half of the weeks (approximated, with a note); else the hours are left out (with a
+ *   note). In a week with a clock change in the process zone, a time inside the skipped or
+ *   repeated hour can read differently; only such a week's vote can change.
+ * - Unknown-state spans (open end `10:00+`, `unknown`, comment-only rules) are left out
+ *   (the library does not call them open either), with a note. Comments on open spans are
+ *   dropped with a note.
+ * - A value without any digit that opens at some time (`open`, `Mo-Fr`) states no times:
+ *   left out with a note. `24/7`, `off` and `closed` convert exactly.
+ * - A value the library rejects: no hours, note `unparsed: <reason>`.
+ */
+
+export type OpeningHoursStatus =
+  /** Equal to the library at every instant of every ordinary week of 2026. */
+  | 'exact'
+  /** Equal to the library in every ordinary week; holiday rules (PH/SH) or comments were left out. */
+  | 'exact_with_notes'
+  /** Hours present but differ from the library somewhere (see notes). */
+  | 'approximated'
+  /** No hours: nothing reliable to express (see notes). */
+  | 'omitted'
+  /** The library could not parse the value. */
+  | 'unparsed';
+
+export interface OpeningHoursConversion {
+  readonly status: OpeningHoursStatus;
+  /** Absent for `omitted` and `unparsed`. */
+  readonly hours?: WeeklyHours;
+  /** What was approximated or left out, human readable; empty when `exact`. */
+  readonly notes: readonly string[];
+}
+
+/** Monday 2026-01-05, the first Monday of the reference year. */
+const REFERENCE_YEAR = 2026;
+const FIRST_MONDAY_DATE = 5;
+const WEEKS_IN_YEAR = 52;
+const MS_PER_MINUTE = 60_000;
+const MAX_SPANS_IN_NOTE = 3;
+
+interface WeekEvaluation {
+  /** Open intervals of known state, `[start, end)` pairs in minutes of week. */
+  readonly known: number[];
+  /** Unknown-state intervals, same layout. */
+  readonly unknown: number[];
+  readonly unknownComments: Set<string>;
+  readonly openComments: Set<string>;
+  /** False when a boundary is not on a whole minute (variable times). */
+  readonly wholeMinutes: boolean;
+}
+
+/** Local midnight of day `offset` after the first Monday of the reference year. */
+function localDay(offsetDays: number): Date {
+  return new Date(REFERENCE_YEAR, 0, FIRST_MONDAY_DATE + offsetDays);
+}
+
+/** True when every day of week `k` starts at local midnight and the UTC offset is constant. */
+function isUniformWeek(k: number): boolean {
+  const start = localDay(7 * k);
+  const offset = start.getTimezoneOffset();
+  for (let d = 0; d <= 7; d++) {
+    const t = localDay(7 * k + d);
+    if (t.getHours() !== 0 || t.getMinutes() !== 0 || t.getTimezoneOffset() !== offset) return false;
+    if (t.getTime() - start.getTime() !== d * MINUTES_PER_DAY * MS_PER_MINUTE) return false;
+  }
+  return true;
+}
+
+/**
+ * Local wall-clock minute of the week of `date` (Monday 00:00 = 0), read from the local
+ * fields, as the library itself reads its dates. `weekEnd` maps to 10080.
+ */
+function wallMinuteOfWeek(date: Date, weekEnd: Date): number {
+  if (date.getTime() >= weekEnd.getTime()) return MINUTES_PER_WEEK;
+  return ((date.getDay() + 6) % 7) * MINUTES_PER_DAY + date.getHours() * 60 + date.getMinutes();
+}
+
+function evaluateWeek(oh: OpeningHours, k: number): WeekEvaluation {
+  const start = localDay(7 * k);
+  const end = localDay(7 * k + 7);
+  const result: WeekEvaluation = {
+    known: [],
+    unknown: [],
+    unknownComments: new Set(),
+    openComments: new Set(),
+    wholeMinutes: true,
+  };
+  let whole = true;
+  for (const [from, to, unknown, comment] of oh.getOpenIntervals(start, end)) {
+    if (from.getSeconds() !== 0 || from.getMilliseconds() !== 0 || to.getSeconds() !== 0 || to.getMilliseconds() !== 0) whole = false;
+    const a = wallMinuteOfWeek(from, end);
+    const b = wallMinuteOfWeek(to, end);
+    if (b <= a) continue; // only possible inside a clock change of the process zone
+    const target = unknown ? result.unknown : result.known;
+    target.push(a, b);
+    if (comment !== undefined && comment !== '') (unknown ? result.unknownComments : result.openComments).add(comment);
+  }
+  return { ...result, wholeMinutes: whole };
+}
+
+function describeSpans(intervals: readonly number[]): string {
+  const at = (m: number): string => `${DAY_NAMES[Math.floor(m / MINUTES_PER_DAY) % 7]} ${formatClock(m % MINUTES_PER_DAY)}`;
+  const parts: string[] = [];
+  for (let i = 0; i + 1 < intervals.length && parts.length < MAX_SPANS_IN_NOTE; i += 2) {
+    const a = intervals[i] as number;
+    const b = intervals[i + 1] as number;
+    const sameDay = Math.floor(a / MINUTES_PER_DAY) === Math.floor((b - 1) / MINUTES_PER_DAY);
+    parts.push(sameDay ? `${at(a)}-${formatClock(b - Math.floor(a / MINUTES_PER_DAY) * MINUTES_PER_DAY)}` : `${at(a)} to ${at(b)}`);
+  }
+  const more = intervals.length / 2 - parts.length;
+  return parts.join(', ') + (more > 0 ? ` and ${more} more` : '');
+}
+
+function quoted(comments: Iterable<string>): string {
+  return [...comments].map((c) => JSON.stringify(c)).join(', ');
+}
+
+let holidayWeeksCache: Set<number> | undefined;
+
+/**
+ * Weeks of 2026 (index from the first Monday) that contain a public or school holiday in the
+ * library's default calendar (used when no location is given). Values with `PH`/`SH` are
+ * judged on the other weeks only. Week and holiday boundaries are both local midnights, so
+ * the set does not depend on the process time zone.
+ */
+export function holidayWeeks(): ReadonlySet<number> {
+  if (holidayWeeksCache) return holidayWeeksCache;
+  const weeks = new Set<number>();
+  for (const probe of ['PH', 'SH']) {
+    const oh = new OpeningHours(probe, null, 0);
+    for (let k = 0; k < WEEKS_IN_YEAR; k++) {
+      if (oh.getOpenIntervals(localDay(7 * k), localDay(7 * k + 7)).length > 0) weeks.add(k);
+    }
+  }
+  holidayWeeksCache = weeks;
+  return weeks;
+}
+
+/** Strips quoted comments so that selector keywords are only looked for in rules. */
+function withoutComments(value: string): string {
+  return value.replace(/"[^"]*"/g, '""');
+}
+
+/** Converts one OSM `opening_hours` value; never throws (a rejected value is `unparsed`). */
+export function convertOsmOpeningHours(value: string): OpeningHoursConversion {
+  let oh: OpeningHours;
+  try {
+    // mode 0: time ranges only; no nominatim object: no holiday calendar, see module comment.
+    oh = new OpeningHours(value, null, 0);
+  } catch (err) {
+    const reason = String(err instanceof Error ? err.message : err).split('\n')[0] ?? '';
+    return { status: 'unparsed', notes: [`unparsed: the opening_hours library rejected the value (${reason.slice(0, 200)})`] };
+  }
+
+  const rules = withoutComments(value);
+  const holidays = /\b(PH|SH)\b/.test(rules);
+  const skipWeeks = holidays ? holidayWeeks() : new Set<number>();
+  const stable = oh.isWeekStable();
+  // Every non-holiday week of 2026 (a fixed set, whatever the process zone); a week-stable
+  // value needs only one, and takes the first without a clock change in the process zone.
+  const candidateWeeks: number[] = [];
+  for (let k = 0; k < WEEKS_IN_YEAR; k++) if (!skipWeeks.has(k)) candidateWeeks.push(k);
+  const firstWeek = candidateWeeks.find(isUniformWeek);
+  if (firstWeek === undefined) {
+    return { status: 'omitted', notes: ['left out: no week of 2026 without a clock change in this process time zone'] };
+  }
+
+  const notes: string[] = [];
+  let approximated = false;
+  let week: WeekEvaluation;
+  if (stable) {
+    week = evaluateWeek(oh, firstWeek);
+  } else {
+    const counts = new Map<string, { count: number; week: WeekEvaluation }>();
+    for (const k of candidateWeeks) {
+      const w = evaluateWeek(oh, k);
+      const key = `${w.known.join(',')}|${w.unknown.join(',')}`;
+      const entry = counts.get(key);
+      if (entry) entry.count++;
+      else counts.set(key, { count: 1, week: w });
+    }
+    let best: { count: number; week: WeekEvaluation } | undefined;
+    for (const entry of counts.values()) if (!best || entry.count > best.count) best = entry;
+    if (!best) return { status: 'omitted', notes: ['left out: no week could be evaluated'] };
+    week = best.week;
+    if (counts.size > 1) {
+      if (best.count * 2 < candidateWeeks.length) {
+        return {
+          status: 'omitted',
+          notes: ['left out: the hours change from week to week through the year (date ranges or sunrise/sunset) and no weekly pattern holds for half of 2026'],
+        };
+      }
+      approximated = true;
+      notes.push(
+        'approximated: the hours change through the year (month, date or week ranges, or variable times); regularOpeningHours shows the most common week of 2026',
+      );
+    }
+  }
+
+  if (holidays) {
+    notes.push('left out: public/school holiday rules (PH/SH); regularOpeningHours covers ordinary weeks');
+  }
+  if (!week.wholeMinutes) {
+    approximated = true;
+    notes.push('approximated: variable times (sunrise/sunset) rounded to the minute');
+  }
+  if (week.unknown.length > 0) {
+    approximated = true;
+    const why = week.unknownComments.size > 0 ? ` (comment ${quoted(week.unknownComments)})` : '';
+    notes.push(`left out: open-ended or unknown times${why}: ${describeSpans(week.unknown)}`);
+  }
+  if (week.openComments.size > 0) {
+    notes.push(`left out: comment ${quoted(week.openComments)}`);
+  }
+
+  if (week.known.length === 0 && week.unknown.length > 0) {
+    return { status: 'omitted', notes: [...notes, 'left out: no opening time of known state'] };
+  }
+  if (!/[0-9]/.test(rules) && week.known.length > 0 && !rules.includes('24/7')) {
+    return { status: 'omitted', notes: [...notes, `left out: ${JSON.stringify(value)} gives no times`] };
+  }
+
+  // An interval may reach exactly the end of the week (10080); nothing lies beyond it.
+  const hours = intervalsToWeeklyHours(week.known.map((m) => Math.min(m, MINUTES_PER_WEEK)));
+  const status: OpeningHoursStatus = approximated ? 'approximated' : notes.length > 0 ? 'exact_with_notes' : 'exact';
+  return { status, hours, notes };
+}

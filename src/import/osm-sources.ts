@@ -1,0 +1,161 @@
+import type { Feature, Geometry } from 'geojson';
+import { representativePoint, type LatLon } from './osm-geometry.js';
+import { genreOf, type OsmElement, type OsmType } from './osm-to-venue.js';
+import { VEGGIE_CATEGORY_DIET, VEGGIE_ICON_TAG } from './osm-vocabulary.js';
+
+/**
+ * The three OSM shapes we read, reduced to `OsmElement`s (tags + one point):
+ * - Overpass GeoJSON: properties are the tags; the element is `properties['@id']`
+ *   (`node/1`, overpass-turbo), or `feature.id` as `node/1` (osmtogeojson), or a bare
+ *   numeric `feature.id` whose type follows from the geometry (Point = node, else way).
+ *   Ways of a `type=site` relation that carry no amenity themselves (their tags sit in
+ *   `@relations[].reltags`) become one venue for the relation (a *derived* row), unless a
+ *   member is itself tagged as a venue (then that member already represents it).
+ * - Veggiekarte GeoJSON: `_type`/`_id`, `icon` stands for amenity/shop, `category` for the
+ *   diet tags, `addr_*`/`contact_*` for `addr:*`/`contact:*` (see osm-vocabulary.ts).
+ * - Points NDJSON (`{osm_id, lat, lon, tags}` per line).
+ */
+export type OsmRow =
+  | { readonly kind: 'element'; readonly element: OsmElement }
+  | { readonly kind: 'derived'; readonly element: OsmElement; readonly from: readonly string[] }
+  | { readonly kind: 'skip'; readonly ref: string; readonly reason: string; readonly detail?: string };
+
+const OSM_REF = /^(node|way|relation)\/([0-9]+)$/;
+
+function parseRef(ref: unknown): { type: OsmType; id: string } | undefined {
+  if (typeof ref !== 'string') return undefined;
+  const m = OSM_REF.exec(ref);
+  return m ? { type: m[1] as OsmType, id: m[2] as string } : undefined;
+}
+
+/** String-valued tags only (OSM tags are strings; anything else is dropped). */
+function stringTags(props: Record<string, unknown>, skipPrefix: string): Record<string, string> {
+  const tags: Record<string, string> = {};
+  for (const [k, v] of Object.entries(props)) {
+    if (k.startsWith(skipPrefix)) continue;
+    if (typeof v === 'string') tags[k] = v;
+    else if (typeof v === 'number') tags[k] = String(v);
+  }
+  return tags;
+}
+
+/** Veggiekarte properties back to OSM-style tags (see the module comment). */
+export function veggieTags(p: Record<string, unknown>): Record<string, string> {
+  const s = (k: string): string | undefined => (typeof p[k] === 'string' && p[k] !== '' ? (p[k] as string) : undefined);
+  const tags: Record<string, string> = {};
+  const set = (k: string, v: string | undefined): void => {
+    if (v !== undefined) tags[k] = v;
+  };
+  const icon = s('icon');
+  const iconTag = icon !== undefined ? VEGGIE_ICON_TAG[icon] : undefined;
+  if (iconTag) tags[iconTag[0]] = iconTag[1];
+  else set('veggiekarte:icon', icon);
+  if (!tags.shop) set('shop', s('shop'));
+  set('name', s('name'));
+  set('addr:street', s('addr_street'));
+  set('addr:city', s('addr_city'));
+  set('addr:postcode', s('addr_postcode'));
+  set('website', s('contact_website'));
+  set('phone', s('contact_phone'));
+  set('email', s('contact_email'));
+  set('contact:facebook', s('contact_facebook'));
+  set('contact:instagram', s('contact_instagram'));
+  set('cuisine', s('cuisine'));
+  set('opening_hours', s('opening_hours'));
+  const category = s('category');
+  Object.assign(tags, (category !== undefined && VEGGIE_CATEGORY_DIET[category]) || {});
+  return tags;
+}
+
+interface SiteRelation {
+  tags: Record<string, string>;
+  memberRefs: string[];
+  memberPoints: LatLon[];
+  memberIsVenue: boolean;
+}
+
+function featureElement(
+  f: Feature<Geometry | null, Record<string, unknown> | null>,
+  index: number,
+): { ref: string; type?: OsmType; id?: string; tags: Record<string, string>; point?: LatLon } {
+  const props = f.properties ?? {};
+  let parsed = parseRef(props['@id']) ?? parseRef(f.id);
+  let tags: Record<string, string>;
+  if (typeof props._type === 'string' && (typeof props._id === 'number' || typeof props._id === 'string')) {
+    parsed = parseRef(`${props._type}/${props._id}`);
+    tags = veggieTags(props);
+  } else {
+    tags = stringTags(props, '@');
+    if (!parsed && (typeof f.id === 'number' || (typeof f.id === 'string' && /^[0-9]+$/.test(f.id)))) {
+      parsed = { type: f.geometry?.type === 'Point' ? 'node' : 'way', id: String(f.id) };
+    }
+  }
+  const point = representativePoint(f.geometry);
+  const ref = parsed ? `${parsed.type}/${parsed.id}` : `feature #${index}`;
+  return { ref, ...(parsed ? parsed : {}), tags, ...(point ? { point } : {}) };
+}
+
+/** All rows of one GeoJSON FeatureCollection (Overpass or Veggiekarte), in file order. */
+export function featureCollectionRows(fc: unknown): OsmRow[] {
+  const features = (fc as { features?: unknown } | null)?.features;
+  if (!Array.isArray(features)) return [{ kind: 'skip', ref: 'file', reason: 'not_a_feature_collection' }];
+  const rows: OsmRow[] = [];
+  const sites = new Map<string, SiteRelation>();
+  const presentRefs = new Set<string>();
+  features.forEach((raw, index) => {
+    const f = raw as Feature<Geometry | null, Record<string, unknown> | null>;
+    if (!f || typeof f !== 'object' || f.type !== 'Feature') {
+      rows.push({ kind: 'skip', ref: `feature #${index}`, reason: 'not_a_feature' });
+      return;
+    }
+    const el = featureElement(f, index);
+    presentRefs.add(el.ref);
+    const isVenue = genreOf(el.tags) !== undefined;
+    const rels = Array.isArray(f.properties?.['@relations']) ? (f.properties['@relations'] as unknown[]) : [];
+    let siteMember: string | undefined;
+    for (const r of rels) {
+      const rel = r as { rel?: unknown; reltags?: Record<string, unknown> };
+      if (!rel.reltags || (typeof rel.rel !== 'number' && typeof rel.rel !== 'string')) continue;
+      const relTags = stringTags(rel.reltags, '@');
+      if (relTags.type !== 'site' || genreOf(relTags) === undefined) continue;
+      const relRef = `relation/${rel.rel}`;
+      const site = sites.get(relRef) ?? { tags: relTags, memberRefs: [], memberPoints: [], memberIsVenue: false };
+      sites.set(relRef, site);
+      site.memberRefs.push(el.ref);
+      if (el.point) site.memberPoints.push(el.point);
+      if (isVenue) site.memberIsVenue = true;
+      siteMember ??= relRef;
+    }
+    if (!isVenue && siteMember) {
+      rows.push({ kind: 'skip', ref: el.ref, reason: 'site_relation_member', detail: `tags on ${siteMember}` });
+    } else if (el.type === undefined || el.id === undefined) {
+      rows.push({ kind: 'skip', ref: el.ref, reason: 'missing_osm_id' });
+    } else if (!el.point) {
+      rows.push({ kind: 'skip', ref: el.ref, reason: 'bad_geometry', detail: f.geometry?.type ?? 'no geometry' });
+    } else {
+      rows.push({ kind: 'element', element: { type: el.type, id: el.id, tags: el.tags, point: el.point } });
+    }
+  });
+  for (const [relRef, site] of sites) {
+    if (site.memberIsVenue || presentRefs.has(relRef) || site.memberPoints.length === 0) continue;
+    // Mean of the member points: members are parts of one site (a few tens of metres).
+    const lat = site.memberPoints.reduce((a, p) => a + p.lat, 0) / site.memberPoints.length;
+    const lon = site.memberPoints.reduce((a, p) => a + p.lon, 0) / site.memberPoints.length;
+    const { type: _siteType, ...tags } = site.tags;
+    const parsed = parseRef(relRef);
+    if (parsed) rows.push({ kind: 'derived', element: { ...parsed, tags, point: { lat, lon } }, from: site.memberRefs });
+  }
+  return rows;
+}
+
+/** One line of the points NDJSON (`{osm_id, lat, lon, tags}`). */
+export function pointsLineRow(value: unknown, lineNumber: number): OsmRow {
+  const v = value as { osm_id?: unknown; lat?: unknown; lon?: unknown; tags?: unknown } | null;
+  const parsed = parseRef(v?.osm_id);
+  const ref = parsed ? `${parsed.type}/${parsed.id}` : `line ${lineNumber}`;
+  if (!parsed) return { kind: 'skip', ref, reason: 'missing_osm_id' };
+  const point = representativePoint({ type: 'Point', coordinates: [v?.lon as number, v?.lat as number] });
+  if (!point) return { kind: 'skip', ref, reason: 'bad_geometry', detail: 'lat/lon' };
+  const tags = v?.tags && typeof v.tags === 'object' ? stringTags(v.tags as Record<string, unknown>, '@') : {};
+  return { kind: 'element', element: { ...parsed, tags, point } };
+}
