@@ -3,6 +3,7 @@ import { isOpenAt } from '../details/open-now.js';
 import { VenueSearchError, describeValue } from '../errors.js';
 import { LOCAL_FRAME_MAX_METERS, LocalFrame, POLAR_LIMIT_DEG, distanceMeters } from '../geo/distance.js';
 import { MIN_METERS_PER_DEG_LAT } from '../geo/ellipsoid.js';
+import { createDefaultPlaceResolver } from '../places/default-resolver.js';
 import type { PlaceResolver, ResolvedPlace } from '../places/place-resolver.js';
 import type { FindEstablishment, FindResponse } from '../schema/find.js';
 import { HitBuffer } from '../spatial/hit-buffer.js';
@@ -15,10 +16,12 @@ import { TopK } from './top-k.js';
 
 export interface FindServiceOptions {
   /**
-   * Resolves `location` names. Called lazily (the first find with a `location`), so the
-   * default gazetteer is loaded only if used. Without one, `location` is `unknown_place`.
+   * Resolves `location` names: a resolver, or a function making one, called lazily (at
+   * the first find with a `location`, so the gazetteer is loaded only if used). Default:
+   * the DefaultPlaceResolver over the store's venues. `null`: no place names (every
+   * `location` is `unknown_place`).
    */
-  readonly places?: PlaceResolver | (() => PlaceResolver);
+  readonly places?: PlaceResolver | (() => PlaceResolver) | null;
 }
 
 /** Which candidates a find with a centre enumerated (exposed for tests and the bench). */
@@ -55,7 +58,7 @@ export class FindService {
     this.density = new DensityGrid(store.lat, store.lon);
     const records = store.records;
     this.top = new TopK((i) => records[i]!.id);
-    this.placesSource = options.places;
+    this.placesSource = options.places === undefined ? () => createDefaultPlaceResolver(records) : options.places;
   }
 
   /** Bytes of the name index and the density grid's typed data (per store: divide by size). */
@@ -65,7 +68,7 @@ export class FindService {
 
   /** Resolves a place name with the configured resolver; throws `unknown_place` naming it. */
   resolvePlace(name: string): ResolvedPlace {
-    if (this.places === null && this.placesSource !== undefined) {
+    if (this.places === null && this.placesSource !== undefined && this.placesSource !== null) {
       this.places = typeof this.placesSource === 'function' ? this.placesSource() : this.placesSource;
     }
     const place = this.places?.resolve(name) ?? null;

@@ -50,7 +50,7 @@ describe('find parameters', () => {
 
   it('unknown place: unknown_place naming the place, with and without a resolver', () => {
     const engine = createEngine([{ id: 'a', name: 'Red Lion', location: { type: 'Point', coordinates: [51.5, -0.1] } }]);
-    const plain = createFindService(engine.store, engine.spatial);
+    const plain = createFindService(engine.store, engine.spatial, { places: null });
     const e1 = errorOf(() => plain.find({ q: 'red', location: 'Atlantis' }, 0));
     expect(e1.code).toBe('unknown_place');
     expect(e1.param).toBe('location');
@@ -67,7 +67,7 @@ describe('find parameters', () => {
 
   it('empty index and a query of punctuation only find nothing', () => {
     const engine = createEngine([]);
-    const svc = createFindService(engine.store, engine.spatial);
+    const svc = createFindService(engine.store, engine.spatial, { places: null });
     expect(svc.find({ q: 'red' }, 0)).toMatchObject({ totalFound: 0, establishments: [] });
     expect(svc.find({ q: '!!!', lat: 0, lon: 0 }, 0)).toMatchObject({ totalFound: 0, establishments: [] });
   });

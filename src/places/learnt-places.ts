@@ -1,0 +1,131 @@
+import type { VenueRecord } from '../schema/venue.js';
+import { robustCentroid } from './centroid.js';
+import { UK_POSTCODE_IN_TEXT, placeKey } from './place-name.js';
+import type { ResolvedPlace } from './place-resolver.js';
+
+/** Tuning of what counts as a learnt place (see docs/find.md). */
+export interface LearntPlacesOptions {
+  /** Venues an area name must appear in (default 3): one address is not a district. */
+  readonly minVenuesPerArea?: number;
+  /** Cluster radius around the median, metres (default 5000 for areas, 10,000 for outward codes). */
+  readonly areaClusterMeters?: number;
+  readonly outwardClusterMeters?: number;
+  /** Share of a name's venues that must fall in its cluster (default 0.6); else the name is ambiguous. */
+  readonly minClusterShare?: number;
+}
+
+/** Last words of address parts that name a street, not an area. */
+const STREET_WORDS = new Set(
+  'street st road rd lane ln avenue ave way place pl row terrace close drive court walk parade yard mews crescent grove rise passage hill gate wharf quay embankment arcade alley boulevard highway circus broadway'.split(' '),
+);
+
+/**
+ * Places learnt from the loaded venues' addresses:
+ * - UK postcodes (`NW1 7AB`): the full code and its outward code (`NW1`), each at the
+ *   robust centre of the venues whose address contains it;
+ * - area names: comma-separated address parts after the first, without digits (a
+ *   trailing postcode is cut off first: "London WC2H 3WI" -> "London"), of 1 to 5 words,
+ *   not ending in a street word, found in at least `minVenuesPerArea` venues whose robust
+ *   centre keeps at least `minClusterShare` of them within `areaClusterMeters`.
+ */
+export class LearntPlaces {
+  private readonly areas = new Map<string, ResolvedPlace>();
+  private readonly postcodes = new Map<string, ResolvedPlace>();
+
+  constructor(records: readonly VenueRecord[], options: LearntPlacesOptions = {}) {
+    const minVenues = options.minVenuesPerArea ?? 3;
+    const areaCluster = options.areaClusterMeters ?? 5000;
+    const outwardCluster = options.outwardClusterMeters ?? 10_000;
+    const share = options.minClusterShare ?? 0.6;
+    const areaGroups = new Map<string, Group>();
+    const postcodeGroups = new Map<string, Group>();
+    for (const r of records) {
+      const address = r.formattedAddress;
+      if (address === undefined) continue;
+      const lat = r.location.coordinates[0];
+      const lon = r.location.coordinates[1];
+      const seenHere = new Set<string>();
+      for (const m of address.toUpperCase().matchAll(UK_POSTCODE_IN_TEXT)) {
+        for (const code of [m[1]!, `${m[1]} ${m[2]}`]) {
+          if (seenHere.has(code)) continue;
+          seenHere.add(code);
+          addTo(postcodeGroups, code, code, lat, lon);
+        }
+      }
+      const parts = address.split(',');
+      for (let p = 1; p < parts.length; p++) {
+        const area = areaName(parts[p]!);
+        if (area === null) continue;
+        const key = placeKey(area);
+        if (key === '' || seenHere.has(key)) continue;
+        seenHere.add(key);
+        addTo(areaGroups, key, area, lat, lon);
+      }
+    }
+    for (const [code, g] of postcodeGroups) {
+      const c = robustCentroid(g.lat, g.lon, outwardCluster, share);
+      if (c !== null) this.postcodes.set(code, { name: code, lat: c.lat, lon: c.lon, kind: 'postcode' });
+    }
+    for (const [key, g] of areaGroups) {
+      if (g.lat.length < minVenues) continue;
+      const c = robustCentroid(g.lat, g.lon, areaCluster, share);
+      if (c !== null) this.areas.set(key, { name: mostCommon(g.spellings), lat: c.lat, lon: c.lon, kind: 'area' });
+    }
+  }
+
+  /** A learnt area by its place key (see placeKey), or undefined. */
+  area(key: string): ResolvedPlace | undefined {
+    return this.areas.get(key);
+  }
+
+  /** A learnt postcode, full (`NW1 7AB`) or outward (`NW1`), upper case with one space. */
+  postcode(code: string): ResolvedPlace | undefined {
+    return this.postcodes.get(code);
+  }
+
+  get areaCount(): number {
+    return this.areas.size;
+  }
+
+  get postcodeCount(): number {
+    return this.postcodes.size;
+  }
+}
+
+interface Group {
+  lat: number[];
+  lon: number[];
+  spellings: Map<string, number>;
+}
+
+function addTo(groups: Map<string, Group>, key: string, spelling: string, lat: number, lon: number): void {
+  let g = groups.get(key);
+  if (g === undefined) {
+    g = { lat: [], lon: [], spellings: new Map() };
+    groups.set(key, g);
+  }
+  g.lat.push(lat);
+  g.lon.push(lon);
+  g.spellings.set(spelling, (g.spellings.get(spelling) ?? 0) + 1);
+}
+
+function mostCommon(counts: Map<string, number>): string {
+  let best = '';
+  let n = -1;
+  for (const [s, c] of counts) if (c > n || (c === n && s < best)) [best, n] = [s, c];
+  return best;
+}
+
+/** The area name in one address part, or null when it is a street, a number or noise. */
+function areaName(part: string): string | null {
+  const text = part
+    .replace(UK_POSTCODE_IN_TEXT, ' ')
+    .replace(/\b[A-Z]{1,2}[0-9][A-Z0-9]?\s*$/i, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (text === '' || /[0-9]/.test(text)) return null;
+  const words = text.split(' ');
+  if (words.length > 5) return null;
+  if (STREET_WORDS.has(words[words.length - 1]!.toLowerCase().replace(/\.$/, ''))) return null;
+  return text;
+}
