@@ -105,7 +105,8 @@ export class SpatialIndex {
   /**
    * Every venue within `width` metres of the route (inclusive), with its distance from the
    * route and the along-route position of its nearest point. A venue near several pieces
-   * (a route that doubles back) keeps its smallest distance; on a tie, the earliest piece.
+   * (a route that doubles back) keeps its smallest distance; on a tie (within a micrometre),
+   * the earliest piece.
    */
   withinCorridor(route: PreparedRoute, width: number, out: HitBuffer): number {
     out.clear();
@@ -122,7 +123,8 @@ export class SpatialIndex {
         slot[i] = out.push(i, d, route.lastAlong);
       } else {
         const k = slot[i]!;
-        if (d < out.dist[k]!) {
+        // Strictly nearer by more than float noise: equal passes keep the earliest.
+        if (d < out.dist[k]! - 1e-6) {
           out.dist[k] = d;
           out.along[k] = route.lastAlong;
         }

@@ -54,7 +54,7 @@ export function routeDistance(route: ReadonlyArray<readonly [number, number]>, l
     }
     const candidates: Array<[number, number]> = [[0, at(0)], [len, at(len)], [(lo + hi) / 2, at((lo + hi) / 2)]];
     for (const [s, d] of candidates) {
-      if (d < best - 1e-9) {
+      if (d < best - 1e-6) {
         best = d;
         bestAlong = along + s;
       }

@@ -1,0 +1,196 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { PreparedRoute } from '../../src/geo/polyline.js';
+import { HitBuffer } from '../../src/spatial/hit-buffer.js';
+import { SpatialIndex } from '../../src/spatial/spatial-index.js';
+import { geodesic, prng, routeDistance } from '../support/oracle.js';
+import { fhrsCoordinates, hasShared } from '../support/real-data.js';
+
+interface Pt {
+  lat: number;
+  lon: number;
+}
+
+function build(points: Pt[]): SpatialIndex {
+  return new SpatialIndex(Float64Array.from(points, (p) => p.lat), Float64Array.from(points, (p) => p.lon));
+}
+
+const fixturePoints: Pt[] = readFileSync(new URL('../../fixtures/venues.ndjson', import.meta.url), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => {
+    const c = (JSON.parse(l) as { location: { coordinates: [number, number] } }).location.coordinates;
+    return { lat: c[0], lon: c[1] };
+  });
+
+/** Compares a radius query with a brute-force scan; points within `edge` m of the boundary may differ. */
+function checkRadius(index: SpatialIndex, points: Pt[], lat: number, lon: number, r: number, edge = 0.01): { found: number; edgeCases: number } {
+  const out = new HitBuffer();
+  index.withinRadius(lat, lon, r, out);
+  const got = new Map<number, number>();
+  for (let k = 0; k < out.length; k++) got.set(out.idx[k]!, out.dist[k]!);
+  let edgeCases = 0;
+  const wrong: string[] = [];
+  points.forEach((p, i) => {
+    // Conservative prefilter (a degree of latitude is over 110 km) so the exact oracle runs
+    // only near the circle; anything it skips must not be in the result.
+    const lonScale = 111_000 * Math.cos((Math.min(89, Math.max(Math.abs(p.lat), Math.abs(lat)) + 0.5) * Math.PI) / 180);
+    const dLon = Math.abs(((p.lon - lon + 540) % 360) - 180);
+    if (Math.abs(p.lat - lat) * 110_000 > r + 1000 || (Math.abs(lat) < 80 && dLon * lonScale > r + 1000)) {
+      if (got.has(i)) wrong.push(`venue ${i} is far outside but was returned`);
+      return;
+    }
+    const d = geodesic(lat, lon, p.lat, p.lon);
+    if (Math.abs(d - r) <= edge) {
+      edgeCases++;
+      return;
+    }
+    if (got.has(i) !== d <= r) wrong.push(`venue ${i} at ${d.toFixed(3)} m, radius ${r}: returned ${got.has(i)}`);
+    else if (d <= r && !(Math.abs(got.get(i)! - d) < Math.max(0.01, d * 1e-5))) wrong.push(`venue ${i}: distance ${got.get(i)} vs ${d}`);
+  });
+  expect(wrong).toEqual([]);
+  return { found: got.size, edgeCases };
+}
+
+describe('SpatialIndex.withinRadius against a brute-force GeographicLib scan', () => {
+  it('fixtures: 1 km around Soho, 5 km around Manchester, 300 km around Birmingham (exact path)', () => {
+    const index = build(fixturePoints);
+    expect(checkRadius(index, fixturePoints, 51.5136, -0.1365, 1000).found).toBeGreaterThan(50);
+    expect(checkRadius(index, fixturePoints, 53.4808, -2.2426, 5000).found).toBeGreaterThan(50);
+    expect(checkRadius(index, fixturePoints, 52.48, -1.9, 300_000).found).toBeGreaterThan(500);
+  });
+
+  it('fixtures: 100 random circles', () => {
+    const index = build(fixturePoints);
+    const rnd = prng(1);
+    for (let i = 0; i < 100; i++) {
+      const p = fixturePoints[Math.floor(rnd() * fixturePoints.length)]!;
+      checkRadius(index, fixturePoints, p.lat + (rnd() - 0.5) * 0.01, p.lon + (rnd() - 0.5) * 0.01, 50 + rnd() * 3000);
+    }
+  });
+
+  it.skipIf(!hasShared('fhrs-london'))('FHRS London postcode centroids (shared points, ties included): 60 circles', () => {
+    const pts = fhrsCoordinates();
+    expect(pts.length).toBeGreaterThan(30_000);
+    const index = build(pts);
+    const rnd = prng(2);
+    for (let i = 0; i < 60; i++) {
+      const p = pts[Math.floor(rnd() * pts.length)]!;
+      // Centred exactly on a shared centroid: every venue at distance 0 must be found.
+      const { found } = checkRadius(index, pts, p.lat, p.lon, 100 + rnd() * 1500);
+      expect(found).toBeGreaterThan(0);
+    }
+  });
+
+  it('antimeridian: a circle around Taveuni (Fiji) finds venues on both sides of 180', () => {
+    const pts: Pt[] = [];
+    const rnd = prng(3);
+    for (let i = 0; i < 500; i++) pts.push({ lat: -16.8 + (rnd() - 0.5) * 0.4, lon: ((179.95 + (rnd() - 0.5) * 0.4 + 540) % 360) - 180 });
+    const index = build(pts);
+    const { found } = checkRadius(index, pts, -16.8, 179.99, 15_000);
+    const out = new HitBuffer();
+    index.withinRadius(-16.8, 179.99, 15_000, out);
+    const lons = Array.from(out.idx.subarray(0, out.length), (i) => pts[i]!.lon);
+    expect(found).toBeGreaterThan(10);
+    expect(lons.some((l) => l < 0) && lons.some((l) => l > 0)).toBe(true);
+  });
+
+  it('poles: a circle around the north pole covers every longitude', () => {
+    const pts: Pt[] = [];
+    for (let lon = -180; lon < 180; lon += 10) pts.push({ lat: 89.95, lon }, { lat: 89.5, lon });
+    const index = build(pts);
+    expect(checkRadius(index, pts, 90, 0, 10_000).found).toBe(36);
+    expect(checkRadius(index, pts, 89.9, 45, 30_000).found).toBe(36);
+  });
+
+  it('empty index and zero radius', () => {
+    const out = new HitBuffer();
+    expect(build([]).withinRadius(51, 0, 1000, out)).toBe(0);
+    expect(build([]).nearest(51, 0, 5, Infinity, out)).toBe(0);
+    const index = build([{ lat: 51, lon: 0 }, { lat: 51, lon: 0 }]);
+    expect(index.withinRadius(51, 0, 0, out)).toBe(2);
+  });
+});
+
+describe('SpatialIndex.withinCorridor against a brute-force GeographicLib route distance', () => {
+  function checkCorridor(points: Pt[], vertices: Array<[number, number]>, width: number): number {
+    const index = build(points);
+    const route = new PreparedRoute(vertices.map((v) => v[0]), vertices.map((v) => v[1]));
+    const out = new HitBuffer();
+    index.withinCorridor(route, width, out);
+    const got = new Map<number, { d: number; along: number }>();
+    for (let k = 0; k < out.length; k++) got.set(out.idx[k]!, { d: out.dist[k]!, along: out.along[k]! });
+    points.forEach((p, i) => {
+      // Cheap prefilter so the exact oracle runs only near the route.
+      const nearVertex = vertices.some(([la, lo]) => Math.abs(la - p.lat) < 5 && Math.abs(lo - p.lon) < 5);
+      if (!nearVertex) {
+        expect(got.has(i)).toBe(false);
+        return;
+      }
+      const exact = routeDistance(vertices, p.lat, p.lon);
+      if (Math.abs(exact.distance - width) < 0.05) return;
+      expect(got.has(i), `venue ${i} at ${exact.distance.toFixed(2)} m from the route`).toBe(exact.distance <= width);
+      if (exact.distance <= width) {
+        expect(Math.abs(got.get(i)!.d - exact.distance)).toBeLessThan(0.05);
+        expect(Math.abs(got.get(i)!.along - exact.along)).toBeLessThan(2);
+      }
+    });
+    return got.size;
+  }
+
+  it('fixtures: a walk Camden to Soho to Shoreditch, 200 m either side', () => {
+    const near = fixturePoints.filter((p) => Math.abs(p.lat - 51.52) < 0.05 && Math.abs(p.lon + 0.11) < 0.08);
+    expect(checkCorridor(near, [[51.539, -0.1426], [51.5136, -0.1365], [51.5265, -0.0787]], 200)).toBeGreaterThan(20);
+  });
+
+  it('a route that doubles back (Soho to Covent Garden and back) finds each venue once', () => {
+    const near = fixturePoints.filter((p) => Math.abs(p.lat - 51.512) < 0.01 && Math.abs(p.lon + 0.13) < 0.02);
+    const n = checkCorridor(near, [[51.5136, -0.1365], [51.5117, -0.124], [51.5136, -0.1365]], 150);
+    expect(n).toBeGreaterThan(10);
+  });
+
+  it('Fiji: a corridor across the antimeridian', () => {
+    const pts: Pt[] = [];
+    const rnd = prng(4);
+    for (let i = 0; i < 400; i++) pts.push({ lat: -16.85 + (rnd() - 0.5) * 0.2, lon: ((180 + (rnd() - 0.5) * 0.6 + 540) % 360) - 180 });
+    expect(checkCorridor(pts, [[-16.8, 179.8], [-16.9, -179.8]], 3000)).toBeGreaterThan(20);
+  });
+});
+
+describe('SpatialIndex.nearest against a brute-force sort', () => {
+  it('k = 1, 10, 100 around three cities; ties broken by index', () => {
+    const index = build(fixturePoints);
+    const out = new HitBuffer();
+    for (const [lat, lon] of [[51.5136, -0.1365], [55.95, -3.1883], [40.73, -73.99]] as const) {
+      const order = fixturePoints
+        .map((p, i) => ({ i, d: geodesic(lat, lon, p.lat, p.lon) }))
+        .sort((a, b) => a.d - b.d || a.i - b.i);
+      for (const k of [1, 10, 100]) {
+        index.nearest(lat, lon, k, Infinity, out);
+        expect(out.length).toBe(k);
+        for (let j = 0; j < k; j++) {
+          expect(Math.abs(out.dist[j]! - order[j]!.d)).toBeLessThan(Math.max(0.01, order[j]!.d * 1e-6));
+          // Same venue unless the oracle has a near-tie there.
+          if (Math.abs(order[j]!.d - (order[j + 1]?.d ?? Infinity)) > 0.01 && Math.abs(order[j]!.d - (order[j - 1]?.d ?? -Infinity)) > 0.01) {
+            expect(out.idx[j]).toBe(order[j]!.i);
+          }
+        }
+      }
+    }
+  });
+
+  it('respects maxDistance and returns fewer than k when the index runs out', () => {
+    const index = build(fixturePoints.slice(0, 5));
+    const out = new HitBuffer();
+    expect(index.nearest(51.5, -0.1, 10, Infinity, out)).toBe(5);
+    index.nearest(51.5136, -0.1365, 50, 500, out);
+    for (let j = 0; j < out.length; j++) expect(out.dist[j]).toBeLessThanOrEqual(500);
+  });
+
+  it('shared coordinates (duplicates) come out in index order', () => {
+    const index = build([{ lat: 51, lon: 0 }, { lat: 51.001, lon: 0 }, { lat: 51, lon: 0 }, { lat: 51, lon: 0 }]);
+    const out = new HitBuffer();
+    index.nearest(51, 0, 3, Infinity, out);
+    expect(Array.from(out.idx.subarray(0, 3))).toEqual([0, 2, 3]);
+  });
+});
