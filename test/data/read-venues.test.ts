@@ -1,0 +1,139 @@
+import { Readable } from 'node:stream';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readVenues } from '../../src/data/read-venues.js';
+import { isVenueSearchError } from '../../src/errors.js';
+
+const redLion = { id: 'v1', name: 'The Red Lion', location: { type: 'Point', coordinates: [51.5101, -0.1340] } };
+const crown = { id: 'v2', name: 'The Crown', location: { type: 'Point', coordinates: [53.4808, -2.2426] }, catersFlags: ['vegan'] };
+
+const dir = mkdtempSync(join(tmpdir(), 'venues-'));
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+async function expectError(promise: Promise<unknown>, pattern: RegExp, fields: Record<string, unknown>): Promise<void> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(isVenueSearchError(err)).toBe(true);
+    expect((err as Error).message).toMatch(pattern);
+    for (const [k, v] of Object.entries(fields)) expect((err as unknown as Record<string, unknown>)[k]).toEqual(v);
+    return;
+  }
+  throw new Error('expected an error');
+}
+
+describe('readVenues formats', () => {
+  it('NDJSON, JSON array and GeoJSON give the same records; GeoJSON [lon, lat] becomes [lat, lon]', async () => {
+    const nd = await readVenues(file('a.ndjson', `${JSON.stringify(redLion)}\n\n${JSON.stringify(crown)}\n`));
+    const arr = await readVenues(file('a.json', JSON.stringify([redLion, crown], null, 2)));
+    const features = [redLion, crown].map(({ location, ...props }) => ({
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [location.coordinates[1], location.coordinates[0]] },
+      properties: props,
+    }));
+    const geo = await readVenues(file('a.geojson', JSON.stringify({ type: 'FeatureCollection', name: 'pubs', features })));
+    expect(nd.format).toBe('ndjson');
+    expect(arr.format).toBe('json');
+    expect(geo.format).toBe('geojson');
+    expect(arr.venues).toEqual(nd.venues);
+    expect(geo.venues).toEqual(nd.venues);
+    // A swapped lat/lon cannot pass: the Red Lion in Soho is at latitude 51.5.
+    expect(geo.venues.find((v) => v.name === 'The Red Lion')!.location.coordinates[0]).toBeCloseTo(51.5101, 6);
+  });
+
+  it('sniffs the format of a .json file holding NDJSON or a FeatureCollection', async () => {
+    expect((await readVenues(file('nd.json', `${JSON.stringify(redLion)}\n${JSON.stringify(crown)}\n`))).format).toBe('ndjson');
+    const fc = { type: 'FeatureCollection', features: [{ type: 'Feature', id: 'f1', geometry: { type: 'Point', coordinates: [-0.1, 51.5] }, properties: { name: 'X' } }] };
+    const r = await readVenues(file('fc.json', JSON.stringify(fc, null, 1)));
+    expect(r.format).toBe('geojson');
+    expect(r.venues[0]!.id).toBe('f1');
+  });
+
+  it('streams from any async iterable, in chunks that split records and strings', async () => {
+    const text = JSON.stringify([redLion, crown, { ...redLion, id: 'v3', name: 'Brace {[,"]} yourself' }]);
+    const chunks = text.match(/[\s\S]{1,7}/g)!;
+    const r = await readVenues(Readable.from(chunks), { name: 'chunks.json' });
+    expect(r.venues.map((v) => v.name)).toEqual(['The Red Lion', 'The Crown', 'Brace {[,"]} yourself']);
+  });
+
+  it('empty input gives no venues', async () => {
+    expect((await readVenues(file('empty.ndjson', ''))).venues).toEqual([]);
+    expect((await readVenues(file('empty.json', '[]'))).venues).toEqual([]);
+  });
+
+  it('reports progress with records and bytes, ending with the total', async () => {
+    const lines = Array.from({ length: 25_000 }, (_, i) => JSON.stringify({ ...redLion, id: `p${i}` })).join('\n');
+    const path = file('many.ndjson', lines);
+    const seen: Array<{ records: number; bytes: number; totalBytes: number | undefined }> = [];
+    await readVenues(path, { onProgress: (p) => seen.push({ ...p }) });
+    expect(seen.map((s) => s.records)).toEqual([10_000, 20_000, 25_000]);
+    expect(seen.at(-1)!.bytes).toBe(Buffer.byteLength(lines));
+    expect(seen.at(-1)!.totalBytes).toBe(Buffer.byteLength(lines));
+  });
+});
+
+describe('readVenues bad input names the file, line, record id, field and value', () => {
+  it('malformed JSON line', async () => {
+    const path = file('bad1.ndjson', `${JSON.stringify(redLion)}\n{"id": "v2", "name": \n`);
+    await expectError(readVenues(path), /bad1\.ndjson:line 2: malformed JSON/, { code: 'invalid_data', line: 2 });
+  });
+
+  it('missing required field', async () => {
+    const { name: _n, ...noName } = crown;
+    const path = file('bad2.ndjson', `${JSON.stringify(redLion)}\n${JSON.stringify(noName)}\n`);
+    await expectError(readVenues(path), /bad2\.ndjson:line 2, venue "v2", field name/, { code: 'invalid_venue', line: 2, recordId: 'v2', param: 'name' });
+  });
+
+  it('wrong type', async () => {
+    const path = file('bad3.ndjson', JSON.stringify({ ...redLion, isChain: 'yes' }));
+    await expectError(readVenues(path), /line 1, venue "v1", field isChain: .*got "yes"/, { param: 'isChain', value: 'yes' });
+  });
+
+  it('out-of-range coordinate', async () => {
+    const path = file('bad4.ndjson', JSON.stringify({ ...redLion, location: { type: 'Point', coordinates: [151.2, -0.1] } }));
+    await expectError(readVenues(path), /field location\.coordinates\[0\].*got 151\.2/, { param: 'location.coordinates[0]', value: 151.2 });
+  });
+
+  it('unknown caters flag', async () => {
+    const path = file('bad5.ndjson', JSON.stringify({ ...crown, catersFlags: ['vegan', 'paleo'] }));
+    await expectError(readVenues(path), /field catersFlags: unknown caters flag; got "paleo"/, { param: 'catersFlags' });
+  });
+
+  it('duplicate id', async () => {
+    const path = file('bad6.ndjson', [redLion, crown, { ...crown, name: 'Another Crown' }].map((v) => JSON.stringify(v)).join('\n'));
+    await expectError(readVenues(path), /line 3: duplicate venue id "v2" \(first at line 2\)/, { code: 'duplicate_id', line: 3 });
+  });
+
+  it('a GeoJSON feature that is not a point, and a truncated JSON array', async () => {
+    const fc = { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [] }, properties: { id: 'x', name: 'X' } }] };
+    await expectError(readVenues(file('poly.geojson', JSON.stringify(fc))), /field geometry\.type: must be a Point/, { param: 'geometry.type' });
+    await expectError(readVenues(file('cut.json', JSON.stringify([redLion, crown]).slice(0, -20))), /ends early/, { code: 'invalid_data' });
+  });
+
+  it('a missing file', async () => {
+    await expectError(readVenues(join(dir, 'nope.ndjson')), /cannot read venue file/, { code: 'invalid_data' });
+  });
+
+  it('skip mode keeps the good records and returns exactly the bad ones', async () => {
+    const lines = [
+      JSON.stringify(redLion),
+      '{not json',
+      JSON.stringify({ ...crown, location: { type: 'Point', coordinates: [0, 200] } }),
+      JSON.stringify(crown),
+      JSON.stringify({ ...crown, name: 'dup' }),
+    ];
+    const r = await readVenues(file('mixed.ndjson', lines.join('\n')), { onInvalid: 'skip' });
+    expect(r.venues.map((v) => v.id)).toEqual(['v1', 'v2']);
+    expect(r.rejects.map((x) => [x.line, x.error.code])).toEqual([
+      [2, 'invalid_data'],
+      [3, 'invalid_venue'],
+      [5, 'duplicate_id'],
+    ]);
+  });
+});
