@@ -20,16 +20,16 @@ export function newAccountId(): string {
   return `acct_${randomBytes(12).toString('hex')}`;
 }
 
-/** Opens an account on `plan` with the standard 10 GBP credit (or `openingCreditMicros`). */
+/** Opens an account on `plan` with the standard 10 GBP credit (or `openingCreditMicros`); a random id unless given. */
 export async function openAccount(
   store: AccountsStore,
   plan: PlanName,
-  options: { readonly nowMs?: number; readonly openingCreditMicros?: number } = {},
+  options: { readonly nowMs?: number; readonly openingCreditMicros?: number; readonly accountId?: string } = {},
 ): Promise<OpenedAccount> {
   const secretKey = generateApiKey('secret');
   const publicKey = generateApiKey('public');
   const account = await store.insertAccount({
-    id: newAccountId(),
+    id: options.accountId ?? newAccountId(),
     plan,
     createdAtMs: options.nowMs ?? Date.now(),
     openingCreditMicros: options.openingCreditMicros ?? NEW_ACCOUNT_CREDIT_MICROS,

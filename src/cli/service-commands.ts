@@ -1,0 +1,186 @@
+/**
+ * The service commands of the `venue-search` command line:
+ *   serve --data <venues.ndjson> [--port 8080] [--host 127.0.0.1] [--db accounts.sqlite] [--dev]
+ *   accounts create --plan <Plan> [--db accounts.sqlite]
+ *   accounts topup <accountId> <amountGBP> [--db accounts.sqlite]
+ *   keys rotate <accountId> [--db accounts.sqlite] [--only secret|public] [--grace-hours 24]
+ * Operator commands print one JSON object on stdout; errors go to stderr with exit code 1.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { readVenues } from '../data/read-venues.js';
+import { createEngine } from '../engine.js';
+import { isVenueSearchError } from '../errors.js';
+import { openAccount, rotateAccountKeys } from '../http/accounts.js';
+import { buildApp } from '../http/app.js';
+import { asEngineLike } from '../http/engine-like.js';
+import { MICROS_PER_GBP, NEW_ACCOUNT_CREDIT_MICROS, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../http/plans.js';
+import { SqliteAccountsStore } from '../http/sqlite-accounts-store.js';
+
+const DEFAULT_DB = 'accounts.sqlite';
+/** The fixed id of the development account `serve --dev` creates or reuses. */
+export const DEV_ACCOUNT_ID = 'acct_development';
+
+function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+function fail(message: string): never {
+  process.stderr.write(`venue-search: ${message}\n`);
+  process.exit(1);
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new InvalidArgumentError(`must be an integer 0..65535; got ${JSON.stringify(text)}`);
+  }
+  return port;
+}
+
+function parseGraceHours(text: string): number {
+  const hours = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(hours) || hours > 24 * 90) {
+    throw new InvalidArgumentError(`must be a number of hours 0..2160; got ${JSON.stringify(text)}`);
+  }
+  return hours;
+}
+
+async function withStore<T>(dbPath: string, run: (store: SqliteAccountsStore) => Promise<T>): Promise<T> {
+  const store = new SqliteAccountsStore(dbPath);
+  try {
+    return await run(store);
+  } finally {
+    await store.close();
+  }
+}
+
+interface ServeOptions {
+  data: string;
+  port: number;
+  host: string;
+  db: string;
+  dev?: boolean;
+}
+
+async function loadEngine(dataPath: string) {
+  if (!existsSync(dataPath)) fail(`data file not found: ${dataPath} (give a venues NDJSON, JSON or GeoJSON file with --data)`);
+  if (!statSync(dataPath).isFile()) fail(`--data must be a file; ${dataPath} is not`);
+  try {
+    const { venues } = await readVenues(dataPath);
+    return asEngineLike(createEngine(venues, { validate: false }));
+  } catch (err) {
+    if (isVenueSearchError(err) || err instanceof TypeError) fail(`cannot load ${dataPath}: ${err.message}`);
+    throw err;
+  }
+}
+
+/** Creates the development account, or reuses it with fresh keys and its credit topped back up to 10 GBP. */
+async function developmentKeys(store: SqliteAccountsStore): Promise<{ accountId: string; secretKey: string; publicKey: string }> {
+  const existing = await store.getAccount(DEV_ACCOUNT_ID);
+  if (existing === undefined) {
+    const opened = await openAccount(store, 'Enterprise', { accountId: DEV_ACCOUNT_ID });
+    return { accountId: opened.accountId, secretKey: opened.secretKey, publicKey: opened.publicKey };
+  }
+  if (existing.balanceMicros < NEW_ACCOUNT_CREDIT_MICROS) {
+    await store.topUp(DEV_ACCOUNT_ID, NEW_ACCOUNT_CREDIT_MICROS - existing.balanceMicros, Date.now());
+  }
+  // keys are stored hashed and cannot be shown again, so the dev keys are re-issued each start
+  const rotated = await rotateAccountKeys(store, DEV_ACCOUNT_ID, { graceMs: 0 });
+  return { accountId: DEV_ACCOUNT_ID, secretKey: rotated.secretKey!, publicKey: rotated.publicKey! };
+}
+
+async function serve(options: ServeOptions): Promise<void> {
+  const engine = await loadEngine(options.data);
+  const store = new SqliteAccountsStore(options.db);
+  const app = await buildApp({ engine, accounts: store, logger: { level: 'info' } });
+  const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`;
+  if (options.dev === true) {
+    const dev = await developmentKeys(store);
+    process.stderr.write(
+      [
+        'Development account (Enterprise plan, 10 GBP credit; keys re-issued at every start):',
+        `  account id  ${dev.accountId}`,
+        `  secret key  ${dev.secretKey}`,
+        `  public key  ${dev.publicKey}`,
+        `Try: curl -H "API-Key: ${dev.secretKey}" "${base}/v1/find?q=coffee"`,
+        '',
+      ].join('\n'),
+    );
+  }
+  const close = async (): Promise<void> => {
+    await app.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void close());
+  process.once('SIGTERM', () => void close());
+  try {
+    await app.listen({ port: options.port, host: options.host });
+  } catch (err) {
+    await store.close();
+    fail(`cannot listen on ${base}: ${(err as Error).message}`);
+  }
+}
+
+export function registerServiceCommands(program: Command): void {
+  program
+    .command('serve')
+    .description('serve the /v1 HTTP interface over a venues file')
+    .requiredOption('--data <file>', 'venues file (NDJSON, JSON array or GeoJSON)')
+    .option('--port <port>', 'TCP port', parsePort, 8080)
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
+    .option('--dev', 'create or reuse a development account and print its keys')
+    .action(async (options: ServeOptions) => serve(options));
+
+  const accounts = program.command('accounts').description('operator actions on accounts');
+  accounts
+    .command('create')
+    .description('open an account with 10 GBP credit; prints its id, secret key and public key (shown once)')
+    .addOption(new Option('--plan <plan>', 'rate-limit plan').choices(PLAN_NAMES).makeOptionMandatory())
+    .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
+    .action(async (options: { plan: PlanName; db: string }) => {
+      const opened = await withStore(options.db, (store) => openAccount(store, options.plan));
+      printJson(opened);
+    });
+  accounts
+    .command('topup')
+    .description('credit an account with an amount in GBP (e.g. 25 or 12.50)')
+    .argument('<accountId>')
+    .argument('<amountGBP>')
+    .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
+    .action(async (accountId: string, amountText: string, options: { db: string }) => {
+      let amountMicros: number;
+      try {
+        amountMicros = parseGbpToMicros(amountText);
+      } catch (err) {
+        fail((err as Error).message);
+      }
+      const balanceMicros = await withStore(options.db, async (store) => {
+        if ((await store.getAccount(accountId)) === undefined) fail(`no account ${JSON.stringify(accountId)} in ${options.db}`);
+        return store.topUp(accountId, amountMicros, Date.now());
+      });
+      printJson({ accountId, toppedUpMicros: amountMicros, balanceMicros, balanceGBP: (balanceMicros / MICROS_PER_GBP).toFixed(6) });
+    });
+
+  program
+    .command('keys')
+    .description('API key actions')
+    .command('rotate')
+    .description('issue new keys; the old ones keep working for the grace period')
+    .argument('<accountId>')
+    .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
+    .addOption(new Option('--only <kind>', 'rotate only this key').choices(['secret', 'public']))
+    .option('--grace-hours <hours>', 'how long the old keys keep working', parseGraceHours, 24)
+    .action(async (accountId: string, options: { db: string; only?: 'secret' | 'public'; graceHours: number }) => {
+      const rotated = await withStore(options.db, async (store) => {
+        if ((await store.getAccount(accountId)) === undefined) fail(`no account ${JSON.stringify(accountId)} in ${options.db}`);
+        return rotateAccountKeys(store, accountId, {
+          ...(options.only === undefined ? {} : { kinds: [options.only] }),
+          graceMs: Math.round(options.graceHours * 3_600_000),
+        });
+      });
+      printJson({ ...rotated, previousKeysExpireAt: new Date(rotated.previousKeysExpireAtMs).toISOString() });
+    });
+}

@@ -1,0 +1,75 @@
+/**
+ * The operator commands, run in-process through commander: `accounts create`, `accounts
+ * topup`, `keys rotate`. Oracle: the printed keys are used against a fresh app on the same
+ * database file (they must authenticate), and GBP amounts are converted by hand.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { registerServiceCommands } from '../../src/cli/service-commands.js';
+import { createHarness, FakeClock } from './support/harness.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'venue-search-cli-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterEach(() => vi.restoreAllMocks());
+
+async function run(...args: string[]): Promise<unknown> {
+  const out: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    out.push(String(chunk));
+    return true;
+  });
+  const program = new Command('venue-search').exitOverride();
+  registerServiceCommands(program);
+  await program.parseAsync(args, { from: 'user' });
+  vi.restoreAllMocks();
+  return JSON.parse(out.join(''));
+}
+
+describe('operator commands', () => {
+  it('accounts create prints working keys; topup adds exact micros; keys rotate keeps the old key for the grace period', async () => {
+    const db = join(tmp, 'ops.sqlite');
+    const created = (await run('accounts', 'create', '--plan', 'StartUp', '--db', db)) as Record<string, string | number>;
+    expect(created).toMatchObject({ plan: 'StartUp', balanceMicros: 10_000_000 });
+    expect(created['secretKey']).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+    expect(created['publicKey']).toMatch(/^pk_[A-Za-z0-9_-]{43}$/);
+    const accountId = String(created['accountId']);
+
+    const topped = (await run('accounts', 'topup', accountId, '12.345678', '--db', db)) as Record<string, number>;
+    expect(topped['toppedUpMicros']).toBe(12_345_678);
+    expect(topped['balanceMicros']).toBe(22_345_678);
+
+    const rotated = (await run('keys', 'rotate', accountId, '--only', 'secret', '--grace-hours', '1', '--db', db)) as Record<string, string>;
+    expect(rotated['secretKey']).toMatch(/^sk_/);
+    expect(rotated['publicKey']).toBeUndefined();
+
+    const clock = new FakeClock(Date.now());
+    const h = await createHarness({ dbPath: db, clock });
+    const status = async (key: string) =>
+      (await h.app.inject({ method: 'GET', url: '/v1/business/balances', headers: { 'api-key': key } })).statusCode;
+    expect(await status(String(created['secretKey']))).toBe(200); // old key, inside the grace hour
+    expect(await status(rotated['secretKey']!)).toBe(200);
+    expect(await status(String(created['publicKey']))).toBe(200); // public key was not rotated
+    clock.advance(3_600_000 + 1000);
+    expect(await status(String(created['secretKey']))).toBe(401); // grace over
+    expect(await status(rotated['secretKey']!)).toBe(200);
+    await h.close();
+  });
+
+  it('topup rejects a float-looking or negative amount and an unknown account with exit code 1', async () => {
+    const db = join(tmp, 'bad.sqlite');
+    const exit = vi.spyOn(process, 'exit').mockImplementation(((code: number) => {
+      throw new Error(`exit ${code}`);
+    }) as never);
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const program = new Command('venue-search').exitOverride();
+    registerServiceCommands(program);
+    await expect(program.parseAsync(['accounts', 'topup', 'acct_x', '1e3', '--db', db], { from: 'user' })).rejects.toThrow('exit 1');
+    await expect(program.parseAsync(['accounts', 'topup', 'acct_x', '-5', '--db', db], { from: 'user' })).rejects.toThrow();
+    await expect(program.parseAsync(['accounts', 'topup', 'acct_nobody', '5', '--db', db], { from: 'user' })).rejects.toThrow('exit 1');
+    expect(exit).toHaveBeenCalledWith(1);
+    expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toContain('no account "acct_nobody"');
+  });
+});
