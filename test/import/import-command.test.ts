@@ -1,0 +1,57 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Command } from 'commander';
+import { afterAll, describe, expect, it } from 'vitest';
+import { registerImportCommands } from '../../src/cli/import-command.js';
+import { readVenues } from '../../src/data/read-venues.js';
+
+const FIX = new URL('../../fixtures/import/', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'venue-import-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function run(args: string[]): Promise<{ stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const chunks = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
+  stdout.on('data', (c: Buffer) => chunks.stdout.push(c));
+  stderr.on('data', (c: Buffer) => chunks.stderr.push(c));
+  const program = new Command('venue-search').exitOverride().configureOutput({ writeErr: () => {} });
+  registerImportCommands(program, { stdout, stderr });
+  await program.parseAsync(['node', 'venue-search', ...args]);
+  return { stdout: Buffer.concat(chunks.stdout).toString(), stderr: Buffer.concat(chunks.stderr).toString() };
+}
+
+describe('venue-search import (commander, in-process)', () => {
+  it('import osm to stdout: NDJSON lines, report on stderr with grouped skips and examples', async () => {
+    const { stdout, stderr } = await run(['import', 'osm', FIX + 'osm-overpass-sample.geojson']);
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string });
+    expect(lines.map((l) => l.id)).toContain('osm:node/1001');
+    expect(lines).toHaveLength(6);
+    expect(stderr).toMatch(/read 11, written 6, skipped 6, derived 1/);
+    expect(stderr).toMatch(/skipped 1 missing_name: node\/1003/);
+    expect(stderr).toMatch(/skipped 2 site_relation_member: way\/2005/);
+  });
+
+  it('import fhrs -o file, then merge two files -o file with --report-json; the output loads with readVenues', async () => {
+    const osmOut = join(dir, 'osm.ndjson');
+    const fhrsOut = join(dir, 'fhrs.ndjson');
+    const merged = join(dir, 'merged.ndjson');
+    const reportFile = join(dir, 'report.json');
+    await run(['import', 'osm', FIX + 'osm-overpass-sample.geojson', '-o', osmOut]);
+    const f = await run(['import', 'fhrs', FIX + 'fhrs-sample.csv', '-o', fhrsOut]);
+    expect(f.stdout).toBe('');
+    expect(f.stderr).toMatch(/skipped 1 far_from_local_authority: fhrs:20005/);
+    await run(['import', 'merge', osmOut, fhrsOut, '-o', merged, '--report-json', reportFile]);
+    const { venues, rejects } = await readVenues(merged, { onInvalid: 'skip' });
+    expect(rejects).toEqual([]);
+    expect(venues).toHaveLength(6 + 5 - 2);
+    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { read: number; written: number; skipped: number };
+    expect(report).toMatchObject({ read: 11, written: 9, skipped: 2 });
+  });
+
+  it('--max-km-from-authority rejects a non-number', async () => {
+    await expect(run(['import', 'fhrs', FIX + 'fhrs-sample.csv', '--max-km-from-authority', 'far'])).rejects.toThrow(/positive number/);
+  });
+});

@@ -1,0 +1,104 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Value } from '@sinclair/typebox/value';
+import { describe, expect, it } from 'vitest';
+import { readVenues } from '../../src/data/read-venues.js';
+import { distanceMeters } from '../../src/geo/distance.js';
+import type { ImportReport } from '../../src/import/import-report.js';
+import { collectRun, importFhrs, importOsm, mergeVenues, type OpeningHoursConversion } from '../../src/import/index.js';
+import { VenueRecordSchema, type VenueRecord } from '../../src/schema/venue.js';
+
+/**
+ * Every real extract under ../shared/data imports, counts add up, every record validates,
+ * and the output loads with readVenues. Expected counts come from each folder's SOURCE.md.
+ */
+const DATA = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
+const present = existsSync(DATA);
+if (!present) console.warn(`[skip] ${DATA} not found: real-data import tests skipped`);
+
+const hoursCache = new Map<string, OpeningHoursConversion>();
+const results = new Map<string, Promise<{ records: VenueRecord[]; report: ImportReport }>>();
+function imported(file: string) {
+  let r = results.get(file);
+  if (!r) {
+    r = collectRun(file.endsWith('.csv') ? importFhrs(DATA + file) : importOsm(DATA + file, { hoursCache }));
+    results.set(file, r);
+  }
+  return r;
+}
+
+async function* ndjson(records: VenueRecord[]): AsyncGenerator<string> {
+  for (const r of records) yield `${JSON.stringify(r)}\n`;
+}
+
+const skipCounts = (report: ImportReport) => Object.fromEntries([...report.skipReasons].map(([k, g]) => [k, g.count]));
+
+describe.skipIf(!present)('real data: every file imports, counts add up, output validates and loads', () => {
+  const expected: Array<[string, { read: number; written: number; derived: number; skips: Record<string, number> }]> = [
+    // 3,070 features; 4 site-relation member ways without amenity; 12 pubs without a name;
+    // relation/8757463 (The Sussex Arms) built from its two members.
+    ['osm-london-pubs/london_pubs_overpass_2024-11-25.geojson', { read: 3070, written: 3055, derived: 1, skips: { missing_name: 12, site_relation_member: 4 } }],
+    ['osm-london-pubs/london_pubs_points.ndjson', { read: 3067, written: 3055, derived: 0, skips: { missing_name: 12 } }],
+    ['osm-isle-of-man-food-drink/iom_food_and_drink_overpass.geojson', { read: 362, written: 353, derived: 0, skips: { missing_name: 9 } }],
+    // icons that are not places to eat or drink: 52, plus 59 maki_star-stroked shops of which 3 are pastry shops (kept as bakery).
+    ['osm-veggie-gb/veggiekarte_gb_2022-12-02.geojson', { read: 3638, written: 3530, derived: 0, skips: { not_food_or_drink: 108 } }],
+    // 33,461 rows, 31,832 with coordinates, 7 of them geocoded far outside London.
+    ['fhrs-london/fhrs_london_food_drink_2021-08-19.csv', { read: 33461, written: 31825, derived: 0, skips: { missing_coordinates: 1629, far_from_local_authority: 7 } }],
+  ];
+
+  for (const [file, want] of expected) {
+    it(`${file}: read ${want.read}, written ${want.written}, skips by reason; all valid; loads with readVenues`, async () => {
+      const { records, report } = await imported(file);
+      expect({ read: report.read, written: report.written, derived: report.derived }).toEqual({
+        read: want.read,
+        written: want.written,
+        derived: want.derived,
+      });
+      expect(skipCounts(report)).toEqual(want.skips);
+      expect(report.balanced()).toBe(true);
+      expect(records).toHaveLength(report.written);
+      const invalid = records.flatMap((r) => (Value.Check(VenueRecordSchema, r) ? [] : [r.id]));
+      expect(invalid).toEqual([]);
+      const loaded = await readVenues(ndjson(records), { format: 'ndjson', name: file, onInvalid: 'skip' });
+      expect(loaded.rejects.map((r) => r.error.message)).toEqual([]);
+      expect(loaded.venues).toHaveLength(records.length);
+    });
+  }
+
+  it('FHRS far rows are the 7 outside the London box of SOURCE.md (lon -0.4934..0.3463, lat 51.2932..51.6846, to 4 decimals)', async () => {
+    const { records, report } = await imported('fhrs-london/fhrs_london_food_drink_2021-08-19.csv');
+    const outside = records.filter(({ location: { coordinates: [lat, lon] } }) => lat < 51.29315 || lat > 51.68465 || lon < -0.49345 || lon > 0.34635);
+    expect(outside).toEqual([]);
+    expect(report.skipReasons.get('far_from_local_authority')?.count).toBe(7);
+  });
+
+  it('London pubs: the raw GeoJSON and the derived points file give the same venues, points within metres', async () => {
+    const raw = (await imported('osm-london-pubs/london_pubs_overpass_2024-11-25.geojson')).records;
+    const points = new Map((await imported('osm-london-pubs/london_pubs_points.ndjson')).records.map((r) => [r.id, r]));
+    expect(raw.map((r) => r.id).sort()).toEqual([...points.keys()].sort());
+    let within1m = 0;
+    let worst = 0;
+    for (const r of raw) {
+      const [lat1, lon1] = r.location.coordinates;
+      const [lat2, lon2] = (points.get(r.id) as VenueRecord).location.coordinates;
+      const d = distanceMeters(lat1, lon1, lat2, lon2);
+      if (d < 1) within1m++;
+      worst = Math.max(worst, d);
+    }
+    // The points file uses the area-weighted centroid even when it falls outside a concave building.
+    expect(within1m / raw.length).toBeGreaterThan(0.95);
+    expect(worst).toBeLessThan(100);
+  });
+
+  it('merge London pubs with FHRS: linked = OSM fhrs:id values present among imported FHRS ids (set oracle)', async () => {
+    const osm = (await imported('osm-london-pubs/london_pubs_overpass_2024-11-25.geojson')).records;
+    const fhrs = (await imported('fhrs-london/fhrs_london_food_drink_2021-08-19.csv')).records;
+    const fhrsIds = new Set(fhrs.map((r) => r.externalIds?.fhrs));
+    const linkedIds = new Set(osm.map((r) => r.externalIds?.fhrs).filter((id) => id !== undefined && fhrsIds.has(id)));
+    const { records, report } = mergeVenues([...osm, ...fhrs]);
+    expect(report.skipReasons.get('merged_into_osm')?.count).toBe(linkedIds.size);
+    expect(records).toHaveLength(osm.length + fhrs.length - linkedIds.size);
+    expect(report.balanced()).toBe(true);
+    console.info(`[import] merge London pubs + FHRS: ${linkedIds.size} FHRS rows linked, ${records.length} venues`);
+  });
+});
