@@ -102,8 +102,28 @@ export class PreparedRoute {
     const planarSq = ex * ex + ey * ey;
     // Screen with the planar distance (within ~1 % of the truth for corridor-sized offsets),
     // then measure the survivors exactly.
-    const screen = limit * 1.02 + 1;
+    // The chord is up to |B| (the piece's bulge, metres) from the curve: widen the screen by it.
+    const bx = pc[o + 9]! * kx;
+    const by = pc[o + 8]! * ky;
+    const screen = limit * 1.02 + 1 + Math.abs(bx) + Math.abs(by);
     if (planarSq > screen * screen) return Number.POSITIVE_INFINITY;
+    // The chord's foot is not the curve's: where the piece bulges (metres on a 20 km piece)
+    // refine t by Newton on (C(t) - P) . C'(t) = 0, C(t) = t V + 4 t (1 - t) B.
+    if (bx !== 0 || by !== 0) {
+      for (let k = 0; k < 2; k++) {
+        const w = 4 * t * (1 - t);
+        const cx = t * vx + w * bx - px;
+        const cy = t * vy + w * by - py;
+        const s = 4 * (1 - 2 * t);
+        const dx = vx + s * bx;
+        const dy = vy + s * by;
+        const g1 = dx * dx + dy * dy - 8 * (cx * bx + cy * by);
+        if (!(g1 > 0)) break;
+        t -= (cx * dx + cy * dy) / g1;
+        if (t < 0) t = 0;
+        else if (t > 1) t = 1;
+      }
+    }
     const bend = 4 * t * (1 - t);
     const footLat = lat0 + t * dLat + bend * pc[o + 8]!;
     const footLon = lon0 + t * dLon + bend * pc[o + 9]!;
