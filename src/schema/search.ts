@@ -1,0 +1,184 @@
+import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox';
+import { CapitalLatLonSchema } from './common.js';
+import { EstablishmentSchema } from './establishment.js';
+
+/**
+ * The search request (interface 4.1: body 2.1-2.3, query `limit`/`offset`) and response
+ * (2.6). One schema each: the TypeScript type, the engine's runtime validation
+ * (src/search/validate-request.ts) and the OpenAPI document come from here.
+ * Limits are stated here and in docs/search.md; exceeding one is `limit_exceeded`.
+ */
+
+/** Most locations in one request (POINT members or PATH vertices). */
+export const MAX_LOCATIONS = 100;
+/** Largest POINT radius, metres. */
+export const MAX_POINT_DISTANCE_METERS = 50_000;
+/** Largest PATH half-width (distance either side of the route), metres. */
+export const MAX_PATH_DISTANCE_METERS = 10_000;
+/** Most values in one filter list. */
+export const MAX_FILTER_VALUES = 50;
+/** Paging: `limit` 1..100 (default 20); `offset` 0..MAX_OFFSET (default 0). */
+export const MAX_LIMIT = 100;
+export const DEFAULT_LIMIT = 20;
+export const MAX_OFFSET = 10_000;
+
+/** Preference field names: the values `nonCompromise` may list. */
+export const PREFERENCE_FIELDS = [
+  'establishmentFilters',
+  'catersFilters',
+  'openingConditions',
+  'vibes',
+  'chainPreference',
+] as const;
+export type PreferenceField = (typeof PREFERENCE_FIELDS)[number];
+
+export const OPENING_STATES = ['OPEN', 'CLOSED'] as const;
+export const CHAIN_PREFERENCES = ['PREFER_INDEPENDENT', 'PREFER_CHAIN', 'NO_PREFERENCE'] as const;
+export const SEARCH_MODES = ['POINT', 'PATH'] as const;
+
+/** A union of string literals whose static type is the union of the values. */
+function literals<T extends readonly string[]>(values: T): TUnion<TLiteral<T[number]>[]> {
+  return Type.Union(values.map((v) => Type.Literal(v as T[number])));
+}
+const FilterList = () =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: MAX_FILTER_VALUES });
+
+export const LocationInputSchema = Type.Object(
+  {
+    lat: Type.Number({ minimum: -90, maximum: 90, description: 'Latitude, degrees (WGS84).' }),
+    lon: Type.Number({ minimum: -180, maximum: 180, description: 'Longitude, degrees (WGS84).' }),
+    weight: Type.Optional(
+      Type.Number({ minimum: 0, description: 'POINT: relative weight (default 1); finite, >= 0, at least one > 0.' }),
+    ),
+    label: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Key of this location in each result\'s `travel`.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type LocationInput = Static<typeof LocationInputSchema>;
+
+export const SearchModeSchema = Type.Object(
+  {
+    mode: literals(SEARCH_MODES),
+    maxDistance: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: MAX_POINT_DISTANCE_METERS,
+      description: `Metres. POINT: radius (at most ${MAX_POINT_DISTANCE_METERS}). PATH: distance either side of the route (at most ${MAX_PATH_DISTANCE_METERS}).`,
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const OpeningConditionsSchema = Type.Object(
+  {
+    state: literals(OPENING_STATES),
+    atTime: Type.Optional(
+      Type.String({ maxLength: 40, description: 'ISO 8601 UTC timestamp (`2026-11-21T20:00:00Z`); default: now.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const PreferencesSchema = Type.Object(
+  {
+    establishmentFilters: Type.Optional(FilterList()),
+    catersFilters: Type.Optional(FilterList()),
+    nonCompromise: Type.Optional(Type.Array(literals(PREFERENCE_FIELDS), { maxItems: PREFERENCE_FIELDS.length * 2 })),
+    openingConditions: Type.Optional(OpeningConditionsSchema),
+    vibes: Type.Optional(FilterList()),
+    chainPreference: Type.Optional(literals(CHAIN_PREFERENCES)),
+  },
+  { additionalProperties: false },
+);
+export type Preferences = Static<typeof PreferencesSchema>;
+
+export const SearchBodySchema = Type.Object(
+  {
+    locations: Type.Array(LocationInputSchema, { minItems: 1, maxItems: MAX_LOCATIONS }),
+    mode: SearchModeSchema,
+    preferences: Type.Optional(PreferencesSchema),
+  },
+  { $id: 'SearchBody', additionalProperties: false },
+);
+export type SearchBody = Static<typeof SearchBodySchema>;
+
+export const SearchQuerySchema = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }),
+    offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }),
+  },
+  { $id: 'SearchQuery', additionalProperties: false },
+);
+export type SearchQuery = Static<typeof SearchQuerySchema>;
+
+/** Each part in [0, 1]; 1 where nothing was asked. Formula: docs/search.md. */
+export const MatchScoreSchema = Type.Object(
+  {
+    genreMatch: Type.Number({ minimum: 0, maximum: 1 }),
+    establishmentFiltersMatch: Type.Number({ minimum: 0, maximum: 1 }),
+    catersFiltersMatch: Type.Number({ minimum: 0, maximum: 1 }),
+    openingMatch: Type.Number({ minimum: 0, maximum: 1 }),
+    vibesMatch: Type.Number({ minimum: 0, maximum: 1 }),
+    chainMatch: Type.Number({ minimum: 0, maximum: 1 }),
+    total: Type.Number({ minimum: 0, maximum: 1 }),
+  },
+  { $id: 'MatchScore', additionalProperties: false },
+);
+export type MatchScore = Static<typeof MatchScoreSchema>;
+
+export const TravelEstimateSchema = Type.Object(
+  {
+    /** Straight-line WGS84 metres from the input location to the venue. */
+    distanceMeters: Type.Number({ minimum: 0 }),
+    /** Estimated minutes by the speed model of docs/search.md. */
+    durationMinutes: Type.Number({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+export type TravelEstimate = Static<typeof TravelEstimateSchema>;
+
+export const SearchEstablishmentSchema = Type.Composite(
+  [
+    EstablishmentSchema,
+    Type.Object({
+      matchScore: MatchScoreSchema,
+      /** PATH only: metres along the route to the venue's nearest point on it. */
+      alongRouteMeters: Type.Optional(Type.Number({ minimum: 0 })),
+      /** Per input location, keyed by its `label` or else its index ("0", "1", ...). */
+      travel: Type.Record(Type.String(), TravelEstimateSchema),
+      /** Soft preferences this venue does not fully meet (field names of `preferences`). */
+      relaxed: Type.Array(literals(PREFERENCE_FIELDS)),
+    }),
+  ],
+  { $id: 'SearchEstablishment' },
+);
+export type SearchEstablishment = Static<typeof SearchEstablishmentSchema>;
+
+export const SearchResponseSchema = Type.Object(
+  {
+    centerPoint: CapitalLatLonSchema,
+    radius: Type.Number({ minimum: 0 }),
+    establishments: Type.Array(SearchEstablishmentSchema),
+    /** Number of venues matching the request (all pages). */
+    totalResults: Type.Integer({ minimum: 0 }),
+    limit: Type.Integer({ minimum: 1 }),
+    offset: Type.Integer({ minimum: 0 }),
+  },
+  { $id: 'SearchResponse', additionalProperties: false },
+);
+export type SearchResponse = Static<typeof SearchResponseSchema>;
+
+export const SearchVocabularySchema = Type.Object(
+  {
+    establishmentFilters: Type.Array(Type.String()),
+    catersFilters: Type.Array(Type.String()),
+    vibes: Type.Array(Type.String()),
+    chainPreference: Type.Array(Type.String()),
+    openingStates: Type.Array(Type.String()),
+    nonCompromise: Type.Array(Type.String()),
+    modes: Type.Array(Type.String()),
+  },
+  { $id: 'SearchVocabulary', additionalProperties: false },
+);
+export type SearchVocabulary = Static<typeof SearchVocabularySchema>;

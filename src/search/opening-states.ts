@@ -1,0 +1,65 @@
+import { HoursTableBuilder, LocalClock, OpenState, ZoneTableBuilder, type HoursTable, type ZoneTable } from '../hours/index.js';
+import type { VenueStore } from '../store/venue-store.js';
+
+/**
+ * Opening state of venues at one instant, for the search's hot loop. The hours table and
+ * the zone table are built once from the store (or passed in when the engine already has
+ * them); per query, the local minute of the week is computed once per distinct time zone
+ * met among the candidates (an Intl call each), never per venue.
+ */
+export class OpeningStates {
+  readonly hours: HoursTable;
+  readonly zones: ZoneTable;
+  private readonly clock = new LocalClock();
+  private readonly minuteOfZone: Uint16Array;
+  private readonly stampOfZone: Uint32Array;
+  private generation = 0;
+  private instantMs = 0;
+
+  constructor(store: VenueStore, tables: { hours?: HoursTable; zones?: ZoneTable } = {}) {
+    this.hours = tables.hours ?? buildHours(store);
+    this.zones = tables.zones ?? buildZones(store);
+    this.minuteOfZone = new Uint16Array(this.zones.names.length);
+    this.stampOfZone = new Uint32Array(this.zones.names.length);
+  }
+
+  /** Starts answering for `instantMs` (UTC ms); forgets the previous instant's minutes. */
+  at(instantMs: number): this {
+    this.instantMs = instantMs;
+    this.generation = (this.generation + 1) >>> 0;
+    if (this.generation === 0) {
+      this.stampOfZone.fill(0);
+      this.generation = 1;
+    }
+    return this;
+  }
+
+  /** OpenState (CLOSED 0, OPEN 1, UNKNOWN 2) of venue i at the current instant. */
+  state(i: number): number {
+    const z = this.zones.codes[i]!;
+    if (this.stampOfZone[z] !== this.generation) {
+      this.minuteOfZone[z] = this.clock.minuteOfWeek(this.zones.names[z]!, this.instantMs);
+      this.stampOfZone[z] = this.generation;
+    }
+    return this.hours.state(i, this.minuteOfZone[z]!);
+  }
+
+  isOpen(i: number): boolean {
+    return this.state(i) === OpenState.OPEN;
+  }
+}
+
+function buildHours(store: VenueStore): HoursTable {
+  const builder = new HoursTableBuilder(store.size);
+  for (const r of store.records) builder.add(r.regularOpeningHours, { recordId: r.id });
+  return builder.finish();
+}
+
+function buildZones(store: VenueStore): ZoneTable {
+  const builder = new ZoneTableBuilder(store.size);
+  for (let i = 0; i < store.size; i++) {
+    const r = store.records[i]!;
+    builder.add(store.lat[i]!, store.lon[i]!, r.timeZone, r.id);
+  }
+  return builder.finish();
+}

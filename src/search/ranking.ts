@@ -1,0 +1,124 @@
+/**
+ * The matches of one query in parallel typed arrays, and the contract's order over them:
+ * `total` descending, then distance ascending, then venue id ascending (JavaScript string
+ * order, i.e. UTF-16 code units). The order is total (ids are unique), so `offset` paging
+ * never repeats or skips a venue while the data is unchanged.
+ *
+ * A page [offset, offset + limit) needs only the best K = offset + limit matches: when K is
+ * small against the number of matches they are selected with a bounded binary heap
+ * (O(n log K)), otherwise an index permutation is sorted. Reused across queries.
+ */
+export class Ranking {
+  venue: Uint32Array;
+  total: Float64Array;
+  dist: Float64Array;
+  along: Float64Array;
+  length = 0;
+  private heap: Uint32Array;
+  private readonly ids: readonly { readonly id: string }[];
+
+  /** `records[venue].id` breaks ties. */
+  constructor(records: readonly { readonly id: string }[], capacity = 1024) {
+    this.ids = records;
+    this.venue = new Uint32Array(capacity);
+    this.total = new Float64Array(capacity);
+    this.dist = new Float64Array(capacity);
+    this.along = new Float64Array(capacity);
+    this.heap = new Uint32Array(capacity);
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
+
+  push(venue: number, total: number, dist: number, along: number): void {
+    if (this.length === this.venue.length) this.grow();
+    const k = this.length++;
+    this.venue[k] = venue;
+    this.total[k] = total;
+    this.dist[k] = dist;
+    this.along[k] = along;
+  }
+
+  /** Whether match a ranks before match b. */
+  before(a: number, b: number): boolean {
+    const ta = this.total[a]!;
+    const tb = this.total[b]!;
+    if (ta !== tb) return ta > tb;
+    const da = this.dist[a]!;
+    const db = this.dist[b]!;
+    if (da !== db) return da < db;
+    return this.ids[this.venue[a]!]!.id < this.ids[this.venue[b]!]!.id;
+  }
+
+  /** Match slots of ranks [offset, offset + limit), in order. */
+  page(offset: number, limit: number): Uint32Array {
+    const n = this.length;
+    const k = Math.min(n, offset + limit);
+    if (offset >= k) return new Uint32Array(0);
+    const top = k * 4 >= n ? this.sortAll() : this.selectTop(k);
+    return top.slice(offset, k);
+  }
+
+  private sortAll(): Uint32Array {
+    const order = this.heap.subarray(0, this.length);
+    for (let i = 0; i < this.length; i++) order[i] = i;
+    order.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
+    return order;
+  }
+
+  /** The best k slots in order: a heap whose root is the worst of the best k seen so far. */
+  private selectTop(k: number): Uint32Array {
+    const heap = this.heap;
+    let size = 0;
+    for (let j = 0; j < this.length; j++) {
+      if (size < k) {
+        // sift up: parents rank after (are worse than) children
+        let c = size++;
+        while (c > 0) {
+          const p = (c - 1) >> 1;
+          if (!this.before(heap[p]!, j)) break;
+          heap[c] = heap[p]!;
+          c = p;
+        }
+        heap[c] = j;
+      } else if (this.before(j, heap[0]!)) {
+        this.siftDown(j, size);
+      }
+    }
+    const out = heap.subarray(0, size);
+    out.sort((a, b) => (this.before(a, b) ? -1 : 1));
+    return out;
+  }
+
+  private siftDown(item: number, size: number): void {
+    const heap = this.heap;
+    let c = 0;
+    for (;;) {
+      let w = 2 * c + 1;
+      if (w >= size) break;
+      const r = w + 1;
+      if (r < size && this.before(heap[w]!, heap[r]!)) w = r; // the worse child
+      if (!this.before(item, heap[w]!)) break;
+      heap[c] = heap[w]!;
+      c = w;
+    }
+    heap[c] = item;
+  }
+
+  private grow(): void {
+    const cap = this.venue.length * 2;
+    const grow64 = (a: Float64Array) => {
+      const b = new Float64Array(cap);
+      b.set(a);
+      return b;
+    };
+    const venue = new Uint32Array(cap);
+    venue.set(this.venue);
+    this.venue = venue;
+    this.total = grow64(this.total);
+    this.dist = grow64(this.dist);
+    this.along = grow64(this.along);
+    this.heap = new Uint32Array(cap);
+  }
+}

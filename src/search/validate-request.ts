@@ -1,0 +1,190 @@
+import type { TSchema } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
+import { VenueSearchError, describeValue } from '../errors.js';
+import {
+  DEFAULT_LIMIT,
+  MAX_PATH_DISTANCE_METERS,
+  SearchBodySchema,
+  SearchQuerySchema,
+  type SearchBody,
+} from '../schema/search.js';
+
+/**
+ * Validation of a search request against the ONE schema in src/schema/search.ts (compiled
+ * once), then the rules a JSON schema cannot state (weights, the PATH distance limit,
+ * `atTime`, duplicate labels). Every failure is a VenueSearchError whose `param` is the
+ * field path written the JavaScript way (`locations[2].lat`) and whose message names the
+ * bad value. Bounds marked as limits in the schema (`maxItems`, `maximum` of distances and
+ * offset) are `limit_exceeded`; everything else is `invalid_request`.
+ */
+
+const bodyCheck = TypeCompiler.Compile(SearchBodySchema);
+const queryCheck = TypeCompiler.Compile(SearchQuerySchema);
+
+/** `/locations/2/lat` -> `locations[2].lat`. */
+export function jsonPointerToPath(pointer: string, root = ''): string {
+  let path = root;
+  for (const raw of pointer.split('/').slice(1)) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (/^[0-9]+$/.test(part)) path += `[${part}]`;
+    else path += path === '' ? part : `.${part}`;
+  }
+  return path;
+}
+
+function expectation(error: ValueError): string {
+  const s = error.schema as Record<string, unknown>;
+  switch (error.type) {
+    case ValueErrorType.Number:
+      return 'a finite number';
+    case ValueErrorType.Integer:
+      return 'an integer';
+    case ValueErrorType.String:
+      return 'a string';
+    case ValueErrorType.Array:
+      return 'an array';
+    case ValueErrorType.Object:
+      return 'an object';
+    case ValueErrorType.NumberMinimum:
+    case ValueErrorType.IntegerMinimum:
+      return `>= ${String(s['minimum'])}`;
+    case ValueErrorType.NumberMaximum:
+    case ValueErrorType.IntegerMaximum:
+      return `<= ${String(s['maximum'])}`;
+    case ValueErrorType.NumberExclusiveMinimum:
+      return `> ${String(s['exclusiveMinimum'])}`;
+    case ValueErrorType.ArrayMinItems:
+      return `an array of at least ${String(s['minItems'])} item(s)`;
+    case ValueErrorType.ArrayMaxItems:
+      return `an array of at most ${String(s['maxItems'])} items`;
+    case ValueErrorType.StringMinLength:
+      return `a string of at least ${String(s['minLength'])} character(s)`;
+    case ValueErrorType.StringMaxLength:
+      return `a string of at most ${String(s['maxLength'])} characters`;
+    case ValueErrorType.ObjectRequiredProperty:
+      return 'present';
+    case ValueErrorType.Union: {
+      const options = (s['anyOf'] as Array<{ const?: unknown }> | undefined)?.map((o) => o.const);
+      if (options && options.every((o) => typeof o === 'string')) return `one of ${options.join(', ')}`;
+      return 'a valid value';
+    }
+    default:
+      return error.message.replace(/^Expected /, '');
+  }
+}
+
+const LIMIT_ERRORS = new Set<ValueErrorType>([
+  ValueErrorType.ArrayMaxItems,
+  ValueErrorType.NumberMaximum,
+  ValueErrorType.IntegerMaximum,
+]);
+
+function fail(check: TypeCheck<TSchema>, value: unknown, root: string): never {
+  const error = check.Errors(value).First();
+  if (error === undefined) throw new VenueSearchError('invalid_request', `${root || 'request'} is invalid`);
+  const param = jsonPointerToPath(error.path, root) || root || 'body';
+  if (error.type === ValueErrorType.ObjectAdditionalProperties) {
+    const known = Object.keys(((error.schema as { properties?: object }).properties ?? {}) as object);
+    throw new VenueSearchError(
+      'invalid_request',
+      `${param} is not a known field${known.length ? ` (expected ${known.join(', ')})` : ''}`,
+      { param, value: error.value },
+    );
+  }
+  // Coordinates out of range are invalid input; other maxima (locations, distance, offset)
+  // are the engine's published limits.
+  const isCoordinate = /\.(lat|lon)$/.test(param);
+  const code = LIMIT_ERRORS.has(error.type) && !isCoordinate ? 'limit_exceeded' : 'invalid_request';
+  throw new VenueSearchError(code, `${param} must be ${expectation(error)}; got ${describeValue(error.value)}`, {
+    param,
+    value: error.value,
+  });
+}
+
+function invalid(param: string, value: unknown, expected: string): never {
+  throw new VenueSearchError('invalid_request', `${param} must be ${expected}; got ${describeValue(value)}`, {
+    param,
+    value,
+  });
+}
+
+/** ISO 8601 UTC timestamp: date, time with optional seconds and fraction, `Z` or `+00:00`. */
+const UTC_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]00:?00)$/;
+
+/** Milliseconds since the epoch of an ISO 8601 UTC timestamp, or NaN. */
+export function parseUtcTimestamp(text: string): number {
+  const m = UTC_TIMESTAMP.exec(text);
+  if (m === null) return Number.NaN;
+  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  const ms = m[7] === undefined ? 0 : Math.floor(Number(m[7]) * 1000);
+  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return Number.NaN;
+  const t = Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  // Date.UTC rolls 2026-02-30 over to March: reject dates that do not exist.
+  if (new Date(t).getUTCDate() !== day) return Number.NaN;
+  return t;
+}
+
+/** A body that passed validation, with `atTime` parsed (NaN-free) when present. */
+export interface ValidBody {
+  readonly body: SearchBody;
+  /** `openingConditions.atTime` in ms since the epoch, or undefined. */
+  readonly atTimeMs: number | undefined;
+  /** Travel key of each location: its label, else its index. */
+  readonly travelKeys: readonly string[];
+}
+
+export function validateSearchBody(value: unknown): ValidBody {
+  if (!bodyCheck.Check(value)) fail(bodyCheck, value, '');
+  const body = value as SearchBody;
+  let anyPositive = false;
+  const labels = new Map<string, number>();
+  const travelKeys: string[] = [];
+  body.locations.forEach((loc, i) => {
+    if (loc.weight !== undefined) {
+      if (!Number.isFinite(loc.weight)) invalid(`locations[${i}].weight`, loc.weight, 'a finite number >= 0');
+      if (loc.weight > 0) anyPositive = true;
+    } else {
+      anyPositive = true;
+    }
+    const key = loc.label ?? String(i);
+    const first = labels.get(key);
+    if (first !== undefined) {
+      invalid(`locations[${i}].label`, loc.label ?? key, `unique among the locations' labels and indices (same as locations[${first}])`);
+    }
+    labels.set(key, i);
+    travelKeys.push(key);
+  });
+  if (body.mode.mode === 'POINT' && !anyPositive) {
+    invalid('locations', body.locations.map((l) => l.weight), 'weighted with at least one weight > 0');
+  }
+  if (body.mode.mode === 'PATH' && body.locations.length > 1 && body.mode.maxDistance > MAX_PATH_DISTANCE_METERS) {
+    throw new VenueSearchError(
+      'limit_exceeded',
+      `mode.maxDistance must be <= ${MAX_PATH_DISTANCE_METERS} in PATH mode; got ${describeValue(body.mode.maxDistance)}`,
+      { param: 'mode.maxDistance', value: body.mode.maxDistance },
+    );
+  }
+  let atTimeMs: number | undefined;
+  const atTime = body.preferences?.openingConditions?.atTime;
+  if (atTime !== undefined) {
+    atTimeMs = parseUtcTimestamp(atTime);
+    if (Number.isNaN(atTimeMs)) {
+      invalid('preferences.openingConditions.atTime', atTime, 'an ISO 8601 UTC timestamp such as "2026-11-21T20:00:00Z"');
+    }
+  }
+  return { body, atTimeMs, travelKeys };
+}
+
+export interface PageOptions {
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
+/** `limit` 1..100 (default 20) and `offset` 0..MAX_OFFSET (default 0), integers. */
+export function validatePage(options: PageOptions): { limit: number; offset: number } {
+  const page = { limit: options.limit ?? DEFAULT_LIMIT, offset: options.offset ?? 0 };
+  if (!queryCheck.Check(page)) fail(queryCheck, page, '');
+  return page;
+}
