@@ -57,7 +57,8 @@ describe.skipIf(!present)('real data: every file imports, counts add up, output 
       expect(skipCounts(report)).toEqual(want.skips);
       expect(report.balanced()).toBe(true);
       expect(records).toHaveLength(report.written);
-      const invalid = records.flatMap((r) => (Value.Check(VenueRecordSchema, r) ? [] : [r.id]));
+      const valid = (r: VenueRecord): boolean => Value.Check(VenueRecordSchema, r);
+      const invalid = records.filter((r) => !valid(r)).map((r) => r.id);
       expect(invalid).toEqual([]);
       const loaded = await readVenues(ndjson(records), { format: 'ndjson', name: file, onInvalid: 'skip' });
       expect(loaded.rejects.map((r) => r.error.message)).toEqual([]);
