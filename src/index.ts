@@ -12,3 +12,4 @@ export * from './schema/common.js';
 export * from './schema/menus.js';
 export * from './schema/venue.js';
 export * from './schema/establishment.js';
+export * from './import/index.js';
