@@ -7,7 +7,8 @@
  *   are rejected rather than stripped, query numbers must be finite decimals;
  * - only `application/json` bodies are parsed (the default `text/plain` parser is removed),
  *   so anything else is a 415; the body limit is small (64 KiB default) and a 413 above it;
- * - trailing slashes are ignored (`/v1/search` and `/v1/search/` are the same route);
+ * - trailing slashes are ignored (`/v1/search` and `/v1/search/` are the same route); no
+ *   automatic HEAD routes (HEAD is a 405 like any other method a path does not serve);
  * - request ids are generated server-side (a client-sent id header is ignored);
  * - request logs carry method, path and status, never headers, and any key-shaped token in a
  *   URL is masked.
@@ -63,6 +64,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestTimeout: options.requestTimeoutMs ?? 15_000,
     connectionTimeout: options.connectionTimeoutMs ?? 30_000,
     routerOptions: { ignoreTrailingSlash: true },
+    // no automatic HEAD twins: a HEAD on a billed route would run the engine and charge for no body
+    exposeHeadRoutes: false,
     requestIdHeader: false,
     genReqId: () => randomUUID(),
     return503OnClosing: true,

@@ -58,7 +58,7 @@ export function presentedKey(headers: Readonly<Record<string, string | string[] 
 
 /**
  * Interface section 5: what a public key may call. Each entry is a method and a path prefix
- * (the interface's `*`); HEAD counts as GET. Everything else is 403 for a public key.
+ * (the interface's `*`). Everything else is 403 for a public key.
  */
 const PUBLIC_KEY_ALLOWED: readonly { method: string; prefix: string }[] = [
   { method: 'POST', prefix: '/v1/search/' },
@@ -73,7 +73,6 @@ const PUBLIC_KEY_ALLOWED: readonly { method: string; prefix: string }[] = [
 
 /** `path` is the request path without the query string. `/v1/search` (no slash) counts as `/v1/search/`. */
 export function publicKeyMayCall(method: string, path: string): boolean {
-  const m = method === 'HEAD' ? 'GET' : method;
   const p = path.endsWith('/') ? path : `${path}/`;
-  return PUBLIC_KEY_ALLOWED.some((rule) => rule.method === m && (path.startsWith(rule.prefix) || p.startsWith(rule.prefix)));
+  return PUBLIC_KEY_ALLOWED.some((rule) => rule.method === method && (path.startsWith(rule.prefix) || p.startsWith(rule.prefix)));
 }

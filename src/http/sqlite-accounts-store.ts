@@ -139,6 +139,7 @@ export class SqliteAccountsStore implements AccountsStore {
         `SELECT k.digest, k.account_id, k.kind, a.plan FROM api_keys k JOIN accounts a ON a.id = k.account_id
          WHERE k.digest = ? AND (k.expires_at_ms IS NULL OR k.expires_at_ms > ?)`,
       ),
+      // only ever brings an expiry forward: a key already on a shorter grace keeps it
       expireKeys: db.prepare(
         `UPDATE api_keys SET expires_at_ms = ? WHERE account_id = ? AND kind = ?
          AND (expires_at_ms IS NULL OR expires_at_ms > ?)`,
@@ -205,7 +206,10 @@ export class SqliteAccountsStore implements AccountsStore {
       .transaction(() => {
         if (this.stmt.getAccount.get(accountId) === undefined) throw new RangeError(`no account ${JSON.stringify(accountId)}`);
         const kinds = new Set(keys.map((k) => k.kind));
-        for (const kind of kinds) this.stmt.expireKeys.run(options.nowMs + options.graceMs, accountId, kind, options.nowMs);
+        for (const kind of kinds) {
+          const expiresAt = options.nowMs + options.graceMs;
+          this.stmt.expireKeys.run(expiresAt, accountId, kind, expiresAt);
+        }
         for (const key of keys) this.stmt.insertKey.run(Buffer.from(key.digest), accountId, key.kind, options.nowMs);
       })
       .immediate();

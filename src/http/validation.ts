@@ -25,11 +25,18 @@ const COMMON: AjvOptions = {
   strict: false,
 };
 
+// One pair per process: ajv caches compiled validators by schema, so every app built in the
+// process (tests build many) reuses them. Validators are pure functions of their schema.
+let bodyAjv: Ajv | undefined;
+let textAjv: Ajv | undefined;
+
 /** A validator compiler with a non-coercing ajv for bodies and a coercing one for the rest. */
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
-  const bodyAjv = addFormats(new Ajv({ ...COMMON, coerceTypes: false }));
-  const textAjv = addFormats(new Ajv({ ...COMMON, coerceTypes: true }));
-  return ({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+  bodyAjv ??= addFormats(new Ajv({ ...COMMON, coerceTypes: false }));
+  textAjv ??= addFormats(new Ajv({ ...COMMON, coerceTypes: true }));
+  const body = bodyAjv;
+  const text = textAjv;
+  return ({ schema, httpPart }) => (httpPart === 'body' ? body : text).compile(schema as object);
 }
 
 const DECIMAL = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;

@@ -49,7 +49,6 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
     const track = (method: HTTPMethods, url: string): void => {
       const set = methodsByUrl.get(url) ?? new Set<HTTPMethods>();
       set.add(method);
-      if (method === 'GET') set.add('HEAD');
       methodsByUrl.set(url, set);
     };
 

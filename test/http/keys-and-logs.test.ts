@@ -1,0 +1,90 @@
+/**
+ * Keys: the public key's permission table (interface section 5, written out by hand here),
+ * hashing (only digests in the database), rotation grace periods; and logs that never hold a key.
+ */
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { rotateAccountKeys } from '../../src/http/accounts.js';
+import { hashApiKey, publicKeyMayCall } from '../../src/http/keys.js';
+import { createHarness } from './support/harness.js';
+
+describe('public key permissions (interface section 5)', () => {
+  it.each([
+    ['POST', '/v1/search/', true],
+    ['POST', '/v1/search', true],
+    ['GET', '/v1/find', true],
+    ['GET', '/v1/establishments/basic/abc', true],
+    ['GET', '/v1/establishments/advanced/abc', true],
+    ['GET', '/v1/establishments/menus/abc', true],
+    ['GET', '/v1/widget/', true],
+    ['GET', '/v1/widget/app.js', true],
+    ['GET', '/v1/business/balances', true],
+    ['POST', '/v1/business/balances', true],
+    ['GET', '/v1/vocabulary', false],
+    ['GET', '/v1/search/', false],
+    ['POST', '/v1/find', false],
+    ['DELETE', '/v1/establishments/basic/abc', false],
+    ['GET', '/v1/establishments/other/abc', false],
+    ['GET', '/v2/find', false],
+  ] as const)('%s %s -> %s', (method, path, allowed) => {
+    expect(publicKeyMayCall(method, path)).toBe(allowed);
+  });
+});
+
+describe('stored keys and rotation', () => {
+  it('the database holds SHA-256 digests only, never a key', async () => {
+    const h = await createHarness();
+    const acct = await h.open();
+    const rows = h.store.db.prepare('SELECT digest FROM api_keys').all() as { digest: Buffer }[];
+    const stored = rows.map((r) => r.digest.toString('hex')).sort();
+    expect(stored).toEqual([hashApiKey(acct.secretKey), hashApiKey(acct.publicKey)].map((d) => d.toString('hex')).sort());
+    // the SHA-256 of "abc" (FIPS 180-2 test vector) proves the digest function
+    expect(hashApiKey('abc').toString('hex')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    await h.close();
+  });
+
+  it('a second rotation never extends the first old key past its own grace; grace 0 ends it at once', async () => {
+    const h = await createHarness();
+    const acct = await h.open();
+    const status = async (key: string) =>
+      (await h.app.inject({ method: 'GET', url: '/v1/business/balances', headers: { 'api-key': key } })).statusCode;
+    const t0 = h.clock.nowMs;
+    const r1 = await rotateAccountKeys(h.store, acct.accountId, { kinds: ['secret'], graceMs: 60_000, nowMs: t0 });
+    const r2 = await rotateAccountKeys(h.store, acct.accountId, { kinds: ['secret'], graceMs: 3_600_000, nowMs: t0 + 30_000 });
+    h.clock.nowMs = t0 + 59_000;
+    expect(await status(acct.secretKey)).toBe(200);
+    h.clock.nowMs = t0 + 61_000;
+    expect(await status(acct.secretKey)).toBe(401); // first grace over, not extended by r2
+    expect(await status(r1.secretKey!)).toBe(200); // r1's key is in r2's one-hour grace
+    expect(await status(r2.secretKey!)).toBe(200);
+    await rotateAccountKeys(h.store, acct.accountId, { kinds: ['secret', 'public'], graceMs: 0, nowMs: h.clock.nowMs });
+    expect(await status(r1.secretKey!)).toBe(401);
+    expect(await status(r2.secretKey!)).toBe(401);
+    expect(await status(acct.publicKey)).toBe(401);
+    await h.close();
+  });
+});
+
+describe('logs', () => {
+  it('request logs (info level) never contain a key, even one sent in the URL', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const h = await createHarness({ extra: { logger: { level: 'trace', stream } } });
+    const acct = await h.open();
+    await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: { 'api-key': acct.secretKey } });
+    await h.app.inject({ method: 'GET', url: `/v1/find?q=lamb&api_key=${acct.secretKey}`, headers: { API_KEY: acct.publicKey } });
+    await h.app.inject({ method: 'GET', url: `/v1/nowhere/${acct.publicKey}` });
+    await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: { 'api-key': 'sk_wrong' } });
+    const log = lines.join('');
+    expect(lines.length).toBeGreaterThan(4);
+    expect(log).toContain('/v1/find');
+    for (const key of [acct.secretKey, acct.publicKey]) expect(log).not.toContain(key.slice(3));
+    expect(log).not.toContain('sk_wrong');
+    await h.close();
+  });
+});
