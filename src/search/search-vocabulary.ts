@@ -17,7 +17,9 @@ import { CATERS_FLAGS, catersBit, normalizeWord } from '../store/vocabulary.js';
  *   static kinds plus every word used as a primaryGenre or additionalGenre in the data; the
  *   rest are flags. The two behave differently (docs/search.md): asked kinds are
  *   alternatives (a venue is one kind), asked flags are all wanted.
- * - vibes: the values the interface shows plus every vibe present in the data.
+ * - vibes: a fixed list (the interface's `romantic`, `conversation` and a few more) plus
+ *   every vibe present in the data.
+ * The fixed words keep a request valid whatever data is loaded.
  * - catersFilters: CATERS_FLAGS (implications applied in the store).
  * A word in the vocabulary that no venue has is accepted and simply matches nothing.
  */
@@ -29,8 +31,12 @@ export const STATIC_FLAGS = [
   'serves_alcohol',
   'serves_non_alcohol',
   'family_friendly',
+  'live_music',
+  'outdoor_seating',
+  'dog_friendly',
+  'wheelchair_accessible',
 ] as const;
-export const STATIC_VIBES = ['romantic', 'conversation'] as const;
+export const STATIC_VIBES = ['romantic', 'conversation', 'cosy', 'lively', 'quiet', 'family', 'traditional', 'trendy'] as const;
 
 /** Code of a vocabulary word known to the vocabulary but absent from the data. */
 export const ABSENT = -1;
