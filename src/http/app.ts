@@ -18,6 +18,7 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AccountsStore } from './accounts-store.js';
 import type { EngineLike } from './engine-like.js';
+import { planWindows, type PlanName, type RateWindow } from './plans.js';
 import { HttpError, toErrorResponse } from './http-errors.js';
 import { createValidatorCompiler } from './validation.js';
 import { V1_PREFIX, v1Routes } from './v1/routes.js';
@@ -36,6 +37,11 @@ export interface BuildAppOptions {
   readonly requestTimeoutMs?: number;
   /** Idle socket timeout, ms. Default 30 s. */
   readonly connectionTimeoutMs?: number;
+  /**
+   * The rate windows of each plan. Default: interface section 8 (`planWindows` in plans.ts).
+   * An operator with custom contracts, or a load bench, can override it.
+   */
+  readonly planWindows?: (plan: PlanName) => readonly RateWindow[];
 }
 
 const KEY_IN_TEXT = /\b(sk|pk)_[A-Za-z0-9_-]+/g;
@@ -104,6 +110,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
   app.addSchema(ErrorEnvelopeSchema);
-  await app.register(v1Routes({ engine: options.engine, accounts: options.accounts, clock }), { prefix: V1_PREFIX });
+  await app.register(v1Routes({ engine: options.engine, accounts: options.accounts, clock, planWindows: options.planWindows ?? planWindows }), { prefix: V1_PREFIX });
   return app;
 }

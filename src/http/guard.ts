@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import type { AccountsStore, KeyPrincipal } from './accounts-store.js';
 import { HttpError } from './http-errors.js';
 import { hashApiKey, keyKindOf, presentedKey, publicKeyMayCall } from './keys.js';
-import { planWindows } from './plans.js';
+import type { PlanName, RateWindow } from './plans.js';
 import { rateLimitHeaders } from './rate-limit.js';
 
 /** Routes with `config: { public: true }` skip the guard (the OpenAPI document, 405 answers). */
@@ -25,7 +25,11 @@ export function principalOf(request: FastifyRequest): KeyPrincipal {
   return principal;
 }
 
-export function createGuard(accounts: AccountsStore, clock: () => number): onRequestHookHandler {
+export function createGuard(
+  accounts: AccountsStore,
+  clock: () => number,
+  planWindows: (plan: PlanName) => readonly RateWindow[],
+): onRequestHookHandler {
   return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if ((request.routeOptions.config as GuardRouteConfig).public === true) return;
     const presented = presentedKey(request.headers);

@@ -13,7 +13,7 @@ import { serveCharged } from '../billing.js';
 import type { EngineLike, FindParams } from '../engine-like.js';
 import { createGuard, principalOf } from '../guard.js';
 import { HttpError, invalidParam } from '../http-errors.js';
-import { priceMicros } from '../plans.js';
+import { priceMicros, type PlanName, type RateWindow } from '../plans.js';
 import { finiteQueryNumbers } from '../validation.js';
 import { venueResponseSchemas } from './venue-schemas.js';
 import {
@@ -31,6 +31,8 @@ export interface V1Dependencies {
   readonly accounts: AccountsStore;
   /** ms since the epoch; drives rate windows, ledger timestamps and the engine's `now`. */
   readonly clock: () => number;
+  /** The rate windows of each plan (interface section 8 unless overridden). */
+  readonly planWindows: (plan: PlanName) => readonly RateWindow[];
 }
 
 export const V1_PREFIX = '/v1';
@@ -44,7 +46,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
   const { engine, accounts, clock } = deps;
   return async function v1(plugin: FastifyInstance): Promise<void> {
     const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-    app.addHook('onRequest', createGuard(accounts, clock));
+    app.addHook('onRequest', createGuard(accounts, clock, deps.planWindows));
     const methodsByUrl = new Map<string, Set<HTTPMethods>>();
     const track = (method: HTTPMethods, url: string): void => {
       const set = methodsByUrl.get(url) ?? new Set<HTTPMethods>();
