@@ -32,7 +32,8 @@ export type FindPlan = 'none' | 'names' | 'names-then-distance' | 'radius-then-n
  * call is synchronous and allocates little beyond the page it returns.
  *
  * Order: with a centre, distance ascending then id; without, relevance (NameIndex.matchKey:
- * match quality, first-word bonus, shorter names first) descending then id.
+ * match quality, first-word bonus, shorter names first) descending, then load order (the
+ * venue's dense index: relevance ties are common and an integer compare keeps them cheap).
  * With a centre, the cheaper of two plans is taken by estimated cardinality: enumerate the
  * rarest query word's postings and measure each distance, or enumerate the venues within
  * the radius (spatial index) and test each name; both give identical results.
@@ -85,7 +86,7 @@ export class FindService {
     const centre = p.centre ?? (place !== null ? { lat: place.lat, lon: place.lon } : null);
     const q = this.names.prepare(p.query);
     const k = p.offset + p.limit;
-    this.top.reset(k);
+    this.top.reset(k, centre === null);
     let total: number;
     if (centre === null) total = this.collectByRelevance(q);
     else total = this.collectByDistance(q, centre.lat, centre.lon, p.maxDistanceMeters);

@@ -1,7 +1,9 @@
 /**
  * The K best of a stream of (venue, cost) pairs: smaller cost first, ties by venue id
- * (string order, via `idOf`), so the order is total and paging is stable. A bounded
- * max-heap on typed arrays: O(log K) per accepted entry, one comparison per rejected one.
+ * (string order, via `idOf`) or, with `tieByIndex`, by dense venue index (load order,
+ * one integer compare: for relevance keys, where ties are the rule, not the exception).
+ * Either way the order is total, so paging is stable. A bounded max-heap on typed arrays:
+ * O(log K) per accepted entry, one comparison per rejected one.
  */
 export class TopK {
   private venue = new Uint32Array(64);
@@ -9,14 +11,16 @@ export class TopK {
   private k = 0;
   private n = 0;
   private readonly idOf: (venue: number) => string;
+  private tieByIndex = false;
 
   constructor(idOf: (venue: number) => string) {
     this.idOf = idOf;
   }
 
   /** Starts a new selection of at most `k` entries. */
-  reset(k: number): void {
+  reset(k: number, tieByIndex = false): void {
     this.k = k;
+    this.tieByIndex = tieByIndex;
     this.n = 0;
     if (this.venue.length < k) {
       this.venue = new Uint32Array(k);
@@ -31,7 +35,7 @@ export class TopK {
   /** a worse than b: higher cost, or equal cost and greater id. */
   private worse(va: number, ca: number, vb: number, cb: number): boolean {
     if (ca !== cb) return ca > cb;
-    return this.idOf(va) > this.idOf(vb);
+    return this.tieByIndex ? va > vb : this.idOf(va) > this.idOf(vb);
   }
 
   offer(v: number, c: number): void {
@@ -78,6 +82,7 @@ export class TopK {
       const ca = this.cost[a]!;
       const cb = this.cost[b]!;
       if (ca !== cb) return ca - cb;
+      if (this.tieByIndex) return this.venue[a]! - this.venue[b]!;
       const ia = this.idOf(this.venue[a]!);
       const ib = this.idOf(this.venue[b]!);
       return ia < ib ? -1 : ia > ib ? 1 : 0;
