@@ -20,7 +20,11 @@ export interface FhrsImportOptions extends ImportOptions {
 
 async function readRows(path: string): Promise<FhrsRow[]> {
   const rows: FhrsRow[] = [];
-  const parser = createReadStream(path).pipe(parse({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true }));
+  const input = createReadStream(path);
+  const parser = parse({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true });
+  // pipe() does not forward a read error (a missing file) to the parser: do it here.
+  input.once('error', (err) => parser.destroy(err));
+  input.pipe(parser);
   try {
     for await (const row of parser) rows.push(row as FhrsRow);
   } catch (err) {

@@ -74,9 +74,21 @@ function isLineFile(path: string): boolean {
 }
 
 async function* lineRows(path: string): AsyncGenerator<OsmRow> {
-  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+  const input = createReadStream(path, 'utf8');
+  // readline does not forward stream errors (a missing file) to its iterator.
+  const failed = new Promise<never>((_, reject) => input.once('error', reject));
+  failed.catch(() => {});
+  const lines = createInterface({ input, crlfDelay: Infinity })[Symbol.asyncIterator]();
   let n = 0;
-  for await (const line of lines) {
+  for (;;) {
+    let next: IteratorResult<string>;
+    try {
+      next = await Promise.race([lines.next(), failed]);
+    } catch (err) {
+      throw new VenueSearchError('invalid_data', `OSM file ${path} is not readable: ${(err as Error).message}`, { file: path });
+    }
+    if (next.done) break;
+    const line = next.value;
     n++;
     if (line.trim() === '') continue;
     let value: unknown;

@@ -55,3 +55,14 @@ describe('venue-search import (commander, in-process)', () => {
     await expect(run(['import', 'fhrs', FIX + 'fhrs-sample.csv', '--max-km-from-authority', 'far'])).rejects.toThrow(/positive number/);
   });
 });
+
+describe('unreadable inputs are invalid_data errors naming the file', () => {
+  for (const kind of ['osm', 'fhrs'] as const) {
+    for (const file of ['missing.geojson', 'missing.ndjson', 'missing.csv']) {
+      if ((kind === 'fhrs') !== file.endsWith('.csv')) continue;
+      it(`import ${kind} ${file}`, async () => {
+        await expect(run(['import', kind, join(dir, file)])).rejects.toMatchObject({ code: 'invalid_data', message: expect.stringContaining(file) });
+      });
+    }
+  }
+});
