@@ -1,0 +1,71 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import type { Timing } from './measure.js';
+
+export interface Machine {
+  readonly cpu: string;
+  readonly cores: number;
+  readonly memoryGiB: number;
+  readonly node: string;
+  readonly platform: string;
+}
+
+export function machine(): Machine {
+  const c = cpus();
+  return {
+    cpu: c[0]?.model.trim() ?? 'unknown',
+    cores: c.length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+  };
+}
+
+export interface WorkloadResult {
+  readonly workload: string;
+  /** Dataset and parameters, e.g. `{venues: 1000000, radiusMeters: 1000}`. */
+  readonly params: Record<string, unknown>;
+  /** Timed tasks; the first is ours, the others are baselines (ratio = baseline / ours). */
+  readonly timings: Timing[];
+  /** One-off figures (build time, bytes per venue, ...). */
+  readonly figures?: Record<string, number>;
+  /** Equality checks made outside the timed loop, with what they compared. */
+  readonly checks?: Record<string, string>;
+}
+
+/** Prints a workload as a table: median, p99 and each row's ratio to the first (ours). */
+export function printWorkload(r: WorkloadResult): void {
+  const params = Object.entries(r.params).map(([k, v]) => `${k}=${String(v)}`).join(', ');
+  process.stdout.write(`\n## ${r.workload} (${params})\n`);
+  if (r.timings.length > 0) {
+    const ours = r.timings[0]!.medianUs;
+    const rows = r.timings.map((t) => [t.name, fmt(t.medianUs), fmt(t.p99Us), t === r.timings[0] ? '1.00' : (t.medianUs / ours).toFixed(2)]);
+    printTable(['task', 'median µs', 'p99 µs', 'x slower than ours'], rows);
+  }
+  for (const [k, v] of Object.entries(r.figures ?? {})) process.stdout.write(`  ${k}: ${Number.isInteger(v) ? v : v.toFixed(2)}\n`);
+  for (const [k, v] of Object.entries(r.checks ?? {})) process.stdout.write(`  check ${k}: ${v}\n`);
+}
+
+export function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |\n`;
+  process.stdout.write(line(header));
+  process.stdout.write(`|${widths.map((w, i) => (i === 0 ? ':' : '-') + '-'.repeat(w) + (i === 0 ? '-' : ':')).join('|')}|\n`);
+  for (const r of rows) process.stdout.write(line(r));
+}
+
+function fmt(us: number): string {
+  return us >= 100 ? us.toFixed(0) : us >= 1 ? us.toFixed(2) : us.toFixed(3);
+}
+
+/** Writes the run as JSON to bench/results/<name>.json and bench/results/latest-<mode>.json. */
+export function writeResults(mode: string, results: WorkloadResult[], extra: Record<string, unknown> = {}): string {
+  const dir = new URL('../results/', import.meta.url);
+  mkdirSync(dir, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const body = JSON.stringify({ mode, date: new Date().toISOString(), machine: machine(), ...extra, results }, null, 2);
+  const path = new URL(`${stamp}-${mode}.json`, dir);
+  writeFileSync(path, body);
+  writeFileSync(new URL(`latest-${mode}.json`, dir), body);
+  return path.pathname;
+}
