@@ -164,3 +164,15 @@ describe('convertOsmOpeningHours does not depend on the process time zone', () =
     }
   });
 });
+
+describe('known pitfall (CONTRACT): opening_hours 3.15 phantom Monday 00:00-01:00 after the 2026-03-29 clock change', () => {
+  it('Fr,Sa 12:00-01:00; Su 12:00-22:30: library says open on Mon 30 Mar 00:30 but closed a week earlier; the weekly form says closed', () => {
+    process.env.TZ = 'Europe/London';
+    const value = 'Fr,Sa 12:00-01:00; Su 12:00-22:30';
+    const oh = new OpeningHours(value, null, 0);
+    expect(oh.getState(new Date(2026, 2, 30, 0, 30))).toBe(true); // the phantom
+    expect(oh.getState(new Date(2026, 2, 23, 0, 30))).toBe(false); // same weekday and time, no clock change
+    const compiled = compileWeeklyHours(convertOsmOpeningHours(value).hours);
+    expect(isOpenInIntervals(compiled as Uint16Array, 30)).toBe(false); // Monday 00:30
+  });
+});
