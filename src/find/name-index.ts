@@ -30,6 +30,11 @@ export interface PreparedNameQuery {
   readonly estimatedCandidates: number;
 }
 
+/** Word counts above this rank like it (6 bits of the key and of postInfo). */
+const MAX_COUNTED_WORDS = 63;
+const INFO_LEAD = 0x80;
+const INFO_SHARES = 0x40;
+
 const EMPTY_QUERY: PreparedNameQuery = { words: [], rarest: -1, estimatedCandidates: 0 };
 const NO_TYPO = new Int32Array(0);
 
@@ -49,6 +54,13 @@ export class NameIndex {
   readonly tokens: readonly string[];
   readonly postStart: Uint32Array;
   readonly postVenue: Uint32Array;
+  /**
+   * Per posting (parallel to postVenue): bit 7 = the word is the name's lead word (first
+   * significant), bit 6 = the name has another word with the same first letter (so the
+   * venue may occur twice in one prefix range), bits 0-5 = the name's word count (capped
+   * at 63). Lets one-word queries rank a posting without touching the venue's word list.
+   */
+  readonly postInfo: Uint8Array;
   readonly venueStart: Uint32Array;
   readonly venueTok: Uint32Array;
   /** 1 for dictionary words in OPTIONAL_QUERY_WORDS ("the", "of", ...). */
@@ -108,21 +120,41 @@ export class NameIndex {
     for (let t = 0; t < T; t++) postStart[t + 1]! += postStart[t]!;
     const fill = postStart.slice(0, T);
     const postVenue = new Uint32Array(postStart[T]!);
+    const postInfo = new Uint8Array(postStart[T]!);
+    this.optionalToken = new Uint8Array(T);
+    for (let t = 0; t < T; t++) if (OPTIONAL_QUERY_WORDS.has(this.tokens[t]!)) this.optionalToken[t] = 1;
+    const firstLetter = new Uint16Array(T);
+    for (let t = 0; t < T; t++) firstLetter[t] = this.tokens[t]!.charCodeAt(0);
     lastVenue.fill(-1);
     for (let i = 0; i < n; i++) {
-      for (let k = venueStart[i]!; k < venueStart[i + 1]!; k++) {
+      const start = venueStart[i]!;
+      const end = venueStart[i + 1]!;
+      const count = Math.min(end - start, MAX_COUNTED_WORDS);
+      const lead = this.leadPosition(start, end);
+      for (let k = start; k < end; k++) {
         const t = venueTok[k]!;
-        if (lastVenue[t] !== i) {
-          lastVenue[t] = i;
-          postVenue[fill[t]!++] = i;
+        if (lastVenue[t] === i) continue;
+        lastVenue[t] = i;
+        let shares = 0;
+        for (let j = start; j < end; j++) {
+          if (j !== k && venueTok[j] !== t && firstLetter[venueTok[j]!] === firstLetter[t]) shares = INFO_SHARES;
         }
+        // the lead flag is set when the word occurs at the lead position (its first occurrence may be later)
+        let isLead = 0;
+        for (let j = start; j < end; j++) if (venueTok[j] === t && j === lead) isLead = INFO_LEAD;
+        postInfo[fill[t]!] = isLead | shares | count;
+        postVenue[fill[t]!++] = i;
       }
     }
     this.postStart = postStart;
     this.postVenue = postVenue;
+    this.postInfo = postInfo;
     this.stamp = new Uint32Array(n);
-    this.optionalToken = new Uint8Array(T);
-    for (let t = 0; t < T; t++) if (OPTIONAL_QUERY_WORDS.has(this.tokens[t]!)) this.optionalToken[t] = 1;
+  }
+
+  /** Position in venueTok of the name's lead word: the first, or the second after a filler ("The"). */
+  private leadPosition(start: number, end: number): number {
+    return end - start > 1 && this.optionalToken[this.venueTok[start]!] === 1 ? start + 1 : start;
   }
 
   /** Bytes of the typed arrays plus an estimate of the dictionary strings (2 bytes a char + 16 a string). */
@@ -132,6 +164,7 @@ export class NameIndex {
     return (
       this.postStart.byteLength +
       this.postVenue.byteLength +
+      this.postInfo.byteLength +
       this.venueStart.byteLength +
       this.venueTok.byteLength +
       this.stamp.byteLength +
@@ -222,35 +255,31 @@ export class NameIndex {
   /**
    * Relevance key of venue i for the query, or 0 if it does not match every word. Higher is
    * better: the sum over query words of the best match quality (exact 3, prefix 2, typo 1),
-   * plus 1 when the first query word matches the first significant word of the name
-   * (leading "the" skipped); then, in the low
-   * byte, fewer name words first (a name that is exactly the query beats a longer one).
+   * plus 1 when the first query word matches (in any quality) the first significant word of
+   * the name (a leading filler such as "The" skipped); then, in the low
+   * 6 bits, fewer name words first (a name that is exactly the query beats a longer one).
    */
   matchKey(i: number, q: PreparedNameQuery): number {
     const start = this.venueStart[i]!;
     const end = this.venueStart[i + 1]!;
     const words = q.words;
+    if (words.length === 0) return 0;
     // Position of the name's first significant word ("Red" in "The Red Lion").
-    const lead = end - start > 1 && this.optionalToken[this.venueTok[start]!] === 1 ? start + 1 : start;
+    const lead = this.leadPosition(start, end);
     let score = 0;
     for (let w = 0; w < words.length; w++) {
       const word = words[w]!;
       let best = 0;
       for (let k = start; k < end && best < MATCH_EXACT; k++) {
-        const t = this.venueTok[k]!;
-        let m = 0;
-        if (t >= word.lo && t < word.hi) m = t === word.exact ? MATCH_EXACT : MATCH_PREFIX;
-        else if (word.typo !== null && sortedHas(word.typo, t)) m = MATCH_TYPO;
-        if (m > best) {
-          best = m;
-          if (w === 0 && k === lead) score += 1;
-        }
+        const m = wordQuality(word, this.venueTok[k]!);
+        if (m > best) best = m;
       }
       if (best === 0) return 0;
       score += best;
+      if (w === 0 && wordQuality(word, this.venueTok[lead]!) > 0) score += 1;
     }
     const count = end - start;
-    return score * 256 + (255 - (count > 255 ? 255 : count));
+    return score * 64 + (MAX_COUNTED_WORDS - (count > MAX_COUNTED_WORDS ? MAX_COUNTED_WORDS : count));
   }
 
   /**
@@ -260,6 +289,10 @@ export class NameIndex {
   forEachMatch(q: PreparedNameQuery, visit: (venue: number, key: number) => void): void {
     if (q.rarest < 0) return;
     const word = q.words[q.rarest]!;
+    if (q.words.length === 1 && word.typo === null) {
+      this.forEachSingleWordMatch(word, visit);
+      return;
+    }
     const gen = this.nextGeneration();
     const { stamp, postStart, postVenue } = this;
     const visitToken = (t: number): void => {
@@ -275,6 +308,33 @@ export class NameIndex {
     else for (let t = word.lo; t < word.hi; t++) visitToken(t);
   }
 
+  /**
+   * One-word fast path: every posting in the word's prefix range matches, and its key
+   * (same value as matchKey) comes from postInfo without reading the venue's words. Only
+   * a venue with two words of the same first letter can occur twice in the range; those
+   * few are deduplicated with the stamps and ranked by matchKey.
+   */
+  private forEachSingleWordMatch(word: PreparedWord, visit: (venue: number, key: number) => void): void {
+    const gen = this.nextGeneration();
+    const { stamp, postStart, postVenue, postInfo } = this;
+    const single: PreparedNameQuery = { words: [word], rarest: 0, estimatedCandidates: word.postings };
+    for (let t = word.lo; t < word.hi; t++) {
+      const quality = t === word.exact ? MATCH_EXACT : MATCH_PREFIX;
+      for (let p = postStart[t]!, end = postStart[t + 1]!; p < end; p++) {
+        const info = postInfo[p]!;
+        const i = postVenue[p]!;
+        if ((info & INFO_SHARES) !== 0) {
+          if (stamp[i] === gen) continue;
+          stamp[i] = gen;
+          visit(i, this.matchKey(i, single));
+          continue;
+        }
+        const score = quality + ((info & INFO_LEAD) !== 0 ? 1 : 0);
+        visit(i, score * 64 + (MAX_COUNTED_WORDS - (info & MAX_COUNTED_WORDS)));
+      }
+    }
+  }
+
   private nextGeneration(): number {
     this.generation = (this.generation + 1) >>> 0;
     if (this.generation === 0) {
@@ -283,6 +343,13 @@ export class NameIndex {
     }
     return this.generation;
   }
+}
+
+/** Quality of dictionary word `t` for a query word: exact, prefix, typo or 0. */
+function wordQuality(word: PreparedWord, t: number): number {
+  if (t >= word.lo && t < word.hi) return t === word.exact ? MATCH_EXACT : MATCH_PREFIX;
+  if (word.typo !== null && sortedHas(word.typo, t)) return MATCH_TYPO;
+  return 0;
 }
 
 function sortedHas(a: Int32Array, x: number): boolean {

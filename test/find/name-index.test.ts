@@ -1,0 +1,91 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { NameIndex } from '../../src/find/name-index.js';
+
+// Oracle of the documented relevance key, on plain strings (no dictionary, no postings):
+// per query word the best of exact 3 / prefix 2 / typo 1 over the name's words (all must match),
+// +1 when the first query word matches the name's first significant word, then
+// 63 - min(word count, 63) in the low 6 bits.
+const FILLER = new Set(['the', 'a', 'an', 'of', 'and', 'ye']);
+/** Textbook optimal-string-alignment distance. */
+function osa(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  return d[a.length]![b.length]!;
+}
+/** Quality of name word x for query word w; typo only when no word of any name starts with w. */
+function quality(x: string, w: string, dictionary: readonly string[]): number {
+  if (x === w) return 3;
+  if (x.startsWith(w)) return 2;
+  if (dictionary.some((y) => y.startsWith(w)) || w.length < 4 || x[0] !== w[0]) return 0;
+  const budget = w.length < 8 ? 1 : 2;
+  for (let j = 0; j <= x.length; j++) if (osa(w, x.slice(0, j)) <= budget) return 1;
+  return 0;
+}
+function oracleKey(name: string[], query: string[], dictionary: readonly string[] = name): number {
+  let q = query.filter((w) => !FILLER.has(w));
+  if (q.length === 0) q = query;
+  q = [...new Set(q)];
+  let score = 0;
+  for (const w of q) {
+    let best = 0;
+    for (const x of name) best = Math.max(best, quality(x, w, dictionary));
+    if (best === 0) return 0;
+    score += best;
+  }
+  const lead = name.length > 1 && FILLER.has(name[0]!) ? name[1]! : name[0];
+  if (lead !== undefined && quality(lead, q[0]!, dictionary) > 0) score += 1;
+  return score * 64 + 63 - Math.min(name.length, 63);
+}
+
+const VOCAB = ['the', 'red', 'redhill', 'reds', 'lion', 'lions', 'li', 'of', 'rose', 'crown', 'cr', 'and'];
+
+describe('NameIndex against a brute-force oracle (random names over a small vocabulary)', () => {
+  it('forEachMatch visits exactly the matching venues, once each, with the oracle key (one-word fast path and multi-word path)', () => {
+    const name = fc.array(fc.constantFrom(...VOCAB), { minLength: 1, maxLength: 5 });
+    const queryWord = fc.constantFrom('r', 're', 'red', 'redh', 'l', 'li', 'lion', 'lino', 'the', 'c', 'cr', 'crown', 'crwon', 'rsoe', 'rose', 'of');
+    fc.assert(
+      fc.property(fc.array(name, { minLength: 0, maxLength: 40 }), fc.array(queryWord, { minLength: 1, maxLength: 3 }), (names, query) => {
+        const index = new NameIndex(names.map((n) => n.join(' ')));
+        const q = index.prepare(query.join(' '));
+        const got = new Map<number, number>();
+        index.forEachMatch(q, (i, key) => {
+          expect(got.has(i)).toBe(false);
+          got.set(i, key);
+        });
+        const dictionary = names.flat();
+        for (let i = 0; i < names.length; i++) {
+          const expected = oracleKey(names[i]!, query, dictionary);
+          expect(got.get(i) ?? 0).toBe(expected);
+          expect(index.matchKey(i, q)).toBe(expected);
+        }
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('named cases: "The The" and "Red Redhill" (words sharing a first letter) rank as the oracle says', () => {
+    const names = ['The The', 'Red Redhill', 'Redhill Red', 'The Red Lion', 'Red Lion'];
+    const index = new NameIndex(names);
+    for (const query of ['the', 'red', 'redh', 'red li']) {
+      const q = index.prepare(query);
+      const got = new Map<number, number>();
+      index.forEachMatch(q, (i, key) => got.set(i, key));
+      const dictionary = names.flatMap((n) => n.toLowerCase().split(' '));
+      names.forEach((n, i) => expect(got.get(i) ?? 0).toBe(oracleKey(n.toLowerCase().split(' '), query.split(' '), dictionary)));
+    }
+  });
+
+  it('empty index: nothing matches and prepare finds no candidates', () => {
+    const index = new NameIndex([]);
+    const q = index.prepare('red');
+    expect(q.rarest).toBe(-1);
+    let n = 0;
+    index.forEachMatch(q, () => n++);
+    expect(n).toBe(0);
+  });
+});
