@@ -106,19 +106,49 @@ export function compilePreferences(prefs: Preferences | undefined, vocabulary: S
 
 /**
  * Writes venue i's parts into `parts` (PART_COUNT entries) and returns its total, or -1
- * when it fails a non-compromise preference. `openState` is the venue's HoursTable state at
- * the instant (only read when opening was asked).
+ * when it fails a non-compromise preference (then `parts` is incomplete). `opening` gives
+ * the venue's HoursTable state at the query's instant; it is asked only when opening was.
  */
+/** Opening state (CLOSED 0, OPEN 1, UNKNOWN 2) of a venue at the query's instant. */
+export interface OpenStateSource {
+  state(i: number): number;
+}
+
 export function evaluateVenue(
   store: VenueStore,
   prefs: CompiledPreferences,
   i: number,
-  openState: number,
+  opening: OpenStateSource,
   parts: Float64Array,
 ): number {
   parts.fill(1);
   const asked = prefs.asked;
   if (asked === 0) return 1;
+  const hard = prefs.hard;
+  // Cheapest parts first, each non-compromise one rejecting at once: most candidates of a
+  // query with a hard filter fail it, and then nothing else is computed.
+  if (asked & (1 << PART_CATERS)) {
+    const bits = prefs.catersBits;
+    const mask = store.caters[i]!;
+    let met = 0;
+    for (let k = 0; k < bits.length; k++) if (mask & bits[k]!) met++;
+    const v = met / bits.length;
+    if (hard & (1 << PART_CATERS) && v < 1) return -1;
+    parts[PART_CATERS] = v;
+  }
+  if (asked & (1 << PART_CHAIN)) {
+    const chain = store.chain[i]!;
+    const v = chain === prefs.chainWanted ? 1 : chain === CHAIN_UNKNOWN ? 0.5 : 0;
+    if (hard & (1 << PART_CHAIN) && v < 1) return -1;
+    parts[PART_CHAIN] = v;
+  }
+  if (asked & (1 << PART_OPENING)) {
+    const wanted = prefs.opening === OPENING_WANT_OPEN ? STATE_OPEN : STATE_CLOSED;
+    const openState = opening.state(i);
+    const v = openState === wanted ? 1 : openState === STATE_OPEN || openState === STATE_CLOSED ? 0 : 0.5;
+    if (hard & (1 << PART_OPENING) && v < 1) return -1;
+    parts[PART_OPENING] = v;
+  }
   if (asked & (1 << PART_ESTABLISHMENT)) {
     const genres = prefs.genreCodes;
     let met = 0;
@@ -145,18 +175,9 @@ export function evaluateVenue(
       if (code >= 0 && store.hasTerm(i, code)) met++;
     }
     of += flags.length;
-    parts[PART_ESTABLISHMENT] = met / of;
-  }
-  if (asked & (1 << PART_CATERS)) {
-    const bits = prefs.catersBits;
-    const mask = store.caters[i]!;
-    let met = 0;
-    for (let k = 0; k < bits.length; k++) if (mask & bits[k]!) met++;
-    parts[PART_CATERS] = met / bits.length;
-  }
-  if (asked & (1 << PART_OPENING)) {
-    const wanted = prefs.opening === OPENING_WANT_OPEN ? STATE_OPEN : STATE_CLOSED;
-    parts[PART_OPENING] = openState === wanted ? 1 : openState === STATE_OPEN || openState === STATE_CLOSED ? 0 : 0.5;
+    const v = met / of;
+    if (hard & (1 << PART_ESTABLISHMENT) && v < 1) return -1;
+    parts[PART_ESTABLISHMENT] = v;
   }
   if (asked & (1 << PART_VIBES)) {
     const codes = prefs.vibeCodes;
@@ -165,20 +186,13 @@ export function evaluateVenue(
       const code = codes[k]!;
       if (code >= 0 && store.hasVibe(i, code)) met++;
     }
-    parts[PART_VIBES] = met / codes.length;
-  }
-  if (asked & (1 << PART_CHAIN)) {
-    const chain = store.chain[i]!;
-    parts[PART_CHAIN] = chain === prefs.chainWanted ? 1 : chain === CHAIN_UNKNOWN ? 0.5 : 0;
+    const v = met / codes.length;
+    if (hard & (1 << PART_VIBES) && v < 1) return -1;
+    parts[PART_VIBES] = v;
   }
   let sum = 0;
-  const hard = prefs.hard;
   for (let part = 0; part < PART_COUNT; part++) {
-    const bit = 1 << part;
-    if (!(asked & bit)) continue;
-    const value = parts[part]!;
-    if (hard & bit && value < 1 && part !== PART_GENRE) return -1;
-    sum += PART_WEIGHTS[part]! * value;
+    if (asked & (1 << part)) sum += PART_WEIGHTS[part]! * parts[part]!;
   }
   return Math.round(sum * prefs.invWeight * 1e6) / 1e6;
 }

@@ -1,6 +1,6 @@
 import { toEstablishment } from '../details/establishment-record.js';
 import { describeValue, VenueSearchError } from '../errors.js';
-import { distanceMeters } from '../geo/distance.js';
+import { nearDistanceMeters } from '../geo/distance.js';
 import { weightedMidpoint } from '../geo/midpoint.js';
 import { PreparedRoute } from '../geo/polyline.js';
 import type { HoursTable, ZoneTable } from '../hours/index.js';
@@ -126,11 +126,10 @@ class MultiLocationSearch implements SearchService {
     if (prefs.asked === 0) {
       for (let k = 0; k < n; k++) ranking.push(idx[k]!, 1, dist[k]!, along[k]!);
     } else {
-      const needState = (prefs.asked & (1 << PART_OPENING)) !== 0;
       const parts = this.parts;
       for (let k = 0; k < n; k++) {
         const i = idx[k]!;
-        const total = evaluateVenue(this.store, prefs, i, needState ? opening.state(i) : 0, parts);
+        const total = evaluateVenue(this.store, prefs, i, opening, parts);
         if (total >= 0) ranking.push(i, total, dist[k]!, along[k]!);
       }
     }
@@ -157,7 +156,7 @@ class MultiLocationSearch implements SearchService {
     const r = this.store.records[i]!;
     const parts = this.parts;
     const state = this.opening.state(i);
-    evaluateVenue(this.store, prefs, i, state, parts);
+    evaluateVenue(this.store, prefs, i, this.opening, parts);
     const matchScore: MatchScore = {
       genreMatch: parts[PART_GENRE]!,
       establishmentFiltersMatch: parts[PART_ESTABLISHMENT]!,
@@ -171,7 +170,7 @@ class MultiLocationSearch implements SearchService {
     const lon = this.store.lon[i]!;
     const travel: Record<string, TravelEstimate> = {};
     valid.body.locations.forEach((loc, k) => {
-      const d = distanceMeters(loc.lat, loc.lon, lat, lon);
+      const d = nearDistanceMeters(loc.lat, loc.lon, lat, lon);
       travel[valid.travelKeys[k]!] = { distanceMeters: Math.round(d * 10) / 10, durationMinutes: travelMinutes(d) };
     });
     const out = toEstablishment(r, ranking.dist[slot]!, state === 1) as SearchEstablishment;

@@ -46,12 +46,17 @@ export class SearchVocabulary {
   /** Normal forms accepted by establishmentFilters, and whether each is a genre word. */
   private readonly establishmentWords = new Map<string, boolean>();
   private readonly vibeWords = new Set<string>();
-  /** `isGenreTerm[code]` for codes of `store.terms`. */
-  readonly isGenreTerm: Uint8Array;
+  /** Request words already normalised (normalizeWord is a chain of regexes); bounded. */
+  private readonly normalized = new Map<string, string>();
+  /** Normal form -> code in store.terms / store.vibes, and -> caters bit. */
+  private readonly termCode: Map<string, number>;
+  private readonly vibeCode: Map<string, number>;
+  private readonly catersBitOf = new Map<string, number>(CATERS_FLAGS.map((f) => [normalizeWord(f), catersBit(f)]));
 
   constructor(store: VenueStore) {
     this.store = store;
-    this.isGenreTerm = new Uint8Array(store.terms.size);
+    this.termCode = new Map(store.terms.words.map((w, code) => [w, code]));
+    this.vibeCode = new Map(store.vibes.words.map((w, code) => [w, code]));
     for (const kind of STATIC_KINDS) this.markGenre(kind);
     for (const flag of STATIC_FLAGS) this.establishmentWords.set(flag, false);
     // Raw genre strings repeat a lot: normalise each distinct one once.
@@ -70,11 +75,19 @@ export class SearchVocabulary {
     for (const v of store.vibes.words) this.vibeWords.add(v);
   }
 
+  /** normalizeWord, memoised for the words requests use over and over. */
+  private normal(word: string): string {
+    let norm = this.normalized.get(word);
+    if (norm === undefined) {
+      if (this.normalized.size >= 10_000) this.normalized.clear();
+      norm = normalizeWord(word);
+      this.normalized.set(word, norm);
+    }
+    return norm;
+  }
+
   private markGenre(word: string): void {
-    const norm = normalizeWord(word);
-    this.establishmentWords.set(norm, true);
-    const code = this.store.terms.lookup(norm);
-    if (code >= 0) this.isGenreTerm[code] = 1;
+    this.establishmentWords.set(normalizeWord(word), true);
   }
 
   /**
@@ -86,13 +99,13 @@ export class SearchVocabulary {
     const flags: number[] = [];
     const seen = new Set<string>();
     values.forEach((value, i) => {
-      const norm = normalizeWord(value);
+      const norm = this.normal(value);
       const isGenre = this.establishmentWords.get(norm);
       if (isGenre === undefined) unknownValue(`${param}[${i}]`, value, 'establishmentFilters');
       if (seen.has(norm)) return;
       seen.add(norm);
-      const code = this.store.terms.lookup(norm);
-      (isGenre ? genres : flags).push(code >= 0 ? code : ABSENT);
+      const code = this.termCode.get(norm) ?? ABSENT;
+      (isGenre ? genres : flags).push(code);
     });
     return { genres, flags };
   }
@@ -101,7 +114,7 @@ export class SearchVocabulary {
   resolveCaters(values: readonly string[], param: string): number[] {
     const bits: number[] = [];
     values.forEach((value, i) => {
-      const bit = catersBit(value);
+      const bit = this.catersBitOf.get(this.normal(value)) ?? 0;
       if (bit === 0) unknownValue(`${param}[${i}]`, value, 'catersFilters');
       if (!bits.includes(bit)) bits.push(bit);
     });
@@ -113,12 +126,12 @@ export class SearchVocabulary {
     const codes: number[] = [];
     const seen = new Set<string>();
     values.forEach((value, i) => {
-      const norm = normalizeWord(value);
+      const norm = this.normal(value);
       if (!this.vibeWords.has(norm)) unknownValue(`${param}[${i}]`, value, 'vibes');
       if (seen.has(norm)) return;
       seen.add(norm);
-      const code = this.store.vibes.lookup(norm);
-      codes.push(code >= 0 ? code : ABSENT);
+      const code = this.vibeCode.get(norm) ?? ABSENT;
+      codes.push(code);
     });
     return codes;
   }
