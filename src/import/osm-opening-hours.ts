@@ -21,8 +21,8 @@ import { formatClock, intervalsToWeeklyHours, MINUTES_PER_DAY, MINUTES_PER_WEEK 
  * - Other values (month/date/week/year ranges, `PH`, `SH`, sunrise/sunset, nth weekday):
  *   every week of 2026 is evaluated (holiday weeks excepted, see above). One pattern for
  *   all weeks: exact. Otherwise the most common week is used when it holds for at least
- *   half of the weeks (approximated, with a note); else the hours are left out (with a
- *   note). In a week with a clock change in the process zone, a time inside the skipped or
+ *   more than half of the weeks and opens at all (approximated, with a note); else the hours are
+ *   left out (with a note). In a week with a clock change in the process zone, a time inside the skipped or
  *   repeated hour can read differently; only such a week's vote can change.
  * - Unknown-state spans (open end `10:00+`, `unknown`, comment-only rules) are left out
  *   (the library does not call them open either), with a note. Comments on open spans are
@@ -205,10 +205,17 @@ export function convertOsmOpeningHours(value: string): OpeningHoursConversion {
     if (!best) return { status: 'omitted', notes: ['left out: no week could be evaluated'] };
     week = best.week;
     if (counts.size > 1) {
-      if (best.count * 2 < candidateWeeks.length) {
+      if (best.count * 2 <= candidateWeeks.length) {
         return {
           status: 'omitted',
-          notes: ['left out: the hours change from week to week through the year (date ranges or sunrise/sunset) and no weekly pattern holds for half of 2026'],
+          notes: ['left out: the hours change from week to week through the year (date ranges or sunrise/sunset) and no weekly pattern holds for more than half of 2026'],
+        };
+      }
+      if (best.week.known.length === 0 && best.week.unknown.length === 0) {
+        // "Closed all week" would be read as a known answer; the venue does open in some weeks.
+        return {
+          status: 'omitted',
+          notes: ['left out: open only in some weeks of the year (date ranges, nth weekday of the month or week numbers); most weeks have no opening'],
         };
       }
       approximated = true;

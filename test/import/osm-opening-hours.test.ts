@@ -135,6 +135,28 @@ describe('convertOsmOpeningHours: what the weekly form cannot say is noted, neve
     expect(conv.notes.join(' ')).toMatch(/week to week/);
   });
 
+  it('sunrise-sunset (changes every week): left out with a note', () => {
+    const conv = convertOsmOpeningHours('Mo-Su sunrise-sunset');
+    expect(conv.status).toBe('omitted');
+    expect(conv.notes.join(' ')).toMatch(/week to week/);
+  });
+
+  it('even week numbers only: no pattern for half the year, left out', () => {
+    expect(convertOsmOpeningHours('week 02-52/2 Mo-Fr 10:00-18:00').status).toBe('omitted');
+  });
+
+  it('first Saturday of the month only: most weeks have no opening, so left out rather than "closed all week"', () => {
+    const conv = convertOsmOpeningHours('Sa[1] 10:00-14:00');
+    expect(conv.status).toBe('omitted');
+    expect(conv.notes.join(' ')).toMatch(/only in some weeks/);
+  });
+
+  it('nth weekday closing on an otherwise regular week: most common week, approximated', () => {
+    const conv = convertOsmOpeningHours('Mo-Fr 10:00-18:00; Mo[1] off');
+    expect(conv.status).toBe('approximated');
+    expect(conv.hours?.[0]).toEqual({ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], timeSlots: [slot('10:00', '18:00')] });
+  });
+
   it('"open" without times: left out; unparseable text: unparsed', () => {
     expect(convertOsmOpeningHours('open')).toMatchObject({ status: 'omitted' });
     const bad = convertOsmOpeningHours('lunchtimes');
