@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { isVenueSearchError } from '../errors.js';
 import { registerImportCommands } from './import-command.js';
 import { registerServiceCommands } from './service-commands.js';
 
@@ -7,4 +8,11 @@ import { registerServiceCommands } from './service-commands.js';
 const program = new Command('venue-search').description('in-process venue search: import, query and serve venue data');
 registerImportCommands(program);
 registerServiceCommands(program);
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  // Bad input is the user's to fix: say what and where, without a stack trace.
+  if (!isVenueSearchError(err)) throw err;
+  process.stderr.write(`venue-search: ${err.message}\n`);
+  process.exitCode = 1;
+}
