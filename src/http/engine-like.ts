@@ -1,23 +1,26 @@
 /**
  * The part of the engine the HTTP adapter calls. Every method is synchronous and throws
  * `VenueSearchError` for bad input; the adapter maps the code to a status (http-errors.ts).
- * The real engine (`createEngine` in src/engine.ts) satisfies this structurally.
+ * The real engine (`createEngine` in src/engine.ts) satisfies this structurally. The adapter
+ * always passes `now` from its (injectable) clock, so every answer of one request is
+ * evaluated at one instant and tests can fix the time.
  */
-export interface FindParams {
-  q?: string;
-  name?: string;
-  lat?: number;
-  lon?: number;
-  location?: string;
-  maxDistanceMeters?: number;
+import type { FindParams } from '../find/find-params.js';
+
+export type { FindParams };
+
+/** The instant a call is evaluated at (opening hours, `isOpen`), ms since the epoch. */
+export interface AtInstant {
+  now?: number;
 }
 
 export interface EngineLike {
-  /** Validates `body` itself; `now` is ms since the epoch for opening-hours checks. */
+  /** Validates `body` itself (SearchBodySchema); `limit`/`offset` page the results. */
   search(body: unknown, options: { limit?: number; offset?: number; now?: number }): unknown;
-  find(params: FindParams): unknown;
-  basic(id: string): unknown;
-  advanced(id: string): unknown;
+  /** Validates `params` itself (q/name, lat+lon or location, paging). */
+  find(params: FindParams, options?: AtInstant): unknown;
+  basic(id: string, options?: AtInstant): unknown;
+  advanced(id: string, options?: AtInstant): unknown;
   menus(id: string): unknown;
   /** The published filter vocabularies. */
   vocabulary(): unknown;

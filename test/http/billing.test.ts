@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
 import { SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
-import { createFakeEngine } from './support/fake-engine.js';
+import { createFixtureEngine } from './support/fixture-engine.js';
 import { createHarness, FakeClock, ledgerRows } from './support/harness.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-billing-'));
@@ -25,7 +25,7 @@ describe('balance of exactly K finds, 2K concurrent finds', () => {
     const acct = await h.open('Enterprise', K * FIND);
     const responses = await Promise.all(
       Array.from({ length: 2 * K }, (_, i) =>
-        h.app.inject({ method: 'GET', url: `/v1/find?q=lamb`, headers: { 'api-key': i % 2 ? acct.secretKey : acct.publicKey } }),
+        h.app.inject({ method: 'GET', url: `/v1/find?q=nando`, headers: { 'api-key': i % 2 ? acct.secretKey : acct.publicKey } }),
       ),
     );
     const ok = responses.filter((r) => r.statusCode === 200);
@@ -49,11 +49,11 @@ describe('balance of exactly K finds, 2K concurrent finds', () => {
     const clock = new FakeClock();
     const a = await createHarness({ dbPath, clock });
     const storeB = new SqliteAccountsStore(dbPath);
-    const appB = await buildApp({ engine: createFakeEngine(), accounts: storeB, clock: clock.now });
+    const appB = await buildApp({ engine: await createFixtureEngine(), accounts: storeB, clock: clock.now });
     const acct = await a.open('Enterprise', K * FIND);
     const responses = await Promise.all(
       Array.from({ length: 2 * K }, (_, i) =>
-        (i % 2 ? a.app : appB).inject({ method: 'GET', url: '/v1/find?q=lamb', headers: { 'api-key': acct.secretKey } }),
+        (i % 2 ? a.app : appB).inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'api-key': acct.secretKey } }),
       ),
     );
     expect(responses.filter((r) => r.statusCode === 200)).toHaveLength(K);
@@ -70,11 +70,11 @@ describe('balance of exactly K finds, 2K concurrent finds', () => {
     const acct = await h.open('Enterprise', FIND);
     const key = { 'api-key': acct.secretKey };
     expect((await h.app.inject({ method: 'GET', url: '/v1/establishments/menus/missing', headers: key })).statusCode).toBe(404);
-    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb&location=Atlantis', headers: key })).statusCode).toBe(400);
-    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: key })).statusCode).toBe(200);
-    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: key })).statusCode).toBe(402);
+    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=nando&location=Atlantis', headers: key })).statusCode).toBe(400);
+    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: key })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: key })).statusCode).toBe(402);
     expect(await h.store.topUp(acct.accountId, 2 * FIND, h.clock.nowMs)).toBe(2 * FIND);
-    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: key })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: key })).statusCode).toBe(200);
     const rows = ledgerRows(h.store, acct.accountId);
     expect(rows.map((r) => [r.kind, r.amount_micros])).toEqual([
       ['credit', FIND],

@@ -79,7 +79,7 @@ describe('SIGKILL in the middle of a burst', () => {
       while (!killed && sent < 2000) {
         const key = accounts[(sent++ + w) % accounts.length]!.secretKey;
         try {
-          const res = await fetch(`http://127.0.0.1:${port}/v1/find?q=lamb`, { headers: { 'API-Key': key } });
+          const res = await fetch(`http://127.0.0.1:${port}/v1/find?q=nando`, { headers: { 'API-Key': key } });
           await res.arrayBuffer();
           if (res.status === 200) {
             answered.push(res.headers.get('request-id')!);
@@ -110,7 +110,7 @@ describe('SIGKILL in the middle of a burst', () => {
     expect(res.status).toBe(200);
     const balances = (await res.json()) as { balanceMicros: number; usage: { find: { requests: number } } };
     expect(balances.balanceMicros).toBe(ledger.sumByAccount.get(accounts[0]!.accountId));
-    const more = await fetch(`http://127.0.0.1:${restarted.port}/v1/find?q=coffee`, { headers: { 'API-Key': accounts[0]!.secretKey } });
+    const more = await fetch(`http://127.0.0.1:${restarted.port}/v1/find?q=wagamama`, { headers: { 'API-Key': accounts[0]!.secretKey } });
     expect(more.status).toBe(200);
     restarted.child.kill('SIGKILL');
     await new Promise((resolve) => restarted.child.once('exit', resolve));

@@ -4,36 +4,42 @@
  * interface section 8 computed by hand, and Cache-Control on venue responses.
  */
 import { Value } from '@sinclair/typebox/value';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BalancesResponseSchema, ErrorEnvelopeSchema } from '../../src/http/v1/schemas.js';
+import { AdvancedDetailsSchema, BasicDetailsSchema, MenuListSchema } from '../../src/schema/details.js';
+import { FindResponseSchema } from '../../src/schema/find.js';
+import { SearchResponseSchema, SearchVocabularySchema } from '../../src/schema/search.js';
 import { createHarness, ledgerRows, type Harness } from './support/harness.js';
 
+// one app per file (building one costs ~50-150 ms); each test opens its own account
 let h: Harness;
-beforeEach(async () => {
+beforeAll(async () => {
   h = await createHarness();
 });
-afterEach(async () => {
+beforeEach(() => h.engine.resetCalls());
+afterAll(async () => {
   await h.close();
 });
 
-const searchBody = { locations: [{ lat: 51.52, lon: -0.12 }], mode: { mode: 'POINT', maxDistance: 1000 } };
+// around the fixture venue fx-00000 (Call Lane, Leeds)
+const searchBody = { locations: [{ lat: 53.8220597, lon: -1.5576415 }], mode: { mode: 'POINT', maxDistance: 1000 } };
 
 describe('venue endpoints', () => {
-  it('POST /v1/search/ answers 200 with no-store, passes limit/offset/now to the engine, charges 6000 micros', async () => {
+  it('POST /v1/search/ answers the engine\'s page for limit/offset at the clock\'s instant, schema-valid, no-store, 6000 micros', async () => {
     const acct = await h.open();
     const res = await h.app.inject({ method: 'POST', url: '/v1/search/?limit=2&offset=1', headers: { 'api-key': acct.secretKey }, payload: searchBody });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.json()).toEqual({
-      centerPoint: { Lat: 51.5, Lon: -0.12 },
-      radius: 1000,
-      establishments: [
-        { id: 'v-2', name: 'Lamb and Flag' },
-        { id: 'v-3', name: 'Monmouth Coffee' },
-      ],
-    });
+    const body = res.json();
+    expect(Value.Check(SearchResponseSchema, body)).toBe(true);
     expect(h.engine.lastSearchOptions).toEqual({ limit: 2, offset: 1, now: h.clock.nowMs });
+    // the adapter passes the engine's answer through unchanged (same call made directly)
+    const direct = h.engine.search(searchBody, { limit: 2, offset: 1, now: h.clock.nowMs });
+    expect(body).toEqual(JSON.parse(JSON.stringify(direct)));
+    expect(body.establishments).toHaveLength(2);
+    expect(body.limit).toBe(2);
+    expect(body.offset).toBe(1);
     expect(await h.store.balanceMicros(acct.accountId)).toBe(10_000_000 - 6000);
   });
 
@@ -52,44 +58,57 @@ describe('venue endpoints', () => {
     [35, 12_000],
     [40, 12_000],
     [100, 30_000],
-  ])('search with limit=%i is billed %i micros (per started group of 20)', async (limit, cost) => {
+  ])('search with limit=%i is billed %i micros (per started group of 20 requested, not returned)', async (limit, cost) => {
     const acct = await h.open();
     const res = await h.app.inject({ method: 'POST', url: `/v1/search/?limit=${limit}`, headers: { 'api-key': acct.secretKey }, payload: searchBody });
     expect(res.statusCode).toBe(200);
     expect(await h.store.balanceMicros(acct.accountId)).toBe(10_000_000 - cost);
   });
 
-  it('GET /v1/find answers 200 with no-store and charges 6000; name is passed as given', async () => {
+  it('GET /v1/find answers a schema-valid page with no-store and charges 6000 under the response\'s Request-Id', async () => {
     const acct = await h.open();
-    const res = await h.app.inject({ method: 'GET', url: '/v1/find?name=lamb&lat=51.5&lon=-0.1&maxDistanceMeters=2000', headers: { 'api-key': acct.secretKey } });
+    const res = await h.app.inject({
+      method: 'GET',
+      url: '/v1/find?name=nando&lat=53.8&lon=-1.55&maxDistanceMeters=20000&limit=5',
+      headers: { 'api-key': acct.secretKey },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const body = res.json();
-    expect(body.totalFound).toBe(2);
-    expect(body.searchLocation).toEqual({ Lat: 51.5, Lon: -0.1 });
-    expect(body.maxDistanceMeters).toBe(2000);
+    expect(Value.Check(FindResponseSchema, body)).toBe(true);
+    expect(body.searchLocation).toEqual({ Lat: 53.8, Lon: -1.55 });
+    expect(body.maxDistanceMeters).toBe(20_000);
+    expect(body.establishments.length).toBeGreaterThan(0);
+    expect(body.establishments.length).toBeLessThanOrEqual(5);
+    for (const e of body.establishments) expect(e.name).toMatch(/nando/i);
+    expect(h.engine.lastNow).toBe(h.clock.nowMs);
     expect(ledgerRows(h.store, acct.accountId).at(-1)).toMatchObject({ kind: 'find', amount_micros: -6000, request_id: res.headers['request-id'] });
   });
 
   it.each([
-    ['basic', 8000],
-    ['advanced', 12_000],
-    ['menus', 6000],
-  ] as const)('GET /v1/establishments/%s/:id answers 200 with no-store and charges %i', async (kind, cost) => {
+    ['basic', 8000, BasicDetailsSchema],
+    ['advanced', 12_000, AdvancedDetailsSchema],
+    ['menus', 6000, MenuListSchema],
+  ] as const)('GET /v1/establishments/%s/:id answers a schema-valid body with no-store and charges %i', async (kind, cost, schema) => {
     const acct = await h.open();
-    const res = await h.app.inject({ method: 'GET', url: `/v1/establishments/${kind}/v-3`, headers: { 'api-key': acct.secretKey } });
+    const res = await h.app.inject({ method: 'GET', url: `/v1/establishments/${kind}/fx-00002`, headers: { 'api-key': acct.secretKey } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
+    const body = res.json();
+    expect(Value.Check(schema, body)).toBe(true);
+    if (kind !== 'menus') expect(body.id).toBe('fx-00002');
     expect(h.engine.calls[kind]).toBe(1);
     expect(ledgerRows(h.store, acct.accountId).at(-1)).toMatchObject({ kind, amount_micros: -cost });
     expect(await h.store.balanceMicros(acct.accountId)).toBe(10_000_000 - cost);
   });
 
-  it('GET /v1/vocabulary is free', async () => {
+  it('GET /v1/vocabulary is schema-valid and free', async () => {
     const acct = await h.open();
     const res = await h.app.inject({ method: 'GET', url: '/v1/vocabulary', headers: { 'api-key': acct.secretKey } });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ establishmentFilters: ['restaurant', 'coffee_shop'], catersFilters: ['vegan'] });
+    const body = res.json();
+    expect(Value.Check(SearchVocabularySchema, body)).toBe(true);
+    expect(body.establishmentFilters).toContain('coffee_shop');
     expect(await h.store.balanceMicros(acct.accountId)).toBe(10_000_000);
   });
 });
@@ -98,10 +117,12 @@ describe('balances', () => {
   it('GET /v1/business/balances reports balance and usage by kind since opening, exactly as the contract shapes it', async () => {
     const acct = await h.open('StartUp');
     const key = { 'api-key': acct.publicKey };
-    await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: key });
-    await h.app.inject({ method: 'GET', url: '/v1/find?q=coffee', headers: key });
-    await h.app.inject({ method: 'GET', url: '/v1/establishments/advanced/v-1', headers: key });
+    await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: key });
+    await h.app.inject({ method: 'GET', url: '/v1/find?q=wagamama', headers: key });
+    await h.app.inject({ method: 'GET', url: '/v1/establishments/advanced/fx-00000', headers: key });
     await h.app.inject({ method: 'GET', url: '/v1/establishments/basic/nope', headers: key }); // 404: free
+    await h.app.inject({ method: 'GET', url: '/v1/find?q=nando&location=Atlantis', headers: key }); // 400: free
+    h.clock.advance(1000); // StartUp allows 5 requests per second
     const res = await h.app.inject({ method: 'GET', url: '/v1/business/balances', headers: key });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -126,9 +147,9 @@ describe('balances', () => {
     const acct = await h.open();
     const key = { 'api-key': acct.secretKey };
     const t0 = h.clock.nowMs;
-    await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: key }); // at t0
+    await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: key }); // at t0
     h.clock.advance(3_600_000);
-    await h.app.inject({ method: 'GET', url: '/v1/establishments/menus/v-1', headers: key }); // at t0 + 1 h
+    await h.app.inject({ method: 'GET', url: '/v1/establishments/menus/fx-00000', headers: key }); // at t0 + 1 h
     const range = { from: new Date(t0 + 1).toISOString(), to: new Date(t0 + 3_600_000 + 1).toISOString() };
     const res = await h.app.inject({ method: 'POST', url: '/v1/business/balances', headers: key, payload: range });
     expect(res.statusCode).toBe(200);
@@ -169,7 +190,9 @@ describe('OpenAPI', () => {
     expect(Object.keys(doc.paths['/v1/business/balances']).sort()).toEqual(['get', 'post']);
     expect(doc.components.securitySchemes.ApiKey).toEqual({ type: 'apiKey', in: 'header', name: 'API-Key' });
     const findParams = doc.paths['/v1/find'].get.parameters.map((p: { name: string }) => p.name).sort();
-    expect(findParams).toEqual(['lat', 'location', 'lon', 'maxDistanceMeters', 'name', 'q']);
+    expect(findParams).toEqual(['lat', 'limit', 'location', 'lon', 'maxDistanceMeters', 'name', 'offset', 'q']);
+    expect(doc.paths['/v1/search/'].post.requestBody.content['application/json'].schema.required).toEqual(['locations', 'mode']);
+    expect(doc.paths['/v1/search/'].post.responses['200'].content['application/json'].schema.required).toContain('establishments');
     expect(doc.components.schemas.ErrorEnvelope.required).toEqual(['message', 'type', 'code']);
     expect(doc.paths['/v1/find'].get.responses['4XX'].content['application/json'].schema.required).toEqual(['message', 'type', 'code']);
   });

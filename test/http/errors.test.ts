@@ -5,20 +5,23 @@
  * 429 lives in rate-limits.test.ts. Refused requests are never charged and never reach the engine.
  */
 import { Value } from '@sinclair/typebox/value';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/http/keys.js';
 import { ErrorEnvelopeSchema } from '../../src/http/v1/schemas.js';
 import { createHarness, ledgerRows, type Harness } from './support/harness.js';
 
+// one app per file (building one costs ~50-150 ms); each test opens its own account
 let h: Harness;
-beforeEach(async () => {
+beforeAll(async () => {
   h = await createHarness();
 });
-afterEach(async () => {
+beforeEach(() => h.engine.resetCalls());
+afterAll(async () => {
   await h.close();
 });
 
-const searchBody = { locations: [{ lat: 51.52, lon: -0.12 }], mode: { mode: 'POINT', maxDistance: 1000 } };
+// around the fixture venue fx-00000 (Call Lane, Leeds)
+const searchBody = { locations: [{ lat: 53.8220597, lon: -1.5576415 }], mode: { mode: 'POINT', maxDistance: 1000 } };
 
 function expectEnvelope(res: { statusCode: number; json(): unknown }, status: number, type: string, code: string, param?: string): void {
   expect(res.statusCode).toBe(status);
@@ -58,15 +61,17 @@ describe('400 invalid request names the parameter', () => {
   });
 
   it.each([
-    ['/v1/find?q=lamb&lat=NaN&lon=0', 'lat'],
-    ['/v1/find?q=lamb&lat=91&lon=0', 'lat'],
-    ['/v1/find?q=lamb&lat=0&lon=-180.5', 'lon'],
-    ['/v1/find?q=lamb&lat=Infinity&lon=0', 'lat'],
-    ['/v1/find?q=lamb&maxDistanceMeters=1e400', 'maxDistanceMeters'],
-    ['/v1/find?q=lamb&maxDistanceMeters=0', 'maxDistanceMeters'],
+    ['/v1/find?q=nando&lat=NaN&lon=0', 'lat'],
+    ['/v1/find?q=nando&lat=91&lon=0', 'lat'],
+    ['/v1/find?q=nando&lat=0&lon=-180.5', 'lon'],
+    ['/v1/find?q=nando&lat=Infinity&lon=0', 'lat'],
+    ['/v1/find?q=nando&maxDistanceMeters=1e400', 'maxDistanceMeters'],
+    ['/v1/find?q=nando&maxDistanceMeters=-1', 'maxDistanceMeters'],
+    ['/v1/find?q=nando&maxDistanceMeters=100001', 'maxDistanceMeters'],
+    ['/v1/find?q=nando&limit=0', 'limit'],
+    ['/v1/find?q=nando&offset=1e400', 'offset'],
     ['/v1/find?q=', 'q'],
-    ['/v1/find', 'q'],
-    ['/v1/find?q=lamb&radius=5', 'radius'],
+    ['/v1/find?q=nando&radius=5', 'radius'],
   ])('GET %s -> 400 param %s', async (url, param) => {
     const acct = await h.open();
     const res = await h.app.inject({ method: 'GET', url, headers: { 'api-key': acct.secretKey } });
@@ -74,13 +79,36 @@ describe('400 invalid request names the parameter', () => {
     expect(h.engine.calls.find).toBe(0);
   });
 
-  it('an engine VenueSearchError keeps its code and param (limit_exceeded on mode.maxDistance) and is not charged', async () => {
+  it.each([
+    ['lat null is not coerced to 0', { locations: [{ lat: null, lon: -1.55 }], mode: searchBody.mode }, 'locations.0.lat'],
+    ['weight "2" is not coerced to 2', { locations: [{ lat: 53.8, lon: -1.55, weight: '2' }], mode: searchBody.mode }, 'locations.0.weight'],
+    ['lat 91', { locations: [{ lat: 91, lon: -1.55 }], mode: searchBody.mode }, 'locations.0.lat'],
+    ['no locations', { locations: [], mode: searchBody.mode }, 'locations'],
+    ['missing mode', { locations: searchBody.locations }, 'mode'],
+    ['unknown body field', { ...searchBody, colour: 'red' }, 'colour'],
+    ['unknown preference', { ...searchBody, preferences: { mood: 'x' } }, 'preferences.mood'],
+    ['maxDistance null', { locations: searchBody.locations, mode: { mode: 'POINT', maxDistance: null } }, 'mode.maxDistance'],
+  ])('search body: %s -> 400 naming %s, engine not called', async (_label, payload, param) => {
+    const acct = await h.open();
+    const res = await h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey }, payload });
+    expectEnvelope(res, 400, 'invalid_request_error', 'invalid_request', param);
+    expect(h.engine.calls.search).toBe(0);
+  });
+
+  it('a missing find term is the engine\'s 400 naming q, not charged', async () => {
+    const acct = await h.open();
+    const res = await h.app.inject({ method: 'GET', url: '/v1/find?lat=53.8&lon=-1.55', headers: { 'api-key': acct.secretKey } });
+    expectEnvelope(res, 400, 'invalid_request_error', 'invalid_request', 'q');
+    expect(await charges(acct.accountId)).toBe(0);
+  });
+
+  it('an engine VenueSearchError keeps its code and param (limit_exceeded: PATH wider than 10 km) and is not charged', async () => {
     const acct = await h.open();
     const res = await h.app.inject({
       method: 'POST',
       url: '/v1/search/',
       headers: { 'api-key': acct.secretKey },
-      payload: { ...searchBody, mode: { mode: 'POINT', maxDistance: 90_000 } },
+      payload: { locations: [{ lat: 53.8, lon: -1.55 }, { lat: 53.81, lon: -1.54 }], mode: { mode: 'PATH', maxDistance: 20_000 } },
     });
     expectEnvelope(res, 400, 'invalid_request_error', 'limit_exceeded', 'mode.maxDistance');
     expect(h.engine.calls.search).toBe(1);
@@ -89,7 +117,7 @@ describe('400 invalid request names the parameter', () => {
 
   it('unknown_place from the engine is a 400 naming location', async () => {
     const acct = await h.open();
-    const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb&location=Atlantis', headers: { 'api-key': acct.secretKey } });
+    const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=nando&location=Atlantis', headers: { 'api-key': acct.secretKey } });
     expectEnvelope(res, 400, 'invalid_request_error', 'unknown_place', 'location');
     expect(res.json().message).toContain('Atlantis');
   });
@@ -130,7 +158,7 @@ describe('401 authentication', () => {
     ['a key of the wrong shape', { 'api-key': 'hello' }, 'invalid_api_key'],
     ['a well-formed key nobody was issued', { 'api-key': generateApiKey('secret') }, 'invalid_api_key'],
   ])('%s -> 401 %s', async (_label, headers, code) => {
-    const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers });
+    const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers });
     expectEnvelope(res, 401, 'authentication_error', code);
     expect(h.engine.calls.find).toBe(0);
   });
@@ -138,16 +166,16 @@ describe('401 authentication', () => {
   it('API-Key is case-insensitive and API_KEY is accepted; two different keys are a 401 conflict', async () => {
     const acct = await h.open();
     for (const name of ['API-Key', 'api-key', 'Api-Key', 'API-KEY', 'API_KEY']) {
-      const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: { [name]: acct.secretKey } });
+      const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { [name]: acct.secretKey } });
       expect(res.statusCode, name).toBe(200);
     }
-    const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: { 'API-Key': acct.secretKey, API_KEY: acct.publicKey } });
+    const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'API-Key': acct.secretKey, API_KEY: acct.publicKey } });
     expectEnvelope(res, 401, 'authentication_error', 'conflicting_api_keys');
   });
 
   it('the 401 message never echoes the key', async () => {
     const key = generateApiKey('secret');
-    const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: { 'api-key': key } });
+    const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'api-key': key } });
     expect(res.body).not.toContain(key.slice(3));
   });
 });
@@ -155,12 +183,12 @@ describe('401 authentication', () => {
 describe('402, 403, 404, 405, 413, 415', () => {
   it('402 when the balance cannot cover the request: engine not called, nothing charged', async () => {
     const acct = await h.open('Enterprise', 7999); // basic costs 8000
-    const res = await h.app.inject({ method: 'GET', url: '/v1/establishments/basic/v-1', headers: { 'api-key': acct.secretKey } });
+    const res = await h.app.inject({ method: 'GET', url: '/v1/establishments/basic/fx-00000', headers: { 'api-key': acct.secretKey } });
     expectEnvelope(res, 402, 'billing_error', 'insufficient_balance');
     expect(h.engine.calls.basic).toBe(0);
     expect(await h.store.balanceMicros(acct.accountId)).toBe(7999);
     // ...while a cheaper request it can cover still succeeds
-    const find = await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: { 'api-key': acct.secretKey } });
+    const find = await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'api-key': acct.secretKey } });
     expect(find.statusCode).toBe(200);
     expect(await h.store.balanceMicros(acct.accountId)).toBe(1999);
   });
@@ -170,9 +198,9 @@ describe('402, 403, 404, 405, 413, 415', () => {
     const pk = { 'api-key': acct.publicKey };
     expectEnvelope(await h.app.inject({ method: 'GET', url: '/v1/vocabulary', headers: pk }), 403, 'permission_error', 'public_key_not_permitted');
     expect((await h.app.inject({ method: 'POST', url: '/v1/search/', headers: pk, payload: searchBody })).statusCode).toBe(200);
-    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: pk })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: pk })).statusCode).toBe(200);
     for (const kind of ['basic', 'advanced', 'menus']) {
-      expect((await h.app.inject({ method: 'GET', url: `/v1/establishments/${kind}/v-1`, headers: pk })).statusCode).toBe(200);
+      expect((await h.app.inject({ method: 'GET', url: `/v1/establishments/${kind}/fx-00000`, headers: pk })).statusCode).toBe(200);
     }
     expect((await h.app.inject({ method: 'GET', url: '/v1/business/balances', headers: pk })).statusCode).toBe(200);
     expect((await h.app.inject({ method: 'GET', url: '/v1/vocabulary', headers: { 'api-key': acct.secretKey } })).statusCode).toBe(200);
@@ -191,7 +219,7 @@ describe('402, 403, 404, 405, 413, 415', () => {
     for (const [method, url, allow] of [
       ['GET', '/v1/search/', 'POST'],
       ['DELETE', '/v1/find', 'GET'],
-      ['PUT', '/v1/establishments/basic/v-1', 'GET'],
+      ['PUT', '/v1/establishments/basic/fx-00000', 'GET'],
       ['DELETE', '/v1/business/balances', 'GET, POST'],
     ] as const) {
       const res = await h.app.inject({ method, url });
@@ -199,7 +227,7 @@ describe('402, 403, 404, 405, 413, 415', () => {
       expect(res.headers['allow'], `${method} ${url}`).toBe(allow);
     }
     // HEAD is not served automatically (it would bill a GET with no body): 405, no body
-    const head = await h.app.inject({ method: 'HEAD', url: '/v1/find?q=lamb' });
+    const head = await h.app.inject({ method: 'HEAD', url: '/v1/find?q=nando' });
     expect(head.statusCode).toBe(405);
     expect(head.headers['allow']).toBe('GET');
     expect(h.engine.calls.find).toBe(0);

@@ -76,10 +76,10 @@ describe('logs', () => {
     });
     const h = await createHarness({ extra: { logger: { level: 'trace', stream } } });
     const acct = await h.open();
-    await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: { 'api-key': acct.secretKey } });
-    await h.app.inject({ method: 'GET', url: `/v1/find?q=lamb&api_key=${acct.secretKey}`, headers: { API_KEY: acct.publicKey } });
+    await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'api-key': acct.secretKey } });
+    await h.app.inject({ method: 'GET', url: `/v1/find?q=nando&api_key=${acct.secretKey}`, headers: { API_KEY: acct.publicKey } });
     await h.app.inject({ method: 'GET', url: `/v1/nowhere/${acct.publicKey}` });
-    await h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: { 'api-key': 'sk_wrong' } });
+    await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'api-key': 'sk_wrong' } });
     const log = lines.join('');
     expect(lines.length).toBeGreaterThan(4);
     expect(log).toContain('/v1/find');

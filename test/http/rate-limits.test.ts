@@ -60,7 +60,7 @@ describe('two keys of one account hammering one plan', () => {
     const fire = () =>
       Promise.all(
         Array.from({ length: 10 }, (_, i) =>
-          h.app.inject({ method: 'GET', url: '/v1/find?q=lamb', headers: { 'api-key': i % 2 === 0 ? acct.secretKey : acct.publicKey } }),
+          h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'api-key': i % 2 === 0 ? acct.secretKey : acct.publicKey } }),
         ),
       );
     const first = await fire();

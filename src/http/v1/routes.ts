@@ -14,17 +14,12 @@ import type { EngineLike, FindParams } from '../engine-like.js';
 import { createGuard, principalOf } from '../guard.js';
 import { HttpError, invalidParam } from '../http-errors.js';
 import { priceMicros, type PlanName, type RateWindow } from '../plans.js';
+import { plainSchema } from '../plain-schema.js';
 import { finiteQueryNumbers } from '../validation.js';
 import { venueResponseSchemas } from './venue-schemas.js';
-import {
-  BalancesRangeSchema,
-  BalancesResponseSchema,
-  ErrorEnvelopeSchema,
-  FindQuerySchema,
-  SearchQuerySchema,
-  VenueIdParamsSchema,
-  type BalancesResponse,
-} from './schemas.js';
+import { FindQuerySchema } from '../../schema/find.js';
+import { SearchBodySchema, SearchQuerySchema } from '../../schema/search.js';
+import { BalancesRangeSchema, BalancesResponseSchema, ErrorEnvelopeSchema, VenueIdParamsSchema, type BalancesResponse } from './schemas.js';
 
 export interface V1Dependencies {
   readonly engine: EngineLike;
@@ -60,7 +55,8 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
       {
         schema: {
           summary: 'Search venues around a group (POINT) or along a route (PATH)',
-          querystring: SearchQuerySchema,
+          querystring: plainSchema(SearchQuerySchema),
+          body: plainSchema(SearchBodySchema),
           response: { ...venueResponseSchemas.search, ...errors },
           security,
         },
@@ -80,7 +76,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
       {
         schema: {
           summary: 'Find venues by name, optionally near a point or a named place',
-          querystring: FindQuerySchema,
+          querystring: plainSchema(FindQuerySchema),
           response: { ...venueResponseSchemas.find, ...errors },
           security,
         },
@@ -91,8 +87,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
         for (const [key, value] of Object.entries(request.query)) {
           if (value !== undefined) (params as Record<string, unknown>)[key] = value;
         }
-        if (params.q === undefined && params.name === undefined) throw invalidParam('q', undefined, 'a name to search for (1 to 200 characters)');
-        await serveCharged(accounts, clock, request, reply, 'find', priceMicros('find'), () => engine.find(params));
+        await serveCharged(accounts, clock, request, reply, 'find', priceMicros('find'), () => engine.find(params, { now: clock() }));
       },
     );
 
@@ -110,7 +105,10 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
           },
         },
         async (request, reply) => {
-          await serveCharged(accounts, clock, request, reply, kind, priceMicros(kind), () => engine[kind](request.params.id));
+          const id = request.params.id;
+          await serveCharged(accounts, clock, request, reply, kind, priceMicros(kind), () =>
+            kind === 'menus' ? engine.menus(id) : engine[kind](id, { now: clock() }),
+          );
         },
       );
     }

@@ -1,5 +1,6 @@
 /**
- * Request and response schemas the HTTP layer owns (the venue shapes come from src/schema).
+ * Request and response schemas the HTTP layer owns: errors, path ids, balances. The venue
+ * requests and responses (search, find, details) come from src/schema, their one source.
  * Each schema validates input, serializes output and feeds the OpenAPI document.
  * Every number has finite bounds; unknown parameters are rejected (`additionalProperties: false`).
  */
@@ -19,34 +20,6 @@ export const ErrorEnvelopeSchema = Type.Object(
   },
   { $id: 'ErrorEnvelope', additionalProperties: false, description: 'The one error body of every endpoint.' },
 );
-
-/** Largest `offset` accepted: paging deeper than this is not a use case of a venue search. */
-export const MAX_OFFSET = 10_000;
-
-export const SearchQuerySchema = Type.Object(
-  {
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size; billed per started group of 20.' }),
-    offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'Results skipped.' }),
-  },
-  { additionalProperties: false },
-);
-export type SearchQuery = Static<typeof SearchQuerySchema>;
-
-/** Half the Earth's equatorial circumference: no two points are farther apart, metres. */
-const MAX_EARTH_DISTANCE_M = 20_037_509;
-
-export const FindQuerySchema = Type.Object(
-  {
-    q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The name searched (full or partial).' })),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Alias of q.' })),
-    lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
-    lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
-    location: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A place name, e.g. "Shoreditch".' })),
-    maxDistanceMeters: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: MAX_EARTH_DISTANCE_M, description: 'Default 5000.' })),
-  },
-  { additionalProperties: false },
-);
-export type FindQuery = Static<typeof FindQuerySchema>;
 
 export const VenueIdParamsSchema = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 200, description: 'A venue id from search or find results.' }) },

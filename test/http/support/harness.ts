@@ -1,10 +1,10 @@
-/** Builds an app over an in-memory (or file) accounts store, a fake clock and the fake engine. */
+/** Builds an app over an in-memory (or file) accounts store, a fake clock and the fixture engine. */
 import type { FastifyInstance } from 'fastify';
 import { openAccount, type OpenedAccount } from '../../../src/http/accounts.js';
 import { buildApp, type BuildAppOptions } from '../../../src/http/app.js';
 import type { PlanName } from '../../../src/http/plans.js';
 import { SqliteAccountsStore } from '../../../src/http/sqlite-accounts-store.js';
-import { createFakeEngine, type FakeEngine } from './fake-engine.js';
+import { createFixtureEngine, type CountingEngine } from './fixture-engine.js';
 
 /** A hand-driven clock: 2026-03-10T12:00:00.250Z unless told otherwise. */
 export class FakeClock {
@@ -18,7 +18,7 @@ export class FakeClock {
 export interface Harness {
   app: FastifyInstance;
   store: SqliteAccountsStore;
-  engine: FakeEngine;
+  engine: CountingEngine;
   clock: FakeClock;
   open(plan?: PlanName, openingCreditMicros?: number): Promise<OpenedAccount>;
   close(): Promise<void>;
@@ -28,7 +28,7 @@ export async function createHarness(
   options: { dbPath?: string; clock?: FakeClock; extra?: Partial<BuildAppOptions> } = {},
 ): Promise<Harness> {
   const store = new SqliteAccountsStore(options.dbPath ?? ':memory:');
-  const engine = createFakeEngine();
+  const engine = await createFixtureEngine();
   const clock = options.clock ?? new FakeClock();
   const app = await buildApp({ engine, accounts: store, clock: clock.now, ...options.extra });
   await app.ready();

@@ -1,0 +1,32 @@
+/**
+ * Route schemas as fastify's compilers want them. The engine's TypeBox schemas carry `$id`s
+ * on shared pieces (`DayName`, `MatchScore`, ...), and one response embeds the same piece
+ * several times; fast-json-stringify and ajv then see one id "resolving to more than one
+ * schema" and refuse to compile. A route gets a plain copy without any `$id` (TypeBox's
+ * symbol keys drop out too), so every piece is simply inlined. Copies are memoised per
+ * schema object: the same input always yields the same copy, which keeps ajv's and the
+ * serializer's per-object caches effective across the apps built in one process.
+ */
+import type { TSchema } from '@sinclair/typebox';
+
+const copies = new WeakMap<object, TSchema>();
+
+function withoutIds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutIds);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (key !== '$id') out[key] = withoutIds(v);
+  }
+  return out;
+}
+
+/** The schema with every `$id` removed; the static type is unchanged. */
+export function plainSchema<T extends TSchema>(schema: T): T {
+  let copy = copies.get(schema);
+  if (copy === undefined) {
+    copy = withoutIds(schema) as TSchema;
+    copies.set(schema, copy);
+  }
+  return copy as T;
+}

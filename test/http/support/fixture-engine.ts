@@ -1,0 +1,98 @@
+/**
+ * The engine the adapter tests run against: the project's real search, find and details
+ * services over the bundled fixtures (fixtures/venues.ndjson), composed here into the
+ * EngineLike shape the adapter calls, with call counters so a test can prove that a refused
+ * request never reached the engine. Loaded once per test file (about a second).
+ */
+import { readVenues } from '../../../src/data/read-venues.js';
+import { createDetailsService } from '../../../src/details/details.js';
+import { createEngine } from '../../../src/engine.js';
+import { createFindService } from '../../../src/find/find.js';
+import type { AtInstant, EngineLike } from '../../../src/http/engine-like.js';
+import type { VenueRecord } from '../../../src/schema/venue.js';
+import { createSearchService } from '../../../src/search/index.js';
+
+export const FIXTURES = 'fixtures/venues.ndjson';
+
+export interface CountingEngine extends EngineLike {
+  readonly calls: { search: number; find: number; basic: number; advanced: number; menus: number; vocabulary: number };
+  readonly venues: readonly VenueRecord[];
+  /** The options of the last search call, as the adapter passed them. */
+  lastSearchOptions: { limit?: number; offset?: number; now?: number } | undefined;
+  lastNow: number | undefined;
+  /** Sets every call counter back to zero (between tests sharing one app). */
+  resetCalls(): void;
+}
+
+interface Services {
+  venues: VenueRecord[];
+  engine: EngineLike;
+}
+
+let loaded: Promise<Services> | undefined;
+
+async function load(): Promise<Services> {
+  const { venues } = await readVenues(FIXTURES);
+  const core = createEngine(venues, { validate: false });
+  const search = createSearchService(core.store, core.spatial);
+  const find = createFindService(core.store, core.spatial);
+  const details = createDetailsService(core.store);
+  const at = (options?: AtInstant): number => {
+    if (options?.now === undefined) throw new Error('the adapter must pass now');
+    return options.now;
+  };
+  const engine: EngineLike = {
+    search: (body, options) => search.search(body, { ...options, now: at(options) }),
+    find: (params, options) => find.find(params, at(options)),
+    basic: (id, options) => details.basic(id, at(options)),
+    advanced: (id, options) => details.advanced(id, at(options)),
+    menus: (id) => details.menus(id),
+    vocabulary: () => search.vocabulary(),
+  };
+  return { venues, engine };
+}
+
+/** A fresh counting wrapper over the shared fixture services. */
+export async function createFixtureEngine(): Promise<CountingEngine> {
+  loaded ??= load();
+  const { venues, engine } = await loaded;
+  const calls = { search: 0, find: 0, basic: 0, advanced: 0, menus: 0, vocabulary: 0 };
+  const counting: CountingEngine = {
+    calls,
+    venues,
+    lastSearchOptions: undefined,
+    lastNow: undefined,
+    resetCalls() {
+      for (const key of Object.keys(calls) as (keyof typeof calls)[]) calls[key] = 0;
+    },
+    search(body, options) {
+      calls.search++;
+      counting.lastSearchOptions = options;
+      return engine.search(body, options);
+    },
+    find(params, options) {
+      calls.find++;
+      counting.lastNow = options?.now;
+      return engine.find(params, options);
+    },
+    basic(id, options) {
+      calls.basic++;
+      counting.lastNow = options?.now;
+      return engine.basic(id, options);
+    },
+    advanced(id, options) {
+      calls.advanced++;
+      counting.lastNow = options?.now;
+      return engine.advanced(id, options);
+    },
+    menus(id) {
+      calls.menus++;
+      return engine.menus(id);
+    },
+    vocabulary() {
+      calls.vocabulary++;
+      return engine.vocabulary();
+    },
+  };
+  return counting;
+}
