@@ -1,5 +1,5 @@
 import type { WeeklyHours } from '../schema/common.js';
-import { compileWeeklyHours, isOpenInIntervalRange, type CompileOptions } from './weekly-intervals.js';
+import { compileToScratch, compiledScratch, isOpenInIntervalRange, type CompileOptions } from './weekly-intervals.js';
 
 /** Opening state of a venue at an instant. UNKNOWN (no hours given) is not CLOSED. */
 export const OpenState = { CLOSED: 0, OPEN: 1, UNKNOWN: 2 } as const;
@@ -71,7 +71,12 @@ export class HoursTableBuilder {
   private venues = 0;
   private schedules = 0;
   private used = 0; // entries of `intervals` in use
-  private readonly scheduleByKey = new Map<string, number>();
+  // Open-addressing hash set of the distinct schedules, in typed arrays rather than a Map: at
+  // 1M venues a Map's growing backing store lives on the JS heap and triggers full GCs that
+  // must mark every venue record (seconds). `slots[i]` is schedule + 1 (0 = empty), linear
+  // probing, load factor <= 1/2; `hashes[s]` is schedule s's content hash, kept for rehashing.
+  private slots: Int32Array = new Int32Array(1024);
+  private hashes: Uint32Array = new Uint32Array(64);
   private finished = false;
 
   /** `expectedVenues` only presizes the buffers; more may be added. */
@@ -85,9 +90,9 @@ export class HoursTableBuilder {
   /** Adds the next venue's hours; returns its venue index. Throws `invalid_venue` on nonsense. */
   add(groups: WeeklyHours | undefined, options?: CompileOptions): number {
     if (this.finished) throw new Error('HoursTableBuilder.add after finish()');
-    const compiled = compileWeeklyHours(groups, options);
+    const entries = compileToScratch(groups, options);
     if (this.venues === this.scheduleOf.length) this.scheduleOf = grow32(this.scheduleOf, this.venues * 2);
-    this.scheduleOf[this.venues] = compiled === null ? UNKNOWN_SCHEDULE : this.intern(compiled);
+    this.scheduleOf[this.venues] = entries < 0 ? UNKNOWN_SCHEDULE : this.intern(compiledScratch(), entries);
     return this.venues++;
   }
 
@@ -101,23 +106,54 @@ export class HoursTableBuilder {
     );
   }
 
-  private intern(compiled: Uint16Array): number {
-    // Entries are < 10081, far below the surrogate range, so each is one plain UTF-16 unit.
-    const key = String.fromCharCode.apply(null, compiled as unknown as number[]);
-    const known = this.scheduleByKey.get(key);
-    if (known !== undefined) return known;
+  /** Schedule number of the first `length` entries of `compiled`, adding it when new. */
+  private intern(compiled: Uint16Array, length: number): number {
+    // FNV-1a over the entries; equal hashes are confirmed entry by entry.
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < length; i++) hash = Math.imul(hash ^ (compiled[i] as number), 0x01000193);
+    hash >>>= 0;
+    const mask = this.slots.length - 1;
+    let i = hash & mask;
+    for (let entry = this.slots[i] as number; entry !== 0; entry = this.slots[i] as number) {
+      const s = entry - 1;
+      if (this.hashes[s] === hash && this.sameContent(s, compiled, length)) return s;
+      i = (i + 1) & mask;
+    }
     const s = this.schedules++;
+    this.slots[i] = s + 1;
+    if (s >= this.hashes.length) this.hashes = grow32(this.hashes, this.hashes.length * 2);
+    this.hashes[s] = hash;
     if (s + 1 >= this.offsets.length) this.offsets = grow32(this.offsets, this.offsets.length * 2);
     this.offsets[s] = this.used;
-    if (this.used + compiled.length > this.intervals.length) {
-      const grown = new Uint16Array(Math.max(this.intervals.length * 2, this.used + compiled.length));
+    if (this.used + length > this.intervals.length) {
+      const grown = new Uint16Array(Math.max(this.intervals.length * 2, this.used + length));
       grown.set(this.intervals);
       this.intervals = grown;
     }
-    this.intervals.set(compiled, this.used);
-    this.used += compiled.length;
-    this.scheduleByKey.set(key, s);
+    for (let k = 0; k < length; k++) this.intervals[this.used + k] = compiled[k] as number;
+    this.used += length;
+    this.offsets[s + 1] = this.used;
+    if (2 * this.schedules > this.slots.length) this.rehash(this.slots.length * 2);
     return s;
+  }
+
+  private rehash(capacity: number): void {
+    const slots = new Int32Array(capacity);
+    const mask = capacity - 1;
+    for (let s = 0; s < this.schedules; s++) {
+      let i = (this.hashes[s] as number) & mask;
+      while (slots[i] !== 0) i = (i + 1) & mask;
+      slots[i] = s + 1;
+    }
+    this.slots = slots;
+  }
+
+  private sameContent(s: number, compiled: Uint16Array, length: number): boolean {
+    const from = this.offsets[s] as number;
+    const to = this.offsets[s + 1] as number;
+    if (to - from !== length) return false;
+    for (let i = 0; i < length; i++) if (this.intervals[from + i] !== compiled[i]) return false;
+    return true;
   }
 }
 

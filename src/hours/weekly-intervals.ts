@@ -24,7 +24,31 @@ import { DAY_NAMES, type WeeklyHours } from '../schema/common.js';
 export const MINUTES_PER_DAY = 1440;
 export const MINUTES_PER_WEEK = 7 * MINUTES_PER_DAY; // 10080, fits in a Uint16
 
-const DAY_INDEX: ReadonlyMap<string, number> = new Map(DAY_NAMES.map((d, i) => [d, i]));
+/** Monday-first index of a day name (`Mon` = 0 .. `Sun` = 6), or -1. No Map: this runs per slot per day. */
+function dayIndex(name: unknown): number {
+  if (typeof name !== 'string' || name.length !== 3) return -1;
+  let i: number;
+  switch (name.charCodeAt(0)) {
+    case 77: // M
+      i = 0;
+      break;
+    case 87: // W
+      i = 2;
+      break;
+    case 70: // F
+      i = 4;
+      break;
+    case 84: // T
+      i = name.charCodeAt(1) === 117 /* u */ ? 1 : 3;
+      break;
+    case 83: // S
+      i = name.charCodeAt(1) === 97 /* a */ ? 5 : 6;
+      break;
+    default:
+      return -1;
+  }
+  return name === DAY_NAMES[i] ? i : -1;
+}
 
 /** Minutes after midnight of `HH:MM` (00:00..23:59 or 24:00), or -1 when malformed. */
 export function parseClockMinutes(text: unknown): number {
@@ -47,10 +71,11 @@ export interface CompileOptions {
   readonly recordId?: string;
 }
 
-// Scratch for packed slots `start * PACK + end` (both < PACK after the week split). Grown on
-// demand; the engine is synchronous, so one module-level buffer is safe.
+// Scratch for packed slots `start * PACK + end` (both < PACK after the week split) and for the
+// merged output. Grown on demand; the engine is synchronous, so module-level buffers are safe.
 const PACK = 16384;
 let scratch = new Uint32Array(64);
+let merged16 = new Uint16Array(128);
 
 function invalid(param: string, value: unknown, expected: string, recordId: string | undefined): never {
   const details = recordId === undefined ? { param, value } : { param, value, recordId };
@@ -63,11 +88,26 @@ function invalid(param: string, value: unknown, expected: string, recordId: stri
  * whose slots are all closed compiles to an empty (known, never open) schedule.
  */
 export function compileWeeklyHours(groups: WeeklyHours | undefined, options: CompileOptions = {}): Uint16Array | null {
-  if (groups === undefined) return null;
+  const entries = compileToScratch(groups, options);
+  return entries < 0 ? null : merged16.slice(0, entries);
+}
+
+/** The scratch buffer {@link compileToScratch} writes to (it may be replaced when it grows). */
+export function compiledScratch(): Uint16Array {
+  return merged16;
+}
+
+/**
+ * As {@link compileWeeklyHours}, without allocating: writes the pairs to the start of
+ * {@link compiledScratch} and returns the number of Uint16 entries (2 per pair), or -1 for
+ * unknown hours. Valid only until the next call; for builders that copy it at once.
+ */
+export function compileToScratch(groups: WeeklyHours | undefined, options: CompileOptions = {}): number {
+  if (groups === undefined) return -1;
   const field = options.field ?? 'regularOpeningHours';
   const recordId = options.recordId;
   if (!Array.isArray(groups)) invalid(field, groups, 'an array of opening-hours groups', recordId);
-  if (groups.length === 0) return null;
+  if (groups.length === 0) return -1;
 
   let count = 0;
   for (let g = 0; g < groups.length; g++) {
@@ -106,8 +146,8 @@ export function compileWeeklyHours(groups: WeeklyHours | undefined, options: Com
         length = close > open ? close - open : MINUTES_PER_DAY - open + close;
       }
       for (let d = 0; d < days.length; d++) {
-        const day = DAY_INDEX.get(days[d] as string);
-        if (day === undefined) invalid(`${field}[${g}].days[${d}]`, days[d], 'one of Mon..Sun', recordId);
+        const day = dayIndex(days[d]);
+        if (day < 0) invalid(`${field}[${g}].days[${d}]`, days[d], 'one of Mon..Sun', recordId);
         const start = day * MINUTES_PER_DAY + open;
         const end = start + length;
         if (count + 2 > scratch.length) {
@@ -125,37 +165,54 @@ export function compileWeeklyHours(groups: WeeklyHours | undefined, options: Com
       }
     }
   }
-  return mergePacked(scratch.subarray(0, count));
+  return mergePacked(count);
 }
 
-/** Sorts packed `[start, end)` slots and merges overlapping or touching ones. */
-function mergePacked(packed: Uint32Array): Uint16Array {
-  packed.sort(); // typed-array sort is numeric; start is the high part, so this sorts by start
-  // Merge in place: entries 0..merged-1 become the merged slots, still packed.
-  let merged = 0;
+/**
+ * Sorts the first `n` packed `[start, end)` slots of `scratch` and merges overlapping or
+ * touching ones into `merged16`; returns the number of entries written.
+ */
+function mergePacked(n: number): number {
+  const packed = scratch;
+  if (n > 32) {
+    packed.subarray(0, n).sort(); // numeric; start is the high part, so this sorts by start
+  } else {
+    // Insertion sort: a venue has a handful of slots, where this beats the generic sort.
+    for (let i = 1; i < n; i++) {
+      const v = packed[i] as number;
+      let j = i - 1;
+      while (j >= 0 && (packed[j] as number) > v) {
+        packed[j + 1] = packed[j] as number;
+        j--;
+      }
+      packed[j + 1] = v;
+    }
+  }
+  if (merged16.length < 2 * n) merged16 = new Uint16Array(2 * n);
+  const out = merged16;
+  let k = 0;
   let curStart = -1;
   let curEnd = -1;
-  for (let i = 0; i < packed.length; i++) {
+  for (let i = 0; i < n; i++) {
     const v = packed[i] as number;
-    const start = Math.floor(v / PACK);
+    const start = (v / PACK) | 0;
     const end = v - start * PACK;
     if (curStart >= 0 && start <= curEnd) {
       if (end > curEnd) curEnd = end;
       continue;
     }
-    if (curStart >= 0) packed[merged++] = curStart * PACK + curEnd;
+    if (curStart >= 0) {
+      out[k++] = curStart;
+      out[k++] = curEnd;
+    }
     curStart = start;
     curEnd = end;
   }
-  if (curStart >= 0) packed[merged++] = curStart * PACK + curEnd;
-  const out = new Uint16Array(merged * 2);
-  for (let i = 0; i < merged; i++) {
-    const v = packed[i] as number;
-    const start = Math.floor(v / PACK);
-    out[2 * i] = start;
-    out[2 * i + 1] = v - start * PACK;
+  if (curStart >= 0) {
+    out[k++] = curStart;
+    out[k++] = curEnd;
   }
-  return out;
+  return k;
 }
 
 /**
