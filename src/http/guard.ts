@@ -25,6 +25,11 @@ export function principalOf(request: FastifyRequest): KeyPrincipal {
   return principal;
 }
 
+/** The key itself never goes into a message or a log line. */
+function invalidKey(): HttpError {
+  return new HttpError(401, 'authentication_error', 'invalid_api_key', 'the API key is not valid: unknown, revoked or past its rotation grace period');
+}
+
 export function createGuard(
   accounts: AccountsStore,
   clock: () => number,
@@ -39,12 +44,10 @@ export function createGuard(
     if (presented.kind === 'conflict') {
       throw new HttpError(401, 'authentication_error', 'conflicting_api_keys', 'more than one API key was sent: send exactly one in the API-Key header');
     }
-    // The key itself never goes into a message or a log line.
-    const invalid = new HttpError(401, 'authentication_error', 'invalid_api_key', 'the API key is not valid: unknown, revoked or past its rotation grace period');
-    if (keyKindOf(presented.key) === undefined) throw invalid;
+    if (keyKindOf(presented.key) === undefined) throw invalidKey();
     const nowMs = clock();
     const principal = await accounts.findKey(hashApiKey(presented.key), nowMs);
-    if (principal === undefined) throw invalid;
+    if (principal === undefined) throw invalidKey();
     const path = request.url.split('?', 1)[0] ?? request.url;
     if (principal.keyKind === 'public' && !publicKeyMayCall(request.method, path)) {
       throw new HttpError(
