@@ -122,6 +122,19 @@ describe('400 invalid request names the parameter', () => {
     expect(res.json().message).toContain('Atlantis');
   });
 
+  it('a JSON body with __proto__ (prototype poisoning) is a 400, not a 500', async () => {
+    const acct = await h.open();
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/v1/search/',
+      headers: { 'api-key': acct.secretKey, 'content-type': 'application/json' },
+      payload: '{"locations":[{"lat":53.8,"lon":-1.55}],"mode":{"mode":"POINT","maxDistance":100},"__proto__":{"admin":true}}',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().type).toBe('invalid_request_error');
+    expect(h.engine.calls.search).toBe(0);
+  });
+
   it('malformed JSON body is a 400, not a 500', async () => {
     const acct = await h.open();
     const res = await h.app.inject({
