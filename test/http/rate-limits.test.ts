@@ -131,6 +131,23 @@ describe('two keys of one account hammering one plan', () => {
     await h.close();
   });
 
+  it('two apps (two "processes") on one database share the windows: Hobbyist, 10 concurrent across both -> exactly 2 served', async () => {
+    const dbPath = join(tmp, 'shared.sqlite');
+    const clock = new FakeClock(Date.UTC(2026, 2, 10, 12, 0, 0, 0));
+    const a = await createHarness({ clock, dbPath });
+    const b = await createHarness({ clock, dbPath });
+    const acct = await a.open('Hobbyist');
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 ? a : b).app.inject({ method: 'GET', url: '/v1/business/balances', headers: { 'api-key': i % 3 ? acct.secretKey : acct.publicKey } }),
+      ),
+    );
+    expect(responses.filter((r) => r.statusCode === 200)).toHaveLength(2);
+    expect(responses.filter((r) => r.statusCode === 429)).toHaveLength(8);
+    await a.close();
+    await b.close();
+  });
+
   it('Enterprise has no daily window: headers describe the per-second window only', async () => {
     const h = await createHarness();
     const acct = await h.open('Enterprise');
