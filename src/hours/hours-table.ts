@@ -100,7 +100,7 @@ export class HoursTableBuilder {
     this.finished = true;
     this.offsets[this.schedules] = this.used;
     return new HoursTable(
-      this.scheduleOf.slice(0, this.venues),
+      this.venues === this.scheduleOf.length ? this.scheduleOf : this.scheduleOf.slice(0, this.venues),
       this.offsets.slice(0, this.schedules + 1),
       this.intervals.slice(0, this.used),
     );

@@ -54,6 +54,30 @@ describe('HoursTable', () => {
     expect(t.byteLength).toBe(1001 * 4 + 2 * 4 + 14 * 2);
   });
 
+  it('thousands of distinct schedules (hash-set growth): each stored once, answers intact', () => {
+    const b = new HoursTableBuilder(8);
+    const hoursOf = (k: number): WeeklyHours => {
+      const open = k % 1380; // minutes after Monday midnight, k < 2760 gives 2 days
+      const day = k < 1380 ? 'Mon' : 'Tue';
+      const hh = (m: number): string => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+      return [{ days: [day], timeSlots: [slot(hh(open), hh(open + 60))] }];
+    };
+    for (let k = 0; k < 2760; k++) b.add(hoursOf(k));
+    for (let k = 2759; k >= 0; k--) b.add(hoursOf(k)); // the same again, reversed
+    const t = b.finish();
+    expect(t.scheduleCount).toBe(2760);
+    for (let k = 0; k < 2760; k++) {
+      const start = (k < 1380 ? 0 : 1440) + (k % 1380);
+      expect(t.scheduleOf[5519 - k]).toBe(t.scheduleOf[k]);
+      expect([t.state(k, start - 1), t.state(k, start), t.state(k, start + 59), t.state(k, start + 60)]).toEqual([
+        OpenState.CLOSED,
+        OpenState.OPEN,
+        OpenState.OPEN,
+        OpenState.CLOSED,
+      ]);
+    }
+  });
+
   it('invalid hours: invalid_venue with the record id; add after finish throws', () => {
     const b = new HoursTableBuilder();
     expect(() => b.add([{ days: ['Mon'], timeSlots: [slot('24:00', '01:00')] }], { recordId: 'pub-7' })).toThrow(

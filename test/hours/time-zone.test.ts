@@ -119,3 +119,24 @@ describe.skipIf(!existsSync(LONDON_PUBS))('real data: OSM London pubs', () => {
     expect(t.names).toEqual(['Europe/London']);
   });
 });
+
+const IOM = '/work/shared/data/osm-isle-of-man-food-drink/iom_food_and_drink_overpass.geojson';
+if (!existsSync(IOM)) console.warn(`[hours] skipping real-data zone test: ${IOM} is absent`);
+
+describe.skipIf(!existsSync(IOM))('real data: OSM Isle of Man food and drink', () => {
+  it('every point venue on the island is in Europe/Isle_of_Man (GeoJSON is [lon, lat])', () => {
+    const geojson = JSON.parse(readFileSync(IOM, 'utf8')) as {
+      features: { geometry: { type: string; coordinates: unknown } }[];
+    };
+    const zones = new Set<string>();
+    let n = 0;
+    for (const f of geojson.features) {
+      if (f.geometry.type !== 'Point') continue;
+      const [lon, lat] = f.geometry.coordinates as [number, number];
+      zones.add(zoneForLocation(lat, lon));
+      n++;
+    }
+    expect(n).toBeGreaterThan(100);
+    expect([...zones]).toEqual(['Europe/Isle_of_Man']);
+  });
+});
