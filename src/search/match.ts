@@ -121,7 +121,13 @@ export function evaluateVenue(
   opening: OpenStateSource,
   parts: Float64Array,
 ): number {
-  parts.fill(1);
+  // Six stores, not parts.fill(1): TypedArray#fill is a slow builtin call for six entries.
+  parts[0] = 1;
+  parts[1] = 1;
+  parts[2] = 1;
+  parts[3] = 1;
+  parts[4] = 1;
+  parts[5] = 1;
   const asked = prefs.asked;
   if (asked === 0) return 1;
   const hard = prefs.hard;
