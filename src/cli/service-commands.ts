@@ -94,20 +94,6 @@ async function serve(options: ServeOptions): Promise<void> {
   const engine = await loadEngine(options.data);
   const store = new SqliteAccountsStore(options.db);
   const app = await buildApp({ engine, accounts: store, logger: { level: 'info' } });
-  const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`;
-  if (options.dev === true) {
-    const dev = await developmentKeys(store);
-    process.stderr.write(
-      [
-        'Development account (Enterprise plan, 10 GBP credit; keys re-issued at every start):',
-        `  account id  ${dev.accountId}`,
-        `  secret key  ${dev.secretKey}`,
-        `  public key  ${dev.publicKey}`,
-        `Try: curl -H "API-Key: ${dev.secretKey}" "${base}/v1/find?q=coffee"`,
-        '',
-      ].join('\n'),
-    );
-  }
   const close = async (): Promise<void> => {
     await app.close();
     await store.close();
@@ -119,8 +105,23 @@ async function serve(options: ServeOptions): Promise<void> {
     await app.listen({ port: options.port, host: options.host });
   } catch (err) {
     await store.close();
-    fail(`cannot listen on ${base}: ${(err as Error).message}`);
+    fail(`cannot listen on ${options.host}:${options.port}: ${(err as Error).message}`);
   }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+  const lines = [`venue-search: serving ${options.data} on ${base}/v1/ (accounts: ${options.db})`];
+  if (options.dev === true) {
+    const dev = await developmentKeys(store);
+    lines.push(
+      'Development account (Enterprise plan, 10 GBP credit; keys re-issued at every start):',
+      `  account id  ${dev.accountId}`,
+      `  secret key  ${dev.secretKey}`,
+      `  public key  ${dev.publicKey}`,
+      `Try: curl -H "API-Key: ${dev.secretKey}" "${base}/v1/find?q=coffee"`,
+    );
+  }
+  process.stderr.write(`${lines.join('\n')}\n`);
 }
 
 export function registerServiceCommands(program: Command): void {
