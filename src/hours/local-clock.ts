@@ -21,8 +21,9 @@ import { MINUTES_PER_DAY, MINUTES_PER_WEEK } from './weekly-intervals.js';
 /** Epoch day 0 (1970-01-01) was a Thursday: day 3 of a Monday-first week. */
 const EPOCH_DAY_OF_WEEK = 3;
 const MS_PER_MINUTE = 60_000;
-/** ECMAScript's time value range, ms either side of the epoch. */
-const MAX_TIME_MS = 8.64e15;
+/** Accepted instants: years 100 to 9999 UTC (ISO 8601's four-digit years, no eras). */
+const MIN_TIME_MS = Date.UTC(100, 0, 1);
+const MAX_TIME_MS = Date.UTC(10000, 0, 1) - 1;
 
 interface ZoneClock {
   readonly format: Intl.DateTimeFormat;
@@ -49,8 +50,8 @@ export class LocalClock {
    * Zones with second-level offsets (historic LMT only) are rounded down to the minute.
    */
   utcOffsetMinutes(zone: string, instantMs: number): number {
-    if (typeof instantMs !== 'number' || !(Math.abs(instantMs) <= MAX_TIME_MS)) {
-      invalidRequest('atTime', instantMs, 'a finite time within the ECMAScript date range');
+    if (typeof instantMs !== 'number' || !(instantMs >= MIN_TIME_MS && instantMs <= MAX_TIME_MS)) {
+      invalidRequest('atTime', instantMs, 'a time in the years 100 to 9999');
     }
     const clock = this.clockFor(zone);
     // Transitions fall on whole UTC minutes in every zone of the tz database since 1972,
@@ -79,7 +80,13 @@ export class LocalClock {
     const day = fields[2] as number;
     const hour = fields[3] as number;
     const minute = fields[4] as number;
-    const localAsUtcMs = Date.UTC(year, month - 1, day, hour, minute);
+    let localAsUtcMs = Date.UTC(year, month - 1, day, hour, minute);
+    if (year < 100) {
+      // Date.UTC maps years 0-99 to 1900-1999 (local year 99 occurs west of UTC in year 100).
+      const d = new Date(localAsUtcMs);
+      d.setUTCFullYear(year);
+      localAsUtcMs = d.getTime();
+    }
     const offset = Math.floor((localAsUtcMs - minuteStartMs) / MS_PER_MINUTE);
     clock.lastEpochMinute = epochMinute;
     clock.lastOffsetMinutes = offset;

@@ -40,6 +40,10 @@ describe('LocalClock.minuteOfWeek: named DST cases (wall-clock time)', () => {
     ['UTC', '2026-01-05T00:00:00Z', 0, 0],
     // before the epoch (1969-12-31 was a Wednesday)
     ['UTC', '1969-12-31T23:59:00Z', at(2, 23, 59), 0],
+    // edges of the accepted range: 0100-01-01 was a Friday; local time there is still year 99
+    ['UTC', '0100-01-01T00:00:00Z', at(4, 0, 0), 0],
+    ['America/New_York', '0100-01-01T12:00:00Z', at(4, 7, 3), -297], // LMT -4:56:02, floored
+    ['UTC', '9999-12-31T23:59:00Z', at(4, 23, 59), 0],
   ])('%s at %s is minute %i (offset %i min)', (zone, iso, minute, offset) => {
     expect(clock.minuteOfWeek(zone, utc(iso))).toBe(minute);
     expect(clock.utcOffsetMinutes(zone, utc(iso))).toBe(offset);
@@ -94,9 +98,9 @@ describe('LocalClock: batches, memo and errors', () => {
     expect(clock.minuteOfWeek('Europe/London', t + 60_000)).toBe(at(SUN, 2, 0));
   });
 
-  it('NaN / Infinity instant is invalid_request atTime; unknown zone is invalid_request timeZone', () => {
+  it('NaN, Infinity or outside years 100-9999 is invalid_request atTime; unknown zone is invalid_request timeZone', () => {
     const clock = new LocalClock();
-    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, 9e15]) {
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, 9e15, Date.UTC(100, 0, 1) - 1, Date.UTC(10000, 0, 1)]) {
       try {
         clock.minuteOfWeek('UTC', bad);
         expect.unreachable();
