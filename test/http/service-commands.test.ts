@@ -72,4 +72,31 @@ describe('operator commands', () => {
     expect(exit).toHaveBeenCalledWith(1);
     expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toContain('no account "acct_nobody"');
   });
+
+  it('serve stops with exit code 1 and a message naming the file for a missing file, a directory, a bad record and malformed JSON', async () => {
+    const { writeFileSync, mkdirSync } = await import('node:fs');
+    const bad = join(tmp, 'bad.ndjson');
+    writeFileSync(bad, '{"id":"x","name":"A"}\n');
+    const malformed = join(tmp, 'malformed.ndjson');
+    writeFileSync(malformed, 'not json\n');
+    const dir = join(tmp, 'dir.ndjson');
+    mkdirSync(dir, { recursive: true });
+    const cases: [string, RegExp][] = [
+      [join(tmp, 'missing.ndjson'), /data file not found: .*missing\.ndjson/],
+      [dir, /must be a file; .*dir\.ndjson/],
+      [bad, /bad\.ndjson.*line 1.*"x".*location/],
+      [malformed, /malformed\.ndjson.*line 1.*malformed JSON/],
+    ];
+    for (const [file, message] of cases) {
+      vi.spyOn(process, 'exit').mockImplementation(((code: number) => {
+        throw new Error(`exit ${code}`);
+      }) as never);
+      const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      const program = new Command('venue-search').exitOverride();
+      registerServiceCommands(program);
+      await expect(program.parseAsync(['serve', '--data', file, '--db', join(tmp, 'serve.sqlite')], { from: 'user' })).rejects.toThrow('exit 1');
+      expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toMatch(message);
+      vi.restoreAllMocks();
+    }
+  });
 });
