@@ -19,7 +19,8 @@ import { finiteQueryNumbers } from '../validation.js';
 import { venueResponseSchemas } from './venue-schemas.js';
 import { FindQuerySchema } from '../../schema/find.js';
 import { SearchBodySchema, SearchQuerySchema } from '../../schema/search.js';
-import { BalancesRangeSchema, BalancesResponseSchema, ErrorEnvelopeSchema, VenueIdParamsSchema, type BalancesResponse } from './schemas.js';
+import { errorResponses } from './error-responses.js';
+import { BalancesRangeSchema, BalancesResponseSchema, VenueIdParamsSchema, type BalancesResponse } from './schemas.js';
 
 export interface V1Dependencies {
   readonly engine: EngineLike;
@@ -34,7 +35,6 @@ export const V1_PREFIX = '/v1';
 
 const ALL_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
-const errors = { '4xx': ErrorEnvelopeSchema, '5xx': ErrorEnvelopeSchema };
 const security = [{ ApiKey: [] }];
 
 export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
@@ -57,7 +57,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
           summary: 'Search venues around a group (POINT) or along a route (PATH)',
           querystring: plainSchema(SearchQuerySchema),
           body: plainSchema(SearchBodySchema),
-          response: { ...venueResponseSchemas.search, ...errors },
+          response: { ...venueResponseSchemas.search, ...errorResponses(400, 401, 402, 403, 413, 415, 429) },
           security,
         },
         preValidation: finiteQueryNumbers(SearchQuerySchema),
@@ -77,7 +77,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
         schema: {
           summary: 'Find venues by name, optionally near a point or a named place',
           querystring: plainSchema(FindQuerySchema),
-          response: { ...venueResponseSchemas.find, ...errors },
+          response: { ...venueResponseSchemas.find, ...errorResponses(400, 401, 402, 429) },
           security,
         },
         preValidation: finiteQueryNumbers(FindQuerySchema),
@@ -100,7 +100,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
           schema: {
             summary: `The ${kind} ${kind === 'menus' ? 'of a venue (active menus)' : 'details of a venue'}`,
             params: VenueIdParamsSchema,
-            response: { ...venueResponseSchemas[kind], ...errors },
+            response: { ...venueResponseSchemas[kind], ...errorResponses(400, 401, 402, 404, 429) },
             security,
           },
         },
@@ -116,7 +116,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
     track('GET', '/vocabulary');
     app.get(
       '/vocabulary',
-      { schema: { summary: 'The filter vocabularies search accepts (free of charge)', response: { ...venueResponseSchemas.vocabulary, ...errors }, security } },
+      { schema: { summary: 'The filter vocabularies search accepts (free of charge)', response: { ...venueResponseSchemas.vocabulary, ...errorResponses(401, 403, 429) }, security } },
       async (_request, reply) => {
         (reply as FastifyReply).send(engine.vocabulary());
       },
@@ -132,7 +132,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
     track('GET', '/business/balances');
     app.get(
       '/business/balances',
-      { schema: { summary: 'Balance and usage since the account opened (free)', response: { 200: BalancesResponseSchema, ...errors }, security } },
+      { schema: { summary: 'Balance and usage since the account opened (free)', response: { 200: BalancesResponseSchema, ...errorResponses(401, 429) }, security } },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
         return balances(principalOf(request).accountId);
@@ -146,7 +146,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
         schema: {
           summary: 'Balance and usage over [from, to) (free; changes nothing)',
           body: BalancesRangeSchema,
-          response: { 200: BalancesResponseSchema, ...errors },
+          response: { 200: BalancesResponseSchema, ...errorResponses(400, 401, 413, 415, 429) },
           security,
         },
       },
