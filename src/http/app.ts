@@ -88,7 +88,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     void reply.code(response.status).headers(response.headers).send(response.body);
   });
   app.setNotFoundHandler((request, reply) => {
-    const path = maskKeys(request.url.split('?', 1)[0] ?? '');
+    const raw = maskKeys(request.url.split('?', 1)[0] ?? '');
+    const path = raw.length > 200 ? `${raw.slice(0, 197)}...` : raw;
     const error = new HttpError(404, 'invalid_request_error', 'route_not_found', `no such path: ${request.method} ${path}`);
     const response = toErrorResponse(error);
     void reply.code(response.status).send(response.body);
