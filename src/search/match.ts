@@ -104,16 +104,126 @@ export function compilePreferences(prefs: Preferences | undefined, vocabulary: S
   };
 }
 
-/**
- * Writes venue i's parts into `parts` (PART_COUNT entries) and returns its total, or -1
- * when it fails a non-compromise preference (then `parts` is incomplete). `opening` gives
- * the venue's HoursTable state at the query's instant; it is asked only when opening was.
- */
 /** Opening state (CLOSED 0, OPEN 1, UNKNOWN 2) of a venue at the query's instant. */
 export interface OpenStateSource {
   state(i: number): number;
 }
 
+// ---- the parts, one small function each (inlined by V8), shared by both evaluations below
+
+function catersPart(store: VenueStore, prefs: CompiledPreferences, i: number): number {
+  const bits = prefs.catersBits;
+  const mask = store.caters[i]!;
+  let met = 0;
+  for (let k = 0; k < bits.length; k++) if (mask & bits[k]!) met++;
+  return met / bits.length;
+}
+
+function chainPart(store: VenueStore, prefs: CompiledPreferences, i: number): number {
+  const chain = store.chain[i]!;
+  return chain === prefs.chainWanted ? 1 : chain === CHAIN_UNKNOWN ? 0.5 : 0;
+}
+
+function openingPart(prefs: CompiledPreferences, openState: number): number {
+  const wanted = prefs.opening === OPENING_WANT_OPEN ? STATE_OPEN : STATE_CLOSED;
+  return openState === wanted ? 1 : openState === STATE_OPEN || openState === STATE_CLOSED ? 0 : 0.5;
+}
+
+/** genreMatch: 1 primaryGenre asked, 0.5 another of its terms asked, 0 none (1 if no kind asked). */
+function genrePart(store: VenueStore, prefs: CompiledPreferences, i: number): number {
+  const genres = prefs.genreCodes;
+  if (genres.length === 0) return 1;
+  const primary = store.primaryGenre[i]!;
+  let genre = 0;
+  for (let k = 0; k < genres.length; k++) {
+    const code = genres[k]!;
+    if (code < 0) continue;
+    if (code === primary) return 1;
+    if (genre === 0 && store.hasTerm(i, code)) genre = 0.5;
+  }
+  return genre;
+}
+
+/** establishmentFiltersMatch, given the venue's genreMatch. */
+function establishmentPart(store: VenueStore, prefs: CompiledPreferences, i: number, genre: number): number {
+  const kinds = prefs.genreCodes.length > 0 ? 1 : 0;
+  let met = kinds > 0 && genre > 0 ? 1 : 0;
+  const flags = prefs.flagCodes;
+  for (let k = 0; k < flags.length; k++) {
+    const code = flags[k]!;
+    if (code >= 0 && store.hasTerm(i, code)) met++;
+  }
+  return met / (kinds + flags.length);
+}
+
+function vibesPart(store: VenueStore, prefs: CompiledPreferences, i: number): number {
+  const codes = prefs.vibeCodes;
+  let met = 0;
+  for (let k = 0; k < codes.length; k++) {
+    const code = codes[k]!;
+    if (code >= 0 && store.hasVibe(i, code)) met++;
+  }
+  return met / codes.length;
+}
+
+const W_GENRE = PART_WEIGHTS[PART_GENRE]!;
+const W_ESTABLISHMENT = PART_WEIGHTS[PART_ESTABLISHMENT]!;
+const W_CATERS = PART_WEIGHTS[PART_CATERS]!;
+const W_OPENING = PART_WEIGHTS[PART_OPENING]!;
+const W_VIBES = PART_WEIGHTS[PART_VIBES]!;
+const W_CHAIN = PART_WEIGHTS[PART_CHAIN]!;
+
+/** The documented rounding of a weighted sum of parts to the total. */
+function roundTotal(sum: number, prefs: CompiledPreferences): number {
+  return Math.round(sum * prefs.invWeight * 1e6) / 1e6;
+}
+
+/**
+ * Venue i's total, or -1 when it fails a non-compromise preference: the hot loop's
+ * evaluation. Cheapest parts first, each non-compromise one rejecting at once (most
+ * candidates of a query with a hard filter fail it, and then nothing else is computed).
+ * `opening` is asked only when opening was.
+ */
+export function venueTotal(store: VenueStore, prefs: CompiledPreferences, i: number, opening: OpenStateSource): number {
+  const asked = prefs.asked;
+  if (asked === 0) return 1;
+  const hard = prefs.hard;
+  let sum = 0;
+  if (asked & (1 << PART_CATERS)) {
+    const v = catersPart(store, prefs, i);
+    if (v < 1 && hard & (1 << PART_CATERS)) return -1;
+    sum += W_CATERS * v;
+  }
+  if (asked & (1 << PART_CHAIN)) {
+    const v = chainPart(store, prefs, i);
+    if (v < 1 && hard & (1 << PART_CHAIN)) return -1;
+    sum += W_CHAIN * v;
+  }
+  if (asked & (1 << PART_OPENING)) {
+    const v = openingPart(prefs, opening.state(i));
+    if (v < 1 && hard & (1 << PART_OPENING)) return -1;
+    sum += W_OPENING * v;
+  }
+  if (asked & (1 << PART_ESTABLISHMENT)) {
+    const genre = genrePart(store, prefs, i);
+    const v = establishmentPart(store, prefs, i, genre);
+    if (v < 1 && hard & (1 << PART_ESTABLISHMENT)) return -1;
+    sum += W_ESTABLISHMENT * v;
+    if (asked & (1 << PART_GENRE)) sum += W_GENRE * genre;
+  }
+  if (asked & (1 << PART_VIBES)) {
+    const v = vibesPart(store, prefs, i);
+    if (v < 1 && hard & (1 << PART_VIBES)) return -1;
+    sum += W_VIBES * v;
+  }
+  return roundTotal(sum, prefs);
+}
+
+/**
+ * Writes venue i's parts into `parts` (PART_COUNT entries; 1 where not asked) and returns
+ * its total as {@link venueTotal} does (-1 when it fails a non-compromise preference). For
+ * the records of the page returned.
+ */
 export function evaluateVenue(
   store: VenueStore,
   prefs: CompiledPreferences,
@@ -121,86 +231,23 @@ export function evaluateVenue(
   opening: OpenStateSource,
   parts: Float64Array,
 ): number {
-  // Six stores, not parts.fill(1): TypedArray#fill is a slow builtin call for six entries.
-  parts[0] = 1;
-  parts[1] = 1;
-  parts[2] = 1;
-  parts[3] = 1;
-  parts[4] = 1;
-  parts[5] = 1;
   const asked = prefs.asked;
+  const genre = asked & (1 << PART_ESTABLISHMENT) ? genrePart(store, prefs, i) : 1;
+  parts[PART_GENRE] = genre;
+  parts[PART_ESTABLISHMENT] = asked & (1 << PART_ESTABLISHMENT) ? establishmentPart(store, prefs, i, genre) : 1;
+  parts[PART_CATERS] = asked & (1 << PART_CATERS) ? catersPart(store, prefs, i) : 1;
+  parts[PART_OPENING] = asked & (1 << PART_OPENING) ? openingPart(prefs, opening.state(i)) : 1;
+  parts[PART_VIBES] = asked & (1 << PART_VIBES) ? vibesPart(store, prefs, i) : 1;
+  parts[PART_CHAIN] = asked & (1 << PART_CHAIN) ? chainPart(store, prefs, i) : 1;
   if (asked === 0) return 1;
-  const hard = prefs.hard;
-  // Cheapest parts first, each non-compromise one rejecting at once: most candidates of a
-  // query with a hard filter fail it, and then nothing else is computed.
-  if (asked & (1 << PART_CATERS)) {
-    const bits = prefs.catersBits;
-    const mask = store.caters[i]!;
-    let met = 0;
-    for (let k = 0; k < bits.length; k++) if (mask & bits[k]!) met++;
-    const v = met / bits.length;
-    if (hard & (1 << PART_CATERS) && v < 1) return -1;
-    parts[PART_CATERS] = v;
-  }
-  if (asked & (1 << PART_CHAIN)) {
-    const chain = store.chain[i]!;
-    const v = chain === prefs.chainWanted ? 1 : chain === CHAIN_UNKNOWN ? 0.5 : 0;
-    if (hard & (1 << PART_CHAIN) && v < 1) return -1;
-    parts[PART_CHAIN] = v;
-  }
-  if (asked & (1 << PART_OPENING)) {
-    const wanted = prefs.opening === OPENING_WANT_OPEN ? STATE_OPEN : STATE_CLOSED;
-    const openState = opening.state(i);
-    const v = openState === wanted ? 1 : openState === STATE_OPEN || openState === STATE_CLOSED ? 0 : 0.5;
-    if (hard & (1 << PART_OPENING) && v < 1) return -1;
-    parts[PART_OPENING] = v;
-  }
-  if (asked & (1 << PART_ESTABLISHMENT)) {
-    const genres = prefs.genreCodes;
-    let met = 0;
-    let of = 0;
-    if (genres.length > 0) {
-      of = 1;
-      const primary = store.primaryGenre[i]!;
-      let genre = 0;
-      for (let k = 0; k < genres.length; k++) {
-        const code = genres[k]!;
-        if (code < 0) continue;
-        if (code === primary) {
-          genre = 1;
-          break;
-        }
-        if (genre === 0 && store.hasTerm(i, code)) genre = 0.5;
-      }
-      parts[PART_GENRE] = genre;
-      if (genre > 0) met = 1;
-    }
-    const flags = prefs.flagCodes;
-    for (let k = 0; k < flags.length; k++) {
-      const code = flags[k]!;
-      if (code >= 0 && store.hasTerm(i, code)) met++;
-    }
-    of += flags.length;
-    const v = met / of;
-    if (hard & (1 << PART_ESTABLISHMENT) && v < 1) return -1;
-    parts[PART_ESTABLISHMENT] = v;
-  }
-  if (asked & (1 << PART_VIBES)) {
-    const codes = prefs.vibeCodes;
-    let met = 0;
-    for (let k = 0; k < codes.length; k++) {
-      const code = codes[k]!;
-      if (code >= 0 && store.hasVibe(i, code)) met++;
-    }
-    const v = met / codes.length;
-    if (hard & (1 << PART_VIBES) && v < 1) return -1;
-    parts[PART_VIBES] = v;
-  }
   let sum = 0;
   for (let part = 0; part < PART_COUNT; part++) {
-    if (asked & (1 << part)) sum += PART_WEIGHTS[part]! * parts[part]!;
+    const bit = 1 << part;
+    if (!(asked & bit)) continue;
+    if (part !== PART_GENRE && prefs.hard & bit && parts[part]! < 1) return -1;
+    sum += PART_WEIGHTS[part]! * parts[part]!;
   }
-  return Math.round(sum * prefs.invWeight * 1e6) / 1e6;
+  return roundTotal(sum, prefs);
 }
 
 /** Fields of the soft preferences a venue does not fully meet, in PREFERENCE_FIELDS order. */

@@ -25,6 +25,7 @@ import {
   PART_OPENING,
   PART_VIBES,
   relaxedFields,
+  venueTotal,
   type CompiledPreferences,
 } from './match.js';
 import { OpeningStates } from './opening-states.js';
@@ -126,10 +127,9 @@ class MultiLocationSearch implements SearchService {
     if (prefs.asked === 0) {
       for (let k = 0; k < n; k++) ranking.push(idx[k]!, 1, dist[k]!, along[k]!);
     } else {
-      const parts = this.parts;
       for (let k = 0; k < n; k++) {
         const i = idx[k]!;
-        const total = evaluateVenue(this.store, prefs, i, opening, parts);
+        const total = venueTotal(this.store, prefs, i, opening);
         if (total >= 0) ranking.push(i, total, dist[k]!, along[k]!);
       }
     }

@@ -55,7 +55,7 @@ export function randomQuery(
       locations.push(loc);
     }
     if (!locations.some((l) => l.weight === undefined || l.weight > 0)) locations[0]!.weight = 1;
-    maxDistance = rnd() < 0.05 ? logUniform(5000, 30_000) : logUniform(50, 3000);
+    maxDistance = rnd() < 0.05 ? logUniform(5000, 15_000) : logUniform(50, 3000);
   } else if (rnd() < 0.15) {
     // Between towns: vertices at venues anywhere in the data (legs up to hundreds of km).
     const n = 2 + Math.floor(rnd() * 2);
