@@ -289,7 +289,7 @@ export class NameIndex {
   forEachMatch(q: PreparedNameQuery, visit: (venue: number, key: number) => void): void {
     if (q.rarest < 0) return;
     const word = q.words[q.rarest]!;
-    if (q.words.length === 1 && word.typo === null) {
+    if (q.words.length === 1) {
       this.forEachSingleWordMatch(word, visit);
       return;
     }
@@ -309,29 +309,35 @@ export class NameIndex {
   }
 
   /**
-   * One-word fast path: every posting in the word's prefix range matches, and its key
-   * (same value as matchKey) comes from postInfo without reading the venue's words. Only
-   * a venue with two words of the same first letter can occur twice in the range; those
-   * few are deduplicated with the stamps and ranked by matchKey.
+   * One-word fast path: every posting of the word's tokens matches, and its key (same
+   * value as matchKey) comes from postInfo without reading the venue's words. A venue can
+   * occur under two of the word's tokens only if it has two words with the same first
+   * letter (prefix-range tokens share their first letters, and typo tokens share the typed
+   * word's first letter); those few are deduplicated with the stamps and ranked by matchKey.
    */
   private forEachSingleWordMatch(word: PreparedWord, visit: (venue: number, key: number) => void): void {
-    const gen = this.nextGeneration();
-    const { stamp, postStart, postVenue, postInfo } = this;
     const single: PreparedNameQuery = { words: [word], rarest: 0, estimatedCandidates: word.postings };
-    for (let t = word.lo; t < word.hi; t++) {
-      const quality = t === word.exact ? MATCH_EXACT : MATCH_PREFIX;
-      for (let p = postStart[t]!, end = postStart[t + 1]!; p < end; p++) {
-        const info = postInfo[p]!;
-        const i = postVenue[p]!;
-        if ((info & INFO_SHARES) !== 0) {
-          if (stamp[i] === gen) continue;
-          stamp[i] = gen;
-          visit(i, this.matchKey(i, single));
-          continue;
-        }
-        const score = quality + ((info & INFO_LEAD) !== 0 ? 1 : 0);
-        visit(i, score * 64 + (MAX_COUNTED_WORDS - (info & MAX_COUNTED_WORDS)));
+    const gen = this.nextGeneration();
+    if (word.typo !== null) {
+      for (let k = 0; k < word.typo.length; k++) this.visitTokenFast(word.typo[k]!, MATCH_TYPO, single, gen, visit);
+    } else {
+      for (let t = word.lo; t < word.hi; t++) this.visitTokenFast(t, t === word.exact ? MATCH_EXACT : MATCH_PREFIX, single, gen, visit);
+    }
+  }
+
+  private visitTokenFast(t: number, quality: number, single: PreparedNameQuery, gen: number, visit: (venue: number, key: number) => void): void {
+    const { stamp, postStart, postVenue, postInfo } = this;
+    for (let p = postStart[t]!, end = postStart[t + 1]!; p < end; p++) {
+      const info = postInfo[p]!;
+      const i = postVenue[p]!;
+      if ((info & INFO_SHARES) !== 0) {
+        if (stamp[i] === gen) continue;
+        stamp[i] = gen;
+        visit(i, this.matchKey(i, single));
+        continue;
       }
+      const score = quality + ((info & INFO_LEAD) !== 0 ? 1 : 0);
+      visit(i, score * 64 + (MAX_COUNTED_WORDS - (info & MAX_COUNTED_WORDS)));
     }
   }
 

@@ -32,30 +32,37 @@ export function prefixEditDistance(typed: string, word: string, max: number): nu
     backRow = new Int32Array(m + 1);
   }
   // Column-major DP: prev[r] = distance(typed[0..r), word[0..c)). Column 0: r deletions.
+  // Only the band |r - c| <= max is computed (a cell outside it is > max, and a path of
+  // cost <= max never leaves it); the cells just outside the band hold the sentinel max + 1.
   let prev = prevRow;
   let curr = currRow;
   let back = backRow; // the column before `prev`, for transpositions
+  const cap = max + 1;
   for (let r = 0; r <= m; r++) prev[r] = r;
   let best = prev[m]!;
   for (let c = 1; c <= cols; c++) {
     const wc = word.charCodeAt(c - 1);
+    const lo = c - max > 1 ? c - max : 1;
+    const hi = c + max < m ? c + max : m;
     curr[0] = c;
-    let colMin = c;
-    for (let r = 1; r <= m; r++) {
-      const cost = typed.charCodeAt(r - 1) === wc ? 0 : 1;
-      let v = prev[r - 1]! + cost;
+    if (lo > 1) curr[lo - 1] = cap;
+    if (hi < m) curr[hi + 1] = cap;
+    let colMin = lo === 1 ? c : cap;
+    for (let r = lo; r <= hi; r++) {
+      const tc = typed.charCodeAt(r - 1);
+      let v = prev[r - 1]! + (tc === wc ? 0 : 1);
       const del = prev[r]! + 1;
       const ins = curr[r - 1]! + 1;
       if (del < v) v = del;
       if (ins < v) v = ins;
-      if (r > 1 && c > 1 && typed.charCodeAt(r - 1) === word.charCodeAt(c - 2) && typed.charCodeAt(r - 2) === wc) {
+      if (r > 1 && c > 1 && tc === word.charCodeAt(c - 2) && typed.charCodeAt(r - 2) === wc) {
         const tr = back[r - 2]! + 1;
         if (tr < v) v = tr;
       }
       curr[r] = v;
       if (v < colMin) colMin = v;
     }
-    if (curr[m]! < best) best = curr[m]!;
+    if (hi === m && curr[m]! < best) best = curr[m]!;
     if (colMin > max) break; // every later column is at least this
     const t = back;
     back = prev;
