@@ -63,13 +63,15 @@ export class Ranking {
   private sortAll(): Uint32Array {
     const order = this.heap.subarray(0, this.length);
     for (let i = 0; i < this.length; i++) order[i] = i;
-    order.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
+    this.sortSlots(order);
     return order;
   }
 
   /** The best k slots in order: a heap whose root is the worst of the best k seen so far. */
   private selectTop(k: number): Uint32Array {
     const heap = this.heap;
+    const total = this.total;
+    const dist = this.dist;
     let size = 0;
     for (let j = 0; j < this.length; j++) {
       if (size < k) {
@@ -82,13 +84,36 @@ export class Ranking {
           c = p;
         }
         heap[c] = j;
-      } else if (this.before(j, heap[0]!)) {
-        this.siftDown(j, size);
+      } else {
+        // Fast reject against the root (the worst kept) on total, then distance: most
+        // candidates of a large area lose here with one or two comparisons.
+        const root = heap[0]!;
+        const tj = total[j]!;
+        const tr = total[root]!;
+        if (tj < tr || (tj === tr && dist[j]! > dist[root]!)) continue;
+        if (this.before(j, root)) this.siftDown(j, size);
       }
     }
     const out = heap.subarray(0, size);
-    out.sort((a, b) => (this.before(a, b) ? -1 : 1));
+    this.sortSlots(out);
     return out;
+  }
+
+  /** Sorts slots into rank order: insertion sort for a page-sized list (TypedArray#sort with a comparator copies and calls back, ~10x slower there). */
+  private sortSlots(slots: Uint32Array): void {
+    if (slots.length > 24) {
+      slots.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
+      return;
+    }
+    for (let i = 1; i < slots.length; i++) {
+      const item = slots[i]!;
+      let j = i - 1;
+      while (j >= 0 && this.before(item, slots[j]!)) {
+        slots[j + 1] = slots[j]!;
+        j--;
+      }
+      slots[j + 1] = item;
+    }
   }
 
   private siftDown(item: number, size: number): void {
