@@ -62,7 +62,7 @@ export class FindService {
     this.placesSource = options.places === undefined ? () => createDefaultPlaceResolver(records) : options.places;
   }
 
-  /** Bytes of the name index and the density grid's typed data (per store: divide by size). */
+  /** Bytes of the name index (typed arrays and dictionary; the density grid is a small Map of occupied cells). */
   get byteSize(): number {
     return this.names.byteSize;
   }
