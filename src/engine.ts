@@ -1,7 +1,14 @@
 import { validateVenue } from './data/validate-venue.js';
+import { createDetailsService, type DetailsService } from './details/details.js';
 import { VenueSearchError } from './errors.js';
+import { createFindService, type FindService } from './find/find.js';
+import type { FindParams } from './find/find-params.js';
+import type { PlaceResolver } from './places/place-resolver.js';
+import type { AdvancedDetails, BasicDetails, MenuList } from './schema/details.js';
+import type { FindResponse } from './schema/find.js';
+import type { SearchResponse } from './schema/search.js';
 import type { VenueRecord } from './schema/venue.js';
-import { HitBuffer } from './spatial/hit-buffer.js';
+import { createSearchService, type SearchService } from './search/index.js';
 import { SpatialIndex } from './spatial/spatial-index.js';
 import { VenueStore } from './store/venue-store.js';
 
@@ -11,18 +18,40 @@ export interface EngineOptions {
    * came from `readVenues` are already validated; pass false to skip the second pass.
    */
   readonly validate?: boolean;
+  /**
+   * Resolves find's `location` names. Default: the built-in resolver (places learnt from the
+   * venues' addresses, then the GeoNames gazetteer). A function is called once, lazily.
+   * `null`: no place names (every `location` is `unknown_place`).
+   */
+  readonly places?: PlaceResolver | (() => PlaceResolver) | null;
+}
+
+/** The instant a call is evaluated at, ms since the epoch (UTC). Default: now. */
+export interface AtInstant {
+  readonly now?: number;
+}
+
+export interface SearchCallOptions extends AtInstant {
+  /** Page size, 1..100 (default 20). */
+  readonly limit?: number;
+  /** Results skipped (default 0). */
+  readonly offset?: number;
 }
 
 /**
  * The engine: venues in a columnar store, a spatial index over them, and the queries.
- * Pure and synchronous; it holds no clock and does no I/O. Not safe for concurrent use
- * from several threads (it reuses scratch buffers between calls), which Node never does.
+ * Pure and synchronous; it does no I/O, and the clock is read only as the default of `now`
+ * at this public boundary. The search and find structures (opening-hours table, name
+ * index) are built at their first use, or all at once by {@link Engine.warm}.
+ * Not re-entrant across threads (scratch buffers are reused), which Node never needs.
  */
 export class Engine {
   readonly store: VenueStore;
   readonly spatial: SpatialIndex;
-  /** Scratch for queries; results are copied out before a call returns. */
-  protected readonly hits = new HitBuffer();
+  private readonly options: EngineOptions;
+  private searchService: SearchService | null = null;
+  private findService: FindService | null = null;
+  private readonly details: DetailsService;
 
   constructor(venues: readonly VenueRecord[], options: EngineOptions = {}) {
     if (!Array.isArray(venues)) {
@@ -31,8 +60,10 @@ export class Engine {
     if (options.validate !== false) {
       for (let i = 0; i < venues.length; i++) validateVenue(venues[i], { line: i + 1 });
     }
+    this.options = options;
     this.store = new VenueStore(venues);
     this.spatial = new SpatialIndex(this.store.lat, this.store.lon);
+    this.details = createDetailsService(this.store);
   }
 
   /** Number of venues. */
@@ -40,9 +71,61 @@ export class Engine {
     return this.store.size;
   }
 
-  /** Bytes per venue of the search-path columns and the spatial index. */
+  /** Bytes of the store's search-path columns and the spatial index. */
   get searchPathBytes(): number {
     return this.store.columnBytes + this.spatial.byteSize;
+  }
+
+  /** Builds the search and find structures now rather than at their first use. */
+  warm(): this {
+    this.searcher();
+    this.finder();
+    return this;
+  }
+
+  /** POINT or PATH search (interface 4.1; docs/search.md). Throws VenueSearchError on bad input. */
+  search(body: unknown, options: SearchCallOptions = {}): SearchResponse {
+    const { now = Date.now(), limit, offset } = options;
+    return this.searcher().search(body, {
+      now,
+      ...(limit !== undefined ? { limit } : {}),
+      ...(offset !== undefined ? { offset } : {}),
+    });
+  }
+
+  /** The accepted preference values (establishmentFilters, catersFilters, vibes, ...). */
+  vocabulary(): ReturnType<SearchService['vocabulary']> {
+    return this.searcher().vocabulary();
+  }
+
+  /** Name search (interface 4.2; docs/find.md). */
+  find(params: FindParams, options: AtInstant = {}): FindResponse {
+    return this.finder().find(params, options.now ?? Date.now());
+  }
+
+  /** Basic details (2.8): at most 5 images. Unknown id: `venue_not_found`. */
+  basic(id: string, options: AtInstant = {}): BasicDetails {
+    return this.details.basic(id, options.now ?? Date.now());
+  }
+
+  /** Advanced details (2.9): everything, all photos. */
+  advanced(id: string, options: AtInstant = {}): AdvancedDetails {
+    return this.details.advanced(id, options.now ?? Date.now());
+  }
+
+  /** Active menus (2.10); `[]` when the venue has none. */
+  menus(id: string): MenuList {
+    return this.details.menus(id);
+  }
+
+  private searcher(): SearchService {
+    this.searchService ??= createSearchService(this.store, this.spatial);
+    return this.searchService;
+  }
+
+  private finder(): FindService {
+    this.findService ??= createFindService(this.store, this.spatial, this.options.places === undefined ? {} : { places: this.options.places });
+    return this.findService;
   }
 }
 
