@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { coreWorkloads } from './workloads/core.js';
+import { findWorkloads } from './find/find-workload.js';
 import { parseSize } from './lib/dataset.js';
 import { sink } from './lib/measure.js';
 import { machine, printWorkload, writeResults, type WorkloadResult } from './lib/report.js';
@@ -27,6 +28,7 @@ process.stdout.write(`# venue-search benchmarks (${quick ? 'quick' : 'full'})\n$
 
 const suites: Record<string, () => Promise<WorkloadResult[]>> = {
   core: () => coreWorkloads({ sizes, timeMs }),
+  find: () => findWorkloads({ sizes, timeMs }),
 };
 
 const results: WorkloadResult[] = [];
