@@ -55,17 +55,38 @@ export class PreparedRoute {
     this.length = along;
   }
 
-  /** Adds to `out` boxes covering everything within `padMeters` of piece `p`. */
-  pieceBoxes(p: number, padMeters: number, out: BoxList): void {
+  /**
+   * Into how many stretches {@link pieceBoxes} should cut piece `p` for a corridor of
+   * `padMeters`: one box per stretch of about 4 x the pad (at least 500 m, at most 16), so
+   * the boxes hug a diagonal corridor instead of one box spanning the piece's whole extent
+   * in both latitude and longitude (mostly outside the corridor).
+   */
+  pieceBoxParts(p: number, padMeters: number): number {
+    const len = this.pieces[p * PIECE_STRIDE + 6]!;
+    return Math.max(1, Math.min(16, Math.ceil(len / Math.max(500, 4 * padMeters))));
+  }
+
+  /**
+   * Adds to `out` boxes covering everything within `padMeters` of stretch `part` of `parts`
+   * (fractions [part / parts, (part + 1) / parts] of the piece; default: the whole piece).
+   */
+  pieceBoxes(p: number, padMeters: number, out: BoxList, part = 0, parts = 1): void {
     const o = p * PIECE_STRIDE;
-    const lat0 = this.pieces[o]!;
-    const lon0 = this.pieces[o + 1]!;
-    const lat1 = lat0 + this.pieces[o + 2]!;
-    const lon1 = lon0 + this.pieces[o + 3]!;
-    const len = this.pieces[o + 6]!;
-    // A great-circle piece bulges poleward of the straight lat/lon line between its ends by
-    // about len^2 / (8 R) * tan(lat); pad by a generous bound of that (R >= 6.3e6 m).
-    const maxAbsLat = Math.min(89.9, Math.max(Math.abs(lat0), Math.abs(lat1)));
+    const pc = this.pieces;
+    const len = pc[o + 6]!;
+    // Stretch ends on the piece's quadratic curve (see the layout above).
+    const ta = part / parts;
+    const tb = (part + 1) / parts;
+    const wa = 4 * ta * (1 - ta);
+    const wb = 4 * tb * (1 - tb);
+    const lat0 = pc[o]! + ta * pc[o + 2]! + wa * pc[o + 8]!;
+    const lon0 = pc[o + 1]! + ta * pc[o + 3]! + wa * pc[o + 9]!;
+    const lat1 = pc[o]! + tb * pc[o + 2]! + wb * pc[o + 8]!;
+    const lon1 = pc[o + 1]! + tb * pc[o + 3]! + wb * pc[o + 9]!;
+    // A geodesic piece bulges poleward of the straight lat/lon line between its ends by
+    // about len^2 / (8 R) * tan(lat); pad by a generous bound of that (R >= 6.3e6 m). A
+    // stretch bulges less than its piece, so the piece's bound covers it.
+    const maxAbsLat = Math.min(89.9, Math.max(Math.abs(lat0), Math.abs(lat1), Math.abs(pc[o]!), Math.abs(pc[o]! + pc[o + 2]!)));
     const bulge = ((len * len) / (8 * 6.3e6)) * (1 + Math.tan(maxAbsLat * RAD)) + 1;
     out.addPadded(Math.min(lat0, lat1), Math.min(lon0, lon1), Math.max(lat0, lat1), Math.max(lon0, lon1), padMeters + bulge);
   }

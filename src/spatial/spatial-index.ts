@@ -131,11 +131,16 @@ export class SpatialIndex {
       }
     };
     for (piece = 0; piece < route.pieceCount; piece++) {
-      boxes.clear();
-      route.pieceBoxes(piece, width, boxes);
-      for (let b = 0; b < boxes.count; b++) {
-        const o = 4 * b;
-        visitRange(this.tree, boxes.coords[o]!, boxes.coords[o + 1]!, boxes.coords[o + 2]!, boxes.coords[o + 3]!, visit);
+      // Several boxes per piece hugging the corridor (see pieceBoxParts); a venue in two of
+      // them is measured twice, harmlessly (same piece, same distance).
+      const parts = route.pieceBoxParts(piece, width);
+      for (let part = 0; part < parts; part++) {
+        boxes.clear();
+        route.pieceBoxes(piece, width, boxes, part, parts);
+        for (let b = 0; b < boxes.count; b++) {
+          const o = 4 * b;
+          visitRange(this.tree, boxes.coords[o]!, boxes.coords[o + 1]!, boxes.coords[o + 2]!, boxes.coords[o + 3]!, visit);
+        }
       }
     }
     return out.length;
