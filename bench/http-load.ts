@@ -21,7 +21,6 @@ import { readVenues } from '../src/data/read-venues.js';
 import { createEngine } from '../src/engine.js';
 import { openAccount } from '../src/http/accounts.js';
 import { buildApp } from '../src/http/app.js';
-import { asEngineLike } from '../src/http/engine-like.js';
 import { SqliteAccountsStore } from '../src/http/sqlite-accounts-store.js';
 
 const SECONDS = Number(process.env.HTTP_BENCH_SECONDS ?? 5);
@@ -30,7 +29,7 @@ const DATA = process.env.HTTP_BENCH_DATA ?? 'fixtures/venues.ndjson';
 const log = (s: string) => process.stdout.write(`${s}\n`);
 
 const { venues } = await readVenues(DATA);
-const engine = asEngineLike(createEngine(venues, { validate: false }));
+const engine = createEngine(venues, { validate: false }).warm();
 log(`${venues.length} venues from ${DATA}`);
 
 // seeded pick of 64 centres (mulberry32)

@@ -13,7 +13,6 @@ import { createEngine } from '../engine.js';
 import { isVenueSearchError } from '../errors.js';
 import { openAccount, rotateAccountKeys } from '../http/accounts.js';
 import { buildApp } from '../http/app.js';
-import { asEngineLike } from '../http/engine-like.js';
 import { MICROS_PER_GBP, NEW_ACCOUNT_CREDIT_MICROS, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../http/plans.js';
 import { SqliteAccountsStore } from '../http/sqlite-accounts-store.js';
 
@@ -68,9 +67,9 @@ async function loadEngine(dataPath: string) {
   if (!statSync(dataPath).isFile()) fail(`--data must be a file; ${dataPath} is not`);
   try {
     const { venues } = await readVenues(dataPath);
-    return asEngineLike(createEngine(venues, { validate: false }));
+    return createEngine(venues, { validate: false }).warm();
   } catch (err) {
-    if (isVenueSearchError(err) || err instanceof TypeError) fail(`cannot load ${dataPath}: ${err.message}`);
+    if (isVenueSearchError(err)) fail(`cannot load ${dataPath}: ${err.message}`);
     throw err;
   }
 }

@@ -25,15 +25,3 @@ export interface EngineLike {
   /** The published filter vocabularies. */
   vocabulary(): unknown;
 }
-
-const ENGINE_METHODS = ['search', 'find', 'basic', 'advanced', 'menus', 'vocabulary'] as const;
-
-/**
- * Checks at run time that `value` offers every method the adapter calls, so a wrong object
- * fails at start-up with a clear message rather than on the first request.
- */
-export function asEngineLike(value: unknown): EngineLike {
-  const missing = ENGINE_METHODS.filter((m) => typeof (value as Record<string, unknown> | null)?.[m] !== 'function');
-  if (missing.length > 0) throw new TypeError(`the engine lacks method(s) the HTTP adapter needs: ${missing.join(', ')}`);
-  return value as EngineLike;
-}

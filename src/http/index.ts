@@ -1,6 +1,6 @@
 /** `venue-search/http`: the HTTP service (fastify adapter, accounts, keys, limits, billing). */
 export { buildApp, maskKeys, type BuildAppOptions } from './app.js';
-export { asEngineLike, type EngineLike, type FindParams } from './engine-like.js';
+export type { AtInstant, EngineLike, FindParams } from './engine-like.js';
 export type {
   AccountRecord,
   AccountsStore,

@@ -1,24 +1,17 @@
 /**
  * `venue-search serve --dev` end to end: a real process over the bundled fixtures, the
- * printed development keys used over loopback, SIGTERM for a clean stop. Skipped (with a
- * note) while src/engine.ts does not yet expose the query methods the adapter calls.
+ * printed development keys used over loopback, SIGTERM for a clean stop.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Engine } from '../../src/engine.js';
-
-const engineReady = ['search', 'find', 'basic', 'advanced', 'menus', 'vocabulary'].every(
-  (m) => typeof (Engine.prototype as unknown as Record<string, unknown>)[m] === 'function',
-);
-if (!engineReady) console.warn('serve.test.ts skipped: Engine does not yet have search/find/basic/advanced/menus/vocabulary');
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-serve-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe.skipIf(!engineReady)('serve --dev', () => {
+describe('serve --dev', () => {
   it('serves the fixtures with a printed development key; reuses the account on restart with new keys', async () => {
     const db = join(tmp, 'dev.sqlite');
     const start = async () => {

@@ -1,16 +1,12 @@
 /**
- * The engine the adapter tests run against: the project's real search, find and details
- * services over the bundled fixtures (fixtures/venues.ndjson), composed here into the
- * EngineLike shape the adapter calls, with call counters so a test can prove that a refused
- * request never reached the engine. Loaded once per test file (about a second).
+ * The engine the adapter tests run against: the project's real engine (`createEngine`) over
+ * the bundled fixtures (fixtures/venues.ndjson), wrapped with call counters so a test can
+ * prove that a refused request never reached the engine. Loaded once per test file.
  */
 import { readVenues } from '../../../src/data/read-venues.js';
-import { createDetailsService } from '../../../src/details/details.js';
 import { createEngine } from '../../../src/engine.js';
-import { createFindService } from '../../../src/find/find.js';
-import type { AtInstant, EngineLike } from '../../../src/http/engine-like.js';
+import type { EngineLike } from '../../../src/http/engine-like.js';
 import type { VenueRecord } from '../../../src/schema/venue.js';
-import { createSearchService } from '../../../src/search/index.js';
 
 export const FIXTURES = 'fixtures/venues.ndjson';
 
@@ -33,23 +29,7 @@ let loaded: Promise<Services> | undefined;
 
 async function load(): Promise<Services> {
   const { venues } = await readVenues(FIXTURES);
-  const core = createEngine(venues, { validate: false });
-  const search = createSearchService(core.store, core.spatial);
-  const find = createFindService(core.store, core.spatial);
-  const details = createDetailsService(core.store);
-  const at = (options?: AtInstant): number => {
-    if (options?.now === undefined) throw new Error('the adapter must pass now');
-    return options.now;
-  };
-  const engine: EngineLike = {
-    search: (body, options) => search.search(body, { ...options, now: at(options) }),
-    find: (params, options) => find.find(params, at(options)),
-    basic: (id, options) => details.basic(id, at(options)),
-    advanced: (id, options) => details.advanced(id, at(options)),
-    menus: (id) => details.menus(id),
-    vocabulary: () => search.vocabulary(),
-  };
-  return { venues, engine };
+  return { venues, engine: createEngine(venues, { validate: false }).warm() };
 }
 
 /** A fresh counting wrapper over the shared fixture services. */
