@@ -15,7 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { AccountsStore } from './accounts-store.js';
 import type { EngineLike } from './engine-like.js';
 import { planWindows, type PlanName, type RateWindow } from './plans.js';
@@ -23,6 +23,7 @@ import { HttpError, toErrorResponse } from './http-errors.js';
 import { createValidatorCompiler } from './validation.js';
 import { V1_PREFIX, v1Routes } from './v1/routes.js';
 import { ErrorEnvelopeSchema } from './v1/schemas.js';
+import { WIDGET_PREFIX, widgetRoutes, type WidgetOptions } from './v1/widget-routes.js';
 
 export interface BuildAppOptions {
   readonly engine: EngineLike;
@@ -42,7 +43,12 @@ export interface BuildAppOptions {
    * An operator with custom contracts, or a load bench, can override it.
    */
   readonly planWindows?: (plan: PlanName) => readonly RateWindow[];
+  /** The embeddable widget at /v1/widget/ (assets folder, optional base-map tiles): docs/widget.md. */
+  readonly widget?: WidgetOptions;
 }
+
+/** Longest path parameter (a venue id), characters: VenueIdParamsSchema's maxLength. */
+const MAX_PATH_PARAM_LENGTH = 200;
 
 const KEY_IN_TEXT = /\b(sk|pk)_[A-Za-z0-9_-]+/g;
 
@@ -69,7 +75,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: options.bodyLimitBytes ?? 64 * 1024,
     requestTimeout: options.requestTimeoutMs ?? 15_000,
     connectionTimeout: options.connectionTimeoutMs ?? 30_000,
-    routerOptions: { ignoreTrailingSlash: true },
+    // maxParamLength: a venue id may be 200 characters (VenueIdParamsSchema); the router's
+    // default of 100 answered longer ids with its own non-envelope 414
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_LENGTH },
+    // URLs the router itself refuses (bad percent-encoding, a path parameter over the limit)
+    // get the envelope too, not fastify's `{error, statusCode}` body echoing the whole path
+    frameworkErrors: (err, _request, reply) => {
+      const error =
+        err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new HttpError(400, 'invalid_request_error', 'invalid_request', `id must be at most ${MAX_PATH_PARAM_LENGTH} characters`, 'id')
+          : new HttpError(400, 'invalid_request_error', 'invalid_url', 'the request path is not valid percent-encoded UTF-8');
+      const response = toErrorResponse(error);
+      void (reply as FastifyReply).code(response.status).send(response.body);
+    },
     // no automatic HEAD twins: a HEAD on a billed route would run the engine and charge for no body
     exposeHeadRoutes: false,
     requestIdHeader: false,
@@ -111,6 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
   app.addSchema(ErrorEnvelopeSchema);
+  await app.register(widgetRoutes({ ...options.widget, engine: options.engine, accounts: options.accounts, clock }), { prefix: WIDGET_PREFIX });
   await app.register(v1Routes({ engine: options.engine, accounts: options.accounts, clock, planWindows: options.planWindows ?? planWindows }), { prefix: V1_PREFIX });
   return app;
 }

@@ -99,7 +99,10 @@ export function toErrorResponse(err: unknown): ErrorResponse {
     const status = ENGINE_STATUS[err.code];
     if (status >= 500) return internalError();
     const type: ErrorType = 'invalid_request_error';
-    return { status, body: envelope(err.message, type, err.code, err.param), headers: {} };
+    // the engine writes paths the JavaScript way (`locations[1].weight`); the HTTP `param` is
+    // dotted (`locations.1.weight`) like the schema errors, so one field has one name
+    const param = err.param?.replace(/\[(\d+)\]/g, '.$1');
+    return { status, body: envelope(err.message, type, err.code, param), headers: {} };
   }
   if (typeof err === 'object' && err !== null) {
     const e = err as { code?: unknown; statusCode?: unknown; validation?: unknown; validationContext?: unknown; message?: unknown };
