@@ -83,5 +83,12 @@ export interface AccountsStore {
   topUp(accountId: string, amountMicros: number, nowMs: number): Promise<number>;
   /** Charged requests and their cost by kind, over `range` or since the account opened. */
   usage(accountId: string, range?: TimeRange): Promise<Usage>;
+  /**
+   * Origins (`scheme://host[:port]`, normalised by origins.ts) allowed to use the account's
+   * public key from a browser; empty means any origin. See docs/widget.md.
+   */
+  allowedOrigins(accountId: string): Promise<readonly string[]>;
+  /** Replaces the allowed origins (an empty list allows any); RangeError for an unknown account. */
+  setAllowedOrigins(accountId: string, origins: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import type { AccountsStore, KeyPrincipal } from './accounts-store.js';
 import { HttpError } from './http-errors.js';
 import { hashApiKey, keyKindOf, presentedKey, publicKeyMayCall } from './keys.js';
+import { originAllowed, requestOrigin } from './origins.js';
 import type { PlanName, RateWindow } from './plans.js';
 import { rateLimitHeaders } from './rate-limit.js';
 
@@ -56,6 +57,12 @@ export function createGuard(
         'public_key_not_permitted',
         `a public key may not call ${request.method} ${path}; use the secret key from a server`,
       );
+    }
+    if (principal.keyKind === 'public') {
+      const origin = requestOrigin(request.headers);
+      if (origin !== undefined && !originAllowed(origin, await accounts.allowedOrigins(principal.accountId), request.headers.host)) {
+        throw new HttpError(403, 'permission_error', 'origin_not_allowed', `this public key may not be used from the origin ${origin}; the account allows a fixed list of origins`);
+      }
     }
     const decision = await accounts.consumeRate(principal.accountId, planWindows(principal.plan), nowMs);
     const headers = rateLimitHeaders(decision, nowMs);

@@ -72,6 +72,12 @@ CREATE TABLE IF NOT EXISTS rate_counters (
   count INTEGER NOT NULL,
   PRIMARY KEY (account_id, window)
 ) STRICT, WITHOUT ROWID;
+-- added with the widget; CREATE IF NOT EXISTS keeps older files valid (no rows: any origin)
+CREATE TABLE IF NOT EXISTS public_key_origins (
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  origin TEXT NOT NULL,
+  PRIMARY KEY (account_id, origin)
+) STRICT, WITHOUT ROWID;
 `;
 
 interface AccountRow {
@@ -113,6 +119,9 @@ export class SqliteAccountsStore implements AccountsStore {
     insertLedger: Statement;
     usageAll: Statement<[string], { kind: string; requests: number; cost: number }>;
     usageRange: Statement<[string, number, number], { kind: string; requests: number; cost: number }>;
+    origins: Statement<[string], { origin: string }>;
+    clearOrigins: Statement;
+    insertOrigin: Statement;
   };
 
   /** Opens (creating if needed) the database at `path`; `':memory:'` for a throwaway store. */
@@ -166,6 +175,9 @@ export class SqliteAccountsStore implements AccountsStore {
         `SELECT kind, COUNT(*) AS requests, -SUM(amount_micros) AS cost FROM ledger
          WHERE account_id = ? AND amount_micros < 0 AND at_ms >= ? AND at_ms < ? GROUP BY kind`,
       ),
+      origins: db.prepare('SELECT origin FROM public_key_origins WHERE account_id = ? ORDER BY origin'),
+      clearOrigins: db.prepare('DELETE FROM public_key_origins WHERE account_id = ?'),
+      insertOrigin: db.prepare('INSERT OR IGNORE INTO public_key_origins (account_id, origin) VALUES (?, ?)'),
     };
   }
 
@@ -300,6 +312,20 @@ export class SqliteAccountsStore implements AccountsStore {
       }
     }
     return usage;
+  }
+
+  async allowedOrigins(accountId: string): Promise<readonly string[]> {
+    return this.stmt.origins.all(accountId).map((row) => row.origin);
+  }
+
+  async setAllowedOrigins(accountId: string, origins: readonly string[]): Promise<void> {
+    this.db
+      .transaction(() => {
+        if (this.stmt.getAccount.get(accountId) === undefined) throw new RangeError(`no account ${JSON.stringify(accountId)}`);
+        this.stmt.clearOrigins.run(accountId);
+        for (const origin of origins) this.stmt.insertOrigin.run(accountId, origin);
+      })
+      .immediate();
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,59 @@
+/**
+ * The widget's static assets as the service serves them: read once at start from the built
+ * folder (dist/src/widget/assets by default), or bundled in memory from the sources when no
+ * built folder exists and esbuild is installed. Each file is addressed by a content hash so
+ * it can be cached for a year and replaced by a new build at once.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WIDGET_SCRIPT_FILE, WIDGET_STYLESHEET_FILE, bundleWidget, type WidgetBundle } from '../../widget/build-assets.js';
+
+export interface WidgetAsset {
+  /** File name with the content hash, e.g. `widget.3f2a9c1b0d.js`. */
+  readonly name: string;
+  readonly contentType: string;
+  readonly body: Buffer;
+}
+
+export interface WidgetAssets {
+  readonly script: WidgetAsset;
+  readonly stylesheet: WidgetAsset;
+}
+
+function asset(file: string, contentType: string, text: string): WidgetAsset {
+  const body = Buffer.from(text, 'utf8');
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 10);
+  const dot = file.lastIndexOf('.');
+  return { name: `${file.slice(0, dot)}.${hash}${file.slice(dot)}`, contentType, body };
+}
+
+/** The default built folder: dist/src/widget/assets beside dist/src/http/v1. */
+export function defaultWidgetAssetsDir(): string {
+  return fileURLToPath(new URL('../../widget/assets/', import.meta.url));
+}
+
+/**
+ * Loads the assets from `dir` when both files are there; otherwise bundles them with esbuild.
+ * Returns an explanation instead when neither works (the page then says the widget is not built).
+ */
+export async function loadWidgetAssets(dir: string = defaultWidgetAssetsDir()): Promise<WidgetAssets | { unavailable: string }> {
+  let bundle: WidgetBundle;
+  const scriptPath = join(dir, WIDGET_SCRIPT_FILE);
+  const stylesheetPath = join(dir, WIDGET_STYLESHEET_FILE);
+  if (existsSync(scriptPath) && existsSync(stylesheetPath)) {
+    bundle = { script: await readFile(scriptPath, 'utf8'), stylesheet: await readFile(stylesheetPath, 'utf8') };
+  } else {
+    try {
+      bundle = await bundleWidget();
+    } catch (err) {
+      return { unavailable: `the widget's assets are not built (${dir} is missing and bundling failed: ${(err as Error).message.split('\n', 1)[0]}); run npm run build` };
+    }
+  }
+  return {
+    script: asset(WIDGET_SCRIPT_FILE, 'text/javascript; charset=utf-8', bundle.script),
+    stylesheet: asset(WIDGET_STYLESHEET_FILE, 'text/css; charset=utf-8', bundle.stylesheet),
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * GET /v1/widget/: the embeddable search page, and its hashed static assets under
+ * /v1/widget/assets/. Mounted by buildApp beside the v1 plugin (not behind the API-Key guard:
+ * an iframe cannot send headers, so the public key travels in the page URL, `?key=pk_...`).
+ *
+ * The page route checks the key itself and answers a short HTML page with a clear message
+ * instead of the widget when the key is a secret key (never echoed), unknown, or used from
+ * an origin the account does not allow. Rate limits and billing apply to the API calls the
+ * page makes (with the public key in the API-Key header), not to the page itself, which
+ * serves no venue data. Headers: a strict Content-Security-Policy (no inline script, API
+ * calls to this origin only, framing limited to the allowed origins), `Referrer-Policy:
+ * no-referrer` (the key in the URL never leaks to image hosts), `no-store` on the page,
+ * a year's `immutable` caching on the content-hashed assets.
+ */
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { AccountsStore } from '../accounts-store.js';
+import type { EngineLike } from '../engine-like.js';
+import { HttpError } from '../http-errors.js';
+import { hashApiKey, keyKindOf } from '../keys.js';
+import { originAllowed, requestOrigin } from '../origins.js';
+import { widgetMessageHtml, widgetPageHtml } from '../../widget/page-html.js';
+import { loadWidgetAssets, type WidgetAsset } from './widget-assets.js';
+
+export interface WidgetOptions {
+  /** Folder holding the built widget.js and widget.css; default dist/src/widget/assets. */
+  readonly assetsDir?: string;
+  /**
+   * Base-map tiles for the widget's map, a URL template such as
+   * `https://tiles.example.org/{z}/{x}/{y}.png`. Default none: the map is drawn as vectors only.
+   */
+  readonly tileUrl?: string;
+  /** Credit line shown under the map when tiles are used (e.g. "© OpenStreetMap contributors"). */
+  readonly tileAttribution?: string;
+}
+
+export interface WidgetDependencies extends WidgetOptions {
+  readonly engine: EngineLike;
+  readonly accounts: AccountsStore;
+  readonly clock: () => number;
+}
+
+export const WIDGET_PREFIX = '/v1/widget';
+
+/** Content-Security-Policy of the page. `frameAncestors` is `*` or the allowed origins. */
+export function widgetCsp(options: { tileOrigin?: string | undefined; frameAncestors: readonly string[] }): string {
+  const img = ["'self'", 'data:', 'https:', ...(options.tileOrigin === undefined ? [] : [options.tileOrigin])];
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src ${[...new Set(img)].join(' ')}`,
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${options.frameAncestors.length === 0 ? '*' : ["'self'", ...options.frameAncestors].join(' ')}`,
+  ].join('; ');
+}
+
+function tileOriginOf(tileUrl: string | undefined): string | undefined {
+  if (tileUrl === undefined) return undefined;
+  const url = new URL(tileUrl.replace(/\{[a-z]\}/g, '0'));
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RangeError(`tileUrl must be an http(s) URL template; got ${JSON.stringify(tileUrl)}`);
+  return url.origin;
+}
+
+function sendHtml(reply: FastifyReply, status: number, html: string, csp: string): FastifyReply {
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('content-security-policy', csp)
+    .header('referrer-policy', 'no-referrer')
+    .header('x-content-type-options', 'nosniff')
+    .send(html);
+}
+
+export function widgetRoutes(deps: WidgetDependencies): FastifyPluginAsync {
+  return async function widget(app: FastifyInstance): Promise<void> {
+    const tileOrigin = tileOriginOf(deps.tileUrl);
+    const loaded = await loadWidgetAssets(deps.assetsDir);
+    const assets = 'unavailable' in loaded ? undefined : loaded;
+    const byName = new Map<string, WidgetAsset>(assets === undefined ? [] : [[assets.script.name, assets.script], [assets.stylesheet.name, assets.stylesheet]]);
+    const stylesheetHref = assets === undefined ? undefined : `assets/${assets.stylesheet.name}`;
+    const messageCsp = widgetCsp({ frameAncestors: [] });
+
+    app.get('/', { schema: { hide: true } }, async (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      const raw = query.key;
+      const key = typeof raw === 'string' ? raw.trim() : undefined;
+      const message = (status: number, title: string, text: string) => sendHtml(reply, status, widgetMessageHtml(title, text, stylesheetHref), messageCsp);
+      if (assets === undefined) return message(503, 'Widget unavailable', 'unavailable' in loaded ? loaded.unavailable : 'not built');
+      if (key === undefined || key === '') {
+        return message(400, 'A public key is needed', 'This widget needs the site\'s public key in its address: /v1/widget/?key=pk_...');
+      }
+      if (key.startsWith('sk_')) {
+        return message(
+          403,
+          'Secret key refused',
+          'A secret key was put in this page\'s address. Secret keys must never appear in a web page: use the account\'s public key (pk_...) here, and rotate the secret key now, since it has been exposed.',
+        );
+      }
+      const principal = keyKindOf(key) === 'public' ? await deps.accounts.findKey(hashApiKey(key), deps.clock()) : undefined;
+      if (principal === undefined || principal.keyKind !== 'public') {
+        return message(401, 'Key not valid', 'This widget\'s public key is not valid: it is unknown, revoked or past its rotation grace period. The site owner needs to update it.');
+      }
+      const allowed = await deps.accounts.allowedOrigins(principal.accountId);
+      const origin = requestOrigin(request.headers);
+      if (!originAllowed(origin, allowed, request.headers.host)) {
+        return message(403, 'Not allowed on this site', `This widget's key may not be used on ${origin ?? 'this site'}. The site owner can add this site to the key's allowed origins.`);
+      }
+      const html = widgetPageHtml(
+        { vocabulary: deps.engine.vocabulary(), tileUrl: deps.tileUrl ?? null, tileAttribution: deps.tileAttribution ?? null },
+        { scriptHref: `assets/${assets.script.name}`, stylesheetHref: `assets/${assets.stylesheet.name}` },
+      );
+      return sendHtml(reply, 200, html, widgetCsp({ tileOrigin, frameAncestors: allowed }));
+    });
+
+    app.get('/assets/:file', { schema: { hide: true } }, async (request, reply) => {
+      const file = (request.params as { file: string }).file;
+      const found = byName.get(file);
+      if (found === undefined) {
+        throw new HttpError(404, 'invalid_request_error', 'route_not_found', `no such widget asset: ${file.slice(0, 100)}`);
+      }
+      return reply
+        .header('content-type', found.contentType)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        .send(found.body);
+    });
+  };
+}

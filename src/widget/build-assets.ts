@@ -1,0 +1,52 @@
+/**
+ * Builds the widget's browser assets (one script, one stylesheet) from src/widget with
+ * esbuild. Run at `npm run build` time (`node dist/src/widget/build-assets.js <outDir>`);
+ * the service reads the files from that folder. When no built folder exists (running from
+ * the sources), the service calls `bundleWidget` itself if esbuild is installed.
+ *
+ * esbuild is a development dependency: this module imports it lazily, so the service never
+ * needs it when the assets were built ahead.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+
+export interface WidgetBundle {
+  readonly script: string;
+  readonly stylesheet: string;
+}
+
+/** Names of the built files inside the assets folder. */
+export const WIDGET_SCRIPT_FILE = 'widget.js';
+export const WIDGET_STYLESHEET_FILE = 'widget.css';
+
+/** Bundles the page script (ES2020, minified) and stylesheet in memory; throws if esbuild is missing. */
+export async function bundleWidget(): Promise<WidgetBundle> {
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  // from dist/src/widget the sources are in src/widget of the same checkout
+  const srcDir = here.includes(join('dist', 'src', 'widget')) ? resolve(here, '../../../src/widget') : here;
+  const esbuild = await import('esbuild');
+  const common = { bundle: true, write: false, minify: true, logLevel: 'silent', legalComments: 'none' } as const;
+  const [js, css] = await Promise.all([
+    esbuild.build({ ...common, entryPoints: [join(srcDir, 'page', 'widget.ts')], format: 'iife', platform: 'browser', target: ['es2020'], outfile: WIDGET_SCRIPT_FILE }),
+    esbuild.build({ ...common, entryPoints: [join(srcDir, 'widget.css')], outfile: WIDGET_STYLESHEET_FILE }),
+  ]);
+  const script = js.outputFiles[0]?.text;
+  const stylesheet = css.outputFiles[0]?.text;
+  if (script === undefined || stylesheet === undefined) throw new Error('esbuild produced no output for the widget');
+  return { script, stylesheet };
+}
+
+/** Writes the bundle into `outDir` (created if needed). */
+export async function writeWidgetAssets(outDir: string): Promise<void> {
+  const bundle = await bundleWidget();
+  await mkdir(outDir, { recursive: true });
+  await writeFile(join(outDir, WIDGET_SCRIPT_FILE), bundle.script);
+  await writeFile(join(outDir, WIDGET_STYLESHEET_FILE), bundle.stylesheet);
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const outDir = process.argv[2] ?? fileURLToPath(new URL('./assets/', import.meta.url));
+  await writeWidgetAssets(outDir);
+  process.stderr.write(`widget assets written to ${outDir}\n`);
+}

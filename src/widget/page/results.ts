@@ -1,0 +1,98 @@
+/**
+ * The results list: one button per venue with its rank (the number on the map), kind,
+ * distance, open state (in words, not only colour) and, for searches, the score and its
+ * parts and each person's travel estimate.
+ */
+import { formatDistance, formatScore, h, humanize } from './format.js';
+import type { FindEstablishment, MatchScore, SearchEstablishment } from './types.js';
+
+/** What the list shows for one venue, from a find or a search result. */
+export interface ResultRow {
+  readonly id: string;
+  readonly name: string;
+  readonly lat: number;
+  readonly lon: number;
+  readonly kind: string | undefined;
+  readonly address: string | undefined;
+  readonly distanceMeters: number | undefined;
+  readonly isOpen: boolean;
+  readonly score: MatchScore | undefined;
+  readonly alongRouteMeters: number | undefined;
+  readonly travel: Readonly<Record<string, { distanceMeters: number; durationMinutes: number }>> | undefined;
+}
+
+export function rowFromFind(e: FindEstablishment): ResultRow {
+  return {
+    id: e.id,
+    name: e.displayName || e.name,
+    lat: e.location.coordinates[0],
+    lon: e.location.coordinates[1],
+    kind: e.primaryGenre,
+    address: e.formattedAddress,
+    distanceMeters: e.distanceMeters,
+    isOpen: e.isOpen,
+    score: undefined,
+    alongRouteMeters: undefined,
+    travel: undefined,
+  };
+}
+
+export function rowFromSearch(e: SearchEstablishment): ResultRow {
+  return { ...rowFromFind(e), distanceMeters: e.distanceMeters, score: e.matchScore, alongRouteMeters: e.alongRouteMeters, travel: e.travel };
+}
+
+const SCORE_PARTS: readonly [keyof MatchScore, string][] = [
+  ['genreMatch', 'Genre'],
+  ['establishmentFiltersMatch', 'Kinds'],
+  ['catersFiltersMatch', 'Dietary'],
+  ['openingMatch', 'Opening'],
+  ['vibesMatch', 'Vibes'],
+  ['chainMatch', 'Independent'],
+];
+
+function scoreBlock(score: MatchScore): HTMLElement {
+  const block = h('div', 'score');
+  block.append(h('span', 'score-total', `Score ${formatScore(score.total)}`));
+  const parts = h('dl', 'score-parts');
+  for (const [key, label] of SCORE_PARTS) {
+    parts.append(h('dt', '', label), h('dd', score[key] < 1 ? 'partial' : '', formatScore(score[key])));
+  }
+  block.append(parts);
+  return block;
+}
+
+export function renderResults(
+  list: HTMLOListElement,
+  rows: readonly ResultRow[],
+  options: { readonly mode: 'find' | 'meet' | 'route'; readonly openWord: string; readonly onOpen: (row: ResultRow, button: HTMLButtonElement) => void },
+): void {
+  list.replaceChildren();
+  rows.forEach((row, i) => {
+    const item = h('li', 'result');
+    item.dataset.id = row.id;
+    const button = h('button', 'result-button');
+    button.type = 'button';
+    button.setAttribute('aria-label', `${i + 1}. ${row.name}: show details and menu`);
+    const title = h('span', 'result-title');
+    title.append(h('span', 'rank', String(i + 1)), h('span', 'name', row.name));
+    button.append(title);
+    const facts = h('span', 'facts');
+    if (row.kind !== undefined) facts.append(h('span', 'kind', humanize(row.kind)));
+    if (row.distanceMeters !== undefined) {
+      const where = options.mode === 'route' ? 'from the route' : options.mode === 'meet' ? 'from the centre' : 'away';
+      facts.append(h('span', 'distance', `${formatDistance(row.distanceMeters)} ${where}`));
+    }
+    if (row.alongRouteMeters !== undefined) facts.append(h('span', 'along', `${formatDistance(row.alongRouteMeters)} along the route`));
+    facts.append(h('span', row.isOpen ? 'open-state open' : 'open-state closed', row.isOpen ? options.openWord : 'Closed'));
+    button.append(facts);
+    if (row.address !== undefined && options.mode === 'find') button.append(h('span', 'address', row.address));
+    button.addEventListener('click', () => options.onOpen(row, button));
+    item.append(button);
+    if (row.score !== undefined) item.append(scoreBlock(row.score));
+    if (row.travel !== undefined && options.mode === 'meet') {
+      const travel = Object.entries(row.travel).map(([who, t]) => `${who} ${Math.round(t.durationMinutes)} min`);
+      if (travel.length > 0) item.append(h('p', 'travel', `Travel: ${travel.join(' · ')}`));
+    }
+    list.append(item);
+  });
+}

@@ -1,0 +1,327 @@
+/**
+ * The widget page's script: reads the public key from the page URL and the vocabulary from
+ * the embedded config, then runs three modes over the /v1 API:
+ * - find: name search as you type (debounced GET /v1/find);
+ * - meet up: people added by map click or place name, POST /v1/search/ in POINT mode;
+ * - route: a route drawn by clicking, POST /v1/search/ in PATH mode.
+ * Any failure (limits, credit, origin, bad input) is shown in the notice banner in words.
+ */
+import { distanceMeters } from '../../geo/distance.js';
+import { WidgetApi, WidgetApiError } from './api.js';
+import { renderDetails } from './details.js';
+import { formatDistance, h } from './format.js';
+import { MapView, type LatLon, type MapLayers } from './map.js';
+import { chosenTime, readPreferences, setUpPreferences } from './preferences.js';
+import { renderResults, rowFromFind, rowFromSearch, type ResultRow } from './results.js';
+import type { BasicDetails, FindResponse, MenuList, SearchResponse, SearchVocabulary } from './types.js';
+
+type Mode = 'find' | 'meet' | 'route';
+
+interface Person extends LatLon {
+  label: string;
+  weight: number;
+}
+
+interface WidgetConfig {
+  vocabulary: SearchVocabulary;
+  tileUrl: string | null;
+  tileAttribution: string | null;
+}
+
+const FIND_DEBOUNCE_MS = 300;
+const SEARCH_DEBOUNCE_MS = 350;
+const RESULT_LIMIT = 20;
+
+const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+function start(): void {
+  const config = JSON.parse(byId('widget-config').textContent ?? '{}') as WidgetConfig;
+  const key = new URLSearchParams(location.search).get('key') ?? '';
+  const api = new WidgetApi(key, location.href);
+  const notice = byId<HTMLDivElement>('notice');
+  const status = byId<HTMLParagraphElement>('results-status');
+  const list = byId<HTMLOListElement>('results');
+  const detailsPanel = byId<HTMLElement>('details');
+  const searchButton = byId<HTMLButtonElement>('search-button');
+
+  let mode: Mode = 'find';
+  const people: Person[] = [];
+  const route: LatLon[] = [];
+  let rows: ResultRow[] = [];
+  let lastSearch: SearchResponse | undefined;
+  let inFlight: AbortController | undefined;
+  let timer: number | undefined;
+  let selectedId: string | undefined;
+
+  const map = new MapView(byId<HTMLElement>('map') as unknown as SVGSVGElement, {
+    tileUrl: config.tileUrl,
+    onPick: (point) => {
+      if (mode === 'meet') addPerson({ ...point, label: `Person ${people.length + 1}`, weight: 1 }, false);
+      else if (mode === 'route') {
+        route.push(point);
+        routeChanged();
+      }
+    },
+    onVenue: (id) => {
+      const row = rows.find((r) => r.id === id);
+      if (row !== undefined) void openDetails(row, undefined);
+    },
+  });
+  if (config.tileAttribution !== null) byId('attribution').textContent = config.tileAttribution;
+
+  const showNotice = (message: string | undefined): void => {
+    notice.hidden = message === undefined;
+    notice.textContent = message ?? '';
+  };
+
+  const fail = (err: unknown): void => {
+    if ((err as Error).name === 'AbortError') return;
+    showNotice(err instanceof WidgetApiError ? err.message : 'Something went wrong in the widget. Please reload the page.');
+    status.textContent = '';
+  };
+
+  const drawMap = (): void => {
+    const layers: MapLayers = {
+      venues: rows.map((r, i) => ({ id: r.id, name: r.name, lat: r.lat, lon: r.lon, rank: i + 1 })),
+      people: mode === 'meet' ? people : [],
+      route: mode === 'route' ? route : [],
+      selectedId,
+    };
+    if (mode === 'meet' && lastSearch !== undefined) {
+      layers.centre = { lat: lastSearch.centerPoint.Lat, lon: lastSearch.centerPoint.Lon };
+      layers.radiusMeters = lastSearch.radius;
+    }
+    if (mode === 'route') layers.corridorMeters = corridorMeters();
+    map.setLayers(layers);
+  };
+
+  const showRows = (next: ResultRow[], total: number): void => {
+    rows = next;
+    const openWord = chosenTime() === undefined ? 'Open now' : 'Open then';
+    renderResults(list, rows, { mode, openWord, onOpen: (row, button) => void openDetails(row, button) });
+    status.textContent = total === 0 ? 'No venues found.' : `${total} venue${total === 1 ? '' : 's'} found${total > rows.length ? `; showing the best ${rows.length}` : ''}.`;
+    drawMap();
+  };
+
+  const clearResults = (message: string): void => {
+    lastSearch = undefined;
+    rows = [];
+    list.replaceChildren();
+    status.textContent = message;
+    drawMap();
+  };
+
+  const nextRequest = (): AbortSignal => {
+    inFlight?.abort();
+    inFlight = new AbortController();
+    return inFlight.signal;
+  };
+
+  // ---- find by name
+  const findInput = byId<HTMLInputElement>('find-q');
+  const runFind = async (): Promise<void> => {
+    const q = findInput.value.trim();
+    if (q === '') return clearResults('');
+    status.textContent = 'Searching…';
+    try {
+      const found = await api.get<FindResponse>('../find', { q, limit: RESULT_LIMIT }, nextRequest());
+      showNotice(undefined);
+      showRows(found.establishments.map(rowFromFind), found.totalFound);
+      if (rows.length > 0) map.fit(rows);
+    } catch (err) {
+      fail(err);
+    }
+  };
+  findInput.addEventListener('input', () => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(() => void runFind(), FIND_DEBOUNCE_MS);
+  });
+
+  // ---- search (meet up and route)
+  const radiusInput = byId<HTMLInputElement>('radius');
+  const corridorInput = byId<HTMLInputElement>('corridor');
+  const clampNumber = (input: HTMLInputElement, fallback: number): number => {
+    const value = Number(input.value);
+    if (!Number.isFinite(value) || value <= 0) return fallback;
+    return Math.min(Number(input.max), Math.max(Number(input.min), value));
+  };
+  const corridorMeters = (): number => clampNumber(corridorInput, 500);
+
+  const runSearch = async (): Promise<void> => {
+    if (mode === 'meet' && people.length < 2) return clearResults(people.length === 0 ? 'Add two or more people to meet up.' : 'Add at least one more person.');
+    if (mode === 'route' && route.length < 2) return clearResults('Click the map at least twice to draw a route.');
+    if (mode === 'find') return;
+    const body = {
+      locations:
+        mode === 'meet'
+          ? people.map((p) => ({ lat: p.lat, lon: p.lon, label: p.label, ...(p.weight === 1 ? {} : { weight: p.weight }) }))
+          : route.map((p) => ({ lat: p.lat, lon: p.lon })),
+      mode: mode === 'meet' ? { mode: 'POINT', maxDistance: clampNumber(radiusInput, 1000) } : { mode: 'PATH', maxDistance: corridorMeters() },
+      preferences: readPreferences(),
+    };
+    status.textContent = 'Searching…';
+    try {
+      const result = await api.post<SearchResponse>(`../search/?limit=${RESULT_LIMIT}`, body, nextRequest());
+      showNotice(undefined);
+      lastSearch = result;
+      showRows(result.establishments.map(rowFromSearch), result.totalResults);
+    } catch (err) {
+      fail(err);
+    }
+  };
+  const scheduleSearch = (): void => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(() => void runSearch(), SEARCH_DEBOUNCE_MS);
+  };
+  searchButton.addEventListener('click', () => {
+    window.clearTimeout(timer);
+    void runSearch();
+  });
+  radiusInput.addEventListener('change', scheduleSearch);
+  corridorInput.addEventListener('change', () => {
+    drawMap();
+    scheduleSearch();
+  });
+
+  // ---- people
+  const peopleList = byId<HTMLOListElement>('locations');
+  const renderPeople = (): void => {
+    peopleList.replaceChildren();
+    people.forEach((person, i) => {
+      const li = h('li', 'person-row');
+      const name = h('span', 'person-name', `${person.label}`);
+      const where = h('span', 'coords', `${person.lat.toFixed(4)}, ${person.lon.toFixed(4)}`);
+      const weightLabel = h('label', 'weight');
+      const weight = h('input');
+      weight.type = 'number';
+      weight.min = '0';
+      weight.step = '0.5';
+      weight.value = String(person.weight);
+      weight.setAttribute('aria-label', `Weight of ${person.label}`);
+      weight.addEventListener('change', () => {
+        const value = Number(weight.value);
+        person.weight = Number.isFinite(value) && value >= 0 ? value : 1;
+        scheduleSearch();
+      });
+      weightLabel.append('weight ', weight);
+      const remove = h('button', 'remove', 'Remove');
+      remove.type = 'button';
+      remove.setAttribute('aria-label', `Remove ${person.label}`);
+      remove.addEventListener('click', () => {
+        people.splice(i, 1);
+        renderPeople();
+        drawMap();
+        scheduleSearch();
+      });
+      li.append(name, where, weightLabel, remove);
+      peopleList.append(li);
+    });
+  };
+  const addPerson = (person: Person, recentre: boolean): void => {
+    people.push(person);
+    renderPeople();
+    if (recentre) map.setView(person, Math.max(map.zoom, 14));
+    drawMap();
+    scheduleSearch();
+  };
+  byId<HTMLFormElement>('place-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const input = byId<HTMLInputElement>('place-name');
+    const name = input.value.trim();
+    if (name === '') return;
+    // a find with `location` resolves the place name; its venues are not needed (limit 1)
+    void api
+      .get<FindResponse>('../find', { q: name, location: name, limit: 1 })
+      .then((found) => {
+        const place = found.resolvedPlace;
+        if (place === undefined) return showNotice(`"${name}" is not a place the service knows.`);
+        showNotice(undefined);
+        input.value = '';
+        addPerson({ lat: place.Lat, lon: place.Lon, label: place.name, weight: 1 }, true);
+      })
+      .catch(fail);
+  });
+
+  // ---- route
+  const routeSummary = byId<HTMLParagraphElement>('route-summary');
+  const routeChanged = (): void => {
+    let length = 0;
+    for (let i = 1; i < route.length; i++) length += distanceMeters(route[i - 1]!.lat, route[i - 1]!.lon, route[i]!.lat, route[i]!.lon);
+    routeSummary.textContent =
+      route.length === 0 ? 'No route points yet.' : `${route.length} route point${route.length === 1 ? '' : 's'}, ${formatDistance(length)} long.`;
+    drawMap();
+    scheduleSearch();
+  };
+  byId('route-undo').addEventListener('click', () => {
+    route.pop();
+    routeChanged();
+  });
+  byId('route-clear').addEventListener('click', () => {
+    route.length = 0;
+    routeChanged();
+  });
+
+  // ---- details
+  let returnFocus: HTMLElement | undefined;
+  const closeDetails = (): void => {
+    detailsPanel.hidden = true;
+    selectedId = undefined;
+    drawMap();
+    returnFocus?.focus();
+  };
+  const openDetails = async (row: ResultRow, button: HTMLButtonElement | undefined): Promise<void> => {
+    returnFocus = button ?? (list.querySelector<HTMLElement>(`li[data-id="${CSS.escape(row.id)}"] button`) ?? undefined);
+    selectedId = row.id;
+    drawMap();
+    try {
+      const id = encodeURIComponent(row.id);
+      const [details, menus] = await Promise.all([api.get<BasicDetails>(`../establishments/basic/${id}`, {}), api.get<MenuList>(`../establishments/menus/${id}`, {})]);
+      showNotice(undefined);
+      renderDetails(detailsPanel, details, menus, closeDetails);
+    } catch (err) {
+      fail(err);
+    }
+  };
+  detailsPanel.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') closeDetails();
+  });
+
+  // ---- modes
+  const panels: Record<Mode, HTMLElement> = { find: byId('find-panel'), meet: byId('meet-panel'), route: byId('route-panel') };
+  const prefs = byId<HTMLDetailsElement>('prefs');
+  const setMode = (next: Mode): void => {
+    mode = next;
+    for (const [name, panel] of Object.entries(panels)) panel.hidden = name !== next;
+    prefs.hidden = next === 'find';
+    searchButton.hidden = next === 'find';
+    detailsPanel.hidden = true;
+    selectedId = undefined;
+    inFlight?.abort();
+    window.clearTimeout(timer);
+    if (next === 'find') {
+      lastSearch = undefined;
+      rows = [];
+      list.replaceChildren();
+      status.textContent = '';
+      drawMap();
+      void runFind();
+    } else void runSearch();
+  };
+  for (const radio of Array.from(document.querySelectorAll<HTMLInputElement>('input[name="mode"]'))) {
+    radio.addEventListener('change', () => radio.checked && setMode(radio.value as Mode));
+  }
+
+  setUpPreferences(config.vocabulary, scheduleSearch);
+  byId('zoom-in').addEventListener('click', () => map.zoomBy(1));
+  byId('zoom-out').addEventListener('click', () => map.zoomBy(-1));
+  byId('zoom-fit').addEventListener('click', () => {
+    const points: LatLon[] = [...rows, ...(mode === 'meet' ? people : []), ...(mode === 'route' ? route : [])];
+    map.fit(points);
+  });
+  setMode('find');
+  drawMap();
+  document.body.dataset.ready = 'true';
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+else start();
