@@ -3,6 +3,7 @@
  *   serve --data <venues.ndjson> [--port 8080] [--host 127.0.0.1] [--db accounts.sqlite] [--dev]
  *   accounts create --plan <Plan> [--db accounts.sqlite]
  *   accounts topup <accountId> <amountGBP> [--db accounts.sqlite]
+ *   accounts origins <accountId> [origin...] [--clear] [--db accounts.sqlite]
  *   keys rotate <accountId> [--db accounts.sqlite] [--only secret|public] [--grace-hours 24]
  * Operator commands print one JSON object on stdout; errors go to stderr with exit code 1.
  */
@@ -13,6 +14,7 @@ import { createEngine } from '../engine.js';
 import { isVenueSearchError } from '../errors.js';
 import { openAccount, rotateAccountKeys } from '../http/accounts.js';
 import { buildApp } from '../http/app.js';
+import { normalizeOrigin } from '../http/origins.js';
 import { MICROS_PER_GBP, NEW_ACCOUNT_CREDIT_MICROS, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../http/plans.js';
 import { SqliteAccountsStore } from '../http/sqlite-accounts-store.js';
 
@@ -60,6 +62,8 @@ interface ServeOptions {
   host: string;
   db: string;
   dev?: boolean;
+  widgetTileUrl?: string;
+  widgetTileAttribution?: string;
 }
 
 async function loadEngine(dataPath: string) {
@@ -92,7 +96,11 @@ async function developmentKeys(store: SqliteAccountsStore): Promise<{ accountId:
 async function serve(options: ServeOptions): Promise<void> {
   const engine = await loadEngine(options.data);
   const store = new SqliteAccountsStore(options.db);
-  const app = await buildApp({ engine, accounts: store, logger: { level: 'info' } });
+  const widget = {
+    ...(options.widgetTileUrl === undefined ? {} : { tileUrl: options.widgetTileUrl }),
+    ...(options.widgetTileAttribution === undefined ? {} : { tileAttribution: options.widgetTileAttribution }),
+  };
+  const app = await buildApp({ engine, accounts: store, logger: { level: 'info' }, widget });
   const close = async (): Promise<void> => {
     await app.close();
     await store.close();
@@ -118,6 +126,7 @@ async function serve(options: ServeOptions): Promise<void> {
       `  secret key  ${dev.secretKey}`,
       `  public key  ${dev.publicKey}`,
       `Try: curl -H "API-Key: ${dev.secretKey}" "${base}/v1/find?q=coffee"`,
+      `Widget: ${base}/v1/widget/?key=${dev.publicKey}`,
     );
   }
   process.stderr.write(`${lines.join('\n')}\n`);
@@ -132,6 +141,8 @@ export function registerServiceCommands(program: Command): void {
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
     .option('--dev', 'create or reuse a development account and print its keys')
+    .option('--widget-tile-url <template>', 'base-map tiles for the widget, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: vector map only)')
+    .option('--widget-tile-attribution <text>', 'credit line shown under the widget map when tiles are used')
     .action(async (options: ServeOptions) => serve(options));
 
   const accounts = program.command('accounts').description('operator actions on accounts');
@@ -162,6 +173,29 @@ export function registerServiceCommands(program: Command): void {
         return store.topUp(accountId, amountMicros, Date.now());
       });
       printJson({ accountId, toppedUpMicros: amountMicros, balanceMicros, balanceGBP: (balanceMicros / MICROS_PER_GBP).toFixed(6) });
+    });
+
+  accounts
+    .command('origins')
+    .description("set the web origins allowed to use the account's public key (widget and API from a browser); no origins: print the list")
+    .argument('<accountId>')
+    .argument('[origins...]', 'origins like https://www.example.com (scheme, host, optional port)')
+    .option('--clear', 'remove every origin: the public key works from any origin again')
+    .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
+    .action(async (accountId: string, originTexts: string[], options: { db: string; clear?: boolean }) => {
+      let origins: string[];
+      try {
+        origins = [...new Set(originTexts.map(normalizeOrigin))];
+      } catch (err) {
+        fail((err as Error).message);
+      }
+      if (options.clear === true && origins.length > 0) fail('give either origins or --clear, not both');
+      const allowed = await withStore(options.db, async (store) => {
+        if ((await store.getAccount(accountId)) === undefined) fail(`no account ${JSON.stringify(accountId)} in ${options.db}`);
+        if (options.clear === true || origins.length > 0) await store.setAllowedOrigins(accountId, origins);
+        return store.allowedOrigins(accountId);
+      });
+      printJson({ accountId, allowedOrigins: allowed, anyOrigin: allowed.length === 0 });
     });
 
   program
