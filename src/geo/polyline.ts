@@ -1,8 +1,8 @@
 import geographiclib from 'geographiclib-geodesic';
 import { VenueSearchError } from '../errors.js';
 import { BoxList } from './bbox.js';
-import { distanceMeters, nearDistanceMeters, POLAR_LIMIT_DEG } from './distance.js';
-import { DEG, RAD, metersPerDegLat, metersPerDegLon, wrapLonDelta } from './ellipsoid.js';
+import { LOCAL_FRAME_MAX_METERS, distanceMeters, nearDistanceMeters, POLAR_LIMIT_DEG } from './distance.js';
+import { DEG, RAD, metersPerDegLat, metersPerDegLon, normalizeLon, wrapLonDelta } from './ellipsoid.js';
 
 /**
  * A route prepared for corridor queries. The route between consecutive vertices follows the
@@ -22,11 +22,15 @@ import { DEG, RAD, metersPerDegLat, metersPerDegLon, wrapLonDelta } from './elli
  *                   middle (degrees): the route point at fraction t is
  *                   start + t * (dLat, dLon) + 4 t (1 - t) * (bLat, bLon), a quadratic fit
  *                   of the great circle that is exact to centimetres on a 20 km piece.
+ *   midLat          the latitude at which kx, ky were taken (degrees)
+ *   dkx, dky        their derivatives per degree of latitude, so the scale at the mean
+ *                   latitude of a point and its foot is one multiply-add away (no trig per
+ *                   candidate; same second-order accuracy as LocalFrame)
  */
 export const MAX_PIECE_METERS = 20_000;
 // CommonJS package: Node's ESM loader exposes it as a default export only.
 const WGS84_GEODESIC = geographiclib.Geodesic.WGS84;
-const PIECE_STRIDE = 10;
+const PIECE_STRIDE = 13;
 
 export class PreparedRoute {
   readonly pieces: Float64Array;
@@ -149,7 +153,32 @@ export class PreparedRoute {
     const footLat = lat0 + t * dLat + bend * pc[o + 8]!;
     const footLon = lon0 + t * dLon + bend * pc[o + 9]!;
     this.lastAlong = pc[o + 7]! + t * len;
-    return nearDistanceMeters(lat, lon, footLat, footLon);
+    // Point to foot by the mean-latitude local formula, the scales expanded around the
+    // piece's mid-latitude (the pair is within the corridor width of the piece).
+    const h = (lat + footLat) / 2 - pc[o + 10]!;
+    const x = wrapLonDelta(lon - footLon) * (kx + h * pc[o + 11]!);
+    const y = (lat - footLat) * (ky + h * pc[o + 12]!);
+    const d = Math.sqrt(x * x + y * y);
+    return d <= LOCAL_FRAME_MAX_METERS ? d : nearDistanceMeters(lat, lon, footLat, footLon);
+  }
+
+  /** The route point `along` metres from the start (clamped to the route's ends). */
+  pointAt(along: number): { lat: number; lon: number } {
+    const pc = this.pieces;
+    if (!(this.length > 0)) return { lat: this.lats[0]!, lon: this.lons[0]! };
+    for (let p = 0; p < this.pieceCount; p++) {
+      const o = p * PIECE_STRIDE;
+      const len = pc[o + 6]!;
+      if (along <= pc[o + 7]! + len || p === this.pieceCount - 1) {
+        const t = len > 0 ? Math.min(1, Math.max(0, (along - pc[o + 7]!) / len)) : 0;
+        const bend = 4 * t * (1 - t);
+        return {
+          lat: pc[o]! + t * pc[o + 2]! + bend * pc[o + 8]!,
+          lon: normalizeLon(pc[o + 1]! + t * pc[o + 3]! + bend * pc[o + 9]!),
+        };
+      }
+    }
+    return { lat: this.lats[0]!, lon: this.lons[0]! };
   }
 
   /** Set by {@link distanceToPiece}: along-route metres of the nearest point found. */
@@ -251,5 +280,8 @@ function pushPiece(out: number[], lat0: number, lon0: number, lat1: number, lon1
   // Offset of the great circle's middle from the straight line's middle.
   const bLat = midLat - (lat0 + dLat / 2);
   const bLon = wrapLonDelta(midLon - (lon0 + dLon / 2));
-  out.push(lat0, lon0, dLat, dLon, metersPerDegLon(mid), metersPerDegLat(mid), len, along, bLat, bLon);
+  const step = 0.01; // degrees; central differences of smooth functions
+  const dkx = (metersPerDegLon(Math.min(90, mid + step)) - metersPerDegLon(Math.max(-90, mid - step))) / (2 * step);
+  const dky = (metersPerDegLat(Math.min(90, mid + step)) - metersPerDegLat(Math.max(-90, mid - step))) / (2 * step);
+  out.push(lat0, lon0, dLat, dLon, metersPerDegLon(mid), metersPerDegLat(mid), len, along, bLat, bLon, mid, dkx, dky);
 }

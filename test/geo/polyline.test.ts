@@ -1,7 +1,8 @@
 import { pointToLineDistance, lineString, point } from '@turf/turf';
 import { describe, expect, it } from 'vitest';
 import { PreparedRoute } from '../../src/geo/polyline.js';
-import { prng, routeDistance } from '../support/oracle.js';
+import geographiclib from 'geographiclib-geodesic';
+import { geodesic, prng, routeDistance } from '../support/oracle.js';
 
 function distanceToRoute(route: PreparedRoute, lat: number, lon: number): { distance: number; along: number } {
   let best = Number.POSITIVE_INFINITY;
@@ -91,6 +92,18 @@ describe('PreparedRoute distance and along-route position against GeographicLib'
       const exact = routeDistance(vertices, lat, lon);
       expect(Math.abs(ours.distance - exact.distance) / Math.max(1, exact.distance)).toBeLessThan(0.005);
     }
+  });
+
+  it('pointAt: halfway along London to Manchester is the geodesic midpoint (GeographicLib), within 1 m', () => {
+    const route = prepare([[51.5074, -0.1278], [53.4808, -2.2426]]);
+    const line = geographiclib.Geodesic.WGS84.InverseLine(51.5074, -0.1278, 53.4808, -2.2426);
+    const mid = line.Position(line.s13! / 2);
+    const ours = route.pointAt(route.length / 2);
+    expect(geodesic(ours.lat, ours.lon, mid.lat2!, mid.lon2!)).toBeLessThan(1);
+    expect(Math.abs(route.length - line.s13!)).toBeLessThan(0.01);
+    expect(route.pointAt(-5)).toEqual({ lat: 51.5074, lon: -0.1278 });
+    const end = route.pointAt(route.length + 5);
+    expect(geodesic(end.lat, end.lon, 53.4808, -2.2426)).toBeLessThan(0.01);
   });
 
   it('a one-vertex route is a point', () => {
