@@ -34,6 +34,7 @@ function head(stylesheetHref: string | undefined, extra = ''): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Venue search</title>
+<link rel="icon" href="data:,">
 ${stylesheetHref === undefined ? '' : `<link rel="stylesheet" href="${escapeHtml(stylesheetHref)}">`}
 ${extra}
 </head>`;

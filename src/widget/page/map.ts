@@ -158,7 +158,7 @@ export class MapView {
       el('path', { class: 'route', d }, svg);
       route.forEach((p, i) => {
         const s = this.toScreen(p);
-        el('circle', { class: 'route-point', cx: s.x, cy: s.y, r: 4, 'data-index': i }, svg);
+        el('circle', { class: 'route-point', cx: s.x, cy: s.y, r: 4, 'data-index': i, 'data-lat': p.lat, 'data-lon': p.lon }, svg);
       });
     }
     if (centre !== undefined && radiusMeters !== undefined) {
@@ -181,7 +181,7 @@ export class MapView {
     const peopleLayer = el('g', { class: 'people' }, svg);
     people.forEach((person, i) => {
       const s = this.toScreen(person);
-      const g = el('g', { class: 'person', transform: `translate(${s.x.toFixed(1)},${s.y.toFixed(1)})` }, peopleLayer);
+      const g = el('g', { class: 'person', transform: `translate(${s.x.toFixed(1)},${s.y.toFixed(1)})`, 'data-lat': person.lat, 'data-lon': person.lon }, peopleLayer);
       el('title', {}, g).textContent = person.label;
       el('path', { d: 'M0,0 L-9,-16 A10,10 0 1,1 9,-16 Z' }, g);
       const t = el('text', { 'text-anchor': 'middle', y: -18 }, g);
@@ -194,6 +194,19 @@ export class MapView {
       el('path', { d: 'M-9,0 H9 M0,-9 V9' }, g);
       el('circle', { r: 5 }, g);
     }
+    this.drawScale(svg);
+  }
+
+  /** A scale bar of a round length (1, 2 or 5 x 10^n metres) about 100 pixels long, bottom left. */
+  private drawScale(svg: SVGSVGElement): void {
+    const mpp = metersPerPixel(this.centre.lat, this.zoom);
+    const target = 100 * mpp;
+    const power = 10 ** Math.floor(Math.log10(target));
+    const meters = [5, 2, 1].map((m) => m * power).find((m) => m <= target) ?? power;
+    const px = meters / mpp;
+    const g = el('g', { class: 'scale', transform: `translate(12,${this.height - 14})` }, svg);
+    el('path', { d: `M0,-6 V0 H${px.toFixed(1)} V-6` }, g);
+    el('text', { x: 0, y: -9 }, g).textContent = meters >= 1000 ? `${meters / 1000} km` : `${meters} m`;
   }
 
   private drawTiles(layer: SVGGElement, template: string): void {

@@ -1,0 +1,51 @@
+/**
+ * The real service for the widget tests: the real engine over fixtures/venues.ndjson, an
+ * in-memory accounts store, listening on 127.0.0.1 on a free port. One plan (Builder) gets a
+ * tiny daily window so a test can drive a key over its limit; the others keep interface
+ * section 8's windows.
+ */
+import type { FastifyInstance } from 'fastify';
+import { readVenues } from '../../../src/data/read-venues.js';
+import { createEngine, type Engine } from '../../../src/engine.js';
+import { openAccount, type OpenedAccount } from '../../../src/http/accounts.js';
+import { buildApp } from '../../../src/http/app.js';
+import { DAY_MS, planWindows, type PlanName } from '../../../src/http/plans.js';
+import { SqliteAccountsStore } from '../../../src/http/sqlite-accounts-store.js';
+
+export const FIXTURES = 'fixtures/venues.ndjson';
+/** Requests per day a Builder key gets in these tests. */
+export const TEST_BUILDER_DAILY_LIMIT = 2;
+
+export interface WidgetServer {
+  readonly base: string;
+  readonly app: FastifyInstance;
+  readonly engine: Engine;
+  readonly store: SqliteAccountsStore;
+  open(plan: PlanName): Promise<OpenedAccount>;
+  close(): Promise<void>;
+}
+
+export async function startWidgetServer(): Promise<WidgetServer> {
+  const { venues } = await readVenues(FIXTURES);
+  const engine = createEngine(venues, { validate: false }).warm();
+  const store = new SqliteAccountsStore(':memory:');
+  const app = await buildApp({
+    engine,
+    accounts: store,
+    planWindows: (plan) => (plan === 'Builder' ? [{ name: 'day', limit: TEST_BUILDER_DAILY_LIMIT, windowMs: DAY_MS }] : planWindows(plan)),
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  return {
+    base: `http://127.0.0.1:${address.port}`,
+    app,
+    engine,
+    store,
+    open: (plan) => openAccount(store, plan),
+    async close() {
+      await app.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,268 @@
+/**
+ * The widget end to end in headless Chromium (Debian's package, playwright-core) against the
+ * real service on loopback: what a person sees, asserted on the page's text and SVG.
+ * Oracles are independent of the page's code: names and menus read straight from the fixture
+ * file, distances from turf, the map scale measured between two drawn markers with turf.
+ * Each test saves a screenshot to test-output/widget/.
+ */
+import { readFileSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { centroid, distance, point, points } from '@turf/turf';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, launchBrowser, type Browser } from './support/browser.js';
+import { FIXTURES, startWidgetServer, type WidgetServer } from './support/widget-server.js';
+
+const SHOTS = 'test-output/widget';
+
+interface FixtureVenue {
+  id: string;
+  name: string;
+  menus?: { name: string; sections: { name: string; items: { name: string; price?: number }[] }[] }[];
+}
+const fixtureVenues: FixtureVenue[] = readFileSync(FIXTURES, 'utf8')
+  .split('\n')
+  .filter((line) => line.trim() !== '')
+  .map((line) => JSON.parse(line) as FixtureVenue);
+
+/** Ground metres between two [lat, lon] points by turf (its [lon, lat] order). */
+function meters(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
+  return distance(point([a.lon, a.lat]), point([b.lon, b.lat]), { units: 'meters' });
+}
+
+/** "350 m" / "1.2 km" as metres (the page's rounding: 1 m, or 100 m above 1 km). */
+function parseDistance(text: string): number {
+  const m = /([\d.]+) (m|km)/.exec(text);
+  if (!m) throw new Error(`no distance in ${JSON.stringify(text)}`);
+  return Number(m[1]) * (m[2] === 'km' ? 1000 : 1);
+}
+
+async function markerPoints(page: Page, selector: string): Promise<{ lat: number; lon: number; x: number; y: number }[]> {
+  return page.$$eval(selector, (nodes) =>
+    nodes.map((n) => {
+      const isCircle = n.tagName === 'circle';
+      // people are pins whose tip (the location) is the group's origin; circles their centre
+      const ctm = (n as SVGGraphicsElement).getCTM()!;
+      const x = isCircle ? Number(n.getAttribute('cx')) : ctm.e;
+      const y = isCircle ? Number(n.getAttribute('cy')) : ctm.f;
+      return { lat: Number(n.getAttribute('data-lat')), lon: Number(n.getAttribute('data-lon')), x, y };
+    }),
+  );
+}
+
+/** Metres per screen pixel, measured between the two farthest-apart markers (turf distance / pixel distance). */
+function measuredMetersPerPixel(markers: { lat: number; lon: number; x: number; y: number }[]): number {
+  let best = { px: 0, m: 0 };
+  for (const a of markers) {
+    for (const b of markers) {
+      const px = Math.hypot(a.x - b.x, a.y - b.y);
+      if (px > best.px) best = { px, m: meters(a, b) };
+    }
+  }
+  return best.m / best.px;
+}
+
+describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
+  let server: WidgetServer;
+  let browser: Browser;
+  let publicKey: string;
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    [server, browser] = await Promise.all([startWidgetServer(), launchBrowser()]);
+    publicKey = (await server.open('Enterprise')).publicKey;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function openWidget(key = publicKey): Promise<Page> {
+    const page = await browser.context.newPage();
+    page.on('pageerror', (err) => {
+      throw err;
+    });
+    await page.goto(`${server.base}/v1/widget/?key=${key}`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+    return page;
+  }
+
+  it('find by name: typing "nando" lists only Nando\'s, counts all 43 in the fixtures, debounced to one request, markers on the map', async () => {
+    const page = await openWidget();
+    const finds: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/v1/find')) finds.push(r.url());
+    });
+    await page.locator('#find-q').pressSequentially('nando', { delay: 40 });
+    await page.waitForSelector('#results li');
+    const brute = fixtureVenues.filter((v) => v.name.toLowerCase().includes('nando')).length;
+    await expect.poll(() => page.textContent('#results-status')).toBe(`${brute} venues found; showing the best 20.`);
+    const names = await page.$$eval('#results li .name', (n) => n.map((e) => e.textContent ?? ''));
+    expect(names).toHaveLength(20);
+    for (const name of names) expect(name.toLowerCase()).toContain('nando');
+    expect(await page.locator('#map g.venue').count()).toBe(20);
+    expect(finds).toHaveLength(1); // five keystrokes 40 ms apart, one request after the pause
+    expect(new URL(finds[0]!).searchParams.get('q')).toBe('nando');
+    await page.screenshot({ path: `${SHOTS}/find-by-name.png` });
+    await page.close();
+  });
+
+  it('meet up: three people (one by place name, two by map clicks) give results with the centre and the radius circle drawn to scale', async () => {
+    const page = await openWidget();
+    await page.check('input[name="mode"][value="meet"]');
+    await page.fill('#place-name', 'London');
+    await page.click('#place-form button[type="submit"]');
+    await page.waitForSelector('#locations li');
+    const map = (await page.locator('#map').boundingBox())!;
+    await page.mouse.click(map.x + map.width / 2 + 110, map.y + map.height / 2 + 50);
+    await page.mouse.click(map.x + map.width / 2 - 90, map.y + map.height / 2 + 110);
+    await page.waitForSelector('#map circle.radius');
+    await page.waitForSelector('#results li');
+    expect(await page.locator('#locations li').count()).toBe(3);
+    expect(await page.locator('#map g.person').count()).toBe(3);
+
+    const people = await markerPoints(page, '#map g.person');
+    const [centre] = await page.$$eval('#map g.centre', (n) => n.map((e) => ({ lat: Number(e.getAttribute('data-lat')), lon: Number(e.getAttribute('data-lon')) })));
+    const mean = centroid(points(people.map((p) => [p.lon, p.lat]))).geometry.coordinates;
+    // equal weights over ~1 km: the geodesic midpoint is within a metre of the plain mean
+    expect(meters(centre!, { lat: mean[1]!, lon: mean[0]! })).toBeLessThan(3);
+
+    const mpp = measuredMetersPerPixel(people);
+    const radiusPx = Number(await page.getAttribute('#map circle.radius', 'r'));
+    expect(radiusPx * mpp).toBeGreaterThan(1000 * 0.985);
+    expect(radiusPx * mpp).toBeLessThan(1000 * 1.015);
+
+    const status = (await page.textContent('#results-status')) ?? '';
+    expect(status).toMatch(/^\d+ venues found/);
+    const distances = await page.$$eval('#results li .distance', (n) => n.map((e) => e.textContent ?? ''));
+    expect(distances.length).toBeGreaterThan(0);
+    for (const text of distances) {
+      expect(text).toContain('from the centre');
+      expect(parseDistance(text)).toBeLessThanOrEqual(1000);
+    }
+    expect(await page.locator('#results li .score-parts dt').first().textContent()).toBe('Genre');
+    expect(await page.locator('#results li .travel').first().textContent()).toMatch(/^Travel: London \d+ min · Person 2 \d+ min · Person 3 \d+ min$/);
+    await page.screenshot({ path: `${SHOTS}/meet-up.png` });
+    await page.close();
+  });
+
+  it('route mode: three clicks draw the route and its corridor to scale; every result lies within the corridor', async () => {
+    const page = await openWidget();
+    await page.check('input[name="mode"][value="meet"]');
+    await page.fill('#place-name', 'Manchester');
+    await page.click('#place-form button[type="submit"]');
+    await page.waitForSelector('#locations li');
+    await page.check('input[name="mode"][value="route"]');
+    const map = (await page.locator('#map').boundingBox())!;
+    for (const [dx, dy] of [[-220, -140], [-20, 10], [200, 120]] as const) {
+      await page.mouse.click(map.x + map.width / 2 + dx, map.y + map.height / 2 + dy);
+    }
+    await expect.poll(() => page.textContent('#route-summary')).toMatch(/^3 route points, [\d.]+ km long\.$/);
+    await page.waitForSelector('#map path.corridor');
+    await page.waitForSelector('#results li');
+    expect(await page.locator('#map g.person').count()).toBe(0);
+    expect(await page.locator('#map circle.radius').count()).toBe(0);
+
+    const vertices = await markerPoints(page, '#map circle.route-point');
+    expect(vertices).toHaveLength(3);
+    const mpp = measuredMetersPerPixel(vertices);
+    const corridorPx = Number(await page.getAttribute('#map path.corridor', 'stroke-width'));
+    expect((corridorPx / 2) * mpp).toBeGreaterThan(500 * 0.985);
+    expect((corridorPx / 2) * mpp).toBeLessThan(500 * 1.015);
+    const summaryKm = Number(/([\d.]+) km/.exec((await page.textContent('#route-summary')) ?? '')![1]);
+    const turfKm = (meters(vertices[0]!, vertices[1]!) + meters(vertices[1]!, vertices[2]!)) / 1000;
+    expect(Math.abs(summaryKm - turfKm)).toBeLessThan(0.06);
+
+    const distances = await page.$$eval('#results li .distance', (n) => n.map((e) => e.textContent ?? ''));
+    expect(distances.length).toBeGreaterThan(0);
+    for (const text of distances) {
+      expect(text).toContain('from the route');
+      expect(parseDistance(text)).toBeLessThanOrEqual(500);
+    }
+    expect(await page.locator('#results li .along').count()).toBe(distances.length);
+    await page.screenshot({ path: `${SHOTS}/route.png` });
+    await page.close();
+  });
+
+  it('opening a venue shows its menu with prices in pounds (pence / 100) and the dietary responsibility notice; Escape closes it', async () => {
+    const page = await openWidget();
+    await page.fill('#find-q', 'nando');
+    await page.waitForSelector('#results li');
+    const id = (await page.getAttribute('#results li', 'data-id'))!;
+    const venue = fixtureVenues.find((v) => v.id === id)!;
+    const firstItem = venue.menus![0]!.sections[0]!.items.find((item) => item.price !== undefined)!;
+    await page.click('#results li button');
+    await page.waitForSelector('#details .menus .menu-item');
+    expect(await page.textContent('#details-name')).toBe(venue.name);
+    const item = page.locator('#details .menu-item', { hasText: firstItem.name }).first();
+    expect(await item.locator('.price').textContent()).toBe(`£${(firstItem.price! / 100).toFixed(2)}`);
+    expect(await page.textContent('#details .dietary-notice')).toContain('is your responsibility');
+    expect(await page.locator('#details .menu h4').first().textContent()).toBe(venue.menus![0]!.name);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('details-name');
+    await page.screenshot({ path: `${SHOTS}/menu.png` });
+    await page.keyboard.press('Escape');
+    expect(await page.locator('#details').isHidden()).toBe(true);
+    await page.close();
+  });
+
+  it('a secret key in the URL is refused with a clear message and never echoed', async () => {
+    const account = await server.open('Enterprise');
+    const page = await browser.context.newPage();
+    const response = await page.goto(`${server.base}/v1/widget/?key=${account.secretKey}`);
+    expect(response?.status()).toBe(403);
+    expect(await page.textContent('h1')).toBe('Secret key refused');
+    expect(await page.textContent('[role="alert"]')).toContain('use the account\'s public key');
+    expect(await page.content()).not.toContain(account.secretKey);
+    expect(await page.locator('#map').count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/secret-key.png` });
+    await page.close();
+  });
+
+  it('a public key embedded by a site outside its allowed origins shows "not allowed"; the same page on an allowed origin gets the widget', async () => {
+    const account = await server.open('Enterprise');
+    await server.store.setAllowedOrigins(account.accountId, ['https://shop.example']);
+    // another origin: same loopback address under the name localhost, another port
+    const embedder: Server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<!doctype html><title>shop</title><iframe id="w" src="${server.base}/v1/widget/?key=${account.publicKey}" width="900" height="600"></iframe>`);
+    });
+    await new Promise<void>((resolve) => embedder.listen(0, '127.0.0.1', resolve));
+    const embedderOrigin = `http://localhost:${(embedder.address() as AddressInfo).port}`;
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(`${embedderOrigin}/`);
+      const frame = page.frameLocator('#w');
+      await expect.poll(() => frame.locator('h1').textContent()).toBe('Not allowed on this site');
+      expect(await frame.locator('[role="alert"]').textContent()).toContain(embedderOrigin);
+      await page.screenshot({ path: `${SHOTS}/origin-refused.png` });
+
+      await server.store.setAllowedOrigins(account.accountId, ['https://shop.example', embedderOrigin]);
+      await page.reload();
+      await frame.locator('body[data-ready="true"]').waitFor({ timeout: 10_000 });
+      await frame.locator('#find-q').fill('nando');
+      await frame.locator('#results li').first().waitFor();
+      await page.close();
+    } finally {
+      embedder.closeAllConnections(); // the browser keeps its keep-alive sockets open
+      await new Promise((resolve) => embedder.close(resolve));
+    }
+  });
+
+  it('a key over its plan\'s daily limit shows the limit message, not a broken page', async () => {
+    const account = await server.open('Builder'); // 2 requests a day in this test server
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${server.base}/v1/find?q=pub`, { headers: { 'API-Key': account.publicKey } });
+      expect(res.status).toBe(200);
+    }
+    const page = await openWidget(account.publicKey);
+    await page.fill('#find-q', 'nando');
+    await page.waitForSelector('#notice:not([hidden])');
+    const notice = (await page.textContent('#notice')) ?? '';
+    expect(notice).toMatch(/^This site's venue search has reached its plan's request limit\. Try again in \d+ (hours|minutes|seconds?)\.$/);
+    expect(await page.locator('#find-q').isEditable()).toBe(true);
+    expect(await page.locator('#results li').count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/over-limit.png` });
+    await page.close();
+  });
+});
