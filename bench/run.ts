@@ -1,43 +1,42 @@
 /**
- * `npm run bench [-- --quick] [-- --only core,search] [-- --sizes 100k,1m]`
+ * `npm run bench [-- --quick] [-- --only point,find] [-- --sizes 100k,1m] [-- --scaling 10k,100k]`
  * Runs the benchmark suite with tinybench and prints one table per workload; writes the
- * machine, Node version, parameters, medians, p99 and ratios as JSON to bench/results/.
- * `--quick` uses smaller data and shorter time budgets (under 2 minutes).
+ * machine, Node version, parameters, medians, p99 and ratios as JSON to bench/results/
+ * (latest-full.json is the one kept in git) and the scaling chart to bench/results/scaling.svg.
+ * `--quick`: 100k venues (scaling 10k and 100k), short time budgets, under 2 minutes.
+ * Groups for --only: load, point, path, find, details, cold, scaling, memory, http.
  */
 import { parseArgs } from 'node:util';
-import { coreWorkloads } from './workloads/core.js';
-import { findWorkloads } from './find/find-workload.js';
 import { parseSize } from './lib/dataset.js';
-import { sink } from './lib/measure.js';
-import { machine, printWorkload, writeResults, type WorkloadResult } from './lib/report.js';
+import { GROUPS, runSuite, type Group } from './lib/suite.js';
 
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
     sizes: { type: 'string' },
+    scaling: { type: 'string' },
   },
 });
 const quick = values.quick;
-const sizes = (values.sizes ?? (quick ? '100k' : '100k,1m')).split(',').map(parseSize);
-const only = values.only ? new Set(values.only.split(',')) : null;
-const timeMs = quick ? 300 : 2000;
-
-const m = machine();
-process.stdout.write(`# venue-search benchmarks (${quick ? 'quick' : 'full'})\n${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}\n`);
-
-const suites: Record<string, () => Promise<WorkloadResult[]>> = {
-  core: () => coreWorkloads({ sizes, timeMs }),
-  find: () => findWorkloads({ sizes, timeMs }),
-};
-
-const results: WorkloadResult[] = [];
-for (const [name, run] of Object.entries(suites)) {
-  if (only && !only.has(name)) continue;
-  for (const r of await run()) {
-    printWorkload(r);
-    results.push(r);
+const list = (s: string) => s.split(',').map(parseSize);
+let only: Set<Group> | null = null;
+if (values.only) {
+  only = new Set();
+  for (const g of values.only.split(',')) {
+    if (!(GROUPS as readonly string[]).includes(g)) throw new Error(`unknown group ${JSON.stringify(g)}: use ${GROUPS.join(', ')}`);
+    only.add(g as Group);
   }
 }
-const path = writeResults(quick ? 'quick' : 'full', results, { sizes });
-process.stdout.write(`\nresults: ${path}\n(sink ${sink.value})\n`);
+const partial = only !== null || values.sizes !== undefined || values.scaling !== undefined;
+await runSuite({
+  label: `${quick ? 'quick' : 'full'}${partial ? '-partial' : ''}`,
+  quick,
+  sizes: list(values.sizes ?? (quick ? '100k' : '100k,1m')),
+  scalingSizes: list(values.scaling ?? (quick ? '10k,100k' : '10k,100k,1m,5m')),
+  memorySize: quick ? 100_000 : 1_000_000,
+  oramaMaxSize: 1_000_000,
+  only,
+  timeMs: quick ? 200 : 1000,
+  httpSeconds: quick ? 2 : 5,
+});

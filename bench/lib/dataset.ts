@@ -1,38 +1,27 @@
 import { createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { once } from 'node:events';
-import { generateVenues } from '../../scripts/fixtures/generate-venues.js';
+import { generateBenchVenues } from '../../scripts/fixtures/bench-venues.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 
 /** Seed of every benchmark dataset: the same venues in every run and on every machine. */
 export const BENCH_SEED = 20261121;
 
-const cache = new Map<number, VenueRecord[]>();
-
-/**
- * `count` generated venues (clustered in UK towns; detail-only fields left out, since they
- * are never on the search path), cached for the process.
- */
+/** `count` generated bench venues (scripts/fixtures/bench-venues.ts), seeded with BENCH_SEED. */
 export function benchVenues(count: number): VenueRecord[] {
-  let v = cache.get(count);
-  if (!v) {
-    v = generateVenues(count, BENCH_SEED, { details: false });
-    cache.set(count, v);
-  }
-  return v;
+  return generateBenchVenues(count, BENCH_SEED);
 }
 
-/** Frees a cached dataset (large runs hold one size at a time). */
-export function dropVenues(count: number): void {
-  cache.delete(count);
+/** Path of the NDJSON file of the `count` bench venues in .tmp/bench/ (written once, then reused). */
+export function benchVenueFilePath(count: number): string {
+  return new URL(`../../.tmp/bench/venues-${count}-${BENCH_SEED}-v2.ndjson`, import.meta.url).pathname;
 }
 
-/** Path of an NDJSON file with the `count` venues, written once into .tmp/bench/. */
+/** Writes the NDJSON file of the `count` bench venues unless it exists; returns its path. */
 export async function benchVenueFile(count: number): Promise<string> {
-  const dir = new URL('../../.tmp/bench/', import.meta.url);
-  mkdirSync(dir, { recursive: true });
-  const path = new URL(`venues-${count}-${BENCH_SEED}.ndjson`, dir).pathname;
+  const path = benchVenueFilePath(count);
   if (existsSync(path)) return path;
-  const tmp = `${path}.part`;
+  mkdirSync(new URL('../../.tmp/bench/', import.meta.url), { recursive: true });
+  const tmp = `${path}.${process.pid}.part`;
   const out = createWriteStream(tmp);
   for (const v of benchVenues(count)) {
     if (!out.write(`${JSON.stringify(v)}\n`)) await once(out, 'drain');

@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import type { Timing } from './measure.js';
 
 export interface Machine {
@@ -31,6 +31,17 @@ export interface WorkloadResult {
   readonly figures?: Record<string, number>;
   /** Equality checks made outside the timed loop, with what they compared. */
   readonly checks?: Record<string, string>;
+  /** A table of its own (e.g. HTTP req/s), printed as is; `data` goes to the JSON. */
+  readonly table?: { readonly header: string[]; readonly rows: string[][]; readonly data?: unknown };
+}
+
+/** Median ratio of each task to the first (ours): > 1 means the task is slower than ours. */
+export function ratios(r: WorkloadResult): Record<string, number> {
+  const ours = r.timings[0]?.medianUs;
+  const out: Record<string, number> = {};
+  if (ours === undefined) return out;
+  for (const t of r.timings.slice(1)) out[t.name] = t.medianUs / ours;
+  return out;
 }
 
 /** Prints a workload as a table: median, p99 and each row's ratio to the first (ours). */
@@ -42,6 +53,7 @@ export function printWorkload(r: WorkloadResult): void {
     const rows = r.timings.map((t) => [t.name, fmt(t.medianUs), fmt(t.p99Us), t === r.timings[0] ? '1.00' : (t.medianUs / ours).toFixed(2)]);
     printTable(['task', 'median µs', 'p99 µs', 'x slower than ours'], rows);
   }
+  if (r.table) printTable(r.table.header, r.table.rows);
   for (const [k, v] of Object.entries(r.figures ?? {})) process.stdout.write(`  ${k}: ${Number.isInteger(v) ? v : v.toFixed(2)}\n`);
   for (const [k, v] of Object.entries(r.checks ?? {})) process.stdout.write(`  check ${k}: ${v}\n`);
 }
@@ -54,7 +66,7 @@ export function printTable(header: string[], rows: string[][]): void {
   for (const r of rows) process.stdout.write(line(r));
 }
 
-function fmt(us: number): string {
+export function fmt(us: number): string {
   return us >= 100 ? us.toFixed(0) : us >= 1 ? us.toFixed(2) : us.toFixed(3);
 }
 
@@ -63,7 +75,8 @@ export function writeResults(mode: string, results: WorkloadResult[], extra: Rec
   const dir = new URL('../results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const body = JSON.stringify({ mode, date: new Date().toISOString(), machine: machine(), ...extra, results }, null, 2);
+  const withRatios = results.map((r) => ({ ...r, ratios: ratios(r) }));
+  const body = JSON.stringify({ mode, date: new Date().toISOString(), machine: machine(), loadAverage: loadavg(), ...extra, results: withRatios }, null, 2);
   const path = new URL(`${stamp}-${mode}.json`, dir);
   writeFileSync(path, body);
   writeFileSync(new URL(`latest-${mode}.json`, dir), body);

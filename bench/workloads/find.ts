@@ -2,41 +2,63 @@
  * Find workloads (issue 5): name search at 1M venues, with and without a 5 km centre,
  * beside MiniSearch (prefix search, AND) and two naive baselines, in one run.
  *
- * Data: bench/find/bench-venues.ts (a long tail of distinct name words, venues around every
- * GB town by population). Queries (seeded): 400 partial names taken from venue names ("red
+ * Data: scripts/fixtures/bench-venues.ts (a long tail of distinct name words, venues around
+ * every GB town by population). Queries (seeded): 400 partial names taken from venue names ("red
  * li": a whole word plus a prefix of the next, or one word prefix of 3+ letters), 200 typo
  * queries (one letter of a 6+ letter word dropped), centres at random venues (so density
  * follows the venues). Totals and pages are checked against the naive scans OUTSIDE the
  * timed loops.
  */
 import MiniSearch from 'minisearch';
-import { createEngine } from '../../src/engine.js';
 import { createFindService } from '../../src/find/find.js';
 import { OPTIONAL_QUERY_WORDS, nameTokens } from '../../src/find/normalize-name.js';
 import { HitBuffer } from '../../src/spatial/hit-buffer.js';
 import { Rng } from '../../scripts/fixtures/random.js';
+import type { VenueRecord } from '../../src/schema/venue.js';
+import type { BenchContext } from '../lib/context.js';
 import { measure, timeOnce } from '../lib/measure.js';
 import type { WorkloadResult } from '../lib/report.js';
-import { benchVenues } from './bench-venues.js';
 
-export interface FindBenchOptions {
-  readonly sizes: readonly number[];
-  readonly timeMs: number;
+export const FIND_RADIUS = 5000;
+const RADIUS = FIND_RADIUS;
+
+/** Seeded find queries over `venues`: partial names ("red li" or a 3+ letter word prefix), typos, centres at venues. */
+export function findQueries(venues: readonly VenueRecord[]): { partial: string[]; typos: string[]; centres: Array<{ lat: number; lon: number }> } {
+  const N = venues.length;
+  const rng = new Rng(7);
+  const partial: string[] = [];
+  const typos: string[] = [];
+  while (partial.length < 400) {
+    const words = nameTokens(venues[Math.floor(rng.next() * N)]!.name).filter((w) => !OPTIONAL_QUERY_WORDS.has(w));
+    if (words.length === 0) continue;
+    if (words.length >= 2 && rng.chance(0.5)) partial.push(`${words[0]} ${words[1]!.slice(0, 2 + Math.floor(rng.next() * (words[1]!.length - 1)))}`);
+    else {
+      const w = words[Math.floor(rng.next() * words.length)]!;
+      if (w.length >= 3) partial.push(w.slice(0, 3 + Math.floor(rng.next() * (w.length - 2))));
+    }
+  }
+  while (typos.length < 200) {
+    const words = nameTokens(venues[Math.floor(rng.next() * N)]!.name).filter((w) => w.length >= 6);
+    if (words.length === 0) continue;
+    const w = words[0]!;
+    const k = 1 + Math.floor(rng.next() * (w.length - 1));
+    typos.push(w.slice(0, k) + w.slice(k + 1));
+  }
+  const centres = Array.from({ length: 400 }, () => {
+    const v = venues[Math.floor(rng.next() * N)]!;
+    return { lat: v.location.coordinates[0], lon: v.location.coordinates[1] };
+  });
+  return { partial, typos, centres };
 }
 
-const RADIUS = 5000;
-
-export async function findWorkloads(opts: FindBenchOptions): Promise<WorkloadResult[]> {
-  const results: WorkloadResult[] = [];
-  for (const n of opts.sizes) results.push(...findWorkloadsAt(n, opts.timeMs));
-  return results;
-}
-
-function findWorkloadsAt(N: number, timeMs: number): WorkloadResult[] {
-  const venues = benchVenues(N, 42);
-  const engine = createEngine(venues, { validate: false });
+export function findWorkloads(ctx: BenchContext): WorkloadResult[] {
+  const { engine, venues, timeMs } = ctx;
+  const N = ctx.n;
+  // The name index built once more, timed (the engine's own was built by warm()).
   const built = timeOnce(() => createFindService(engine.store, engine.spatial, { places: null }));
-  const find = built.value;
+  const find = { find: (p: Parameters<typeof engine.find>[0], now: number) => engine.find(p, { now }) };
+  const indexBytes = built.value.byteSize;
+  const distinctWords = built.value.names.tokens.length;
 
   // Naive: names pre-normalised into " word word" strings once; a query word matches a name
   // word prefix when " " + word occurs in it. Same normaliser as the index (same semantics).
@@ -75,29 +97,7 @@ function findWorkloadsAt(N: number, timeMs: number): WorkloadResult[] {
   const mini = miniBuilt.value;
 
   // ---- workloads
-  const rng = new Rng(7);
-  const partial: string[] = [];
-  const typos: string[] = [];
-  while (partial.length < 400) {
-    const words = nameTokens(venues[Math.floor(rng.next() * N)]!.name).filter((w) => !OPTIONAL_QUERY_WORDS.has(w));
-    if (words.length === 0) continue;
-    if (words.length >= 2 && rng.chance(0.5)) partial.push(`${words[0]} ${words[1]!.slice(0, 2 + Math.floor(rng.next() * (words[1]!.length - 1)))}`);
-    else {
-      const w = words[Math.floor(rng.next() * words.length)]!;
-      if (w.length >= 3) partial.push(w.slice(0, 3 + Math.floor(rng.next() * (w.length - 2))));
-    }
-  }
-  while (typos.length < 200) {
-    const words = nameTokens(venues[Math.floor(rng.next() * N)]!.name).filter((w) => w.length >= 6);
-    if (words.length === 0) continue;
-    const w = words[0]!;
-    const k = 1 + Math.floor(rng.next() * (w.length - 1));
-    typos.push(w.slice(0, k) + w.slice(k + 1));
-  }
-  const centres = Array.from({ length: 400 }, () => {
-    const v = venues[Math.floor(rng.next() * N)]!;
-    return { lat: v.location.coordinates[0], lon: v.location.coordinates[1] };
-  });
+  const { partial, typos, centres } = findQueries(venues);
 
   // ---- correctness, outside the timed loops
   let matches = 0;
@@ -123,7 +123,7 @@ function findWorkloadsAt(N: number, timeMs: number): WorkloadResult[] {
 
   // ---- timed
   let a = 0;
-  const params = { venues: N, queries: partial.length };
+  const params = { venues: ctx.label, queries: partial.length };
   const noCentre = measure(
     [
       ['find, no centre (ours)', () => find.find({ q: partial[a++ % partial.length]!, limit: 20 }, 0).totalFound],
@@ -178,8 +178,8 @@ function findWorkloadsAt(N: number, timeMs: number): WorkloadResult[] {
       timings: noCentre,
       figures: {
         'name index build (ms)': built.ms,
-        'name index bytes per venue': find.byteSize / N,
-        'distinct name words': find.names.tokens.length,
+        'name index bytes per venue': indexBytes / N,
+        'distinct name words': distinctWords,
         'MiniSearch build (ms)': miniBuilt.ms,
       },
       checks: { 'totals and pages vs naive scan': `${partial.length} queries, ${matches} matches, identical` },
@@ -192,7 +192,7 @@ function findWorkloadsAt(N: number, timeMs: number): WorkloadResult[] {
     },
     {
       workload: 'find with a typo, no centre',
-      params: { venues: N, queries: typos.length },
+      params: { venues: ctx.label, queries: typos.length },
       timings: typo,
       checks: { 'typo queries with results': `${typoFound}/${typos.length}` },
     },

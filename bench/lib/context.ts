@@ -1,0 +1,61 @@
+import { readVenues } from '../../src/data/read-venues.js';
+import { createEngine, type Engine } from '../../src/engine.js';
+import type { VenueRecord } from '../../src/schema/venue.js';
+import { Baselines } from './baselines.js';
+import { benchVenueFile, benchVenues, sizeLabel } from './dataset.js';
+import { timeOnce, timeOnceAsync } from './measure.js';
+import type { WorkloadResult } from './report.js';
+
+/** One dataset size, loaded once and shared by every workload at that size. */
+export interface BenchContext {
+  readonly n: number;
+  readonly label: string;
+  readonly venues: readonly VenueRecord[];
+  /** Built and warmed (search and find structures ready). */
+  readonly engine: Engine;
+  /** tinybench time budget per task, ms. */
+  readonly timeMs: number;
+  readonly quick: boolean;
+  /** Baseline indexes over the same coordinates, built at first use. */
+  baselines(): Baselines;
+}
+
+/**
+ * Loads the `n` bench venues and builds the engine. `fromFile`: read and validate the NDJSON
+ * file (written once into .tmp/bench/), timing read, build and warm-up: the "load + build"
+ * workload. Otherwise the venues are generated in memory (scaling-only sizes).
+ */
+export async function loadContext(n: number, opts: { fromFile: boolean; timeMs: number; quick: boolean }): Promise<{ ctx: BenchContext; result: WorkloadResult }> {
+  let venues: VenueRecord[];
+  let readMs = Number.NaN;
+  let file = 'generated in memory';
+  if (opts.fromFile) {
+    const path = await benchVenueFile(n);
+    file = 'NDJSON';
+    const read = await timeOnceAsync(() => readVenues(path));
+    venues = read.value.venues;
+    readMs = read.ms;
+  } else {
+    venues = benchVenues(n);
+  }
+  const build = timeOnce(() => createEngine(venues, { validate: false }));
+  const engine = build.value;
+  const warm = timeOnce(() => engine.warm());
+  let baselines: Baselines | null = null;
+  const ctx: BenchContext = {
+    n,
+    label: sizeLabel(n),
+    venues,
+    engine,
+    timeMs: opts.timeMs,
+    quick: opts.quick,
+    baselines: () => (baselines ??= new Baselines(engine.store.lat, engine.store.lon)),
+  };
+  const figures: Record<string, number> = {};
+  if (opts.fromFile) figures['read + validate NDJSON (ms)'] = readMs;
+  figures['build store + spatial index (ms)'] = build.ms;
+  if (opts.fromFile) figures['load + build total (ms)'] = readMs + build.ms;
+  figures['warm: search + find structures (ms)'] = warm.ms;
+  figures['search-path bytes per venue (store columns + index)'] = engine.searchPathBytes / n;
+  return { ctx, result: { workload: 'load + build', params: { venues: ctx.label, source: file }, timings: [], figures } };
+}

@@ -1,0 +1,106 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { coldStartWorkload } from '../workloads/cold-start.js';
+import { detailsWorkloads } from '../workloads/details.js';
+import { findWorkloads } from '../workloads/find.js';
+import { httpLoadWorkload } from '../workloads/http-load.js';
+import { memoryWorkload } from '../workloads/memory.js';
+import { pathWorkloads } from '../workloads/path.js';
+import { pointWorkloads } from '../workloads/point.js';
+import { SCALING_TASKS, scalingResult, scalingTimings, type ScalingPoint } from '../workloads/scaling.js';
+import { loadContext, type BenchContext } from './context.js';
+import { sizeLabel } from './dataset.js';
+import { sink } from './measure.js';
+import { machine, printWorkload, writeResults, type WorkloadResult } from './report.js';
+import { scalingSvg } from './scaling-chart.js';
+
+/** Workload groups, selectable with `--only`. */
+export const GROUPS = ['load', 'point', 'path', 'find', 'details', 'cold', 'scaling', 'memory', 'http'] as const;
+export type Group = (typeof GROUPS)[number];
+
+export interface SuiteOptions {
+  readonly quick: boolean;
+  /** Sizes of the main workloads. */
+  readonly sizes: readonly number[];
+  /** Sizes of the scaling view. */
+  readonly scalingSizes: readonly number[];
+  /** Size of the fresh-process memory measurement. */
+  readonly memorySize: number;
+  /** Largest size Orama is built at (its build and queries are slow and heap-hungry). */
+  readonly oramaMaxSize: number;
+  readonly only: ReadonlySet<Group> | null;
+  /** tinybench time budget per task, ms. */
+  readonly timeMs: number;
+  readonly httpSeconds: number;
+  /** Name of the results file (bench/results/latest-<label>.json); default `quick` or `full`. */
+  readonly label?: string;
+}
+
+/**
+ * Runs the selected workloads, one dataset size at a time (ascending; each size's venues and
+ * engine are dropped before the next), prints a table per workload as it finishes, then
+ * writes the JSON (and, with the scaling view, the SVG chart) to bench/results/.
+ */
+export async function runSuite(o: SuiteOptions): Promise<string> {
+  const on = (g: Group) => o.only === null || o.only.has(g);
+  const mode = o.quick ? 'quick' : 'full';
+  const m = machine();
+  const started = performance.now();
+  const log = (s: string) => process.stdout.write(s);
+  log(`# venue-search benchmarks (${mode})\n${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}\n`);
+  const results: WorkloadResult[] = [];
+  const emit = (r: WorkloadResult) => {
+    printWorkload(r);
+    results.push(r);
+  };
+  const main = new Set(o.sizes);
+  const scaling = new Set(on('scaling') ? o.scalingSizes : []);
+  const needsMain = (['load', 'point', 'path', 'find', 'details', 'cold'] as const).some(on);
+  const sizes = [...new Set([...(needsMain ? o.sizes : []), ...scaling])].sort((a, b) => a - b);
+  const scalingPoints: ScalingPoint[] = [];
+  for (const n of sizes) {
+    const isMain = needsMain && main.has(n);
+    log(`\n# ${sizeLabel(n)} venues: loading (${((performance.now() - started) / 1000).toFixed(0)} s into the run)\n`);
+    let { ctx, result } = await loadContext(n, { fromFile: isMain && (on('load') || on('cold')), timeMs: o.timeMs, quick: o.quick });
+    if (isMain) {
+      if (on('load')) emit(result);
+      if (on('point')) pointWorkloads(ctx, { orama: n <= o.oramaMaxSize }).forEach(emit);
+      if (on('path')) pathWorkloads(ctx).forEach(emit);
+      if (on('details')) detailsWorkloads(ctx).forEach(emit);
+      if (on('find')) findWorkloads(ctx).forEach(emit);
+    }
+    if (scaling.has(n)) {
+      scalingPoints.push({ venues: n, timings: scalingTimings(ctx) });
+      log(`  scaling at ${sizeLabel(n)}: done\n`);
+    }
+    if (isMain && on('cold')) emit(await coldStartWorkload(ctx));
+    ctx = null as unknown as BenchContext; // drop this size before loading the next
+    result = null as unknown as WorkloadResult;
+    (globalThis as { gc?: () => void }).gc?.();
+  }
+  if (scalingPoints.length > 0) {
+    const r = scalingResult(scalingPoints);
+    emit(r);
+    const svg = scalingSvg(
+      SCALING_TASKS.map((t) => ({ name: t, points: scalingPoints.map((p) => ({ venues: p.venues, us: p.timings.find((x) => x.name === t)!.medianUs })) })),
+      'venue-search: median latency by dataset size',
+      `${m.cpu}, ${m.cores} cores, Node ${m.node}; limit 20; ${mode} run ${new Date().toISOString().slice(0, 10)}`,
+    );
+    // The committed chart comes from full runs; a quick run's goes to .tmp/bench/.
+    const chart = new URL(o.quick ? '../../.tmp/bench/scaling-quick.svg' : '../results/scaling.svg', import.meta.url);
+    mkdirSync(new URL('.', chart), { recursive: true });
+    writeFileSync(chart, svg);
+    log(`chart: ${chart.pathname}\n`);
+  }
+  if (on('memory')) {
+    log(`\n# memory: fresh process, ${sizeLabel(o.memorySize)} venues\n`);
+    emit(await memoryWorkload(o.memorySize));
+  }
+  if (on('http')) {
+    log(`\n# HTTP load: ${o.httpSeconds} s per route\n`);
+    emit(await httpLoadWorkload({ seconds: o.httpSeconds, connections: 32 }));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const path = writeResults(o.label ?? mode, results, { sizes: o.sizes, scalingSizes: [...scaling], seed: 'BENCH_SEED in bench/lib/dataset.ts', runSeconds: Math.round(seconds) });
+  log(`\nrun took ${seconds.toFixed(0)} s; results: ${path}\n(sink ${sink.value})\n`);
+  return path;
+}
