@@ -16,7 +16,7 @@ import { openAccount, rotateAccountKeys } from '../http/accounts.js';
 import { buildApp } from '../http/app.js';
 import { normalizeOrigin } from '../http/origins.js';
 import { MICROS_PER_GBP, NEW_ACCOUNT_CREDIT_MICROS, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../http/plans.js';
-import { SqliteAccountsStore } from '../http/sqlite-accounts-store.js';
+import { AccountsDatabaseError, SqliteAccountsStore } from '../http/sqlite-accounts-store.js';
 
 const DEFAULT_DB = 'accounts.sqlite';
 /** The fixed id of the development account `serve --dev` creates or reuses. */
@@ -47,8 +47,18 @@ function parseGraceHours(text: string): number {
   return hours;
 }
 
+/** Opens the accounts database or stops with one line naming the file (no stack trace, exit 1). */
+function openStore(dbPath: string): SqliteAccountsStore {
+  try {
+    return new SqliteAccountsStore(dbPath);
+  } catch (err) {
+    if (err instanceof AccountsDatabaseError) fail(err.message);
+    throw err;
+  }
+}
+
 async function withStore<T>(dbPath: string, run: (store: SqliteAccountsStore) => Promise<T>): Promise<T> {
-  const store = new SqliteAccountsStore(dbPath);
+  const store = openStore(dbPath);
   try {
     return await run(store);
   } finally {
@@ -95,7 +105,7 @@ async function developmentKeys(store: SqliteAccountsStore): Promise<{ accountId:
 
 async function serve(options: ServeOptions): Promise<void> {
   const engine = await loadEngine(options.data);
-  const store = new SqliteAccountsStore(options.db);
+  const store = openStore(options.db);
   const widget = {
     ...(options.widgetTileUrl === undefined ? {} : { tileUrl: options.widgetTileUrl }),
     ...(options.widgetTileAttribution === undefined ? {} : { tileAttribution: options.widgetTileAttribution }),

@@ -98,6 +98,17 @@ interface PendingCharge {
   readonly reject: (err: unknown) => void;
 }
 
+/** The accounts database cannot be opened for reading and writing (message names the file and the cause). */
+export class AccountsDatabaseError extends Error {
+  override readonly name = 'AccountsDatabaseError';
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    super(`cannot open the accounts database ${path} for reading and writing: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
 export class SqliteAccountsStore implements AccountsStore {
   readonly db: SqliteDatabase;
   /** Same file, `synchronous=NORMAL`: rate counters only. */
@@ -126,12 +137,22 @@ export class SqliteAccountsStore implements AccountsStore {
 
   /** Opens (creating if needed) the database at `path`; `':memory:'` for a throwaway store. */
   constructor(path: string, options: SqliteAccountsStoreOptions = {}) {
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma('foreign_keys = ON');
-    this.db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
-    this.db.exec(SCHEMA);
+    let opened: SqliteDatabase | undefined;
+    try {
+      opened = new Database(path);
+      opened.pragma('journal_mode = WAL');
+      opened.pragma('synchronous = FULL');
+      opened.pragma('foreign_keys = ON');
+      opened.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
+      opened.exec(SCHEMA);
+      // SQLite silently opens a file it may not write (read-only mount, immutable file) read-only,
+      // and every request would then fail at its first write; a write that changes nothing finds out now.
+      opened.prepare('DELETE FROM rate_counters WHERE 0').run();
+    } catch (err) {
+      opened?.close();
+      throw new AccountsDatabaseError(path, err);
+    }
+    this.db = opened;
     const db = this.db;
     // ':memory:' databases are private to a connection, so the counters share the main one there
     this.countersDb = path === ':memory:' || path === '' ? db : new Database(path);
