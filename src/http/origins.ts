@@ -63,6 +63,16 @@ export function requestOrigin(headers: IncomingHttpHeaders): string | undefined 
  */
 export function originAllowed(origin: string | undefined, allowed: readonly string[], host: string | undefined): boolean {
   if (origin === undefined || allowed.length === 0) return true;
-  if (origin !== 'null' && host !== undefined && new URL(origin).host === host.toLowerCase()) return true;
+  if (origin !== 'null' && host !== undefined && sameHost(origin, host)) return true;
   return allowed.includes(origin);
+}
+
+/** Whether `origin`'s host and port are the Host header's (a default port written or not). */
+function sameHost(origin: string, host: string): boolean {
+  try {
+    const o = new URL(origin);
+    return new URL(`${o.protocol}//${host}`).host === o.host;
+  } catch {
+    return false;
+  }
 }

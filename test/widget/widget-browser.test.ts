@@ -206,6 +206,50 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     await page.close();
   });
 
+  it('keyboard only: mode by arrow keys, a person added by place name with Enter, another with Enter on the focused map after arrow-key panning', async () => {
+    const page = await openWidget();
+    await page.focus('input[name="mode"][value="find"]');
+    await page.keyboard.press('ArrowRight'); // radio group: moves to "Meet up" and selects it
+    expect(await page.isChecked('input[name="mode"][value="meet"]')).toBe(true);
+    expect(await page.locator('#meet-panel').isVisible()).toBe(true);
+    await page.focus('#place-name');
+    await page.keyboard.type('Leeds');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#locations li');
+    await page.focus('#map');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#locations li').count()).toBe(2);
+    const [leeds, second] = await markerPoints(page, '#map g.person');
+    // two 80-pixel pans at zoom 14 move the map centre about 0.5 km from Leeds
+    const apart = meters(leeds!, second!);
+    expect(apart).toBeGreaterThan(300);
+    expect(apart).toBeLessThan(1000);
+    await page.waitForSelector('#results li');
+    await page.close();
+  });
+
+  it('at phone width (390 px) nothing scrolls sideways, the map sits above the list, and the details panel covers the screen', async () => {
+    const page = await openWidget();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.fill('#find-q', 'nando');
+    await page.waitForSelector('#results li');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const map = (await page.locator('#map').boundingBox())!;
+    const list = (await page.locator('#results').boundingBox())!;
+    expect(map.width).toBeGreaterThan(380);
+    expect(map.y + map.height).toBeLessThanOrEqual(list.y);
+    await page.screenshot({ path: `${SHOTS}/phone-find.png` });
+    await page.click('#results li button');
+    await page.waitForSelector('#details .menu-item');
+    const details = (await page.locator('#details').boundingBox())!;
+    expect(details.x).toBe(0);
+    expect(details.width).toBe(390);
+    await page.screenshot({ path: `${SHOTS}/phone-menu.png` });
+    await page.close();
+  });
+
   it('a secret key in the URL is refused with a clear message and never echoed', async () => {
     const account = await server.open('Enterprise');
     const page = await browser.context.newPage();

@@ -1,0 +1,192 @@
+/**
+ * The widget's HTTP side without a browser (app.inject): the page's key handling and
+ * headers, the hashed assets' caching, origin restriction of public keys on the API,
+ * origin normalisation, the store's migration-safe table and the `accounts origins`
+ * command. Expected header values are written out by hand from docs/widget.md.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { Command } from 'commander';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { registerServiceCommands } from '../../src/cli/service-commands.js';
+import { openAccount } from '../../src/http/accounts.js';
+import { normalizeOrigin, originAllowed, requestOrigin } from '../../src/http/origins.js';
+import { SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
+import { createHarness, type Harness } from '../http/support/harness.js';
+
+let h: Harness;
+const tmp = mkdtempSync(join(tmpdir(), 'venue-search-widget-'));
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+afterEach(() => vi.restoreAllMocks());
+
+function directives(csp: string): Map<string, string> {
+  return new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values.join(' ')]));
+}
+
+describe('GET /v1/widget/', () => {
+  it('serves the page for a public key: no-store, no-referrer, nosniff, and a CSP without inline script or foreign connections', async () => {
+    const acct = await h.open();
+    const res = await h.app.inject({ url: `/v1/widget/?key=${acct.publicKey}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    const csp = directives(String(res.headers['content-security-policy']));
+    expect(csp.get('default-src')).toBe("'none'");
+    expect(csp.get('script-src')).toBe("'self'");
+    expect(csp.get('style-src')).toBe("'self'");
+    expect(csp.get('connect-src')).toBe("'self'");
+    expect(csp.get('frame-ancestors')).toBe('*');
+    // the key is read by the script from the URL; the HTML never carries it
+    expect(res.body).not.toContain(acct.publicKey);
+    // no inline executable script: every <script> is either the JSON data block or has a src
+    const scripts = [...res.body.matchAll(/<script([^>]*)>/g)].map((m) => m[1]!);
+    expect(scripts).toHaveLength(2);
+    for (const attrs of scripts) expect(attrs.includes('type="application/json"') || / src="assets\/widget\.[0-9a-f]{10}\.js"/.test(attrs)).toBe(true);
+    const config = JSON.parse(/<script type="application\/json" id="widget-config">([^<]*)<\/script>/.exec(res.body)![1]!);
+    expect(config).toEqual({ vocabulary: h.engine.vocabulary(), tileUrl: null, tileAttribution: null });
+  });
+
+  it('assets are content-addressed and cached a year (immutable); an unknown asset is a 404 envelope', async () => {
+    const acct = await h.open();
+    const page = await h.app.inject({ url: `/v1/widget/?key=${acct.publicKey}` });
+    const hrefs = [...page.body.matchAll(/(?:href|src)="(assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(hrefs.map((href) => href.replace(/\.[0-9a-f]{10}\./, '.H.'))).toEqual(['assets/widget.H.css', 'assets/widget.H.js']);
+    for (const href of hrefs) {
+      const res = await h.app.inject({ url: `/v1/widget/${href}` });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.headers['content-type']).toBe(href.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8');
+      expect(res.body.length).toBeGreaterThan(1000);
+    }
+    const missing = await h.app.inject({ url: '/v1/widget/assets/widget.0000000000.js' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ type: 'invalid_request_error', code: 'route_not_found' });
+  });
+
+  it('refuses a secret key (even a valid one) with 403 and never echoes it; no key is a 400; unknown and malformed keys are 401', async () => {
+    const acct = await h.open();
+    const secret = await h.app.inject({ url: `/v1/widget/?key=${acct.secretKey}` });
+    expect(secret.statusCode).toBe(403);
+    expect(secret.headers['cache-control']).toBe('no-store');
+    expect(secret.body).toContain('Secret key refused');
+    expect(secret.body).not.toContain(acct.secretKey);
+    expect(secret.body).not.toContain(acct.secretKey.slice(3, 20));
+    expect((await h.app.inject({ url: '/v1/widget/' })).statusCode).toBe(400);
+    expect((await h.app.inject({ url: '/v1/widget/?key=' })).statusCode).toBe(400);
+    const unknown = await h.app.inject({ url: `/v1/widget/?key=pk_${'A'.repeat(43)}` });
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.body).toContain('Key not valid');
+    expect((await h.app.inject({ url: '/v1/widget/?key=pk_short' })).statusCode).toBe(401);
+  });
+
+  it('with allowed origins: frame-ancestors lists them; a page embedded elsewhere (Referer) gets 403 "not allowed", an allowed one the widget', async () => {
+    const acct = await h.open();
+    await h.store.setAllowedOrigins(acct.accountId, ['https://shop.example', 'http://localhost:3000']);
+    const url = `/v1/widget/?key=${acct.publicKey}`;
+    const allowed = await h.app.inject({ url, headers: { referer: 'https://shop.example/menu?x=1' } });
+    expect(allowed.statusCode).toBe(200);
+    expect(directives(String(allowed.headers['content-security-policy'])).get('frame-ancestors')).toBe("'self' http://localhost:3000 https://shop.example");
+    const foreign = await h.app.inject({ url, headers: { referer: 'https://evil.example/' } });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.body).toContain('may not be used on https://evil.example');
+    // a direct visit (no Referer, no Origin) is not an embedding: the widget is served
+    expect((await h.app.inject({ url })).statusCode).toBe(200);
+  });
+});
+
+describe('public keys restricted to origins, on the API', () => {
+  it('a foreign Origin is 403 origin_not_allowed before any charge; allowed, same-host and header-less requests pass; secret keys are not restricted', async () => {
+    const acct = await h.open();
+    await h.store.setAllowedOrigins(acct.accountId, ['https://shop.example']);
+    const find = (key: string, headers: Record<string, string>) => h.app.inject({ url: '/v1/find?q=nando', headers: { 'api-key': key, ...headers } });
+    const before = await h.store.balanceMicros(acct.accountId);
+    const refused = await find(acct.publicKey, { origin: 'https://evil.example' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ type: 'permission_error', code: 'origin_not_allowed' });
+    expect(await find(acct.publicKey, { origin: 'null' }).then((r) => r.statusCode)).toBe(403);
+    expect(await find(acct.publicKey, { referer: 'https://evil.example/page' }).then((r) => r.statusCode)).toBe(403);
+    expect(await h.store.balanceMicros(acct.accountId)).toBe(before);
+    expect(await find(acct.publicKey, { origin: 'https://shop.example' }).then((r) => r.statusCode)).toBe(200);
+    expect(await find(acct.publicKey, {}).then((r) => r.statusCode)).toBe(200);
+    // the widget's own calls: Origin is the service itself (inject's Host is localhost:80)
+    expect(await find(acct.publicKey, { origin: 'http://localhost:80', host: 'localhost:80' }).then((r) => r.statusCode)).toBe(200);
+    expect(await find(acct.secretKey, { origin: 'https://evil.example' }).then((r) => r.statusCode)).toBe(200);
+    await h.store.setAllowedOrigins(acct.accountId, []);
+    expect(await find(acct.publicKey, { origin: 'https://evil.example' }).then((r) => r.statusCode)).toBe(200);
+  });
+
+  it('normalizeOrigin: lower-cases, drops default ports and a bare slash; rejects paths, queries, credentials and non-http schemes', () => {
+    expect(normalizeOrigin('HTTPS://Shop.Example:443/')).toBe('https://shop.example');
+    expect(normalizeOrigin('http://localhost:3000')).toBe('http://localhost:3000');
+    expect(normalizeOrigin(' http://shop.example:80 ')).toBe('http://shop.example');
+    for (const bad of ['shop.example', 'https://shop.example/path', 'https://shop.example/?q=1', 'https://u:p@shop.example', 'ftp://shop.example', 'javascript:alert(1)']) {
+      expect(() => normalizeOrigin(bad), bad).toThrow(RangeError);
+    }
+  });
+
+  it('requestOrigin prefers Origin over Referer; a malformed value counts as the unlistable "null"; originAllowed matches exactly', () => {
+    expect(requestOrigin({ origin: 'https://a.example', referer: 'https://b.example/x' })).toBe('https://a.example');
+    expect(requestOrigin({ referer: 'https://b.example:8443/x?y' })).toBe('https://b.example:8443');
+    expect(requestOrigin({ referer: 'not a url' })).toBe('null');
+    expect(requestOrigin({})).toBeUndefined();
+    expect(originAllowed('https://a.example', ['https://a.example.evil'], 'svc.example')).toBe(false);
+    expect(originAllowed('https://sub.a.example', ['https://a.example'], 'svc.example')).toBe(false);
+    expect(originAllowed('http://a.example', ['https://a.example'], 'svc.example')).toBe(false);
+    expect(originAllowed('null', ['https://a.example'], 'svc.example')).toBe(false);
+    expect(originAllowed('https://svc.example', ['https://a.example'], 'svc.example')).toBe(true);
+  });
+});
+
+describe('allowed origins in the store and the command line', () => {
+  it('a database from before the widget (no origins table) opens, gains the table, and its accounts allow any origin', async () => {
+    const path = join(tmp, 'old.sqlite');
+    const first = new SqliteAccountsStore(path);
+    const acct = await openAccount(first, 'Hobbyist');
+    await first.close();
+    const raw = new Database(path);
+    raw.exec('DROP TABLE public_key_origins');
+    raw.close();
+    const reopened = new SqliteAccountsStore(path);
+    expect(await reopened.allowedOrigins(acct.accountId)).toEqual([]);
+    await reopened.setAllowedOrigins(acct.accountId, ['https://b.example', 'https://a.example']);
+    expect(await reopened.allowedOrigins(acct.accountId)).toEqual(['https://a.example', 'https://b.example']);
+    await expect(reopened.setAllowedOrigins('acct_missing', ['https://a.example'])).rejects.toThrow(RangeError);
+    await reopened.close();
+  });
+
+  it('accounts origins sets (normalised, deduplicated), prints and clears the list', async () => {
+    const db = join(tmp, 'cli.sqlite');
+    const store = new SqliteAccountsStore(db);
+    const acct = await openAccount(store, 'StartUp');
+    await store.close();
+    const run = async (...args: string[]): Promise<unknown> => {
+      const out: string[] = [];
+      vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        out.push(String(chunk));
+        return true;
+      });
+      const program = new Command('venue-search').exitOverride();
+      registerServiceCommands(program);
+      await program.parseAsync(args, { from: 'user' });
+      vi.restoreAllMocks();
+      return JSON.parse(out.join(''));
+    };
+    expect(await run('accounts', 'origins', acct.accountId, 'https://Shop.Example/', 'https://shop.example:443', 'http://localhost:3000', '--db', db)).toEqual({
+      accountId: acct.accountId,
+      allowedOrigins: ['http://localhost:3000', 'https://shop.example'],
+      anyOrigin: false,
+    });
+    expect(await run('accounts', 'origins', acct.accountId, '--db', db)).toMatchObject({ allowedOrigins: ['http://localhost:3000', 'https://shop.example'] });
+    expect(await run('accounts', 'origins', acct.accountId, '--clear', '--db', db)).toEqual({ accountId: acct.accountId, allowedOrigins: [], anyOrigin: true });
+  });
+});
