@@ -19,6 +19,7 @@ const SHOTS = 'test-output/widget';
 interface FixtureVenue {
   id: string;
   name: string;
+  vibes?: string[];
   menus?: { name: string; sections: { name: string; items: { name: string; price?: number }[] }[] }[];
 }
 const fixtureVenues: FixtureVenue[] = readFileSync(FIXTURES, 'utf8')
@@ -143,7 +144,32 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     }
     expect(await page.locator('#results li .score-parts dt').first().textContent()).toBe('Genre');
     expect(await page.locator('#results li .travel').first().textContent()).toMatch(/^Travel: London \d+ min · Person 2 \d+ min · Person 3 \d+ min$/);
+
+    // a soft preference: the Vibes part is 1 exactly for venues the fixture file marks "cosy"
+    // (one vibe asked: met / asked is 1 or 0), and the list stays ordered by total score
+    await page.click('#prefs summary');
+    const searched = page.waitForResponse((r) => r.url().includes('/v1/search/') && (r.request().postData() ?? '').includes('"vibes":["cosy"]'));
+    await page.check('input[name="vibe"][value="cosy"]');
+    expect((await searched).status()).toBe(200);
+    await page.click('#prefs summary');
+    await expect.poll(() => page.$$eval('#results li .score-parts dd:nth-of-type(5)', (n) => n.length)).toBeGreaterThan(0);
+    const scored = await page.$$eval('#results li', (items) =>
+      items.map((li) => ({
+        id: li.getAttribute('data-id') ?? '',
+        vibes: li.querySelector('.score-parts dd:nth-of-type(5)')?.textContent ?? '',
+        total: Number(/Score ([\d.]+)/.exec(li.querySelector('.score-total')?.textContent ?? '')?.[1]),
+      })),
+    );
+    expect(scored.length).toBeGreaterThan(0);
+    for (const row of scored) {
+      const cosy = (fixtureVenues.find((v) => v.id === row.id)?.vibes ?? []).includes('cosy');
+      expect(row.vibes, row.id).toBe(cosy ? '1.00' : '0.00');
+    }
+    for (let i = 1; i < scored.length; i++) expect(scored[i]!.total).toBeLessThanOrEqual(scored[i - 1]!.total);
+    expect(scored.some((r) => r.vibes === '1.00')).toBe(true);
     await page.screenshot({ path: `${SHOTS}/meet-up.png` });
+    // the README's picture (docs/widget.md): regenerate with WIDGET_README_SCREENSHOT=1
+    if (process.env.WIDGET_README_SCREENSHOT === '1') await page.screenshot({ path: 'docs/widget.png' });
     await page.close();
   });
 

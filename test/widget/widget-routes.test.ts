@@ -104,6 +104,22 @@ describe('GET /v1/widget/', () => {
   });
 });
 
+describe('operator base-map tiles', () => {
+  it('a configured tile URL reaches the page config and its origin is added to img-src; a non-http template is refused at start', async () => {
+    const tiled = await createHarness({ extra: { widget: { tileUrl: 'https://tiles.example.org/{z}/{x}/{y}.png', tileAttribution: '© Example tiles' } } });
+    try {
+      const acct = await tiled.open();
+      const res = await tiled.app.inject({ url: `/v1/widget/?key=${acct.publicKey}` });
+      expect(directives(String(res.headers['content-security-policy'])).get('img-src')).toBe("'self' data: https: https://tiles.example.org");
+      const config = JSON.parse(/<script type="application\/json" id="widget-config">([^<]*)<\/script>/.exec(res.body)![1]!);
+      expect(config).toMatchObject({ tileUrl: 'https://tiles.example.org/{z}/{x}/{y}.png', tileAttribution: '© Example tiles' });
+    } finally {
+      await tiled.close();
+    }
+    await expect(createHarness({ extra: { widget: { tileUrl: 'javascript:alert(1)//{z}' } } })).rejects.toThrow(/tileUrl must be an http\(s\) URL template/);
+  });
+});
+
 describe('public keys restricted to origins, on the API', () => {
   it('a foreign Origin is 403 origin_not_allowed before any charge; allowed, same-host and header-less requests pass; secret keys are not restricted', async () => {
     const acct = await h.open();

@@ -143,6 +143,7 @@ export class MapView {
     svg.replaceChildren();
     el('rect', { class: 'background', x: 0, y: 0, width: this.width, height: this.height }, svg);
     if (this.options.tileUrl !== null) this.drawTiles(el('g', { class: 'tiles' }, svg), this.options.tileUrl);
+    else this.drawGrid(svg);
     const { venues, people, centre, radiusMeters, route, corridorMeters, selectedId } = this.layers;
     const scaleLat = centre?.lat ?? route[0]?.lat ?? this.centre.lat;
     const mpp = metersPerPixel(scaleLat, this.zoom);
@@ -207,6 +208,17 @@ export class MapView {
     const g = el('g', { class: 'scale', transform: `translate(12,${this.height - 14})` }, svg);
     el('path', { d: `M0,-6 V0 H${px.toFixed(1)} V-6` }, g);
     el('text', { x: 0, y: -9 }, g).textContent = meters >= 1000 ? `${meters / 1000} km` : `${meters} m`;
+  }
+
+  /** Faint lines on the tile grid (every 256 world pixels), so panning and zooming are visible without a base map. */
+  private drawGrid(svg: SVGSVGElement): void {
+    const c = project(this.centre.lat, this.centre.lon, this.zoom);
+    const left = c.x - this.width / 2;
+    const top = c.y - this.height / 2;
+    const parts: string[] = [];
+    for (let x = Math.ceil(left / TILE_SIZE) * TILE_SIZE; x < left + this.width; x += TILE_SIZE) parts.push(`M${(x - left).toFixed(1)},0 V${this.height}`);
+    for (let y = Math.ceil(top / TILE_SIZE) * TILE_SIZE; y < top + this.height; y += TILE_SIZE) parts.push(`M0,${(y - top).toFixed(1)} H${this.width}`);
+    if (parts.length > 0) el('path', { class: 'grid', d: parts.join(' ') }, svg);
   }
 
   private drawTiles(layer: SVGGElement, template: string): void {

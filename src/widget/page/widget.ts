@@ -189,8 +189,8 @@ function start(): void {
     peopleList.replaceChildren();
     people.forEach((person, i) => {
       const li = h('li', 'person-row');
-      const name = h('span', 'person-name', `${person.label}`);
-      const where = h('span', 'coords', `${person.lat.toFixed(4)}, ${person.lon.toFixed(4)}`);
+      const who = h('span', 'who');
+      who.append(h('span', 'person-name', person.label), h('span', 'coords', `${person.lat.toFixed(4)}, ${person.lon.toFixed(4)}`));
       const weightLabel = h('label', 'weight');
       const weight = h('input');
       weight.type = 'number';
@@ -213,7 +213,7 @@ function start(): void {
         drawMap();
         scheduleSearch();
       });
-      li.append(name, where, weightLabel, remove);
+      li.append(who, weightLabel, remove);
       peopleList.append(li);
     });
   };
