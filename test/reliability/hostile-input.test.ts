@@ -37,6 +37,8 @@ afterAll(async () => {
 interface Answer {
   statusCode: number;
   payload: string;
+  cacheControl: string | undefined;
+  url: string;
 }
 
 async function send(method: 'GET' | 'POST', url: string, body?: string): Promise<Answer> {
@@ -50,13 +52,18 @@ async function send(method: 'GET' | 'POST', url: string, body?: string): Promise
     }),
     `${method} ${url.slice(0, 120)}`,
   );
-  return { statusCode: res.statusCode, payload: res.payload };
+  const cacheControl = res.headers['cache-control'];
+  return { statusCode: res.statusCode, payload: res.payload, cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined, url };
 }
 
 /** No 5xx; 2xx passes; a 4xx must be the envelope. Returns the envelope for more checks. */
 function checkAnswer(res: Answer, what: string): ReturnType<typeof expectEnvelope> | undefined {
   expect(res.statusCode, `${what}: ${res.payload.slice(0, 300)}`).toBeLessThan(500);
-  if (res.statusCode < 300) return undefined;
+  if (res.statusCode < 300) {
+    // the caching rule: venue data and balances are never cacheable (clients keep venue ids only)
+    if (/^\/v1\/(search|find|establishments|business)/.test(res.url)) expect(res.cacheControl, `${what}: Cache-Control`).toBe('no-store');
+    return undefined;
+  }
   return expectEnvelope(res.statusCode, res.payload, what);
 }
 
