@@ -6,6 +6,10 @@ import { benchVenueFile, benchVenues, sizeLabel } from './dataset.js';
 import { timeOnce, timeOnceAsync } from './measure.js';
 import type { WorkloadResult } from './report.js';
 
+function progress(s: string): void {
+  process.stdout.write(`  ${s}\n`);
+}
+
 /** One dataset size, loaded once and shared by every workload at that size. */
 export interface BenchContext {
   readonly n: number;
@@ -36,11 +40,16 @@ export async function loadContext(n: number, opts: { fromFile: boolean; timeMs: 
     venues = read.value.venues;
     readMs = read.ms;
   } else {
-    venues = benchVenues(n);
+    const gen = timeOnce(() => benchVenues(n));
+    venues = gen.value;
+    progress(`generated in ${(gen.ms / 1000).toFixed(1)} s`);
   }
+  if (opts.fromFile) progress(`read + validated in ${(readMs / 1000).toFixed(1)} s`);
   const build = timeOnce(() => createEngine(venues, { validate: false }));
   const engine = build.value;
+  progress(`engine built in ${(build.ms / 1000).toFixed(1)} s`);
   const warm = timeOnce(() => engine.warm());
+  progress(`warmed in ${(warm.ms / 1000).toFixed(1)} s`);
   let baselines: Baselines | null = null;
   const ctx: BenchContext = {
     n,

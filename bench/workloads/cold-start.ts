@@ -54,7 +54,7 @@ function timingOf(name: string, runs: number[]): Timing {
 
 export async function coldStartWorkload(ctx: BenchContext): Promise<WorkloadResult> {
   const file = await benchVenueFile(ctx.n);
-  const runs = ctx.quick ? 1 : 3;
+  const runs = ctx.quick ? 1 : ctx.n >= 1_000_000 ? 2 : 3;
   const full: number[] = [];
   const empty: number[] = [];
   const phases = { read: 0, build: 0, answer: 0, imports: 0 };
