@@ -60,7 +60,7 @@ export function createGuard(
     }
     if (principal.keyKind === 'public') {
       const origin = requestOrigin(request.headers);
-      if (origin !== undefined && !originAllowed(origin, await accounts.allowedOrigins(principal.accountId), request.headers.host)) {
+      if (origin !== undefined && !originAllowed(origin, await accounts.allowedOrigins(principal.accountId), request.headers)) {
         throw new HttpError(403, 'permission_error', 'origin_not_allowed', `this public key may not be used from the origin ${origin}; the account allows a fixed list of origins`);
       }
     }

@@ -58,11 +58,14 @@ export function requestOrigin(headers: IncomingHttpHeaders): string | undefined 
 
 /**
  * True when a request from `origin` may use a public key restricted to `allowed`:
- * no origin, an empty list, the service's own host (`host` is the request's Host header),
- * or an exact match of a listed origin.
+ * no origin, an empty list, a request from the service's own pages (`Sec-Fetch-Site:
+ * same-origin`, which pages cannot forge, or an origin whose host is the request's Host
+ * header), or an exact match of a listed origin.
  */
-export function originAllowed(origin: string | undefined, allowed: readonly string[], host: string | undefined): boolean {
+export function originAllowed(origin: string | undefined, allowed: readonly string[], headers: IncomingHttpHeaders): boolean {
   if (origin === undefined || allowed.length === 0) return true;
+  if (firstHeader(headers['sec-fetch-site']) === 'same-origin') return true;
+  const host = firstHeader(headers.host);
   if (origin !== 'null' && host !== undefined && sameHost(origin, host)) return true;
   return allowed.includes(origin);
 }

@@ -150,16 +150,21 @@ describe('public keys restricted to origins, on the API', () => {
     }
   });
 
-  it('requestOrigin prefers Origin over Referer; a malformed value counts as the unlistable "null"; originAllowed matches exactly', () => {
+  it('requestOrigin prefers Origin over Referer; a malformed value counts as the unlistable "null"; originAllowed matches exactly; the service\'s own pages always pass', () => {
     expect(requestOrigin({ origin: 'https://a.example', referer: 'https://b.example/x' })).toBe('https://a.example');
     expect(requestOrigin({ referer: 'https://b.example:8443/x?y' })).toBe('https://b.example:8443');
     expect(requestOrigin({ referer: 'not a url' })).toBe('null');
     expect(requestOrigin({})).toBeUndefined();
-    expect(originAllowed('https://a.example', ['https://a.example.evil'], 'svc.example')).toBe(false);
-    expect(originAllowed('https://sub.a.example', ['https://a.example'], 'svc.example')).toBe(false);
-    expect(originAllowed('http://a.example', ['https://a.example'], 'svc.example')).toBe(false);
-    expect(originAllowed('null', ['https://a.example'], 'svc.example')).toBe(false);
-    expect(originAllowed('https://svc.example', ['https://a.example'], 'svc.example')).toBe(true);
+    const svc = { host: 'svc.example' };
+    expect(originAllowed('https://a.example', ['https://a.example.evil'], svc)).toBe(false);
+    expect(originAllowed('https://sub.a.example', ['https://a.example'], svc)).toBe(false);
+    expect(originAllowed('http://a.example', ['https://a.example'], svc)).toBe(false);
+    expect(originAllowed('null', ['https://a.example'], svc)).toBe(false);
+    expect(originAllowed('https://svc.example', ['https://a.example'], svc)).toBe(true);
+    expect(originAllowed('https://svc.example', ['https://a.example'], { host: 'svc.example:443' })).toBe(true);
+    // behind a proxy that rewrites Host, the browser's own same-origin marker still counts
+    expect(originAllowed('https://venues.example', ['https://a.example'], { host: 'backend:8080', 'sec-fetch-site': 'same-origin' })).toBe(true);
+    expect(originAllowed('https://evil.example', ['https://a.example'], { host: 'backend:8080', 'sec-fetch-site': 'cross-site' })).toBe(false);
   });
 });
 

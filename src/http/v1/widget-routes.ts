@@ -105,7 +105,7 @@ export function widgetRoutes(deps: WidgetDependencies): FastifyPluginAsync {
       }
       const allowed = await deps.accounts.allowedOrigins(principal.accountId);
       const origin = requestOrigin(request.headers);
-      if (!originAllowed(origin, allowed, request.headers.host)) {
+      if (!originAllowed(origin, allowed, request.headers)) {
         return message(403, 'Not allowed on this site', `This widget's key may not be used on ${origin ?? 'this site'}. The site owner can add this site to the key's allowed origins.`);
       }
       const html = widgetPageHtml(
