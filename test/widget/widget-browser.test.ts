@@ -20,12 +20,24 @@ interface FixtureVenue {
   id: string;
   name: string;
   vibes?: string[];
+  regularOpeningHours?: { days: string[]; timeSlots: { open: string; close: string; isClosed: boolean; closeNextDay: boolean }[] }[];
   menus?: { name: string; sections: { name: string; items: { name: string; price?: number }[] }[] }[];
 }
 const fixtureVenues: FixtureVenue[] = readFileSync(FIXTURES, 'utf8')
   .split('\n')
   .filter((line) => line.trim() !== '')
   .map((line) => JSON.parse(line) as FixtureVenue);
+
+/**
+ * Hand oracle: does the venue's weekly table list Tuesday with a slot holding 20:00
+ * (open <= 20:00 < close, or a slot running past midnight)? Venues in the route test are in
+ * Manchester, where 20:00 UTC on 24 November is 20:00 local time.
+ */
+function openTuesdayAt2000(venue: FixtureVenue): boolean {
+  return (venue.regularOpeningHours ?? []).some(
+    (group) => group.days.includes('Tue') && group.timeSlots.some((t) => !t.isClosed && t.open <= '20:00' && (t.closeNextDay || '20:00' < t.close)),
+  );
+}
 
 /** Ground metres between two [lat, lon] points by turf (its [lon, lat] order). */
 function meters(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
@@ -145,6 +157,22 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     expect(await page.locator('#results li .score-parts dt').first().textContent()).toBe('Genre');
     expect(await page.locator('#results li .travel').first().textContent()).toMatch(/^Travel: London \d+ min · Person 2 \d+ min · Person 3 \d+ min$/);
 
+    // weights: London counts three times; the centre moves to the weighted mean
+    const weighted = page.waitForResponse((r) => r.url().includes('/v1/search/') && (r.request().postData() ?? '').includes('"weight":3'));
+    await page.fill('#locations li:first-child input[type="number"]', '3');
+    await page.press('#locations li:first-child input[type="number"]', 'Enter');
+    await page.locator('#locations li:first-child input[type="number"]').blur();
+    expect((await weighted).status()).toBe(200);
+    await expect
+      .poll(async () => {
+        const c = await page.$eval('#map g.centre', (e) => ({ lat: Number(e.getAttribute('data-lat')), lon: Number(e.getAttribute('data-lon')) }));
+        const w = [3, 1, 1];
+        const lat = people.reduce((sum, p, i) => sum + w[i]! * p.lat, 0) / 5;
+        const lon = people.reduce((sum, p, i) => sum + w[i]! * p.lon, 0) / 5;
+        return meters(c, { lat, lon });
+      })
+      .toBeLessThan(3);
+
     // a soft preference: the Vibes part is 1 exactly for venues the fixture file marks "cosy"
     // (one vibe asked: met / asked is 1 or 0), and the list stays ordered by total score
     await page.click('#prefs summary');
@@ -207,6 +235,18 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
       expect(parseDistance(text)).toBeLessThanOrEqual(500);
     }
     expect(await page.locator('#results li .along').count()).toBe(distances.length);
+
+    // open at a chosen time (browser in Europe/London, GMT in November): Tuesday 20:00
+    await page.click('#prefs summary');
+    await page.selectOption('#open-mode', 'at');
+    const timed = page.waitForResponse((r) => r.url().includes('/v1/search/') && (r.request().postData() ?? '').includes('"atTime":"2026-11-24T20:00:00Z"'));
+    await page.fill('#open-at', '2026-11-24T20:00');
+    const body = JSON.parse((await timed).request().postData()!) as { preferences: Record<string, unknown> };
+    expect(body.preferences).toMatchObject({ openingConditions: { state: 'OPEN', atTime: '2026-11-24T20:00:00Z' }, nonCompromise: ['openingConditions'] });
+    await expect.poll(() => page.$$eval('#results li .open-state', (n) => n.map((e) => e.textContent))).not.toContain('Closed');
+    const ids = await page.$$eval('#results li', (n) => n.map((e) => e.getAttribute('data-id') ?? ''));
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) expect(openTuesdayAt2000(fixtureVenues.find((v) => v.id === id)!), id).toBe(true);
     await page.screenshot({ path: `${SHOTS}/route.png` });
     await page.close();
   });
@@ -274,6 +314,41 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     expect(details.width).toBe(390);
     await page.screenshot({ path: `${SHOTS}/phone-menu.png` });
     await page.close();
+  });
+
+  it('operator tiles: with a tile URL the map requests the slippy tiles around its centre from that server, and shows the attribution', async () => {
+    const requested: string[] = [];
+    // a 1x1 transparent PNG; the map stretches it to 256 px
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+    const tiles: Server = createServer((req, res) => {
+      requested.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(png);
+    });
+    await new Promise<void>((resolve) => tiles.listen(0, '127.0.0.1', resolve));
+    const tileBase = `http://127.0.0.1:${(tiles.address() as AddressInfo).port}`;
+    const tiled = await startWidgetServer({ widget: { tileUrl: `${tileBase}/{z}/{x}/{y}.png`, tileAttribution: '© Test tiles' } });
+    try {
+      const key = (await tiled.open('Enterprise')).publicKey;
+      const page = await browser.context.newPage();
+      await page.goto(`${tiled.base}/v1/widget/?key=${key}`);
+      await page.waitForSelector('body[data-ready="true"]');
+      expect(await page.textContent('#attribution')).toBe('© Test tiles');
+      // the initial view: zoom 5 around 54.2 N, 2.5 W; its tile by the slippy-map formula
+      const z = 5;
+      const n = 2 ** z;
+      const x = Math.floor(((-2.5 + 180) / 360) * n);
+      const phi = (54.2 * Math.PI) / 180;
+      const y = Math.floor(((1 - Math.log(Math.tan(phi) + 1 / Math.cos(phi)) / Math.PI) / 2) * n);
+      await expect.poll(() => requested).toContain(`/${z}/${x}/${y}.png`);
+      expect(requested.every((path) => path.startsWith(`/${z}/`))).toBe(true);
+      expect(await page.locator('#map g.tiles image').count()).toBe(new Set(requested).size);
+      await page.close();
+    } finally {
+      await tiled.close();
+      tiles.closeAllConnections();
+      await new Promise((resolve) => tiles.close(resolve));
+    }
   });
 
   it('a secret key in the URL is refused with a clear message and never echoed', async () => {

@@ -44,6 +44,9 @@ export async function launchBrowser(viewport = { width: 1200, height: 800 }): Pr
     headless: true,
     args: FLAGS,
     viewport,
+    // the page's "open at" time is the browser's local time; fix it for the tests
+    timezoneId: 'Europe/London',
+    locale: 'en-GB',
     timeout: 30_000,
   });
   return {

@@ -9,6 +9,7 @@ import { readVenues } from '../../../src/data/read-venues.js';
 import { createEngine, type Engine } from '../../../src/engine.js';
 import { openAccount, type OpenedAccount } from '../../../src/http/accounts.js';
 import { buildApp } from '../../../src/http/app.js';
+import type { WidgetOptions } from '../../../src/http/v1/widget-routes.js';
 import { DAY_MS, planWindows, type PlanName } from '../../../src/http/plans.js';
 import { SqliteAccountsStore } from '../../../src/http/sqlite-accounts-store.js';
 
@@ -25,13 +26,14 @@ export interface WidgetServer {
   close(): Promise<void>;
 }
 
-export async function startWidgetServer(): Promise<WidgetServer> {
+export async function startWidgetServer(options: { widget?: WidgetOptions } = {}): Promise<WidgetServer> {
   const { venues } = await readVenues(FIXTURES);
   const engine = createEngine(venues, { validate: false }).warm();
   const store = new SqliteAccountsStore(':memory:');
   const app = await buildApp({
     engine,
     accounts: store,
+    ...(options.widget === undefined ? {} : { widget: options.widget }),
     planWindows: (plan) => (plan === 'Builder' ? [{ name: 'day', limit: TEST_BUILDER_DAILY_LIMIT, windowMs: DAY_MS }] : planWindows(plan)),
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
