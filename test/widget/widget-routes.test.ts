@@ -56,6 +56,13 @@ describe('GET /v1/widget/', () => {
     expect(config).toEqual({ vocabulary: h.engine.vocabulary(), tileUrl: null, tileAttribution: null });
   });
 
+  it('/v1/widget without the slash redirects (308) to /v1/widget/ with the query kept, so relative asset and API URLs resolve', async () => {
+    const res = await h.app.inject({ url: '/v1/widget?key=pk_x&lang=en' });
+    expect(res.statusCode).toBe(308);
+    expect(res.headers.location).toBe('/v1/widget/?key=pk_x&lang=en');
+    expect((await h.app.inject({ url: '/v1/widget' })).headers.location).toBe('/v1/widget/');
+  });
+
   it('assets are content-addressed and cached a year (immutable); an unknown asset is a 404 envelope', async () => {
     const acct = await h.open();
     const page = await h.app.inject({ url: `/v1/widget/?key=${acct.publicKey}` });

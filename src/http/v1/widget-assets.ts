@@ -30,6 +30,9 @@ function asset(file: string, contentType: string, text: string): WidgetAsset {
   return { name: `${file.slice(0, dot)}.${hash}${file.slice(dot)}`, contentType, body };
 }
 
+/** One in-memory bundle per process: every app built from the sources shares it. */
+let bundleOnce: Promise<WidgetBundle> | undefined;
+
 /** The default built folder: dist/src/widget/assets beside dist/src/http/v1. */
 export function defaultWidgetAssetsDir(): string {
   return fileURLToPath(new URL('../../widget/assets/', import.meta.url));
@@ -47,7 +50,8 @@ export async function loadWidgetAssets(dir: string = defaultWidgetAssetsDir()): 
     bundle = { script: await readFile(scriptPath, 'utf8'), stylesheet: await readFile(stylesheetPath, 'utf8') };
   } else {
     try {
-      bundle = await bundleWidget();
+      bundleOnce ??= bundleWidget();
+      bundle = await bundleOnce;
     } catch (err) {
       return { unavailable: `the widget's assets are not built (${dir} is missing and bundling failed: ${(err as Error).message.split('\n', 1)[0]}); run npm run build` };
     }

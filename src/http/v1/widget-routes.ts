@@ -84,6 +84,9 @@ export function widgetRoutes(deps: WidgetDependencies): FastifyPluginAsync {
     const messageCsp = widgetCsp({ frameAncestors: [] });
 
     app.get('/', { schema: { hide: true } }, async (request, reply) => {
+      // the page's asset and API URLs are relative to /v1/widget/: send /v1/widget there first
+      const [path = '', search] = request.url.split('?', 2);
+      if (!path.endsWith('/')) return reply.code(308).header('location', `${path}/${search === undefined ? '' : `?${search}`}`).send();
       const query = request.query as Record<string, unknown>;
       const raw = query.key;
       const key = typeof raw === 'string' ? raw.trim() : undefined;
