@@ -40,9 +40,17 @@ const CATERS_IMPLIES: Partial<Record<CatersFlag, readonly CatersFlag[]>> = {
   glutenFree: ['wheatFree'],
 };
 
+/** Bits by raw spelling, so building a store normalises each spelling once; bounded (queries pass user input). */
+const catersBitBySpelling = new Map<string, number>();
+
 /** The bit of a caters word, or 0 if the word is not in the vocabulary. */
 export function catersBit(word: string): number {
-  return catersBitByWord.get(normalizeWord(word)) ?? 0;
+  let bit = catersBitBySpelling.get(word);
+  if (bit === undefined) {
+    bit = catersBitByWord.get(normalizeWord(word)) ?? 0;
+    if (catersBitBySpelling.size < 1024) catersBitBySpelling.set(word, bit);
+  }
+  return bit;
 }
 
 /** Bit set of the flags with their implications applied. Unknown words are returned in `unknown`. */
@@ -75,10 +83,14 @@ export function catersNames(mask: number): CatersFlag[] {
  */
 export class TermDictionary {
   private readonly codes = new Map<string, number>();
+  /** Codes by the raw spelling interned (data words only), so each spelling is normalised once. */
+  private readonly codesBySpelling = new Map<string, number>();
   readonly words: string[] = [];
 
   /** The code of a word, adding it if new. */
   intern(word: string): number {
+    const known = this.codesBySpelling.get(word);
+    if (known !== undefined) return known;
     const norm = normalizeWord(word);
     let code = this.codes.get(norm);
     if (code === undefined) {
@@ -87,6 +99,7 @@ export class TermDictionary {
       this.codes.set(norm, code);
       this.words.push(norm);
     }
+    this.codesBySpelling.set(word, code);
     return code;
   }
 
