@@ -4,13 +4,18 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Timing } from './lib/measure.js';
+import type { GoalStatus } from './lib/goals.js';
 import { fmt, type Machine, type WorkloadResult } from './lib/report.js';
 
 const file = process.argv[2] ?? new URL('./results/latest-full.json', import.meta.url).pathname;
-const run = JSON.parse(readFileSync(file, 'utf8')) as { mode: string; date: string; machine: Machine; loadAverage?: number[]; runSeconds?: number; results: WorkloadResult[] };
+const run = JSON.parse(readFileSync(file, 'utf8')) as { mode: string; date: string; machine: Machine; loadAverage?: number[]; runSeconds?: number; goalSize?: string; goals?: GoalStatus[]; results: WorkloadResult[] };
 const out: string[] = [];
 const m = run.machine;
 out.push(`Run: ${run.mode}, ${run.date}; ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}` + (run.loadAverage ? `; load average at the end ${run.loadAverage.map((x) => x.toFixed(1)).join(' ')}` : '') + (run.runSeconds ? `; ${run.runSeconds} s` : ''));
+if (run.goals) {
+  out.push('', `#### Goals of issues 2, 4, 5 and 6 (${run.goalSize} venues)`, '', '| issue | goal | measured | met |', '|--:|:--|:--|:--|');
+  for (const g of run.goals) out.push(`| ${g.issue} | ${g.goal} | ${g.measured} | ${g.met === null ? 'not run' : g.met ? 'yes' : '**no**'} |`);
+}
 for (const r of run.results) {
   const params = Object.entries(r.params).map(([k, v]) => `${k} ${String(v)}`).join(', ');
   out.push('', `#### ${r.workload} (${params})`, '');

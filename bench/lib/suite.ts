@@ -10,7 +10,8 @@ import { SCALING_TASKS, scalingResult, scalingTimings, type ScalingPoint } from 
 import { loadContext, type BenchContext } from './context.js';
 import { sizeLabel } from './dataset.js';
 import { sink } from './measure.js';
-import { machine, printWorkload, writeResults, type WorkloadResult } from './report.js';
+import { evaluateGoals } from './goals.js';
+import { machine, printTable, printWorkload, writeResults, type WorkloadResult } from './report.js';
 import { scalingSvg } from './scaling-chart.js';
 
 /** Workload groups, selectable with `--only`. */
@@ -100,7 +101,11 @@ export async function runSuite(o: SuiteOptions): Promise<string> {
     emit(await httpLoadWorkload({ seconds: o.httpSeconds, connections: 32 }));
   }
   const seconds = (performance.now() - started) / 1000;
-  const path = writeResults(o.label ?? mode, results, { sizes: o.sizes, scalingSizes: [...scaling], seed: 'BENCH_SEED in bench/lib/dataset.ts', runSeconds: Math.round(seconds) });
+  const goalSize = sizeLabel(Math.max(0, ...o.sizes));
+  const goals = evaluateGoals(results, goalSize);
+  log(`\n## goals of issues 2, 4, 5 and 6 (at ${goalSize} venues)\n`);
+  printTable(['issue', 'goal', 'measured', 'met'], goals.map((g) => [String(g.issue), g.goal, g.measured, g.met === null ? '-' : g.met ? 'yes' : 'NO']));
+  const path = writeResults(o.label ?? mode, results, { sizes: o.sizes, scalingSizes: [...scaling], seed: 'BENCH_SEED in bench/lib/dataset.ts', runSeconds: Math.round(seconds), goalSize, goals });
   log(`\nrun took ${seconds.toFixed(0)} s; results: ${path}\n(sink ${sink.value})\n`);
   return path;
 }
