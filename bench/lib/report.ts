@@ -58,11 +58,13 @@ export function printWorkload(r: WorkloadResult): void {
   for (const [k, v] of Object.entries(r.checks ?? {})) process.stdout.write(`  check ${k}: ${v}\n`);
 }
 
-export function printTable(header: string[], rows: string[][]): void {
+/** Prints a Markdown table; the first column is left-aligned, the others right-aligned unless `leftColumns` says otherwise. */
+export function printTable(header: string[], rows: string[][], leftColumns = 1): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |\n`;
+  const left = (i: number) => i < leftColumns;
+  const line = (cells: string[]) => `| ${cells.map((c, i) => (left(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |\n`;
   process.stdout.write(line(header));
-  process.stdout.write(`|${widths.map((w, i) => (i === 0 ? ':' : '-') + '-'.repeat(w) + (i === 0 ? '-' : ':')).join('|')}|\n`);
+  process.stdout.write(`|${widths.map((w, i) => (left(i) ? ':' : '-') + '-'.repeat(w) + (left(i) ? '-' : ':')).join('|')}|\n`);
   for (const r of rows) process.stdout.write(line(r));
 }
 

@@ -104,7 +104,7 @@ export async function runSuite(o: SuiteOptions): Promise<string> {
   const goalSize = sizeLabel(Math.max(0, ...o.sizes));
   const goals = evaluateGoals(results, goalSize);
   log(`\n## goals of issues 2, 4, 5 and 6 (at ${goalSize} venues)\n`);
-  printTable(['issue', 'goal', 'measured', 'met'], goals.map((g) => [String(g.issue), g.goal, g.measured, g.met === null ? '-' : g.met ? 'yes' : 'NO']));
+  printTable(['issue', 'goal', 'measured', 'met'], goals.map((g) => [String(g.issue), g.goal, g.measured, g.met === null ? 'not run' : g.met ? 'yes' : 'NO']), 4);
   const path = writeResults(o.label ?? mode, results, { sizes: o.sizes, scalingSizes: [...scaling], seed: 'BENCH_SEED in bench/lib/dataset.ts', runSeconds: Math.round(seconds), goalSize, goals });
   log(`\nrun took ${seconds.toFixed(0)} s; results: ${path}\n(sink ${sink.value})\n`);
   return path;

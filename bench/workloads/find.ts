@@ -127,6 +127,7 @@ export function findWorkloads(ctx: BenchContext): WorkloadResult[] {
   const noCentre = measure(
     [
       ['find, no centre (ours)', () => find.find({ q: partial[a++ % partial.length]!, limit: 20 }, 0).totalFound],
+      ['find, no centre, page at offset 80 (ours)', () => find.find({ q: partial[a++ % partial.length]!, limit: 20, offset: 80 }, 0).totalFound],
       ['MiniSearch prefix AND', () => mini.search(partial[a++ % partial.length]!, { prefix: true, combineWith: 'AND' }).length],
       ['naive scan', () => naiveScan(partial[a++ % partial.length]!).length],
     ],
