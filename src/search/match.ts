@@ -1,3 +1,4 @@
+import { OpenState } from '../hours/hours-table.js';
 import type { Preferences, PreferenceField } from '../schema/search.js';
 import { CHAIN_NO, CHAIN_UNKNOWN, CHAIN_YES, type VenueStore } from '../store/venue-store.js';
 import type { SearchVocabulary } from './search-vocabulary.js';
@@ -48,9 +49,8 @@ export const OPENING_NONE = 0;
 export const OPENING_WANT_OPEN = 1;
 export const OPENING_WANT_CLOSED = 2;
 
-/** Opening states as HoursTable reports them. */
-const STATE_CLOSED = 0;
-const STATE_OPEN = 1;
+const STATE_CLOSED = OpenState.CLOSED;
+const STATE_OPEN = OpenState.OPEN;
 
 export interface CompiledPreferences {
   readonly genreCodes: Int32Array;

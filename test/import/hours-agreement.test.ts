@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalClock } from '../../src/hours/local-clock.js';
 import { compileWeeklyHours, isOpenInIntervals } from '../../src/hours/weekly-intervals.js';
 import { convertOsmOpeningHours, type OpeningHoursStatus } from '../../src/import/osm-opening-hours.js';
+import { seededRandom } from '../../scripts/fixtures/random.js';
 
 /**
  * Issue 3 agreement test: for a seeded sample of real OSM `opening_hours` strings, "open at
@@ -36,17 +37,6 @@ const WEEKS = [
   { y: 2026, m: 9, d: 19, clockChange: true },
 ];
 
-/** Seeded PRNG (mulberry32) so the sample is the same on every run. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sampleValues(): string[] {
   const values = new Set<string>();
@@ -58,7 +48,7 @@ function sampleValues(): string[] {
     }
   }
   const sorted = [...values].sort();
-  const rnd = mulberry32(20260329);
+  const rnd = seededRandom(20260329);
   for (let i = sorted.length - 1; i > 0; i--) {
     const j = Math.floor(rnd() * (i + 1));
     [sorted[i], sorted[j]] = [sorted[j] as string, sorted[i] as string];

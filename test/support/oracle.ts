@@ -64,14 +64,5 @@ export function routeDistance(route: ReadonlyArray<readonly [number, number]>, l
   return { distance: best, along: bestAlong };
 }
 
-/** Seeded PRNG for reproducible test inputs. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded PRNG for reproducible test inputs (the fixtures' mulberry32). */
+export { seededRandom as prng } from '../../scripts/fixtures/random.js';
