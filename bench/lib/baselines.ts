@@ -83,8 +83,9 @@ export class Baselines {
     return performance.now() - t0;
   }
 
-  get hasOrama(): boolean {
-    return this.orama !== null;
+  /** Frees the Orama database (its heap would otherwise weigh on every later measurement). */
+  dropOrama(): void {
+    this.orama = null;
   }
 
   /** Orama geosearch: `radius` on the geopoint, `limit` hits; returns [count, hit indices]. */

@@ -34,6 +34,9 @@ export function measure(tasks: ReadonlyArray<readonly [string, () => number]>, o
     warmupTime: options.warmupMs ?? Math.min(250, options.timeMs / 4),
     iterations: options.minIterations ?? 10,
     throws: true,
+    // A full collection before each task's warm-up and run (when node runs with
+    // --expose-gc, as `npm run bench` does), so one task's garbage is not billed to the next.
+    setup: () => collectGarbage(),
   });
   for (const [name, fn] of tasks) {
     bench.add(name, () => {
@@ -52,6 +55,11 @@ export function measure(tasks: ReadonlyArray<readonly [string, () => number]>, o
       samples: r.latency.samples?.length ?? Math.round(r.totalTime / r.period),
     };
   });
+}
+
+/** A full garbage collection when node runs with --expose-gc; otherwise nothing. */
+export function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
 }
 
 /** Wall time of one call, milliseconds (for one-off costs such as building an index). */
