@@ -5,7 +5,6 @@ import { LocalFrame, LOCAL_FRAME_MAX_METERS, POLAR_LIMIT_DEG, distanceMeters } f
 import { MIN_METERS_PER_DEG_LAT } from '../geo/ellipsoid.js';
 import type { PreparedRoute } from '../geo/polyline.js';
 import type { HitBuffer } from './hit-buffer.js';
-import { visitRange } from './kd-range.js';
 import { nearestInto } from './kd-nearest.js';
 
 const RANGE_STACK = new Uint32Array(3 * 64);
@@ -112,38 +111,77 @@ export class SpatialIndex {
     out.clear();
     if (this.size === 0 || !(width >= 0)) return 0;
     const gen = this.nextGeneration();
-    const { stamp, slot, lat, lon } = this;
     const boxes = this.boxes;
-    let piece = 0;
-    const visit = (i: number): void => {
-      const d = route.distanceToPiece(piece, lat[i]!, lon[i]!, width);
-      if (!(d <= width)) return;
-      if (stamp[i] !== gen) {
-        stamp[i] = gen;
-        slot[i] = out.push(i, d, route.lastAlong);
-      } else {
-        const k = slot[i]!;
-        // Strictly nearer by more than float noise: equal passes keep the earliest.
-        if (d < out.dist[k]! - 1e-6) {
-          out.dist[k] = d;
-          out.along[k] = route.lastAlong;
-        }
-      }
-    };
-    for (piece = 0; piece < route.pieceCount; piece++) {
+    for (let piece = 0; piece < route.pieceCount; piece++) {
       // Several boxes per piece hugging the corridor (see pieceBoxParts); a venue in two of
       // them is measured twice, harmlessly (same piece, same distance).
       const parts = route.pieceBoxParts(piece, width);
       for (let part = 0; part < parts; part++) {
         boxes.clear();
         route.pieceBoxes(piece, width, boxes, part, parts);
-        for (let b = 0; b < boxes.count; b++) {
-          const o = 4 * b;
-          visitRange(this.tree, boxes.coords[o]!, boxes.coords[o + 1]!, boxes.coords[o + 2]!, boxes.coords[o + 3]!, visit);
-        }
+        for (let b = 0; b < boxes.count; b++) this.corridorBox(route, piece, width, b, gen, out);
       }
     }
     return out.length;
+  }
+
+  /**
+   * kdbush's range walk over box `b` of `this.boxes`, measuring each point in it against
+   * route piece `piece`. Reads coordinates from the tree's own (spatially sorted) arrays
+   * rather than the store's columns, and keeps each venue's nearest piece.
+   */
+  private corridorBox(route: PreparedRoute, piece: number, width: number, b: number, gen: number, out: HitBuffer): void {
+    const { ids, coords, nodeSize } = this.tree;
+    const { stamp, slot } = this;
+    const minX = this.boxes.coords[4 * b]!;
+    const minY = this.boxes.coords[4 * b + 1]!;
+    const maxX = this.boxes.coords[4 * b + 2]!;
+    const maxY = this.boxes.coords[4 * b + 3]!;
+    RANGE_STACK[0] = 0;
+    RANGE_STACK[1] = ids.length - 1;
+    RANGE_STACK[2] = 0;
+    let sp = 3;
+    while (sp > 0) {
+      const axis = RANGE_STACK[--sp]!;
+      const right = RANGE_STACK[--sp]!;
+      const left = RANGE_STACK[--sp]!;
+      const leaf = right - left <= nodeSize;
+      const from = leaf ? left : (left + right) >> 1;
+      const to = leaf ? right : from;
+      for (let j = from; j <= to; j++) {
+        const x = coords[2 * j]!;
+        const y = coords[2 * j + 1]!;
+        if (x < minX || x > maxX || y < minY || y > maxY) continue;
+        const d = route.distanceToPiece(piece, y, x, width);
+        if (!(d <= width)) continue;
+        const i = ids[j]!;
+        if (stamp[i] !== gen) {
+          stamp[i] = gen;
+          slot[i] = out.push(i, d, route.lastAlong);
+        } else {
+          const k = slot[i]!;
+          // Strictly nearer by more than float noise: equal passes keep the earliest.
+          if (d < out.dist[k]! - 1e-6) {
+            out.dist[k] = d;
+            out.along[k] = route.lastAlong;
+          }
+        }
+      }
+      if (leaf) continue;
+      const m = from;
+      const x = coords[2 * m]!;
+      const y = coords[2 * m + 1]!;
+      if (axis === 0 ? minX <= x : minY <= y) {
+        RANGE_STACK[sp++] = left;
+        RANGE_STACK[sp++] = m - 1;
+        RANGE_STACK[sp++] = 1 - axis;
+      }
+      if (axis === 0 ? maxX >= x : maxY >= y) {
+        RANGE_STACK[sp++] = m + 1;
+        RANGE_STACK[sp++] = right;
+        RANGE_STACK[sp++] = 1 - axis;
+      }
+    }
   }
 
   /**
