@@ -1,3 +1,4 @@
+import KDBush from 'kdbush';
 import { validateVenue } from './data/validate-venue.js';
 import { createDetailsService, type DetailsService } from './details/details.js';
 import { VenueSearchError } from './errors.js';
@@ -61,7 +62,7 @@ export class Engine {
       for (let i = 0; i < venues.length; i++) validateVenue(venues[i], { line: i + 1 });
     }
     this.options = options;
-    this.store = new VenueStore(venues);
+    this.store = new VenueStore(spatialOrder(venues));
     this.spatial = new SpatialIndex(this.store.lat, this.store.lon);
     this.details = createDetailsService(this.store);
   }
@@ -127,6 +128,23 @@ export class Engine {
     this.findService ??= createFindService(this.store, this.spatial, this.options.places === undefined ? {} : { places: this.options.places });
     return this.findService;
   }
+}
+
+/**
+ * The venues in the order of a kd-tree over their coordinates, so that venues near each
+ * other get nearby dense indices: a query's reads of the store's columns (caters, chain,
+ * hours, ...) then fall on a few cache lines instead of one per candidate. The caller's
+ * array is not changed; ids, not positions, identify venues everywhere.
+ */
+function spatialOrder(venues: readonly VenueRecord[]): VenueRecord[] {
+  const n = venues.length;
+  if (n === 0) return [];
+  const tree = new KDBush(n, 64, Float64Array);
+  for (const v of venues) tree.add(v.location.coordinates[1], v.location.coordinates[0]);
+  tree.finish();
+  const ordered = new Array<VenueRecord>(n);
+  for (let k = 0; k < n; k++) ordered[k] = venues[tree.ids[k]!]!;
+  return ordered;
 }
 
 export function createEngine(venues: readonly VenueRecord[], options: EngineOptions = {}): Engine {

@@ -32,7 +32,7 @@ export type FindPlan = 'none' | 'names' | 'names-then-distance' | 'radius-then-n
  * call is synchronous and allocates little beyond the page it returns.
  *
  * Order: with a centre, distance ascending then id; without, relevance (NameIndex.matchKey:
- * match quality, first-word bonus, shorter names first) descending, then load order (the
+ * match quality, first-word bonus, shorter names first) descending, then dense index order (the
  * venue's dense index: relevance ties are common and an integer compare keeps them cheap).
  * With a centre, the cheaper of two plans is taken by estimated cardinality: enumerate the
  * rarest query word's postings and measure each distance, or enumerate the venues within

@@ -1,6 +1,6 @@
 /**
  * The K best of a stream of (venue, cost) pairs: smaller cost first, ties by venue id
- * (string order, via `idOf`) or, with `tieByIndex`, by dense venue index (load order,
+ * (string order, via `idOf`) or, with `tieByIndex`, by dense venue index (spatial order,
  * one integer compare: for relevance keys, where ties are the rule, not the exception).
  * Either way the order is total, so paging is stable. A bounded max-heap on typed arrays:
  * O(log K) per accepted entry, one comparison per rejected one.

@@ -11,7 +11,8 @@ export const CHAIN_UNKNOWN = 2;
 export const NO_GENRE = 0xffff;
 
 /**
- * Venues in columns, indexed by a dense internal index `0..size-1` (load order). The search
+ * Venues in columns, indexed by a dense internal index `0..size-1` (the order of the records
+ * given; the engine gives them in kd-tree order, see engine.ts spatialOrder). The search
  * path reads only typed arrays; `records` (the caller's objects) are touched only to build
  * the responses of the page returned.
  *
@@ -56,7 +57,7 @@ export class VenueStore {
     for (let i = 0; i < n; i++) {
       const r = records[i]!;
       if (this.indexById.has(r.id)) {
-        throw new VenueSearchError('duplicate_id', `duplicate venue id ${JSON.stringify(r.id)} (records ${this.indexById.get(r.id)} and ${i})`, {
+        throw new VenueSearchError('duplicate_id', `duplicate venue id ${JSON.stringify(r.id)}`, {
           param: 'id',
           value: r.id,
           recordId: r.id,
