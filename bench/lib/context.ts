@@ -14,6 +14,11 @@ function progress(s: string): void {
 export interface BenchContext {
   readonly n: number;
   readonly label: string;
+  /**
+   * The venues in the engine's dense order (`engine.store.records`: the engine numbers venues
+   * in kd-tree order), so an index from the engine's spatial queries or the baselines (built
+   * over `engine.store.lat/lon`) names the same venue here.
+   */
   readonly venues: readonly VenueRecord[];
   /** Built and warmed (search and find structures ready). */
   readonly engine: Engine;
@@ -54,7 +59,7 @@ export async function loadContext(n: number, opts: { fromFile: boolean; timeMs: 
   const ctx: BenchContext = {
     n,
     label: sizeLabel(n),
-    venues,
+    venues: engine.store.records,
     engine,
     timeMs: opts.timeMs,
     quick: opts.quick,
