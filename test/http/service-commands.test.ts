@@ -10,23 +10,13 @@ import { Command } from 'commander';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { registerServiceCommands } from '../../src/cli/service-commands.js';
 import { createHarness, FakeClock } from './support/harness.js';
+import { runServiceCommand } from './support/run-service-command.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
 
-async function run(...args: string[]): Promise<unknown> {
-  const out: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out.push(String(chunk));
-    return true;
-  });
-  const program = new Command('venue-search').exitOverride();
-  registerServiceCommands(program);
-  await program.parseAsync(args, { from: 'user' });
-  vi.restoreAllMocks();
-  return JSON.parse(out.join(''));
-}
+const run = runServiceCommand;
 
 describe('operator commands', () => {
   it('accounts create prints working keys; topup adds exact micros; keys rotate keeps the old key for the grace period', async () => {

@@ -8,13 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Command } from 'commander';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { registerServiceCommands } from '../../src/cli/service-commands.js';
 import { openAccount } from '../../src/http/accounts.js';
 import { normalizeOrigin, originAllowed, requestOrigin } from '../../src/http/origins.js';
 import { SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
 import { createHarness, type Harness } from '../http/support/harness.js';
+import { runServiceCommand } from '../http/support/run-service-command.js';
 
 let h: Harness;
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-widget-'));
@@ -197,18 +196,7 @@ describe('allowed origins in the store and the command line', () => {
     const store = new SqliteAccountsStore(db);
     const acct = await openAccount(store, 'StartUp');
     await store.close();
-    const run = async (...args: string[]): Promise<unknown> => {
-      const out: string[] = [];
-      vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-        out.push(String(chunk));
-        return true;
-      });
-      const program = new Command('venue-search').exitOverride();
-      registerServiceCommands(program);
-      await program.parseAsync(args, { from: 'user' });
-      vi.restoreAllMocks();
-      return JSON.parse(out.join(''));
-    };
+    const run = runServiceCommand;
     expect(await run('accounts', 'origins', acct.accountId, 'https://Shop.Example/', 'https://shop.example:443', 'http://localhost:3000', '--db', db)).toEqual({
       accountId: acct.accountId,
       allowedOrigins: ['http://localhost:3000', 'https://shop.example'],
