@@ -44,6 +44,11 @@ export type ChargeResult =
   | { readonly charged: true; readonly balanceMicros: number }
   | { readonly charged: false; readonly reason: 'insufficient_balance' | 'duplicate_request' | 'unknown_account'; readonly balanceMicros: number };
 
+export interface BalancePrecheck {
+  readonly covers: boolean;
+  readonly balanceMicros: number;
+}
+
 export interface UsageEntry {
   readonly requests: number;
   readonly costMicros: number;
@@ -77,6 +82,14 @@ export interface AccountsStore {
   consumeRate(accountId: string, windows: readonly RateWindow[], nowMs: number): Promise<RateDecision>;
   /** Current balance, or undefined for an unknown account. */
   balanceMicros(accountId: string): Promise<number | undefined>;
+  /**
+   * The advisory check before a billable request is served: may the balance cover
+   * `costMicros`? It may answer `covers: true` from an out-of-date (higher) view, since
+   * `charge` is the single point of decision and refuses what the balance cannot pay; it
+   * answers `covers: false` only when the current balance really cannot cover the cost
+   * (`balanceMicros` is then that balance, 0 for an unknown account).
+   */
+  precheckBalance(accountId: string, costMicros: number): Promise<BalancePrecheck>;
   /** Debits `costMicros` and writes one ledger row, atomically, only if the balance covers it. */
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /** Credits the account (operator top-up); returns the new balance. */

@@ -1,7 +1,8 @@
 /**
  * Check, serve, charge: how a billable request is answered.
  *
- * 1. Read the balance; if it cannot cover the price, 402 without running the engine.
+ * 1. Pre-check the balance (AccountsStore.precheckBalance: possibly from a mirror that may be
+ *    too high, never too low); if it cannot cover the price, 402 without running the engine.
  * 2. Run the (synchronous) engine call and serialize the response body. An engine error
  *    (400/404) or a serialization fault ends the request here: nothing is charged.
  * 3. Charge in one BEGIN IMMEDIATE transaction that debits only if the balance still covers
@@ -41,9 +42,12 @@ export async function serveCharged(
   produce: () => unknown,
 ): Promise<void> {
   const { accountId } = principalOf(request);
-  const balance = (await accounts.balanceMicros(accountId)) ?? 0;
-  if (balance < costMicros) throw insufficientBalance(costMicros, balance);
-  const body = reply.serialize(produce());
+  const precheck = await accounts.precheckBalance(accountId, costMicros);
+  if (!precheck.covers) throw insufficientBalance(costMicros, precheck.balanceMicros);
+  // encoded now, not after the charge: the bytes wait for the group commit off the JS heap
+  // (one buffer) instead of as a string the garbage collector would copy meanwhile
+  const serialized = reply.serialize(produce());
+  const body = typeof serialized === 'string' ? Buffer.from(serialized, 'utf8') : serialized;
   const charge = await accounts.charge({ accountId, requestId: request.id, kind, costMicros, nowMs: clock() });
   if (!charge.charged) throw insufficientBalance(costMicros, charge.balanceMicros);
   reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body);

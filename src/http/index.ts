@@ -4,6 +4,7 @@ export type { AtInstant, EngineLike, FindParams } from './engine-like.js';
 export type {
   AccountRecord,
   AccountsStore,
+  BalancePrecheck,
   ChargeRequest,
   ChargeResult,
   KeyPrincipal,

@@ -15,7 +15,16 @@
  * Rate counters are written through a second connection with `synchronous=NORMAL`: in WAL
  * mode that survives a process crash or `kill -9` (the OS still has the pages); only an OS
  * crash or power cut can lose the last increments, which errs in the client's favour and is
- * not money. It saves an fsync on every request.
+ * not money. It saves an fsync on every request. Rate decisions are grouped by turn too: one
+ * BEGIN IMMEDIATE transaction decides every request of the turn, in arrival order, against
+ * the counters as stored (so other processes' counts are included exactly), and each
+ * request's promise settles after that commit.
+ *
+ * Caches (docs/http.md "Performance"): key rows are kept for `keyCacheTtlMs` (key-cache.ts);
+ * the balance pre-check reads a mirror of each account's balance that this store refreshes on
+ * every charge, top-up and read; the mirror may be too high (another process spent money) but
+ * then the conditional debit refuses the charge, and when it says "too low" the database is
+ * read before refusing, so an out-of-date mirror never refuses a request the balance covers.
  *
  * Money: integers in micro-pounds; `balance_micros >= 0` is also a CHECK constraint.
  */
@@ -25,6 +34,7 @@ import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import type {
   AccountRecord,
   AccountsStore,
+  BalancePrecheck,
   ChargeRequest,
   ChargeResult,
   KeyPrincipal,
@@ -33,9 +43,11 @@ import type {
   Usage,
   UsageEntry,
 } from './accounts-store.js';
+import { KeyCache } from './key-cache.js';
 import { sameDigest, type KeyKind } from './keys.js';
 import { BILLABLE_KINDS, isPlanName, type BillableKind, type PlanName, type RateWindow } from './plans.js';
 import { decideRate, type RateDecision, type WindowCounter } from './rate-limit.js';
+import { TurnBatcher } from './turn-batcher.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS accounts (
@@ -90,13 +102,35 @@ interface AccountRow {
 export interface SqliteAccountsStoreOptions {
   /** How long a writer waits for another process's write lock before failing, ms. Default 5000. */
   readonly busyTimeoutMs?: number;
+  /**
+   * How long a key row read from the database is reused, ms of real time (key-cache.ts).
+   * Bounds how long a key revoked by ANOTHER process (or store instance) keeps working here.
+   * Default 1000; 0 reads the database on every request.
+   */
+  readonly keyCacheTtlMs?: number;
+  /** Real elapsed time for the key cache, ms (default `performance.now`); tests drive it by hand. */
+  readonly monotonicClock?: () => number;
 }
 
-interface PendingCharge {
-  readonly request: ChargeRequest;
-  readonly resolve: (result: ChargeResult) => void;
-  readonly reject: (err: unknown) => void;
+/** Default `keyCacheTtlMs`. */
+export const DEFAULT_KEY_CACHE_TTL_MS = 1000;
+
+interface RateRequest {
+  readonly accountId: string;
+  readonly windows: readonly RateWindow[];
+  readonly nowMs: number;
 }
+
+/** A rate counter as read or updated inside one batch. */
+interface BatchCounter {
+  readonly accountId: string;
+  readonly window: string;
+  counter: WindowCounter | undefined;
+  dirty: boolean;
+}
+
+/** Most accounts whose balance is mirrored; past that the mirror is emptied and refills. */
+const MAX_MIRRORED_BALANCES = 100_000;
 
 /** The accounts database cannot be opened for reading and writing (message names the file and the cause). */
 export class AccountsDatabaseError extends Error {
@@ -113,13 +147,16 @@ export class SqliteAccountsStore implements AccountsStore {
   readonly db: SqliteDatabase;
   /** Same file, `synchronous=NORMAL`: rate counters only. */
   private readonly countersDb: SqliteDatabase;
-  private pendingCharges: PendingCharge[] = [];
-  private flushScheduled = false;
+  private readonly keyCache: KeyCache;
+  /** accountId -> balance as last seen by this store (advisory: see precheckBalance). */
+  private readonly balanceMirror = new Map<string, number>();
+  private readonly charges: TurnBatcher<ChargeRequest, ChargeResult>;
+  private readonly rates: TurnBatcher<RateRequest, RateDecision>;
   private readonly stmt: {
     insertAccount: Statement;
     getAccount: Statement<[string], AccountRow>;
     insertKey: Statement;
-    findKey: Statement<[Buffer, number], { digest: Buffer; account_id: string; kind: string; plan: string }>;
+    findKey: Statement<[Buffer], { digest: Buffer; account_id: string; kind: string; plan: string; expires_at_ms: number | null }>;
     expireKeys: Statement;
     getCounter: Statement<[string, string], { window_start_ms: number; count: number }>;
     putCounter: Statement;
@@ -166,8 +203,8 @@ export class SqliteAccountsStore implements AccountsStore {
       getAccount: db.prepare('SELECT id, plan, balance_micros, created_at_ms FROM accounts WHERE id = ?'),
       insertKey: db.prepare('INSERT INTO api_keys (digest, account_id, kind, created_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, NULL)'),
       findKey: db.prepare(
-        `SELECT k.digest, k.account_id, k.kind, a.plan FROM api_keys k JOIN accounts a ON a.id = k.account_id
-         WHERE k.digest = ? AND (k.expires_at_ms IS NULL OR k.expires_at_ms > ?)`,
+        `SELECT k.digest, k.account_id, k.kind, a.plan, k.expires_at_ms FROM api_keys k JOIN accounts a ON a.id = k.account_id
+         WHERE k.digest = ?`,
       ),
       // only ever brings an expiry forward: a key already on a shorter grace keeps it
       expireKeys: db.prepare(
@@ -200,6 +237,16 @@ export class SqliteAccountsStore implements AccountsStore {
       clearOrigins: db.prepare('DELETE FROM public_key_origins WHERE account_id = ?'),
       insertOrigin: db.prepare('INSERT OR IGNORE INTO public_key_origins (account_id, origin) VALUES (?, ?)'),
     };
+    this.keyCache = new KeyCache(options.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS, undefined, options.monotonicClock);
+    // transaction wrappers made once (better-sqlite3 builds several closures per .transaction())
+    const chargeBatch = db.transaction((requests: readonly ChargeRequest[]) => requests.map((r) => this.chargeOne(r))).immediate;
+    this.charges = new TurnBatcher((requests) => {
+      const results = chargeBatch(requests);
+      requests.forEach((r, i) => this.mirrorBalance(r.accountId, results[i]!));
+      return results;
+    });
+    const rateBatch = this.countersDb.transaction((requests: readonly RateRequest[]) => this.decideRates(requests)).immediate;
+    this.rates = new TurnBatcher(rateBatch);
   }
 
   async insertAccount(input: {
@@ -216,6 +263,8 @@ export class SqliteAccountsStore implements AccountsStore {
         for (const key of input.keys) this.stmt.insertKey.run(Buffer.from(key.digest), input.id, key.kind, input.createdAtMs);
       })
       .immediate();
+    this.keyCache.clear();
+    this.setMirror(input.id, input.openingCreditMicros);
     return { id: input.id, plan: input.plan, balanceMicros: input.openingCreditMicros, createdAtMs: input.createdAtMs };
   }
 
@@ -225,9 +274,23 @@ export class SqliteAccountsStore implements AccountsStore {
   }
 
   async findKey(digest: Uint8Array, nowMs: number): Promise<KeyPrincipal | undefined> {
-    const row = this.stmt.findKey.get(Buffer.from(digest), nowMs);
-    if (row === undefined || !sameDigest(row.digest, digest) || !isPlanName(row.plan)) return undefined;
-    return { accountId: row.account_id, plan: row.plan, keyKind: row.kind as KeyKind };
+    const presented = Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength);
+    const id = presented.toString('base64');
+    let key = this.keyCache.get(id);
+    if (key === undefined) {
+      const row = this.stmt.findKey.get(presented);
+      if (row === undefined || !isPlanName(row.plan)) return undefined;
+      key = {
+        principal: { accountId: row.account_id, plan: row.plan, keyKind: row.kind as KeyKind },
+        digest: row.digest,
+        expiresAtMs: row.expires_at_ms,
+      };
+      this.keyCache.set(id, key);
+    }
+    // the digest found by index (or map) is re-compared in constant time
+    if (!sameDigest(key.digest, presented)) return undefined;
+    if (key.expiresAtMs !== null && key.expiresAtMs <= nowMs) return undefined;
+    return key.principal;
   }
 
   async rotateKeys(
@@ -246,55 +309,80 @@ export class SqliteAccountsStore implements AccountsStore {
         for (const key of keys) this.stmt.insertKey.run(Buffer.from(key.digest), accountId, key.kind, options.nowMs);
       })
       .immediate();
+    this.keyCache.clear();
   }
 
-  async consumeRate(accountId: string, windows: readonly RateWindow[], nowMs: number): Promise<RateDecision> {
-    return this.countersDb
-      .transaction(() => {
-        const counters = windows.map((w): WindowCounter | undefined => {
-          const row = this.stmt.getCounter.get(accountId, w.name);
-          return row === undefined ? undefined : { windowStart: row.window_start_ms, count: row.count };
+  /** Queues the request for the turn's rate transaction; settles once its count is committed. */
+  consumeRate(accountId: string, windows: readonly RateWindow[], nowMs: number): Promise<RateDecision> {
+    return this.rates.submit({ accountId, windows, nowMs });
+  }
+
+  /**
+   * Decides a turn's requests in arrival order inside one transaction: each counter is read
+   * once, updated in memory as requests are admitted, and written back once at the end.
+   */
+  private decideRates(requests: readonly RateRequest[]): RateDecision[] {
+    const touched = new Map<string, BatchCounter>();
+    const counterOf = (accountId: string, window: string): BatchCounter => {
+      const id = `${accountId}\u0000${window}`;
+      let c = touched.get(id);
+      if (c === undefined) {
+        const row = this.stmt.getCounter.get(accountId, window);
+        c = { accountId, window, counter: row === undefined ? undefined : { windowStart: row.window_start_ms, count: row.count }, dirty: false };
+        touched.set(id, c);
+      }
+      return c;
+    };
+    const decisions = requests.map(({ accountId, windows, nowMs }) => {
+      const counters = windows.map((w) => counterOf(accountId, w.name));
+      const { decision, next } = decideRate(
+        windows,
+        counters.map((c) => c.counter),
+        nowMs,
+      );
+      if (decision.admitted) {
+        counters.forEach((c, i) => {
+          c.counter = next[i]!;
+          c.dirty = true;
         });
-        const { decision, next } = decideRate(windows, counters, nowMs);
-        if (decision.admitted) {
-          windows.forEach((w, i) => this.stmt.putCounter.run(accountId, w.name, next[i]!.windowStart, next[i]!.count));
-        }
-        return decision;
-      })
-      .immediate();
+      }
+      return decision;
+    });
+    for (const c of touched.values()) {
+      if (c.dirty && c.counter !== undefined) this.stmt.putCounter.run(c.accountId, c.window, c.counter.windowStart, c.counter.count);
+    }
+    return decisions;
   }
 
   async balanceMicros(accountId: string): Promise<number | undefined> {
-    return this.stmt.balance.get(accountId)?.balance_micros;
+    const balance = this.stmt.balance.get(accountId)?.balance_micros;
+    if (balance !== undefined) this.setMirror(accountId, balance);
+    return balance;
   }
 
-  /** Queues the charge for the next group commit; settles once the commit is durable. */
+  async precheckBalance(accountId: string, costMicros: number): Promise<BalancePrecheck> {
+    const mirrored = this.balanceMirror.get(accountId);
+    if (mirrored !== undefined && mirrored >= costMicros) return { covers: true, balanceMicros: mirrored };
+    // absent or "too low": the database decides, so a top-up made elsewhere is seen at once
+    const balance = (await this.balanceMicros(accountId)) ?? 0;
+    return { covers: balance >= costMicros, balanceMicros: balance };
+  }
+
+  private setMirror(accountId: string, balanceMicros: number): void {
+    if (this.balanceMirror.size >= MAX_MIRRORED_BALANCES && !this.balanceMirror.has(accountId)) this.balanceMirror.clear();
+    this.balanceMirror.set(accountId, balanceMicros);
+  }
+
+  private mirrorBalance(accountId: string, result: ChargeResult): void {
+    if (result.charged || result.reason !== 'unknown_account') this.setMirror(accountId, result.balanceMicros);
+  }
+
+  /** Queues the charge for the turn's group commit; settles once the commit is durable. */
   charge(request: ChargeRequest): Promise<ChargeResult> {
     if (!Number.isSafeInteger(request.costMicros) || request.costMicros <= 0) {
       return Promise.reject(new RangeError(`costMicros must be a positive integer; got ${request.costMicros}`));
     }
-    return new Promise<ChargeResult>((resolve, reject) => {
-      this.pendingCharges.push({ request, resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flushCharges());
-      }
-    });
-  }
-
-  private flushCharges(): void {
-    const batch = this.pendingCharges;
-    this.pendingCharges = [];
-    this.flushScheduled = false;
-    if (batch.length === 0) return;
-    let results: ChargeResult[];
-    try {
-      results = this.db.transaction(() => batch.map((p) => this.chargeOne(p.request))).immediate();
-    } catch (err) {
-      for (const p of batch) p.reject(err);
-      return;
-    }
-    batch.forEach((p, i) => p.resolve(results[i]!));
+    return this.charges.submit(request);
   }
 
   /** One conditional debit plus its ledger row; runs inside the batch's transaction. */
@@ -314,7 +402,7 @@ export class SqliteAccountsStore implements AccountsStore {
     if (!Number.isSafeInteger(amountMicros) || amountMicros <= 0) {
       throw new RangeError(`amountMicros must be a positive integer; got ${amountMicros}`);
     }
-    return this.db
+    const balance = this.db
       .transaction(() => {
         const row = this.stmt.credit.get(amountMicros, accountId);
         if (row === undefined) throw new RangeError(`no account ${JSON.stringify(accountId)}`);
@@ -322,6 +410,8 @@ export class SqliteAccountsStore implements AccountsStore {
         return row.balance_micros;
       })
       .immediate();
+    this.setMirror(accountId, balance);
+    return balance;
   }
 
   async usage(accountId: string, range?: TimeRange): Promise<Usage> {
@@ -350,7 +440,8 @@ export class SqliteAccountsStore implements AccountsStore {
   }
 
   async close(): Promise<void> {
-    this.flushCharges();
+    this.rates.flush();
+    this.charges.flush();
     if (this.countersDb !== this.db && this.countersDb.open) this.countersDb.close();
     if (this.db.open) this.db.close();
   }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { openAccount, type OpenedAccount } from '../../../src/http/accounts.js';
 import { buildApp, type BuildAppOptions } from '../../../src/http/app.js';
 import type { PlanName } from '../../../src/http/plans.js';
-import { SqliteAccountsStore } from '../../../src/http/sqlite-accounts-store.js';
+import { SqliteAccountsStore, type SqliteAccountsStoreOptions } from '../../../src/http/sqlite-accounts-store.js';
 import { createFixtureEngine, type CountingEngine } from './fixture-engine.js';
 
 /** A hand-driven clock: 2026-03-10T12:00:00.250Z unless told otherwise. */
@@ -25,9 +25,9 @@ export interface Harness {
 }
 
 export async function createHarness(
-  options: { dbPath?: string; clock?: FakeClock; extra?: Partial<BuildAppOptions> } = {},
+  options: { dbPath?: string; clock?: FakeClock; extra?: Partial<BuildAppOptions>; storeOptions?: SqliteAccountsStoreOptions } = {},
 ): Promise<Harness> {
-  const store = new SqliteAccountsStore(options.dbPath ?? ':memory:');
+  const store = new SqliteAccountsStore(options.dbPath ?? ':memory:', options.storeOptions);
   const engine = await createFixtureEngine();
   const clock = options.clock ?? new FakeClock();
   const app = await buildApp({ engine, accounts: store, clock: clock.now, ...options.extra });
