@@ -31,6 +31,13 @@ export const MAX_PIECE_METERS = 20_000;
 // CommonJS package: Node's ESM loader exposes it as a default export only.
 const WGS84_GEODESIC = geographiclib.Geodesic.WGS84;
 const PIECE_STRIDE = 13;
+/**
+ * Layout of {@link PreparedRoute.corridorScreen}, per piece: lat0, lon0 (degrees), kx, ky
+ * (metres per degree), vx, vy (the chord in metres), 1 / |v|^2 (0 for an empty piece), the
+ * squared screen distance (m^2; +Infinity for a polar piece), 1 for a polar piece, and 1
+ * when the foot must be refined on the curve (see distanceFromChordFoot).
+ */
+export const SCREEN_STRIDE = 10;
 
 export class PreparedRoute {
   readonly pieces: Float64Array;
@@ -96,11 +103,79 @@ export class PreparedRoute {
   }
 
   /**
+   * The planar screen of every piece for a corridor of `limit` metres, `SCREEN_STRIDE`
+   * numbers per piece (layout at SCREEN_STRIDE), in a buffer reused by the next call. A
+   * point whose planar distance from a piece's chord, in the piece's frame, exceeds the
+   * screen is more than `limit` metres from the piece; survivors are measured exactly by
+   * {@link distanceFromChordFoot}. Polar pieces get an infinite screen (nothing rejected).
+   */
+  corridorScreen(limit: number): Float64Array {
+    const need = this.pieceCount * SCREEN_STRIDE;
+    if (this.screen.length < need) this.screen = new Float64Array(need);
+    const sc = this.screen;
+    const pc = this.pieces;
+    for (let p = 0; p < this.pieceCount; p++) {
+      const o = p * PIECE_STRIDE;
+      const s = p * SCREEN_STRIDE;
+      const lat0 = pc[o]!;
+      const dLat = pc[o + 2]!;
+      const kx = pc[o + 4]!;
+      const ky = pc[o + 5]!;
+      const vx = pc[o + 3]! * kx;
+      const vy = dLat * ky;
+      const vv = vx * vx + vy * vy;
+      // The chord is up to |B| (the piece's bulge, metres) from the curve: widen the screen
+      // by it; the planar frame itself is within ~1 % of the truth at corridor offsets.
+      const bulge = Math.abs(pc[o + 9]! * kx) + Math.abs(pc[o + 8]! * ky);
+      const screen = limit * 1.02 + 1 + bulge;
+      // Taking the chord's foot for the curve's moves the foot by up to offset * angle
+      // (angle = 4 |B| / len, between chord and curve) and lengthens the distance by at most
+      // offset * angle^2 / 2: refine by Newton unless that is under 0.1 mm at the screen.
+      const len = pc[o + 6]!;
+      const angle = len > 0 ? (4 * bulge) / len : 0;
+      const refine = screen * angle * angle * 0.5 > 1e-4;
+      const polar = Math.abs(lat0) > POLAR_LIMIT_DEG || Math.abs(lat0 + dLat) > POLAR_LIMIT_DEG;
+      sc[s] = lat0;
+      sc[s + 1] = pc[o + 1]!;
+      sc[s + 2] = kx;
+      sc[s + 3] = ky;
+      sc[s + 4] = vx;
+      sc[s + 5] = vy;
+      sc[s + 6] = vv > 0 ? 1 / vv : 0;
+      sc[s + 7] = polar ? Number.POSITIVE_INFINITY : screen * screen;
+      sc[s + 8] = polar ? 1 : 0;
+      sc[s + 9] = refine ? 1 : 0;
+    }
+    return sc;
+  }
+
+  /**
    * Distance (metres) from (lat, lon) to piece `p`, or +Infinity when the point is clearly
    * further than `limit` metres away. Writes the position along the route of the nearest
    * point into `this.lastAlong` when a finite distance is returned.
    */
   distanceToPiece(p: number, lat: number, lon: number, limit: number): number {
+    const sc = this.corridorScreen(limit);
+    const s = p * SCREEN_STRIDE;
+    if (sc[s + 8] === 1) return this.polarDistanceToPiece(p, lat, lon);
+    const px = wrapLonDelta(lon - sc[s + 1]!) * sc[s + 2]!;
+    const py = (lat - sc[s]!) * sc[s + 3]!;
+    const vx = sc[s + 4]!;
+    const vy = sc[s + 5]!;
+    let t = (px * vx + py * vy) * sc[s + 6]!;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    const ex = px - t * vx;
+    const ey = py - t * vy;
+    if (ex * ex + ey * ey > sc[s + 7]!) return Number.POSITIVE_INFINITY;
+    return this.distanceFromChordFoot(p, lat, lon, t);
+  }
+
+  /**
+   * Exact distance (metres) from (lat, lon) to non-polar piece `p`, given `t`, the
+   * fraction along the piece of the point's foot on the piece's chord (clamped to [0, 1]),
+   * as the screen of the latest {@link corridorScreen} call computes it. Sets `this.lastAlong`.
+   */
+  distanceFromChordFoot(p: number, lat: number, lon: number, t: number): number {
     const o = p * PIECE_STRIDE;
     const pc = this.pieces;
     const lat0 = pc[o]!;
@@ -109,32 +184,15 @@ export class PreparedRoute {
     const dLon = pc[o + 3]!;
     const kx = pc[o + 4]!;
     const ky = pc[o + 5]!;
-    const len = pc[o + 6]!;
-    if (Math.abs(lat0) > POLAR_LIMIT_DEG || Math.abs(lat0 + dLat) > POLAR_LIMIT_DEG) {
-      return this.polarDistanceToPiece(o, lat, lon);
-    }
-    // Point and piece in the piece's local frame (metres, origin at the piece start).
-    const px = wrapLonDelta(lon - lon0) * kx;
-    const py = (lat - lat0) * ky;
-    const vx = dLon * kx;
-    const vy = dLat * ky;
-    const vv = vx * vx + vy * vy;
-    let t = vv > 0 ? (px * vx + py * vy) / vv : 0;
-    if (t < 0) t = 0;
-    else if (t > 1) t = 1;
-    const ex = px - t * vx;
-    const ey = py - t * vy;
-    const planarSq = ex * ex + ey * ey;
-    // Screen with the planar distance (within ~1 % of the truth for corridor-sized offsets),
-    // then measure the survivors exactly.
-    // The chord is up to |B| (the piece's bulge, metres) from the curve: widen the screen by it.
     const bx = pc[o + 9]! * kx;
     const by = pc[o + 8]! * ky;
-    const screen = limit * 1.02 + 1 + Math.abs(bx) + Math.abs(by);
-    if (planarSq > screen * screen) return Number.POSITIVE_INFINITY;
     // The chord's foot is not the curve's: where the piece bulges (metres on a 20 km piece)
     // refine t by Newton on (C(t) - P) . C'(t) = 0, C(t) = t V + 4 t (1 - t) B.
-    if (bx !== 0 || by !== 0) {
+    if (this.screen[p * SCREEN_STRIDE + 9] === 1) {
+      const px = wrapLonDelta(lon - lon0) * kx;
+      const py = (lat - lat0) * ky;
+      const vx = dLon * kx;
+      const vy = dLat * ky;
       for (let k = 0; k < 2; k++) {
         const w = 4 * t * (1 - t);
         const cx = t * vx + w * bx - px;
@@ -152,7 +210,7 @@ export class PreparedRoute {
     const bend = 4 * t * (1 - t);
     const footLat = lat0 + t * dLat + bend * pc[o + 8]!;
     const footLon = lon0 + t * dLon + bend * pc[o + 9]!;
-    this.lastAlong = pc[o + 7]! + t * len;
+    this.lastAlong = pc[o + 7]! + t * pc[o + 6]!;
     // Point to foot by the mean-latitude local formula, the scales expanded around the
     // piece's mid-latitude (the pair is within the corridor width of the piece).
     const h = (lat + footLat) / 2 - pc[o + 10]!;
@@ -183,9 +241,14 @@ export class PreparedRoute {
 
   /** Set by {@link distanceToPiece}: along-route metres of the nearest point found. */
   lastAlong = 0;
+  private screen = new Float64Array(0);
 
-  /** Near the poles: the foot on the great circle from 3D unit vectors. */
-  private polarDistanceToPiece(o: number, lat: number, lon: number): number {
+  /**
+   * Distance (metres) to piece `p` near the poles, where the planar screen does not hold:
+   * the foot on the great circle from 3D unit vectors. Sets `this.lastAlong`.
+   */
+  polarDistanceToPiece(p: number, lat: number, lon: number): number {
+    const o = p * PIECE_STRIDE;
     const pc = this.pieces;
     const lat0 = pc[o]!;
     const lon0 = pc[o + 1]!;

@@ -4,6 +4,7 @@ import { BoxList } from '../geo/bbox.js';
 import { LocalFrame, LOCAL_FRAME_MAX_METERS, POLAR_LIMIT_DEG, distanceMeters } from '../geo/distance.js';
 import { MIN_METERS_PER_DEG_LAT } from '../geo/ellipsoid.js';
 import type { PreparedRoute } from '../geo/polyline.js';
+import { CorridorWalker } from './corridor.js';
 import type { HitBuffer } from './hit-buffer.js';
 import { nearestInto } from './kd-nearest.js';
 
@@ -21,11 +22,7 @@ export class SpatialIndex {
   private readonly lat: Float64Array;
   private readonly lon: Float64Array;
   private readonly boxes = new BoxList(4);
-  // Corridor scratch: `stamp[i] === generation` marks venue i as already hit in this query,
-  // at slot `slot[i]` of the output buffer.
-  private readonly stamp: Uint32Array;
-  private readonly slot: Uint32Array;
-  private generation = 0;
+  private readonly corridor: CorridorWalker;
 
   constructor(lat: Float64Array, lon: Float64Array, nodeSize = 64) {
     if (lat.length !== lon.length) throw new Error('lat and lon must have the same length');
@@ -35,13 +32,12 @@ export class SpatialIndex {
     this.tree = new KDBush(this.size, nodeSize, Float64Array);
     for (let i = 0; i < this.size; i++) this.tree.add(lon[i]!, lat[i]!);
     this.tree.finish();
-    this.stamp = new Uint32Array(this.size);
-    this.slot = new Uint32Array(this.size);
+    this.corridor = new CorridorWalker(this.tree, this.size);
   }
 
   /** Bytes held by the tree and the scratch arrays (not the coordinate columns). */
   get byteSize(): number {
-    return this.tree.data.byteLength + this.stamp.byteLength + this.slot.byteLength;
+    return this.tree.data.byteLength + this.corridor.byteSize;
   }
 
   /** Every venue within `radius` metres of (lat, lon), inclusive. */
@@ -110,78 +106,7 @@ export class SpatialIndex {
   withinCorridor(route: PreparedRoute, width: number, out: HitBuffer): number {
     out.clear();
     if (this.size === 0 || !(width >= 0)) return 0;
-    const gen = this.nextGeneration();
-    const boxes = this.boxes;
-    for (let piece = 0; piece < route.pieceCount; piece++) {
-      // Several boxes per piece hugging the corridor (see pieceBoxParts); a venue in two of
-      // them is measured twice, harmlessly (same piece, same distance).
-      const parts = route.pieceBoxParts(piece, width);
-      for (let part = 0; part < parts; part++) {
-        boxes.clear();
-        route.pieceBoxes(piece, width, boxes, part, parts);
-        for (let b = 0; b < boxes.count; b++) this.corridorBox(route, piece, width, b, gen, out);
-      }
-    }
-    return out.length;
-  }
-
-  /**
-   * kdbush's range walk over box `b` of `this.boxes`, measuring each point in it against
-   * route piece `piece`. Reads coordinates from the tree's own (spatially sorted) arrays
-   * rather than the store's columns, and keeps each venue's nearest piece.
-   */
-  private corridorBox(route: PreparedRoute, piece: number, width: number, b: number, gen: number, out: HitBuffer): void {
-    const { ids, coords, nodeSize } = this.tree;
-    const { stamp, slot } = this;
-    const minX = this.boxes.coords[4 * b]!;
-    const minY = this.boxes.coords[4 * b + 1]!;
-    const maxX = this.boxes.coords[4 * b + 2]!;
-    const maxY = this.boxes.coords[4 * b + 3]!;
-    RANGE_STACK[0] = 0;
-    RANGE_STACK[1] = ids.length - 1;
-    RANGE_STACK[2] = 0;
-    let sp = 3;
-    while (sp > 0) {
-      const axis = RANGE_STACK[--sp]!;
-      const right = RANGE_STACK[--sp]!;
-      const left = RANGE_STACK[--sp]!;
-      const leaf = right - left <= nodeSize;
-      const from = leaf ? left : (left + right) >> 1;
-      const to = leaf ? right : from;
-      for (let j = from; j <= to; j++) {
-        const x = coords[2 * j]!;
-        const y = coords[2 * j + 1]!;
-        if (x < minX || x > maxX || y < minY || y > maxY) continue;
-        const d = route.distanceToPiece(piece, y, x, width);
-        if (!(d <= width)) continue;
-        const i = ids[j]!;
-        if (stamp[i] !== gen) {
-          stamp[i] = gen;
-          slot[i] = out.push(i, d, route.lastAlong);
-        } else {
-          const k = slot[i]!;
-          // Strictly nearer by more than float noise: equal passes keep the earliest.
-          if (d < out.dist[k]! - 1e-6) {
-            out.dist[k] = d;
-            out.along[k] = route.lastAlong;
-          }
-        }
-      }
-      if (leaf) continue;
-      const m = from;
-      const x = coords[2 * m]!;
-      const y = coords[2 * m + 1]!;
-      if (axis === 0 ? minX <= x : minY <= y) {
-        RANGE_STACK[sp++] = left;
-        RANGE_STACK[sp++] = m - 1;
-        RANGE_STACK[sp++] = 1 - axis;
-      }
-      if (axis === 0 ? maxX >= x : maxY >= y) {
-        RANGE_STACK[sp++] = m + 1;
-        RANGE_STACK[sp++] = right;
-        RANGE_STACK[sp++] = 1 - axis;
-      }
-    }
+    return this.corridor.walk(route, width, out);
   }
 
   /**
@@ -195,15 +120,6 @@ export class SpatialIndex {
     }
     if (this.size === 0 || k === 0) return 0;
     return nearestInto(this.tree, lat, lon, k, maxDistance, out);
-  }
-
-  private nextGeneration(): number {
-    this.generation = (this.generation + 1) >>> 0;
-    if (this.generation === 0) {
-      this.stamp.fill(0);
-      this.generation = 1;
-    }
-    return this.generation;
   }
 }
 

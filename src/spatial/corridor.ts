@@ -1,0 +1,225 @@
+import type KDBush from 'kdbush';
+import { BoxList } from '../geo/bbox.js';
+import { wrapLonDelta } from '../geo/ellipsoid.js';
+import { SCREEN_STRIDE, type PreparedRoute } from '../geo/polyline.js';
+import type { HitBuffer } from './hit-buffer.js';
+
+// Walk stack: 7 numbers per entry (left, right, axis, and the node's region minLon, minLat,
+// maxLon, maxLat in degrees). A depth-first walk holds at most one pending sibling per
+// level, and a kdbush tree is under 40 levels deep even for 2^32 points.
+const ENTRY = 7;
+const STACK = new Float64Array(ENTRY * 64);
+
+/**
+ * The corridor query over a kdbush tree of (lon, lat): every point within `width` metres
+ * of a {@link PreparedRoute}. One walk per route piece over the piece's padded box, which
+ * also prunes every subtree whose region lies outside the piece's planar screen (a
+ * separating-axis test of the region's rectangle against the capsule around the piece's
+ * chord): a diagonal 200 m corridor visits the leaves along it, not its whole box. Points in
+ * the visited leaves pass the planar screen (a dozen flops) before the exact distance.
+ *
+ * Near a pole, or where a piece's box is split at the antimeridian, the planar frame does
+ * not hold across the box: those pieces are walked stretch by stretch (boxes hugging the
+ * corridor, see PreparedRoute.pieceBoxParts) without the region test.
+ *
+ * Scratch (`stamp`, `slot`, boxes) is owned here and reused: not re-entrant.
+ */
+export class CorridorWalker {
+  private readonly tree: KDBush;
+  private readonly boxes = new BoxList(4);
+  // Corridor scratch: `stamp[i] === generation` marks point i as already hit in this query,
+  // at slot `slot[i]` of the output buffer.
+  private readonly stamp: Uint32Array;
+  private readonly slot: Uint32Array;
+  private generation = 0;
+  // minLon, minLat, maxLon, maxLat of the box whose points a stretch walk skips (they were
+  // measured against the same piece by the previous stretch); NaN: none.
+  private readonly seen = new Float64Array(4);
+
+  constructor(tree: KDBush, size: number) {
+    this.tree = tree;
+    this.stamp = new Uint32Array(size);
+    this.slot = new Uint32Array(size);
+  }
+
+  get byteSize(): number {
+    return this.stamp.byteLength + this.slot.byteLength;
+  }
+
+  /**
+   * Writes into `out` every point within `width` metres of the route (inclusive), with its
+   * distance and along-route position. A point near several pieces (a route that doubles
+   * back) keeps its smallest distance; on a tie (within a micrometre), the earliest piece.
+   */
+  walk(route: PreparedRoute, width: number, out: HitBuffer): number {
+    const gen = this.nextGeneration();
+    const boxes = this.boxes;
+    const screen = route.corridorScreen(width);
+    for (let piece = 0; piece < route.pieceCount; piece++) {
+      boxes.clear();
+      route.pieceBoxes(piece, width, boxes);
+      if (boxes.count === 1 && screen[piece * SCREEN_STRIDE + 8] === 0) {
+        this.seen.fill(Number.NaN);
+        this.walkBox(route, screen, piece, width, true, gen, out);
+        continue;
+      }
+      const parts = route.pieceBoxParts(piece, width);
+      this.seen.fill(Number.NaN);
+      for (let part = 0; part < parts; part++) {
+        boxes.clear();
+        route.pieceBoxes(piece, width, boxes, part, parts);
+        for (let b = 0; b < boxes.count; b++) this.walkBox(route, screen, piece, width, false, gen, out, b);
+        if (boxes.count === 1) this.seen.set(boxes.coords.subarray(0, 4));
+        else this.seen.fill(Number.NaN);
+      }
+    }
+    return out.length;
+  }
+
+  /**
+   * kdbush's range walk over box `b` of `this.boxes`, measuring each point in it against
+   * route piece `piece`, and, when `prune`, skipping subtrees whose region fails the
+   * separating-axis test against the piece's screen capsule. Reads coordinates from the
+   * tree's own (spatially sorted) arrays.
+   */
+  private walkBox(route: PreparedRoute, screen: Float64Array, piece: number, width: number, prune: boolean, gen: number, out: HitBuffer, b = 0): void {
+    const { ids, coords, nodeSize } = this.tree;
+    const { stamp, slot, seen } = this;
+    const bc = this.boxes.coords;
+    const minX = bc[4 * b]!;
+    const minY = bc[4 * b + 1]!;
+    const maxX = bc[4 * b + 2]!;
+    const maxY = bc[4 * b + 3]!;
+    const s = piece * SCREEN_STRIDE;
+    const lat0 = screen[s]!;
+    const lon0 = screen[s + 1]!;
+    const kx = screen[s + 2]!;
+    const ky = screen[s + 3]!;
+    const vx = screen[s + 4]!;
+    const vy = screen[s + 5]!;
+    const invVV = screen[s + 6]!;
+    const screenSq = screen[s + 7]!;
+    const polar = screen[s + 8] === 1;
+    // The capsule in the piece's planar frame (metres): unit vector u along the chord, its
+    // length, and the screen radius around it.
+    const vLen = Math.sqrt(vx * vx + vy * vy);
+    const ux = vLen > 0 ? vx / vLen : 1;
+    const uy = vLen > 0 ? vy / vLen : 0;
+    const reach = Math.sqrt(screenSq);
+    const seenMinX = seen[0]!;
+    const seenMinY = seen[1]!;
+    const seenMaxX = seen[2]!;
+    const seenMaxY = seen[3]!;
+    STACK[0] = 0;
+    STACK[1] = ids.length - 1;
+    STACK[2] = 0;
+    STACK[3] = minX;
+    STACK[4] = minY;
+    STACK[5] = maxX;
+    STACK[6] = maxY;
+    let sp = ENTRY;
+    while (sp > 0) {
+      sp -= ENTRY;
+      const left = STACK[sp]!;
+      const right = STACK[sp + 1]!;
+      const axis = STACK[sp + 2]!;
+      const rMinX = STACK[sp + 3]!;
+      const rMinY = STACK[sp + 4]!;
+      const rMaxX = STACK[sp + 5]!;
+      const rMaxY = STACK[sp + 6]!;
+      if (prune) {
+        // Separating axes of the region's rectangle and the capsule: across the chord
+        // (offset s = X uy' with u' = (-uy, ux)) and along it (a = X . u). Each is linear in
+        // (X, Y), so its range over the rectangle comes from the rectangle's own ranges.
+        const x0 = (rMinX - lon0) * kx;
+        const x1 = (rMaxX - lon0) * kx;
+        const y0 = (rMinY - lat0) * ky;
+        const y1 = (rMaxY - lat0) * ky;
+        const sxa = -uy * x0;
+        const sxb = -uy * x1;
+        const sya = ux * y0;
+        const syb = ux * y1;
+        const sMin = (sxa < sxb ? sxa : sxb) + (sya < syb ? sya : syb);
+        const sMax = (sxa > sxb ? sxa : sxb) + (sya > syb ? sya : syb);
+        if (sMin > reach || sMax < -reach) continue;
+        const axa = ux * x0;
+        const axb = ux * x1;
+        const aya = uy * y0;
+        const ayb = uy * y1;
+        const aMin = (axa < axb ? axa : axb) + (aya < ayb ? aya : ayb);
+        const aMax = (axa > axb ? axa : axb) + (aya > ayb ? aya : ayb);
+        if (aMin > vLen + reach || aMax < -reach) continue;
+      }
+      const leaf = right - left <= nodeSize;
+      const from = leaf ? left : (left + right) >> 1;
+      const to = leaf ? right : from;
+      for (let j = from; j <= to; j++) {
+        const x = coords[2 * j]!;
+        const y = coords[2 * j + 1]!;
+        if (x < minX || x > maxX || y < minY || y > maxY) continue;
+        // (comparisons with NaN are false: no box seen, nothing skipped)
+        if (x >= seenMinX && x <= seenMaxX && y >= seenMinY && y <= seenMaxY) continue;
+        let d: number;
+        if (polar) {
+          d = route.polarDistanceToPiece(piece, y, x);
+        } else {
+          const dx = x - lon0;
+          const px = (dx >= -180 && dx < 180 ? dx : wrapLonDelta(dx)) * kx;
+          const py = (y - lat0) * ky;
+          let t = (px * vx + py * vy) * invVV;
+          t = t < 0 ? 0 : t > 1 ? 1 : t;
+          const ex = px - t * vx;
+          const ey = py - t * vy;
+          if (ex * ex + ey * ey > screenSq) continue;
+          d = route.distanceFromChordFoot(piece, y, x, t);
+        }
+        if (!(d <= width)) continue;
+        const i = ids[j]!;
+        if (stamp[i] !== gen) {
+          stamp[i] = gen;
+          slot[i] = out.push(i, d, route.lastAlong);
+        } else {
+          const k = slot[i]!;
+          // Strictly nearer by more than float noise: equal passes keep the earliest.
+          if (d < out.dist[k]! - 1e-6) {
+            out.dist[k] = d;
+            out.along[k] = route.lastAlong;
+          }
+        }
+      }
+      if (leaf) continue;
+      const m = from;
+      const split = axis === 0 ? coords[2 * m]! : coords[2 * m + 1]!;
+      // Children: [left, m - 1] has coordinate <= split on `axis`, [m + 1, right] >= split.
+      if (axis === 0 ? minX <= split : minY <= split) {
+        STACK[sp] = left;
+        STACK[sp + 1] = m - 1;
+        STACK[sp + 2] = 1 - axis;
+        STACK[sp + 3] = rMinX;
+        STACK[sp + 4] = rMinY;
+        STACK[sp + 5] = axis === 0 ? Math.min(rMaxX, split) : rMaxX;
+        STACK[sp + 6] = axis === 0 ? rMaxY : Math.min(rMaxY, split);
+        sp += ENTRY;
+      }
+      if (axis === 0 ? maxX >= split : maxY >= split) {
+        STACK[sp] = m + 1;
+        STACK[sp + 1] = right;
+        STACK[sp + 2] = 1 - axis;
+        STACK[sp + 3] = axis === 0 ? Math.max(rMinX, split) : rMinX;
+        STACK[sp + 4] = axis === 0 ? rMinY : Math.max(rMinY, split);
+        STACK[sp + 5] = rMaxX;
+        STACK[sp + 6] = rMaxY;
+        sp += ENTRY;
+      }
+    }
+  }
+
+  private nextGeneration(): number {
+    this.generation = (this.generation + 1) >>> 0;
+    if (this.generation === 0) {
+      this.stamp.fill(0);
+      this.generation = 1;
+    }
+    return this.generation;
+  }
+}
