@@ -11,8 +11,8 @@ interface Pt {
   lon: number;
 }
 
-function build(points: Pt[]): SpatialIndex {
-  return new SpatialIndex(Float64Array.from(points, (p) => p.lat), Float64Array.from(points, (p) => p.lon));
+function build(points: Pt[], nodeSize?: number): SpatialIndex {
+  return new SpatialIndex(Float64Array.from(points, (p) => p.lat), Float64Array.from(points, (p) => p.lon), nodeSize);
 }
 
 const fixturePoints: Pt[] = readFileSync(new URL('../../fixtures/venues.ndjson', import.meta.url), 'utf8')
@@ -113,8 +113,8 @@ describe('SpatialIndex.withinRadius against a brute-force GeographicLib scan', (
 });
 
 describe('SpatialIndex.withinCorridor against a brute-force GeographicLib route distance', () => {
-  function checkCorridor(points: Pt[], vertices: Array<[number, number]>, width: number): number {
-    const index = build(points);
+  function checkCorridor(points: Pt[], vertices: Array<[number, number]>, width: number, nodeSize?: number): number {
+    const index = build(points, nodeSize);
     const route = new PreparedRoute(vertices.map((v) => v[0]), vertices.map((v) => v[1]));
     const out = new HitBuffer();
     index.withinCorridor(route, width, out);
@@ -147,6 +147,29 @@ describe('SpatialIndex.withinCorridor against a brute-force GeographicLib route 
     const near = fixturePoints.filter((p) => Math.abs(p.lat - 51.512) < 0.01 && Math.abs(p.lon + 0.13) < 0.02);
     const n = checkCorridor(near, [[51.5136, -0.1365], [51.5117, -0.124], [51.5136, -0.1365]], 150);
     expect(n).toBeGreaterThan(10);
+  });
+
+  it('dense band around a diagonal 60 km route of three 20 km pieces: the pruned walk misses nothing at the edges', () => {
+    // 6,000 points in a band of +-1.6 km around a SW-NE route through the Midlands, most
+    // of them near the 1 km edge: every kd subtree pruned by the capsule test must hold
+    // only points the oracle puts outside. Leaves of 4 points make the regions small.
+    const pts: Pt[] = [];
+    const rnd = prng(11);
+    const [a, b] = [[52.3, -1.9], [52.7, -1.2]] as const;
+    for (let i = 0; i < 6000; i++) {
+      const t = rnd() * 1.1 - 0.05;
+      const offset = (rnd() < 0.7 ? 1000 + (rnd() - 0.5) * 60 : (rnd() - 0.5) * 3200) * (rnd() < 0.5 ? -1 : 1);
+      // perpendicular offset in degrees (approximate; the oracle decides)
+      pts.push({ lat: a[0] + t * (b[0] - a[0]) - (offset * 0.6) / 111_000, lon: a[1] + t * (b[1] - a[1]) + (offset * 0.8) / 68_000 });
+    }
+    expect(checkCorridor(pts, [[a[0], a[1]], [b[0], b[1]]], 1000, 4)).toBeGreaterThan(1500);
+  });
+
+  it('Svalbard: a corridor above 80 degrees (pieces measured on the sphere, no planar screen)', () => {
+    const pts: Pt[] = [];
+    const rnd = prng(12);
+    for (let i = 0; i < 1500; i++) pts.push({ lat: 80.2 + rnd() * 0.8, lon: 15 + rnd() * 10 });
+    expect(checkCorridor(pts, [[80.3, 16], [80.9, 24]], 2000)).toBeGreaterThan(50);
   });
 
   it('Fiji: a corridor across the antimeridian', () => {
