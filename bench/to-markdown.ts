@@ -4,10 +4,11 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Timing } from './lib/measure.js';
+import { repoPath } from './lib/paths.js';
 import type { GoalStatus } from './lib/goals.js';
 import { fmt, type Machine, type WorkloadResult } from './lib/report.js';
 
-const file = process.argv[2] ?? new URL('./results/latest-full.json', import.meta.url).pathname;
+const file = process.argv[2] ?? repoPath('bench', 'results', 'latest-full.json');
 const run = JSON.parse(readFileSync(file, 'utf8')) as { mode: string; date: string; machine: Machine; loadAverage?: number[]; runSeconds?: number; goalSize?: string; goals?: GoalStatus[]; results: WorkloadResult[] };
 const out: string[] = [];
 const m = run.machine;

@@ -9,6 +9,9 @@ import type { AdvancedDetails, BasicDetails, MenuList } from './schema/details.j
 import type { FindResponse } from './schema/find.js';
 import type { SearchResponse } from './schema/search.js';
 import type { VenueRecord } from './schema/venue.js';
+import { HoursTableBuilder, ZoneTableBuilder, type HoursTable, type ZoneTable } from './hours/index.js';
+import { createDefaultPlaceResolver } from './places/default-resolver.js';
+import { LearntPlaces } from './places/learnt-places.js';
 import { createSearchService, type SearchService } from './search/index.js';
 import { SpatialIndex } from './spatial/spatial-index.js';
 import { VenueStore } from './store/venue-store.js';
@@ -25,6 +28,21 @@ export interface EngineOptions {
    * `null`: no place names (every `location` is `unknown_place`).
    */
   readonly places?: PlaceResolver | (() => PlaceResolver) | null;
+}
+
+/**
+ * An engine's prebuilt parts, as a snapshot restores them (src/snapshot/read-snapshot.ts):
+ * the store over its record source, the kd-tree, the opening-hours and time-zone tables,
+ * and the places learnt from the venues' addresses (null: learn them at first use).
+ */
+export class RestoredEngineParts {
+  constructor(
+    readonly store: VenueStore,
+    readonly tree: KDBush,
+    readonly hours: HoursTable,
+    readonly zones: ZoneTable,
+    readonly learnt: LearntPlaces | null,
+  ) {}
 }
 
 /** The instant a call is evaluated at, ms since the epoch (UTC). Default: now. */
@@ -53,8 +71,20 @@ export class Engine {
   private searchService: SearchService | null = null;
   private findService: FindService | null = null;
   private readonly details: DetailsService;
+  private hoursTables: { hours: HoursTable; zones: ZoneTable } | null = null;
+  private learnt: LearntPlaces | null = null;
 
-  constructor(venues: readonly VenueRecord[], options: EngineOptions = {}) {
+  /** Builds the engine over `venues` (or, from readSnapshot, over restored parts). */
+  constructor(venues: readonly VenueRecord[] | RestoredEngineParts, options: EngineOptions = {}) {
+    if (venues instanceof RestoredEngineParts) {
+      this.options = options;
+      this.store = venues.store;
+      this.spatial = new SpatialIndex(this.store.lat, this.store.lon, venues.tree);
+      this.details = createDetailsService(this.store);
+      this.hoursTables = { hours: venues.hours, zones: venues.zones };
+      this.learnt = venues.learnt;
+      return;
+    }
     if (!Array.isArray(venues)) {
       throw new VenueSearchError('invalid_data', 'createEngine expects an array of venue records', { value: venues });
     }
@@ -119,13 +149,44 @@ export class Engine {
     return this.details.menus(id);
   }
 
+  /**
+   * The opening-hours and time-zone tables (built at first use from the records, or
+   * restored from a snapshot).
+   */
+  openingTables(): { readonly hours: HoursTable; readonly zones: ZoneTable } {
+    if (this.hoursTables === null) {
+      const { store } = this;
+      const hours = new HoursTableBuilder(store.size);
+      const zones = new ZoneTableBuilder(store.size);
+      for (let i = 0; i < store.size; i++) {
+        const r = store.record(i);
+        hours.add(r.regularOpeningHours, { recordId: r.id });
+        zones.add(store.lat[i]!, store.lon[i]!, r.timeZone, r.id);
+      }
+      this.hoursTables = { hours: hours.finish(), zones: zones.finish() };
+    }
+    return this.hoursTables;
+  }
+
+  /** Whether find resolves place names with the default resolver (learnt places + GeoNames). */
+  get hasDefaultPlaces(): boolean {
+    return this.options.places === undefined;
+  }
+
+  /** The places learnt from the venues' addresses with the default options (or restored). */
+  learntPlaces(): LearntPlaces {
+    this.learnt ??= new LearntPlaces(this.store.records);
+    return this.learnt;
+  }
+
   private searcher(): SearchService {
-    this.searchService ??= createSearchService(this.store, this.spatial);
+    this.searchService ??= createSearchService(this.store, this.spatial, this.openingTables());
     return this.searchService;
   }
 
   private finder(): FindService {
-    this.findService ??= createFindService(this.store, this.spatial, this.options.places === undefined ? {} : { places: this.options.places });
+    const places = this.options.places === undefined ? () => createDefaultPlaceResolver(this.learntPlaces()) : this.options.places;
+    this.findService ??= createFindService(this.store, this.spatial, { places });
     return this.findService;
   }
 }

@@ -3,6 +3,8 @@ export { createEngine, Engine, type EngineOptions, type AtInstant, type SearchCa
 export { VenueSearchError, isVenueSearchError, type VenueSearchErrorCode } from './errors.js';
 export { readVenues, type ReadVenuesOptions, type ReadVenuesResult, type RejectedRecord, type ReadProgress, type VenueFileFormat } from './data/read-venues.js';
 export { validateVenue } from './data/validate-venue.js';
+export { writeSnapshot, type WriteSnapshotOptions, type SnapshotProgress } from './snapshot/write-snapshot.js';
+export { readSnapshot, restoreSnapshot, isSnapshot } from './snapshot/read-snapshot.js';
 export { distanceMeters, nearDistanceMeters, LocalFrame } from './geo/distance.js';
 export { weightedMidpoint, type WeightedPoint } from './geo/midpoint.js';
 export { PreparedRoute } from './geo/polyline.js';

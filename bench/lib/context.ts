@@ -2,9 +2,10 @@ import { readVenues } from '../../src/data/read-venues.js';
 import { createEngine, type Engine } from '../../src/engine.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import { Baselines } from './baselines.js';
-import { benchVenueFile, benchVenues, sizeLabel } from './dataset.js';
+import { benchVenueFile, benchVenueFilePath, benchVenues, sizeLabel } from './dataset.js';
 import { timeOnce, timeOnceAsync } from './measure.js';
 import type { WorkloadResult } from './report.js';
+import { snapshotFigures } from './snapshot-load.js';
 
 function progress(s: string): void {
   process.stdout.write(`  ${s}\n`);
@@ -71,5 +72,14 @@ export async function loadContext(n: number, opts: { fromFile: boolean; timeMs: 
   if (opts.fromFile) figures['load + build total (ms)'] = readMs + build.ms;
   figures['warm: search + find structures (ms)'] = warm.ms;
   figures['search-path bytes per venue (store columns + index)'] = engine.searchPathBytes / n;
+  if (opts.fromFile) {
+    const snap = snapshotFigures(engine, benchVenueFilePath(n).replace(/\.ndjson$/, '.vsnap'));
+    progress(`snapshot written in ${(snap.writeMs / 1000).toFixed(1)} s, loaded in ${(snap.loadMs / 1000).toFixed(2)} s`);
+    figures['snapshot: write, once (ms)'] = snap.writeMs;
+    figures['snapshot: load (ms)'] = snap.loadMs;
+    figures['snapshot: load + first POINT search (ms)'] = snap.loadAndFirstSearchMs;
+    figures['snapshot: file size (MB)'] = snap.fileMegabytes;
+    figures['snapshot: searches checked equal to the records engine'] = snap.checkedSearches;
+  }
   return { ctx, result: { workload: 'load + build', params: { venues: ctx.label, source: file }, timings: [], figures } };
 }

@@ -2,6 +2,7 @@ import { createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { once } from 'node:events';
 import { generateBenchVenues } from '../../scripts/fixtures/bench-venues.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
+import { repoPath } from './paths.js';
 
 /** Seed of every benchmark dataset: the same venues in every run and on every machine. */
 export const BENCH_SEED = 20261121;
@@ -13,14 +14,14 @@ export function benchVenues(count: number): VenueRecord[] {
 
 /** Path of the NDJSON file of the `count` bench venues in .tmp/bench/ (written once, then reused). */
 export function benchVenueFilePath(count: number): string {
-  return new URL(`../../.tmp/bench/venues-${count}-${BENCH_SEED}-v2.ndjson`, import.meta.url).pathname;
+  return repoPath('.tmp', 'bench', `venues-${count}-${BENCH_SEED}-v2.ndjson`);
 }
 
 /** Writes the NDJSON file of the `count` bench venues unless it exists; returns its path. */
 export async function benchVenueFile(count: number): Promise<string> {
   const path = benchVenueFilePath(count);
   if (existsSync(path)) return path;
-  mkdirSync(new URL('../../.tmp/bench/', import.meta.url), { recursive: true });
+  mkdirSync(repoPath('.tmp', 'bench'), { recursive: true });
   const tmp = `${path}.${process.pid}.part`;
   const out = createWriteStream(tmp);
   for (const v of benchVenues(count)) {

@@ -1,6 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import type { Timing } from './measure.js';
+import { repoPath } from './paths.js';
 
 export interface Machine {
   readonly cpu: string;
@@ -74,7 +76,7 @@ export function fmt(us: number): string {
 
 /** Writes the run as JSON to bench/results/<name>.json and bench/results/latest-<mode>.json. */
 export function writeResults(mode: string, results: WorkloadResult[], extra: Record<string, unknown> = {}): string {
-  const dir = new URL('../results/', import.meta.url);
+  const dir = pathToFileURL(`${repoPath('bench', 'results')}/`);
   mkdirSync(dir, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const withRatios = results.map((r) => ({ ...r, ratios: ratios(r) }));

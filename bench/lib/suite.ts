@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { coldStartWorkload } from '../workloads/cold-start.js';
 import { detailsWorkloads } from '../workloads/details.js';
 import { findWorkloads } from '../workloads/find.js';
@@ -10,6 +11,7 @@ import { SCALING_TASKS, scalingResult, scalingTimings, type ScalingPoint } from 
 import { loadContext, type BenchContext } from './context.js';
 import { sizeLabel } from './dataset.js';
 import { sink } from './measure.js';
+import { repoPath } from './paths.js';
 import { evaluateGoals } from './goals.js';
 import { machine, printTable, printWorkload, writeResults, type WorkloadResult } from './report.js';
 import { scalingSvg } from './scaling-chart.js';
@@ -87,7 +89,7 @@ export async function runSuite(o: SuiteOptions): Promise<string> {
       `${m.cpu}, ${m.cores} cores, Node ${m.node}; limit 20; ${mode} run ${new Date().toISOString().slice(0, 10)}`,
     );
     // The committed chart comes from full runs; a quick run's goes to .tmp/bench/.
-    const chart = new URL(o.quick ? '../../.tmp/bench/scaling-quick.svg' : '../results/scaling.svg', import.meta.url);
+    const chart = pathToFileURL(o.quick ? repoPath('.tmp', 'bench', 'scaling-quick.svg') : repoPath('bench', 'results', 'scaling.svg'));
     mkdirSync(new URL('.', chart), { recursive: true });
     writeFileSync(chart, svg);
     log(`chart: ${chart.pathname}\n`);

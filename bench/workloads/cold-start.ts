@@ -1,18 +1,18 @@
 /**
- * Cold start from the data file: a fresh child process (node + tsx, as `npm run bench`
- * runs) that reads and validates the NDJSON file, builds the engine and answers one POINT
+ * Cold start from the data file: a fresh child process (compiled JS, as `npm run bench`
+ * runs; node + tsx when the bench runs from sources) that reads and validates the NDJSON file, builds the engine and answers one POINT
  * search with preferences. Timed from spawn to the answer line on stdout, in the parent;
- * the child reports its phases. Beside it: the same child with no data (node + tsx start and
+ * the child reports its phases. Beside it: the same child with no data (node start and
  * the engine's imports), the floor any cold start pays.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { BenchContext } from '../lib/context.js';
 import { benchVenueFile } from '../lib/dataset.js';
 import type { Timing } from '../lib/measure.js';
+import { COMPILED, childScript } from '../lib/paths.js';
 import type { WorkloadResult } from '../lib/report.js';
 
-const CHILD = fileURLToPath(new URL('../children/cold-start-child.ts', import.meta.url));
+const CHILD = childScript('cold-start-child');
 
 interface ChildAnswer {
   imported: number;
@@ -26,7 +26,7 @@ interface ChildAnswer {
 export function spawnTimed(args: readonly string[]): Promise<{ ms: number; answer: ChildAnswer }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, ['--max-old-space-size=12288', '--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--max-old-space-size=12288', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     let done = false;
     child.stdout.setEncoding('utf8');
@@ -60,7 +60,7 @@ export async function coldStartWorkload(ctx: BenchContext): Promise<WorkloadResu
   const phases = { read: 0, build: 0, answer: 0, imports: 0 };
   let totalResults = 0;
   for (let k = 0; k < runs; k++) {
-    const r = await spawnTimed([CHILD, file]);
+    const r = await spawnTimed([...CHILD, file]);
     full.push(r.ms);
     const a = r.answer;
     phases.imports += a.imported / runs;
@@ -68,12 +68,12 @@ export async function coldStartWorkload(ctx: BenchContext): Promise<WorkloadResu
     phases.build += (a.built! - a.read!) / runs;
     phases.answer += (a.answered! - a.built!) / runs;
     totalResults = a.totalResults!;
-    empty.push((await spawnTimed([CHILD, '--empty'])).ms);
+    empty.push((await spawnTimed([...CHILD, '--empty'])).ms);
   }
   return {
     workload: 'cold start from the data file',
     params: { venues: ctx.label, file: 'NDJSON', runs, 'p99 column': 'slowest run' },
-    timings: [timingOf('ours: spawn -> read + validate + build -> first POINT answer', full), timingOf('node + tsx start and the engine imports only (no data)', empty)],
+    timings: [timingOf('ours: spawn -> read + validate + build -> first POINT answer', full), timingOf(`node${COMPILED ? '' : ' + tsx'} start and the engine imports only (no data)`, empty)],
     figures: {
       'child: start + imports (ms)': phases.imports,
       'child: read + validate NDJSON (ms)': phases.read,

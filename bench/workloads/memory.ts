@@ -6,11 +6,11 @@
  * reported separately: they are the input, not the engine.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { sizeLabel } from '../lib/dataset.js';
+import { childScript } from '../lib/paths.js';
 import type { WorkloadResult } from '../lib/report.js';
 
-const CHILD = fileURLToPath(new URL('../children/memory-child.ts', import.meta.url));
+const CHILD = childScript('memory-child');
 
 interface MemoryAnswer {
   n: number;
@@ -22,7 +22,7 @@ interface MemoryAnswer {
 
 export function memoryWorkload(n: number): Promise<WorkloadResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=12288', '--import', 'tsx', CHILD, String(n)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=12288', ...CHILD, String(n)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (c: string) => (out += c));

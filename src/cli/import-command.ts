@@ -1,13 +1,13 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { SingleBar, Presets } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
 import { readVenues } from '../data/read-venues.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { importFhrs } from '../import/fhrs-import.js';
 import type { ImportReport } from '../import/import-report.js';
 import { mergeVenues } from '../import/merge.js';
+import { progressBar } from './progress-bar.js';
 import { importOsm, type ImportRun } from '../import/osm-import.js';
 
 /**
@@ -48,25 +48,8 @@ async function writeReport(report: ImportReport, options: OutputOptions, io: Imp
   }
 }
 
-function progressBar(io: ImportCommandIo): { update: (read: number, total: number | undefined) => void; stop: () => void } {
-  if (!io.stderr.isTTY) return { update: () => {}, stop: () => {} };
-  const bar = new SingleBar({ stream: io.stderr as NodeJS.WritableStream, clearOnComplete: true, hideCursor: true }, Presets.shades_classic);
-  let started = false;
-  return {
-    update(read, total) {
-      if (!started) {
-        bar.start(total ?? 0, 0);
-        started = true;
-      }
-      if (total !== undefined && total !== bar.getTotal()) bar.setTotal(total);
-      bar.update(read);
-    },
-    stop: () => started && bar.stop(),
-  };
-}
-
 async function runImport(make: (onProgress: (r: number, t: number | undefined) => void) => ImportRun, options: OutputOptions, io: ImportCommandIo): Promise<void> {
-  const bar = progressBar(io);
+  const bar = progressBar(io.stderr);
   const run = make(bar.update);
   const out = openOutput(options.output, io);
   try {

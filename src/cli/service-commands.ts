@@ -7,16 +7,14 @@
  *   keys rotate <accountId> [--db accounts.sqlite] [--only secret|public] [--grace-hours 24]
  * Operator commands print one JSON object on stdout; errors go to stderr with exit code 1.
  */
-import { existsSync, statSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { readVenues } from '../data/read-venues.js';
-import { createEngine } from '../engine.js';
 import { isVenueSearchError } from '../errors.js';
 import { openAccount, rotateAccountKeys } from '../http/accounts.js';
 import { buildApp } from '../http/app.js';
 import { normalizeOrigin } from '../http/origins.js';
 import { MICROS_PER_GBP, NEW_ACCOUNT_CREDIT_MICROS, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../http/plans.js';
 import { AccountsDatabaseError, SqliteAccountsStore } from '../http/sqlite-accounts-store.js';
+import { loadEngineFile } from './load-engine.js';
 
 const DEFAULT_DB = 'accounts.sqlite';
 /** The fixed id of the development account `serve --dev` creates or reuses. */
@@ -77,11 +75,9 @@ interface ServeOptions {
 }
 
 async function loadEngine(dataPath: string) {
-  if (!existsSync(dataPath)) fail(`data file not found: ${dataPath} (give a venues NDJSON, JSON or GeoJSON file with --data)`);
-  if (!statSync(dataPath).isFile()) fail(`--data must be a file; ${dataPath} is not`);
   try {
-    const { venues } = await readVenues(dataPath);
-    return createEngine(venues, { validate: false }).warm();
+    const { engine } = await loadEngineFile(dataPath, fail);
+    return engine.warm();
   } catch (err) {
     if (isVenueSearchError(err)) fail(`cannot load ${dataPath}: ${err.message}`);
     throw err;
@@ -146,7 +142,7 @@ export function registerServiceCommands(program: Command): void {
   program
     .command('serve')
     .description('serve the /v1 HTTP interface over a venues file')
-    .requiredOption('--data <file>', 'venues file (NDJSON, JSON array or GeoJSON)')
+    .requiredOption('--data <file>', 'venues file (NDJSON, JSON array or GeoJSON) or a snapshot written by `venue-search snapshot`')
     .option('--port <port>', 'TCP port', parsePort, 8080)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)

@@ -54,12 +54,11 @@ export class FindService {
     this.store = store;
     this.spatial = spatial;
     const names = new Array<string>(store.size);
-    for (let i = 0; i < store.size; i++) names[i] = store.records[i]!.name;
+    for (let i = 0; i < store.size; i++) names[i] = store.name(i);
     this.names = new NameIndex(names);
     this.density = new DensityGrid(store.lat, store.lon);
-    const records = store.records;
-    this.top = new TopK((i) => records[i]!.id);
-    this.placesSource = options.places === undefined ? () => createDefaultPlaceResolver(records) : options.places;
+    this.top = new TopK((i) => store.id(i));
+    this.placesSource = options.places === undefined ? () => createDefaultPlaceResolver(store.records) : options.places;
   }
 
   /** Bytes of the name index (typed arrays and dictionary; the density grid is a small Map of occupied cells). */

@@ -37,8 +37,9 @@ export class DefaultPlaceResolver implements PlaceResolver {
   private readonly gazetteer: Gazetteer;
   private readonly agreeMeters: number;
 
-  constructor(records: readonly VenueRecord[], options: DefaultPlaceResolverOptions = {}) {
-    this.learnt = new LearntPlaces(records, options);
+  /** `learnt`: the venues' records to learn places from, or places already learnt. */
+  constructor(learnt: readonly VenueRecord[] | LearntPlaces, options: DefaultPlaceResolverOptions = {}) {
+    this.learnt = learnt instanceof LearntPlaces ? learnt : new LearntPlaces(learnt, options);
     this.gazetteer = options.gazetteer ?? Gazetteer.fromAllTheCities(options.countries === undefined ? DEFAULT_GAZETTEER_COUNTRIES : options.countries);
     this.agreeMeters = options.agreeMeters ?? 10_000;
   }
@@ -84,6 +85,6 @@ function fromEntry(e: GazetteerEntry): ResolvedPlace {
   return { name: e.name, lat: e.lat, lon: e.lon, kind: kindOfFeature(e.featureCode, e.population) };
 }
 
-export function createDefaultPlaceResolver(records: readonly VenueRecord[], options: DefaultPlaceResolverOptions = {}): DefaultPlaceResolver {
-  return new DefaultPlaceResolver(records, options);
+export function createDefaultPlaceResolver(learnt: readonly VenueRecord[] | LearntPlaces, options: DefaultPlaceResolverOptions = {}): DefaultPlaceResolver {
+  return new DefaultPlaceResolver(learnt, options);
 }

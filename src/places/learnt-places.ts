@@ -14,6 +14,12 @@ export interface LearntPlacesOptions {
   readonly minClusterShare?: number;
 }
 
+/** The learnt places in a JSON-safe form (snapshots). */
+export interface LearntPlacesJson {
+  readonly areas: ReadonlyArray<readonly [string, ResolvedPlace]>;
+  readonly postcodes: ReadonlyArray<readonly [string, ResolvedPlace]>;
+}
+
 /** Last words of address parts that name a street, not an area. */
 const STREET_WORDS = new Set(
   'street st road rd lane ln avenue ave way place pl row terrace close drive court walk parade yard mews crescent grove rise passage hill gate wharf quay embankment arcade alley boulevard highway circus broadway'.split(' '),
@@ -31,6 +37,14 @@ const STREET_WORDS = new Set(
 export class LearntPlaces {
   private readonly areas = new Map<string, ResolvedPlace>();
   private readonly postcodes = new Map<string, ResolvedPlace>();
+
+  /** Places as saved by {@link toJSON} (a snapshot), without the records. */
+  static fromJSON(saved: LearntPlacesJson): LearntPlaces {
+    const places = new LearntPlaces([]);
+    for (const [key, p] of saved.areas) places.areas.set(key, p);
+    for (const [code, p] of saved.postcodes) places.postcodes.set(code, p);
+    return places;
+  }
 
   constructor(records: readonly VenueRecord[], options: LearntPlacesOptions = {}) {
     const minVenues = options.minVenuesPerArea ?? 3;
@@ -81,6 +95,10 @@ export class LearntPlaces {
   /** A learnt postcode, full (`NW1 7AB`) or outward (`NW1`), upper case with one space. */
   postcode(code: string): ResolvedPlace | undefined {
     return this.postcodes.get(code);
+  }
+
+  toJSON(): LearntPlacesJson {
+    return { areas: [...this.areas], postcodes: [...this.postcodes] };
   }
 
   get areaCount(): number {

@@ -51,14 +51,17 @@ export class OpeningStates {
 
 function buildHours(store: VenueStore): HoursTable {
   const builder = new HoursTableBuilder(store.size);
-  for (const r of store.records) builder.add(r.regularOpeningHours, { recordId: r.id });
+  for (let i = 0; i < store.size; i++) {
+    const r = store.record(i);
+    builder.add(r.regularOpeningHours, { recordId: r.id });
+  }
   return builder.finish();
 }
 
 function buildZones(store: VenueStore): ZoneTable {
   const builder = new ZoneTableBuilder(store.size);
   for (let i = 0; i < store.size; i++) {
-    const r = store.records[i]!;
+    const r = store.record(i);
     builder.add(store.lat[i]!, store.lon[i]!, r.timeZone, r.id);
   }
   return builder.finish();

@@ -15,11 +15,11 @@ export class Ranking {
   along: Float64Array;
   length = 0;
   private heap: Uint32Array;
-  private readonly ids: readonly { readonly id: string }[];
+  private readonly idOf: (venue: number) => string;
 
-  /** `records[venue].id` breaks ties. */
-  constructor(records: readonly { readonly id: string }[], capacity = 1024) {
-    this.ids = records;
+  /** `idOf(venue)` breaks ties. */
+  constructor(idOf: (venue: number) => string, capacity = 1024) {
+    this.idOf = idOf;
     this.venue = new Uint32Array(capacity);
     this.total = new Float64Array(capacity);
     this.dist = new Float64Array(capacity);
@@ -48,7 +48,7 @@ export class Ranking {
     const da = this.dist[a]!;
     const db = this.dist[b]!;
     if (da !== db) return da < db;
-    return this.ids[this.venue[a]!]!.id < this.ids[this.venue[b]!]!.id;
+    return this.idOf(this.venue[a]!) < this.idOf(this.venue[b]!);
   }
 
   /** Match slots of ranks [offset, offset + limit), in order. */

@@ -94,7 +94,7 @@ class MultiLocationSearch implements SearchService {
     this.spatial = spatial;
     this.words = new SearchVocabulary(store);
     this.opening = new OpeningStates(store, options);
-    this.ranking = new Ranking(store.records);
+    this.ranking = new Ranking((i) => store.id(i));
   }
 
   vocabulary(): SearchVocabularyJson {
@@ -153,7 +153,7 @@ class MultiLocationSearch implements SearchService {
   private record(slot: number, prefs: CompiledPreferences, valid: ValidBody, isPath: boolean): SearchEstablishment {
     const ranking = this.ranking;
     const i = ranking.venue[slot]!;
-    const r = this.store.records[i]!;
+    const r = this.store.record(i);
     const parts = this.parts;
     const state = this.opening.state(i);
     evaluateVenue(this.store, prefs, i, this.opening, parts);

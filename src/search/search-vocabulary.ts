@@ -59,17 +59,7 @@ export class SearchVocabulary {
     this.vibeCode = new Map(store.vibes.words.map((w, code) => [w, code]));
     for (const kind of STATIC_KINDS) this.markGenre(kind);
     for (const flag of STATIC_FLAGS) this.establishmentWords.set(flag, false);
-    // Raw genre strings repeat a lot: normalise each distinct one once.
-    const seen = new Set<string>();
-    const mark = (g: string) => {
-      if (seen.has(g)) return;
-      seen.add(g);
-      this.markGenre(g);
-    };
-    for (const record of store.records) {
-      if (record.primaryGenre !== undefined) mark(record.primaryGenre);
-      for (const g of record.additionalGenres ?? []) mark(g);
-    }
+    for (const g of store.genreSpellings) this.markGenre(g);
     for (const word of store.terms.words) if (!this.establishmentWords.has(word)) this.establishmentWords.set(word, false);
     for (const v of STATIC_VIBES) this.vibeWords.add(v);
     for (const v of store.vibes.words) this.vibeWords.add(v);

@@ -24,15 +24,29 @@ export class SpatialIndex {
   private readonly boxes = new BoxList(4);
   private readonly corridor: CorridorWalker;
 
-  constructor(lat: Float64Array, lon: Float64Array, nodeSize = 64) {
+  /**
+   * Builds the tree over (lon[i], lat[i]) with `nodeSize` points per leaf, or takes `tree`,
+   * one built before over the same coordinates (a snapshot's).
+   */
+  constructor(lat: Float64Array, lon: Float64Array, nodeSizeOrTree: number | KDBush = 64) {
     if (lat.length !== lon.length) throw new Error('lat and lon must have the same length');
     this.size = lat.length;
     this.lat = lat;
     this.lon = lon;
-    this.tree = new KDBush(this.size, nodeSize, Float64Array);
-    for (let i = 0; i < this.size; i++) this.tree.add(lon[i]!, lat[i]!);
-    this.tree.finish();
+    if (typeof nodeSizeOrTree === 'number') {
+      this.tree = new KDBush(this.size, nodeSizeOrTree, Float64Array);
+      for (let i = 0; i < this.size; i++) this.tree.add(lon[i]!, lat[i]!);
+      this.tree.finish();
+    } else {
+      if (nodeSizeOrTree.numItems !== this.size) throw new Error(`the tree holds ${nodeSizeOrTree.numItems} points, the store ${this.size}`);
+      this.tree = nodeSizeOrTree;
+    }
     this.corridor = new CorridorWalker(this.tree, this.size);
+  }
+
+  /** The tree's serialised form (kdbush's own format: `KDBush.from` restores it). */
+  get treeData(): ArrayBuffer {
+    return this.tree.data as ArrayBuffer;
   }
 
   /** Bytes held by the tree and the scratch arrays (not the coordinate columns). */

@@ -1,5 +1,6 @@
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
+import { ArrayRecordSource, type RecordSource } from './record-source.js';
 import { TermDictionary, catersMask } from './vocabulary.js';
 
 /** `chain` column values. */
@@ -10,11 +11,30 @@ export const CHAIN_UNKNOWN = 2;
 /** `primaryGenre` column value for a venue without one. */
 export const NO_GENRE = 0xffff;
 
+/** The search-path columns of a store, as saved in a snapshot (see src/snapshot). */
+export interface StoreColumns {
+  readonly lat: Float64Array;
+  readonly lon: Float64Array;
+  readonly chain: Uint8Array;
+  readonly caters: Uint16Array;
+  readonly primaryGenre: Uint16Array;
+  readonly termWords: readonly string[];
+  readonly termStart: Uint32Array;
+  readonly termCodes: Uint16Array;
+  readonly vibeWords: readonly string[];
+  readonly vibeStart: Uint32Array;
+  readonly vibeCodes: Uint16Array;
+  readonly genreSpellings: readonly string[];
+  /** Venue indices in ascending id order (JavaScript string order). */
+  readonly idOrder: Uint32Array;
+}
+
 /**
  * Venues in columns, indexed by a dense internal index `0..size-1` (the order of the records
  * given; the engine gives them in kd-tree order, see engine.ts spatialOrder). The search
- * path reads only typed arrays; `records` (the caller's objects) are touched only to build
- * the responses of the page returned.
+ * path reads only typed arrays; full records (from a {@link RecordSource}: the caller's
+ * objects, or a snapshot's lazily parsed JSON) are read only to build the responses of the
+ * page returned.
  *
  * Establishment terms (primaryGenre, additionalGenres, establishmentFlags, normalised) and
  * vibes are stored as compressed rows: venue i's codes are `termCodes[termStart[i] ..
@@ -22,7 +42,7 @@ export const NO_GENRE = 0xffff;
  */
 export class VenueStore {
   readonly size: number;
-  readonly records: readonly VenueRecord[];
+  readonly source: RecordSource;
   readonly lat: Float64Array;
   readonly lon: Float64Array;
   /** CHAIN_NO, CHAIN_YES or CHAIN_UNKNOWN. */
@@ -37,12 +57,45 @@ export class VenueStore {
   readonly vibes = new TermDictionary();
   readonly vibeStart: Uint32Array;
   readonly vibeCodes: Uint16Array;
-  private readonly indexById: Map<string, number>;
+  /** Distinct genre strings as the data spells them (primary and additional genres). */
+  readonly genreSpellings: readonly string[];
+  // id -> index: a Map for a store built from records; for a restored store, binary search
+  // over `idOrder` (venue indices in ascending id order), which costs nothing to load.
+  private readonly indexById: Map<string, number> | null;
+  private readonly idOrder: Uint32Array | null;
 
-  constructor(records: readonly VenueRecord[]) {
+  /** Builds the columns from records (in the order given); duplicate ids are an error. */
+  constructor(records: readonly VenueRecord[]);
+  /** Restores a store from saved columns over a record source (see src/snapshot). */
+  constructor(columns: StoreColumns, source: RecordSource);
+  constructor(input: readonly VenueRecord[] | StoreColumns, restored?: RecordSource) {
+    if (!Array.isArray(input)) {
+      const c = input as StoreColumns;
+      const source = restored!;
+      this.size = source.length;
+      this.source = source;
+      this.lat = c.lat;
+      this.lon = c.lon;
+      this.chain = c.chain;
+      this.caters = c.caters;
+      this.primaryGenre = c.primaryGenre;
+      for (const w of c.termWords) this.terms.intern(w);
+      this.termStart = c.termStart;
+      this.termCodes = c.termCodes;
+      for (const w of c.vibeWords) this.vibes.intern(w);
+      this.vibeStart = c.vibeStart;
+      this.vibeCodes = c.vibeCodes;
+      this.genreSpellings = c.genreSpellings;
+      this.indexById = null;
+      this.idOrder = c.idOrder;
+      return;
+    }
+    const records = input as readonly VenueRecord[];
     const n = records.length;
     this.size = n;
-    this.records = records;
+    this.source = new ArrayRecordSource(records);
+    this.idOrder = null;
+    const genreSpellings = new Set<string>();
     this.lat = new Float64Array(n);
     this.lon = new Float64Array(n);
     this.chain = new Uint8Array(n);
@@ -69,6 +122,8 @@ export class VenueStore {
       this.chain[i] = r.isChain === undefined ? CHAIN_UNKNOWN : r.isChain ? CHAIN_YES : CHAIN_NO;
       this.caters[i] = catersMask(r.catersFlags);
       this.primaryGenre[i] = r.primaryGenre === undefined ? NO_GENRE : this.terms.intern(r.primaryGenre);
+      if (r.primaryGenre !== undefined) genreSpellings.add(r.primaryGenre);
+      for (const g of r.additionalGenres ?? []) genreSpellings.add(g);
 
       scratch.length = 0;
       if (r.primaryGenre !== undefined) scratch.push(this.primaryGenre[i]!);
@@ -84,18 +139,57 @@ export class VenueStore {
     }
     this.termCodes = Uint16Array.from(termCodes);
     this.vibeCodes = Uint16Array.from(vibeCodes);
+    this.genreSpellings = [...genreSpellings];
   }
 
   /** The dense index of a venue id, or -1. */
   indexOf(id: string): number {
-    return this.indexById.get(id) ?? -1;
+    if (this.indexById !== null) return this.indexById.get(id) ?? -1;
+    const order = this.idOrder!;
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const i = order[mid]!;
+      const at = this.source.id(i);
+      if (at === id) return i;
+      if (at < id) lo = mid + 1;
+      else hi = mid;
+    }
+    return -1;
   }
 
   /** The record of a dense index. */
   record(i: number): VenueRecord {
-    const r = this.records[i];
-    if (r === undefined) throw new RangeError(`venue index ${i} out of range 0..${this.size - 1}`);
-    return r;
+    return this.source.get(i);
+  }
+
+  /** The id of a dense index (cheap: no full record). */
+  id(i: number): string {
+    return this.source.id(i);
+  }
+
+  /** The name of a dense index (cheap: no full record). */
+  name(i: number): string {
+    return this.source.name(i);
+  }
+
+  /**
+   * Every record in dense order. For a restored store this parses every record: meant for
+   * tools and benchmarks, not for serving.
+   */
+  get records(): readonly VenueRecord[] {
+    if (this.source instanceof ArrayRecordSource) return this.source.records;
+    return Array.from({ length: this.size }, (_, i) => this.source.get(i));
+  }
+
+  /** Venue indices in ascending id order (JavaScript string order), for saving. */
+  idsInOrder(): Uint32Array {
+    if (this.idOrder !== null) return this.idOrder;
+    const order = new Uint32Array(this.size);
+    for (let i = 0; i < this.size; i++) order[i] = i;
+    const ids = Array.from({ length: this.size }, (_, i) => this.source.id(i));
+    return order.sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
   }
 
   /** Whether venue i has establishment term `code` (binary search in its sorted row). */

@@ -1,0 +1,30 @@
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { readVenues } from '../data/read-venues.js';
+import { createEngine, type Engine } from '../engine.js';
+import { isSnapshot, readSnapshot } from '../snapshot/read-snapshot.js';
+
+/** Whether the file at `path` starts like a snapshot (reads its first 8 bytes only). */
+export function isSnapshotFile(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const head = new Uint8Array(8);
+    const n = readSync(fd, head, 0, 8, 0);
+    return isSnapshot(head.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The engine over a data file given on the command line: a snapshot (`venue-search
+ * snapshot`) is loaded as it is; a venues file (NDJSON, JSON array, GeoJSON) is read,
+ * validated and built. Throws VenueSearchError for bad data; `fail` is called for a path
+ * that is missing or not a file.
+ */
+export async function loadEngineFile(path: string, fail: (message: string) => never): Promise<{ engine: Engine; snapshot: boolean }> {
+  if (!existsSync(path)) fail(`data file not found: ${path} (give a venues NDJSON, JSON or GeoJSON file, or a snapshot, with --data)`);
+  if (!statSync(path).isFile()) fail(`--data must be a file; ${path} is not`);
+  if (isSnapshotFile(path)) return { engine: readSnapshot(path), snapshot: true };
+  const { venues } = await readVenues(path);
+  return { engine: createEngine(venues, { validate: false }), snapshot: false };
+}

@@ -1,0 +1,45 @@
+import { existsSync, statSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import type { Command } from 'commander';
+import { readVenues } from '../data/read-venues.js';
+import { createEngine } from '../engine.js';
+import { VenueSearchError } from '../errors.js';
+import { writeSnapshot } from '../snapshot/write-snapshot.js';
+import { progressBar } from './progress-bar.js';
+
+interface SnapshotOptions {
+  data: string;
+  out: string;
+}
+
+/**
+ * `venue-search snapshot --data <venues file> --out <file>`: reads and validates the venues
+ * once, builds the engine (indexes, opening-hours and time-zone tables, learnt places) and
+ * writes it as a snapshot that `serve --data <file>` (or `readSnapshot`) loads in a fraction
+ * of the time. Progress bars on stderr when it is a terminal; a summary line at the end.
+ */
+export function registerSnapshotCommand(program: Command, stderr: Writable & { isTTY?: boolean } = process.stderr): void {
+  program
+    .command('snapshot')
+    .description('build the engine over a venues file once and save it for fast loading')
+    .requiredOption('--data <file>', 'venues file (NDJSON, JSON array or GeoJSON)')
+    .requiredOption('--out <file>', 'snapshot file to write (replaced atomically)')
+    .action(async (options: SnapshotOptions) => {
+      const { data, out } = options;
+      if (!existsSync(data) || !statSync(data).isFile()) {
+        throw new VenueSearchError('invalid_data', `data file not found: ${data} (give a venues NDJSON, JSON or GeoJSON file with --data)`, { param: 'data', value: data });
+      }
+      const started = Date.now();
+      const reading = progressBar(stderr);
+      const { venues } = await readVenues(data, { onProgress: (p) => reading.update(p.bytes, p.totalBytes) });
+      reading.stop();
+      stderr.write(`read ${venues.length} venues from ${data}; building the engine\n`);
+      const engine = createEngine(venues, { validate: false });
+      const writing = progressBar(stderr);
+      writeSnapshot(engine, out, { onProgress: (p) => writing.update(p.done, p.total) });
+      writing.stop();
+      const mb = statSync(out).size / 1e6;
+      const seconds = (Date.now() - started) / 1000;
+      stderr.write(`wrote ${out}: ${venues.length} venues, ${mb.toFixed(1)} MB, in ${seconds.toFixed(1)} s. Serve it with: venue-search serve --data ${out}\n`);
+    });
+}

@@ -1,0 +1,43 @@
+import type { VenueRecord } from '../schema/venue.js';
+
+/**
+ * Where the store's full venue records come from, by dense index. The search path never
+ * reads records (it reads the store's columns); responses read the records of the page
+ * returned, find reads ids and names.
+ */
+export interface RecordSource {
+  readonly length: number;
+  /** The full record of venue i. */
+  get(i: number): VenueRecord;
+  /** The id of venue i (no full record needed). */
+  id(i: number): string;
+  /** The name of venue i (no full record needed). */
+  name(i: number): string;
+}
+
+/** Records held as the caller's objects (an engine built from records). */
+export class ArrayRecordSource implements RecordSource {
+  readonly records: readonly VenueRecord[];
+
+  constructor(records: readonly VenueRecord[]) {
+    this.records = records;
+  }
+
+  get length(): number {
+    return this.records.length;
+  }
+
+  get(i: number): VenueRecord {
+    const r = this.records[i];
+    if (r === undefined) throw new RangeError(`venue index ${i} out of range 0..${this.records.length - 1}`);
+    return r;
+  }
+
+  id(i: number): string {
+    return this.get(i).id;
+  }
+
+  name(i: number): string {
+    return this.get(i).name;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * `venue-search snapshot` in-process, and `serve --data` telling a snapshot from a venues
+ * file (loadEngineFile). The oracle: an engine built from the fixture records directly.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { Command } from 'commander';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadEngineFile } from '../../src/cli/load-engine.js';
+import { registerSnapshotCommand } from '../../src/cli/snapshot-command.js';
+import { readVenues } from '../../src/data/read-venues.js';
+import { createEngine } from '../../src/engine.js';
+
+const dir = mkdtempSync(join(os.tmpdir(), 'venue-search-snapshot-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const FIXTURES = 'fixtures/venues.ndjson';
+const NOW = Date.UTC(2026, 10, 21, 12, 0);
+const fail = (message: string): never => {
+  throw new Error(message);
+};
+
+async function run(...args: string[]): Promise<string> {
+  let text = '';
+  const stderr = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  const program = new Command('venue-search').exitOverride();
+  registerSnapshotCommand(program, stderr);
+  await program.parseAsync(args, { from: 'user' });
+  return text;
+}
+
+describe('venue-search snapshot', () => {
+  it('writes a snapshot of the fixtures that serve loads as a snapshot, answering like the records engine', async () => {
+    const out = join(dir, 'fixtures.vsnap');
+    const said = await run('snapshot', '--data', FIXTURES, '--out', out);
+    const { venues } = await readVenues(FIXTURES);
+    expect(said).toMatch(new RegExp(`read ${venues.length} venues from fixtures/venues.ndjson`));
+    expect(said).toMatch(new RegExp(`wrote .*fixtures\\.vsnap: ${venues.length} venues, [\\d.]+ MB, in [\\d.]+ s\\. Serve it with: venue-search serve --data .*fixtures\\.vsnap`));
+    expect(statSync(out).size).toBeGreaterThan(1000);
+
+    const loaded = await loadEngineFile(out, fail);
+    expect(loaded.snapshot).toBe(true);
+    const oracle = createEngine(venues);
+    const body = { locations: [{ lat: 51.5136, lon: -0.1365 }], mode: { mode: 'POINT', maxDistance: 1500 }, preferences: { catersFilters: ['vegetarian'] } };
+    const expected = oracle.search(body, { now: NOW });
+    expect(expected.totalResults).toBeGreaterThan(0);
+    expect(loaded.engine.search(body, { now: NOW })).toEqual(expected);
+
+    const fromNdjson = await loadEngineFile(FIXTURES, fail);
+    expect(fromNdjson.snapshot).toBe(false);
+    expect(fromNdjson.engine.search(body, { now: NOW })).toEqual(expected);
+  });
+
+  it('a missing data file is an error naming it, and no snapshot is written', async () => {
+    const out = join(dir, 'never.vsnap');
+    await expect(run('snapshot', '--data', join(dir, 'missing.ndjson'), '--out', out)).rejects.toThrow(/data file not found: .*missing\.ndjson/);
+    expect(() => statSync(out)).toThrow();
+    await expect(loadEngineFile(join(dir, 'missing.ndjson'), fail)).rejects.toThrow(/data file not found: .*missing\.ndjson .*or a snapshot/);
+  });
+});

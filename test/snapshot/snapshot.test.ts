@@ -1,0 +1,147 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine.js';
+import type { VenueRecord } from '../../src/schema/venue.js';
+import { readSnapshot } from '../../src/snapshot/read-snapshot.js';
+import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
+import { prng } from '../support/oracle.js';
+
+// The oracle for what a snapshot holds: the fixture file itself, parsed here with
+// JSON.parse line by line, and an engine built from those records (tested elsewhere against
+// brute-force scans, GeographicLib and the opening_hours library).
+const FIXTURES = new URL('../../fixtures/venues.ndjson', import.meta.url);
+const venues: VenueRecord[] = readFileSync(FIXTURES, 'utf8')
+  .trim()
+  .split('\n')
+  .map((line) => JSON.parse(line) as VenueRecord);
+const dir = mkdtempSync(join(os.tmpdir(), 'venue-search-snapshot-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const NOW = Date.UTC(2026, 10, 21, 19, 30);
+const built = createEngine(venues).warm();
+const file = join(dir, 'fixtures.vsnap');
+const progress: number[] = [];
+writeSnapshot(built, file, { onProgress: (p) => progress.push(p.done) });
+const restored = readSnapshot(file);
+
+describe('snapshot round trip on the 3,000 fixture venues', () => {
+  it('every record comes back equal to its line in the NDJSON file, found by its id', () => {
+    expect(restored.size).toBe(venues.length);
+    for (const v of venues) {
+      const i = restored.store.indexOf(v.id);
+      expect(i, v.id).toBeGreaterThanOrEqual(0);
+      expect(restored.store.record(i)).toEqual(v);
+      expect(restored.store.id(i)).toBe(v.id);
+      expect(restored.store.name(i)).toBe(v.name);
+    }
+    expect(restored.store.indexOf('no-such-venue')).toBe(-1);
+    expect(restored.store.indexOf('')).toBe(-1);
+  });
+
+  it('POINT and PATH searches with preferences, all pages: the same answers as the engine built from the records', () => {
+    const rnd = prng(31);
+    const prefs = [
+      {},
+      { catersFilters: ['vegan'], nonCompromise: ['catersFilters'] },
+      { establishmentFilters: ['pub', 'freeWifi'], openingConditions: { state: 'OPEN' }, chainPreference: 'PREFER_INDEPENDENT' },
+      { vibes: ['cosy'], openingConditions: { state: 'OPEN', atTime: '2026-11-22T01:00:00Z' } },
+    ];
+    for (let q = 0; q < 60; q++) {
+      const v = venues[Math.floor(rnd() * venues.length)]!;
+      const [lat, lon] = v.location.coordinates;
+      const w = venues[Math.floor(rnd() * venues.length)]!;
+      const body =
+        q % 2 === 0
+          ? { locations: [{ lat, lon }], mode: { mode: 'POINT', maxDistance: 500 + rnd() * 3000 }, preferences: prefs[q % 4] }
+          : {
+              locations: [{ lat, lon }, { lat: w.location.coordinates[0], lon: w.location.coordinates[1] }],
+              mode: { mode: 'PATH', maxDistance: 300 + rnd() * 2000 },
+              preferences: prefs[q % 4],
+            };
+      for (const page of [{ limit: 20, offset: 0 }, { limit: 7, offset: 13 }]) {
+        expect(restored.search(body, { ...page, now: NOW })).toEqual(built.search(body, { ...page, now: NOW }));
+      }
+    }
+  });
+
+  it('find (names, typos, a learnt postcode and area), basic, advanced and menus: the same answers', () => {
+    const withPostcode = venues.find((v) => /\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b/.test(v.formattedAddress ?? ''))!;
+    const postcode = /\b([A-Z]{1,2}\d[A-Z\d]?) \d[A-Z]{2}\b/.exec(withPostcode.formattedAddress!)![1]!;
+    const queries = [{ q: venues[5]!.name }, { q: venues[99]!.name.slice(0, 6) }, { q: 'crwon' }, { q: withPostcode.name, location: postcode }, { q: 'cafe', location: 'London' }];
+    for (const q of queries) {
+      const expected = built.find(q, { now: NOW });
+      expect(JSON.stringify(expected), `${q.q} ${q.location ?? ''} finds something`).toContain('"id"');
+      expect(restored.find(q, { now: NOW })).toEqual(expected);
+    }
+    for (const v of venues.slice(0, 40)) {
+      expect(restored.basic(v.id, { now: NOW })).toEqual(built.basic(v.id, { now: NOW }));
+      expect(restored.advanced(v.id, { now: NOW })).toEqual(built.advanced(v.id, { now: NOW }));
+      expect(restored.menus(v.id)).toEqual(built.menus(v.id));
+    }
+    expect(() => restored.basic('no-such-venue')).toThrow(/no-such-venue/);
+    expect(restored.vocabulary()).toEqual(built.vocabulary());
+  });
+
+  it('reports progress up to the venue count and leaves no temporary file behind', () => {
+    expect(progress.at(-1)).toBe(venues.length);
+    expect(readdirSync(dir).filter((f) => f.includes('.part'))).toEqual([]);
+  });
+
+  it('a restored engine can be written again: the second file has the same bytes', () => {
+    const again = join(dir, 'again.vsnap');
+    writeSnapshot(restored, again);
+    expect(readFileSync(again).equals(readFileSync(file))).toBe(true);
+  });
+});
+
+describe('snapshot edge cases and bad files', () => {
+  it('an empty engine round-trips', () => {
+    const empty = join(dir, 'empty.vsnap');
+    writeSnapshot(createEngine([]), empty);
+    const e = readSnapshot(empty);
+    expect(e.size).toBe(0);
+    expect(e.search({ locations: [{ lat: 51.5, lon: -0.1 }], mode: { mode: 'POINT', maxDistance: 1000 } }, { now: NOW }).totalResults).toBe(0);
+  });
+
+  it('an NDJSON file is refused as "not a usable snapshot", naming the file', () => {
+    expect(() => readSnapshot(FIXTURES.pathname)).toThrow(/venues\.ndjson is not a usable venue-search snapshot: it does not start with "VSNAPSHT"/);
+  });
+
+  it('a missing file names the path', () => {
+    expect(() => readSnapshot(join(dir, 'nope.vsnap'))).toThrow(/cannot read snapshot .*nope\.vsnap/);
+  });
+
+  it('a truncated file (cut at every tenth of its length) is refused, never half loaded', () => {
+    const bytes = readFileSync(file);
+    for (let k = 1; k < 10; k++) {
+      const cut = join(dir, `cut-${k}.vsnap`);
+      writeFileSync(cut, bytes.subarray(0, Math.floor((bytes.length * k) / 10)));
+      expect(() => readSnapshot(cut), `cut at ${k}/10`).toThrow(/not a usable venue-search snapshot: it is truncated/);
+    }
+  });
+
+  it('another format version is refused with a message saying what to do', () => {
+    const bytes = Buffer.from(readFileSync(file));
+    const at = bytes.lastIndexOf('"format":1,');
+    expect(at).toBeGreaterThan(0);
+    bytes.write('"format":7,', at, 'latin1');
+    const other = join(dir, 'other.vsnap');
+    writeFileSync(other, bytes);
+    expect(() => readSnapshot(other)).toThrow(/format 7, this version reads format 1; write it again from the NDJSON/);
+  });
+
+  it('a section that does not fit the venue count is refused', () => {
+    const bytes = Buffer.from(readFileSync(file));
+    const at = bytes.lastIndexOf(`"size":${venues.length},`);
+    bytes.write(`"size":${venues.length - 1},`.padEnd(`"size":${venues.length},`.length, ' '), at, 'latin1');
+    const wrong = join(dir, 'wrong.vsnap');
+    writeFileSync(wrong, bytes);
+    expect(() => readSnapshot(wrong)).toThrow(/section \w+ holds \d+ values, expected \d+|do not span it/);
+  });
+
+  it('writing into a missing folder fails naming the path and leaves nothing', () => {
+    expect(() => writeSnapshot(built, join(dir, 'no', 'such', 'x.vsnap'))).toThrow(/cannot write snapshot .*x\.vsnap/);
+  });
+});
