@@ -30,3 +30,34 @@ export function plainSchema<T extends TSchema>(schema: T): T {
   }
   return copy as T;
 }
+
+const enumCopies = new WeakMap<object, TSchema>();
+
+function unionsAsEnums(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(unionsAsEnums);
+  if (value === null || typeof value !== 'object') return value;
+  const anyOf = (value as { anyOf?: unknown }).anyOf;
+  if (Array.isArray(anyOf) && anyOf.length > 0 && anyOf.every((b) => typeof (b as { const?: unknown } | null)?.const === 'string')) {
+    const { anyOf: _branches, ...rest } = value as Record<string, unknown>;
+    return { ...rest, type: 'string', enum: anyOf.map((b: { const: string }) => b.const) };
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) out[key] = unionsAsEnums(v);
+  return out;
+}
+
+/**
+ * The plain schema with every union of string literals (TypeBox's `Union([Literal('Mon'),
+ * ...])`, i.e. `anyOf: [{const: 'Mon'}, ...]`) written as the equivalent `{type: 'string',
+ * enum: [...]}`. For response schemas: fast-json-stringify picks an `anyOf` branch by running
+ * an ajv validator per branch and per value (each weekday of each opening-hours row of each
+ * result), while a string with an `enum` is simply written. Same documents validate.
+ */
+export function responseSchema<T extends TSchema>(schema: T): T {
+  let copy = enumCopies.get(schema);
+  if (copy === undefined) {
+    copy = unionsAsEnums(plainSchema(schema)) as TSchema;
+    enumCopies.set(schema, copy);
+  }
+  return copy as T;
+}

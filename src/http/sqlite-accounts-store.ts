@@ -12,13 +12,19 @@
  * order) and all their promises settle after that single commit. Nothing is answered before
  * its charge is on disk; throughput under load is no longer one fsync per request.
  *
- * Rate counters are written through a second connection with `synchronous=NORMAL`: in WAL
- * mode that survives a process crash or `kill -9` (the OS still has the pages); only an OS
- * crash or power cut can lose the last increments, which errs in the client's favour and is
- * not money. It saves an fsync on every request. Rate decisions are grouped by turn too: one
+ * Rate counters live in their own file beside this one (`<file>-rates`, ledger-ops.ts),
+ * written with `synchronous=NORMAL`: in WAL mode that survives a process crash or `kill -9`
+ * (the OS still has the pages); only an OS crash or power cut can lose the last increments,
+ * which errs in the client's favour and is not money. Rate decisions are grouped by turn: one
  * BEGIN IMMEDIATE transaction decides every request of the turn, in arrival order, against
  * the counters as stored (so other processes' counts are included exactly), and each
- * request's promise settles after that commit.
+ * request's promise settles after that commit. Their own file has its own write lock, so a
+ * decision never waits for the ledger's lock, which each charge commit holds through its fsync.
+ *
+ * Ledger thread: for a database file the charge batches run in a worker thread with its own
+ * connection (ledger-thread.ts), so a commit's fsync never blocks the event loop; the main
+ * thread keeps its connection for reads and the rare operator writes (accounts, keys,
+ * top-ups), which simply queue for the write lock. An in-memory store charges on the main thread.
  *
  * Caches (docs/http.md "Performance"): key rows are kept for `keyCacheTtlMs` (key-cache.ts);
  * the balance pre-check reads a mirror of each account's balance that this store refreshes on
@@ -46,7 +52,9 @@ import type {
 import { KeyCache } from './key-cache.js';
 import { sameDigest, type KeyKind } from './keys.js';
 import { BILLABLE_KINDS, isPlanName, type BillableKind, type PlanName, type RateWindow } from './plans.js';
-import { decideRate, type RateDecision, type WindowCounter } from './rate-limit.js';
+import { openRateCounters, prepareChargeBatch, prepareRateBatch, rateCountersPath, type RateRequest } from './ledger-ops.js';
+import { LedgerThread } from './ledger-thread.js';
+import type { RateDecision } from './rate-limit.js';
 import { TurnBatcher } from './turn-batcher.js';
 
 const SCHEMA = `
@@ -110,24 +118,17 @@ export interface SqliteAccountsStoreOptions {
   readonly keyCacheTtlMs?: number;
   /** Real elapsed time for the key cache, ms (default `performance.now`); tests drive it by hand. */
   readonly monotonicClock?: () => number;
+  /**
+   * Run the charges in a worker thread (default true for a file; always false for ':memory:',
+   * whose database only its own connection can see).
+   */
+  readonly ledgerThread?: boolean;
+  /** The rate counters' file. Default: the accounts file's path + `-rates`; ':memory:' keeps them in the one database. */
+  readonly ratesPath?: string;
 }
 
 /** Default `keyCacheTtlMs`. */
 export const DEFAULT_KEY_CACHE_TTL_MS = 1000;
-
-interface RateRequest {
-  readonly accountId: string;
-  readonly windows: readonly RateWindow[];
-  readonly nowMs: number;
-}
-
-/** A rate counter as read or updated inside one batch. */
-interface BatchCounter {
-  readonly accountId: string;
-  readonly window: string;
-  counter: WindowCounter | undefined;
-  dirty: boolean;
-}
 
 /** Most accounts whose balance is mirrored; past that the mirror is emptied and refills. */
 const MAX_MIRRORED_BALANCES = 100_000;
@@ -145,8 +146,9 @@ export class AccountsDatabaseError extends Error {
 
 export class SqliteAccountsStore implements AccountsStore {
   readonly db: SqliteDatabase;
-  /** Same file, `synchronous=NORMAL`: rate counters only. */
-  private readonly countersDb: SqliteDatabase;
+  /** The rate counters' connection (its own file, `synchronous=NORMAL`), or `db` for ':memory:'. */
+  private readonly ratesDb: SqliteDatabase;
+  private readonly ledgerThread: LedgerThread | undefined;
   private readonly keyCache: KeyCache;
   /** accountId -> balance as last seen by this store (advisory: see precheckBalance). */
   private readonly balanceMirror = new Map<string, number>();
@@ -158,12 +160,8 @@ export class SqliteAccountsStore implements AccountsStore {
     insertKey: Statement;
     findKey: Statement<[Buffer], { digest: Buffer; account_id: string; kind: string; plan: string; expires_at_ms: number | null }>;
     expireKeys: Statement;
-    getCounter: Statement<[string, string], { window_start_ms: number; count: number }>;
-    putCounter: Statement;
-    debit: Statement<[number, string, number], { balance_micros: number }>;
     credit: Statement<[number, string], { balance_micros: number }>;
     balance: Statement<[string], { balance_micros: number }>;
-    ledgerHas: Statement<[string], { seq: number }>;
     insertLedger: Statement;
     usageAll: Statement<[string], { kind: string; requests: number; cost: number }>;
     usageRange: Statement<[string, number, number], { kind: string; requests: number; cost: number }>;
@@ -191,13 +189,22 @@ export class SqliteAccountsStore implements AccountsStore {
     }
     this.db = opened;
     const db = this.db;
-    // ':memory:' databases are private to a connection, so the counters share the main one there
-    this.countersDb = path === ':memory:' || path === '' ? db : new Database(path);
-    if (this.countersDb !== db) {
-      this.countersDb.pragma('journal_mode = WAL');
-      this.countersDb.pragma('synchronous = NORMAL');
-      this.countersDb.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
+    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    const inMemory = path === ':memory:' || path === '';
+    // ':memory:' databases are private to a connection: counters and charges stay on this one
+    if (inMemory) {
+      this.ratesDb = db;
+    } else {
+      const ratesPath = options.ratesPath ?? rateCountersPath(path);
+      try {
+        this.ratesDb = openRateCounters(ratesPath, busyTimeoutMs);
+      } catch (err) {
+        db.close();
+        throw new AccountsDatabaseError(ratesPath, err);
+      }
+      adoptLegacyCounters(db, this.ratesDb);
     }
+    this.ledgerThread = !inMemory && options.ledgerThread !== false ? new LedgerThread(path, busyTimeoutMs) : undefined;
     this.stmt = {
       insertAccount: db.prepare('INSERT INTO accounts (id, plan, balance_micros, created_at_ms) VALUES (?, ?, ?, ?)'),
       getAccount: db.prepare('SELECT id, plan, balance_micros, created_at_ms FROM accounts WHERE id = ?'),
@@ -211,17 +218,8 @@ export class SqliteAccountsStore implements AccountsStore {
         `UPDATE api_keys SET expires_at_ms = ? WHERE account_id = ? AND kind = ?
          AND (expires_at_ms IS NULL OR expires_at_ms > ?)`,
       ),
-      getCounter: this.countersDb.prepare('SELECT window_start_ms, count FROM rate_counters WHERE account_id = ? AND window = ?'),
-      putCounter: this.countersDb.prepare(
-        `INSERT INTO rate_counters (account_id, window, window_start_ms, count) VALUES (?, ?, ?, ?)
-         ON CONFLICT (account_id, window) DO UPDATE SET window_start_ms = excluded.window_start_ms, count = excluded.count`,
-      ),
-      debit: db.prepare(
-        'UPDATE accounts SET balance_micros = balance_micros - ? WHERE id = ? AND balance_micros >= ? RETURNING balance_micros',
-      ),
       credit: db.prepare('UPDATE accounts SET balance_micros = balance_micros + ? WHERE id = ? RETURNING balance_micros'),
       balance: db.prepare('SELECT balance_micros FROM accounts WHERE id = ?'),
-      ledgerHas: db.prepare('SELECT seq FROM ledger WHERE request_id = ?'),
       insertLedger: db.prepare(
         'INSERT INTO ledger (account_id, request_id, kind, amount_micros, balance_after_micros, at_ms) VALUES (?, ?, ?, ?, ?, ?)',
       ),
@@ -238,15 +236,18 @@ export class SqliteAccountsStore implements AccountsStore {
       insertOrigin: db.prepare('INSERT OR IGNORE INTO public_key_origins (account_id, origin) VALUES (?, ?)'),
     };
     this.keyCache = new KeyCache(options.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS, undefined, options.monotonicClock);
-    // transaction wrappers made once (better-sqlite3 builds several closures per .transaction())
-    const chargeBatch = db.transaction((requests: readonly ChargeRequest[]) => requests.map((r) => this.chargeOne(r))).immediate;
+    const thread = this.ledgerThread;
+    const chargeBatch =
+      thread !== undefined ? (requests: readonly ChargeRequest[]) => thread.charge(requests) : prepareChargeBatch(db);
     this.charges = new TurnBatcher((requests) => {
+      const mirror = (results: readonly ChargeResult[]) => {
+        requests.forEach((r, i) => this.mirrorBalance(r.accountId, results[i]!));
+        return results;
+      };
       const results = chargeBatch(requests);
-      requests.forEach((r, i) => this.mirrorBalance(r.accountId, results[i]!));
-      return results;
+      return results instanceof Promise ? results.then(mirror) : mirror(results);
     });
-    const rateBatch = this.countersDb.transaction((requests: readonly RateRequest[]) => this.decideRates(requests)).immediate;
-    this.rates = new TurnBatcher(rateBatch);
+    this.rates = new TurnBatcher(prepareRateBatch(this.ratesDb));
   }
 
   async insertAccount(input: {
@@ -317,43 +318,6 @@ export class SqliteAccountsStore implements AccountsStore {
     return this.rates.submit({ accountId, windows, nowMs });
   }
 
-  /**
-   * Decides a turn's requests in arrival order inside one transaction: each counter is read
-   * once, updated in memory as requests are admitted, and written back once at the end.
-   */
-  private decideRates(requests: readonly RateRequest[]): RateDecision[] {
-    const touched = new Map<string, BatchCounter>();
-    const counterOf = (accountId: string, window: string): BatchCounter => {
-      const id = `${accountId}\u0000${window}`;
-      let c = touched.get(id);
-      if (c === undefined) {
-        const row = this.stmt.getCounter.get(accountId, window);
-        c = { accountId, window, counter: row === undefined ? undefined : { windowStart: row.window_start_ms, count: row.count }, dirty: false };
-        touched.set(id, c);
-      }
-      return c;
-    };
-    const decisions = requests.map(({ accountId, windows, nowMs }) => {
-      const counters = windows.map((w) => counterOf(accountId, w.name));
-      const { decision, next } = decideRate(
-        windows,
-        counters.map((c) => c.counter),
-        nowMs,
-      );
-      if (decision.admitted) {
-        counters.forEach((c, i) => {
-          c.counter = next[i]!;
-          c.dirty = true;
-        });
-      }
-      return decision;
-    });
-    for (const c of touched.values()) {
-      if (c.dirty && c.counter !== undefined) this.stmt.putCounter.run(c.accountId, c.window, c.counter.windowStart, c.counter.count);
-    }
-    return decisions;
-  }
-
   async balanceMicros(accountId: string): Promise<number | undefined> {
     const balance = this.stmt.balance.get(accountId)?.balance_micros;
     if (balance !== undefined) this.setMirror(accountId, balance);
@@ -383,19 +347,6 @@ export class SqliteAccountsStore implements AccountsStore {
       return Promise.reject(new RangeError(`costMicros must be a positive integer; got ${request.costMicros}`));
     }
     return this.charges.submit(request);
-  }
-
-  /** One conditional debit plus its ledger row; runs inside the batch's transaction. */
-  private chargeOne(request: ChargeRequest): ChargeResult {
-    const current = this.stmt.balance.get(request.accountId);
-    if (current === undefined) return { charged: false, reason: 'unknown_account', balanceMicros: 0 };
-    if (this.stmt.ledgerHas.get(request.requestId) !== undefined) {
-      return { charged: false, reason: 'duplicate_request', balanceMicros: current.balance_micros };
-    }
-    const row = this.stmt.debit.get(request.costMicros, request.accountId, request.costMicros);
-    if (row === undefined) return { charged: false, reason: 'insufficient_balance', balanceMicros: current.balance_micros };
-    this.stmt.insertLedger.run(request.accountId, request.requestId, request.kind, -request.costMicros, row.balance_micros, request.nowMs);
-    return { charged: true, balanceMicros: row.balance_micros };
   }
 
   async topUp(accountId: string, amountMicros: number, nowMs: number): Promise<number> {
@@ -440,11 +391,26 @@ export class SqliteAccountsStore implements AccountsStore {
   }
 
   async close(): Promise<void> {
-    this.rates.flush();
-    this.charges.flush();
-    if (this.countersDb !== this.db && this.countersDb.open) this.countersDb.close();
+    await this.rates.drain();
+    await this.charges.drain();
+    await this.ledgerThread?.close();
+    if (this.ratesDb !== this.db && this.ratesDb.open) this.ratesDb.close();
     if (this.db.open) this.db.close();
   }
+}
+
+/**
+ * Rate counters used to live in the accounts file; a rates file that is still empty takes
+ * them over once, so an upgrade keeps the day's counts.
+ */
+function adoptLegacyCounters(db: SqliteDatabase, ratesDb: SqliteDatabase): void {
+  if ((ratesDb.prepare('SELECT COUNT(*) AS n FROM rate_counters').get() as { n: number }).n > 0) return;
+  const rows = db.prepare('SELECT account_id, window, window_start_ms, count FROM rate_counters').all() as Record<string, unknown>[];
+  if (rows.length === 0) return;
+  const put = ratesDb.prepare('INSERT OR IGNORE INTO rate_counters (account_id, window, window_start_ms, count) VALUES (@account_id, @window, @window_start_ms, @count)');
+  ratesDb.transaction(() => {
+    for (const row of rows) put.run(row);
+  }).immediate();
 }
 
 function toAccount(row: AccountRow): AccountRecord {

@@ -214,7 +214,7 @@ describe('rate decisions grouped by turn', () => {
       expect(new Set(remainingDay).size).toBe(admitted.length);
     }
     expect(admittedPerSecond).toEqual([25, 25, 20]); // 70 a day: 25 + 25 + 20
-    const db = new Database(dbPath, { readonly: true });
+    const db = new Database(`${dbPath}-rates`, { readonly: true }); // the rate counters' own file
     const rows = db.prepare('SELECT window, window_start_ms, count FROM rate_counters WHERE account_id = ? ORDER BY window').all(acct.accountId);
     db.close();
     expect(rows).toEqual([

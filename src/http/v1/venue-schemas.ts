@@ -1,10 +1,11 @@
 /**
  * The 200 response schemas of the venue routes, taken from the engine's schema modules (the
  * one source of those shapes): they serialize the answer (no field outside the schema can
- * leak) and document it in the OpenAPI file.
+ * leak) and document it in the OpenAPI file. Unions of string literals are written as enums
+ * (responseSchema in plain-schema.ts: the same documents, a much cheaper serializer).
  */
 import type { TSchema } from '@sinclair/typebox';
-import { plainSchema } from '../plain-schema.js';
+import { responseSchema } from '../plain-schema.js';
 import { AdvancedDetailsSchema, BasicDetailsSchema, MenuListSchema } from '../../schema/details.js';
 import { FindResponseSchema } from '../../schema/find.js';
 import { SearchResponseSchema, SearchVocabularySchema } from '../../schema/search.js';
@@ -12,10 +13,10 @@ import { SearchResponseSchema, SearchVocabularySchema } from '../../schema/searc
 type ResponseSchemas = Readonly<Record<number, TSchema>>;
 
 export const venueResponseSchemas: Readonly<Record<'search' | 'find' | 'basic' | 'advanced' | 'menus' | 'vocabulary', ResponseSchemas>> = {
-  search: { 200: plainSchema(SearchResponseSchema) },
-  find: { 200: plainSchema(FindResponseSchema) },
-  basic: { 200: plainSchema(BasicDetailsSchema) },
-  advanced: { 200: plainSchema(AdvancedDetailsSchema) },
-  menus: { 200: plainSchema(MenuListSchema) },
-  vocabulary: { 200: plainSchema(SearchVocabularySchema) },
+  search: { 200: responseSchema(SearchResponseSchema) },
+  find: { 200: responseSchema(FindResponseSchema) },
+  basic: { 200: responseSchema(BasicDetailsSchema) },
+  advanced: { 200: responseSchema(AdvancedDetailsSchema) },
+  menus: { 200: responseSchema(MenuListSchema) },
+  vocabulary: { 200: responseSchema(SearchVocabularySchema) },
 };

@@ -1,0 +1,152 @@
+/**
+ * The two per-request writes of the accounts store, as batches: the turn's charges (one
+ * BEGIN IMMEDIATE transaction on the ledger's `synchronous=FULL` connection: one fsync for the
+ * batch) and the turn's rate decisions (one BEGIN IMMEDIATE transaction on the rate counters'
+ * `synchronous=NORMAL` connection). Charges run in the ledger worker thread for a file store
+ * (ledger-worker.ts) and on the main thread for an in-memory one: one implementation for both.
+ * Rate counters live in their own file beside the accounts file (`<accounts file>-rates`), so
+ * a rate decision never waits for the ledger's write lock, held through each commit's fsync.
+ *
+ * Invariants: each charge debits only if the balance still covers it (`WHERE balance_micros
+ * >= cost`), at most once per request id (checked, and UNIQUE in the schema), in arrival
+ * order; each rate decision is made in arrival order against the counters as stored (other
+ * processes' counts included, since the write lock is held), a rejected request counts in no
+ * window. If a batch throws, its transaction rolls back whole.
+ */
+import Database from 'better-sqlite3';
+import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
+import type { ChargeRequest, ChargeResult } from './accounts-store.js';
+import type { RateWindow } from './plans.js';
+import { decideRate, type RateDecision, type WindowCounter } from './rate-limit.js';
+
+export interface RateRequest {
+  readonly accountId: string;
+  readonly windows: readonly RateWindow[];
+  readonly nowMs: number;
+}
+
+
+export const RATE_COUNTERS_TABLE = `
+CREATE TABLE IF NOT EXISTS rate_counters (
+  account_id TEXT NOT NULL,
+  window TEXT NOT NULL,
+  window_start_ms INTEGER NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (account_id, window)
+) STRICT, WITHOUT ROWID;
+`;
+
+/** The rate counters' file for an accounts file. */
+export function rateCountersPath(accountsPath: string): string {
+  return `${accountsPath}-rates`;
+}
+
+/**
+ * Opens (creating if needed) the rate counters' file: WAL, `synchronous=NORMAL` (survives a
+ * kill -9; an OS crash may lose the last increments, in the client's favour).
+ */
+export function openRateCounters(path: string, busyTimeoutMs: number): SqliteDatabase {
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+    db.exec(RATE_COUNTERS_TABLE);
+    db.prepare('DELETE FROM rate_counters WHERE 0').run(); // fails now, not at a request, if read-only
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+/** Opens the ledger's connection: WAL, `synchronous=FULL` (a commit is on disk when it returns). */
+export function openLedgerConnection(path: string, busyTimeoutMs: number): SqliteDatabase {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+  return db;
+}
+
+/** A rate counter as read or updated inside one batch. */
+interface BatchCounter {
+  readonly accountId: string;
+  readonly window: string;
+  counter: WindowCounter | undefined;
+  dirty: boolean;
+}
+
+/** The charge batch: one transaction, each debit conditional, in order. */
+export function prepareChargeBatch(ledgerDb: SqliteDatabase): (requests: readonly ChargeRequest[]) => ChargeResult[] {
+  const balance: Statement<[string], { balance_micros: number }> = ledgerDb.prepare('SELECT balance_micros FROM accounts WHERE id = ?');
+  const ledgerHas: Statement<[string], { seq: number }> = ledgerDb.prepare('SELECT seq FROM ledger WHERE request_id = ?');
+  const debit: Statement<[number, string, number], { balance_micros: number }> = ledgerDb.prepare(
+    'UPDATE accounts SET balance_micros = balance_micros - ? WHERE id = ? AND balance_micros >= ? RETURNING balance_micros',
+  );
+  const insertLedger = ledgerDb.prepare(
+    'INSERT INTO ledger (account_id, request_id, kind, amount_micros, balance_after_micros, at_ms) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+
+  function chargeOne(request: ChargeRequest): ChargeResult {
+    const current = balance.get(request.accountId);
+    if (current === undefined) return { charged: false, reason: 'unknown_account', balanceMicros: 0 };
+    if (ledgerHas.get(request.requestId) !== undefined) {
+      return { charged: false, reason: 'duplicate_request', balanceMicros: current.balance_micros };
+    }
+    const row = debit.get(request.costMicros, request.accountId, request.costMicros);
+    if (row === undefined) return { charged: false, reason: 'insufficient_balance', balanceMicros: current.balance_micros };
+    insertLedger.run(request.accountId, request.requestId, request.kind, -request.costMicros, row.balance_micros, request.nowMs);
+    return { charged: true, balanceMicros: row.balance_micros };
+  }
+
+  // a transaction wrapper made once (better-sqlite3 builds several closures per .transaction())
+  return ledgerDb.transaction((requests: readonly ChargeRequest[]) => requests.map(chargeOne)).immediate;
+}
+
+/** The rate batch: one transaction; each counter read once, updated as requests are admitted, written once. */
+export function prepareRateBatch(ratesDb: SqliteDatabase): (requests: readonly RateRequest[]) => RateDecision[] {
+  const getCounter: Statement<[string, string], { window_start_ms: number; count: number }> = ratesDb.prepare(
+    'SELECT window_start_ms, count FROM rate_counters WHERE account_id = ? AND window = ?',
+  );
+  const putCounter = ratesDb.prepare(
+    `INSERT INTO rate_counters (account_id, window, window_start_ms, count) VALUES (?, ?, ?, ?)
+     ON CONFLICT (account_id, window) DO UPDATE SET window_start_ms = excluded.window_start_ms, count = excluded.count`,
+  );
+
+  function decideRates(requests: readonly RateRequest[]): RateDecision[] {
+    const touched = new Map<string, BatchCounter>();
+    const counterOf = (accountId: string, window: string): BatchCounter => {
+      const id = `${accountId}\u0000${window}`;
+      let c = touched.get(id);
+      if (c === undefined) {
+        const row = getCounter.get(accountId, window);
+        c = { accountId, window, counter: row === undefined ? undefined : { windowStart: row.window_start_ms, count: row.count }, dirty: false };
+        touched.set(id, c);
+      }
+      return c;
+    };
+    const decisions = requests.map(({ accountId, windows, nowMs }) => {
+      const counters = windows.map((w) => counterOf(accountId, w.name));
+      const { decision, next } = decideRate(
+        windows,
+        counters.map((c) => c.counter),
+        nowMs,
+      );
+      if (decision.admitted) {
+        counters.forEach((c, i) => {
+          c.counter = next[i]!;
+          c.dirty = true;
+        });
+      }
+      return decision;
+    });
+    for (const c of touched.values()) {
+      if (c.dirty && c.counter !== undefined) putCounter.run(c.accountId, c.window, c.counter.windowStart, c.counter.count);
+    }
+    return decisions;
+  }
+
+  return ratesDb.transaction(decideRates).immediate;
+}

@@ -1,0 +1,42 @@
+/**
+ * The ledger worker thread (started by ledger-thread.ts for a file store): owns its own
+ * `synchronous=FULL` connection to the accounts file and runs the charge batches of
+ * ledger-ops.ts for the main thread. Messages in: `{ id, requests }` (requests as a JSON
+ * string: cheaper to pass than a structured clone of many small objects) or `{ close: true }`;
+ * out: `{ id, results }` (JSON) after the batch's transaction committed, or `{ id, error }`
+ * after it rolled back. Running here, a commit's fsync blocks this thread only, never the
+ * event loop that serves requests.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { ChargeRequest } from './accounts-store.js';
+import { openLedgerConnection, prepareChargeBatch } from './ledger-ops.js';
+
+export interface LedgerWorkerData {
+  readonly path: string;
+  readonly busyTimeoutMs: number;
+}
+
+export type LedgerRequest = { readonly id: number; readonly requests: string } | { readonly close: true };
+
+export type LedgerReply = { readonly id: number; readonly results: string } | { readonly id: number; readonly error: string };
+
+const port = parentPort;
+if (port === null) throw new Error('ledger-worker.ts runs as a worker thread only');
+const { path, busyTimeoutMs } = workerData as LedgerWorkerData;
+const ledgerDb = openLedgerConnection(path, busyTimeoutMs);
+const chargeBatch = prepareChargeBatch(ledgerDb);
+
+port.on('message', (message: LedgerRequest) => {
+  if ('close' in message) {
+    ledgerDb.close();
+    port.close();
+    return;
+  }
+  let reply: LedgerReply;
+  try {
+    reply = { id: message.id, results: JSON.stringify(chargeBatch(JSON.parse(message.requests) as ChargeRequest[])) };
+  } catch (err) {
+    reply = { id: message.id, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+  }
+  port.postMessage(reply);
+});
