@@ -31,7 +31,7 @@ export function evaluateGoals(results: readonly WorkloadResult[], size: string):
     f['snapshot: load + first POINT search (ms)'],
     (v) => v < 2000,
     (v) =>
-      `snapshot: ${(v / 1000).toFixed(2)} s to load and answer the first search (written once in ${s('snapshot: write, once (ms)')}); ` +
+      `snapshot, fresh process: ${(v / 1000).toFixed(2)} s to load and answer the first search (spawn to answer ${s('snapshot: restart, spawn -> first answer (ms)')}; written once in ${s('snapshot: write, once (ms)')}); ` +
       `from NDJSON: ${s('load + build total (ms)')} (read + validate ${s('read + validate NDJSON (ms)')}, build ${s('build store + spatial index (ms)')})`,
   );
   push(2, 'search-path store + index under 150 bytes per venue', load?.figures?.['search-path bytes per venue (store columns + index)'], (v) => v < 150, (v) => `${v.toFixed(1)} B`);

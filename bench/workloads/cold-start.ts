@@ -20,6 +20,7 @@ interface ChildAnswer {
   built?: number;
   answered?: number;
   totalResults?: number;
+  digest?: string;
 }
 
 /** Spawns the child; resolves with the wall time to its first stdout line and the line. */
