@@ -9,10 +9,11 @@ import type { AdvancedDetails, BasicDetails, MenuList } from './schema/details.j
 import type { FindResponse } from './schema/find.js';
 import type { SearchResponse } from './schema/search.js';
 import type { VenueRecord } from './schema/venue.js';
-import { HoursTableBuilder, ZoneTableBuilder, type HoursTable, type ZoneTable } from './hours/index.js';
+import type { HoursTable, ZoneTable } from './hours/index.js';
 import { createDefaultPlaceResolver } from './places/default-resolver.js';
 import { LearntPlaces } from './places/learnt-places.js';
 import { createSearchService, type SearchService } from './search/index.js';
+import { buildOpeningTables } from './search/opening-states.js';
 import { SpatialIndex } from './spatial/spatial-index.js';
 import { VenueStore } from './store/venue-store.js';
 
@@ -154,17 +155,7 @@ export class Engine {
    * restored from a snapshot).
    */
   openingTables(): { readonly hours: HoursTable; readonly zones: ZoneTable } {
-    if (this.hoursTables === null) {
-      const { store } = this;
-      const hours = new HoursTableBuilder(store.size);
-      const zones = new ZoneTableBuilder(store.size);
-      for (let i = 0; i < store.size; i++) {
-        const r = store.record(i);
-        hours.add(r.regularOpeningHours, { recordId: r.id });
-        zones.add(store.lat[i]!, store.lon[i]!, r.timeZone, r.id);
-      }
-      this.hoursTables = { hours: hours.finish(), zones: zones.finish() };
-    }
+    this.hoursTables ??= buildOpeningTables(this.store);
     return this.hoursTables;
   }
 

@@ -17,8 +17,9 @@ export class OpeningStates {
   private instantMs = 0;
 
   constructor(store: VenueStore, tables: { hours?: HoursTable; zones?: ZoneTable } = {}) {
-    this.hours = tables.hours ?? buildHours(store);
-    this.zones = tables.zones ?? buildZones(store);
+    const built = tables.hours === undefined || tables.zones === undefined ? buildOpeningTables(store) : null;
+    this.hours = tables.hours ?? built!.hours;
+    this.zones = tables.zones ?? built!.zones;
     this.minuteOfZone = new Uint16Array(this.zones.names.length);
     this.stampOfZone = new Uint32Array(this.zones.names.length);
   }
@@ -49,20 +50,18 @@ export class OpeningStates {
   }
 }
 
-function buildHours(store: VenueStore): HoursTable {
-  const builder = new HoursTableBuilder(store.size);
+/**
+ * The opening-hours and time-zone tables of every venue, in dense order: each venue's
+ * weekly hours compiled, and its zone (its own `timeZone`, else derived from its
+ * coordinates). Reads every record once.
+ */
+export function buildOpeningTables(store: VenueStore): { hours: HoursTable; zones: ZoneTable } {
+  const hours = new HoursTableBuilder(store.size);
+  const zones = new ZoneTableBuilder(store.size);
   for (let i = 0; i < store.size; i++) {
     const r = store.record(i);
-    builder.add(r.regularOpeningHours, { recordId: r.id });
+    hours.add(r.regularOpeningHours, { recordId: r.id });
+    zones.add(store.lat[i]!, store.lon[i]!, r.timeZone, r.id);
   }
-  return builder.finish();
-}
-
-function buildZones(store: VenueStore): ZoneTable {
-  const builder = new ZoneTableBuilder(store.size);
-  for (let i = 0; i < store.size; i++) {
-    const r = store.record(i);
-    builder.add(store.lat[i]!, store.lon[i]!, r.timeZone, r.id);
-  }
-  return builder.finish();
+  return { hours: hours.finish(), zones: zones.finish() };
 }
