@@ -34,10 +34,33 @@ const PIECE_STRIDE = 13;
 /**
  * Layout of {@link PreparedRoute.corridorScreen}, per piece: lat0, lon0 (degrees), kx, ky
  * (metres per degree), vx, vy (the chord in metres), 1 / |v|^2 (0 for an empty piece), the
- * squared screen distance (m^2; +Infinity for a polar piece), 1 for a polar piece, and 1
- * when the foot must be refined on the curve (see distanceFromChordFoot).
+ * squared screen distance (m^2; +Infinity for a polar piece), 1 for a polar piece, 1
+ * when the foot must be refined on the curve (see refineChordFoot); then, for
+ * {@link footDistance}: dLat, dLon, bLat, bLon (degrees), the mid-latitude of the scales
+ * and their derivatives dkx, dky (as in the piece layout), the along-route metres at the
+ * piece's start and the piece's length (metres).
  */
-export const SCREEN_STRIDE = 10;
+export const SCREEN_STRIDE = 19;
+
+/**
+ * Exact distance (metres) from (lat, lon) to the point at fraction `t` of the piece whose
+ * screen entry starts at `s` of `sc` ({@link PreparedRoute.corridorScreen}): the foot on the
+ * piece's quadratic curve, then the mean-latitude local formula with the scales expanded
+ * around the piece's mid-latitude (the pair is within the corridor's width). A small pure
+ * function, so the corridor walk's hot loop gets it inlined.
+ */
+export function footDistance(sc: Float64Array, s: number, lat: number, lon: number, t: number): number {
+  const bend = 4 * t * (1 - t);
+  const footLat = sc[s]! + t * sc[s + 10]! + bend * sc[s + 12]!;
+  const footLon = sc[s + 1]! + t * sc[s + 11]! + bend * sc[s + 13]!;
+  const h = (lat + footLat) * 0.5 - sc[s + 14]!;
+  let dLon = lon - footLon;
+  if (!(dLon >= -180 && dLon < 180)) dLon = wrapLonDelta(dLon);
+  const x = dLon * (sc[s + 2]! + h * sc[s + 15]!);
+  const y = (lat - footLat) * (sc[s + 3]! + h * sc[s + 16]!);
+  const d = Math.sqrt(x * x + y * y);
+  return d <= LOCAL_FRAME_MAX_METERS ? d : nearDistanceMeters(lat, lon, footLat, footLon);
+}
 
 export class PreparedRoute {
   readonly pieces: Float64Array;
@@ -145,6 +168,15 @@ export class PreparedRoute {
       sc[s + 7] = polar ? Number.POSITIVE_INFINITY : screen * screen;
       sc[s + 8] = polar ? 1 : 0;
       sc[s + 9] = refine ? 1 : 0;
+      sc[s + 10] = dLat;
+      sc[s + 11] = pc[o + 3]!;
+      sc[s + 12] = pc[o + 8]!;
+      sc[s + 13] = pc[o + 9]!;
+      sc[s + 14] = pc[o + 10]!;
+      sc[s + 15] = pc[o + 11]!;
+      sc[s + 16] = pc[o + 12]!;
+      sc[s + 17] = pc[o + 7]!;
+      sc[s + 18] = len;
     }
     return sc;
   }
@@ -176,48 +208,43 @@ export class PreparedRoute {
    * as the screen of the latest {@link corridorScreen} call computes it. Sets `this.lastAlong`.
    */
   distanceFromChordFoot(p: number, lat: number, lon: number, t: number): number {
+    const s = p * SCREEN_STRIDE;
+    const sc = this.screen;
+    const foot = sc[s + 9] === 1 ? this.refineChordFoot(p, lat, lon, t) : t;
+    this.lastAlong = sc[s + 17]! + foot * sc[s + 18]!;
+    return footDistance(sc, s, lat, lon, foot);
+  }
+
+  /**
+   * The chord's foot `t` moved to the curve's: where a piece bulges (metres on a 20 km
+   * piece), Newton on (C(t) - P) . C'(t) = 0 with C(t) = t V + 4 t (1 - t) B, in the
+   * piece's planar frame. Needed only where the screen's refine flag is set.
+   */
+  refineChordFoot(p: number, lat: number, lon: number, t: number): number {
     const o = p * PIECE_STRIDE;
     const pc = this.pieces;
-    const lat0 = pc[o]!;
-    const lon0 = pc[o + 1]!;
-    const dLat = pc[o + 2]!;
-    const dLon = pc[o + 3]!;
     const kx = pc[o + 4]!;
     const ky = pc[o + 5]!;
     const bx = pc[o + 9]! * kx;
     const by = pc[o + 8]! * ky;
-    // The chord's foot is not the curve's: where the piece bulges (metres on a 20 km piece)
-    // refine t by Newton on (C(t) - P) . C'(t) = 0, C(t) = t V + 4 t (1 - t) B.
-    if (this.screen[p * SCREEN_STRIDE + 9] === 1) {
-      const px = wrapLonDelta(lon - lon0) * kx;
-      const py = (lat - lat0) * ky;
-      const vx = dLon * kx;
-      const vy = dLat * ky;
-      for (let k = 0; k < 2; k++) {
-        const w = 4 * t * (1 - t);
-        const cx = t * vx + w * bx - px;
-        const cy = t * vy + w * by - py;
-        const s = 4 * (1 - 2 * t);
-        const dx = vx + s * bx;
-        const dy = vy + s * by;
-        const g1 = dx * dx + dy * dy - 8 * (cx * bx + cy * by);
-        if (!(g1 > 0)) break;
-        t -= (cx * dx + cy * dy) / g1;
-        if (t < 0) t = 0;
-        else if (t > 1) t = 1;
-      }
+    const px = wrapLonDelta(lon - pc[o + 1]!) * kx;
+    const py = (lat - pc[o]!) * ky;
+    const vx = pc[o + 3]! * kx;
+    const vy = pc[o + 2]! * ky;
+    for (let k = 0; k < 2; k++) {
+      const w = 4 * t * (1 - t);
+      const cx = t * vx + w * bx - px;
+      const cy = t * vy + w * by - py;
+      const s = 4 * (1 - 2 * t);
+      const dx = vx + s * bx;
+      const dy = vy + s * by;
+      const g1 = dx * dx + dy * dy - 8 * (cx * bx + cy * by);
+      if (!(g1 > 0)) break;
+      t -= (cx * dx + cy * dy) / g1;
+      if (t < 0) t = 0;
+      else if (t > 1) t = 1;
     }
-    const bend = 4 * t * (1 - t);
-    const footLat = lat0 + t * dLat + bend * pc[o + 8]!;
-    const footLon = lon0 + t * dLon + bend * pc[o + 9]!;
-    this.lastAlong = pc[o + 7]! + t * pc[o + 6]!;
-    // Point to foot by the mean-latitude local formula, the scales expanded around the
-    // piece's mid-latitude (the pair is within the corridor width of the piece).
-    const h = (lat + footLat) / 2 - pc[o + 10]!;
-    const x = wrapLonDelta(lon - footLon) * (kx + h * pc[o + 11]!);
-    const y = (lat - footLat) * (ky + h * pc[o + 12]!);
-    const d = Math.sqrt(x * x + y * y);
-    return d <= LOCAL_FRAME_MAX_METERS ? d : nearDistanceMeters(lat, lon, footLat, footLon);
+    return t;
   }
 
   /** The route point `along` metres from the start (clamped to the route's ends). */

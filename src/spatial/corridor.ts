@@ -1,7 +1,7 @@
 import type KDBush from 'kdbush';
 import { BoxList } from '../geo/bbox.js';
 import { wrapLonDelta } from '../geo/ellipsoid.js';
-import { SCREEN_STRIDE, type PreparedRoute } from '../geo/polyline.js';
+import { SCREEN_STRIDE, footDistance, type PreparedRoute } from '../geo/polyline.js';
 import type { HitBuffer } from './hit-buffer.js';
 
 // Walk stack: 7 numbers per entry (left, right, axis, and the node's region minLon, minLat,
@@ -100,6 +100,9 @@ export class CorridorWalker {
     const invVV = screen[s + 6]!;
     const screenSq = screen[s + 7]!;
     const polar = screen[s + 8] === 1;
+    const refine = screen[s + 9] === 1;
+    const along0 = screen[s + 17]!;
+    const pieceLength = screen[s + 18]!;
     // The capsule in the piece's planar frame (metres): unit vector u along the chord, its
     // length, and the screen radius around it.
     const vLen = Math.sqrt(vx * vx + vy * vy);
@@ -156,12 +159,15 @@ export class CorridorWalker {
       for (let j = from; j <= to; j++) {
         const x = coords[2 * j]!;
         const y = coords[2 * j + 1]!;
-        if (x < minX || x > maxX || y < minY || y > maxY) continue;
-        // (comparisons with NaN are false: no box seen, nothing skipped)
-        if (x >= seenMinX && x <= seenMaxX && y >= seenMinY && y <= seenMaxY) continue;
+        // With pruning, the screen below rejects what the box would (the box is padded less
+        // than the screen reaches), so the box tests are skipped. (Comparisons with NaN are
+        // false: no box seen, nothing skipped.)
+        if (!prune && (x < minX || x > maxX || y < minY || y > maxY || (x >= seenMinX && x <= seenMaxX && y >= seenMinY && y <= seenMaxY))) continue;
         let d: number;
+        let along: number;
         if (polar) {
           d = route.polarDistanceToPiece(piece, y, x);
+          along = route.lastAlong;
         } else {
           const dx = x - lon0;
           const px = (dx >= -180 && dx < 180 ? dx : wrapLonDelta(dx)) * kx;
@@ -171,19 +177,21 @@ export class CorridorWalker {
           const ex = px - t * vx;
           const ey = py - t * vy;
           if (ex * ex + ey * ey > screenSq) continue;
-          d = route.distanceFromChordFoot(piece, y, x, t);
+          if (refine) t = route.refineChordFoot(piece, y, x, t);
+          d = footDistance(screen, s, y, x, t);
+          along = along0 + t * pieceLength;
         }
         if (!(d <= width)) continue;
         const i = ids[j]!;
         if (stamp[i] !== gen) {
           stamp[i] = gen;
-          slot[i] = out.push(i, d, route.lastAlong);
+          slot[i] = out.push(i, d, along);
         } else {
           const k = slot[i]!;
           // Strictly nearer by more than float noise: equal passes keep the earliest.
           if (d < out.dist[k]! - 1e-6) {
             out.dist[k] = d;
-            out.along[k] = route.lastAlong;
+            out.along[k] = along;
           }
         }
       }
