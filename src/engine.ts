@@ -93,8 +93,9 @@ export class Engine {
       for (let i = 0; i < venues.length; i++) validateVenue(venues[i], { line: i + 1 });
     }
     this.options = options;
-    this.store = new VenueStore(spatialOrder(venues));
-    this.spatial = new SpatialIndex(this.store.lat, this.store.lon);
+    const { ordered, tree } = spatialOrder(venues);
+    this.store = new VenueStore(ordered);
+    this.spatial = new SpatialIndex(this.store.lat, this.store.lon, tree ?? undefined);
     this.details = createDetailsService(this.store);
   }
 
@@ -187,16 +188,23 @@ export class Engine {
  * other get nearby dense indices: a query's reads of the store's columns (caters, chain,
  * hours, ...) then fall on a few cache lines instead of one per candidate. The caller's
  * array is not changed; ids, not positions, identify venues everywhere.
+ *
+ * The tree itself is returned for the spatial index: renumbered so that tree position k
+ * holds venue k (ids become the identity), it is a kd-tree over the store's coordinates
+ * as they are laid out, and building a second one would sort a million points again.
  */
-function spatialOrder(venues: readonly VenueRecord[]): VenueRecord[] {
+function spatialOrder(venues: readonly VenueRecord[]): { ordered: VenueRecord[]; tree: KDBush | null } {
   const n = venues.length;
-  if (n === 0) return [];
+  if (n === 0) return { ordered: [], tree: null };
   const tree = new KDBush(n, 64, Float64Array);
   for (const v of venues) tree.add(v.location.coordinates[1], v.location.coordinates[0]);
   tree.finish();
   const ordered = new Array<VenueRecord>(n);
-  for (let k = 0; k < n; k++) ordered[k] = venues[tree.ids[k]!]!;
-  return ordered;
+  for (let k = 0; k < n; k++) {
+    ordered[k] = venues[tree.ids[k]!]!;
+    tree.ids[k] = k;
+  }
+  return { ordered, tree };
 }
 
 export function createEngine(venues: readonly VenueRecord[], options: EngineOptions = {}): Engine {
