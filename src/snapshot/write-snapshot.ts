@@ -83,8 +83,8 @@ export function writeSnapshot(engine: Engine, path: string, options: WriteSnapsh
       put(offsetsName, offsets, 'Float64Array');
     };
     blob('records', 'recordOffsets', (i) => JSON.stringify(store.record(i)), true);
-    blob('ids', 'idOffsets', (i) => store.id(i), false);
-    blob('names', 'nameOffsets', (i) => store.name(i), false);
+    blob('ids', 'idOffsets', (i) => wellFormed(store.id(i), 'id', store.id(i)), false);
+    blob('names', 'nameOffsets', (i) => wellFormed(store.name(i), 'name', store.id(i)), false);
     if (n === 0) options.onProgress?.({ done: 0, total: 0 });
 
     for (const name of SECTION_NAMES) if (sections[name] === undefined) throw new Error(`snapshot section ${name} not written`);
@@ -120,6 +120,19 @@ export function writeSnapshot(engine: Engine, path: string, options: WriteSnapsh
     rmSync(tmp, { force: true });
     throw e;
   }
+}
+
+// An unpaired UTF-16 surrogate: UTF-8 cannot hold it, so the id or name would not come back.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** `text` if it survives UTF-8; otherwise an error naming the venue and the field. */
+function wellFormed(text: string, field: 'id' | 'name', recordId: string): string {
+  if (!LONE_SURROGATE.test(text)) return text;
+  throw new VenueSearchError('invalid_data', `venue ${JSON.stringify(recordId)}: its ${field} ${JSON.stringify(text)} holds an unpaired UTF-16 surrogate, which a snapshot (UTF-8) cannot keep; fix the ${field} in the data`, {
+    param: field,
+    value: text,
+    recordId,
+  });
 }
 
 /** Appends sections to the file, each starting at a multiple of 8 bytes. */

@@ -141,6 +141,17 @@ describe('snapshot edge cases and bad files', () => {
     expect(() => readSnapshot(wrong)).toThrow(/section \w+ holds \d+ values, expected \d+|do not span it/);
   });
 
+  it('a name with an unpaired surrogate is refused at write time, naming the venue; no file is left', () => {
+    const broken = join(dir, 'broken.vsnap');
+    const engine = createEngine([{ ...venues[0]!, name: 'Caf\ud800 Rouge' }, venues[1]!]);
+    expect(() => writeSnapshot(engine, broken)).toThrow(new RegExp(`venue "${venues[0]!.id}": its name .* holds an unpaired UTF-16 surrogate`));
+    expect(readdirSync(dir).filter((f) => f.startsWith('broken'))).toEqual([]);
+    // a well-formed astral character (a surrogate pair) is kept
+    const pair = join(dir, 'pair.vsnap');
+    writeSnapshot(createEngine([{ ...venues[0]!, name: 'Caf\u00e9 \ud83c\udf7a' }]), pair);
+    expect(readSnapshot(pair).store.name(0)).toBe('Café 🍺');
+  });
+
   it('writing into a missing folder fails naming the path and leaves nothing', () => {
     expect(() => writeSnapshot(built, join(dir, 'no', 'such', 'x.vsnap'))).toThrow(/cannot write snapshot .*x\.vsnap/);
   });
