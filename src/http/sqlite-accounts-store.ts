@@ -113,7 +113,7 @@ export interface SqliteAccountsStoreOptions {
   /**
    * How long a key row read from the database is reused, ms of real time (key-cache.ts).
    * Bounds how long a key revoked by ANOTHER process (or store instance) keeps working here.
-   * Default 1000; 0 reads the database on every request.
+   * Default 250; 0 reads the database on every request.
    */
   readonly keyCacheTtlMs?: number;
   /** Real elapsed time for the key cache, ms (default `performance.now`); tests drive it by hand. */
@@ -128,7 +128,7 @@ export interface SqliteAccountsStoreOptions {
 }
 
 /** Default `keyCacheTtlMs`. */
-export const DEFAULT_KEY_CACHE_TTL_MS = 1000;
+export const DEFAULT_KEY_CACHE_TTL_MS = 250;
 
 /** Most accounts whose balance is mirrored; past that the mirror is emptied and refills. */
 const MAX_MIRRORED_BALANCES = 100_000;
