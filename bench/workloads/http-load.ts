@@ -19,10 +19,10 @@
  * - the two routes are measured in interleaved rounds, bare-service-service-bare (2 rounds of
  *   `seconds / 2` each by default, after a 1 s warm-up of each), so a drift in the machine's
  *   background load hits both alike. Two things tried and dropped because they distort: a
- *   full garbage collection before each round (V8 then shrinks the young generation, which
- *   costs the bare route, allocating a 21 KB string per request, about 20 %), and rounds much
- *   shorter than 2 s (each autocannon run starts a fresh, cold worker thread; the cold client
- *   costs the faster, bare route more). req/s = requests / seconds over all rounds of
+ *   full garbage collection before each round (about -20 % for the bare route, probably as V8
+ *   then shrinks the young generation), and rounds much shorter than 2 s (each autocannon run
+ *   starts a fresh worker thread, whose cold start seemed to cost the faster, bare route
+ *   more). req/s = requests / seconds over all rounds of
  *   a route; p50 and p99 are the medians of the rounds' percentiles; per-round ratios too.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
