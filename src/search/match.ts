@@ -1,5 +1,6 @@
 import { OpenState } from '../hours/hours-table.js';
 import type { Preferences, PreferenceField } from '../schema/search.js';
+import type { ColumnFilter } from '../spatial/column-filter.js';
 import { CHAIN_NO, CHAIN_UNKNOWN, CHAIN_YES, type VenueStore } from '../store/venue-store.js';
 import type { SearchVocabulary } from './search-vocabulary.js';
 
@@ -258,4 +259,26 @@ export function relaxedFields(prefs: CompiledPreferences, parts: Float64Array): 
     if (prefs.asked & bit && !(prefs.hard & bit) && parts[part]! < 1) out.push(FIELD_OF_PART[part]!);
   }
   return out;
+}
+
+/**
+ * Sets `filter` to the non-compromise preferences a column answers alone, so the spatial
+ * walk drops their failures before measuring them: caters (a venue must have every caters
+ * bit asked, exactly when catersPart is 1) and chain (the chain value wanted, exactly when
+ * chainPart is 1). Everything else stays with venueTotal, which still checks these too.
+ */
+export function hardColumnFilter(prefs: CompiledPreferences, filter: ColumnFilter): ColumnFilter {
+  filter.reset();
+  if (prefs.hard & (1 << PART_CATERS)) {
+    let required = 0;
+    let singleBits = true;
+    for (let k = 0; k < prefs.catersBits.length; k++) {
+      const bit = prefs.catersBits[k]!;
+      if (bit === 0 || (bit & (bit - 1)) !== 0) singleBits = false;
+      required |= bit;
+    }
+    if (singleBits) filter.catersRequired = required;
+  }
+  if (prefs.hard & (1 << PART_CHAIN) && prefs.chainWanted >= 0) filter.chainRequired = prefs.chainWanted;
+  return filter;
 }

@@ -11,12 +11,14 @@ import type {
   SearchVocabulary as SearchVocabularyJson,
   TravelEstimate,
 } from '../schema/search.js';
+import { ColumnFilter } from '../spatial/column-filter.js';
 import { HitBuffer } from '../spatial/hit-buffer.js';
 import type { SpatialIndex } from '../spatial/spatial-index.js';
 import type { VenueStore } from '../store/venue-store.js';
 import {
   compilePreferences,
   evaluateVenue,
+  hardColumnFilter,
   PART_CATERS,
   PART_CHAIN,
   PART_COUNT,
@@ -75,8 +77,9 @@ interface SearchArea {
 }
 
 /**
- * The search. Per query: one spatial query into a reused HitBuffer; one pass over the
- * candidates evaluating preferences into the reused Ranking's typed arrays (non-compromise
+ * The search. Per query: one spatial query into a reused HitBuffer (dropping, before they
+ * are measured, the venues that fail a non-compromise caters or chain preference: see
+ * hardColumnFilter); one pass over the candidates evaluating preferences into the reused Ranking's typed arrays (non-compromise
  * failures dropped); a top-K selection for `offset + limit`; records built for the page only.
  * Not re-entrant (scratch is reused), which a synchronous engine never needs.
  */
@@ -88,6 +91,7 @@ class MultiLocationSearch implements SearchService {
   private readonly hits = new HitBuffer();
   private readonly ranking: Ranking;
   private readonly parts = new Float64Array(PART_COUNT);
+  private readonly filter: ColumnFilter;
 
   constructor(store: VenueStore, spatial: SpatialIndex, options: SearchServiceOptions) {
     this.store = store;
@@ -95,6 +99,7 @@ class MultiLocationSearch implements SearchService {
     this.words = new SearchVocabulary(store);
     this.opening = new OpeningStates(store, options);
     this.ranking = new Ranking((i) => store.id(i));
+    this.filter = new ColumnFilter(store.caters, store.chain);
   }
 
   vocabulary(): SearchVocabularyJson {
@@ -116,8 +121,9 @@ class MultiLocationSearch implements SearchService {
     const instant = valid.atTimeMs ?? now;
 
     const hits = this.hits;
-    if (area.route) this.spatial.withinCorridor(area.route, area.radius, hits);
-    else this.spatial.withinRadius(area.centerLat, area.centerLon, area.radius, hits);
+    const filter = hardColumnFilter(prefs, this.filter);
+    if (area.route) this.spatial.withinCorridor(area.route, area.radius, hits, filter);
+    else this.spatial.withinRadius(area.centerLat, area.centerLon, area.radius, hits, filter);
 
     const opening = this.opening.at(instant);
     const ranking = this.ranking;
@@ -169,10 +175,12 @@ class MultiLocationSearch implements SearchService {
     const lat = this.store.lat[i]!;
     const lon = this.store.lon[i]!;
     const travel: Record<string, TravelEstimate> = {};
-    valid.body.locations.forEach((loc, k) => {
+    const { locations } = valid.body;
+    for (let k = 0; k < locations.length; k++) {
+      const loc = locations[k]!;
       const d = nearDistanceMeters(loc.lat, loc.lon, lat, lon);
       travel[valid.travelKeys[k]!] = { distanceMeters: Math.round(d * 10) / 10, durationMinutes: travelMinutes(d) };
-    });
+    }
     const out = toEstablishment(r, ranking.dist[slot]!, state === 1) as SearchEstablishment;
     out.matchScore = matchScore;
     if (isPath) out.alongRouteMeters = ranking.along[slot]!;

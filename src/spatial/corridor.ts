@@ -2,6 +2,7 @@ import type KDBush from 'kdbush';
 import { BoxList } from '../geo/bbox.js';
 import { wrapLonDelta } from '../geo/ellipsoid.js';
 import { SCREEN_STRIDE, footDistance, type PreparedRoute } from '../geo/polyline.js';
+import type { ColumnFilter } from './column-filter.js';
 import type { HitBuffer } from './hit-buffer.js';
 
 // Walk stack: 7 numbers per entry (left, right, axis, and the node's region minLon, minLat,
@@ -9,6 +10,8 @@ import type { HitBuffer } from './hit-buffer.js';
 // level, and a kdbush tree is under 40 levels deep even for 2^32 points.
 const ENTRY = 7;
 const STACK = new Float64Array(ENTRY * 64);
+const EMPTY_U16 = new Uint16Array(0);
+const EMPTY_U8 = new Uint8Array(0);
 
 /**
  * The corridor query over a kdbush tree of (lon, lat): every point within `width` metres
@@ -35,6 +38,8 @@ export class CorridorWalker {
   // minLon, minLat, maxLon, maxLat of the box whose points a stretch walk skips (they were
   // measured against the same piece by the previous stretch); NaN: none.
   private readonly seen = new Float64Array(4);
+  // The current walk's column prefilter (null: none).
+  private filter: ColumnFilter | null = null;
 
   constructor(tree: KDBush, size: number) {
     this.tree = tree;
@@ -51,7 +56,8 @@ export class CorridorWalker {
    * distance and along-route position. A point near several pieces (a route that doubles
    * back) keeps its smallest distance; on a tie (within a micrometre), the earliest piece.
    */
-  walk(route: PreparedRoute, width: number, out: HitBuffer): number {
+  walk(route: PreparedRoute, width: number, out: HitBuffer, filter: ColumnFilter | null = null): number {
+    this.filter = filter !== null && !filter.acceptsAll ? filter : null;
     const gen = this.nextGeneration();
     const boxes = this.boxes;
     const screen = route.corridorScreen(width);
@@ -85,6 +91,12 @@ export class CorridorWalker {
   private walkBox(route: PreparedRoute, screen: Float64Array, piece: number, width: number, prune: boolean, gen: number, out: HitBuffer, b = 0): void {
     const { ids, coords, nodeSize } = this.tree;
     const { stamp, slot, seen } = this;
+    const filter = this.filter;
+    const filtered = filter !== null;
+    const caters = filter?.caters ?? EMPTY_U16;
+    const chain = filter?.chain ?? EMPTY_U8;
+    const catersRequired = filter?.catersRequired ?? 0;
+    const chainRequired = filter?.chainRequired ?? -1;
     const bc = this.boxes.coords;
     const minX = bc[4 * b]!;
     const minY = bc[4 * b + 1]!;
@@ -163,6 +175,10 @@ export class CorridorWalker {
         // than the screen reaches), so the box tests are skipped. (Comparisons with NaN are
         // false: no box seen, nothing skipped.)
         if (!prune && (x < minX || x > maxX || y < minY || y > maxY || (x >= seenMinX && x <= seenMaxX && y >= seenMinY && y <= seenMaxY))) continue;
+        if (filtered) {
+          const v = ids[j]!;
+          if ((caters[v]! & catersRequired) !== catersRequired || (chainRequired >= 0 && chain[v] !== chainRequired)) continue;
+        }
         let d: number;
         let along: number;
         if (polar) {

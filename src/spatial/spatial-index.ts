@@ -4,11 +4,14 @@ import { BoxList } from '../geo/bbox.js';
 import { LocalFrame, LOCAL_FRAME_MAX_METERS, POLAR_LIMIT_DEG, distanceMeters } from '../geo/distance.js';
 import { MIN_METERS_PER_DEG_LAT } from '../geo/ellipsoid.js';
 import type { PreparedRoute } from '../geo/polyline.js';
+import type { ColumnFilter } from './column-filter.js';
 import { CorridorWalker } from './corridor.js';
 import type { HitBuffer } from './hit-buffer.js';
 import { nearestInto } from './kd-nearest.js';
 
 const RANGE_STACK = new Uint32Array(3 * 64);
+const EMPTY_U16 = new Uint16Array(0);
+const EMPTY_U8 = new Uint8Array(0);
 
 /**
  * The spatial index over venue coordinates: a kdbush tree of (lon, lat) in degrees, built
@@ -54,10 +57,18 @@ export class SpatialIndex {
     return this.tree.data.byteLength + this.corridor.byteSize;
   }
 
-  /** Every venue within `radius` metres of (lat, lon), inclusive. */
-  withinRadius(lat: number, lon: number, radius: number, out: HitBuffer): number {
+  /**
+   * Every venue within `radius` metres of (lat, lon), inclusive; with `filter`, only the
+   * venues it accepts (tested before the distance).
+   */
+  withinRadius(lat: number, lon: number, radius: number, out: HitBuffer, filter: ColumnFilter | null = null): number {
     out.clear();
     if (this.size === 0 || !(radius >= 0)) return 0;
+    const filtered = filter !== null && !filter.acceptsAll;
+    const caters = filter?.caters ?? EMPTY_U16;
+    const chain = filter?.chain ?? EMPTY_U8;
+    const catersRequired = filter?.catersRequired ?? 0;
+    const chainRequired = filter?.chainRequired ?? -1;
     const boxes = this.boxes.clear();
     boxes.addPadded(lat, lon, lat, lon, radius);
     const local = radius <= LOCAL_FRAME_MAX_METERS && Math.abs(lat) + radius / MIN_METERS_PER_DEG_LAT < POLAR_LIMIT_DEG;
@@ -83,8 +94,10 @@ export class SpatialIndex {
             const x = coords[2 * i]!;
             const y = coords[2 * i + 1]!;
             if (x >= minX && x <= maxX && y >= minY && y <= maxY) {
+              const v = ids[i]!;
+              if (filtered && ((caters[v]! & catersRequired) !== catersRequired || (chainRequired >= 0 && chain[v] !== chainRequired))) continue;
               const d2 = frame ? frame.distanceSq(y, x) : sq(distanceMeters(lat, lon, y, x));
-              if (d2 <= r2) out.push(ids[i]!, Math.sqrt(d2));
+              if (d2 <= r2) out.push(v, Math.sqrt(d2));
             }
           }
           continue;
@@ -93,8 +106,11 @@ export class SpatialIndex {
         const x = coords[2 * m]!;
         const y = coords[2 * m + 1]!;
         if (x >= minX && x <= maxX && y >= minY && y <= maxY) {
-          const d2 = frame ? frame.distanceSq(y, x) : sq(distanceMeters(lat, lon, y, x));
-          if (d2 <= r2) out.push(ids[m]!, Math.sqrt(d2));
+          const v = ids[m]!;
+          if (!filtered || ((caters[v]! & catersRequired) === catersRequired && (chainRequired < 0 || chain[v] === chainRequired))) {
+            const d2 = frame ? frame.distanceSq(y, x) : sq(distanceMeters(lat, lon, y, x));
+            if (d2 <= r2) out.push(v, Math.sqrt(d2));
+          }
         }
         if (axis === 0 ? minX <= x : minY <= y) {
           RANGE_STACK[sp++] = left;
@@ -115,12 +131,12 @@ export class SpatialIndex {
    * Every venue within `width` metres of the route (inclusive), with its distance from the
    * route and the along-route position of its nearest point. A venue near several pieces
    * (a route that doubles back) keeps its smallest distance; on a tie (within a micrometre),
-   * the earliest piece.
+   * the earliest piece. With `filter`, only the venues it accepts (tested before measuring).
    */
-  withinCorridor(route: PreparedRoute, width: number, out: HitBuffer): number {
+  withinCorridor(route: PreparedRoute, width: number, out: HitBuffer, filter: ColumnFilter | null = null): number {
     out.clear();
     if (this.size === 0 || !(width >= 0)) return 0;
-    return this.corridor.walk(route, width, out);
+    return this.corridor.walk(route, width, out, filter);
   }
 
   /**

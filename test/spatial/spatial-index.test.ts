@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PreparedRoute } from '../../src/geo/polyline.js';
+import { ColumnFilter } from '../../src/spatial/column-filter.js';
 import { HitBuffer } from '../../src/spatial/hit-buffer.js';
 import { SpatialIndex } from '../../src/spatial/spatial-index.js';
 import { geodesic, prng, routeDistance } from '../support/oracle.js';
@@ -177,6 +178,39 @@ describe('SpatialIndex.withinCorridor against a brute-force GeographicLib route 
     const rnd = prng(4);
     for (let i = 0; i < 400; i++) pts.push({ lat: -16.85 + (rnd() - 0.5) * 0.2, lon: ((180 + (rnd() - 0.5) * 0.6 + 540) % 360) - 180 });
     expect(checkCorridor(pts, [[-16.8, 179.8], [-16.9, -179.8]], 3000)).toBeGreaterThan(20);
+  });
+});
+
+describe('column prefilter (non-compromise caters and chain) in the radius and corridor walks', () => {
+  it('returns exactly the unfiltered hits whose columns pass, for radius and corridor, with the same distances', () => {
+    const pts = fixturePoints.filter((p) => Math.abs(p.lat - 51.515) < 0.03 && Math.abs(p.lon + 0.12) < 0.05);
+    const index = build(pts);
+    const rnd = prng(21);
+    // columns drawn here, independent of the data: caters bits 0..3, chain 0..2
+    const caters = Uint16Array.from(pts, () => Math.floor(rnd() * 16));
+    const chain = Uint8Array.from(pts, () => Math.floor(rnd() * 3));
+    const filter = new ColumnFilter(caters, chain);
+    const all = new HitBuffer();
+    const some = new HitBuffer();
+    const route = new PreparedRoute([51.539, 51.5136, 51.5265], [-0.1426, -0.1365, -0.0787]);
+    let kept = 0;
+    for (const [req, ch] of [[0b0101, -1], [0, 1], [0b0010, 0], [0, -1]] as const) {
+      filter.catersRequired = req;
+      filter.chainRequired = ch;
+      const pass = (i: number) => (caters[i]! & req) === req && (ch < 0 || chain[i] === ch);
+      for (const run of [(out: HitBuffer, f: ColumnFilter | null) => index.withinRadius(51.5136, -0.1365, 1500, out, f), (out: HitBuffer, f: ColumnFilter | null) => index.withinCorridor(route, 250, out, f)]) {
+        run(all, null);
+        run(some, filter);
+        const expected = new Map<number, number>();
+        for (let k = 0; k < all.length; k++) if (pass(all.idx[k]!)) expected.set(all.idx[k]!, all.dist[k]!);
+        const got = new Map<number, number>();
+        for (let k = 0; k < some.length; k++) got.set(some.idx[k]!, some.dist[k]!);
+        expect(got).toEqual(expected);
+        kept += got.size;
+        if (req === 0 && ch === -1) expect(got.size).toBe(all.length);
+      }
+    }
+    expect(kept).toBeGreaterThan(50);
   });
 });
 

@@ -1,0 +1,34 @@
+/**
+ * A prefilter on the store's columns that the spatial walks apply before measuring a point:
+ * the non-compromise preferences that a column answers alone. A venue failing it is never
+ * measured or returned, which is what the search would do with it anyway (a hard failure
+ * drops the venue). Reused across queries; the search fills it per query.
+ *
+ * Invariant: `catersRequired === 0` and `chainRequired === -1` accept every venue.
+ */
+export class ColumnFilter {
+  /** Caters bit set per venue (VenueStore.caters). */
+  readonly caters: Uint16Array;
+  /** Chain value per venue (VenueStore.chain). */
+  readonly chain: Uint8Array;
+  /** Caters bits a venue must all have (0: none). */
+  catersRequired = 0;
+  /** The chain value a venue must have, or -1 (any). */
+  chainRequired = -1;
+
+  constructor(caters: Uint16Array, chain: Uint8Array) {
+    this.caters = caters;
+    this.chain = chain;
+  }
+
+  /** Whether the filter accepts every venue (the walks then skip it). */
+  get acceptsAll(): boolean {
+    return this.catersRequired === 0 && this.chainRequired === -1;
+  }
+
+  reset(): this {
+    this.catersRequired = 0;
+    this.chainRequired = -1;
+    return this;
+  }
+}
