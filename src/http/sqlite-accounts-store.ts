@@ -52,7 +52,7 @@ import type {
 import { KeyCache } from './key-cache.js';
 import { sameDigest, type KeyKind } from './keys.js';
 import { BILLABLE_KINDS, isPlanName, type BillableKind, type PlanName, type RateWindow } from './plans.js';
-import { openRateCounters, prepareChargeBatch, prepareRateBatch, rateCountersPath, type RateRequest } from './ledger-ops.js';
+import { RATE_COUNTERS_TABLE, openRateCounters, prepareChargeBatch, prepareRateBatch, rateCountersPath, type RateRequest } from './ledger-ops.js';
 import { LedgerThread } from './ledger-thread.js';
 import type { RateDecision } from './rate-limit.js';
 import { TurnBatcher } from './turn-batcher.js';
@@ -85,13 +85,7 @@ CREATE TABLE IF NOT EXISTS ledger (
   at_ms INTEGER NOT NULL
 ) STRICT;
 CREATE INDEX IF NOT EXISTS ledger_by_account_time ON ledger (account_id, at_ms);
-CREATE TABLE IF NOT EXISTS rate_counters (
-  account_id TEXT NOT NULL,
-  window TEXT NOT NULL,
-  window_start_ms INTEGER NOT NULL,
-  count INTEGER NOT NULL,
-  PRIMARY KEY (account_id, window)
-) STRICT, WITHOUT ROWID;
+${RATE_COUNTERS_TABLE}
 -- added with the widget; CREATE IF NOT EXISTS keeps older files valid (no rows: any origin)
 CREATE TABLE IF NOT EXISTS public_key_origins (
   account_id TEXT NOT NULL REFERENCES accounts(id),
