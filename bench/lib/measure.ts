@@ -57,6 +57,13 @@ export function measure(tasks: ReadonlyArray<readonly [string, () => number]>, o
   });
 }
 
+/** The median of `values` (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
 /** A full garbage collection when node runs with --expose-gc; otherwise nothing. */
 export function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();

@@ -11,7 +11,7 @@ import { rmSync, statSync } from 'node:fs';
 import type { Engine } from '../../src/engine.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { spawnTimed } from '../workloads/cold-start.js';
-import { timeOnce } from './measure.js';
+import { median, timeOnce } from './measure.js';
 import { childScript } from './paths.js';
 import { answersDigest, checkBodies } from './snapshot-check.js';
 
@@ -50,9 +50,4 @@ export async function snapshotFigures(engine: Engine, path: string, runs: number
     checkedSearches: checkBodies().length,
     runs,
   };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import type { BenchContext } from '../lib/context.js';
 import { benchVenueFile } from '../lib/dataset.js';
-import type { Timing } from '../lib/measure.js';
+import { median, type Timing } from '../lib/measure.js';
 import { COMPILED, childScript } from '../lib/paths.js';
 import type { WorkloadResult } from '../lib/report.js';
 
@@ -49,8 +49,7 @@ export function spawnTimed(args: readonly string[]): Promise<{ ms: number; answe
 
 function timingOf(name: string, runs: number[]): Timing {
   const s = [...runs].sort((a, b) => a - b);
-  const median = s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-  return { name, medianUs: median * 1000, p99Us: s[s.length - 1]! * 1000, meanUs: (s.reduce((x, y) => x + y, 0) / s.length) * 1000, samples: s.length };
+  return { name, medianUs: median(s) * 1000, p99Us: s[s.length - 1]! * 1000, meanUs: (s.reduce((x, y) => x + y, 0) / s.length) * 1000, samples: s.length };
 }
 
 export async function coldStartWorkload(ctx: BenchContext): Promise<WorkloadResult> {

@@ -35,6 +35,7 @@ import { createEngine } from '../../src/engine.js';
 import { openAccount } from '../../src/http/accounts.js';
 import { buildApp } from '../../src/http/app.js';
 import { SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
+import { median } from '../lib/measure.js';
 import type { WorkloadResult } from '../lib/report.js';
 
 export interface HttpLoadOptions {
@@ -67,12 +68,6 @@ interface Round {
   p99Ms: number;
   non2xx: number;
   errors: number;
-}
-
-function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 export async function httpLoadWorkload(opts: HttpLoadOptions): Promise<WorkloadResult> {

@@ -133,6 +133,9 @@ export class PreparedRoute {
    * {@link distanceFromChordFoot}. Polar pieces get an infinite screen (nothing rejected).
    */
   corridorScreen(limit: number): Float64Array {
+    // The pieces never change: the screen depends on `limit` only.
+    if (limit === this.screenLimit) return this.screen;
+    this.screenLimit = limit;
     const need = this.pieceCount * SCREEN_STRIDE;
     if (this.screen.length < need) this.screen = new Float64Array(need);
     const sc = this.screen;
@@ -269,6 +272,7 @@ export class PreparedRoute {
   /** Set by {@link distanceToPiece}: along-route metres of the nearest point found. */
   lastAlong = 0;
   private screen = new Float64Array(0);
+  private screenLimit = Number.NaN;
 
   /**
    * Distance (metres) to piece `p` near the poles, where the planar screen does not hold:
