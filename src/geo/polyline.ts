@@ -3,6 +3,7 @@ import { VenueSearchError } from '../errors.js';
 import { BoxList } from './bbox.js';
 import { LOCAL_FRAME_MAX_METERS, distanceMeters, nearDistanceMeters, POLAR_LIMIT_DEG } from './distance.js';
 import { DEG, RAD, metersPerDegLat, metersPerDegLon, normalizeLon, wrapLonDelta } from './ellipsoid.js';
+import { SHORT_GEODESIC_MAX_METERS, shortGeodesic } from './short-geodesic.js';
 
 /**
  * A route prepared for corridor queries. The route between consecutive vertices follows the
@@ -27,7 +28,7 @@ import { DEG, RAD, metersPerDegLat, metersPerDegLon, normalizeLon, wrapLonDelta 
  *                   latitude of a point and its foot is one multiply-add away (no trig per
  *                   candidate; same second-order accuracy as LocalFrame)
  */
-export const MAX_PIECE_METERS = 20_000;
+export const MAX_PIECE_METERS = SHORT_GEODESIC_MAX_METERS;
 // CommonJS package: Node's ESM loader exposes it as a default export only.
 const WGS84_GEODESIC = geographiclib.Geodesic.WGS84;
 const PIECE_STRIDE = 13;
@@ -335,11 +336,21 @@ function slerp(a: Vec3, b: Vec3, t: number): Vec3 {
   return [wa * a[0] + wb * b[0], wa * a[1] + wb * b[1], wa * a[2] + wb * b[2]];
 }
 
+const SHORT = { length: 0, midLat: 0, midLon: 0, chord: 0 };
+
 /**
- * Splits one leg into pieces of at most MAX_PIECE_METERS along its WGS84 geodesic (solved
- * exactly by GeographicLib, once per leg per query); returns the new along-route total.
+ * Splits one leg into pieces of at most MAX_PIECE_METERS along its WGS84 geodesic; returns
+ * the new along-route total. A leg short enough to be one piece is solved in closed form
+ * (shortGeodesic: a city route's legs); longer legs exactly by GeographicLib.
  */
 function appendLeg(out: number[], latA: number, lonA: number, latB: number, lonB: number, along: number): number {
+  const short = shortGeodesic(latA, lonA, latB, lonB, SHORT);
+  // The arc exceeds its chord by under 1 m at 20 km: a chord 1 m short of a piece's length
+  // keeps the leg in one piece.
+  if (short.chord <= MAX_PIECE_METERS - 1) {
+    pushPiece(out, latA, lonA, latB, lonB, short.length, along, short.midLat, short.midLon);
+    return along + short.length;
+  }
   const line = WGS84_GEODESIC.InverseLine(latA, lonA, latB, lonB);
   const legLength = line.s13 ?? distanceMeters(latA, lonA, latB, lonB);
   const count = Math.max(1, Math.ceil(legLength / MAX_PIECE_METERS));
@@ -361,10 +372,6 @@ function appendLeg(out: number[], latA: number, lonA: number, latB: number, lonB
     prevLon = lon;
   }
   return along;
-}
-
-function toLatLon(v: Vec3): [number, number] {
-  return [Math.atan2(v[2], Math.hypot(v[0], v[1])) * DEG, Math.atan2(v[1], v[0]) * DEG];
 }
 
 function pushPiece(out: number[], lat0: number, lon0: number, lat1: number, lon1: number, len: number, along: number, midLat: number, midLon: number): void {

@@ -40,6 +40,19 @@ export class Ranking {
     this.along[k] = along;
   }
 
+  /**
+   * Replaces the matches with the first `n` hits, all with total `total` (a query that asked
+   * for nothing): bulk copies instead of a push per hit.
+   */
+  setAll(n: number, venue: Uint32Array, dist: Float64Array, along: Float64Array, total: number): void {
+    while (this.venue.length < n) this.grow();
+    this.venue.set(venue.subarray(0, n));
+    this.dist.set(dist.subarray(0, n));
+    this.along.set(along.subarray(0, n));
+    this.total.fill(total, 0, n);
+    this.length = n;
+  }
+
   /** Whether match a ranks before match b. */
   before(a: number, b: number): boolean {
     const ta = this.total[a]!;
@@ -72,29 +85,34 @@ export class Ranking {
     const heap = this.heap;
     const total = this.total;
     const dist = this.dist;
-    let size = 0;
-    for (let j = 0; j < this.length; j++) {
-      if (size < k) {
-        // sift up: parents rank after (are worse than) children
-        let c = size++;
-        while (c > 0) {
-          const p = (c - 1) >> 1;
-          if (!this.before(heap[p]!, j)) break;
-          heap[c] = heap[p]!;
-          c = p;
-        }
-        heap[c] = j;
-      } else {
-        // Fast reject against the root (the worst kept) on total, then distance: most
-        // candidates of a large area lose here with one or two comparisons.
-        const root = heap[0]!;
-        const tj = total[j]!;
-        const tr = total[root]!;
-        if (tj < tr || (tj === tr && dist[j]! > dist[root]!)) continue;
-        if (this.before(j, root)) this.siftDown(j, size);
+    const n = this.length;
+    let j = 0;
+    for (; j < n && j < k; j++) {
+      // sift up: parents rank after (are worse than) children
+      let c = j;
+      while (c > 0) {
+        const p = (c - 1) >> 1;
+        if (!this.before(heap[p]!, j)) break;
+        heap[c] = heap[p]!;
+        c = p;
       }
+      heap[c] = j;
     }
-    const out = heap.subarray(0, size);
+    // The heap is full: the root's total and distance, kept in locals, reject most of a
+    // large area's candidates with one or two comparisons.
+    let root = heap[0]!;
+    let rootTotal = total[root]!;
+    let rootDist = dist[root]!;
+    for (; j < n; j++) {
+      const t = total[j]!;
+      if (t < rootTotal || (t === rootTotal && dist[j]! > rootDist)) continue;
+      if (!this.before(j, root)) continue;
+      this.siftDown(j, k);
+      root = heap[0]!;
+      rootTotal = total[root]!;
+      rootDist = dist[root]!;
+    }
+    const out = heap.subarray(0, Math.min(n, k));
     this.sortSlots(out);
     return out;
   }

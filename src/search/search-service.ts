@@ -1,6 +1,6 @@
 import { toEstablishment } from '../details/establishment-record.js';
 import { describeValue, VenueSearchError } from '../errors.js';
-import { nearDistanceMeters } from '../geo/distance.js';
+import { LocalFrame } from '../geo/distance.js';
 import { weightedMidpoint } from '../geo/midpoint.js';
 import { PreparedRoute } from '../geo/polyline.js';
 import type { HoursTable, ZoneTable } from '../hours/index.js';
@@ -34,7 +34,7 @@ import { OpeningStates } from './opening-states.js';
 import { Ranking } from './ranking.js';
 import { routeHalfwayPoint } from './route-center.js';
 import { SearchVocabulary } from './search-vocabulary.js';
-import { travelMinutes } from './travel.js';
+import { travelDistance, travelMinutes } from './travel.js';
 import { validatePage, validateSearchBody, type ValidBody } from './validate-request.js';
 
 export interface SearchOptions {
@@ -131,7 +131,7 @@ class MultiLocationSearch implements SearchService {
     const n = hits.length;
     const { idx, dist, along } = hits;
     if (prefs.asked === 0) {
-      for (let k = 0; k < n; k++) ranking.push(idx[k]!, 1, dist[k]!, along[k]!);
+      ranking.setAll(n, idx, dist, along, 1);
     } else {
       for (let k = 0; k < n; k++) {
         const i = idx[k]!;
@@ -142,8 +142,9 @@ class MultiLocationSearch implements SearchService {
 
     const page = ranking.page(offset, limit);
     const establishments: SearchEstablishment[] = new Array(page.length);
+    const from = page.length > 0 ? valid.body.locations.map((l) => new LocalFrame(l.lat, l.lon)) : [];
     for (let p = 0; p < page.length; p++) {
-      establishments[p] = this.record(page[p]!, prefs, valid, area.route !== null);
+      establishments[p] = this.record(page[p]!, prefs, valid, from, area.route !== null);
     }
     return {
       centerPoint: { Lat: area.centerLat, Lon: area.centerLon },
@@ -155,8 +156,8 @@ class MultiLocationSearch implements SearchService {
     };
   }
 
-  /** The response record of ranking slot `slot`. */
-  private record(slot: number, prefs: CompiledPreferences, valid: ValidBody, isPath: boolean): SearchEstablishment {
+  /** The response record of ranking slot `slot`; `from[k]`: the frame of input location k. */
+  private record(slot: number, prefs: CompiledPreferences, valid: ValidBody, from: readonly LocalFrame[], isPath: boolean): SearchEstablishment {
     const ranking = this.ranking;
     const i = ranking.venue[slot]!;
     const r = this.store.record(i);
@@ -175,10 +176,8 @@ class MultiLocationSearch implements SearchService {
     const lat = this.store.lat[i]!;
     const lon = this.store.lon[i]!;
     const travel: Record<string, TravelEstimate> = {};
-    const { locations } = valid.body;
-    for (let k = 0; k < locations.length; k++) {
-      const loc = locations[k]!;
-      const d = nearDistanceMeters(loc.lat, loc.lon, lat, lon);
+    for (let k = 0; k < from.length; k++) {
+      const d = travelDistance(from[k]!, lat, lon);
       travel[valid.travelKeys[k]!] = { distanceMeters: Math.round(d * 10) / 10, durationMinutes: travelMinutes(d) };
     }
     const out = toEstablishment(r, ranking.dist[slot]!, state === 1) as SearchEstablishment;

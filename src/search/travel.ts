@@ -1,3 +1,5 @@
+import { type LocalFrame, POLAR_LIMIT_DEG, nearDistanceMeters } from '../geo/distance.js';
+
 /**
  * Travel estimates from each input location to a venue (docs/search.md, "Travel").
  *
@@ -24,4 +26,18 @@ export function travelMinutes(straightMeters: number): number {
   const local = LOCAL_START_MIN + d / LOCAL_M_PER_MIN;
   const long = LONG_START_MIN + d / LONG_M_PER_MIN;
   return Math.round(Math.min(walk, local, long) * 10) / 10;
+}
+
+/** Within this distance (metres) of a location below POLAR_LIMIT_DEG, its LocalFrame is within 0.1 m. */
+const FRAME_EXACT_METERS = 10_000;
+
+/**
+ * Straight-line WGS84 distance (metres) from an input location to (lat, lon): the
+ * location's LocalFrame (built once per query, a few multiplies per venue) within 10 km,
+ * where it is within 0.1 m; the mean-latitude formula beyond, or near a pole.
+ */
+export function travelDistance(from: LocalFrame, lat: number, lon: number): number {
+  const d = from.distance(lat, lon);
+  if (d <= FRAME_EXACT_METERS && Math.abs(from.lat) < POLAR_LIMIT_DEG) return d;
+  return nearDistanceMeters(from.lat, from.lon, lat, lon);
 }

@@ -2,7 +2,9 @@
 // local transport 10 min + 20 km/h, long distance 30 min + 80 km/h. Values worked by hand.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { travelMinutes } from '../../src/search/index.js';
+import { LocalFrame } from '../../src/geo/distance.js';
+import { travelDistance, travelMinutes } from '../../src/search/travel.js';
+import { geodesic, prng } from '../support/oracle.js';
 
 describe('travel estimates', () => {
   it('500 m straight line: 650 m walked at 80 m/min = 8.1 min', () => {
@@ -24,5 +26,22 @@ describe('travel estimates', () => {
         expect(travelMinutes(lo)).toBeLessThanOrEqual(travelMinutes(hi));
       }),
     );
+  });
+});
+
+describe('travel distance from an input location', () => {
+  it('within 0.1 m of GeographicLib up to 10 km and within 0.05 % up to 500 km, at latitudes up to 88', () => {
+    const rnd = prng(17);
+    for (let i = 0; i < 5000; i++) {
+      const lat = (rnd() * 2 - 1) * 88;
+      const lon = (rnd() * 2 - 1) * 180;
+      const far = i % 2 === 0 ? 0.1 : 4.5; // degrees: up to ~10 km, or up to ~500 km
+      const vLat = Math.max(-89.9, Math.min(89.9, lat + (rnd() * 2 - 1) * far));
+      const vLon = lon + ((rnd() * 2 - 1) * far) / Math.max(0.05, Math.cos((lat * Math.PI) / 180));
+      const ours = travelDistance(new LocalFrame(lat, lon), vLat, vLon);
+      const exact = geodesic(lat, lon, vLat, vLon);
+      if (exact <= 10_000) expect(Math.abs(ours - exact)).toBeLessThan(0.1);
+      else expect(Math.abs(ours - exact) / exact).toBeLessThan(5e-4);
+    }
   });
 });
