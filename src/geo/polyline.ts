@@ -45,20 +45,45 @@ export const SCREEN_STRIDE = 19;
 
 /**
  * Exact distance (metres) from (lat, lon) to the point at fraction `t` of the piece whose
- * screen entry starts at `s` of `sc` ({@link PreparedRoute.corridorScreen}): the foot on the
- * piece's quadratic curve, then the mean-latitude local formula with the scales expanded
- * around the piece's mid-latitude (the pair is within the corridor's width). A small pure
- * function, so the corridor walk's hot loop gets it inlined.
+ * screen entry starts at `s` of `sc` ({@link PreparedRoute.corridorScreen}): see
+ * {@link pieceFootDistance}.
  */
 export function footDistance(sc: Float64Array, s: number, lat: number, lon: number, t: number): number {
+  return pieceFootDistance(lat, lon, t, sc[s]!, sc[s + 1]!, sc[s + 10]!, sc[s + 11]!, sc[s + 12]!, sc[s + 13]!, sc[s + 14]!, sc[s + 2]!, sc[s + 3]!, sc[s + 15]!, sc[s + 16]!);
+}
+
+/**
+ * Exact distance (metres) from (lat, lon) to the point at fraction `t` of a piece given by
+ * its screen constants (layout at SCREEN_STRIDE; degrees, metres per degree): the foot on
+ * the piece's quadratic curve, then the mean-latitude local formula with the scales
+ * expanded around the piece's mid-latitude (the pair is within the corridor's width). A
+ * small pure function of numbers, so the corridor walk's hot loop, which holds the
+ * constants in locals, gets it inlined without re-reading them per point.
+ */
+export function pieceFootDistance(
+  lat: number,
+  lon: number,
+  t: number,
+  lat0: number,
+  lon0: number,
+  dLat: number,
+  dLon: number,
+  bLat: number,
+  bLon: number,
+  midLat: number,
+  kx: number,
+  ky: number,
+  dkx: number,
+  dky: number,
+): number {
   const bend = 4 * t * (1 - t);
-  const footLat = sc[s]! + t * sc[s + 10]! + bend * sc[s + 12]!;
-  const footLon = sc[s + 1]! + t * sc[s + 11]! + bend * sc[s + 13]!;
-  const h = (lat + footLat) * 0.5 - sc[s + 14]!;
-  let dLon = lon - footLon;
-  if (!(dLon >= -180 && dLon < 180)) dLon = wrapLonDelta(dLon);
-  const x = dLon * (sc[s + 2]! + h * sc[s + 15]!);
-  const y = (lat - footLat) * (sc[s + 3]! + h * sc[s + 16]!);
+  const footLat = lat0 + t * dLat + bend * bLat;
+  const footLon = lon0 + t * dLon + bend * bLon;
+  const h = (lat + footLat) * 0.5 - midLat;
+  let dx = lon - footLon;
+  if (!(dx >= -180 && dx < 180)) dx = wrapLonDelta(dx);
+  const x = dx * (kx + h * dkx);
+  const y = (lat - footLat) * (ky + h * dky);
   const d = Math.sqrt(x * x + y * y);
   return d <= LOCAL_FRAME_MAX_METERS ? d : nearDistanceMeters(lat, lon, footLat, footLon);
 }

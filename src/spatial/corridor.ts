@@ -1,15 +1,17 @@
 import type KDBush from 'kdbush';
 import { BoxList } from '../geo/bbox.js';
 import { wrapLonDelta } from '../geo/ellipsoid.js';
-import { SCREEN_STRIDE, footDistance, type PreparedRoute } from '../geo/polyline.js';
+import { SCREEN_STRIDE, pieceFootDistance, type PreparedRoute } from '../geo/polyline.js';
 import type { ColumnFilter } from './column-filter.js';
 import type { HitBuffer } from './hit-buffer.js';
 
-// Walk stack: 7 numbers per entry (left, right, axis, and the node's region minLon, minLat,
-// maxLon, maxLat in degrees). A depth-first walk holds at most one pending sibling per
-// level, and a kdbush tree is under 40 levels deep even for 2^32 points.
-const ENTRY = 7;
-const STACK = new Float64Array(ENTRY * 64);
+// Walk stack, one entry per pending node: NODES holds left, right and axis (integers, so
+// the hot loop indexes the tree's arrays with small integers, not doubles), REGIONS the
+// node's region minLon, minLat, maxLon, maxLat (degrees). A depth-first walk holds at most
+// one pending sibling per level, and a kdbush tree is under 40 levels deep even for 2^32
+// points.
+const NODES = new Int32Array(3 * 64);
+const REGIONS = new Float64Array(4 * 64);
 const EMPTY_U16 = new Uint16Array(0);
 const EMPTY_U8 = new Uint8Array(0);
 
@@ -115,6 +117,13 @@ export class CorridorWalker {
     const refine = screen[s + 9] === 1;
     const along0 = screen[s + 17]!;
     const pieceLength = screen[s + 18]!;
+    const dLatP = screen[s + 10]!;
+    const dLonP = screen[s + 11]!;
+    const bLatP = screen[s + 12]!;
+    const bLonP = screen[s + 13]!;
+    const midLatP = screen[s + 14]!;
+    const dkx = screen[s + 15]!;
+    const dky = screen[s + 16]!;
     // The capsule in the piece's planar frame (metres): unit vector u along the chord, its
     // length, and the screen radius around it.
     const vLen = Math.sqrt(vx * vx + vy * vy);
@@ -125,23 +134,23 @@ export class CorridorWalker {
     const seenMinY = seen[1]!;
     const seenMaxX = seen[2]!;
     const seenMaxY = seen[3]!;
-    STACK[0] = 0;
-    STACK[1] = ids.length - 1;
-    STACK[2] = 0;
-    STACK[3] = minX;
-    STACK[4] = minY;
-    STACK[5] = maxX;
-    STACK[6] = maxY;
-    let sp = ENTRY;
+    NODES[0] = 0;
+    NODES[1] = ids.length - 1;
+    NODES[2] = 0;
+    REGIONS[0] = minX;
+    REGIONS[1] = minY;
+    REGIONS[2] = maxX;
+    REGIONS[3] = maxY;
+    let sp = 1;
     while (sp > 0) {
-      sp -= ENTRY;
-      const left = STACK[sp]!;
-      const right = STACK[sp + 1]!;
-      const axis = STACK[sp + 2]!;
-      const rMinX = STACK[sp + 3]!;
-      const rMinY = STACK[sp + 4]!;
-      const rMaxX = STACK[sp + 5]!;
-      const rMaxY = STACK[sp + 6]!;
+      sp--;
+      const left = NODES[3 * sp]!;
+      const right = NODES[3 * sp + 1]!;
+      const axis = NODES[3 * sp + 2]!;
+      const rMinX = REGIONS[4 * sp]!;
+      const rMinY = REGIONS[4 * sp + 1]!;
+      const rMaxX = REGIONS[4 * sp + 2]!;
+      const rMaxY = REGIONS[4 * sp + 3]!;
       if (prune) {
         // Separating axes of the region's rectangle and the capsule: across the chord
         // (offset s = X uy' with u' = (-uy, ux)) and along it (a = X . u). Each is linear in
@@ -194,7 +203,7 @@ export class CorridorWalker {
           const ey = py - t * vy;
           if (ex * ex + ey * ey > screenSq) continue;
           if (refine) t = route.refineChordFoot(piece, y, x, t);
-          d = footDistance(screen, s, y, x, t);
+          d = pieceFootDistance(y, x, t, lat0, lon0, dLatP, dLonP, bLatP, bLonP, midLatP, kx, ky, dkx, dky);
           along = along0 + t * pieceLength;
         }
         if (!(d <= width)) continue;
@@ -216,24 +225,24 @@ export class CorridorWalker {
       const split = axis === 0 ? coords[2 * m]! : coords[2 * m + 1]!;
       // Children: [left, m - 1] has coordinate <= split on `axis`, [m + 1, right] >= split.
       if (axis === 0 ? minX <= split : minY <= split) {
-        STACK[sp] = left;
-        STACK[sp + 1] = m - 1;
-        STACK[sp + 2] = 1 - axis;
-        STACK[sp + 3] = rMinX;
-        STACK[sp + 4] = rMinY;
-        STACK[sp + 5] = axis === 0 ? Math.min(rMaxX, split) : rMaxX;
-        STACK[sp + 6] = axis === 0 ? rMaxY : Math.min(rMaxY, split);
-        sp += ENTRY;
+        NODES[3 * sp] = left;
+        NODES[3 * sp + 1] = m - 1;
+        NODES[3 * sp + 2] = 1 - axis;
+        REGIONS[4 * sp] = rMinX;
+        REGIONS[4 * sp + 1] = rMinY;
+        REGIONS[4 * sp + 2] = axis === 0 ? Math.min(rMaxX, split) : rMaxX;
+        REGIONS[4 * sp + 3] = axis === 0 ? rMaxY : Math.min(rMaxY, split);
+        sp++;
       }
       if (axis === 0 ? maxX >= split : maxY >= split) {
-        STACK[sp] = m + 1;
-        STACK[sp + 1] = right;
-        STACK[sp + 2] = 1 - axis;
-        STACK[sp + 3] = axis === 0 ? Math.max(rMinX, split) : rMinX;
-        STACK[sp + 4] = axis === 0 ? rMinY : Math.max(rMinY, split);
-        STACK[sp + 5] = rMaxX;
-        STACK[sp + 6] = rMaxY;
-        sp += ENTRY;
+        NODES[3 * sp] = m + 1;
+        NODES[3 * sp + 1] = right;
+        NODES[3 * sp + 2] = 1 - axis;
+        REGIONS[4 * sp] = axis === 0 ? Math.max(rMinX, split) : rMinX;
+        REGIONS[4 * sp + 1] = axis === 0 ? rMinY : Math.max(rMinY, split);
+        REGIONS[4 * sp + 2] = rMaxX;
+        REGIONS[4 * sp + 3] = rMaxY;
+        sp++;
       }
     }
   }
