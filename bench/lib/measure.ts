@@ -15,6 +15,14 @@ export interface MeasureOptions {
   /** Warm-up budget per task, ms. */
   readonly warmupMs?: number;
   readonly minIterations?: number;
+  /**
+   * Rounds (default 1). With more, each task's budget is split into that many blocks, run
+   * in alternation (A B, then B A, ...), and the
+   * statistics are taken over all of a task's samples: tasks whose ratio is a goal are then
+   * measured over the same stretch of time, so a busy spell on a shared machine weighs on
+   * both rather than on whichever ran during it.
+   */
+  readonly rounds?: number;
 }
 
 /**
@@ -29,6 +37,7 @@ export const sink = { value: 0 };
  * is folded into the sink.
  */
 export function measure(tasks: ReadonlyArray<readonly [string, () => number]>, options: MeasureOptions): Timing[] {
+  if ((options.rounds ?? 1) > 1) return measureAlternating(tasks, options);
   const bench = new Bench({
     time: options.timeMs,
     warmupTime: options.warmupMs ?? Math.min(250, options.timeMs / 4),
@@ -55,6 +64,53 @@ export function measure(tasks: ReadonlyArray<readonly [string, () => number]>, o
       samples: r.latency.samples?.length ?? Math.round(r.totalTime / r.period),
     };
   });
+}
+
+function measureAlternating(tasks: ReadonlyArray<readonly [string, () => number]>, options: MeasureOptions): Timing[] {
+  const rounds = options.rounds!;
+  const samples: number[][] = tasks.map(() => []);
+  // One full collection before the first block only: after one, V8 sweeps the heap on a
+  // background thread for a while, which on two cores would slow whichever block came next.
+  collectGarbage();
+  for (let round = 0; round < rounds; round++) {
+    const order = tasks.map((_, k) => (round % 2 === 0 ? k : tasks.length - 1 - k));
+    for (const k of order) {
+      const [name, fn] = tasks[k]!;
+      const bench = new Bench({
+        time: options.timeMs / rounds,
+        // A full warm-up before a task's first block; later blocks only re-touch the caches.
+        warmupTime: round === 0 ? (options.warmupMs ?? Math.min(250, options.timeMs / 4)) : 25,
+        iterations: Math.max(1, Math.ceil((options.minIterations ?? 10) / rounds)),
+        throws: true,
+        retainSamples: true,
+      });
+      bench.add(name, () => {
+        sink.value = (sink.value + fn()) | 0;
+      });
+      bench.runSync();
+      const r = bench.tasks[0]!.result;
+      if (r.state !== 'completed') throw new Error(`benchmark task ${name} did not complete: ${r.state}`);
+      samples[k]!.push(...(r.latency.samples ?? []));
+    }
+  }
+  return tasks.map(([name], k) => {
+    const ms = samples[k]!.sort((a, b) => a - b);
+    return {
+      name,
+      medianUs: quantile(ms, 0.5) * 1000,
+      p99Us: quantile(ms, 0.99) * 1000,
+      meanUs: (ms.reduce((a, b) => a + b, 0) / ms.length) * 1000,
+      samples: ms.length,
+    };
+  });
+}
+
+/** Linear-interpolated quantile `q` of ascending `sorted` (as tinybench computes p50 and p99). */
+function quantile(sorted: readonly number[], q: number): number {
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }
 
 /** The median of `values` (the mean of the middle two for an even count). */

@@ -72,7 +72,7 @@ function pointRadius(ctx: BenchContext, withOrama: boolean): WorkloadResult {
     ['geokdbush around, nearest 20 within 1 km', () => base.geokdbushRadius(centres[next()]!, R, 20).length],
   ];
   tasks.push(['turf.distance over every venue (brute force)', () => base.turfBruteRadius(centres[next()]!, R).length]);
-  const timings = measure(tasks, { timeMs: ctx.timeMs, minIterations: 5 });
+  const timings = measure(tasks, { timeMs: ctx.timeMs, minIterations: 5, rounds: 4 });
   if (withOrama) {
     // Built, checked and timed last, then freed: its heap must not weigh on the other rows.
     figures['Orama build (ms)'] = base.buildOrama();
