@@ -17,10 +17,9 @@ export interface MeasureOptions {
   readonly minIterations?: number;
   /**
    * Rounds (default 1). With more, each task's budget is split into that many blocks, run
-   * in alternation (A B, then B A, ...), and the
-   * statistics are taken over all of a task's samples: tasks whose ratio is a goal are then
-   * measured over the same stretch of time, so a busy spell on a shared machine weighs on
-   * both rather than on whichever ran during it.
+   * in alternation (A B, then B A, ...), and the statistics are taken over all of a task's
+   * samples: tasks whose ratio is a goal are then measured over the same stretch of time, so
+   * a busy spell on a shared machine weighs on both rather than on whichever ran during it.
    */
   readonly rounds?: number;
 }
