@@ -2,13 +2,13 @@
 import { Command } from 'commander';
 import { isVenueSearchError } from '../errors.js';
 import { registerImportCommands } from './import-command.js';
-import { registerServiceCommands } from './service-commands.js';
+import { registerServiceCommandsIfAvailable } from './service-peers.js';
 import { registerSnapshotCommand } from './snapshot-command.js';
 
 /** The `venue-search` command line. Each command family registers itself here. */
 const program = new Command('venue-search').description('in-process venue search: import, query and serve venue data');
 registerImportCommands(program);
-registerServiceCommands(program);
+await registerServiceCommandsIfAvailable(program);
 registerSnapshotCommand(program);
 try {
   await program.parseAsync(process.argv);

@@ -44,7 +44,10 @@ export function readSnapshot(path: string, options: EngineOptions = {}): Engine 
 }
 
 /** {@link readSnapshot} over bytes already in memory; `name` is used in error messages. */
-export function restoreSnapshot(file: Buffer, name: string, options: EngineOptions = {}): Engine {
+export function restoreSnapshot(bytes: Uint8Array, name: string, options: EngineOptions = {}): Engine {
+  // Buffer's readers (readDoubleLE, toString) over the caller's bytes, without a copy; the
+  // public type is Uint8Array so that consumers need no Node typings.
+  const file = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const bad = (why: string): never => {
     throw new VenueSearchError('invalid_data', `${name} is not a usable venue-search snapshot: ${why}`, { param: 'path', value: name });
   };

@@ -1,0 +1,270 @@
+/**
+ * Issue 14: the package as a user meets it. `npm pack`, then install the tarball into fresh
+ * folders outside the checkout and, there:
+ * - an engine-only install pulls no native module and no HTTP framework;
+ * - the README's engine examples (ES module and CommonJS) run as written on the bundled
+ *   fixtures and on a real OpenStreetMap import made with the installed CLI, and their
+ *   printed answers hold against GeographicLib;
+ * - a consumer type-checks on TypeScript 5.x and on the newest TypeScript, with and without
+ *   @types/node;
+ * - the installed CLI prints its help, and `serve` answers a request once the optional
+ *   service packages are installed.
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { geodesic, routeDistance } from '../support/oracle.js';
+import { hasShared, sharedFile } from '../support/real-data.js';
+import { fencedBlocks, findFiles, npmInstall, REPO, run, userEnv } from './install-support.js';
+
+const LONDON_OSM = 'osm-london-pubs/london_pubs_overpass_2024-11-25.geojson';
+const README = readFileSync(join(REPO, 'README.md'), 'utf8');
+const EXAMPLE_ESM = readFileSync(join(REPO, 'examples/quick-start.mjs'), 'utf8');
+const EXAMPLE_CJS = readFileSync(join(REPO, 'examples/quick-start.cjs'), 'utf8');
+const PKG = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+  name: string;
+  peerDependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+
+let root = '';
+let tarball = '';
+let engineDir = '';
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'venue-search-install-'));
+  const packed = run('npm', ['pack', '--pack-destination', root], REPO, { timeoutMs: 300_000 });
+  const name = packed.stdout.trim().split('\n').pop()!;
+  tarball = join(root, name);
+  expect(existsSync(tarball)).toBe(true);
+  engineDir = join(root, 'engine-user');
+  run('mkdir', ['-p', engineDir], root);
+  run('npm', ['init', '-y'], engineDir);
+  npmInstall(engineDir, [tarball]);
+}, 600_000);
+
+afterAll(() => {
+  if (root !== '') rmSync(root, { recursive: true, force: true });
+});
+
+describe('engine-only install from the packed tarball', () => {
+  it('builds no native module and installs no HTTP framework or SQLite', () => {
+    const modules = join(engineDir, 'node_modules');
+    for (const serverOnly of ['fastify', 'better-sqlite3', '@fastify/swagger', 'ajv']) {
+      expect(existsSync(join(modules, serverOnly)), serverOnly).toBe(false);
+    }
+    expect(findFiles(modules, (f) => f.endsWith('.node') || f === 'binding.gyp')).toEqual([]);
+    expect(existsSync(join(modules, PKG.name, 'dist/src/index.js'))).toBe(true);
+  });
+
+  it('the README shows the ES module and CommonJS examples exactly as the files run here', () => {
+    expect(fencedBlocks(README, 'js')).toContain(EXAMPLE_ESM);
+    expect(fencedBlocks(README, 'js')).toContain(EXAMPLE_CJS);
+    expect(README).toContain(`npm install ${PKG.name}`);
+  });
+});
+
+/** What the README example printed, parsed back. */
+interface ExampleOutput {
+  centre: [number, number];
+  meetUp: Array<{ id: string; distance: number }>;
+  corridorTotal: number;
+  onTheWay: Array<{ id: string; distance: number; along: number }>;
+  found: number;
+  findHits: Array<{ id: string; name: string; distance: number }>;
+}
+
+function parseExample(stdout: string): ExampleOutput {
+  const centre = /^Meet up around (-?[\d.]+), (-?[\d.]+):$/m.exec(stdout);
+  const total = /^On the way \((\d+) pubs in the corridor\):$/m.exec(stdout);
+  const found = /^Found (\d+) for "red lino" within 2 km of Soho:$/m.exec(stdout);
+  expect(centre && total && found, stdout).toBeTruthy();
+  return {
+    centre: [Number(centre![1]), Number(centre![2])],
+    meetUp: [...stdout.matchAll(/^ {2}.+ \[([^\]]+)\] (\d+) m from the centre, score [\d.]+, \d+ min from Soho$/gm)].map((m) => ({ id: m[1]!, distance: Number(m[2]) })),
+    corridorTotal: Number(total![1]),
+    onTheWay: [...stdout.matchAll(/^ {2}.+ \[([^\]]+)\] (\d+) m off the route, (\d+) m along$/gm)].map((m) => ({ id: m[1]!, distance: Number(m[2]), along: Number(m[3]) })),
+    found: Number(found![1]),
+    findHits: [...stdout.matchAll(/^ {2}(.+) \[([^\]]+)\] (\d+) m$/gm)].map((m) => ({ name: m[1]!, id: m[2]!, distance: Number(m[3]) })),
+  };
+}
+
+interface DataVenue {
+  id: string;
+  name: string;
+  lat: number;
+  lon: number;
+  genres: string[];
+}
+
+function readData(path: string): Map<string, DataVenue> {
+  const byId = new Map<string, DataVenue>();
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    const r = JSON.parse(line) as { id: string; name: string; location: { coordinates: [number, number] }; primaryGenre?: string; additionalGenres?: string[] };
+    byId.set(r.id, { id: r.id, name: r.name, lat: r.location.coordinates[0], lon: r.location.coordinates[1], genres: [r.primaryGenre ?? '', ...(r.additionalGenres ?? [])] });
+  }
+  return byId;
+}
+
+/** The weighted geographic midpoint, recomputed here from unit vectors (CONTRACT.md). */
+function oracleCentre(points: ReadonlyArray<readonly [number, number, number]>): [number, number] {
+  let x = 0, y = 0, z = 0;
+  for (const [la, lo, w] of points) {
+    const p = (la * Math.PI) / 180, l = (lo * Math.PI) / 180;
+    x += w * Math.cos(p) * Math.cos(l); y += w * Math.cos(p) * Math.sin(l); z += w * Math.sin(p);
+  }
+  return [(Math.atan2(z, Math.hypot(x, y)) * 180) / Math.PI, (Math.atan2(y, x) * 180) / Math.PI];
+}
+
+const PEOPLE = [[51.539, -0.1426, 1], [51.5136, -0.1365, 1], [51.5265, -0.0787, 1], [51.4613, -0.1156, 0.5]] as const;
+const WALK: Array<[number, number]> = [[51.539, -0.1426], [51.5265, -0.0787]];
+/** Soho's centre from an independent source (Ordnance Survey / Wikipedia: 51°30′49″N 0°8′2″W). */
+const SOHO: [number, number] = [51.5136, -0.134];
+
+function checkExample(stdout: string, data: Map<string, DataVenue>): void {
+  const out = parseExample(stdout);
+  const [cLat, cLon] = oracleCentre(PEOPLE);
+  expect(geodesic(out.centre[0], out.centre[1], cLat, cLon)).toBeLessThan(1.5); // printed to 5 decimals
+  expect(out.meetUp.length).toBe(3);
+  for (const v of out.meetUp) {
+    const d = data.get(v.id)!;
+    expect(d, v.id).toBeDefined();
+    expect(Math.abs(geodesic(cLat, cLon, d.lat, d.lon) - v.distance)).toBeLessThanOrEqual(1);
+    expect(v.distance).toBeLessThanOrEqual(3000);
+  }
+  // PATH: every pub within 200 m of the walk, by brute force over the data with GeographicLib.
+  let inCorridor = 0, nearEdge = 0;
+  for (const d of data.values()) {
+    if (!d.genres.includes('pub')) continue;
+    const r = routeDistance(WALK, d.lat, d.lon);
+    if (r.distance <= 200) inCorridor++;
+    if (Math.abs(r.distance - 200) < 1) nearEdge++;
+  }
+  expect(Math.abs(out.corridorTotal - inCorridor)).toBeLessThanOrEqual(nearEdge);
+  expect(out.onTheWay.length).toBe(Math.min(3, inCorridor));
+  for (const v of out.onTheWay) {
+    const d = data.get(v.id)!;
+    expect(d.genres).toContain('pub');
+    const r = routeDistance(WALK, d.lat, d.lon);
+    expect(Math.abs(r.distance - v.distance)).toBeLessThanOrEqual(1);
+    expect(Math.abs(r.along - v.along)).toBeLessThanOrEqual(2);
+  }
+  // find: a typo of "Red Lion" near Soho (resolved by the embedded gazetteer) finds Red Lions.
+  expect(out.found).toBeGreaterThan(0);
+  expect(out.findHits[0]!.name).toMatch(/red lion/i);
+  for (const hit of out.findHits) {
+    const d = data.get(hit.id)!;
+    expect(hit.distance).toBeLessThanOrEqual(2000);
+    expect(geodesic(SOHO[0], SOHO[1], d.lat, d.lon)).toBeLessThan(2000 + 1500);
+  }
+}
+
+describe('the README engine examples, run as written in the installed package', () => {
+  it('ES module example on the bundled fixtures', () => {
+    writeFileSync(join(engineDir, 'example.mjs'), EXAMPLE_ESM);
+    const fixtures = join(engineDir, 'node_modules', PKG.name, 'fixtures/venues.ndjson');
+    copyFileSync(fixtures, join(engineDir, 'venues.ndjson'));
+    const { stdout } = run(process.execPath, ['example.mjs'], engineDir);
+    checkExample(stdout, readData(fixtures));
+  });
+
+  it.runIf(hasShared(LONDON_OSM))('ES module and CommonJS examples on the real OSM London pubs, imported with the installed CLI', () => {
+    run(join(engineDir, 'node_modules/.bin/venue-search'), ['import', 'osm', sharedFile(LONDON_OSM), '-o', 'london.ndjson'], engineDir);
+    writeFileSync(join(engineDir, 'example.mjs'), EXAMPLE_ESM);
+    const london = join(engineDir, 'london.ndjson');
+    const { stdout } = run(process.execPath, ['example.mjs', 'london.ndjson'], engineDir);
+    checkExample(stdout, readData(london));
+    // npm init -y makes a CommonJS package: the .cjs example loads the engine through require().
+    writeFileSync(join(engineDir, 'example.cjs'), EXAMPLE_CJS);
+    const cjs = run(process.execPath, ['example.cjs', 'london.ndjson'], engineDir);
+    expect(cjs.stdout).toMatch(/^Found [1-9]\d* for "red lion" near Soho; nearest: .*Red Lion/im);
+  }, 120_000);
+});
+
+describe('declarations in a consumer project', () => {
+  // Uses only engine types and no Node or DOM globals, so it must compile with neither.
+  const CONSUMER = `import { createEngine, readVenues, restoreSnapshot, isVenueSearchError, type VenueRecord, type SearchResponse } from '${PKG.name}';
+const { venues } = await readVenues('venues.ndjson');
+const engine = createEngine(venues, { validate: false });
+const page: SearchResponse = engine.search({ locations: [{ lat: 51.5, lon: -0.1 }], mode: { mode: 'POINT', maxDistance: 1000 } }, { limit: 3 });
+const first: string | undefined = page.establishments[0]?.name;
+const record: VenueRecord | undefined = venues[0];
+let code: string | undefined;
+try { engine.find({ q: 'x', location: 'Nowhere' }); } catch (e) { if (isVenueSearchError(e)) code = e.code; }
+export { first, record, code, restoreSnapshot };
+`;
+  const tsconfig = (types: string[]) =>
+    JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2022'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types }, files: ['consumer.mts'] });
+
+  it('type-checks on TypeScript 5.x and the newest TypeScript, with and without @types/node', () => {
+    writeFileSync(join(engineDir, 'consumer.mts'), CONSUMER);
+    for (const typescript of ['typescript@5', 'typescript@latest']) {
+      npmInstall(engineDir, ['--save-dev', typescript]);
+      const version = run(join(engineDir, 'node_modules/.bin/tsc'), ['--version'], engineDir).stdout.trim();
+      writeFileSync(join(engineDir, 'tsconfig.json'), tsconfig([]));
+      const bare = run(join(engineDir, 'node_modules/.bin/tsc'), ['-p', '.'], engineDir, { allowFailure: true });
+      expect(bare.status, `${version} without @types/node:\n${bare.stdout}${bare.stderr}`).toBe(0);
+      if (!existsSync(join(engineDir, 'node_modules/@types/node'))) npmInstall(engineDir, ['--save-dev', '@types/node@20']);
+      writeFileSync(join(engineDir, 'tsconfig.json'), tsconfig(['node']));
+      const withNode = run(join(engineDir, 'node_modules/.bin/tsc'), ['-p', '.'], engineDir, { allowFailure: true });
+      expect(withNode.status, `${version} with @types/node:\n${withNode.stdout}${withNode.stderr}`).toBe(0);
+      run('npm', ['uninstall', '--no-audit', '--no-fund', '@types/node'], engineDir);
+    }
+  }, 300_000);
+});
+
+describe('the installed command line', () => {
+  it('prints its help, and says what to install when `serve` lacks the service packages', () => {
+    const cli = join(engineDir, 'node_modules/.bin/venue-search');
+    const help = run(cli, ['--help'], engineDir);
+    for (const command of ['import', 'serve', 'accounts', 'keys', 'snapshot']) expect(help.stdout).toMatch(new RegExp(`^ {2}${command}\\b`, 'm'));
+    const serve = run(cli, ['serve', '--data', 'venues.ndjson'], engineDir, { allowFailure: true });
+    expect(serve.status).toBe(1);
+    expect(serve.stderr).toContain('npm install fastify');
+  });
+
+  it('serves the bundled fixtures and answers a request once the service packages are installed', async () => {
+    const serviceDir = join(root, 'service-user');
+    run('mkdir', ['-p', serviceDir], root);
+    run('npm', ['init', '-y'], serviceDir);
+    // The service packages at the versions this checkout tests with. better-sqlite3 is taken
+    // from this checkout's installed copy: a fresh one is the same package compiled again
+    // from source (about 2 minutes), which proves nothing more about our package.
+    const peers = Object.keys(PKG.peerDependencies).map((p) => (p === 'better-sqlite3' ? join(REPO, 'node_modules/better-sqlite3') : `${p}@${PKG.devDependencies[p]}`));
+    npmInstall(serviceDir, [tarball, ...peers]);
+    const fixtures = join(serviceDir, 'node_modules', PKG.name, 'fixtures/venues.ndjson');
+    const child = spawn(join(serviceDir, 'node_modules/.bin/venue-search'), ['serve', '--data', fixtures, '--dev', '--port', '0', '--db', join(serviceDir, 'dev.sqlite')], {
+      cwd: serviceDir,
+      env: userEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let printed = '';
+      const { base, key } = await new Promise<{ base: string; key: string }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no start in 60 s: ${printed}`)), 60_000);
+        const onData = (chunk: Buffer) => {
+          printed += String(chunk);
+          const b = /on (http:\/\/\S+?)\/v1\//.exec(printed)?.[1];
+          const k = /secret key\s+(sk_\S+)/.exec(printed)?.[1];
+          if (b !== undefined && k !== undefined) {
+            clearTimeout(timer);
+            resolve({ base: b, key: k });
+          }
+        };
+        child.stdout.on('data', onData);
+        child.stderr.on('data', onData);
+        child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${printed}`)));
+      });
+      const res = await fetch(`${base}/v1/find?q=red%20lion`, { headers: { 'API-Key': key } });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { totalFound: number; establishments: Array<{ name: string }> };
+      expect(body.totalFound).toBeGreaterThan(0);
+      expect(body.establishments[0]!.name).toMatch(/red lion/i);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 300_000);
+});
