@@ -2,7 +2,7 @@
  * Derives `gb-places.tsv` (the embedded GB gazetteer, read by src/places/gazetteer.ts) from
  * the two GeoNames files described in NOTICE.md:
  *
- *   npx tsx data/gazetteer/build-gb-gazetteer.ts ../shared/data/geonames-gb
+ *   npx tsx data/gazetteer/build-gb-gazetteer.ts ../shared/data/geonames-gb [output file]
  *
  * Output rows (tab-separated, UTF-8, after one `#` comment line and a header line):
  * - `P name lat lon feature population outcodes precise`: one named place.
@@ -54,8 +54,8 @@ interface PlaceRow {
 }
 
 const sourceDir = process.argv[2];
-if (sourceDir === undefined) throw new Error('usage: build-gb-gazetteer.ts <folder with the GeoNames GB files>');
-const outFile = fileURLToPath(new URL('./gb-places.tsv', import.meta.url));
+if (sourceDir === undefined) throw new Error('usage: build-gb-gazetteer.ts <folder with the GeoNames GB files> [output file]');
+const outFile = process.argv[3] ?? fileURLToPath(new URL('./gb-places.tsv', import.meta.url));
 
 const cityRows = parse(readFileSync(join(sourceDir, 'gb_places_geonames.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
 const places: PlaceRow[] = [];

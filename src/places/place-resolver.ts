@@ -19,7 +19,10 @@ export interface ResolvedPlace {
  * resolves to the one among the venues. Find passes its density grid (src/find/density-grid.ts).
  */
 export interface VenueDensity {
-  /** Venues within about `radiusMeters` of a point (counted by whole grid cells). */
+  /**
+   * Venues near a point: at least every venue within `radiusMeters`, at most those in the
+   * box of +- `radiusMeters` around it widened to whole grid cells.
+   */
   venuesNear(lat: number, lon: number, radiusMeters: number): number;
   /** Metres from a point to the nearest venue, to grid-cell precision; Infinity when there are none. */
   nearestVenueMeters(lat: number, lon: number): number;
