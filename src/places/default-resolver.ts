@@ -42,6 +42,13 @@ export class DefaultPlaceResolver implements PlaceResolver {
   private readonly learnt: LearntPlaces;
   private readonly gazetteer: Gazetteer;
   private readonly agreeMeters: number;
+  /**
+   * Picks among several gazetteer candidates, by name key, for the `venues` they were made
+   * for (the data does not change under one engine; another VenueDensity clears them).
+   * Bounded by the gazetteer's names; spares the grid scan of a name far from every venue.
+   */
+  private picks = new Map<string, GazetteerEntry>();
+  private picksFor: VenueDensity | undefined;
 
   /** `learnt`: the venues' records to learn places from, or places already learnt. */
   constructor(learnt: readonly VenueRecord[] | LearntPlaces, options: DefaultPlaceResolverOptions = {}) {
@@ -63,7 +70,13 @@ export class DefaultPlaceResolver implements PlaceResolver {
     }
     const key = placeKey(name);
     if (key === '') return null;
-    return this.choose(this.learnt.area(key), this.candidates(key), venues);
+    const learnt = this.learnt.area(key);
+    const entries = this.candidates(key);
+    if (learnt !== undefined || entries.length < 2 || venues === undefined) return this.choose(learnt, entries, venues);
+    if (this.picksFor !== venues) [this.picks, this.picksFor] = [new Map(), venues];
+    let pick = this.picks.get(key);
+    if (pick === undefined) this.picks.set(key, (pick = pickAmong(entries, venues)));
+    return fromEntry(pick);
   }
 
   /**
