@@ -49,6 +49,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
    */
   private picks = new Map<string, GazetteerEntry>();
   private picksFor: VenueDensity | undefined;
+  private keysByLength: Map<number, string[]> | null = null;
 
   /** `learnt`: the venues' records to learn places from, or places already learnt. */
   constructor(learnt: readonly VenueRecord[] | LearntPlaces, options: DefaultPlaceResolverOptions = {}) {
@@ -90,13 +91,14 @@ export class DefaultPlaceResolver implements PlaceResolver {
     if (key.length < 3) return [];
     const max = Math.max(1, typoBudget(key.length));
     const found: Array<{ key: string; edits: number }> = [];
-    const consider = (k: string): void => {
-      if (k === key || Math.abs(k.length - key.length) > max) return;
-      const edits = editDistance(key, k, max);
-      if (edits <= max) found.push({ key: k, edits });
-    };
-    for (const k of this.gazetteer.keys()) consider(k);
-    for (const [k] of this.learnt.areaEntries()) if (this.gazetteer.lookup(k).length === 0) consider(k);
+    const byLength = this.namesByLength();
+    for (let length = key.length - max; length <= key.length + max; length++) {
+      for (const k of byLength.get(length) ?? []) {
+        if (k === key) continue;
+        const edits = editDistance(key, k, max);
+        if (edits <= max) found.push({ key: k, edits });
+      }
+    }
     const ranked = found.map(({ key: k, edits }) => {
       const entries = this.gazetteer.lookup(k);
       const best = entries.length > 0 ? pickAmong(entries, venues) : null;
@@ -110,6 +112,21 @@ export class DefaultPlaceResolver implements PlaceResolver {
       if (!out.includes(r.name)) out.push(r.name);
     }
     return out;
+  }
+
+  /** Every known place key (gazetteer and learnt), by length: built at the first suggestion. */
+  private namesByLength(): ReadonlyMap<number, readonly string[]> {
+    if (this.keysByLength !== null) return this.keysByLength;
+    const byLength = new Map<number, string[]>();
+    const add = (k: string): void => {
+      const list = byLength.get(k.length);
+      if (list === undefined) byLength.set(k.length, [k]);
+      else list.push(k);
+    };
+    for (const k of this.gazetteer.keys()) add(k);
+    for (const [k] of this.learnt.areaEntries()) if (this.gazetteer.lookup(k).length === 0) add(k);
+    this.keysByLength = byLength;
+    return byLength;
   }
 
   /** Rules 2 and 3 for one name: a learnt place (or undefined) and the gazetteer candidates. */
