@@ -1,10 +1,10 @@
 import { toEstablishment } from '../details/establishment-record.js';
 import { isOpenAt } from '../details/open-now.js';
-import { VenueSearchError, describeValue } from '../errors.js';
 import { LOCAL_FRAME_MAX_METERS, LocalFrame, POLAR_LIMIT_DEG, distanceMeters } from '../geo/distance.js';
 import { MIN_METERS_PER_DEG_LAT } from '../geo/ellipsoid.js';
 import { createDefaultPlaceResolver } from '../places/default-resolver.js';
 import type { PlaceResolver, ResolvedPlace } from '../places/place-resolver.js';
+import { UnknownPlaceError } from '../places/unknown-place-error.js';
 import type { FindEstablishment, FindResponse } from '../schema/find.js';
 import { HitBuffer } from '../spatial/hit-buffer.js';
 import type { SpatialIndex } from '../spatial/spatial-index.js';
@@ -13,6 +13,9 @@ import { DensityGrid } from './density-grid.js';
 import { checkFindParams, type FindParams } from './find-params.js';
 import { NameIndex, type PreparedNameQuery } from './name-index.js';
 import { TopK } from './top-k.js';
+
+/** Names offered when a `location` is unknown. */
+const MAX_PLACE_SUGGESTIONS = 3;
 
 export interface FindServiceOptions {
   /**
@@ -66,15 +69,17 @@ export class FindService {
     return this.names.byteSize;
   }
 
-  /** Resolves a place name with the configured resolver; throws `unknown_place` naming it. */
+  /**
+   * Resolves a place name with the configured resolver, telling it where the venues are
+   * (the density grid). Unknown: throws `unknown_place` (UnknownPlaceError) naming it and
+   * offering the resolver's suggestions.
+   */
   resolvePlace(name: string): ResolvedPlace {
     if (this.places === null && this.placesSource !== undefined && this.placesSource !== null) {
       this.places = typeof this.placesSource === 'function' ? this.placesSource() : this.placesSource;
     }
-    const place = this.places?.resolve(name) ?? null;
-    if (place === null) {
-      throw new VenueSearchError('unknown_place', `location ${describeValue(name)} is not a place we know`, { param: 'location', value: name });
-    }
+    const place = this.places?.resolve(name, this.density) ?? null;
+    if (place === null) throw new UnknownPlaceError(name, this.places?.suggest?.(name, MAX_PLACE_SUGGESTIONS, this.density) ?? []);
     return place;
   }
 

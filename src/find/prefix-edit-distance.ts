@@ -23,8 +23,23 @@ let backRow = new Int32Array(MAX_WORD + 1);
  * (a longer prefix is more than `max` insertions away).
  */
 export function prefixEditDistance(typed: string, word: string, max: number): number {
+  return boundedOsa(typed, word, max, false);
+}
+
+/**
+ * osa(a, b) (whole words: Levenshtein plus adjacent transpositions), or `max + 1` if that
+ * exceeds `max`. For suggestions ("Shoredich" -> "Shoreditch"), not a hot path.
+ */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  return boundedOsa(a, b, max, true);
+}
+
+/** The banded DP of both: over prefixes of `word` (min of the last row), or `word` whole. */
+function boundedOsa(typed: string, word: string, max: number, whole: boolean): number {
   const m = typed.length;
   if (m > MAX_WORD) return max + 1;
+  if (whole && word.length === 0) return m <= max ? m : max + 1;
   const cols = Math.min(word.length, m + max);
   if (prevRow.length < m + 1) {
     prevRow = new Int32Array(m + 1);
@@ -62,12 +77,15 @@ export function prefixEditDistance(typed: string, word: string, max: number): nu
       curr[r] = v;
       if (v < colMin) colMin = v;
     }
-    if (hi === m && curr[m]! < best) best = curr[m]!;
+    if (whole) {
+      if (c === word.length) return hi === m && curr[m]! <= max ? curr[m]! : max + 1;
+    } else if (hi === m && curr[m]! < best) best = curr[m]!;
     if (colMin > max) break; // every later column is at least this
     const t = back;
     back = prev;
     prev = curr;
     curr = t;
   }
+  if (whole) return max + 1; // left the band before the last column
   return best <= max ? best : max + 1;
 }

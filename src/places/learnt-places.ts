@@ -97,6 +97,11 @@ export class LearntPlaces {
     return this.postcodes.get(code);
   }
 
+  /** Every learnt area by place key (for suggestions; not a hot path). */
+  areaEntries(): IterableIterator<[string, ResolvedPlace]> {
+    return this.areas.entries();
+  }
+
   toJSON(): LearntPlacesJson {
     return { areas: [...this.areas], postcodes: [...this.postcodes] };
   }

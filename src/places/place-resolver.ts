@@ -3,7 +3,7 @@
  * resolver; the engine builds a default (gazetteer + places learnt from the venues) and a
  * user can pass any object of this shape instead.
  */
-export type PlaceKind = 'postcode' | 'area' | 'city' | 'town' | 'district';
+export type PlaceKind = 'postcode' | 'area' | 'city' | 'town' | 'district' | 'locality';
 
 export interface ResolvedPlace {
   /** The place's own spelling ("Covent Garden", "NW1"). */
@@ -14,7 +14,26 @@ export interface ResolvedPlace {
   readonly kind: PlaceKind | string;
 }
 
+/**
+ * Where the data's venues are, so that a name several places share (Richmond, Kensington)
+ * resolves to the one among the venues. Find passes its density grid (src/find/density-grid.ts).
+ */
+export interface VenueDensity {
+  /**
+   * Venues near a point: at least every venue within `radiusMeters`, at most those in the
+   * box of +- `radiusMeters` around it widened to whole grid cells.
+   */
+  venuesNear(lat: number, lon: number, radiusMeters: number): number;
+  /** Metres from a point to the nearest venue, to grid-cell precision; Infinity when there are none. */
+  nearestVenueMeters(lat: number, lon: number): number;
+}
+
 export interface PlaceResolver {
-  /** The place a name means, or null when unknown. Pure: no I/O per call. */
-  resolve(name: string): ResolvedPlace | null;
+  /**
+   * The place a name means, or null when unknown. Pure: no I/O per call. `venues`, when
+   * given, tells where the data is (for choosing between places of one name).
+   */
+  resolve(name: string, venues?: VenueDensity): ResolvedPlace | null;
+  /** Up to `limit` known names close in spelling to an unknown `name`, best first (optional). */
+  suggest?(name: string, limit: number, venues?: VenueDensity): string[];
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { prefixEditDistance, typoBudget } from '../../src/find/prefix-edit-distance.js';
+import { editDistance, prefixEditDistance, typoBudget } from '../../src/find/prefix-edit-distance.js';
 
 /** Oracle: textbook optimal-string-alignment distance (full matrix), minimised over all prefixes. */
 function osa(a: string, b: string): number {
@@ -34,6 +34,28 @@ describe('prefixEditDistance', () => {
     fc.assert(
       fc.property(word, word, fc.integer({ min: 0, max: 3 }), (a, b, max) => {
         expect(prefixEditDistance(a, b, max)).toBe(oraclePrefix(a, b, max));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('editDistance (whole words, for place suggestions): shoredich~shoreditch 1, brixotn~brixton 1 (swap), letih~leith 1, soho~shoreditch over budget', () => {
+    expect(editDistance('shoredich', 'shoreditch', 2)).toBe(1);
+    expect(editDistance('brixotn', 'brixton', 1)).toBe(1);
+    expect(editDistance('letih', 'leith', 1)).toBe(1);
+    expect(editDistance('leith', 'leith', 1)).toBe(0);
+    expect(editDistance('soho', 'shoreditch', 2)).toBe(3);
+    expect(editDistance('lino', 'lion', 1)).toBe(1);
+    expect(editDistance('', 'ab', 2)).toBe(2);
+    expect(editDistance('ab', '', 1)).toBe(2);
+  });
+
+  it('editDistance equals the full-matrix oracle on random short words over a small alphabet (property)', () => {
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd'), maxLength: 9 });
+    fc.assert(
+      fc.property(word, word, fc.integer({ min: 0, max: 3 }), (a, b, max) => {
+        const exact = osa(a, b);
+        expect(editDistance(a, b, max)).toBe(exact <= max ? exact : max + 1);
       }),
       { numRuns: 3000 },
     );

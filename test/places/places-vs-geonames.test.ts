@@ -8,7 +8,11 @@ import { Gazetteer } from '../../src/places/gazetteer.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import { HAVE_OSM_PUBS, loadOsmPubs } from '../find/osm-pubs.js';
 
-// GeoNames GB files: an ORACLE only (the resolver never reads them).
+// GeoNames GB files, read here directly. The embedded gazetteer (data/gazetteer) is derived
+// from the same files, so the checks below show that the derivation and the resolution rules
+// keep what the source says (no town lost or moved); they are not an independent oracle. The
+// independent checks (Wikipedia, Ordnance Survey-derived and postcode-centroid coordinates)
+// are in places-on-any-data.test.ts.
 const GEONAMES_DIR = fileURLToPath(new URL('../../../shared/data/geonames-gb/', import.meta.url));
 const HAVE_GEONAMES = existsSync(`${GEONAMES_DIR}gb_places_geonames.csv`);
 if (!HAVE_GEONAMES) console.warn(`[skip] GeoNames GB oracle not found in ${GEONAMES_DIR}: place-resolution tests are skipped`);
@@ -123,7 +127,7 @@ describe.skipIf(!HAVE_GEONAMES || !HAVE_OSM_PUBS)('place resolution checked agai
     const got = bare.resolve('Camden');
     expect(got?.name).toBe('Camden Town');
     expect(km(got!, medianPoint(postalByName.get('Camden Town')!))).toBeLessThan(2);
-    expect(bare.resolve('Soho')).toBeNull(); // not in the gazetteer: only learnt places know it
+    expect(bare.resolve('Soho')).toBeNull(); // not in cities1000 (the embedded GB file has it: places-on-any-data)
   });
 });
 

@@ -1,0 +1,201 @@
+/**
+ * Derives `gb-places.tsv` (the embedded GB gazetteer, read by src/places/gazetteer.ts) from
+ * the two GeoNames files described in NOTICE.md:
+ *
+ *   npx tsx data/gazetteer/build-gb-gazetteer.ts ../shared/data/geonames-gb [output file]
+ *
+ * Output rows (tab-separated, UTF-8, after one `#` comment line and a header line):
+ * - `P name lat lon feature population outcodes precise`: one named place.
+ *   - Every row of `gb_places_geonames.csv` (GeoNames cities1000: towns, cities, admin
+ *     seats and some districts) except those outside the British Isles (Dhekelia, Cyprus):
+ *     its own point, GeoNames feature code and population; precise = 1.
+ *   - Every place name of the postal file (`gb_postal_outcode_places.tsv`: one row per
+ *     outward code and place name, e.g. NW1 Camden Town) that the first file lacks. A
+ *     name's rows are split into places by single linkage (rows within LINK_METERS of each
+ *     other are one place: Richmond TW9 and Richmond DL10 are two); a place's point is its
+ *     most frequent row point (ties: best GeoNames accuracy, then nearest the rows' mean),
+ *     `outcodes` its number of rows, precise = 1 when that point has GeoNames accuracy 4
+ *     (the point of the GeoNames feature of that name) rather than 1 to 3 (an estimate
+ *     shared by several names of the district). A postal place within MERGE_METERS of a
+ *     first-file place of the same name is that place: only its outcode count is added.
+ * - `O code lat lon - 0 rows 1`: one outward postcode (`NW1`): the mean of its rows' points
+ *   within OUTCODE_CLUSTER_METERS of their coordinate-wise median (the places of the
+ *   district, an outlying one dropped).
+ * Names are compared by placeKey (src/places/place-name.ts), as the resolver does.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'csv-parse/sync';
+import { nearDistanceMeters } from '../../src/geo/distance.js';
+import { placeKey } from '../../src/places/place-name.js';
+
+const LINK_METERS = 10_000;
+const MERGE_METERS = 5_000;
+const OUTCODE_CLUSTER_METERS = 10_000;
+/** Rows outside the British Isles and the Channel Islands are dropped (Dhekelia). */
+const inIsles = (lat: number, lon: number) => lat >= 49 && lat <= 61 && lon >= -9 && lon <= 2;
+
+interface PostalRow {
+  code: string;
+  name: string;
+  lat: number;
+  lon: number;
+  accuracy: number;
+}
+interface PlaceRow {
+  name: string;
+  lat: number;
+  lon: number;
+  feature: string;
+  population: number;
+  outcodes: number;
+  precise: number;
+}
+
+const sourceDir = process.argv[2];
+if (sourceDir === undefined) throw new Error('usage: build-gb-gazetteer.ts <folder with the GeoNames GB files> [output file]');
+const outFile = process.argv[3] ?? fileURLToPath(new URL('./gb-places.tsv', import.meta.url));
+
+const cityRows = parse(readFileSync(join(sourceDir, 'gb_places_geonames.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+const places: PlaceRow[] = [];
+const placesByKey = new Map<string, PlaceRow[]>();
+for (const r of cityRows) {
+  const lat = Number(r['lat']);
+  const lon = Number(r['lon']);
+  if (!inIsles(lat, lon)) continue;
+  const p: PlaceRow = { name: r['name']!, lat, lon, feature: r['feature_code'] ?? '', population: Number(r['population'] || 0), outcodes: 0, precise: 1 };
+  places.push(p);
+  pushTo(placesByKey, placeKey(p.name), p);
+}
+
+const postal: PostalRow[] = [];
+for (const line of readFileSync(join(sourceDir, 'gb_postal_outcode_places.tsv'), 'utf8').split('\n')) {
+  const f = line.split('\t');
+  if (f.length < 11) continue;
+  const row = { code: f[1]!.trim().toUpperCase(), name: f[2]!.trim(), lat: Number(f[9]), lon: Number(f[10]), accuracy: Number(f[11] || 0) };
+  if (row.name === '' || !Number.isFinite(row.lat) || !Number.isFinite(row.lon)) continue;
+  postal.push(row);
+}
+
+// Postal place names, by key, split into places by single linkage.
+const postalByKey = new Map<string, PostalRow[]>();
+for (const r of postal) pushTo(postalByKey, placeKey(r.name), r);
+for (const [key, rows] of postalByKey) {
+  if (key === '') continue;
+  for (const cluster of singleLinkage(rows, LINK_METERS)) {
+    const point = representative(cluster);
+    const known = placesByKey.get(key) ?? [];
+    let merged: PlaceRow | null = null;
+    let best = MERGE_METERS;
+    for (const p of known) {
+      const d = nearDistanceMeters(p.lat, p.lon, point.lat, point.lon);
+      if (d <= best) [merged, best] = [p, d];
+    }
+    if (merged !== null) {
+      merged.outcodes += cluster.length;
+      continue;
+    }
+    const precise = cluster.some((r) => r.lat === point.lat && r.lon === point.lon && r.accuracy === 4) ? 1 : 0;
+    const p: PlaceRow = { name: mostCommon(cluster.map((r) => r.name)), lat: point.lat, lon: point.lon, feature: '', population: 0, outcodes: cluster.length, precise };
+    places.push(p);
+  }
+}
+
+// Outward codes.
+const byCode = new Map<string, PostalRow[]>();
+for (const r of postal) pushTo(byCode, r.code, r);
+const outcodes: Array<{ code: string; lat: number; lon: number; rows: number }> = [];
+for (const [code, rows] of byCode) {
+  const mLat = median(rows.map((r) => r.lat));
+  const mLon = median(rows.map((r) => r.lon));
+  const near = rows.filter((r) => nearDistanceMeters(mLat, mLon, r.lat, r.lon) <= OUTCODE_CLUSTER_METERS);
+  const use = near.length > 0 ? near : rows;
+  outcodes.push({ code, lat: mean(use.map((r) => r.lat)), lon: mean(use.map((r) => r.lon)), rows: rows.length });
+}
+
+places.sort((a, b) => cmp(placeKey(a.name), placeKey(b.name)) || a.lat - b.lat || a.lon - b.lon);
+outcodes.sort((a, b) => cmp(a.code, b.code));
+const lines = [
+  '# GB gazetteer derived from GeoNames (CC BY 4.0) and its GB postal-code file (contains Royal Mail data); see NOTICE.md. Built by build-gb-gazetteer.ts.',
+  'type\tname\tlat\tlon\tfeature\tpopulation\toutcodes\tprecise',
+  ...places.map((p) => ['P', p.name, fixed(p.lat), fixed(p.lon), p.feature || '-', p.population, p.outcodes, p.precise].join('\t')),
+  ...outcodes.map((o) => ['O', o.code, fixed(o.lat), fixed(o.lon), '-', 0, o.rows, 1].join('\t')),
+];
+writeFileSync(outFile, `${lines.join('\n')}\n`);
+console.log(`${outFile}: ${places.length} places (${cityRows.length} GeoNames rows read, ${postal.length} postal rows), ${outcodes.length} outward codes`);
+
+function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
+/** Connected components of "within `link` metres" (rows of one name: a few dozen at most). */
+function singleLinkage(rows: readonly PostalRow[], link: number): PostalRow[][] {
+  const group = rows.map((_, i) => i);
+  const find = (i: number): number => (group[i] === i ? i : (group[i] = find(group[i]!)));
+  for (let i = 0; i < rows.length; i++) {
+    for (let j = i + 1; j < rows.length; j++) {
+      if (nearDistanceMeters(rows[i]!.lat, rows[i]!.lon, rows[j]!.lat, rows[j]!.lon) <= link) group[find(i)] = find(j);
+    }
+  }
+  const out = new Map<number, PostalRow[]>();
+  rows.forEach((r, i) => pushTo(out, find(i), r));
+  return [...out.values()];
+}
+
+/** The most frequent point; ties: best accuracy, then nearest the mean of the rows. */
+function representative(rows: readonly PostalRow[]): { lat: number; lon: number } {
+  const cLat = mean(rows.map((r) => r.lat));
+  const cLon = mean(rows.map((r) => r.lon));
+  const counts = new Map<string, { lat: number; lon: number; n: number; accuracy: number }>();
+  for (const r of rows) {
+    const k = `${r.lat},${r.lon}`;
+    const c = counts.get(k);
+    if (c === undefined) counts.set(k, { lat: r.lat, lon: r.lon, n: 1, accuracy: r.accuracy });
+    else {
+      c.n++;
+      c.accuracy = Math.max(c.accuracy, r.accuracy);
+    }
+  }
+  let best: { lat: number; lon: number; n: number; accuracy: number } | null = null;
+  let bestD = Infinity;
+  for (const c of counts.values()) {
+    const d = nearDistanceMeters(cLat, cLon, c.lat, c.lon);
+    if (best === null || c.n > best.n || (c.n === best.n && (c.accuracy > best.accuracy || (c.accuracy === best.accuracy && d < bestD)))) {
+      best = c;
+      bestD = d;
+    }
+  }
+  return best!;
+}
+
+function mostCommon(values: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best = '';
+  let n = -1;
+  for (const [v, c] of counts) if (c > n || (c === n && v < best)) [best, n] = [v, c];
+  return best;
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+function mean(xs: readonly number[]): number {
+  let s = 0;
+  for (const x of xs) s += x;
+  return s / xs.length;
+}
+
+function fixed(x: number): string {
+  return String(Math.round(x * 1e5) / 1e5);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
