@@ -44,8 +44,8 @@ for (const v of onTheWay.establishments) {
 }
 
 // "The Red Lion in Soho", typo and all; then its menus (prices in pence), when it has any.
-const found = engine.find({ q: 'red lino', location: 'Soho', maxDistanceMeters: 2000 });
-console.log(`Found ${found.totalFound} for "red lino" within 2 km of Soho:`);
+const found = engine.find({ q: 'red lino', location: 'Soho' }); // within 5 km by default
+console.log(`Found ${found.totalFound} for "red lino" within 5 km of Soho:`);
 for (const v of found.establishments.slice(0, 3)) {
   console.log(`  ${v.name} [${v.id}] ${Math.round(v.distanceMeters)} m`);
 }

@@ -21,7 +21,8 @@ export { createDetailsService, DetailsService, basicDetails, advancedDetails, me
 export { toEstablishment } from './details/establishment-record.js';
 export { createDefaultPlaceResolver, DefaultPlaceResolver } from './places/default-resolver.js';
 export { Gazetteer } from './places/gazetteer.js';
-export type { PlaceResolver, ResolvedPlace, PlaceKind } from './places/place-resolver.js';
+export type { PlaceResolver, ResolvedPlace, PlaceKind, VenueDensity } from './places/place-resolver.js';
+export { UnknownPlaceError } from './places/unknown-place-error.js';
 export * from './import/index.js';
 export * from './schema/common.js';
 export * from './schema/menus.js';

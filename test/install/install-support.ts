@@ -40,8 +40,9 @@ export function run(command: string, args: readonly string[], cwd: string, optio
 }
 
 /** `npm install` as a user runs it, preferring the local cache (CI reaches the registry too). */
-export function npmInstall(cwd: string, specs: readonly string[]): RunResult {
-  return run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...specs], cwd);
+export function npmInstall(cwd: string, specs: readonly string[], options: { ignoreScripts?: boolean } = {}): RunResult {
+  const flags = ['--no-audit', '--no-fund', '--prefer-offline', ...(options.ignoreScripts === true ? ['--ignore-scripts'] : [])];
+  return run('npm', ['install', ...flags, ...specs], cwd);
 }
 
 /** Every file below `dir` whose name matches `test` (node_modules included, links not followed). */

@@ -79,7 +79,7 @@ interface ExampleOutput {
 function parseExample(stdout: string): ExampleOutput {
   const centre = /^Meet up around (-?[\d.]+), (-?[\d.]+):$/m.exec(stdout);
   const total = /^On the way \((\d+) pubs in the corridor\):$/m.exec(stdout);
-  const found = /^Found (\d+) for "red lino" within 2 km of Soho:$/m.exec(stdout);
+  const found = /^Found (\d+) for "red lino" within 5 km of Soho:$/m.exec(stdout);
   expect(centre && total && found, stdout).toBeTruthy();
   return {
     centre: [Number(centre![1]), Number(centre![2])],
@@ -157,8 +157,8 @@ function checkExample(stdout: string, data: Map<string, DataVenue>): void {
   expect(out.findHits[0]!.name).toMatch(/red lion/i);
   for (const hit of out.findHits) {
     const d = data.get(hit.id)!;
-    expect(hit.distance).toBeLessThanOrEqual(2000);
-    expect(geodesic(SOHO[0], SOHO[1], d.lat, d.lon)).toBeLessThan(2000 + 1500);
+    expect(hit.distance).toBeLessThanOrEqual(5000);
+    expect(geodesic(SOHO[0], SOHO[1], d.lat, d.lon)).toBeLessThan(5000 + 1500);
   }
 }
 
@@ -230,11 +230,13 @@ describe('the installed command line', () => {
     const serviceDir = join(root, 'service-user');
     run('mkdir', ['-p', serviceDir], root);
     run('npm', ['init', '-y'], serviceDir);
-    // The service packages at the versions this checkout tests with. better-sqlite3 is taken
-    // from this checkout's installed copy: a fresh one is the same package compiled again
-    // from source (about 2 minutes), which proves nothing more about our package.
+    // The service packages at the versions this checkout tests with. better-sqlite3 is linked
+    // from this checkout's installed, already compiled copy: a fresh one is the same package
+    // compiled again from source (about 2 minutes), which proves nothing more about ours.
+    // Install scripts are skipped so that npm does not rebuild that linked copy in place
+    // (none of the other packages, nor ours, has one).
     const peers = Object.keys(PKG.peerDependencies).map((p) => (p === 'better-sqlite3' ? join(REPO, 'node_modules/better-sqlite3') : `${p}@${PKG.devDependencies[p]}`));
-    npmInstall(serviceDir, [tarball, ...peers]);
+    npmInstall(serviceDir, [tarball, ...peers], { ignoreScripts: true });
     const fixtures = join(serviceDir, 'node_modules', PKG.name, 'fixtures/venues.ndjson');
     const child = spawn(join(serviceDir, 'node_modules/.bin/venue-search'), ['serve', '--data', fixtures, '--dev', '--port', '0', '--db', join(serviceDir, 'dev.sqlite')], {
       cwd: serviceDir,
