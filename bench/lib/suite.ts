@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { coldStartWorkload } from '../workloads/cold-start.js';
+import { deoptCheckWorkload } from '../workloads/deopt-check.js';
 import { detailsWorkloads } from '../workloads/details.js';
 import { findWorkloads } from '../workloads/find.js';
 import { httpLoadWorkload } from '../workloads/http-load.js';
@@ -17,7 +18,7 @@ import { machine, printTable, printWorkload, writeResults, type WorkloadResult }
 import { scalingSvg } from './scaling-chart.js';
 
 /** Workload groups, selectable with `--only`. */
-export const GROUPS = ['load', 'point', 'path', 'find', 'details', 'cold', 'scaling', 'memory', 'http'] as const;
+export const GROUPS = ['load', 'point', 'path', 'find', 'details', 'cold', 'scaling', 'memory', 'http', 'deopt'] as const;
 export type Group = (typeof GROUPS)[number];
 
 export interface SuiteOptions {
@@ -28,6 +29,8 @@ export interface SuiteOptions {
   readonly scalingSizes: readonly number[];
   /** Size of the fresh-process memory measurement. */
   readonly memorySize: number;
+  /** Venues of the deopt check's child process. */
+  readonly deoptSize?: number;
   /** Largest size Orama is built at (its build and queries are slow and heap-hungry). */
   readonly oramaMaxSize: number;
   readonly only: ReadonlySet<Group> | null;
@@ -93,6 +96,10 @@ export async function runSuite(o: SuiteOptions): Promise<string> {
     mkdirSync(new URL('.', chart), { recursive: true });
     writeFileSync(chart, svg);
     log(`chart: ${chart.pathname}\n`);
+  }
+  if (on('deopt')) {
+    log(`\n# deopt check: child process with --trace-deopt, ${sizeLabel(o.deoptSize ?? 100_000)} venues\n`);
+    emit(await deoptCheckWorkload(o.deoptSize ?? 100_000));
   }
   if (on('memory')) {
     log(`\n# memory: fresh process, ${sizeLabel(o.memorySize)} venues\n`);

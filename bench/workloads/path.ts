@@ -13,7 +13,7 @@ import { HitBuffer } from '../../src/spatial/hit-buffer.js';
 import { routeDistance } from '../../test/support/oracle.js';
 import { symmetricDifference } from '../lib/baselines.js';
 import type { BenchContext } from '../lib/context.js';
-import { measure } from '../lib/measure.js';
+import { measure, measureLive } from '../lib/measure.js';
 import { NOW, cityRoutes, intercityRoutes, pathBody, type LatLon } from '../lib/queries.js';
 import type { WorkloadResult } from '../lib/report.js';
 
@@ -57,10 +57,12 @@ function corridor(ctx: BenchContext, name: string, routes: LatLon[][], width: nu
     ],
     { timeMs: ctx.timeMs, minIterations: 5, rounds: 4 },
   );
+  const live = measureLive([[`ours: PATH ${width} m either side, limit 20`, () => engine.search(bodies[next()], { limit: 20, now: NOW }).totalResults]], ctx.live);
   return {
     workload: name,
     params: { venues: ctx.label, halfWidthMeters: width, meanVenuesInCorridor: Math.round(results / checked) },
     timings,
+    live,
     checks: {
       'totalResults = corridor venue count': `${checked} routes, identical`,
       "venues where turf's buffer differs": `${differing} of ${results}; exact WGS84 distance of ${sampled} of them: ours right for ${oursRight}`,

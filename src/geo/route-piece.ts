@@ -1,4 +1,4 @@
-import { LOCAL_FRAME_MAX_METERS, POLAR_LIMIT_DEG, distanceMeters, nearDistanceMeters } from './distance.js';
+import { POLAR_LIMIT_DEG, distanceMeters, localFrameHolds, nearDistanceMeters } from './distance.js';
 import { DEG, RAD, metersPerDegLat, metersPerDegLon, wrapLonDelta } from './ellipsoid.js';
 
 /**
@@ -195,7 +195,7 @@ export function refineFoot(lat: number, lon: number, t: number, lat0: number, lo
  * Exact distance (metres) from (lat, lon) to the point at fraction `t` of a non-polar
  * piece: the foot on the piece's quadratic curve, then the mean-latitude local formula with
  * the scales expanded around the piece's mid-latitude (the pair is within the corridor's
- * width); beyond the local frame's reach (distanceFormula), the ellipsoidal one.
+ * width); beyond the local frame's reach (localFrameHolds), the ellipsoidal one.
  */
 export function pieceFootDistance(
   lat: number,
@@ -222,7 +222,7 @@ export function pieceFootDistance(
   const x = dx * (kx + h * dkx);
   const y = (lat - footLat) * (ky + h * dky);
   const d = Math.sqrt(x * x + y * y);
-  return d <= LOCAL_FRAME_MAX_METERS ? d : nearDistanceMeters(lat, lon, footLat, footLon);
+  return localFrameHolds(midLat, d) ? d : nearDistanceMeters(lat, lon, footLat, footLon);
 }
 
 /**

@@ -1,8 +1,7 @@
 import KDBush from 'kdbush';
 import { VenueSearchError } from '../errors.js';
 import { BoxList } from '../geo/bbox.js';
-import { LocalFrame, LOCAL_FRAME_MAX_METERS, POLAR_LIMIT_DEG, distanceMeters } from '../geo/distance.js';
-import { MIN_METERS_PER_DEG_LAT } from '../geo/ellipsoid.js';
+import { LocalFrame, distanceMeters, frameDistanceSq, localFrameHolds } from '../geo/distance.js';
 import type { PreparedRoute } from '../geo/polyline.js';
 import type { ColumnFilter } from './column-filter.js';
 import { CorridorWalker } from './corridor.js';
@@ -71,8 +70,9 @@ export class SpatialIndex {
     const chainRequired = filter?.chainRequired ?? -1;
     const boxes = this.boxes.clear();
     boxes.addPadded(lat, lon, lat, lon, radius);
-    const local = radius <= LOCAL_FRAME_MAX_METERS && Math.abs(lat) + radius / MIN_METERS_PER_DEG_LAT < POLAR_LIMIT_DEG;
-    const frame = local ? new LocalFrame(lat, lon) : null;
+    // The frame's coefficients in locals: the loops below read no object's properties.
+    const local = localFrameHolds(lat, radius);
+    const { kx0, kx1, kx2, ky0, ky1, ky2 } = new LocalFrame(lat, lon);
     const r2 = radius * radius;
     const { ids, coords, nodeSize } = this.tree;
     for (let b = 0; b < boxes.count; b++) {
@@ -96,7 +96,7 @@ export class SpatialIndex {
             if (x >= minX && x <= maxX && y >= minY && y <= maxY) {
               const v = ids[i]!;
               if (filtered && ((caters[v]! & catersRequired) !== catersRequired || (chainRequired >= 0 && chain[v] !== chainRequired))) continue;
-              const d2 = frame ? frame.distanceSq(y, x) : sq(distanceMeters(lat, lon, y, x));
+              const d2 = local ? frameDistanceSq(y, x, lat, lon, kx0, kx1, kx2, ky0, ky1, ky2) : sq(distanceMeters(lat, lon, y, x));
               if (d2 <= r2) out.push(v, Math.sqrt(d2));
             }
           }
@@ -108,7 +108,7 @@ export class SpatialIndex {
         if (x >= minX && x <= maxX && y >= minY && y <= maxY) {
           const v = ids[m]!;
           if (!filtered || ((caters[v]! & catersRequired) === catersRequired && (chainRequired < 0 || chain[v] === chainRequired))) {
-            const d2 = frame ? frame.distanceSq(y, x) : sq(distanceMeters(lat, lon, y, x));
+            const d2 = local ? frameDistanceSq(y, x, lat, lon, kx0, kx1, kx2, ky0, ky1, ky2) : sq(distanceMeters(lat, lon, y, x));
             if (d2 <= r2) out.push(v, Math.sqrt(d2));
           }
         }
