@@ -84,22 +84,16 @@ export class LocalFrame {
   readonly ky2: number;
 
   constructor(lat: number, lon: number) {
+    const c = FRAME_SCRATCH;
+    storeFrame(c, 0, lat, lon);
     this.lat = lat;
     this.lon = lon;
-    // Central differences with a 0.01 degree step: the functions are smooth, so the
-    // truncation error (~1e-10 relative) is far below what the expansion needs.
-    const h = 0.01;
-    const lo = Math.max(-90, lat - h);
-    const hi = Math.min(90, lat + h);
-    const span = (hi - lo) / 2;
-    const fx = (l: number) => metersPerDegLon(l);
-    const fy = (l: number) => metersPerDegLat(l);
-    this.kx0 = fx(lat);
-    this.ky0 = fy(lat);
-    this.kx1 = (fx(hi) - fx(lo)) / (hi - lo);
-    this.ky1 = (fy(hi) - fy(lo)) / (hi - lo);
-    this.kx2 = span > 0 ? (fx(hi) - 2 * this.kx0 + fx(lo)) / (span * span) : 0;
-    this.ky2 = span > 0 ? (fy(hi) - 2 * this.ky0 + fy(lo)) / (span * span) : 0;
+    this.kx0 = c[FRAME_KX0]!;
+    this.kx1 = c[FRAME_KX1]!;
+    this.kx2 = c[FRAME_KX2]!;
+    this.ky0 = c[FRAME_KY0]!;
+    this.ky1 = c[FRAME_KY1]!;
+    this.ky2 = c[FRAME_KY2]!;
   }
 
   /** Squared distance in square metres from the origin to (lat, lon). */
@@ -111,6 +105,64 @@ export class LocalFrame {
   distance(lat: number, lon: number): number {
     return Math.sqrt(this.distanceSq(lat, lon));
   }
+
+  /**
+   * Distance in metres from the origin to (lat, lon) by the distance rule: this frame where
+   * localFrameHolds allows, the exact formula beyond.
+   */
+  ruledDistance(lat: number, lon: number): number {
+    const d = this.distance(lat, lon);
+    return localFrameHolds(this.lat, d) ? d : nearDistanceMeters(this.lat, this.lon, lat, lon);
+  }
+}
+
+/**
+ * Frames in a Float64Array, FRAME_STRIDE numbers each (layout below; only this module reads
+ * it): for loops over several origins that must not read objects' properties.
+ */
+export const FRAME_STRIDE = 8;
+const FRAME_LAT = 0;
+const FRAME_LON = 1;
+const FRAME_KX0 = 2;
+const FRAME_KX1 = 3;
+const FRAME_KX2 = 4;
+const FRAME_KY0 = 5;
+const FRAME_KY1 = 6;
+const FRAME_KY2 = 7;
+const FRAME_SCRATCH = new Float64Array(FRAME_STRIDE);
+
+/** Writes the local frame of (lat, lon) as frame `k` of `out`. */
+export function storeFrame(out: Float64Array, k: number, lat: number, lon: number): void {
+  const o = k * FRAME_STRIDE;
+  // Central differences with a 0.01 degree step: the functions are smooth, so the
+  // truncation error (~1e-10 relative) is far below what the expansion needs.
+  const h = 0.01;
+  const lo = Math.max(-90, lat - h);
+  const hi = Math.min(90, lat + h);
+  const span = (hi - lo) / 2;
+  const kx0 = metersPerDegLon(lat);
+  const ky0 = metersPerDegLat(lat);
+  const xlo = metersPerDegLon(lo);
+  const xhi = metersPerDegLon(hi);
+  const ylo = metersPerDegLat(lo);
+  const yhi = metersPerDegLat(hi);
+  out[o + FRAME_LAT] = lat;
+  out[o + FRAME_LON] = lon;
+  out[o + FRAME_KX0] = kx0;
+  out[o + FRAME_KY0] = ky0;
+  out[o + FRAME_KX1] = (xhi - xlo) / (hi - lo);
+  out[o + FRAME_KY1] = (yhi - ylo) / (hi - lo);
+  out[o + FRAME_KX2] = span > 0 ? (xhi - 2 * kx0 + xlo) / (span * span) : 0;
+  out[o + FRAME_KY2] = span > 0 ? (yhi - 2 * ky0 + ylo) / (span * span) : 0;
+}
+
+/** Distance (metres) from the origin of frame `k` of `frames` to (lat, lon), by the distance rule (as LocalFrame.ruledDistance). */
+export function storedFrameDistance(frames: Float64Array, k: number, lat: number, lon: number): number {
+  const o = k * FRAME_STRIDE;
+  const lat0 = frames[o + FRAME_LAT]!;
+  const lon0 = frames[o + FRAME_LON]!;
+  const d = Math.sqrt(frameDistanceSq(lat, lon, lat0, lon0, frames[o + FRAME_KX0]!, frames[o + FRAME_KX1]!, frames[o + FRAME_KX2]!, frames[o + FRAME_KY0]!, frames[o + FRAME_KY1]!, frames[o + FRAME_KY2]!));
+  return localFrameHolds(lat0, d) ? d : nearDistanceMeters(lat0, lon0, lat, lon);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type LocalFrame, localFrameHolds, nearDistanceMeters } from '../geo/distance.js';
+import type { LocalFrame } from '../geo/distance.js';
 
 /**
  * Travel estimates from each input location to a venue (docs/search.md, "Travel").
@@ -34,7 +34,5 @@ export function travelMinutes(straightMeters: number): number {
  * distance rule (localFrameHolds: within 10 km, 0.1 m) allows; the exact formula beyond.
  */
 export function travelDistance(from: LocalFrame, lat: number, lon: number): number {
-  const d = from.distance(lat, lon);
-  if (localFrameHolds(from.lat, d)) return d;
-  return nearDistanceMeters(from.lat, from.lon, lat, lon);
+  return from.ruledDistance(lat, lon);
 }
