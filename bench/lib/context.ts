@@ -85,6 +85,7 @@ export async function loadContext(n: number, opts: { fromFile: boolean; timeMs: 
     figures['snapshot: load, fresh process (ms)'] = snap.loadMs;
     figures['snapshot: load + first POINT search (ms)'] = snap.loadAndFirstSearchMs;
     figures['snapshot: restart, spawn -> first answer (ms)'] = snap.spawnToAnswerMs;
+    figures['snapshot: fresh process, start -> a search and a find answered (ms)'] = snap.startToSearchAndFindMs;
     figures['snapshot: file size (MB)'] = snap.fileMegabytes;
     figures['snapshot: searches checked equal to the records engine'] = snap.checkedSearches;
   }

@@ -22,6 +22,7 @@ export const W = {
   city: 'PATH 10 km / 200 m, through London',
   intercity: 'PATH 290 km / 1 km, London - Manchester',
   long: 'PATH London - Manchester, 100 vertices, 1 km',
+  longDense: 'PATH London - Manchester, 100 vertices, 1 km, town-centre data',
   findNoCentre: 'find by partial name, no centre',
   findCentre: 'find by partial name, 5 km centre',
   denseSoft: 'POINT 1 km, town-centre data, soft preferences',
@@ -66,7 +67,7 @@ export function evaluateGoals(results: readonly WorkloadResult[], size: string):
   push(16, 'createEngine from records: at most 1.5 s', `one-off, in the bench process; ${SPREAD}`, f['build store + spatial index (ms)'], (v) => v <= 1500, s);
   push(16, 'readVenues of NDJSON, validated: at most 5 s', `one-off, in the bench process; ${SPREAD}`, f['read + validate NDJSON (ms)'], (v) => v <= 5000, s);
   push(16, 'writeSnapshot: at most 3 s', `one-off; ${SPREAD}`, f['snapshot: write, once (ms)'], (v) => v <= 3000, s);
-  push(16, 'spawn `venue-search serve` on a snapshot to answering a find and a search: at most 1 s', `one-off, fresh process; ${SPREAD}`, f['serve: spawn -> find and search answered (ms)'], (v) => v <= 1000, s);
+  push(16, 'from spawning a process on a snapshot to answering a find and a search: at most 1 s', `one-off, fresh process (readSnapshot, search, find; not through the HTTP serve command); ${SPREAD}`, f['snapshot: fresh process, start -> a search and a find answered (ms)'], (v) => v <= 1000, s);
 
   const point = at(W.point);
   const prefs = median(point, 'ours: POINT 1 km + preferences');
@@ -85,8 +86,14 @@ export function evaluateGoals(results: readonly WorkloadResult[], size: string):
     push(4, `${label}: at least 20x faster than turf.buffer + point-in-polygon`, `${STEADY}; ${SPREAD}`, r?.v, (v) => v >= 20, r?.text ?? String);
     push(16, `${label}: at least 40x faster than turf.buffer + point-in-polygon`, `${STEADY}; ${SPREAD}`, r?.v, (v) => v >= 40, r?.text ?? String);
   }
-  const long = liveRow(at(W.long));
-  push(16, 'PATH London - Manchester, 100 vertices, 1 km: p50 under 5 ms and p99 under 10 ms', `live; ${SPREAD}`, long ? Math.max(long.medianUs / 5000, long.p99Us / 10_000) : undefined, (v) => v < 1, () => `p50 ${ms(long!.medianUs)}, p99 ${ms(long!.p99Us)}, p99.9 ${ms(long!.p999Us)}`);
+  for (const [name, data] of [
+    [W.long, SPREAD],
+    [W.longDense, DENSE],
+  ] as const) {
+    const r = at(name);
+    const long = liveRow(r);
+    push(16, `PATH London - Manchester, 100 vertices, 1 km (${r?.params.meanVenuesInCorridor ?? '?'} venues in the corridor; the issue's route held 52,000): p50 under 5 ms and p99 under 10 ms`, `live; ${data}`, long ? Math.max(long.medianUs / 5000, long.p99Us / 10_000) : undefined, (v) => v < 1, () => `p50 ${ms(long!.medianUs)}, p99 ${ms(long!.p99Us)}, p99.9 ${ms(long!.p999Us)}`);
+  }
   for (const [name, label] of [
     [W.point, 'POINT 1 km + preferences'],
     [W.denseSoft, 'POINT 1 km, soft preferences (town-centre data)'],

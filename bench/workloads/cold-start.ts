@@ -19,6 +19,7 @@ interface ChildAnswer {
   read?: number;
   built?: number;
   answered?: number;
+  found?: number;
   totalResults?: number;
   digest?: string;
 }

@@ -7,6 +7,7 @@
  *                     exact distance filter on the same circle;
  *   hard filter       the same with vegan non-compromise, beside kdbush range + the same
  *                     caters column filter + the exact distance filter.
+ * And the 100-vertex London - Manchester PATH (1 km) on the same data, ours only.
  * Checked outside the timed loops: our totalResults equals the baseline's count on every
  * circle (soft: every venue in the circle; hard: the vegan ones). Timed in alternated
  * rounds; ours also in the live regime.
@@ -20,7 +21,7 @@ import { Baselines } from '../lib/baselines.js';
 import type { LiveOptions } from '../lib/measure.js';
 import { benchVenues, sizeLabel } from '../lib/dataset.js';
 import { measure, measureLive, timeOnce } from '../lib/measure.js';
-import { NOW, PREFS, pointBody, pointCentres } from '../lib/queries.js';
+import { NOW, PREFS, longRoute, pathBody, pointBody, pointCentres } from '../lib/queries.js';
 import type { WorkloadResult } from '../lib/report.js';
 
 const R = 1000;
@@ -101,6 +102,14 @@ export function densePointWorkloads(n: number, opts: { timeMs: number; live: Liv
   const hardTimings = measure(hardTasks, { timeMs: opts.timeMs, minIterations: 5, rounds: 4 });
   const live = measureLive([softTasks[0]!, hardTasks[0]!], opts.live);
   const params = { venues: sizeLabel(n), data: 'town-centres', radiusMeters: R };
+  // The long driver's route on the same data: ours only (turf runs on it with spread data).
+  const routes = [0, 1, 2, 3].map((k) => pathBody(longRoute(k), 1000));
+  let corridor = 0;
+  for (const body of routes) corridor += engine.search(body, { limit: 20, now: NOW }).totalResults;
+  let b = 0;
+  const pathTask: readonly [string, () => number] = ['ours: PATH 1000 m either side, limit 20', () => engine.search(routes[b++ % routes.length], { limit: 20, now: NOW }).totalResults];
+  const pathSteady = measure([pathTask], { timeMs: opts.timeMs, minIterations: 5 });
+  const pathLive = measureLive([pathTask], opts.live);
   const data = {
     'venues within 2 km of a town centre (%)': (100 * nearCentre) / n,
     'venues in a 1 km circle: mean': Math.round(inCircle / centres.length),
@@ -122,6 +131,12 @@ export function densePointWorkloads(n: number, opts: { timeMs: number; live: Liv
       timings: hardTimings,
       live: [live[1]!],
       checks: { 'totalResults = kdbush + caters + distance count': `${centres.length} circles, identical` },
+    },
+    {
+      workload: 'PATH London - Manchester, 100 vertices, 1 km, town-centre data',
+      params: { venues: sizeLabel(n), data: 'town-centres', halfWidthMeters: 1000, meanVenuesInCorridor: Math.round(corridor / routes.length) },
+      timings: pathSteady,
+      live: pathLive,
     },
   ];
 }
