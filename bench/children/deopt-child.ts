@@ -19,7 +19,7 @@ let sink = 0;
 for (let round = 0; round < rounds; round++) {
   process.stdout.write(`# round ${round}\n`);
   for (const [name, fn] of calls) {
-    for (let k = 0; k < (round === 0 ? 200 : 10); k++) {
+    for (let k = 0; k < (round === 0 ? 200 : 5); k++) {
       if (round > 0) gc();
       const t0 = performance.now();
       sink += fn();

@@ -69,7 +69,7 @@ export async function loadContext(n: number, opts: { fromFile: boolean; timeMs: 
     engine,
     timeMs: opts.timeMs,
     quick: opts.quick,
-    live: { calls: opts.quick ? 400 : 2000, gcEvery: LIVE_GC_EVERY },
+    live: { calls: opts.quick ? 400 : 1000, gcEvery: LIVE_GC_EVERY },
     baselines: () => (baselines ??= new Baselines(engine.store.lat, engine.store.lon)),
   };
   const figures: Record<string, number> = {};

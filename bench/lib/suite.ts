@@ -101,7 +101,7 @@ export async function runSuite(o: SuiteOptions): Promise<string> {
   if (on('dense') && o.sizes.length > 0) {
     const n = Math.max(...o.sizes);
     log(`\n# ${sizeLabel(n)} venues, town-centre layout: POINT like for like\n`);
-    densePointWorkloads(n, { timeMs: o.timeMs, live: { calls: o.quick ? 400 : 2000, gcEvery: LIVE_GC_EVERY } }).forEach(emit);
+    densePointWorkloads(n, { timeMs: o.timeMs, live: { calls: o.quick ? 400 : 1000, gcEvery: LIVE_GC_EVERY } }).forEach(emit);
     (globalThis as { gc?: () => void }).gc?.();
   }
   if (on('deopt')) {

@@ -64,7 +64,7 @@ export async function deoptCheckWorkload(n: number, rounds = 4): Promise<Workloa
   const afterGc = trace.split('\n').filter((l) => l.includes('ms after gc'));
   const result: WorkloadResult = {
     workload: 'deopt check: search and find, a full collection before each call',
-    params: { venues: sizeLabel(n), rounds, 'calls per workload': '200 warm-up, then 10 per round' },
+    params: { venues: sizeLabel(n), rounds, 'calls per workload': '200 warm-up, then 5 per round' },
     timings: [],
     figures: { 'deopts after the build': deopts.length, 'functions deoptimised in 2+ rounds': repeated.length },
     checks: {

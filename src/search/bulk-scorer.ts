@@ -53,7 +53,7 @@ export class BulkScorer {
   }
 
   /**
-   * Pushes into `ranking` every one of the first `n` hits that passes the non-compromise
+   * Fills `ranking` (cleared first) with every one of the hits that passes the non-compromise
    * preferences, with its total (as venueTotal). `prefs.asked` must not be 0, and
    * {@link covers} must hold.
    */
@@ -94,6 +94,14 @@ export class BulkScorer {
     const wVibes = PART_WEIGHTS[PART_VIBES]!;
     const { idx, dist, along } = hits;
     const n = hits.length;
+    // Matches are written straight into the ranking's arrays (reserved for every hit).
+    ranking.clear();
+    ranking.reserve(n);
+    const rVenue = ranking.venue;
+    const rTotal = ranking.total;
+    const rDist = ranking.dist;
+    const rAlong = ranking.along;
+    let m = 0;
     for (let k = 0; k < n; k++) {
       const i = idx[k]!;
       let sum = 0;
@@ -128,8 +136,13 @@ export class BulkScorer {
         if (v < 1 && hardVibes) continue;
         sum += wVibes * v;
       }
-      ranking.push(i, Math.round(sum * invWeight * 1e6) / 1e6, dist[k]!, along[k]!);
+      rVenue[m] = i;
+      rTotal[m] = Math.round(sum * invWeight * 1e6) / 1e6;
+      rDist[m] = dist[k]!;
+      rAlong[m] = along[k]!;
+      m++;
     }
+    ranking.length = m;
   }
 }
 

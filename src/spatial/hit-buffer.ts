@@ -29,6 +29,11 @@ export class HitBuffer {
     return k;
   }
 
+  /** Grows the arrays (keeping hits [0, length)) to hold at least `n` hits. */
+  reserve(n: number): void {
+    while (this.idx.length < n) this.grow();
+  }
+
   /**
    * Hit `k` takes (distance, along) when strictly nearer by more than float noise (1e-6 m):
    * equal passes keep the earliest.

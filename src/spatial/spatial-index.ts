@@ -75,6 +75,10 @@ export class SpatialIndex {
     const { kx0, kx1, kx2, ky0, ky1, ky2 } = new LocalFrame(lat, lon);
     const r2 = radius * radius;
     const { ids, coords, nodeSize } = this.tree;
+    let oIdx = out.idx;
+    let oDist = out.dist;
+    let oAlong = out.along;
+    let len = 0;
     for (let b = 0; b < boxes.count; b++) {
       const minX = boxes.coords[4 * b]!;
       const minY = boxes.coords[4 * b + 1]!;
@@ -89,6 +93,17 @@ export class SpatialIndex {
         const axis = RANGE_STACK[--sp]!;
         const right = RANGE_STACK[--sp]!;
         const left = RANGE_STACK[--sp]!;
+        // Room for every point a node can add (a leaf's points, or an inner node's middle
+        // one) before it is scanned, so hits are written straight into the buffer's arrays
+        // (held in locals) without a capacity check per hit.
+        const room = right - left <= nodeSize ? right - left + 1 : 1;
+        if (len + room > oIdx.length) {
+          out.length = len;
+          out.reserve(len + room);
+          oIdx = out.idx;
+          oDist = out.dist;
+          oAlong = out.along;
+        }
         if (right - left <= nodeSize) {
           for (let i = left; i <= right; i++) {
             const x = coords[2 * i]!;
@@ -97,7 +112,12 @@ export class SpatialIndex {
               const v = ids[i]!;
               if (filtered && ((caters[v]! & catersRequired) !== catersRequired || (chainRequired >= 0 && chain[v] !== chainRequired))) continue;
               const d2 = local ? frameDistanceSq(y, x, lat, lon, kx0, kx1, kx2, ky0, ky1, ky2) : sq(distanceMeters(lat, lon, y, x));
-              if (d2 <= r2) out.push(v, Math.sqrt(d2));
+              if (d2 <= r2) {
+                oIdx[len] = v;
+                oDist[len] = Math.sqrt(d2);
+                oAlong[len] = 0;
+                len++;
+              }
             }
           }
           continue;
@@ -109,7 +129,12 @@ export class SpatialIndex {
           const v = ids[m]!;
           if (!filtered || ((caters[v]! & catersRequired) === catersRequired && (chainRequired < 0 || chain[v] === chainRequired))) {
             const d2 = local ? frameDistanceSq(y, x, lat, lon, kx0, kx1, kx2, ky0, ky1, ky2) : sq(distanceMeters(lat, lon, y, x));
-            if (d2 <= r2) out.push(v, Math.sqrt(d2));
+            if (d2 <= r2) {
+              oIdx[len] = v;
+              oDist[len] = Math.sqrt(d2);
+              oAlong[len] = 0;
+              len++;
+            }
           }
         }
         if (axis === 0 ? minX <= x : minY <= y) {
@@ -124,6 +149,7 @@ export class SpatialIndex {
         }
       }
     }
+    out.length = len;
     return out.length;
   }
 
