@@ -3,13 +3,16 @@ import { createEngine, type Engine } from '../../src/engine.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import { Baselines } from './baselines.js';
 import { benchVenueFile, benchVenueFilePath, benchVenues, sizeLabel } from './dataset.js';
-import { timeOnce, timeOnceAsync } from './measure.js';
+import { timeOnce, timeOnceAsync, type LiveOptions } from './measure.js';
 import type { WorkloadResult } from './report.js';
 import { snapshotFigures } from './snapshot-load.js';
 
 function progress(s: string): void {
   process.stdout.write(`  ${s}\n`);
 }
+
+/** The live regime's full collection comes before every LIVE_GC_EVERY-th call (1 % of calls). */
+export const LIVE_GC_EVERY = 100;
 
 /** One dataset size, loaded once and shared by every workload at that size. */
 export interface BenchContext {
@@ -26,6 +29,8 @@ export interface BenchContext {
   /** tinybench time budget per task, ms. */
   readonly timeMs: number;
   readonly quick: boolean;
+  /** The live regime's parameters (measureLive). */
+  readonly live: LiveOptions;
   /** Baseline indexes over the same coordinates, built at first use. */
   baselines(): Baselines;
 }
@@ -64,6 +69,7 @@ export async function loadContext(n: number, opts: { fromFile: boolean; timeMs: 
     engine,
     timeMs: opts.timeMs,
     quick: opts.quick,
+    live: { calls: opts.quick ? 400 : 1000, gcEvery: LIVE_GC_EVERY },
     baselines: () => (baselines ??= new Baselines(engine.store.lat, engine.store.lon)),
   };
   const figures: Record<string, number> = {};
@@ -79,6 +85,7 @@ export async function loadContext(n: number, opts: { fromFile: boolean; timeMs: 
     figures['snapshot: load, fresh process (ms)'] = snap.loadMs;
     figures['snapshot: load + first POINT search (ms)'] = snap.loadAndFirstSearchMs;
     figures['snapshot: restart, spawn -> first answer (ms)'] = snap.spawnToAnswerMs;
+    figures['snapshot: fresh process, start -> a search and a find answered (ms)'] = snap.startToSearchAndFindMs;
     figures['snapshot: file size (MB)'] = snap.fileMegabytes;
     figures['snapshot: searches checked equal to the records engine'] = snap.checkedSearches;
   }

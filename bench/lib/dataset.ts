@@ -1,6 +1,6 @@
 import { createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { once } from 'node:events';
-import { generateBenchVenues } from '../../scripts/fixtures/bench-venues.js';
+import { generateBenchVenues, type BenchLayout } from '../../scripts/fixtures/bench-venues.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import { repoPath } from './paths.js';
 
@@ -8,8 +8,8 @@ import { repoPath } from './paths.js';
 export const BENCH_SEED = 20261121;
 
 /** `count` generated bench venues (scripts/fixtures/bench-venues.ts), seeded with BENCH_SEED. */
-export function benchVenues(count: number): VenueRecord[] {
-  return generateBenchVenues(count, BENCH_SEED);
+export function benchVenues(count: number, layout: BenchLayout = 'spread'): VenueRecord[] {
+  return generateBenchVenues(count, BENCH_SEED, layout);
 }
 
 /** Path of the NDJSON file of the `count` bench venues in .tmp/bench/ (written once, then reused). */

@@ -5,6 +5,8 @@ export interface Timing {
   readonly name: string;
   readonly medianUs: number;
   readonly p99Us: number;
+  /** p99.9, microseconds (with fewer than 1,000 samples: the slowest). */
+  readonly p999Us: number;
   readonly meanUs: number;
   readonly samples: number;
 }
@@ -59,6 +61,7 @@ export function measure(tasks: ReadonlyArray<readonly [string, () => number]>, o
       name: task.name,
       medianUs: r.latency.p50 * 1000,
       p99Us: r.latency.p99 * 1000,
+      p999Us: r.latency.p999 * 1000,
       meanUs: r.latency.mean * 1000,
       samples: r.latency.samples?.length ?? Math.round(r.totalTime / r.period),
     };
@@ -98,10 +101,101 @@ function measureAlternating(tasks: ReadonlyArray<readonly [string, () => number]
       name,
       medianUs: quantile(ms, 0.5) * 1000,
       p99Us: quantile(ms, 0.99) * 1000,
+      p999Us: quantile(ms, 0.999) * 1000,
       meanUs: (ms.reduce((a, b) => a + b, 0) / ms.length) * 1000,
       samples: ms.length,
     };
   });
+}
+
+export interface LiveOptions {
+  /** Timed calls per task (p99.9 needs at least 1,000). */
+  readonly calls: number;
+  /** A full collection before every `gcEvery`-th call. */
+  readonly gcEvery: number;
+  /** Untimed calls per task before the first timed one (default 200). */
+  readonly warmup?: number;
+}
+
+/**
+ * The live regime: each call is timed alone, as a service makes it, with a service's
+ * allocation churn before it (parse a 2 KB JSON body, build and serialise a 20-record
+ * response: {@link churn}) and a full (major) collection before every `gcEvery`-th call,
+ * untimed, so the call right after it pays for what a collection leaves behind (swept
+ * pages, cleared feedback, flushed code). Tasks alternate in 4 rounds (A B, B A, ...), like
+ * measure's `rounds`. Needs node --expose-gc to collect; without it, only the churn.
+ */
+export function measureLive(tasks: ReadonlyArray<readonly [string, () => number]>, options: LiveOptions): Timing[] {
+  const rounds = 4;
+  const samples: number[][] = tasks.map(() => []);
+  for (const [, fn] of tasks) for (let k = 0; k < (options.warmup ?? 200); k++) sink.value = (sink.value + fn() + churn(k)) | 0;
+  let call = 0;
+  for (let round = 0; round < rounds; round++) {
+    const order = tasks.map((_, k) => (round % 2 === 0 ? k : tasks.length - 1 - k));
+    for (const k of order) {
+      const fn = tasks[k]![1];
+      const out = samples[k]!;
+      const n = Math.ceil(options.calls / rounds);
+      for (let c = 0; c < n; c++) {
+        sink.value = (sink.value + churn(call)) | 0;
+        if (++call % options.gcEvery === 0) collectGarbage();
+        const t0 = performance.now();
+        sink.value = (sink.value + fn()) | 0;
+        out.push(performance.now() - t0);
+      }
+    }
+  }
+  return tasks.map(([name], k) => timingOf(name, samples[k]!));
+}
+
+/** Statistics of samples in milliseconds, as a Timing in microseconds. */
+function timingOf(name: string, samplesMs: number[]): Timing {
+  const ms = samplesMs.sort((a, b) => a - b);
+  return {
+    name,
+    medianUs: quantile(ms, 0.5) * 1000,
+    p99Us: quantile(ms, 0.99) * 1000,
+    p999Us: quantile(ms, 0.999) * 1000,
+    meanUs: (ms.reduce((a, b) => a + b, 0) / ms.length) * 1000,
+    samples: ms.length,
+  };
+}
+
+/** A request body of about 2 KB, as a client would send it (parsed afresh per call). */
+const BODY = JSON.stringify({
+  locations: Array.from({ length: 12 }, (_, k) => ({ lat: 51.5 + k * 0.001, lon: -0.12 - k * 0.001, weight: 1 + (k % 3), label: `friend number ${k}` })),
+  mode: { mode: 'POINT', maxDistance: 1000 },
+  preferences: {
+    establishmentFilters: ['restaurant', 'pub', 'freeWifi', 'outdoorSeating'],
+    catersFilters: ['vegan', 'glutenFree'],
+    vibes: ['cosy', 'conversation'],
+    openingConditions: { state: 'OPEN', atTime: '2026-11-21T20:00:00Z' },
+    chainPreference: 'PREFER_INDEPENDENT',
+    nonCompromise: ['catersFilters'],
+  },
+  client: { app: 'venue-search bench', version: '1.0.0', session: 'x'.repeat(600) },
+});
+
+/**
+ * A service's work around one call, untimed: parse the 2 KB body, build 20 response records
+ * (fresh objects, strings and arrays, as a response holds) and serialise them. Returns a
+ * number so nothing is optimised away.
+ */
+export function churn(seed: number): number {
+  const body = JSON.parse(BODY) as { locations: unknown[] };
+  const records: object[] = [];
+  for (let k = 0; k < 20; k++) {
+    records.push({
+      id: `venue-${seed}-${k}`,
+      name: `The ${k} Bells of ${seed}`,
+      location: { lat: 51.5 + k * 1e-4, lon: -0.12 + seed * 1e-7 },
+      distanceMeters: k * 17.5,
+      establishmentFlags: ['freeWifi', 'servesFood'],
+      travel: { a: { distanceMeters: 100 + k, durationMinutes: 1.5 } },
+      regularOpeningHours: [{ days: ['Mon', 'Tue'], timeSlots: [{ open: '11:00', close: '23:00' }] }],
+    });
+  }
+  return JSON.stringify({ establishments: records, totalResults: body.locations.length }).length;
 }
 
 /** Linear-interpolated quantile `q` of ascending `sorted` (as tinybench computes p50 and p99). */

@@ -76,3 +76,35 @@ export function groupBody(group: readonly WeightedLatLon[], radius: number, pref
 export function pathBody(route: readonly LatLon[], width: number): object {
   return { locations: route.map((p) => ({ lat: p.lat, lon: p.lon })), mode: { mode: 'PATH', maxDistance: width } };
 }
+
+/**
+ * London - Manchester as a driver's route: 100 vertices through the towns along the M1 and
+ * M6 (central London, Luton, Milton Keynes, Northampton, Coventry, Birmingham,
+ * Wolverhampton, Stoke, Manchester), each inner vertex jittered up to ~300 m. `k` seeds the
+ * jitter.
+ */
+export function longRoute(k = 0): LatLon[] {
+  const rng = new Rng(100 + k);
+  const towns: LatLon[] = [
+    { lat: 51.507, lon: -0.128 },
+    { lat: 51.879, lon: -0.417 },
+    { lat: 52.04, lon: -0.76 },
+    { lat: 52.24, lon: -0.9 },
+    { lat: 52.41, lon: -1.51 },
+    { lat: 52.48, lon: -1.9 },
+    { lat: 52.586, lon: -2.128 },
+    { lat: 53.0, lon: -2.18 },
+    { lat: 53.48, lon: -2.24 },
+  ];
+  const out: LatLon[] = [];
+  const legs = towns.length - 1;
+  for (let v = 0; v < 100; v++) {
+    const f = (v / 99) * legs;
+    const leg = Math.min(legs - 1, Math.floor(f));
+    const t = f - leg;
+    const a = towns[leg]!;
+    const b = towns[leg + 1]!;
+    out.push(jitter(rng, { lat: a.lat + t * (b.lat - a.lat), lon: a.lon + t * (b.lon - a.lon) }, v === 0 || v === 99 ? 0 : 300));
+  }
+  return out;
+}

@@ -29,6 +29,11 @@ export interface WorkloadResult {
   readonly params: Record<string, unknown>;
   /** Timed tasks; the first is ours, the others are baselines (ratio = baseline / ours). */
   readonly timings: Timing[];
+  /**
+   * Our rows again in the live regime (measureLive: churn between calls, a full collection
+   * every few calls), each timed alone.
+   */
+  readonly live?: Timing[];
   /** One-off figures (build time, bytes per venue, ...). */
   readonly figures?: Record<string, number>;
   /** Equality checks made outside the timed loop, with what they compared. */
@@ -52,8 +57,12 @@ export function printWorkload(r: WorkloadResult): void {
   process.stdout.write(`\n## ${r.workload} (${params})\n`);
   if (r.timings.length > 0) {
     const ours = r.timings[0]!.medianUs;
-    const rows = r.timings.map((t) => [t.name, fmt(t.medianUs), fmt(t.p99Us), t === r.timings[0] ? '1.00' : (t.medianUs / ours).toFixed(2)]);
-    printTable(['task', 'median µs', 'p99 µs', 'x slower than ours'], rows);
+    const rows = r.timings.map((t) => [t.name, fmt(t.medianUs), fmt(t.p99Us), fmt(t.p999Us ?? Number.NaN), t === r.timings[0] ? '1.00' : (t.medianUs / ours).toFixed(2)]);
+    printTable(['task (steady)', 'median µs', 'p99 µs', 'p99.9 µs', 'x slower than ours'], rows);
+  }
+  if (r.live && r.live.length > 0) {
+    const rows = r.live.map((t) => [t.name, fmt(t.medianUs), fmt(t.p99Us), fmt(t.p999Us), (t.p99Us / t.medianUs).toFixed(2)]);
+    printTable(['task (live)', 'median µs', 'p99 µs', 'p99.9 µs', 'p99 / p50'], rows);
   }
   if (r.table) printTable(r.table.header, r.table.rows);
   for (const [k, v] of Object.entries(r.figures ?? {})) process.stdout.write(`  ${k}: ${Number.isInteger(v) ? v : v.toFixed(2)}\n`);

@@ -1,6 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { coldStartWorkload } from '../workloads/cold-start.js';
+import { deoptCheckWorkload } from '../workloads/deopt-check.js';
+import { densePointWorkloads } from '../workloads/dense-point.js';
 import { detailsWorkloads } from '../workloads/details.js';
 import { findWorkloads } from '../workloads/find.js';
 import { httpLoadWorkload } from '../workloads/http-load.js';
@@ -8,7 +10,7 @@ import { memoryWorkload } from '../workloads/memory.js';
 import { pathWorkloads } from '../workloads/path.js';
 import { pointWorkloads } from '../workloads/point.js';
 import { SCALING_TASKS, scalingResult, scalingTimings, type ScalingPoint } from '../workloads/scaling.js';
-import { loadContext, type BenchContext } from './context.js';
+import { LIVE_GC_EVERY, loadContext, type BenchContext } from './context.js';
 import { sizeLabel } from './dataset.js';
 import { sink } from './measure.js';
 import { repoPath } from './paths.js';
@@ -17,7 +19,7 @@ import { machine, printTable, printWorkload, writeResults, type WorkloadResult }
 import { scalingSvg } from './scaling-chart.js';
 
 /** Workload groups, selectable with `--only`. */
-export const GROUPS = ['load', 'point', 'path', 'find', 'details', 'cold', 'scaling', 'memory', 'http'] as const;
+export const GROUPS = ['load', 'point', 'path', 'find', 'details', 'cold', 'scaling', 'memory', 'http', 'deopt', 'dense'] as const;
 export type Group = (typeof GROUPS)[number];
 
 export interface SuiteOptions {
@@ -28,6 +30,8 @@ export interface SuiteOptions {
   readonly scalingSizes: readonly number[];
   /** Size of the fresh-process memory measurement. */
   readonly memorySize: number;
+  /** Venues of the deopt check's child process. */
+  readonly deoptSize?: number;
   /** Largest size Orama is built at (its build and queries are slow and heap-hungry). */
   readonly oramaMaxSize: number;
   readonly only: ReadonlySet<Group> | null;
@@ -94,6 +98,16 @@ export async function runSuite(o: SuiteOptions): Promise<string> {
     writeFileSync(chart, svg);
     log(`chart: ${chart.pathname}\n`);
   }
+  if (on('dense') && o.sizes.length > 0) {
+    const n = Math.max(...o.sizes);
+    log(`\n# ${sizeLabel(n)} venues, town-centre layout: POINT like for like\n`);
+    densePointWorkloads(n, { timeMs: o.timeMs, live: { calls: o.quick ? 400 : 1000, gcEvery: LIVE_GC_EVERY } }).forEach(emit);
+    (globalThis as { gc?: () => void }).gc?.();
+  }
+  if (on('deopt')) {
+    log(`\n# deopt check: child process with --trace-deopt, ${sizeLabel(o.deoptSize ?? 100_000)} venues\n`);
+    emit(await deoptCheckWorkload(o.deoptSize ?? 100_000));
+  }
   if (on('memory')) {
     log(`\n# memory: fresh process, ${sizeLabel(o.memorySize)} venues\n`);
     emit(await memoryWorkload(o.memorySize));
@@ -105,8 +119,8 @@ export async function runSuite(o: SuiteOptions): Promise<string> {
   const seconds = (performance.now() - started) / 1000;
   const goalSize = sizeLabel(Math.max(0, ...o.sizes));
   const goals = evaluateGoals(results, goalSize);
-  log(`\n## goals of issues 2, 4, 5 and 6 (at ${goalSize} venues)\n`);
-  printTable(['issue', 'goal', 'measured', 'met'], goals.map((g) => [String(g.issue), g.goal, g.measured, g.met === null ? 'not run' : g.met ? 'yes' : 'NO']), 4);
+  log(`\n## goals of issues 2, 4, 5, 6 and 16 (at ${goalSize} venues)\n`);
+  printTable(['issue', 'goal', 'regime, data', 'measured', 'met'], goals.map((g) => [String(g.issue), g.goal, g.regime, g.measured, g.met === null ? 'not run' : g.met ? 'yes' : 'NO']), 5);
   const path = writeResults(o.label ?? mode, results, { sizes: o.sizes, scalingSizes: [...scaling], seed: 'BENCH_SEED in bench/lib/dataset.ts', runSeconds: Math.round(seconds), goalSize, goals });
   log(`\nrun took ${seconds.toFixed(0)} s; results: ${path}\n(sink ${sink.value})\n`);
   return path;

@@ -19,6 +19,7 @@ interface ChildAnswer {
   read?: number;
   built?: number;
   answered?: number;
+  found?: number;
   totalResults?: number;
   digest?: string;
 }
@@ -49,7 +50,7 @@ export function spawnTimed(args: readonly string[]): Promise<{ ms: number; answe
 
 function timingOf(name: string, runs: number[]): Timing {
   const s = [...runs].sort((a, b) => a - b);
-  return { name, medianUs: median(s) * 1000, p99Us: s[s.length - 1]! * 1000, meanUs: (s.reduce((x, y) => x + y, 0) / s.length) * 1000, samples: s.length };
+  return { name, medianUs: median(s) * 1000, p99Us: s[s.length - 1]! * 1000, p999Us: s[s.length - 1]! * 1000, meanUs: (s.reduce((x, y) => x + y, 0) / s.length) * 1000, samples: s.length };
 }
 
 export async function coldStartWorkload(ctx: BenchContext): Promise<WorkloadResult> {

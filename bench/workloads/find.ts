@@ -16,7 +16,7 @@ import { HitBuffer } from '../../src/spatial/hit-buffer.js';
 import { Rng } from '../../scripts/fixtures/random.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import type { BenchContext } from '../lib/context.js';
-import { measure, timeOnce } from '../lib/measure.js';
+import { measure, measureLive, timeOnce } from '../lib/measure.js';
 import type { WorkloadResult } from '../lib/report.js';
 
 export const FIND_RADIUS = 5000;
@@ -124,17 +124,13 @@ export function findWorkloads(ctx: BenchContext): WorkloadResult[] {
   // ---- timed
   let a = 0;
   const params = { venues: ctx.label, queries: partial.length };
-  const noCentre = measure(
-    [
+  const noCentreTasks: Array<readonly [string, () => number]> = [
       ['find, no centre (ours)', () => find.find({ q: partial[a++ % partial.length]!, limit: 20 }, 0).totalFound],
       ['find, no centre, page at offset 80 (ours)', () => find.find({ q: partial[a++ % partial.length]!, limit: 20, offset: 80 }, 0).totalFound],
       ['MiniSearch prefix AND', () => mini.search(partial[a++ % partial.length]!, { prefix: true, combineWith: 'AND' }).length],
       ['naive scan', () => naiveScan(partial[a++ % partial.length]!).length],
-    ],
-    { timeMs },
-  );
-  const withCentre = measure(
-    [
+  ];
+  const withCentreTasks: Array<readonly [string, () => number]> = [
       [
         'find, 5 km centre (ours)',
         () => {
@@ -162,21 +158,22 @@ export function findWorkloads(ctx: BenchContext): WorkloadResult[] {
           return n;
         },
       ],
-    ],
-    { timeMs },
-  );
-  const typo = measure(
-    [
+  ];
+  const typoTasks: Array<readonly [string, () => number]> = [
       ['find, typo (ours)', () => find.find({ q: typos[a++ % typos.length]!, limit: 20 }, 0).totalFound],
       ['MiniSearch fuzzy 0.2', () => mini.search(typos[a++ % typos.length]!, { prefix: true, fuzzy: 0.2, combineWith: 'AND' }).length],
-    ],
-    { timeMs },
-  );
+  ];
+  const noCentre = measure(noCentreTasks, { timeMs });
+  const withCentre = measure(withCentreTasks, { timeMs });
+  const typo = measure(typoTasks, { timeMs });
+  // Our rows in the live regime, after the baselines' rows (MiniSearch is not timed live).
+  const live = measureLive([noCentreTasks[0]!, withCentreTasks[0]!, typoTasks[0]!], ctx.live);
   return [
     {
       workload: 'find by partial name, no centre',
       params: { ...params, meanMatches: Math.round(matches / partial.length) },
       timings: noCentre,
+      live: [live[0]!],
       figures: {
         'name index build (ms)': built.ms,
         'name index bytes per venue': indexBytes / N,
@@ -189,12 +186,14 @@ export function findWorkloads(ctx: BenchContext): WorkloadResult[] {
       workload: 'find by partial name, 5 km centre',
       params: { ...params, radiusMeters: RADIUS, meanMatches: Math.round(nearMatches / partial.length) },
       timings: withCentre,
+      live: [live[1]!],
       checks: { 'totals and first pages vs location-first scan': `${partial.length} queries, ${nearMatches} matches, identical` },
     },
     {
       workload: 'find with a typo, no centre',
       params: { venues: ctx.label, queries: typos.length },
       timings: typo,
+      live: [live[2]!],
       checks: { 'typo queries with results': `${typoFound}/${typos.length}` },
     },
   ];

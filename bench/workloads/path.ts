@@ -1,6 +1,7 @@
 /**
- * PATH workloads (issue 4): a 10 km / 200 m corridor through central London and a 290 km /
- * 1 km corridor London - Birmingham - Manchester, limit 20, beside turf.buffer +
+ * PATH workloads (issue 4): a 10 km / 200 m corridor through central London, a 290 km /
+ * 1 km corridor London - Birmingham - Manchester (3 vertices), and the same trip as a
+ * driver's route of 100 vertices (issue 16: about 52,000 venues at 1M), limit 20, beside turf.buffer +
  * booleanPointInPolygon over the kdbush candidates of the buffer's box.
  * Untimed checks: our totalResults equals our corridor's venue count; the venues where
  * turf's polygonal buffer disagrees with ours are counted, and a sample of them is settled
@@ -13,12 +14,16 @@ import { HitBuffer } from '../../src/spatial/hit-buffer.js';
 import { routeDistance } from '../../test/support/oracle.js';
 import { symmetricDifference } from '../lib/baselines.js';
 import type { BenchContext } from '../lib/context.js';
-import { measure } from '../lib/measure.js';
-import { NOW, cityRoutes, intercityRoutes, pathBody, type LatLon } from '../lib/queries.js';
+import { measure, measureLive } from '../lib/measure.js';
+import { NOW, cityRoutes, intercityRoutes, longRoute, pathBody, type LatLon } from '../lib/queries.js';
 import type { WorkloadResult } from '../lib/report.js';
 
 export function pathWorkloads(ctx: BenchContext): WorkloadResult[] {
-  return [corridor(ctx, 'PATH 10 km / 200 m, through London', cityRoutes(), 200, 20), corridor(ctx, 'PATH 290 km / 1 km, London - Manchester', intercityRoutes(), 1000, ctx.quick ? 4 : 10)];
+  return [
+    corridor(ctx, 'PATH 10 km / 200 m, through London', cityRoutes(), 200, 20),
+    corridor(ctx, 'PATH 290 km / 1 km, London - Manchester', intercityRoutes(), 1000, ctx.quick ? 4 : 10),
+    corridor(ctx, 'PATH London - Manchester, 100 vertices, 1 km', [0, 1, 2, 3].map((k) => longRoute(k)), 1000, 2),
+  ];
 }
 
 function corridor(ctx: BenchContext, name: string, routes: LatLon[][], width: number, checked: number): WorkloadResult {
@@ -57,10 +62,12 @@ function corridor(ctx: BenchContext, name: string, routes: LatLon[][], width: nu
     ],
     { timeMs: ctx.timeMs, minIterations: 5, rounds: 4 },
   );
+  const live = measureLive([[`ours: PATH ${width} m either side, limit 20`, () => engine.search(bodies[next()], { limit: 20, now: NOW }).totalResults]], ctx.live);
   return {
     workload: name,
     params: { venues: ctx.label, halfWidthMeters: width, meanVenuesInCorridor: Math.round(results / checked) },
     timings,
+    live,
     checks: {
       'totalResults = corridor venue count': `${checked} routes, identical`,
       "venues where turf's buffer differs": `${differing} of ${results}; exact WGS84 distance of ${sampled} of them: ours right for ${oursRight}`,

@@ -11,7 +11,7 @@ import type { SearchResponse } from '../../src/schema/search.js';
 import { HitBuffer } from '../../src/spatial/hit-buffer.js';
 import { symmetricDifference } from '../lib/baselines.js';
 import type { BenchContext } from '../lib/context.js';
-import { measure, timeOnce } from '../lib/measure.js';
+import { measure, measureLive, timeOnce } from '../lib/measure.js';
 import { NOW, PREFS, groupBody, pointBody, pointCentres, weightedGroups, type LatLon } from '../lib/queries.js';
 import type { WorkloadResult } from '../lib/report.js';
 
@@ -72,6 +72,7 @@ function pointRadius(ctx: BenchContext, withOrama: boolean): WorkloadResult {
     ['geokdbush around, nearest 20 within 1 km', () => base.geokdbushRadius(centres[next()]!, R, 20).length],
   ];
   const timings = measure(tasks, { timeMs: ctx.timeMs, minIterations: 5, rounds: 4 });
+  const live = measureLive(tasks.slice(0, 2), ctx.live);
   // Timed after the alternated rows, on its own: each call builds a million turf points that
   // outlive a young collection, and the old-generation work that follows (on the background
   // threads of a 2-core machine) would otherwise land in its neighbours' blocks.
@@ -97,6 +98,7 @@ function pointRadius(ctx: BenchContext, withOrama: boolean): WorkloadResult {
     workload: 'POINT 1 km, central London',
     params: { venues: ctx.label, radiusMeters: R, meanVenuesInCircle: Math.round(candidates / CHECKED), meanPreferenceMatches: Math.round(matches / CHECKED) },
     timings,
+    live,
     figures,
     checks,
   };
@@ -122,18 +124,18 @@ function weightedPoint(ctx: BenchContext): WorkloadResult {
   }
   let a = 0;
   const next = () => a++ % groups.length;
-  const timings = measure(
-    [
-      ['ours: 4 weighted locations + preferences, limit 20', () => engine.search(withPrefs[next()], { limit: 20, now: NOW }).totalResults],
-      ['ours: 4 weighted locations, no preferences, limit 20', () => engine.search(noPrefs[next()], { limit: 20, now: NOW }).totalResults],
-      ['raw kdbush + filter around the same centre (precomputed)', () => base.kdbushRadius(centres[next()]!, R).length],
-    ],
-    { timeMs: ctx.timeMs },
-  );
+  const tasks: Array<readonly [string, () => number]> = [
+    ['ours: 4 weighted locations + preferences, limit 20', () => engine.search(withPrefs[next()], { limit: 20, now: NOW }).totalResults],
+    ['ours: 4 weighted locations, no preferences, limit 20', () => engine.search(noPrefs[next()], { limit: 20, now: NOW }).totalResults],
+    ['raw kdbush + filter around the same centre (precomputed)', () => base.kdbushRadius(centres[next()]!, R).length],
+  ];
+  const timings = measure(tasks, { timeMs: ctx.timeMs });
+  const live = measureLive(tasks.slice(0, 2), ctx.live);
   return {
     workload: 'POINT, 4 weighted locations, 1 km',
     params: { venues: ctx.label, radiusMeters: R, meanVenuesInCircle: Math.round(candidates / CHECKED) },
     timings,
+    live,
     checks: { 'totalResults = raw kdbush count around the weighted centre': `${CHECKED} groups, identical` },
   };
 }
@@ -162,18 +164,18 @@ function deepPage(ctx: BenchContext): WorkloadResult {
   }
   let a = 0;
   const next = () => a++ % centres.length;
-  const timings = measure(
-    [
-      ['ours: POINT 1 km, offset 80, limit 20', () => engine.search(bodies[next()], { limit: 20, offset: 80, now: NOW }).totalResults],
-      ['ours: POINT 1 km, offset 0, limit 20 (first page)', () => engine.search(bodies[next()], { limit: 20, offset: 0, now: NOW }).totalResults],
-      ['kdbush + filter + sort by distance + slice(80, 100)', () => rawPage(centres[next()]!, 80, 20).length],
-    ],
-    { timeMs: ctx.timeMs },
-  );
+  const tasks: Array<readonly [string, () => number]> = [
+    ['ours: POINT 1 km, offset 80, limit 20', () => engine.search(bodies[next()], { limit: 20, offset: 80, now: NOW }).totalResults],
+    ['ours: POINT 1 km, offset 0, limit 20 (first page)', () => engine.search(bodies[next()], { limit: 20, offset: 0, now: NOW }).totalResults],
+    ['kdbush + filter + sort by distance + slice(80, 100)', () => rawPage(centres[next()]!, 80, 20).length],
+  ];
+  const timings = measure(tasks, { timeMs: ctx.timeMs });
+  const live = measureLive(tasks.slice(0, 1), ctx.live);
   return {
     workload: 'POINT 1 km, a page deep in the results',
     params: { venues: ctx.label, offset: 80, limit: 20 },
     timings,
+    live,
     checks: { 'page = kdbush sorted by distance then id': `${CHECKED} pages, ${compared} slots, ${differing} differ` },
   };
 }

@@ -1,7 +1,6 @@
 import { toEstablishment } from '../details/establishment-record.js';
 import { isOpenAt } from '../details/open-now.js';
-import { LOCAL_FRAME_MAX_METERS, LocalFrame, POLAR_LIMIT_DEG, distanceMeters } from '../geo/distance.js';
-import { MIN_METERS_PER_DEG_LAT } from '../geo/ellipsoid.js';
+import { LocalFrame, distanceMeters, frameDistanceSq, localFrameHolds } from '../geo/distance.js';
 import { createDefaultPlaceResolver } from '../places/default-resolver.js';
 import type { PlaceResolver, ResolvedPlace } from '../places/place-resolver.js';
 import { UnknownPlaceError } from '../places/unknown-place-error.js';
@@ -147,8 +146,8 @@ export class FindService {
     }
     this.lastPlan = 'names-then-distance';
     // Same distance model as SpatialIndex.withinRadius, so both plans agree at the boundary.
-    const local = radius <= LOCAL_FRAME_MAX_METERS && Math.abs(lat) + radius / MIN_METERS_PER_DEG_LAT < POLAR_LIMIT_DEG;
-    const frame = local ? new LocalFrame(lat, lon) : null;
+    const local = localFrameHolds(lat, radius);
+    const { kx0, kx1, kx2, ky0, ky1, ky2 } = new LocalFrame(lat, lon);
     const r2 = radius * radius;
     const vLat = this.store.lat;
     const vLon = this.store.lon;
@@ -156,7 +155,7 @@ export class FindService {
       const y = vLat[i]!;
       const x = vLon[i]!;
       let d2: number;
-      if (frame !== null) d2 = frame.distanceSq(y, x);
+      if (local) d2 = frameDistanceSq(y, x, lat, lon, kx0, kx1, kx2, ky0, ky1, ky2);
       else {
         const d = distanceMeters(lat, lon, y, x);
         d2 = d * d;

@@ -1,4 +1,4 @@
-import { RAD, WGS84_A, WGS84_F, metersPerDegLat, metersPerDegLon, wrapLonDelta } from './ellipsoid.js';
+import { MIN_METERS_PER_DEG_LAT, RAD, WGS84_A, WGS84_F, metersPerDegLat, metersPerDegLon, wrapLonDelta } from './ellipsoid.js';
 
 /**
  * Geodesic distance on the WGS84 ellipsoid, metres, by Lambert's formula for long lines
@@ -34,62 +34,135 @@ export function distanceMeters(lat1: number, lon1: number, lat2: number, lon2: n
  * Distances from one fixed origin, for hot loops: a local ellipsoidal approximation in the
  * manner of cheap-ruler, but evaluated at the MEAN latitude of each pair (the scale factors
  * are expanded to second order around the origin, so each call is a handful of multiplies).
- * Relative error under 1e-5 within 10 km and under 5e-4 within 100 km of the origin (measured
- * against GeographicLib in test/geo, below 80 degrees latitude); beyond
- * `LOCAL_FRAME_MAX_METERS`, callers use {@link distanceMeters}.
+ * Relative error under 1e-5 within 10 km (0.1 m) and under 5e-4 within 100 km of the origin
+ * (measured against GeographicLib in test/geo, below 80 degrees latitude).
+ *
+ * Which formula a query uses is one rule, {@link localFrameHolds}: radius, corridor, find
+ * and travel estimates all ask it.
  */
-export const LOCAL_FRAME_MAX_METERS = 100_000;
+export const LOCAL_FRAME_MAX_METERS = 10_000;
 /** Beyond this |latitude| (degrees) meridians converge too fast for the local approximation. */
 export const POLAR_LIMIT_DEG = 80;
+
+/**
+ * The rule for the distance formula: distances out to `meters` from a point at latitude
+ * `lat` (degrees) are taken in the point's local frame (LocalFrame, or a piece's frame) when
+ * they stay within LOCAL_FRAME_MAX_METERS and below POLAR_LIMIT_DEG; otherwise by the exact
+ * ellipsoidal formula ({@link distanceMeters}, or {@link nearDistanceMeters}).
+ */
+export function localFrameHolds(lat: number, meters: number): boolean {
+  return meters <= LOCAL_FRAME_MAX_METERS && Math.abs(lat) + meters / MIN_METERS_PER_DEG_LAT < POLAR_LIMIT_DEG;
+}
+
+/**
+ * Squared distance (m^2) from a frame's origin (lat0, lon0) to (lat, lon), given the frame's
+ * scale coefficients (LocalFrame's fields): a pure function of numbers, for loops that hold
+ * the frame in locals.
+ */
+export function frameDistanceSq(lat: number, lon: number, lat0: number, lon0: number, kx0: number, kx1: number, kx2: number, ky0: number, ky1: number, ky2: number): number {
+  const dLat = lat - lat0;
+  let dLon = lon - lon0;
+  if (dLon < -180 || dLon >= 180) dLon = wrapLonDelta(dLon);
+  const h = dLat / 2; // offset of the pair's mean latitude from the origin, degrees
+  const kx = kx0 + h * (kx1 + 0.5 * h * kx2);
+  const ky = ky0 + h * (ky1 + 0.5 * h * ky2);
+  const x = dLon * kx;
+  const y = dLat * ky;
+  return x * x + y * y;
+}
 
 export class LocalFrame {
   readonly lat: number;
   readonly lon: number;
   // metres per degree of longitude / latitude at the origin and their first two derivatives
   // with respect to latitude (per degree), for a Taylor expansion around the origin.
-  private readonly kx0: number;
-  private readonly kx1: number;
-  private readonly kx2: number;
-  private readonly ky0: number;
-  private readonly ky1: number;
-  private readonly ky2: number;
+  readonly kx0: number;
+  readonly kx1: number;
+  readonly kx2: number;
+  readonly ky0: number;
+  readonly ky1: number;
+  readonly ky2: number;
 
   constructor(lat: number, lon: number) {
+    const c = FRAME_SCRATCH;
+    storeFrame(c, 0, lat, lon);
     this.lat = lat;
     this.lon = lon;
-    // Central differences with a 0.01 degree step: the functions are smooth, so the
-    // truncation error (~1e-10 relative) is far below what the expansion needs.
-    const h = 0.01;
-    const lo = Math.max(-90, lat - h);
-    const hi = Math.min(90, lat + h);
-    const span = (hi - lo) / 2;
-    const fx = (l: number) => metersPerDegLon(l);
-    const fy = (l: number) => metersPerDegLat(l);
-    this.kx0 = fx(lat);
-    this.ky0 = fy(lat);
-    this.kx1 = (fx(hi) - fx(lo)) / (hi - lo);
-    this.ky1 = (fy(hi) - fy(lo)) / (hi - lo);
-    this.kx2 = span > 0 ? (fx(hi) - 2 * this.kx0 + fx(lo)) / (span * span) : 0;
-    this.ky2 = span > 0 ? (fy(hi) - 2 * this.ky0 + fy(lo)) / (span * span) : 0;
+    this.kx0 = c[FRAME_KX0]!;
+    this.kx1 = c[FRAME_KX1]!;
+    this.kx2 = c[FRAME_KX2]!;
+    this.ky0 = c[FRAME_KY0]!;
+    this.ky1 = c[FRAME_KY1]!;
+    this.ky2 = c[FRAME_KY2]!;
   }
 
   /** Squared distance in square metres from the origin to (lat, lon). */
   distanceSq(lat: number, lon: number): number {
-    const dLat = lat - this.lat;
-    let dLon = lon - this.lon;
-    if (dLon < -180 || dLon >= 180) dLon = wrapLonDelta(dLon);
-    const h = dLat / 2; // offset of the pair's mean latitude from the origin, degrees
-    const kx = this.kx0 + h * (this.kx1 + 0.5 * h * this.kx2);
-    const ky = this.ky0 + h * (this.ky1 + 0.5 * h * this.ky2);
-    const x = dLon * kx;
-    const y = dLat * ky;
-    return x * x + y * y;
+    return frameDistanceSq(lat, lon, this.lat, this.lon, this.kx0, this.kx1, this.kx2, this.ky0, this.ky1, this.ky2);
   }
 
   /** Distance in metres from the origin to (lat, lon). */
   distance(lat: number, lon: number): number {
     return Math.sqrt(this.distanceSq(lat, lon));
   }
+
+  /**
+   * Distance in metres from the origin to (lat, lon) by the distance rule: this frame where
+   * localFrameHolds allows, the exact formula beyond.
+   */
+  ruledDistance(lat: number, lon: number): number {
+    const d = this.distance(lat, lon);
+    return localFrameHolds(this.lat, d) ? d : nearDistanceMeters(this.lat, this.lon, lat, lon);
+  }
+}
+
+/**
+ * Frames in a Float64Array, FRAME_STRIDE numbers each (layout below; only this module reads
+ * it): for loops over several origins that must not read objects' properties.
+ */
+export const FRAME_STRIDE = 8;
+const FRAME_LAT = 0;
+const FRAME_LON = 1;
+const FRAME_KX0 = 2;
+const FRAME_KX1 = 3;
+const FRAME_KX2 = 4;
+const FRAME_KY0 = 5;
+const FRAME_KY1 = 6;
+const FRAME_KY2 = 7;
+const FRAME_SCRATCH = new Float64Array(FRAME_STRIDE);
+
+/** Writes the local frame of (lat, lon) as frame `k` of `out`. */
+export function storeFrame(out: Float64Array, k: number, lat: number, lon: number): void {
+  const o = k * FRAME_STRIDE;
+  // Central differences with a 0.01 degree step: the functions are smooth, so the
+  // truncation error (~1e-10 relative) is far below what the expansion needs.
+  const h = 0.01;
+  const lo = Math.max(-90, lat - h);
+  const hi = Math.min(90, lat + h);
+  const span = (hi - lo) / 2;
+  const kx0 = metersPerDegLon(lat);
+  const ky0 = metersPerDegLat(lat);
+  const xlo = metersPerDegLon(lo);
+  const xhi = metersPerDegLon(hi);
+  const ylo = metersPerDegLat(lo);
+  const yhi = metersPerDegLat(hi);
+  out[o + FRAME_LAT] = lat;
+  out[o + FRAME_LON] = lon;
+  out[o + FRAME_KX0] = kx0;
+  out[o + FRAME_KY0] = ky0;
+  out[o + FRAME_KX1] = (xhi - xlo) / (hi - lo);
+  out[o + FRAME_KY1] = (yhi - ylo) / (hi - lo);
+  out[o + FRAME_KX2] = span > 0 ? (xhi - 2 * kx0 + xlo) / (span * span) : 0;
+  out[o + FRAME_KY2] = span > 0 ? (yhi - 2 * ky0 + ylo) / (span * span) : 0;
+}
+
+/** Distance (metres) from the origin of frame `k` of `frames` to (lat, lon), by the distance rule (as LocalFrame.ruledDistance). */
+export function storedFrameDistance(frames: Float64Array, k: number, lat: number, lon: number): number {
+  const o = k * FRAME_STRIDE;
+  const lat0 = frames[o + FRAME_LAT]!;
+  const lon0 = frames[o + FRAME_LON]!;
+  const d = Math.sqrt(frameDistanceSq(lat, lon, lat0, lon0, frames[o + FRAME_KX0]!, frames[o + FRAME_KX1]!, frames[o + FRAME_KX2]!, frames[o + FRAME_KY0]!, frames[o + FRAME_KY1]!, frames[o + FRAME_KY2]!));
+  return localFrameHolds(lat0, d) ? d : nearDistanceMeters(lat0, lon0, lat, lon);
 }
 
 /**
@@ -103,5 +176,5 @@ export function nearDistanceMeters(lat1: number, lon1: number, lat2: number, lon
   const x = wrapLonDelta(lon2 - lon1) * metersPerDegLon(mid);
   const y = (lat2 - lat1) * metersPerDegLat(mid);
   const d = Math.sqrt(x * x + y * y);
-  return d <= LOCAL_FRAME_MAX_METERS ? d : distanceMeters(lat1, lon1, lat2, lon2);
+  return localFrameHolds(mid, d) ? d : distanceMeters(lat1, lon1, lat2, lon2);
 }

@@ -1,4 +1,4 @@
-import { HoursTableBuilder, LocalClock, OpenState, ZoneTableBuilder, type HoursTable, type ZoneTable } from '../hours/index.js';
+import { HoursTableBuilder, LocalClock, OpenState, UNKNOWN_SCHEDULE, ZoneTableBuilder, type HoursTable, type ZoneTable } from '../hours/index.js';
 import type { VenueStore } from '../store/venue-store.js';
 
 /**
@@ -15,6 +15,11 @@ export class OpeningStates {
   private readonly stampOfZone: Uint32Array;
   private generation = 0;
   private instantMs = 0;
+  // Memo per distinct schedule: the local minute of week it was last evaluated at (-1: never)
+  // and its state then. A schedule's state at a minute never changes, and the venues of a
+  // query share few schedules and one or two zones, so most venues cost two array reads.
+  private readonly memoMinute: Int16Array;
+  private readonly memoState: Uint8Array;
 
   constructor(store: VenueStore, tables: { hours?: HoursTable; zones?: ZoneTable } = {}) {
     const built = tables.hours === undefined || tables.zones === undefined ? buildOpeningTables(store) : null;
@@ -22,6 +27,8 @@ export class OpeningStates {
     this.zones = tables.zones ?? built!.zones;
     this.minuteOfZone = new Uint16Array(this.zones.names.length);
     this.stampOfZone = new Uint32Array(this.zones.names.length);
+    this.memoMinute = new Int16Array(this.hours.scheduleCount).fill(-1);
+    this.memoState = new Uint8Array(this.hours.scheduleCount);
   }
 
   /** Starts answering for `instantMs` (UTC ms); forgets the previous instant's minutes. */
@@ -42,7 +49,14 @@ export class OpeningStates {
       this.minuteOfZone[z] = this.clock.minuteOfWeek(this.zones.names[z]!, this.instantMs);
       this.stampOfZone[z] = this.generation;
     }
-    return this.hours.state(i, this.minuteOfZone[z]!);
+    const minute = this.minuteOfZone[z]!;
+    const s = this.hours.scheduleOf[i]!;
+    if (s === UNKNOWN_SCHEDULE) return OpenState.UNKNOWN;
+    if (this.memoMinute[s] === minute) return this.memoState[s]!;
+    const state = this.hours.state(i, minute);
+    this.memoMinute[s] = minute;
+    this.memoState[s] = state;
+    return state;
   }
 
   isOpen(i: number): boolean {

@@ -40,6 +40,11 @@ export class Ranking {
     this.along[k] = along;
   }
 
+  /** Grows the arrays to hold at least `n` matches (so a loop can write into them directly). */
+  reserve(n: number): void {
+    while (this.venue.length < n) this.grow();
+  }
+
   /**
    * Replaces the matches with the first `n` hits, all with total `total` (a query that asked
    * for nothing): bulk copies instead of a push per hit.

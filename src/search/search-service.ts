@@ -1,6 +1,7 @@
 import { toEstablishment } from '../details/establishment-record.js';
 import { describeValue, VenueSearchError } from '../errors.js';
-import { LocalFrame } from '../geo/distance.js';
+import { FRAME_STRIDE, storeFrame, storedFrameDistance } from '../geo/distance.js';
+import { BulkScorer } from './bulk-scorer.js';
 import { weightedMidpoint } from '../geo/midpoint.js';
 import { PreparedRoute } from '../geo/polyline.js';
 import type { HoursTable, ZoneTable } from '../hours/index.js';
@@ -34,7 +35,7 @@ import { OpeningStates } from './opening-states.js';
 import { Ranking } from './ranking.js';
 import { routeHalfwayPoint } from './route-center.js';
 import { SearchVocabulary } from './search-vocabulary.js';
-import { travelDistance, travelMinutes } from './travel.js';
+import { travelMinutes } from './travel.js';
 import { validatePage, validateSearchBody, type ValidBody } from './validate-request.js';
 
 export interface SearchOptions {
@@ -92,6 +93,8 @@ class MultiLocationSearch implements SearchService {
   private readonly ranking: Ranking;
   private readonly parts = new Float64Array(PART_COUNT);
   private readonly filter: ColumnFilter;
+  private readonly scorer: BulkScorer;
+  private frames = new Float64Array(4 * FRAME_STRIDE);
 
   constructor(store: VenueStore, spatial: SpatialIndex, options: SearchServiceOptions) {
     this.store = store;
@@ -100,6 +103,7 @@ class MultiLocationSearch implements SearchService {
     this.opening = new OpeningStates(store, options);
     this.ranking = new Ranking((i) => store.id(i));
     this.filter = new ColumnFilter(store.caters, store.chain);
+    this.scorer = new BulkScorer(store);
   }
 
   vocabulary(): SearchVocabularyJson {
@@ -132,6 +136,8 @@ class MultiLocationSearch implements SearchService {
     const { idx, dist, along } = hits;
     if (prefs.asked === 0) {
       ranking.setAll(n, idx, dist, along, 1);
+    } else if (this.scorer.covers(prefs)) {
+      this.scorer.scoreInto(prefs, hits, opening, ranking);
     } else {
       for (let k = 0; k < n; k++) {
         const i = idx[k]!;
@@ -142,9 +148,15 @@ class MultiLocationSearch implements SearchService {
 
     const page = ranking.page(offset, limit);
     const establishments: SearchEstablishment[] = new Array(page.length);
-    const from = page.length > 0 ? valid.body.locations.map((l) => new LocalFrame(l.lat, l.lon)) : [];
+    // Each input location's local frame, in a reused typed array (no per-query array of
+    // objects for the records' loop to read).
+    const locations = valid.body.locations;
+    if (page.length > 0) {
+      if (this.frames.length < locations.length * FRAME_STRIDE) this.frames = new Float64Array(locations.length * FRAME_STRIDE * 2);
+      for (let k = 0; k < locations.length; k++) storeFrame(this.frames, k, locations[k]!.lat, locations[k]!.lon);
+    }
     for (let p = 0; p < page.length; p++) {
-      establishments[p] = this.record(page[p]!, prefs, valid, from, area.route !== null);
+      establishments[p] = this.record(page[p]!, prefs, valid, locations.length, area.route !== null);
     }
     return {
       centerPoint: { Lat: area.centerLat, Lon: area.centerLon },
@@ -156,8 +168,8 @@ class MultiLocationSearch implements SearchService {
     };
   }
 
-  /** The response record of ranking slot `slot`; `from[k]`: the frame of input location k. */
-  private record(slot: number, prefs: CompiledPreferences, valid: ValidBody, from: readonly LocalFrame[], isPath: boolean): SearchEstablishment {
+  /** The response record of ranking slot `slot`; frame k of `this.frames`: input location k (of `locationCount`). */
+  private record(slot: number, prefs: CompiledPreferences, valid: ValidBody, locationCount: number, isPath: boolean): SearchEstablishment {
     const ranking = this.ranking;
     const i = ranking.venue[slot]!;
     const r = this.store.record(i);
@@ -176,8 +188,9 @@ class MultiLocationSearch implements SearchService {
     const lat = this.store.lat[i]!;
     const lon = this.store.lon[i]!;
     const travel: Record<string, TravelEstimate> = {};
-    for (let k = 0; k < from.length; k++) {
-      const d = travelDistance(from[k]!, lat, lon);
+    const frames = this.frames;
+    for (let k = 0; k < locationCount; k++) {
+      const d = storedFrameDistance(frames, k, lat, lon);
       travel[valid.travelKeys[k]!] = { distanceMeters: Math.round(d * 10) / 10, durationMinutes: travelMinutes(d) };
     }
     const out = toEstablishment(r, ranking.dist[slot]!, state === 1) as SearchEstablishment;

@@ -1,7 +1,7 @@
 import type KDBush from 'kdbush';
 import { BoxList } from '../geo/bbox.js';
-import { wrapLonDelta } from '../geo/ellipsoid.js';
-import { SCREEN_STRIDE, pieceFootDistance, type PreparedRoute } from '../geo/polyline.js';
+import type { PreparedRoute } from '../geo/polyline.js';
+import { PieceScreen, chordFoot, pieceFootDistance, polarFoot, polarFootDistance, refineFoot } from '../geo/route-piece.js';
 import type { ColumnFilter } from './column-filter.js';
 import type { HitBuffer } from './hit-buffer.js';
 
@@ -42,6 +42,8 @@ export class CorridorWalker {
   private readonly seen = new Float64Array(4);
   // The current walk's column prefilter (null: none).
   private filter: ColumnFilter | null = null;
+  // The piece being walked (filled per piece by the route).
+  private readonly piece = new PieceScreen();
 
   constructor(tree: KDBush, size: number) {
     this.tree = tree;
@@ -62,13 +64,14 @@ export class CorridorWalker {
     this.filter = filter !== null && !filter.acceptsAll ? filter : null;
     const gen = this.nextGeneration();
     const boxes = this.boxes;
-    const screen = route.corridorScreen(width);
+    const ps = this.piece;
     for (let piece = 0; piece < route.pieceCount; piece++) {
+      route.screenPiece(piece, width, ps);
       boxes.clear();
       route.pieceBoxes(piece, width, boxes);
-      if (boxes.count === 1 && screen[piece * SCREEN_STRIDE + 8] === 0) {
+      if (boxes.count === 1 && ps.polar === 0) {
         this.seen.fill(Number.NaN);
-        this.walkBox(route, screen, piece, width, true, gen, out);
+        this.walkBox(width, true, gen, out, 0);
         continue;
       }
       const parts = route.pieceBoxParts(piece, width);
@@ -76,7 +79,7 @@ export class CorridorWalker {
       for (let part = 0; part < parts; part++) {
         boxes.clear();
         route.pieceBoxes(piece, width, boxes, part, parts);
-        for (let b = 0; b < boxes.count; b++) this.walkBox(route, screen, piece, width, false, gen, out, b);
+        for (let b = 0; b < boxes.count; b++) this.walkBox(width, false, gen, out, b);
         if (boxes.count === 1) this.seen.set(boxes.coords.subarray(0, 4));
         else this.seen.fill(Number.NaN);
       }
@@ -86,11 +89,13 @@ export class CorridorWalker {
 
   /**
    * kdbush's range walk over box `b` of `this.boxes`, measuring each point in it against
-   * route piece `piece`, and, when `prune`, skipping subtrees whose region fails the
+   * the piece in `this.piece`, and, when `prune`, skipping subtrees whose region fails the
    * separating-axis test against the piece's screen capsule. Reads coordinates from the
-   * tree's own (spatially sorted) arrays.
+   * tree's own (spatially sorted) arrays. Every field it needs is read once, before the
+   * walk: the loop touches only locals, typed arrays and pure functions of numbers, so no
+   * property access in it can lack type feedback when it is optimised.
    */
-  private walkBox(route: PreparedRoute, screen: Float64Array, piece: number, width: number, prune: boolean, gen: number, out: HitBuffer, b = 0): void {
+  private walkBox(width: number, prune: boolean, gen: number, out: HitBuffer, b: number): void {
     const { ids, coords, nodeSize } = this.tree;
     const { stamp, slot, seen } = this;
     const filter = this.filter;
@@ -104,26 +109,30 @@ export class CorridorWalker {
     const minY = bc[4 * b + 1]!;
     const maxX = bc[4 * b + 2]!;
     const maxY = bc[4 * b + 3]!;
-    const s = piece * SCREEN_STRIDE;
-    const lat0 = screen[s]!;
-    const lon0 = screen[s + 1]!;
-    const kx = screen[s + 2]!;
-    const ky = screen[s + 3]!;
-    const vx = screen[s + 4]!;
-    const vy = screen[s + 5]!;
-    const invVV = screen[s + 6]!;
-    const screenSq = screen[s + 7]!;
-    const polar = screen[s + 8] === 1;
-    const refine = screen[s + 9] === 1;
-    const along0 = screen[s + 17]!;
-    const pieceLength = screen[s + 18]!;
-    const dLatP = screen[s + 10]!;
-    const dLonP = screen[s + 11]!;
-    const bLatP = screen[s + 12]!;
-    const bLonP = screen[s + 13]!;
-    const midLatP = screen[s + 14]!;
-    const dkx = screen[s + 15]!;
-    const dky = screen[s + 16]!;
+    const ps = this.piece;
+    const lat0 = ps.lat0;
+    const lon0 = ps.lon0;
+    const lat1 = ps.lat1;
+    const lon1 = ps.lon1;
+    const kx = ps.kx;
+    const ky = ps.ky;
+    const vx = ps.vx;
+    const vy = ps.vy;
+    const bx = ps.bx;
+    const by = ps.by;
+    const invVV = ps.invVV;
+    const screenSq = ps.screenSq;
+    const polar = ps.polar === 1;
+    const refine = ps.refine === 1;
+    const along0 = ps.along0;
+    const pieceLength = ps.length;
+    const dLatP = ps.dLat;
+    const dLonP = ps.dLon;
+    const bLatP = ps.bLat;
+    const bLonP = ps.bLon;
+    const midLatP = ps.midLat;
+    const dkx = ps.dkx;
+    const dky = ps.dky;
     // The capsule in the piece's planar frame (metres): unit vector u along the chord, its
     // length, and the screen radius around it.
     const vLen = Math.sqrt(vx * vx + vy * vy);
@@ -188,24 +197,18 @@ export class CorridorWalker {
           const v = ids[j]!;
           if ((caters[v]! & catersRequired) !== catersRequired || (chainRequired >= 0 && chain[v] !== chainRequired)) continue;
         }
+        let t: number;
         let d: number;
-        let along: number;
         if (polar) {
-          d = route.polarDistanceToPiece(piece, y, x);
-          along = route.lastAlong;
+          t = polarFoot(y, x, lat0, lon0, lat1, lon1);
+          d = polarFootDistance(y, x, t, lat0, lon0, lat1, lon1);
         } else {
-          const dx = x - lon0;
-          const px = (dx >= -180 && dx < 180 ? dx : wrapLonDelta(dx)) * kx;
-          const py = (y - lat0) * ky;
-          let t = (px * vx + py * vy) * invVV;
-          t = t < 0 ? 0 : t > 1 ? 1 : t;
-          const ex = px - t * vx;
-          const ey = py - t * vy;
-          if (ex * ex + ey * ey > screenSq) continue;
-          if (refine) t = route.refineChordFoot(piece, y, x, t);
+          t = chordFoot(y, x, lat0, lon0, kx, ky, vx, vy, invVV, screenSq);
+          if (t < 0) continue;
+          if (refine) t = refineFoot(y, x, t, lat0, lon0, kx, ky, vx, vy, bx, by);
           d = pieceFootDistance(y, x, t, lat0, lon0, dLatP, dLonP, bLatP, bLonP, midLatP, kx, ky, dkx, dky);
-          along = along0 + t * pieceLength;
         }
+        const along = along0 + t * pieceLength;
         if (!(d <= width)) continue;
         const i = ids[j]!;
         if (stamp[i] !== gen) {
@@ -214,10 +217,7 @@ export class CorridorWalker {
         } else {
           const k = slot[i]!;
           // Strictly nearer by more than float noise: equal passes keep the earliest.
-          if (d < out.dist[k]! - 1e-6) {
-            out.dist[k] = d;
-            out.along[k] = along;
-          }
+          out.improve(k, d, along);
         }
       }
       if (leaf) continue;

@@ -29,6 +29,22 @@ export class HitBuffer {
     return k;
   }
 
+  /** Grows the arrays (keeping hits [0, length)) to hold at least `n` hits. */
+  reserve(n: number): void {
+    while (this.idx.length < n) this.grow();
+  }
+
+  /**
+   * Hit `k` takes (distance, along) when strictly nearer by more than float noise (1e-6 m):
+   * equal passes keep the earliest.
+   */
+  improve(k: number, distance: number, along: number): void {
+    if (distance < this.dist[k]! - 1e-6) {
+      this.dist[k] = distance;
+      this.along[k] = along;
+    }
+  }
+
   private grow(): void {
     const cap = this.idx.length * 2 || 16;
     const idx = new Uint32Array(cap);

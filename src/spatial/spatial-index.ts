@@ -1,8 +1,7 @@
 import KDBush from 'kdbush';
 import { VenueSearchError } from '../errors.js';
 import { BoxList } from '../geo/bbox.js';
-import { LocalFrame, LOCAL_FRAME_MAX_METERS, POLAR_LIMIT_DEG, distanceMeters } from '../geo/distance.js';
-import { MIN_METERS_PER_DEG_LAT } from '../geo/ellipsoid.js';
+import { LocalFrame, distanceMeters, frameDistanceSq, localFrameHolds } from '../geo/distance.js';
 import type { PreparedRoute } from '../geo/polyline.js';
 import type { ColumnFilter } from './column-filter.js';
 import { CorridorWalker } from './corridor.js';
@@ -71,10 +70,15 @@ export class SpatialIndex {
     const chainRequired = filter?.chainRequired ?? -1;
     const boxes = this.boxes.clear();
     boxes.addPadded(lat, lon, lat, lon, radius);
-    const local = radius <= LOCAL_FRAME_MAX_METERS && Math.abs(lat) + radius / MIN_METERS_PER_DEG_LAT < POLAR_LIMIT_DEG;
-    const frame = local ? new LocalFrame(lat, lon) : null;
+    // The frame's coefficients in locals: the loops below read no object's properties.
+    const local = localFrameHolds(lat, radius);
+    const { kx0, kx1, kx2, ky0, ky1, ky2 } = new LocalFrame(lat, lon);
     const r2 = radius * radius;
     const { ids, coords, nodeSize } = this.tree;
+    let oIdx = out.idx;
+    let oDist = out.dist;
+    let oAlong = out.along;
+    let len = 0;
     for (let b = 0; b < boxes.count; b++) {
       const minX = boxes.coords[4 * b]!;
       const minY = boxes.coords[4 * b + 1]!;
@@ -89,6 +93,17 @@ export class SpatialIndex {
         const axis = RANGE_STACK[--sp]!;
         const right = RANGE_STACK[--sp]!;
         const left = RANGE_STACK[--sp]!;
+        // Room for every point a node can add (a leaf's points, or an inner node's middle
+        // one) before it is scanned, so hits are written straight into the buffer's arrays
+        // (held in locals) without a capacity check per hit.
+        const room = right - left <= nodeSize ? right - left + 1 : 1;
+        if (len + room > oIdx.length) {
+          out.length = len;
+          out.reserve(len + room);
+          oIdx = out.idx;
+          oDist = out.dist;
+          oAlong = out.along;
+        }
         if (right - left <= nodeSize) {
           for (let i = left; i <= right; i++) {
             const x = coords[2 * i]!;
@@ -96,8 +111,13 @@ export class SpatialIndex {
             if (x >= minX && x <= maxX && y >= minY && y <= maxY) {
               const v = ids[i]!;
               if (filtered && ((caters[v]! & catersRequired) !== catersRequired || (chainRequired >= 0 && chain[v] !== chainRequired))) continue;
-              const d2 = frame ? frame.distanceSq(y, x) : sq(distanceMeters(lat, lon, y, x));
-              if (d2 <= r2) out.push(v, Math.sqrt(d2));
+              const d2 = local ? frameDistanceSq(y, x, lat, lon, kx0, kx1, kx2, ky0, ky1, ky2) : sq(distanceMeters(lat, lon, y, x));
+              if (d2 <= r2) {
+                oIdx[len] = v;
+                oDist[len] = Math.sqrt(d2);
+                oAlong[len] = 0;
+                len++;
+              }
             }
           }
           continue;
@@ -108,8 +128,13 @@ export class SpatialIndex {
         if (x >= minX && x <= maxX && y >= minY && y <= maxY) {
           const v = ids[m]!;
           if (!filtered || ((caters[v]! & catersRequired) === catersRequired && (chainRequired < 0 || chain[v] === chainRequired))) {
-            const d2 = frame ? frame.distanceSq(y, x) : sq(distanceMeters(lat, lon, y, x));
-            if (d2 <= r2) out.push(v, Math.sqrt(d2));
+            const d2 = local ? frameDistanceSq(y, x, lat, lon, kx0, kx1, kx2, ky0, ky1, ky2) : sq(distanceMeters(lat, lon, y, x));
+            if (d2 <= r2) {
+              oIdx[len] = v;
+              oDist[len] = Math.sqrt(d2);
+              oAlong[len] = 0;
+              len++;
+            }
           }
         }
         if (axis === 0 ? minX <= x : minY <= y) {
@@ -124,6 +149,7 @@ export class SpatialIndex {
         }
       }
     }
+    out.length = len;
     return out.length;
   }
 

@@ -8,10 +8,10 @@ function distanceToRoute(route: PreparedRoute, lat: number, lon: number): { dist
   let best = Number.POSITIVE_INFINITY;
   let along = 0;
   for (let p = 0; p < route.pieceCount; p++) {
-    const d = route.distanceToPiece(p, lat, lon, Number.MAX_VALUE);
-    if (d < best) {
-      best = d;
-      along = route.lastAlong;
+    const near = route.nearestOnPiece(p, lat, lon, Number.MAX_VALUE);
+    if (near.distance < best) {
+      best = near.distance;
+      along = near.along;
     }
   }
   return { distance: best, along };

@@ -1,0 +1,192 @@
+import type { HitBuffer } from '../spatial/hit-buffer.js';
+import { CHAIN_UNKNOWN, type VenueStore } from '../store/venue-store.js';
+import {
+  OPENING_WANT_OPEN,
+  PART_CATERS,
+  PART_CHAIN,
+  PART_ESTABLISHMENT,
+  PART_GENRE,
+  PART_OPENING,
+  PART_VIBES,
+  PART_WEIGHTS,
+  type CompiledPreferences,
+  type OpenStateSource,
+} from './match.js';
+import { OpenState } from '../hours/hours-table.js';
+import type { Ranking } from './ranking.js';
+
+/** Term and vibe codes below this fit the per-venue bit columns. */
+const BITS = 32;
+
+/**
+ * The scoring of every hit of a query in one loop: the same totals as venueTotal (match.ts,
+ * which documents the parts), computed from per-venue bit columns instead of a binary search
+ * per asked term, with every per-query constant in a local. Establishment terms and vibes
+ * with codes below 32 (the kinds, flags and vibes of a directory) are held as one 32-bit
+ * word per venue, built once from the store's rows; a query asking for a code outside it
+ * is scored by venueTotal instead ({@link covers}).
+ *
+ * Totals are bit-identical to venueTotal's: the parts are the same fractions, added in the
+ * same order, and rounded by the same rule.
+ */
+export class BulkScorer {
+  private readonly store: VenueStore;
+  /** Bit c of termBits[i]: venue i has establishment term c (c < 32). */
+  private readonly termBits: Uint32Array;
+  /** Bit c of vibeBits[i]: venue i has vibe c (c < 32). */
+  private readonly vibeBits: Uint32Array;
+
+  constructor(store: VenueStore) {
+    this.store = store;
+    const n = store.size;
+    this.termBits = rowBits(store.termStart, store.termCodes, n);
+    this.vibeBits = rowBits(store.vibeStart, store.vibeCodes, n);
+  }
+
+  get byteSize(): number {
+    return this.termBits.byteLength + this.vibeBits.byteLength;
+  }
+
+  /** Whether every asked code fits the bit columns (else score with venueTotal). */
+  covers(prefs: CompiledPreferences): boolean {
+    return fits(prefs.genreCodes) && fits(prefs.flagCodes) && fits(prefs.vibeCodes);
+  }
+
+  /**
+   * Fills `ranking` (cleared first) with every one of the hits that passes the non-compromise
+   * preferences, with its total (as venueTotal). `prefs.asked` must not be 0, and
+   * {@link covers} must hold.
+   */
+  scoreInto(prefs: CompiledPreferences, hits: HitBuffer, opening: OpenStateSource, ranking: Ranking): void {
+    const store = this.store;
+    const { caters, chain, primaryGenre } = store;
+    const termBits = this.termBits;
+    const vibeBits = this.vibeBits;
+    const asked = prefs.asked;
+    const hard = prefs.hard;
+    const invWeight = prefs.invWeight;
+    const askCaters = (asked & (1 << PART_CATERS)) !== 0;
+    const askChain = (asked & (1 << PART_CHAIN)) !== 0;
+    const askOpening = (asked & (1 << PART_OPENING)) !== 0;
+    const askEstablishment = (asked & (1 << PART_ESTABLISHMENT)) !== 0;
+    const askGenre = (asked & (1 << PART_GENRE)) !== 0;
+    const askVibes = (asked & (1 << PART_VIBES)) !== 0;
+    const hardCaters = (hard & (1 << PART_CATERS)) !== 0;
+    const hardChain = (hard & (1 << PART_CHAIN)) !== 0;
+    const hardOpening = (hard & (1 << PART_OPENING)) !== 0;
+    const hardEstablishment = (hard & (1 << PART_ESTABLISHMENT)) !== 0;
+    const hardVibes = (hard & (1 << PART_VIBES)) !== 0;
+    const catersMask = orOf(prefs.catersBits);
+    const catersAsked = prefs.catersBits.length;
+    const chainWanted = prefs.chainWanted;
+    const wantedState = prefs.opening === OPENING_WANT_OPEN ? OpenState.OPEN : OpenState.CLOSED;
+    const genreMask = maskOf(prefs.genreCodes);
+    const kinds = prefs.genreCodes.length > 0 ? 1 : 0;
+    const flagMask = maskOf(prefs.flagCodes);
+    const estAsked = kinds + prefs.flagCodes.length;
+    const vibeMask = maskOf(prefs.vibeCodes);
+    const vibesAsked = prefs.vibeCodes.length;
+    const wCaters = PART_WEIGHTS[PART_CATERS]!;
+    const wChain = PART_WEIGHTS[PART_CHAIN]!;
+    const wOpening = PART_WEIGHTS[PART_OPENING]!;
+    const wEstablishment = PART_WEIGHTS[PART_ESTABLISHMENT]!;
+    const wGenre = PART_WEIGHTS[PART_GENRE]!;
+    const wVibes = PART_WEIGHTS[PART_VIBES]!;
+    const { idx, dist, along } = hits;
+    const n = hits.length;
+    // Matches are written straight into the ranking's arrays (reserved for every hit).
+    ranking.clear();
+    ranking.reserve(n);
+    const rVenue = ranking.venue;
+    const rTotal = ranking.total;
+    const rDist = ranking.dist;
+    const rAlong = ranking.along;
+    let m = 0;
+    for (let k = 0; k < n; k++) {
+      const i = idx[k]!;
+      let sum = 0;
+      if (askCaters) {
+        const v = bitCount(caters[i]! & catersMask) / catersAsked;
+        if (v < 1 && hardCaters) continue;
+        sum += wCaters * v;
+      }
+      if (askChain) {
+        const c = chain[i]!;
+        const v = c === chainWanted ? 1 : c === CHAIN_UNKNOWN ? 0.5 : 0;
+        if (v < 1 && hardChain) continue;
+        sum += wChain * v;
+      }
+      if (askOpening) {
+        const state = opening.state(i);
+        const v = state === wantedState ? 1 : state === OpenState.OPEN || state === OpenState.CLOSED ? 0 : 0.5;
+        if (v < 1 && hardOpening) continue;
+        sum += wOpening * v;
+      }
+      if (askEstablishment) {
+        const terms = termBits[i]!;
+        const primary = primaryGenre[i]!;
+        const genre = kinds === 0 ? 1 : primary < BITS && (genreMask >>> primary) & 1 ? 1 : (terms & genreMask) !== 0 ? 0.5 : 0;
+        const v = ((kinds > 0 && genre > 0 ? 1 : 0) + bitCount(terms & flagMask)) / estAsked;
+        if (v < 1 && hardEstablishment) continue;
+        sum += wEstablishment * v;
+        if (askGenre) sum += wGenre * genre;
+      }
+      if (askVibes) {
+        const v = bitCount(vibeBits[i]! & vibeMask) / vibesAsked;
+        if (v < 1 && hardVibes) continue;
+        sum += wVibes * v;
+      }
+      rVenue[m] = i;
+      rTotal[m] = Math.round(sum * invWeight * 1e6) / 1e6;
+      rDist[m] = dist[k]!;
+      rAlong[m] = along[k]!;
+      m++;
+    }
+    ranking.length = m;
+  }
+}
+
+/** One word per venue with bit c set when code c (< 32) is in the venue's row. */
+function rowBits(start: Uint32Array, codes: Uint16Array, n: number): Uint32Array {
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    let w = 0;
+    for (let k = start[i]!; k < start[i + 1]!; k++) {
+      const c = codes[k]!;
+      if (c < BITS) w |= 1 << c;
+    }
+    out[i] = w >>> 0;
+  }
+  return out;
+}
+
+/** Whether the codes' non-negative values are distinct and below 32 (negative: absent from the data, never met). */
+function fits(codes: Int32Array): boolean {
+  let seen = 0;
+  for (let k = 0; k < codes.length; k++) {
+    const c = codes[k]!;
+    if (c < 0) continue;
+    if (c >= BITS || (seen >>> c) & 1) return false;
+    seen |= 1 << c;
+  }
+  return true;
+}
+
+function maskOf(codes: Int32Array): number {
+  let m = 0;
+  for (let k = 0; k < codes.length; k++) if (codes[k]! >= 0) m |= 1 << codes[k]!;
+  return m;
+}
+
+function orOf(bits: Uint16Array): number {
+  let m = 0;
+  for (let k = 0; k < bits.length; k++) m |= bits[k]!;
+  return m;
+}
+
+/** Number of set bits of a 32-bit integer. */
+function bitCount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+}
