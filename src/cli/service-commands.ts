@@ -70,6 +70,9 @@ interface ServeOptions {
   host: string;
   db: string;
   dev?: boolean;
+  widgetTiles?: string;
+  widgetTilesAttribution?: string;
+  /** Older names of --widget-tiles and --widget-tiles-attribution, still accepted. */
   widgetTileUrl?: string;
   widgetTileAttribution?: string;
 }
@@ -102,9 +105,11 @@ async function developmentKeys(store: SqliteAccountsStore): Promise<{ accountId:
 async function serve(options: ServeOptions): Promise<void> {
   const engine = await loadEngine(options.data);
   const store = openStore(options.db);
+  const tileUrl = options.widgetTiles ?? options.widgetTileUrl;
+  const tileAttribution = options.widgetTilesAttribution ?? options.widgetTileAttribution;
   const widget = {
-    ...(options.widgetTileUrl === undefined ? {} : { tileUrl: options.widgetTileUrl }),
-    ...(options.widgetTileAttribution === undefined ? {} : { tileAttribution: options.widgetTileAttribution }),
+    ...(tileUrl === undefined ? {} : { tileUrl }),
+    ...(tileAttribution === undefined ? {} : { tileAttribution }),
   };
   const app = await buildApp({ engine, accounts: store, logger: { level: 'info' }, widget });
   const close = async (): Promise<void> => {
@@ -147,8 +152,10 @@ export function registerServiceCommands(program: Command): void {
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
     .option('--dev', 'create or reuse a development account and print its keys')
-    .option('--widget-tile-url <template>', 'base-map tiles for the widget, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: vector map only)')
-    .option('--widget-tile-attribution <text>', 'credit line shown under the widget map when tiles are used')
+    .option('--widget-tiles <template>', 'XYZ base-map tiles for the widget, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: the offline base map)')
+    .option('--widget-tiles-attribution <text>', 'credit line shown on the widget map when tiles are used (plain text)')
+    .addOption(new Option('--widget-tile-url <template>', 'older name of --widget-tiles').hideHelp())
+    .addOption(new Option('--widget-tile-attribution <text>', 'older name of --widget-tiles-attribution').hideHelp())
     .action(async (options: ServeOptions) => serve(options));
 
   const accounts = program.command('accounts').description('operator actions on accounts');

@@ -61,15 +61,39 @@ function scoreBlock(score: MatchScore): HTMLElement {
   return block;
 }
 
+/** Each person's travel as a short list (one line each, wrapping on a phone). */
+function travelBlock(travel: NonNullable<ResultRow['travel']>): HTMLElement[] {
+  const entries = Object.entries(travel);
+  if (entries.length === 0) return [];
+  const list = h('ul', 'travel');
+  list.setAttribute('aria-label', 'Travel for each person');
+  for (const [who, t] of entries) {
+    const line = h('li');
+    line.append(h('span', 'who', who), ` ${Math.round(t.durationMinutes)} min`, h('span', 'muted', ` (${formatDistance(t.distanceMeters)})`));
+    list.append(line);
+  }
+  return [list];
+}
+
 export function renderResults(
   list: HTMLOListElement,
   rows: readonly ResultRow[],
-  options: { readonly mode: 'find' | 'meet' | 'route'; readonly openWord: string; readonly onOpen: (row: ResultRow, button: HTMLButtonElement) => void },
+  options: {
+    readonly mode: 'find' | 'meet' | 'route';
+    readonly openWord: string;
+    readonly onOpen: (row: ResultRow, button: HTMLButtonElement) => void;
+    /** The pointer or focus entered a result (its id) or left it (undefined): the map highlights its marker. */
+    readonly onHover: (id: string | undefined) => void;
+  },
 ): void {
   list.replaceChildren();
   rows.forEach((row, i) => {
     const item = h('li', 'result');
     item.dataset.id = row.id;
+    item.addEventListener('mouseenter', () => options.onHover(row.id));
+    item.addEventListener('mouseleave', () => options.onHover(undefined));
+    item.addEventListener('focusin', () => options.onHover(row.id));
+    item.addEventListener('focusout', () => options.onHover(undefined));
     const button = h('button', 'result-button');
     button.type = 'button';
     button.setAttribute('aria-label', `${i + 1}. ${row.name}: show details and menu`);
@@ -89,10 +113,7 @@ export function renderResults(
     button.addEventListener('click', () => options.onOpen(row, button));
     item.append(button);
     if (row.score !== undefined) item.append(scoreBlock(row.score));
-    if (row.travel !== undefined && options.mode === 'meet') {
-      const travel = Object.entries(row.travel).map(([who, t]) => `${who} ${Math.round(t.durationMinutes)} min`);
-      if (travel.length > 0) item.append(h('p', 'travel', `Travel: ${travel.join(' · ')}`));
-    }
+    if (row.travel !== undefined && options.mode === 'meet') item.append(...travelBlock(row.travel));
     list.append(item);
   });
 }

@@ -26,6 +26,8 @@ interface WidgetConfig {
   vocabulary: SearchVocabulary;
   tileUrl: string | null;
   tileAttribution: string | null;
+  baseMapHref: string | null;
+  placeLabelsHref: string | null;
 }
 
 const FIND_DEBOUNCE_MS = 300;
@@ -53,8 +55,12 @@ function start(): void {
   let timer: number | undefined;
   let selectedId: string | undefined;
 
-  const map = new MapView(byId<HTMLElement>('map') as unknown as SVGSVGElement, {
+  const map = new MapView(byId<HTMLElement>('map'), {
     tileUrl: config.tileUrl,
+    tileAttribution: config.tileAttribution,
+    baseMapHref: config.baseMapHref,
+    placeLabelsHref: config.placeLabelsHref,
+    onHover: (id) => highlight(id),
     onPick: (point) => {
       if (mode === 'meet') addPerson({ ...point, label: `Person ${people.length + 1}`, weight: 1 }, false);
       else if (mode === 'route') {
@@ -67,7 +73,13 @@ function start(): void {
       if (row !== undefined) void openDetails(row, undefined);
     },
   });
-  if (config.tileAttribution !== null) byId('attribution').textContent = config.tileAttribution;
+
+  /** Result `id` and its marker are highlighted together (hover or focus on either). */
+  const highlight = (id: string | undefined): void => {
+    for (const item of Array.from(list.querySelectorAll('li.highlighted'))) item.classList.remove('highlighted');
+    if (id !== undefined) list.querySelector(`li[data-id="${CSS.escape(id)}"]`)?.classList.add('highlighted');
+    map.highlight(id);
+  };
 
   const showNotice = (message: string | undefined): void => {
     notice.hidden = message === undefined;
@@ -98,7 +110,7 @@ function start(): void {
   const showRows = (next: ResultRow[], total: number): void => {
     rows = next;
     const openWord = chosenTime() === undefined ? 'Open now' : 'Open then';
-    renderResults(list, rows, { mode, openWord, onOpen: (row, button) => void openDetails(row, button) });
+    renderResults(list, rows, { mode, openWord, onOpen: (row, button) => void openDetails(row, button), onHover: highlight });
     status.textContent = total === 0 ? 'No venues found.' : `${total} venue${total === 1 ? '' : 's'} found${total > rows.length ? `; showing the best ${rows.length}` : ''}.`;
     drawMap();
   };
@@ -127,7 +139,7 @@ function start(): void {
       const found = await api.get<FindResponse>('../find', { q, limit: RESULT_LIMIT }, nextRequest());
       showNotice(undefined);
       showRows(found.establishments.map(rowFromFind), found.totalFound);
-      if (rows.length > 0) map.fit(rows);
+      map.fitContent();
     } catch (err) {
       fail(err);
     }
@@ -165,6 +177,8 @@ function start(): void {
       showNotice(undefined);
       lastSearch = result;
       showRows(result.establishments.map(rowFromSearch), result.totalResults);
+      // follow the search: the people or the route, the circle or corridor and the results in view
+      map.fitContent();
     } catch (err) {
       fail(err);
     }
@@ -314,10 +328,7 @@ function start(): void {
   setUpPreferences(config.vocabulary, scheduleSearch);
   byId('zoom-in').addEventListener('click', () => map.zoomBy(1));
   byId('zoom-out').addEventListener('click', () => map.zoomBy(-1));
-  byId('zoom-fit').addEventListener('click', () => {
-    const points: LatLon[] = [...rows, ...(mode === 'meet' ? people : []), ...(mode === 'route' ? route : [])];
-    map.fit(points);
-  });
+  byId('zoom-fit').addEventListener('click', () => map.fitContent());
   setMode('find');
   drawMap();
   document.body.dataset.ready = 'true';
