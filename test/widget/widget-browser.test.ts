@@ -14,6 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchBrowser, type Browser } from './support/browser.js';
 import { drawnPoints, mapSettled, shownRanks, type DrawnPoint } from './support/map-dom.js';
+import { addPersonByName, drawRouteAround } from './support/widget-actions.js';
 import { FIXTURES, startWidgetServer, type WidgetServer } from './support/widget-server.js';
 
 const SHOTS = 'test-output/widget';
@@ -113,11 +114,7 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
 
   it('meet up: three people (one by place name, two by map clicks) give results with the centre and the radius circle drawn to scale', async () => {
     const page = await openWidget();
-    await page.check('input[name="mode"][value="meet"]');
-    await page.fill('#place-name', 'London');
-    await page.click('#place-form button[type="submit"]');
-    await page.waitForSelector('#locations li');
-    await mapSettled(page);
+    await addPersonByName(page, 'London');
     const map = (await page.locator('#map').boundingBox())!;
     await page.mouse.click(map.x + map.width / 2 + 110, map.y + map.height / 2 + 50);
     await page.mouse.click(map.x + map.width / 2 - 90, map.y + map.height / 2 + 110);
@@ -190,23 +187,12 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     for (let i = 1; i < scored.length; i++) expect(scored[i]!.total).toBeLessThanOrEqual(scored[i - 1]!.total);
     expect(scored.some((r) => r.vibes === '1.00')).toBe(true);
     await page.screenshot({ path: `${SHOTS}/meet-up.png` });
-    // the README's picture (docs/widget.md): regenerate with WIDGET_README_SCREENSHOT=1
-    if (process.env.WIDGET_README_SCREENSHOT === '1') await page.screenshot({ path: 'docs/widget.png' });
     await page.close();
   });
 
   it('route mode: three clicks draw the route and its corridor to scale; every result lies within the corridor', async () => {
     const page = await openWidget();
-    await page.check('input[name="mode"][value="meet"]');
-    await page.fill('#place-name', 'Manchester');
-    await page.click('#place-form button[type="submit"]');
-    await page.waitForSelector('#locations li');
-    await page.check('input[name="mode"][value="route"]');
-    await mapSettled(page);
-    const map = (await page.locator('#map').boundingBox())!;
-    for (const [dx, dy] of [[-220, -140], [-20, 10], [200, 120]] as const) {
-      await page.mouse.click(map.x + map.width / 2 + dx, map.y + map.height / 2 + dy);
-    }
+    await drawRouteAround(page, 'Manchester', () => [[-220, -140], [-20, 10], [200, 120]]);
     await expect.poll(() => page.textContent('#route-summary')).toMatch(/^3 route points, [\d.]+ km long\.$/);
     await page.waitForSelector('#map path.corridor');
     await page.waitForSelector('#results li');

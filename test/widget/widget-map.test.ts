@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchBrowser, type Browser } from './support/browser.js';
 import { boxes, drawnPoints, inside, mapBox, mapSettled, shownRanks, type Box } from './support/map-dom.js';
 import { onePixelRgb } from './support/png-pixel.js';
+import { addPersonByName, drawRouteAround } from './support/widget-actions.js';
 import { FIXTURES, startWidgetServer, type WidgetServer } from './support/widget-server.js';
 
 const SHOTS = 'test-output/widget';
@@ -87,11 +88,7 @@ describe.skipIf(!chromiumAvailable)('widget map in headless Chromium', () => {
    * (as a person would): the 1 km circle is then wider than the view, which must follow.
    */
   async function meetUp(page: Page): Promise<void> {
-    await page.check('input[name="mode"][value="meet"]');
-    await page.fill('#place-name', 'London');
-    await page.click('#place-form button[type="submit"]');
-    await page.waitForSelector('#locations li');
-    await mapSettled(page);
+    await addPersonByName(page, 'London');
     for (let i = 0; i < 2; i++) {
       await page.click('#zoom-in');
       await mapSettled(page);
@@ -224,17 +221,8 @@ describe.skipIf(!chromiumAvailable)('widget map in headless Chromium', () => {
 
   it('route: the route, the whole corridor and the results are in view after the search', async () => {
     const page = await openWidget();
-    await page.check('input[name="mode"][value="meet"]');
-    await page.fill('#place-name', 'Manchester');
-    await page.click('#place-form button[type="submit"]');
-    await page.waitForSelector('#locations li');
-    await page.check('input[name="mode"][value="route"]');
-    await mapSettled(page);
-    const map = (await page.locator('#map').boundingBox())!;
     // the last point near the map's edge: the view has to move to keep the corridor in
-    for (const [dx, dy] of [[-250, -150], [-20, 10], [map.width / 2 - 70, 150]] as const) {
-      await page.mouse.click(map.x + map.width / 2 + dx, map.y + map.height / 2 + dy);
-    }
+    await drawRouteAround(page, 'Manchester', (map) => [[-250, -150], [-20, 10], [map.width / 2 - 70, 150]]);
     await page.waitForSelector('#map path.corridor');
     await page.waitForSelector('#results > li');
     await expect.poll(() => everythingInView(page, 'route'), { timeout: 10_000 }).toEqual([]);

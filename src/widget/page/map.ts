@@ -29,7 +29,7 @@ const FIT_PADDING_BOTTOM_RIGHT: L.PointTuple = [62, 34];
  * Markers closer than this (pixels) are grouped: wide apart from afar (a country's worth of
  * results), only overlapping badges close in (a street's worth stays numbered).
  */
-const clusterRadiusPx = (zoom: number): number => (zoom >= 14 ? 20 : zoom >= 12 ? 30 : 44);
+const clusterRadiusPx = (zoom: number): number => (zoom >= 15 ? 24 : zoom >= 12 ? 32 : 44);
 
 export interface LatLon {
   readonly lat: number;
