@@ -98,6 +98,17 @@ export function widgetPageHtml(config: WidgetConfig, assets: { scriptHref: strin
 <ol id="locations" class="locations" aria-label="People"></ol>
 <label for="radius">Radius (metres)</label>
 <input id="radius" type="number" min="100" max="50000" step="100" value="1000">
+<fieldset class="fairness">
+<legend>Fair for the group</legend>
+<label for="fairness">Rank venues by</label>
+<select id="fairness">
+<option value="CENTRE">Distance from the group's centre</option>
+<option value="MIN_MAX">Shortest longest trip</option>
+<option value="MIN_TOTAL">Least travel in total</option>
+</select>
+<label for="quorum">Who must be able to come</label>
+<select id="quorum" disabled><option value="">Everyone</option></select>
+</fieldset>
 </div>
 <div id="route-panel" class="panel" hidden>
 <p class="hint">Click the map to draw the route, point by point.</p>

@@ -190,6 +190,34 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     await page.close();
   });
 
+  it('fair meet-up controls: fairness, quorum and a person\'s travel mode go into the search body; untouched, the body is the plain POINT search', async () => {
+    const page = await openWidget();
+    await addPersonByName(page, 'London');
+    const plain = page.waitForRequest((r) => r.url().includes('/v1/search/'));
+    const map = (await page.locator('#map').boundingBox())!;
+    await page.mouse.click(map.x + map.width / 2 + 110, map.y + map.height / 2 + 50);
+    await page.mouse.click(map.x + map.width / 2 - 90, map.y + map.height / 2 + 110);
+    const plainBody = JSON.parse((await plain).postData()!) as { mode: unknown; locations: Record<string, unknown>[] };
+    expect(plainBody.mode).toEqual({ mode: 'POINT', maxDistance: 1000 });
+    for (const location of plainBody.locations) expect(location).not.toHaveProperty('travelMode');
+    // the quorum choices follow the number of people
+    expect(await page.$$eval('#quorum option', (o) => o.map((e) => e.textContent))).toEqual(['Everyone', 'The best placed 2 of 3', 'The best placed 1 of 3']);
+
+    const fair = page.waitForRequest((r) => r.url().includes('/v1/search/') && /"quorum":2/.test(r.postData() ?? '') && /BICYCLE/.test(r.postData() ?? ''));
+    await page.selectOption('#fairness', 'MIN_MAX');
+    await page.selectOption('#quorum', '2');
+    await page.selectOption('#locations li:nth-child(2) select.travel-mode', 'BICYCLE');
+    const body = JSON.parse((await fair).postData()!) as { mode: unknown; locations: { label: string; travelMode?: string }[] };
+    expect(body.mode).toEqual({ mode: 'POINT', maxDistance: 1000, fairness: 'MIN_MAX', quorum: 2 });
+    expect(body.locations.map((l) => [l.label, l.travelMode])).toEqual([['London', undefined], ['Person 2', 'BICYCLE'], ['Person 3', undefined]]);
+    expect(await page.getAttribute('#locations li:nth-child(2) select.travel-mode', 'aria-label')).toBe('How Person 2 travels');
+    // with one person fewer, a quorum of 2 is everyone: the choice goes back to "Everyone"
+    await page.click('#locations li:nth-child(3) .remove');
+    expect(await page.inputValue('#quorum')).toBe('');
+    expect(await page.$$eval('#quorum option', (o) => o.map((e) => e.textContent))).toEqual(['Everyone', 'The best placed 1 of 2']);
+    await page.close();
+  });
+
   it('route mode: three clicks draw the route and its corridor to scale; every result lies within the corridor', async () => {
     const page = await openWidget();
     await drawRouteAround(page, 'Manchester', () => [[-220, -140], [-20, 10], [200, 120]]);

@@ -194,7 +194,8 @@ export class MapView {
     this.venueGroup.addLayers([...this.venueMarkers.values()]);
     people.forEach((person, i) => {
       const icon = L.divIcon({ className: 'person-marker', html: span('pin', String(i + 1)), iconSize: [28, 36], iconAnchor: [14, 36] });
-      const marker = L.marker(ll(person), { icon, interactive: false, keyboard: false });
+      // people (the user's own input, few) stand above the venues
+      const marker = L.marker(ll(person), { icon, interactive: false, keyboard: false, zIndexOffset: 2000 });
       marker.on('add', () => {
         const el = marker.getElement();
         el?.setAttribute('role', 'img');

@@ -19,6 +19,15 @@ export interface ResultRow {
   readonly score: MatchScore | undefined;
   readonly alongRouteMeters: number | undefined;
   readonly travel: Readonly<Record<string, { distanceMeters: number; durationMinutes: number }>> | undefined;
+  /** The group's trips to this venue (fair meet-ups, issue 15), when the service reports them. */
+  readonly group: GroupSummary | undefined;
+}
+
+/** A search result's `group` (issue 15): the counted people's trips, minutes. */
+export interface GroupSummary {
+  readonly maxMinutes: number;
+  readonly totalMinutes: number;
+  readonly spreadMinutes: number;
 }
 
 export function rowFromFind(e: FindEstablishment): ResultRow {
@@ -34,11 +43,14 @@ export function rowFromFind(e: FindEstablishment): ResultRow {
     score: undefined,
     alongRouteMeters: undefined,
     travel: undefined,
+    group: undefined,
   };
 }
 
 export function rowFromSearch(e: SearchEstablishment): ResultRow {
-  return { ...rowFromFind(e), distanceMeters: e.distanceMeters, score: e.matchScore, alongRouteMeters: e.alongRouteMeters, travel: e.travel };
+  // `group` is read loosely: older services do not send it
+  const group = (e as SearchEstablishment & { group?: GroupSummary }).group;
+  return { ...rowFromFind(e), distanceMeters: e.distanceMeters, score: e.matchScore, alongRouteMeters: e.alongRouteMeters, travel: e.travel, group };
 }
 
 const SCORE_PARTS: readonly [keyof MatchScore, string][] = [
@@ -59,6 +71,12 @@ function scoreBlock(score: MatchScore): HTMLElement {
   }
   block.append(parts);
   return block;
+}
+
+/** The group summary in words: the longest trip, the total, the spread. */
+function groupLine(group: GroupSummary): HTMLElement {
+  const minutes = (m: number) => `${Math.round(m)} min`;
+  return h('p', 'group-summary', `Longest trip ${minutes(group.maxMinutes)} · ${minutes(group.totalMinutes)} in total · trips differ by ${minutes(group.spreadMinutes)}`);
 }
 
 /** Each person's travel as a short list (one line each, wrapping on a phone). */
@@ -113,6 +131,7 @@ export function renderResults(
     button.addEventListener('click', () => options.onOpen(row, button));
     item.append(button);
     if (row.score !== undefined) item.append(scoreBlock(row.score));
+    if (row.group !== undefined && options.mode === 'meet') item.append(groupLine(row.group));
     if (row.travel !== undefined && options.mode === 'meet') item.append(...travelBlock(row.travel));
     list.append(item);
   });

@@ -9,6 +9,7 @@
 import { distanceMeters } from '../../geo/distance.js';
 import { WidgetApi, WidgetApiError } from './api.js';
 import { renderDetails } from './details.js';
+import { setUpFairness, travelModeSelect, type TravelMode } from './fairness.js';
 import { formatDistance, h } from './format.js';
 import { MapView, type LatLon, type MapLayers } from './map.js';
 import { chosenTime, readPreferences, setUpPreferences } from './preferences.js';
@@ -20,6 +21,7 @@ type Mode = 'find' | 'meet' | 'route';
 interface Person extends LatLon {
   label: string;
   weight: number;
+  travelMode?: TravelMode | undefined;
 }
 
 interface WidgetConfig {
@@ -159,6 +161,8 @@ function start(): void {
   };
   const corridorMeters = (): number => clampNumber(corridorInput, 500);
 
+  const fairness = setUpFairness(byId<HTMLSelectElement>('fairness'), byId<HTMLSelectElement>('quorum'), () => scheduleSearch());
+
   const runSearch = async (): Promise<void> => {
     if (mode === 'meet' && people.length < 2) return clearResults(people.length === 0 ? 'Add two or more people to meet up.' : 'Add at least one more person.');
     if (mode === 'route' && route.length < 2) return clearResults('Click the map at least twice to draw a route.');
@@ -166,9 +170,18 @@ function start(): void {
     const body = {
       locations:
         mode === 'meet'
-          ? people.map((p) => ({ lat: p.lat, lon: p.lon, label: p.label, ...(p.weight === 1 ? {} : { weight: p.weight }) }))
+          ? people.map((p) => ({
+              lat: p.lat,
+              lon: p.lon,
+              label: p.label,
+              ...(p.weight === 1 ? {} : { weight: p.weight }),
+              ...(p.travelMode === undefined ? {} : { travelMode: p.travelMode }),
+            }))
           : route.map((p) => ({ lat: p.lat, lon: p.lon })),
-      mode: mode === 'meet' ? { mode: 'POINT', maxDistance: clampNumber(radiusInput, 1000) } : { mode: 'PATH', maxDistance: corridorMeters() },
+      mode:
+        mode === 'meet'
+          ? { mode: 'POINT', maxDistance: clampNumber(radiusInput, 1000), ...fairness.modeFields(people.length) }
+          : { mode: 'PATH', maxDistance: corridorMeters() },
       preferences: readPreferences(),
     };
     status.textContent = 'Searching…';
@@ -218,6 +231,10 @@ function start(): void {
         scheduleSearch();
       });
       weightLabel.append('weight ', weight);
+      const travels = travelModeSelect(person.label, person.travelMode, (travelMode) => {
+        person.travelMode = travelMode;
+        scheduleSearch();
+      });
       const remove = h('button', 'remove', 'Remove');
       remove.type = 'button';
       remove.setAttribute('aria-label', `Remove ${person.label}`);
@@ -227,9 +244,10 @@ function start(): void {
         drawMap();
         scheduleSearch();
       });
-      li.append(who, weightLabel, remove);
+      li.append(who, weightLabel, travels, remove);
       peopleList.append(li);
     });
+    fairness.peopleChanged(people.length);
   };
   const addPerson = (person: Person, recentre: boolean): void => {
     people.push(person);
