@@ -7,6 +7,7 @@
  */
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { feature, mesh } from 'topojson-client';
+import { escapeHtml } from '../page-html.js';
 import { L } from './leaflet.js';
 
 export interface BaseMapOptions {
@@ -15,9 +16,6 @@ export interface BaseMapOptions {
   readonly baseMapHref: string | null;
 }
 
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-/** Leaflet writes attributions as HTML; the operator's credit line is plain text. */
-export const escapeText = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 type Position = number[];
 
@@ -59,7 +57,8 @@ export function addBaseMap(map: L.Map, options: BaseMapOptions): void {
   if (options.tileUrl !== null) {
     container.dataset.base = 'tiles';
     L.tileLayer(options.tileUrl, {
-      attribution: options.tileAttribution === null ? '' : escapeText(options.tileAttribution),
+      // Leaflet writes attributions as HTML; the operator's credit line is plain text
+      attribution: options.tileAttribution === null ? '' : escapeHtml(options.tileAttribution),
       maxZoom: 19,
       referrerPolicy: 'no-referrer',
     }).addTo(map);
