@@ -1,6 +1,7 @@
 /**
- * GET /v1/widget/: the embeddable search page, and its hashed static assets under
- * /v1/widget/assets/. Mounted by buildApp beside the v1 plugin (not behind the API-Key guard:
+ * GET /v1/widget/: the embeddable search page, its hashed static assets under
+ * /v1/widget/assets/ (script, stylesheet, the offline base map) and the place names for the
+ * offline base at /v1/widget/places.json (no key: no venue data). Mounted by buildApp beside the v1 plugin (not behind the API-Key guard:
  * an iframe cannot send headers, so the public key travels in the page URL, `?key=pk_...`).
  *
  * The page route checks the key itself and answers a short HTML page with a clear message
