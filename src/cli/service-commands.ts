@@ -14,6 +14,7 @@ import { buildApp } from '../http/app.js';
 import { normalizeOrigin } from '../http/origins.js';
 import { MICROS_PER_GBP, NEW_ACCOUNT_CREDIT_MICROS, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../http/plans.js';
 import { AccountsDatabaseError, SqliteAccountsStore } from '../http/sqlite-accounts-store.js';
+import type { WidgetOptions } from '../http/v1/widget-routes.js';
 import { loadEngineFile } from './load-engine.js';
 
 const DEFAULT_DB = 'accounts.sqlite';
@@ -64,7 +65,7 @@ async function withStore<T>(dbPath: string, run: (store: SqliteAccountsStore) =>
   }
 }
 
-interface ServeOptions {
+export interface ServeOptions {
   data: string;
   port: number;
   host: string;
@@ -102,16 +103,20 @@ async function developmentKeys(store: SqliteAccountsStore): Promise<{ accountId:
   return { accountId: DEV_ACCOUNT_ID, secretKey: rotated.secretKey!, publicKey: rotated.publicKey! };
 }
 
-async function serve(options: ServeOptions): Promise<void> {
-  const engine = await loadEngine(options.data);
-  const store = openStore(options.db);
+/** The widget's options from serve's flags; the new names win over the older ones. */
+export function widgetOptionsOf(options: Pick<ServeOptions, 'widgetTiles' | 'widgetTilesAttribution' | 'widgetTileUrl' | 'widgetTileAttribution'>): WidgetOptions {
   const tileUrl = options.widgetTiles ?? options.widgetTileUrl;
   const tileAttribution = options.widgetTilesAttribution ?? options.widgetTileAttribution;
-  const widget = {
+  return {
     ...(tileUrl === undefined ? {} : { tileUrl }),
     ...(tileAttribution === undefined ? {} : { tileAttribution }),
   };
-  const app = await buildApp({ engine, accounts: store, logger: { level: 'info' }, widget });
+}
+
+async function serve(options: ServeOptions): Promise<void> {
+  const engine = await loadEngine(options.data);
+  const store = openStore(options.db);
+  const app = await buildApp({ engine, accounts: store, logger: { level: 'info' }, widget: widgetOptionsOf(options) });
   const close = async (): Promise<void> => {
     await app.close();
     await store.close();

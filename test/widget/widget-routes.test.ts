@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { openAccount } from '../../src/http/accounts.js';
 import { normalizeOrigin, originAllowed, requestOrigin } from '../../src/http/origins.js';
 import { tileOriginsOf } from '../../src/http/v1/widget-routes.js';
+import { widgetOptionsOf } from '../../src/cli/service-commands.js';
 import { SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
 import { createHarness, type Harness } from '../http/support/harness.js';
 import { runServiceCommand } from '../http/support/run-service-command.js';
@@ -154,6 +155,13 @@ describe('GET /v1/widget/', () => {
 });
 
 describe('operator base-map tiles', () => {
+  it('serve --widget-tiles / --widget-tiles-attribution, and the older --widget-tile-url / --widget-tile-attribution, reach the widget; the new names win', () => {
+    expect(widgetOptionsOf({})).toEqual({});
+    expect(widgetOptionsOf({ widgetTiles: 'https://t.example/{z}/{x}/{y}.png', widgetTilesAttribution: '© T' })).toEqual({ tileUrl: 'https://t.example/{z}/{x}/{y}.png', tileAttribution: '© T' });
+    expect(widgetOptionsOf({ widgetTileUrl: 'https://old.example/{z}/{x}/{y}.png', widgetTileAttribution: '© Old' })).toEqual({ tileUrl: 'https://old.example/{z}/{x}/{y}.png', tileAttribution: '© Old' });
+    expect(widgetOptionsOf({ widgetTiles: 'https://new.example/{z}/{x}/{y}.png', widgetTileUrl: 'https://old.example/{z}/{x}/{y}.png' })).toEqual({ tileUrl: 'https://new.example/{z}/{x}/{y}.png' });
+  });
+
   it('tile origins: one per subdomain for {s}, {r} dropped, the port kept', () => {
     expect(tileOriginsOf('https://{s}.tile.example.org/{z}/{x}/{y}{r}.png')).toEqual(['https://a.tile.example.org', 'https://b.tile.example.org', 'https://c.tile.example.org']);
     expect(tileOriginsOf('http://127.0.0.1:8081/tiles/{z}/{x}/{y}.png')).toEqual(['http://127.0.0.1:8081']);
