@@ -27,7 +27,7 @@ export class PlaceLabels {
   ) {
     map.createPane('labels').classList.add('labels-pane');
     this.layer = L.layerGroup().addTo(map);
-    map.on('moveend zoomend', () => this.update());
+    map.on('moveend', () => this.update()); // a zoom ends with a moveend too
     void fetch(new URL(href, location.href), { credentials: 'omit' })
       .then((response) => (response.ok ? (response.json() as Promise<Row[]>) : []))
       .then((rows) => {
