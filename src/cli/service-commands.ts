@@ -14,6 +14,7 @@ import { buildApp } from '../http/app.js';
 import { normalizeOrigin } from '../http/origins.js';
 import { MICROS_PER_GBP, NEW_ACCOUNT_CREDIT_MICROS, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../http/plans.js';
 import { AccountsDatabaseError, SqliteAccountsStore } from '../http/sqlite-accounts-store.js';
+import type { WidgetOptions } from '../http/v1/widget-routes.js';
 import { loadEngineFile } from './load-engine.js';
 
 const DEFAULT_DB = 'accounts.sqlite';
@@ -64,12 +65,15 @@ async function withStore<T>(dbPath: string, run: (store: SqliteAccountsStore) =>
   }
 }
 
-interface ServeOptions {
+export interface ServeOptions {
   data: string;
   port: number;
   host: string;
   db: string;
   dev?: boolean;
+  widgetTiles?: string;
+  widgetTilesAttribution?: string;
+  /** Older names of --widget-tiles and --widget-tiles-attribution, still accepted. */
   widgetTileUrl?: string;
   widgetTileAttribution?: string;
 }
@@ -99,14 +103,20 @@ async function developmentKeys(store: SqliteAccountsStore): Promise<{ accountId:
   return { accountId: DEV_ACCOUNT_ID, secretKey: rotated.secretKey!, publicKey: rotated.publicKey! };
 }
 
+/** The widget's options from serve's flags; the new names win over the older ones. */
+export function widgetOptionsOf(options: Pick<ServeOptions, 'widgetTiles' | 'widgetTilesAttribution' | 'widgetTileUrl' | 'widgetTileAttribution'>): WidgetOptions {
+  const tileUrl = options.widgetTiles ?? options.widgetTileUrl;
+  const tileAttribution = options.widgetTilesAttribution ?? options.widgetTileAttribution;
+  return {
+    ...(tileUrl === undefined ? {} : { tileUrl }),
+    ...(tileAttribution === undefined ? {} : { tileAttribution }),
+  };
+}
+
 async function serve(options: ServeOptions): Promise<void> {
   const engine = await loadEngine(options.data);
   const store = openStore(options.db);
-  const widget = {
-    ...(options.widgetTileUrl === undefined ? {} : { tileUrl: options.widgetTileUrl }),
-    ...(options.widgetTileAttribution === undefined ? {} : { tileAttribution: options.widgetTileAttribution }),
-  };
-  const app = await buildApp({ engine, accounts: store, logger: { level: 'info' }, widget });
+  const app = await buildApp({ engine, accounts: store, logger: { level: 'info' }, widget: widgetOptionsOf(options) });
   const close = async (): Promise<void> => {
     await app.close();
     await store.close();
@@ -147,8 +157,10 @@ export function registerServiceCommands(program: Command): void {
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
     .option('--dev', 'create or reuse a development account and print its keys')
-    .option('--widget-tile-url <template>', 'base-map tiles for the widget, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: vector map only)')
-    .option('--widget-tile-attribution <text>', 'credit line shown under the widget map when tiles are used')
+    .option('--widget-tiles <template>', 'XYZ base-map tiles for the widget, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: the offline base map)')
+    .option('--widget-tiles-attribution <text>', 'credit line shown on the widget map when tiles are used (plain text)')
+    .addOption(new Option('--widget-tile-url <template>', 'older name of --widget-tiles').hideHelp())
+    .addOption(new Option('--widget-tile-attribution <text>', 'older name of --widget-tiles-attribution').hideHelp())
     .action(async (options: ServeOptions) => serve(options));
 
   const accounts = program.command('accounts').description('operator actions on accounts');

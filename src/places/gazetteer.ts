@@ -79,6 +79,11 @@ export class Gazetteer {
     this.size = n;
   }
 
+  /** Every entry, in no particular order (the widget labels its map with them). */
+  *entries(): IterableIterator<GazetteerEntry> {
+    for (const list of this.byKey.values()) yield* list;
+  }
+
   /** Entries named `key` (a placeKey), or an empty list. */
   lookup(key: string): readonly GazetteerEntry[] {
     return this.byKey.get(key) ?? [];

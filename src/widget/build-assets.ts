@@ -7,7 +7,8 @@
  * esbuild is a development dependency: this module imports it lazily, so the service never
  * needs it when the assets were built ahead.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
 
@@ -19,6 +20,8 @@ export interface WidgetBundle {
 /** Names of the built files inside the assets folder. */
 export const WIDGET_SCRIPT_FILE = 'widget.js';
 export const WIDGET_STYLESHEET_FILE = 'widget.css';
+/** The offline base map's file (world-atlas's Natural Earth 1:50m countries, TopoJSON). */
+export const BASE_MAP_FILE = 'countries-50m.json';
 
 /** Bundles the page script (ES2020, minified) and stylesheet in memory; throws if esbuild is missing. */
 export async function bundleWidget(): Promise<WidgetBundle> {
@@ -26,10 +29,12 @@ export async function bundleWidget(): Promise<WidgetBundle> {
   // from dist/src/widget the sources are in src/widget of the same checkout
   const srcDir = here.includes(join('dist', 'src', 'widget')) ? resolve(here, '../../../src/widget') : here;
   const esbuild = await import('esbuild');
-  const common = { bundle: true, write: false, minify: true, logLevel: 'silent', legalComments: 'none' } as const;
+  // legal comments kept at the end: Leaflet's BSD-2 licence asks for its notice in the bundle
+  const common = { bundle: true, write: false, minify: true, logLevel: 'silent', legalComments: 'eof' } as const;
   const [js, css] = await Promise.all([
     esbuild.build({ ...common, entryPoints: [join(srcDir, 'page', 'widget.ts')], format: 'iife', platform: 'browser', target: ['es2020'], outfile: WIDGET_SCRIPT_FILE }),
-    esbuild.build({ ...common, entryPoints: [join(srcDir, 'widget.css')], outfile: WIDGET_STYLESHEET_FILE }),
+    // Leaflet's stylesheet is imported by widget.css; its few images become data: URLs (img-src allows data:)
+    esbuild.build({ ...common, entryPoints: [join(srcDir, 'widget.css')], outfile: WIDGET_STYLESHEET_FILE, loader: { '.png': 'dataurl', '.svg': 'dataurl' } }),
   ]);
   const script = js.outputFiles[0]?.text;
   const stylesheet = css.outputFiles[0]?.text;
@@ -43,6 +48,8 @@ export async function writeWidgetAssets(outDir: string): Promise<void> {
   await mkdir(outDir, { recursive: true });
   await writeFile(join(outDir, WIDGET_SCRIPT_FILE), bundle.script);
   await writeFile(join(outDir, WIDGET_STYLESHEET_FILE), bundle.stylesheet);
+  // the offline base map (Natural Earth via world-atlas), so the built service needs no dev dependency
+  await copyFile(createRequire(import.meta.url).resolve(`world-atlas/${BASE_MAP_FILE}`), join(outDir, BASE_MAP_FILE));
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -11,9 +11,13 @@
 export interface WidgetConfig {
   /** GET /v1/vocabulary's answer, embedded so a public key needs no extra call. */
   readonly vocabulary: unknown;
-  /** Base-map tile URL template (`{z}`, `{x}`, `{y}`), or null for the vector map only. */
+  /** Base-map tile URL template (`{z}`, `{x}`, `{y}`, optional `{s}`, `{r}`), or null for the offline base. */
   readonly tileUrl: string | null;
   readonly tileAttribution: string | null;
+  /** The offline base map's TopoJSON (relative to the page), or null (tiles configured, or no world-atlas). */
+  readonly baseMapHref: string | null;
+  /** The place labels' JSON (relative to the page), or null when tiles are configured. */
+  readonly placeLabelsHref: string | null;
 }
 
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -94,6 +98,17 @@ export function widgetPageHtml(config: WidgetConfig, assets: { scriptHref: strin
 <ol id="locations" class="locations" aria-label="People"></ol>
 <label for="radius">Radius (metres)</label>
 <input id="radius" type="number" min="100" max="50000" step="100" value="1000">
+<fieldset class="fairness">
+<legend>Fair for the group</legend>
+<label for="fairness">Rank venues by</label>
+<select id="fairness">
+<option value="CENTRE">Distance from the group's centre</option>
+<option value="MIN_MAX">Shortest longest trip</option>
+<option value="MIN_TOTAL">Least travel in total</option>
+</select>
+<label for="quorum">Who must be able to come</label>
+<select id="quorum" disabled><option value="">Everyone</option></select>
+</fieldset>
 </div>
 <div id="route-panel" class="panel" hidden>
 <p class="hint">Click the map to draw the route, point by point.</p>
@@ -129,13 +144,12 @@ ${checkboxGroupPlaceholder('pref-vibes', 'Vibes')}
 <ol id="results" class="results" aria-labelledby="results-heading"></ol>
 </section>
 <section class="map-wrap" aria-label="Map">
-<svg id="map" class="map" tabindex="0" role="application" aria-roledescription="map" aria-label="Map. Drag or use the arrow keys to pan, plus and minus to zoom. In meet up and route modes, click or press Enter to add the point at the centre." xmlns="http://www.w3.org/2000/svg"></svg>
+<div id="map" class="map" role="application" aria-roledescription="map" aria-label="Map. Drag or use the arrow keys to pan, plus and minus to zoom. In meet up and route modes, click or press Enter to add the point at the centre. The results list has every venue on the map."></div>
 <div class="map-buttons">
 <button id="zoom-in" type="button" aria-label="Zoom in">+</button>
 <button id="zoom-out" type="button" aria-label="Zoom out">&#8722;</button>
-<button id="zoom-fit" type="button" aria-label="Fit the map to the results">&#9635;</button>
+<button id="zoom-fit" type="button" aria-label="Fit the map to the search">&#9635;</button>
 </div>
-<p id="attribution" class="attribution"></p>
 </section>
 <aside id="details" class="details" aria-labelledby="details-name" tabindex="-1" hidden></aside>
 </div>

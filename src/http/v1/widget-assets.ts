@@ -5,29 +5,36 @@
  * it can be cached for a year and replaced by a new build at once.
  */
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WIDGET_SCRIPT_FILE, WIDGET_STYLESHEET_FILE, bundleWidget, type WidgetBundle } from '../../widget/build-assets.js';
+import { BASE_MAP_FILE, WIDGET_SCRIPT_FILE, WIDGET_STYLESHEET_FILE, bundleWidget, type WidgetBundle } from '../../widget/build-assets.js';
+import { readBaseMap } from './widget-map-data.js';
 
 export interface WidgetAsset {
   /** File name with the content hash, e.g. `widget.3f2a9c1b0d.js`. */
   readonly name: string;
   readonly contentType: string;
   readonly body: Buffer;
+  /** The body gzipped, made on first use (sent when the browser accepts gzip). */
+  gzipped(): Buffer;
 }
 
 export interface WidgetAssets {
   readonly script: WidgetAsset;
   readonly stylesheet: WidgetAsset;
+  /** The offline base map (coastlines and borders, TopoJSON); undefined when world-atlas is not installed. */
+  readonly baseMap: WidgetAsset | undefined;
 }
 
-function asset(file: string, contentType: string, text: string): WidgetAsset {
+export function widgetAsset(file: string, contentType: string, text: string): WidgetAsset {
   const body = Buffer.from(text, 'utf8');
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 10);
   const dot = file.lastIndexOf('.');
-  return { name: `${file.slice(0, dot)}.${hash}${file.slice(dot)}`, contentType, body };
+  let zipped: Buffer | undefined;
+  return { name: `${file.slice(0, dot)}.${hash}${file.slice(dot)}`, contentType, body, gzipped: () => (zipped ??= gzipSync(body)) };
 }
 
 /** One in-memory bundle per process: every app built from the sources shares it. */
@@ -56,8 +63,10 @@ export async function loadWidgetAssets(dir: string = defaultWidgetAssetsDir()): 
       return { unavailable: `the widget's assets are not built (${dir} is missing and bundling failed: ${(err as Error).message.split('\n', 1)[0]}); run npm run build` };
     }
   }
+  const baseMap = await readBaseMap(dir);
   return {
-    script: asset(WIDGET_SCRIPT_FILE, 'text/javascript; charset=utf-8', bundle.script),
-    stylesheet: asset(WIDGET_STYLESHEET_FILE, 'text/css; charset=utf-8', bundle.stylesheet),
+    script: widgetAsset(WIDGET_SCRIPT_FILE, 'text/javascript; charset=utf-8', bundle.script),
+    stylesheet: widgetAsset(WIDGET_STYLESHEET_FILE, 'text/css; charset=utf-8', bundle.stylesheet),
+    baseMap: baseMap === undefined ? undefined : widgetAsset(BASE_MAP_FILE, 'application/json; charset=utf-8', baseMap),
   };
 }

@@ -1,6 +1,7 @@
 /**
- * GET /v1/widget/: the embeddable search page, and its hashed static assets under
- * /v1/widget/assets/. Mounted by buildApp beside the v1 plugin (not behind the API-Key guard:
+ * GET /v1/widget/: the embeddable search page, its hashed static assets under
+ * /v1/widget/assets/ (script, stylesheet, the offline base map) and the place names for the
+ * offline base at /v1/widget/places.json (no key: no venue data). Mounted by buildApp beside the v1 plugin (not behind the API-Key guard:
  * an iframe cannot send headers, so the public key travels in the page URL, `?key=pk_...`).
  *
  * The page route checks the key itself and answers a short HTML page with a clear message
@@ -12,24 +13,27 @@
  * no-referrer` (the key in the URL never leaks to image hosts), `no-store` on the page,
  * a year's `immutable` caching on the content-hashed assets.
  */
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsStore } from '../accounts-store.js';
 import type { EngineLike } from '../engine-like.js';
 import { HttpError } from '../http-errors.js';
 import { hashApiKey, keyKindOf } from '../keys.js';
 import { originAllowed, requestOrigin } from '../origins.js';
 import { widgetMessageHtml, widgetPageHtml } from '../../widget/page-html.js';
-import { loadWidgetAssets, type WidgetAsset } from './widget-assets.js';
+import { loadWidgetAssets, widgetAsset, type WidgetAsset } from './widget-assets.js';
+import { defaultPlaceLabelsJson } from './widget-map-data.js';
 
 export interface WidgetOptions {
   /** Folder holding the built widget.js and widget.css; default dist/src/widget/assets. */
   readonly assetsDir?: string;
   /**
-   * Base-map tiles for the widget's map, a URL template such as
-   * `https://tiles.example.org/{z}/{x}/{y}.png`. Default none: the map is drawn as vectors only.
+   * Base-map tiles for the widget's map, an XYZ URL template such as
+   * `https://tiles.example.org/{z}/{x}/{y}.png` (`{s}` picks one of the subdomains a, b, c;
+   * `{r}` is "@2x" on high-density screens). Default none: the offline base map (coastlines,
+   * borders and the gazetteer's place names, served by this service).
    */
   readonly tileUrl?: string;
-  /** Credit line shown under the map when tiles are used (e.g. "© OpenStreetMap contributors"). */
+  /** Credit line shown on the map when tiles are used, plain text (e.g. "© OpenStreetMap contributors"). */
   readonly tileAttribution?: string;
 }
 
@@ -42,8 +46,8 @@ export interface WidgetDependencies extends WidgetOptions {
 export const WIDGET_PREFIX = '/v1/widget';
 
 /** Content-Security-Policy of the page. `frameAncestors` is `*` or the allowed origins. */
-export function widgetCsp(options: { tileOrigin?: string | undefined; frameAncestors: readonly string[] }): string {
-  const img = ["'self'", 'data:', 'https:', ...(options.tileOrigin === undefined ? [] : [options.tileOrigin])];
+export function widgetCsp(options: { tileOrigins?: readonly string[]; frameAncestors: readonly string[] }): string {
+  const img = ["'self'", 'data:', 'https:', ...(options.tileOrigins ?? [])];
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -56,11 +60,43 @@ export function widgetCsp(options: { tileOrigin?: string | undefined; frameAnces
   ].join('; ');
 }
 
-function tileOriginOf(tileUrl: string | undefined): string | undefined {
-  if (tileUrl === undefined) return undefined;
-  const url = new URL(tileUrl.replace(/\{[a-z]\}/g, '0'));
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RangeError(`tileUrl must be an http(s) URL template; got ${JSON.stringify(tileUrl)}`);
-  return url.origin;
+/** Subdomains a `{s}` in a tile URL template stands for (Leaflet's default). */
+export const TILE_SUBDOMAINS = ['a', 'b', 'c'] as const;
+
+/** The origins the page's tiles come from (one per subdomain when the template has `{s}`). */
+export function tileOriginsOf(tileUrl: string | undefined): string[] {
+  if (tileUrl === undefined) return [];
+  const hosts = tileUrl.includes('{s}') ? TILE_SUBDOMAINS : ['a'];
+  return [
+    ...new Set(
+      hosts.map((sub) => {
+        let url: URL;
+        try {
+          url = new URL(tileUrl.replace(/\{s\}/g, sub).replace(/\{r\}/g, '').replace(/\{[a-z]\}/g, '0'));
+        } catch {
+          throw new RangeError(`tileUrl must be an http(s) URL template; got ${JSON.stringify(tileUrl)}`);
+        }
+        if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RangeError(`tileUrl must be an http(s) URL template; got ${JSON.stringify(tileUrl)}`);
+        return url.origin;
+      }),
+    ),
+  ];
+}
+
+/** Path of the place labels under /v1/widget/ (not content-hashed: built on first request). */
+export const PLACE_LABELS_PATH = 'places.json';
+
+let labels: WidgetAsset | undefined;
+function placeLabelsAsset(): WidgetAsset {
+  labels ??= widgetAsset(PLACE_LABELS_PATH, 'application/json; charset=utf-8', defaultPlaceLabelsJson());
+  return labels;
+}
+
+/** Sends a static asset, gzipped when the browser accepts it. */
+function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: WidgetAsset, cacheControl: string): FastifyReply {
+  const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+  reply.header('content-type', asset.contentType).header('cache-control', cacheControl).header('x-content-type-options', 'nosniff').header('vary', 'accept-encoding');
+  return gzip ? reply.header('content-encoding', 'gzip').send(asset.gzipped()) : reply.send(asset.body);
 }
 
 function sendHtml(reply: FastifyReply, status: number, html: string, csp: string): FastifyReply {
@@ -76,10 +112,14 @@ function sendHtml(reply: FastifyReply, status: number, html: string, csp: string
 
 export function widgetRoutes(deps: WidgetDependencies): FastifyPluginAsync {
   return async function widget(app: FastifyInstance): Promise<void> {
-    const tileOrigin = tileOriginOf(deps.tileUrl);
+    const tileOrigins = tileOriginsOf(deps.tileUrl);
     const loaded = await loadWidgetAssets(deps.assetsDir);
     const assets = 'unavailable' in loaded ? undefined : loaded;
-    const byName = new Map<string, WidgetAsset>(assets === undefined ? [] : [[assets.script.name, assets.script], [assets.stylesheet.name, assets.stylesheet]]);
+    const byName = new Map<string, WidgetAsset>();
+    for (const a of assets === undefined ? [] : [assets.script, assets.stylesheet, assets.baseMap]) if (a !== undefined) byName.set(a.name, a);
+    // the offline base is drawn only when no tiles are configured
+    const offline = deps.tileUrl === undefined;
+    const baseMapHref = offline && assets?.baseMap !== undefined ? `assets/${assets.baseMap.name}` : null;
     const stylesheetHref = assets === undefined ? undefined : `assets/${assets.stylesheet.name}`;
     const messageCsp = widgetCsp({ frameAncestors: [] });
 
@@ -112,10 +152,21 @@ export function widgetRoutes(deps: WidgetDependencies): FastifyPluginAsync {
         return message(403, 'Not allowed on this site', `This widget's key may not be used on ${origin ?? 'this site'}. The site owner can add this site to the key's allowed origins.`);
       }
       const html = widgetPageHtml(
-        { vocabulary: deps.engine.vocabulary(), tileUrl: deps.tileUrl ?? null, tileAttribution: deps.tileAttribution ?? null },
+        {
+          vocabulary: deps.engine.vocabulary(),
+          tileUrl: deps.tileUrl ?? null,
+          tileAttribution: deps.tileAttribution ?? null,
+          baseMapHref,
+          placeLabelsHref: offline ? PLACE_LABELS_PATH : null,
+        },
         { scriptHref: `assets/${assets.script.name}`, stylesheetHref: `assets/${assets.stylesheet.name}` },
       );
-      return sendHtml(reply, 200, html, widgetCsp({ tileOrigin, frameAncestors: allowed }));
+      return sendHtml(reply, 200, html, widgetCsp({ tileOrigins, frameAncestors: allowed }));
+    });
+
+    // the gazetteer's place names for the offline base map; no venue data, so no key needed
+    app.get(`/${PLACE_LABELS_PATH}`, { schema: { hide: true } }, async (request, reply) => {
+      return sendAsset(request, reply, placeLabelsAsset(), 'public, max-age=86400');
     });
 
     app.get('/assets/:file', { schema: { hide: true } }, async (request, reply) => {
@@ -124,11 +175,7 @@ export function widgetRoutes(deps: WidgetDependencies): FastifyPluginAsync {
       if (found === undefined) {
         throw new HttpError(404, 'invalid_request_error', 'route_not_found', `no such widget asset: ${file.slice(0, 100)}`);
       }
-      return reply
-        .header('content-type', found.contentType)
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('x-content-type-options', 'nosniff')
-        .send(found.body);
+      return sendAsset(request, reply, found, 'public, max-age=31536000, immutable');
     });
   };
 }

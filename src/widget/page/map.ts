@@ -1,18 +1,35 @@
 /**
- * The widget's map: an SVG drawn in Web Mercator with no tile service needed. Layers, from
- * the bottom: optional base-map tiles (operator's URL template), route corridor, radius
- * circle, route line, venues (numbered as in the results list), people, centre.
- * Pan by dragging or the arrow keys; zoom with the wheel, the buttons or + and -.
- * A click that is not a drag (or Enter) reports the point as a "pick".
+ * The widget's map, on Leaflet: the base (operator tiles or the offline base map and place
+ * labels), then the route corridor, the radius circle, the route, the venues (numbered as
+ * in the results list, clustered when dense), the people and the group's centre.
+ *
+ * Leaflet does the projection, panning (drag, arrow keys), zooming (wheel, + and -) and
+ * clicks; this module adds: a click or Enter on the focused map reports a "pick"; venue
+ * markers are buttons named "N. Venue name" (Enter opens the venue) that report hover and
+ * focus, and can be highlighted from the list; `fitContent` frames everything drawn.
+ * Elements carry data-* attributes (lat, lon, rank, id, meters) that the browser tests read.
  */
-import { metersPerPixel, MAX_MERCATOR_LAT, project, TILE_SIZE, unproject } from './mercator.js';
+import { metersPerDegLat, metersPerDegLon } from '../../geo/ellipsoid.js';
+import { addBaseMap, type BaseMapOptions } from './base-map.js';
+import { L } from './leaflet.js';
+import { metersPerPixel } from './mercator.js';
+import { PlaceLabels } from './place-labels.js';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 export const MIN_ZOOM = 2;
 export const MAX_ZOOM = 18;
-/** A pointer that moves less than this between down and up is a click, pixels. */
-const CLICK_SLOP_PX = 5;
-const KEY_PAN_PX = 80;
+/** The closest a fit zooms in (a single venue is not shown at building scale). */
+const FIT_MAX_ZOOM = 16;
+/**
+ * Room kept around the content when fitting, pixels: the person pin stands 36 px above its
+ * point (top), the zoom buttons take the right edge, the attribution the bottom.
+ */
+const FIT_PADDING_TOP_LEFT: L.PointTuple = [30, 48];
+const FIT_PADDING_BOTTOM_RIGHT: L.PointTuple = [62, 34];
+/**
+ * Markers closer than this (pixels) are grouped: wide apart from afar (a country's worth of
+ * results), only overlapping badges close in (a street's worth stays numbered).
+ */
+const clusterRadiusPx = (zoom: number): number => (zoom >= 15 ? 24 : zoom >= 12 ? 32 : 44);
 
 export interface LatLon {
   readonly lat: number;
@@ -39,249 +56,250 @@ export interface MapLayers {
   selectedId?: string | undefined;
 }
 
-export interface MapOptions {
-  readonly tileUrl: string | null;
+export interface MapOptions extends BaseMapOptions {
+  readonly placeLabelsHref: string | null;
   readonly onPick: (point: LatLon) => void;
   readonly onVenue: (id: string) => void;
+  /** A venue marker was hovered or focused (its id), or left (undefined). */
+  readonly onHover: (id: string | undefined) => void;
 }
 
-function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number>, parent?: Element): SVGElementTagNameMap[K] {
-  const node = document.createElementNS(SVG_NS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  parent?.appendChild(node);
+const ll = (p: LatLon): L.LatLngTuple => [p.lat, p.lon];
+
+function setData(el: Element | undefined, data: Record<string, string | number>): void {
+  if (el === undefined) return;
+  for (const [k, v] of Object.entries(data)) el.setAttribute(`data-${k}`, String(v));
+}
+
+function span(className: string, text: string): HTMLSpanElement {
+  const node = document.createElement('span');
+  node.className = className;
+  node.textContent = text;
   return node;
 }
 
+/** "2, 5 and 7" */
+function listWords(items: readonly (string | number)[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
 export class MapView {
-  centre: LatLon = { lat: 54.2, lon: -2.5 };
-  zoom = 5;
+  readonly map: L.Map;
   private layers: MapLayers = { venues: [], people: [], route: [] };
-  private width = 600;
-  private height = 400;
-  private drag: { pointerId: number; startX: number; startY: number; lastX: number; lastY: number; moved: boolean } | undefined;
+  private readonly overlays = L.layerGroup();
+  private readonly venueGroup: L.MarkerClusterGroup;
+  private readonly venueMarkers = new Map<string, L.Marker>();
+  private corridor: L.Polyline | undefined;
+  private highlighted: string | undefined;
 
   constructor(
-    private readonly svg: SVGSVGElement,
+    private readonly container: HTMLElement,
     private readonly options: MapOptions,
   ) {
-    svg.addEventListener('pointerdown', (e) => this.onPointerDown(e));
-    svg.addEventListener('pointermove', (e) => this.onPointerMove(e));
-    svg.addEventListener('pointerup', (e) => this.onPointerUp(e));
-    svg.addEventListener('pointercancel', () => (this.drag = undefined));
-    svg.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
-    svg.addEventListener('keydown', (e) => this.onKey(e));
-    new ResizeObserver(() => this.render()).observe(svg);
+    const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    this.map = L.map(container, {
+      center: [54.2, -2.5],
+      zoom: 5,
+      minZoom: MIN_ZOOM,
+      maxZoom: MAX_ZOOM,
+      // fits may stop at half levels (a phone's short map gains a lot); buttons and keys move whole levels
+      zoomSnap: 0.5,
+      zoomDelta: 1,
+      zoomControl: false, // the page's own buttons, outside the map, are real <button>s
+      attributionControl: true,
+      keyboard: true,
+      zoomAnimation: !reducedMotion,
+      fadeAnimation: !reducedMotion,
+      markerZoomAnimation: !reducedMotion,
+      worldCopyJump: true,
+    });
+    this.map.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
+    addBaseMap(this.map, options);
+    if (options.placeLabelsHref !== null) new PlaceLabels(this.map, options.placeLabelsHref);
+    this.overlays.addTo(this.map);
+    this.venueGroup = L.markerClusterGroup({
+      maxClusterRadius: clusterRadiusPx,
+      disableClusteringAtZoom: MAX_ZOOM - 1,
+      showCoverageOnHover: false,
+      spiderfyOnMaxZoom: false,
+      animate: false,
+      iconCreateFunction: (cluster) => this.clusterIcon(cluster),
+    }).addTo(this.map);
+    this.venueGroup.on('clusterkeypress', (e) => {
+      const event = e as unknown as { layer: L.MarkerCluster; originalEvent: KeyboardEvent };
+      if (event.originalEvent.key === 'Enter') event.layer.zoomToBounds({ padding: [40, 40] });
+    });
+    this.map.on('click', (e: L.LeafletMouseEvent) => options.onPick({ lat: e.latlng.lat, lon: e.latlng.wrap().lng }));
+    container.addEventListener('keydown', (e) => {
+      if (e.target !== container || (e.key !== 'Enter' && e.key !== ' ')) return;
+      e.preventDefault();
+      const c = this.map.getCenter().wrap();
+      options.onPick({ lat: c.lat, lon: c.lng });
+    });
+    // clusters are rebuilt on zoom: the highlight follows the venue into its new group
+    this.map.on('zoomend moveend', () => this.applyHighlight());
+    this.map.on('zoomend', () => this.sizeCorridor());
+    this.map.on('movestart', () => (container.dataset.moving = 'true'));
+    this.map.on('moveend', () => {
+      container.dataset.moving = 'false';
+      container.dataset.zoom = String(this.map.getZoom());
+    });
+    new ResizeObserver(() => this.map.invalidateSize()).observe(container);
   }
 
-  setLayers(layers: MapLayers): void {
-    this.layers = layers;
-    this.render();
+  get zoom(): number {
+    return this.map.getZoom();
   }
 
   setView(centre: LatLon, zoom: number): void {
-    this.centre = { lat: Math.max(-MAX_MERCATOR_LAT, Math.min(MAX_MERCATOR_LAT, centre.lat)), lon: centre.lon };
-    this.zoom = Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, Math.round(zoom)));
-    this.render();
+    this.map.setView(ll(centre), zoom);
   }
 
-  zoomBy(delta: number, around?: { x: number; y: number }): void {
-    const zoom = Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, this.zoom + delta));
-    if (zoom === this.zoom) return;
-    if (around === undefined) return this.setView(this.centre, zoom);
-    // keep the point under the cursor fixed
-    const point = this.toLatLon(around.x, around.y);
-    const p = project(point.lat, point.lon, zoom);
-    this.setView(unproject(p.x - (around.x - this.width / 2), p.y - (around.y - this.height / 2), zoom), zoom);
+  zoomBy(delta: number): void {
+    this.map.setZoom(this.map.getZoom() + delta);
   }
 
-  panBy(dx: number, dy: number): void {
-    const c = project(this.centre.lat, this.centre.lon, this.zoom);
-    this.setView(unproject(c.x + dx, c.y + dy, this.zoom), this.zoom);
-  }
-
-  /** Centres and zooms so every point (and `marginMeters` around the first) is in view. */
-  fit(points: readonly LatLon[], marginMeters = 0): void {
-    if (points.length === 0) return;
-    this.measure();
-    for (let zoom = MAX_ZOOM - 2; zoom >= MIN_ZOOM; zoom--) {
-      const px = points.map((p) => project(p.lat, p.lon, zoom));
-      const margin = marginMeters / metersPerPixel(points[0]!.lat, zoom);
-      const minX = Math.min(...px.map((p) => p.x)) - margin;
-      const maxX = Math.max(...px.map((p) => p.x)) + margin;
-      const minY = Math.min(...px.map((p) => p.y)) - margin;
-      const maxY = Math.max(...px.map((p) => p.y)) + margin;
-      if (maxX - minX <= this.width - 40 && maxY - minY <= this.height - 40) {
-        this.setView(unproject((minX + maxX) / 2, (minY + maxY) / 2, zoom), zoom);
-        return;
-      }
-    }
-    this.setView(points[0]!, MIN_ZOOM);
-  }
-
-  /** Screen pixel (relative to the SVG) to coordinates. */
-  toLatLon(x: number, y: number): LatLon {
-    const c = project(this.centre.lat, this.centre.lon, this.zoom);
-    return unproject(c.x + x - this.width / 2, c.y + y - this.height / 2, this.zoom);
-  }
-
-  private toScreen(p: LatLon): { x: number; y: number } {
-    const c = project(this.centre.lat, this.centre.lon, this.zoom);
-    const q = project(p.lat, p.lon, this.zoom);
-    return { x: q.x - c.x + this.width / 2, y: q.y - c.y + this.height / 2 };
-  }
-
-  private measure(): void {
-    const box = this.svg.getBoundingClientRect();
-    this.width = Math.max(1, Math.round(box.width));
-    this.height = Math.max(1, Math.round(box.height));
-  }
-
-  render(): void {
-    this.measure();
-    const svg = this.svg;
-    svg.setAttribute('viewBox', `0 0 ${this.width} ${this.height}`);
-    svg.replaceChildren();
-    el('rect', { class: 'background', x: 0, y: 0, width: this.width, height: this.height }, svg);
-    if (this.options.tileUrl !== null) this.drawTiles(el('g', { class: 'tiles' }, svg), this.options.tileUrl);
-    else this.drawGrid(svg);
-    const { venues, people, centre, radiusMeters, route, corridorMeters, selectedId } = this.layers;
-    const scaleLat = centre?.lat ?? route[0]?.lat ?? this.centre.lat;
-    const mpp = metersPerPixel(scaleLat, this.zoom);
+  /** Redraws every overlay from `layers`. */
+  setLayers(layers: MapLayers): void {
+    this.layers = layers;
+    this.overlays.clearLayers();
+    this.venueGroup.clearLayers();
+    this.venueMarkers.clear();
+    this.corridor = undefined;
+    const { venues, people, centre, radiusMeters, route, corridorMeters, selectedId } = layers;
     if (route.length > 0) {
-      const d = route.map((p, i) => {
-        const s = this.toScreen(p);
-        return `${i === 0 ? 'M' : 'L'}${s.x.toFixed(1)},${s.y.toFixed(1)}`;
-      }).join(' ');
       if (corridorMeters !== undefined && route.length > 1) {
-        // the corridor is the route swept by a disc: a round-capped stroke 2 x width wide
-        el('path', { class: 'corridor', d, 'stroke-width': ((2 * corridorMeters) / mpp).toFixed(1), 'data-meters': corridorMeters }, svg);
+        // the corridor is the route swept by a disc: a round-capped stroke 2 x distance wide
+        this.corridor = L.polyline(route.map(ll), { className: 'corridor', interactive: false, lineCap: 'round', lineJoin: 'round', weight: 1 });
+        this.overlays.addLayer(this.corridor);
+        setData(this.corridor.getElement(), { meters: corridorMeters });
+        this.sizeCorridor();
       }
-      el('path', { class: 'route', d }, svg);
+      this.overlays.addLayer(L.polyline(route.map(ll), { className: 'route', interactive: false, weight: 3 }));
       route.forEach((p, i) => {
-        const s = this.toScreen(p);
-        el('circle', { class: 'route-point', cx: s.x, cy: s.y, r: 4, 'data-index': i, 'data-lat': p.lat, 'data-lon': p.lon }, svg);
+        const vertex = L.circleMarker(ll(p), { className: 'route-point', radius: 5, interactive: false, weight: 2, fillOpacity: 1 });
+        this.overlays.addLayer(vertex);
+        setData(vertex.getElement(), { index: i, lat: p.lat, lon: p.lon });
       });
     }
     if (centre !== undefined && radiusMeters !== undefined) {
-      const s = this.toScreen(centre);
-      el('circle', { class: 'radius', cx: s.x, cy: s.y, r: (radiusMeters / mpp).toFixed(1), 'data-meters': radiusMeters }, svg);
+      const circle = L.circle(ll(centre), { radius: radiusMeters, className: 'radius', interactive: false, weight: 2, dashArray: '6 4' });
+      this.overlays.addLayer(circle);
+      setData(circle.getElement(), { meters: radiusMeters });
     }
-    const venueLayer = el('g', { class: 'venues' }, svg);
-    for (const venue of [...venues].reverse()) {
-      const s = this.toScreen(venue);
-      const g = el('g', { class: venue.id === selectedId ? 'venue selected' : 'venue', transform: `translate(${s.x.toFixed(1)},${s.y.toFixed(1)})`, 'data-id': venue.id }, venueLayer);
-      el('title', {}, g).textContent = `${venue.rank}. ${venue.name}`;
-      el('circle', { r: 10 }, g);
-      const label = el('text', { 'text-anchor': 'middle', dy: '0.35em' }, g);
-      label.textContent = String(venue.rank);
-      g.addEventListener('click', (e) => {
+    for (const venue of venues) {
+      const marker = this.venueMarker(venue, venue.id === selectedId);
+      this.venueMarkers.set(venue.id, marker);
+    }
+    this.venueGroup.addLayers([...this.venueMarkers.values()]);
+    people.forEach((person, i) => {
+      const icon = L.divIcon({ className: 'person-marker', html: span('pin', String(i + 1)), iconSize: [28, 36], iconAnchor: [14, 36] });
+      // people (the user's own input, few) stand above the venues
+      const marker = L.marker(ll(person), { icon, interactive: false, keyboard: false, zIndexOffset: 2000 });
+      marker.on('add', () => {
+        const el = marker.getElement();
+        el?.setAttribute('role', 'img');
+        el?.setAttribute('aria-label', `Person ${i + 1}: ${person.label}`);
+        setData(el, { lat: person.lat, lon: person.lon });
+      });
+      this.overlays.addLayer(marker);
+    });
+    if (centre !== undefined) {
+      const icon = L.divIcon({ className: 'centre-marker', html: span('cross', ''), iconSize: [22, 22] });
+      const marker = L.marker(ll(centre), { icon, interactive: false, keyboard: false });
+      marker.on('add', () => {
+        const el = marker.getElement();
+        el?.setAttribute('role', 'img');
+        el?.setAttribute('aria-label', 'Centre of the group');
+        setData(el, { lat: centre.lat, lon: centre.lon });
+      });
+      this.overlays.addLayer(marker);
+    }
+    this.applyHighlight();
+  }
+
+  /**
+   * Frames the people, the route with its corridor, the radius circle and the venues, with
+   * padding, as close as FIT_MAX_ZOOM. Nothing drawn: the view stays.
+   */
+  fitContent(): void {
+    const { venues, people, centre, radiusMeters, route, corridorMeters } = this.layers;
+    const bounds = L.latLngBounds([]);
+    for (const p of [...venues, ...people, ...route]) bounds.extend(ll(p));
+    if (centre !== undefined) bounds.extend(ll(centre));
+    // the circle and the corridor reach `meters` beyond their centre line: extend by that
+    const reach = (p: LatLon, meters: number) => {
+      const dLat = meters / metersPerDegLat(p.lat);
+      const dLon = meters / metersPerDegLon(p.lat);
+      bounds.extend([p.lat - dLat, p.lon - dLon]).extend([p.lat + dLat, p.lon + dLon]);
+    };
+    if (centre !== undefined && radiusMeters !== undefined) reach(centre, radiusMeters);
+    if (corridorMeters !== undefined && route.length > 1) for (const p of route) reach(p, corridorMeters);
+    if (!bounds.isValid()) return;
+    this.map.fitBounds(bounds, { paddingTopLeft: FIT_PADDING_TOP_LEFT, paddingBottomRight: FIT_PADDING_BOTTOM_RIGHT, maxZoom: FIT_MAX_ZOOM });
+  }
+
+  /** Marks venue `id`'s marker (or the group holding it) as highlighted; undefined clears. */
+  highlight(id: string | undefined): void {
+    this.highlighted = id;
+    this.applyHighlight();
+  }
+
+  private applyHighlight(): void {
+    for (const el of Array.from(this.container.querySelectorAll('.highlighted'))) el.classList.remove('highlighted');
+    const marker = this.highlighted === undefined ? undefined : this.venueMarkers.get(this.highlighted);
+    if (marker === undefined) return;
+    const shown = this.venueGroup.getVisibleParent(marker) as L.Marker | null;
+    shown?.getElement()?.classList.add('highlighted');
+  }
+
+  /** The corridor's stroke is 2 x its distance at the map's scale at the route's latitude. */
+  private sizeCorridor(): void {
+    const corridor = this.corridor;
+    const meters = this.layers.corridorMeters;
+    if (corridor === undefined || meters === undefined || this.layers.route.length === 0) return;
+    const lats = this.layers.route.map((p) => p.lat);
+    const midLat = (Math.min(...lats) + Math.max(...lats)) / 2;
+    corridor.setStyle({ weight: (2 * meters) / metersPerPixel(midLat, this.map.getZoom()) });
+  }
+
+  private venueMarker(venue: MapVenue, selected: boolean): L.Marker {
+    const icon = L.divIcon({ className: selected ? 'venue-marker selected' : 'venue-marker', html: span('rank-badge', String(venue.rank)), iconSize: [26, 26] });
+    const marker = L.marker(ll(venue), { icon, keyboard: true, title: `${venue.rank}. ${venue.name}`, riseOnHover: true, zIndexOffset: 1000 - venue.rank });
+    marker.on('add', () => {
+      const el = marker.getElement();
+      if (el === undefined) return;
+      el.setAttribute('aria-label', `${venue.rank}. ${venue.name}: show details and menu`);
+      setData(el, { id: venue.id, rank: venue.rank, lat: venue.lat, lon: venue.lon });
+      el.addEventListener('focus', () => this.options.onHover(venue.id));
+      el.addEventListener('blur', () => this.options.onHover(undefined));
+      el.addEventListener('keydown', (e) => {
+        if (e.key !== 'Enter' && e.key !== ' ') return;
+        e.preventDefault();
         e.stopPropagation();
         this.options.onVenue(venue.id);
       });
-    }
-    const peopleLayer = el('g', { class: 'people' }, svg);
-    people.forEach((person, i) => {
-      const s = this.toScreen(person);
-      const g = el('g', { class: 'person', transform: `translate(${s.x.toFixed(1)},${s.y.toFixed(1)})`, 'data-lat': person.lat, 'data-lon': person.lon }, peopleLayer);
-      el('title', {}, g).textContent = person.label;
-      el('path', { d: 'M0,0 L-9,-16 A10,10 0 1,1 9,-16 Z' }, g);
-      const t = el('text', { 'text-anchor': 'middle', y: -18 }, g);
-      t.textContent = String(i + 1);
+      if (venue.id === this.highlighted) el.classList.add('highlighted');
     });
-    if (centre !== undefined) {
-      const s = this.toScreen(centre);
-      const g = el('g', { class: 'centre', transform: `translate(${s.x.toFixed(1)},${s.y.toFixed(1)})`, 'data-lat': centre.lat, 'data-lon': centre.lon }, svg);
-      el('title', {}, g).textContent = 'Centre of the group';
-      el('path', { d: 'M-9,0 H9 M0,-9 V9' }, g);
-      el('circle', { r: 5 }, g);
-    }
-    this.drawScale(svg);
+    marker.on('click', () => this.options.onVenue(venue.id));
+    marker.on('mouseover', () => this.options.onHover(venue.id));
+    marker.on('mouseout', () => this.options.onHover(undefined));
+    return marker;
   }
 
-  /** A scale bar of a round length (1, 2 or 5 x 10^n metres) about 100 pixels long, bottom left. */
-  private drawScale(svg: SVGSVGElement): void {
-    const mpp = metersPerPixel(this.centre.lat, this.zoom);
-    const target = 100 * mpp;
-    const power = 10 ** Math.floor(Math.log10(target));
-    const meters = [5, 2, 1].map((m) => m * power).find((m) => m <= target) ?? power;
-    const px = meters / mpp;
-    const g = el('g', { class: 'scale', transform: `translate(12,${this.height - 14})` }, svg);
-    el('path', { d: `M0,-6 V0 H${px.toFixed(1)} V-6` }, g);
-    el('text', { x: 0, y: -9 }, g).textContent = meters >= 1000 ? `${meters / 1000} km` : `${meters} m`;
-  }
-
-  /** Faint lines on the tile grid (every 256 world pixels), so panning and zooming are visible without a base map. */
-  private drawGrid(svg: SVGSVGElement): void {
-    const c = project(this.centre.lat, this.centre.lon, this.zoom);
-    const left = c.x - this.width / 2;
-    const top = c.y - this.height / 2;
-    const parts: string[] = [];
-    for (let x = Math.ceil(left / TILE_SIZE) * TILE_SIZE; x < left + this.width; x += TILE_SIZE) parts.push(`M${(x - left).toFixed(1)},0 V${this.height}`);
-    for (let y = Math.ceil(top / TILE_SIZE) * TILE_SIZE; y < top + this.height; y += TILE_SIZE) parts.push(`M0,${(y - top).toFixed(1)} H${this.width}`);
-    if (parts.length > 0) el('path', { class: 'grid', d: parts.join(' ') }, svg);
-  }
-
-  private drawTiles(layer: SVGGElement, template: string): void {
-    const z = this.zoom;
-    const c = project(this.centre.lat, this.centre.lon, z);
-    const left = c.x - this.width / 2;
-    const top = c.y - this.height / 2;
-    const n = 2 ** z;
-    for (let ty = Math.floor(top / TILE_SIZE); ty <= Math.floor((top + this.height) / TILE_SIZE); ty++) {
-      if (ty < 0 || ty >= n) continue;
-      for (let tx = Math.floor(left / TILE_SIZE); tx <= Math.floor((left + this.width) / TILE_SIZE); tx++) {
-        const wrapped = ((tx % n) + n) % n;
-        const href = template.replace('{z}', String(z)).replace('{x}', String(wrapped)).replace('{y}', String(ty));
-        el('image', { href, x: tx * TILE_SIZE - left, y: ty * TILE_SIZE - top, width: TILE_SIZE, height: TILE_SIZE }, layer);
-      }
-    }
-  }
-
-  private local(e: MouseEvent): { x: number; y: number } {
-    const box = this.svg.getBoundingClientRect();
-    return { x: e.clientX - box.left, y: e.clientY - box.top };
-  }
-
-  private onPointerDown(e: PointerEvent): void {
-    if (e.button !== 0) return;
-    const p = this.local(e);
-    this.drag = { pointerId: e.pointerId, startX: p.x, startY: p.y, lastX: p.x, lastY: p.y, moved: false };
-  }
-
-  private onPointerMove(e: PointerEvent): void {
-    const drag = this.drag;
-    if (drag === undefined || drag.pointerId !== e.pointerId) return;
-    const p = this.local(e);
-    if (!drag.moved && Math.hypot(p.x - drag.startX, p.y - drag.startY) < CLICK_SLOP_PX) return;
-    if (!drag.moved) this.svg.setPointerCapture(e.pointerId);
-    drag.moved = true;
-    this.panBy(drag.lastX - p.x, drag.lastY - p.y);
-    drag.lastX = p.x;
-    drag.lastY = p.y;
-  }
-
-  private onPointerUp(e: PointerEvent): void {
-    const drag = this.drag;
-    this.drag = undefined;
-    if (drag === undefined || drag.pointerId !== e.pointerId || drag.moved) return;
-    if ((e.target as Element).closest('.venue') !== null) return;
-    const p = this.local(e);
-    this.options.onPick(this.toLatLon(p.x, p.y));
-  }
-
-  private onWheel(e: WheelEvent): void {
-    e.preventDefault();
-    this.zoomBy(e.deltaY < 0 ? 1 : -1, this.local(e));
-  }
-
-  private onKey(e: KeyboardEvent): void {
-    const moves: Record<string, [number, number]> = { ArrowLeft: [-KEY_PAN_PX, 0], ArrowRight: [KEY_PAN_PX, 0], ArrowUp: [0, -KEY_PAN_PX], ArrowDown: [0, KEY_PAN_PX] };
-    const move = moves[e.key];
-    if (move !== undefined) this.panBy(move[0], move[1]);
-    else if (e.key === '+' || e.key === '=') this.zoomBy(1);
-    else if (e.key === '-' || e.key === '_') this.zoomBy(-1);
-    else if (e.key === 'Enter' || e.key === ' ') this.options.onPick(this.centre);
-    else return;
-    e.preventDefault();
+  /** A group of venues: its count, and for screen readers the ranks it holds. */
+  private clusterIcon(cluster: L.MarkerCluster): L.DivIcon {
+    const ranks = cluster
+      .getAllChildMarkers()
+      .map((m) => Number(/^(\d+)\./.exec(m.options.title ?? '')?.[1]))
+      .filter((n) => Number.isFinite(n))
+      .sort((a, b) => a - b);
+    const html = document.createElement('span');
+    html.className = 'cluster-badge';
+    html.dataset.ranks = ranks.join(' ');
+    const count = span('', String(ranks.length));
+    count.setAttribute('aria-hidden', 'true');
+    html.append(count, span('sr-only', `Group of ${ranks.length} venues: ${listWords(ranks)}. Enter zooms in.`));
+    return L.divIcon({ className: 'venue-cluster', html, iconSize: [34, 34] });
   }
 }

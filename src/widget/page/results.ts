@@ -19,6 +19,15 @@ export interface ResultRow {
   readonly score: MatchScore | undefined;
   readonly alongRouteMeters: number | undefined;
   readonly travel: Readonly<Record<string, { distanceMeters: number; durationMinutes: number }>> | undefined;
+  /** The group's trips to this venue (fair meet-ups, issue 15), when the service reports them. */
+  readonly group: GroupSummary | undefined;
+}
+
+/** A search result's `group` (issue 15): the counted people's trips, minutes. */
+export interface GroupSummary {
+  readonly maxMinutes: number;
+  readonly totalMinutes: number;
+  readonly spreadMinutes: number;
 }
 
 export function rowFromFind(e: FindEstablishment): ResultRow {
@@ -34,11 +43,14 @@ export function rowFromFind(e: FindEstablishment): ResultRow {
     score: undefined,
     alongRouteMeters: undefined,
     travel: undefined,
+    group: undefined,
   };
 }
 
 export function rowFromSearch(e: SearchEstablishment): ResultRow {
-  return { ...rowFromFind(e), distanceMeters: e.distanceMeters, score: e.matchScore, alongRouteMeters: e.alongRouteMeters, travel: e.travel };
+  // `group` is read loosely: older services do not send it
+  const group = (e as SearchEstablishment & { group?: GroupSummary }).group;
+  return { ...rowFromFind(e), distanceMeters: e.distanceMeters, score: e.matchScore, alongRouteMeters: e.alongRouteMeters, travel: e.travel, group };
 }
 
 const SCORE_PARTS: readonly [keyof MatchScore, string][] = [
@@ -61,15 +73,45 @@ function scoreBlock(score: MatchScore): HTMLElement {
   return block;
 }
 
+/** The group summary in words: the longest trip, the total, the spread. */
+function groupLine(group: GroupSummary): HTMLElement {
+  const minutes = (m: number) => `${Math.round(m)} min`;
+  return h('p', 'group-summary', `Longest trip ${minutes(group.maxMinutes)} · ${minutes(group.totalMinutes)} in total · trips differ by ${minutes(group.spreadMinutes)}`);
+}
+
+/** Each person's travel as a short list (one line each, wrapping on a phone). */
+function travelBlock(travel: NonNullable<ResultRow['travel']>): HTMLElement[] {
+  const entries = Object.entries(travel);
+  if (entries.length === 0) return [];
+  const list = h('ul', 'travel');
+  list.setAttribute('aria-label', 'Travel for each person');
+  for (const [who, t] of entries) {
+    const line = h('li');
+    line.append(h('span', 'who', who), ` ${Math.round(t.durationMinutes)} min`, h('span', 'muted', ` (${formatDistance(t.distanceMeters)})`));
+    list.append(line);
+  }
+  return [list];
+}
+
 export function renderResults(
   list: HTMLOListElement,
   rows: readonly ResultRow[],
-  options: { readonly mode: 'find' | 'meet' | 'route'; readonly openWord: string; readonly onOpen: (row: ResultRow, button: HTMLButtonElement) => void },
+  options: {
+    readonly mode: 'find' | 'meet' | 'route';
+    readonly openWord: string;
+    readonly onOpen: (row: ResultRow, button: HTMLButtonElement) => void;
+    /** The pointer or focus entered a result (its id) or left it (undefined): the map highlights its marker. */
+    readonly onHover: (id: string | undefined) => void;
+  },
 ): void {
   list.replaceChildren();
   rows.forEach((row, i) => {
     const item = h('li', 'result');
     item.dataset.id = row.id;
+    item.addEventListener('mouseenter', () => options.onHover(row.id));
+    item.addEventListener('mouseleave', () => options.onHover(undefined));
+    item.addEventListener('focusin', () => options.onHover(row.id));
+    item.addEventListener('focusout', () => options.onHover(undefined));
     const button = h('button', 'result-button');
     button.type = 'button';
     button.setAttribute('aria-label', `${i + 1}. ${row.name}: show details and menu`);
@@ -89,10 +131,8 @@ export function renderResults(
     button.addEventListener('click', () => options.onOpen(row, button));
     item.append(button);
     if (row.score !== undefined) item.append(scoreBlock(row.score));
-    if (row.travel !== undefined && options.mode === 'meet') {
-      const travel = Object.entries(row.travel).map(([who, t]) => `${who} ${Math.round(t.durationMinutes)} min`);
-      if (travel.length > 0) item.append(h('p', 'travel', `Travel: ${travel.join(' · ')}`));
-    }
+    if (row.group !== undefined && options.mode === 'meet') item.append(groupLine(row.group));
+    if (row.travel !== undefined && options.mode === 'meet') item.append(...travelBlock(row.travel));
     list.append(item);
   });
 }

@@ -9,6 +9,7 @@
 import { distanceMeters } from '../../geo/distance.js';
 import { WidgetApi, WidgetApiError } from './api.js';
 import { renderDetails } from './details.js';
+import { setUpFairness, travelModeSelect, type TravelMode } from './fairness.js';
 import { formatDistance, h } from './format.js';
 import { MapView, type LatLon, type MapLayers } from './map.js';
 import { chosenTime, readPreferences, setUpPreferences } from './preferences.js';
@@ -20,12 +21,15 @@ type Mode = 'find' | 'meet' | 'route';
 interface Person extends LatLon {
   label: string;
   weight: number;
+  travelMode?: TravelMode | undefined;
 }
 
 interface WidgetConfig {
   vocabulary: SearchVocabulary;
   tileUrl: string | null;
   tileAttribution: string | null;
+  baseMapHref: string | null;
+  placeLabelsHref: string | null;
 }
 
 const FIND_DEBOUNCE_MS = 300;
@@ -53,8 +57,12 @@ function start(): void {
   let timer: number | undefined;
   let selectedId: string | undefined;
 
-  const map = new MapView(byId<HTMLElement>('map') as unknown as SVGSVGElement, {
+  const map = new MapView(byId<HTMLElement>('map'), {
     tileUrl: config.tileUrl,
+    tileAttribution: config.tileAttribution,
+    baseMapHref: config.baseMapHref,
+    placeLabelsHref: config.placeLabelsHref,
+    onHover: (id) => highlight(id),
     onPick: (point) => {
       if (mode === 'meet') addPerson({ ...point, label: `Person ${people.length + 1}`, weight: 1 }, false);
       else if (mode === 'route') {
@@ -67,7 +75,13 @@ function start(): void {
       if (row !== undefined) void openDetails(row, undefined);
     },
   });
-  if (config.tileAttribution !== null) byId('attribution').textContent = config.tileAttribution;
+
+  /** Result `id` and its marker are highlighted together (hover or focus on either). */
+  const highlight = (id: string | undefined): void => {
+    for (const item of Array.from(list.querySelectorAll('li.highlighted'))) item.classList.remove('highlighted');
+    if (id !== undefined) list.querySelector(`li[data-id="${CSS.escape(id)}"]`)?.classList.add('highlighted');
+    map.highlight(id);
+  };
 
   const showNotice = (message: string | undefined): void => {
     notice.hidden = message === undefined;
@@ -98,7 +112,7 @@ function start(): void {
   const showRows = (next: ResultRow[], total: number): void => {
     rows = next;
     const openWord = chosenTime() === undefined ? 'Open now' : 'Open then';
-    renderResults(list, rows, { mode, openWord, onOpen: (row, button) => void openDetails(row, button) });
+    renderResults(list, rows, { mode, openWord, onOpen: (row, button) => void openDetails(row, button), onHover: highlight });
     status.textContent = total === 0 ? 'No venues found.' : `${total} venue${total === 1 ? '' : 's'} found${total > rows.length ? `; showing the best ${rows.length}` : ''}.`;
     drawMap();
   };
@@ -127,7 +141,7 @@ function start(): void {
       const found = await api.get<FindResponse>('../find', { q, limit: RESULT_LIMIT }, nextRequest());
       showNotice(undefined);
       showRows(found.establishments.map(rowFromFind), found.totalFound);
-      if (rows.length > 0) map.fit(rows);
+      map.fitContent();
     } catch (err) {
       fail(err);
     }
@@ -147,6 +161,8 @@ function start(): void {
   };
   const corridorMeters = (): number => clampNumber(corridorInput, 500);
 
+  const fairness = setUpFairness(byId<HTMLSelectElement>('fairness'), byId<HTMLSelectElement>('quorum'), () => scheduleSearch());
+
   const runSearch = async (): Promise<void> => {
     if (mode === 'meet' && people.length < 2) return clearResults(people.length === 0 ? 'Add two or more people to meet up.' : 'Add at least one more person.');
     if (mode === 'route' && route.length < 2) return clearResults('Click the map at least twice to draw a route.');
@@ -154,9 +170,18 @@ function start(): void {
     const body = {
       locations:
         mode === 'meet'
-          ? people.map((p) => ({ lat: p.lat, lon: p.lon, label: p.label, ...(p.weight === 1 ? {} : { weight: p.weight }) }))
+          ? people.map((p) => ({
+              lat: p.lat,
+              lon: p.lon,
+              label: p.label,
+              ...(p.weight === 1 ? {} : { weight: p.weight }),
+              ...(p.travelMode === undefined ? {} : { travelMode: p.travelMode }),
+            }))
           : route.map((p) => ({ lat: p.lat, lon: p.lon })),
-      mode: mode === 'meet' ? { mode: 'POINT', maxDistance: clampNumber(radiusInput, 1000) } : { mode: 'PATH', maxDistance: corridorMeters() },
+      mode:
+        mode === 'meet'
+          ? { mode: 'POINT', maxDistance: clampNumber(radiusInput, 1000), ...fairness.modeFields(people.length) }
+          : { mode: 'PATH', maxDistance: corridorMeters() },
       preferences: readPreferences(),
     };
     status.textContent = 'Searching…';
@@ -165,6 +190,8 @@ function start(): void {
       showNotice(undefined);
       lastSearch = result;
       showRows(result.establishments.map(rowFromSearch), result.totalResults);
+      // follow the search: the people or the route, the circle or corridor and the results in view
+      map.fitContent();
     } catch (err) {
       fail(err);
     }
@@ -204,6 +231,10 @@ function start(): void {
         scheduleSearch();
       });
       weightLabel.append('weight ', weight);
+      const travels = travelModeSelect(person.label, person.travelMode, (travelMode) => {
+        person.travelMode = travelMode;
+        scheduleSearch();
+      });
       const remove = h('button', 'remove', 'Remove');
       remove.type = 'button';
       remove.setAttribute('aria-label', `Remove ${person.label}`);
@@ -213,9 +244,10 @@ function start(): void {
         drawMap();
         scheduleSearch();
       });
-      li.append(who, weightLabel, remove);
+      li.append(who, weightLabel, travels, remove);
       peopleList.append(li);
     });
+    fairness.peopleChanged(people.length);
   };
   const addPerson = (person: Person, recentre: boolean): void => {
     people.push(person);
@@ -314,10 +346,7 @@ function start(): void {
   setUpPreferences(config.vocabulary, scheduleSearch);
   byId('zoom-in').addEventListener('click', () => map.zoomBy(1));
   byId('zoom-out').addEventListener('click', () => map.zoomBy(-1));
-  byId('zoom-fit').addEventListener('click', () => {
-    const points: LatLon[] = [...rows, ...(mode === 'meet' ? people : []), ...(mode === 'route' ? route : [])];
-    map.fit(points);
-  });
+  byId('zoom-fit').addEventListener('click', () => map.fitContent());
   setMode('find');
   drawMap();
   document.body.dataset.ready = 'true';

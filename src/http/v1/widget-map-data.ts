@@ -1,0 +1,48 @@
+/**
+ * The data of the widget's offline base map, served by the service itself so the map needs
+ * no network when no tile server is configured:
+ * - coastlines and country borders: Natural Earth's 1:50m countries as TopoJSON (the
+ *   `world-atlas` package, ISC; Natural Earth is public domain), copied into the built
+ *   assets folder by `npm run build`, read from the package when running from the sources;
+ * - place labels: the gazetteer's populated places (src/places, GeoNames cities1000 for the
+ *   default countries) as `[name, lat, lon, population, isDistrict]` rows, most populous
+ *   first, built on first request (loading the gazetteer takes ~0.3 s, so never at start).
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Gazetteer } from '../../places/gazetteer.js';
+import { BASE_MAP_FILE } from '../../widget/build-assets.js';
+
+/** The TopoJSON text of the base map, or undefined when neither the assets folder nor the package has it. */
+export async function readBaseMap(assetsDir: string): Promise<string | undefined> {
+  const built = join(assetsDir, BASE_MAP_FILE);
+  if (existsSync(built)) return readFile(built, 'utf8');
+  try {
+    const path = createRequire(import.meta.url).resolve(`world-atlas/${BASE_MAP_FILE}`);
+    return await readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** One label: name, latitude and longitude (degrees, 4 decimals: ~10 m), population, 1 for a district of a town. */
+export type PlaceLabel = readonly [string, number, number, number, 0 | 1];
+
+/** The gazetteer's places as label rows, most populous first (the page labels in that order). */
+export function placeLabels(gazetteer: Gazetteer): PlaceLabel[] {
+  const rows: PlaceLabel[] = [];
+  const round = (deg: number) => Math.round(deg * 1e4) / 1e4;
+  for (const e of gazetteer.entries()) rows.push([e.name, round(e.lat), round(e.lon), e.population, e.featureCode === 'PPLX' ? 1 : 0]);
+  rows.sort((a, b) => b[3] - a[3] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return rows;
+}
+
+let defaultLabels: string | undefined;
+
+/** The default gazetteer's labels as JSON, built once per process. */
+export function defaultPlaceLabelsJson(): string {
+  defaultLabels ??= JSON.stringify(placeLabels(Gazetteer.fromAllTheCities()));
+  return defaultLabels;
+}

@@ -1,0 +1,25 @@
+/** What a person does on the widget page, shared by the browser tests. */
+import type { Page } from 'playwright-core';
+import { mapSettled } from './map-dom.js';
+
+/** Meet-up mode, then a person added by place name (the map centres on the place). */
+export async function addPersonByName(page: Page, name: string): Promise<void> {
+  await page.check('input[name="mode"][value="meet"]');
+  await page.fill('#place-name', name);
+  await page.click('#place-form button[type="submit"]');
+  await page.waitForSelector('#locations li');
+  await mapSettled(page);
+}
+
+/**
+ * Route mode around a place: the map is centred on `place` (through meet-up's place field),
+ * then one click per offset from the map's centre (CSS pixels), quickly enough that one
+ * search follows.
+ */
+export async function drawRouteAround(page: Page, place: string, offsets: (map: { width: number; height: number }) => readonly (readonly [number, number])[]): Promise<void> {
+  await addPersonByName(page, place);
+  await page.check('input[name="mode"][value="route"]');
+  await mapSettled(page);
+  const map = (await page.locator('#map').boundingBox())!;
+  for (const [dx, dy] of offsets(map)) await page.mouse.click(map.x + map.width / 2 + dx, map.y + map.height / 2 + dy);
+}
