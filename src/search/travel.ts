@@ -1,5 +1,3 @@
-import { type LocalFrame, POLAR_LIMIT_DEG, nearDistanceMeters } from '../geo/distance.js';
-
 /**
  * Travel estimates from each input location to a venue (docs/search.md, "Travel").
  *
@@ -28,16 +26,5 @@ export function travelMinutes(straightMeters: number): number {
   return Math.round(Math.min(walk, local, long) * 10) / 10;
 }
 
-/** Within this distance (metres) of a location below POLAR_LIMIT_DEG, its LocalFrame is within 0.1 m. */
-const FRAME_EXACT_METERS = 10_000;
-
-/**
- * Straight-line WGS84 distance (metres) from an input location to (lat, lon): the
- * location's LocalFrame (built once per query, a few multiplies per venue) within 10 km,
- * where it is within 0.1 m; the mean-latitude formula beyond, or near a pole.
- */
-export function travelDistance(from: LocalFrame, lat: number, lon: number): number {
-  const d = from.distance(lat, lon);
-  if (d <= FRAME_EXACT_METERS && Math.abs(from.lat) < POLAR_LIMIT_DEG) return d;
-  return nearDistanceMeters(from.lat, from.lon, lat, lon);
-}
+/** Straight-line WGS84 distance (metres) from an input location's frame to (lat, lon): src/geo/frame-distance.ts. */
+export { frameDistance as travelDistance } from '../geo/frame-distance.js';

@@ -1,0 +1,443 @@
+import type KDBush from 'kdbush';
+import { BOX_BOUNDS_STRIDE, boxLowerBound, boxUpperBound, prepareBoxBounds } from '../geo/box-distance.js';
+import { LocalFrame } from '../geo/distance.js';
+import { frameDistance } from '../geo/frame-distance.js';
+import type { ColumnFilter } from './column-filter.js';
+
+/**
+ * The group ("aggregate nearest neighbour") walk of a kdbush tree of (lon, lat), after the
+ * MBM idea of Papadias et al. (ICDE 2004): each subtree gets a lower bound of the group cost
+ * of any venue in it, from a lower bound of each person's distance to the subtree's box.
+ *
+ * Costs. Person p's cost of a venue at straight-line distance d (metres, src/geo's
+ * frameDistance) is weight[p] * minutes_p(d), minutes_p the least of at most
+ * PIECES affine pieces (start + perMeter * d; search/travel-modes.ts builds them).
+ * The COUNTED people of a venue are the `quorum` people of lowest cost (ties: input order).
+ * A venue QUALIFIES when every counted person is within `maxDistance`; its group cost is
+ * the largest (AGGREGATE_MAX) or the sum (AGGREGATE_SUM) of the counted costs.
+ *
+ * {@link GroupWalker.walk}: every qualifying venue, as a depth-first branch and bound:
+ * - a subtree is pruned when fewer than `quorum` people can reach its box within
+ *   maxDistance (the walk stays inside the union over quorums of the intersections of
+ *   the people's discs: with quorum = all, the intersection);
+ * - children are visited nearer-first by their lower bound: the aggregate of the quorum
+ *   smallest per-person cost bounds (over the people who can reach the box);
+ * - the sink publishes a `threshold` (the worst cost still in its answer); a venue costing
+ *   more is counted, not offered, and a subtree whose every venue surely qualifies (upper
+ *   bounds of the distances, and the counted people settled by the cost bounds) and whose
+ *   lower bound exceeds the threshold is counted whole, without measuring its venues.
+ * {@link GroupWalker.smallestFeasible}: the same walk without the cap, as a branch and
+ * bound on each venue's "need" (the largest counted distance, the smallest maxDistance at
+ * which it would qualify), the cap shrinking to the best need found.
+ *
+ * Allocation-free per query after the first with a given group size: typed scratch and a
+ * fixed stack (a depth-first walk holds at most two pending nodes per level, and a kdbush
+ * tree is under 40 levels deep). Not re-entrant.
+ */
+export const AGGREGATE_MAX = 0;
+export const AGGREGATE_SUM = 1;
+/** Affine pieces per person in the cost arrays (search/travel-modes.ts MAX_TRAVEL_PIECES). */
+export const PIECES = 3;
+
+export interface GroupQuery {
+  /** People's coordinates, degrees. */
+  readonly lat: ArrayLike<number>;
+  readonly lon: ArrayLike<number>;
+  /** Per person weight (>= 0), and PIECES pieces each (unused: start = Infinity). */
+  readonly weight: Float64Array;
+  readonly start: Float64Array;
+  readonly perMeter: Float64Array;
+  readonly quorum: number;
+  readonly aggregate: number;
+  /** Metres (for smallestFeasible: ignored). */
+  readonly maxDistance: number;
+}
+
+/** What the walk reports to: the search's collector. */
+export interface GroupSink {
+  /** Group cost above which a qualifying venue is only counted; +Infinity offers every one. */
+  readonly threshold: number;
+  /** A qualifying venue with cost <= threshold; the walker's `dist`, `minutes`, `cost` and `counted` describe it. */
+  offer(venue: number, cost: number): void;
+  /** smallestFeasible: whether the venue passes the hard filters (scratch filled as for offer). */
+  passes(venue: number): boolean;
+}
+
+const STACK = 128;
+
+export class GroupWalker {
+  private readonly tree: KDBush;
+  /** Per person, for the venue last measured: distance (m), unweighted minutes, weighted cost, counted (1/0). */
+  dist = new Float64Array(0);
+  minutes = new Float64Array(0);
+  cost = new Float64Array(0);
+  counted = new Uint8Array(0);
+  /** Qualifying venues counted but not offered (their cost was above the threshold). */
+  skipped = 0;
+  // per person scratch
+  private frames: LocalFrame[] = [];
+  private bounds = new Float64Array(0);
+  private order = new Int32Array(0);
+  private lbCost = new Float64Array(0);
+  private ubCost = new Float64Array(0);
+  private sel = new Float64Array(0);
+  // stack: left, right, axis | region | key | whole (every venue qualifies)
+  private readonly nodes = new Int32Array(3 * STACK);
+  private readonly regions = new Float64Array(4 * STACK);
+  private readonly keys = new Float64Array(STACK);
+  private readonly whole = new Uint8Array(STACK);
+  // the last bound()'s containment verdict
+  private boundWhole = 0;
+  private filter: ColumnFilter | null = null;
+  private prepared: GroupQuery | null = null;
+
+  constructor(tree: KDBush) {
+    this.tree = tree;
+  }
+
+  private prepare(q: GroupQuery, reach: number, filter: ColumnFilter | null): number {
+    const n = q.weight.length;
+    if (this.dist.length !== n) {
+      this.dist = new Float64Array(n);
+      this.minutes = new Float64Array(n);
+      this.cost = new Float64Array(n);
+      this.counted = new Uint8Array(n);
+      this.bounds = new Float64Array(n * BOX_BOUNDS_STRIDE);
+      this.order = new Int32Array(n);
+      this.lbCost = new Float64Array(n);
+      this.ubCost = new Float64Array(n);
+      this.sel = new Float64Array(n);
+    }
+    this.frames = [];
+    for (let p = 0; p < n; p++) {
+      this.frames.push(new LocalFrame(q.lat[p]!, q.lon[p]!));
+      prepareBoxBounds(q.lat[p]!, q.lon[p]!, reach, this.bounds, p * BOX_BOUNDS_STRIDE);
+    }
+    this.filter = filter !== null && !filter.acceptsAll ? filter : null;
+    this.skipped = 0;
+    this.prepared = q;
+    return n;
+  }
+
+  /** Person p's unweighted minutes for a straight line of d metres. */
+  private minutesOf(q: GroupQuery, p: number, d: number): number {
+    const o = p * PIECES;
+    let m = q.start[o]! + q.perMeter[o]! * d;
+    for (let j = 1; j < PIECES; j++) {
+      const s = q.start[o + j]!;
+      if (s === Number.POSITIVE_INFINITY) break;
+      const v = s + q.perMeter[o + j]! * d;
+      if (v < m) m = v;
+    }
+    return m;
+  }
+
+  private rejectedByFilter(v: number): boolean {
+    const f = this.filter!;
+    return (f.caters[v]! & f.catersRequired) !== f.catersRequired || (f.chainRequired >= 0 && f.chain[v] !== f.chainRequired);
+  }
+
+  /**
+   * Measures venue v at (x = lon, y = lat) for every person and settles the counted ones.
+   * Returns the group cost when it qualifies within `cap` (cap = Infinity: always), else -1.
+   * Fills dist, minutes, cost and counted.
+   */
+  private measure(q: GroupQuery, n: number, x: number, y: number, cap: number): number {
+    const k = q.quorum;
+    const dist = this.dist;
+    let within = 0;
+    for (let p = 0; p < n; p++) {
+      const d = frameDistance(this.frames[p]!, y, x);
+      dist[p] = d;
+      if (d <= cap) within++;
+      else if (n - 1 - p + within < k) return -1;
+    }
+    const minutes = this.minutes;
+    const cost = this.cost;
+    const w = q.weight;
+    for (let p = 0; p < n; p++) {
+      const m = this.minutesOf(q, p, dist[p]!);
+      minutes[p] = m;
+      cost[p] = w[p]! * m;
+    }
+    const counted = this.counted;
+    const sum = q.aggregate === AGGREGATE_SUM;
+    let agg = 0;
+    if (k === n) {
+      for (let p = 0; p < n; p++) {
+        counted[p] = 1;
+        const c = cost[p]!;
+        agg = sum ? agg + c : c > agg ? c : agg;
+      }
+      return agg;
+    }
+    // the k cheapest, ties by index: insertion sort of the indices by (cost, index)
+    const order = this.order;
+    for (let p = 0; p < n; p++) {
+      counted[p] = 0;
+      let j = p - 1;
+      const c = cost[p]!;
+      while (j >= 0 && cost[order[j]!]! > c) {
+        order[j + 1] = order[j]!;
+        j--;
+      }
+      order[j + 1] = p;
+    }
+    for (let j = 0; j < k; j++) {
+      const p = order[j]!;
+      if (dist[p]! > cap) return -1;
+      counted[p] = 1;
+      const c = cost[p]!;
+      agg = sum ? agg + c : c > agg ? c : agg;
+    }
+    return agg;
+  }
+
+  /**
+   * Lower bound of the group cost of any qualifying venue in the box, or -1 when fewer than
+   * `quorum` people reach it within `cap`. With `containment`, sets boundWhole to 1 when
+   * every venue in the box surely qualifies.
+   */
+  private bound(q: GroupQuery, n: number, minX: number, minY: number, maxX: number, maxY: number, cap: number, containment: boolean): number {
+    const k = q.quorum;
+    const b = this.bounds;
+    const lb = this.lbCost;
+    const w = q.weight;
+    let reach = 0;
+    for (let p = 0; p < n; p++) {
+      const d = boxLowerBound(b, p * BOX_BOUNDS_STRIDE, minX, minY, maxX, maxY);
+      if (d <= cap) {
+        lb[reach++] = w[p]! * this.minutesOf(q, p, d);
+      }
+    }
+    this.boundWhole = 0;
+    if (reach < k) return -1;
+    const key = aggregateSmallest(lb, reach, k, q.aggregate === AGGREGATE_SUM);
+    if (containment) this.boundWhole = this.contains(q, n, minX, minY, maxX, maxY, cap) ? 1 : 0;
+    return key;
+  }
+
+  /** Whether every venue in the box qualifies: the counted people are settled by the cost bounds and all within the cap. */
+  private contains(q: GroupQuery, n: number, minX: number, minY: number, maxX: number, maxY: number, cap: number): boolean {
+    const k = q.quorum;
+    const b = this.bounds;
+    const w = q.weight;
+    const ub = this.ubCost;
+    let sure = 0;
+    for (let p = 0; p < n; p++) {
+      const d = boxUpperBound(b, p * BOX_BOUNDS_STRIDE, minX, minY, maxX, maxY);
+      if (d <= cap) ub[sure++] = w[p]! * this.minutesOf(q, p, d);
+      else if (k === n) return false;
+    }
+    if (sure < k) return false;
+    if (sure === n) return true;
+    // The k cheapest of any venue cost at most the k-th smallest upper bound among the sure
+    // people; everyone else must cost strictly more, even at their lower bound.
+    const kth = kthSmallest(ub, sure, k, this.sel);
+    for (let p = 0; p < n; p++) {
+      const o = p * BOX_BOUNDS_STRIDE;
+      if (boxUpperBound(b, o, minX, minY, maxX, maxY) <= cap) continue;
+      const low = w[p]! * this.minutesOf(q, p, boxLowerBound(b, o, minX, minY, maxX, maxY));
+      if (!(low > kth)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Every qualifying venue (passing `filter`), offered to the sink or counted in `skipped`.
+   * Returns the number of qualifying venues (offered + skipped).
+   */
+  walk(q: GroupQuery, sink: GroupSink, filter: ColumnFilter | null = null): number {
+    const n = this.prepare(q, q.maxDistance, filter);
+    const cap = q.maxDistance;
+    const { ids, coords, nodeSize } = this.tree;
+    if (ids.length === 0 || n === 0) return 0;
+    const { nodes, regions, keys, whole } = this;
+    const filtered = this.filter !== null;
+    let offered = 0;
+    let sp = 0;
+    const rootKey = this.bound(q, n, -180, -90, 180, 90, cap, true);
+    if (rootKey < 0) return 0;
+    sp = this.push(sp, 0, ids.length - 1, 0, -180, -90, 180, 90, rootKey, this.boundWhole);
+    while (sp > 0) {
+      sp--;
+      const left = nodes[3 * sp]!;
+      const right = nodes[3 * sp + 1]!;
+      const axis = nodes[3 * sp + 2]!;
+      const key = keys[sp]!;
+      if (whole[sp] === 1 && !filtered && key > sink.threshold) {
+        this.skipped += right - left + 1;
+        continue;
+      }
+      const minX = regions[4 * sp]!;
+      const minY = regions[4 * sp + 1]!;
+      const maxX = regions[4 * sp + 2]!;
+      const maxY = regions[4 * sp + 3]!;
+      if (right - left <= nodeSize) {
+        for (let i = left; i <= right; i++) {
+          const v = ids[i]!;
+          if (filtered && this.rejectedByFilter(v)) continue;
+          const c = this.measure(q, n, coords[2 * i]!, coords[2 * i + 1]!, cap);
+          if (c < 0) continue;
+          if (c > sink.threshold) this.skipped++;
+          else {
+            sink.offer(v, c);
+            offered++;
+          }
+        }
+        continue;
+      }
+      const m = (left + right) >> 1;
+      const mx = coords[2 * m]!;
+      const my = coords[2 * m + 1]!;
+      const v = ids[m]!;
+      if (!filtered || !this.rejectedByFilter(v)) {
+        const c = this.measure(q, n, mx, my, cap);
+        if (c >= 0) {
+          if (c > sink.threshold) this.skipped++;
+          else {
+            sink.offer(v, c);
+            offered++;
+          }
+        }
+      }
+      // children: [left, m-1] below the median on this axis, [m+1, right] above it
+      const lMaxX = axis === 0 ? mx : maxX;
+      const lMaxY = axis === 1 ? my : maxY;
+      const rMinX = axis === 0 ? mx : minX;
+      const rMinY = axis === 1 ? my : minY;
+      const lKey = m - 1 >= left ? this.bound(q, n, minX, minY, lMaxX, lMaxY, cap, true) : -1;
+      const lWhole = this.boundWhole;
+      const rKey = right >= m + 1 ? this.bound(q, n, rMinX, rMinY, maxX, maxY, cap, true) : -1;
+      const rWhole = this.boundWhole;
+      // push the farther first, so the nearer pops first
+      if (lKey >= 0 && rKey >= 0 && lKey < rKey) {
+        sp = this.push(sp, m + 1, right, 1 - axis, rMinX, rMinY, maxX, maxY, rKey, rWhole);
+        sp = this.push(sp, left, m - 1, 1 - axis, minX, minY, lMaxX, lMaxY, lKey, lWhole);
+      } else {
+        if (lKey >= 0) sp = this.push(sp, left, m - 1, 1 - axis, minX, minY, lMaxX, lMaxY, lKey, lWhole);
+        if (rKey >= 0) sp = this.push(sp, m + 1, right, 1 - axis, rMinX, rMinY, maxX, maxY, rKey, rWhole);
+      }
+    }
+    return offered + this.skipped;
+  }
+
+  /**
+   * Measures one venue at (lat, lon) for the query last walked (no cap), for the records of
+   * a page: fills dist, minutes, cost and counted; returns its group cost.
+   */
+  measureVenue(q: GroupQuery, lat: number, lon: number): number {
+    if (this.prepared !== q) this.prepare(q, q.maxDistance, null);
+    return this.measure(q, q.weight.length, lon, lat, Number.POSITIVE_INFINITY);
+  }
+
+  /**
+   * The smallest need (metres) of a venue passing `filter` and the sink's `passes`: the
+   * largest distance of its counted people. Infinity when no venue passes.
+   */
+  smallestFeasible(q: GroupQuery, sink: GroupSink, filter: ColumnFilter | null = null): number {
+    const n = this.prepare(q, Number.POSITIVE_INFINITY, filter);
+    const { ids, coords, nodeSize } = this.tree;
+    if (ids.length === 0 || n === 0) return Number.POSITIVE_INFINITY;
+    const { nodes, regions, keys } = this;
+    const filtered = this.filter !== null;
+    let best = Number.POSITIVE_INFINITY;
+    let sp = this.push(0, 0, ids.length - 1, 0, -180, -90, 180, 90, 0, 0);
+    while (sp > 0) {
+      sp--;
+      if (keys[sp]! >= best) continue;
+      const left = nodes[3 * sp]!;
+      const right = nodes[3 * sp + 1]!;
+      const axis = nodes[3 * sp + 2]!;
+      const minX = regions[4 * sp]!;
+      const minY = regions[4 * sp + 1]!;
+      const maxX = regions[4 * sp + 2]!;
+      const maxY = regions[4 * sp + 3]!;
+      const lo = right - left <= nodeSize ? left : (left + right) >> 1;
+      const hi = right - left <= nodeSize ? right : lo;
+      for (let i = lo; i <= hi; i++) {
+        const v = ids[i]!;
+        if (filtered && this.rejectedByFilter(v)) continue;
+        if (this.measure(q, n, coords[2 * i]!, coords[2 * i + 1]!, Number.POSITIVE_INFINITY) < 0) continue;
+        let need = 0;
+        for (let p = 0; p < n; p++) if (this.counted[p] === 1 && this.dist[p]! > need) need = this.dist[p]!;
+        if (need < best && sink.passes(v)) best = need;
+      }
+      if (right - left <= nodeSize) continue;
+      const m = lo;
+      const mx = coords[2 * m]!;
+      const my = coords[2 * m + 1]!;
+      const lMaxX = axis === 0 ? mx : maxX;
+      const lMaxY = axis === 1 ? my : maxY;
+      const rMinX = axis === 0 ? mx : minX;
+      const rMinY = axis === 1 ? my : minY;
+      const lKey = m - 1 >= left ? this.needBound(q, n, minX, minY, lMaxX, lMaxY) : Number.POSITIVE_INFINITY;
+      const rKey = right >= m + 1 ? this.needBound(q, n, rMinX, rMinY, maxX, maxY) : Number.POSITIVE_INFINITY;
+      if (lKey < rKey) {
+        if (rKey < best) sp = this.push(sp, m + 1, right, 1 - axis, rMinX, rMinY, maxX, maxY, rKey, 0);
+        if (lKey < best) sp = this.push(sp, left, m - 1, 1 - axis, minX, minY, lMaxX, lMaxY, lKey, 0);
+      } else {
+        if (lKey < best) sp = this.push(sp, left, m - 1, 1 - axis, minX, minY, lMaxX, lMaxY, lKey, 0);
+        if (rKey < best) sp = this.push(sp, m + 1, right, 1 - axis, rMinX, rMinY, maxX, maxY, rKey, 0);
+      }
+    }
+    return best;
+  }
+
+  /** Lower bound of the need of any venue in the box: the quorum-th smallest distance bound. */
+  private needBound(q: GroupQuery, n: number, minX: number, minY: number, maxX: number, maxY: number): number {
+    const lb = this.lbCost;
+    for (let p = 0; p < n; p++) lb[p] = boxLowerBound(this.bounds, p * BOX_BOUNDS_STRIDE, minX, minY, maxX, maxY);
+    return kthSmallest(lb, n, q.quorum, this.sel);
+  }
+
+  private push(sp: number, left: number, right: number, axis: number, minX: number, minY: number, maxX: number, maxY: number, key: number, whole: number): number {
+    if (sp >= STACK) throw new Error('group walk stack overflow');
+    this.nodes[3 * sp] = left;
+    this.nodes[3 * sp + 1] = right;
+    this.nodes[3 * sp + 2] = axis;
+    this.regions[4 * sp] = minX;
+    this.regions[4 * sp + 1] = minY;
+    this.regions[4 * sp + 2] = maxX;
+    this.regions[4 * sp + 3] = maxY;
+    this.keys[sp] = key;
+    this.whole[sp] = whole;
+    return sp + 1;
+  }
+}
+
+/** The k-th smallest (k >= 1) of values[0 .. count), using `scratch` (count entries). */
+function kthSmallest(values: Float64Array, count: number, k: number, scratch: Float64Array): number {
+  for (let i = 0; i < count; i++) {
+    const v = values[i]!;
+    let j = i - 1;
+    while (j >= 0 && scratch[j]! > v) {
+      scratch[j + 1] = scratch[j]!;
+      j--;
+    }
+    scratch[j + 1] = v;
+  }
+  return scratch[k - 1]!;
+}
+
+/** Largest (sum = false) or sum of the k smallest of values[0 .. count), count >= k; sorts values in place. */
+function aggregateSmallest(values: Float64Array, count: number, k: number, sum: boolean): number {
+  if (k === count) {
+    let agg = 0;
+    for (let i = 0; i < count; i++) agg = sum ? agg + values[i]! : Math.max(agg, values[i]!);
+    return agg;
+  }
+  for (let i = 1; i < count; i++) {
+    const v = values[i]!;
+    let j = i - 1;
+    while (j >= 0 && values[j]! > v) {
+      values[j + 1] = values[j]!;
+      j--;
+    }
+    values[j + 1] = v;
+  }
+  if (!sum) return values[k - 1]!;
+  let agg = 0;
+  for (let i = 0; i < k; i++) agg += values[i]!;
+  return agg;
+}
