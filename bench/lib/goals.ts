@@ -51,6 +51,14 @@ export function evaluateGoals(results: readonly WorkloadResult[], size: string):
     const turf = median(r, 'turf');
     push(4, `${label}: at least 20x faster than turf.buffer + point-in-polygon`, ours !== undefined && turf !== undefined ? turf / ours : undefined, (v) => v >= 20, (v) => `${v.toFixed(1)}x (ours ${ms(ours!)}, turf ${ms(turf!)})`);
   }
+  const fair = at('fair meeting point, 4 people over London');
+  for (const f of ['MIN_MAX', 'MIN_TOTAL'] as const) {
+    const ours = median(fair, `ours: ${f}`);
+    const scanned = median(fair, `brute-force scan of every venue, same costs (${f})`);
+    const centre = median(fair, 'CENTRE search');
+    push(15, `${f}, 4 people, 4 km: at least 50x faster than a brute-force scan`, ours !== undefined && scanned !== undefined ? scanned / ours : undefined, (v) => v >= 50, (v) => `${v.toFixed(0)}x (ours ${ms(ours!)}, scan ${ms(scanned!)})`);
+    push(15, `${f}: no slower than 1.5x a CENTRE search returning as many venues`, ours !== undefined && centre !== undefined ? ours / centre : undefined, (v) => v <= 1.5, (v) => `${v.toFixed(2)}x (ours ${ms(ours!)}, CENTRE ${ms(centre!)})`);
+  }
   push(5, 'find without a centre: median under 2 ms', median(at('find by partial name, no centre'), 'find, no centre'), (v) => v < 2000, ms);
   push(5, 'find with a 5 km centre: median under 0.5 ms', median(at('find by partial name, 5 km centre'), 'find, 5 km centre'), (v) => v < 500, ms);
   const http = at('HTTP load, loopback');

@@ -1,4 +1,5 @@
 import type KDBush from 'kdbush';
+import { BoxList } from '../geo/bbox.js';
 import { BOX_BOUNDS_STRIDE, boxLowerBound, boxUpperBound, prepareBoxBounds } from '../geo/box-distance.js';
 import { LocalFrame } from '../geo/distance.js';
 import { frameDistance } from '../geo/frame-distance.js';
@@ -74,6 +75,8 @@ export class GroupWalker {
   counted = new Uint8Array(0);
   /** Qualifying venues counted but not offered (their cost was above the threshold). */
   skipped = 0;
+  /** Qualifying venues offered to the sink in the last walk. */
+  offered = 0;
   // per person scratch
   private frames: LocalFrame[] = [];
   private bounds = new Float64Array(0);
@@ -81,15 +84,21 @@ export class GroupWalker {
   private lbCost = new Float64Array(0);
   private ubCost = new Float64Array(0);
   private sel = new Float64Array(0);
-  // stack: left, right, axis | region | key | whole (every venue qualifies)
+  /** People a leaf's box is not wholly inside the disc of (the only ones its venues are tested against first). */
+  private partial = new Int32Array(0);
+  // stack: left, right, axis | region | key (lower bound of the group cost)
   private readonly nodes = new Int32Array(3 * STACK);
   private readonly regions = new Float64Array(4 * STACK);
   private readonly keys = new Float64Array(STACK);
-  private readonly whole = new Uint8Array(STACK);
-  // the last bound()'s containment verdict
-  private boundWhole = 0;
   private filter: ColumnFilter | null = null;
   private prepared: GroupQuery | null = null;
+  // With quorum = everyone: the intersection of the people's padded boxes (minLon, minLat,
+  // maxLon, maxLat), which holds every qualifying venue: a 4-comparison screen of subtrees
+  // and points before any distance. `clipped` false: no screen (a quorum, no cap, or a box
+  // split at the antimeridian).
+  private readonly clip = new Float64Array(4);
+  private clipped = false;
+  private readonly boxes = new BoxList(2);
 
   constructor(tree: KDBush) {
     this.tree = tree;
@@ -107,6 +116,7 @@ export class GroupWalker {
       this.lbCost = new Float64Array(n);
       this.ubCost = new Float64Array(n);
       this.sel = new Float64Array(n);
+      this.partial = new Int32Array(n);
     }
     this.frames = [];
     for (let p = 0; p < n; p++) {
@@ -115,6 +125,25 @@ export class GroupWalker {
     }
     this.filter = filter !== null && !filter.acceptsAll ? filter : null;
     this.skipped = 0;
+    this.clipped = q.quorum === n && Number.isFinite(reach);
+    const clip = this.clip;
+    clip[0] = -Infinity;
+    clip[1] = -Infinity;
+    clip[2] = Infinity;
+    clip[3] = Infinity;
+    for (let p = 0; p < n && this.clipped; p++) {
+      const boxes = this.boxes.clear();
+      boxes.addPadded(q.lat[p]!, q.lon[p]!, q.lat[p]!, q.lon[p]!, reach);
+      if (boxes.count !== 1) {
+        this.clipped = false;
+        break;
+      }
+      const c = boxes.coords;
+      clip[0] = Math.max(clip[0]!, c[0]!);
+      clip[1] = Math.max(clip[1]!, c[1]!);
+      clip[2] = Math.min(clip[2]!, c[2]!);
+      clip[3] = Math.min(clip[3]!, c[3]!);
+    }
     this.prepared = q;
     return n;
   }
@@ -195,26 +224,27 @@ export class GroupWalker {
 
   /**
    * Lower bound of the group cost of any qualifying venue in the box, or -1 when fewer than
-   * `quorum` people reach it within `cap`. With `containment`, sets boundWhole to 1 when
-   * every venue in the box surely qualifies.
+   * `quorum` people reach it within `cap`. `reachOnly`: only the reach test; returns 0.
    */
-  private bound(q: GroupQuery, n: number, minX: number, minY: number, maxX: number, maxY: number, cap: number, containment: boolean): number {
+  private bound(q: GroupQuery, n: number, minX: number, minY: number, maxX: number, maxY: number, cap: number, reachOnly: boolean): number {
     const k = q.quorum;
     const b = this.bounds;
     const lb = this.lbCost;
     const w = q.weight;
+    if (this.clipped) {
+      const clip = this.clip;
+      if (maxX < clip[0]! || minX > clip[2]! || maxY < clip[1]! || minY > clip[3]!) return -1;
+    }
     let reach = 0;
     for (let p = 0; p < n; p++) {
       const d = boxLowerBound(b, p * BOX_BOUNDS_STRIDE, minX, minY, maxX, maxY);
       if (d <= cap) {
-        lb[reach++] = w[p]! * this.minutesOf(q, p, d);
-      }
+        if (!reachOnly) lb[reach] = w[p]! * this.minutesOf(q, p, d);
+        reach++;
+      } else if (n - 1 - p + reach < k) return -1;
     }
-    this.boundWhole = 0;
     if (reach < k) return -1;
-    const key = aggregateSmallest(lb, reach, k, q.aggregate === AGGREGATE_SUM);
-    if (containment) this.boundWhole = this.contains(q, n, minX, minY, maxX, maxY, cap) ? 1 : 0;
-    return key;
+    return reachOnly ? 0 : aggregateSmallest(lb, reach, k, q.aggregate === AGGREGATE_SUM);
   }
 
   /** Whether every venue in the box qualifies: the counted people are settled by the cost bounds and all within the cap. */
@@ -251,75 +281,135 @@ export class GroupWalker {
     const n = this.prepare(q, q.maxDistance, filter);
     const cap = q.maxDistance;
     const { ids, coords, nodeSize } = this.tree;
+    this.offered = 0;
     if (ids.length === 0 || n === 0) return 0;
-    const { nodes, regions, keys, whole } = this;
+    const { nodes, regions, keys } = this;
     const filtered = this.filter !== null;
-    let offered = 0;
-    let sp = 0;
-    const rootKey = this.bound(q, n, -180, -90, 180, 90, cap, true);
+    const everyone = q.quorum === n;
+    const rootKey = this.bound(q, n, -180, -90, 180, 90, cap, false);
     if (rootKey < 0) return 0;
-    sp = this.push(sp, 0, ids.length - 1, 0, -180, -90, 180, 90, rootKey, this.boundWhole);
+    let sp = this.push(0, 0, ids.length - 1, 0, -180, -90, 180, 90, rootKey);
     while (sp > 0) {
       sp--;
       const left = nodes[3 * sp]!;
       const right = nodes[3 * sp + 1]!;
       const axis = nodes[3 * sp + 2]!;
       const key = keys[sp]!;
-      if (whole[sp] === 1 && !filtered && key > sink.threshold) {
-        this.skipped += right - left + 1;
-        continue;
-      }
       const minX = regions[4 * sp]!;
       const minY = regions[4 * sp + 1]!;
       const maxX = regions[4 * sp + 2]!;
       const maxY = regions[4 * sp + 3]!;
+      // Every venue of this subtree costs more than the sink still takes: count, not offer.
+      // Its descendants' bounds are at least its own, so they need the reach test only.
+      const countOnly = key > sink.threshold;
+      if (countOnly && !filtered && this.contains(q, n, minX, minY, maxX, maxY, cap)) {
+        this.skipped += right - left + 1;
+        continue;
+      }
       if (right - left <= nodeSize) {
-        for (let i = left; i <= right; i++) {
-          const v = ids[i]!;
-          if (filtered && this.rejectedByFilter(v)) continue;
-          const c = this.measure(q, n, coords[2 * i]!, coords[2 * i + 1]!, cap);
-          if (c < 0) continue;
-          if (c > sink.threshold) this.skipped++;
-          else {
-            sink.offer(v, c);
-            offered++;
-          }
-        }
+        if (everyone) this.walkLeaf(q, n, sink, left, right, minX, minY, maxX, maxY, countOnly);
+        else for (let i = left; i <= right; i++) this.visit(q, n, sink, ids[i]!, coords[2 * i]!, coords[2 * i + 1]!, cap);
         continue;
       }
       const m = (left + right) >> 1;
       const mx = coords[2 * m]!;
       const my = coords[2 * m + 1]!;
-      const v = ids[m]!;
-      if (!filtered || !this.rejectedByFilter(v)) {
-        const c = this.measure(q, n, mx, my, cap);
-        if (c >= 0) {
-          if (c > sink.threshold) this.skipped++;
-          else {
-            sink.offer(v, c);
-            offered++;
-          }
-        }
-      }
+      this.visit(q, n, sink, ids[m]!, mx, my, cap);
       // children: [left, m-1] below the median on this axis, [m+1, right] above it
       const lMaxX = axis === 0 ? mx : maxX;
       const lMaxY = axis === 1 ? my : maxY;
       const rMinX = axis === 0 ? mx : minX;
       const rMinY = axis === 1 ? my : minY;
-      const lKey = m - 1 >= left ? this.bound(q, n, minX, minY, lMaxX, lMaxY, cap, true) : -1;
-      const lWhole = this.boundWhole;
-      const rKey = right >= m + 1 ? this.bound(q, n, rMinX, rMinY, maxX, maxY, cap, true) : -1;
-      const rWhole = this.boundWhole;
+      let lKey = m - 1 >= left ? this.bound(q, n, minX, minY, lMaxX, lMaxY, cap, countOnly) : -1;
+      let rKey = right >= m + 1 ? this.bound(q, n, rMinX, rMinY, maxX, maxY, cap, countOnly) : -1;
+      if (countOnly) {
+        if (lKey >= 0) lKey = key;
+        if (rKey >= 0) rKey = key;
+      }
       // push the farther first, so the nearer pops first
       if (lKey >= 0 && rKey >= 0 && lKey < rKey) {
-        sp = this.push(sp, m + 1, right, 1 - axis, rMinX, rMinY, maxX, maxY, rKey, rWhole);
-        sp = this.push(sp, left, m - 1, 1 - axis, minX, minY, lMaxX, lMaxY, lKey, lWhole);
+        sp = this.push(sp, m + 1, right, 1 - axis, rMinX, rMinY, maxX, maxY, rKey);
+        sp = this.push(sp, left, m - 1, 1 - axis, minX, minY, lMaxX, lMaxY, lKey);
       } else {
-        if (lKey >= 0) sp = this.push(sp, left, m - 1, 1 - axis, minX, minY, lMaxX, lMaxY, lKey, lWhole);
-        if (rKey >= 0) sp = this.push(sp, m + 1, right, 1 - axis, rMinX, rMinY, maxX, maxY, rKey, rWhole);
+        if (lKey >= 0) sp = this.push(sp, left, m - 1, 1 - axis, minX, minY, lMaxX, lMaxY, lKey);
+        if (rKey >= 0) sp = this.push(sp, m + 1, right, 1 - axis, rMinX, rMinY, maxX, maxY, rKey);
       }
     }
-    return offered + this.skipped;
+    return this.offered + this.skipped;
+  }
+
+  /** One venue: offered, counted, or dropped (filter, clip, not qualifying). */
+  private visit(q: GroupQuery, n: number, sink: GroupSink, v: number, x: number, y: number, cap: number): void {
+    if (this.clipped) {
+      const clip = this.clip;
+      if (x < clip[0]! || x > clip[2]! || y < clip[1]! || y > clip[3]!) return;
+    }
+    if (this.filter !== null && this.rejectedByFilter(v)) return;
+    const c = this.measure(q, n, x, y, cap);
+    if (c < 0) return;
+    if (c > sink.threshold) this.skipped++;
+    else {
+      sink.offer(v, c);
+      this.offered++;
+    }
+  }
+
+  /**
+   * A leaf, quorum = everyone: each venue is first tested against the people whose disc
+   * does not wholly hold the leaf's box (usually one or two near the edge of the
+   * intersection); a venue passing them qualifies. When every venue of the leaf costs more
+   * than the threshold (`countOnly`: the leaf's lower bound exceeds it) a qualifying venue
+   * is only counted, without its costs.
+   */
+  private walkLeaf(q: GroupQuery, n: number, sink: GroupSink, left: number, right: number, minX: number, minY: number, maxX: number, maxY: number, countOnly: boolean): void {
+    const { ids, coords } = this.tree;
+    const cap = q.maxDistance;
+    const b = this.bounds;
+    const partial = this.partial;
+    const frames = this.frames;
+    // The partial people, the one whose disc the box reaches least into first: it rejects
+    // most of the venues that fail, with one distance each.
+    const reachIn = this.sel;
+    let np = 0;
+    for (let p = 0; p < n; p++) {
+      const o = p * BOX_BOUNDS_STRIDE;
+      if (boxUpperBound(b, o, minX, minY, maxX, maxY) <= cap) continue;
+      const low = boxLowerBound(b, o, minX, minY, maxX, maxY);
+      let j = np++;
+      while (j > 0 && reachIn[j - 1]! < low) {
+        partial[j] = partial[j - 1]!;
+        reachIn[j] = reachIn[j - 1]!;
+        j--;
+      }
+      partial[j] = p;
+      reachIn[j] = low;
+    }
+    const filtered = this.filter !== null;
+    const clipped = this.clipped;
+    const clip = this.clip;
+    const cMinX = clip[0]!;
+    const cMinY = clip[1]!;
+    const cMaxX = clip[2]!;
+    const cMaxY = clip[3]!;
+    points: for (let i = left; i <= right; i++) {
+      const x = coords[2 * i]!;
+      const y = coords[2 * i + 1]!;
+      if (clipped && (x < cMinX || x > cMaxX || y < cMinY || y > cMaxY)) continue;
+      const v = ids[i]!;
+      if (filtered && this.rejectedByFilter(v)) continue;
+      for (let j = 0; j < np; j++) if (frameDistance(frames[partial[j]!]!, y, x) > cap) continue points;
+      if (countOnly) {
+        this.skipped++;
+        continue;
+      }
+      const c = this.measure(q, n, x, y, cap);
+      if (c < 0) continue;
+      if (c > sink.threshold) this.skipped++;
+      else {
+        sink.offer(v, c);
+        this.offered++;
+      }
+    }
   }
 
   /**
@@ -342,7 +432,7 @@ export class GroupWalker {
     const { nodes, regions, keys } = this;
     const filtered = this.filter !== null;
     let best = Number.POSITIVE_INFINITY;
-    let sp = this.push(0, 0, ids.length - 1, 0, -180, -90, 180, 90, 0, 0);
+    let sp = this.push(0, 0, ids.length - 1, 0, -180, -90, 180, 90, 0);
     while (sp > 0) {
       sp--;
       if (keys[sp]! >= best) continue;
@@ -374,11 +464,11 @@ export class GroupWalker {
       const lKey = m - 1 >= left ? this.needBound(q, n, minX, minY, lMaxX, lMaxY) : Number.POSITIVE_INFINITY;
       const rKey = right >= m + 1 ? this.needBound(q, n, rMinX, rMinY, maxX, maxY) : Number.POSITIVE_INFINITY;
       if (lKey < rKey) {
-        if (rKey < best) sp = this.push(sp, m + 1, right, 1 - axis, rMinX, rMinY, maxX, maxY, rKey, 0);
-        if (lKey < best) sp = this.push(sp, left, m - 1, 1 - axis, minX, minY, lMaxX, lMaxY, lKey, 0);
+        if (rKey < best) sp = this.push(sp, m + 1, right, 1 - axis, rMinX, rMinY, maxX, maxY, rKey);
+        if (lKey < best) sp = this.push(sp, left, m - 1, 1 - axis, minX, minY, lMaxX, lMaxY, lKey);
       } else {
-        if (lKey < best) sp = this.push(sp, left, m - 1, 1 - axis, minX, minY, lMaxX, lMaxY, lKey, 0);
-        if (rKey < best) sp = this.push(sp, m + 1, right, 1 - axis, rMinX, rMinY, maxX, maxY, rKey, 0);
+        if (lKey < best) sp = this.push(sp, left, m - 1, 1 - axis, minX, minY, lMaxX, lMaxY, lKey);
+        if (rKey < best) sp = this.push(sp, m + 1, right, 1 - axis, rMinX, rMinY, maxX, maxY, rKey);
       }
     }
     return best;
@@ -391,7 +481,7 @@ export class GroupWalker {
     return kthSmallest(lb, n, q.quorum, this.sel);
   }
 
-  private push(sp: number, left: number, right: number, axis: number, minX: number, minY: number, maxX: number, maxY: number, key: number, whole: number): number {
+  private push(sp: number, left: number, right: number, axis: number, minX: number, minY: number, maxX: number, maxY: number, key: number): number {
     if (sp >= STACK) throw new Error('group walk stack overflow');
     this.nodes[3 * sp] = left;
     this.nodes[3 * sp + 1] = right;
@@ -401,7 +491,6 @@ export class GroupWalker {
     this.regions[4 * sp + 2] = maxX;
     this.regions[4 * sp + 3] = maxY;
     this.keys[sp] = key;
-    this.whole[sp] = whole;
     return sp + 1;
   }
 }
