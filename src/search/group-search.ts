@@ -33,6 +33,7 @@ export class GroupSearch implements GroupSink {
   private query!: GroupQuery;
   private frames: LocalFrame[] = [];
   private modes: Array<TravelMode | undefined> = [];
+  private weights: number[] = [];
   private instant = 0;
   private fair = false;
   private onArrival = false;
@@ -64,15 +65,19 @@ export class GroupSearch implements GroupSink {
     else this.opening.at(instant);
     this.frames = locations.map((l) => new LocalFrame(l.lat, l.lon));
     this.modes = locations.map((l) => l.travelMode);
-    const costs = travelCosts(locations);
-    this.query = {
-      lat: Float64Array.from(locations, (l) => l.lat),
-      lon: Float64Array.from(locations, (l) => l.lon),
-      ...costs,
-      quorum: valid.quorum,
-      aggregate: valid.fairness === 'MIN_TOTAL' ? AGGREGATE_SUM : AGGREGATE_MAX,
-      maxDistance: mode.maxDistance,
-    };
+    this.weights = locations.map((l) => l.weight ?? 1);
+    if (this.fair) {
+      const costs = travelCosts(locations);
+      this.query = {
+        frames: this.frames,
+        weight: costs.weight,
+        start: costs.start,
+        perMeter: costs.perMeter,
+        quorum: valid.quorum,
+        aggregate: valid.fairness === 'MIN_TOTAL' ? AGGREGATE_SUM : AGGREGATE_MAX,
+        maxDistance: mode.maxDistance,
+      };
+    }
   }
 
   /** Whether opening states are read per venue (onArrival or stayMinutes): then ask openingFor. */
@@ -134,8 +139,7 @@ export class GroupSearch implements GroupSink {
     if (!this.fair) {
       // one disc around the centre; cost = distance
       q = {
-        lat: [centreLat],
-        lon: [centreLon],
+        frames: [new LocalFrame(centreLat, centreLon)],
         weight: Float64Array.of(1),
         start: Float64Array.of(0, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY),
         perMeter: Float64Array.of(1, 0, 0),
@@ -227,7 +231,7 @@ export class GroupSearch implements GroupSink {
       min = Math.min(min, minutes[p]!);
       total += minutes[p]!;
       far = Math.max(far, dist[p]!);
-      const weight = this.query.weight[p]!;
+      const weight = this.weights[p]!;
       wd += weight * dist[p]!;
       ws += weight;
       sumD += dist[p]!;

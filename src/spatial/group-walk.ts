@@ -1,7 +1,7 @@
 import type KDBush from 'kdbush';
 import { BoxList } from '../geo/bbox.js';
 import { BOX_BOUNDS_STRIDE, boxLowerBound, boxUpperBound, prepareBoxBounds } from '../geo/box-distance.js';
-import { LocalFrame } from '../geo/distance.js';
+import type { LocalFrame } from '../geo/distance.js';
 import { frameDistance } from '../geo/frame-distance.js';
 import type { ColumnFilter } from './column-filter.js';
 
@@ -41,9 +41,8 @@ export const AGGREGATE_SUM = 1;
 export const PIECES = 3;
 
 export interface GroupQuery {
-  /** People's coordinates, degrees. */
-  readonly lat: ArrayLike<number>;
-  readonly lon: ArrayLike<number>;
+  /** Each person's local frame (their coordinates, degrees, and the distance rule's frame). */
+  readonly frames: readonly LocalFrame[];
   /** Per person weight (>= 0), and PIECES pieces each (unused: start = Infinity). */
   readonly weight: Float64Array;
   readonly start: Float64Array;
@@ -78,7 +77,7 @@ export class GroupWalker {
   /** Qualifying venues offered to the sink in the last walk. */
   offered = 0;
   // per person scratch
-  private frames: LocalFrame[] = [];
+  private frames: readonly LocalFrame[] = [];
   private bounds = new Float64Array(0);
   private order = new Int32Array(0);
   private lbCost = new Float64Array(0);
@@ -118,11 +117,8 @@ export class GroupWalker {
       this.sel = new Float64Array(n);
       this.partial = new Int32Array(n);
     }
-    this.frames = [];
-    for (let p = 0; p < n; p++) {
-      this.frames.push(new LocalFrame(q.lat[p]!, q.lon[p]!));
-      prepareBoxBounds(q.lat[p]!, q.lon[p]!, reach, this.bounds, p * BOX_BOUNDS_STRIDE);
-    }
+    this.frames = q.frames;
+    for (let p = 0; p < n; p++) prepareBoxBounds(q.frames[p]!.lat, q.frames[p]!.lon, reach, this.bounds, p * BOX_BOUNDS_STRIDE);
     this.filter = filter !== null && !filter.acceptsAll ? filter : null;
     this.skipped = 0;
     this.clipped = q.quorum === n && Number.isFinite(reach);
@@ -133,7 +129,8 @@ export class GroupWalker {
     clip[3] = Infinity;
     for (let p = 0; p < n && this.clipped; p++) {
       const boxes = this.boxes.clear();
-      boxes.addPadded(q.lat[p]!, q.lon[p]!, q.lat[p]!, q.lon[p]!, reach);
+      const f = q.frames[p]!;
+      boxes.addPadded(f.lat, f.lon, f.lat, f.lon, reach);
       if (boxes.count !== 1) {
         this.clipped = false;
         break;
@@ -181,6 +178,7 @@ export class GroupWalker {
       if (d <= cap) within++;
       else if (n - 1 - p + within < k) return -1;
     }
+    if (k === n) return this.fill(q, n);
     const minutes = this.minutes;
     const cost = this.cost;
     const w = q.weight;
@@ -192,14 +190,6 @@ export class GroupWalker {
     const counted = this.counted;
     const sum = q.aggregate === AGGREGATE_SUM;
     let agg = 0;
-    if (k === n) {
-      for (let p = 0; p < n; p++) {
-        counted[p] = 1;
-        const c = cost[p]!;
-        agg = sum ? agg + c : c > agg ? c : agg;
-      }
-      return agg;
-    }
     // the k cheapest, ties by index: insertion sort of the indices by (cost, index)
     const order = this.order;
     for (let p = 0; p < n; p++) {
@@ -217,6 +207,23 @@ export class GroupWalker {
       if (dist[p]! > cap) return -1;
       counted[p] = 1;
       const c = cost[p]!;
+      agg = sum ? agg + c : c > agg ? c : agg;
+    }
+    return agg;
+  }
+
+  /** Quorum = everyone, `dist` filled: minutes, costs, all counted; returns the group cost. */
+  private fill(q: GroupQuery, n: number): number {
+    const { dist, minutes, cost, counted } = this;
+    const w = q.weight;
+    const sum = q.aggregate === AGGREGATE_SUM;
+    let agg = 0;
+    for (let p = 0; p < n; p++) {
+      const m = this.minutesOf(q, p, dist[p]!);
+      minutes[p] = m;
+      const c = w[p]! * m;
+      cost[p] = c;
+      counted[p] = 1;
       agg = sum ? agg + c : c > agg ? c : agg;
     }
     return agg;
@@ -365,17 +372,32 @@ export class GroupWalker {
     const { ids, coords } = this.tree;
     const cap = q.maxDistance;
     const b = this.bounds;
+    const w = q.weight;
     const partial = this.partial;
+    const order = this.order;
     const frames = this.frames;
-    // The partial people, the one whose disc the box reaches least into first: it rejects
-    // most of the venues that fail, with one distance each.
+    const dist = this.dist;
+    // `partial`: the people whose disc does not hold the box, the one it reaches least into
+    // first (it rejects most of the venues that fail, with one distance each). `order`: every
+    // person, the dearest at the box's lower bound first, for the costs (so that a venue
+    // dearer than the threshold is seen to be after a person or two).
     const reachIn = this.sel;
+    const dearest = this.lbCost;
     let np = 0;
     for (let p = 0; p < n; p++) {
       const o = p * BOX_BOUNDS_STRIDE;
-      if (boxUpperBound(b, o, minX, minY, maxX, maxY) <= cap) continue;
       const low = boxLowerBound(b, o, minX, minY, maxX, maxY);
-      let j = np++;
+      const lowCost = w[p]! * this.minutesOf(q, p, low);
+      let j = p;
+      while (j > 0 && dearest[j - 1]! < lowCost) {
+        order[j] = order[j - 1]!;
+        dearest[j] = dearest[j - 1]!;
+        j--;
+      }
+      order[j] = p;
+      dearest[j] = lowCost;
+      if (boxUpperBound(b, o, minX, minY, maxX, maxY) <= cap) continue;
+      j = np++;
       while (j > 0 && reachIn[j - 1]! < low) {
         partial[j] = partial[j - 1]!;
         reachIn[j] = reachIn[j - 1]!;
@@ -384,6 +406,12 @@ export class GroupWalker {
       partial[j] = p;
       reachIn[j] = low;
     }
+    const sum = q.aggregate === AGGREGATE_SUM;
+    // MIN_TOTAL: rest[j], the lower bounds of the people after the j-th in `order`, so a
+    // partial sum plus them that passes the threshold settles the venue early.
+    const rest = this.ubCost;
+    rest[n - 1] = 0;
+    for (let j = n - 2; j >= 0; j--) rest[j] = rest[j + 1]! + dearest[j + 1]!;
     const filtered = this.filter !== null;
     const clipped = this.clipped;
     const clip = this.clip;
@@ -398,19 +426,30 @@ export class GroupWalker {
       const v = ids[i]!;
       if (filtered && this.rejectedByFilter(v)) continue;
       for (let j = 0; j < np; j++) if (frameDistance(frames[partial[j]!]!, y, x) > cap) continue points;
+      // it qualifies (the other discs hold the whole box)
       if (countOnly) {
         this.skipped++;
         continue;
       }
-      const c = this.measure(q, n, x, y, cap);
-      if (c < 0) continue;
-      if (c > sink.threshold) this.skipped++;
-      else {
-        sink.offer(v, c);
-        this.offered++;
+      // its cost, person by person, the dearest first, until it passes the threshold
+      const threshold = sink.threshold;
+      let agg = 0;
+      for (let j = 0; j < n; j++) {
+        const p = order[j]!;
+        const c = w[p]! * this.minutesOf(q, p, frameDistance(frames[p]!, y, x));
+        agg = sum ? agg + c : c > agg ? c : agg;
+        if ((sum ? agg + rest[j]! : agg) > threshold) {
+          this.skipped++;
+          continue points;
+        }
       }
+      for (let p = 0; p < n; p++) dist[p] = frameDistance(frames[p]!, y, x);
+      const c = this.fill(q, n);
+      sink.offer(v, c);
+      this.offered++;
     }
   }
+
 
   /**
    * Measures one venue at (lat, lon) for the query last walked (no cap), for the records of
