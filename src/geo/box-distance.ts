@@ -1,4 +1,4 @@
-import { MIN_MERIDIONAL_RADIUS, MIN_METERS_PER_DEG_LAT, RAD, metersPerDegLat, metersPerDegLon, wrapLonDelta } from './ellipsoid.js';
+import { MIN_MERIDIONAL_RADIUS, MIN_METERS_PER_DEG_LAT, RAD, metersPerDegLat, metersPerDegLon } from './ellipsoid.js';
 import { POLAR_LIMIT_DEG } from './distance.js';
 
 /**
@@ -58,8 +58,10 @@ export function boxLowerBound(b: Float64Array, o: number, minX: number, minY: nu
   const band = b[o + 2]!;
   if (band < 0) return sphericalBoxLowerBound(lon, lat, minX, minY, maxX, maxY);
   if (dy > band) return dy * MIN_METERS_PER_DEG_LAT;
+  // degrees of longitude to the nearer side, the short way round
   let dx = 0;
-  if (lon < minX || lon > maxX) dx = Math.min(Math.abs(wrapLonDelta(minX - lon)), Math.abs(wrapLonDelta(maxX - lon)));
+  if (lon < minX) dx = Math.min(minX - lon, lon + 360 - maxX);
+  else if (lon > maxX) dx = Math.min(lon - maxX, minX + 360 - lon);
   if (dx > b[o + 7]!) return sphericalBoxLowerBound(lon, lat, minX, minY, maxX, maxY);
   const x = dx * b[o + 3]!;
   const y = dy * b[o + 5]!;
@@ -77,7 +79,12 @@ export function boxUpperBound(b: Float64Array, o: number, minX: number, minY: nu
   const dy = Math.max(Math.abs(maxY - lat), Math.abs(lat - minY));
   if (dy > band) return Number.POSITIVE_INFINITY;
   if (maxX - minX >= 180) return Number.POSITIVE_INFINITY;
-  const dx = Math.max(Math.abs(wrapLonDelta(minX - lon)), Math.abs(wrapLonDelta(maxX - lon)));
+  // degrees of longitude to the farther side, each the short way round
+  let d1 = Math.abs(minX - lon);
+  if (d1 > 180) d1 = 360 - d1;
+  let d2 = Math.abs(maxX - lon);
+  if (d2 > 180) d2 = 360 - d2;
+  const dx = d1 > d2 ? d1 : d2;
   if (dx > b[o + 7]!) return Number.POSITIVE_INFINITY;
   const x = dx * b[o + 4]!;
   const y = dy * b[o + 6]!;

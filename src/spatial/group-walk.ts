@@ -1,7 +1,7 @@
 import type KDBush from 'kdbush';
 import { BoxList } from '../geo/bbox.js';
 import { BOX_BOUNDS_STRIDE, boxLowerBound, boxUpperBound, prepareBoxBounds } from '../geo/box-distance.js';
-import type { LocalFrame } from '../geo/distance.js';
+import { POLAR_LIMIT_DEG, type LocalFrame } from '../geo/distance.js';
 import { frameDistance } from '../geo/frame-distance.js';
 import type { ColumnFilter } from './column-filter.js';
 
@@ -98,6 +98,8 @@ export class GroupWalker {
   private readonly clip = new Float64Array(4);
   private clipped = false;
   private readonly boxes = new BoxList(2);
+  /** Leaves may test discs on squared frame distances (see walkLeaf). */
+  private squaredTest = false;
 
   constructor(tree: KDBush) {
     this.tree = tree;
@@ -118,6 +120,8 @@ export class GroupWalker {
       this.partial = new Int32Array(n);
     }
     this.frames = q.frames;
+    this.squaredTest = reach <= 9000;
+    for (let p = 0; p < n; p++) if (!(Math.abs(q.frames[p]!.lat) < POLAR_LIMIT_DEG)) this.squaredTest = false;
     for (let p = 0; p < n; p++) prepareBoxBounds(q.frames[p]!.lat, q.frames[p]!.lon, reach, this.bounds, p * BOX_BOUNDS_STRIDE);
     this.filter = filter !== null && !filter.acceptsAll ? filter : null;
     this.skipped = 0;
@@ -406,6 +410,12 @@ export class GroupWalker {
       partial[j] = p;
       reachIn[j] = low;
     }
+    // The disc test on squared frame distances: exact outside a band of +-0.5 m around the
+    // cap, where frameDistance is the frame's own distance (cap under 9 km, people below the
+    // polar limit: see frameDistance), and settled by frameDistance inside the band.
+    const fast = this.squaredTest;
+    const hiSq = (cap + 0.5) * (cap + 0.5);
+    const loSq = cap > 0.5 ? (cap - 0.5) * (cap - 0.5) : -1;
     const sum = q.aggregate === AGGREGATE_SUM;
     // MIN_TOTAL: rest[j], the lower bounds of the people after the j-th in `order`, so a
     // partial sum plus them that passes the threshold settles the venue early.
@@ -425,7 +435,13 @@ export class GroupWalker {
       if (clipped && (x < cMinX || x > cMaxX || y < cMinY || y > cMaxY)) continue;
       const v = ids[i]!;
       if (filtered && this.rejectedByFilter(v)) continue;
-      for (let j = 0; j < np; j++) if (frameDistance(frames[partial[j]!]!, y, x) > cap) continue points;
+      for (let j = 0; j < np; j++) {
+        const f = frames[partial[j]!]!;
+        if (fast) {
+          const d2 = f.distanceSq(y, x);
+          if (d2 > hiSq || (d2 >= loSq && frameDistance(f, y, x) > cap)) continue points;
+        } else if (frameDistance(f, y, x) > cap) continue points;
+      }
       // it qualifies (the other discs hold the whole box)
       if (countOnly) {
         this.skipped++;
