@@ -226,7 +226,7 @@ export const SearchResponseSchema = Type.Object(
     /**
      * POINT, only when no venue qualifies: the smallest `maxDistance` (metres, rounded up)
      * at which at least one venue passing the hard filters would; absent when none would
-     * at any distance.
+     * within the 50,000 m a request may ask.
      */
     smallestFeasibleMaxDistance: Type.Optional(Type.Integer({ minimum: 0 })),
   },

@@ -2,7 +2,7 @@ import { LocalFrame } from '../geo/distance.js';
 import { enclosingCircleCentre } from '../geo/enclosing-circle.js';
 import { frameDistance } from '../geo/frame-distance.js';
 import { geometricMedian } from '../geo/geometric-median.js';
-import type { GroupSummary, TravelMode } from '../schema/search.js';
+import { MAX_POINT_DISTANCE_METERS, type GroupSummary, type TravelMode } from '../schema/search.js';
 import type { ColumnFilter } from '../spatial/column-filter.js';
 import { AGGREGATE_MAX, AGGREGATE_SUM, type GroupQuery, type GroupSink, type GroupWalker } from '../spatial/group-walk.js';
 import type { VenueStore } from '../store/venue-store.js';
@@ -132,7 +132,9 @@ export class GroupSearch implements GroupSink {
   /**
    * smallestFeasibleMaxDistance of an empty POINT answer: the smallest maxDistance (metres,
    * rounded up) at which a venue passing the hard filters would qualify; undefined when
-   * none passes them. CENTRE: the nearest such venue to the centre.
+   * none would at a maxDistance a request may ask (50 km): the walk then stays within
+   * 50 km of the people instead of reading every venue. CENTRE: the nearest such venue to
+   * the centre.
    */
   smallestFeasible(filter: ColumnFilter | null, centreLat: number, centreLon: number): number | undefined {
     let q = this.query;
@@ -148,7 +150,7 @@ export class GroupSearch implements GroupSink {
         maxDistance: Number.POSITIVE_INFINITY,
       };
     }
-    const need = this.walker.smallestFeasible(q, this, filter);
+    const need = this.walker.smallestFeasible(q, this, filter, MAX_POINT_DISTANCE_METERS);
     return Number.isFinite(need) ? Math.ceil(need) : undefined;
   }
 

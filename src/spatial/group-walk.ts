@@ -414,6 +414,7 @@ export class GroupWalker {
     // cap, where frameDistance is the frame's own distance (cap under 9 km, people below the
     // polar limit: see frameDistance), and settled by frameDistance inside the band.
     const fast = this.squaredTest;
+    const first = frames[partial[0]!]!;
     const hiSq = (cap + 0.5) * (cap + 0.5);
     const loSq = cap > 0.5 ? (cap - 0.5) * (cap - 0.5) : -1;
     const sum = q.aggregate === AGGREGATE_SUM;
@@ -435,12 +436,17 @@ export class GroupWalker {
       if (clipped && (x < cMinX || x > cMaxX || y < cMinY || y > cMaxY)) continue;
       const v = ids[i]!;
       if (filtered && this.rejectedByFilter(v)) continue;
-      for (let j = 0; j < np; j++) {
-        const f = frames[partial[j]!]!;
-        if (fast) {
-          const d2 = f.distanceSq(y, x);
-          if (d2 > hiSq || (d2 >= loSq && frameDistance(f, y, x) > cap)) continue points;
-        } else if (frameDistance(f, y, x) > cap) continue points;
+      if (np > 0) {
+        // the first (most rejecting) partial person, then the others
+        const d2 = first.distanceSq(y, x);
+        if (fast ? d2 > hiSq || (d2 >= loSq && frameDistance(first, y, x) > cap) : frameDistance(first, y, x) > cap) continue;
+        for (let j = 1; j < np; j++) {
+          const f = frames[partial[j]!]!;
+          if (fast) {
+            const e2 = f.distanceSq(y, x);
+            if (e2 > hiSq || (e2 >= loSq && frameDistance(f, y, x) > cap)) continue points;
+          } else if (frameDistance(f, y, x) > cap) continue points;
+        }
       }
       // it qualifies (the other discs hold the whole box)
       if (countOnly) {
@@ -478,15 +484,17 @@ export class GroupWalker {
 
   /**
    * The smallest need (metres) of a venue passing `filter` and the sink's `passes`: the
-   * largest distance of its counted people. Infinity when no venue passes.
+   * largest distance of its counted people. Infinity when no venue with a need up to
+   * `limit` passes.
    */
-  smallestFeasible(q: GroupQuery, sink: GroupSink, filter: ColumnFilter | null = null): number {
-    const n = this.prepare(q, Number.POSITIVE_INFINITY, filter);
+  smallestFeasible(q: GroupQuery, sink: GroupSink, filter: ColumnFilter | null = null, limit = Number.POSITIVE_INFINITY): number {
+    const n = this.prepare(q, limit, filter);
     const { ids, coords, nodeSize } = this.tree;
     if (ids.length === 0 || n === 0) return Number.POSITIVE_INFINITY;
     const { nodes, regions, keys } = this;
     const filtered = this.filter !== null;
-    let best = Number.POSITIVE_INFINITY;
+    // needs above `limit` are not sought: the walk stays within it of `quorum` people
+    let best = limit < Number.POSITIVE_INFINITY ? limit * (1 + 1e-12) + 1e-9 : limit;
     let sp = this.push(0, 0, ids.length - 1, 0, -180, -90, 180, 90, 0);
     while (sp > 0) {
       sp--;
@@ -526,7 +534,7 @@ export class GroupWalker {
         if (rKey < best) sp = this.push(sp, m + 1, right, 1 - axis, rMinX, rMinY, maxX, maxY, rKey);
       }
     }
-    return best;
+    return best <= limit ? best : Number.POSITIVE_INFINITY;
   }
 
   /** Lower bound of the need of any venue in the box: the quorum-th smallest distance bound. */

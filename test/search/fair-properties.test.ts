@@ -129,6 +129,32 @@ describe('fair meeting points: properties', () => {
   });
 });
 
+describe('smallestFeasibleMaxDistance', () => {
+  const here = { lat: 51.5, lon: -0.1 };
+  const people = [offset(here.lat, here.lon, 1000, 0), offset(here.lat, here.lon, -1000, 0)];
+  it('is the need of the best venue passing the hard filters, sought within 50 km; absent beyond or when none passes', () => {
+    const engine = createEngine([
+      { ...venue('vegan-40km', offset(here.lat, here.lon, 0, 40_000)), catersFlags: ['vegan'] },
+      venue('meat-2km', offset(here.lat, here.lon, 0, 2000)),
+      { ...venue('vegan-60km', offset(here.lat, here.lon, 0, -60_000)), catersFlags: ['vegan'] },
+    ]);
+    const ask = (catersFilters: string[], fairness: string) =>
+      engine.search({ locations: people, mode: { mode: 'POINT', maxDistance: 100, fairness }, preferences: { catersFilters, nonCompromise: ['catersFilters'] } }, { now: NOW });
+    for (const fairness of ['CENTRE', 'MIN_MAX', 'MIN_TOTAL']) {
+      const vegan = ask(['vegan'], fairness);
+      expect(vegan.totalResults).toBe(0);
+      const far = offset(here.lat, here.lon, 0, 40_000);
+      const need = fairness === 'CENTRE' ? geodesic(vegan.centerPoint.Lat, vegan.centerPoint.Lon, far.lat, far.lon) : Math.max(...people.map((p) => geodesic(p.lat, p.lon, far.lat, far.lon)));
+      expect(Math.abs(vegan.smallestFeasibleMaxDistance! - Math.ceil(need)), fairness).toBeLessThanOrEqual(1);
+      expect(ask(['halal'], fairness).smallestFeasibleMaxDistance, fairness).toBeUndefined();
+      expect(ask([], fairness).smallestFeasibleMaxDistance).toBeGreaterThan(2000);
+    }
+    // the 60 km vegan venue alone is beyond any maxDistance a request may ask
+    const only60 = createEngine([{ ...venue('vegan-60km', offset(here.lat, here.lon, 0, -60_000)), catersFlags: ['vegan'] }]);
+    expect(only60.search({ locations: people, mode: { mode: 'POINT', maxDistance: 100, fairness: 'MIN_MAX' } }, { now: NOW }).smallestFeasibleMaxDistance).toBeUndefined();
+  });
+});
+
 describe('fair meeting points: centres', () => {
   /** The largest / weighted total geodesic distance from (lat, lon) to the people. */
   const worst = (c: { lat: number; lon: number }, ps: Array<{ lat: number; lon: number }>) => Math.max(...ps.map((p) => geodesic(c.lat, c.lon, p.lat, p.lon)));
