@@ -325,7 +325,8 @@ export class GroupWalker {
       const m = (left + right) >> 1;
       const mx = coords[2 * m]!;
       const my = coords[2 * m + 1]!;
-      this.visit(q, n, sink, ids[m]!, mx, my, cap);
+      if (countOnly && everyone) this.count(n, ids[m]!, mx, my, cap);
+      else this.visit(q, n, sink, ids[m]!, mx, my, cap);
       // children: [left, m-1] below the median on this axis, [m+1, right] above it
       const lMaxX = axis === 0 ? mx : maxX;
       const lMaxY = axis === 1 ? my : maxY;
@@ -347,6 +348,17 @@ export class GroupWalker {
       }
     }
     return this.offered + this.skipped;
+  }
+
+  /** Quorum = everyone, below the threshold: one venue counted when every person is within the cap. */
+  private count(n: number, v: number, x: number, y: number, cap: number): void {
+    if (this.clipped) {
+      const clip = this.clip;
+      if (x < clip[0]! || x > clip[2]! || y < clip[1]! || y > clip[3]!) return;
+    }
+    if (this.filter !== null && this.rejectedByFilter(v)) return;
+    for (let p = 0; p < n; p++) if (frameDistance(this.frames[p]!, y, x) > cap) return;
+    this.skipped++;
   }
 
   /** One venue: offered, counted, or dropped (filter, clip, not qualifying). */
