@@ -1,4 +1,4 @@
-import { LocalPlane } from './local-plane.js';
+import { LocalPlane, norm } from './local-plane.js';
 import { weightedMidpoint } from './midpoint.js';
 
 /**
@@ -28,7 +28,7 @@ interface Circle {
 const EPS = 1e-7;
 
 function inside(c: Circle, x: number, y: number): boolean {
-  return Math.hypot(x - c.x, y - c.y) <= c.r + EPS;
+  return norm(x - c.x, y - c.y) <= c.r + EPS;
 }
 
 /** Smallest circle enclosing the planar points (metres). */
@@ -53,7 +53,7 @@ export function smallestCircle(xs: readonly number[], ys: readonly number[]): Ci
 }
 
 function diameter(ax: number, ay: number, bx: number, by: number): Circle {
-  return { x: (ax + bx) / 2, y: (ay + by) / 2, r: Math.hypot(ax - bx, ay - by) / 2 };
+  return { x: (ax + bx) / 2, y: (ay + by) / 2, r: norm(ax - bx, ay - by) / 2 };
 }
 
 /** Circle through three points; for (nearly) collinear ones, the diameter of the farthest pair. */
@@ -73,5 +73,5 @@ function circumcircle(ax: number, ay: number, bx: number, by: number, cx: number
   const c2 = cxr * cxr + cyr * cyr;
   const ux = (cyr * b2 - byr * c2) / d;
   const uy = (bxr * c2 - cxr * b2) / d;
-  return { x: ax + ux, y: ay + uy, r: Math.hypot(ux, uy) };
+  return { x: ax + ux, y: ay + uy, r: norm(ux, uy) };
 }

@@ -1,4 +1,4 @@
-import { LocalPlane } from './local-plane.js';
+import { LocalPlane, norm } from './local-plane.js';
 import { weightedMidpoint, type WeightedPoint } from './midpoint.js';
 
 /**
@@ -45,7 +45,7 @@ export function weiszfeld(xs: readonly number[], ys: readonly number[], ws: read
     let sw = 0;
     let at = -1;
     for (let i = 0; i < n; i++) {
-      const d = Math.hypot(xs[i]! - x, ys[i]! - y);
+      const d = norm(xs[i]! - x, ys[i]! - y);
       if (d < 1e-9) {
         at = i;
         continue;
@@ -61,13 +61,13 @@ export function weiszfeld(xs: readonly number[], ys: readonly number[], ws: read
       // On a data point: the others pull with force |R|; stay if it is at most the point's weight.
       const rx = sx - x * sw;
       const ry = sy - y * sw;
-      const pull = Math.hypot(rx, ry);
+      const pull = norm(rx, ry);
       if (pull <= ws[at]!) break;
       const t = Math.max(0, 1 - ws[at]! / pull);
       nx = x + t * (nx - x);
       ny = y + t * (ny - y);
     }
-    const moved = Math.hypot(nx - x, ny - y);
+    const moved = norm(nx - x, ny - y);
     x = nx;
     y = ny;
     if (moved < 1e-3) break;

@@ -37,3 +37,8 @@ export class LocalPlane {
     return Math.max(-90, Math.min(90, this.lat + y / this.ky));
   }
 }
+
+/** Length (metres) of a vector of the plane: sqrt(x^2 + y^2) (Math.hypot's overflow guard costs several times more and planar metres never need it). */
+export function norm(x: number, y: number): number {
+  return Math.sqrt(x * x + y * y);
+}
