@@ -23,17 +23,25 @@ import type { ColumnFilter } from './column-filter.js';
  *   the people's discs: with quorum = all, the intersection);
  * - children are visited nearer-first by their lower bound: the aggregate of the quorum
  *   smallest per-person cost bounds (over the people who can reach the box);
- * - the sink publishes a `threshold` (the worst cost still in its answer); a venue costing
- *   more is counted, not offered, and a subtree whose every venue surely qualifies (upper
- *   bounds of the distances, and the counted people settled by the cost bounds) and whose
- *   lower bound exceeds the threshold is counted whole, without measuring its venues.
- * {@link GroupWalker.smallestFeasible}: the same walk without the cap, as a branch and
+ * - the sink publishes a `threshold` (the worst cost still in its answer; +Infinity when
+ *   it must see every venue, e.g. to apply preferences). A venue costing more is counted,
+ *   not offered. A subtree whose lower bound exceeds the threshold is COUNT-ONLY: counted
+ *   whole when every venue in it surely qualifies (upper bounds of the distances, the
+ *   counted people settled by the cost bounds), otherwise its venues are only tested,
+ *   never costed, and its children need the reach test only;
+ * - with quorum = everyone, the walk is screened by the intersection of the people's padded
+ *   boxes, and a leaf tests each venue against the people whose disc does not hold the
+ *   leaf's box (the least reached first, on squared frame distances outside a 0.5 m band),
+ *   then costs it person by person, dearest first, stopping as soon as it passes the
+ *   threshold.
+ * {@link GroupWalker.smallestFeasible}: the same tree without the cap, as a branch and
  * bound on each venue's "need" (the largest counted distance, the smallest maxDistance at
  * which it would qualify), the cap shrinking to the best need found.
  *
  * Allocation-free per query after the first with a given group size: typed scratch and a
  * fixed stack (a depth-first walk holds at most two pending nodes per level, and a kdbush
- * tree is under 40 levels deep). Not re-entrant.
+ * tree is under 40 levels deep). With a quorum below everyone, selecting the counted people
+ * is an insertion sort per venue: meant for groups, not for 100 locations. Not re-entrant.
  */
 export const AGGREGATE_MAX = 0;
 export const AGGREGATE_SUM = 1;
