@@ -28,6 +28,7 @@ export const W = {
   denseSoft: 'POINT 1 km, town-centre data, soft preferences',
   denseHard: 'POINT 1 km, town-centre data, hard filter',
   deopt: 'deopt check: search and find, a full collection before each call',
+  fair: 'fair meeting point, 4 people over London',
   http: 'HTTP load, loopback',
 } as const;
 
@@ -36,7 +37,7 @@ const SPREAD = 'spread data';
 const DENSE = 'town-centre data';
 
 /**
- * The goals stated in issues 2, 4, 5, 6 and 16, checked against the workloads at `size`
+ * The goals stated in issues 2, 4, 5, 6, 15 and 16, checked against the workloads at `size`
  * venues (the goals are stated for 1M generated venues). Each names its regime and data.
  */
 export function evaluateGoals(results: readonly WorkloadResult[], size: string): GoalStatus[] {
@@ -107,6 +108,14 @@ export function evaluateGoals(results: readonly WorkloadResult[], size: string):
   }
   const deopt = results.find((r) => r.workload === W.deopt);
   push(16, 'no deopt repeats on the query paths', `deopt check: a full collection before each call; ${SPREAD}${deopt ? `, ${String(deopt.params.venues)} venues` : ''}`, deopt?.figures?.['functions deoptimised in 2+ rounds'], (v) => v === 0, (v) => `${v} functions deoptimised in two or more rounds (${deopt?.figures?.['deopts after the build']} deopts after the build in all)`);
+  const fair = at(W.fair);
+  for (const f of ['MIN_MAX', 'MIN_TOTAL'] as const) {
+    const ours = median(fair, `ours: ${f}`);
+    const scanned = median(fair, `brute-force scan of every venue, same costs (${f})`);
+    const centre = median(fair, 'CENTRE search');
+    push(15, `${f}, 4 people, 4 km: at least 50x faster than a brute-force scan`, `${STEADY}; ${SPREAD}`, ours !== undefined && scanned !== undefined ? scanned / ours : undefined, (v) => v >= 50, (v) => `${v.toFixed(0)}x (ours ${ms(ours!)}, scan ${ms(scanned!)})`);
+    push(15, `${f}: no slower than 1.5x a CENTRE search returning as many venues`, `${STEADY}; ${SPREAD}`, ours !== undefined && centre !== undefined ? ours / centre : undefined, (v) => v <= 1.5, (v) => `${v.toFixed(2)}x (ours ${ms(ours!)}, CENTRE ${ms(centre!)})`);
+  }
   push(5, 'find without a centre: median under 2 ms', `steady; ${SPREAD}`, median(at(W.findNoCentre), 'find, no centre'), (v) => v < 2000, ms);
   push(5, 'find with a 5 km centre: median under 0.5 ms', `steady; ${SPREAD}`, median(at(W.findCentre), 'find, 5 km centre'), (v) => v < 500, ms);
   const http = at(W.http);

@@ -4,6 +4,7 @@ import { coldStartWorkload } from '../workloads/cold-start.js';
 import { deoptCheckWorkload } from '../workloads/deopt-check.js';
 import { densePointWorkloads } from '../workloads/dense-point.js';
 import { detailsWorkloads } from '../workloads/details.js';
+import { fairWorkloads } from '../workloads/fair.js';
 import { findWorkloads } from '../workloads/find.js';
 import { httpLoadWorkload } from '../workloads/http-load.js';
 import { memoryWorkload } from '../workloads/memory.js';
@@ -19,7 +20,7 @@ import { machine, printTable, printWorkload, writeResults, type WorkloadResult }
 import { scalingSvg } from './scaling-chart.js';
 
 /** Workload groups, selectable with `--only`. */
-export const GROUPS = ['load', 'point', 'path', 'find', 'details', 'cold', 'scaling', 'memory', 'http', 'deopt', 'dense'] as const;
+export const GROUPS = ['load', 'point', 'path', 'fair', 'find', 'details', 'cold', 'scaling', 'memory', 'http', 'deopt', 'dense'] as const;
 export type Group = (typeof GROUPS)[number];
 
 export interface SuiteOptions {
@@ -61,7 +62,7 @@ export async function runSuite(o: SuiteOptions): Promise<string> {
   };
   const main = new Set(o.sizes);
   const scaling = new Set(on('scaling') ? o.scalingSizes : []);
-  const needsMain = (['load', 'point', 'path', 'find', 'details', 'cold'] as const).some(on);
+  const needsMain = (['load', 'point', 'path', 'fair', 'find', 'details', 'cold'] as const).some(on);
   const sizes = [...new Set([...(needsMain ? o.sizes : []), ...scaling])].sort((a, b) => a - b);
   const scalingPoints: ScalingPoint[] = [];
   for (const n of sizes) {
@@ -72,6 +73,7 @@ export async function runSuite(o: SuiteOptions): Promise<string> {
       if (on('load')) emit(result);
       if (on('point')) pointWorkloads(ctx, { orama: n <= o.oramaMaxSize }).forEach(emit);
       if (on('path')) pathWorkloads(ctx).forEach(emit);
+      if (on('fair')) fairWorkloads(ctx).forEach(emit);
       if (on('details')) detailsWorkloads(ctx).forEach(emit);
       if (on('find')) findWorkloads(ctx).forEach(emit);
     }
@@ -119,7 +121,7 @@ export async function runSuite(o: SuiteOptions): Promise<string> {
   const seconds = (performance.now() - started) / 1000;
   const goalSize = sizeLabel(Math.max(0, ...o.sizes));
   const goals = evaluateGoals(results, goalSize);
-  log(`\n## goals of issues 2, 4, 5, 6 and 16 (at ${goalSize} venues)\n`);
+  log(`\n## goals of issues 2, 4, 5, 6, 15 and 16 (at ${goalSize} venues)\n`);
   printTable(['issue', 'goal', 'regime, data', 'measured', 'met'], goals.map((g) => [String(g.issue), g.goal, g.regime, g.measured, g.met === null ? 'not run' : g.met ? 'yes' : 'NO']), 5);
   const path = writeResults(o.label ?? mode, results, { sizes: o.sizes, scalingSizes: [...scaling], seed: 'BENCH_SEED in bench/lib/dataset.ts', runSeconds: Math.round(seconds), goalSize, goals });
   log(`\nrun took ${seconds.toFixed(0)} s; results: ${path}\n(sink ${sink.value})\n`);

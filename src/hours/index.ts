@@ -12,3 +12,4 @@ export { HoursTable, HoursTableBuilder, OpenState, UNKNOWN_SCHEDULE } from './ho
 export { ZoneTable, ZoneTableBuilder, canonicalTimeZone, zoneForLocation } from './time-zone.js';
 export { LocalClock } from './local-clock.js';
 export { openStateAt } from './open-state.js';
+export { openThrough } from './open-through.js';

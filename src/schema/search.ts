@@ -35,6 +35,14 @@ export type PreferenceField = (typeof PREFERENCE_FIELDS)[number];
 export const OPENING_STATES = ['OPEN', 'CLOSED'] as const;
 export const CHAIN_PREFERENCES = ['PREFER_INDEPENDENT', 'PREFER_CHAIN', 'NO_PREFERENCE'] as const;
 export const SEARCH_MODES = ['POINT', 'PATH'] as const;
+/** POINT ranking (issue 15): around the centroid, or by what each person must travel. */
+export const FAIRNESS_MODES = ['CENTRE', 'MIN_MAX', 'MIN_TOTAL'] as const;
+export type Fairness = (typeof FAIRNESS_MODES)[number];
+/** A location's way of travelling; the speed model of each is in docs/search.md ("Travel"). */
+export const TRAVEL_MODES = ['WALK', 'BICYCLE', 'DRIVE', 'TRANSIT'] as const;
+export type TravelMode = (typeof TRAVEL_MODES)[number];
+/** Longest `openingConditions.stayMinutes` (a day). */
+export const MAX_STAY_MINUTES = 1440;
 
 /** A union of string literals whose static type is the union of the values. */
 function literals<T extends readonly string[]>(values: T): TUnion<TLiteral<T[number]>[]> {
@@ -53,6 +61,12 @@ export const LocationInputSchema = Type.Object(
     label: Type.Optional(
       Type.String({ minLength: 1, maxLength: 100, description: 'Key of this location in each result\'s `travel`.' }),
     ),
+    travelMode: Type.Optional(
+      Type.Union(
+        TRAVEL_MODES.map((m) => Type.Literal(m)),
+        { description: 'How this person travels (speed model in docs/search.md); unset: the fastest of walking, local and long-distance transport.' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -64,8 +78,21 @@ export const SearchModeSchema = Type.Object(
     maxDistance: Type.Number({
       exclusiveMinimum: 0,
       maximum: MAX_POINT_DISTANCE_METERS,
-      description: `Metres. POINT: radius (at most ${MAX_POINT_DISTANCE_METERS}). PATH: distance either side of the route (at most ${MAX_PATH_DISTANCE_METERS}).`,
+      description: `Metres. POINT: radius (at most ${MAX_POINT_DISTANCE_METERS}); with MIN_MAX / MIN_TOTAL, the farthest any counted person may be from a venue. PATH: distance either side of the route (at most ${MAX_PATH_DISTANCE_METERS}).`,
     }),
+    fairness: Type.Optional(
+      Type.Union(
+        FAIRNESS_MODES.map((m) => Type.Literal(m)),
+        { description: 'POINT only. CENTRE (default): around the weighted midpoint. MIN_MAX: least longest weighted trip. MIN_TOTAL: least total weighted travel.' },
+      ),
+    ),
+    quorum: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_LOCATIONS,
+        description: 'MIN_MAX / MIN_TOTAL only: count the k people with the lowest cost for each venue (1..number of locations; default all).',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -75,6 +102,18 @@ export const OpeningConditionsSchema = Type.Object(
     state: literals(OPENING_STATES),
     atTime: Type.Optional(
       Type.String({ maxLength: 40, description: 'ISO 8601 UTC timestamp (`2026-11-21T20:00:00Z`); default: now.' }),
+    ),
+    onArrival: Type.Optional(
+      Type.Boolean({
+        description: 'true: `atTime` (or now) is the departure; the state is read when the last counted person arrives (PATH: when the traveller reaches the venue).',
+      }),
+    ),
+    stayMinutes: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_STAY_MINUTES,
+        description: 'With onArrival: the venue must stay open this many minutes after the arrival (default 0).',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -138,6 +177,24 @@ export const TravelEstimateSchema = Type.Object(
 );
 export type TravelEstimate = Static<typeof TravelEstimateSchema>;
 
+/** POINT results: the trips of the people counted for this venue (docs/search.md, "Fair meeting points"). */
+export const GroupSummarySchema = Type.Object(
+  {
+    /** Longest counted trip, minutes (the counted people's `travel[..].durationMinutes`). */
+    maxMinutes: Type.Number({ minimum: 0 }),
+    /** Sum of the counted trips, minutes. */
+    totalMinutes: Type.Number({ minimum: 0 }),
+    /** Longest minus shortest counted trip, minutes. */
+    spreadMinutes: Type.Number({ minimum: 0 }),
+    /** MIN_MAX / MIN_TOTAL: the group cost this venue is ranked by (weighted minutes), to 0.001. */
+    cost: Type.Optional(Type.Number({ minimum: 0 })),
+    /** Keys (as in `travel`) of the people counted, in input order. */
+    counted: Type.Array(Type.String()),
+  },
+  { $id: 'GroupSummary', additionalProperties: false },
+);
+export type GroupSummary = Static<typeof GroupSummarySchema>;
+
 export const SearchEstablishmentSchema = Type.Composite(
   [
     EstablishmentSchema,
@@ -149,6 +206,8 @@ export const SearchEstablishmentSchema = Type.Composite(
       travel: Type.Record(Type.String(), TravelEstimateSchema),
       /** Soft preferences this venue does not fully meet (field names of `preferences`). */
       relaxed: Type.Array(literals(PREFERENCE_FIELDS)),
+      /** POINT only: the counted people's trips (issue 15). */
+      group: Type.Optional(GroupSummarySchema),
     }),
   ],
   { $id: 'SearchEstablishment' },
@@ -164,6 +223,12 @@ export const SearchResponseSchema = Type.Object(
     totalResults: Type.Integer({ minimum: 0 }),
     limit: Type.Integer({ minimum: 1 }),
     offset: Type.Integer({ minimum: 0 }),
+    /**
+     * POINT, only when no venue qualifies: the smallest `maxDistance` (metres, rounded up)
+     * at which at least one venue passing the hard filters would; absent when none would
+     * within the 50,000 m a request may ask.
+     */
+    smallestFeasibleMaxDistance: Type.Optional(Type.Integer({ minimum: 0 })),
   },
   { $id: 'SearchResponse', additionalProperties: false },
 );

@@ -1,6 +1,5 @@
 import { toEstablishment } from '../details/establishment-record.js';
 import { describeValue, VenueSearchError } from '../errors.js';
-import { FRAME_STRIDE, storeFrame, storedFrameDistance } from '../geo/distance.js';
 import { BulkScorer } from './bulk-scorer.js';
 import { weightedMidpoint } from '../geo/midpoint.js';
 import { PreparedRoute } from '../geo/polyline.js';
@@ -31,11 +30,11 @@ import {
   venueTotal,
   type CompiledPreferences,
 } from './match.js';
+import { GroupSearch } from './group-search.js';
 import { OpeningStates } from './opening-states.js';
 import { Ranking } from './ranking.js';
 import { routeHalfwayPoint } from './route-center.js';
 import { SearchVocabulary } from './search-vocabulary.js';
-import { travelMinutes } from './travel.js';
 import { validatePage, validateSearchBody, type ValidBody } from './validate-request.js';
 
 export interface SearchOptions {
@@ -94,7 +93,7 @@ class MultiLocationSearch implements SearchService {
   private readonly parts = new Float64Array(PART_COUNT);
   private readonly filter: ColumnFilter;
   private readonly scorer: BulkScorer;
-  private frames = new Float64Array(4 * FRAME_STRIDE);
+  private readonly group: GroupSearch;
 
   constructor(store: VenueStore, spatial: SpatialIndex, options: SearchServiceOptions) {
     this.store = store;
@@ -104,6 +103,7 @@ class MultiLocationSearch implements SearchService {
     this.ranking = new Ranking((i) => store.id(i));
     this.filter = new ColumnFilter(store.caters, store.chain);
     this.scorer = new BulkScorer(store);
+    this.group = new GroupSearch(store, spatial.groupWalker(), this.opening);
   }
 
   vocabulary(): SearchVocabularyJson {
@@ -126,56 +126,68 @@ class MultiLocationSearch implements SearchService {
 
     const hits = this.hits;
     const filter = hardColumnFilter(prefs, this.filter);
-    if (area.route) this.spatial.withinCorridor(area.route, area.radius, hits, filter);
-    else this.spatial.withinRadius(area.centerLat, area.centerLon, area.radius, hits, filter);
-
-    const opening = this.opening.at(instant);
+    const group = this.group;
+    group.begin(valid, prefs, instant);
     const ranking = this.ranking;
-    ranking.clear();
-    const n = hits.length;
-    const { idx, dist, along } = hits;
-    if (prefs.asked === 0) {
-      ranking.setAll(n, idx, dist, along, 1);
-    } else if (this.scorer.covers(prefs)) {
-      this.scorer.scoreInto(prefs, hits, opening, ranking);
+    // Fair modes (MIN_MAX, MIN_TOTAL): the group walk; venues it only counted add to the total.
+    let counted = 0;
+    if (group.isFair) {
+      counted = group.collect(ranking, offset + limit, filter);
     } else {
-      for (let k = 0; k < n; k++) {
-        const i = idx[k]!;
-        const total = venueTotal(this.store, prefs, i, opening);
-        if (total >= 0) ranking.push(i, total, dist[k]!, along[k]!);
+      if (area.route) this.spatial.withinCorridor(area.route, area.radius, hits, filter);
+      else this.spatial.withinRadius(area.centerLat, area.centerLon, area.radius, hits, filter);
+      ranking.clear();
+      const n = hits.length;
+      const { idx, dist, along } = hits;
+      if (prefs.asked === 0) {
+        ranking.setAll(n, idx, dist, along, 1);
+      } else if (!group.isTimed && this.scorer.covers(prefs)) {
+        // One opening instant for every venue (group.begin set it): the bulk scorer applies.
+        this.scorer.scoreInto(prefs, hits, this.opening, ranking);
+      } else {
+        const opening = this.opening;
+        const timed = group.isTimed;
+        const lat = this.store.lat;
+        const lon = this.store.lon;
+        for (let k = 0; k < n; k++) {
+          const i = idx[k]!;
+          const source = timed ? group.openingFor(lat[i]!, lon[i]!, along[k]!, dist[k]!) : opening;
+          const total = venueTotal(this.store, prefs, i, source);
+          if (total >= 0) ranking.push(i, total, dist[k]!, along[k]!);
+        }
       }
     }
 
     const page = ranking.page(offset, limit);
     const establishments: SearchEstablishment[] = new Array(page.length);
-    // Each input location's local frame, in a reused typed array (no per-query array of
-    // objects for the records' loop to read).
-    const locations = valid.body.locations;
-    if (page.length > 0) {
-      if (this.frames.length < locations.length * FRAME_STRIDE) this.frames = new Float64Array(locations.length * FRAME_STRIDE * 2);
-      for (let k = 0; k < locations.length; k++) storeFrame(this.frames, k, locations[k]!.lat, locations[k]!.lon);
-    }
     for (let p = 0; p < page.length; p++) {
-      establishments[p] = this.record(page[p]!, prefs, valid, locations.length, area.route !== null);
+      establishments[p] = this.record(page[p]!, prefs, valid, area.route !== null);
     }
-    return {
-      centerPoint: { Lat: area.centerLat, Lon: area.centerLon },
+    const centre = group.isFair ? group.centre() : { lat: area.centerLat, lon: area.centerLon };
+    const totalResults = ranking.length + counted;
+    const response: SearchResponse = {
+      centerPoint: { Lat: centre.lat, Lon: centre.lon },
       radius: area.radius,
       establishments,
-      totalResults: ranking.length,
+      totalResults,
       limit,
       offset,
     };
+    if (totalResults === 0 && area.route === null) {
+      const need = group.smallestFeasible(filter, area.centerLat, area.centerLon);
+      if (need !== undefined) response.smallestFeasibleMaxDistance = need;
+    }
+    return response;
   }
 
-  /** The response record of ranking slot `slot`; frame k of `this.frames`: input location k (of `locationCount`). */
-  private record(slot: number, prefs: CompiledPreferences, valid: ValidBody, locationCount: number, isPath: boolean): SearchEstablishment {
+  /** The response record of ranking slot `slot`. */
+  private record(slot: number, prefs: CompiledPreferences, valid: ValidBody, isPath: boolean): SearchEstablishment {
     const ranking = this.ranking;
     const i = ranking.venue[slot]!;
     const r = this.store.record(i);
     const parts = this.parts;
-    const state = this.opening.state(i);
-    evaluateVenue(this.store, prefs, i, this.opening, parts);
+    const view = this.group.describe(i, ranking.along[slot]!, ranking.dist[slot]!);
+    evaluateVenue(this.store, prefs, i, view.source, parts);
     const matchScore: MatchScore = {
       genreMatch: parts[PART_GENRE]!,
       establishmentFiltersMatch: parts[PART_ESTABLISHMENT]!,
@@ -185,19 +197,17 @@ class MultiLocationSearch implements SearchService {
       chainMatch: parts[PART_CHAIN]!,
       total: ranking.total[slot]!,
     };
-    const lat = this.store.lat[i]!;
-    const lon = this.store.lon[i]!;
     const travel: Record<string, TravelEstimate> = {};
-    const frames = this.frames;
-    for (let k = 0; k < locationCount; k++) {
-      const d = storedFrameDistance(frames, k, lat, lon);
-      travel[valid.travelKeys[k]!] = { distanceMeters: Math.round(d * 10) / 10, durationMinutes: travelMinutes(d) };
+    for (let k = 0; k < view.dist.length; k++) {
+      travel[valid.travelKeys[k]!] = { distanceMeters: Math.round(view.dist[k]! * 10) / 10, durationMinutes: view.minutes[k]! };
     }
-    const out = toEstablishment(r, ranking.dist[slot]!, state === 1) as SearchEstablishment;
+    const isOpen = this.group.isOpen(view.source, i);
+    const out = toEstablishment(r, view.distanceMeters ?? ranking.dist[slot]!, isOpen) as SearchEstablishment;
     out.matchScore = matchScore;
     if (isPath) out.alongRouteMeters = ranking.along[slot]!;
     out.travel = travel;
     out.relaxed = relaxedFields(prefs, parts);
+    if (!isPath) out.group = view.group;
     return out;
   }
 }

@@ -1,5 +1,3 @@
-import type { LocalFrame } from '../geo/distance.js';
-
 /**
  * Travel estimates from each input location to a venue (docs/search.md, "Travel").
  *
@@ -28,11 +26,5 @@ export function travelMinutes(straightMeters: number): number {
   return Math.round(Math.min(walk, local, long) * 10) / 10;
 }
 
-/**
- * Straight-line WGS84 distance (metres) from an input location to (lat, lon): the
- * location's LocalFrame (built once per query, a few multiplies per venue) where the
- * distance rule (localFrameHolds: within 10 km, 0.1 m) allows; the exact formula beyond.
- */
-export function travelDistance(from: LocalFrame, lat: number, lon: number): number {
-  return from.ruledDistance(lat, lon);
-}
+/** Straight-line WGS84 distance (metres) from an input location's frame to (lat, lon): src/geo/frame-distance.ts. */
+export { frameDistance as travelDistance } from '../geo/frame-distance.js';

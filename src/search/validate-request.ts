@@ -7,6 +7,7 @@ import {
   MAX_PATH_DISTANCE_METERS,
   SearchBodySchema,
   SearchQuerySchema,
+  type Fairness,
   type SearchBody,
 } from '../schema/search.js';
 
@@ -133,6 +134,10 @@ export interface ValidBody {
   readonly atTimeMs: number | undefined;
   /** Travel key of each location: its label, else its index. */
   readonly travelKeys: readonly string[];
+  /** `mode.fairness` (default CENTRE). */
+  readonly fairness: Fairness;
+  /** `mode.quorum`, default the number of locations. */
+  readonly quorum: number;
 }
 
 export function validateSearchBody(value: unknown): ValidBody {
@@ -166,6 +171,18 @@ export function validateSearchBody(value: unknown): ValidBody {
       { param: 'mode.maxDistance', value: body.mode.maxDistance },
     );
   }
+  const fairness = body.mode.fairness ?? 'CENTRE';
+  const isPath = body.mode.mode === 'PATH';
+  if (isPath && fairness !== 'CENTRE') {
+    invalid('mode.fairness', fairness, 'CENTRE (or absent) in PATH mode: MIN_MAX and MIN_TOTAL rank POINT searches');
+  }
+  const quorum = body.mode.quorum ?? body.locations.length;
+  if (body.mode.quorum !== undefined) {
+    if (fairness === 'CENTRE') invalid('mode.quorum', body.mode.quorum, 'absent unless mode.fairness is MIN_MAX or MIN_TOTAL');
+    if (body.mode.quorum > body.locations.length) {
+      invalid('mode.quorum', body.mode.quorum, `at most the number of locations (${body.locations.length})`);
+    }
+  }
   let atTimeMs: number | undefined;
   const atTime = body.preferences?.openingConditions?.atTime;
   if (atTime !== undefined) {
@@ -174,7 +191,7 @@ export function validateSearchBody(value: unknown): ValidBody {
       invalid('preferences.openingConditions.atTime', atTime, 'an ISO 8601 UTC timestamp such as "2026-11-21T20:00:00Z"');
     }
   }
-  return { body, atTimeMs, travelKeys };
+  return { body, atTimeMs, travelKeys, fairness, quorum };
 }
 
 export interface PageOptions {

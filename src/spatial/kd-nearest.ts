@@ -1,21 +1,20 @@
 import type KDBush from 'kdbush';
 import { distanceMeters } from '../geo/distance.js';
-import { MIN_MERIDIONAL_RADIUS, RAD } from '../geo/ellipsoid.js';
+import { sphericalBoxLowerBound } from '../geo/box-distance.js';
 import type { HitBuffer } from './hit-buffer.js';
 
 /**
  * k-nearest neighbours on a kdbush tree of (lon, lat) degrees, best-first (as geokdbush),
  * with WGS84 distances. The queue holds tree nodes keyed by a lower bound of the distance to
  * their box and points keyed by their exact distance; popping a point therefore yields the
- * next nearest. The bound is the great-circle distance on a sphere of the smallest radius
- * of curvature of the ellipsoid, shrunk by a safety factor, so it never exceeds the truth.
+ * next nearest. The bound (src/geo/box-distance.ts) is the great-circle distance on a sphere
+ * of the smallest radius of curvature of the ellipsoid, shrunk by a safety factor, so it
+ * never exceeds the truth.
  */
-const BOUND_RADIUS = MIN_MERIDIONAL_RADIUS * 0.995;
 
 export function nearestInto(tree: KDBush, lat: number, lon: number, k: number, maxDistance: number, out: HitBuffer): number {
   const { ids, coords, nodeSize } = tree;
   const queue = new Queue();
-  const cosLat = Math.cos(lat * RAD);
   // A node: [left, right] of the sorted arrays, its split axis and its box.
   queue.pushNode(0, 0, ids.length - 1, 0, -180, -90, 180, 90);
   while (queue.size > 0) {
@@ -44,12 +43,12 @@ export function nearestInto(tree: KDBush, lat: number, lon: number, k: number, m
     if (m - 1 >= left) {
       const bx = axis === 0 ? mx : maxX;
       const by = axis === 1 ? my : maxY;
-      queue.pushNode(boxBound(lon, lat, cosLat, minX, minY, bx, by), left, m - 1, 1 - axis, minX, minY, bx, by);
+      queue.pushNode(sphericalBoxLowerBound(lon, lat, minX, minY, bx, by), left, m - 1, 1 - axis, minX, minY, bx, by);
     }
     if (right >= m + 1) {
       const ax = axis === 0 ? mx : minX;
       const ay = axis === 1 ? my : minY;
-      queue.pushNode(boxBound(lon, lat, cosLat, ax, ay, maxX, maxY), m + 1, right, 1 - axis, ax, ay, maxX, maxY);
+      queue.pushNode(sphericalBoxLowerBound(lon, lat, ax, ay, maxX, maxY), m + 1, right, 1 - axis, ax, ay, maxX, maxY);
     }
   }
   // Equal distances pop in heap order; make ties deterministic by venue index.
@@ -71,35 +70,6 @@ function sortTies(out: HitBuffer): void {
     out.idx[j + 1] = id;
     out.dist[j + 1] = d;
   }
-}
-
-/** Lower bound (metres) of the distance from (lon, lat) to a lon/lat box (geokdbush's boxDist). */
-function boxBound(lon: number, lat: number, cosLat: number, minX: number, minY: number, maxX: number, maxY: number): number {
-  let h: number;
-  if (lon >= minX && lon <= maxX) {
-    if (lat < minY) h = hav((lat - minY) * RAD);
-    else if (lat > maxY) h = hav((lat - maxY) * RAD);
-    else return 0;
-  } else {
-    const havDLon = Math.min(hav((minX - lon) * RAD), hav((maxX - lon) * RAD));
-    const extremumLat = vertexLat(lat, havDLon);
-    if (extremumLat > minY && extremumLat < maxY) h = havPartial(havDLon, cosLat, lat, extremumLat);
-    else h = Math.min(havPartial(havDLon, cosLat, lat, minY), havPartial(havDLon, cosLat, lat, maxY));
-  }
-  return 2 * BOUND_RADIUS * Math.asin(Math.sqrt(Math.min(1, Math.max(0, h))));
-}
-
-function hav(theta: number): number {
-  const s = Math.sin(theta / 2);
-  return s * s;
-}
-function havPartial(havDLon: number, cosLat1: number, lat1: number, lat2: number): number {
-  return cosLat1 * Math.cos(lat2 * RAD) * havDLon + hav((lat1 - lat2) * RAD);
-}
-function vertexLat(lat: number, havDLon: number): number {
-  const cosDLon = 1 - 2 * havDLon;
-  if (cosDLon <= 0) return lat > 0 ? 90 : -90;
-  return Math.atan(Math.tan(lat * RAD) / cosDLon) / RAD;
 }
 
 /**

@@ -5,6 +5,7 @@ import { LocalFrame, distanceMeters, frameDistanceSq, localFrameHolds } from '..
 import type { PreparedRoute } from '../geo/polyline.js';
 import type { ColumnFilter } from './column-filter.js';
 import { CorridorWalker } from './corridor.js';
+import { GroupWalker } from './group-walk.js';
 import type { HitBuffer } from './hit-buffer.js';
 import { nearestInto } from './kd-nearest.js';
 
@@ -163,6 +164,11 @@ export class SpatialIndex {
     out.clear();
     if (this.size === 0 || !(width >= 0)) return 0;
     return this.corridor.walk(route, width, out, filter);
+  }
+
+  /** A walker of this tree for group (fair meeting point) queries: src/spatial/group-walk.ts. */
+  groupWalker(): GroupWalker {
+    return new GroupWalker(this.tree);
   }
 
   /**

@@ -1,0 +1,87 @@
+import { LocalClock, MINUTES_PER_DAY, MINUTES_PER_WEEK, OpenState, openThrough } from '../hours/index.js';
+import type { OpeningStates } from './opening-states.js';
+
+const MS_PER_MINUTE = 60_000;
+/** Epoch day 0 (1970-01-01) was a Thursday: day 3 of a Monday-first week. */
+const EPOCH_DAY_OF_WEEK = 3;
+/** Arrival plus stay never lies further than this past the departure (a 50 km walk is ~14 h, a stay at most 24 h). */
+const HORIZON_MS = 48 * 60 * MS_PER_MINUTE;
+
+/**
+ * Opening state of venues at per-venue instants (docs/search.md, "Open on arrival"): each
+ * venue is read at its own arrival (departure + its travel), and must stay open
+ * `stayMinutes` after it. Per query, each time zone met costs two Intl calls (its UTC offset
+ * at the departure and 48 hours later); while they agree, a venue's local minute is
+ * arithmetic. A zone whose clocks change inside the horizon is read from the clock per
+ * venue (memoised per UTC minute). Set the venue's instant with `arriving`, then ask.
+ */
+export class ArrivalStates {
+  private readonly opening: OpeningStates;
+  private readonly clock = new LocalClock();
+  private readonly offsetOfZone: Int32Array;
+  /** 1: offset constant over the horizon; 2: not; per zone, valid when stamped. */
+  private readonly stableOfZone: Uint8Array;
+  private readonly stampOfZone: Uint32Array;
+  private generation = 0;
+  private departureMs = 0;
+  private stay = 0;
+  private arrivalMs = 0;
+
+  constructor(opening: OpeningStates) {
+    this.opening = opening;
+    const zones = opening.zones.names.length;
+    this.offsetOfZone = new Int32Array(zones);
+    this.stableOfZone = new Uint8Array(zones);
+    this.stampOfZone = new Uint32Array(zones);
+  }
+
+  /** Starts a query: departures at `departureMs` (UTC ms), a stay of `stayMinutes`. */
+  begin(departureMs: number, stayMinutes: number): this {
+    this.departureMs = departureMs;
+    this.stay = stayMinutes;
+    this.generation = (this.generation + 1) >>> 0;
+    if (this.generation === 0) {
+      this.stampOfZone.fill(0);
+      this.generation = 1;
+    }
+    return this;
+  }
+
+  /** The instant (UTC ms) the next `state` / `isOpen` reads. */
+  arriving(arrivalMs: number): this {
+    this.arrivalMs = arrivalMs;
+    return this;
+  }
+
+  /** Arrival instant (UTC ms) after `minutes` of travel: the departure plus them, to the ms. */
+  after(minutes: number): number {
+    return this.departureMs + Math.floor(minutes * MS_PER_MINUTE);
+  }
+
+  /** Venue i's local minute of the week at the current arrival. */
+  private minuteOf(i: number): number {
+    const zones = this.opening.zones;
+    const z = zones.codes[i]!;
+    const name = zones.names[z]!;
+    if (this.stampOfZone[z] !== this.generation) {
+      const at = this.clock.utcOffsetMinutes(name, this.departureMs);
+      const later = this.clock.utcOffsetMinutes(name, this.departureMs + HORIZON_MS);
+      this.offsetOfZone[z] = at;
+      this.stableOfZone[z] = at === later ? 1 : 2;
+      this.stampOfZone[z] = this.generation;
+    }
+    if (this.stableOfZone[z] !== 1) return this.clock.minuteOfWeek(name, this.arrivalMs);
+    const local = Math.floor(this.arrivalMs / MS_PER_MINUTE) + this.offsetOfZone[z]! + EPOCH_DAY_OF_WEEK * MINUTES_PER_DAY;
+    return ((local % MINUTES_PER_WEEK) + MINUTES_PER_WEEK) % MINUTES_PER_WEEK;
+  }
+
+  /** OpenState of venue i: OPEN when open from the arrival through the stay (CLOSED 0, OPEN 1, UNKNOWN 2). */
+  state(i: number): number {
+    return openThrough(this.opening.hours, i, this.minuteOf(i), this.stay);
+  }
+
+  /** Whether venue i is open at the arrival instant itself (the result's `isOpen`). */
+  isOpen(i: number): boolean {
+    return openThrough(this.opening.hours, i, this.minuteOf(i), 0) === OpenState.OPEN;
+  }
+}
