@@ -11,9 +11,9 @@ function findRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'venue-search') return dir;
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'venue-search-engine') return dir;
     const up = dirname(dir);
-    if (up === dir) throw new Error('bench: cannot find the venue-search package.json above the bench');
+    if (up === dir) throw new Error('bench: cannot find the venue-search-engine package.json above the bench');
     dir = up;
   }
 }
