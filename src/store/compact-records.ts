@@ -41,9 +41,35 @@ const enum Tag {
   UNDEFINED = 10,
 }
 
-const WORD_KEYS: ReadonlySet<string> = new Set(['primaryGenre', 'timeZone']);
-const WORD_LIST_KEYS: ReadonlySet<string> = new Set(['additionalGenres', 'establishmentFlags', 'catersFlags', 'vibes']);
-const SHARED_KEYS: ReadonlySet<string> = new Set(['regularOpeningHours', 'kitchenOpeningHours', 'holidayOpeningHours']);
+/** How a key's values are stored when they have the expected type (else TEXT or JSON). */
+const enum Kind {
+  OTHER,
+  ID,
+  NAME,
+  LOCATION,
+  WORD,
+  WORDS,
+  SHARED,
+}
+
+const KEY_KINDS: ReadonlyMap<string, Kind> = new Map([
+  ['id', Kind.ID],
+  ['name', Kind.NAME],
+  ['location', Kind.LOCATION],
+  ['primaryGenre', Kind.WORD],
+  ['timeZone', Kind.WORD],
+  ['additionalGenres', Kind.WORDS],
+  ['establishmentFlags', Kind.WORDS],
+  ['catersFlags', Kind.WORDS],
+  ['vibes', Kind.WORDS],
+  ['regularOpeningHours', Kind.SHARED],
+  ['kitchenOpeningHours', Kind.SHARED],
+  ['holidayOpeningHours', Kind.SHARED],
+]);
+
+function kindOfKey(key: string): Kind {
+  return KEY_KINDS.get(key) ?? Kind.OTHER;
+}
 
 /** Bytes of a block (records are appended until one does not fit). */
 const BLOCK_BYTES = 64 * 1024 * 1024;
@@ -265,10 +291,13 @@ export class CompactRecordsBuilder {
   private readonly sharedValues: unknown[] = [];
   private readonly sharedByJson = new Map<string, number>();
   private readonly hoursByHash = new Map<number, number>();
+  /** Codes by the caller's object (only while building: the builder is dropped after finish). */
+  private readonly sharedByObject = new WeakMap<object, number>();
   /** Descriptions of the shared hours: code c's units are `hoursPool[hoursStart[c] .. hoursStart[c + 1])` (sparse by code). */
   private readonly hoursPool: number[] = [];
   private readonly hoursStart: number[] = [];
   private lastKeys: readonly string[] = [];
+  private lastKinds: readonly Kind[] = [];
   private lastShape = -1;
   private count = 0;
 
@@ -289,26 +318,28 @@ export class CompactRecordsBuilder {
     w.text(id);
     w.text(name);
     const keys = this.shapeOf(rec);
+    const kinds = this.lastKinds;
     w.varint(this.lastShape);
-    for (const key of keys) {
-      const v = rec[key];
+    for (let k = 0; k < keys.length; k++) {
+      const v = rec[keys[k]!];
+      const kind = kinds[k]!;
       if (v === undefined) w.byte(Tag.UNDEFINED);
-      else if (key === 'id' && v === id) w.byte(Tag.ID);
-      else if (key === 'name' && v === name) w.byte(Tag.NAME);
-      else if (key === 'location' && isCanonicalPoint(v, lat, lon)) w.byte(Tag.POINT);
       else if (v === true) w.byte(Tag.TRUE);
       else if (v === false) w.byte(Tag.FALSE);
-      else if (typeof v === 'string' && WORD_KEYS.has(key)) {
+      else if (kind === Kind.ID && v === id) w.byte(Tag.ID);
+      else if (kind === Kind.NAME && v === name) w.byte(Tag.NAME);
+      else if (kind === Kind.LOCATION && isCanonicalPoint(v, lat, lon)) w.byte(Tag.POINT);
+      else if (kind === Kind.WORD && typeof v === 'string') {
         w.byte(Tag.WORD);
         w.varint(this.words.code(v));
       } else if (typeof v === 'string') {
         w.byte(Tag.TEXT);
         w.text(v);
-      } else if (WORD_LIST_KEYS.has(key) && isWordList(v)) {
+      } else if (kind === Kind.WORDS && isWordList(v)) {
         w.byte(Tag.WORDS);
         w.varint(v.length);
         for (const word of v) w.varint(this.words.code(word));
-      } else if (SHARED_KEYS.has(key)) {
+      } else if (kind === Kind.SHARED) {
         w.byte(Tag.SHARED);
         w.varint(this.sharedCode(v));
       } else {
@@ -327,6 +358,7 @@ export class CompactRecordsBuilder {
     if (!hasKeys(rec, this.lastKeys)) {
       this.lastKeys = Object.keys(rec);
       this.lastShape = this.shapes.code(this.lastKeys.join('\u0000'));
+      this.lastKinds = this.lastKeys.map(kindOfKey);
     }
     return this.lastKeys;
   }
@@ -337,6 +369,18 @@ export class CompactRecordsBuilder {
    * the first time, so the caller's object is not kept.
    */
   private sharedCode(v: unknown): number {
+    // Callers often share one hours object between venues: the same object, the same code.
+    if (typeof v === 'object' && v !== null) {
+      const seen = this.sharedByObject.get(v);
+      if (seen !== undefined) return seen;
+      const code = this.sharedCodeOf(v);
+      this.sharedByObject.set(v, code);
+      return code;
+    }
+    return this.sharedCodeOf(v);
+  }
+
+  private sharedCodeOf(v: unknown): number {
     const n = describeHours(v);
     if (n >= 0) {
       const hash = hashUnits(hoursUnits, n);
