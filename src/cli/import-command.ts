@@ -9,9 +9,11 @@ import type { ImportReport } from '../import/import-report.js';
 import { mergeVenues } from '../import/merge.js';
 import { progressBar } from './progress-bar.js';
 import { importOsm, type ImportRun } from '../import/osm-import.js';
+import { importOverture, type OvertureImportOptions } from '../import/overture-import.js';
+import type { LonLatBox } from '../import/overture-to-venue.js';
 
 /**
- * `venue-search import osm|fhrs|merge`: venue records as NDJSON to a file (`-o`) or stdout,
+ * `venue-search import osm|fhrs|overture|merge`: venue records as NDJSON to a file (`-o`) or stdout,
  * a progress bar on stderr when it is a terminal, and the report on stderr at the end
  * (`--report-json` writes it as JSON too).
  */
@@ -67,8 +69,23 @@ function positiveNumber(value: string): number {
   return n;
 }
 
+function confidence(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !(n >= 0 && n <= 1)) throw new InvalidArgumentError(`expected a number from 0 to 1; got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** `west,south,east,north` in degrees; west > east crosses the antimeridian. */
+function lonLatBox(value: string): LonLatBox {
+  const parts = value.split(',').map((p) => (p.trim() === '' ? NaN : Number(p)));
+  const [west, south, east, north] = parts as [number, number, number, number];
+  const ok = parts.length === 4 && [west, east].every((v) => Math.abs(v) <= 180) && [south, north].every((v) => Math.abs(v) <= 90) && south <= north;
+  if (!ok) throw new InvalidArgumentError(`expected west,south,east,north in degrees (longitude -180..180, latitude -90..90, south <= north); got ${JSON.stringify(value)}`);
+  return { west, south, east, north };
+}
+
 export function registerImportCommands(program: Command, io: ImportCommandIo = { stdout: process.stdout, stderr: process.stderr }): void {
-  const imp = program.command('import').description('import venue records from OpenStreetMap or FSA hygiene data (NDJSON out)');
+  const imp = program.command('import').description('import venue records from OpenStreetMap, FSA hygiene data or Overture Maps places (NDJSON out)');
 
   imp
     .command('osm')
@@ -93,8 +110,26 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     });
 
   imp
+    .command('overture')
+    .description('Overture Maps places GeoParquet (a file, or a folder of .parquet files) to food and drink venue records')
+    .argument('<file-or-folder>', 'a .parquet file, or a folder whose .parquet files (and its subfolders\') are read in name order')
+    .option('-o, --output <file>', 'write NDJSON here instead of stdout')
+    .option('--report-json <file>', 'also write the report as JSON')
+    .option('--min-confidence <n>', 'skip places whose confidence is below this (0 to 1, default 0.5)', confidence)
+    .option('--bbox <west,south,east,north>', 'keep places inside this box only; row groups outside it are not read', lonLatBox)
+    .option('--country <code>', 'keep places whose address is in this country only (ISO alpha-2); row groups far from it are not read')
+    .action(async (path: string, options: OutputOptions & { minConfidence?: number; bbox?: LonLatBox; country?: string }) => {
+      const overture: OvertureImportOptions = {
+        ...(options.minConfidence !== undefined ? { minConfidence: options.minConfidence } : {}),
+        ...(options.bbox !== undefined ? { bbox: options.bbox } : {}),
+        ...(options.country !== undefined ? { country: options.country } : {}),
+      };
+      await runImport((onProgress) => importOverture(path, { onProgress, ...overture }), options, io);
+    });
+
+  imp
     .command('merge')
-    .description('merge imported NDJSON files: OSM records take the gaps from the FHRS records their fhrs:id names')
+    .description('merge imported NDJSON files: OSM records take the gaps from the FHRS records their fhrs:id names and from the Overture records they match (name within 50 m, or website or phone)')
     .argument('<files...>', 'venue files (NDJSON, JSON or GeoJSON, as readVenues reads them)')
     .option('-o, --output <file>', 'write NDJSON here instead of stdout')
     .option('--report-json <file>', 'also write the report as JSON')

@@ -6,7 +6,7 @@ import type { VenueRecord } from '../schema/venue.js';
 import { DEFAULT_MAX_KM_FROM_AUTHORITY, fhrsFarFromAuthority, fhrsRowToVenue, type FhrsRow } from './fhrs-to-venue.js';
 import { ImportReport } from './import-report.js';
 import type { ImportOptions, ImportRun } from './osm-import.js';
-import { venueSchemaError } from './venue-check.js';
+import { admitRecord } from './venue-check.js';
 
 /**
  * FHRS import: a CSV with the FSA API's column names (header row, RFC 4180) to venue
@@ -50,16 +50,7 @@ async function* mapRows(rows: readonly FhrsRow[], report: ImportReport, options:
     if (!out.ok) report.skip(out.reason, ref, out.detail);
     else if (km !== undefined) {
       report.skip('far_from_local_authority', ref, `${km.toFixed(0)} km from ${row.LocalAuthorityName ?? '?'}`);
-    } else if (seen.has(out.record.id)) report.skip('duplicate_id', ref);
-    else {
-      const error = venueSchemaError(out.record);
-      if (error !== undefined) report.skip('invalid_record', ref, error);
-      else {
-        seen.add(out.record.id);
-        report.written++;
-        yield out.record;
-      }
-    }
+    } else if (admitRecord(out.record, ref, seen, report)) yield out.record;
     options.onProgress?.(report.read, rows.length);
   }
 }

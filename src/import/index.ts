@@ -11,3 +11,6 @@ export {
 export { osmElementToVenue, type OsmElement, type OsmType, type MapOutcome } from './osm-to-venue.js';
 export { fhrsRowToVenue, type FhrsRow } from './fhrs-to-venue.js';
 export { featureCollectionRows, pointsLineRow, type OsmRow } from './osm-sources.js';
+export { importOverture, type OvertureImportOptions } from './overture-import.js';
+export { overturePlaceToVenue, type OverturePlace, type OverturePlaceFilter, type LonLatBox } from './overture-to-venue.js';
+export { linkOvertureToOsm, SAME_NAME_METERS, SHARED_CONTACT_METERS } from './overture-osm-join.js';

@@ -1,9 +1,10 @@
 import { distanceMeters } from '../geo/distance.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { ImportReport } from './import-report.js';
+import { linkOvertureToOsm } from './overture-osm-join.js';
 
 /**
- * Merges venues from OSM and FHRS imports (pure, synchronous).
+ * Merges venues from OSM, FHRS and Overture imports (pure, synchronous).
  *
  * Rule: an OSM record (`externalIds.osm`) whose `externalIds.fhrs` names an FHRS record
  * (one with `externalIds.fhrs` and no `externalIds.osm`, id `fhrs:<n>` from our importer)
@@ -16,6 +17,12 @@ import { ImportReport } from './import-report.js';
  *   (`additionalGenres`) stay OSM's when OSM has any;
  * - the linked FHRS record is not written on its own. Several OSM records naming the same
  *   FHRS id all take its gaps (counted in the report).
+ *
+ * An Overture record (id `overture:...`) linked to an OSM record by overture-osm-join.ts
+ * (same name within 50 m, or a shared website or phone) fills that OSM record's remaining
+ * gaps the same way, after FHRS, and is not written on its own (`merged_into_osm`). The
+ * merged venue so has OSM's opening hours, which Overture does not publish.
+ *
  * Unlinked records pass through unchanged, in input order. A repeated id keeps the first
  * record and skips the rest (`duplicate_id`).
  */
@@ -66,29 +73,49 @@ export function mergeVenues(records: Iterable<VenueRecord>, report = new ImportR
     } else report.count('OSM fhrs:id with no FHRS record in the inputs');
   }
 
+  // Only the first record of each id takes part (the others are skipped as duplicates).
+  const firstOfId = new Map<string, number>();
+  all.forEach((r, i) => firstOfId.has(r.id) || firstOfId.set(r.id, i));
+  const overtureLinks = linkOvertureToOsm(all, (i) => firstOfId.get((all[i] as VenueRecord).id) === i);
+  const overtureOf = new Map<number, number>();
+  for (const [o, osm] of overtureLinks) overtureOf.set(osm, o);
+
   const out: VenueRecord[] = [];
   const seen = new Set<string>();
-  for (const r of all) {
+  for (let i = 0; i < all.length; i++) {
+    const r = all[i] as VenueRecord;
     report.read++;
     if (seen.has(r.id)) {
       report.skip('duplicate_id', r.id);
       continue;
     }
     seen.add(r.id);
+    const linkedOsm = overtureLinks.get(i);
+    if (linkedOsm !== undefined) {
+      report.skip('merged_into_osm', r.id, `into ${(all[linkedOsm] as VenueRecord).id}`);
+      continue;
+    }
     const fhrs = r.externalIds?.fhrs;
     if (fhrs !== undefined && isFhrsSource(r) && fhrsById.get(fhrs) === r && linkedBy.has(fhrs)) {
       report.skip('merged_into_osm', r.id, `into ${(linkedBy.get(fhrs) as string[]).join(', ')}`);
       continue;
     }
     const partner = fhrs !== undefined && r.externalIds?.osm !== undefined ? fhrsById.get(fhrs) : undefined;
+    let merged = r;
     if (partner) {
       report.count('linked OSM records');
       if ((linkedBy.get(fhrs as string)?.length ?? 0) > 1) report.count('OSM records sharing one FHRS record');
       const [lat1, lon1] = r.location.coordinates;
       const [lat2, lon2] = partner.location.coordinates;
       if (distanceMeters(lat1, lon1, lat2, lon2) > FAR_LINK_METERS) report.count(`linked points more than ${FAR_LINK_METERS} m apart`);
-      out.push(fillGaps(r, partner));
-    } else out.push(r);
+      merged = fillGaps(r, partner);
+    }
+    const overture = overtureOf.get(i);
+    if (overture !== undefined) {
+      report.count('OSM records linked to an Overture record');
+      merged = fillGaps(merged, all[overture] as VenueRecord);
+    }
+    out.push(merged);
     report.written++;
   }
   return { records: out, report };

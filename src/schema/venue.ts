@@ -128,6 +128,8 @@ export const VenueRecordSchema = Type.Object(
     openingHoursText: Type.Optional(Str()),
     /** What an importer approximated or left out when converting opening hours. */
     openingHoursNotes: Type.Optional(Type.Array(Str())),
+    /** How sure the source is that the place exists, 0 to 1 (Overture's `confidence`); kept for reference. */
+    confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
     // ---- basic details (2.8)
     images: Type.Optional(Type.Array(ImageSchema, { maxItems: 1000 })),
     kitchenOpeningHours: Type.Optional(WeeklyHoursSchema),

@@ -1,5 +1,6 @@
-import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
+import { CompactRecordsBuilder } from './compact-records.js';
+import { IdIndex } from './id-index.js';
 import { ArrayRecordSource, type RecordSource } from './record-source.js';
 import { TermDictionary, catersMask } from './vocabulary.js';
 
@@ -32,9 +33,10 @@ export interface StoreColumns {
 /**
  * Venues in columns, indexed by a dense internal index `0..size-1` (the order of the records
  * given; the engine gives them in kd-tree order, see engine.ts spatialOrder). The search
- * path reads only typed arrays; full records (from a {@link RecordSource}: the caller's
- * objects, or a snapshot's lazily parsed JSON) are read only to build the responses of the
- * page returned.
+ * path reads only typed arrays; full records (from a {@link RecordSource}: the store's own
+ * compact copy of the records it was built from (compact-records.ts; the caller's objects
+ * are not kept), or a snapshot's lazily parsed JSON) are read only to build the responses
+ * of the page returned.
  *
  * Establishment terms (primaryGenre, additionalGenres, establishmentFlags, normalised) and
  * vibes are stored as compressed rows: venue i's codes are `termCodes[termStart[i] ..
@@ -59,9 +61,10 @@ export class VenueStore {
   readonly vibeCodes: Uint16Array;
   /** Distinct genre strings as the data spells them (primary and additional genres). */
   readonly genreSpellings: readonly string[];
-  // id -> index: a Map for a store built from records; for a restored store, binary search
-  // over `idOrder` (venue indices in ascending id order), which costs nothing to load.
-  private readonly indexById: Map<string, number> | null;
+  // id -> index: a typed-array hash table for a store built from records; for a restored
+  // store, binary search over `idOrder` (venue indices in ascending id order), which costs
+  // nothing to load.
+  private readonly idIndex: IdIndex | null;
   private readonly idOrder: Uint32Array | null;
 
   /** Builds the columns from records (in the order given); duplicate ids are an error. */
@@ -86,15 +89,16 @@ export class VenueStore {
       this.vibeStart = c.vibeStart;
       this.vibeCodes = c.vibeCodes;
       this.genreSpellings = c.genreSpellings;
-      this.indexById = null;
+      this.idIndex = null;
       this.idOrder = c.idOrder;
       return;
     }
     const records = input as readonly VenueRecord[];
     const n = records.length;
     this.size = n;
-    this.source = new ArrayRecordSource(records);
     this.idOrder = null;
+    const compact = new CompactRecordsBuilder(n);
+    const idOfRecord = (j: number): string => records[j]!.id;
     const genreSpellings = new Set<string>();
     this.lat = new Float64Array(n);
     this.lon = new Float64Array(n);
@@ -103,22 +107,16 @@ export class VenueStore {
     this.primaryGenre = new Uint16Array(n);
     this.termStart = new Uint32Array(n + 1);
     this.vibeStart = new Uint32Array(n + 1);
-    this.indexById = new Map();
+    this.idIndex = new IdIndex(n);
     const termCodes: number[] = [];
     const vibeCodes: number[] = [];
     const scratch: number[] = [];
     for (let i = 0; i < n; i++) {
       const r = records[i]!;
-      if (this.indexById.has(r.id)) {
-        throw new VenueSearchError('duplicate_id', `duplicate venue id ${JSON.stringify(r.id)}`, {
-          param: 'id',
-          value: r.id,
-          recordId: r.id,
-        });
-      }
-      this.indexById.set(r.id, i);
+      this.idIndex.add(r.id, i, idOfRecord);
       this.lat[i] = r.location.coordinates[0];
       this.lon[i] = r.location.coordinates[1];
+      compact.add(r, this.lat[i]!, this.lon[i]!);
       this.chain[i] = r.isChain === undefined ? CHAIN_UNKNOWN : r.isChain ? CHAIN_YES : CHAIN_NO;
       this.caters[i] = catersMask(r.catersFlags);
       this.primaryGenre[i] = r.primaryGenre === undefined ? NO_GENRE : this.terms.intern(r.primaryGenre);
@@ -140,11 +138,12 @@ export class VenueStore {
     this.termCodes = Uint16Array.from(termCodes);
     this.vibeCodes = Uint16Array.from(vibeCodes);
     this.genreSpellings = [...genreSpellings];
+    this.source = compact.finish(this.lat, this.lon);
   }
 
   /** The dense index of a venue id, or -1. */
   indexOf(id: string): number {
-    if (this.indexById !== null) return this.indexById.get(id) ?? -1;
+    if (this.idIndex !== null) return this.idIndex.indexOf(id, (j) => this.source.id(j));
     const order = this.idOrder!;
     let lo = 0;
     let hi = order.length;

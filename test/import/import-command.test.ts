@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -51,18 +51,51 @@ describe('venue-search import (commander, in-process)', () => {
     expect(report).toMatchObject({ read: 11, written: 9, skipped: 2 });
   });
 
+  it('import overture --bbox -o file --report-json: venues inside the box only, report counts the row groups', async () => {
+    const sample = new URL('../../../shared/data/overture-places-sample/overture_places_us_sample.parquet', import.meta.url).pathname;
+    if (!existsSync(sample)) return;
+    const out = join(dir, 'overture.ndjson');
+    const reportFile = join(dir, 'overture-report.json');
+    const { stderr } = await run(['import', 'overture', sample, '--bbox', '-80,38,-70,43', '--min-confidence', '0.6', '-o', out, '--report-json', reportFile]);
+    const { venues, rejects } = await readVenues(out, { onInvalid: 'skip' });
+    expect(rejects).toEqual([]);
+    expect(venues.length).toBeGreaterThan(50);
+    for (const v of venues) {
+      const [lat, lon] = v.location.coordinates;
+      expect(lat >= 38 && lat <= 43 && lon >= -80 && lon <= -70).toBe(true);
+      expect(v.confidence).toBeGreaterThanOrEqual(0.6);
+    }
+    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { read: number; written: number; skipped: number; skipReasons: Record<string, { count: number }> };
+    expect(report.read).toBe(3425);
+    expect(report.written).toBe(venues.length);
+    expect(report.written + report.skipped).toBe(3425);
+    expect(report.skipReasons.outside_bbox?.count).toBeGreaterThan(1000);
+    expect(stderr).toMatch(/row groups read: 1/);
+  });
+
+  it('import overture rejects a bad --bbox and --min-confidence naming the value', async () => {
+    await expect(run(['import', 'overture', 'x.parquet', '--bbox', '1,2,3'])).rejects.toThrow(/west,south,east,north .*got "1,2,3"/);
+    await expect(run(['import', 'overture', 'x.parquet', '--bbox', '0,60,10,50'])).rejects.toThrow(/south <= north/);
+    await expect(run(['import', 'overture', 'x.parquet', '--min-confidence', 'high'])).rejects.toThrow(/from 0 to 1; got "high"/);
+  });
+
   it('--max-km-from-authority rejects a non-number', async () => {
     await expect(run(['import', 'fhrs', FIX + 'fhrs-sample.csv', '--max-km-from-authority', 'far'])).rejects.toThrow(/positive number/);
   });
 });
 
 describe('unreadable inputs are invalid_data errors naming the file', () => {
-  for (const kind of ['osm', 'fhrs'] as const) {
-    for (const file of ['missing.geojson', 'missing.ndjson', 'missing.csv']) {
-      if ((kind === 'fhrs') !== file.endsWith('.csv')) continue;
+  for (const kind of ['osm', 'fhrs', 'overture'] as const) {
+    for (const file of ['missing.geojson', 'missing.ndjson', 'missing.csv', 'missing.parquet']) {
+      if ((kind === 'fhrs') !== file.endsWith('.csv') || (kind === 'overture') !== file.endsWith('.parquet')) continue;
       it(`import ${kind} ${file}`, async () => {
         await expect(run(['import', kind, join(dir, file)])).rejects.toMatchObject({ code: 'invalid_data', message: expect.stringContaining(file) });
       });
     }
   }
+  it('import overture of a file that is not Parquet', async () => {
+    const bad = join(dir, 'not.parquet');
+    writeFileSync(bad, 'PAR1 but not really');
+    await expect(run(['import', 'overture', bad])).rejects.toMatchObject({ code: 'invalid_data', message: expect.stringContaining('not.parquet is not readable Parquet') });
+  });
 });

@@ -1,0 +1,187 @@
+import { readdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData, type RowGroup } from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
+import { VenueSearchError } from '../errors.js';
+import type { VenueRecord } from '../schema/venue.js';
+import { countryExtent } from './country-extent.js';
+import { ImportReport } from './import-report.js';
+import type { ImportOptions, ImportRun } from './osm-import.js';
+import { DEFAULT_MIN_CONFIDENCE, overturePlaceToVenue, type LonLatBox, type OverturePlaceFilter } from './overture-to-venue.js';
+import { admitRecord } from './venue-check.js';
+
+/**
+ * Overture Maps places import: GeoParquet files (one file, or every `.parquet` file under a
+ * folder, in name order) to venue records, read with hyparquet one row group at a time, so
+ * memory holds one row group's columns, never a whole file. ZSTD, Snappy, GZIP, Brotli and
+ * LZ4 are decompressed by hyparquet-compressors.
+ *
+ * With a region (`bbox` or `country`), a row group whose `bbox` column statistics (the
+ * smallest `bbox.xmin`/`ymin`, the largest `xmax`/`ymax`; or the geometry column's Parquet
+ * geospatial statistics) lie wholly outside it is not read at all; the report counts row
+ * groups read and skipped. Rows in skipped row groups are not counted as read.
+ */
+export interface OvertureImportOptions extends ImportOptions {
+  /** Places whose `confidence` is below this are skipped (default 0.5; 0 keeps all). */
+  readonly minConfidence?: number;
+  /** Keep places inside this box only (degrees; `west > east` crosses the antimeridian). */
+  readonly bbox?: LonLatBox;
+  /** Keep places whose first address is in this country only (ISO 3166-1 alpha-2). */
+  readonly country?: string;
+}
+
+/** The columns the mapping reads (those a file has; `open` and other extras are ignored). */
+const COLUMNS = ['id', 'geometry', 'bbox', 'names', 'categories', 'taxonomy', 'basic_category', 'confidence', 'websites', 'socials', 'emails', 'phones', 'brand', 'addresses'];
+
+interface ParquetInput {
+  readonly path: string;
+  readonly file: AsyncBuffer;
+  readonly metadata: FileMetaData;
+}
+
+/** Every `.parquet` file of a folder and its subfolders (Overture releases are partitioned), sorted by path. */
+async function parquetFiles(path: string): Promise<string[]> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch (err) {
+    throw new VenueSearchError('invalid_data', `Overture input ${path} is not readable: ${(err as Error).message}`, { file: path });
+  }
+  if (!info.isDirectory()) return [path];
+  const out: string[] = [];
+  for (const entry of await readdir(path, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith('.parquet')) out.push(join(entry.parentPath, entry.name));
+  }
+  if (out.length === 0) throw new VenueSearchError('invalid_data', `Overture folder ${path} holds no .parquet file`, { file: path });
+  return out.sort();
+}
+
+async function openInput(path: string): Promise<ParquetInput> {
+  try {
+    const file = await asyncBufferFromFile(path);
+    return { path, file, metadata: await parquetMetadataAsync(file) };
+  } catch (err) {
+    throw new VenueSearchError('invalid_data', `Overture file ${path} is not readable Parquet: ${(err as Error).message}`, { file: path });
+  }
+}
+
+function statNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  return undefined;
+}
+
+/** The row group's extent from its statistics, or undefined when they do not say. */
+export function rowGroupExtent(rowGroup: RowGroup): LonLatBox | undefined {
+  const stats = new Map<string, { min?: number; max?: number }>();
+  for (const chunk of rowGroup.columns) {
+    const meta = chunk.meta_data;
+    if (meta === undefined) continue;
+    const path = meta.path_in_schema.join('.');
+    const geo = meta.geospatial_statistics?.bbox;
+    if (path === 'geometry' && geo !== undefined) {
+      return { west: geo.xmin, east: geo.xmax, south: geo.ymin, north: geo.ymax };
+    }
+    const s = meta.statistics;
+    if (s !== undefined) {
+      const min = statNumber(s.min_value ?? s.min);
+      const max = statNumber(s.max_value ?? s.max);
+      stats.set(path, { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) });
+    }
+  }
+  const west = stats.get('bbox.xmin')?.min;
+  const east = stats.get('bbox.xmax')?.max;
+  const south = stats.get('bbox.ymin')?.min;
+  const north = stats.get('bbox.ymax')?.max;
+  if (west === undefined || east === undefined || south === undefined || north === undefined) return undefined;
+  return { west, east, south, north };
+}
+
+/** True when a row group's extent (never crossing 180°) may hold a point of the region. */
+export function extentMeetsRegion(extent: LonLatBox, region: LonLatBox): boolean {
+  if (extent.north < region.south || extent.south > region.north) return false;
+  if (region.west <= region.east) return !(extent.east < region.west || extent.west > region.east);
+  // The region crosses the antimeridian: [west, 180] and [-180, east].
+  return extent.east >= region.west || extent.west <= region.east;
+}
+
+function checkOptions(options: OvertureImportOptions): { filter: OverturePlaceFilter; regions: LonLatBox[] } {
+  const minConfidence = options.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
+  if (!(minConfidence >= 0 && minConfidence <= 1)) {
+    throw new VenueSearchError('invalid_request', `minConfidence must be a number from 0 to 1; got ${String(minConfidence)}`, {
+      param: 'minConfidence',
+      value: minConfidence,
+    });
+  }
+  const { bbox } = options;
+  if (bbox !== undefined) {
+    const ok = [bbox.west, bbox.east].every((v) => Number.isFinite(v) && Math.abs(v) <= 180) &&
+      [bbox.south, bbox.north].every((v) => Number.isFinite(v) && Math.abs(v) <= 90) && bbox.south <= bbox.north;
+    if (!ok) {
+      throw new VenueSearchError('invalid_request', `bbox must be west,south,east,north in degrees with south <= north; got ${JSON.stringify(bbox)}`, {
+        param: 'bbox',
+        value: bbox,
+      });
+    }
+  }
+  const country = options.country?.trim().toUpperCase();
+  const filter: OverturePlaceFilter = {
+    minConfidence,
+    ...(bbox !== undefined ? { bbox } : {}),
+    ...(country !== undefined ? { country } : {}),
+  };
+  // A row group is read only when its extent meets every region asked for.
+  const regions: LonLatBox[] = [];
+  if (bbox !== undefined) regions.push(bbox);
+  if (options.country !== undefined) regions.push(countryExtent(options.country));
+  return { filter, regions };
+}
+
+async function* readRecords(path: string, report: ImportReport, options: OvertureImportOptions): AsyncGenerator<VenueRecord> {
+  const { filter, regions } = checkOptions(options);
+  const inputs: ParquetInput[] = [];
+  for (const file of await parquetFiles(path)) inputs.push(await openInput(file));
+  let total = 0;
+  for (const input of inputs) total += Number(input.metadata.num_rows);
+  report.count('files', inputs.length);
+  const seen = new Set<string>();
+  let done = 0;
+  for (const input of inputs) {
+    const present = new Set(parquetSchema(input.metadata).children.map((c) => c.element.name));
+    const columns = COLUMNS.filter((c) => present.has(c));
+    let rowStart = 0;
+    for (const rowGroup of input.metadata.row_groups) {
+      const rows = Number(rowGroup.num_rows);
+      const start = rowStart;
+      rowStart += rows;
+      const extent = regions.length > 0 ? rowGroupExtent(rowGroup) : undefined;
+      if (extent !== undefined && regions.some((r) => !extentMeetsRegion(extent, r))) {
+        report.count('row groups skipped (bbox statistics)');
+        report.count('rows in skipped row groups', rows);
+        done += rows;
+        options.onProgress?.(done, total);
+        continue;
+      }
+      report.count('row groups read');
+      // utf8: false keeps WKB geometry as bytes when a file does not mark it as GeoParquet.
+      const objects = await parquetReadObjects({ file: input.file, metadata: input.metadata, columns, rowStart: start, rowEnd: start + rows, compressors, utf8: false });
+      for (let i = 0; i < objects.length; i++) {
+        const row = objects[i] as Record<string, unknown>;
+        report.read++;
+        const ref = typeof row.id === 'string' ? `overture:${row.id}` : `${basename(input.path)} row ${start + i}`;
+        const out = overturePlaceToVenue(row, filter);
+        if (!out.ok) report.skip(out.reason, ref, out.detail);
+        else if (admitRecord(out.record, ref, seen, report)) yield out.record;
+        done++;
+        if ((done & 1023) === 0) options.onProgress?.(done, total);
+      }
+      options.onProgress?.(done, total);
+    }
+  }
+}
+
+/** Imports an Overture Maps places GeoParquet file, or every `.parquet` file under a folder. */
+export function importOverture(path: string, options: OvertureImportOptions = {}): ImportRun {
+  const report = new ImportReport(options.source ?? basename(path));
+  return { report, records: readRecords(path, report, options) };
+}

@@ -1,0 +1,562 @@
+import { DAY_NAMES } from '../schema/common.js';
+import type { VenueRecord } from '../schema/venue.js';
+import type { RecordSource } from './record-source.js';
+
+/**
+ * Venue records held by the engine in a compact binary form, so that an engine built from
+ * records never keeps the caller's objects (issue 19: ~60 bytes per lean venue here against
+ * ~855 for the objects). Decoding gives a record equal to the one given, with the same keys
+ * in the same order (`JSON.stringify` of both is the same text).
+ *
+ * Layout of record i, starting at byte `starts[i]` (block `floor(start / 2^32)`, offset
+ * `start mod 2^32`; a record never spans two blocks):
+ * - the id and the name as texts (see `RecordWriter.text`), read without decoding the rest
+ *   (find's index, ranking ties, id lookups);
+ * - the shape: a varint code of the record's key list, in the record's own key order;
+ * - each key's value as a tag byte and its payload:
+ *   `TEXT` a UTF-8 text; `WORD` a varint code of a vocabulary word (primaryGenre,
+ *   timeZone); `WORDS` a count and word codes (additionalGenres, establishmentFlags,
+ *   catersFlags, vibes); `SHARED` a varint code of a value stored once for every venue that
+ *   has it (weekly opening hours: a few thousand distinct values in real data), decoded
+ *   once and deep-frozen. Hours in the schema's own form (keys in schema order, `HH:MM`
+ *   times) are keyed by a few bytes built without JSON (`hoursKey`); any other value of
+ *   those keys by its JSON text. `POINT` the location rebuilt from the store's lat/lon columns;
+ *   `TRUE`/`FALSE`; `ID`/`NAME` the header's text; `UNDEFINED`; `JSON` anything else, as
+ *   JSON text.
+ * Decoded records of the last `CACHE_SIZE` distinct indices asked for are kept (a page of
+ * results is decoded once); they, like the frozen shared values, must not be changed:
+ * every response copies what it returns.
+ */
+const enum Tag {
+  JSON = 0,
+  TEXT = 1,
+  WORD = 2,
+  WORDS = 3,
+  TRUE = 4,
+  FALSE = 5,
+  SHARED = 6,
+  POINT = 7,
+  ID = 8,
+  NAME = 9,
+  UNDEFINED = 10,
+}
+
+/** How a key's values are stored when they have the expected type (else TEXT or JSON). */
+const enum Kind {
+  OTHER,
+  ID,
+  NAME,
+  LOCATION,
+  WORD,
+  WORDS,
+  SHARED,
+}
+
+const KEY_KINDS: ReadonlyMap<string, Kind> = new Map([
+  ['id', Kind.ID],
+  ['name', Kind.NAME],
+  ['location', Kind.LOCATION],
+  ['primaryGenre', Kind.WORD],
+  ['timeZone', Kind.WORD],
+  ['additionalGenres', Kind.WORDS],
+  ['establishmentFlags', Kind.WORDS],
+  ['catersFlags', Kind.WORDS],
+  ['vibes', Kind.WORDS],
+  ['regularOpeningHours', Kind.SHARED],
+  ['kitchenOpeningHours', Kind.SHARED],
+  ['holidayOpeningHours', Kind.SHARED],
+]);
+
+function kindOfKey(key: string): Kind {
+  return KEY_KINDS.get(key) ?? Kind.OTHER;
+}
+
+/** Bytes of a block (records are appended until one does not fit). */
+const BLOCK_BYTES = 64 * 1024 * 1024;
+const BLOCK_STRIDE = 2 ** 32;
+/** Decoded records kept, direct-mapped by index (a power of two). */
+const CACHE_SIZE = 4096;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** Codes of distinct strings, in first-seen order. */
+class Dictionary {
+  readonly values: string[] = [];
+  private readonly codes = new Map<string, number>();
+
+  code(value: string): number {
+    let c = this.codes.get(value);
+    if (c === undefined) {
+      c = this.values.length;
+      this.values.push(value);
+      this.codes.set(value, c);
+    }
+    return c;
+  }
+}
+
+/** Appends records to blocks; see the module comment for the layout. */
+class RecordWriter {
+  readonly blocks: Buffer[] = [];
+  private buf: Buffer;
+  private pos = 0;
+  private recordStart = 0;
+
+  /** `firstBlockBytes`: the first block's size (later ones are BLOCK_BYTES). */
+  constructor(firstBlockBytes: number) {
+    this.buf = Buffer.allocUnsafe(firstBlockBytes);
+  }
+
+  /** Starts a record; returns its global start. */
+  begin(): number {
+    this.recordStart = this.pos;
+    return this.blocks.length * BLOCK_STRIDE + this.pos;
+  }
+
+  /** The global start of the record being written (it moves when the record moves to a new block). */
+  get start(): number {
+    return this.blocks.length * BLOCK_STRIDE + this.recordStart;
+  }
+
+  private ensure(bytes: number): void {
+    if (this.pos + bytes <= this.buf.length) return;
+    // Move the record written so far to a fresh block, so no record spans two blocks.
+    const partial = this.pos - this.recordStart;
+    const next = Buffer.allocUnsafe(Math.max(BLOCK_BYTES, 2 * (partial + bytes)));
+    this.buf.copy(next, 0, this.recordStart, this.pos);
+    this.retire(this.recordStart);
+    this.buf = next;
+    this.pos = partial;
+    this.recordStart = 0;
+  }
+
+  private retire(used: number): void {
+    this.blocks.push(this.buf.length - used > 1024 * 1024 ? Buffer.from(this.buf.subarray(0, used)) : this.buf.subarray(0, used));
+  }
+
+  byte(b: number): void {
+    this.ensure(1);
+    this.buf[this.pos++] = b;
+  }
+
+  varint(n: number): void {
+    this.ensure(5);
+    while (n >= 0x80) {
+      this.buf[this.pos++] = (n & 0x7f) | 0x80;
+      n >>>= 7;
+    }
+    this.buf[this.pos++] = n;
+  }
+
+  /**
+   * A text: varint `byteLength * 2 + escaped`, then its bytes: UTF-8, or, for a string with
+   * an unpaired surrogate (which UTF-8 cannot hold), the UTF-8 of its JSON literal.
+   */
+  text(s: string): void {
+    // ASCII (most ids and names) is written byte by byte; anything else by Buffer.write.
+    const n = s.length;
+    let ascii = n < 64;
+    if (ascii) {
+      for (let k = 0; k < n; k++) {
+        if (s.charCodeAt(k) >= 0x80) {
+          ascii = false;
+          break;
+        }
+      }
+    }
+    if (ascii) {
+      this.ensure(1 + n);
+      this.buf[this.pos++] = n * 2;
+      for (let k = 0; k < n; k++) this.buf[this.pos++] = s.charCodeAt(k);
+      return;
+    }
+    const escaped = !(s as unknown as { isWellFormed(): boolean }).isWellFormed(); // ES2024, in Node 20
+    const t = escaped ? JSON.stringify(s) : s;
+    const bytes = Buffer.byteLength(t, 'utf8');
+    this.varint(bytes * 2 + (escaped ? 1 : 0));
+    this.ensure(bytes);
+    this.pos += this.buf.write(t, this.pos, 'utf8');
+  }
+
+  /** Closes the writer; returns the blocks. */
+  finish(): Buffer[] {
+    this.retire(this.pos);
+    return this.blocks;
+  }
+}
+
+function isCanonicalPoint(location: unknown, lat: number, lon: number): boolean {
+  if (typeof location !== 'object' || location === null) return false;
+  const l = location as { type?: unknown; coordinates?: unknown };
+  const keys = Object.keys(l);
+  if (keys.length !== 2 || keys[0] !== 'type' || keys[1] !== 'coordinates' || l.type !== 'Point') return false;
+  const c = l.coordinates;
+  return Array.isArray(c) && c.length === 2 && Object.is(c[0], lat) && Object.is(c[1], lon);
+}
+
+const DAY_CODE = new Map<string, number>(DAY_NAMES.map((d, k) => [d, k]));
+
+/** True when `o`'s own enumerable keys are exactly `keys`, in that order (no allocation). */
+function hasKeys(o: object, keys: readonly string[]): boolean {
+  let k = 0;
+  for (const key in o) {
+    if (key !== keys[k++] || !Object.prototype.hasOwnProperty.call(o, key)) return false;
+  }
+  return k === keys.length;
+}
+
+const GROUP_KEYS = ['days', 'timeSlots'];
+const SLOT_KEYS = ['open', 'close', 'isClosed', 'closeNextDay'];
+/** Scratch of `describeHours`; hours longer than this are keyed by JSON. */
+const hoursUnits = new Uint16Array(512);
+
+/** Minutes of an `HH:MM` time (two digits each), or -1 for any other text. */
+function clockMinutes(t: unknown): number {
+  if (typeof t !== 'string' || t.length !== 5 || t.charCodeAt(2) !== 58) return -1;
+  const h1 = t.charCodeAt(0) - 48;
+  const h2 = t.charCodeAt(1) - 48;
+  const m1 = t.charCodeAt(3) - 48;
+  const m2 = t.charCodeAt(4) - 48;
+  if (!(h1 >= 0 && h1 <= 9 && h2 >= 0 && h2 <= 9 && m1 >= 0 && m1 <= 9 && m2 >= 0 && m2 <= 9)) return -1;
+  return (h1 * 10 + h2) * 60 + m1 * 10 + m2;
+}
+
+/**
+ * Writes a description of weekly hours in the schema's own form (group keys `days`,
+ * `timeSlots`; slot keys `open`, `close`, `isClosed`, `closeNextDay`; `HH:MM` times) into
+ * `hoursUnits`, so equal hours share one dictionary entry without being written as JSON;
+ * returns its length, or -1 for anything else. Each group: its day count and day codes,
+ * its slot count, then per slot the two times in minutes and the two flags.
+ */
+function describeHours(v: unknown): number {
+  if (!Array.isArray(v)) return -1;
+  const u = hoursUnits;
+  let n = 0;
+  for (const g of v as unknown[]) {
+    if (typeof g !== 'object' || g === null || !hasKeys(g, GROUP_KEYS)) return -1;
+    const { days, timeSlots } = g as { days: unknown; timeSlots: unknown };
+    if (!Array.isArray(days) || !Array.isArray(timeSlots)) return -1;
+    if (n + 2 + days.length + 3 * timeSlots.length > u.length) return -1;
+    u[n++] = 0xff00 + days.length;
+    for (const day of days as unknown[]) {
+      const c = DAY_CODE.get(day as string);
+      if (c === undefined) return -1;
+      u[n++] = c;
+    }
+    u[n++] = 0xfe00 + timeSlots.length;
+    for (const slot of timeSlots as unknown[]) {
+      if (typeof slot !== 'object' || slot === null || !hasKeys(slot, SLOT_KEYS)) return -1;
+      const o = slot as { open: unknown; close: unknown; isClosed: unknown; closeNextDay: unknown };
+      const open = clockMinutes(o.open);
+      const close = clockMinutes(o.close);
+      if (open < 0 || close < 0 || typeof o.isClosed !== 'boolean' || typeof o.closeNextDay !== 'boolean') return -1;
+      u[n++] = open;
+      u[n++] = close;
+      u[n++] = (o.isClosed ? 1 : 0) | (o.closeNextDay ? 2 : 0);
+    }
+  }
+  return n;
+}
+
+/** Two independent 26-bit FNV-style hashes of `units[0..n)` in one safe integer. */
+function hashUnits(units: Uint16Array, n: number): number {
+  let a = 0x811c9dc5;
+  let b = 0x12345678;
+  for (let k = 0; k < n; k++) {
+    a = Math.imul(a ^ units[k]!, 0x01000193);
+    b = Math.imul(b ^ units[k]!, 0x5bd1e995) ^ (b >>> 15);
+  }
+  return (a >>> 6) * 2 ** 26 + (b >>> 6);
+}
+
+function isWordList(v: unknown): v is string[] {
+  if (!Array.isArray(v)) return false;
+  for (const w of v) if (typeof w !== 'string') return false;
+  return true;
+}
+
+/** Builds a {@link CompactRecordSource}: `add` each record in venue-index order, then `finish`. */
+export class CompactRecordsBuilder {
+  private readonly writer: RecordWriter;
+  private readonly starts: Float64Array;
+  private readonly words = new Dictionary();
+  private readonly shapes = new Dictionary();
+  /** Per shared code: the value itself (a copy of the first seen), frozen at finish. */
+  private readonly sharedValues: unknown[] = [];
+  private readonly sharedByJson = new Map<string, number>();
+  private readonly hoursByHash = new Map<number, number>();
+  /** Codes by the caller's object (only while building: the builder is dropped after finish). */
+  private readonly sharedByObject = new WeakMap<object, number>();
+  /** Descriptions of the shared hours: code c's units are `hoursPool[hoursStart[c] .. hoursStart[c + 1])` (sparse by code). */
+  private readonly hoursPool: number[] = [];
+  private readonly hoursStart: number[] = [];
+  private lastKeys: readonly string[] = [];
+  private lastKinds: readonly Kind[] = [];
+  private lastShape = -1;
+  private count = 0;
+
+  constructor(size: number) {
+    this.starts = new Float64Array(size);
+    this.lastShape = this.shapes.code(''); // the empty key list, matching `lastKeys`
+    // About 64 bytes per lean record; a small engine does not take a whole block.
+    this.writer = new RecordWriter(Math.min(BLOCK_BYTES, Math.max(4096, size * 64)));
+  }
+
+  /** Adds venue `count`'s record; `lat`/`lon` are its store coordinates (its location's). */
+  add(r: VenueRecord, lat: number, lon: number): void {
+    const w = this.writer;
+    w.begin();
+    const rec = r as unknown as Record<string, unknown>;
+    const id = String(rec.id);
+    const name = String(rec.name);
+    w.text(id);
+    w.text(name);
+    const keys = this.shapeOf(rec);
+    const kinds = this.lastKinds;
+    w.varint(this.lastShape);
+    for (let k = 0; k < keys.length; k++) {
+      const v = rec[keys[k]!];
+      const kind = kinds[k]!;
+      if (v === undefined) w.byte(Tag.UNDEFINED);
+      else if (v === true) w.byte(Tag.TRUE);
+      else if (v === false) w.byte(Tag.FALSE);
+      else if (kind === Kind.ID && v === id) w.byte(Tag.ID);
+      else if (kind === Kind.NAME && v === name) w.byte(Tag.NAME);
+      else if (kind === Kind.LOCATION && isCanonicalPoint(v, lat, lon)) w.byte(Tag.POINT);
+      else if (kind === Kind.WORD && typeof v === 'string') {
+        w.byte(Tag.WORD);
+        w.varint(this.words.code(v));
+      } else if (typeof v === 'string') {
+        w.byte(Tag.TEXT);
+        w.text(v);
+      } else if (kind === Kind.WORDS && isWordList(v)) {
+        w.byte(Tag.WORDS);
+        w.varint(v.length);
+        for (const word of v) w.varint(this.words.code(word));
+      } else if (kind === Kind.SHARED) {
+        w.byte(Tag.SHARED);
+        w.varint(this.sharedCode(v));
+      } else {
+        w.byte(Tag.JSON);
+        w.text(JSON.stringify(v));
+      }
+    }
+    this.starts[this.count++] = w.start;
+  }
+
+  /**
+   * The record's key list, and its code in `lastShape`. Records of one source mostly have
+   * the previous record's keys: that is checked without allocating.
+   */
+  private shapeOf(rec: object): readonly string[] {
+    if (!hasKeys(rec, this.lastKeys)) {
+      this.lastKeys = Object.keys(rec);
+      this.lastShape = this.shapes.code(this.lastKeys.join('\u0000'));
+      this.lastKinds = this.lastKeys.map(kindOfKey);
+    }
+    return this.lastKeys;
+  }
+
+  /**
+   * The code of a shared value: hours in the schema's form by their description (hashed,
+   * then compared unit by unit), anything else by its JSON text. The value is copied (JSON)
+   * the first time, so the caller's object is not kept.
+   */
+  private sharedCode(v: unknown): number {
+    // Callers often share one hours object between venues: the same object, the same code.
+    if (typeof v === 'object' && v !== null) {
+      const seen = this.sharedByObject.get(v);
+      if (seen !== undefined) return seen;
+      const code = this.sharedCodeOf(v);
+      this.sharedByObject.set(v, code);
+      return code;
+    }
+    return this.sharedCodeOf(v);
+  }
+
+  private sharedCodeOf(v: unknown): number {
+    const n = describeHours(v);
+    if (n >= 0) {
+      const hash = hashUnits(hoursUnits, n);
+      const known = this.hoursByHash.get(hash);
+      if (known !== undefined && this.sameHours(known, n)) return known;
+      if (known === undefined) {
+        const code = this.newShared(v);
+        this.hoursByHash.set(hash, code);
+        this.hoursStart[code] = this.hoursPool.length;
+        for (let k = 0; k < n; k++) this.hoursPool.push(hoursUnits[k]!);
+        this.hoursStart[code + 1] = this.hoursPool.length;
+        return code;
+      }
+      // A hash collision between different hours (not expected): key this one by JSON.
+    }
+    const key = JSON.stringify(v);
+    let code = this.sharedByJson.get(key);
+    if (code === undefined) {
+      code = this.newShared(v);
+      this.sharedByJson.set(key, code);
+    }
+    return code;
+  }
+
+  private sameHours(code: number, n: number): boolean {
+    const start = this.hoursStart[code]!;
+    if (this.hoursStart[code + 1]! - start !== n) return false;
+    for (let k = 0; k < n; k++) if (this.hoursPool[start + k] !== hoursUnits[k]) return false;
+    return true;
+  }
+
+  private newShared(v: unknown): number {
+    this.sharedValues.push(JSON.parse(JSON.stringify(v)) as unknown);
+    return this.sharedValues.length - 1;
+  }
+
+  finish(lat: Float64Array, lon: Float64Array): CompactRecordSource {
+    if (this.count !== this.starts.length) throw new Error(`CompactRecordsBuilder: ${this.count} records added, ${this.starts.length} expected`);
+    const shapes = this.shapes.values.map((s) => (s === '' ? [] : s.split('\u0000')));
+    const shared = this.sharedValues.map((v) => deepFreeze(v));
+    return new CompactRecordSource(this.writer.finish(), this.starts, this.words.values, shapes, shared, lat, lon);
+  }
+}
+
+/** Reads the compact records (see the module comment). */
+export class CompactRecordSource implements RecordSource {
+  readonly length: number;
+  private pos = 0;
+  private block: Buffer;
+  private readonly cacheIndex = new Int32Array(CACHE_SIZE).fill(-1);
+  private readonly cacheRecord = new Array<VenueRecord | undefined>(CACHE_SIZE);
+
+  constructor(
+    private readonly blocks: readonly Buffer[],
+    private readonly starts: Float64Array,
+    private readonly words: readonly string[],
+    private readonly shapes: readonly (readonly string[])[],
+    private readonly shared: readonly unknown[],
+    private readonly lat: Float64Array,
+    private readonly lon: Float64Array,
+  ) {
+    this.length = starts.length;
+    this.block = blocks[0] ?? Buffer.alloc(0);
+  }
+
+  /** Bytes held: the blocks and the start offsets (the dictionaries are small). */
+  get byteSize(): number {
+    let n = this.starts.byteLength;
+    for (const b of this.blocks) n += b.length;
+    return n;
+  }
+
+  get(i: number): VenueRecord {
+    const slot = i & (CACHE_SIZE - 1);
+    if (this.cacheIndex[slot] === i) return this.cacheRecord[slot]!;
+    const r = this.decode(i);
+    this.cacheIndex[slot] = i;
+    this.cacheRecord[slot] = r;
+    return r;
+  }
+
+  id(i: number): string {
+    this.seek(i);
+    return this.readText();
+  }
+
+  name(i: number): string {
+    this.seek(i);
+    this.skipText();
+    return this.readText();
+  }
+
+  private decode(i: number): VenueRecord {
+    this.seek(i);
+    const id = this.readText();
+    const name = this.readText();
+    const keys = this.shapes[this.readVarint()]!;
+    const out: Record<string, unknown> = {};
+    for (const key of keys) {
+      const tag = this.block[this.pos++] as Tag;
+      switch (tag) {
+        case Tag.ID:
+          out[key] = id;
+          break;
+        case Tag.NAME:
+          out[key] = name;
+          break;
+        case Tag.POINT:
+          out[key] = { type: 'Point', coordinates: [this.lat[i]!, this.lon[i]!] };
+          break;
+        case Tag.TRUE:
+          out[key] = true;
+          break;
+        case Tag.FALSE:
+          out[key] = false;
+          break;
+        case Tag.UNDEFINED:
+          out[key] = undefined;
+          break;
+        case Tag.WORD:
+          out[key] = this.words[this.readVarint()];
+          break;
+        case Tag.WORDS: {
+          const n = this.readVarint();
+          const list = new Array<string>(n);
+          for (let k = 0; k < n; k++) list[k] = this.words[this.readVarint()]!;
+          out[key] = list;
+          break;
+        }
+        case Tag.SHARED:
+          out[key] = this.shared[this.readVarint()];
+          break;
+        case Tag.TEXT:
+          out[key] = this.readText();
+          break;
+        case Tag.JSON:
+          out[key] = JSON.parse(this.readText()) as unknown;
+          break;
+        default:
+          throw new Error(`compact record ${i}: unknown tag ${String(tag)}`);
+      }
+    }
+    return out as unknown as VenueRecord;
+  }
+
+  private seek(i: number): void {
+    if (!(i >= 0 && i < this.length)) throw new RangeError(`venue index ${i} out of range 0..${this.length - 1}`);
+    const start = this.starts[i]!;
+    const b = Math.floor(start / BLOCK_STRIDE);
+    this.block = this.blocks[b]!;
+    this.pos = start - b * BLOCK_STRIDE;
+  }
+
+  private readVarint(): number {
+    const buf = this.block;
+    let n = 0;
+    let shift = 0;
+    for (;;) {
+      const b = buf[this.pos++]!;
+      n += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return n;
+      shift += 7;
+    }
+  }
+
+  private readText(): string {
+    const h = this.readVarint();
+    const n = Math.floor(h / 2);
+    const start = this.pos;
+    this.pos += n;
+    const t = this.block.toString('utf8', start, start + n);
+    return h % 2 === 1 ? (JSON.parse(t) as string) : t;
+  }
+
+  private skipText(): void {
+    const n = Math.floor(this.readVarint() / 2); // read before `pos` is taken
+    this.pos += n;
+  }
+}
