@@ -20,6 +20,8 @@ export interface DefaultPlaceResolverOptions extends LearntPlacesOptions {
 
 /** Generic words a district name may add to the name people say ("Camden" for "Camden Town"). */
 const GENERIC_SUFFIXES = ['town', 'village', 'city', 'centre', 'center'];
+/** A suffixed name of this many people or more is a candidate even beside precise own entries. */
+const CITY_POPULATION = 100_000;
 
 /** Radius (metres) within which a place's venues are counted when a name means several places. */
 export const PLACE_VENUES_RADIUS_METERS = 10_000;
@@ -145,12 +147,19 @@ export class DefaultPlaceResolver implements PlaceResolver {
     return entries.length > 0 ? fromEntry(pickAmong(entries, venues)) : null;
   }
 
-  /** A name's own entries, plus its generic-suffix names' when none of its own is precise. */
+  /**
+   * A name's own entries, plus its generic-suffix names': all of them when none of its own
+   * is precise, else only the suffixed cities (CITY_POPULATION and up), so that with the
+   * world option "New York" still finds GeoNames' "New York City" beside the two GB villages
+   * called New York (the venues, then prominence, choose among them: pickAmong).
+   */
   private candidates(key: string): readonly GazetteerEntry[] {
     const own = this.gazetteer.lookup(key);
-    if (own.some(isPrecise)) return own;
+    const precise = own.some(isPrecise);
     const all = [...own];
-    for (const suffix of GENERIC_SUFFIXES) all.push(...this.gazetteer.lookup(`${key} ${suffix}`));
+    for (const suffix of GENERIC_SUFFIXES) {
+      for (const e of this.gazetteer.lookup(`${key} ${suffix}`)) if (!precise || e.population >= CITY_POPULATION) all.push(e);
+    }
     return all;
   }
 }
