@@ -7,12 +7,14 @@
  *   keys rotate <accountId> [--db accounts.sqlite] [--only secret|public] [--grace-hours 24]
  * Operator commands print one JSON object on stdout; errors go to stderr with exit code 1.
  */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isVenueSearchError } from '../errors.js';
-import { openAccount, rotateAccountKeys } from '../http/accounts.js';
+import { DEFAULT_ROTATION_GRACE_MS, openAccount, rotateAccountKeys } from '../http/accounts.js';
 import { buildApp } from '../http/app.js';
+import { hashApiKey } from '../http/keys.js';
 import { normalizeOrigin } from '../http/origins.js';
-import { MICROS_PER_GBP, NEW_ACCOUNT_CREDIT_MICROS, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../http/plans.js';
+import { MICROS_PER_GBP, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../http/plans.js';
 import { AccountsDatabaseError, SqliteAccountsStore } from '../http/sqlite-accounts-store.js';
 import { loadEngineFile } from './load-engine.js';
 
@@ -84,19 +86,75 @@ async function loadEngine(dataPath: string) {
   }
 }
 
-/** Creates the development account, or reuses it with fresh keys and its credit topped back up to 10 GBP. */
-async function developmentKeys(store: SqliteAccountsStore): Promise<{ accountId: string; secretKey: string; publicKey: string }> {
-  const existing = await store.getAccount(DEV_ACCOUNT_ID);
-  if (existing === undefined) {
-    const opened = await openAccount(store, 'Enterprise', { accountId: DEV_ACCOUNT_ID });
-    return { accountId: opened.accountId, secretKey: opened.secretKey, publicKey: opened.publicKey };
+interface DevelopmentKeys {
+  readonly accountId: string;
+  readonly secretKey: string;
+  readonly publicKey: string;
+}
+
+/** Where `serve --dev` keeps the development keys of the database `dbPath` (owner-only file). */
+export function developmentKeysFile(dbPath: string): string {
+  return `${dbPath}.dev-keys.json`;
+}
+
+function readDevelopmentKeys(file: string): DevelopmentKeys | undefined {
+  try {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<DevelopmentKeys>;
+    if (saved.accountId !== DEV_ACCOUNT_ID || typeof saved.secretKey !== 'string' || typeof saved.publicKey !== 'string') return undefined;
+    return { accountId: saved.accountId, secretKey: saved.secretKey, publicKey: saved.publicKey };
+  } catch {
+    return undefined;
   }
-  if (existing.balanceMicros < NEW_ACCOUNT_CREDIT_MICROS) {
-    await store.topUp(DEV_ACCOUNT_ID, NEW_ACCOUNT_CREDIT_MICROS - existing.balanceMicros, Date.now());
+}
+
+/** Written to a temporary file then renamed: a concurrent reader sees the old keys or the new, whole. */
+function saveDevelopmentKeys(file: string, keys: DevelopmentKeys): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
+  renameSync(tmp, file);
+}
+
+async function keysStillValid(store: SqliteAccountsStore, keys: DevelopmentKeys): Promise<boolean> {
+  const now = Date.now();
+  for (const key of [keys.secretKey, keys.publicKey]) {
+    const principal = await store.findKey(hashApiKey(key), now);
+    if (principal?.accountId !== DEV_ACCOUNT_ID) return false;
   }
-  // keys are stored hashed and cannot be shown again, so the dev keys are re-issued each start
-  const rotated = await rotateAccountKeys(store, DEV_ACCOUNT_ID, { graceMs: 0 });
-  return { accountId: DEV_ACCOUNT_ID, secretKey: rotated.secretKey!, publicKey: rotated.publicKey! };
+  return true;
+}
+
+/**
+ * The development account's keys: the saved ones while they still work, so a second
+ * `serve --dev` on the same database (another terminal, a restart) shares the account as it
+ * is: no key revoked, no balance reset, usage kept. New keys are issued only when the
+ * account is new, or when the saved keys are lost or no longer valid (then with the normal
+ * 24 h grace, so a server still holding older keys keeps working).
+ */
+async function developmentKeys(store: SqliteAccountsStore, dbPath: string): Promise<DevelopmentKeys> {
+  const file = developmentKeysFile(dbPath);
+  for (let attempt = 0; ; attempt++) {
+    const saved = readDevelopmentKeys(file);
+    if (saved !== undefined && (await keysStillValid(store, saved))) return saved;
+    if ((await store.getAccount(DEV_ACCOUNT_ID)) === undefined) {
+      try {
+        const opened = await openAccount(store, 'Enterprise', { accountId: DEV_ACCOUNT_ID });
+        const keys = { accountId: opened.accountId, secretKey: opened.secretKey, publicKey: opened.publicKey };
+        saveDevelopmentKeys(file, keys);
+        return keys;
+      } catch (err) {
+        // another server created it between the check and the insert: read what it saved
+        if (attempt < 3) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          continue;
+        }
+        throw err;
+      }
+    }
+    const rotated = await rotateAccountKeys(store, DEV_ACCOUNT_ID, { graceMs: DEFAULT_ROTATION_GRACE_MS });
+    const keys = { accountId: DEV_ACCOUNT_ID, secretKey: rotated.secretKey!, publicKey: rotated.publicKey! };
+    saveDevelopmentKeys(file, keys);
+    return keys;
+  }
 }
 
 async function serve(options: ServeOptions): Promise<void> {
@@ -125,9 +183,9 @@ async function serve(options: ServeOptions): Promise<void> {
   const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
   const lines = [`venue-search: serving ${options.data} on ${base}/v1/ (accounts: ${options.db})`];
   if (options.dev === true) {
-    const dev = await developmentKeys(store);
+    const dev = await developmentKeys(store, options.db);
     lines.push(
-      'Development account (Enterprise plan, 10 GBP credit; keys re-issued at every start):',
+      `Development account (Enterprise plan, opened with 10 GBP credit; keys kept in ${developmentKeysFile(options.db)}):`,
       `  account id  ${dev.accountId}`,
       `  secret key  ${dev.secretKey}`,
       `  public key  ${dev.publicKey}`,
@@ -146,7 +204,7 @@ export function registerServiceCommands(program: Command): void {
     .option('--port <port>', 'TCP port', parsePort, 8080)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
-    .option('--dev', 'create or reuse a development account and print its keys')
+    .option('--dev', 'create or reuse the development account and print its keys (kept beside the database, reused while valid)')
     .option('--widget-tile-url <template>', 'base-map tiles for the widget, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: vector map only)')
     .option('--widget-tile-attribution <text>', 'credit line shown under the widget map when tiles are used')
     .action(async (options: ServeOptions) => serve(options));

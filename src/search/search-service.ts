@@ -34,6 +34,7 @@ import { OpeningStates } from './opening-states.js';
 import { Ranking } from './ranking.js';
 import { routeHalfwayPoint } from './route-center.js';
 import { SearchVocabulary } from './search-vocabulary.js';
+import { OccupiedCells, swappedCoordinatesHint } from './swapped-hint.js';
 import { travelDistance, travelMinutes } from './travel.js';
 import { validatePage, validateSearchBody, type ValidBody } from './validate-request.js';
 
@@ -92,6 +93,7 @@ class MultiLocationSearch implements SearchService {
   private readonly ranking: Ranking;
   private readonly parts = new Float64Array(PART_COUNT);
   private readonly filter: ColumnFilter;
+  private readonly occupied: OccupiedCells;
 
   constructor(store: VenueStore, spatial: SpatialIndex, options: SearchServiceOptions) {
     this.store = store;
@@ -100,6 +102,7 @@ class MultiLocationSearch implements SearchService {
     this.opening = new OpeningStates(store, options);
     this.ranking = new Ranking((i) => store.id(i));
     this.filter = new ColumnFilter(store.caters, store.chain);
+    this.occupied = new OccupiedCells(store.lat, store.lon, store.size);
   }
 
   vocabulary(): SearchVocabularyJson {
@@ -146,7 +149,7 @@ class MultiLocationSearch implements SearchService {
     for (let p = 0; p < page.length; p++) {
       establishments[p] = this.record(page[p]!, prefs, valid, from, area.route !== null);
     }
-    return {
+    const response: SearchResponse = {
       centerPoint: { Lat: area.centerLat, Lon: area.centerLon },
       radius: area.radius,
       establishments,
@@ -154,6 +157,11 @@ class MultiLocationSearch implements SearchService {
       limit,
       offset,
     };
+    if (ranking.length === 0) {
+      const hint = swappedCoordinatesHint(this.occupied, area.centerLat, area.centerLon);
+      if (hint !== undefined) response.hint = hint;
+    }
+    return response;
   }
 
   /** The response record of ranking slot `slot`; `from[k]`: the frame of input location k. */

@@ -184,6 +184,7 @@ describe('OpenAPI', () => {
         '/v1/establishments/menus/{id}',
         '/v1/find',
         '/v1/search/',
+        '/v1/search',
         '/v1/vocabulary',
       ].sort(),
     );
@@ -194,7 +195,7 @@ describe('OpenAPI', () => {
     expect(doc.paths['/v1/search/'].post.requestBody.content['application/json'].schema.required).toEqual(['locations', 'mode']);
     expect(doc.paths['/v1/search/'].post.responses['200'].content['application/json'].schema.required).toContain('establishments');
     expect(doc.components.schemas.ErrorEnvelope.required).toEqual(['message', 'type', 'code']);
-    expect(doc.paths['/v1/find'].get.responses['4XX'].content['application/json'].schema.required).toEqual(['message', 'type', 'code']);
+    expect(doc.paths['/v1/find'].get.responses['4XX'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
     expect(Object.keys(doc.paths['/v1/find'].get.responses).sort()).toEqual(['200', '400', '401', '402', '429', '4XX', '5XX']);
     expect(Object.keys(doc.paths['/v1/establishments/basic/{id}'].get.responses)).toContain('404');
     expect(Object.keys(doc.paths['/v1/find'].get.responses['429'].headers)).toContain('Retry-After');

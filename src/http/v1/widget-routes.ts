@@ -19,6 +19,7 @@ import { HttpError } from '../http-errors.js';
 import { hashApiKey, keyKindOf } from '../keys.js';
 import { originAllowed, requestOrigin } from '../origins.js';
 import { widgetMessageHtml, widgetPageHtml } from '../../widget/page-html.js';
+import { NoQuerySchema } from './schemas.js';
 import { loadWidgetAssets, type WidgetAsset } from './widget-assets.js';
 
 export interface WidgetOptions {
@@ -91,6 +92,10 @@ export function widgetRoutes(deps: WidgetDependencies): FastifyPluginAsync {
       const raw = query.key;
       const key = typeof raw === 'string' ? raw.trim() : undefined;
       const message = (status: number, title: string, text: string) => sendHtml(reply, status, widgetMessageHtml(title, text, stylesheetHref), messageCsp);
+      const unknown = Object.keys(query).find((name) => name !== 'key');
+      if (unknown !== undefined) {
+        return message(400, 'Unknown parameter', `This page takes only the key parameter (/v1/widget/?key=pk_...); ${JSON.stringify(unknown.slice(0, 50))} is not known.`);
+      }
       if (assets === undefined) return message(503, 'Widget unavailable', 'unavailable' in loaded ? loaded.unavailable : 'not built');
       if (key === undefined || key === '') {
         return message(400, 'A public key is needed', 'This widget needs the site\'s public key in its address: /v1/widget/?key=pk_...');
@@ -118,7 +123,7 @@ export function widgetRoutes(deps: WidgetDependencies): FastifyPluginAsync {
       return sendHtml(reply, 200, html, widgetCsp({ tileOrigin, frameAncestors: allowed }));
     });
 
-    app.get('/assets/:file', { schema: { hide: true } }, async (request, reply) => {
+    app.get('/assets/:file', { schema: { hide: true, querystring: NoQuerySchema } }, async (request, reply) => {
       const file = (request.params as { file: string }).file;
       const found = byName.get(file);
       if (found === undefined) {
