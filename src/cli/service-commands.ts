@@ -10,12 +10,12 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isVenueSearchError } from '../errors.js';
-import { DEFAULT_ROTATION_GRACE_MS, openAccount, rotateAccountKeys } from '../http/accounts.js';
+import { DEFAULT_ROTATION_GRACE_MS, openAccount, rotateAccountKeys } from '../accounts/accounts.js';
 import { buildApp } from '../http/app.js';
-import { hashApiKey } from '../http/keys.js';
+import { hashApiKey } from '../accounts/keys.js';
 import { normalizeOrigin } from '../http/origins.js';
-import { MICROS_PER_GBP, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../http/plans.js';
-import { AccountsDatabaseError, SqliteAccountsStore } from '../http/sqlite-accounts-store.js';
+import { MICROS_PER_GBP, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../accounts/plans.js';
+import { AccountsDatabaseError, SqliteAccountsStore } from '../accounts/sqlite-accounts-store.js';
 import { loadEngineFile } from './load-engine.js';
 
 const DEFAULT_DB = 'accounts.sqlite';

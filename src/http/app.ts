@@ -16,9 +16,9 @@
 import { randomUUID } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import type { AccountsStore } from './accounts-store.js';
+import type { AccountsStore } from '../accounts/accounts-store.js';
 import type { EngineLike } from './engine-like.js';
-import { planWindows, type PlanName, type RateWindow } from './plans.js';
+import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.js';
 import { clientErrorResponse } from './client-errors.js';
 import { HttpError, toErrorResponse } from './http-errors.js';
 import { createValidatorCompiler } from './validation.js';

@@ -5,12 +5,13 @@
  * every guarded response, errors included.
  */
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import type { AccountsStore, KeyPrincipal } from './accounts-store.js';
+import type { AccountsStore, KeyPrincipal } from '../accounts/accounts-store.js';
 import { HttpError } from './http-errors.js';
-import { hashApiKey, keyKindOf, presentedKey, publicKeyMayCall } from './keys.js';
+import { hashApiKey, keyKindOf } from '../accounts/keys.js';
+import { presentedKey, publicKeyMayCall } from './key-header.js';
 import { originAllowed, requestOrigin } from './origins.js';
-import type { PlanName, RateWindow } from './plans.js';
-import { rateLimitHeaders } from './rate-limit.js';
+import type { PlanName, RateWindow } from '../accounts/plans.js';
+import { rateLimitHeaders } from '../accounts/rate-limit.js';
 
 /** Routes with `config: { public: true }` skip the guard (the OpenAPI document, 405 answers). */
 export interface GuardRouteConfig {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
-import { SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { createFixtureEngine } from './support/fixture-engine.js';
 import { createHarness, FakeClock, ledgerRows } from './support/harness.js';
 
@@ -87,7 +87,7 @@ describe('balance of exactly K finds, 2K concurrent finds', () => {
 
   it('the store refuses a second charge under the same request id', async () => {
     const store = new SqliteAccountsStore(':memory:');
-    const { openAccount } = await import('../../src/http/accounts.js');
+    const { openAccount } = await import('../../src/accounts/accounts.js');
     const acct = await openAccount(store, 'Scale', { nowMs: 0 });
     const request = { accountId: acct.accountId, requestId: 'req-1', kind: 'find' as const, costMicros: FIND, nowMs: 1 };
     const [first, second] = await Promise.all([store.charge(request), store.charge(request)]);

@@ -13,11 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openAccount, rotateAccountKeys } from '../../src/http/accounts.js';
-import { KeyCache } from '../../src/http/key-cache.js';
-import { hashApiKey } from '../../src/http/keys.js';
-import { SECOND_MS, type RateWindow } from '../../src/http/plans.js';
-import { SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
+import { openAccount, rotateAccountKeys } from '../../src/accounts/accounts.js';
+import { KeyCache } from '../../src/accounts/key-cache.js';
+import { hashApiKey } from '../../src/accounts/keys.js';
+import { SECOND_MS, type RateWindow } from '../../src/accounts/plans.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { createHarness, FakeClock, ledgerRows } from './support/harness.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-caches-'));

@@ -6,7 +6,7 @@
  */
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../src/http/keys.js';
+import { generateApiKey } from '../../src/accounts/keys.js';
 import { ErrorEnvelopeSchema } from '../../src/http/v1/schemas.js';
 import { createHarness, ledgerRows, type Harness } from './support/harness.js';
 

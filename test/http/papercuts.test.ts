@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema } from '../../src/http/v1/schemas.js';
 import type { SearchResponse } from '../../src/schema/search.js';
 import { buildApp } from '../../src/http/app.js';
-import { SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { createFixtureEngine } from './support/fixture-engine.js';
 import { createHarness, type Harness } from './support/harness.js';
 

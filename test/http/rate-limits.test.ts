@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DAY_MS, SECOND_MS, type RateWindow } from '../../src/http/plans.js';
-import { decideRate, type WindowCounter } from '../../src/http/rate-limit.js';
+import { DAY_MS, SECOND_MS, type RateWindow } from '../../src/accounts/plans.js';
+import { decideRate, type WindowCounter } from '../../src/accounts/rate-limit.js';
 import { createHarness, FakeClock } from './support/harness.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-rate-'));

@@ -1,5 +1,5 @@
 /**
- * Limits and abuse (issue 8, item 3). Oracles: the plan table (src/http/plans.ts, interface
+ * Limits and abuse (issue 8, item 3). Oracles: the plan table (src/accounts/plans.ts, interface
  * section 8), the price list, and the ledger read back from SQLite; the client's own count
  * of what it sent and what it got.
  * - per-window counts are exact under concurrency: several keys of one account, spread over
@@ -14,8 +14,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rotateAccountKeys } from '../../src/http/accounts.js';
-import { priceMicros, SECOND_MS, type RateWindow } from '../../src/http/plans.js';
+import { rotateAccountKeys } from '../../src/accounts/accounts.js';
+import { priceMicros, SECOND_MS, type RateWindow } from '../../src/accounts/plans.js';
 import { createHarness, FakeClock, ledgerRows, type Harness } from '../http/support/harness.js';
 import { expectEnvelope } from './support/envelope.js';
 

@@ -4,7 +4,7 @@
  * schemas' own bounds (VenueIdParamsSchema: id 1..200 characters).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OpenedAccount } from '../../src/http/accounts.js';
+import type { OpenedAccount } from '../../src/accounts/accounts.js';
 import { createHarness, ledgerRows, type Harness } from '../http/support/harness.js';
 import { expectEnvelope } from './support/envelope.js';
 

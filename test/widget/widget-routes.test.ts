@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openAccount } from '../../src/http/accounts.js';
+import { openAccount } from '../../src/accounts/accounts.js';
 import { normalizeOrigin, originAllowed, requestOrigin } from '../../src/http/origins.js';
-import { SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { createHarness, type Harness } from '../http/support/harness.js';
 import { runServiceCommand } from '../http/support/run-service-command.js';
 

@@ -8,12 +8,12 @@
 import type {} from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, HTTPMethods } from 'fastify';
-import type { AccountsStore } from '../accounts-store.js';
+import type { AccountsStore } from '../../accounts/accounts-store.js';
 import { serveCharged } from '../billing.js';
 import type { EngineLike, FindParams } from '../engine-like.js';
 import { createGuard, principalOf } from '../guard.js';
 import { HttpError, invalidParam } from '../http-errors.js';
-import { priceMicros, type PlanName, type RateWindow } from '../plans.js';
+import { priceMicros, type PlanName, type RateWindow } from '../../accounts/plans.js';
 import { plainSchema } from '../plain-schema.js';
 import { finiteQueryNumbers } from '../validation.js';
 import { venueResponseSchemas } from './venue-schemas.js';

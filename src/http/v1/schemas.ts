@@ -5,7 +5,7 @@
  * Every number has finite bounds; unknown parameters are rejected (`additionalProperties: false`).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { BILLABLE_KINDS, PLAN_NAMES } from '../plans.js';
+import { BILLABLE_KINDS, PLAN_NAMES } from '../../accounts/plans.js';
 
 export const ErrorEnvelopeSchema = Type.Object(
   {

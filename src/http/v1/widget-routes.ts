@@ -13,10 +13,10 @@
  * a year's `immutable` caching on the content-hashed assets.
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
-import type { AccountsStore } from '../accounts-store.js';
+import type { AccountsStore } from '../../accounts/accounts-store.js';
 import type { EngineLike } from '../engine-like.js';
 import { HttpError } from '../http-errors.js';
-import { hashApiKey, keyKindOf } from '../keys.js';
+import { hashApiKey, keyKindOf } from '../../accounts/keys.js';
 import { originAllowed, requestOrigin } from '../origins.js';
 import { widgetMessageHtml, widgetPageHtml } from '../../widget/page-html.js';
 import { NoQuerySchema } from './schemas.js';

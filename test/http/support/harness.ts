@@ -1,9 +1,9 @@
 /** Builds an app over an in-memory (or file) accounts store, a fake clock and the fixture engine. */
 import type { FastifyInstance } from 'fastify';
-import { openAccount, type OpenedAccount } from '../../../src/http/accounts.js';
+import { openAccount, type OpenedAccount } from '../../../src/accounts/accounts.js';
 import { buildApp, type BuildAppOptions } from '../../../src/http/app.js';
-import type { PlanName } from '../../../src/http/plans.js';
-import { SqliteAccountsStore, type SqliteAccountsStoreOptions } from '../../../src/http/sqlite-accounts-store.js';
+import type { PlanName } from '../../../src/accounts/plans.js';
+import { SqliteAccountsStore, type SqliteAccountsStoreOptions } from '../../../src/accounts/sqlite-accounts-store.js';
 import { createFixtureEngine, type CountingEngine } from './fixture-engine.js';
 
 /** A hand-driven clock: 2026-03-10T12:00:00.250Z unless told otherwise. */
