@@ -15,6 +15,8 @@ import { buildApp } from '../http/app.js';
 import { hashApiKey } from '../accounts/keys.js';
 import { normalizeOrigin } from '../http/origins.js';
 import { MICROS_PER_GBP, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../accounts/plans.js';
+import type { AccountsStore } from '../accounts/accounts-store.js';
+import { isPostgresUrl, PostgresAccountsStore, redactUrl } from '../accounts/postgres-accounts-store.js';
 import { AccountsDatabaseError, SqliteAccountsStore } from '../accounts/sqlite-accounts-store.js';
 import { loadEngineFile } from './load-engine.js';
 
@@ -47,18 +49,26 @@ function parseGraceHours(text: string): number {
   return hours;
 }
 
-/** Opens the accounts database or stops with one line naming the file (no stack trace, exit 1). */
-function openStore(dbPath: string): SqliteAccountsStore {
+/**
+ * Opens the accounts database: a PostgreSQL server for a `postgres://` URL (migrations applied
+ * at open), else an SQLite file. Stops with one line naming it (no stack trace, exit 1).
+ */
+async function openStore(db: string): Promise<AccountsStore> {
   try {
-    return new SqliteAccountsStore(dbPath);
+    return isPostgresUrl(db) ? await PostgresAccountsStore.open(db) : new SqliteAccountsStore(db);
   } catch (err) {
     if (err instanceof AccountsDatabaseError) fail(err.message);
     throw err;
   }
 }
 
-async function withStore<T>(dbPath: string, run: (store: SqliteAccountsStore) => Promise<T>): Promise<T> {
-  const store = openStore(dbPath);
+/** The database for messages: a URL without its password. */
+function describeDb(db: string): string {
+  return isPostgresUrl(db) ? redactUrl(db) : db;
+}
+
+async function withStore<T>(dbPath: string, run: (store: AccountsStore) => Promise<T>): Promise<T> {
+  const store = await openStore(dbPath);
   try {
     return await run(store);
   } finally {
@@ -94,7 +104,8 @@ interface DevelopmentKeys {
 
 /** Where `serve --dev` keeps the development keys of the database `dbPath` (owner-only file). */
 export function developmentKeysFile(dbPath: string): string {
-  return `${dbPath}.dev-keys.json`;
+  // a server database has no file to sit beside: the working folder holds the keys
+  return isPostgresUrl(dbPath) ? 'venue-search.dev-keys.json' : `${dbPath}.dev-keys.json`;
 }
 
 function readDevelopmentKeys(file: string): DevelopmentKeys | undefined {
@@ -114,7 +125,7 @@ function saveDevelopmentKeys(file: string, keys: DevelopmentKeys): void {
   renameSync(tmp, file);
 }
 
-async function keysStillValid(store: SqliteAccountsStore, keys: DevelopmentKeys): Promise<boolean> {
+async function keysStillValid(store: AccountsStore, keys: DevelopmentKeys): Promise<boolean> {
   const now = Date.now();
   for (const key of [keys.secretKey, keys.publicKey]) {
     const principal = await store.findKey(hashApiKey(key), now);
@@ -130,7 +141,7 @@ async function keysStillValid(store: SqliteAccountsStore, keys: DevelopmentKeys)
  * account is new, or when the saved keys are lost or no longer valid (then with the normal
  * 24 h grace, so a server still holding older keys keeps working).
  */
-async function developmentKeys(store: SqliteAccountsStore, dbPath: string): Promise<DevelopmentKeys> {
+async function developmentKeys(store: AccountsStore, dbPath: string): Promise<DevelopmentKeys> {
   const file = developmentKeysFile(dbPath);
   for (let attempt = 0; ; attempt++) {
     const saved = readDevelopmentKeys(file);
@@ -159,7 +170,7 @@ async function developmentKeys(store: SqliteAccountsStore, dbPath: string): Prom
 
 async function serve(options: ServeOptions): Promise<void> {
   const engine = await loadEngine(options.data);
-  const store = openStore(options.db);
+  const store = await openStore(options.db);
   const widget = {
     ...(options.widgetTileUrl === undefined ? {} : { tileUrl: options.widgetTileUrl }),
     ...(options.widgetTileAttribution === undefined ? {} : { tileAttribution: options.widgetTileAttribution }),
@@ -181,7 +192,7 @@ async function serve(options: ServeOptions): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
-  const lines = [`venue-search: serving ${options.data} on ${base}/v1/ (accounts: ${options.db})`];
+  const lines = [`venue-search: serving ${options.data} on ${base}/v1/ (accounts: ${describeDb(options.db)})`];
   if (options.dev === true) {
     const dev = await developmentKeys(store, options.db);
     lines.push(
@@ -203,7 +214,7 @@ export function registerServiceCommands(program: Command): void {
     .requiredOption('--data <file>', 'venues file (NDJSON, JSON array or GeoJSON) or a snapshot written by `venue-search snapshot`')
     .option('--port <port>', 'TCP port', parsePort, 8080)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
+    .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
     .option('--dev', 'create or reuse the development account and print its keys (kept beside the database, reused while valid)')
     .option('--widget-tile-url <template>', 'base-map tiles for the widget, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: vector map only)')
     .option('--widget-tile-attribution <text>', 'credit line shown under the widget map when tiles are used')
@@ -214,7 +225,7 @@ export function registerServiceCommands(program: Command): void {
     .command('create')
     .description('open an account with 10 GBP credit; prints its id, secret key and public key (shown once)')
     .addOption(new Option('--plan <plan>', 'rate-limit plan').choices(PLAN_NAMES).makeOptionMandatory())
-    .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
+    .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
     .action(async (options: { plan: PlanName; db: string }) => {
       const opened = await withStore(options.db, (store) => openAccount(store, options.plan));
       printJson(opened);
@@ -224,7 +235,7 @@ export function registerServiceCommands(program: Command): void {
     .description('credit an account with an amount in GBP (e.g. 25 or 12.50)')
     .argument('<accountId>')
     .argument('<amountGBP>')
-    .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
+    .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
     .action(async (accountId: string, amountText: string, options: { db: string }) => {
       let amountMicros: number;
       try {
@@ -233,7 +244,7 @@ export function registerServiceCommands(program: Command): void {
         fail((err as Error).message);
       }
       const balanceMicros = await withStore(options.db, async (store) => {
-        if ((await store.getAccount(accountId)) === undefined) fail(`no account ${JSON.stringify(accountId)} in ${options.db}`);
+        if ((await store.getAccount(accountId)) === undefined) fail(`no account ${JSON.stringify(accountId)} in ${describeDb(options.db)}`);
         return store.topUp(accountId, amountMicros, Date.now());
       });
       printJson({ accountId, toppedUpMicros: amountMicros, balanceMicros, balanceGBP: (balanceMicros / MICROS_PER_GBP).toFixed(6) });
@@ -245,7 +256,7 @@ export function registerServiceCommands(program: Command): void {
     .argument('<accountId>')
     .argument('[origins...]', 'origins like https://www.example.com (scheme, host, optional port)')
     .option('--clear', 'remove every origin: the public key works from any origin again')
-    .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
+    .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
     .action(async (accountId: string, originTexts: string[], options: { db: string; clear?: boolean }) => {
       let origins: string[];
       try {
@@ -255,7 +266,7 @@ export function registerServiceCommands(program: Command): void {
       }
       if (options.clear === true && origins.length > 0) fail('give either origins or --clear, not both');
       const allowed = await withStore(options.db, async (store) => {
-        if ((await store.getAccount(accountId)) === undefined) fail(`no account ${JSON.stringify(accountId)} in ${options.db}`);
+        if ((await store.getAccount(accountId)) === undefined) fail(`no account ${JSON.stringify(accountId)} in ${describeDb(options.db)}`);
         if (options.clear === true || origins.length > 0) await store.setAllowedOrigins(accountId, origins);
         return store.allowedOrigins(accountId);
       });
@@ -268,12 +279,12 @@ export function registerServiceCommands(program: Command): void {
     .command('rotate')
     .description('issue new keys; the old ones keep working for the grace period')
     .argument('<accountId>')
-    .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
+    .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
     .addOption(new Option('--only <kind>', 'rotate only this key').choices(['secret', 'public']))
     .option('--grace-hours <hours>', 'how long the old keys keep working', parseGraceHours, 24)
     .action(async (accountId: string, options: { db: string; only?: 'secret' | 'public'; graceHours: number }) => {
       const rotated = await withStore(options.db, async (store) => {
-        if ((await store.getAccount(accountId)) === undefined) fail(`no account ${JSON.stringify(accountId)} in ${options.db}`);
+        if ((await store.getAccount(accountId)) === undefined) fail(`no account ${JSON.stringify(accountId)} in ${describeDb(options.db)}`);
         return rotateAccountKeys(store, accountId, {
           ...(options.only === undefined ? {} : { kinds: [options.only] }),
           graceMs: Math.round(options.graceHours * 3_600_000),
