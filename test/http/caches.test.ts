@@ -152,7 +152,7 @@ describe('balance mirror', () => {
     expect(sqlBalance(dbPath, acct.accountId)).toBe(3 * FIND);
     expect([await find(), await find(), await find(), await find()]).toEqual([200, 200, 200, 402]);
     expect(sqlBalance(dbPath, acct.accountId)).toBe(0);
-    expect(ledgerRows(h.store, acct.accountId).filter((r) => r.amount_micros < 0)).toHaveLength(4);
+    expect((await ledgerRows(h.store, acct.accountId)).filter((r) => r.amount_micros < 0)).toHaveLength(4);
     await operator.close();
     await h.close();
   });
@@ -175,7 +175,7 @@ describe('balance mirror', () => {
     expect(again.statusCode).toBe(402);
     expect(h.engine.calls.find).toBe(callsBefore + 1); // the charge refreshed the mirror: no engine call now
     expect(sqlBalance(dbPath, acct.accountId)).toBe(0);
-    expect(ledgerRows(h.store, acct.accountId).filter((r) => r.amount_micros < 0).map((r) => r.request_id)).toEqual([
+    expect((await ledgerRows(h.store, acct.accountId)).filter((r) => r.amount_micros < 0).map((r) => r.request_id)).toEqual([
       expect.any(String),
       'elsewhere-1',
     ]);

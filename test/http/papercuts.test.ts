@@ -179,12 +179,12 @@ describe('unknown query parameters: 400 naming the parameter on every route', ()
   ] as const)('%s %s', async (method, url) => {
     const acct = await h.open();
     const payload = method === 'POST' ? (url.includes('balances') ? { from: '2026-01-01T00:00:00Z', to: '2026-02-01T00:00:00Z' } : { locations: [{ lat: 53.8, lon: -1.55 }], mode: { mode: 'POINT', maxDistance: 1000 } }) : undefined;
-    const before = await h.store.balanceMicros(acct.accountId);
+    const before = await h.accounts.balanceMicros(acct.accountId);
     const res = await h.app.inject({ method, url, headers: { 'api-key': acct.secretKey }, ...(payload === undefined ? {} : { payload }) });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ type: 'invalid_request_error', code: 'invalid_request', param: 'x' });
     expect(res.json().message).toContain('x');
-    expect(await h.store.balanceMicros(acct.accountId)).toBe(before);
+    expect(await h.accounts.balanceMicros(acct.accountId)).toBe(before);
   });
 });
 

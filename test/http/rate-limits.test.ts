@@ -82,7 +82,7 @@ describe('two keys of one account hammering one plan', () => {
     expect(served.map((r) => r.headers['x-ratelimit-remaining']).sort()).toEqual(['0', '1']);
     expect(h.engine.calls.find).toBe(2);
     // only the two served requests were charged
-    expect(await h.store.balanceMicros(acct.accountId)).toBe(10_000_000 - 2 * 6000);
+    expect(await h.accounts.balanceMicros(acct.accountId)).toBe(10_000_000 - 2 * 6000);
 
     clock.advance(1000);
     const second = await fire();
