@@ -1,6 +1,6 @@
 /**
  * The service commands of the `venue-search` command line:
- *   serve --data <venues.ndjson> [--port 8080] [--host 127.0.0.1] [--db accounts.sqlite] [--dev]
+ *   serve --data <venues.ndjson> [--port 8080] [--host 127.0.0.1] [--db accounts.sqlite | postgres://...] [--workers N] [--dev]
  *   accounts create --plan <Plan> [--db accounts.sqlite]
  *   accounts topup <accountId> <amountGBP> [--db accounts.sqlite]
  *   accounts origins <accountId> [origin...] [--clear] [--db accounts.sqlite]
@@ -8,6 +8,7 @@
  * Operator commands print one JSON object on stdout; errors go to stderr with exit code 1.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isVenueSearchError } from '../errors.js';
 import { DEFAULT_ROTATION_GRACE_MS, openAccount, rotateAccountKeys } from '../accounts/accounts.js';
@@ -19,6 +20,7 @@ import type { AccountsStore } from '../accounts/accounts-store.js';
 import { isPostgresUrl, PostgresAccountsStore, redactUrl } from '../accounts/postgres-accounts-store.js';
 import { AccountsDatabaseError, SqliteAccountsStore } from '../accounts/sqlite-accounts-store.js';
 import { loadEngineFile } from './load-engine.js';
+import { isClusterWorker, reportListening, runPrimary, WorkerStartError } from './serve-cluster.js';
 
 const DEFAULT_DB = 'accounts.sqlite';
 /** The fixed id of the development account `serve --dev` creates or reuses. */
@@ -84,6 +86,8 @@ interface ServeOptions {
   dev?: boolean;
   widgetTileUrl?: string;
   widgetTileAttribution?: string;
+  /** Worker processes; default: the number of cores. */
+  workers?: number;
 }
 
 async function loadEngine(dataPath: string) {
@@ -168,7 +172,42 @@ async function developmentKeys(store: AccountsStore, dbPath: string): Promise<De
   }
 }
 
+/** The lines `serve` prints once it listens: where, and the development keys with --dev. */
+async function servingLines(options: ServeOptions, port: number, dev: DevelopmentKeys | undefined, workers: number): Promise<string[]> {
+  const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+  const processes = workers > 1 ? `, ${workers} worker processes` : '';
+  const lines = [`venue-search: serving ${options.data} on ${base}/v1/ (accounts: ${describeDb(options.db)}${processes})`];
+  if (dev !== undefined) {
+    lines.push(
+      `Development account (Enterprise plan, opened with 10 GBP credit; keys kept in ${developmentKeysFile(options.db)}):`,
+      `  account id  ${dev.accountId}`,
+      `  secret key  ${dev.secretKey}`,
+      `  public key  ${dev.publicKey}`,
+      `Try: curl -H "API-Key: ${dev.secretKey}" "${base}/v1/find?q=coffee"`,
+      `Widget: ${base}/v1/widget/?key=${dev.publicKey}`,
+    );
+  }
+  return lines;
+}
+
+/** `serve --workers N` (N > 1), the primary: the development keys once, then the workers. */
+async function servePrimary(options: ServeOptions, workers: number): Promise<void> {
+  let dev: DevelopmentKeys | undefined;
+  if (options.dev === true) dev = await withStore(options.db, (store) => developmentKeys(store, options.db));
+  let port: number;
+  try {
+    port = await runPrimary(workers, (line) => process.stderr.write(`${line}\n`));
+  } catch (err) {
+    // the first worker printed why it could not start (one line, as a single process would)
+    if (err instanceof WorkerStartError) process.exit(err.exitCode);
+    fail(`cannot start ${workers} workers: ${(err as Error).message}`);
+  }
+  process.stderr.write(`${(await servingLines(options, port, dev, workers)).join('\n')}\n`);
+}
+
 async function serve(options: ServeOptions): Promise<void> {
+  const workers = options.workers ?? availableParallelism();
+  if (workers > 1 && !isClusterWorker()) return servePrimary(options, workers);
   const engine = await loadEngine(options.data);
   const store = await openStore(options.db);
   const widget = {
@@ -191,20 +230,16 @@ async function serve(options: ServeOptions): Promise<void> {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
-  const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
-  const lines = [`venue-search: serving ${options.data} on ${base}/v1/ (accounts: ${describeDb(options.db)})`];
-  if (options.dev === true) {
-    const dev = await developmentKeys(store, options.db);
-    lines.push(
-      `Development account (Enterprise plan, opened with 10 GBP credit; keys kept in ${developmentKeysFile(options.db)}):`,
-      `  account id  ${dev.accountId}`,
-      `  secret key  ${dev.secretKey}`,
-      `  public key  ${dev.publicKey}`,
-      `Try: curl -H "API-Key: ${dev.secretKey}" "${base}/v1/find?q=coffee"`,
-      `Widget: ${base}/v1/widget/?key=${dev.publicKey}`,
-    );
-  }
-  process.stderr.write(`${lines.join('\n')}\n`);
+  // a worker reports to its primary, which prints once for all
+  if (isClusterWorker()) return reportListening(port);
+  const dev = options.dev === true ? await developmentKeys(store, options.db) : undefined;
+  process.stderr.write(`${(await servingLines(options, port, dev, 1)).join('\n')}\n`);
+}
+
+function parseWorkers(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > 256) throw new InvalidArgumentError(`must be an integer 1..256; got ${JSON.stringify(text)}`);
+  return n;
 }
 
 export function registerServiceCommands(program: Command): void {
@@ -215,6 +250,7 @@ export function registerServiceCommands(program: Command): void {
     .option('--port <port>', 'TCP port', parsePort, 8080)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
+    .option('--workers <n>', 'worker processes serving the one port (default: the number of cores)', parseWorkers)
     .option('--dev', 'create or reuse the development account and print its keys (kept beside the database, reused while valid)')
     .option('--widget-tile-url <template>', 'base-map tiles for the widget, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: vector map only)')
     .option('--widget-tile-attribution <text>', 'credit line shown under the widget map when tiles are used')

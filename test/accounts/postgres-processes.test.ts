@@ -43,7 +43,7 @@ interface Service {
 }
 
 async function startService(): Promise<Service> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--port', '0', '--db', url], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--port', '0', '--db', url, '--workers', '1'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   children.add(child);

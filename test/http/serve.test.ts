@@ -2,11 +2,15 @@
  * `venue-search serve --dev` end to end: a real process over the bundled fixtures, the
  * printed development keys used over loopback, SIGTERM for a clean stop.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openAccount } from '../../src/accounts/accounts.js';
+import { priceMicros } from '../../src/accounts/plans.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
+import { ledgerRows } from './support/harness.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-serve-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -15,7 +19,7 @@ describe('serve --dev', () => {
   it('serves the fixtures with a printed development key; a second --dev server shares the account without revoking keys or resetting the balance (issue 14)', async () => {
     const db = join(tmp, 'dev.sqlite');
     const start = async () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--dev', '--port', '0', '--db', db], {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--dev', '--port', '0', '--db', db, '--workers', '1'], {
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let err = '';
@@ -65,5 +69,54 @@ describe('serve --dev', () => {
     expect(await balanceOf(third.base, third.key)).toMatchObject({ balanceMicros: 10_000_000 - 6000 });
     third.child.kill('SIGTERM');
     await new Promise((resolve) => third.child.once('exit', resolve));
+  });
+});
+
+describe('serve --workers 2 (issue 18)', () => {
+  it('two worker processes answer on one port; billing stays exact across them: credit for K = 30 finds, 60 concurrent -> 30 x 200, 30 x 402', async () => {
+    const db = join(tmp, 'workers.sqlite');
+    const store = new SqliteAccountsStore(db);
+    const K = 30;
+    const acct = await openAccount(store, 'Enterprise', { openingCreditMicros: K * priceMicros('find') });
+    await store.close();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--port', '0', '--db', db, '--workers', '2'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      let err = '';
+      const base = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no start in 60 s: ${err}`)), 60_000);
+        child.stderr!.on('data', (chunk: Buffer) => {
+          err += String(chunk);
+          const found = /serving .* on (http:\/\/\S+)\/v1\/ .*2 worker processes/.exec(err)?.[1];
+          if (found !== undefined) {
+            clearTimeout(timer);
+            resolve(found);
+          }
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
+      });
+      // the primary's two node children (the workers)
+      const workers = execFileSync('ps', ['--ppid', String(child.pid), '-o', 'comm='], { encoding: 'utf8' }).split('\n').filter((c) => c.trim() === 'node');
+      expect(workers).toHaveLength(2);
+      const statuses = await Promise.all(
+        Array.from({ length: 2 * K }, async () => {
+          const res = await fetch(`${base}/v1/find?q=nando`, { headers: { 'API-Key': acct.secretKey, connection: 'close' } });
+          await res.arrayBuffer();
+          return res.status;
+        }),
+      );
+      expect(statuses.filter((s) => s === 200)).toHaveLength(K);
+      expect(statuses.filter((s) => s === 402)).toHaveLength(K);
+      const check = new SqliteAccountsStore(db);
+      expect(await check.balanceMicros(acct.accountId)).toBe(0);
+      expect((await ledgerRows(check, acct.accountId)).filter((r) => r.amount_micros < 0)).toHaveLength(K);
+      await check.close();
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });
