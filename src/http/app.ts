@@ -89,8 +89,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     frameworkErrors: (err, request, reply) => {
       const error =
         err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? new HttpError(400, 'invalid_request_error', 'invalid_request', `id must be at most ${MAX_PATH_PARAM_LENGTH} characters`, 'id')
-          : new HttpError(400, 'invalid_request_error', 'invalid_url', 'the request path is not valid percent-encoded UTF-8');
+          ? new HttpError('invalid_request', `id must be at most ${MAX_PATH_PARAM_LENGTH} characters`, 'id')
+          : new HttpError('invalid_url', 'the request path is not valid percent-encoded UTF-8');
       const response = toErrorResponse(error);
       void (reply as FastifyReply).code(response.status).header('request-id', request.id).send(response.body);
     },
@@ -113,7 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('request-id', request.id);
     if (closing) {
       reply.header('connection', 'close');
-      throw new HttpError(503, 'api_error', 'service_unavailable', 'the service is shutting down; retry the request (it was not charged)');
+      throw new HttpError('service_unavailable', 'the service is shutting down; retry the request (it was not charged)');
     }
   });
   app.removeContentTypeParser('text/plain');
@@ -126,7 +126,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setNotFoundHandler((request, reply) => {
     const raw = maskKeys(request.url.split('?', 1)[0] ?? '');
     const path = raw.length > 200 ? `${raw.slice(0, 197)}...` : raw;
-    const error = new HttpError(404, 'invalid_request_error', 'route_not_found', `no such path: ${request.method} ${path}`);
+    const error = new HttpError('route_not_found', `no such path: ${request.method} ${path}`);
     const response = toErrorResponse(error);
     void reply.code(response.status).send(response.body);
   });

@@ -24,11 +24,7 @@ import { HttpError } from './http-errors.js';
 import type { BillableKind } from '../accounts/plans.js';
 
 function insufficientBalance(costMicros: number, balanceMicros: number): HttpError {
-  return new HttpError(
-    402,
-    'billing_error',
-    'insufficient_balance',
-    `this request costs ${costMicros} micro-GBP but the balance is ${balanceMicros} micro-GBP; top up the account`,
+  return new HttpError('insufficient_balance', `this request costs ${costMicros} micro-GBP but the balance is ${balanceMicros} micro-GBP; top up the account`,
   );
 }
 

@@ -12,11 +12,11 @@ import { HttpError, toErrorResponse } from './http-errors.js';
 function errorFor(code: string | undefined): HttpError {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new HttpError(431, 'invalid_request_error', 'headers_too_large', 'the request line and headers are over the 16 KiB limit; shorten the URL or the headers');
+      return new HttpError('headers_too_large', 'the request line and headers are over the 16 KiB limit; shorten the URL or the headers');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new HttpError(408, 'invalid_request_error', 'request_timeout', 'the request was not received in time');
+      return new HttpError('request_timeout', 'the request was not received in time');
     default:
-      return new HttpError(400, 'invalid_request_error', 'malformed_request', 'the request is not well-formed HTTP/1.1');
+      return new HttpError('malformed_request', 'the request is not well-formed HTTP/1.1');
   }
 }
 

@@ -29,7 +29,7 @@ export function principalOf(request: FastifyRequest): KeyPrincipal {
 
 /** The key itself never goes into a message or a log line. */
 function invalidKey(): HttpError {
-  return new HttpError(401, 'authentication_error', 'invalid_api_key', 'the API key is not valid: unknown, revoked or past its rotation grace period');
+  return new HttpError('invalid_api_key', 'the API key is not valid: unknown, revoked or past its rotation grace period');
 }
 
 export function createGuard(
@@ -41,10 +41,10 @@ export function createGuard(
     if ((request.routeOptions.config as GuardRouteConfig).public === true) return;
     const presented = presentedKey(request.headers);
     if (presented.kind === 'none') {
-      throw new HttpError(401, 'authentication_error', 'missing_api_key', 'no API key: send your key in the API-Key header');
+      throw new HttpError('missing_api_key', 'no API key: send your key in the API-Key header');
     }
     if (presented.kind === 'conflict') {
-      throw new HttpError(401, 'authentication_error', 'conflicting_api_keys', 'more than one API key was sent: send exactly one in the API-Key header');
+      throw new HttpError('conflicting_api_keys', 'more than one API key was sent: send exactly one in the API-Key header');
     }
     if (keyKindOf(presented.key) === undefined) throw invalidKey();
     const nowMs = clock();
@@ -52,17 +52,13 @@ export function createGuard(
     if (principal === undefined) throw invalidKey();
     const path = request.url.split('?', 1)[0] ?? request.url;
     if (principal.keyKind === 'public' && !publicKeyMayCall(request.method, path)) {
-      throw new HttpError(
-        403,
-        'permission_error',
-        'public_key_not_permitted',
-        `a public key may not call ${request.method} ${path}; use the secret key from a server`,
+      throw new HttpError('public_key_not_permitted', `a public key may not call ${request.method} ${path}; use the secret key from a server`,
       );
     }
     if (principal.keyKind === 'public') {
       const origin = requestOrigin(request.headers);
       if (origin !== undefined && !originAllowed(origin, await accounts.allowedOrigins(principal.accountId), request.headers)) {
-        throw new HttpError(403, 'permission_error', 'origin_not_allowed', `this public key may not be used from the origin ${origin}; the account allows a fixed list of origins`);
+        throw new HttpError('origin_not_allowed', `this public key may not be used from the origin ${origin}; the account allows a fixed list of origins`);
       }
     }
     const decision = await accounts.consumeRate(principal.accountId, planWindows(principal.plan), nowMs);
@@ -71,11 +67,7 @@ export function createGuard(
     if (!decision.admitted) {
       const blocked = decision.blockedBy;
       const per = blocked?.window.name === 'day' ? '24 hours' : 'second';
-      throw new HttpError(
-        429,
-        'rate_limit_error',
-        'rate_limited',
-        `rate limit of the ${principal.plan} plan reached: ${blocked?.window.limit ?? 0} requests per ${per}; retry after ${headers['retry-after'] ?? '1'} s`,
+      throw new HttpError('rate_limited', `rate limit of the ${principal.plan} plan reached: ${blocked?.window.limit ?? 0} requests per ${per}; retry after ${headers['retry-after'] ?? '1'} s`,
         undefined,
         headers,
       );

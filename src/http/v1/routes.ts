@@ -148,7 +148,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
 
     const balances = async (accountId: string, range?: { fromMs: number; toMs: number }): Promise<BalancesResponse> => {
       const account = await accounts.getAccount(accountId);
-      if (account === undefined) throw new HttpError(401, 'authentication_error', 'invalid_api_key', 'the account of this key no longer exists');
+      if (account === undefined) throw new HttpError('invalid_api_key', 'the account of this key no longer exists');
       const usage = await accounts.usage(accountId, range);
       return { accountId, plan: account.plan, currency: 'GBP', balanceMicros: account.balanceMicros, usage };
     };
@@ -211,7 +211,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
         config: { public: true },
         schema: { hide: true },
         handler: async (request) => {
-          throw new HttpError(405, 'invalid_request_error', 'method_not_allowed', `${request.method} is not allowed on this path; allowed: ${allow}`, undefined, {
+          throw new HttpError('method_not_allowed', `${request.method} is not allowed on this path; allowed: ${allow}`, undefined, {
             allow,
           });
         },

@@ -127,7 +127,7 @@ export function widgetRoutes(deps: WidgetDependencies): FastifyPluginAsync {
       const file = (request.params as { file: string }).file;
       const found = byName.get(file);
       if (found === undefined) {
-        throw new HttpError(404, 'invalid_request_error', 'route_not_found', `no such widget asset: ${file.slice(0, 100)}`);
+        throw new HttpError('route_not_found', `no such widget asset: ${file.slice(0, 100)}`);
       }
       return reply
         .header('content-type', found.contentType)
