@@ -4,7 +4,7 @@
  * machine, Node version, parameters, medians, p99 and ratios as JSON to bench/results/
  * (latest-full.json is the one kept in git) and the scaling chart to bench/results/scaling.svg.
  * `--quick`: 100k venues (scaling 10k and 100k), short time budgets, under 2 minutes.
- * Groups for --only: load, point, path, find, details, cold, scaling, memory, http.
+ * Groups for --only: load, point, path, find, details, cold, scaling, memory, http, scaleout.
  */
 import { parseArgs } from 'node:util';
 import { parseSize } from './lib/dataset.js';

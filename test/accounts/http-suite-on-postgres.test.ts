@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { POSTGRES_SUITE_ENV } from '../http/support/harness.js';
-import { startPostgres, type PostgresServer } from './support/postgres-server.js';
+import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 
 const run = promisify(execFile);
 

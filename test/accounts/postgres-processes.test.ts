@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAccount } from '../../src/accounts/accounts.js';
 import { priceMicros } from '../../src/accounts/plans.js';
 import { PostgresAccountsStore } from '../../src/accounts/postgres-accounts-store.js';
-import { startPostgres, type PostgresServer } from './support/postgres-server.js';
+import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 
 const FIND = priceMicros('find');
 

@@ -16,7 +16,7 @@ import { hashApiKey } from '../../src/accounts/keys.js';
 import { planWindows, priceMicros, type RateWindow } from '../../src/accounts/plans.js';
 import { PostgresAccountsStore } from '../../src/accounts/postgres-accounts-store.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
-import { startPostgres, type PostgresServer } from './support/postgres-server.js';
+import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 
 interface StoreKind {
   readonly name: string;
