@@ -104,8 +104,10 @@ export class PostgresAccountsStore implements AccountsStore {
       // every transaction's commit waits for its WAL flush unless it says otherwise
       options: '-c synchronous_commit=on',
     });
-    // an idle client's network error must not crash the process; the next query reconnects
+    // a connection's error (the server restarting, a network cut) must not crash the process:
+    // the query running on it is rejected on its own, and the pool opens a new connection next time
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     try {
       await migratePostgres(pool);
     } catch (err) {

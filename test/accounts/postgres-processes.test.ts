@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAccount } from '../../src/accounts/accounts.js';
 import { priceMicros } from '../../src/accounts/plans.js';
 import { PostgresAccountsStore } from '../../src/accounts/postgres-accounts-store.js';
+import { runServiceCommand } from '../http/support/run-service-command.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 
 const FIND = priceMicros('find');
@@ -29,6 +30,8 @@ beforeAll(async () => {
   url = await server.createDatabase('service');
   store = await PostgresAccountsStore.open(url);
   ledger = new pg.Pool({ connectionString: url, max: 2 });
+  ledger.on('error', () => {});
+  ledger.on('connect', (client) => client.on('error', () => {}));
 }, 60_000);
 afterAll(async () => {
   for (const child of children) child.kill('SIGKILL');
@@ -90,6 +93,25 @@ async function find(base: string, key: string): Promise<Outcome> {
     return { status: 'failed', requestId: null };
   }
 }
+
+describe('the operator commands on PostgreSQL', () => {
+  it('accounts create, accounts topup and keys rotate take --db postgres://...; the printed key works in a serve process', async () => {
+    const created = (await runServiceCommand('accounts', 'create', '--plan', 'StartUp', '--db', url)) as { accountId: string; secretKey: string; balanceMicros: number };
+    expect(created.balanceMicros).toBe(10_000_000);
+    const topped = (await runServiceCommand('accounts', 'topup', created.accountId, '2.5', '--db', url)) as { balanceMicros: number };
+    expect(topped.balanceMicros).toBe(12_500_000);
+    const rotated = (await runServiceCommand('keys', 'rotate', created.accountId, '--only', 'secret', '--grace-hours', '0', '--db', url)) as { secretKey: string };
+    const service = await startService();
+    try {
+      expect((await find(service.base, created.secretKey)).status).toBe(401);
+      expect((await find(service.base, rotated.secretKey)).status).toBe(200);
+      const { rows } = await ledger.query('SELECT balance_micros::text AS b FROM accounts WHERE id = $1', [created.accountId]);
+      expect(Number(rows[0].b)).toBe(12_500_000 - FIND);
+    } finally {
+      await stopService(service);
+    }
+  });
+});
 
 describe('two service processes on one PostgreSQL', () => {
   let a: Service;
