@@ -32,6 +32,26 @@ function invalidKey(): HttpError {
   return new HttpError('invalid_api_key', 'the API key is not valid: unknown, revoked or past its rotation grace period');
 }
 
+/** The principal of a presented key: well-formed, known, current or in its grace period; else undefined. */
+export async function principalOfKey(accounts: AccountsStore, key: string, nowMs: number): Promise<KeyPrincipal | undefined> {
+  if (keyKindOf(key) === undefined) return undefined;
+  return accounts.findKey(hashApiKey(key), nowMs);
+}
+
+/**
+ * Whether the account's public key may be used from the request's browser origin (Origin,
+ * else Referer; none: a server call, allowed), with the origin and the account's list.
+ */
+export async function publicKeyOriginCheck(
+  accounts: AccountsStore,
+  accountId: string,
+  headers: FastifyRequest['headers'],
+): Promise<{ allowed: boolean; origin: string | undefined; allowedOrigins: readonly string[] }> {
+  const origin = requestOrigin(headers);
+  const allowedOrigins = await accounts.allowedOrigins(accountId);
+  return { allowed: originAllowed(origin, allowedOrigins, headers), origin, allowedOrigins };
+}
+
 export function createGuard(
   accounts: AccountsStore,
   clock: () => number,
@@ -46,19 +66,18 @@ export function createGuard(
     if (presented.kind === 'conflict') {
       throw new HttpError('conflicting_api_keys', 'more than one API key was sent: send exactly one in the API-Key header');
     }
-    if (keyKindOf(presented.key) === undefined) throw invalidKey();
     const nowMs = clock();
-    const principal = await accounts.findKey(hashApiKey(presented.key), nowMs);
+    const principal = await principalOfKey(accounts, presented.key, nowMs);
     if (principal === undefined) throw invalidKey();
     const path = request.url.split('?', 1)[0] ?? request.url;
     if (principal.keyKind === 'public' && !publicKeyMayCall(request.method, path)) {
       throw new HttpError('public_key_not_permitted', `a public key may not call ${request.method} ${path}; use the secret key from a server`,
       );
     }
-    if (principal.keyKind === 'public') {
-      const origin = requestOrigin(request.headers);
-      if (origin !== undefined && !originAllowed(origin, await accounts.allowedOrigins(principal.accountId), request.headers)) {
-        throw new HttpError('origin_not_allowed', `this public key may not be used from the origin ${origin}; the account allows a fixed list of origins`);
+    if (principal.keyKind === 'public' && requestOrigin(request.headers) !== undefined) {
+      const check = await publicKeyOriginCheck(accounts, principal.accountId, request.headers);
+      if (!check.allowed) {
+        throw new HttpError('origin_not_allowed', `this public key may not be used from the origin ${check.origin}; the account allows a fixed list of origins`);
       }
     }
     const decision = await accounts.consumeRate(principal.accountId, planWindows(principal.plan), nowMs);

@@ -16,8 +16,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify'
 import type { AccountsStore } from '../../accounts/accounts-store.js';
 import type { EngineLike } from '../engine-like.js';
 import { HttpError } from '../http-errors.js';
-import { hashApiKey, keyKindOf } from '../../accounts/keys.js';
-import { originAllowed, requestOrigin } from '../origins.js';
+import { principalOfKey, publicKeyOriginCheck } from '../guard.js';
 import { widgetMessageHtml, widgetPageHtml } from '../../widget/page-html.js';
 import { NoQuerySchema } from './schemas.js';
 import { loadWidgetAssets, type WidgetAsset } from './widget-assets.js';
@@ -107,13 +106,12 @@ export function widgetRoutes(deps: WidgetDependencies): FastifyPluginAsync {
           'A secret key was put in this page\'s address. Secret keys must never appear in a web page: use the account\'s public key (pk_...) here, and rotate the secret key now, since it has been exposed.',
         );
       }
-      const principal = keyKindOf(key) === 'public' ? await deps.accounts.findKey(hashApiKey(key), deps.clock()) : undefined;
+      const principal = await principalOfKey(deps.accounts, key, deps.clock());
       if (principal === undefined || principal.keyKind !== 'public') {
         return message(401, 'Key not valid', 'This widget\'s public key is not valid: it is unknown, revoked or past its rotation grace period. The site owner needs to update it.');
       }
-      const allowed = await deps.accounts.allowedOrigins(principal.accountId);
-      const origin = requestOrigin(request.headers);
-      if (!originAllowed(origin, allowed, request.headers)) {
+      const { allowed: originOk, origin, allowedOrigins: allowed } = await publicKeyOriginCheck(deps.accounts, principal.accountId, request.headers);
+      if (!originOk) {
         return message(403, 'Not allowed on this site', `This widget's key may not be used on ${origin ?? 'this site'}. The site owner can add this site to the key's allowed origins.`);
       }
       const html = widgetPageHtml(
