@@ -165,10 +165,13 @@ export async function scaleOutWorkload(o: ScaleOutOptions): Promise<WorkloadResu
     }
     const rounds: LoadRound[][] = configs.map(() => []);
     for (const k of [0, 1, 1, 0]) rounds[k]!.push(await load(specs[k]!));
-    const memory = services.map((s) => {
-      const workers = childrenOf(s.child.pid!).filter((pid) => /node/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8')));
-      const primary = rssBytes(s.child.pid!);
-      return workers.length === 0 ? { primary: 0, workers: [primary] } : { primary, workers: workers.map(rssBytes) };
+    // a single worker is the process itself; N > 1: the primary's children that run `serve`
+    // (not other children such as the widget bundler's esbuild service)
+    const memory = services.map((s, k) => {
+      const self = rssBytes(s.child.pid!);
+      if (configs[k] === 1) return { primary: 0, workers: [self] };
+      const workers = childrenOf(s.child.pid!).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('serve'));
+      return { primary: self, workers: workers.map(rssBytes) };
     });
     const rows = configs.map((workers, k) => {
       const rs = rounds[k]!;
