@@ -20,6 +20,9 @@
 import type { KeyPrincipal } from './accounts-store.js';
 import { sameDigest } from './keys.js';
 
+/** Default key cache TTL, ms: a rotation is seen by every process within it. */
+export const DEFAULT_KEY_CACHE_TTL_MS = 250;
+
 export interface CachedKey {
   readonly principal: KeyPrincipal;
   /** The stored SHA-256 digest, for the constant-time re-compare. */

@@ -22,25 +22,26 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type {
-  AccountRecord,
-  AccountsStore,
-  BalancePrecheck,
-  ChargeRequest,
-  ChargeResult,
-  KeyPrincipal,
-  NewKeyDigest,
-  TimeRange,
-  Usage,
-  UsageEntry,
+import {
+  AccountsDatabaseError,
+  type AccountRecord,
+  type AccountsStore,
+  type BalancePrecheck,
+  type ChargeRequest,
+  type ChargeResult,
+  type KeyPrincipal,
+  type NewKeyDigest,
+  type TimeRange,
+  type Usage,
+  type UsageEntry,
 } from './accounts-store.js';
 import { BalanceMirror } from './balance-mirror.js';
-import { KeyCache, lookupKey } from './key-cache.js';
+import { DEFAULT_KEY_CACHE_TTL_MS, KeyCache, lookupKey } from './key-cache.js';
 import type { KeyKind } from './keys.js';
 import { BILLABLE_KINDS, isPlanName, type BillableKind, type PlanName, type RateWindow } from './plans.js';
 import { migratePostgres } from './postgres-migrations.js';
 import { decideRate, type RateDecision } from './rate-limit.js';
-import { AccountsDatabaseError, DEFAULT_KEY_CACHE_TTL_MS } from './sqlite-accounts-store.js';
+import { redactUrl } from './database-url.js';
 
 export interface PostgresAccountsStoreOptions {
   /** Most connections this process opens. Default 10. */
@@ -57,22 +58,6 @@ const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === INT8_OID ? (text: string) => Number(text) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
-
-/** Whether `db` names a PostgreSQL server (a `postgres://` or `postgresql://` URL). */
-export function isPostgresUrl(db: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(db);
-}
-
-/** The URL without its password, for messages and logs. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password !== '') u.password = '***';
-    return u.toString();
-  } catch {
-    return 'postgres://(unparseable URL)';
-  }
-}
 
 interface AccountRow {
   id: string;

@@ -37,20 +37,21 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
-import type {
-  AccountRecord,
-  AccountsStore,
-  BalancePrecheck,
-  ChargeRequest,
-  ChargeResult,
-  KeyPrincipal,
-  NewKeyDigest,
-  TimeRange,
-  Usage,
-  UsageEntry,
+import {
+  AccountsDatabaseError,
+  type AccountRecord,
+  type AccountsStore,
+  type BalancePrecheck,
+  type ChargeRequest,
+  type ChargeResult,
+  type KeyPrincipal,
+  type NewKeyDigest,
+  type TimeRange,
+  type Usage,
+  type UsageEntry,
 } from './accounts-store.js';
 import { BalanceMirror } from './balance-mirror.js';
-import { KeyCache, lookupKey } from './key-cache.js';
+import { DEFAULT_KEY_CACHE_TTL_MS, KeyCache, lookupKey } from './key-cache.js';
 import type { KeyKind } from './keys.js';
 import { BILLABLE_KINDS, isPlanName, type BillableKind, type PlanName, type RateWindow } from './plans.js';
 import { RATE_COUNTERS_TABLE, openRateCounters, prepareChargeBatch, prepareRateBatch, rateCountersPath, type RateRequest } from './ledger-ops.js';
@@ -122,19 +123,9 @@ export interface SqliteAccountsStoreOptions {
   readonly ratesPath?: string;
 }
 
-/** Default `keyCacheTtlMs`. */
-export const DEFAULT_KEY_CACHE_TTL_MS = 250;
-
-/** The accounts database cannot be opened for reading and writing (message names the file and the cause). */
-export class AccountsDatabaseError extends Error {
-  override readonly name = 'AccountsDatabaseError';
-  constructor(
-    readonly path: string,
-    cause: unknown,
-  ) {
-    super(`cannot open the accounts database ${path} for reading and writing: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-  }
-}
+// kept importable from here (their home is the store-neutral modules)
+export { AccountsDatabaseError } from './accounts-store.js';
+export { DEFAULT_KEY_CACHE_TTL_MS } from './key-cache.js';
 
 export class SqliteAccountsStore implements AccountsStore {
   readonly db: SqliteDatabase;

@@ -16,9 +16,8 @@ import { buildApp } from '../http/app.js';
 import { hashApiKey } from '../accounts/keys.js';
 import { normalizeOrigin } from '../http/origins.js';
 import { MICROS_PER_GBP, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../accounts/plans.js';
-import type { AccountsStore } from '../accounts/accounts-store.js';
-import { isPostgresUrl, PostgresAccountsStore, redactUrl } from '../accounts/postgres-accounts-store.js';
-import { AccountsDatabaseError, SqliteAccountsStore } from '../accounts/sqlite-accounts-store.js';
+import { AccountsDatabaseError, type AccountsStore } from '../accounts/accounts-store.js';
+import { isPostgresUrl, redactUrl } from '../accounts/database-url.js';
 import { loadEngineFile } from './load-engine.js';
 import { isClusterWorker, reportListening, runPrimary, WorkerStartError } from './serve-cluster.js';
 
@@ -57,7 +56,9 @@ function parseGraceHours(text: string): number {
  */
 async function openStore(db: string): Promise<AccountsStore> {
   try {
-    return isPostgresUrl(db) ? await PostgresAccountsStore.open(db) : new SqliteAccountsStore(db);
+    // each client is loaded only when used: pg and better-sqlite3 are optional for the package
+    if (isPostgresUrl(db)) return await (await import('../accounts/postgres-accounts-store.js')).PostgresAccountsStore.open(db);
+    return new (await import('../accounts/sqlite-accounts-store.js')).SqliteAccountsStore(db);
   } catch (err) {
     if (err instanceof AccountsDatabaseError) fail(err.message);
     throw err;
