@@ -7,6 +7,7 @@ import { detailsWorkloads } from '../workloads/details.js';
 import { fairWorkloads } from '../workloads/fair.js';
 import { findWorkloads } from '../workloads/find.js';
 import { httpLoadWorkload } from '../workloads/http-load.js';
+import { scaleOutWorkload } from '../workloads/scale-out.js';
 import { memoryWorkload } from '../workloads/memory.js';
 import { pathWorkloads } from '../workloads/path.js';
 import { pointWorkloads } from '../workloads/point.js';
@@ -20,7 +21,7 @@ import { machine, printTable, printWorkload, writeResults, type WorkloadResult }
 import { scalingSvg } from './scaling-chart.js';
 
 /** Workload groups, selectable with `--only`. */
-export const GROUPS = ['load', 'point', 'path', 'fair', 'find', 'details', 'cold', 'scaling', 'memory', 'http', 'deopt', 'dense'] as const;
+export const GROUPS = ['load', 'point', 'path', 'fair', 'find', 'details', 'cold', 'scaling', 'memory', 'http', 'deopt', 'dense', 'scaleout'] as const;
 export type Group = (typeof GROUPS)[number];
 
 export interface SuiteOptions {
@@ -117,6 +118,10 @@ export async function runSuite(o: SuiteOptions): Promise<string> {
   if (on('http')) {
     log(`\n# HTTP load: ${o.httpSeconds} s per route\n`);
     emit(await httpLoadWorkload({ seconds: o.httpSeconds, connections: 32 }));
+  }
+  if (on('scaleout')) {
+    log(`\n# scale-out: 1 and 2 workers, ${o.httpSeconds} s each; PostgreSQL charges\n`);
+    emit(await scaleOutWorkload({ seconds: o.httpSeconds, connections: 32, chargeSeconds: o.httpSeconds }));
   }
   const seconds = (performance.now() - started) / 1000;
   const goalSize = sizeLabel(Math.max(0, ...o.sizes));

@@ -32,9 +32,9 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { readVenues } from '../../src/data/read-venues.js';
 import { createEngine } from '../../src/engine.js';
-import { openAccount } from '../../src/http/accounts.js';
+import { openAccount } from '../../src/accounts/accounts.js';
 import { buildApp } from '../../src/http/app.js';
-import { SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { median } from '../lib/measure.js';
 import type { WorkloadResult } from '../lib/report.js';
 

@@ -1,21 +1,26 @@
 /**
  * The service commands of the `venue-search` command line:
- *   serve --data <venues.ndjson> [--port 8080] [--host 127.0.0.1] [--db accounts.sqlite] [--dev]
+ *   serve --data <venues.ndjson> [--port 8080] [--host 127.0.0.1] [--db accounts.sqlite | postgres://...] [--workers N] [--dev]
  *   accounts create --plan <Plan> [--db accounts.sqlite]
  *   accounts topup <accountId> <amountGBP> [--db accounts.sqlite]
  *   accounts origins <accountId> [origin...] [--clear] [--db accounts.sqlite]
  *   keys rotate <accountId> [--db accounts.sqlite] [--only secret|public] [--grace-hours 24]
  * Operator commands print one JSON object on stdout; errors go to stderr with exit code 1.
  */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isVenueSearchError } from '../errors.js';
-import { openAccount, rotateAccountKeys } from '../http/accounts.js';
+import { DEFAULT_ROTATION_GRACE_MS, openAccount, rotateAccountKeys } from '../accounts/accounts.js';
 import { buildApp } from '../http/app.js';
+import { hashApiKey } from '../accounts/keys.js';
 import { normalizeOrigin } from '../http/origins.js';
-import { MICROS_PER_GBP, NEW_ACCOUNT_CREDIT_MICROS, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../http/plans.js';
-import { AccountsDatabaseError, SqliteAccountsStore } from '../http/sqlite-accounts-store.js';
+import { MICROS_PER_GBP, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../accounts/plans.js';
+import { AccountsDatabaseError, type AccountsStore } from '../accounts/accounts-store.js';
+import { isPostgresUrl, redactUrl } from '../accounts/database-url.js';
 import type { WidgetOptions } from '../http/v1/widget-routes.js';
 import { loadEngineFile } from './load-engine.js';
+import { isClusterWorker, reportListening, runPrimary, WorkerStartError } from './serve-cluster.js';
 
 const DEFAULT_DB = 'accounts.sqlite';
 /** The fixed id of the development account `serve --dev` creates or reuses. */
@@ -46,18 +51,31 @@ function parseGraceHours(text: string): number {
   return hours;
 }
 
-/** Opens the accounts database or stops with one line naming the file (no stack trace, exit 1). */
-function openStore(dbPath: string): SqliteAccountsStore {
+/**
+ * Opens the accounts database: a PostgreSQL server for a `postgres://` URL (migrations applied
+ * at open), else an SQLite file. Stops with one line naming it (no stack trace, exit 1).
+ */
+async function openStore(db: string): Promise<AccountsStore> {
   try {
-    return new SqliteAccountsStore(dbPath);
+    // each client is loaded only when used: pg and better-sqlite3 are optional for the package
+    if (isPostgresUrl(db)) return await (await import('../accounts/postgres-accounts-store.js')).PostgresAccountsStore.open(db);
+    return new (await import('../accounts/sqlite-accounts-store.js')).SqliteAccountsStore(db);
   } catch (err) {
     if (err instanceof AccountsDatabaseError) fail(err.message);
+    if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && /'pg'/.test((err as Error).message)) {
+      fail(`a PostgreSQL accounts database needs the optional peer dependency pg: npm install pg`);
+    }
     throw err;
   }
 }
 
-async function withStore<T>(dbPath: string, run: (store: SqliteAccountsStore) => Promise<T>): Promise<T> {
-  const store = openStore(dbPath);
+/** The database for messages: a URL without its password. */
+function describeDb(db: string): string {
+  return isPostgresUrl(db) ? redactUrl(db) : db;
+}
+
+async function withStore<T>(dbPath: string, run: (store: AccountsStore) => Promise<T>): Promise<T> {
+  const store = await openStore(dbPath);
   try {
     return await run(store);
   } finally {
@@ -76,6 +94,8 @@ export interface ServeOptions {
   /** Older names of --widget-tiles and --widget-tiles-attribution, still accepted. */
   widgetTileUrl?: string;
   widgetTileAttribution?: string;
+  /** Worker processes; default: the number of cores. */
+  workers?: number;
 }
 
 async function loadEngine(dataPath: string) {
@@ -88,19 +108,109 @@ async function loadEngine(dataPath: string) {
   }
 }
 
-/** Creates the development account, or reuses it with fresh keys and its credit topped back up to 10 GBP. */
-async function developmentKeys(store: SqliteAccountsStore): Promise<{ accountId: string; secretKey: string; publicKey: string }> {
-  const existing = await store.getAccount(DEV_ACCOUNT_ID);
-  if (existing === undefined) {
-    const opened = await openAccount(store, 'Enterprise', { accountId: DEV_ACCOUNT_ID });
-    return { accountId: opened.accountId, secretKey: opened.secretKey, publicKey: opened.publicKey };
+interface DevelopmentKeys {
+  readonly accountId: string;
+  readonly secretKey: string;
+  readonly publicKey: string;
+}
+
+/** Where `serve --dev` keeps the development keys of the database `dbPath` (owner-only file). */
+export function developmentKeysFile(dbPath: string): string {
+  // a server database has no file to sit beside: the working folder holds the keys
+  return isPostgresUrl(dbPath) ? 'venue-search.dev-keys.json' : `${dbPath}.dev-keys.json`;
+}
+
+function readDevelopmentKeys(file: string): DevelopmentKeys | undefined {
+  try {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<DevelopmentKeys>;
+    if (saved.accountId !== DEV_ACCOUNT_ID || typeof saved.secretKey !== 'string' || typeof saved.publicKey !== 'string') return undefined;
+    return { accountId: saved.accountId, secretKey: saved.secretKey, publicKey: saved.publicKey };
+  } catch {
+    return undefined;
   }
-  if (existing.balanceMicros < NEW_ACCOUNT_CREDIT_MICROS) {
-    await store.topUp(DEV_ACCOUNT_ID, NEW_ACCOUNT_CREDIT_MICROS - existing.balanceMicros, Date.now());
+}
+
+/** Written to a temporary file then renamed: a concurrent reader sees the old keys or the new, whole. */
+function saveDevelopmentKeys(file: string, keys: DevelopmentKeys): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
+  renameSync(tmp, file);
+}
+
+async function keysStillValid(store: AccountsStore, keys: DevelopmentKeys): Promise<boolean> {
+  const now = Date.now();
+  for (const key of [keys.secretKey, keys.publicKey]) {
+    const principal = await store.findKey(hashApiKey(key), now);
+    if (principal?.accountId !== DEV_ACCOUNT_ID) return false;
   }
-  // keys are stored hashed and cannot be shown again, so the dev keys are re-issued each start
-  const rotated = await rotateAccountKeys(store, DEV_ACCOUNT_ID, { graceMs: 0 });
-  return { accountId: DEV_ACCOUNT_ID, secretKey: rotated.secretKey!, publicKey: rotated.publicKey! };
+  return true;
+}
+
+/**
+ * The development account's keys: the saved ones while they still work, so a second
+ * `serve --dev` on the same database (another terminal, a restart) shares the account as it
+ * is: no key revoked, no balance reset, usage kept. New keys are issued only when the
+ * account is new, or when the saved keys are lost or no longer valid (then with the normal
+ * 24 h grace, so a server still holding older keys keeps working).
+ */
+async function developmentKeys(store: AccountsStore, dbPath: string): Promise<DevelopmentKeys> {
+  const file = developmentKeysFile(dbPath);
+  for (let attempt = 0; ; attempt++) {
+    const saved = readDevelopmentKeys(file);
+    if (saved !== undefined && (await keysStillValid(store, saved))) return saved;
+    if ((await store.getAccount(DEV_ACCOUNT_ID)) === undefined) {
+      try {
+        const opened = await openAccount(store, 'Enterprise', { accountId: DEV_ACCOUNT_ID });
+        const keys = { accountId: opened.accountId, secretKey: opened.secretKey, publicKey: opened.publicKey };
+        saveDevelopmentKeys(file, keys);
+        return keys;
+      } catch (err) {
+        // another server created it between the check and the insert: read what it saved
+        if (attempt < 3) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          continue;
+        }
+        throw err;
+      }
+    }
+    const rotated = await rotateAccountKeys(store, DEV_ACCOUNT_ID, { graceMs: DEFAULT_ROTATION_GRACE_MS });
+    const keys = { accountId: DEV_ACCOUNT_ID, secretKey: rotated.secretKey!, publicKey: rotated.publicKey! };
+    saveDevelopmentKeys(file, keys);
+    return keys;
+  }
+}
+
+/** The lines `serve` prints once it listens: where, and the development keys with --dev. */
+async function servingLines(options: ServeOptions, port: number, dev: DevelopmentKeys | undefined, workers: number): Promise<string[]> {
+  const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+  const processes = workers > 1 ? `, ${workers} worker processes` : '';
+  const lines = [`venue-search: serving ${options.data} on ${base}/v1/ (accounts: ${describeDb(options.db)}${processes})`];
+  if (dev !== undefined) {
+    lines.push(
+      `Development account (Enterprise plan, opened with 10 GBP credit; keys kept in ${developmentKeysFile(options.db)}):`,
+      `  account id  ${dev.accountId}`,
+      `  secret key  ${dev.secretKey}`,
+      `  public key  ${dev.publicKey}`,
+      `Try: curl -H "API-Key: ${dev.secretKey}" "${base}/v1/find?q=coffee"`,
+      `Widget: ${base}/v1/widget/?key=${dev.publicKey}`,
+    );
+  }
+  return lines;
+}
+
+/** `serve --workers N` (N > 1), the primary: the development keys once, then the workers. */
+async function servePrimary(options: ServeOptions, workers: number): Promise<void> {
+  let dev: DevelopmentKeys | undefined;
+  if (options.dev === true) dev = await withStore(options.db, (store) => developmentKeys(store, options.db));
+  let port: number;
+  try {
+    port = await runPrimary(workers, (line) => process.stderr.write(`${line}\n`));
+  } catch (err) {
+    // the first worker printed why it could not start (one line, as a single process would)
+    if (err instanceof WorkerStartError) process.exit(err.exitCode);
+    fail(`cannot start ${workers} workers: ${(err as Error).message}`);
+  }
+  process.stderr.write(`${(await servingLines(options, port, dev, workers)).join('\n')}\n`);
 }
 
 /** The widget's options from serve's flags; the new names win over the older ones. */
@@ -114,8 +224,10 @@ export function widgetOptionsOf(options: Pick<ServeOptions, 'widgetTiles' | 'wid
 }
 
 async function serve(options: ServeOptions): Promise<void> {
+  const workers = options.workers ?? availableParallelism();
+  if (workers > 1 && !isClusterWorker()) return servePrimary(options, workers);
   const engine = await loadEngine(options.data);
-  const store = openStore(options.db);
+  const store = await openStore(options.db);
   const app = await buildApp({ engine, accounts: store, logger: { level: 'info' }, widget: widgetOptionsOf(options) });
   const close = async (): Promise<void> => {
     await app.close();
@@ -132,20 +244,16 @@ async function serve(options: ServeOptions): Promise<void> {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
-  const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
-  const lines = [`venue-search: serving ${options.data} on ${base}/v1/ (accounts: ${options.db})`];
-  if (options.dev === true) {
-    const dev = await developmentKeys(store);
-    lines.push(
-      'Development account (Enterprise plan, 10 GBP credit; keys re-issued at every start):',
-      `  account id  ${dev.accountId}`,
-      `  secret key  ${dev.secretKey}`,
-      `  public key  ${dev.publicKey}`,
-      `Try: curl -H "API-Key: ${dev.secretKey}" "${base}/v1/find?q=coffee"`,
-      `Widget: ${base}/v1/widget/?key=${dev.publicKey}`,
-    );
-  }
-  process.stderr.write(`${lines.join('\n')}\n`);
+  // a worker reports to its primary, which prints once for all
+  if (isClusterWorker()) return reportListening(port);
+  const dev = options.dev === true ? await developmentKeys(store, options.db) : undefined;
+  process.stderr.write(`${(await servingLines(options, port, dev, 1)).join('\n')}\n`);
+}
+
+function parseWorkers(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > 256) throw new InvalidArgumentError(`must be an integer 1..256; got ${JSON.stringify(text)}`);
+  return n;
 }
 
 export function registerServiceCommands(program: Command): void {
@@ -155,8 +263,9 @@ export function registerServiceCommands(program: Command): void {
     .requiredOption('--data <file>', 'venues file (NDJSON, JSON array or GeoJSON) or a snapshot written by `venue-search snapshot`')
     .option('--port <port>', 'TCP port', parsePort, 8080)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
-    .option('--dev', 'create or reuse a development account and print its keys')
+    .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
+    .option('--workers <n>', 'worker processes serving the one port (default: the number of cores)', parseWorkers)
+    .option('--dev', 'create or reuse the development account and print its keys (kept beside the database, reused while valid)')
     .option('--widget-tiles <template>', 'XYZ base-map tiles for the widget, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: the offline base map)')
     .option('--widget-tiles-attribution <text>', 'credit line shown on the widget map when tiles are used (plain text)')
     .addOption(new Option('--widget-tile-url <template>', 'older name of --widget-tiles').hideHelp())
@@ -168,7 +277,7 @@ export function registerServiceCommands(program: Command): void {
     .command('create')
     .description('open an account with 10 GBP credit; prints its id, secret key and public key (shown once)')
     .addOption(new Option('--plan <plan>', 'rate-limit plan').choices(PLAN_NAMES).makeOptionMandatory())
-    .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
+    .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
     .action(async (options: { plan: PlanName; db: string }) => {
       const opened = await withStore(options.db, (store) => openAccount(store, options.plan));
       printJson(opened);
@@ -178,7 +287,7 @@ export function registerServiceCommands(program: Command): void {
     .description('credit an account with an amount in GBP (e.g. 25 or 12.50)')
     .argument('<accountId>')
     .argument('<amountGBP>')
-    .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
+    .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
     .action(async (accountId: string, amountText: string, options: { db: string }) => {
       let amountMicros: number;
       try {
@@ -187,7 +296,7 @@ export function registerServiceCommands(program: Command): void {
         fail((err as Error).message);
       }
       const balanceMicros = await withStore(options.db, async (store) => {
-        if ((await store.getAccount(accountId)) === undefined) fail(`no account ${JSON.stringify(accountId)} in ${options.db}`);
+        if ((await store.getAccount(accountId)) === undefined) fail(`no account ${JSON.stringify(accountId)} in ${describeDb(options.db)}`);
         return store.topUp(accountId, amountMicros, Date.now());
       });
       printJson({ accountId, toppedUpMicros: amountMicros, balanceMicros, balanceGBP: (balanceMicros / MICROS_PER_GBP).toFixed(6) });
@@ -199,7 +308,7 @@ export function registerServiceCommands(program: Command): void {
     .argument('<accountId>')
     .argument('[origins...]', 'origins like https://www.example.com (scheme, host, optional port)')
     .option('--clear', 'remove every origin: the public key works from any origin again')
-    .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
+    .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
     .action(async (accountId: string, originTexts: string[], options: { db: string; clear?: boolean }) => {
       let origins: string[];
       try {
@@ -209,7 +318,7 @@ export function registerServiceCommands(program: Command): void {
       }
       if (options.clear === true && origins.length > 0) fail('give either origins or --clear, not both');
       const allowed = await withStore(options.db, async (store) => {
-        if ((await store.getAccount(accountId)) === undefined) fail(`no account ${JSON.stringify(accountId)} in ${options.db}`);
+        if ((await store.getAccount(accountId)) === undefined) fail(`no account ${JSON.stringify(accountId)} in ${describeDb(options.db)}`);
         if (options.clear === true || origins.length > 0) await store.setAllowedOrigins(accountId, origins);
         return store.allowedOrigins(accountId);
       });
@@ -222,12 +331,12 @@ export function registerServiceCommands(program: Command): void {
     .command('rotate')
     .description('issue new keys; the old ones keep working for the grace period')
     .argument('<accountId>')
-    .option('--db <file>', 'accounts database (SQLite)', DEFAULT_DB)
+    .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
     .addOption(new Option('--only <kind>', 'rotate only this key').choices(['secret', 'public']))
     .option('--grace-hours <hours>', 'how long the old keys keep working', parseGraceHours, 24)
     .action(async (accountId: string, options: { db: string; only?: 'secret' | 'public'; graceHours: number }) => {
       const rotated = await withStore(options.db, async (store) => {
-        if ((await store.getAccount(accountId)) === undefined) fail(`no account ${JSON.stringify(accountId)} in ${options.db}`);
+        if ((await store.getAccount(accountId)) === undefined) fail(`no account ${JSON.stringify(accountId)} in ${describeDb(options.db)}`);
         return rotateAccountKeys(store, accountId, {
           ...(options.only === undefined ? {} : { kinds: [options.only] }),
           graceMs: Math.round(options.graceHours * 3_600_000),

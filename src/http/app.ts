@@ -16,9 +16,10 @@
 import { randomUUID } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import type { AccountsStore } from './accounts-store.js';
+import type { AccountsStore } from '../accounts/accounts-store.js';
 import type { EngineLike } from './engine-like.js';
-import { planWindows, type PlanName, type RateWindow } from './plans.js';
+import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.js';
+import { clientErrorResponse } from './client-errors.js';
 import { HttpError, toErrorResponse } from './http-errors.js';
 import { createValidatorCompiler } from './validation.js';
 import { V1_PREFIX, v1Routes } from './v1/routes.js';
@@ -45,6 +46,11 @@ export interface BuildAppOptions {
   readonly planWindows?: (plan: PlanName) => readonly RateWindow[];
   /** The embeddable widget at /v1/widget/ (assets folder, optional base-map tiles): docs/widget.md. */
   readonly widget?: WidgetOptions;
+  /**
+   * The public base URL (`https://api.example.com`) the OpenAPI document names in `servers`.
+   * Default: the scheme and Host of the request that fetches the document.
+   */
+  readonly publicUrl?: string;
 }
 
 /** Longest path parameter (a venue id), characters: VenueIdParamsSchema's maxLength. */
@@ -80,23 +86,35 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_LENGTH },
     // URLs the router itself refuses (bad percent-encoding, a path parameter over the limit)
     // get the envelope too, not fastify's `{error, statusCode}` body echoing the whole path
-    frameworkErrors: (err, _request, reply) => {
+    frameworkErrors: (err, request, reply) => {
       const error =
         err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? new HttpError(400, 'invalid_request_error', 'invalid_request', `id must be at most ${MAX_PATH_PARAM_LENGTH} characters`, 'id')
-          : new HttpError(400, 'invalid_request_error', 'invalid_url', 'the request path is not valid percent-encoded UTF-8');
+          ? new HttpError('invalid_request', `id must be at most ${MAX_PATH_PARAM_LENGTH} characters`, 'id')
+          : new HttpError('invalid_url', 'the request path is not valid percent-encoded UTF-8');
       const response = toErrorResponse(error);
-      void (reply as FastifyReply).code(response.status).send(response.body);
+      void (reply as FastifyReply).code(response.status).header('request-id', request.id).send(response.body);
     },
+    // errors Node's HTTP parser meets before there is a request (headers or URL over the
+    // size limit, a malformed request line, a request that took too long): the envelope too
+    clientErrorHandler: clientErrorResponse,
     // no automatic HEAD twins: a HEAD on a billed route would run the engine and charge for no body
     exposeHeadRoutes: false,
     requestIdHeader: false,
     genReqId: () => randomUUID(),
-    return503OnClosing: true,
+    // fastify's own 503 while closing has its own body; ours (below) answers the envelope
+    return503OnClosing: false,
+  });
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
   });
   app.setValidatorCompiler(createValidatorCompiler());
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
+    if (closing) {
+      reply.header('connection', 'close');
+      throw new HttpError('service_unavailable', 'the service is shutting down; retry the request (it was not charged)');
+    }
   });
   app.removeContentTypeParser('text/plain');
 
@@ -108,7 +126,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setNotFoundHandler((request, reply) => {
     const raw = maskKeys(request.url.split('?', 1)[0] ?? '');
     const path = raw.length > 200 ? `${raw.slice(0, 197)}...` : raw;
-    const error = new HttpError(404, 'invalid_request_error', 'route_not_found', `no such path: ${request.method} ${path}`);
+    const error = new HttpError('route_not_found', `no such path: ${request.method} ${path}`);
     const response = toErrorResponse(error);
     void reply.code(response.status).send(response.body);
   });
@@ -122,6 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         title: 'venue-search',
         version: '1',
         description: 'Venue search for groups and routes. Errors share one envelope; money is integer micro-GBP.',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
       components: {
         securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'API-Key' } },
@@ -130,6 +149,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.addSchema(ErrorEnvelopeSchema);
   await app.register(widgetRoutes({ ...options.widget, engine: options.engine, accounts: options.accounts, clock }), { prefix: WIDGET_PREFIX });
-  await app.register(v1Routes({ engine: options.engine, accounts: options.accounts, clock, planWindows: options.planWindows ?? planWindows }), { prefix: V1_PREFIX });
+  await app.register(v1Routes({ engine: options.engine, accounts: options.accounts, clock, planWindows: options.planWindows ?? planWindows, publicUrl: options.publicUrl }), {
+    prefix: V1_PREFIX,
+  });
   return app;
 }

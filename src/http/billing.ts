@@ -18,17 +18,13 @@
  * unanswered request; it can never leave an answered request uncharged or charged twice.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AccountsStore } from './accounts-store.js';
+import type { AccountsStore } from '../accounts/accounts-store.js';
 import { principalOf } from './guard.js';
 import { HttpError } from './http-errors.js';
-import type { BillableKind } from './plans.js';
+import type { BillableKind } from '../accounts/plans.js';
 
 function insufficientBalance(costMicros: number, balanceMicros: number): HttpError {
-  return new HttpError(
-    402,
-    'billing_error',
-    'insufficient_balance',
-    `this request costs ${costMicros} micro-GBP but the balance is ${balanceMicros} micro-GBP; top up the account`,
+  return new HttpError('insufficient_balance', `this request costs ${costMicros} micro-GBP but the balance is ${balanceMicros} micro-GBP; top up the account`,
   );
 }
 

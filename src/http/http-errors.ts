@@ -22,43 +22,82 @@ export interface ErrorEnvelope {
   param?: string;
 }
 
-/** An error the adapter raises itself, with its status and envelope fields. */
+/**
+ * The catalogue: every `code` a client can receive, with its status and `type`. A code is
+ * stable once shipped (clients branch on it); docs/http.md "Errors" lists them. The engine's
+ * codes (VenueSearchError) appear here too, so one table holds every client-facing status.
+ */
+export const HTTP_ERRORS = {
+  // 400
+  invalid_request: { status: 400, type: 'invalid_request_error' },
+  limit_exceeded: { status: 400, type: 'invalid_request_error' },
+  unknown_place: { status: 400, type: 'invalid_request_error' },
+  invalid_json: { status: 400, type: 'invalid_request_error' },
+  invalid_content_length: { status: 400, type: 'invalid_request_error' },
+  invalid_url: { status: 400, type: 'invalid_request_error' },
+  malformed_request: { status: 400, type: 'invalid_request_error' },
+  // 401, 402, 403
+  missing_api_key: { status: 401, type: 'authentication_error' },
+  invalid_api_key: { status: 401, type: 'authentication_error' },
+  conflicting_api_keys: { status: 401, type: 'authentication_error' },
+  insufficient_balance: { status: 402, type: 'billing_error' },
+  public_key_not_permitted: { status: 403, type: 'permission_error' },
+  origin_not_allowed: { status: 403, type: 'permission_error' },
+  // 404 .. 431
+  venue_not_found: { status: 404, type: 'invalid_request_error' },
+  route_not_found: { status: 404, type: 'invalid_request_error' },
+  method_not_allowed: { status: 405, type: 'invalid_request_error' },
+  request_timeout: { status: 408, type: 'invalid_request_error' },
+  body_too_large: { status: 413, type: 'invalid_request_error' },
+  unsupported_media_type: { status: 415, type: 'invalid_request_error' },
+  rate_limited: { status: 429, type: 'rate_limit_error' },
+  headers_too_large: { status: 431, type: 'invalid_request_error' },
+  // ours
+  internal_error: { status: 500, type: 'api_error' },
+  service_unavailable: { status: 503, type: 'api_error' },
+} as const satisfies Readonly<Record<string, { status: number; type: ErrorType }>>;
+
+export type HttpErrorCode = keyof typeof HTTP_ERRORS;
+
+/** An error the adapter raises itself: a catalogue code (its status and type), a message, the parameter at fault. */
 export class HttpError extends Error {
   override readonly name = 'HttpError';
+  readonly status: number;
+  readonly type: ErrorType;
   constructor(
-    readonly status: number,
-    readonly type: ErrorType,
-    readonly code: string,
+    readonly code: HttpErrorCode,
     message: string,
     readonly param?: string,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
+    this.status = HTTP_ERRORS[code].status;
+    this.type = HTTP_ERRORS[code].type;
   }
 }
 
 export function invalidParam(param: string, value: unknown, expected: string): HttpError {
-  return new HttpError(400, 'invalid_request_error', 'invalid_request', `${param} must be ${expected}; got ${describeValue(value)}`, param);
+  return new HttpError('invalid_request', `${param} must be ${expected}; got ${describeValue(value)}`, param);
 }
 
-/** Engine error codes to statuses. Data-file codes are the operator's fault, never the client's. */
-const ENGINE_STATUS: Readonly<Record<VenueSearchErrorCode, number>> = {
-  invalid_request: 400,
-  limit_exceeded: 400,
-  unknown_place: 400,
-  venue_not_found: 404,
-  invalid_venue: 500,
-  invalid_data: 500,
-  duplicate_id: 500,
+/** Engine error codes to catalogue codes. Data-file codes are the operator's fault, never the client's. */
+const ENGINE_CODES: Readonly<Record<VenueSearchErrorCode, HttpErrorCode>> = {
+  invalid_request: 'invalid_request',
+  limit_exceeded: 'limit_exceeded',
+  unknown_place: 'unknown_place',
+  venue_not_found: 'venue_not_found',
+  invalid_venue: 'internal_error',
+  invalid_data: 'internal_error',
+  duplicate_id: 'internal_error',
 };
 
 /** Fastify's own error codes that come from client input. */
-const FASTIFY_CODES: Readonly<Record<string, { status: number; code: string }>> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'body_too_large' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_content_length' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_json' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_json' },
+const FASTIFY_CODES: Readonly<Record<string, HttpErrorCode>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'body_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_content_length',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
 };
 
 export interface ErrorResponse {
@@ -93,16 +132,16 @@ function validationMessage(error: AjvLikeError, param: string, context: string):
 /** Maps anything thrown while serving a request to a status and an envelope. */
 export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof HttpError) {
-    return { status: err.status, body: envelope(err.message, err.type, err.code, err.param), headers: err.headers };
+    return { status: err.status, body: envelope(err.message, err.code, err.param), headers: err.headers };
   }
   if (isVenueSearchError(err)) {
-    const status = ENGINE_STATUS[err.code];
+    const code = ENGINE_CODES[err.code];
+    const { status } = HTTP_ERRORS[code];
     if (status >= 500) return internalError();
-    const type: ErrorType = 'invalid_request_error';
     // the engine writes paths the JavaScript way (`locations[1].weight`); the HTTP `param` is
     // dotted (`locations.1.weight`) like the schema errors, so one field has one name
     const param = err.param?.replace(/\[(\d+)\]/g, '.$1');
-    return { status, body: envelope(err.message, type, err.code, param), headers: {} };
+    return { status, body: envelope(err.message, code, param), headers: {} };
   }
   if (typeof err === 'object' && err !== null) {
     const e = err as { code?: unknown; statusCode?: unknown; validation?: unknown; validationContext?: unknown; message?: unknown };
@@ -112,26 +151,27 @@ export function toErrorResponse(err: unknown): ErrorResponse {
       const context = typeof e.validationContext === 'string' ? e.validationContext : 'request';
       return {
         status: 400,
-        body: envelope(validationMessage(first, param, context), 'invalid_request_error', 'invalid_request', param === '' ? context : param),
+        body: envelope(validationMessage(first, param, context), 'invalid_request', param === '' ? context : param),
         headers: {},
       };
     }
     const known = typeof e.code === 'string' ? FASTIFY_CODES[e.code] : undefined;
     const message = typeof e.message === 'string' ? e.message : 'bad request';
     if (known !== undefined) {
-      return { status: known.status, body: envelope(message, 'invalid_request_error', known.code), headers: {} };
+      return { status: HTTP_ERRORS[known].status, body: envelope(message, known), headers: {} };
     }
     if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-      return { status: e.statusCode, body: envelope(message, 'invalid_request_error', 'invalid_request'), headers: {} };
+      return { status: e.statusCode, body: envelope(message, 'invalid_request'), headers: {} };
     }
   }
   return internalError();
 }
 
 function internalError(): ErrorResponse {
-  return { status: 500, body: envelope('internal error; the request was not charged', 'api_error', 'internal_error'), headers: {} };
+  return { status: 500, body: envelope('internal error; the request was not charged', 'internal_error'), headers: {} };
 }
 
-function envelope(message: string, type: ErrorType, code: string, param?: string): ErrorEnvelope {
+function envelope(message: string, code: HttpErrorCode, param?: string): ErrorEnvelope {
+  const { type } = HTTP_ERRORS[code];
   return param === undefined || param === '' ? { message, type, code } : { message, type, code, param };
 }

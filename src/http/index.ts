@@ -12,10 +12,11 @@ export type {
   TimeRange,
   Usage,
   UsageEntry,
-} from './accounts-store.js';
-export { SqliteAccountsStore, type SqliteAccountsStoreOptions } from './sqlite-accounts-store.js';
-export { openAccount, rotateAccountKeys, DEFAULT_ROTATION_GRACE_MS, type OpenedAccount, type RotatedKeys } from './accounts.js';
-export { generateApiKey, hashApiKey, keyKindOf, publicKeyMayCall, type KeyKind } from './keys.js';
+} from '../accounts/accounts-store.js';
+export { SqliteAccountsStore, type SqliteAccountsStoreOptions } from '../accounts/sqlite-accounts-store.js';
+export { openAccount, rotateAccountKeys, DEFAULT_ROTATION_GRACE_MS, type OpenedAccount, type RotatedKeys } from '../accounts/accounts.js';
+export { generateApiKey, hashApiKey, keyKindOf, type KeyKind } from '../accounts/keys.js';
+export { publicKeyMayCall } from './key-header.js';
 export {
   PLAN_NAMES,
   BILLABLE_KINDS,
@@ -28,5 +29,5 @@ export {
   type BillableKind,
   type PlanName,
   type RateWindow,
-} from './plans.js';
+} from '../accounts/plans.js';
 export { HttpError, toErrorResponse, type ErrorEnvelope, type ErrorType } from './http-errors.js';

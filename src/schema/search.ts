@@ -144,8 +144,8 @@ export type SearchBody = Static<typeof SearchBodySchema>;
 
 export const SearchQuerySchema = Type.Object(
   {
-    limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }),
-    offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 })),
   },
   { $id: 'SearchQuery', additionalProperties: false },
 );
@@ -214,6 +214,20 @@ export const SearchEstablishmentSchema = Type.Composite(
 );
 export type SearchEstablishment = Static<typeof SearchEstablishmentSchema>;
 
+/**
+ * Set only on an empty answer that looks like a mistake: `lat_lon_swapped` when the centre is
+ * away from the data and the centre with lat and lon exchanged is near it (docs/search.md,
+ * "An empty answer's hint").
+ */
+export const SearchHintSchema = Type.Object(
+  {
+    code: Type.Literal('lat_lon_swapped'),
+    message: Type.String(),
+  },
+  { additionalProperties: false, description: 'Why an empty answer may be a mistake in the request.' },
+);
+export type SearchHint = Static<typeof SearchHintSchema>;
+
 export const SearchResponseSchema = Type.Object(
   {
     centerPoint: CapitalLatLonSchema,
@@ -229,6 +243,7 @@ export const SearchResponseSchema = Type.Object(
      * within the 50,000 m a request may ask.
      */
     smallestFeasibleMaxDistance: Type.Optional(Type.Integer({ minimum: 0 })),
+    hint: Type.Optional(SearchHintSchema),
   },
   { $id: 'SearchResponse', additionalProperties: false },
 );

@@ -35,6 +35,7 @@ import { OpeningStates } from './opening-states.js';
 import { Ranking } from './ranking.js';
 import { routeHalfwayPoint } from './route-center.js';
 import { SearchVocabulary } from './search-vocabulary.js';
+import { OccupiedCells, swappedCoordinatesHint } from './swapped-hint.js';
 import { validatePage, validateSearchBody, type ValidBody } from './validate-request.js';
 
 export interface SearchOptions {
@@ -94,6 +95,7 @@ class MultiLocationSearch implements SearchService {
   private readonly filter: ColumnFilter;
   private readonly scorer: BulkScorer;
   private readonly group: GroupSearch;
+  private readonly occupied: OccupiedCells;
 
   constructor(store: VenueStore, spatial: SpatialIndex, options: SearchServiceOptions) {
     this.store = store;
@@ -104,6 +106,7 @@ class MultiLocationSearch implements SearchService {
     this.filter = new ColumnFilter(store.caters, store.chain);
     this.scorer = new BulkScorer(store);
     this.group = new GroupSearch(store, spatial.groupWalker(), this.opening);
+    this.occupied = new OccupiedCells(store.lat, store.lon, store.size);
   }
 
   vocabulary(): SearchVocabularyJson {
@@ -176,6 +179,10 @@ class MultiLocationSearch implements SearchService {
     if (totalResults === 0 && area.route === null) {
       const need = group.smallestFeasible(filter, area.centerLat, area.centerLon);
       if (need !== undefined) response.smallestFeasibleMaxDistance = need;
+    }
+    if (totalResults === 0) {
+      const hint = swappedCoordinatesHint(this.occupied, area.centerLat, area.centerLon);
+      if (hint !== undefined) response.hint = hint;
     }
     return response;
   }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
-import { SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { createFixtureEngine } from './support/fixture-engine.js';
 import { createHarness, FakeClock, ledgerRows } from './support/harness.js';
 
@@ -33,13 +33,13 @@ describe('balance of exactly K finds, 2K concurrent finds', () => {
     expect(ok).toHaveLength(K);
     expect(refused).toHaveLength(K);
     for (const r of refused) expect(r.json()).toMatchObject({ type: 'billing_error', code: 'insufficient_balance' });
-    expect(await h.store.balanceMicros(acct.accountId)).toBe(0);
-    const charges = ledgerRows(h.store, acct.accountId).filter((r) => r.amount_micros < 0);
+    expect(await h.accounts.balanceMicros(acct.accountId)).toBe(0);
+    const charges = (await ledgerRows(h.accounts, acct.accountId)).filter((r) => r.amount_micros < 0);
     expect(charges).toHaveLength(K);
     // each success's Request-Id has exactly one ledger row
     expect(new Set(charges.map((c) => c.request_id))).toEqual(new Set(ok.map((r) => r.headers['request-id'])));
-    const sum = h.store.db.prepare('SELECT SUM(amount_micros) AS s FROM ledger WHERE account_id = ?').get(acct.accountId) as { s: number };
-    expect(sum.s).toBe(0);
+    // the opening credit and the charges sum to the balance, 0
+    expect((await ledgerRows(h.accounts, acct.accountId)).reduce((sum, r) => sum + Number(r.amount_micros), 0)).toBe(0);
     await h.close();
   });
 
@@ -59,7 +59,7 @@ describe('balance of exactly K finds, 2K concurrent finds', () => {
     expect(responses.filter((r) => r.statusCode === 200)).toHaveLength(K);
     expect(responses.filter((r) => r.statusCode === 402)).toHaveLength(K);
     expect(await storeB.balanceMicros(acct.accountId)).toBe(0);
-    expect(ledgerRows(a.store, acct.accountId).filter((r) => r.amount_micros < 0)).toHaveLength(K);
+    expect((await ledgerRows(a.store, acct.accountId)).filter((r) => r.amount_micros < 0)).toHaveLength(K);
     await appB.close();
     await storeB.close();
     await a.close();
@@ -73,9 +73,9 @@ describe('balance of exactly K finds, 2K concurrent finds', () => {
     expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=nando&location=Atlantis', headers: key })).statusCode).toBe(400);
     expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: key })).statusCode).toBe(200);
     expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: key })).statusCode).toBe(402);
-    expect(await h.store.topUp(acct.accountId, 2 * FIND, h.clock.nowMs)).toBe(2 * FIND);
+    expect(await h.accounts.topUp(acct.accountId, 2 * FIND, h.clock.nowMs)).toBe(2 * FIND);
     expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: key })).statusCode).toBe(200);
-    const rows = ledgerRows(h.store, acct.accountId);
+    const rows = (await ledgerRows(h.accounts, acct.accountId));
     expect(rows.map((r) => [r.kind, r.amount_micros])).toEqual([
       ['credit', FIND],
       ['find', -FIND],
@@ -87,7 +87,7 @@ describe('balance of exactly K finds, 2K concurrent finds', () => {
 
   it('the store refuses a second charge under the same request id', async () => {
     const store = new SqliteAccountsStore(':memory:');
-    const { openAccount } = await import('../../src/http/accounts.js');
+    const { openAccount } = await import('../../src/accounts/accounts.js');
     const acct = await openAccount(store, 'Scale', { nowMs: 0 });
     const request = { accountId: acct.accountId, requestId: 'req-1', kind: 'find' as const, costMicros: FIND, nowMs: 1 };
     const [first, second] = await Promise.all([store.charge(request), store.charge(request)]);

@@ -13,11 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openAccount, rotateAccountKeys } from '../../src/http/accounts.js';
-import { KeyCache } from '../../src/http/key-cache.js';
-import { hashApiKey } from '../../src/http/keys.js';
-import { SECOND_MS, type RateWindow } from '../../src/http/plans.js';
-import { SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
+import { openAccount, rotateAccountKeys } from '../../src/accounts/accounts.js';
+import { KeyCache } from '../../src/accounts/key-cache.js';
+import { hashApiKey } from '../../src/accounts/keys.js';
+import { SECOND_MS, type RateWindow } from '../../src/accounts/plans.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { createHarness, FakeClock, ledgerRows } from './support/harness.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-caches-'));
@@ -152,7 +152,7 @@ describe('balance mirror', () => {
     expect(sqlBalance(dbPath, acct.accountId)).toBe(3 * FIND);
     expect([await find(), await find(), await find(), await find()]).toEqual([200, 200, 200, 402]);
     expect(sqlBalance(dbPath, acct.accountId)).toBe(0);
-    expect(ledgerRows(h.store, acct.accountId).filter((r) => r.amount_micros < 0)).toHaveLength(4);
+    expect((await ledgerRows(h.store, acct.accountId)).filter((r) => r.amount_micros < 0)).toHaveLength(4);
     await operator.close();
     await h.close();
   });
@@ -175,7 +175,7 @@ describe('balance mirror', () => {
     expect(again.statusCode).toBe(402);
     expect(h.engine.calls.find).toBe(callsBefore + 1); // the charge refreshed the mirror: no engine call now
     expect(sqlBalance(dbPath, acct.accountId)).toBe(0);
-    expect(ledgerRows(h.store, acct.accountId).filter((r) => r.amount_micros < 0).map((r) => r.request_id)).toEqual([
+    expect((await ledgerRows(h.store, acct.accountId)).filter((r) => r.amount_micros < 0).map((r) => r.request_id)).toEqual([
       expect.any(String),
       'elsewhere-1',
     ]);

@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openAccount, type OpenedAccount } from '../../src/http/accounts.js';
-import { SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
+import { openAccount, type OpenedAccount } from '../../src/accounts/accounts.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-crash-'));
 const children: ChildProcess[] = [];

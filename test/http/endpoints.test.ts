@@ -40,7 +40,7 @@ describe('venue endpoints', () => {
     expect(body.establishments).toHaveLength(2);
     expect(body.limit).toBe(2);
     expect(body.offset).toBe(1);
-    expect(await h.store.balanceMicros(acct.accountId)).toBe(10_000_000 - 6000);
+    expect(await h.accounts.balanceMicros(acct.accountId)).toBe(10_000_000 - 6000);
   });
 
   it('search without trailing slash is the same route; default limit 20 costs one group', async () => {
@@ -48,7 +48,7 @@ describe('venue endpoints', () => {
     const res = await h.app.inject({ method: 'POST', url: '/v1/search', headers: { 'api-key': acct.secretKey }, payload: searchBody });
     expect(res.statusCode).toBe(200);
     expect(h.engine.lastSearchOptions).toEqual({ limit: 20, offset: 0, now: h.clock.nowMs });
-    expect(ledgerRows(h.store, acct.accountId).at(-1)).toMatchObject({ kind: 'search', amount_micros: -6000 });
+    expect((await ledgerRows(h.accounts, acct.accountId)).at(-1)).toMatchObject({ kind: 'search', amount_micros: -6000 });
   });
 
   it.each([
@@ -62,7 +62,7 @@ describe('venue endpoints', () => {
     const acct = await h.open();
     const res = await h.app.inject({ method: 'POST', url: `/v1/search/?limit=${limit}`, headers: { 'api-key': acct.secretKey }, payload: searchBody });
     expect(res.statusCode).toBe(200);
-    expect(await h.store.balanceMicros(acct.accountId)).toBe(10_000_000 - cost);
+    expect(await h.accounts.balanceMicros(acct.accountId)).toBe(10_000_000 - cost);
   });
 
   it('GET /v1/find answers a schema-valid page with no-store and charges 6000 under the response\'s Request-Id', async () => {
@@ -82,7 +82,7 @@ describe('venue endpoints', () => {
     expect(body.establishments.length).toBeLessThanOrEqual(5);
     for (const e of body.establishments) expect(e.name).toMatch(/nando/i);
     expect(h.engine.lastNow).toBe(h.clock.nowMs);
-    expect(ledgerRows(h.store, acct.accountId).at(-1)).toMatchObject({ kind: 'find', amount_micros: -6000, request_id: res.headers['request-id'] });
+    expect((await ledgerRows(h.accounts, acct.accountId)).at(-1)).toMatchObject({ kind: 'find', amount_micros: -6000, request_id: res.headers['request-id'] });
   });
 
   it.each([
@@ -98,8 +98,8 @@ describe('venue endpoints', () => {
     expect(Value.Check(schema, body)).toBe(true);
     if (kind !== 'menus') expect(body.id).toBe('fx-00002');
     expect(h.engine.calls[kind]).toBe(1);
-    expect(ledgerRows(h.store, acct.accountId).at(-1)).toMatchObject({ kind, amount_micros: -cost });
-    expect(await h.store.balanceMicros(acct.accountId)).toBe(10_000_000 - cost);
+    expect((await ledgerRows(h.accounts, acct.accountId)).at(-1)).toMatchObject({ kind, amount_micros: -cost });
+    expect(await h.accounts.balanceMicros(acct.accountId)).toBe(10_000_000 - cost);
   });
 
   it('GET /v1/vocabulary is schema-valid and free', async () => {
@@ -109,7 +109,7 @@ describe('venue endpoints', () => {
     const body = res.json();
     expect(Value.Check(SearchVocabularySchema, body)).toBe(true);
     expect(body.establishmentFilters).toContain('coffee_shop');
-    expect(await h.store.balanceMicros(acct.accountId)).toBe(10_000_000);
+    expect(await h.accounts.balanceMicros(acct.accountId)).toBe(10_000_000);
   });
 });
 
@@ -166,7 +166,7 @@ describe('balances', () => {
       payload: { from: new Date(t0 - 1000).toISOString(), to: new Date(t0).toISOString() },
     });
     expect(exclusive.json().usage.find).toEqual({ requests: 0, costMicros: 0 });
-    expect(ledgerRows(h.store, acct.accountId)).toHaveLength(3); // opening credit + 2 charges
+    expect((await ledgerRows(h.accounts, acct.accountId))).toHaveLength(3); // opening credit + 2 charges
   });
 });
 
@@ -184,6 +184,7 @@ describe('OpenAPI', () => {
         '/v1/establishments/menus/{id}',
         '/v1/find',
         '/v1/search/',
+        '/v1/search',
         '/v1/vocabulary',
       ].sort(),
     );
@@ -194,7 +195,7 @@ describe('OpenAPI', () => {
     expect(doc.paths['/v1/search/'].post.requestBody.content['application/json'].schema.required).toEqual(['locations', 'mode']);
     expect(doc.paths['/v1/search/'].post.responses['200'].content['application/json'].schema.required).toContain('establishments');
     expect(doc.components.schemas.ErrorEnvelope.required).toEqual(['message', 'type', 'code']);
-    expect(doc.paths['/v1/find'].get.responses['4XX'].content['application/json'].schema.required).toEqual(['message', 'type', 'code']);
+    expect(doc.paths['/v1/find'].get.responses['4XX'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
     expect(Object.keys(doc.paths['/v1/find'].get.responses).sort()).toEqual(['200', '400', '401', '402', '429', '4XX', '5XX']);
     expect(Object.keys(doc.paths['/v1/establishments/basic/{id}'].get.responses)).toContain('404');
     expect(Object.keys(doc.paths['/v1/find'].get.responses['429'].headers)).toContain('Retry-After');

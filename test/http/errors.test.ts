@@ -6,7 +6,7 @@
  */
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../src/http/keys.js';
+import { generateApiKey } from '../../src/accounts/keys.js';
 import { ErrorEnvelopeSchema } from '../../src/http/v1/schemas.js';
 import { createHarness, ledgerRows, type Harness } from './support/harness.js';
 
@@ -34,7 +34,7 @@ function expectEnvelope(res: { statusCode: number; json(): unknown }, status: nu
 }
 
 async function charges(accountId: string): Promise<number> {
-  return ledgerRows(h.store, accountId).filter((r) => r.amount_micros < 0).length;
+  return (await ledgerRows(h.accounts, accountId)).filter((r) => r.amount_micros < 0).length;
 }
 
 describe('400 invalid request names the parameter', () => {
@@ -199,11 +199,11 @@ describe('402, 403, 404, 405, 413, 415', () => {
     const res = await h.app.inject({ method: 'GET', url: '/v1/establishments/basic/fx-00000', headers: { 'api-key': acct.secretKey } });
     expectEnvelope(res, 402, 'billing_error', 'insufficient_balance');
     expect(h.engine.calls.basic).toBe(0);
-    expect(await h.store.balanceMicros(acct.accountId)).toBe(7999);
+    expect(await h.accounts.balanceMicros(acct.accountId)).toBe(7999);
     // ...while a cheaper request it can cover still succeeds
     const find = await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'api-key': acct.secretKey } });
     expect(find.statusCode).toBe(200);
-    expect(await h.store.balanceMicros(acct.accountId)).toBe(1999);
+    expect(await h.accounts.balanceMicros(acct.accountId)).toBe(1999);
   });
 
   it('403 for a public key outside its list (vocabulary); the same key may search, find, read details and balances', async () => {

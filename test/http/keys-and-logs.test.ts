@@ -4,8 +4,9 @@
  */
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { rotateAccountKeys } from '../../src/http/accounts.js';
-import { hashApiKey, publicKeyMayCall } from '../../src/http/keys.js';
+import { rotateAccountKeys } from '../../src/accounts/accounts.js';
+import { hashApiKey } from '../../src/accounts/keys.js';
+import { publicKeyMayCall } from '../../src/http/key-header.js';
 import { createHarness } from './support/harness.js';
 
 describe('public key permissions (interface section 5)', () => {

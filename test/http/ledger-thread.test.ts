@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openAccount } from '../../src/http/accounts.js';
-import { LedgerThread } from '../../src/http/ledger-thread.js';
-import { DAY_MS, type RateWindow } from '../../src/http/plans.js';
-import { SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
+import { openAccount } from '../../src/accounts/accounts.js';
+import { LedgerThread } from '../../src/accounts/ledger-thread.js';
+import { DAY_MS, type RateWindow } from '../../src/accounts/plans.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-ledger-thread-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DAY_MS, SECOND_MS, type RateWindow } from '../../src/http/plans.js';
-import { decideRate, type WindowCounter } from '../../src/http/rate-limit.js';
+import { DAY_MS, SECOND_MS, type RateWindow } from '../../src/accounts/plans.js';
+import { decideRate, type WindowCounter } from '../../src/accounts/rate-limit.js';
 import { createHarness, FakeClock } from './support/harness.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-rate-'));
@@ -82,7 +82,7 @@ describe('two keys of one account hammering one plan', () => {
     expect(served.map((r) => r.headers['x-ratelimit-remaining']).sort()).toEqual(['0', '1']);
     expect(h.engine.calls.find).toBe(2);
     // only the two served requests were charged
-    expect(await h.store.balanceMicros(acct.accountId)).toBe(10_000_000 - 2 * 6000);
+    expect(await h.accounts.balanceMicros(acct.accountId)).toBe(10_000_000 - 2 * 6000);
 
     clock.advance(1000);
     const second = await fire();

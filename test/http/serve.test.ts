@@ -2,20 +2,24 @@
  * `venue-search serve --dev` end to end: a real process over the bundled fixtures, the
  * printed development keys used over loopback, SIGTERM for a clean stop.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openAccount } from '../../src/accounts/accounts.js';
+import { priceMicros } from '../../src/accounts/plans.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
+import { ledgerRows } from './support/harness.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-serve-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('serve --dev', () => {
-  it('serves the fixtures with a printed development key; reuses the account on restart with new keys', async () => {
+  it('serves the fixtures with a printed development key; a second --dev server shares the account without revoking keys or resetting the balance (issue 14)', async () => {
     const db = join(tmp, 'dev.sqlite');
     const start = async () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--dev', '--port', '0', '--db', db], {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--dev', '--port', '0', '--db', db, '--workers', '1'], {
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let err = '';
@@ -38,15 +42,81 @@ describe('serve --dev', () => {
     const found = await fetch(`${first.base}/v1/find?q=nando`, { headers: { 'API-Key': first.key } });
     expect(found.status).toBe(200);
     expect(((await found.json()) as { totalFound: number }).totalFound).toBeGreaterThan(0);
+    const balanceOf = async (base: string, key: string) => {
+      const res = await fetch(`${base}/v1/business/balances`, { headers: { 'API-Key': key } });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { accountId: string; balanceMicros: number; usage: { find: { requests: number } } };
+    };
+    // the find cost 6000 micros (CONTRACT prices)
+    expect(await balanceOf(first.base, first.key)).toMatchObject({ accountId: 'acct_development', balanceMicros: 10_000_000 - 6000 });
+
+    // issue 14: a second --dev server on the same database, while the first runs, shares the
+    // account as it is: same keys, the first server's key still works, balance and usage kept
+    const second = await start();
+    expect(second.key).toBe(first.key);
+    expect(await balanceOf(first.base, first.key)).toMatchObject({ balanceMicros: 10_000_000 - 6000, usage: { find: { requests: 1 } } });
+    expect(await balanceOf(second.base, first.key)).toMatchObject({ balanceMicros: 10_000_000 - 6000, usage: { find: { requests: 1 } } });
+    second.child.kill('SIGTERM');
+    await new Promise((resolve) => second.child.once('exit', resolve));
     first.child.kill('SIGTERM');
     expect(await new Promise((resolve) => first.child.once('exit', resolve))).toBe(0);
 
-    const second = await start();
-    expect(second.key).not.toBe(first.key);
-    expect((await fetch(`${second.base}/v1/business/balances`, { headers: { 'API-Key': first.key } })).status).toBe(401);
-    const balances = await fetch(`${second.base}/v1/business/balances`, { headers: { 'API-Key': second.key } });
-    expect(await balances.json()).toMatchObject({ accountId: 'acct_development', plan: 'Enterprise', balanceMicros: 10_000_000 });
-    second.child.kill('SIGTERM');
-    await new Promise((resolve) => second.child.once('exit', resolve));
+    // the saved keys lost: a restart issues new keys with the normal grace, never revoking the old ones
+    rmSync(`${db}.dev-keys.json`);
+    const third = await start();
+    expect(third.key).not.toBe(first.key);
+    expect(await balanceOf(third.base, first.key)).toMatchObject({ balanceMicros: 10_000_000 - 6000 });
+    expect(await balanceOf(third.base, third.key)).toMatchObject({ balanceMicros: 10_000_000 - 6000 });
+    third.child.kill('SIGTERM');
+    await new Promise((resolve) => third.child.once('exit', resolve));
+  });
+});
+
+describe('serve --workers 2 (issue 18)', () => {
+  it('two worker processes answer on one port; billing stays exact across them: credit for K = 30 finds, 60 concurrent -> 30 x 200, 30 x 402', async () => {
+    const db = join(tmp, 'workers.sqlite');
+    const store = new SqliteAccountsStore(db);
+    const K = 30;
+    const acct = await openAccount(store, 'Enterprise', { openingCreditMicros: K * priceMicros('find') });
+    await store.close();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--port', '0', '--db', db, '--workers', '2'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      let err = '';
+      const base = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no start in 60 s: ${err}`)), 60_000);
+        child.stderr!.on('data', (chunk: Buffer) => {
+          err += String(chunk);
+          const found = /serving .* on (http:\/\/\S+)\/v1\/ .*2 worker processes/.exec(err)?.[1];
+          if (found !== undefined) {
+            clearTimeout(timer);
+            resolve(found);
+          }
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
+      });
+      // the primary's two node children (the workers)
+      const workers = execFileSync('ps', ['--ppid', String(child.pid), '-o', 'comm='], { encoding: 'utf8' }).split('\n').filter((c) => c.trim() === 'node');
+      expect(workers).toHaveLength(2);
+      const statuses = await Promise.all(
+        Array.from({ length: 2 * K }, async () => {
+          const res = await fetch(`${base}/v1/find?q=nando`, { headers: { 'API-Key': acct.secretKey, connection: 'close' } });
+          await res.arrayBuffer();
+          return res.status;
+        }),
+      );
+      expect(statuses.filter((s) => s === 200)).toHaveLength(K);
+      expect(statuses.filter((s) => s === 402)).toHaveLength(K);
+      const check = new SqliteAccountsStore(db);
+      expect(await check.balanceMicros(acct.accountId)).toBe(0);
+      expect((await ledgerRows(check, acct.accountId)).filter((r) => r.amount_micros < 0)).toHaveLength(K);
+      await check.close();
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });

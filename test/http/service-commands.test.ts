@@ -84,7 +84,7 @@ describe('operator commands', () => {
       const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
       const program = new Command('venue-search').exitOverride();
       registerServiceCommands(program);
-      await expect(program.parseAsync(['serve', '--data', file, '--db', join(tmp, 'serve.sqlite')], { from: 'user' })).rejects.toThrow('exit 1');
+      await expect(program.parseAsync(['serve', '--data', file, '--db', join(tmp, 'serve.sqlite'), '--workers', '1'], { from: 'user' })).rejects.toThrow('exit 1');
       expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toMatch(message);
       vi.restoreAllMocks();
     }

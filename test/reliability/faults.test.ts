@@ -21,8 +21,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openAccount, type OpenedAccount } from '../../src/http/accounts.js';
-import { AccountsDatabaseError, SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
+import { openAccount, type OpenedAccount } from '../../src/accounts/accounts.js';
+import { AccountsDatabaseError, SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { prng } from '../support/oracle.js';
 import { SCALE, SEED } from './support/scale.js';
 

@@ -6,9 +6,9 @@
  * back as 400s naming the field.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, type OpenedAccount } from '../../src/http/accounts.js';
+import { openAccount, type OpenedAccount } from '../../src/accounts/accounts.js';
 import { buildApp } from '../../src/http/app.js';
-import { SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { readVenues } from '../../src/data/read-venues.js';
 import { createEngine } from '../../src/engine.js';
 import type { VenueRecord } from '../../src/schema/venue.js';

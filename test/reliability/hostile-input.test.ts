@@ -12,7 +12,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OpenedAccount } from '../../src/http/accounts.js';
+import type { OpenedAccount } from '../../src/accounts/accounts.js';
 import { createHarness, type Harness } from '../http/support/harness.js';
 import { expectEnvelope, expectNoPollution, prototypeSnapshot, within } from './support/envelope.js';
 import { fromValue, hostileQueryValue, hostileValue, percentEncode, setAt, toJsonText, hostileString, type J } from './support/hostile-json.js';

@@ -1,5 +1,5 @@
 /**
- * Limits and abuse (issue 8, item 3). Oracles: the plan table (src/http/plans.ts, interface
+ * Limits and abuse (issue 8, item 3). Oracles: the plan table (src/accounts/plans.ts, interface
  * section 8), the price list, and the ledger read back from SQLite; the client's own count
  * of what it sent and what it got.
  * - per-window counts are exact under concurrency: several keys of one account, spread over
@@ -14,8 +14,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rotateAccountKeys } from '../../src/http/accounts.js';
-import { priceMicros, SECOND_MS, type RateWindow } from '../../src/http/plans.js';
+import { rotateAccountKeys } from '../../src/accounts/accounts.js';
+import { priceMicros, SECOND_MS, type RateWindow } from '../../src/accounts/plans.js';
 import { createHarness, FakeClock, ledgerRows, type Harness } from '../http/support/harness.js';
 import { expectEnvelope } from './support/envelope.js';
 
@@ -32,7 +32,7 @@ async function harness(options: Parameters<typeof createHarness>[0] = {}): Promi
   return h;
 }
 
-const charges = (h: Harness, accountId: string) => ledgerRows(h.store, accountId).filter((r) => r.amount_micros < 0);
+const charges = async (h: Harness, accountId: string) => (await ledgerRows(h.store, accountId)).filter((r) => r.amount_micros < 0);
 
 function balanceEqualsLedger(h: Harness, accountId: string): void {
   const row = h.store.db
@@ -64,7 +64,7 @@ describe('per-window counts under concurrency', () => {
       for (const r of limited) expect(expectEnvelope(r.statusCode, r.payload, '429').code).toBe('rate_limited');
       clock.advance(SECOND_MS);
     }
-    expect(charges(a, acct.accountId)).toHaveLength(15);
+    expect(await charges(a, acct.accountId)).toHaveLength(15);
     balanceEqualsLedger(a, acct.accountId);
   });
 
@@ -90,7 +90,7 @@ describe('per-window counts under concurrency', () => {
       clock.advance(SECOND_MS);
     }
     expect(served).toBe(37);
-    expect(charges(a, acct.accountId)).toHaveLength(37);
+    expect(await charges(a, acct.accountId)).toHaveLength(37);
     // the next UTC day opens a fresh window (23:59:55 + 5 s = next day)
     const next = await b.app.inject({ method: 'GET', url: '/v1/find?q=pizza', headers: { 'API-Key': acct.secretKey } });
     expect(next.statusCode).toBe(200);
@@ -115,7 +115,7 @@ describe('what costs quota and money', () => {
     const ok = await Promise.all([0, 1, 2].map(() => h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'API-Key': fresh.secretKey! } })));
     expect(ok.map((r) => r.statusCode).sort()).toEqual([200, 200, 429]);
     expect(ok.find((r) => r.statusCode === 200)!.headers['x-ratelimit-remaining']).toMatch(/^[01]$/);
-    expect(charges(h, acct.accountId)).toHaveLength(2);
+    expect(await charges(h, acct.accountId)).toHaveLength(2);
   });
 
   it('400, 402, 404 and 429 are never charged and never reach the engine for 402; every served request is charged exactly its price', async () => {
@@ -141,7 +141,7 @@ describe('what costs quota and money', () => {
     expect(statuses.filter((x) => x === 429)).toHaveLength(6);
     expect(statuses.filter((x) => x === 400)).toHaveLength(6);
     expect(statuses.filter((x) => x === 404)).toHaveLength(6);
-    const richCharges = charges(h, rich.accountId);
+    const richCharges = await charges(h, rich.accountId);
     expect(richCharges).toHaveLength(6);
     expect(-richCharges.reduce((sum, r) => sum + r.amount_micros, 0)).toBe(expectedCost);
 
@@ -153,7 +153,7 @@ describe('what costs quota and money', () => {
       h.clock.advance(SECOND_MS);
     }
     expect(h.engine.calls.find).toBe(0);
-    expect(charges(h, poor.accountId)).toHaveLength(0);
+    expect(await charges(h, poor.accountId)).toHaveLength(0);
     balanceEqualsLedger(h, rich.accountId);
     balanceEqualsLedger(h, poor.accountId);
   });

@@ -4,7 +4,7 @@
  * schemas' own bounds (VenueIdParamsSchema: id 1..200 characters).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OpenedAccount } from '../../src/http/accounts.js';
+import type { OpenedAccount } from '../../src/accounts/accounts.js';
 import { createHarness, ledgerRows, type Harness } from '../http/support/harness.js';
 import { expectEnvelope } from './support/envelope.js';
 
@@ -43,7 +43,7 @@ describe('regressions', () => {
       expect(res.statusCode, id).toBe(400);
       expect(expectEnvelope(res.statusCode, res.payload, id).code).toBe('invalid_url');
     }
-    expect(ledgerRows(h.store, acct.accountId).filter((r) => r.amount_micros < 0)).toHaveLength(0);
+    expect((await ledgerRows(h.store, acct.accountId)).filter((r) => r.amount_micros < 0)).toHaveLength(0);
   });
 
   it('regression: 1e400 in locations[1].weight was named "locations[1].weight" (engine style) while schema errors say "locations.1.lat"; one field, one name', async () => {

@@ -12,11 +12,11 @@ import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openAccount } from '../../src/http/accounts.js';
+import { openAccount } from '../../src/accounts/accounts.js';
 import { normalizeOrigin, originAllowed, requestOrigin } from '../../src/http/origins.js';
 import { tileOriginsOf } from '../../src/http/v1/widget-routes.js';
 import { widgetOptionsOf } from '../../src/cli/service-commands.js';
-import { SqliteAccountsStore } from '../../src/http/sqlite-accounts-store.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { createHarness, type Harness } from '../http/support/harness.js';
 import { runServiceCommand } from '../http/support/run-service-command.js';
 

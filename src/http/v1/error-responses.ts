@@ -1,40 +1,93 @@
 /**
- * The error responses each route documents in openapi.json: one entry per status it can
- * answer, all with the one envelope, plus a `4xx`/`5xx` fallback. Serialization is the same
- * for all (the envelope); the entries exist so clients see which statuses to handle and
- * the rate-limit headers of a 429.
+ * The response entries each route documents in openapi.json, beside its 200: one entry per
+ * error status it can answer, each a `$ref` to the one `ErrorEnvelope` component (added to
+ * the app with `addSchema`, so the serializer and the document share it), plus `4xx`/`5xx`
+ * fallbacks; and the headers of each response.
+ *
+ * Headers, as the guard and the routes send them (guard.ts, billing.ts, app.ts):
+ * - `Request-Id` on every response of a route;
+ * - the rate-limit headers on every response the guard counted: always on a 200 and a 429
+ *   (which adds `Retry-After`), on a later error (400, 402, 404, 413, 415) too unless it was
+ *   refused before the guard ran (a bad URL), never on a 401 or a 403 (refused before counting);
+ * - `Cache-Control: no-store` on every 200 of the venue and balance routes.
+ * fastify's swagger plugin wraps each header's schema itself (`{schema, description}`), so the
+ * entries here are plain schemas with a description.
  */
-import { plainSchema } from '../plain-schema.js';
-import { ErrorEnvelopeSchema } from './schemas.js';
+import { ERROR_ENVELOPE_REF } from './schemas.js';
 
 const DESCRIPTIONS: Readonly<Record<number, string>> = {
-  400: 'Invalid request: `param` names the field (`invalid_request`, `limit_exceeded`, `unknown_place`, `invalid_json`).',
+  400: 'Invalid request: `param` names the field (`invalid_request`, `limit_exceeded`, `unknown_place`, `invalid_json`, `invalid_url`).',
   401: 'Missing, malformed, unknown or expired API key.',
   402: 'The balance cannot cover this request: not served, not charged (`insufficient_balance`).',
-  403: 'A public key on an endpoint outside its permitted list.',
+  403: 'A public key on an endpoint outside its permitted list, or from an origin the account does not allow.',
   404: 'Unknown venue id (`venue_not_found`).',
   413: 'Request body over 64 KiB.',
   415: 'Request body is not application/json.',
   429: 'A rate-limit window of the plan is full (`rate_limited`).',
 };
 
-const RATE_LIMIT_HEADERS = {
-  'Retry-After': { description: 'Seconds until the full window resets.', schema: { type: 'integer', minimum: 1 } },
-  'X-RateLimit-Limit': { description: 'Quota of the binding window.', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the binding window.', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Unix time (s) when the binding window resets.', schema: { type: 'integer' } },
-  RateLimit: { description: 'IETF RateLimit: per window `r` remaining and `t` seconds to reset.', schema: { type: 'string' } },
-  'RateLimit-Policy': { description: 'IETF RateLimit-Policy: per window `q` quota and `w` seconds.', schema: { type: 'string' } },
+interface HeaderSchema {
+  readonly description: string;
+  readonly type: 'string' | 'integer';
+  readonly minimum?: number;
+  readonly pattern?: string;
+  readonly enum?: readonly string[];
+}
+
+/** A header entry: its schema and whether the response always carries it. */
+interface HeaderEntry extends HeaderSchema {
+  readonly required?: true;
+}
+
+const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+
+const REQUEST_ID: HeaderEntry = {
+  description: 'A server-made UUID; for a billed request also the id of its ledger row.',
+  type: 'string',
+  pattern: UUID_PATTERN,
+  required: true,
 };
 
-/** Response schema entries for `statuses`, the envelope under each, and the fallbacks. */
+const NO_STORE: HeaderEntry = { description: 'Venue and balance answers are never cached.', type: 'string', enum: ['no-store'], required: true };
+
+/** IETF structured-field lists as rateLimitHeaders writes them (rate-limit.ts). */
+const POLICY_PATTERN = '^"[a-z]+";q=\\d+;w=\\d+(, "[a-z]+";q=\\d+;w=\\d+)*$';
+const RATELIMIT_PATTERN = '^"[a-z]+";r=\\d+;t=\\d+(, "[a-z]+";r=\\d+;t=\\d+)*$';
+
+function rateLimitHeaders(required: boolean): Record<string, HeaderEntry> {
+  const entry = (header: HeaderSchema): HeaderEntry => (required ? { ...header, required: true } : header);
+  return {
+    'X-RateLimit-Limit': entry({ description: 'Quota of the binding window.', type: 'integer', minimum: 0 }),
+    'X-RateLimit-Remaining': entry({ description: 'Requests left in the binding window.', type: 'integer', minimum: 0 }),
+    'X-RateLimit-Reset': entry({ description: 'Unix time (s) when the binding window resets.', type: 'integer', minimum: 0 }),
+    RateLimit: entry({ description: 'IETF RateLimit: per window `r` remaining and `t` seconds to reset.', type: 'string', pattern: RATELIMIT_PATTERN }),
+    'RateLimit-Policy': entry({ description: 'IETF RateLimit-Policy: per window `q` quota and `w` seconds.', type: 'string', pattern: POLICY_PATTERN }),
+  };
+}
+
+const RETRY_AFTER: HeaderEntry = { description: 'Seconds until the full window resets.', type: 'integer', minimum: 1, required: true };
+
+/** Statuses answered before the guard counted the request: no rate-limit headers. */
+const BEFORE_COUNTING = new Set([401, 403]);
+
+function errorHeaders(status: number): Record<string, HeaderEntry> {
+  if (BEFORE_COUNTING.has(status)) return { 'Request-Id': REQUEST_ID };
+  if (status === 429) return { 'Request-Id': REQUEST_ID, ...rateLimitHeaders(true), 'Retry-After': RETRY_AFTER };
+  return { 'Request-Id': REQUEST_ID, ...rateLimitHeaders(false) };
+}
+
+/** The headers of a guarded 200: request id, the rate-limit headers, and `no-store` where asked. */
+export function successHeaders(options: { noStore: boolean }): Record<string, HeaderEntry> {
+  return { 'Request-Id': REQUEST_ID, ...rateLimitHeaders(true), ...(options.noStore ? { 'Cache-Control': NO_STORE } : {}) };
+}
+
+/** Response schema entries for `statuses`: the envelope under each, its headers, and the fallbacks. */
 export function errorResponses(...statuses: number[]): Record<string, object> {
-  const envelope = plainSchema(ErrorEnvelopeSchema);
   const out: Record<string, object> = {};
   for (const status of statuses) {
-    out[String(status)] = { ...envelope, description: DESCRIPTIONS[status] ?? 'Error.', ...(status === 429 ? { headers: RATE_LIMIT_HEADERS } : {}) };
+    out[String(status)] = { $ref: ERROR_ENVELOPE_REF, description: DESCRIPTIONS[status] ?? 'Error.', headers: errorHeaders(status) };
   }
-  out['4xx'] = { ...envelope, description: 'Any other client error (404 unknown path, 405 wrong method).' };
-  out['5xx'] = { ...envelope, description: 'A fault of the service; the request was not charged.' };
+  out['4xx'] = { $ref: ERROR_ENVELOPE_REF, description: 'Any other client error (404 unknown path, 405 wrong method).' };
+  out['5xx'] = { $ref: ERROR_ENVELOPE_REF, description: 'A fault of the service, or the service shutting down (503); the request was not charged.' };
   return out;
 }

@@ -8,19 +8,20 @@
 import type {} from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, HTTPMethods } from 'fastify';
-import type { AccountsStore } from '../accounts-store.js';
+import type { AccountsStore } from '../../accounts/accounts-store.js';
 import { serveCharged } from '../billing.js';
 import type { EngineLike, FindParams } from '../engine-like.js';
 import { createGuard, principalOf } from '../guard.js';
 import { HttpError, invalidParam } from '../http-errors.js';
-import { priceMicros, type PlanName, type RateWindow } from '../plans.js';
+import { priceMicros, type PlanName, type RateWindow } from '../../accounts/plans.js';
 import { plainSchema } from '../plain-schema.js';
 import { finiteQueryNumbers } from '../validation.js';
 import { venueResponseSchemas } from './venue-schemas.js';
 import { FindQuerySchema } from '../../schema/find.js';
-import { SearchBodySchema, SearchQuerySchema } from '../../schema/search.js';
-import { errorResponses } from './error-responses.js';
-import { BalancesRangeSchema, BalancesResponseSchema, VenueIdParamsSchema, type BalancesResponse } from './schemas.js';
+import { DEFAULT_LIMIT, SearchBodySchema, SearchQuerySchema } from '../../schema/search.js';
+import { errorResponses, successHeaders } from './error-responses.js';
+import { publishedDocument } from './openapi-document.js';
+import { BalancesRangeSchema, BalancesResponseSchema, NoQuerySchema, VenueIdParamsSchema, type BalancesResponse } from './schemas.js';
 
 export interface V1Dependencies {
   readonly engine: EngineLike;
@@ -29,13 +30,23 @@ export interface V1Dependencies {
   readonly clock: () => number;
   /** The rate windows of each plan (interface section 8 unless overridden). */
   readonly planWindows: (plan: PlanName) => readonly RateWindow[];
+  /**
+   * The service's public base URL for the OpenAPI document's `servers` (`https://api.example.com`).
+   * Default: the scheme and Host of the request that fetched the document.
+   */
+  readonly publicUrl?: string | undefined;
 }
 
 export const V1_PREFIX = '/v1';
 
+const OPERATION_IDS = { basic: 'getBasicDetails', advanced: 'getAdvancedDetails', menus: 'getMenus' } as const;
+
 const ALL_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 const security = [{ ApiKey: [] }];
+
+/** The 200 of the balance routes: the balances shape, its headers (never cached). */
+const BALANCES_OK = { ...BalancesResponseSchema, description: 'Balance and usage.', headers: successHeaders({ noStore: true }) };
 
 export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
   const { engine, accounts, clock } = deps;
@@ -54,6 +65,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
       '/search/',
       {
         schema: {
+          operationId: 'searchVenues',
           summary: 'Search venues around a group (POINT) or along a route (PATH)',
           querystring: plainSchema(SearchQuerySchema),
           body: plainSchema(SearchBodySchema),
@@ -63,7 +75,8 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
         preValidation: finiteQueryNumbers(SearchQuerySchema),
       },
       async (request, reply) => {
-        const { limit, offset } = request.query;
+        // ajv fills the schema's defaults in; the fallback only satisfies the optional type
+        const { limit = DEFAULT_LIMIT, offset = 0 } = request.query;
         await serveCharged(accounts, clock, request, reply, 'search', priceMicros('search', limit), () =>
           engine.search(request.body, { limit, offset, now: clock() }),
         );
@@ -75,6 +88,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
       '/find',
       {
         schema: {
+          operationId: 'findVenues',
           summary: 'Find venues by name, optionally near a point or a named place',
           querystring: plainSchema(FindQuerySchema),
           response: { ...venueResponseSchemas.find, ...errorResponses(400, 401, 402, 429) },
@@ -98,8 +112,10 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
         url,
         {
           schema: {
+            operationId: OPERATION_IDS[kind],
             summary: `The ${kind} ${kind === 'menus' ? 'of a venue (active menus)' : 'details of a venue'}`,
             params: VenueIdParamsSchema,
+            querystring: NoQuerySchema,
             response: { ...venueResponseSchemas[kind], ...errorResponses(400, 401, 402, 404, 429) },
             security,
           },
@@ -116,7 +132,15 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
     track('GET', '/vocabulary');
     app.get(
       '/vocabulary',
-      { schema: { summary: 'The filter vocabularies search accepts (free of charge)', response: { ...venueResponseSchemas.vocabulary, ...errorResponses(401, 403, 429) }, security } },
+      {
+        schema: {
+          operationId: 'getVocabulary',
+          summary: 'The filter vocabularies search accepts (free of charge)',
+          querystring: NoQuerySchema,
+          response: { ...venueResponseSchemas.vocabulary, ...errorResponses(400, 401, 403, 429) },
+          security,
+        },
+      },
       async (_request, reply) => {
         (reply as FastifyReply).send(engine.vocabulary());
       },
@@ -124,7 +148,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
 
     const balances = async (accountId: string, range?: { fromMs: number; toMs: number }): Promise<BalancesResponse> => {
       const account = await accounts.getAccount(accountId);
-      if (account === undefined) throw new HttpError(401, 'authentication_error', 'invalid_api_key', 'the account of this key no longer exists');
+      if (account === undefined) throw new HttpError('invalid_api_key', 'the account of this key no longer exists');
       const usage = await accounts.usage(accountId, range);
       return { accountId, plan: account.plan, currency: 'GBP', balanceMicros: account.balanceMicros, usage };
     };
@@ -132,7 +156,15 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
     track('GET', '/business/balances');
     app.get(
       '/business/balances',
-      { schema: { summary: 'Balance and usage since the account opened (free)', response: { 200: BalancesResponseSchema, ...errorResponses(401, 429) }, security } },
+      {
+        schema: {
+          operationId: 'getBalances',
+          summary: 'Balance and usage since the account opened (free)',
+          querystring: NoQuerySchema,
+          response: { 200: BALANCES_OK, ...errorResponses(400, 401, 429) },
+          security,
+        },
+      },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
         return balances(principalOf(request).accountId);
@@ -144,9 +176,11 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
       '/business/balances',
       {
         schema: {
+          operationId: 'getBalancesOverRange',
           summary: 'Balance and usage over [from, to) (free; changes nothing)',
+          querystring: NoQuerySchema,
           body: BalancesRangeSchema,
-          response: { 200: BalancesResponseSchema, ...errorResponses(400, 401, 413, 415, 429) },
+          response: { 200: BALANCES_OK, ...errorResponses(400, 401, 413, 415, 429) },
           security,
         },
       },
@@ -159,10 +193,12 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
       },
     );
 
-    app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => {
-      const document = plugin.swagger() as { paths?: Record<string, unknown> };
-      const paths = Object.fromEntries(Object.entries(document.paths ?? {}).filter(([path]) => path.startsWith(`${V1_PREFIX}/`)));
-      return { ...document, paths };
+    let published: Record<string, unknown> | undefined;
+    app.get('/openapi.json', { config: { public: true }, schema: { hide: true, querystring: NoQuerySchema } }, async (request, reply) => {
+      published ??= publishedDocument(plugin.swagger(), { prefix: V1_PREFIX });
+      const serverUrl = deps.publicUrl ?? `${request.protocol}://${request.host}`;
+      reply.header('cache-control', 'no-cache');
+      return { ...published, servers: [{ url: serverUrl, description: 'This service' }] };
     });
 
     // Known path, wrong method: 405 with Allow, before any key check (the path exists for everyone).
@@ -175,7 +211,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
         config: { public: true },
         schema: { hide: true },
         handler: async (request) => {
-          throw new HttpError(405, 'invalid_request_error', 'method_not_allowed', `${request.method} is not allowed on this path; allowed: ${allow}`, undefined, {
+          throw new HttpError('method_not_allowed', `${request.method} is not allowed on this path; allowed: ${allow}`, undefined, {
             allow,
           });
         },

@@ -5,7 +5,7 @@
  * Every number has finite bounds; unknown parameters are rejected (`additionalProperties: false`).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { BILLABLE_KINDS, PLAN_NAMES } from '../plans.js';
+import { BILLABLE_KINDS, PLAN_NAMES } from '../../accounts/plans.js';
 
 export const ErrorEnvelopeSchema = Type.Object(
   {
@@ -20,6 +20,12 @@ export const ErrorEnvelopeSchema = Type.Object(
   },
   { $id: 'ErrorEnvelope', additionalProperties: false, description: 'The one error body of every endpoint.' },
 );
+
+/** How a route's response entry refers to the envelope (buildApp adds it with `addSchema`). */
+export const ERROR_ENVELOPE_REF = 'ErrorEnvelope#';
+
+/** The query of a route that takes no query parameter: any parameter is unknown, a 400. */
+export const NoQuerySchema = Type.Object({}, { additionalProperties: false });
 
 export const VenueIdParamsSchema = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 200, description: 'A venue id from search or find results.' }) },

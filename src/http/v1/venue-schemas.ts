@@ -6,17 +6,23 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import { responseSchema } from '../plain-schema.js';
+import { successHeaders } from './error-responses.js';
 import { AdvancedDetailsSchema, BasicDetailsSchema, MenuListSchema } from '../../schema/details.js';
 import { FindResponseSchema } from '../../schema/find.js';
 import { SearchResponseSchema, SearchVocabularySchema } from '../../schema/search.js';
 
-type ResponseSchemas = Readonly<Record<number, TSchema>>;
+type ResponseSchemas = Readonly<Record<number, object>>;
+
+/** The 200 entry: the schema, a description and the headers the answer carries (billed answers are `no-store`). */
+function ok(schema: TSchema, description: string, noStore = true): ResponseSchemas {
+  return { 200: { ...responseSchema(schema), description, headers: successHeaders({ noStore }) } };
+}
 
 export const venueResponseSchemas: Readonly<Record<'search' | 'find' | 'basic' | 'advanced' | 'menus' | 'vocabulary', ResponseSchemas>> = {
-  search: { 200: responseSchema(SearchResponseSchema) },
-  find: { 200: responseSchema(FindResponseSchema) },
-  basic: { 200: responseSchema(BasicDetailsSchema) },
-  advanced: { 200: responseSchema(AdvancedDetailsSchema) },
-  menus: { 200: responseSchema(MenuListSchema) },
-  vocabulary: { 200: responseSchema(SearchVocabularySchema) },
+  search: ok(SearchResponseSchema, 'One page of the ranked venues.'),
+  find: ok(FindResponseSchema, 'One page of the venues whose names match.'),
+  basic: ok(BasicDetailsSchema, 'The basic details of the venue.'),
+  advanced: ok(AdvancedDetailsSchema, 'The advanced details of the venue.'),
+  menus: ok(MenuListSchema, 'The active menus of the venue.'),
+  vocabulary: ok(SearchVocabularySchema, 'The accepted filter values.', false),
 };

@@ -14,12 +14,12 @@
  * a year's `immutable` caching on the content-hashed assets.
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { AccountsStore } from '../accounts-store.js';
+import type { AccountsStore } from '../../accounts/accounts-store.js';
 import type { EngineLike } from '../engine-like.js';
 import { HttpError } from '../http-errors.js';
-import { hashApiKey, keyKindOf } from '../keys.js';
-import { originAllowed, requestOrigin } from '../origins.js';
+import { principalOfKey, publicKeyOriginCheck } from '../guard.js';
 import { widgetMessageHtml, widgetPageHtml } from '../../widget/page-html.js';
+import { NoQuerySchema } from './schemas.js';
 import { loadWidgetAssets, widgetAsset, type WidgetAsset } from './widget-assets.js';
 import { defaultPlaceLabelsJson } from './widget-map-data.js';
 
@@ -131,6 +131,10 @@ export function widgetRoutes(deps: WidgetDependencies): FastifyPluginAsync {
       const raw = query.key;
       const key = typeof raw === 'string' ? raw.trim() : undefined;
       const message = (status: number, title: string, text: string) => sendHtml(reply, status, widgetMessageHtml(title, text, stylesheetHref), messageCsp);
+      const unknown = Object.keys(query).find((name) => name !== 'key');
+      if (unknown !== undefined) {
+        return message(400, 'Unknown parameter', `This page takes only the key parameter (/v1/widget/?key=pk_...); ${JSON.stringify(unknown.slice(0, 50))} is not known.`);
+      }
       if (assets === undefined) return message(503, 'Widget unavailable', 'unavailable' in loaded ? loaded.unavailable : 'not built');
       if (key === undefined || key === '') {
         return message(400, 'A public key is needed', 'This widget needs the site\'s public key in its address: /v1/widget/?key=pk_...');
@@ -142,13 +146,12 @@ export function widgetRoutes(deps: WidgetDependencies): FastifyPluginAsync {
           'A secret key was put in this page\'s address. Secret keys must never appear in a web page: use the account\'s public key (pk_...) here, and rotate the secret key now, since it has been exposed.',
         );
       }
-      const principal = keyKindOf(key) === 'public' ? await deps.accounts.findKey(hashApiKey(key), deps.clock()) : undefined;
+      const principal = await principalOfKey(deps.accounts, key, deps.clock());
       if (principal === undefined || principal.keyKind !== 'public') {
         return message(401, 'Key not valid', 'This widget\'s public key is not valid: it is unknown, revoked or past its rotation grace period. The site owner needs to update it.');
       }
-      const allowed = await deps.accounts.allowedOrigins(principal.accountId);
-      const origin = requestOrigin(request.headers);
-      if (!originAllowed(origin, allowed, request.headers)) {
+      const { allowed: originOk, origin, allowedOrigins: allowed } = await publicKeyOriginCheck(deps.accounts, principal.accountId, request.headers);
+      if (!originOk) {
         return message(403, 'Not allowed on this site', `This widget's key may not be used on ${origin ?? 'this site'}. The site owner can add this site to the key's allowed origins.`);
       }
       const html = widgetPageHtml(
@@ -169,11 +172,11 @@ export function widgetRoutes(deps: WidgetDependencies): FastifyPluginAsync {
       return sendAsset(request, reply, placeLabelsAsset(), 'public, max-age=86400');
     });
 
-    app.get('/assets/:file', { schema: { hide: true } }, async (request, reply) => {
+    app.get('/assets/:file', { schema: { hide: true, querystring: NoQuerySchema } }, async (request, reply) => {
       const file = (request.params as { file: string }).file;
       const found = byName.get(file);
       if (found === undefined) {
-        throw new HttpError(404, 'invalid_request_error', 'route_not_found', `no such widget asset: ${file.slice(0, 100)}`);
+        throw new HttpError('route_not_found', `no such widget asset: ${file.slice(0, 100)}`);
       }
       return sendAsset(request, reply, found, 'public, max-age=31536000, immutable');
     });

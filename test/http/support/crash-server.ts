@@ -4,7 +4,7 @@
  * Usage: node --import tsx test/http/support/crash-server.ts <accounts.sqlite>
  */
 import { buildApp } from '../../../src/http/app.js';
-import { SqliteAccountsStore } from '../../../src/http/sqlite-accounts-store.js';
+import { SqliteAccountsStore } from '../../../src/accounts/sqlite-accounts-store.js';
 import { createFixtureEngine } from './fixture-engine.js';
 
 const dbPath = process.argv[2];

@@ -13,10 +13,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { openAccount } from '../../../src/http/accounts.js';
+import { openAccount } from '../../../src/accounts/accounts.js';
 import { buildApp } from '../../../src/http/app.js';
-import { priceMicros } from '../../../src/http/plans.js';
-import { SqliteAccountsStore } from '../../../src/http/sqlite-accounts-store.js';
+import { priceMicros } from '../../../src/accounts/plans.js';
+import { SqliteAccountsStore } from '../../../src/accounts/sqlite-accounts-store.js';
 import { createFixtureEngine } from '../../http/support/fixture-engine.js';
 
 export interface LoadReport {

@@ -7,11 +7,11 @@
 import type { FastifyInstance } from 'fastify';
 import { readVenues } from '../../../src/data/read-venues.js';
 import { createEngine, type Engine } from '../../../src/engine.js';
-import { openAccount, type OpenedAccount } from '../../../src/http/accounts.js';
+import { openAccount, type OpenedAccount } from '../../../src/accounts/accounts.js';
 import { buildApp } from '../../../src/http/app.js';
 import type { WidgetOptions } from '../../../src/http/v1/widget-routes.js';
-import { DAY_MS, planWindows, type PlanName } from '../../../src/http/plans.js';
-import { SqliteAccountsStore } from '../../../src/http/sqlite-accounts-store.js';
+import { DAY_MS, planWindows, type PlanName } from '../../../src/accounts/plans.js';
+import { SqliteAccountsStore } from '../../../src/accounts/sqlite-accounts-store.js';
 
 export const FIXTURES = 'fixtures/venues.ndjson';
 /** Requests per day a Builder key gets in these tests. */

@@ -37,20 +37,22 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
-import type {
-  AccountRecord,
-  AccountsStore,
-  BalancePrecheck,
-  ChargeRequest,
-  ChargeResult,
-  KeyPrincipal,
-  NewKeyDigest,
-  TimeRange,
-  Usage,
-  UsageEntry,
+import {
+  AccountsDatabaseError,
+  type AccountRecord,
+  type AccountsStore,
+  type BalancePrecheck,
+  type ChargeRequest,
+  type ChargeResult,
+  type KeyPrincipal,
+  type NewKeyDigest,
+  type TimeRange,
+  type Usage,
+  type UsageEntry,
 } from './accounts-store.js';
-import { KeyCache } from './key-cache.js';
-import { sameDigest, type KeyKind } from './keys.js';
+import { BalanceMirror } from './balance-mirror.js';
+import { DEFAULT_KEY_CACHE_TTL_MS, KeyCache, lookupKey } from './key-cache.js';
+import type { KeyKind } from './keys.js';
 import { BILLABLE_KINDS, isPlanName, type BillableKind, type PlanName, type RateWindow } from './plans.js';
 import { RATE_COUNTERS_TABLE, openRateCounters, prepareChargeBatch, prepareRateBatch, rateCountersPath, type RateRequest } from './ledger-ops.js';
 import { LedgerThread } from './ledger-thread.js';
@@ -121,22 +123,9 @@ export interface SqliteAccountsStoreOptions {
   readonly ratesPath?: string;
 }
 
-/** Default `keyCacheTtlMs`. */
-export const DEFAULT_KEY_CACHE_TTL_MS = 250;
-
-/** Most accounts whose balance is mirrored; past that the mirror is emptied and refills. */
-const MAX_MIRRORED_BALANCES = 100_000;
-
-/** The accounts database cannot be opened for reading and writing (message names the file and the cause). */
-export class AccountsDatabaseError extends Error {
-  override readonly name = 'AccountsDatabaseError';
-  constructor(
-    readonly path: string,
-    cause: unknown,
-  ) {
-    super(`cannot open the accounts database ${path} for reading and writing: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-  }
-}
+// kept importable from here (their home is the store-neutral modules)
+export { AccountsDatabaseError } from './accounts-store.js';
+export { DEFAULT_KEY_CACHE_TTL_MS } from './key-cache.js';
 
 export class SqliteAccountsStore implements AccountsStore {
   readonly db: SqliteDatabase;
@@ -144,8 +133,8 @@ export class SqliteAccountsStore implements AccountsStore {
   private readonly ratesDb: SqliteDatabase;
   private readonly ledgerThread: LedgerThread | undefined;
   private readonly keyCache: KeyCache;
-  /** accountId -> balance as last seen by this store (advisory: see precheckBalance). */
-  private readonly balanceMirror = new Map<string, number>();
+  /** Balances as last seen by this store (advisory: see precheckBalance). */
+  private readonly mirror = new BalanceMirror();
   private readonly charges: TurnBatcher<ChargeRequest, ChargeResult>;
   private readonly rates: TurnBatcher<RateRequest, RateDecision>;
   private readonly stmt: {
@@ -235,7 +224,7 @@ export class SqliteAccountsStore implements AccountsStore {
       thread !== undefined ? (requests: readonly ChargeRequest[]) => thread.charge(requests) : prepareChargeBatch(db);
     this.charges = new TurnBatcher((requests) => {
       const mirror = (results: readonly ChargeResult[]) => {
-        requests.forEach((r, i) => this.mirrorBalance(r.accountId, results[i]!));
+        requests.forEach((r, i) => this.mirror.afterCharge(r.accountId, results[i]!));
         return results;
       };
       const results = chargeBatch(requests);
@@ -259,7 +248,7 @@ export class SqliteAccountsStore implements AccountsStore {
       })
       .immediate();
     this.keyCache.clear();
-    this.setMirror(input.id, input.openingCreditMicros);
+    this.mirror.set(input.id, input.openingCreditMicros);
     return { id: input.id, plan: input.plan, balanceMicros: input.openingCreditMicros, createdAtMs: input.createdAtMs };
   }
 
@@ -268,24 +257,12 @@ export class SqliteAccountsStore implements AccountsStore {
     return row === undefined ? undefined : toAccount(row);
   }
 
-  async findKey(digest: Uint8Array, nowMs: number): Promise<KeyPrincipal | undefined> {
-    const presented = Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength);
-    const id = presented.toString('base64');
-    let key = this.keyCache.get(id);
-    if (key === undefined) {
+  findKey(digest: Uint8Array, nowMs: number): Promise<KeyPrincipal | undefined> {
+    return lookupKey(this.keyCache, digest, nowMs, (presented) => {
       const row = this.stmt.findKey.get(presented);
       if (row === undefined || !isPlanName(row.plan)) return undefined;
-      key = {
-        principal: { accountId: row.account_id, plan: row.plan, keyKind: row.kind as KeyKind },
-        digest: row.digest,
-        expiresAtMs: row.expires_at_ms,
-      };
-      this.keyCache.set(id, key);
-    }
-    // the digest found by index (or map) is re-compared in constant time
-    if (!sameDigest(key.digest, presented)) return undefined;
-    if (key.expiresAtMs !== null && key.expiresAtMs <= nowMs) return undefined;
-    return key.principal;
+      return { principal: { accountId: row.account_id, plan: row.plan, keyKind: row.kind as KeyKind }, digest: row.digest, expiresAtMs: row.expires_at_ms };
+    });
   }
 
   async rotateKeys(
@@ -314,25 +291,13 @@ export class SqliteAccountsStore implements AccountsStore {
 
   async balanceMicros(accountId: string): Promise<number | undefined> {
     const balance = this.stmt.balance.get(accountId)?.balance_micros;
-    if (balance !== undefined) this.setMirror(accountId, balance);
+    if (balance !== undefined) this.mirror.set(accountId, balance);
     return balance;
   }
 
-  async precheckBalance(accountId: string, costMicros: number): Promise<BalancePrecheck> {
-    const mirrored = this.balanceMirror.get(accountId);
-    if (mirrored !== undefined && mirrored >= costMicros) return { covers: true, balanceMicros: mirrored };
+  precheckBalance(accountId: string, costMicros: number): Promise<BalancePrecheck> {
     // absent or "too low": the database decides, so a top-up made elsewhere is seen at once
-    const balance = (await this.balanceMicros(accountId)) ?? 0;
-    return { covers: balance >= costMicros, balanceMicros: balance };
-  }
-
-  private setMirror(accountId: string, balanceMicros: number): void {
-    if (this.balanceMirror.size >= MAX_MIRRORED_BALANCES && !this.balanceMirror.has(accountId)) this.balanceMirror.clear();
-    this.balanceMirror.set(accountId, balanceMicros);
-  }
-
-  private mirrorBalance(accountId: string, result: ChargeResult): void {
-    if (result.charged || result.reason !== 'unknown_account') this.setMirror(accountId, result.balanceMicros);
+    return this.mirror.precheck(accountId, costMicros, (id) => this.balanceMicros(id));
   }
 
   /** Queues the charge for the turn's group commit; settles once the commit is durable. */
@@ -355,7 +320,7 @@ export class SqliteAccountsStore implements AccountsStore {
         return row.balance_micros;
       })
       .immediate();
-    this.setMirror(accountId, balance);
+    this.mirror.set(accountId, balance);
     return balance;
   }
 

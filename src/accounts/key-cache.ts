@@ -18,6 +18,10 @@
  * and refills from the database.
  */
 import type { KeyPrincipal } from './accounts-store.js';
+import { sameDigest } from './keys.js';
+
+/** Default key cache TTL, ms: a rotation is seen by every process within it. */
+export const DEFAULT_KEY_CACHE_TTL_MS = 250;
 
 export interface CachedKey {
   readonly principal: KeyPrincipal;
@@ -70,4 +74,29 @@ export class KeyCache {
   get size(): number {
     return this.entries.size;
   }
+}
+
+/**
+ * The principal of a presented key digest, through `cache`: the row from the cache or from
+ * `read` (the database; undefined when no such key), re-compared in constant time, and
+ * refused once its rotation grace period has ended at `nowMs`. Every store finds keys so.
+ */
+export async function lookupKey(
+  cache: KeyCache,
+  digest: Uint8Array,
+  nowMs: number,
+  read: (presented: Buffer) => CachedKey | undefined | Promise<CachedKey | undefined>,
+): Promise<KeyPrincipal | undefined> {
+  const presented = Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength);
+  const id = presented.toString('base64');
+  let key = cache.get(id);
+  if (key === undefined) {
+    key = await read(presented);
+    if (key === undefined) return undefined;
+    cache.set(id, key);
+  }
+  // the digest found by index (or map) is re-compared in constant time
+  if (!sameDigest(key.digest, presented)) return undefined;
+  if (key.expiresAtMs !== null && key.expiresAtMs <= nowMs) return undefined;
+  return key.principal;
 }

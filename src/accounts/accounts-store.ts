@@ -105,3 +105,14 @@ export interface AccountsStore {
   setAllowedOrigins(accountId: string, origins: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The accounts database cannot be opened for reading and writing (message names it and the cause). */
+export class AccountsDatabaseError extends Error {
+  override readonly name = 'AccountsDatabaseError';
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    super(`cannot open the accounts database ${path} for reading and writing: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}

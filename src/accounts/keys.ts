@@ -1,0 +1,37 @@
+/**
+ * API keys: generation and hashing (the request header and the public key's permission list
+ * are HTTP's: src/http/key-header.ts).
+ *
+ * A key is `sk_` or `pk_` followed by 43 base64url characters (32 random bytes, 256 bits).
+ * Only its SHA-256 digest is stored. A slow password hash (scrypt, argon2) exists to protect
+ * low-entropy secrets chosen by people; for a 256-bit random key a single SHA-256 is already
+ * infeasible to invert or brute-force, and it keeps the per-request cost to about a microsecond.
+ * The digest is looked up by index and then compared with `timingSafeEqual`, so no comparison
+ * of secret material depends on where two values first differ.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export type KeyKind = 'secret' | 'public';
+
+const PREFIX: Readonly<Record<KeyKind, string>> = { secret: 'sk_', public: 'pk_' };
+const KEY_PATTERN = /^(sk|pk)_[A-Za-z0-9_-]{43}$/;
+
+export function generateApiKey(kind: KeyKind): string {
+  return PREFIX[kind] + randomBytes(32).toString('base64url');
+}
+
+/** The kind a well-formed key claims by its prefix, or undefined for anything malformed. */
+export function keyKindOf(key: string): KeyKind | undefined {
+  const match = KEY_PATTERN.exec(key);
+  if (!match) return undefined;
+  return match[1] === 'sk' ? 'secret' : 'public';
+}
+
+/** SHA-256 of the key's UTF-8 bytes: 32 bytes, the only form ever stored. */
+export function hashApiKey(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+export function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,327 @@
+/**
+ * The accounts store on a PostgreSQL server (`serve --db postgres://...`), for many service
+ * processes on one or many machines. Same interface and guarantees as the SQLite store:
+ *
+ * - Charge exactly once, only if covered: ONE statement debits `WHERE balance_micros >= cost`
+ *   and inserts the ledger row (`request_id` UNIQUE) from the debit's RETURNING, so both
+ *   happen or neither does. Concurrent charges of one account serialise on its row lock; READ
+ *   COMMITTED re-checks the condition on the locked row, so the balance never goes below zero
+ *   and K credits pay for exactly K requests, whichever process sends them.
+ * - Durable: `synchronous_commit = on` (the server's default, forced per connection): a charge
+ *   is answered only after its commit is flushed to the WAL. The server group-commits
+ *   concurrent transactions itself; a pool of connections gives it the concurrency.
+ * - Rate windows exact across processes: per request one transaction locks the account's
+ *   counter rows (`FOR UPDATE`, created if missing), decides with rate-limit.ts and writes
+ *   them back. Counters are written with `synchronous_commit = off`, as the SQLite store's
+ *   `synchronous=NORMAL`: a server crash may lose the last increments, in the client's favour.
+ * - Key rotation seen by every process within the key cache's TTL (250 ms), as for SQLite.
+ * - Money is BIGINT micro-pounds, read back as JS numbers (exact below 2^53 micros, 9 billion GBP).
+ *
+ * Migrations (postgres-migrations.ts) run at open, under an advisory lock, so processes
+ * starting together apply each migration once.
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import {
+  AccountsDatabaseError,
+  type AccountRecord,
+  type AccountsStore,
+  type BalancePrecheck,
+  type ChargeRequest,
+  type ChargeResult,
+  type KeyPrincipal,
+  type NewKeyDigest,
+  type TimeRange,
+  type Usage,
+  type UsageEntry,
+} from './accounts-store.js';
+import { BalanceMirror } from './balance-mirror.js';
+import { DEFAULT_KEY_CACHE_TTL_MS, KeyCache, lookupKey } from './key-cache.js';
+import type { KeyKind } from './keys.js';
+import { BILLABLE_KINDS, isPlanName, type BillableKind, type PlanName, type RateWindow } from './plans.js';
+import { migratePostgres } from './postgres-migrations.js';
+import { decideRate, type RateDecision } from './rate-limit.js';
+import { redactUrl } from './database-url.js';
+
+export interface PostgresAccountsStoreOptions {
+  /** Most connections this process opens. Default 10. */
+  readonly maxConnections?: number;
+  /** As SqliteAccountsStoreOptions.keyCacheTtlMs: default 250 ms, 0 reads the database every time. */
+  readonly keyCacheTtlMs?: number;
+  readonly monotonicClock?: () => number;
+}
+
+const INT8_OID = 20;
+
+/** BIGINT columns as numbers: every amount and time here is an integer below 2^53. */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID ? (text: string) => Number(text) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+interface AccountRow {
+  id: string;
+  plan: string;
+  balance_micros: number;
+  created_at_ms: number;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+export class PostgresAccountsStore implements AccountsStore {
+  private readonly keyCache: KeyCache;
+  private readonly mirror = new BalanceMirror();
+
+  private constructor(
+    /** The connection pool; exposed for tests and operator tools that read the ledger. */
+    readonly pool: pg.Pool,
+    options: PostgresAccountsStoreOptions,
+  ) {
+    this.keyCache = new KeyCache(options.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS, undefined, options.monotonicClock);
+  }
+
+  /** Connects, applies the migrations, and returns the store; AccountsDatabaseError if it cannot. */
+  static async open(url: string, options: PostgresAccountsStoreOptions = {}): Promise<PostgresAccountsStore> {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.maxConnections ?? 10,
+      types,
+      // every transaction's commit waits for its WAL flush unless it says otherwise
+      options: '-c synchronous_commit=on',
+    });
+    // a connection's error (the server restarting, a network cut) must not crash the process:
+    // the query running on it is rejected on its own, and the pool opens a new connection next time
+    pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
+    try {
+      await migratePostgres(pool);
+    } catch (err) {
+      await pool.end().catch(() => {});
+      throw new AccountsDatabaseError(redactUrl(url), err);
+    }
+    return new PostgresAccountsStore(pool, options);
+  }
+
+  private async transaction<T>(run: (client: pg.PoolClient) => Promise<T>, settings = ''): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query(`BEGIN${settings}`);
+      const result = await run(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async insertAccount(input: {
+    readonly id: string;
+    readonly plan: PlanName;
+    readonly createdAtMs: number;
+    readonly openingCreditMicros: number;
+    readonly keys: readonly NewKeyDigest[];
+  }): Promise<AccountRecord> {
+    await this.transaction(async (c) => {
+      await c.query('INSERT INTO accounts (id, plan, balance_micros, created_at_ms) VALUES ($1, $2, $3, $4)', [
+        input.id,
+        input.plan,
+        input.openingCreditMicros,
+        input.createdAtMs,
+      ]);
+      await c.query(
+        `INSERT INTO ledger (account_id, request_id, kind, amount_micros, balance_after_micros, at_ms) VALUES ($1, $2, 'credit', $3, $3, $4)`,
+        [input.id, `open:${input.id}`, input.openingCreditMicros, input.createdAtMs],
+      );
+      for (const key of input.keys) {
+        await c.query('INSERT INTO api_keys (digest, account_id, kind, created_at_ms) VALUES ($1, $2, $3, $4)', [
+          Buffer.from(key.digest),
+          input.id,
+          key.kind,
+          input.createdAtMs,
+        ]);
+      }
+    });
+    this.keyCache.clear();
+    this.mirror.set(input.id, input.openingCreditMicros);
+    return { id: input.id, plan: input.plan, balanceMicros: input.openingCreditMicros, createdAtMs: input.createdAtMs };
+  }
+
+  async getAccount(accountId: string): Promise<AccountRecord | undefined> {
+    const { rows } = await this.pool.query<AccountRow>('SELECT id, plan, balance_micros, created_at_ms FROM accounts WHERE id = $1', [accountId]);
+    const row = rows[0];
+    if (row === undefined) return undefined;
+    if (!isPlanName(row.plan)) throw new RangeError(`account ${row.id} has an unknown plan ${JSON.stringify(row.plan)}`);
+    return { id: row.id, plan: row.plan, balanceMicros: row.balance_micros, createdAtMs: row.created_at_ms };
+  }
+
+  findKey(digest: Uint8Array, nowMs: number): Promise<KeyPrincipal | undefined> {
+    return lookupKey(this.keyCache, digest, nowMs, async (presented) => {
+      const { rows } = await this.pool.query<{ digest: Buffer; account_id: string; kind: string; plan: string; expires_at_ms: number | null }>(
+        'SELECT k.digest, k.account_id, k.kind, a.plan, k.expires_at_ms FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.digest = $1',
+        [presented],
+      );
+      const row = rows[0];
+      if (row === undefined || !isPlanName(row.plan)) return undefined;
+      return { principal: { accountId: row.account_id, plan: row.plan, keyKind: row.kind as KeyKind }, digest: row.digest, expiresAtMs: row.expires_at_ms };
+    });
+  }
+
+  async rotateKeys(accountId: string, keys: readonly NewKeyDigest[], options: { readonly nowMs: number; readonly graceMs: number }): Promise<void> {
+    await this.transaction(async (c) => {
+      const found = await c.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+      if (found.rowCount === 0) throw new RangeError(`no account ${JSON.stringify(accountId)}`);
+      const expiresAt = options.nowMs + options.graceMs;
+      for (const kind of new Set(keys.map((k) => k.kind))) {
+        // only ever brings an expiry forward: a key already on a shorter grace keeps it
+        await c.query('UPDATE api_keys SET expires_at_ms = $1 WHERE account_id = $2 AND kind = $3 AND (expires_at_ms IS NULL OR expires_at_ms > $1)', [
+          expiresAt,
+          accountId,
+          kind,
+        ]);
+      }
+      for (const key of keys) {
+        await c.query('INSERT INTO api_keys (digest, account_id, kind, created_at_ms) VALUES ($1, $2, $3, $4)', [
+          Buffer.from(key.digest),
+          accountId,
+          key.kind,
+          options.nowMs,
+        ]);
+      }
+    });
+    this.keyCache.clear();
+  }
+
+  async consumeRate(accountId: string, windows: readonly RateWindow[], nowMs: number): Promise<RateDecision> {
+    const names = windows.map((w) => w.name);
+    return this.transaction(async (c) => {
+      await c.query('SET LOCAL synchronous_commit = off');
+      // rows first (a no-op when present), then locked: one request of the account at a time decides
+      await c.query(
+        `INSERT INTO rate_counters (account_id, window_name, window_start_ms, count)
+         SELECT $1, name, 0, 0 FROM unnest($2::text[]) AS name ON CONFLICT DO NOTHING`,
+        [accountId, names],
+      );
+      const { rows } = await c.query<{ window_name: string; window_start_ms: number; count: number }>(
+        'SELECT window_name, window_start_ms, count FROM rate_counters WHERE account_id = $1 AND window_name = ANY($2::text[]) ORDER BY window_name FOR UPDATE',
+        [accountId, names],
+      );
+      const stored = new Map(rows.map((r) => [r.window_name, { windowStart: r.window_start_ms, count: r.count }]));
+      const { decision, next } = decideRate(
+        windows,
+        names.map((n) => stored.get(n)),
+        nowMs,
+      );
+      if (decision.admitted) {
+        await c.query(
+          `UPDATE rate_counters AS r SET window_start_ms = u.start, count = u.count
+           FROM unnest($2::text[], $3::bigint[], $4::int[]) AS u(name, start, count)
+           WHERE r.account_id = $1 AND r.window_name = u.name`,
+          [accountId, names, next.map((n) => n.windowStart), next.map((n) => n.count)],
+        );
+      }
+      return decision;
+    });
+  }
+
+  async balanceMicros(accountId: string): Promise<number | undefined> {
+    const { rows } = await this.pool.query<{ balance_micros: number }>('SELECT balance_micros FROM accounts WHERE id = $1', [accountId]);
+    const balance = rows[0]?.balance_micros;
+    if (balance !== undefined) this.mirror.set(accountId, balance);
+    return balance;
+  }
+
+  precheckBalance(accountId: string, costMicros: number): Promise<BalancePrecheck> {
+    return this.mirror.precheck(accountId, costMicros, (id) => this.balanceMicros(id));
+  }
+
+  async charge(request: ChargeRequest): Promise<ChargeResult> {
+    if (!Number.isSafeInteger(request.costMicros) || request.costMicros <= 0) {
+      throw new RangeError(`costMicros must be a positive integer; got ${request.costMicros}`);
+    }
+    let result: ChargeResult;
+    try {
+      const { rows } = await this.pool.query<{ balance_after_micros: number }>(
+        `WITH debit AS (
+           UPDATE accounts SET balance_micros = balance_micros - $2 WHERE id = $1 AND balance_micros >= $2 RETURNING balance_micros
+         )
+         INSERT INTO ledger (account_id, request_id, kind, amount_micros, balance_after_micros, at_ms)
+         SELECT $1, $3, $4, -$2::bigint, balance_micros, $5 FROM debit
+         RETURNING balance_after_micros`,
+        [request.accountId, request.costMicros, request.requestId, request.kind, request.nowMs],
+      );
+      const row = rows[0];
+      if (row !== undefined) {
+        result = { charged: true, balanceMicros: row.balance_after_micros };
+      } else {
+        const balance = await this.balanceMicros(request.accountId);
+        result =
+          balance === undefined
+            ? { charged: false, reason: 'unknown_account', balanceMicros: 0 }
+            : { charged: false, reason: 'insufficient_balance', balanceMicros: balance };
+      }
+    } catch (err) {
+      // the UNIQUE request id refused a second charge; the statement (debit included) rolled back
+      if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
+      result = { charged: false, reason: 'duplicate_request', balanceMicros: (await this.balanceMicros(request.accountId)) ?? 0 };
+    }
+    this.mirror.afterCharge(request.accountId, result);
+    return result;
+  }
+
+  async topUp(accountId: string, amountMicros: number, nowMs: number): Promise<number> {
+    if (!Number.isSafeInteger(amountMicros) || amountMicros <= 0) {
+      throw new RangeError(`amountMicros must be a positive integer; got ${amountMicros}`);
+    }
+    const balance = await this.transaction(async (c) => {
+      const { rows } = await c.query<{ balance_micros: number }>('UPDATE accounts SET balance_micros = balance_micros + $1 WHERE id = $2 RETURNING balance_micros', [
+        amountMicros,
+        accountId,
+      ]);
+      const row = rows[0];
+      if (row === undefined) throw new RangeError(`no account ${JSON.stringify(accountId)}`);
+      await c.query(
+        `INSERT INTO ledger (account_id, request_id, kind, amount_micros, balance_after_micros, at_ms) VALUES ($1, $2, 'topup', $3, $4, $5)`,
+        [accountId, `topup:${randomUUID()}`, amountMicros, row.balance_micros, nowMs],
+      );
+      return row.balance_micros;
+    });
+    this.mirror.set(accountId, balance);
+    return balance;
+  }
+
+  async usage(accountId: string, range?: TimeRange): Promise<Usage> {
+    const { rows } = await this.pool.query<{ kind: string; requests: number; cost: number }>(
+      `SELECT kind, COUNT(*)::bigint AS requests, (-SUM(amount_micros))::bigint AS cost FROM ledger
+       WHERE account_id = $1 AND amount_micros < 0 ${range === undefined ? '' : 'AND at_ms >= $2 AND at_ms < $3'} GROUP BY kind`,
+      range === undefined ? [accountId] : [accountId, range.fromMs, range.toMs],
+    );
+    const usage = Object.fromEntries(BILLABLE_KINDS.map((k) => [k, { requests: 0, costMicros: 0 }])) as Record<BillableKind, UsageEntry>;
+    for (const row of rows) {
+      if ((BILLABLE_KINDS as readonly string[]).includes(row.kind)) usage[row.kind as BillableKind] = { requests: row.requests, costMicros: row.cost };
+    }
+    return usage;
+  }
+
+  async allowedOrigins(accountId: string): Promise<readonly string[]> {
+    const { rows } = await this.pool.query<{ origin: string }>('SELECT origin FROM public_key_origins WHERE account_id = $1 ORDER BY origin', [accountId]);
+    return rows.map((r) => r.origin);
+  }
+
+  async setAllowedOrigins(accountId: string, origins: readonly string[]): Promise<void> {
+    await this.transaction(async (c) => {
+      const found = await c.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+      if (found.rowCount === 0) throw new RangeError(`no account ${JSON.stringify(accountId)}`);
+      await c.query('DELETE FROM public_key_origins WHERE account_id = $1', [accountId]);
+      for (const origin of origins) {
+        await c.query('INSERT INTO public_key_origins (account_id, origin) VALUES ($1, $2) ON CONFLICT DO NOTHING', [accountId, origin]);
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

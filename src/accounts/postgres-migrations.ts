@@ -1,0 +1,87 @@
+/**
+ * The PostgreSQL schema as numbered migrations, applied at store open. Each runs in one
+ * transaction holding a transaction-level advisory lock, so service processes starting
+ * together apply each migration exactly once; `schema_migrations` records what ran. A new
+ * schema change is a new entry at the end, never an edit of an applied one.
+ *
+ * Tables mirror the SQLite store's (sqlite-accounts-store.ts): money and times are BIGINT
+ * (micro-pounds, ms since the epoch); `balance_micros >= 0` is a CHECK constraint.
+ */
+import type pg from 'pg';
+
+/** Any constant shared by every process of this service: the advisory lock's key. */
+const MIGRATION_LOCK_KEY = 0x76656e75; // "venu"
+
+export const MIGRATIONS: readonly { readonly version: number; readonly name: string; readonly sql: string }[] = [
+  {
+    version: 1,
+    name: 'accounts, keys, ledger, rate counters, origins',
+    sql: `
+CREATE TABLE accounts (
+  id TEXT PRIMARY KEY,
+  plan TEXT NOT NULL,
+  balance_micros BIGINT NOT NULL CHECK (balance_micros >= 0),
+  created_at_ms BIGINT NOT NULL
+);
+CREATE TABLE api_keys (
+  digest BYTEA PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  kind TEXT NOT NULL CHECK (kind IN ('secret', 'public')),
+  created_at_ms BIGINT NOT NULL,
+  -- NULL while current; after a rotation, the end of the old key's grace period
+  expires_at_ms BIGINT
+);
+CREATE INDEX api_keys_by_account ON api_keys (account_id, kind);
+CREATE TABLE ledger (
+  seq BIGSERIAL PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  request_id TEXT NOT NULL UNIQUE,
+  -- a billable kind (search, find, basic, advanced, menus) or 'credit' / 'topup'
+  kind TEXT NOT NULL,
+  -- signed micro-pounds: charges negative, credits positive
+  amount_micros BIGINT NOT NULL,
+  balance_after_micros BIGINT NOT NULL,
+  at_ms BIGINT NOT NULL
+);
+CREATE INDEX ledger_by_account_time ON ledger (account_id, at_ms);
+CREATE TABLE rate_counters (
+  account_id TEXT NOT NULL,
+  window_name TEXT NOT NULL,
+  window_start_ms BIGINT NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (account_id, window_name)
+);
+CREATE TABLE public_key_origins (
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  origin TEXT NOT NULL,
+  PRIMARY KEY (account_id, origin)
+);
+`,
+  },
+];
+
+/** Applies the migrations not yet recorded; returns the versions it applied. */
+export async function migratePostgres(pool: pg.Pool): Promise<number[]> {
+  const client = await pool.connect();
+  const applied: number[] = [];
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+    const done = new Set(rows.map((r) => r.version));
+    for (const migration of MIGRATIONS) {
+      if (done.has(migration.version)) continue;
+      await client.query(migration.sql);
+      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      applied.push(migration.version);
+    }
+    await client.query('COMMIT');
+    return applied;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,67 @@
+import type { SearchHint } from '../schema/search.js';
+
+/**
+ * Where the data is, coarsely: the 1-degree cells (latitude x longitude) holding at least one
+ * venue. A bounding rectangle would not do: data of London, New York and Auckland spans the
+ * globe, so every point would be "inside" it. Built once per engine (64,800 bytes).
+ */
+export class OccupiedCells {
+  private static readonly ROWS = 180;
+  private static readonly COLS = 360;
+  private readonly cells = new Uint8Array(OccupiedCells.ROWS * OccupiedCells.COLS);
+  readonly empty: boolean;
+
+  constructor(lat: Float64Array, lon: Float64Array, n: number) {
+    for (let i = 0; i < n; i++) this.cells[OccupiedCells.index(OccupiedCells.row(lat[i]!), OccupiedCells.col(lon[i]!))] = 1;
+    this.empty = n === 0;
+  }
+
+  private static row(lat: number): number {
+    return Math.min(OccupiedCells.ROWS - 1, Math.max(0, Math.floor(lat + 90)));
+  }
+
+  /** Longitude cell 0..359; -180 and 180 are the same meridian. */
+  private static col(lon: number): number {
+    return ((Math.floor(lon + 180) % OccupiedCells.COLS) + OccupiedCells.COLS) % OccupiedCells.COLS;
+  }
+
+  private static index(row: number, col: number): number {
+    return row * OccupiedCells.COLS + col;
+  }
+
+  /**
+   * True when the point's cell or one of its 8 neighbours holds a venue: the point is within
+   * about one degree of the data. Longitude wraps at the antimeridian; latitude stops at the poles.
+   */
+  near(lat: number, lon: number): boolean {
+    const r0 = OccupiedCells.row(lat);
+    const c0 = OccupiedCells.col(lon);
+    for (let dr = -1; dr <= 1; dr++) {
+      const r = r0 + dr;
+      if (r < 0 || r >= OccupiedCells.ROWS) continue;
+      for (let dc = -1; dc <= 1; dc++) {
+        const c = (c0 + dc + OccupiedCells.COLS) % OccupiedCells.COLS;
+        if (this.cells[OccupiedCells.index(r, c)] === 1) return true;
+      }
+    }
+    return false;
+  }
+}
+
+const round = (x: number): number => Math.round(x * 1e5) / 1e5;
+
+/**
+ * The hint of a search that found nothing: when its centre is away from the data (no venue in
+ * its 1-degree cell or the 8 around it) but the centre with latitude and longitude exchanged is
+ * near it, the request most likely wrote `[lon, lat]` (GeoJSON's order) where the interface
+ * wants `lat` and `lon`. Otherwise undefined: no hint for a search that is merely empty.
+ */
+export function swappedCoordinatesHint(data: OccupiedCells, centerLat: number, centerLon: number): SearchHint | undefined {
+  if (data.empty || Math.abs(centerLon) > 90 || data.near(centerLat, centerLon) || !data.near(centerLon, centerLat)) return undefined;
+  return {
+    code: 'lat_lon_swapped',
+    message:
+      `nothing was found around lat ${round(centerLat)}, lon ${round(centerLon)}, where there is no venue within about a degree; ` +
+      `there are venues around lat ${round(centerLon)}, lon ${round(centerLat)}: were lat and lon swapped?`,
+  };
+}

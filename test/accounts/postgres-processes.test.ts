@@ -1,0 +1,190 @@
+/**
+ * Issue 18 "Done when", against real processes: `venue-search serve` processes over the
+ * fixtures sharing one PostgreSQL server started by this file.
+ * - Exactly-once: an account holds credit for exactly K finds; 2K concurrent requests spread
+ *   over two processes -> exactly K answered 200, K refused 402, K charges in the ledger.
+ * - Crash: SIGKILL one process in the middle of a burst, 10 times: every answered request's
+ *   id is charged exactly once; the balance equals the opening credit minus the charges.
+ * - Limits: a Hobbyist key over three processes gets exactly 2 per second.
+ * The ledger is read over a separate connection (the oracle), never through the store.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAccount } from '../../src/accounts/accounts.js';
+import { priceMicros } from '../../src/accounts/plans.js';
+import { PostgresAccountsStore } from '../../src/accounts/postgres-accounts-store.js';
+import { runServiceCommand } from '../http/support/run-service-command.js';
+import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+
+const FIND = priceMicros('find');
+
+let server: PostgresServer;
+let url: string;
+let store: PostgresAccountsStore;
+let ledger: pg.Pool;
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  server = await startPostgres();
+  url = await server.createDatabase('service');
+  store = await PostgresAccountsStore.open(url);
+  ledger = new pg.Pool({ connectionString: url, max: 2 });
+  ledger.on('error', () => {});
+  ledger.on('connect', (client) => client.on('error', () => {}));
+}, 60_000);
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await ledger?.end();
+  await store?.close();
+  await server?.stop();
+});
+
+interface Service {
+  readonly child: ChildProcess;
+  readonly base: string;
+}
+
+async function startService(): Promise<Service> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--port', '0', '--db', url, '--workers', '1'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  let err = '';
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start in 60 s: ${err}`)), 60_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      err += String(chunk);
+      const found = /serving .* on (http:\/\/\S+)\/v1\//.exec(err)?.[1];
+      if (found !== undefined) {
+        clearTimeout(timer);
+        resolve(found);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
+  });
+  return { child, base };
+}
+
+async function stopService(service: Service, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (service.child.exitCode !== null || service.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => service.child.once('exit', resolve));
+  service.child.kill(signal);
+  await exited;
+}
+
+async function ledgerCharges(accountId: string): Promise<string[]> {
+  const { rows } = await ledger.query<{ request_id: string }>('SELECT request_id FROM ledger WHERE account_id = $1 AND amount_micros < 0', [accountId]);
+  return rows.map((r) => r.request_id);
+}
+
+interface Outcome {
+  readonly status: number | 'failed';
+  readonly requestId: string | null;
+}
+
+async function find(base: string, key: string): Promise<Outcome> {
+  try {
+    const res = await fetch(`${base}/v1/find?q=nando`, { headers: { 'API-Key': key } });
+    await res.arrayBuffer();
+    return { status: res.status, requestId: res.headers.get('request-id') };
+  } catch {
+    return { status: 'failed', requestId: null };
+  }
+}
+
+describe('the operator commands on PostgreSQL', () => {
+  it('accounts create, accounts topup and keys rotate take --db postgres://...; the printed key works in a serve process', async () => {
+    const created = (await runServiceCommand('accounts', 'create', '--plan', 'StartUp', '--db', url)) as { accountId: string; secretKey: string; balanceMicros: number };
+    expect(created.balanceMicros).toBe(10_000_000);
+    const topped = (await runServiceCommand('accounts', 'topup', created.accountId, '2.5', '--db', url)) as { balanceMicros: number };
+    expect(topped.balanceMicros).toBe(12_500_000);
+    const rotated = (await runServiceCommand('keys', 'rotate', created.accountId, '--only', 'secret', '--grace-hours', '0', '--db', url)) as { secretKey: string };
+    const service = await startService();
+    try {
+      expect((await find(service.base, created.secretKey)).status).toBe(401);
+      expect((await find(service.base, rotated.secretKey)).status).toBe(200);
+      const { rows } = await ledger.query('SELECT balance_micros::text AS b FROM accounts WHERE id = $1', [created.accountId]);
+      expect(Number(rows[0].b)).toBe(12_500_000 - FIND);
+    } finally {
+      await stopService(service);
+    }
+  });
+});
+
+describe('two service processes on one PostgreSQL', () => {
+  let a: Service;
+  let b: Service;
+  beforeAll(async () => {
+    [a, b] = await Promise.all([startService(), startService()]);
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all([stopService(a), stopService(b)]);
+  });
+
+  it('exactly-once: credit for K = 50 finds, 2K concurrent requests over both processes -> K x 200, K x 402, K charges', async () => {
+    const K = 50;
+    const acct = await openAccount(store, 'Enterprise', { openingCreditMicros: K * FIND });
+    const outcomes = await Promise.all(Array.from({ length: 2 * K }, (_, i) => find(i % 2 === 0 ? a.base : b.base, acct.secretKey)));
+    expect(outcomes.filter((o) => o.status === 200).length).toBe(K);
+    expect(outcomes.filter((o) => o.status === 402).length).toBe(K);
+    const charged = await ledgerCharges(acct.accountId);
+    expect(charged.length).toBe(K);
+    expect(new Set(charged)).toEqual(new Set(outcomes.filter((o) => o.status === 200).map((o) => o.requestId)));
+    // both processes served some of them
+    const { rows } = await ledger.query('SELECT balance_micros::text AS b FROM accounts WHERE id = $1', [acct.accountId]);
+    expect(Number(rows[0].b)).toBe(0);
+  });
+
+  it('limits: a Hobbyist key over three processes gets exactly 2 per second', async () => {
+    const c = await startService();
+    try {
+      const acct = await openAccount(store, 'Hobbyist');
+      // one burst inside one wall-clock second: wait for the start of a second
+      await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
+      const started = Date.now();
+      const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => find([a, b, c][i % 3]!.base, acct.secretKey)));
+      const elapsed = Date.now() - started;
+      expect(elapsed).toBeLessThan(900); // the burst stayed inside the second
+      expect(outcomes.filter((o) => o.status === 200).length).toBe(2);
+      expect(outcomes.filter((o) => o.status === 429).length).toBe(10);
+    } finally {
+      await stopService(c);
+    }
+  });
+
+  it('crash: SIGKILL one process in the middle of a burst, 10 times: no answered request uncharged, none charged twice', async () => {
+    const opening = 400 * FIND;
+    const acct = await openAccount(store, 'Enterprise', { openingCreditMicros: opening });
+    const answered: string[] = [];
+    let killedMidBurst = 0;
+    for (let round = 0; round < 10; round++) {
+      const victim = round % 2 === 0 ? a : b;
+      const burst = Array.from({ length: 30 }, (_, i) => find(i % 2 === 0 ? a.base : b.base, acct.secretKey));
+      await new Promise((resolve) => setTimeout(resolve, 5 + round * 3));
+      const inFlight = victim.child.exitCode === null;
+      const exited = new Promise((resolve) => victim.child.once('exit', resolve));
+      victim.child.kill('SIGKILL');
+      const outcomes = await Promise.all(burst);
+      if (inFlight && outcomes.some((o) => o.status === 'failed')) killedMidBurst++;
+      for (const o of outcomes) if (o.status === 200) answered.push(o.requestId!);
+      await exited;
+      const restarted = await startService();
+      if (victim === a) a = restarted;
+      else b = restarted;
+    }
+    const charged = await ledgerCharges(acct.accountId);
+    // none charged twice (the oracle counts rows, the UNIQUE constraint aside)
+    expect(new Set(charged).size).toBe(charged.length);
+    // every answered request is charged
+    const chargedSet = new Set(charged);
+    expect(answered.filter((id) => !chargedSet.has(id))).toEqual([]);
+    // charged but unanswered: only requests cut off by a kill
+    expect(charged.length - answered.length).toBeGreaterThanOrEqual(0);
+    const { rows } = await ledger.query('SELECT balance_micros::text AS b FROM accounts WHERE id = $1', [acct.accountId]);
+    expect(Number(rows[0].b)).toBe(opening - charged.length * FIND);
+    expect(killedMidBurst).toBeGreaterThan(0);
+    expect(answered.length).toBeGreaterThan(0);
+  }, 300_000);
+});

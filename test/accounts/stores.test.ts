@@ -1,0 +1,204 @@
+/**
+ * Issue 18: every billing guarantee, for both stores (SQLite file, PostgreSQL server started
+ * by this file). Two store instances on one database stand for two service processes.
+ * Oracles: hand-computed prices and balances, a plain count of the ledger rows read over a
+ * separate connection, the plan table (2 per second for Hobbyist).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccountsStore } from '../../src/accounts/accounts-store.js';
+import { openAccount, rotateAccountKeys } from '../../src/accounts/accounts.js';
+import { hashApiKey } from '../../src/accounts/keys.js';
+import { planWindows, priceMicros, type RateWindow } from '../../src/accounts/plans.js';
+import { PostgresAccountsStore } from '../../src/accounts/postgres-accounts-store.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
+import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+
+interface StoreKind {
+  readonly name: string;
+  /** A fresh database; returns a factory of store instances on it and a ledger reader. */
+  fresh(options?: { keyCacheTtlMs?: number; monotonicClock?: () => number }): Promise<{
+    open(options?: { keyCacheTtlMs?: number; monotonicClock?: () => number }): Promise<AccountsStore>;
+    /** Charges (negative amounts) in the ledger of `accountId`, over a separate connection. */
+    charges(accountId: string): Promise<{ requestId: string; amount: number }[]>;
+  }>;
+}
+
+let server: PostgresServer;
+const tmp = mkdtempSync(join(tmpdir(), 'venue-search-stores-'));
+let databases = 0;
+const opened: AccountsStore[] = [];
+
+beforeAll(async () => {
+  server = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  for (const store of opened) await store.close().catch(() => {});
+  await server?.stop();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const KINDS: readonly StoreKind[] = [
+  {
+    name: 'SQLite',
+    async fresh() {
+      const file = join(tmp, `accounts-${++databases}.sqlite`);
+      return {
+        async open(options = {}) {
+          const store = new SqliteAccountsStore(file, options);
+          opened.push(store);
+          return store;
+        },
+        async charges(accountId) {
+          const db = new Database(file, { readonly: true });
+          try {
+            return (db.prepare('SELECT request_id AS requestId, amount_micros AS amount FROM ledger WHERE account_id = ? AND amount_micros < 0').all(accountId) as {
+              requestId: string;
+              amount: number;
+            }[]);
+          } finally {
+            db.close();
+          }
+        },
+      };
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    async fresh() {
+      const url = await server.createDatabase(`accounts_${++databases}`);
+      return {
+        async open(options = {}) {
+          const store = await PostgresAccountsStore.open(url, options);
+          opened.push(store);
+          return store;
+        },
+        async charges(accountId) {
+          const client = new pg.Client({ connectionString: url });
+          await client.connect();
+          try {
+            const { rows } = await client.query('SELECT request_id, amount_micros::text AS amount FROM ledger WHERE account_id = $1 AND amount_micros < 0', [accountId]);
+            return rows.map((r: { request_id: string; amount: string }) => ({ requestId: r.request_id, amount: Number(r.amount) }));
+          } finally {
+            await client.end();
+          }
+        },
+      };
+    },
+  },
+];
+
+const FIND = priceMicros('find'); // 6000
+
+describe.each(KINDS)('$name store', (kind) => {
+  it('exactly-once: credit for exactly K finds, 2K concurrent charges over two store instances -> K charged, K refused, K ledger rows, balance 0', async () => {
+    const db = await kind.fresh();
+    const [a, b] = [await db.open(), await db.open()];
+    const K = 40;
+    const acct = await openAccount(a, 'Enterprise', { nowMs: 0, openingCreditMicros: K * FIND });
+    const results = await Promise.all(
+      Array.from({ length: 2 * K }, (_, i) => (i % 2 === 0 ? a : b).charge({ accountId: acct.accountId, requestId: `req-${i}`, kind: 'find', costMicros: FIND, nowMs: 1 + i })),
+    );
+    expect(results.filter((r) => r.charged).length).toBe(K);
+    expect(results.filter((r) => !r.charged && r.reason === 'insufficient_balance').length).toBe(K);
+    const ledger = await db.charges(acct.accountId);
+    expect(ledger.length).toBe(K);
+    expect(new Set(ledger.map((r) => r.requestId)).size).toBe(K);
+    expect(ledger.every((r) => r.amount === -FIND)).toBe(true);
+    expect(await b.balanceMicros(acct.accountId)).toBe(0);
+    // a 402 on the pre-check now, from either instance
+    expect(await a.precheckBalance(acct.accountId, FIND)).toEqual({ covers: false, balanceMicros: 0 });
+  });
+
+  it('a second charge under the same request id is refused (same instance and another one)', async () => {
+    const db = await kind.fresh();
+    const [a, b] = [await db.open(), await db.open()];
+    const acct = await openAccount(a, 'Scale', { nowMs: 0 });
+    const request = { accountId: acct.accountId, requestId: 'req-1', kind: 'find' as const, costMicros: FIND, nowMs: 1 };
+    const results = await Promise.all([a.charge(request), b.charge(request), a.charge(request)]);
+    expect(results.filter((r) => r.charged).length).toBe(1);
+    expect(results.filter((r) => !r.charged && r.reason === 'duplicate_request').length).toBe(2);
+    expect(await a.balanceMicros(acct.accountId)).toBe(10_000_000 - FIND);
+    expect(await a.charge({ ...request, accountId: 'acct_none', requestId: 'req-2' })).toEqual({ charged: false, reason: 'unknown_account', balanceMicros: 0 });
+  });
+
+  it('balances and usage exact to the micro-pound: top-ups, every kind, a time range', async () => {
+    const db = await kind.fresh();
+    const store = await db.open();
+    const acct = await openAccount(store, 'Scale', { nowMs: 0, openingCreditMicros: 1 });
+    expect(await store.topUp(acct.accountId, 12_345_678, 5)).toBe(12_345_679);
+    const plan: [kind: 'search' | 'find' | 'basic' | 'advanced' | 'menus', cost: number, at: number][] = [
+      ['search', priceMicros('search', 45), 10], // ceil(45/20) x 6000 = 18000
+      ['find', FIND, 20],
+      ['basic', priceMicros('basic'), 30],
+      ['advanced', priceMicros('advanced'), 40],
+      ['menus', priceMicros('menus'), 50],
+      ['find', FIND, 60],
+    ];
+    let i = 0;
+    for (const [k, cost, at] of plan) expect((await store.charge({ accountId: acct.accountId, requestId: `u-${i++}`, kind: k, costMicros: cost, nowMs: at })).charged).toBe(true);
+    expect(await store.balanceMicros(acct.accountId)).toBe(12_345_679 - 18_000 - 6000 - 8000 - 12_000 - 6000 - 6000);
+    expect(await store.usage(acct.accountId)).toEqual({
+      search: { requests: 1, costMicros: 18_000 },
+      find: { requests: 2, costMicros: 12_000 },
+      basic: { requests: 1, costMicros: 8000 },
+      advanced: { requests: 1, costMicros: 12_000 },
+      menus: { requests: 1, costMicros: 6000 },
+    });
+    expect((await store.usage(acct.accountId, { fromMs: 20, toMs: 50 })).find).toEqual({ requests: 1, costMicros: 6000 });
+    expect((await store.usage(acct.accountId, { fromMs: 20, toMs: 50 })).menus).toEqual({ requests: 0, costMicros: 0 });
+  });
+
+  it('rate windows exact across instances: Hobbyist, 10 concurrent in one second over two instances -> 2 admitted; the next second 2 more; a day window of 5 holds', async () => {
+    const db = await kind.fresh();
+    const [a, b] = [await db.open(), await db.open()];
+    const acct = await openAccount(a, 'Hobbyist', { nowMs: 0 });
+    const windows = planWindows('Hobbyist');
+    const t0 = Date.UTC(2026, 2, 10, 12, 0, 0, 100);
+    const burst = async (nowMs: number) => (await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).consumeRate(acct.accountId, windows, nowMs)))).filter((d) => d.admitted).length;
+    expect(await burst(t0)).toBe(2);
+    expect(await burst(t0 + 500)).toBe(0);
+    expect(await burst(t0 + 1000)).toBe(2);
+    // a day window of 5 (the Hobbyist day is 1,000: the same rule, a smaller number), another account
+    const other = await openAccount(a, 'Hobbyist', { nowMs: 0 });
+    const day: RateWindow[] = [{ name: 'day', limit: 5, windowMs: 86_400_000 }];
+    let admitted = 0;
+    for (let s = 0; s < 4; s++) {
+      admitted += (await Promise.all(Array.from({ length: 3 }, (_, i) => (i % 2 ? a : b).consumeRate(other.accountId, day, t0 + s * 1000)))).filter((d) => d.admitted).length;
+    }
+    expect(admitted).toBe(5);
+  });
+
+  it('a key rotation by one instance is seen by another within the 250 ms key cache', async () => {
+    const db = await kind.fresh();
+    let now = 0;
+    const clock = () => now;
+    const [a, b] = [await db.open({ keyCacheTtlMs: 250, monotonicClock: clock }), await db.open({ keyCacheTtlMs: 250, monotonicClock: clock })];
+    const acct = await openAccount(a, 'Scale', { nowMs: 0 });
+    const digest = hashApiKey(acct.secretKey);
+    expect((await b.findKey(digest, 1))?.accountId).toBe(acct.accountId);
+    await rotateAccountKeys(a, acct.accountId, { graceMs: 0, nowMs: 2 });
+    expect(await a.findKey(digest, 3)).toBeUndefined();
+    now = 249;
+    // b's cached row still has no expiry: served for at most the TTL
+    expect((await b.findKey(digest, 3))?.accountId).toBe(acct.accountId);
+    now = 250;
+    expect(await b.findKey(digest, 3)).toBeUndefined();
+  });
+
+  it('allowed origins round-trip; an unknown account is a RangeError', async () => {
+    const db = await kind.fresh();
+    const store = await db.open();
+    const acct = await openAccount(store, 'Scale', { nowMs: 0 });
+    await store.setAllowedOrigins(acct.accountId, ['https://b.example', 'https://a.example']);
+    expect(await store.allowedOrigins(acct.accountId)).toEqual(['https://a.example', 'https://b.example']);
+    await store.setAllowedOrigins(acct.accountId, []);
+    expect(await store.allowedOrigins(acct.accountId)).toEqual([]);
+    await expect(store.setAllowedOrigins('acct_none', ['https://a.example'])).rejects.toThrow(RangeError);
+    await expect(store.topUp('acct_none', 5, 0)).rejects.toThrow(RangeError);
+  });
+});

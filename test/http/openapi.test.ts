@@ -1,0 +1,226 @@
+/**
+ * Issue 14 item 4: the served OpenAPI document is accepted by strict tools and matches the
+ * service.
+ * - Lint: Redocly CLI (`redocly lint`, recommended rules, test/http/redocly.yaml) over the
+ *   document as served; any error fails.
+ * - Replay: a realistic request set over every route, successes and errors (200, 400, 401,
+ *   402, 403, 404, 405, 413, 415, 429), each response checked against the document with a
+ *   JSON Schema 2020-12 validator (support/openapi-check.ts): status, body, headers.
+ * - The README's `POST /v1/search/?limit=5` request validates against the document.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OpenApiChecker } from './support/openapi-check.js';
+import { createHarness, type Harness } from './support/harness.js';
+
+const run = promisify(execFile);
+const PUBLIC_URL = 'https://venues.api.test';
+
+let h: Harness;
+let document: Record<string, unknown>;
+beforeAll(async () => {
+  h = await createHarness({ extra: { publicUrl: PUBLIC_URL } });
+  const res = await h.app.inject({ method: 'GET', url: '/v1/openapi.json' });
+  expect(res.statusCode).toBe(200);
+  document = res.json();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('the document', () => {
+  it('passes redocly lint (recommended rules) with zero errors', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'openapi-lint-'));
+    try {
+      const file = join(dir, 'openapi.json');
+      await writeFile(file, JSON.stringify(document, null, 2));
+      const cli = join(process.cwd(), 'node_modules/@redocly/cli/bin/cli.js');
+      const config = join(process.cwd(), 'test/http/redocly.yaml');
+      // exit code 1 when there are errors: read the report either way
+      const out = await run(process.execPath, [cli, 'lint', file, '--config', config, '--format', 'json'], {
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+        maxBuffer: 64 * 1024 * 1024,
+      }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+      const report = JSON.parse(out.stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; severity: string; message: string }[] };
+      const errors = report.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message}`);
+      expect(errors).toEqual([]);
+      expect(report.totals.errors).toBe(0);
+      expect(report.problems.map((p) => p.ruleId)).not.toContain('struct');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is OpenAPI 3.1 whose every schema compiles in a strict JSON Schema 2020-12 validator', () => {
+    const checker = new OpenApiChecker(document);
+    expect(checker.compileAll()).toBeGreaterThan(100);
+    expect(document['openapi']).toBe('3.1.0');
+  });
+
+  it('states servers, an operationId on every operation, optional paging, single-wrapped headers, 2020-12 tuples, one $ref-ed envelope', () => {
+    expect(document['servers']).toEqual([{ url: PUBLIC_URL, description: 'This service' }]);
+    const paths = document['paths'] as Record<string, Record<string, { operationId?: string; parameters?: { name: string; required: boolean }[]; responses: Record<string, { headers?: Record<string, { schema: Record<string, unknown> }>; content?: Record<string, { schema: unknown }> }> }>>;
+    const ids: string[] = [];
+    for (const item of Object.values(paths)) for (const op of Object.values(item)) ids.push(op.operationId ?? '(none)');
+    expect(ids).not.toContain('(none)');
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(paths['/v1/search']!['post']!.operationId).toBe('searchVenuesWithoutSlash');
+    const search = paths['/v1/search/']!['post']!;
+    expect(search.parameters!.map((p) => [p.name, p.required])).toEqual([
+      ['limit', false],
+      ['offset', false],
+    ]);
+    for (const header of Object.values(search.responses['429']!.headers!)) expect(header.schema).not.toHaveProperty('schema');
+    const text = JSON.stringify(document);
+    expect(text).not.toContain('additionalItems');
+    const location = JSON.parse(text).paths['/v1/establishments/basic/{id}'].get.responses['200'].content['application/json'].schema.properties.location;
+    expect(location.properties.coordinates).toMatchObject({ type: 'array', items: false, minItems: 2, maxItems: 2 });
+    expect(location.properties.coordinates.prefixItems).toHaveLength(2);
+    // every error status of every operation is the one component
+    for (const item of Object.values(paths)) {
+      for (const op of Object.values(item)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          if (status.startsWith('2')) continue;
+          expect(response.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+        }
+      }
+    }
+  });
+
+  it("the README's POST /v1/search/?limit=5 request validates against the document and is answered 200", async () => {
+    const readme = await readFile('README.md', 'utf8');
+    const at = readme.indexOf('/v1/search/?limit=5');
+    expect(at).toBeGreaterThan(0);
+    const url = /"https?:\/\/[^/"]+(\/v1\/search\/\?limit=5)"/.exec(readme.slice(at - 60, at + 40))![1]!;
+    const bodyText = /-d '([^']*)'/.exec(readme.slice(at))![1]!;
+    const body: unknown = JSON.parse(bodyText);
+    const checker = new OpenApiChecker(document);
+    expect(checker.checkRequest('POST', url, body)).toBe('/v1/search/');
+    const acct = await h.open();
+    const res = await h.app.inject({ method: 'POST', url, headers: { 'api-key': acct.secretKey }, payload: body as object });
+    expect(res.statusCode).toBe(200);
+    checker.checkResponse('POST', url, res);
+  });
+});
+
+interface Replayed {
+  readonly method: 'GET' | 'POST' | 'DELETE' | 'PUT';
+  readonly url: string;
+  readonly key?: 'secret' | 'public' | 'broke' | 'hobbyist' | 'bogus';
+  readonly body?: unknown;
+  readonly raw?: { payload: string; contentType: string };
+  readonly status: number;
+}
+
+// around the fixture venue fx-00000 (Call Lane, Leeds)
+const POINT = { locations: [{ lat: 53.8220597, lon: -1.5576415, label: 'ana' }, { lat: 53.7960, lon: -1.5400, label: 'ben' }], mode: { mode: 'POINT', maxDistance: 2000 } };
+const PATH = {
+  locations: [{ lat: 53.7960, lon: -1.5491 }, { lat: 53.8008, lon: -1.5400 }, { lat: 53.8220597, lon: -1.5576415 }],
+  mode: { mode: 'PATH', maxDistance: 500 },
+  preferences: { establishmentFilters: ['pub'], openingConditions: { state: 'OPEN', atTime: '2026-03-13T20:00:00Z' }, chainPreference: 'PREFER_INDEPENDENT' },
+};
+
+const REQUESTS: readonly Replayed[] = [
+  // successes, every route
+  { method: 'POST', url: '/v1/search/?limit=5', body: POINT, status: 200 },
+  { method: 'POST', url: '/v1/search/', body: { ...POINT, preferences: { catersFilters: ['vegan'], nonCompromise: ['catersFilters'] } }, status: 200 },
+  { method: 'POST', url: '/v1/search?limit=3&offset=1', body: PATH, status: 200 },
+  { method: 'POST', url: '/v1/search/?limit=2', key: 'public', body: POINT, status: 200 },
+  { method: 'POST', url: '/v1/search/', body: { locations: [{ lat: -1.5576, lon: 53.822 }], mode: { mode: 'POINT', maxDistance: 1000 } }, status: 200 },
+  { method: 'GET', url: '/v1/find?q=nando&location=Leeds&limit=2', status: 200 },
+  { method: 'GET', url: '/v1/find?q=coffee&lat=53.8&lon=-1.55&maxDistanceMeters=3000', status: 200 },
+  { method: 'GET', url: '/v1/find?name=zzzzqqq', status: 200 },
+  { method: 'GET', url: '/v1/establishments/basic/fx-00000', status: 200 },
+  { method: 'GET', url: '/v1/establishments/advanced/fx-00000', status: 200 },
+  { method: 'GET', url: '/v1/establishments/menus/fx-00000', status: 200 },
+  { method: 'GET', url: '/v1/establishments/basic/fx-00001', key: 'public', status: 200 },
+  { method: 'GET', url: '/v1/vocabulary', status: 200 },
+  { method: 'GET', url: '/v1/business/balances', status: 200 },
+  { method: 'POST', url: '/v1/business/balances', body: { from: '2026-01-01T00:00:00Z', to: '2027-01-01T00:00:00Z' }, status: 200 },
+  // 400
+  { method: 'POST', url: '/v1/search/', body: { locations: [{ lat: 95, lon: 0 }], mode: { mode: 'POINT', maxDistance: 1000 } }, status: 400 },
+  { method: 'POST', url: '/v1/search/?limit=0', body: POINT, status: 400 },
+  { method: 'POST', url: '/v1/search/?colour=red', body: POINT, status: 400 },
+  { method: 'POST', url: '/v1/search/', body: { ...PATH, mode: { mode: 'PATH', maxDistance: 20_000 } }, status: 400 },
+  { method: 'POST', url: '/v1/search/', raw: { payload: '{"locations": [', contentType: 'application/json' }, status: 400 },
+  { method: 'GET', url: '/v1/find?q=pub&lat=53.8', status: 400 },
+  { method: 'GET', url: '/v1/find?q=pub&location=Nowhereville%20Upon%20Zzz', status: 400 },
+  { method: 'GET', url: '/v1/find?q=pub&colour=red', status: 400 },
+  { method: 'GET', url: '/v1/establishments/basic/fx-00000?verbose=1', status: 400 },
+  { method: 'GET', url: '/v1/establishments/advanced/%E0%A4%A', status: 400 },
+  { method: 'GET', url: '/v1/vocabulary?x=1', status: 400 },
+  { method: 'GET', url: '/v1/business/balances?x=1', status: 400 },
+  { method: 'POST', url: '/v1/business/balances', body: { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }, status: 400 },
+  { method: 'POST', url: '/v1/business/balances', body: { from: 'yesterday', to: '2026-01-01T00:00:00Z' }, status: 400 },
+  // 401
+  { method: 'POST', url: '/v1/search/', key: 'bogus', body: POINT, status: 401 },
+  { method: 'GET', url: '/v1/find?q=pub', key: 'bogus', status: 401 },
+  { method: 'GET', url: '/v1/business/balances', key: 'bogus', status: 401 },
+  // 402
+  { method: 'POST', url: '/v1/search/', key: 'broke', body: POINT, status: 402 },
+  { method: 'GET', url: '/v1/find?q=pub', key: 'broke', status: 402 },
+  { method: 'GET', url: '/v1/establishments/menus/fx-00000', key: 'broke', status: 402 },
+  // 403
+  { method: 'GET', url: '/v1/vocabulary', key: 'public', status: 403 },
+  // 404
+  { method: 'GET', url: '/v1/establishments/basic/no-such-venue', status: 404 },
+  { method: 'GET', url: '/v1/establishments/menus/no-such-venue', status: 404 },
+  { method: 'GET', url: '/v1/nowhere', status: 404 },
+  { method: 'GET', url: '/v2/search/', status: 404 },
+  // 405
+  { method: 'GET', url: '/v1/search/', status: 405 },
+  { method: 'DELETE', url: '/v1/find', status: 405 },
+  { method: 'PUT', url: '/v1/business/balances', status: 405 },
+  // 413, 415
+  { method: 'POST', url: '/v1/search/', body: { ...POINT, pad: 'x'.repeat(70 * 1024) }, status: 413 },
+  { method: 'POST', url: '/v1/search/', raw: { payload: 'lat=1', contentType: 'text/plain' }, status: 415 },
+  { method: 'POST', url: '/v1/business/balances', raw: { payload: 'x', contentType: 'application/x-www-form-urlencoded' }, status: 415 },
+  // 429: the Hobbyist plan allows 2 per second; the fake clock stands still
+  { method: 'GET', url: '/v1/find?q=pub', key: 'hobbyist', status: 200 },
+  { method: 'GET', url: '/v1/business/balances', key: 'hobbyist', status: 200 },
+  { method: 'GET', url: '/v1/find?q=pub', key: 'hobbyist', status: 429 },
+  { method: 'POST', url: '/v1/search/', key: 'hobbyist', body: POINT, status: 429 },
+];
+
+describe('replay: every response matches the document', () => {
+  it(`${REQUESTS.length} requests over every route: status, body and headers`, async () => {
+    const checker = new OpenApiChecker(document);
+    const main = await h.open('Enterprise');
+    const broke = await h.open('Enterprise', 1000);
+    const hobbyist = await h.open('Hobbyist');
+    const keys = { secret: main.secretKey, public: main.publicKey, broke: broke.secretKey, hobbyist: hobbyist.secretKey, bogus: `sk_${'0'.repeat(40)}` };
+    const statuses = new Set<number>();
+    for (const r of REQUESTS) {
+      const headers: Record<string, string> = { 'api-key': keys[r.key ?? 'secret'] };
+      const payload = r.raw?.payload ?? (r.body === undefined ? undefined : JSON.stringify(r.body));
+      if (payload !== undefined) headers['content-type'] = r.raw?.contentType ?? 'application/json';
+      const res = await h.app.inject({ method: r.method, url: r.url, headers, ...(payload === undefined ? {} : { payload }) });
+      expect({ request: `${r.method} ${r.url}`, status: res.statusCode, body: res.statusCode === r.status ? '' : res.body }).toEqual({ request: `${r.method} ${r.url}`, status: r.status, body: '' });
+      checker.checkResponse(r.method, r.url, res);
+      if (r.status === 200 && r.body !== undefined) checker.checkRequest(r.method, r.url, r.body);
+      statuses.add(res.statusCode);
+    }
+    expect([...statuses].sort()).toEqual([200, 400, 401, 402, 403, 404, 405, 413, 415, 429]);
+    // every documented operation was exercised, with a success
+    const operations = Object.values(document['paths'] as Record<string, Record<string, { operationId: string }>>).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    for (const id of operations) expect({ id, ok: checker.seen.get(id)?.has(200) ?? false }).toEqual({ id, ok: true });
+  });
+
+  it('a response the document does not allow is caught (the checker can fail)', async () => {
+    const checker = new OpenApiChecker(document);
+    const acct = await h.open();
+    const res = await h.app.inject({ method: 'GET', url: '/v1/business/balances', headers: { 'api-key': acct.secretKey } });
+    const tampered = { ...res, body: JSON.stringify({ ...res.json(), balanceMicros: -1 }) };
+    expect(() => checker.checkResponse('GET', '/v1/business/balances', tampered)).toThrow(/balanceMicros/);
+    const noHeader = { ...res, headers: { ...res.headers, 'x-ratelimit-limit': undefined } };
+    expect(() => checker.checkResponse('GET', '/v1/business/balances', noHeader)).toThrow(/X-RateLimit-Limit/);
+    const badHeader = { ...res, headers: { ...res.headers, 'request-id': 'not-a-uuid' } };
+    expect(() => checker.checkResponse('GET', '/v1/business/balances', badHeader)).toThrow(/Request-Id/);
+    expect(() => checker.checkRequest('POST', '/v1/search/?limit=5&extra=1', POINT)).toThrow(/extra/);
+    expect(() => checker.checkRequest('POST', '/v1/search/?limit=500', POINT)).toThrow(/limit/);
+  });
+});

@@ -1,0 +1,261 @@
+/**
+ * Issue 14 item 5, the papercuts of a first hour (serve --dev sharing: serve.test.ts):
+ * - every error that reaches a client is our envelope, whatever layer answers it: Node's
+ *   parser (431 over-long URL or headers, 400 malformed request), the router (bad
+ *   percent-encoding, unknown method), fastify (body parsing), a server shutting down (503);
+ * - unknown query parameters are a 400 naming the parameter on every route;
+ * - a search that finds nothing because lat and lon were swapped says so (`hint`);
+ * - the rate counters' files (`accounts.sqlite-rates*`) and the dev keys are ignored by git.
+ * Oracles: the envelope's schema (ErrorEnvelopeSchema), raw HTTP/1.1 over a socket (no client
+ * library normalising what the server wrote), the fixture venues' extent computed here by a
+ * scan, and `git check-ignore`.
+ */
+import { execFileSync } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
+import { Value } from '@sinclair/typebox/value';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorEnvelopeSchema } from '../../src/http/v1/schemas.js';
+import type { SearchResponse } from '../../src/schema/search.js';
+import { buildApp } from '../../src/http/app.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
+import { createFixtureEngine } from './support/fixture-engine.js';
+import { createHarness, type Harness } from './support/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Parses the first HTTP/1.1 response in `text` (Content-Length framed). */
+function parseResponse(text: string): RawResponse | undefined {
+  const end = text.indexOf('\r\n\r\n');
+  if (end < 0) return undefined;
+  const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const length = Number(headers['content-length'] ?? 0);
+  const body = text.slice(end + 4);
+  if (Buffer.byteLength(body) < length) return undefined;
+  return { status: Number(statusLine!.split(' ')[1]), headers, body: body.slice(0, length) };
+}
+
+/** Sends `request` on `socket` (a new connection to `port` unless given) and reads one response. */
+function rawExchange(port: number, request: string, socket?: Socket): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const s = socket ?? connect(port, '127.0.0.1');
+    let text = '';
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const parsed = parseResponse(text);
+      if (parsed !== undefined) {
+        s.off('data', onData);
+        resolve(parsed);
+      }
+    };
+    s.on('data', onData);
+    s.once('error', reject);
+    s.once('close', () => {
+      const parsed = parseResponse(text);
+      if (parsed === undefined) reject(new Error(`closed without a whole response: ${JSON.stringify(text.slice(0, 300))}`));
+      else resolve(parsed);
+    });
+    s.write(request);
+  });
+}
+
+function expectEnvelope(res: RawResponse, status: number, code: string): void {
+  expect({ status: res.status, type: res.headers['content-type'] }).toEqual({ status, type: 'application/json; charset=utf-8' });
+  const body = JSON.parse(res.body) as Record<string, unknown>;
+  expect(Value.Check(ErrorEnvelopeSchema, body)).toBe(true);
+  expect(body['code']).toBe(code);
+}
+
+describe('every error reaching a client is the envelope', () => {
+  let server: Harness;
+  let port: number;
+  beforeAll(async () => {
+    server = await createHarness();
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = server.app.server.address();
+    port = typeof address === 'object' && address !== null ? address.port : 0;
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('431 for a URL over the header limit (Node parser), not Node/fastify\'s own body', async () => {
+    const res = await rawExchange(port, `GET /v1/find?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expectEnvelope(res, 431, 'headers_too_large');
+  });
+
+  it('431 for headers over the limit', async () => {
+    const res = await rawExchange(port, `GET /v1/find?q=a HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`);
+    expectEnvelope(res, 431, 'headers_too_large');
+  });
+
+  it('400 for a malformed request line', async () => {
+    const res = await rawExchange(port, 'THIS IS NOT HTTP\r\n\r\n');
+    expectEnvelope(res, 400, 'malformed_request');
+  });
+
+  it('400 for bad percent-encoding in the path, with a Request-Id', async () => {
+    const res = await rawExchange(port, 'GET /v1/establishments/basic/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expectEnvelope(res, 400, 'invalid_url');
+    expect(res.headers['request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('404 for a method the router does not know (PROPFIND)', async () => {
+    const res = await rawExchange(port, 'PROPFIND /v1/find HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect([404, 405]).toContain(res.status);
+    expectEnvelope(res, res.status, res.status === 404 ? 'route_not_found' : 'method_not_allowed');
+  });
+
+  it('400 for a body that is not JSON, and for a Content-Length that does not match', async () => {
+    const acct = await server.open();
+    const bad = await rawExchange(
+      port,
+      `POST /v1/search/ HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.secretKey}\r\nContent-Type: application/json\r\nContent-Length: 5\r\nConnection: close\r\n\r\n{"a":`,
+    );
+    expectEnvelope(bad, 400, 'invalid_json');
+    const conflicting = await rawExchange(
+      port,
+      `POST /v1/search/ HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\nConnection: close\r\n\r\n{}`,
+    );
+    expectEnvelope(conflicting, 400, 'malformed_request');
+  });
+
+  it('503 envelope for a request arriving on an open connection while the server shuts down', async () => {
+    // built here, not by createHarness (which readies the app: no hook can be added after)
+    const store = new SqliteAccountsStore(':memory:');
+    const app = { app: await buildApp({ engine: await createFixtureEngine(), accounts: store }), close: async () => {} };
+    app.close = async () => {
+      await app.app.close();
+      await store.close();
+    };
+    let socket: Socket | undefined;
+    let appPort = 0;
+    let during: RawResponse | undefined;
+    // preClose hooks run in order: buildApp's (marks the app closing) first, then this one,
+    // before the server stops accepting: the kept-alive connection is still open
+    app.app.addHook('preClose', async () => {
+      during = await rawExchange(appPort, 'GET /v1/find?q=a HTTP/1.1\r\nHost: x\r\n\r\n', socket);
+    });
+    await app.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.app.server.address();
+    appPort = typeof address === 'object' && address !== null ? address.port : 0;
+    socket = connect(appPort, '127.0.0.1');
+    const first = await rawExchange(appPort, 'GET /v1/find?q=a HTTP/1.1\r\nHost: x\r\n\r\n', socket);
+    expect(first.status).toBe(401);
+    await app.close();
+    socket.destroy();
+    expectEnvelope(during!, 503, 'service_unavailable');
+    expect(during!.headers['connection']).toBe('close');
+  });
+});
+
+describe('unknown query parameters: 400 naming the parameter on every route', () => {
+  it.each([
+    ['GET', '/v1/business/balances?x=1'],
+    ['POST', '/v1/business/balances?x=1'],
+    ['GET', '/v1/vocabulary?x=1'],
+    ['GET', '/v1/establishments/basic/fx-00000?x=1'],
+    ['GET', '/v1/establishments/advanced/fx-00000?x=1'],
+    ['GET', '/v1/establishments/menus/fx-00000?x=1'],
+    ['GET', '/v1/find?q=nando&x=1'],
+    ['POST', '/v1/search/?x=1'],
+    ['GET', '/v1/openapi.json?x=1'],
+  ] as const)('%s %s', async (method, url) => {
+    const acct = await h.open();
+    const payload = method === 'POST' ? (url.includes('balances') ? { from: '2026-01-01T00:00:00Z', to: '2026-02-01T00:00:00Z' } : { locations: [{ lat: 53.8, lon: -1.55 }], mode: { mode: 'POINT', maxDistance: 1000 } }) : undefined;
+    const before = await h.accounts.balanceMicros(acct.accountId);
+    const res = await h.app.inject({ method, url, headers: { 'api-key': acct.secretKey }, ...(payload === undefined ? {} : { payload }) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ type: 'invalid_request_error', code: 'invalid_request', param: 'x' });
+    expect(res.json().message).toContain('x');
+    expect(await h.accounts.balanceMicros(acct.accountId)).toBe(before);
+  });
+});
+
+describe('the widget page too (an HTML page: its 400 is a page naming the parameter)', () => {
+  it('GET /v1/widget/?key=pk_...&x=1 -> 400 naming x; without x the page is served', async () => {
+    const acct = await h.open();
+    const res = await h.app.inject({ method: 'GET', url: `/v1/widget/?key=${acct.publicKey}&x=1` });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('&quot;x&quot;');
+    const ok = await h.app.inject({ method: 'GET', url: `/v1/widget/?key=${acct.publicKey}` });
+    expect([200, 503]).toContain(ok.statusCode);
+  });
+});
+
+describe('a search that finds nothing with lat and lon swapped says so (hint)', () => {
+  // oracle: a scan of the fixture venues for any venue within `deg` degrees of a point
+  const venuesWithin = (lat: number, lon: number, deg: number) =>
+    h.engine.venues.filter((v) => Math.abs(v.location.coordinates[0] - lat) <= deg && Math.abs(v.location.coordinates[1] - lon) <= deg).length;
+  const search = async (body: object): Promise<SearchResponse> => {
+    const acct = await h.open();
+    const res = await h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey }, payload: body });
+    expect(res.statusCode).toBe(200);
+    return res.json();
+  };
+  // fx-00000, Call Lane, Leeds: its [lon, lat] is in the Indian Ocean, 2+ degrees from every venue
+  const leeds = () => h.engine.venues.find((v) => v.id === 'fx-00000')!;
+
+  it('POINT at [lon, lat] of a venue: empty, with hint lat_lon_swapped; the same point unswapped finds the venue and has no hint', async () => {
+    const venue = leeds();
+    const [lat, lon] = venue.location.coordinates;
+    expect(venuesWithin(lon, lat, 2)).toBe(0);
+    const swapped = await search({ locations: [{ lat: lon, lon: lat }], mode: { mode: 'POINT', maxDistance: 1000 } });
+    expect(swapped.totalResults).toBe(0);
+    expect(swapped.hint).toMatchObject({ code: 'lat_lon_swapped' });
+    expect(swapped.hint!.message).toContain('swapped');
+    const right = await search({ locations: [{ lat, lon }], mode: { mode: 'POINT', maxDistance: 1000 } });
+    expect(right.establishments.map((x) => x.id)).toContain(venue.id);
+    expect(right).not.toHaveProperty('hint');
+  });
+
+  it('PATH whose vertices are swapped: empty, with the hint', async () => {
+    const [lat, lon] = leeds().location.coordinates;
+    const body = { locations: [{ lat: lon, lon: lat }, { lat: lon + 0.01, lon: lat + 0.01 }], mode: { mode: 'PATH', maxDistance: 200 } };
+    expect(venuesWithin(lon, lat, 2)).toBe(0);
+    const res = await search(body);
+    expect(res.totalResults).toBe(0);
+    expect(res.hint?.code).toBe('lat_lon_swapped');
+  });
+
+  it('no hint for an empty search whose swapped centre is away from the data too (0, 10), or whose centre is near the data', async () => {
+    expect(venuesWithin(10, 0, 2)).toBe(0);
+    const nowhere = await search({ locations: [{ lat: 0, lon: 10 }], mode: { mode: 'POINT', maxDistance: 1000 } });
+    expect(nowhere.totalResults).toBe(0);
+    expect(nowhere).not.toHaveProperty('hint');
+    // near the data, but nothing matches a non-compromise filter within 10 m
+    const [lat, lon] = leeds().location.coordinates;
+    const near = await search({
+      locations: [{ lat: lat + 0.01, lon }],
+      mode: { mode: 'POINT', maxDistance: 10 },
+      preferences: { establishmentFilters: ['bakery'], nonCompromise: ['establishmentFilters'] },
+    });
+    expect(near.totalResults).toBe(0);
+    expect(near).not.toHaveProperty('hint');
+  });
+});
+
+describe('git ignores the files a server writes beside its database', () => {
+  it('accounts.sqlite, its -rates files and WAL/SHM, and the dev keys file', () => {
+    const files = ['accounts.sqlite', 'accounts.sqlite-rates', 'accounts.sqlite-rates-wal', 'accounts.sqlite-rates-shm', 'accounts.sqlite-wal', 'accounts.sqlite.dev-keys.json'];
+    const out = execFileSync('git', ['check-ignore', '--no-index', ...files], { encoding: 'utf8' });
+    expect(out.trim().split('\n').sort()).toEqual([...files].sort());
+  });
+});
