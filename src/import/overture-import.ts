@@ -1,7 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData, type RowGroup } from 'hyparquet';
+import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
+import { extentMeetsRegion, rowGroupExtent } from './overture-row-groups.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { countryExtent } from './country-extent.js';
@@ -63,46 +64,6 @@ async function openInput(path: string): Promise<ParquetInput> {
   } catch (err) {
     throw new VenueSearchError('invalid_data', `Overture file ${path} is not readable Parquet: ${(err as Error).message}`, { file: path });
   }
-}
-
-function statNumber(v: unknown): number | undefined {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'bigint') return Number(v);
-  return undefined;
-}
-
-/** The row group's extent from its statistics, or undefined when they do not say. */
-export function rowGroupExtent(rowGroup: RowGroup): LonLatBox | undefined {
-  const stats = new Map<string, { min?: number; max?: number }>();
-  for (const chunk of rowGroup.columns) {
-    const meta = chunk.meta_data;
-    if (meta === undefined) continue;
-    const path = meta.path_in_schema.join('.');
-    const geo = meta.geospatial_statistics?.bbox;
-    if (path === 'geometry' && geo !== undefined) {
-      return { west: geo.xmin, east: geo.xmax, south: geo.ymin, north: geo.ymax };
-    }
-    const s = meta.statistics;
-    if (s !== undefined) {
-      const min = statNumber(s.min_value ?? s.min);
-      const max = statNumber(s.max_value ?? s.max);
-      stats.set(path, { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) });
-    }
-  }
-  const west = stats.get('bbox.xmin')?.min;
-  const east = stats.get('bbox.xmax')?.max;
-  const south = stats.get('bbox.ymin')?.min;
-  const north = stats.get('bbox.ymax')?.max;
-  if (west === undefined || east === undefined || south === undefined || north === undefined) return undefined;
-  return { west, east, south, north };
-}
-
-/** True when a row group's extent (never crossing 180°) may hold a point of the region. */
-export function extentMeetsRegion(extent: LonLatBox, region: LonLatBox): boolean {
-  if (extent.north < region.south || extent.south > region.north) return false;
-  if (region.west <= region.east) return !(extent.east < region.west || extent.west > region.east);
-  // The region crosses the antimeridian: [west, 180] and [-180, east].
-  return extent.east >= region.west || extent.west <= region.east;
 }
 
 function checkOptions(options: OvertureImportOptions): { filter: OverturePlaceFilter; regions: LonLatBox[] } {

@@ -95,7 +95,7 @@ describe('the document', () => {
     const readme = await readFile('README.md', 'utf8');
     const at = readme.indexOf('/v1/search/?limit=5');
     expect(at).toBeGreaterThan(0);
-    const url = /"https?:\/\/[^/"]+(\/v1\/search\/\?limit=5)"/.exec(readme.slice(at - 60, at + 40))![1]!;
+    const url = /"(?:https?:\/\/[^/"]+|\$B)(\/v1\/search\/\?limit=5)"/.exec(readme.slice(at - 60, at + 40))![1]!;
     const bodyText = /-d '([^']*)'/.exec(readme.slice(at))![1]!;
     const body: unknown = JSON.parse(bodyText);
     const checker = new OpenApiChecker(document);
