@@ -63,8 +63,77 @@ export function createSearchService(
   store: VenueStore,
   spatial: SpatialIndex,
   options: SearchServiceOptions = {},
-): SearchService {
+): MultiLocationSearch {
   return new MultiLocationSearch(store, spatial, options);
+}
+
+/** A search request checked once, whatever store it is run on. */
+export interface SearchRequest {
+  readonly valid: ValidBody;
+  readonly limit: number;
+  readonly offset: number;
+  readonly area: SearchArea;
+  /** The instant opening states are computed for (atTime, else now), UTC ms. */
+  readonly instant: number;
+}
+
+/** The outcome of {@link MultiLocationSearch.rank}. */
+export interface RankedMatches {
+  /** Matches in all (totalResults). */
+  readonly count: number;
+  /** Ranking slots of the best k, in order. */
+  readonly slots: Uint32Array;
+  readonly prefs: CompiledPreferences;
+  readonly ranking: Ranking;
+  /** The venue id of a slot. */
+  readonly idOf: (slot: number) => string;
+}
+
+/** Validates a search body and page; throws VenueSearchError naming the field. */
+export function checkSearchRequest(body: unknown, options: SearchOptions): SearchRequest {
+  const valid = validateSearchBody(body);
+  const { limit, offset } = validatePage(options);
+  const now = options.now;
+  if (typeof now !== 'number' || !Number.isFinite(now)) {
+    throw new VenueSearchError('invalid_request', `now must be a finite time in ms since the epoch; got ${describeValue(now)}`, {
+      param: 'now',
+      value: now,
+    });
+  }
+  return { valid, limit, offset, area: resolveArea(valid), instant: valid.atTimeMs ?? now };
+}
+
+/** Frames of the request's input locations, for travel estimates (none for an empty page). */
+export function travelFrames(request: SearchRequest, pageLength: number): LocalFrame[] {
+  return pageLength > 0 ? request.valid.body.locations.map((l) => new LocalFrame(l.lat, l.lon)) : [];
+}
+
+/** The response around a page of establishments. */
+export function searchResponse(request: SearchRequest, establishments: SearchEstablishment[], totalResults: number): SearchResponse {
+  return {
+    centerPoint: { Lat: request.area.centerLat, Lon: request.area.centerLon },
+    radius: request.area.radius,
+    establishments,
+    totalResults,
+    limit: request.limit,
+    offset: request.offset,
+  };
+}
+
+/** Removes the hits whose venue is hidden (order kept). */
+function dropHidden(hits: HitBuffer, hidden: Uint8Array): void {
+  const { idx, dist, along } = hits;
+  const n = hits.length;
+  let w = 0;
+  for (let k = 0; k < n; k++) {
+    const i = idx[k]!;
+    if (hidden[i] !== 0) continue;
+    idx[w] = i;
+    dist[w] = dist[k]!;
+    along[w] = along[k]!;
+    w++;
+  }
+  hits.length = w;
 }
 
 /** Where and how far to look, resolved from the body. */
@@ -83,10 +152,11 @@ interface SearchArea {
  * failures dropped); a top-K selection for `offset + limit`; records built for the page only.
  * Not re-entrant (scratch is reused), which a synchronous engine never needs.
  */
-class MultiLocationSearch implements SearchService {
+export class MultiLocationSearch implements SearchService {
   private readonly store: VenueStore;
   private readonly spatial: SpatialIndex;
-  private readonly words: SearchVocabulary;
+  private words: SearchVocabulary;
+  private hidden: Uint8Array | null = null;
   private readonly opening: OpeningStates;
   private readonly hits = new HitBuffer();
   private readonly ranking: Ranking;
@@ -107,25 +177,47 @@ class MultiLocationSearch implements SearchService {
   }
 
   search(body: unknown, options: SearchOptions): SearchResponse {
-    const valid = validateSearchBody(body);
-    const { limit, offset } = validatePage(options);
-    const now = options.now;
-    if (typeof now !== 'number' || !Number.isFinite(now)) {
-      throw new VenueSearchError('invalid_request', `now must be a finite time in ms since the epoch; got ${describeValue(now)}`, {
-        param: 'now',
-        value: now,
-      });
-    }
-    const prefs = compilePreferences(valid.body.preferences, this.words);
-    const area = resolveArea(valid);
-    const instant = valid.atTimeMs ?? now;
+    const request = checkSearchRequest(body, options);
+    const { offset, limit } = request;
+    const ranked = this.rank(request, offset + limit);
+    const page = ranked.slots.subarray(Math.min(offset, ranked.slots.length));
+    const from = travelFrames(request, page.length);
+    const establishments: SearchEstablishment[] = new Array(page.length);
+    for (let p = 0; p < page.length; p++) establishments[p] = this.establishment(page[p]!, ranked.prefs, request, from);
+    return searchResponse(request, establishments, ranked.count);
+  }
 
+  /**
+   * Replaces the vocabulary the preferences are compiled against (live data: the words of
+   * the current record set, see src/live), keeping this store's codes.
+   */
+  useVocabulary(words: SearchVocabulary): void {
+    this.words = words;
+  }
+
+  /**
+   * Venues to leave out of every result (live data: the replaced and removed ones), one byte
+   * per dense index (non-zero: hidden), or null. The array is read, not copied.
+   */
+  hide(hidden: Uint8Array | null): void {
+    this.hidden = hidden;
+  }
+
+  /**
+   * The matches of a checked request: their count, and the slots of the best `k` in the
+   * contract's order (valid until the next rank call). Exposed for the live-data merge,
+   * which ranks two stores with one request (src/live/live-search.ts).
+   */
+  rank(request: SearchRequest, k: number): RankedMatches {
+    const { valid, area } = request;
+    const prefs = compilePreferences(valid.body.preferences, this.words);
     const hits = this.hits;
     const filter = hardColumnFilter(prefs, this.filter);
     if (area.route) this.spatial.withinCorridor(area.route, area.radius, hits, filter);
     else this.spatial.withinRadius(area.centerLat, area.centerLon, area.radius, hits, filter);
+    if (this.hidden !== null) dropHidden(hits, this.hidden);
 
-    const opening = this.opening.at(instant);
+    const opening = this.opening.at(request.instant);
     const ranking = this.ranking;
     ranking.clear();
     const n = hits.length;
@@ -133,31 +225,22 @@ class MultiLocationSearch implements SearchService {
     if (prefs.asked === 0) {
       ranking.setAll(n, idx, dist, along, 1);
     } else {
-      for (let k = 0; k < n; k++) {
-        const i = idx[k]!;
+      for (let j = 0; j < n; j++) {
+        const i = idx[j]!;
         const total = venueTotal(this.store, prefs, i, opening);
-        if (total >= 0) ranking.push(i, total, dist[k]!, along[k]!);
+        if (total >= 0) ranking.push(i, total, dist[j]!, along[j]!);
       }
     }
-
-    const page = ranking.page(offset, limit);
-    const establishments: SearchEstablishment[] = new Array(page.length);
-    const from = page.length > 0 ? valid.body.locations.map((l) => new LocalFrame(l.lat, l.lon)) : [];
-    for (let p = 0; p < page.length; p++) {
-      establishments[p] = this.record(page[p]!, prefs, valid, from, area.route !== null);
-    }
-    return {
-      centerPoint: { Lat: area.centerLat, Lon: area.centerLon },
-      radius: area.radius,
-      establishments,
-      totalResults: ranking.length,
-      limit,
-      offset,
-    };
+    return { count: ranking.length, slots: ranking.page(0, k), prefs, ranking, idOf: (slot) => this.store.id(ranking.venue[slot]!) };
   }
 
-  /** The response record of ranking slot `slot`; `from[k]`: the frame of input location k. */
-  private record(slot: number, prefs: CompiledPreferences, valid: ValidBody, from: readonly LocalFrame[], isPath: boolean): SearchEstablishment {
+  /**
+   * The response record of ranking slot `slot` of the last {@link rank}; `from[k]`: the
+   * frame of input location k.
+   */
+  establishment(slot: number, prefs: CompiledPreferences, request: SearchRequest, from: readonly LocalFrame[]): SearchEstablishment {
+    const valid = request.valid;
+    const isPath = request.area.route !== null;
     const ranking = this.ranking;
     const i = ranking.venue[slot]!;
     const r = this.store.record(i);
