@@ -12,7 +12,7 @@ import type { VenueRecord } from './schema/venue.js';
 import type { HoursTable, ZoneTable } from './hours/index.js';
 import { createDefaultPlaceResolver } from './places/default-resolver.js';
 import { LearntPlaces } from './places/learnt-places.js';
-import { LiveChanges, type RemoveResult, type UpsertResult } from './live/live-changes.js';
+import { checkUpsertBatch, LiveChanges, type RemoveResult, type UpsertResult } from './live/live-changes.js';
 import { createSearchService, type SearchService } from './search/index.js';
 import type { MultiLocationSearch } from './search/search-service.js';
 import { buildOpeningTables } from './search/opening-states.js';
@@ -120,6 +120,16 @@ export class Engine {
     return this.changes().upsert(records);
   }
 
+  /** Validates a batch as {@link upsert} would, changing nothing (throws the same errors). */
+  checkUpsert(records: readonly unknown[]): void {
+    checkUpsertBatch(records);
+  }
+
+  /** Whether a current venue has this id. */
+  has(id: string): boolean {
+    return this.live !== null ? this.live.has(id) : this.store.indexOf(id) >= 0;
+  }
+
   /** Removes venues by id; ids no current venue has are listed in `unknown`, not thrown. */
   remove(ids: readonly string[]): RemoveResult {
     return this.changes().remove(ids);
@@ -145,12 +155,13 @@ export class Engine {
   }
 
   /**
-   * Takes over `built`'s indexes as this engine's base, dropping the pending changes: for
-   * an engine built (or restored) from exactly {@link currentRecords}. Places learnt so far
-   * are kept (they describe the same records).
+   * Takes over `built`'s state (its base indexes and its own pending changes) in place of
+   * this engine's: for an engine that holds exactly this one's current records (built or
+   * restored from them, changes applied since). Synchronous: a query sees the old state or
+   * the new one. Places learnt so far are kept when `built` has no changes of its own.
    */
   adopt(built: Engine): this {
-    const learnt = this.live !== null ? this.live.builtPlaces() : this.learnt;
+    const learnt = built.live !== null ? null : this.live !== null ? this.live.builtPlaces() : this.learnt;
     this.store = built.store;
     this.spatial = built.spatial;
     this.details = built.details;
@@ -158,7 +169,7 @@ export class Engine {
     this.findService = built.findService;
     this.hoursTables = built.hoursTables;
     this.learnt = built.learnt ?? learnt;
-    this.live = null;
+    this.live = built.live;
     return this;
   }
 

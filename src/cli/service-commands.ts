@@ -1,6 +1,7 @@
 /**
  * The service commands of the `venue-search` command line:
  *   serve --data <venues.ndjson> [--port 8080] [--host 127.0.0.1] [--db accounts.sqlite] [--dev]
+ *         [--admin-token-file F [--live-dir D] [--compact-after N]]
  *   accounts create --plan <Plan> [--db accounts.sqlite]
  *   accounts topup <accountId> <amountGBP> [--db accounts.sqlite]
  *   accounts origins <accountId> [origin...] [--clear] [--db accounts.sqlite]
@@ -14,6 +15,8 @@ import { buildApp } from '../http/app.js';
 import { normalizeOrigin } from '../http/origins.js';
 import { MICROS_PER_GBP, NEW_ACCOUNT_CREDIT_MICROS, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../http/plans.js';
 import { AccountsDatabaseError, SqliteAccountsStore } from '../http/sqlite-accounts-store.js';
+import { readFileSync } from 'node:fs';
+import { LiveVenues } from '../changelog/live-venues.js';
 import { loadEngineFile } from './load-engine.js';
 
 const DEFAULT_DB = 'accounts.sqlite';
@@ -72,6 +75,47 @@ interface ServeOptions {
   dev?: boolean;
   widgetTileUrl?: string;
   widgetTileAttribution?: string;
+  adminTokenFile?: string;
+  liveDir?: string;
+  compactAfter: number;
+}
+
+/** Shortest operator token accepted (characters). */
+const MIN_ADMIN_TOKEN_LENGTH = 16;
+
+function parseCount(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`must be a whole number; got ${JSON.stringify(text)}`);
+  return n;
+}
+
+/** The live engine of `serve --admin-token-file`: base plus replayed change log (docs/updates.md). */
+async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; token: string; dir: string }> {
+  let token: string;
+  try {
+    token = readFileSync(options.adminTokenFile!, 'utf8').trim();
+  } catch (err) {
+    fail(`cannot read --admin-token-file ${options.adminTokenFile}: ${(err as Error).message}`);
+  }
+  if (token.length < MIN_ADMIN_TOKEN_LENGTH || /\s/.test(token)) {
+    fail(`the operator token in ${options.adminTokenFile} must be one word of at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
+  }
+  const dir = options.liveDir ?? `${options.data}.live`;
+  try {
+    const live = await LiveVenues.open({
+      dataPath: options.data,
+      dir,
+      compactAfter: options.compactAfter,
+      load: async (path) => (await loadEngineFile(path, fail)).engine,
+      onCompaction: (r) =>
+        process.stderr.write(`venue-search: compacted ${r.venues} venues (log up to ${r.upToSeq}) in ${Math.round(r.totalMs)} ms, swap ${r.swapMs.toFixed(1)} ms\n`),
+    });
+    live.engine.warm();
+    return { live, token, dir };
+  } catch (err) {
+    if (isVenueSearchError(err)) fail(`cannot load ${options.data} with the changes in ${dir}: ${err.message}`);
+    throw err;
+  }
 }
 
 async function loadEngine(dataPath: string) {
@@ -100,15 +144,18 @@ async function developmentKeys(store: SqliteAccountsStore): Promise<{ accountId:
 }
 
 async function serve(options: ServeOptions): Promise<void> {
-  const engine = await loadEngine(options.data);
+  const live = options.adminTokenFile === undefined ? null : await openLive(options);
+  const engine = live?.live.engine ?? (await loadEngine(options.data));
   const store = openStore(options.db);
   const widget = {
     ...(options.widgetTileUrl === undefined ? {} : { tileUrl: options.widgetTileUrl }),
     ...(options.widgetTileAttribution === undefined ? {} : { tileAttribution: options.widgetTileAttribution }),
   };
-  const app = await buildApp({ engine, accounts: store, logger: { level: 'info' }, widget });
+  const admin = live === null ? {} : { admin: { live: live.live, token: live.token } };
+  const app = await buildApp({ engine, accounts: store, logger: { level: 'info' }, widget, ...admin });
   const close = async (): Promise<void> => {
     await app.close();
+    await live?.live.close();
     await store.close();
     process.exit(0);
   };
@@ -124,6 +171,7 @@ async function serve(options: ServeOptions): Promise<void> {
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
   const lines = [`venue-search: serving ${options.data} on ${base}/v1/ (accounts: ${options.db})`];
+  if (live !== null) lines.push(`Admin routes on ${base}/admin/ (live data in ${live.dir}; ${engine.pendingChanges} pending changes replayed)`);
   if (options.dev === true) {
     const dev = await developmentKeys(store);
     lines.push(
@@ -149,6 +197,9 @@ export function registerServiceCommands(program: Command): void {
     .option('--dev', 'create or reuse a development account and print its keys')
     .option('--widget-tile-url <template>', 'base-map tiles for the widget, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: vector map only)')
     .option('--widget-tile-attribution <text>', 'credit line shown under the widget map when tiles are used')
+    .option('--admin-token-file <file>', 'enable PUT/DELETE /admin/venues (live data), authenticated by the token in this file')
+    .option('--live-dir <dir>', 'change log and compacted snapshots of live data (default: <data>.live)')
+    .option('--compact-after <n>', 'pending changes that start a compaction in a worker thread (0: never)', parseCount, 50_000)
     .action(async (options: ServeOptions) => serve(options));
 
   const accounts = program.command('accounts').description('operator actions on accounts');

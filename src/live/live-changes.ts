@@ -83,24 +83,13 @@ export class LiveChanges {
     yield* this.delta.values();
   }
 
+  /** Whether a current venue has this id. */
+  has(id: string): boolean {
+    return this.current(id) !== null;
+  }
+
   upsert(records: readonly unknown[]): UpsertResult {
-    if (!Array.isArray(records)) {
-      throw new VenueSearchError('invalid_data', 'upsert expects an array of venue records', { value: records });
-    }
-    const seen = new Set<string>();
-    for (let k = 0; k < records.length; k++) {
-      const r = validateVenue(records[k], { line: k + 1 });
-      if (seen.has(r.id)) {
-        throw new VenueSearchError('duplicate_id', `record ${k + 1}: duplicate venue id ${JSON.stringify(r.id)} in one batch`, {
-          param: 'id',
-          value: r.id,
-          recordId: r.id,
-          line: k + 1,
-        });
-      }
-      seen.add(r.id);
-    }
-    const valid = records as readonly VenueRecord[];
+    const valid = checkUpsertBatch(records);
     const delta = new Map(this.delta);
     const hide: number[] = [];
     const gone: VenueRecord[] = [];
@@ -259,6 +248,31 @@ export class LiveChanges {
   vocabulary(): ReturnType<SearchVocabulary['toJSON']> {
     return new SearchVocabulary(this.base.store, this.words.words()).toJSON();
   }
+}
+
+/**
+ * Validates a batch for upsert exactly as createEngine validates records, plus one id once
+ * per batch; throws VenueSearchError (`invalid_venue` or `duplicate_id`) naming the record
+ * (`line`: its 1-based position, `recordId`) and the field.
+ */
+export function checkUpsertBatch(records: readonly unknown[]): readonly VenueRecord[] {
+  if (!Array.isArray(records)) {
+    throw new VenueSearchError('invalid_data', 'upsert expects an array of venue records', { value: records });
+  }
+  const seen = new Set<string>();
+  for (let k = 0; k < records.length; k++) {
+    const r = validateVenue(records[k], { line: k + 1 });
+    if (seen.has(r.id)) {
+      throw new VenueSearchError('duplicate_id', `record ${k + 1}: duplicate venue id ${JSON.stringify(r.id)} in one batch`, {
+        param: 'id',
+        value: r.id,
+        recordId: r.id,
+        line: k + 1,
+      });
+    }
+    seen.add(r.id);
+  }
+  return records as readonly VenueRecord[];
 }
 
 /** Whether slot sa of side a ranks before slot sb of side b (total desc, distance asc, id asc). */
