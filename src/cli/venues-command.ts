@@ -46,7 +46,7 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
   const sums = { batches: 0, records: 0, inserted: 0, replaced: 0 };
   let lines: string[] = [];
   let bytes = 0;
-  let firstLine = 1;
+  let lineNumbers: number[] = [];
   let lineNo = 0;
   let read = 0;
   const send = async (): Promise<void> => {
@@ -66,8 +66,9 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
     if (!res.ok) {
       bar.stop();
       const inBatch = /line (\d+)/.exec(answer.message ?? '');
-      const where = inBatch ? `${options.file}:${firstLine + Number(inBatch[1]) - 1}: ` : '';
-      fail(`${where}batch of lines ${firstLine}..${firstLine + lines.length - 1} refused (${res.status}): ${answer.message ?? res.statusText}; ${sums.batches} earlier batches were applied`);
+      const fileLine = inBatch ? lineNumbers[Number(inBatch[1]) - 1] : undefined;
+      const where = fileLine !== undefined ? `${options.file}:${fileLine}: ` : '';
+      fail(`${where}batch of lines ${lineNumbers[0]}..${lineNumbers.at(-1)} refused (${res.status}): ${answer.message ?? res.statusText}; ${sums.batches} earlier batches were applied`);
     }
     sums.batches++;
     sums.records += lines.length;
@@ -75,6 +76,7 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
     sums.replaced += answer.replaced ?? 0;
     bar.update(read, total);
     lines = [];
+    lineNumbers = [];
     bytes = 0;
   };
   const input = createInterface({ input: createReadStream(options.file), crlfDelay: Infinity });
@@ -82,8 +84,8 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
     lineNo++;
     read += Buffer.byteLength(line) + 1;
     if (line.trim() === '') continue;
-    if (lines.length === 0) firstLine = lineNo;
     lines.push(line);
+    lineNumbers.push(lineNo);
     bytes += line.length + 1;
     if (lines.length >= options.batch || bytes >= MAX_BATCH_BYTES) await send();
   }

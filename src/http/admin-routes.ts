@@ -68,17 +68,21 @@ function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
-/** The records of an NDJSON body; a line that is not JSON is a 400 naming it. */
+/**
+ * The records of an NDJSON body; a line that is not JSON is a 400 naming it. Blank lines
+ * are skipped and not counted: "line N" (here and in the engine's record errors) is the
+ * N-th record of the body.
+ */
 function parseNdjson(body: string): unknown[] {
   const records: unknown[] = [];
-  const lines = body.split('\n');
-  for (let k = 0; k < lines.length; k++) {
-    const line = lines[k]!.trim();
+  for (const raw of body.split('\n')) {
+    const line = raw.trim();
     if (line === '') continue;
     try {
       records.push(JSON.parse(line));
     } catch (e) {
-      throw new HttpError(400, 'invalid_request_error', 'invalid_json', `line ${k + 1} is not JSON: ${(e as Error).message}`, `line ${k + 1}`);
+      const n = records.length + 1;
+      throw new HttpError(400, 'invalid_request_error', 'invalid_json', `line ${n} is not JSON: ${(e as Error).message}`, `line ${n}`);
     }
   }
   if (records.length === 0) throw new HttpError(400, 'invalid_request_error', 'invalid_request', 'the body holds no venue records (one JSON record a line)');
