@@ -11,7 +11,7 @@ function findRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'venue-search') return dir;
+    if (existsSync(pkg) && ['venue-search', 'venue-search-engine'].includes((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name ?? '')) return dir;
     const up = dirname(dir);
     if (up === dir) throw new Error('bench: cannot find the venue-search package.json above the bench');
     dir = up;

@@ -9,7 +9,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { loadEngineFile } from '../cli/load-engine.js';
 import { writeSnapshot } from '../snapshot/write-snapshot.js';
 import { readLog } from './change-log.js';
-import { applyLogged } from './live-venues.js';
+import { createEngine } from '../engine.js';
+import type { VenueRecord } from '../schema/venue.js';
+import { foldChanges } from './live-venues.js';
 
 export interface CompactionJob {
   readonly basePath: string;
@@ -25,16 +27,22 @@ async function run(job: CompactionJob): Promise<CompactionReply> {
   const { engine } = await loadEngineFile(job.basePath, (message) => {
     throw new Error(message);
   });
-  for (const e of readLog(job.logPath).entries) if (e.seq <= job.upToSeq) applyLogged(engine, e.change);
-  engine.compact();
-  writeSnapshot(engine, job.outPath);
+  // The current records straight from the base and the folded log (validated when they
+  // were accepted), built once: no live layer in between.
+  const last = foldChanges(readLog(job.logPath).entries.filter((e) => e.seq <= job.upToSeq).map((e) => e.change));
+  const records: VenueRecord[] = [];
+  const store = engine.store;
+  for (let i = 0; i < store.size; i++) if (!last.has(store.id(i))) records.push(store.record(i));
+  for (const r of last.values()) if (r !== null) records.push(r);
+  const built = createEngine(records, { validate: false });
+  writeSnapshot(built, job.outPath);
   const fd = openSync(job.outPath, 'r');
   try {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
-  return { ok: true, venues: engine.size, ms: performance.now() - t0 };
+  return { ok: true, venues: built.size, ms: performance.now() - t0 };
 }
 
 run(workerData as CompactionJob).then(

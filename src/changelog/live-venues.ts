@@ -49,13 +49,19 @@ export interface CompactionReport {
   readonly swapMs: number;
 }
 
-/** Applies logged batches to an engine, folded to the last state of each venue first (one upsert, one remove). */
-export function applyLogged(engine: Engine, ...changes: Change[]): void {
+/** The last state each venue named by `changes` is left in: its record, or null (removed). */
+export function foldChanges(changes: readonly Change[]): Map<string, VenueRecord | null> {
   const last = new Map<string, VenueRecord | null>();
   for (const c of changes) {
     if (c.op === 'upsert') for (const r of c.records) last.set(r.id, r);
     else for (const id of c.ids) last.set(id, null);
   }
+  return last;
+}
+
+/** Applies logged batches to an engine, folded to the last state of each venue first (one upsert, one remove). */
+export function applyLogged(engine: Engine, ...changes: Change[]): void {
+  const last = foldChanges(changes);
   const upserts: VenueRecord[] = [];
   const removes: string[] = [];
   for (const [id, r] of last) {

@@ -31,56 +31,90 @@ export interface RemoveResult {
 }
 
 /**
- * The changes applied to a built engine (its "base", never modified) since it was built:
- * - `hidden`: one byte per base venue (dense index), 1 when the venue was replaced or
- *   removed; the base's search and find skip those (MultiLocationSearch.hide, FindService.hide);
- * - `delta`: the current records of every inserted or replaced venue, by id, and a second,
- *   small engine built over them with the same builder (rebuilt per batch);
- * - `words`: the vocabulary words of the current record set, given to both sides' search;
- * - `places`: the places learnt from the current addresses, maintained venue by venue
- *   (built at the first use after a change).
- * Queries run on both sides and merge: the result order is total (search: total desc,
- * distance asc, id asc; find: cost asc, id asc), so the page at [offset, offset + limit) is
- * the merge of both sides' first offset + limit, and the counts add up. The results equal
- * those of an engine built from scratch on the current records (test/live/oracle.test.ts).
+ * One part of the current data: the base, or a run of changed records (an engine built
+ * over them), with a byte per venue (dense index) that is 1 once the venue was replaced
+ * by a later run or removed. The search and find of each side skip hidden venues
+ * (MultiLocationSearch.hide, FindService.hide).
+ */
+interface Side {
+  readonly engine: Engine;
+  readonly hidden: Uint8Array;
+  /** Venues of the side that are not hidden. */
+  live: number;
+}
+
+/** A venue's place: side (0 = base, then runs, oldest first) and dense index there. */
+interface Where {
+  readonly side: number;
+  readonly index: number;
+  readonly record: VenueRecord;
+}
+
+/**
+ * The changes applied to a built engine (its "base", never modified) since it was built,
+ * kept like a log-structured merge tree:
+ * - the base with `hidden` bytes for the venues replaced or removed since;
+ * - runs: engines built with the same builder over the records of recent batches. Each
+ *   upsert builds a run of its records; runs are merged (rebuilt together) like a binary
+ *   counter, whenever the newest run holds at least as many live venues as the one
+ *   before, so a batch costs about its own size and a record is rebuilt O(log pending)
+ *   times; there are O(log pending) runs;
+ * - `words`: the vocabulary words of the current record set, given to every side's search;
+ * - `places`: places learnt from the current addresses, maintained venue by venue (built
+ *   at the first use after a change).
+ * Queries run on every side and merge: the result order is total (search: total desc,
+ * distance asc, id asc; find: cost asc, id asc), so the page at [offset, offset + limit)
+ * is the merge of each side's first offset + limit, and the counts add up. The results
+ * equal those of an engine built from scratch on the current records
+ * (test/live/oracle.test.ts).
  *
- * Invariants: an id is in `delta` or in the base with hidden 0, never both; a batch either
- * validates completely and is applied, or throws and changes nothing.
+ * Invariants: each current id is in exactly one side with hidden 0; a batch either
+ * validates and builds completely and is then committed, or throws and changes nothing.
  */
 export class LiveChanges {
   readonly base: Engine;
-  readonly hidden: Uint8Array;
-  private hiddenCount = 0;
-  private delta = new Map<string, VenueRecord>();
-  private deltaEngine: Engine | null = null;
+  private sides: Side[];
   private readonly words: LiveWords;
   private livePlaces: LivePlaces | null = null;
   private readonly makeEngine: (records: VenueRecord[]) => Engine;
 
-  /** `makeEngine`: builds an engine over already validated records (the delta side). */
+  /** `makeEngine`: builds an engine over already validated records (a run). */
   constructor(base: Engine, makeEngine: (records: VenueRecord[]) => Engine) {
     this.base = base;
     this.makeEngine = makeEngine;
-    this.hidden = new Uint8Array(base.store.size);
+    const hidden = new Uint8Array(base.store.size);
+    this.sides = [{ engine: base, hidden, live: base.store.size }];
     this.words = new LiveWords(base.store.records);
-    base.searcher().hide(this.hidden);
+    base.searcher().hide(hidden);
   }
 
-  /** Changes not folded into the base: venues hidden in it plus venues in the delta. */
+  /** The base's hidden bytes (1: replaced or removed). */
+  get hidden(): Uint8Array {
+    return this.sides[0]!.hidden;
+  }
+
+  /** Changes not folded into the base: base venues hidden plus venues in runs. */
   get pending(): number {
-    return this.hiddenCount + this.delta.size;
+    let n = this.base.store.size - this.sides[0]!.live;
+    for (let s = 1; s < this.sides.length; s++) n += this.sides[s]!.live;
+    return n;
   }
 
   /** Number of current venues. */
   get size(): number {
-    return this.base.store.size - this.hiddenCount + this.delta.size;
+    let n = 0;
+    for (const side of this.sides) n += side.live;
+    return n;
   }
 
-  /** Every current record (base ones not hidden, in dense order, then the delta's). */
+  /** Number of runs (diagnostics, benchmarks). */
+  get runs(): number {
+    return this.sides.length - 1;
+  }
+
+  /** Every current record (base ones first, in dense order, then each run's). */
   *records(): Generator<VenueRecord> {
-    const store = this.base.store;
-    for (let i = 0; i < store.size; i++) if (this.hidden[i] === 0) yield store.record(i);
-    yield* this.delta.values();
+    for (const side of this.sides) yield* liveRecords(side);
   }
 
   /** Whether a current venue has this id. */
@@ -90,22 +124,34 @@ export class LiveChanges {
 
   upsert(records: readonly unknown[]): UpsertResult {
     const valid = checkUpsertBatch(records);
-    const delta = new Map(this.delta);
-    const hide: number[] = [];
-    const gone: VenueRecord[] = [];
-    let replaced = 0;
+    const hide: Where[] = [];
     for (const r of valid) {
       const old = this.current(r.id);
-      if (old !== null) {
-        replaced++;
-        gone.push(old.record);
-        if (old.baseIndex >= 0) hide.push(old.baseIndex);
-      }
-      delta.set(r.id, r);
+      if (old !== null) hide.push(old);
     }
-    // Everything that can fail is done before this line; the rest only commits.
-    this.commit(delta, hide, gone, valid);
-    return { inserted: valid.length - replaced, replaced };
+    // Build the new run, merged with the runs before it while they are no larger; all of
+    // it before any state changes (a build can still refuse a record, e.g. its time zone).
+    const hiddenBy = new Map<number, Set<number>>();
+    for (const w of hide) {
+      let set = hiddenBy.get(w.side);
+      if (set === undefined) hiddenBy.set(w.side, (set = new Set()));
+      set.add(w.index);
+    }
+    let merged: VenueRecord[] = [...valid];
+    let keep = this.sides.length;
+    while (keep > 1) {
+      const prev = this.sides[keep - 1]!;
+      const alsoHidden = hiddenBy.get(keep - 1);
+      if (prev.live - (alsoHidden?.size ?? 0) > merged.length) break;
+      const older: VenueRecord[] = [];
+      const store = prev.engine.store;
+      for (let i = 0; i < store.size; i++) if (prev.hidden[i] === 0 && alsoHidden?.has(i) !== true) older.push(store.record(i));
+      merged = older.concat(merged);
+      keep--;
+    }
+    const run = this.buildRun(merged);
+    this.commit(hide, valid, keep, run);
+    return { inserted: valid.length - hide.length, replaced: hide.length };
   }
 
   remove(ids: readonly unknown[]): RemoveResult {
@@ -115,9 +161,7 @@ export class LiveChanges {
         throw new VenueSearchError('invalid_request', `ids[${k}] must be a venue id (a string); got ${describeValue(id)}`, { param: `ids[${k}]`, value: id });
       }
     });
-    const delta = new Map(this.delta);
-    const hide: number[] = [];
-    const gone: VenueRecord[] = [];
+    const hide: Where[] = [];
     const removed: string[] = [];
     const unknown: string[] = [];
     const done = new Set<string>();
@@ -129,33 +173,45 @@ export class LiveChanges {
       }
       done.add(id);
       removed.push(id);
-      gone.push(old.record);
-      if (old.baseIndex >= 0) hide.push(old.baseIndex);
-      else delta.delete(id);
+      hide.push(old);
     }
-    if (removed.length > 0) this.commit(delta, hide, gone, []);
+    if (removed.length > 0) this.commit(hide, [], this.sides.length, null);
     return { removed, unknown };
   }
 
-  private current(id: string): { record: VenueRecord; baseIndex: number } | null {
-    const d = this.delta.get(id);
-    if (d !== undefined) return { record: d, baseIndex: -1 };
-    const i = this.base.store.indexOf(id);
-    if (i < 0 || this.hidden[i] !== 0) return null;
-    return { record: this.base.store.record(i), baseIndex: i };
+  private current(id: string): Where | null {
+    for (let s = this.sides.length - 1; s >= 0; s--) {
+      const side = this.sides[s]!;
+      const i = side.engine.store.indexOf(id);
+      if (i >= 0 && side.hidden[i] === 0) return { side: s, index: i, record: side.engine.store.record(i) };
+    }
+    return null;
   }
 
-  private commit(delta: Map<string, VenueRecord>, hide: readonly number[], gone: readonly VenueRecord[], added: readonly VenueRecord[]): void {
-    const deltaEngine = delta.size > 0 ? this.makeEngine([...delta.values()]) : null;
-    this.delta = delta;
-    this.deltaEngine = deltaEngine;
-    for (const i of hide) {
-      if (this.hidden[i] === 0) this.hiddenCount++;
-      this.hidden[i] = 1;
+  private buildRun(records: VenueRecord[]): Side {
+    const engine = this.makeEngine(records);
+    const hidden = new Uint8Array(records.length);
+    engine.searcher().hide(hidden);
+    return { engine, hidden, live: records.length };
+  }
+
+  /**
+   * Applies a built batch: hides the replaced and removed venues, replaces the runs from
+   * `keep` on by `run` (their live records are in it), then updates words, places and
+   * every side's vocabulary. Nothing here can fail.
+   */
+  private commit(hide: readonly Where[], added: readonly VenueRecord[], keep: number, run: Side | null): void {
+    for (const w of hide) {
+      const side = this.sides[w.side]!;
+      if (side.hidden[w.index] === 0) side.live--;
+      side.hidden[w.index] = 1;
     }
-    for (const r of gone) {
-      this.words.remove(r);
-      this.livePlaces?.remove(r);
+    const sides = this.sides.slice(0, keep);
+    if (run !== null) sides.push(run);
+    this.sides = sides.filter((side, s) => s === 0 || side.live > 0);
+    for (const w of hide) {
+      this.words.remove(w.record);
+      this.livePlaces?.remove(w.record);
     }
     for (const r of added) {
       this.words.add(r);
@@ -163,8 +219,7 @@ export class LiveChanges {
     }
     this.livePlaces?.flush();
     const words = this.words.words();
-    this.base.searcher().useVocabulary(new SearchVocabulary(this.base.store, words));
-    if (deltaEngine !== null) deltaEngine.searcher().useVocabulary(new SearchVocabulary(deltaEngine.store, words));
+    for (const side of this.sides) side.engine.searcher().useVocabulary(new SearchVocabulary(side.engine.store, words));
   }
 
   /**
@@ -184,45 +239,49 @@ export class LiveChanges {
   search(body: unknown, options: SearchOptions): SearchResponse {
     const request = checkSearchRequest(body, options);
     const k = request.offset + request.limit;
-    const baseSide = this.base.searcher();
-    const a = baseSide.rank(request, k);
-    const deltaSide = this.deltaEngine?.searcher() ?? null;
-    const b = deltaSide?.rank(request, k) ?? null;
-    const picks = mergeTop(a.slots.length, b?.slots.length ?? 0, k, (x, y) => rankedBefore(a, a.slots[x]!, b!, b!.slots[y]!));
+    const searchers = this.sides.map((side) => side.engine.searcher());
+    const ranked = searchers.map((searcher) => searcher.rank(request, k));
+    const picks = mergeTop(
+      ranked.map((r) => r.slots.length),
+      k,
+      (a, x, b, y) => rankedBefore(ranked[a]!, ranked[a]!.slots[x]!, ranked[b]!, ranked[b]!.slots[y]!),
+    );
     const page = picks.slice(Math.min(request.offset, picks.length));
     const from = travelFrames(request, page.length);
-    const establishments: SearchEstablishment[] = page.map((p) =>
-      p >= 0 ? baseSide.establishment(a.slots[p]!, a.prefs, request, from) : deltaSide!.establishment(b!.slots[~p]!, b!.prefs, request, from),
-    );
-    return searchResponse(request, establishments, a.count + (b?.count ?? 0));
+    const establishments: SearchEstablishment[] = page.map(([s, x]) => searchers[s]!.establishment(ranked[s]!.slots[x]!, ranked[s]!.prefs, request, from));
+    let count = 0;
+    for (const r of ranked) count += r.count;
+    return searchResponse(request, establishments, count);
   }
 
   find(params: FindParams, nowMs: number): FindResponse {
     const p = checkFindParams(params);
-    const baseSide = this.base.finder();
-    const place = p.location !== null ? baseSide.resolvePlace(p.location) : null;
+    const finders = this.sides.map((side) => side.engine.finder());
+    this.sides.forEach((side, s) => finders[s]!.hide(side.hidden));
+    const place = p.location !== null ? finders[0]!.resolvePlace(p.location) : null;
     const centre = findCentre(p, place);
     const k = p.offset + p.limit;
-    const deltaSide = this.deltaEngine?.finder() ?? null;
-    baseSide.hide(this.hidden);
-    const prefixKnown = (word: string) => baseSide.hasNamePrefix(word) || (deltaSide?.hasNamePrefix(word) ?? false);
-    const a = baseSide.collect(p.query, centre, p.maxDistanceMeters, k, prefixKnown);
-    const b: FoundVenues = deltaSide?.collect(p.query, centre, p.maxDistanceMeters, k, prefixKnown) ?? { venues: [], costs: [], total: 0 };
-    const deltaStore = this.deltaEngine?.store;
-    const idA = (x: number) => this.base.store.id(a.venues[x]!);
-    const idB = (y: number) => deltaStore!.id(b.venues[y]!);
-    const picks = mergeTop(a.venues.length, b.venues.length, k, (x, y) => {
-      const ca = a.costs[x]!;
-      const cb = b.costs[y]!;
-      return ca !== cb ? ca < cb : idA(x) < idB(y);
-    });
+    const prefixKnown = (word: string) => finders.some((f) => f.hasNamePrefix(word));
+    const found: FoundVenues[] = finders.map((f) => f.collect(p.query, centre, p.maxDistanceMeters, k, prefixKnown));
+    const idOf = (s: number, x: number) => this.sides[s]!.engine.store.id(found[s]!.venues[x]!);
+    const picks = mergeTop(
+      found.map((f) => f.venues.length),
+      k,
+      (a, x, b, y) => {
+        const ca = found[a]!.costs[x]!;
+        const cb = found[b]!.costs[y]!;
+        return ca !== cb ? ca < cb : idOf(a, x) < idOf(b, y);
+      },
+    );
     const establishments: FindEstablishment[] = [];
     for (let j = p.offset; j < picks.length; j++) {
-      const q = picks[j]!;
-      const r = q >= 0 ? this.base.store.record(a.venues[q]!) : deltaStore!.record(b.venues[~q]!);
-      establishments.push(findEstablishment(r, centre, q >= 0 ? a.costs[q]! : b.costs[~q]!, nowMs));
+      const [s, x] = picks[j]!;
+      const r = this.sides[s]!.engine.store.record(found[s]!.venues[x]!);
+      establishments.push(findEstablishment(r, centre, found[s]!.costs[x]!, nowMs));
     }
-    return findResponse(p, centre, place, establishments, a.total + b.total);
+    let total = 0;
+    for (const f of found) total += f.total;
+    return findResponse(p, centre, place, establishments, total);
   }
 
   /** The current record of `id`; throws `venue_not_found` naming it. */
@@ -248,6 +307,12 @@ export class LiveChanges {
   vocabulary(): ReturnType<SearchVocabulary['toJSON']> {
     return new SearchVocabulary(this.base.store, this.words.words()).toJSON();
   }
+}
+
+/** The records of a side that are not hidden, in dense order. */
+function* liveRecords(side: Side): Generator<VenueRecord> {
+  const store = side.engine.store;
+  for (let i = 0; i < store.size; i++) if (side.hidden[i] === 0) yield store.record(i);
 }
 
 /**
@@ -287,17 +352,21 @@ function rankedBefore(a: RankedMatches, sa: number, b: RankedMatches, sb: number
 }
 
 /**
- * The first `k` of two ordered lists of lengths na and nb, merged: entries x >= 0 are
- * positions in list a, entries ~y (< 0) positions in list b. `aFirst(x, y)`: a[x] ranks
- * before b[y] (the order being total, never equal).
+ * The first `k` of several ordered lists (of the given lengths), merged: [list, position]
+ * pairs. `before(a, x, b, y)`: entry x of list a ranks before entry y of list b (the order
+ * being total, never equal). Lists are few (the base and O(log pending) runs).
  */
-function mergeTop(na: number, nb: number, k: number, aFirst: (x: number, y: number) => boolean): number[] {
-  const out: number[] = [];
-  let x = 0;
-  let y = 0;
-  while (out.length < k && (x < na || y < nb)) {
-    if (y >= nb || (x < na && aFirst(x, y))) out.push(x++);
-    else out.push(~y++);
+function mergeTop(lengths: readonly number[], k: number, before: (a: number, x: number, b: number, y: number) => boolean): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const at = lengths.map(() => 0);
+  while (out.length < k) {
+    let best = -1;
+    for (let s = 0; s < lengths.length; s++) {
+      if (at[s]! >= lengths[s]!) continue;
+      if (best < 0 || before(s, at[s]!, best, at[best]!)) best = s;
+    }
+    if (best < 0) break;
+    out.push([best, at[best]!++]);
   }
   return out;
 }
