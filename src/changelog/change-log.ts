@@ -9,8 +9,8 @@
  * (it was never acknowledged). A bad line before the last is damage, not a crash: reading
  * refuses the file, naming the line.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, ftruncateSync, writeSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
+import { open, rename, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { VenueSearchError } from '../errors.js';
@@ -77,6 +77,16 @@ function parseLine(line: string): LogEntry | null {
   return null;
 }
 
+/** {@link syncDirectory} without blocking the thread (the compaction runs beside queries). */
+export async function syncDirectoryAsync(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** fsync of a directory, so that a rename or a new file in it survives a crash. */
 export function syncDirectory(dir: string): void {
   const fd = openSync(dir, 'r');
@@ -139,16 +149,16 @@ export class ChangeLog {
    */
   async keepAfter(seq: number, entries: readonly LogEntry[]): Promise<void> {
     const tmp = `${this.path}.next`;
-    const fd = openSync(tmp, 'w');
+    const out = await open(tmp, 'w');
     try {
-      for (const e of entries) if (e.seq > seq) writeSync(fd, logLine(e));
-      fsyncSync(fd);
+      for (const e of entries) if (e.seq > seq) await out.write(logLine(e));
+      await out.sync();
     } finally {
-      closeSync(fd);
+      await out.close();
     }
     await this.handle!.close();
-    renameSync(tmp, this.path);
-    syncDirectory(dirname(this.path));
+    await rename(tmp, this.path);
+    await syncDirectoryAsync(dirname(this.path));
     this.handle = await open(this.path, 'a');
   }
 

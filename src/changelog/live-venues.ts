@@ -12,14 +12,14 @@
  *   on the old base until that swap, which is synchronous and short.
  * Writes (batches, compaction steps) run one at a time, in arrival order.
  */
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, mkdirSync } from 'node:fs';
+import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Engine } from '../engine.js';
 import type { RemoveResult, UpsertResult } from '../live/live-changes.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { restoreSnapshot } from '../snapshot/read-snapshot.js';
-import { ChangeLog, syncDirectory, type Change, type LogEntry } from './change-log.js';
+import { ChangeLog, syncDirectoryAsync, type Change, type LogEntry } from './change-log.js';
 import type { CompactionJob, CompactionReply } from './compaction-worker.js';
 import { siblingModule, startWorker } from './start-worker.js';
 
@@ -183,8 +183,8 @@ export class LiveVenues {
     if (!reply.ok) throw new Error(`compaction failed: ${reply.error}`);
     return this.serial(async () => {
       const target = join(dir, 'base.snapshot');
-      renameSync(job.outPath, target);
-      syncDirectory(dir);
+      await rename(job.outPath, target);
+      await syncDirectoryAsync(dir);
       const after = this.sinceBase.filter((e) => e.seq > job.upToSeq);
       await this.log.keepAfter(job.upToSeq, after);
       this.sinceBase = after;
