@@ -84,7 +84,7 @@ export class LiveChanges {
     this.makeEngine = makeEngine;
     const hidden = new Uint8Array(base.store.size);
     this.sides = [{ engine: base, hidden, live: base.store.size }];
-    this.words = new LiveWords(base.store.records);
+    this.words = new LiveWords(base.store, (word) => this.sides.reduce((n, side) => n + countGenre(side, word), 0));
     base.searcher().hide(hidden);
   }
 
@@ -201,6 +201,9 @@ export class LiveChanges {
    * every side's vocabulary. Nothing here can fail.
    */
   private commit(hide: readonly Where[], added: readonly VenueRecord[], keep: number, run: Side | null): void {
+    // Words first: their lazy genre counts read the state before this batch.
+    for (const w of hide) this.words.remove(w.record);
+    for (const r of added) this.words.add(r);
     for (const w of hide) {
       const side = this.sides[w.side]!;
       if (side.hidden[w.index] === 0) side.live--;
@@ -209,14 +212,8 @@ export class LiveChanges {
     const sides = this.sides.slice(0, keep);
     if (run !== null) sides.push(run);
     this.sides = sides.filter((side, s) => s === 0 || side.live > 0);
-    for (const w of hide) {
-      this.words.remove(w.record);
-      this.livePlaces?.remove(w.record);
-    }
-    for (const r of added) {
-      this.words.add(r);
-      this.livePlaces?.add(r);
-    }
+    for (const w of hide) this.livePlaces?.remove(w.record);
+    for (const r of added) this.livePlaces?.add(r);
     this.livePlaces?.flush();
     const words = this.words.words();
     for (const side of this.sides) side.engine.searcher().useVocabulary(new SearchVocabulary(side.engine.store, words));
@@ -307,6 +304,24 @@ export class LiveChanges {
   vocabulary(): ReturnType<SearchVocabulary['toJSON']> {
     return new SearchVocabulary(this.base.store, this.words.words()).toJSON();
   }
+}
+
+/**
+ * Venues of a side, not hidden, that use `word` (a normal form) as their primary or an
+ * additional genre: the term column finds the candidates, the primaryGenre column answers
+ * most, and only the others' records are read.
+ */
+function countGenre(side: Side, word: string): number {
+  const store = side.engine.store;
+  const code = store.terms.lookup(word);
+  if (code < 0) return 0;
+  let n = 0;
+  for (let i = 0; i < store.size; i++) {
+    if (side.hidden[i] !== 0 || !store.hasTerm(i, code)) continue;
+    if (store.primaryGenre[i] === code) n++;
+    else if ((store.record(i).additionalGenres ?? []).some((g) => store.terms.lookup(g) === code)) n++;
+  }
+  return n;
 }
 
 /** The records of a side that are not hidden, in dense order. */

@@ -68,6 +68,15 @@ describe('live data: upsert and remove against an engine built from scratch', ()
     const expected = [...stream.expected.values()];
     compareWithScratch(live, expected, 9001, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames }, { searches: 60, finds: 30, details: 30 });
 
+    // Words of the new base leaving: every venue using two of the stream's new genres goes
+    // (as primary or additional genre), so those words must leave the vocabulary.
+    const leaving = [...stream.expected.values()].filter((r) => [r.primaryGenre, ...(r.additionalGenres ?? [])].some((g) => g === 'tapas' || g === 'ramen'));
+    expect(leaving.some((r) => r.primaryGenre === 'tapas')).toBe(true);
+    live.remove(leaving.map((r) => r.id));
+    stream.apply({ kind: 'remove', ids: leaving.map((r) => r.id) });
+    expect(live.vocabulary().establishmentFilters).not.toContain('tapas');
+    compareWithScratch(live, [...stream.expected.values()], 9004, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames });
+
     // Changes after a compaction, then a snapshot of the live state and back.
     const more = stream.batch(300, 0);
     if (more.change.kind === 'upsert') live.upsert(more.change.records);
