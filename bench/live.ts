@@ -167,26 +167,41 @@ try {
   live.engine.warm();
   const qs = bodies.point;
   for (let k = 0; k < 200; k++) live.engine.search(qs[k % qs.length], { now: NOW, limit: 20 });
-  const searchMs: number[] = [];
-  let maxGap = 0;
-  let last = performance.now();
-  let running = true;
-  let q = 0;
-  const loop = () => {
-    if (!running) return;
-    const t0 = performance.now();
-    maxGap = Math.max(maxGap, t0 - last);
-    sink.value += live.engine.search(qs[q++ % qs.length], { now: NOW, limit: 20 }).totalResults;
-    last = performance.now();
-    searchMs.push(last - t0);
+  // A query loop on the main thread: each search, then yield (setImmediate). The largest
+  // gap between two searches is the largest stall a query could see; measured for as long
+  // without a compaction first (the machine's own noise: other processes, GC), then during one.
+  const loopWhile = async <T>(during: () => Promise<T>) => {
+    const searchMs: number[] = [];
+    let maxGap = 0;
+    let last = performance.now();
+    let running = true;
+    let q = 0;
+    const loop = () => {
+      if (!running) return;
+      const t0 = performance.now();
+      maxGap = Math.max(maxGap, t0 - last);
+      sink.value += live.engine.search(qs[q++ % qs.length], { now: NOW, limit: 20 }).totalResults;
+      last = performance.now();
+      searchMs.push(last - t0);
+      setImmediate(loop);
+    };
     setImmediate(loop);
+    const value = await during();
+    running = false;
+    return { value, searchMs, maxGap };
   };
   const pendingBefore = live.engine.pendingChanges;
-  setImmediate(loop);
-  const report = await live.compact();
-  // Keep querying a little after the swap (the old base's garbage is collected then).
-  await new Promise((r) => setTimeout(r, 1500));
-  running = false;
+  const t0 = performance.now();
+  const during = await loopWhile(async () => {
+    const r = await live.compact();
+    // Keep querying a little after the swap (the old base's garbage is collected then).
+    await new Promise((res) => setTimeout(res, 1500));
+    return r;
+  });
+  const quiet = await loopWhile(() => new Promise((res) => setTimeout(res, performance.now() - t0)));
+  const report = during.value;
+  const searchMs = during.searchMs;
+  const maxGap = during.maxGap;
   compaction = {
     pendingBefore,
     venues: report.venues,
@@ -196,8 +211,10 @@ try {
     queries: searchMs.length,
     queryMedianMs: median(searchMs),
     largestQueryStallMs: maxGap,
+    quietLargestGapMs: quiet.maxGap,
+    quietQueryMedianMs: median(quiet.searchMs),
   };
-  log(`compaction: ${report.venues} venues, ${(report.totalMs / 1000).toFixed(2)} s wall (worker ${(report.buildMs / 1000).toFixed(2)} s), swap ${report.swapMs.toFixed(1)} ms; ${searchMs.length} searches meanwhile, median ${median(searchMs).toFixed(3)} ms, largest stall ${maxGap.toFixed(1)} ms`);
+  log(`compaction: ${report.venues} venues, ${(report.totalMs / 1000).toFixed(2)} s wall (worker ${(report.buildMs / 1000).toFixed(2)} s), swap ${report.swapMs.toFixed(1)} ms; ${searchMs.length} searches meanwhile, median ${median(searchMs).toFixed(3)} ms, largest stall ${maxGap.toFixed(1)} ms (the same loop without a compaction: largest gap ${quiet.maxGap.toFixed(1)} ms)`);
   await live.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
