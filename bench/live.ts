@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateBenchVenues } from '../scripts/fixtures/bench-venues.js';
+import { seededRandom } from '../scripts/fixtures/random.js';
 import { ChangeLog } from '../src/changelog/change-log.js';
 import { LiveVenues } from '../src/changelog/live-venues.js';
 import { createEngine, type Engine } from '../src/engine.js';
@@ -64,16 +65,6 @@ function upsertBatch(base: readonly VenueRecord[], rnd: () => number, size = 100
   return out;
 }
 
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * (s.length - 1)))]!;
@@ -81,7 +72,7 @@ const quantile = (xs: number[], q: number) => {
 
 log(`live bench: ${sizeLabel(n)} venues (seed ${BENCH_SEED})`);
 const venues = generateBenchVenues(n, BENCH_SEED);
-const rnd = seeded(17);
+const rnd = seededRandom(17);
 
 // ---- 1. upsert of 1,000
 let engine: Engine = createEngine(venues, { validate: false }).warm();

@@ -216,17 +216,17 @@ export class Engine {
 
   /** Basic details (2.8): at most 5 images. Unknown id: `venue_not_found`. */
   basic(id: string, options: AtInstant = {}): BasicDetails {
-    return (this.live ?? this.details).basic(id, options.now ?? Date.now());
+    return (this.live?.details ?? this.details).basic(id, options.now ?? Date.now());
   }
 
   /** Advanced details (2.9): everything, all photos. */
   advanced(id: string, options: AtInstant = {}): AdvancedDetails {
-    return (this.live ?? this.details).advanced(id, options.now ?? Date.now());
+    return (this.live?.details ?? this.details).advanced(id, options.now ?? Date.now());
   }
 
   /** Active menus (2.10); `[]` when the venue has none. */
   menus(id: string): MenuList {
-    return (this.live ?? this.details).menus(id);
+    return (this.live?.details ?? this.details).menus(id);
   }
 
   /**

@@ -1,9 +1,8 @@
-import { advancedDetails, basicDetails, menuList } from '../details/details.js';
+import { DetailsService } from '../details/details.js';
 import type { Engine } from '../engine.js';
 import { describeValue, VenueSearchError } from '../errors.js';
 import { checkFindParams, type FindParams } from '../find/find-params.js';
 import { findCentre, findEstablishment, findResponse, type FoundVenues } from '../find/find.js';
-import type { AdvancedDetails, BasicDetails, MenuList } from '../schema/details.js';
 import type { FindEstablishment, FindResponse } from '../schema/find.js';
 import type { SearchEstablishment, SearchResponse } from '../schema/search.js';
 import type { VenueRecord } from '../schema/venue.js';
@@ -77,6 +76,8 @@ export class LiveChanges {
   private readonly words: LiveWords;
   private livePlaces: LivePlaces | null = null;
   private readonly makeEngine: (records: VenueRecord[]) => Engine;
+  /** Details of the current records (the newest side holding an id answers). */
+  readonly details = new DetailsService((id) => this.current(id)?.record ?? null);
 
   /** `makeEngine`: builds an engine over already validated records (a run). */
   constructor(base: Engine, makeEngine: (records: VenueRecord[]) => Engine) {
@@ -279,25 +280,6 @@ export class LiveChanges {
     let total = 0;
     for (const f of found) total += f.total;
     return findResponse(p, centre, place, establishments, total);
-  }
-
-  /** The current record of `id`; throws `venue_not_found` naming it. */
-  recordOf(id: string): VenueRecord {
-    const known = typeof id === 'string' ? this.current(id) : null;
-    if (known === null) throw new VenueSearchError('venue_not_found', `no venue with id ${describeValue(id)}`, { param: 'id', value: id });
-    return known.record;
-  }
-
-  basic(id: string, nowMs: number): BasicDetails {
-    return basicDetails(this.recordOf(id), nowMs);
-  }
-
-  advanced(id: string, nowMs: number): AdvancedDetails {
-    return advancedDetails(this.recordOf(id), nowMs);
-  }
-
-  menus(id: string): MenuList {
-    return menuList(this.recordOf(id));
   }
 
   /** The search vocabulary of the current records. */

@@ -1,20 +1,12 @@
 // A random stream of venue changes over a starting record set, with the expected record set
 // kept by the most naive means (a Map by id), for the live-data oracle tests.
+import { seededRandom } from '../../scripts/fixtures/random.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 
 export type Change = { kind: 'upsert'; records: VenueRecord[] } | { kind: 'remove'; ids: string[] };
 
-/** mulberry32: a small seeded generator (tests must replay). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded generator of the fixtures (tests must replay). */
+export const seeded = seededRandom;
 
 const CATERS = ['vegan', 'vegetarian', 'glutenFree', 'halal', 'kosher'];
 const NEW_GENRES = ['tapas', 'ramen', 'gastropub', 'taproom', 'creperie'];
