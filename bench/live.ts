@@ -71,7 +71,7 @@ const quantile = (xs: number[], q: number) => {
 };
 
 log(`live bench: ${sizeLabel(n)} venues (seed ${BENCH_SEED})`);
-const venues = generateBenchVenues(n, BENCH_SEED);
+let venues = generateBenchVenues(n, BENCH_SEED);
 const rnd = seededRandom(17);
 
 // ---- 1. upsert of 1,000
@@ -110,7 +110,7 @@ while (removeIds.length < 5000) {
 engine.remove(removeIds);
 changes.push({ op: 'remove', ids: removeIds });
 const pending = engine.pendingChanges;
-const compacted = createEngine([...engine.currentRecords()], { validate: false }).warm();
+let compacted = createEngine([...engine.currentRecords()], { validate: false }).warm();
 const centres = pointCentres();
 const routes = cityRoutes();
 const bodies = {
@@ -151,8 +151,11 @@ try {
   const { log: changeLog } = await ChangeLog.open(join(liveDir, 'changes.log'));
   for (const c of changes) await changeLog.append(c);
   await changeLog.close();
-  // Free the engines of parts 1 and 2 before the service's own.
+  // Free the records and engines of parts 1 and 2: the service process holds only its own
+  // (a large unrelated heap would lengthen the collector's pauses measured below).
   engine = createEngine([]);
+  compacted = engine;
+  venues = [];
   collectGarbage();
   const live = await LiveVenues.open({ dataPath: basePath, dir: liveDir, compactAfter: 0, load: async (p) => readSnapshot(p) });
   live.engine.warm();
