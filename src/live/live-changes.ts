@@ -85,7 +85,11 @@ export class LiveChanges {
     this.makeEngine = makeEngine;
     const hidden = new Uint8Array(base.store.size);
     this.sides = [{ engine: base, hidden, live: base.store.size }];
-    this.words = new LiveWords(base.store, (word) => this.sides.reduce((n, side) => n + countGenre(side, word), 0));
+    this.words = new LiveWords(base.store, (words) => {
+      const counts = new Map<string, number>();
+      for (const side of this.sides) countGenres(side, words, counts);
+      return counts;
+    });
     base.searcher().hide(hidden);
   }
 
@@ -203,7 +207,7 @@ export class LiveChanges {
    */
   private commit(hide: readonly Where[], added: readonly VenueRecord[], keep: number, run: Side | null): void {
     // Words first: their lazy genre counts read the state before this batch.
-    for (const w of hide) this.words.remove(w.record);
+    this.words.removeAll(hide.map((w) => w.record));
     for (const r of added) this.words.add(r);
     for (const w of hide) {
       const side = this.sides[w.side]!;
@@ -289,21 +293,33 @@ export class LiveChanges {
 }
 
 /**
- * Venues of a side, not hidden, that use `word` (a normal form) as their primary or an
- * additional genre: the term column finds the candidates, the primaryGenre column answers
- * most, and only the others' records are read.
+ * Adds to `into`, per word of `words` (normal forms), the venues of a side, not hidden, that
+ * use it as their primary or an additional genre: one pass over the term column finds the
+ * candidates, the primaryGenre column answers most, and only the others' records are read.
  */
-function countGenre(side: Side, word: string): number {
+function countGenres(side: Side, words: ReadonlySet<string>, into: Map<string, number>): void {
   const store = side.engine.store;
-  const code = store.terms.lookup(word);
-  if (code < 0) return 0;
-  let n = 0;
-  for (let i = 0; i < store.size; i++) {
-    if (side.hidden[i] !== 0 || !store.hasTerm(i, code)) continue;
-    if (store.primaryGenre[i] === code) n++;
-    else if ((store.record(i).additionalGenres ?? []).some((g) => store.terms.lookup(g) === code)) n++;
+  const wordOf: Array<string | undefined> = new Array(store.terms.words.length);
+  let any = false;
+  for (const w of words) {
+    into.set(w, into.get(w) ?? 0);
+    const code = store.terms.lookup(w);
+    if (code >= 0) {
+      wordOf[code] = w;
+      any = true;
+    }
   }
-  return n;
+  if (!any) return;
+  const { termStart, termCodes, primaryGenre } = store;
+  for (let i = 0; i < store.size; i++) {
+    if (side.hidden[i] !== 0) continue;
+    for (let k = termStart[i]!; k < termStart[i + 1]!; k++) {
+      const code = termCodes[k]!;
+      const w = wordOf[code];
+      if (w === undefined) continue;
+      if (primaryGenre[i] === code || (store.record(i).additionalGenres ?? []).some((g) => store.terms.lookup(g) === code)) into.set(w, into.get(w)! + 1);
+    }
+  }
 }
 
 /** The records of a side that are not hidden, in dense order. */

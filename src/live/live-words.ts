@@ -11,8 +11,8 @@ import { normalizeWord } from '../store/vocabulary.js';
  * Term and vibe counts of the base come from its columns (no record is read). Whether a
  * word is a genre (primaryGenre or additionalGenres) is not in the columns for additional
  * genres, so a base genre word is assumed present until a venue using it as a genre goes;
- * its exact count is then asked of `countGenre` (over the state before the change) and kept
- * up to date from there.
+ * its exact count is then asked of `countGenres` (over the state before the change; all
+ * such words of a batch in one call) and kept up to date from there.
  * Invariant: a known count is the number of current venues that use the word (> 0).
  */
 export class LiveWords {
@@ -23,11 +23,11 @@ export class LiveWords {
   private readonly vibes = new Map<string, number>();
   /** Raw spelling -> normal form (normalizeWord is a chain of regexes; data words repeat). */
   private readonly normal = new Map<string, string>();
-  private readonly countGenre: (word: string) => number;
+  private readonly countGenres: (words: ReadonlySet<string>) => Map<string, number>;
 
-  /** The words of `base`'s venues; `countGenre(word)`: current venues using `word` as a genre. */
-  constructor(base: VenueStore, countGenre: (word: string) => number) {
-    this.countGenre = countGenre;
+  /** The words of `base`'s venues; `countGenres(words)`: current venues using each word as a genre. */
+  constructor(base: VenueStore, countGenres: (words: ReadonlySet<string>) => Map<string, number>) {
+    this.countGenres = countGenres;
     countRows(base.termStart, base.termCodes, base.terms.words, this.terms);
     countRows(base.vibeStart, base.vibeCodes, base.vibes.words, this.vibes);
     for (const g of base.genreSpellings) this.genresUncounted.add(this.norm(g));
@@ -37,9 +37,17 @@ export class LiveWords {
     this.count(r, 1);
   }
 
-  /** Call before the venue leaves the state `countGenre` sees. */
-  remove(r: VenueRecord): void {
-    this.count(r, -1);
+  /** Removes venues' words; call before they leave the state `countGenres` sees. */
+  removeAll(records: readonly VenueRecord[]): void {
+    const uncounted = new Set<string>();
+    for (const r of records) for (const g of this.genreWords(r)) if (this.genresUncounted.has(g)) uncounted.add(g);
+    if (uncounted.size > 0) {
+      for (const [g, n] of this.countGenres(uncounted)) {
+        this.genresUncounted.delete(g);
+        if (n > 0) this.genres.set(g, n);
+      }
+    }
+    for (const r of records) this.count(r, -1);
   }
 
   /** The words now present, for SearchVocabulary. */
@@ -61,15 +69,8 @@ export class LiveWords {
     for (const f of r.establishmentFlags ?? []) terms.add(this.norm(f));
     const vibes = new Set<string>();
     for (const v of r.vibes ?? []) vibes.add(this.norm(v));
-    for (const g of genres) {
-      if (!this.genresUncounted.has(g)) continue;
-      if (by === 1) {
-        genres.delete(g); // present still; counted exactly when one of its venues goes
-        continue;
-      }
-      this.genresUncounted.delete(g);
-      this.genres.set(g, this.countGenre(g));
-    }
+    // An uncounted word is present still; it is counted exactly when one of its venues goes.
+    for (const g of genres) if (this.genresUncounted.has(g)) genres.delete(g);
     bump(this.genres, genres, by);
     bump(this.terms, terms, by);
     bump(this.vibes, vibes, by);
