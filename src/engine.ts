@@ -12,7 +12,9 @@ import type { VenueRecord } from './schema/venue.js';
 import type { HoursTable, ZoneTable } from './hours/index.js';
 import { createDefaultPlaceResolver } from './places/default-resolver.js';
 import { LearntPlaces } from './places/learnt-places.js';
+import { checkUpsertBatch, LiveChanges, type RemoveResult, type UpsertResult } from './live/live-changes.js';
 import { createSearchService, type SearchService } from './search/index.js';
+import type { MultiLocationSearch } from './search/search-service.js';
 import { buildOpeningTables } from './search/opening-states.js';
 import { SpatialIndex } from './spatial/spatial-index.js';
 import { VenueStore } from './store/venue-store.js';
@@ -66,14 +68,17 @@ export interface SearchCallOptions extends AtInstant {
  * Not re-entrant across threads (scratch buffers are reused), which Node never needs.
  */
 export class Engine {
-  readonly store: VenueStore;
-  readonly spatial: SpatialIndex;
+  /** The base's store and spatial index (the venues as built; see {@link upsert} for changes since). */
+  store: VenueStore;
+  spatial: SpatialIndex;
   private readonly options: EngineOptions;
-  private searchService: SearchService | null = null;
+  private searchService: MultiLocationSearch | null = null;
   private findService: FindService | null = null;
-  private readonly details: DetailsService;
+  private details: DetailsService;
   private hoursTables: { hours: HoursTable; zones: ZoneTable } | null = null;
   private learnt: LearntPlaces | null = null;
+  /** Changes since the base was built (null: none yet). */
+  private live: LiveChanges | null = null;
 
   /** Builds the engine over `venues` (or, from readSnapshot, over restored parts). */
   constructor(venues: readonly VenueRecord[] | RestoredEngineParts, options: EngineOptions = {}) {
@@ -101,7 +106,76 @@ export class Engine {
 
   /** Number of venues. */
   get size(): number {
-    return this.store.size;
+    return this.live?.size ?? this.store.size;
+  }
+
+  /**
+   * Inserts venues, or replaces those with the same id (docs/updates.md). Validates every
+   * record as createEngine does; atomic: a bad record (or an id twice in one batch) throws
+   * VenueSearchError naming the record and field, and nothing changes. Takes effect for
+   * the next search, find and details call. The engine keeps the record objects: do not
+   * change them afterwards.
+   */
+  upsert(records: readonly VenueRecord[]): UpsertResult {
+    return this.changes().upsert(records);
+  }
+
+  /** Validates a batch as {@link upsert} would, changing nothing (throws the same errors). */
+  checkUpsert(records: readonly unknown[]): void {
+    checkUpsertBatch(records);
+  }
+
+  /** Whether a current venue has this id. */
+  has(id: string): boolean {
+    return this.live !== null ? this.live.has(id) : this.store.indexOf(id) >= 0;
+  }
+
+  /** Removes venues by id; ids no current venue has are listed in `unknown`, not thrown. */
+  remove(ids: readonly string[]): RemoveResult {
+    return this.changes().remove(ids);
+  }
+
+  /** Changes applied since the base index was built (0 after {@link compact}). */
+  get pendingChanges(): number {
+    return this.live?.pending ?? 0;
+  }
+
+  /** Every current record (for compaction and snapshots; builds nothing). */
+  currentRecords(): Iterable<VenueRecord> {
+    return this.live?.records() ?? this.store.records;
+  }
+
+  /**
+   * Folds the pending changes into a new base index built here, synchronously (the HTTP
+   * service builds it in a worker instead: src/live/compaction.ts, then {@link adopt}).
+   */
+  compact(): this {
+    if (this.live === null || this.live.pending === 0) return this;
+    return this.adopt(new Engine([...this.live.records()], { ...this.options, validate: false }));
+  }
+
+  /**
+   * Takes over `built`'s state (its base indexes and its own pending changes) in place of
+   * this engine's: for an engine that holds exactly this one's current records (built or
+   * restored from them, changes applied since). Synchronous: a query sees the old state or
+   * the new one. Places learnt so far are kept when `built` has no changes of its own.
+   */
+  adopt(built: Engine): this {
+    const learnt = built.live !== null ? null : this.live !== null ? this.live.builtPlaces() : this.learnt;
+    this.store = built.store;
+    this.spatial = built.spatial;
+    this.details = built.details;
+    this.searchService = built.searchService;
+    this.findService = built.findService;
+    this.hoursTables = built.hoursTables;
+    this.learnt = built.learnt ?? learnt;
+    this.live = built.live;
+    return this;
+  }
+
+  private changes(): LiveChanges {
+    this.live ??= new LiveChanges(this, (records) => new Engine(records, { validate: false, places: null }));
+    return this.live;
   }
 
   /** Bytes of the store's search-path columns and the spatial index. */
@@ -119,7 +193,7 @@ export class Engine {
   /** POINT or PATH search (interface 4.1; docs/search.md). Throws VenueSearchError on bad input. */
   search(body: unknown, options: SearchCallOptions = {}): SearchResponse {
     const { now = Date.now(), limit, offset } = options;
-    return this.searcher().search(body, {
+    return (this.live ?? this.searcher()).search(body, {
       now,
       ...(limit !== undefined ? { limit } : {}),
       ...(offset !== undefined ? { offset } : {}),
@@ -128,27 +202,31 @@ export class Engine {
 
   /** The accepted preference values (establishmentFilters, catersFilters, vibes, ...). */
   vocabulary(): ReturnType<SearchService['vocabulary']> {
-    return this.searcher().vocabulary();
+    return this.live?.vocabulary() ?? this.searcher().vocabulary();
   }
 
   /** Name search (interface 4.2; docs/find.md). */
   find(params: FindParams, options: AtInstant = {}): FindResponse {
+    if (this.live !== null) {
+      if (this.hasDefaultPlaces) this.learntPlaces();
+      return this.live.find(params, options.now ?? Date.now());
+    }
     return this.finder().find(params, options.now ?? Date.now());
   }
 
   /** Basic details (2.8): at most 5 images. Unknown id: `venue_not_found`. */
   basic(id: string, options: AtInstant = {}): BasicDetails {
-    return this.details.basic(id, options.now ?? Date.now());
+    return (this.live?.details ?? this.details).basic(id, options.now ?? Date.now());
   }
 
   /** Advanced details (2.9): everything, all photos. */
   advanced(id: string, options: AtInstant = {}): AdvancedDetails {
-    return this.details.advanced(id, options.now ?? Date.now());
+    return (this.live?.details ?? this.details).advanced(id, options.now ?? Date.now());
   }
 
   /** Active menus (2.10); `[]` when the venue has none. */
   menus(id: string): MenuList {
-    return this.details.menus(id);
+    return (this.live?.details ?? this.details).menus(id);
   }
 
   /**
@@ -167,16 +245,22 @@ export class Engine {
 
   /** The places learnt from the venues' addresses with the default options (or restored). */
   learntPlaces(): LearntPlaces {
+    if (this.live !== null) {
+      this.learnt = this.live.places(this.learnt);
+      return this.learnt;
+    }
     this.learnt ??= new LearntPlaces(this.store.records);
     return this.learnt;
   }
 
-  private searcher(): SearchService {
+  /** The base's search (internal: the live-data merge ranks on it). */
+  searcher(): MultiLocationSearch {
     this.searchService ??= createSearchService(this.store, this.spatial, this.openingTables());
     return this.searchService;
   }
 
-  private finder(): FindService {
+  /** The base's find (internal: the live-data merge collects on it). */
+  finder(): FindService {
     const places = this.options.places === undefined ? () => createDefaultPlaceResolver(this.learntPlaces()) : this.options.places;
     this.findService ??= createFindService(this.store, this.spatial, { places });
     return this.findService;

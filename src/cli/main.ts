@@ -4,12 +4,14 @@ import { isVenueSearchError } from '../errors.js';
 import { registerImportCommands } from './import-command.js';
 import { registerServiceCommandsIfAvailable } from './service-peers.js';
 import { registerSnapshotCommand } from './snapshot-command.js';
+import { registerVenuesCommand } from './venues-command.js';
 
 /** The `venue-search` command line. Each command family registers itself here. */
 const program = new Command('venue-search').description('in-process venue search: import, query and serve venue data');
 registerImportCommands(program);
 await registerServiceCommandsIfAvailable(program);
 registerSnapshotCommand(program);
+registerVenuesCommand(program);
 try {
   await program.parseAsync(process.argv);
 } catch (err) {

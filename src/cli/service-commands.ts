@@ -1,6 +1,7 @@
 /**
  * The service commands of the `venue-search` command line:
  *   serve --data <venues.ndjson> [--port 8080] [--host 127.0.0.1] [--db accounts.sqlite | postgres://...] [--workers N] [--dev]
+ *         [--admin-token-file F [--live-dir D] [--compact-after N]]
  *   accounts create --plan <Plan> [--db accounts.sqlite]
  *   accounts topup <accountId> <amountGBP> [--db accounts.sqlite]
  *   accounts origins <accountId> [origin...] [--clear] [--db accounts.sqlite]
@@ -19,6 +20,7 @@ import { MICROS_PER_GBP, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../
 import { AccountsDatabaseError, type AccountsStore } from '../accounts/accounts-store.js';
 import { isPostgresUrl, redactUrl } from '../accounts/database-url.js';
 import type { WidgetOptions } from '../http/v1/widget-routes.js';
+import { LiveVenues } from '../changelog/live-venues.js';
 import { loadEngineFile } from './load-engine.js';
 import { isClusterWorker, reportListening, runPrimary, WorkerStartError } from './serve-cluster.js';
 
@@ -96,6 +98,47 @@ export interface ServeOptions {
   widgetTileAttribution?: string;
   /** Worker processes; default: the number of cores. */
   workers?: number;
+  adminTokenFile?: string;
+  liveDir?: string;
+  compactAfter: number;
+}
+
+/** Shortest operator token accepted (characters). */
+const MIN_ADMIN_TOKEN_LENGTH = 16;
+
+function parseCount(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`must be a whole number; got ${JSON.stringify(text)}`);
+  return n;
+}
+
+/** The live engine of `serve --admin-token-file`: base plus replayed change log (docs/updates.md). */
+async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; token: string; dir: string }> {
+  let token: string;
+  try {
+    token = readFileSync(options.adminTokenFile!, 'utf8').trim();
+  } catch (err) {
+    fail(`cannot read --admin-token-file ${options.adminTokenFile}: ${(err as Error).message}`);
+  }
+  if (token.length < MIN_ADMIN_TOKEN_LENGTH || /\s/.test(token)) {
+    fail(`the operator token in ${options.adminTokenFile} must be one word of at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
+  }
+  const dir = options.liveDir ?? `${options.data}.live`;
+  try {
+    const live = await LiveVenues.open({
+      dataPath: options.data,
+      dir,
+      compactAfter: options.compactAfter,
+      load: async (path) => (await loadEngineFile(path, fail)).engine,
+      onCompaction: (r) =>
+        process.stderr.write(`venue-search: compacted ${r.venues} venues (log up to ${r.upToSeq}) in ${Math.round(r.totalMs)} ms, swap ${r.swapMs.toFixed(1)} ms\n`),
+    });
+    live.engine.warm();
+    return { live, token, dir };
+  } catch (err) {
+    if (isVenueSearchError(err)) fail(`cannot load ${options.data} with the changes in ${dir}: ${err.message}`);
+    throw err;
+  }
 }
 
 async function loadEngine(dataPath: string) {
@@ -224,13 +267,20 @@ export function widgetOptionsOf(options: Pick<ServeOptions, 'widgetTiles' | 'wid
 }
 
 async function serve(options: ServeOptions): Promise<void> {
-  const workers = options.workers ?? availableParallelism();
+  // Live data has one writer: its change log and compactions belong to a single process.
+  if (options.adminTokenFile !== undefined && (options.workers ?? 1) > 1) {
+    fail('--admin-token-file (live data) runs in one process: leave out --workers or give --workers 1');
+  }
+  const workers = options.adminTokenFile !== undefined ? 1 : (options.workers ?? availableParallelism());
   if (workers > 1 && !isClusterWorker()) return servePrimary(options, workers);
-  const engine = await loadEngine(options.data);
+  const live = options.adminTokenFile === undefined ? null : await openLive(options);
+  const engine = live?.live.engine ?? (await loadEngine(options.data));
   const store = await openStore(options.db);
-  const app = await buildApp({ engine, accounts: store, logger: { level: 'info' }, widget: widgetOptionsOf(options) });
+  const admin = live === null ? {} : { admin: { live: live.live, token: live.token } };
+  const app = await buildApp({ engine, accounts: store, logger: { level: 'info' }, widget: widgetOptionsOf(options), ...admin });
   const close = async (): Promise<void> => {
     await app.close();
+    await live?.live.close();
     await store.close();
     process.exit(0);
   };
@@ -247,7 +297,12 @@ async function serve(options: ServeOptions): Promise<void> {
   // a worker reports to its primary, which prints once for all
   if (isClusterWorker()) return reportListening(port);
   const dev = options.dev === true ? await developmentKeys(store, options.db) : undefined;
-  process.stderr.write(`${(await servingLines(options, port, dev, 1)).join('\n')}\n`);
+  const lines = await servingLines(options, port, dev, 1);
+  if (live !== null) {
+    const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+    lines.splice(1, 0, `Admin routes on ${base}/admin/ (live data in ${live.dir}; ${engine.pendingChanges} pending changes replayed)`);
+  }
+  process.stderr.write(`${lines.join('\n')}\n`);
 }
 
 function parseWorkers(text: string): number {
@@ -270,6 +325,9 @@ export function registerServiceCommands(program: Command): void {
     .option('--widget-tiles-attribution <text>', 'credit line shown on the widget map when tiles are used (plain text)')
     .addOption(new Option('--widget-tile-url <template>', 'older name of --widget-tiles').hideHelp())
     .addOption(new Option('--widget-tile-attribution <text>', 'older name of --widget-tiles-attribution').hideHelp())
+    .option('--admin-token-file <file>', 'enable PUT/DELETE /admin/venues (live data), authenticated by the token in this file; one process')
+    .option('--live-dir <dir>', 'change log and compacted snapshots of live data (default: <data>.live)')
+    .option('--compact-after <n>', 'pending changes that start a compaction in a worker thread (0: never)', parseCount, 50_000)
     .action(async (options: ServeOptions) => serve(options));
 
   const accounts = program.command('accounts').description('operator actions on accounts');

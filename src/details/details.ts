@@ -46,19 +46,29 @@ export function menuList(r: VenueRecord): MenuList {
   return r.menus ? structuredClone(r.menus) : [];
 }
 
-/** The three detail lookups by venue id over a store; unknown ids throw `venue_not_found`. */
+/**
+ * The three detail lookups by venue id over a store (or any lookup of a record by id: live
+ * data, src/live); unknown ids throw `venue_not_found`.
+ */
 export class DetailsService {
-  private readonly store: VenueStore;
+  private readonly lookup: (id: string) => VenueRecord | null;
 
-  constructor(store: VenueStore) {
-    this.store = store;
+  constructor(records: VenueStore | ((id: string) => VenueRecord | null)) {
+    if (typeof records === 'function') this.lookup = records;
+    else {
+      const store = records;
+      this.lookup = (id) => {
+        const i = store.indexOf(id);
+        return i < 0 ? null : store.record(i);
+      };
+    }
   }
 
   /** The stored record of `id`; throws `venue_not_found` (param `id`) naming it. */
   recordOf(id: string): VenueRecord {
-    const i = typeof id === 'string' ? this.store.indexOf(id) : -1;
-    if (i < 0) throw new VenueSearchError('venue_not_found', `no venue with id ${describeValue(id)}`, { param: 'id', value: id });
-    return this.store.record(i);
+    const r = typeof id === 'string' ? this.lookup(id) : null;
+    if (r === null) throw new VenueSearchError('venue_not_found', `no venue with id ${describeValue(id)}`, { param: 'id', value: id });
+    return r;
   }
 
   basic(id: string, nowMs: number): BasicDetails {

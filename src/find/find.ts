@@ -9,7 +9,8 @@ import { HitBuffer } from '../spatial/hit-buffer.js';
 import type { SpatialIndex } from '../spatial/spatial-index.js';
 import type { VenueStore } from '../store/venue-store.js';
 import { DensityGrid } from './density-grid.js';
-import { checkFindParams, type FindParams } from './find-params.js';
+import { checkFindParams, type CheckedFindParams, type FindParams } from './find-params.js';
+import type { VenueRecord } from '../schema/venue.js';
 import { NameIndex, type PreparedNameQuery } from './name-index.js';
 import { TopK } from './top-k.js';
 
@@ -51,6 +52,8 @@ export class FindService {
   private readonly top: TopK;
   private placesSource: FindServiceOptions['places'];
   private places: PlaceResolver | null = null;
+  private hidden: Uint8Array | null = null;
+  private idRanks: Uint32Array | null = null;
 
   constructor(store: VenueStore, spatial: SpatialIndex, options: FindServiceOptions = {}) {
     this.store = store;
@@ -86,38 +89,66 @@ export class FindService {
   find(params: FindParams, nowMs: number): FindResponse {
     const p = checkFindParams(params);
     const place = p.location !== null ? this.resolvePlace(p.location) : null;
-    const centre = p.centre ?? (place !== null ? { lat: place.lat, lon: place.lon } : null);
-    const q = this.names.prepare(p.query);
-    const k = p.offset + p.limit;
-    this.top.reset(k, centre === null);
-    let total: number;
-    if (centre === null) total = this.collectByRelevance(q);
-    else total = this.collectByDistance(q, centre.lat, centre.lon, p.maxDistanceMeters);
-
-    const { venues, costs } = this.top.sorted();
+    const centre = findCentre(p, place);
+    const found = this.collect(p.query, centre, p.maxDistanceMeters, p.offset + p.limit);
     const establishments: FindEstablishment[] = [];
-    for (let j = p.offset; j < venues.length; j++) {
-      const r = this.store.record(venues[j]!);
-      const e = toEstablishment(r, centre === null ? 0 : costs[j]!, isOpenAt(r, nowMs));
-      if (centre === null) {
-        const { distanceMeters: _omitted, ...rest } = e;
-        establishments.push(rest);
-      } else establishments.push(e);
+    for (let j = p.offset; j < found.venues.length; j++) {
+      establishments.push(findEstablishment(this.store.record(found.venues[j]!), centre, found.costs[j]!, nowMs));
     }
-    const response: FindResponse = { establishments, searchQuery: p.query, totalFound: total, limit: p.limit, offset: p.offset };
-    if (centre !== null) {
-      response.searchLocation = { Lat: centre.lat, Lon: centre.lon };
-      response.maxDistanceMeters = p.maxDistanceMeters;
+    return findResponse(p, centre, place, establishments, found.total);
+  }
+
+  /**
+   * Venues to leave out of every result (live data: the replaced and removed ones), one byte
+   * per dense index (non-zero: hidden), or null. The array is read, not copied.
+   */
+  hide(hidden: Uint8Array | null): void {
+    this.hidden = hidden;
+  }
+
+  /** Whether a venue not hidden has a name word starting with `word` (see NameIndex.prepare). */
+  hasNamePrefix(word: string): boolean {
+    return this.names.hasPrefix(word, this.hidden);
+  }
+
+  /**
+   * The matches of `query` (within `radius` metres of `centre`, if given): their count and
+   * the best `k` as dense indices with their costs (distance with a centre, minus the
+   * relevance key without), in order. Exposed for the live-data merge (src/live), which
+   * passes `prefixKnown` (see NameIndex.prepare).
+   */
+  collect(
+    query: string,
+    centre: { lat: number; lon: number } | null,
+    radius: number,
+    k: number,
+    prefixKnown?: (word: string) => boolean,
+  ): FoundVenues {
+    const q = this.names.prepare(query, prefixKnown);
+    this.top.reset(k, centre === null ? this.idRank() : null);
+    const total = centre === null ? this.collectByRelevance(q) : this.collectByDistance(q, centre.lat, centre.lon, radius);
+    const { venues, costs } = this.top.sorted();
+    return { venues, costs, total };
+  }
+
+  /** Each venue's rank in id order (relevance ties are broken by id), built at first use. */
+  private idRank(): Uint32Array {
+    if (this.idRanks === null) {
+      const order = this.store.idsInOrder();
+      const rank = new Uint32Array(order.length);
+      for (let j = 0; j < order.length; j++) rank[order[j]!] = j;
+      this.idRanks = rank;
     }
-    if (place !== null) response.resolvedPlace = { name: place.name, kind: String(place.kind), Lat: place.lat, Lon: place.lon };
-    return response;
+    return this.idRanks;
   }
 
   private collectByRelevance(q: PreparedNameQuery): number {
     this.lastPlan = 'names';
     let total = 0;
     const top = this.top;
+    const hidden = this.hidden;
     this.names.forEachMatch(q, (i, key) => {
+      if (hidden !== null && hidden[i] !== 0) return;
       total++;
       top.offer(i, -key);
     });
@@ -130,6 +161,7 @@ export class FindService {
       return 0;
     }
     const top = this.top;
+    const hidden = this.hidden;
     let total = 0;
     if (this.density.estimateWithin(lat, lon, radius) < q.estimatedCandidates) {
       this.lastPlan = 'radius-then-names';
@@ -137,6 +169,7 @@ export class FindService {
       const n = this.spatial.withinRadius(lat, lon, radius, hits);
       for (let h = 0; h < n; h++) {
         const i = hits.idx[h]!;
+        if (hidden !== null && hidden[i] !== 0) continue;
         if (this.names.matchKey(i, q) > 0) {
           total++;
           top.offer(i, hits.dist[h]!);
@@ -152,6 +185,7 @@ export class FindService {
     const vLat = this.store.lat;
     const vLon = this.store.lon;
     this.names.forEachMatch(q, (i) => {
+      if (hidden !== null && hidden[i] !== 0) return;
       const y = vLat[i]!;
       const x = vLon[i]!;
       let d2: number;
@@ -167,6 +201,43 @@ export class FindService {
     });
     return total;
   }
+}
+
+/** The outcome of {@link FindService.collect}. */
+export interface FoundVenues {
+  readonly venues: number[];
+  readonly costs: number[];
+  readonly total: number;
+}
+
+/** The centre of a find: lat/lon, else the resolved place, else none. */
+export function findCentre(p: CheckedFindParams, place: ResolvedPlace | null): { lat: number; lon: number } | null {
+  return p.centre ?? (place !== null ? { lat: place.lat, lon: place.lon } : null);
+}
+
+/** One result record (no distance without a centre). */
+export function findEstablishment(r: VenueRecord, centre: object | null, cost: number, nowMs: number): FindEstablishment {
+  const e = toEstablishment(r, centre === null ? 0 : cost, isOpenAt(r, nowMs));
+  if (centre !== null) return e;
+  const { distanceMeters: _omitted, ...rest } = e;
+  return rest;
+}
+
+/** The response around a page of results. */
+export function findResponse(
+  p: CheckedFindParams,
+  centre: { lat: number; lon: number } | null,
+  place: ResolvedPlace | null,
+  establishments: FindEstablishment[],
+  total: number,
+): FindResponse {
+  const response: FindResponse = { establishments, searchQuery: p.query, totalFound: total, limit: p.limit, offset: p.offset };
+  if (centre !== null) {
+    response.searchLocation = { Lat: centre.lat, Lon: centre.lon };
+    response.maxDistanceMeters = p.maxDistanceMeters;
+  }
+  if (place !== null) response.resolvedPlace = { name: place.name, kind: String(place.kind), Lat: place.lat, Lon: place.lon };
+  return response;
 }
 
 export function createFindService(store: VenueStore, spatial: SpatialIndex, options: FindServiceOptions = {}): FindService {

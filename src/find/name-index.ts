@@ -184,7 +184,7 @@ export class NameIndex {
    * by bounded edit distance instead. Filler words (the, of, and, ...) are dropped when the
    * query has other words.
    */
-  prepare(query: string): PreparedNameQuery {
+  prepare(query: string, prefixKnown?: (word: string) => boolean): PreparedNameQuery {
     let texts = nameTokens(query);
     const significant = texts.filter((w) => !OPTIONAL_QUERY_WORDS.has(w));
     if (significant.length > 0) texts = significant;
@@ -195,7 +195,7 @@ export class NameIndex {
     let rarest = -1;
     let best = Infinity;
     for (const text of texts) {
-      const w = this.prepareWord(text);
+      const w = this.prepareWord(text, prefixKnown);
       if (w.postings === 0) return EMPTY_QUERY; // a word nothing matches: the AND is empty
       if (w.postings < best) {
         best = w.postings;
@@ -206,11 +206,16 @@ export class NameIndex {
     return { words, rarest, estimatedCandidates: best };
   }
 
-  private prepareWord(text: string): PreparedWord {
+  /**
+   * `prefixKnown(word)` says whether a word is matched as a prefix or by edit distance
+   * (default: as a prefix when some dictionary word starts with it). Live data gives the
+   * answer for the whole current record set, of which this index holds a part (src/live).
+   */
+  private prepareWord(text: string, prefixKnown?: (word: string) => boolean): PreparedWord {
     const lo = this.lowerBound(text);
     const hi = this.lowerBound(text + '\uffff');
     const exact = lo < hi && this.tokens[lo] === text ? lo : -1;
-    if (lo < hi) {
+    if (prefixKnown === undefined ? lo < hi : prefixKnown(text)) {
       return { text, lo, hi, exact, typo: null, postings: this.postStart[hi]! - this.postStart[lo]! };
     }
     const typo = this.typoCandidates(text);
@@ -237,6 +242,15 @@ export class NameIndex {
       if (prefixEditDistance(text, tok, k) <= k) found.push(t);
     }
     return Int32Array.from(found);
+  }
+
+  /** Whether a venue that is not hidden (`hidden[i] === 0`) has a name word starting with `word`. */
+  hasPrefix(word: string, hidden: Uint8Array | null): boolean {
+    const lo = this.lowerBound(word);
+    const hi = this.lowerBound(word + '\uffff');
+    if (hidden === null) return lo < hi;
+    for (let p = this.postStart[lo]!, end = this.postStart[hi]!; p < end; p++) if (hidden[this.postVenue[p]!] === 0) return true;
+    return false;
   }
 
   /** First token id whose token is >= s. */

@@ -1,7 +1,8 @@
 /**
  * The K best of a stream of (venue, cost) pairs: smaller cost first, ties by venue id
- * (string order, via `idOf`) or, with `tieByIndex`, by dense venue index (spatial order,
- * one integer compare: for relevance keys, where ties are the rule, not the exception).
+ * (string order, via `idOf`) or, given `idRank` (each venue's rank in id order), by that
+ * rank: the same order in one integer compare, for relevance keys, where ties are the
+ * rule, not the exception.
  * Either way the order is total, so paging is stable. A bounded max-heap on typed arrays:
  * O(log K) per accepted entry, one comparison per rejected one.
  */
@@ -11,16 +12,16 @@ export class TopK {
   private k = 0;
   private n = 0;
   private readonly idOf: (venue: number) => string;
-  private tieByIndex = false;
+  private idRank: Uint32Array | null = null;
 
   constructor(idOf: (venue: number) => string) {
     this.idOf = idOf;
   }
 
-  /** Starts a new selection of at most `k` entries. */
-  reset(k: number, tieByIndex = false): void {
+  /** Starts a new selection of at most `k` entries; `idRank`: see the class comment. */
+  reset(k: number, idRank: Uint32Array | null = null): void {
     this.k = k;
-    this.tieByIndex = tieByIndex;
+    this.idRank = idRank;
     this.n = 0;
     if (this.venue.length < k) {
       this.venue = new Uint32Array(k);
@@ -35,7 +36,8 @@ export class TopK {
   /** a worse than b: higher cost, or equal cost and greater id. */
   private worse(va: number, ca: number, vb: number, cb: number): boolean {
     if (ca !== cb) return ca > cb;
-    return this.tieByIndex ? va > vb : this.idOf(va) > this.idOf(vb);
+    const rank = this.idRank;
+    return rank !== null ? rank[va]! > rank[vb]! : this.idOf(va) > this.idOf(vb);
   }
 
   offer(v: number, c: number): void {
@@ -82,7 +84,8 @@ export class TopK {
       const ca = this.cost[a]!;
       const cb = this.cost[b]!;
       if (ca !== cb) return ca - cb;
-      if (this.tieByIndex) return this.venue[a]! - this.venue[b]!;
+      const rank = this.idRank;
+      if (rank !== null) return rank[this.venue[a]!]! - rank[this.venue[b]!]!;
       const ia = this.idOf(this.venue[a]!);
       const ib = this.idOf(this.venue[b]!);
       return ia < ib ? -1 : ia > ib ? 1 : 0;

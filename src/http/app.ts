@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { AccountsStore } from '../accounts/accounts-store.js';
+import { ADMIN_PREFIX, adminRoutes, type AdminRoutesOptions } from './admin-routes.js';
 import type { EngineLike } from './engine-like.js';
 import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.js';
 import { clientErrorResponse } from './client-errors.js';
@@ -51,6 +52,8 @@ export interface BuildAppOptions {
    * Default: the scheme and Host of the request that fetches the document.
    */
   readonly publicUrl?: string;
+  /** Operator routes for live data at /admin (admin-routes.ts); absent unless given. */
+  readonly admin?: AdminRoutesOptions;
 }
 
 /** Longest path parameter (a venue id), characters: VenueIdParamsSchema's maxLength. */
@@ -149,6 +152,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.addSchema(ErrorEnvelopeSchema);
   await app.register(widgetRoutes({ ...options.widget, engine: options.engine, accounts: options.accounts, clock }), { prefix: WIDGET_PREFIX });
+  if (options.admin !== undefined) await app.register(adminRoutes(options.admin), { prefix: ADMIN_PREFIX });
   await app.register(v1Routes({ engine: options.engine, accounts: options.accounts, clock, planWindows: options.planWindows ?? planWindows, publicUrl: options.publicUrl }), {
     prefix: V1_PREFIX,
   });

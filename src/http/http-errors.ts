@@ -36,10 +36,15 @@ export const HTTP_ERRORS = {
   invalid_content_length: { status: 400, type: 'invalid_request_error' },
   invalid_url: { status: 400, type: 'invalid_request_error' },
   malformed_request: { status: 400, type: 'invalid_request_error' },
+  // a venue record sent to an operator route (/admin: live data); from the data file it is a 500
+  invalid_venue: { status: 400, type: 'invalid_request_error' },
+  duplicate_id: { status: 400, type: 'invalid_request_error' },
   // 401, 402, 403
   missing_api_key: { status: 401, type: 'authentication_error' },
   invalid_api_key: { status: 401, type: 'authentication_error' },
   conflicting_api_keys: { status: 401, type: 'authentication_error' },
+  missing_admin_token: { status: 401, type: 'authentication_error' },
+  invalid_admin_token: { status: 401, type: 'authentication_error' },
   insufficient_balance: { status: 402, type: 'billing_error' },
   public_key_not_permitted: { status: 403, type: 'permission_error' },
   origin_not_allowed: { status: 403, type: 'permission_error' },

@@ -6,6 +6,9 @@ import { nearDistanceMeters } from '../geo/distance.js';
  * (outliers, such as a mistyped address or a same-named street in another town, dropped).
  * Null when fewer than `minShare` of the points lie in that cluster: the name is ambiguous
  * ("City Centre" of many towns) and is not learnt. Coordinates in degrees.
+ * The result does not depend on the order of the points (the mean is summed in
+ * coordinate order), so places kept up to date venue by venue (src/live) equal places
+ * learnt afresh from the same venues.
  */
 export function robustCentroid(
   lat: readonly number[],
@@ -20,7 +23,8 @@ export function robustCentroid(
   let sLat = 0;
   let sLon = 0;
   let k = 0;
-  for (let i = 0; i < n; i++) {
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => lat[a]! - lat[b]! || lon[a]! - lon[b]!);
+  for (const i of order) {
     if (nearDistanceMeters(mLat, mLon, lat[i]!, lon[i]!) <= clusterMeters) {
       sLat += lat[i]!;
       sLon += lon[i]!;

@@ -47,44 +47,22 @@ export class LearntPlaces {
   }
 
   constructor(records: readonly VenueRecord[], options: LearntPlacesOptions = {}) {
-    const minVenues = options.minVenuesPerArea ?? 3;
-    const areaCluster = options.areaClusterMeters ?? 5000;
-    const outwardCluster = options.outwardClusterMeters ?? 10_000;
-    const share = options.minClusterShare ?? 0.6;
     const areaGroups = new Map<string, Group>();
     const postcodeGroups = new Map<string, Group>();
     for (const r of records) {
-      const address = r.formattedAddress;
-      if (address === undefined) continue;
       const lat = r.location.coordinates[0];
       const lon = r.location.coordinates[1];
-      const seenHere = new Set<string>();
-      for (const m of address.toUpperCase().matchAll(UK_POSTCODE_IN_TEXT)) {
-        for (const code of [m[1]!, `${m[1]} ${m[2]}`]) {
-          if (seenHere.has(code)) continue;
-          seenHere.add(code);
-          addTo(postcodeGroups, code, code, lat, lon);
-        }
-      }
-      const parts = address.split(',');
-      for (let p = 1; p < parts.length; p++) {
-        const area = areaName(parts[p]!);
-        if (area === null) continue;
-        const key = placeKey(area);
-        if (key === '' || seenHere.has(key)) continue;
-        seenHere.add(key);
-        addTo(areaGroups, key, area, lat, lon);
-      }
+      for (const { key, spelling, kind } of placesNamedBy(r)) addTo(kind === 'postcode' ? postcodeGroups : areaGroups, key, spelling, lat, lon);
     }
-    for (const [code, g] of postcodeGroups) {
-      const c = robustCentroid(g.lat, g.lon, outwardCluster, share);
-      if (c !== null) this.postcodes.set(code, { name: code, lat: c.lat, lon: c.lon, kind: 'postcode' });
-    }
-    for (const [key, g] of areaGroups) {
-      if (g.lat.length < minVenues) continue;
-      const c = robustCentroid(g.lat, g.lon, areaCluster, share);
-      if (c !== null) this.areas.set(key, { name: mostCommon(g.spellings), lat: c.lat, lon: c.lon, kind: 'area' });
-    }
+    for (const [code, g] of postcodeGroups) this.update('postcode', code, learnPlace('postcode', code, g, options));
+    for (const [key, g] of areaGroups) this.update('area', key, learnPlace('area', key, g, options));
+  }
+
+  /** Sets (or, with undefined, forgets) what is learnt of one area key or postcode. */
+  update(kind: 'area' | 'postcode', key: string, place: ResolvedPlace | undefined): void {
+    const map = kind === 'area' ? this.areas : this.postcodes;
+    if (place === undefined) map.delete(key);
+    else map.set(key, place);
   }
 
   /** A learnt area by its place key (see placeKey), or undefined. */
@@ -115,10 +93,55 @@ export class LearntPlaces {
   }
 }
 
-interface Group {
+/** The venues that name one place: their coordinates and how they spell it. */
+export interface Group {
   lat: number[];
   lon: number[];
   spellings: Map<string, number>;
+}
+
+/** A place named in a venue's address: an area (by place key) or a UK postcode. */
+export interface NamedPlace {
+  readonly kind: 'area' | 'postcode';
+  readonly key: string;
+  readonly spelling: string;
+}
+
+/** The places a venue's address names, each once (see the class comment for the rules). */
+export function placesNamedBy(r: VenueRecord): NamedPlace[] {
+  const address = r.formattedAddress;
+  const out: NamedPlace[] = [];
+  if (address === undefined) return out;
+  const seenHere = new Set<string>();
+  for (const m of address.toUpperCase().matchAll(UK_POSTCODE_IN_TEXT)) {
+    for (const code of [m[1]!, `${m[1]} ${m[2]}`]) {
+      if (seenHere.has(code)) continue;
+      seenHere.add(code);
+      out.push({ kind: 'postcode', key: code, spelling: code });
+    }
+  }
+  const parts = address.split(',');
+  for (let p = 1; p < parts.length; p++) {
+    const area = areaName(parts[p]!);
+    if (area === null) continue;
+    const key = placeKey(area);
+    if (key === '' || seenHere.has(key)) continue;
+    seenHere.add(key);
+    out.push({ kind: 'area', key, spelling: area });
+  }
+  return out;
+}
+
+/** What a group of venues teaches about one place, or undefined (too few, or ambiguous). */
+export function learnPlace(kind: 'area' | 'postcode', key: string, g: Group, options: LearntPlacesOptions = {}): ResolvedPlace | undefined {
+  const share = options.minClusterShare ?? 0.6;
+  if (kind === 'postcode') {
+    const c = robustCentroid(g.lat, g.lon, options.outwardClusterMeters ?? 10_000, share);
+    return c === null ? undefined : { name: key, lat: c.lat, lon: c.lon, kind: 'postcode' };
+  }
+  if (g.lat.length < (options.minVenuesPerArea ?? 3)) return undefined;
+  const c = robustCentroid(g.lat, g.lon, options.areaClusterMeters ?? 5000, share);
+  return c === null ? undefined : { name: mostCommon(g.spellings), lat: c.lat, lon: c.lon, kind: 'area' };
 }
 
 function addTo(groups: Map<string, Group>, key: string, spelling: string, lat: number, lon: number): void {

@@ -69,8 +69,32 @@ export interface CompiledPreferences {
   readonly invWeight: number;
 }
 
+/** What a request that asks for nothing compiles to (shared: compiled preferences are never changed). */
+const NOTHING_ASKED: CompiledPreferences = Object.freeze({
+  genreCodes: new Int32Array(0),
+  flagCodes: new Int32Array(0),
+  catersBits: new Uint16Array(0),
+  vibeCodes: new Int32Array(0),
+  opening: OPENING_NONE,
+  chainWanted: -1,
+  asked: 0,
+  hard: 0,
+  invWeight: 0,
+});
+
 export function compilePreferences(prefs: Preferences | undefined, vocabulary: SearchVocabulary): CompiledPreferences {
   const p = prefs ?? {};
+  // Nothing asked (no values to check against the vocabulary): the shared constant, without
+  // allocating (live data compiles once per side: src/live).
+  if (
+    (p.establishmentFilters?.length ?? 0) === 0 &&
+    (p.catersFilters?.length ?? 0) === 0 &&
+    (p.vibes?.length ?? 0) === 0 &&
+    p.openingConditions === undefined &&
+    (p.chainPreference === undefined || p.chainPreference === 'NO_PREFERENCE')
+  ) {
+    return NOTHING_ASKED;
+  }
   const est = vocabulary.resolveEstablishment(p.establishmentFilters ?? [], 'preferences.establishmentFilters');
   const caters = vocabulary.resolveCaters(p.catersFilters ?? [], 'preferences.catersFilters');
   const vibes = vocabulary.resolveVibes(p.vibes ?? [], 'preferences.vibes');

@@ -6,6 +6,7 @@ import { PreparedRoute } from '../geo/polyline.js';
 import type { HoursTable, ZoneTable } from '../hours/index.js';
 import type {
   MatchScore,
+  SearchHint,
   SearchEstablishment,
   SearchResponse,
   SearchVocabulary as SearchVocabularyJson,
@@ -64,8 +65,89 @@ export function createSearchService(
   store: VenueStore,
   spatial: SpatialIndex,
   options: SearchServiceOptions = {},
-): SearchService {
+): MultiLocationSearch {
   return new MultiLocationSearch(store, spatial, options);
+}
+
+/** A search request checked once, whatever store it is run on. */
+export interface SearchRequest {
+  readonly valid: ValidBody;
+  readonly limit: number;
+  readonly offset: number;
+  readonly area: SearchArea;
+  /** The instant opening states are computed for (atTime, else now), UTC ms. */
+  readonly instant: number;
+}
+
+/** The outcome of {@link MultiLocationSearch.rank}. */
+export interface RankedMatches {
+  /** Matches in all (totalResults). */
+  readonly count: number;
+  /** Ranking slots of the best k, in order. */
+  readonly slots: Uint32Array;
+  readonly prefs: CompiledPreferences;
+  readonly ranking: Ranking;
+  /** The venue id of a slot. */
+  readonly idOf: (slot: number) => string;
+  /** Fair modes: the people's fair centre (MIN_MAX / MIN_TOTAL), else undefined. */
+  readonly centre: { readonly lat: number; readonly lon: number } | undefined;
+  /** When nothing matched (POINT): the smallest maxDistance at which a venue would (docs/search.md). */
+  readonly smallestFeasibleMaxDistance: number | undefined;
+  /** When nothing matched: the lat/lon-swapped hint of this store's data, if any. */
+  readonly hint: SearchHint | undefined;
+}
+
+/** What an answer says beside its page: from one store's {@link RankedMatches}, or several merged (live data). */
+export interface SearchAnswerExtras {
+  readonly centre: { readonly lat: number; readonly lon: number } | undefined;
+  readonly smallestFeasibleMaxDistance: number | undefined;
+  readonly hint: SearchHint | undefined;
+}
+
+/** Validates a search body and page; throws VenueSearchError naming the field. */
+export function checkSearchRequest(body: unknown, options: SearchOptions): SearchRequest {
+  const valid = validateSearchBody(body);
+  const { limit, offset } = validatePage(options);
+  const now = options.now;
+  if (typeof now !== 'number' || !Number.isFinite(now)) {
+    throw new VenueSearchError('invalid_request', `now must be a finite time in ms since the epoch; got ${describeValue(now)}`, {
+      param: 'now',
+      value: now,
+    });
+  }
+  return { valid, limit, offset, area: resolveArea(valid), instant: valid.atTimeMs ?? now };
+}
+
+/** The response around a page of establishments. */
+export function searchResponse(request: SearchRequest, establishments: SearchEstablishment[], totalResults: number, extras: SearchAnswerExtras): SearchResponse {
+  const centre = extras.centre ?? { lat: request.area.centerLat, lon: request.area.centerLon };
+  const response: SearchResponse = {
+    centerPoint: { Lat: centre.lat, Lon: centre.lon },
+    radius: request.area.radius,
+    establishments,
+    totalResults,
+    limit: request.limit,
+    offset: request.offset,
+  };
+  if (totalResults === 0 && extras.smallestFeasibleMaxDistance !== undefined) response.smallestFeasibleMaxDistance = extras.smallestFeasibleMaxDistance;
+  if (totalResults === 0 && extras.hint !== undefined) response.hint = extras.hint;
+  return response;
+}
+
+/** Removes the hits whose venue is hidden (order kept). */
+function dropHidden(hits: HitBuffer, hidden: Uint8Array): void {
+  const { idx, dist, along } = hits;
+  const n = hits.length;
+  let w = 0;
+  for (let k = 0; k < n; k++) {
+    const i = idx[k]!;
+    if (hidden[i] !== 0) continue;
+    idx[w] = i;
+    dist[w] = dist[k]!;
+    along[w] = along[k]!;
+    w++;
+  }
+  hits.length = w;
 }
 
 /** Where and how far to look, resolved from the body. */
@@ -84,10 +166,11 @@ interface SearchArea {
  * failures dropped); a top-K selection for `offset + limit`; records built for the page only.
  * Not re-entrant (scratch is reused), which a synchronous engine never needs.
  */
-class MultiLocationSearch implements SearchService {
+export class MultiLocationSearch implements SearchService {
   private readonly store: VenueStore;
   private readonly spatial: SpatialIndex;
-  private readonly words: SearchVocabulary;
+  private words: SearchVocabulary;
+  private hidden: Uint8Array | null = null;
   private readonly opening: OpeningStates;
   private readonly hits = new HitBuffer();
   private readonly ranking: Ranking;
@@ -114,31 +197,55 @@ class MultiLocationSearch implements SearchService {
   }
 
   search(body: unknown, options: SearchOptions): SearchResponse {
-    const valid = validateSearchBody(body);
-    const { limit, offset } = validatePage(options);
-    const now = options.now;
-    if (typeof now !== 'number' || !Number.isFinite(now)) {
-      throw new VenueSearchError('invalid_request', `now must be a finite time in ms since the epoch; got ${describeValue(now)}`, {
-        param: 'now',
-        value: now,
-      });
-    }
-    const prefs = compilePreferences(valid.body.preferences, this.words);
-    const area = resolveArea(valid);
-    const instant = valid.atTimeMs ?? now;
+    const request = checkSearchRequest(body, options);
+    const { offset, limit } = request;
+    const ranked = this.rank(request, offset + limit);
+    const page = ranked.slots.subarray(Math.min(offset, ranked.slots.length));
+    const establishments: SearchEstablishment[] = new Array(page.length);
+    for (let p = 0; p < page.length; p++) establishments[p] = this.establishment(page[p]!, ranked.prefs, request);
+    return searchResponse(request, establishments, ranked.count, ranked);
+  }
 
+  /**
+   * Replaces the vocabulary the preferences are compiled against (live data: the words of
+   * the current record set, see src/live), keeping this store's codes.
+   */
+  useVocabulary(words: SearchVocabulary): void {
+    this.words = words;
+  }
+
+  /**
+   * Venues to leave out of every result (live data: the replaced and removed ones), one byte
+   * per dense index (non-zero: hidden), or null. The array is read, not copied.
+   */
+  hide(hidden: Uint8Array | null): void {
+    this.hidden = hidden;
+  }
+
+  /**
+   * The matches of a checked request: their count, and the slots of the best `k` in the
+   * contract's order (valid until the next rank call or establishment of another request).
+   * Exposed for the live-data merge, which ranks several stores with one request
+   * (src/live/live-changes.ts).
+   */
+  rank(request: SearchRequest, k: number): RankedMatches {
+    const { valid, area } = request;
+    const prefs = compilePreferences(valid.body.preferences, this.words);
     const hits = this.hits;
     const filter = hardColumnFilter(prefs, this.filter);
     const group = this.group;
-    group.begin(valid, prefs, instant);
+    group.begin(valid, prefs, request.instant);
     const ranking = this.ranking;
-    // Fair modes (MIN_MAX, MIN_TOTAL): the group walk; venues it only counted add to the total.
+    // Fair modes (MIN_MAX, MIN_TOTAL): the group walk, with hidden venues refused inside it;
+    // venues it only counted add to the total.
     let counted = 0;
     if (group.isFair) {
-      counted = group.collect(ranking, offset + limit, filter);
+      filter.hidden = this.hidden;
+      counted = group.collect(ranking, k, filter);
     } else {
       if (area.route) this.spatial.withinCorridor(area.route, area.radius, hits, filter);
       else this.spatial.withinRadius(area.centerLat, area.centerLon, area.radius, hits, filter);
+      if (this.hidden !== null) dropHidden(hits, this.hidden);
       ranking.clear();
       const n = hits.length;
       const { idx, dist, along } = hits;
@@ -152,43 +259,39 @@ class MultiLocationSearch implements SearchService {
         const timed = group.isTimed;
         const lat = this.store.lat;
         const lon = this.store.lon;
-        for (let k = 0; k < n; k++) {
-          const i = idx[k]!;
-          const source = timed ? group.openingFor(lat[i]!, lon[i]!, along[k]!, dist[k]!) : opening;
+        for (let j = 0; j < n; j++) {
+          const i = idx[j]!;
+          const source = timed ? group.openingFor(lat[i]!, lon[i]!, along[j]!, dist[j]!) : opening;
           const total = venueTotal(this.store, prefs, i, source);
-          if (total >= 0) ranking.push(i, total, dist[k]!, along[k]!);
+          if (total >= 0) ranking.push(i, total, dist[j]!, along[j]!);
         }
       }
     }
-
-    const page = ranking.page(offset, limit);
-    const establishments: SearchEstablishment[] = new Array(page.length);
-    for (let p = 0; p < page.length; p++) {
-      establishments[p] = this.record(page[p]!, prefs, valid, area.route !== null);
+    const count = ranking.length + counted;
+    let smallestFeasibleMaxDistance: number | undefined;
+    let hint: SearchHint | undefined;
+    if (count === 0) {
+      filter.hidden = this.hidden;
+      if (area.route === null) smallestFeasibleMaxDistance = group.smallestFeasible(filter, area.centerLat, area.centerLon);
+      hint = swappedCoordinatesHint(this.occupied, area.centerLat, area.centerLon);
     }
-    const centre = group.isFair ? group.centre() : { lat: area.centerLat, lon: area.centerLon };
-    const totalResults = ranking.length + counted;
-    const response: SearchResponse = {
-      centerPoint: { Lat: centre.lat, Lon: centre.lon },
-      radius: area.radius,
-      establishments,
-      totalResults,
-      limit,
-      offset,
+    filter.hidden = null;
+    return {
+      count,
+      slots: ranking.page(0, k),
+      prefs,
+      ranking,
+      idOf: (slot) => this.store.id(ranking.venue[slot]!),
+      centre: group.isFair ? group.centre() : undefined,
+      smallestFeasibleMaxDistance,
+      hint,
     };
-    if (totalResults === 0 && area.route === null) {
-      const need = group.smallestFeasible(filter, area.centerLat, area.centerLon);
-      if (need !== undefined) response.smallestFeasibleMaxDistance = need;
-    }
-    if (totalResults === 0) {
-      const hint = swappedCoordinatesHint(this.occupied, area.centerLat, area.centerLon);
-      if (hint !== undefined) response.hint = hint;
-    }
-    return response;
   }
 
-  /** The response record of ranking slot `slot`. */
-  private record(slot: number, prefs: CompiledPreferences, valid: ValidBody, isPath: boolean): SearchEstablishment {
+  /** The response record of ranking slot `slot` of the last {@link rank}. */
+  establishment(slot: number, prefs: CompiledPreferences, request: SearchRequest): SearchEstablishment {
+    const valid = request.valid;
+    const isPath = request.area.route !== null;
     const ranking = this.ranking;
     const i = ranking.venue[slot]!;
     const r = this.store.record(i);

@@ -41,6 +41,19 @@ export const STATIC_VIBES = ['romantic', 'conversation', 'cosy', 'lively', 'quie
 /** Code of a vocabulary word known to the vocabulary but absent from the data. */
 export const ABSENT = -1;
 
+/**
+ * The data words a vocabulary accepts, when not the store's own (live data: the words of
+ * the current record set, of which a store holds a part; see src/live/live-words.ts).
+ */
+export interface DataWords {
+  /** Words used as a primaryGenre or additionalGenre (any spelling: normalised here). */
+  readonly genres: Iterable<string>;
+  /** Normal forms of every genre and establishment flag. */
+  readonly terms: Iterable<string>;
+  /** Normal forms of every vibe. */
+  readonly vibes: Iterable<string>;
+}
+
 export class SearchVocabulary {
   private readonly store: VenueStore;
   /** Normal forms accepted by establishmentFilters, and whether each is a genre word. */
@@ -53,16 +66,17 @@ export class SearchVocabulary {
   private readonly vibeCode: Map<string, number>;
   private readonly catersBitOf = new Map<string, number>(CATERS_FLAGS.map((f) => [normalizeWord(f), catersBit(f)]));
 
-  constructor(store: VenueStore) {
+  /** `words`: the data words accepted (default: the store's); codes are always the store's. */
+  constructor(store: VenueStore, words?: DataWords) {
     this.store = store;
     this.termCode = new Map(store.terms.words.map((w, code) => [w, code]));
     this.vibeCode = new Map(store.vibes.words.map((w, code) => [w, code]));
     for (const kind of STATIC_KINDS) this.markGenre(kind);
     for (const flag of STATIC_FLAGS) this.establishmentWords.set(flag, false);
-    for (const g of store.genreSpellings) this.markGenre(g);
-    for (const word of store.terms.words) if (!this.establishmentWords.has(word)) this.establishmentWords.set(word, false);
+    for (const g of words?.genres ?? store.genreSpellings) this.markGenre(g);
+    for (const word of words?.terms ?? store.terms.words) if (!this.establishmentWords.has(word)) this.establishmentWords.set(word, false);
     for (const v of STATIC_VIBES) this.vibeWords.add(v);
-    for (const v of store.vibes.words) this.vibeWords.add(v);
+    for (const v of words?.vibes ?? store.vibes.words) this.vibeWords.add(v);
   }
 
   /** normalizeWord, memoised for the words requests use over and over. */

@@ -1,5 +1,5 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import type { Engine } from '../engine.js';
+import { createEngine, type Engine } from '../engine.js';
 import { VenueSearchError } from '../errors.js';
 import {
   FORMAT_VERSION,
@@ -38,10 +38,12 @@ const PROGRESS_EVERY = 50_000;
  * `path`. Synchronous I/O (a tool's job, not the engine's hot path).
  */
 export function writeSnapshot(engine: Engine, path: string, options: WriteSnapshotOptions = {}): void {
-  const { store, spatial } = engine;
-  const n = store.size;
-  const tables = engine.openingTables();
   const learnt = engine.hasDefaultPlaces ? engine.learntPlaces().toJSON() : null;
+  // Live changes pending (docs/updates.md): write the current records, indexed afresh.
+  const current = engine.pendingChanges > 0 ? createEngine([...engine.currentRecords()], { validate: false, places: null }) : engine;
+  const { store, spatial } = current;
+  const n = store.size;
+  const tables = current.openingTables();
   const tmp = `${path}.${process.pid}.part`;
   let fd: number;
   try {

@@ -4,7 +4,8 @@
  * measured or returned, which is what the search would do with it anyway (a hard failure
  * drops the venue). Reused across queries; the search fills it per query.
  *
- * Invariant: `catersRequired === 0` and `chainRequired === -1` accept every venue.
+ * Invariant: `catersRequired === 0`, `chainRequired === -1` and `hidden === null` accept every
+ * venue.
  */
 export class ColumnFilter {
   /** Caters bit set per venue (VenueStore.caters). */
@@ -15,6 +16,12 @@ export class ColumnFilter {
   catersRequired = 0;
   /** The chain value a venue must have, or -1 (any). */
   chainRequired = -1;
+  /**
+   * Venues to refuse (live data: replaced and removed ones), one byte per dense index
+   * (non-zero: refused), or null. Only the group walk reads it; the radius and corridor
+   * walks' hits are filtered afterwards (search-service's dropHidden).
+   */
+  hidden: Uint8Array | null = null;
 
   constructor(caters: Uint16Array, chain: Uint8Array) {
     this.caters = caters;
@@ -23,12 +30,13 @@ export class ColumnFilter {
 
   /** Whether the filter accepts every venue (the walks then skip it). */
   get acceptsAll(): boolean {
-    return this.catersRequired === 0 && this.chainRequired === -1;
+    return this.catersRequired === 0 && this.chainRequired === -1 && this.hidden === null;
   }
 
   reset(): this {
     this.catersRequired = 0;
     this.chainRequired = -1;
+    this.hidden = null;
     return this;
   }
 }

@@ -172,7 +172,7 @@ export class GroupWalker {
 
   private rejectedByFilter(v: number): boolean {
     const f = this.filter!;
-    return (f.caters[v]! & f.catersRequired) !== f.catersRequired || (f.chainRequired >= 0 && f.chain[v] !== f.chainRequired);
+    return (f.caters[v]! & f.catersRequired) !== f.catersRequired || (f.chainRequired >= 0 && f.chain[v] !== f.chainRequired) || (f.hidden !== null && f.hidden[v] !== 0);
   }
 
   /**

@@ -1,0 +1,236 @@
+/**
+ * Live-data benchmark (issue 17), runnable alone:
+ *   npm run bench:live [-- --size 1m] [-- --quick]
+ * On the seeded bench venues (BENCH_SEED, default 1M):
+ * 1. upsert of 1,000 venues (500 replacements, 500 new): median and p99 over 30 batches
+ *    while the pending changes grow from 0 to 30,000, and over 10 batches at ~50,000;
+ * 2. search with 50,000 pending changes (20,000 replaced, 25,000 new, 5,000 removed) against
+ *    the same records compacted: POINT 1 km with preferences, POINT 1 km without, PATH city
+ *    route 100 m; alternated rounds, median and p99; answers checked equal outside the timing;
+ * 3. compaction off the query path: LiveVenues (as `serve --admin-token-file` runs it) over a
+ *    snapshot of the base and a change log of the 50,000 changes; a worker builds the new
+ *    base while the main thread keeps searching; reported: the compaction's wall time, the
+ *    worker's build time, the swap on the main thread, and the largest gap between two
+ *    consecutive searches of the query loop (the largest query stall) beside its median.
+ * Writes bench/results/live-<size>.json.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateBenchVenues } from '../scripts/fixtures/bench-venues.js';
+import { seededRandom } from '../scripts/fixtures/random.js';
+import { ChangeLog } from '../src/changelog/change-log.js';
+import { LiveVenues } from '../src/changelog/live-venues.js';
+import { createEngine, type Engine } from '../src/engine.js';
+import type { VenueRecord } from '../src/schema/venue.js';
+import { readSnapshot } from '../src/snapshot/read-snapshot.js';
+import { writeSnapshot } from '../src/snapshot/write-snapshot.js';
+import { BENCH_SEED, parseSize, sizeLabel } from './lib/dataset.js';
+import { collectGarbage, measure, median, sink, type Timing } from './lib/measure.js';
+import { cityRoutes, NOW, pathBody, pointBody, pointCentres, PREFS } from './lib/queries.js';
+import { repoPath } from './lib/paths.js';
+import { machine } from './lib/report.js';
+
+const { values } = parseArgs({ options: { size: { type: 'string' }, quick: { type: 'boolean', default: false } } });
+const n = parseSize(values.size ?? (values.quick ? '100k' : '1m'));
+const timeMs = values.quick ? 400 : 2000;
+const log = (s: string) => process.stderr.write(`${s}\n`);
+
+let nextId = 0;
+/** A changed copy of `r` (moved a little, renamed, other caters), under `id`. */
+function changed(r: VenueRecord, id: string, k: number): VenueRecord {
+  const [lat, lon] = r.location.coordinates;
+  return {
+    ...r,
+    id,
+    name: `${r.name} ${k % 7 === 0 ? 'Tap' : 'House'}`,
+    location: { type: 'Point', coordinates: [lat + ((k % 13) - 6) * 1e-4, lon + ((k % 11) - 5) * 1e-4] },
+    catersFlags: k % 3 === 0 ? ['vegan'] : [],
+  };
+}
+
+/** 1,000 changes: 500 replacements of random base venues, 500 new venues near others. */
+function upsertBatch(base: readonly VenueRecord[], rnd: () => number, size = 1000): VenueRecord[] {
+  const out: VenueRecord[] = [];
+  const used = new Set<string>();
+  while (out.length < size) {
+    const r = base[Math.floor(rnd() * base.length)]!;
+    if (out.length % 2 === 0) {
+      if (used.has(r.id)) continue;
+      used.add(r.id);
+      out.push(changed(r, r.id, out.length));
+    } else out.push(changed(r, `live-${nextId++}`, out.length));
+  }
+  return out;
+}
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * (s.length - 1)))]!;
+};
+
+log(`live bench: ${sizeLabel(n)} venues (seed ${BENCH_SEED})`);
+let venues = generateBenchVenues(n, BENCH_SEED);
+const rnd = seededRandom(17);
+
+// ---- 1. upsert of 1,000
+let engine: Engine = createEngine(venues, { validate: false }).warm();
+const upsertMs: number[] = [];
+for (let b = 0; b < 30; b++) {
+  const batch = upsertBatch(venues, rnd);
+  const t0 = performance.now();
+  engine.upsert(batch);
+  upsertMs.push(performance.now() - t0);
+}
+while (engine.pendingChanges < 50_000) engine.upsert(upsertBatch(venues, rnd));
+const upsertAt50kMs: number[] = [];
+for (let b = 0; b < 10; b++) {
+  const batch = upsertBatch(venues, rnd);
+  const t0 = performance.now();
+  engine.upsert(batch);
+  upsertAt50kMs.push(performance.now() - t0);
+}
+const firstUpsertMs = upsertMs[0]!;
+log(`upsert 1,000: first ${firstUpsertMs.toFixed(1)} ms (counts the base's words once), median ${median(upsertMs.slice(1)).toFixed(2)} ms, p99 ${quantile(upsertMs.slice(1), 0.99).toFixed(2)} ms; at ~50k pending median ${median(upsertAt50kMs).toFixed(2)} ms`);
+
+// ---- 2. search with 50,000 pending changes vs compacted
+engine = createEngine(venues, { validate: false }).warm();
+const changes: Array<{ op: 'upsert'; records: VenueRecord[] } | { op: 'remove'; ids: string[] }> = [];
+for (let b = 0; b < 45; b++) {
+  const records = upsertBatch(venues, rnd);
+  engine.upsert(records);
+  changes.push({ op: 'upsert', records });
+}
+const removeIds: string[] = [];
+while (removeIds.length < 5000) {
+  const id = venues[Math.floor(rnd() * venues.length)]!.id;
+  if (engine.has(id) && !removeIds.includes(id)) removeIds.push(id);
+}
+engine.remove(removeIds);
+changes.push({ op: 'remove', ids: removeIds });
+const pending = engine.pendingChanges;
+let compacted = createEngine([...engine.currentRecords()], { validate: false }).warm();
+const centres = pointCentres();
+const routes = cityRoutes();
+const bodies = {
+  pointPrefs: centres.map((c) => pointBody(c, 1000, PREFS)),
+  point: centres.map((c) => pointBody(c, 1000)),
+  path: routes.map((r) => pathBody(r, 100)),
+};
+for (const [name, list] of Object.entries(bodies)) {
+  for (let k = 0; k < 20; k++) {
+    const a = JSON.stringify(engine.search(list[k], { now: NOW, limit: 20 }));
+    const b = JSON.stringify(compacted.search(list[k], { now: NOW, limit: 20 }));
+    if (a !== b) throw new Error(`live bench: ${name} query ${k} differs between the live and the compacted engine`);
+  }
+}
+const searchRows: Array<{ workload: string; live: Timing; compacted: Timing; ratio: number }> = [];
+for (const [name, list] of Object.entries(bodies)) {
+  let i = 0;
+  let j = 0;
+  const [live, comp] = measure(
+    [
+      [`${name} live`, () => engine.search(list[i++ % list.length], { now: NOW, limit: 20 }).totalResults],
+      [`${name} compacted`, () => compacted.search(list[j++ % list.length], { now: NOW, limit: 20 }).totalResults],
+    ],
+    { timeMs, rounds: 4 },
+  );
+  searchRows.push({ workload: name, live: live!, compacted: comp!, ratio: live!.medianUs / comp!.medianUs });
+  log(`search ${name}: live ${live!.medianUs.toFixed(1)} us (p99 ${live!.p99Us.toFixed(1)}), compacted ${comp!.medianUs.toFixed(1)} us (p99 ${comp!.p99Us.toFixed(1)}): ${(live!.medianUs / comp!.medianUs).toFixed(3)}x`);
+}
+
+// ---- 3. compaction off the query path
+const dir = mkdtempSync(join(tmpdir(), 'live-bench-'));
+let compaction: Record<string, number> = {};
+try {
+  const basePath = join(dir, 'base.input.snapshot');
+  writeSnapshot(createEngine(venues, { validate: false }), basePath);
+  const liveDir = join(dir, 'live');
+  mkdirSync(liveDir);
+  const { log: changeLog } = await ChangeLog.open(join(liveDir, 'changes.log'));
+  for (const c of changes) await changeLog.append(c);
+  await changeLog.close();
+  // Free the records and engines of parts 1 and 2: the service process holds only its own
+  // (a large unrelated heap would lengthen the collector's pauses measured below).
+  engine = createEngine([]);
+  compacted = engine;
+  venues = [];
+  collectGarbage();
+  const live = await LiveVenues.open({ dataPath: basePath, dir: liveDir, compactAfter: 0, load: async (p) => readSnapshot(p) });
+  live.engine.warm();
+  const qs = bodies.point;
+  for (let k = 0; k < 200; k++) live.engine.search(qs[k % qs.length], { now: NOW, limit: 20 });
+  // A query loop on the main thread: each search, then yield (setImmediate). The largest
+  // gap between two searches is the largest stall a query could see; measured for as long
+  // without a compaction first (the machine's own noise: other processes, GC), then during one.
+  const loopWhile = async <T>(during: () => Promise<T>) => {
+    const searchMs: number[] = [];
+    let maxGap = 0;
+    let last = performance.now();
+    let running = true;
+    let q = 0;
+    const loop = () => {
+      if (!running) return;
+      const t0 = performance.now();
+      maxGap = Math.max(maxGap, t0 - last);
+      sink.value += live.engine.search(qs[q++ % qs.length], { now: NOW, limit: 20 }).totalResults;
+      last = performance.now();
+      searchMs.push(last - t0);
+      setImmediate(loop);
+    };
+    setImmediate(loop);
+    const value = await during();
+    running = false;
+    return { value, searchMs, maxGap };
+  };
+  const pendingBefore = live.engine.pendingChanges;
+  const t0 = performance.now();
+  const during = await loopWhile(async () => {
+    const r = await live.compact();
+    // Keep querying a little after the swap (the old base's garbage is collected then).
+    await new Promise((res) => setTimeout(res, 1500));
+    return r;
+  });
+  const quiet = await loopWhile(() => new Promise((res) => setTimeout(res, performance.now() - t0)));
+  const report = during.value;
+  const searchMs = during.searchMs;
+  const maxGap = during.maxGap;
+  compaction = {
+    pendingBefore,
+    venues: report.venues,
+    totalMs: report.totalMs,
+    workerBuildMs: report.buildMs,
+    swapMs: report.swapMs,
+    queries: searchMs.length,
+    queryMedianMs: median(searchMs),
+    largestQueryStallMs: maxGap,
+    quietLargestGapMs: quiet.maxGap,
+    quietQueryMedianMs: median(quiet.searchMs),
+  };
+  log(`compaction: ${report.venues} venues, ${(report.totalMs / 1000).toFixed(2)} s wall (worker ${(report.buildMs / 1000).toFixed(2)} s), swap ${report.swapMs.toFixed(1)} ms; ${searchMs.length} searches meanwhile, median ${median(searchMs).toFixed(3)} ms, largest stall ${maxGap.toFixed(1)} ms (the same loop without a compaction: largest gap ${quiet.maxGap.toFixed(1)} ms)`);
+  await live.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const result = {
+  label: `live-${sizeLabel(n)}`,
+  date: new Date().toISOString(),
+  machine: machine(),
+  venues: n,
+  upsert1000: {
+    firstMs: firstUpsertMs,
+    medianMs: median(upsertMs.slice(1)),
+    p99Ms: quantile(upsertMs.slice(1), 0.99),
+    pendingRange: '1,000 to 30,000',
+    at50kPendingMedianMs: median(upsertAt50kMs),
+  },
+  searchWithPending: { pending, rows: searchRows.map((r) => ({ workload: r.workload, liveMedianUs: r.live.medianUs, liveP99Us: r.live.p99Us, compactedMedianUs: r.compacted.medianUs, compactedP99Us: r.compacted.p99Us, ratio: r.ratio })) },
+  compaction,
+  sink: sink.value,
+};
+const resultsDir = repoPath('bench', 'results');
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(join(resultsDir, `live-${sizeLabel(n)}.json`), `${JSON.stringify(result, null, 2)}\n`);
+log(`wrote ${join(resultsDir, `live-${sizeLabel(n)}.json`)}`);

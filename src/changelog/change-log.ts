@@ -1,0 +1,169 @@
+/**
+ * The durable change log of a live service (docs/updates.md): one line per accepted batch,
+ * appended and fsync'ed before the batch is acknowledged, replayed over the base at start.
+ *
+ * Line format: `<crc32 of the JSON, 8 hex digits> <JSON>\n`, the JSON being
+ * `{"seq":n,"op":"upsert","records":[...]}` or `{"seq":n,"op":"remove","ids":[...]}`.
+ * A crash can leave only the last line incomplete (no newline, or a checksum that does not
+ * match): reading drops it and cuts the file back, so that batch is absent as a whole
+ * (it was never acknowledged). A bad line before the last is damage, not a crash: reading
+ * refuses the file, naming the line.
+ */
+import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
+import { open, rename, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { VenueSearchError } from '../errors.js';
+import type { VenueRecord } from '../schema/venue.js';
+
+export type Change = { readonly op: 'upsert'; readonly records: readonly VenueRecord[] } | { readonly op: 'remove'; readonly ids: readonly string[] };
+
+export interface LogEntry {
+  /** 1, 2, 3, ... in the order the batches were accepted. */
+  readonly seq: number;
+  readonly change: Change;
+}
+
+/** The text of one log line (newline included). */
+export function logLine(entry: LogEntry): string {
+  const json = JSON.stringify(entry.change.op === 'upsert' ? { seq: entry.seq, op: 'upsert', records: entry.change.records } : { seq: entry.seq, op: 'remove', ids: entry.change.ids });
+  return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
+}
+
+/**
+ * The entries of the log at `path` ([] when there is none), and the byte length of its
+ * complete lines (what is left when a torn last line is cut off).
+ */
+export function readLog(path: string): { entries: LogEntry[]; goodBytes: number; tornBytes: number } {
+  if (!existsSync(path)) return { entries: [], goodBytes: 0, tornBytes: 0 };
+  const bytes = readFileSync(path);
+  const entries: LogEntry[] = [];
+  let at = 0;
+  let lineNo = 0;
+  while (at < bytes.length) {
+    const nl = bytes.indexOf(10, at);
+    lineNo++;
+    const end = nl < 0 ? bytes.length : nl;
+    const entry = parseLine(bytes.toString('utf8', at, end));
+    if (entry === null || nl < 0) {
+      // Only the last line may be torn by a crash (a line without its newline is torn too:
+      // the batch was acknowledged only after the whole line was on disk).
+      if (nl < 0 || nl === bytes.length - 1) return { entries, goodBytes: at, tornBytes: bytes.length - at };
+      throw new VenueSearchError('invalid_data', `change log ${path} is damaged at line ${lineNo} (not the last line, so not a torn write)`, { param: 'path', value: path, line: lineNo });
+    }
+    if (entry.seq !== (entries.at(-1)?.seq ?? entry.seq - 1) + 1) {
+      throw new VenueSearchError('invalid_data', `change log ${path} line ${lineNo}: seq ${entry.seq} does not follow ${entries.at(-1)?.seq}`, { param: 'path', value: path, line: lineNo });
+    }
+    entries.push(entry);
+    at = end + 1;
+  }
+  return { entries, goodBytes: bytes.length, tornBytes: 0 };
+}
+
+function parseLine(line: string): LogEntry | null {
+  const space = line.indexOf(' ');
+  if (space !== 8) return null;
+  const json = line.slice(9);
+  if (crc32(json).toString(16).padStart(8, '0') !== line.slice(0, 8)) return null;
+  let o: { seq?: unknown; op?: unknown; records?: unknown; ids?: unknown };
+  try {
+    o = JSON.parse(json) as typeof o;
+  } catch {
+    return null;
+  }
+  if (typeof o.seq !== 'number') return null;
+  if (o.op === 'upsert' && Array.isArray(o.records)) return { seq: o.seq, change: { op: 'upsert', records: o.records as VenueRecord[] } };
+  if (o.op === 'remove' && Array.isArray(o.ids)) return { seq: o.seq, change: { op: 'remove', ids: o.ids as string[] } };
+  return null;
+}
+
+/** {@link syncDirectory} without blocking the thread (the compaction runs beside queries). */
+export async function syncDirectoryAsync(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** fsync of a directory, so that a rename or a new file in it survives a crash. */
+export function syncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The log file, open for appending. Appends are serialised by the caller (one batch at a
+ * time: LiveVenues queues them).
+ */
+export class ChangeLog {
+  readonly path: string;
+  private handle: FileHandle | null = null;
+  /** The seq of the last entry written (0: none). */
+  lastSeq: number;
+
+  private constructor(path: string, lastSeq: number) {
+    this.path = path;
+    this.lastSeq = lastSeq;
+  }
+
+  /** Opens (creating it if needed) the log at `path`, cutting off a torn last line; returns its entries. */
+  static async open(path: string): Promise<{ log: ChangeLog; entries: LogEntry[] }> {
+    const { entries, goodBytes, tornBytes } = readLog(path);
+    if (tornBytes > 0) {
+      const fd = openSync(path, 'r+');
+      try {
+        ftruncateSync(fd, goodBytes);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
+    const log = new ChangeLog(path, entries.at(-1)?.seq ?? 0);
+    log.handle = await open(path, 'a');
+    await log.handle.sync();
+    syncDirectory(dirname(path));
+    return { log, entries };
+  }
+
+  /** Appends one batch and waits until it is on disk (fdatasync); returns its seq. */
+  async append(change: Change): Promise<number> {
+    const seq = this.lastSeq + 1;
+    await this.handle!.write(logLine({ seq, change }));
+    await this.handle!.datasync();
+    this.lastSeq = seq;
+    return seq;
+  }
+
+  /**
+   * Replaces the log by its entries after `seq` (they are not in the new base yet):
+   * written to a temporary file, synced, renamed over the log, directory synced. A crash
+   * at any point leaves either the old log or the new one, both correct over the new base
+   * (replaying an entry the base already holds changes nothing: each entry sets the state
+   * of the venues it names).
+   */
+  async keepAfter(seq: number, entries: readonly LogEntry[]): Promise<void> {
+    const tmp = `${this.path}.next`;
+    const out = await open(tmp, 'w');
+    try {
+      for (const e of entries) if (e.seq > seq) await out.write(logLine(e));
+      await out.sync();
+    } finally {
+      await out.close();
+    }
+    await this.handle!.close();
+    await rename(tmp, this.path);
+    await syncDirectoryAsync(dirname(this.path));
+    this.handle = await open(this.path, 'a');
+  }
+
+  async close(): Promise<void> {
+    await this.handle?.close();
+    this.handle = null;
+  }
+}

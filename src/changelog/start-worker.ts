@@ -1,0 +1,37 @@
+/**
+ * Starts a worker thread on a module of this package, whether it runs from the compiled
+ * JavaScript (dist) or from the TypeScript sources (tests, `tsx`: the worker then registers
+ * tsx's loader first). Same bootstrap as src/http/ledger-thread.ts.
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+const BOOTSTRAP = `
+const { workerData } = require('node:worker_threads');
+(async () => {
+  if (workerData.tsxApi) (await import(workerData.tsxApi)).register();
+  await import(workerData.entry);
+})().catch((err) => { setImmediate(() => { throw err; }); });
+`;
+
+/** `moduleUrl`: the worker module's URL as `new URL('./x.js', import.meta.url)` gives it from a sibling. */
+export function startWorker(moduleUrl: URL, workerData: Record<string, unknown>): Worker {
+  const fromSources = moduleUrl.href.endsWith('.ts');
+  const data = {
+    ...workerData,
+    entry: moduleUrl.href,
+    ...(fromSources ? { tsxApi: tsxEsmApiUrl() } : {}),
+  };
+  return new Worker(BOOTSTRAP, { eval: true, workerData: data });
+}
+
+/** The URL of sibling module `name` (without extension) of `from` (an import.meta.url), .ts or .js alike. */
+export function siblingModule(from: string, name: string): URL {
+  return new URL(`./${name}${from.endsWith('.ts') ? '.ts' : '.js'}`, from);
+}
+
+function tsxEsmApiUrl(): string {
+  const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
+  return pathToFileURL(cjs.replace(/\.cjs$/, '.mjs')).href;
+}

@@ -1,0 +1,107 @@
+/**
+ * `venue-search venues upsert --server URL --file changes.ndjson [--token-file F] [--batch 1000]`:
+ * sends an NDJSON file of venue records to a running service's `PUT /admin/venues`
+ * (docs/updates.md) in batches, with a progress bar on a terminal. Each batch is applied
+ * and durable when its answer arrives; on the first refused batch the command stops,
+ * naming the file line of the bad record (earlier batches stay applied). The token comes
+ * from --token-file or VENUE_SEARCH_ADMIN_TOKEN. Needs no service packages (plain fetch).
+ */
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { Command, InvalidArgumentError } from 'commander';
+import { progressBar } from './progress-bar.js';
+
+interface UpsertOptions {
+  server: string;
+  file: string;
+  tokenFile?: string;
+  batch: number;
+}
+
+/** Largest batch body sent, bytes (the service's default limit is 32 MiB). */
+const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+
+function fail(message: string): never {
+  process.stderr.write(`venue-search: ${message}\n`);
+  process.exit(1);
+}
+
+function parseBatch(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > 100_000) throw new InvalidArgumentError(`must be 1..100000; got ${JSON.stringify(text)}`);
+  return n;
+}
+
+async function upsertFile(options: UpsertOptions): Promise<void> {
+  const token = options.tokenFile !== undefined ? readFileSync(options.tokenFile, 'utf8').trim() : process.env.VENUE_SEARCH_ADMIN_TOKEN;
+  if (token === undefined || token === '') fail('give the operator token with --token-file or VENUE_SEARCH_ADMIN_TOKEN');
+  let total: number;
+  try {
+    total = statSync(options.file).size;
+  } catch (err) {
+    fail(`cannot read ${options.file}: ${(err as Error).message}`);
+  }
+  const url = new URL('admin/venues', options.server.endsWith('/') ? options.server : `${options.server}/`);
+  const bar = progressBar(process.stderr);
+  const sums = { batches: 0, records: 0, inserted: 0, replaced: 0 };
+  let lines: string[] = [];
+  let bytes = 0;
+  let lineNumbers: number[] = [];
+  let lineNo = 0;
+  let read = 0;
+  const send = async (): Promise<void> => {
+    if (lines.length === 0) return;
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${token}` },
+        body: lines.join('\n'),
+      });
+    } catch (err) {
+      bar.stop();
+      fail(`cannot reach ${url.origin}: ${(err as Error).message} (${sums.batches} batches applied before)`);
+    }
+    const answer = (await res.json().catch(() => ({}))) as { message?: string; param?: string; inserted?: number; replaced?: number };
+    if (!res.ok) {
+      bar.stop();
+      const inBatch = /line (\d+)/.exec(answer.message ?? '');
+      const fileLine = inBatch ? lineNumbers[Number(inBatch[1]) - 1] : undefined;
+      const where = fileLine !== undefined ? `${options.file}:${fileLine}: ` : '';
+      fail(`${where}batch of lines ${lineNumbers[0]}..${lineNumbers.at(-1)} refused (${res.status}): ${answer.message ?? res.statusText}; ${sums.batches} earlier batches were applied`);
+    }
+    sums.batches++;
+    sums.records += lines.length;
+    sums.inserted += answer.inserted ?? 0;
+    sums.replaced += answer.replaced ?? 0;
+    bar.update(read, total);
+    lines = [];
+    lineNumbers = [];
+    bytes = 0;
+  };
+  const input = createInterface({ input: createReadStream(options.file), crlfDelay: Infinity });
+  for await (const line of input) {
+    lineNo++;
+    read += Buffer.byteLength(line) + 1;
+    if (line.trim() === '') continue;
+    lines.push(line);
+    lineNumbers.push(lineNo);
+    bytes += line.length + 1;
+    if (lines.length >= options.batch || bytes >= MAX_BATCH_BYTES) await send();
+  }
+  await send();
+  bar.stop();
+  process.stdout.write(`${JSON.stringify(sums, null, 2)}\n`);
+}
+
+export function registerVenuesCommand(program: Command): void {
+  const venues = program.command('venues').description('change the venues of a running service (live data)');
+  venues
+    .command('upsert')
+    .description('insert or replace the venues of an NDJSON file on a running service (PUT /admin/venues)')
+    .requiredOption('--server <url>', 'the service, e.g. http://127.0.0.1:8080')
+    .requiredOption('--file <changes.ndjson>', 'venue records, one JSON object a line')
+    .option('--token-file <file>', 'file holding the operator token (else VENUE_SEARCH_ADMIN_TOKEN)')
+    .option('--batch <n>', 'records per request', parseBatch, 1000)
+    .action(async (options: UpsertOptions) => upsertFile(options));
+}

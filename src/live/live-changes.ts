@@ -1,0 +1,400 @@
+import { DetailsService } from '../details/details.js';
+import type { Engine } from '../engine.js';
+import { describeValue, VenueSearchError } from '../errors.js';
+import { checkFindParams, type FindParams } from '../find/find-params.js';
+import { findCentre, findEstablishment, findResponse, type FoundVenues } from '../find/find.js';
+import type { FindEstablishment, FindResponse } from '../schema/find.js';
+import type { SearchEstablishment, SearchResponse } from '../schema/search.js';
+import type { VenueRecord } from '../schema/venue.js';
+import { checkSearchRequest, searchResponse, type RankedMatches, type SearchAnswerExtras, type SearchOptions } from '../search/search-service.js';
+import { SearchVocabulary } from '../search/search-vocabulary.js';
+import { validateVenue } from '../data/validate-venue.js';
+import { LearntPlaces } from '../places/learnt-places.js';
+import { LivePlaces } from './live-places.js';
+import { LiveWords } from './live-words.js';
+
+/** What {@link Engine.upsert} did. */
+export interface UpsertResult {
+  /** Venues whose id was new. */
+  readonly inserted: number;
+  /** Venues that replaced one with the same id. */
+  readonly replaced: number;
+}
+
+/** What {@link Engine.remove} did. */
+export interface RemoveResult {
+  /** Ids removed. */
+  readonly removed: string[];
+  /** Ids given that no current venue has (nothing done for them). */
+  readonly unknown: string[];
+}
+
+/**
+ * One part of the current data: the base, or a run of changed records (an engine built
+ * over them), with a byte per venue (dense index) that is 1 once the venue was replaced
+ * by a later run or removed. The search and find of each side skip hidden venues
+ * (MultiLocationSearch.hide, FindService.hide).
+ */
+interface Side {
+  readonly engine: Engine;
+  readonly hidden: Uint8Array;
+  /** Venues of the side that are not hidden. */
+  live: number;
+}
+
+/** A venue's place: side (0 = base, then runs, oldest first) and dense index there. */
+interface Where {
+  readonly side: number;
+  readonly index: number;
+  readonly record: VenueRecord;
+}
+
+/**
+ * The changes applied to a built engine (its "base", never modified) since it was built,
+ * kept like a log-structured merge tree:
+ * - the base with `hidden` bytes for the venues replaced or removed since;
+ * - runs: engines built with the same builder over the records of recent batches. Each
+ *   upsert builds a run of its records; runs are merged (rebuilt together) like a binary
+ *   counter, whenever the newest run holds at least as many live venues as the one
+ *   before, so a batch costs about its own size and a record is rebuilt O(log pending)
+ *   times; there are O(log pending) runs;
+ * - `words`: the vocabulary words of the current record set, given to every side's search;
+ * - `places`: places learnt from the current addresses, maintained venue by venue (built
+ *   at the first use after a change).
+ * Queries run on every side and merge: the result order is total (search: total desc,
+ * distance asc, id asc; find: cost asc, id asc), so the page at [offset, offset + limit)
+ * is the merge of each side's first offset + limit, and the counts add up. The results
+ * equal those of an engine built from scratch on the current records
+ * (test/live/oracle.test.ts).
+ *
+ * Invariants: each current id is in exactly one side with hidden 0; a batch either
+ * validates and builds completely and is then committed, or throws and changes nothing.
+ */
+export class LiveChanges {
+  readonly base: Engine;
+  private sides: Side[];
+  private readonly words: LiveWords;
+  private livePlaces: LivePlaces | null = null;
+  private readonly makeEngine: (records: VenueRecord[]) => Engine;
+  /** Details of the current records (the newest side holding an id answers). */
+  readonly details = new DetailsService((id) => this.current(id)?.record ?? null);
+
+  /** `makeEngine`: builds an engine over already validated records (a run). */
+  constructor(base: Engine, makeEngine: (records: VenueRecord[]) => Engine) {
+    this.base = base;
+    this.makeEngine = makeEngine;
+    const hidden = new Uint8Array(base.store.size);
+    this.sides = [{ engine: base, hidden, live: base.store.size }];
+    this.words = new LiveWords(base.store, (words) => {
+      const counts = new Map<string, number>();
+      for (const side of this.sides) countGenres(side, words, counts);
+      return counts;
+    });
+    base.searcher().hide(hidden);
+  }
+
+  /** The base's hidden bytes (1: replaced or removed). */
+  get hidden(): Uint8Array {
+    return this.sides[0]!.hidden;
+  }
+
+  /** Changes not folded into the base: base venues hidden plus venues in runs. */
+  get pending(): number {
+    let n = this.base.store.size - this.sides[0]!.live;
+    for (let s = 1; s < this.sides.length; s++) n += this.sides[s]!.live;
+    return n;
+  }
+
+  /** Number of current venues. */
+  get size(): number {
+    let n = 0;
+    for (const side of this.sides) n += side.live;
+    return n;
+  }
+
+  /** Number of runs (diagnostics, benchmarks). */
+  get runs(): number {
+    return this.sides.length - 1;
+  }
+
+  /** Every current record (base ones first, in dense order, then each run's). */
+  *records(): Generator<VenueRecord> {
+    for (const side of this.sides) yield* liveRecords(side);
+  }
+
+  /** Whether a current venue has this id. */
+  has(id: string): boolean {
+    return this.current(id) !== null;
+  }
+
+  upsert(records: readonly unknown[]): UpsertResult {
+    const valid = checkUpsertBatch(records);
+    const hide: Where[] = [];
+    for (const r of valid) {
+      const old = this.current(r.id);
+      if (old !== null) hide.push(old);
+    }
+    // Build the new run, merged with the runs before it while they are no larger; all of
+    // it before any state changes (a build can still refuse a record, e.g. its time zone).
+    const hiddenBy = new Map<number, Set<number>>();
+    for (const w of hide) {
+      let set = hiddenBy.get(w.side);
+      if (set === undefined) hiddenBy.set(w.side, (set = new Set()));
+      set.add(w.index);
+    }
+    let merged: VenueRecord[] = [...valid];
+    let keep = this.sides.length;
+    while (keep > 1) {
+      const prev = this.sides[keep - 1]!;
+      const alsoHidden = hiddenBy.get(keep - 1);
+      if (prev.live - (alsoHidden?.size ?? 0) > merged.length) break;
+      const older: VenueRecord[] = [];
+      const store = prev.engine.store;
+      for (let i = 0; i < store.size; i++) if (prev.hidden[i] === 0 && alsoHidden?.has(i) !== true) older.push(store.record(i));
+      merged = older.concat(merged);
+      keep--;
+    }
+    const run = this.buildRun(merged);
+    this.commit(hide, valid, keep, run);
+    return { inserted: valid.length - hide.length, replaced: hide.length };
+  }
+
+  remove(ids: readonly unknown[]): RemoveResult {
+    if (!Array.isArray(ids)) throw new VenueSearchError('invalid_request', 'remove expects an array of venue ids', { param: 'ids', value: ids });
+    ids.forEach((id, k) => {
+      if (typeof id !== 'string') {
+        throw new VenueSearchError('invalid_request', `ids[${k}] must be a venue id (a string); got ${describeValue(id)}`, { param: `ids[${k}]`, value: id });
+      }
+    });
+    const hide: Where[] = [];
+    const removed: string[] = [];
+    const unknown: string[] = [];
+    const done = new Set<string>();
+    for (const id of ids as readonly string[]) {
+      const old = done.has(id) ? null : this.current(id);
+      if (old === null) {
+        unknown.push(id);
+        continue;
+      }
+      done.add(id);
+      removed.push(id);
+      hide.push(old);
+    }
+    if (removed.length > 0) this.commit(hide, [], this.sides.length, null);
+    return { removed, unknown };
+  }
+
+  private current(id: string): Where | null {
+    for (let s = this.sides.length - 1; s >= 0; s--) {
+      const side = this.sides[s]!;
+      const i = side.engine.store.indexOf(id);
+      if (i >= 0 && side.hidden[i] === 0) return { side: s, index: i, record: side.engine.store.record(i) };
+    }
+    return null;
+  }
+
+  private buildRun(records: VenueRecord[]): Side {
+    const engine = this.makeEngine(records);
+    const hidden = new Uint8Array(records.length);
+    engine.searcher().hide(hidden);
+    return { engine, hidden, live: records.length };
+  }
+
+  /**
+   * Applies a built batch: hides the replaced and removed venues, replaces the runs from
+   * `keep` on by `run` (their live records are in it), then updates words, places and
+   * every side's vocabulary. Nothing here can fail.
+   */
+  private commit(hide: readonly Where[], added: readonly VenueRecord[], keep: number, run: Side | null): void {
+    // Words first: their lazy genre counts read the state before this batch.
+    this.words.removeAll(hide.map((w) => w.record));
+    for (const r of added) this.words.add(r);
+    for (const w of hide) {
+      const side = this.sides[w.side]!;
+      if (side.hidden[w.index] === 0) side.live--;
+      side.hidden[w.index] = 1;
+    }
+    const sides = this.sides.slice(0, keep);
+    if (run !== null) sides.push(run);
+    this.sides = sides.filter((side, s) => s === 0 || side.live > 0);
+    for (const w of hide) this.livePlaces?.remove(w.record);
+    for (const r of added) this.livePlaces?.add(r);
+    this.livePlaces?.flush();
+    const words = this.words.words();
+    for (const side of this.sides) side.engine.searcher().useVocabulary(new SearchVocabulary(side.engine.store, words));
+  }
+
+  /**
+   * The places learnt from the current records, written into `target` (the engine's
+   * LearntPlaces, which its place resolver reads) and kept up to date from then on.
+   */
+  places(target: LearntPlaces | null): LearntPlaces {
+    this.livePlaces ??= new LivePlaces(target ?? new LearntPlaces([]), this.records());
+    return this.livePlaces.places;
+  }
+
+  /** The live places if built already, else null. */
+  builtPlaces(): LearntPlaces | null {
+    return this.livePlaces?.places ?? null;
+  }
+
+  search(body: unknown, options: SearchOptions): SearchResponse {
+    const request = checkSearchRequest(body, options);
+    const k = request.offset + request.limit;
+    const searchers = this.sides.map((side) => side.engine.searcher());
+    const ranked = searchers.map((searcher) => searcher.rank(request, k));
+    const picks = mergeTop(
+      ranked.map((r) => r.slots.length),
+      k,
+      (a, x, b, y) => rankedBefore(ranked[a]!, ranked[a]!.slots[x]!, ranked[b]!, ranked[b]!.slots[y]!),
+    );
+    const page = picks.slice(Math.min(request.offset, picks.length));
+    const establishments: SearchEstablishment[] = page.map(([s, x]) => searchers[s]!.establishment(ranked[s]!.slots[x]!, ranked[s]!.prefs, request));
+    let count = 0;
+    for (const r of ranked) count += r.count;
+    return searchResponse(request, establishments, count, mergedExtras(ranked));
+  }
+
+  find(params: FindParams, nowMs: number): FindResponse {
+    const p = checkFindParams(params);
+    const finders = this.sides.map((side) => side.engine.finder());
+    this.sides.forEach((side, s) => finders[s]!.hide(side.hidden));
+    const place = p.location !== null ? finders[0]!.resolvePlace(p.location) : null;
+    const centre = findCentre(p, place);
+    const k = p.offset + p.limit;
+    const prefixKnown = (word: string) => finders.some((f) => f.hasNamePrefix(word));
+    const found: FoundVenues[] = finders.map((f) => f.collect(p.query, centre, p.maxDistanceMeters, k, prefixKnown));
+    const idOf = (s: number, x: number) => this.sides[s]!.engine.store.id(found[s]!.venues[x]!);
+    const picks = mergeTop(
+      found.map((f) => f.venues.length),
+      k,
+      (a, x, b, y) => {
+        const ca = found[a]!.costs[x]!;
+        const cb = found[b]!.costs[y]!;
+        return ca !== cb ? ca < cb : idOf(a, x) < idOf(b, y);
+      },
+    );
+    const establishments: FindEstablishment[] = [];
+    for (let j = p.offset; j < picks.length; j++) {
+      const [s, x] = picks[j]!;
+      const r = this.sides[s]!.engine.store.record(found[s]!.venues[x]!);
+      establishments.push(findEstablishment(r, centre, found[s]!.costs[x]!, nowMs));
+    }
+    let total = 0;
+    for (const f of found) total += f.total;
+    return findResponse(p, centre, place, establishments, total);
+  }
+
+  /** The search vocabulary of the current records. */
+  vocabulary(): ReturnType<SearchVocabulary['toJSON']> {
+    return new SearchVocabulary(this.base.store, this.words.words()).toJSON();
+  }
+}
+
+/**
+ * Adds to `into`, per word of `words` (normal forms), the venues of a side, not hidden, that
+ * use it as their primary or an additional genre: one pass over the term column finds the
+ * candidates, the primaryGenre column answers most, and only the others' records are read.
+ */
+function countGenres(side: Side, words: ReadonlySet<string>, into: Map<string, number>): void {
+  const store = side.engine.store;
+  const wordOf: Array<string | undefined> = new Array(store.terms.words.length);
+  let any = false;
+  for (const w of words) {
+    into.set(w, into.get(w) ?? 0);
+    const code = store.terms.lookup(w);
+    if (code >= 0) {
+      wordOf[code] = w;
+      any = true;
+    }
+  }
+  if (!any) return;
+  const { termStart, termCodes, primaryGenre } = store;
+  for (let i = 0; i < store.size; i++) {
+    if (side.hidden[i] !== 0) continue;
+    for (let k = termStart[i]!; k < termStart[i + 1]!; k++) {
+      const code = termCodes[k]!;
+      const w = wordOf[code];
+      if (w === undefined) continue;
+      if (primaryGenre[i] === code || (store.record(i).additionalGenres ?? []).some((g) => store.terms.lookup(g) === code)) into.set(w, into.get(w)! + 1);
+    }
+  }
+}
+
+/** The records of a side that are not hidden, in dense order. */
+function* liveRecords(side: Side): Generator<VenueRecord> {
+  const store = side.engine.store;
+  for (let i = 0; i < store.size; i++) if (side.hidden[i] === 0) yield store.record(i);
+}
+
+/**
+ * Validates a batch for upsert exactly as createEngine validates records, plus one id once
+ * per batch; throws VenueSearchError (`invalid_venue` or `duplicate_id`) naming the record
+ * (`line`: its 1-based position, `recordId`) and the field.
+ */
+export function checkUpsertBatch(records: readonly unknown[]): readonly VenueRecord[] {
+  if (!Array.isArray(records)) {
+    throw new VenueSearchError('invalid_data', 'upsert expects an array of venue records', { value: records });
+  }
+  const seen = new Set<string>();
+  for (let k = 0; k < records.length; k++) {
+    const r = validateVenue(records[k], { line: k + 1 });
+    if (seen.has(r.id)) {
+      throw new VenueSearchError('duplicate_id', `record ${k + 1}: duplicate venue id ${JSON.stringify(r.id)} in one batch`, {
+        param: 'id',
+        value: r.id,
+        recordId: r.id,
+        line: k + 1,
+      });
+    }
+    seen.add(r.id);
+  }
+  return records as readonly VenueRecord[];
+}
+
+/** Whether slot sa of side a ranks before slot sb of side b (total desc, distance asc, id asc). */
+function rankedBefore(a: RankedMatches, sa: number, b: RankedMatches, sb: number): boolean {
+  const ta = a.ranking.total[sa]!;
+  const tb = b.ranking.total[sb]!;
+  if (ta !== tb) return ta > tb;
+  const da = a.ranking.dist[sa]!;
+  const db = b.ranking.dist[sb]!;
+  if (da !== db) return da < db;
+  return a.idOf(sa) < b.idOf(sb);
+}
+
+/**
+ * The first `k` of several ordered lists (of the given lengths), merged: [list, position]
+ * pairs. `before(a, x, b, y)`: entry x of list a ranks before entry y of list b (the order
+ * being total, never equal). Lists are few (the base and O(log pending) runs).
+ */
+function mergeTop(lengths: readonly number[], k: number, before: (a: number, x: number, b: number, y: number) => boolean): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const at = lengths.map(() => 0);
+  while (out.length < k) {
+    let best = -1;
+    for (let s = 0; s < lengths.length; s++) {
+      if (at[s]! >= lengths[s]!) continue;
+      if (best < 0 || before(s, at[s]!, best, at[best]!)) best = s;
+    }
+    if (best < 0) break;
+    out.push([best, at[best]!++]);
+  }
+  return out;
+}
+
+/**
+ * What the answer says beside its page, over the base and the runs: the fair centre is the
+ * people's (the same on every side); the smallest feasible maxDistance is the least any side
+ * needs; the swapped-coordinates hint is the base's (the runs are small and recent: their
+ * cells alone must not claim the data lies elsewhere).
+ */
+function mergedExtras(ranked: readonly RankedMatches[]): SearchAnswerExtras {
+  let smallest: number | undefined;
+  for (const r of ranked) {
+    const need = r.smallestFeasibleMaxDistance;
+    if (need !== undefined && (smallest === undefined || need < smallest)) smallest = need;
+  }
+  const base = ranked[0]!;
+  return { centre: base.centre, smallestFeasibleMaxDistance: smallest, hint: base.hint };
+}

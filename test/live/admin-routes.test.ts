@@ -1,0 +1,154 @@
+// The operator routes of live data, in-process: authentication (security test), the NDJSON
+// batch, removals, errors in the envelope, durability through the change log, compaction.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LiveVenues } from '../../src/changelog/live-venues.js';
+import { loadEngineFile } from '../../src/cli/load-engine.js';
+import { openAccount } from '../../src/accounts/accounts.js';
+import { buildApp } from '../../src/http/app.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
+import type { VenueRecord } from '../../src/schema/venue.js';
+import { FIXTURES_PATH, loadFixtureVenues } from '../search/support.js';
+
+const TOKEN = 'operator-token-0123456789abcdef';
+const tmp = mkdtempSync(join(tmpdir(), 'live-admin-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const fixtures = loadFixtureVenues();
+const load = async (path: string) => (await loadEngineFile(path, (m) => { throw new Error(m); })).engine;
+const ndjson = (records: unknown[]) => records.map((r) => JSON.stringify(r)).join('\n');
+const venue = (id: string, name: string): VenueRecord => ({ id, name, location: { type: 'Point', coordinates: [51.5, -0.12] }, primaryGenre: 'pub' });
+
+async function service(dir: string, admin: boolean) {
+  const live = await LiveVenues.open({ dataPath: FIXTURES_PATH, dir, compactAfter: 0, load });
+  const accounts = new SqliteAccountsStore(':memory:');
+  const app = await buildApp({ engine: live.engine, accounts, ...(admin ? { admin: { live, token: TOKEN, bodyLimitBytes: 1 << 20 } } : {}) });
+  await app.ready();
+  const customer = await openAccount(accounts, 'Enterprise');
+  return { live, app, accounts, customer, close: async () => (await app.close(), await accounts.close(), await live.close()) };
+}
+
+const put = (app: FastifyInstance, body: string, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }) =>
+  app.inject({ method: 'PUT', url: '/admin/venues', headers: { 'content-type': 'application/x-ndjson', ...headers }, payload: body });
+
+describe('admin routes: security', () => {
+  let s: Awaited<ReturnType<typeof service>>;
+  let plain: Awaited<ReturnType<typeof service>>;
+  beforeAll(async () => {
+    s = await service(join(tmp, 'sec'), true);
+    plain = await service(join(tmp, 'plain'), false);
+  });
+  afterAll(async () => {
+    await s.close();
+    await plain.close();
+  });
+
+  it('refuses no token, a wrong token and a customer key with 401 in the envelope, changing nothing', async () => {
+    const body = ndjson([venue('intruder', 'Intruder Arms')]);
+    const attempts = [
+      {},
+      { authorization: 'Bearer not-the-token-at-all' },
+      { authorization: `Bearer ${s.customer.secretKey}` },
+      { 'api-key': s.customer.secretKey },
+      { authorization: TOKEN },
+    ];
+    for (const headers of attempts) {
+      for (const res of [
+        await put(s.app, body, headers),
+        await s.app.inject({ method: 'DELETE', url: `/admin/venues/${fixtures[0]!.id}`, headers }),
+        await s.app.inject({ method: 'POST', url: '/admin/compact', headers }),
+      ]) {
+        expect(res.statusCode, JSON.stringify(headers)).toBe(401);
+        expect(res.json()).toMatchObject({ type: 'authentication_error', code: expect.stringMatching(/admin_token/), message: expect.any(String) });
+      }
+    }
+    expect(s.live.engine.has('intruder')).toBe(false);
+    expect(s.live.engine.has(fixtures[0]!.id)).toBe(true);
+    expect(s.live.engine.pendingChanges).toBe(0);
+    expect(readFileSync(join(tmp, 'sec', 'changes.log'), 'utf8')).toBe('');
+  });
+
+  it('has no admin routes without an operator token: 404 in the envelope, even with a customer key', async () => {
+    for (const headers of [{}, { 'api-key': plain.customer.secretKey }, { authorization: `Bearer ${TOKEN}` }]) {
+      const res = await put(plain.app, ndjson([venue('intruder', 'Intruder Arms')]), headers);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ type: 'invalid_request_error', code: 'route_not_found' });
+      const del = await plain.app.inject({ method: 'DELETE', url: `/admin/venues/${fixtures[0]!.id}`, headers });
+      expect(del.statusCode).toBe(404);
+    }
+    expect(plain.live.engine.has('intruder')).toBe(false);
+    expect(plain.live.engine.has(fixtures[0]!.id)).toBe(true);
+  });
+
+  it('never bills: the customer balance is untouched by admin calls', async () => {
+    const before = (await s.accounts.getAccount(s.customer.accountId))!.balanceMicros;
+    await put(s.app, ndjson([venue('billing-check', 'Free Lunch')]));
+    expect((await s.accounts.getAccount(s.customer.accountId))!.balanceMicros).toBe(before);
+  });
+});
+
+describe('admin routes: changes', () => {
+  it('upserts, refuses a bad batch whole, removes, survives a restart and a compaction', async () => {
+    const dir = join(tmp, 'changes');
+    let s = await service(dir, true);
+    const ok = await put(s.app, ndjson([venue('new-1', 'The Live Wire'), { ...fixtures[1]!, name: 'Renamed Venue' }]));
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ inserted: 1, replaced: 1, seq: 1 });
+
+    const bad = await put(s.app, ndjson([venue('new-2', 'Fine'), { ...venue('new-3', 'Broken'), location: { type: 'Point', coordinates: [0, 999] } }]));
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ type: 'invalid_request_error', code: 'invalid_venue', message: expect.stringContaining('line 2') });
+    expect(bad.json().message).toContain('new-3');
+    expect(s.live.engine.has('new-2')).toBe(false);
+
+    const notJson = await put(s.app, '{"id": "x",\n');
+    expect(notJson.statusCode).toBe(400);
+    expect(notJson.json()).toMatchObject({ code: 'invalid_json', param: 'line 1' });
+    const plainText = await s.app.inject({ method: 'PUT', url: '/admin/venues', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'text/plain' }, payload: 'x' });
+    expect(plainText.statusCode).toBe(415);
+    const tooBig = await put(s.app, ndjson(Array.from({ length: 3000 }, (_, k) => venue(`big-${k}`, 'x'.repeat(400)))));
+    expect(tooBig.statusCode).toBe(413);
+    expect(tooBig.json()).toMatchObject({ code: 'body_too_large' });
+
+    const del = await s.app.inject({ method: 'DELETE', url: `/admin/venues/${fixtures[2]!.id}`, headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(del.statusCode).toBe(200);
+    const again = await s.app.inject({ method: 'DELETE', url: `/admin/venues/${fixtures[2]!.id}`, headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toMatchObject({ code: 'venue_not_found', param: 'id' });
+
+    const expected = new Map(fixtures.map((r) => [r.id, r]));
+    expected.set('new-1', venue('new-1', 'The Live Wire'));
+    expected.set(fixtures[1]!.id, { ...fixtures[1]!, name: 'Renamed Venue' });
+    expected.delete(fixtures[2]!.id);
+    const check = (engine: typeof s.live.engine) => {
+      expect(engine.size).toBe(expected.size);
+      expect(engine.basic('new-1').name).toBe('The Live Wire');
+      expect(engine.basic(fixtures[1]!.id).name).toBe('Renamed Venue');
+      expect(engine.has(fixtures[2]!.id)).toBe(false);
+    };
+    check(s.live.engine);
+    await s.close();
+
+    s = await service(dir, true); // replay of the log
+    check(s.live.engine);
+    expect(s.live.engine.pendingChanges).toBe(4); // 2 base venues hidden + 2 in the delta
+    const compacted = await s.app.inject({ method: 'POST', url: '/admin/compact', headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(compacted.statusCode).toBe(200);
+    expect(compacted.json()).toMatchObject({ venues: expected.size, upToSeq: 2 });
+    expect(s.live.engine.pendingChanges).toBe(0);
+    expect(readFileSync(join(dir, 'changes.log'), 'utf8')).toBe('');
+    check(s.live.engine);
+    await put(s.app, ndjson([venue('after-compaction', 'Late Entry')]));
+    expected.set('after-compaction', venue('after-compaction', 'Late Entry'));
+    await s.close();
+
+    s = await service(dir, true); // base.snapshot + the log after it
+    check(s.live.engine);
+    expect(s.live.engine.basic('after-compaction').name).toBe('Late Entry');
+    expect(s.live.engine.pendingChanges).toBe(1);
+    await s.close();
+  }, 60_000);
+});

@@ -1,0 +1,89 @@
+// `serve --admin-token-file` and `venues upsert` end to end: real processes, the change log
+// on disk checked with the service's start path afterwards.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadEngineFile } from '../../src/cli/load-engine.js';
+import { LiveVenues } from '../../src/changelog/live-venues.js';
+import { FIXTURES_PATH, loadFixtureVenues } from '../search/support.js';
+
+const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
+const tmp = mkdtempSync(join(tmpdir(), 'live-cli-'));
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d) => (stdout += String(d)));
+    child.stderr!.on('data', (d) => (stderr += String(d)));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('venue-search serve --admin-token-file and venues upsert', () => {
+  it('sends a file in batches, stops at a bad record naming its line, and the changes are in the log', async () => {
+    const token = join(tmp, 'token');
+    writeFileSync(token, 'cli-test-operator-token-0001\n');
+    const liveDir = join(tmp, 'live');
+    const server = spawn(
+      process.execPath,
+      ['--import', 'tsx', MAIN, 'serve', '--data', FIXTURES_PATH, '--port', '0', '--db', join(tmp, 'a.sqlite'), '--admin-token-file', token, '--live-dir', liveDir],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    children.push(server);
+    const base = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('server did not start')), 60_000);
+      createInterface({ input: server.stderr! }).on('line', (line) => {
+        const m = /Admin routes on (http:\/\/[^/]+)\/admin\//.exec(line);
+        if (m !== null) {
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
+      });
+    });
+
+    const fixtures = loadFixtureVenues();
+    const records = Array.from({ length: 2500 }, (_, k) =>
+      k < 100 ? { ...fixtures[k]!, name: `Changed ${k}` } : { id: `cli-${k}`, name: `New ${k}`, location: { type: 'Point', coordinates: [51.5, -0.1 + k * 1e-5] } },
+    );
+    const good = join(tmp, 'changes.ndjson');
+    writeFileSync(good, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const ok = await run(['venues', 'upsert', '--server', base, '--file', good, '--token-file', token, '--batch', '1000']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toEqual({ batches: 3, records: 2500, inserted: 2400, replaced: 100 });
+
+    const bad = join(tmp, 'bad.ndjson');
+    const lines = [0, 1, 2, 3].map((k) => JSON.stringify({ id: `late-${k}`, name: 'Late', location: { type: 'Point', coordinates: [51.5, -0.1] } }));
+    lines.push(JSON.stringify({ id: 'late-bad', name: 'Bad', location: { type: 'Point', coordinates: [51.5, 500] } }));
+    writeFileSync(bad, `\n${lines.slice(0, 2).join("\n")}\n\n${lines.slice(2).join("\n")}\n`);
+    const refused = await run(['venues', 'upsert', '--server', base, '--file', bad, '--token-file', token]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${bad}:7:`);
+    expect(refused.stderr).toContain('late-bad');
+
+    const wrongToken = join(tmp, 'wrong');
+    writeFileSync(wrongToken, 'not-the-operator-token-at-all');
+    const denied = await run(['venues', 'upsert', '--server', base, '--file', good, '--token-file', wrongToken]);
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toContain('401');
+
+    server.kill('SIGKILL');
+    await new Promise((r) => server.once('exit', r));
+    const live = await LiveVenues.open({ dataPath: FIXTURES_PATH, dir: liveDir, compactAfter: 0, load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine });
+    expect(live.engine.size).toBe(fixtures.length + 2400);
+    expect(live.engine.basic(fixtures[7]!.id).name).toBe('Changed 7');
+    expect(live.engine.basic('cli-2499').name).toBe('New 2499');
+    expect(live.engine.has('late-0')).toBe(false);
+    await live.close();
+  }, 120_000);
+});

@@ -1,0 +1,52 @@
+// The live-data API's edges: results, refusals that change nothing, an empty base.
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine.js';
+import type { VenueRecord } from '../../src/schema/venue.js';
+
+const venue = (id: string, lat: number, lon: number, name = `Venue ${id}`): VenueRecord => ({
+  id,
+  name,
+  location: { type: 'Point', coordinates: [lat, lon] },
+  primaryGenre: 'pub',
+});
+
+const near = { locations: [{ lat: 51.5, lon: -0.1 }], mode: { mode: 'POINT', maxDistance: 5000 } };
+const now = Date.UTC(2026, 0, 5, 12);
+
+describe('engine.upsert / engine.remove', () => {
+  it('reports inserted, replaced, removed and unknown ids', () => {
+    const e = createEngine([venue('a', 51.5, -0.1), venue('b', 51.501, -0.1)]);
+    expect(e.upsert([venue('b', 51.502, -0.1, 'Moved'), venue('c', 51.503, -0.1)])).toEqual({ inserted: 1, replaced: 1 });
+    expect(e.size).toBe(3);
+    expect(e.basic('b', { now }).name).toBe('Moved');
+    expect(e.remove(['a', 'zz', 'a', 'c'])).toEqual({ removed: ['a', 'c'], unknown: ['zz', 'a'] });
+    expect(e.search(near, { now }).establishments.map((x) => x.id)).toEqual(['b']);
+    expect(() => e.basic('a', { now })).toThrow(expect.objectContaining({ code: 'venue_not_found', param: 'id' }));
+  });
+
+  it('refuses a batch with a bad record or a repeated id, changing nothing', () => {
+    const e = createEngine([venue('a', 51.5, -0.1)]);
+    const bad = { ...venue('x', 51.5, -0.1), location: { type: 'Point', coordinates: [95, 0] } } as VenueRecord;
+    expect(() => e.upsert([venue('b', 51.5, -0.1), bad])).toThrow(
+      expect.objectContaining({ code: 'invalid_venue', recordId: 'x', line: 2, param: expect.stringContaining('location') }),
+    );
+    expect(() => e.upsert([venue('b', 51.5, -0.1), venue('b', 51.6, -0.1)])).toThrow(expect.objectContaining({ code: 'duplicate_id', recordId: 'b', line: 2 }));
+    expect(() => e.remove(['a', 7 as unknown as string])).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'ids[1]' }));
+    expect(e.size).toBe(1);
+    expect(e.pendingChanges).toBe(0);
+    expect(e.search(near, { now }).establishments.map((x) => x.id)).toEqual(['a']);
+  });
+
+  it('grows an empty engine and compacts it', () => {
+    const e = createEngine([]);
+    e.upsert([venue('a', 51.5, -0.1), venue('b', 51.5005, -0.1)]);
+    expect(e.search(near, { now }).totalResults).toBe(2);
+    expect(e.find({ q: 'venue' }, { now }).totalFound).toBe(2);
+    e.compact();
+    expect(e.pendingChanges).toBe(0);
+    expect(e.search(near, { now }).establishments.map((x) => x.id)).toEqual(['a', 'b']);
+    e.remove(['a', 'b']);
+    expect(e.search(near, { now }).totalResults).toBe(0);
+    expect(e.size).toBe(0);
+  });
+});

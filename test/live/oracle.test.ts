@@ -1,0 +1,101 @@
+// The live-data oracle: 10,000 random upserts and removes over the fixtures, in batches of
+// 1..500 (some with one bad record, which must change nothing); after every batch the live
+// engine must answer exactly as an engine built from scratch on the expected records.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine.js';
+import { readSnapshot } from '../../src/snapshot/read-snapshot.js';
+import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
+import { loadFixtureVenues } from '../search/support.js';
+import { ChangeStream, seeded } from './change-stream.js';
+import { compareWithScratch } from './oracle-compare.js';
+
+function thrown(f: () => unknown): { code?: string; line?: number; recordId?: string; param?: string } {
+  try {
+    f();
+  } catch (e) {
+    return e as { code?: string };
+  }
+  throw new Error('expected an error');
+}
+
+const STALE_WORDS = ['tapas', 'ramen', 'gastropub', 'taproom', 'creperie', 'buzzing', 'hidden_gem', 'industrial', 'serves_brunch'];
+
+describe('live data: upsert and remove against an engine built from scratch', () => {
+  it('10,000 changes in batches of 1..500, compared after every batch, then after compaction and a snapshot', () => {
+    const start = loadFixtureVenues();
+    const live = createEngine(start);
+    const stream = new ChangeStream(start, 17);
+    const rnd = seeded(4242);
+    let changes = 0;
+    let batches = 0;
+    let refused = 0;
+    while (changes < 10_000) {
+      const size = 1 + Math.floor(rnd() ** 2 * 500);
+      const { change, bad } = stream.batch(size, 0.15);
+      if (change.kind === 'remove') {
+        const before = new Set(stream.expected.keys());
+        const result = live.remove(change.ids);
+        const seen = new Set<string>();
+        const removed = change.ids.filter((id) => before.has(id) && !seen.has(id) && seen.add(id));
+        expect(result.removed).toEqual(removed);
+        expect(result.unknown.length).toBe(change.ids.length - removed.length);
+        stream.apply(change);
+      } else if (bad >= 0) {
+        const error = thrown(() => live.upsert(change.records));
+        expect(error.code).toBe('invalid_venue');
+        expect(error.line).toBe(bad + 1);
+        expect(error.recordId).toBe(change.records[bad]!.id);
+        expect(error.param).toBeTruthy();
+        refused++;
+      } else {
+        const known = change.records.filter((r) => stream.expected.has(r.id)).length;
+        expect(live.upsert(change.records)).toEqual({ inserted: change.records.length - known, replaced: known });
+        stream.apply(change);
+      }
+      changes += size;
+      batches++;
+      const counts = { searches: 20, finds: 10, details: 10 };
+      compareWithScratch(live, [...stream.expected.values()], batches, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames }, counts);
+    }
+    expect(refused).toBeGreaterThan(0);
+    expect(live.pendingChanges).toBeGreaterThan(0);
+
+    live.compact();
+    expect(live.pendingChanges).toBe(0);
+    const expected = [...stream.expected.values()];
+    compareWithScratch(live, expected, 9001, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames }, { searches: 60, finds: 30, details: 30 });
+
+    // Words of the new base leaving: every venue using two of the stream's new genres goes
+    // (as primary or additional genre), so those words must leave the vocabulary.
+    const leaving = [...stream.expected.values()].filter((r) => [r.primaryGenre, ...(r.additionalGenres ?? [])].some((g) => g === 'tapas' || g === 'ramen'));
+    expect(leaving.some((r) => r.primaryGenre === 'tapas')).toBe(true);
+    live.remove(leaving.map((r) => r.id));
+    stream.apply({ kind: 'remove', ids: leaving.map((r) => r.id) });
+    expect(live.vocabulary().establishmentFilters).not.toContain('tapas');
+    compareWithScratch(live, [...stream.expected.values()], 9004, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames });
+
+    // Changes after a compaction, then a snapshot of the live state and back.
+    const more = stream.batch(300, 0);
+    if (more.change.kind === 'upsert') live.upsert(more.change.records);
+    else live.remove(more.change.ids);
+    stream.apply(more.change);
+    const dir = mkdtempSync(join(tmpdir(), 'live-oracle-'));
+    try {
+      const path = join(dir, 'live.snapshot');
+      writeSnapshot(live, path);
+      const restored = readSnapshot(path);
+      compareWithScratch(restored, [...stream.expected.values()], 9002, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames }, { searches: 60, finds: 30, details: 30 });
+      // A restored engine takes changes too.
+      const again = stream.batch(200, 0);
+      if (again.change.kind === 'upsert') restored.upsert(again.change.records);
+      else restored.remove(again.change.ids);
+      stream.apply(again.change);
+      compareWithScratch(restored, [...stream.expected.values()], 9003, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
