@@ -4,13 +4,12 @@
  * from README.md and run by bash with `set -euo pipefail`; every curl in it uses
  * `--fail-with-body`, so any error status fails the run.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hasShared, sharedFile } from '../support/real-data.js';
-import { fencedBlocks, REPO, run, userEnv } from './install-support.js';
+import { fencedBlocks, REPO, run, startServe, userEnv } from './install-support.js';
 
 const LONDON_OSM = 'osm-london-pubs/london_pubs_overpass_2024-11-25.geojson';
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
@@ -18,28 +17,9 @@ const BLOCK = fencedBlocks(README, 'sh').find((b) => b.includes('API-Key: $K'));
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-readme-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function serve(data: string): Promise<{ child: ChildProcess; base: string; key: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', data, '--dev', '--port', '0', '--db', join(tmp, `${Date.now()}.sqlite`)], {
-    cwd: REPO,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let printed = '';
-  const info = await new Promise<{ base: string; key: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start in 60 s: ${printed}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      printed += String(chunk);
-      const base = /on (http:\/\/\S+?)\/v1\//.exec(printed)?.[1];
-      const key = /secret key\s+(sk_\S+)/.exec(printed)?.[1];
-      if (base !== undefined && key !== undefined) {
-        clearTimeout(timer);
-        resolve({ base, key });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${printed}`)));
-  });
-  return { child, ...info };
+function serve(data: string) {
+  const args = ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', data, '--dev', '--port', '0', '--db', join(tmp, `${Date.now()}.sqlite`)];
+  return startServe(process.execPath, args, REPO);
 }
 
 async function runReadmeBlock(data: string): Promise<string> {

@@ -10,14 +10,13 @@
  * - the installed CLI prints its help, and `serve` answers a request once the optional
  *   service packages are installed.
  */
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { geodesic, routeDistance } from '../support/oracle.js';
 import { hasShared, sharedFile } from '../support/real-data.js';
-import { fencedBlocks, findFiles, npmInstall, REPO, run, userEnv } from './install-support.js';
+import { fencedBlocks, findFiles, npmInstall, REPO, run, startServe } from './install-support.js';
 
 const LONDON_OSM = 'osm-london-pubs/london_pubs_overpass_2024-11-25.geojson';
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
@@ -238,28 +237,12 @@ describe('the installed command line', () => {
     const peers = Object.keys(PKG.peerDependencies).map((p) => (p === 'better-sqlite3' ? join(REPO, 'node_modules/better-sqlite3') : `${p}@${PKG.devDependencies[p]}`));
     npmInstall(serviceDir, [tarball, ...peers], { ignoreScripts: true });
     const fixtures = join(serviceDir, 'node_modules', PKG.name, 'fixtures/venues.ndjson');
-    const child = spawn(join(serviceDir, 'node_modules/.bin/venue-search'), ['serve', '--data', fixtures, '--dev', '--port', '0', '--db', join(serviceDir, 'dev.sqlite')], {
-      cwd: serviceDir,
-      env: userEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const { child, base, key } = await startServe(
+      join(serviceDir, 'node_modules/.bin/venue-search'),
+      ['serve', '--data', fixtures, '--dev', '--port', '0', '--db', join(serviceDir, 'dev.sqlite')],
+      serviceDir,
+    );
     try {
-      let printed = '';
-      const { base, key } = await new Promise<{ base: string; key: string }>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no start in 60 s: ${printed}`)), 60_000);
-        const onData = (chunk: Buffer) => {
-          printed += String(chunk);
-          const b = /on (http:\/\/\S+?)\/v1\//.exec(printed)?.[1];
-          const k = /secret key\s+(sk_\S+)/.exec(printed)?.[1];
-          if (b !== undefined && k !== undefined) {
-            clearTimeout(timer);
-            resolve({ base: b, key: k });
-          }
-        };
-        child.stdout.on('data', onData);
-        child.stderr.on('data', onData);
-        child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${printed}`)));
-      });
       const res = await fetch(`${base}/v1/find?q=red%20lion`, { headers: { 'API-Key': key } });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { totalFound: number; establishments: Array<{ name: string }> };
