@@ -95,17 +95,7 @@ function measureAlternating(tasks: ReadonlyArray<readonly [string, () => number]
       samples[k]!.push(...(r.latency.samples ?? []));
     }
   }
-  return tasks.map(([name], k) => {
-    const ms = samples[k]!.sort((a, b) => a - b);
-    return {
-      name,
-      medianUs: quantile(ms, 0.5) * 1000,
-      p99Us: quantile(ms, 0.99) * 1000,
-      p999Us: quantile(ms, 0.999) * 1000,
-      meanUs: (ms.reduce((a, b) => a + b, 0) / ms.length) * 1000,
-      samples: ms.length,
-    };
-  });
+  return tasks.map(([name], k) => timingOf(name, samples[k]!));
 }
 
 export interface LiveOptions {

@@ -37,6 +37,7 @@ import { buildApp } from '../../src/http/app.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { median } from '../lib/measure.js';
 import type { WorkloadResult } from '../lib/report.js';
+import { seededRandom } from '../../scripts/fixtures/random.js';
 
 export interface HttpLoadOptions {
   /** Seconds of load per route (after a 1 s warm-up), split into `rounds` interleaved rounds. */
@@ -79,14 +80,7 @@ export async function httpLoadWorkload(opts: HttpLoadOptions): Promise<WorkloadR
   const { venues } = await readVenues(DATA);
   const engine = createEngine(venues, { validate: false }).warm();
 
-  // seeded pick of 64 centres (mulberry32)
-  let seed = 42;
-  const rand = (): number => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = seededRandom(42); // seeded pick of 64 centres
   const bodies = Array.from({ length: 64 }, () => {
     const v = venues[Math.floor(rand() * venues.length)]!;
     const [lat, lon] = v.location.coordinates;

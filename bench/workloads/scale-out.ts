@@ -26,6 +26,7 @@ import { readVenues } from '../../src/data/read-venues.js';
 import { startPostgres } from '../../test/support/postgres-server.js';
 import { childScript, COMPILED, repoPath } from '../lib/paths.js';
 import type { WorkloadResult } from '../lib/report.js';
+import { seededRandom } from '../../scripts/fixtures/random.js';
 
 export interface ScaleOutOptions {
   /** Seconds of load per configuration, split into 2 alternated rounds. */
@@ -134,13 +135,7 @@ export async function scaleOutWorkload(o: ScaleOutOptions): Promise<WorkloadResu
   const services: Service[] = [];
   try {
     const { venues } = await readVenues(repoPath(DATA));
-    let seed = 7;
-    const rand = (): number => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    const rand = seededRandom(7); // seeded pick of 64 centres
     const bodies = Array.from({ length: 64 }, () => {
       const [lat, lon] = venues[Math.floor(rand() * venues.length)]!.location.coordinates;
       return JSON.stringify({ locations: [{ lat, lon }], mode: { mode: 'POINT', maxDistance: 1000 } });

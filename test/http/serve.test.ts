@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openAccount } from '../../src/accounts/accounts.js';
 import { priceMicros } from '../../src/accounts/plans.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
+import { startServe } from '../support/serve-process.js';
 import { ledgerRows } from './support/harness.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-serve-'));
@@ -18,26 +19,8 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe('serve --dev', () => {
   it('serves the fixtures with a printed development key; a second --dev server shares the account without revoking keys or resetting the balance (issue 14)', async () => {
     const db = join(tmp, 'dev.sqlite');
-    const start = async () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--dev', '--port', '0', '--db', db, '--workers', '1'], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let err = '';
-      const info = await new Promise<{ base: string; key: string }>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no start in 30 s: ${err}`)), 30_000);
-        child.stderr!.on('data', (chunk: Buffer) => {
-          err += String(chunk);
-          const base = /serving .* on (http:\/\/\S+)\/v1\//.exec(err)?.[1];
-          const key = /secret key\s+(sk_\S+)/.exec(err)?.[1];
-          if (base !== undefined && key !== undefined) {
-            clearTimeout(timer);
-            resolve({ base, key });
-          }
-        });
-        child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
-      });
-      return { child, ...info };
-    };
+    const start = () =>
+      startServe(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--dev', '--port', '0', '--db', db, '--workers', '1'], '.');
     const first = await start();
     const found = await fetch(`${first.base}/v1/find?q=nando`, { headers: { 'API-Key': first.key } });
     expect(found.status).toBe(200);

@@ -2,7 +2,7 @@
  * Helpers for the install tests: run commands as a user would, in folders outside the
  * checkout, and fail with everything the command printed.
  */
-import { spawn, spawnSync, type ChildProcess, type SpawnSyncOptions } from 'node:child_process';
+import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,27 +63,3 @@ export function fencedBlocks(markdown: string, language: string): string[] {
   return blocks;
 }
 
-/**
- * Starts `venue-search serve ... --dev` as `command args` and waits (60 s at most) until it
- * has printed its base URL and the development secret key.
- */
-export async function startServe(command: string, args: readonly string[], cwd: string): Promise<{ child: ChildProcess; base: string; key: string }> {
-  const child = spawn(command, args, { cwd, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  let printed = '';
-  const info = await new Promise<{ base: string; key: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start in 60 s: ${printed}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      printed += String(chunk);
-      const base = /on (http:\/\/\S+?)\/v1\//.exec(printed)?.[1];
-      const key = /secret key\s+(sk_\S+)/.exec(printed)?.[1];
-      if (base !== undefined && key !== undefined) {
-        clearTimeout(timer);
-        resolve({ base, key });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${printed}`)));
-  });
-  return { child, ...info };
-}

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hasShared, sharedFile } from '../support/real-data.js';
-import { fencedBlocks, REPO, run, startServe, userEnv } from './install-support.js';
+import { startServe } from '../support/serve-process.js';
+import { fencedBlocks, REPO, run, userEnv } from './install-support.js';
 
 const LONDON_OSM = 'osm-london-pubs/london_pubs_overpass_2024-11-25.geojson';
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
@@ -19,7 +20,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function serve(data: string) {
   const args = ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', data, '--dev', '--port', '0', '--db', join(tmp, `${Date.now()}.sqlite`)];
-  return startServe(process.execPath, args, REPO);
+  return startServe(process.execPath, args, REPO, userEnv());
 }
 
 async function runReadmeBlock(data: string): Promise<string> {

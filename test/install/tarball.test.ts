@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { geodesic, routeDistance } from '../support/oracle.js';
 import { hasShared, sharedFile } from '../support/real-data.js';
-import { fencedBlocks, findFiles, npmInstall, REPO, run, startServe } from './install-support.js';
+import { startServe } from '../support/serve-process.js';
+import { fencedBlocks, findFiles, npmInstall, REPO, run, userEnv } from './install-support.js';
 
 const LONDON_OSM = 'osm-london-pubs/london_pubs_overpass_2024-11-25.geojson';
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
@@ -241,6 +242,7 @@ describe('the installed command line', () => {
       join(serviceDir, 'node_modules/.bin/venue-search'),
       ['serve', '--data', fixtures, '--dev', '--port', '0', '--db', join(serviceDir, 'dev.sqlite')],
       serviceDir,
+      userEnv(),
     );
     try {
       const res = await fetch(`${base}/v1/find?q=red%20lion`, { headers: { 'API-Key': key } });
