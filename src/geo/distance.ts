@@ -156,15 +156,6 @@ export function storeFrame(out: Float64Array, k: number, lat: number, lon: numbe
   out[o + FRAME_KY2] = span > 0 ? (yhi - 2 * ky0 + ylo) / (span * span) : 0;
 }
 
-/** Distance (metres) from the origin of frame `k` of `frames` to (lat, lon), by the distance rule (as LocalFrame.ruledDistance). */
-export function storedFrameDistance(frames: Float64Array, k: number, lat: number, lon: number): number {
-  const o = k * FRAME_STRIDE;
-  const lat0 = frames[o + FRAME_LAT]!;
-  const lon0 = frames[o + FRAME_LON]!;
-  const d = Math.sqrt(frameDistanceSq(lat, lon, lat0, lon0, frames[o + FRAME_KX0]!, frames[o + FRAME_KX1]!, frames[o + FRAME_KX2]!, frames[o + FRAME_KY0]!, frames[o + FRAME_KY1]!, frames[o + FRAME_KY2]!));
-  return localFrameHolds(lat0, d) ? d : nearDistanceMeters(lat0, lon0, lat, lon);
-}
-
 /**
  * Distance between two nearby points by the mean-latitude local approximation: cheaper than
  * {@link distanceMeters} and as exact within a few km. For pairs further apart than
