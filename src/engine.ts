@@ -2,7 +2,7 @@ import KDBush from 'kdbush';
 import { validateVenue } from './data/validate-venue.js';
 import { createDetailsService, type DetailsService } from './details/details.js';
 import { VenueSearchError } from './errors.js';
-import { createFindService, type FindService } from './find/find.js';
+import { createFindService, type FindService, type FindStructures } from './find/find.js';
 import type { FindParams } from './find/find-params.js';
 import type { PlaceResolver } from './places/place-resolver.js';
 import type { AdvancedDetails, BasicDetails, MenuList } from './schema/details.js';
@@ -36,7 +36,8 @@ export interface EngineOptions {
 /**
  * An engine's prebuilt parts, as a snapshot restores them (src/snapshot/read-snapshot.ts):
  * the store over its record source, the kd-tree, the opening-hours and time-zone tables,
- * and the places learnt from the venues' addresses (null: learn them at first use).
+ * the places learnt from the venues' addresses (null: learn them at first use), and find's
+ * name index and density grid (null: build them at first use).
  */
 export class RestoredEngineParts {
   constructor(
@@ -45,6 +46,7 @@ export class RestoredEngineParts {
     readonly hours: HoursTable,
     readonly zones: ZoneTable,
     readonly learnt: LearntPlaces | null,
+    readonly find: FindStructures | null = null,
   ) {}
 }
 
@@ -77,6 +79,8 @@ export class Engine {
   private details: DetailsService;
   private hoursTables: { hours: HoursTable; zones: ZoneTable } | null = null;
   private learnt: LearntPlaces | null = null;
+  /** Find's structures restored from a snapshot, until find is first used. */
+  private restoredFind: FindStructures | null = null;
   /** Changes since the base was built (null: none yet). */
   private live: LiveChanges | null = null;
 
@@ -89,6 +93,7 @@ export class Engine {
       this.details = createDetailsService(this.store);
       this.hoursTables = { hours: venues.hours, zones: venues.zones };
       this.learnt = venues.learnt;
+      this.restoredFind = venues.find;
       return;
     }
     if (!Array.isArray(venues)) {
@@ -183,11 +188,23 @@ export class Engine {
     return this.store.columnBytes + this.spatial.byteSize;
   }
 
-  /** Builds the search and find structures now rather than at their first use. */
+  /**
+   * Builds the search and find structures now rather than at their first use: the search
+   * service (opening-hours tables), find's name index, density grid and id ranks, and, with
+   * the default place resolver, the places learnt from the addresses. A snapshot saves all of
+   * them, so warming an engine read from one builds nothing of size.
+   */
   warm(): this {
     this.searcher();
-    this.finder();
+    this.finder().warm();
+    if (this.hasDefaultPlaces && this.live === null) this.learntPlaces();
     return this;
+  }
+
+  /** Find's name index and density grid, built now if they are not yet (for a snapshot). */
+  findStructures(): FindStructures {
+    const f = this.finder();
+    return { names: f.names, density: f.density };
   }
 
   /** POINT or PATH search (interface 4.1; docs/search.md). Throws VenueSearchError on bad input. */
@@ -262,7 +279,11 @@ export class Engine {
   /** The base's find (internal: the live-data merge collects on it). */
   finder(): FindService {
     const places = this.options.places === undefined ? () => createDefaultPlaceResolver(this.learntPlaces()) : this.options.places;
-    this.findService ??= createFindService(this.store, this.spatial, { places });
+    if (this.findService === null) {
+      const prebuilt = this.restoredFind;
+      this.restoredFind = null;
+      this.findService = createFindService(this.store, this.spatial, { places, ...(prebuilt !== null ? { prebuilt } : {}) });
+    }
     return this.findService;
   }
 }

@@ -25,6 +25,26 @@ export class DensityGrid implements VenueDensity {
     }
   }
 
+  /** A grid saved with {@link cells} (a snapshot): occupied cell numbers and their venue counts. */
+  static fromCells(cells: Float64Array, counts: Uint32Array): DensityGrid {
+    if (cells.length !== counts.length) throw new RangeError(`density grid: ${cells.length} cells, ${counts.length} counts`);
+    const grid = new DensityGrid(new Float64Array(0), new Float64Array(0));
+    for (let k = 0; k < cells.length; k++) grid.counts.set(cells[k]!, counts[k]!);
+    return grid;
+  }
+
+  /** The occupied cells and their venue counts, in the Map's order (for a snapshot). */
+  cells(): { readonly cells: Float64Array; readonly counts: Uint32Array } {
+    const cells = new Float64Array(this.counts.size);
+    const counts = new Uint32Array(this.counts.size);
+    let k = 0;
+    for (const [key, n] of this.counts) {
+      cells[k] = key;
+      counts[k++] = n;
+    }
+    return { cells, counts };
+  }
+
   /** Upper-bound-ish estimate of the venues within `radius` metres of (lat, lon). */
   estimateWithin(lat: number, lon: number, radius: number): number {
     return this.countInBoxes(lat, lon, radius, true);

@@ -25,6 +25,14 @@ export interface FindServiceOptions {
    * `location` is `unknown_place`).
    */
   readonly places?: PlaceResolver | (() => PlaceResolver) | null;
+  /** The name index and density grid already built over this store (a snapshot's); default: built here. */
+  readonly prebuilt?: FindStructures;
+}
+
+/** What a FindService builds over its store (saved in a snapshot, so a restart does not build it). */
+export interface FindStructures {
+  readonly names: NameIndex;
+  readonly density: DensityGrid;
 }
 
 /** Which candidates a find with a centre enumerated (exposed for tests and the bench). */
@@ -47,7 +55,8 @@ export class FindService {
   lastPlan: FindPlan = 'none';
   private readonly store: VenueStore;
   private readonly spatial: SpatialIndex;
-  private readonly density: DensityGrid;
+  /** Venue counts on a coarse grid (plan choice, place disambiguation). */
+  readonly density: DensityGrid;
   private readonly hits = new HitBuffer();
   private readonly top: TopK;
   private placesSource: FindServiceOptions['places'];
@@ -58,10 +67,16 @@ export class FindService {
   constructor(store: VenueStore, spatial: SpatialIndex, options: FindServiceOptions = {}) {
     this.store = store;
     this.spatial = spatial;
-    const names = new Array<string>(store.size);
-    for (let i = 0; i < store.size; i++) names[i] = store.name(i);
-    this.names = new NameIndex(names);
-    this.density = new DensityGrid(store.lat, store.lon);
+    if (options.prebuilt !== undefined) {
+      if (options.prebuilt.names.size !== store.size) throw new RangeError(`find: a name index of ${options.prebuilt.names.size} venues for a store of ${store.size}`);
+      this.names = options.prebuilt.names;
+      this.density = options.prebuilt.density;
+    } else {
+      const names = new Array<string>(store.size);
+      for (let i = 0; i < store.size; i++) names[i] = store.name(i);
+      this.names = new NameIndex(names);
+      this.density = new DensityGrid(store.lat, store.lon);
+    }
     this.top = new TopK((i) => store.id(i));
     this.placesSource = options.places === undefined ? () => createDefaultPlaceResolver(store.records) : options.places;
   }
@@ -129,6 +144,12 @@ export class FindService {
     const total = centre === null ? this.collectByRelevance(q) : this.collectByDistance(q, centre.lat, centre.lon, radius);
     const { venues, costs } = this.top.sorted();
     return { venues, costs, total };
+  }
+
+  /** Builds now what a find without a centre would build at its first call (the id ranks). */
+  warm(): this {
+    this.idRank();
+    return this;
   }
 
   /** Each venue's rank in id order (relevance ties are broken by id), built at first use. */

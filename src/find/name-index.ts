@@ -30,6 +30,16 @@ export interface PreparedNameQuery {
   readonly estimatedCandidates: number;
 }
 
+/** A {@link NameIndex}'s built arrays, as a snapshot saves them (src/snapshot). */
+export interface NameIndexParts {
+  readonly tokens: readonly string[];
+  readonly postStart: Uint32Array;
+  readonly postVenue: Uint32Array;
+  readonly postInfo: Uint8Array;
+  readonly venueStart: Uint32Array;
+  readonly venueTok: Uint32Array;
+}
+
 /** Word counts above this rank like it (6 bits of the key and of postInfo). */
 const MAX_COUNTED_WORDS = 63;
 const INFO_LEAD = 0x80;
@@ -69,7 +79,26 @@ export class NameIndex {
   private readonly stamp: Uint32Array;
   private generation = 0;
 
-  constructor(names: ArrayLike<string>) {
+  /** Builds the index over venue names (venue i's name is `names[i]`), or restores saved parts. */
+  constructor(input: ArrayLike<string> | NameIndexParts) {
+    if ('postStart' in input) {
+      const n = input.venueStart.length - 1;
+      const T = input.tokens.length;
+      if (n < 0 || input.postStart.length !== T + 1 || input.postVenue.length !== input.postInfo.length || input.postStart[T] !== input.postVenue.length || input.venueStart[n] !== input.venueTok.length) {
+        throw new RangeError('name index parts do not fit together');
+      }
+      this.size = n;
+      this.tokens = input.tokens;
+      this.postStart = input.postStart;
+      this.postVenue = input.postVenue;
+      this.postInfo = input.postInfo;
+      this.venueStart = input.venueStart;
+      this.venueTok = input.venueTok;
+      this.optionalToken = optionalTokens(this.tokens);
+      this.stamp = new Uint32Array(n);
+      return;
+    }
+    const names = input;
     const n = names.length;
     this.size = n;
     const idOf = new Map<string, number>();
@@ -121,8 +150,7 @@ export class NameIndex {
     const fill = postStart.slice(0, T);
     const postVenue = new Uint32Array(postStart[T]!);
     const postInfo = new Uint8Array(postStart[T]!);
-    this.optionalToken = new Uint8Array(T);
-    for (let t = 0; t < T; t++) if (OPTIONAL_QUERY_WORDS.has(this.tokens[t]!)) this.optionalToken[t] = 1;
+    this.optionalToken = optionalTokens(this.tokens);
     const firstLetter = new Uint16Array(T);
     for (let t = 0; t < T; t++) firstLetter[t] = this.tokens[t]!.charCodeAt(0);
     lastVenue.fill(-1);
@@ -150,6 +178,12 @@ export class NameIndex {
     this.postVenue = postVenue;
     this.postInfo = postInfo;
     this.stamp = new Uint32Array(n);
+  }
+
+  /** The built arrays (themselves, not copies: do not change them), for a snapshot. */
+  parts(): NameIndexParts {
+    const { tokens, postStart, postVenue, postInfo, venueStart, venueTok } = this;
+    return { tokens, postStart, postVenue, postInfo, venueStart, venueTok };
   }
 
   /** Position in venueTok of the name's lead word: the first, or the second after a filler ("The"). */
@@ -383,4 +417,11 @@ function sortedHas(a: Int32Array, x: number): boolean {
     else hi = mid;
   }
   return false;
+}
+
+/** 1 for each dictionary word in OPTIONAL_QUERY_WORDS ("the", "of", ...), else 0. */
+function optionalTokens(tokens: readonly string[]): Uint8Array {
+  const optional = new Uint8Array(tokens.length);
+  for (let t = 0; t < tokens.length; t++) if (OPTIONAL_QUERY_WORDS.has(tokens[t]!)) optional[t] = 1;
+  return optional;
 }

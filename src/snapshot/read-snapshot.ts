@@ -1,12 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import KDBush from 'kdbush';
 import { Engine, RestoredEngineParts, type EngineOptions } from '../engine.js';
 import { VenueSearchError } from '../errors.js';
+import { DensityGrid } from '../find/density-grid.js';
+import { NameIndex } from '../find/name-index.js';
 import { HoursTable, ZoneTable } from '../hours/index.js';
 import { LearntPlaces } from '../places/learnt-places.js';
+import { CompactRecordSource } from '../store/compact-records.js';
 import { VenueStore } from '../store/venue-store.js';
 import { FORMAT_VERSION, IS_LITTLE_ENDIAN, MAGIC, PREFIX_BYTES, SECTION_NAMES, type SectionName, type SnapshotHeader } from './snapshot-format.js';
-import { SnapshotRecordSource, type TextBlob } from './snapshot-records.js';
 
 type ArrayOf<T extends string> = T extends 'Float64Array'
   ? Float64Array
@@ -18,49 +20,94 @@ type ArrayOf<T extends string> = T extends 'Float64Array'
 
 const CONSTRUCTORS = { Float64Array, Uint32Array, Uint16Array, Uint8Array } as const;
 
+/** Bytes per read call (a single call takes at most 2 GiB). */
+const MAX_READ = 1 << 30;
+/** Global record starts per block (see compact-records.ts). */
+const BLOCK_STRIDE = 2 ** 32;
+
 /** Whether `bytes` (a file's first bytes) start like a snapshot. */
 export function isSnapshot(bytes: Uint8Array): boolean {
   return bytes.length >= MAGIC.length && Buffer.from(bytes.subarray(0, MAGIC.length)).toString('latin1') === MAGIC;
 }
 
 /**
- * Loads an engine from a snapshot written by `writeSnapshot`: one read of the file, then
- * typed-array views of its sections (copied only where a section is misaligned in memory)
- * and the kd-tree restored from its own bytes. Records stay JSON until asked for (see
- * SnapshotRecordSource). `options` as for createEngine (`validate` does not apply: the
+ * Where a snapshot's bytes come from: `read(offset, length)` gives those bytes as a
+ * Uint8Array that starts its own ArrayBuffer (`own`: so typed-array views of it are aligned
+ * and it can be handed on as a standalone buffer), or as a view into a larger buffer.
+ */
+interface SnapshotBytes {
+  readonly length: number;
+  readonly own: boolean;
+  read(offset: number, length: number): Uint8Array;
+}
+
+/** A file read section by section, each into its own ArrayBuffer (no one buffer holds the file). */
+function fileBytes(fd: number): SnapshotBytes {
+  return {
+    length: fstatSync(fd).size,
+    own: true,
+    read(offset, length) {
+      const out = new Uint8Array(new ArrayBuffer(length));
+      let done = 0;
+      while (done < length) {
+        const got = readSync(fd, out, done, Math.min(MAX_READ, length - done), offset + done);
+        if (got === 0) throw new Error(`unexpected end of file at byte ${offset + done}`);
+        done += got;
+      }
+      return out;
+    },
+  };
+}
+
+/** Bytes already in memory (views, not copies). */
+function memoryBytes(bytes: Uint8Array): SnapshotBytes {
+  return { length: bytes.length, own: false, read: (offset, length) => bytes.subarray(offset, offset + length) };
+}
+
+/**
+ * Loads an engine from a snapshot written by `writeSnapshot`: each section is read into its
+ * own buffer and used as it is (typed arrays, the kd-tree, the name index, the compact
+ * records); nothing is parsed per venue and no index is built. The file may be larger than
+ * one Buffer can hold (4 GiB). `options` as for createEngine (`validate` does not apply: the
  * records were validated when the snapshot's engine was built).
  *
  * Errors (`invalid_data`, naming the file): not a snapshot, another format version, another
  * byte order, a truncated file or a section that does not fit the venue count.
  */
 export function readSnapshot(path: string, options: EngineOptions = {}): Engine {
-  let file: Buffer;
+  let fd: number;
   try {
-    file = readFileSync(path);
+    fd = openSync(path, 'r');
   } catch (e) {
     throw new VenueSearchError('invalid_data', `cannot read snapshot ${path}: ${(e as Error).message}`, { param: 'path', value: path });
   }
-  return restoreSnapshot(file, path, options);
+  try {
+    return restore(fileBytes(fd), path, options);
+  } finally {
+    closeSync(fd);
+  }
 }
 
-/** {@link readSnapshot} over bytes already in memory; `name` is used in error messages. */
+/** {@link readSnapshot} over bytes already in memory (views of them are kept); `name` is used in error messages. */
 export function restoreSnapshot(bytes: Uint8Array, name: string, options: EngineOptions = {}): Engine {
-  // Buffer's readers (readDoubleLE, toString) over the caller's bytes, without a copy; the
-  // public type is Uint8Array so that consumers need no Node typings.
-  const file = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return restore(memoryBytes(bytes), name, options);
+}
+
+function restore(file: SnapshotBytes, name: string, options: EngineOptions): Engine {
   const bad = (why: string): never => {
     throw new VenueSearchError('invalid_data', `${name} is not a usable venue-search snapshot: ${why}`, { param: 'path', value: name });
   };
-  if (!isSnapshot(file)) bad(`it does not start with ${JSON.stringify(MAGIC)}`);
-  if (file.length < PREFIX_BYTES) bad('it is truncated');
-  const headerStart = file.readDoubleLE(8);
-  const headerLength = file.readDoubleLE(16);
+  const prefix = Buffer.from(file.read(0, Math.min(PREFIX_BYTES, file.length)));
+  if (!isSnapshot(prefix)) bad(`it does not start with ${JSON.stringify(MAGIC)}`);
+  if (prefix.length < PREFIX_BYTES) bad('it is truncated');
+  const headerStart = prefix.readDoubleLE(8);
+  const headerLength = prefix.readDoubleLE(16);
   if (!(headerStart >= PREFIX_BYTES && headerLength > 0 && headerStart + headerLength <= file.length)) {
     bad(`it is truncated (header at ${headerStart} + ${headerLength} bytes, file ${file.length} bytes)`);
   }
   let header: SnapshotHeader;
   try {
-    header = JSON.parse(file.toString('utf8', headerStart, headerStart + headerLength)) as SnapshotHeader;
+    header = JSON.parse(Buffer.from(file.read(headerStart, headerLength)).toString('utf8')) as SnapshotHeader;
   } catch {
     return bad('its header is not valid JSON');
   }
@@ -73,32 +120,31 @@ export function restoreSnapshot(bytes: Uint8Array, name: string, options: Engine
     if (e === undefined || !(e.offset >= PREFIX_BYTES && e.byteLength >= 0 && e.offset + e.byteLength <= headerStart)) bad(`section ${s} is missing or outside the file`);
   }
 
+  const bytesOf = (s: SectionName): Uint8Array => {
+    const e = header.sections[s];
+    return file.read(e.offset, e.byteLength);
+  };
   const view = <T extends 'Float64Array' | 'Uint32Array' | 'Uint16Array' | 'Uint8Array'>(s: SectionName, type: T, length: number | null): ArrayOf<T> => {
     const e = header.sections[s];
     if (e.type !== type) bad(`section ${s} holds ${e.type}, expected ${type}`);
     const C = CONSTRUCTORS[type];
     const count = e.byteLength / C.BYTES_PER_ELEMENT;
     if (!Number.isInteger(count) || (length !== null && count !== length)) bad(`section ${s} holds ${count} values, expected ${String(length)}`);
-    const at = file.byteOffset + e.offset;
-    const buffer = file.buffer as ArrayBuffer;
+    const b = bytesOf(s);
     // A view needs its start aligned to the element size; otherwise copy the section.
-    if (at % C.BYTES_PER_ELEMENT === 0) return new C(buffer, at, count) as ArrayOf<T>;
-    return new C(buffer.slice(at, at + e.byteLength)) as ArrayOf<T>;
-  };
-  const blob = (s: SectionName, offsets: SectionName): TextBlob => {
-    const o = view(offsets, 'Float64Array', n + 1);
-    const e = header.sections[s];
-    if (o[0] !== 0 || o[n] !== e.byteLength) bad(`the offsets of section ${s} do not span it`);
-    return { bytes: file.subarray(e.offset, e.offset + e.byteLength), offsets: o };
+    if (b.byteOffset % C.BYTES_PER_ELEMENT === 0) return new C(b.buffer as ArrayBuffer, b.byteOffset, count) as ArrayOf<T>;
+    return new C(new Uint8Array(b).buffer, 0, count) as ArrayOf<T>;
   };
 
+  const lat = view('lat', 'Float64Array', n);
+  const lon = view('lon', 'Float64Array', n);
+  const records = restoreRecords(header, view('recordStarts', 'Float64Array', n), view('records', 'Uint8Array', null), lat, lon, bad);
   const termStart = view('termStart', 'Uint32Array', n + 1);
   const vibeStart = view('vibeStart', 'Uint32Array', n + 1);
-  const source = new SnapshotRecordSource(blob('records', 'recordOffsets'), blob('ids', 'idOffsets'), blob('names', 'nameOffsets'));
   const store = new VenueStore(
     {
-      lat: view('lat', 'Float64Array', n),
-      lon: view('lon', 'Float64Array', n),
+      lat,
+      lon,
       chain: view('chain', 'Uint8Array', n),
       caters: view('caters', 'Uint16Array', n),
       primaryGenre: view('primaryGenre', 'Uint16Array', n),
@@ -111,14 +157,14 @@ export function restoreSnapshot(bytes: Uint8Array, name: string, options: Engine
       genreSpellings: header.genreSpellings,
       idOrder: view('idOrder', 'Uint32Array', n),
     },
-    source,
+    records,
   );
-  // kdbush restores from a standalone ArrayBuffer holding only its data: copy the section.
-  const treeEntry = header.sections.tree;
-  const treeStart = file.byteOffset + treeEntry.offset;
+  // kdbush restores from a standalone ArrayBuffer holding only its data.
+  const treeBytes = bytesOf('tree');
+  const treeBuffer = (file.own ? treeBytes.buffer : new Uint8Array(treeBytes).buffer) as ArrayBuffer; // a copy (Buffer.slice would not copy)
   let tree: KDBush;
   try {
-    tree = KDBush.from((file.buffer as ArrayBuffer).slice(treeStart, treeStart + treeEntry.byteLength));
+    tree = KDBush.from(treeBuffer);
   } catch (e) {
     return bad(`its kd-tree section is damaged (${(e as Error).message})`);
   }
@@ -126,5 +172,40 @@ export function restoreSnapshot(bytes: Uint8Array, name: string, options: Engine
   const hours = new HoursTable(view('scheduleOf', 'Uint32Array', n), view('scheduleOffsets', 'Uint32Array', null), view('intervals', 'Uint16Array', null));
   const zones = new ZoneTable(view('zoneCodes', 'Uint16Array', n), header.zoneNames);
   const learnt = header.learntPlaces === null ? null : LearntPlaces.fromJSON(header.learntPlaces);
-  return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt), options);
+  const tokens = header.nameTokens;
+  const postStart = view('namePostStart', 'Uint32Array', tokens.length + 1);
+  let names: NameIndex;
+  try {
+    names = new NameIndex({
+      tokens,
+      postStart,
+      postVenue: view('namePostVenue', 'Uint32Array', postStart[tokens.length]!),
+      postInfo: view('namePostInfo', 'Uint8Array', postStart[tokens.length]!),
+      venueStart: view('nameVenueStart', 'Uint32Array', n + 1),
+      venueTok: view('nameVenueTok', 'Uint32Array', null),
+    });
+  } catch (e) {
+    return bad(`its name index is damaged (${(e as Error).message})`);
+  }
+  const densityCells = view('densityCells', 'Float64Array', null);
+  const density = DensityGrid.fromCells(densityCells, view('densityCounts', 'Uint32Array', densityCells.length));
+  return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt, { names, density }), options);
+}
+
+/** The compact records: the `records` section cut into the header's blocks, checked against the starts. */
+function restoreRecords(header: SnapshotHeader, starts: Float64Array, bytes: Uint8Array, lat: Float64Array, lon: Float64Array, bad: (why: string) => never): CompactRecordSource {
+  const blocks: Uint8Array[] = [];
+  let at = 0;
+  for (const length of header.recordBlocks) {
+    if (!(Number.isInteger(length) && length >= 0 && at + length <= bytes.length)) bad('its record blocks do not fit section records');
+    blocks.push(bytes.subarray(at, at + length));
+    at += length;
+  }
+  if (at !== bytes.length) bad('its record blocks do not span section records');
+  for (let i = 0; i < starts.length; i++) {
+    const s = starts[i]!;
+    const b = Math.floor(s / BLOCK_STRIDE);
+    if (!(b < blocks.length && s - b * BLOCK_STRIDE < blocks[b]!.length && (i === 0 || s > starts[i - 1]!))) bad(`record ${i} starts outside its block`);
+  }
+  return CompactRecordSource.fromParts({ blocks, starts, words: header.recordWords, shapes: header.recordShapes, shared: header.recordShared }, lat, lon);
 }

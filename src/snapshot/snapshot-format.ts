@@ -1,6 +1,8 @@
 /**
- * The engine snapshot file: everything an engine needs, laid out so that loading is reading
- * the file and taking typed-array views of it (no parsing of records, no index building).
+ * The engine snapshot file: everything an engine needs, warmed (the store's columns, the
+ * kd-tree, the opening-hours tables, the records in the engine's compact form, find's name
+ * index and density grid, the learnt places), laid out so that loading is reading each
+ * section into its own typed array: no parsing of records, no index building.
  *
  *   bytes 0..7    MAGIC ("VSNAPSHT")
  *   bytes 8..15   byte offset of the header (float64, little-endian)
@@ -11,14 +13,20 @@
  *
  * Typed arrays are stored in the machine's byte order, which the header records; a file
  * from a machine of the other order is refused (every platform Node supports today is
- * little-endian). Records, ids and names are UTF-8 blobs with Float64Array offsets
- * (`offsets[i] .. offsets[i + 1]` is venue i), so a blob may exceed 4 GiB.
+ * little-endian). Records are the engine's compact blocks (src/store/compact-records.ts)
+ * one after the other in section `records` (the header lists each block's byte length);
+ * `recordStarts` holds each record's global start as the engine holds it (block number
+ * times 2^32 plus the offset in its block). No section depends on the file being read whole:
+ * the reader reads each into its own buffer, so a file (10M venues: several GB) may exceed
+ * what one Buffer can hold.
+ *
+ * Format history: 1 held records, ids and names as UTF-8 JSON blobs and no name index.
  */
 import type { LearntPlacesJson } from '../places/learnt-places.js';
 
 export const MAGIC = 'VSNAPSHT';
 /** Bumped whenever the layout or the meaning of a section changes. */
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 export const PREFIX_BYTES = 24;
 
 export type SectionType = 'Float64Array' | 'Uint32Array' | 'Uint16Array' | 'Uint8Array';
@@ -47,12 +55,15 @@ export const SECTION_NAMES = [
   'scheduleOffsets',
   'intervals',
   'zoneCodes',
-  'recordOffsets',
+  'recordStarts',
   'records',
-  'idOffsets',
-  'ids',
-  'nameOffsets',
-  'names',
+  'namePostStart',
+  'namePostVenue',
+  'namePostInfo',
+  'nameVenueStart',
+  'nameVenueTok',
+  'densityCells',
+  'densityCounts',
 ] as const;
 export type SectionName = (typeof SECTION_NAMES)[number];
 
@@ -69,6 +80,14 @@ export interface SnapshotHeader {
   readonly zoneNames: readonly string[];
   /** Places learnt from the addresses with the default options; null when not saved. */
   readonly learntPlaces: LearntPlacesJson | null;
+  /** Byte length of each compact-record block, in order; they fill section `records`. */
+  readonly recordBlocks: readonly number[];
+  /** The compact records' dictionaries (CompactRecordParts). */
+  readonly recordWords: readonly string[];
+  readonly recordShapes: readonly (readonly string[])[];
+  readonly recordShared: readonly unknown[];
+  /** The name index's sorted dictionary of name words (NameIndexParts.tokens). */
+  readonly nameTokens: readonly string[];
   readonly sections: Readonly<Record<SectionName, SectionEntry>>;
 }
 

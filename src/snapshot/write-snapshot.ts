@@ -1,6 +1,8 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { createEngine, type Engine } from '../engine.js';
 import { VenueSearchError } from '../errors.js';
+import { CompactRecordSource, CompactRecordsBuilder } from '../store/compact-records.js';
+import type { VenueStore } from '../store/venue-store.js';
 import {
   FORMAT_VERSION,
   IS_LITTLE_ENDIAN,
@@ -21,21 +23,27 @@ export interface SnapshotProgress {
 }
 
 export interface WriteSnapshotOptions {
-  /** Called every 50,000 venues and at the end. */
+  /** Called after each block of records (64 MB) and at the end. */
   readonly onProgress?: (p: SnapshotProgress) => void;
   /** Recorded in the header (informative). Default "venue-search". */
   readonly writtenBy?: string;
 }
 
-const FLUSH_BYTES = 8 << 20;
-const PROGRESS_EVERY = 50_000;
+/** Bytes per write call (a single call takes at most 2 GiB). */
+const MAX_WRITE = 1 << 30;
+/** Global record starts per block (see compact-records.ts). */
+const BLOCK_STRIDE = 2 ** 32;
 
 /**
  * Writes `engine` to a snapshot file (format in snapshot-format.ts) that `readSnapshot`
- * loads without parsing records or building indexes. Builds the engine's opening-hours
- * tables and learnt places first if they are not built yet. Atomic: the file is written
- * under a temporary name and renamed into place, so a crash never leaves a half file at
- * `path`. Synchronous I/O (a tool's job, not the engine's hot path).
+ * loads without parsing records or building indexes. Builds what is not built yet (the
+ * opening-hours tables, find's name index and density grid, the learnt places), then writes
+ * each section straight from the engine's typed arrays and record blocks. Atomic: the file
+ * is written under a temporary name and renamed into place, so a crash never leaves a half
+ * file at `path`. Synchronous I/O (a tool's job, not the engine's hot path).
+ *
+ * Errors (`invalid_data`): a path that cannot be written; an id or name holding an unpaired
+ * UTF-16 surrogate (named with its venue), which the snapshot's readers expect to be UTF-8.
  */
 export function writeSnapshot(engine: Engine, path: string, options: WriteSnapshotOptions = {}): void {
   const learnt = engine.hasDefaultPlaces ? engine.learntPlaces().toJSON() : null;
@@ -43,7 +51,14 @@ export function writeSnapshot(engine: Engine, path: string, options: WriteSnapsh
   const current = engine.pendingChanges > 0 ? createEngine([...engine.currentRecords()], { validate: false, places: null }) : engine;
   const { store, spatial } = current;
   const n = store.size;
+  const records = compactRecords(store);
+  const malformed = records.firstMalformedIdOrName();
+  if (malformed !== null) unpairedSurrogate(store, malformed.index, malformed.field);
   const tables = current.openingTables();
+  const find = current.findStructures();
+  const names = find.names.parts();
+  const density = find.density.cells();
+  const compact = records.parts();
   const tmp = `${path}.${process.pid}.part`;
   let fd: number;
   try {
@@ -55,7 +70,7 @@ export function writeSnapshot(engine: Engine, path: string, options: WriteSnapsh
     const writer = new SectionWriter(fd);
     const sections = {} as Record<SectionName, SectionEntry>;
     const put = (name: SectionName, array: ArrayBufferView, type: SectionType) => {
-      sections[name] = writer.array(array, type);
+      sections[name] = writer.section([array], type);
     };
     put('lat', store.lat, 'Float64Array');
     put('lon', store.lon, 'Float64Array');
@@ -72,22 +87,18 @@ export function writeSnapshot(engine: Engine, path: string, options: WriteSnapsh
     put('scheduleOffsets', tables.hours.offsets, 'Uint32Array');
     put('intervals', tables.hours.intervals, 'Uint16Array');
     put('zoneCodes', tables.zones.codes, 'Uint16Array');
-
-    const blob = (name: SectionName, offsetsName: SectionName, text: (i: number) => string, progress: boolean) => {
-      const offsets = new Float64Array(n + 1);
-      const start = writer.beginBlob();
-      for (let i = 0; i < n; i++) {
-        writer.text(text(i));
-        offsets[i + 1] = writer.position - start;
-        if (progress && ((i + 1) % PROGRESS_EVERY === 0 || i + 1 === n)) options.onProgress?.({ done: i + 1, total: n });
-      }
-      sections[name] = writer.endBlob(start);
-      put(offsetsName, offsets, 'Float64Array');
-    };
-    blob('records', 'recordOffsets', (i) => JSON.stringify(store.record(i)), true);
-    blob('ids', 'idOffsets', (i) => wellFormed(store.id(i), 'id', store.id(i)), false);
-    blob('names', 'nameOffsets', (i) => wellFormed(store.name(i), 'name', store.id(i)), false);
+    put('recordStarts', compact.starts, 'Float64Array');
+    sections.records = writer.section(compact.blocks, 'Uint8Array', (k) => {
+      if (options.onProgress !== undefined && n > 0) options.onProgress({ done: recordsBefore(compact.starts, (k + 1) * BLOCK_STRIDE), total: n });
+    });
     if (n === 0) options.onProgress?.({ done: 0, total: 0 });
+    put('namePostStart', names.postStart, 'Uint32Array');
+    put('namePostVenue', names.postVenue, 'Uint32Array');
+    put('namePostInfo', names.postInfo, 'Uint8Array');
+    put('nameVenueStart', names.venueStart, 'Uint32Array');
+    put('nameVenueTok', names.venueTok, 'Uint32Array');
+    put('densityCells', density.cells, 'Float64Array');
+    put('densityCounts', density.counts, 'Uint32Array');
 
     for (const name of SECTION_NAMES) if (sections[name] === undefined) throw new Error(`snapshot section ${name} not written`);
     const header: SnapshotHeader = {
@@ -100,17 +111,20 @@ export function writeSnapshot(engine: Engine, path: string, options: WriteSnapsh
       genreSpellings: store.genreSpellings,
       zoneNames: tables.zones.names,
       learntPlaces: learnt,
+      recordBlocks: compact.blocks.map((b) => b.byteLength),
+      recordWords: compact.words,
+      recordShapes: compact.shapes,
+      recordShared: compact.shared,
+      nameTokens: names.tokens,
       sections,
     };
-    const headerStart = writer.beginBlob();
-    writer.text(JSON.stringify(header));
-    const headerEnd = writer.position;
-    writer.flush();
+    const text = Buffer.from(JSON.stringify(header), 'utf8');
+    const headerEntry = writer.section([text], 'Uint8Array');
     const prefix = Buffer.alloc(PREFIX_BYTES);
     prefix.write(MAGIC, 0, 'latin1');
-    prefix.writeDoubleLE(headerStart, 8);
-    prefix.writeDoubleLE(headerEnd - headerStart, 16);
-    writeSync(fd, prefix, 0, PREFIX_BYTES, 0);
+    prefix.writeDoubleLE(headerEntry.offset, 8);
+    prefix.writeDoubleLE(headerEntry.byteLength, 16);
+    writeAll(fd, prefix, 0);
     closeSync(fd);
     renameSync(tmp, path);
   } catch (e) {
@@ -124,12 +138,30 @@ export function writeSnapshot(engine: Engine, path: string, options: WriteSnapsh
   }
 }
 
-// An unpaired UTF-16 surrogate: UTF-8 cannot hold it, so the id or name would not come back.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** The store's records in compact form: its own, or (a store over other records) encoded here. */
+function compactRecords(store: VenueStore): CompactRecordSource {
+  if (store.source instanceof CompactRecordSource) return store.source;
+  const builder = new CompactRecordsBuilder(store.size);
+  for (let i = 0; i < store.size; i++) builder.add(store.record(i), store.lat[i]!, store.lon[i]!);
+  return builder.finish(store.lat, store.lon);
+}
 
-/** `text` if it survives UTF-8; otherwise an error naming the venue and the field. */
-function wellFormed(text: string, field: 'id' | 'name', recordId: string): string {
-  if (!LONE_SURROGATE.test(text)) return text;
+/** Number of records whose global start is below `limit` (starts ascend). */
+function recordsBefore(starts: Float64Array, limit: number): number {
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (starts[mid]! < limit) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Throws the error for an id or name that UTF-8 cannot hold, naming the venue and the field. */
+function unpairedSurrogate(store: VenueStore, i: number, field: 'id' | 'name'): never {
+  const recordId = store.id(i);
+  const text = field === 'id' ? recordId : store.name(i);
   throw new VenueSearchError('invalid_data', `venue ${JSON.stringify(recordId)}: its ${field} ${JSON.stringify(text)} holds an unpaired UTF-16 surrogate, which a snapshot (UTF-8) cannot keep; fix the ${field} in the data`, {
     param: field,
     value: text,
@@ -137,65 +169,34 @@ function wellFormed(text: string, field: 'id' | 'name', recordId: string): strin
   });
 }
 
-/** Appends sections to the file, each starting at a multiple of 8 bytes. */
+function writeAll(fd: number, bytes: Uint8Array, at: number): void {
+  let done = 0;
+  while (done < bytes.length) done += writeSync(fd, bytes, done, Math.min(MAX_WRITE, bytes.length - done), at + done);
+}
+
+const ZEROS = new Uint8Array(8);
+
+/** Appends sections to the file straight from their arrays, each starting at a multiple of 8 bytes. */
 class SectionWriter {
-  position = PREFIX_BYTES;
+  private position = PREFIX_BYTES;
   private readonly fd: number;
-  private chunks: Buffer[] = [];
-  private pending = 0;
-  private filePosition = PREFIX_BYTES;
 
   constructor(fd: number) {
     this.fd = fd;
   }
 
-  array(a: ArrayBufferView, type: SectionType): SectionEntry {
-    this.pad();
-    const offset = this.position;
-    this.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength));
-    return { offset, byteLength: a.byteLength, type };
-  }
-
-  beginBlob(): number {
-    this.pad();
-    return this.position;
-  }
-
-  text(s: string): void {
-    this.push(Buffer.from(s, 'utf8'));
-  }
-
-  endBlob(start: number): SectionEntry {
-    return { offset: start, byteLength: this.position - start, type: 'Uint8Array' };
-  }
-
-  flush(): void {
-    if (this.pending === 0) return;
-    const all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.pending);
-    let done = 0;
-    while (done < all.length) done += writeSync(this.fd, all, done, all.length - done, this.filePosition + done);
-    this.filePosition += all.length;
-    this.chunks = [];
-    this.pending = 0;
-  }
-
-  private pad(): void {
+  /** One section: `parts` one after the other; `onPart(k)` after part k is written. */
+  section(parts: readonly ArrayBufferView[], type: SectionType, onPart?: (k: number) => void): SectionEntry {
     const padded = align8(this.position);
-    if (padded > this.position) this.push(Buffer.alloc(padded - this.position));
-  }
-
-  private push(b: Buffer): void {
-    if (b.length === 0) return;
-    if (b.length >= FLUSH_BYTES) {
-      this.flush();
-      let done = 0;
-      while (done < b.length) done += writeSync(this.fd, b, done, b.length - done, this.filePosition + done);
-      this.filePosition += b.length;
-    } else {
-      this.chunks.push(b);
-      this.pending += b.length;
-      if (this.pending >= FLUSH_BYTES) this.flush();
+    if (padded > this.position) writeAll(this.fd, ZEROS.subarray(0, padded - this.position), this.position);
+    this.position = padded;
+    const offset = this.position;
+    for (let k = 0; k < parts.length; k++) {
+      const a = parts[k]!;
+      writeAll(this.fd, new Uint8Array(a.buffer, a.byteOffset, a.byteLength), this.position);
+      this.position += a.byteLength;
+      onPart?.(k);
     }
-    this.position += b.length;
+    return { offset, byteLength: this.position - offset, type };
   }
 }

@@ -425,6 +425,18 @@ export class CompactRecordsBuilder {
   }
 }
 
+/**
+ * A {@link CompactRecordSource}'s contents, as a snapshot saves them (src/snapshot): the
+ * blocks, each record's global start, and the dictionaries (JSON-safe values).
+ */
+export interface CompactRecordParts {
+  readonly blocks: readonly Uint8Array[];
+  readonly starts: Float64Array;
+  readonly words: readonly string[];
+  readonly shapes: readonly (readonly string[])[];
+  readonly shared: readonly unknown[];
+}
+
 /** Reads the compact records (see the module comment). */
 export class CompactRecordSource implements RecordSource {
   readonly length: number;
@@ -444,6 +456,37 @@ export class CompactRecordSource implements RecordSource {
   ) {
     this.length = starts.length;
     this.block = blocks[0] ?? Buffer.alloc(0);
+  }
+
+  /**
+   * Restores records saved from {@link parts} (a snapshot); `lat`/`lon` are the store's
+   * columns. Shared values are deep-frozen here, as the builder freezes them.
+   */
+  static fromParts(parts: CompactRecordParts, lat: Float64Array, lon: Float64Array): CompactRecordSource {
+    if (lat.length !== parts.starts.length) throw new RangeError(`compact records: ${parts.starts.length} starts for ${lat.length} venues`);
+    const blocks = parts.blocks.map((b) => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)));
+    return new CompactRecordSource(blocks, parts.starts, parts.words, parts.shapes, parts.shared.map((v) => deepFreeze(v)), lat, lon);
+  }
+
+  /** What {@link fromParts} restores from (the arrays themselves, not copies: do not change them). */
+  parts(): CompactRecordParts {
+    return { blocks: this.blocks, starts: this.starts, words: this.words, shapes: this.shapes, shared: this.shared };
+  }
+
+  /**
+   * The first venue whose id (`field` 'id') or name ('name') holds an unpaired UTF-16
+   * surrogate (stored escaped: see RecordWriter.text), or null. Reads two text headers a
+   * venue, decoding no text.
+   */
+  firstMalformedIdOrName(): { readonly index: number; readonly field: 'id' | 'name' } | null {
+    for (let i = 0; i < this.length; i++) {
+      this.seek(i);
+      const idHeader = this.readVarint();
+      if (idHeader % 2 === 1) return { index: i, field: 'id' };
+      this.pos += Math.floor(idHeader / 2);
+      if (this.readVarint() % 2 === 1) return { index: i, field: 'name' };
+    }
+    return null;
   }
 
   /** Bytes held: the blocks and the start offsets (the dictionaries are small). */

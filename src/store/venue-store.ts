@@ -66,6 +66,8 @@ export class VenueStore {
   // nothing to load.
   private readonly idIndex: IdIndex | null;
   private readonly idOrder: Uint32Array | null;
+  /** idsInOrder() of a store built from records, once computed. */
+  private sortedIds: Uint32Array | null = null;
 
   /** Builds the columns from records (in the order given); duplicate ids are an error. */
   constructor(records: readonly VenueRecord[]);
@@ -182,13 +184,15 @@ export class VenueStore {
     return Array.from({ length: this.size }, (_, i) => this.source.get(i));
   }
 
-  /** Venue indices in ascending id order (JavaScript string order), for saving. */
+  /** Venue indices in ascending id order (JavaScript string order), computed once (do not change it). */
   idsInOrder(): Uint32Array {
     if (this.idOrder !== null) return this.idOrder;
+    if (this.sortedIds !== null) return this.sortedIds;
     const order = new Uint32Array(this.size);
     for (let i = 0; i < this.size; i++) order[i] = i;
     const ids = Array.from({ length: this.size }, (_, i) => this.source.id(i));
-    return order.sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+    this.sortedIds = order.sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+    return this.sortedIds;
   }
 
   /** Whether venue i has establishment term `code` (binary search in its sorted row). */
