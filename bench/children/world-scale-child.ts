@@ -8,16 +8,26 @@
  * build (createEngine), whole-engine memory with the caller's records released (heap used +
  * array buffers after gc()), warm (search and find structures), POINT 1 km, PATH 10 km /
  * 200 m, find (a name prefix, with and without a 5 km centre): median and p99 of
- * `calls` calls each; then, with argv[3] = a file path, snapshot write and load and one
- * POINT answered by the loaded engine.
+ * `calls` calls each; then, with argv[3] = a file path, snapshot write (timed), and the
+ * snapshot opened in a fresh process (bench/children/snapshot-open-child.ts): spawn to a
+ * POINT search and a find answered, its read, warm, search and find times, the loaded
+ * engine's memory, and its two answers checked equal to this process's engine's.
+ *
+ * Run (under the heavy lock; 10M needs more old space than the bench's 12 GB for the
+ * generated records themselves, about 8 GB at 10M, while the engine is built):
+ *   npx tsc -p tsconfig.bench.json && node --expose-gc --max-old-space-size=20000 \
+ *     .tmp/bench-dist/bench/children/world-scale-child.js 10000000 .tmp/world-10m.vsnap \
+ *     > bench/results/world-scale-10m.ndjson
  */
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { rmSync, statSync } from 'node:fs';
 import { benchVenues } from '../lib/dataset.js';
 import { createEngine } from '../../src/engine.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
-import { readSnapshot } from '../../src/snapshot/read-snapshot.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
+import { childScript } from '../lib/paths.js';
+import { spawnTimed } from '../workloads/cold-start.js';
 import { Rng } from '../../scripts/fixtures/random.js';
 import { cumulativeWeights, upperBound, type GbTown } from '../../scripts/fixtures/gb-towns.js';
 
@@ -121,12 +131,26 @@ if (snapshotPath) {
     const writeSeconds = (performance.now() - t) / 1000;
     const bytes = statSync(snapshotPath).size;
     emit('snapshot write', { writeSeconds, fileBytes: bytes });
-    t = performance.now();
-    const loaded = readSnapshot(snapshotPath, { places: null });
-    const loadSeconds = (performance.now() - t) / 1000;
     const a = at(0);
-    const same = JSON.stringify(loaded.search({ locations: [a], mode: { mode: 'POINT', maxDistance: 1000 } }, { now })) === JSON.stringify(engine.search({ locations: [a], mode: { mode: 'POINT', maxDistance: 1000 } }, { now }));
-    emit('snapshot load', { loadSeconds, sameAnswer: same });
+    const ask = { lat: a.lat, lon: a.lon, q: anchors[0]!.word, now };
+    const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
+    const expected = {
+      search: digest(engine.search({ locations: [a], mode: { mode: 'POINT', maxDistance: 1000 } }, { now })),
+      find: digest(engine.find({ q: ask.q }, { now })),
+    };
+    const opened = await spawnTimed(['--expose-gc', ...childScript('snapshot-open-child'), snapshotPath, JSON.stringify(ask)]);
+    const o = opened.answer as unknown as Record<string, number | string>;
+    emit('snapshot load, fresh process', {
+      spawnToSearchAndFindSeconds: opened.ms / 1000,
+      childStartToSearchAndFindSeconds: (o.answeredAt as number) / 1000,
+      readSeconds: (o.readMs as number) / 1000,
+      warmSeconds: (o.warmMs as number) / 1000,
+      firstSearchMs: o.searchMs,
+      firstFindMs: o.findMs,
+      loadedEngineBytesPerVenue: (o.loadedBytes as number) / n,
+      venues: o.venues,
+      sameAnswers: o.searchDigest === expected.search && o.findDigest === expected.find,
+    });
   } catch (err) {
     emit('snapshot', { error: (err as Error).message.slice(0, 300) });
   } finally {

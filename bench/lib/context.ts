@@ -5,6 +5,7 @@ import { Baselines } from './baselines.js';
 import { benchVenueFile, benchVenueFilePath, benchVenues, sizeLabel } from './dataset.js';
 import { timeOnce, timeOnceAsync, type LiveOptions } from './measure.js';
 import type { WorkloadResult } from './report.js';
+import { SERVE_START_FIGURE } from './serve-start.js';
 import { snapshotFigures } from './snapshot-load.js';
 
 function progress(s: string): void {
@@ -86,6 +87,8 @@ export async function loadContext(n: number, opts: { fromFile: boolean; timeMs: 
     figures['snapshot: load + first POINT search (ms)'] = snap.loadAndFirstSearchMs;
     figures['snapshot: restart, spawn -> first answer (ms)'] = snap.spawnToAnswerMs;
     figures['snapshot: fresh process, start -> a search and a find answered (ms)'] = snap.startToSearchAndFindMs;
+    figures[SERVE_START_FIGURE] = snap.serveSpawnToFindAndSearchMs;
+    for (const [phase, at] of Object.entries(snap.servePhases)) figures[`snapshot: serve --workers 1, child's ${phase} at (ms since its start)`] = at;
     figures['snapshot: file size (MB)'] = snap.fileMegabytes;
     figures['snapshot: searches checked equal to the records engine'] = snap.checkedSearches;
   }

@@ -1,4 +1,5 @@
 import type { Timing } from './measure.js';
+import { SERVE_START_FIGURE } from './serve-start.js';
 import type { WorkloadResult } from './report.js';
 
 /** One goal of issues 2, 4, 5, 6 and 16, with the figure measured in this run. */
@@ -68,7 +69,12 @@ export function evaluateGoals(results: readonly WorkloadResult[], size: string):
   push(16, 'createEngine from records: at most 1.5 s', `one-off, in the bench process; ${SPREAD}`, f['build store + spatial index (ms)'], (v) => v <= 1500, s);
   push(16, 'readVenues of NDJSON, validated: at most 5 s', `one-off, in the bench process; ${SPREAD}`, f['read + validate NDJSON (ms)'], (v) => v <= 5000, s);
   push(16, 'writeSnapshot: at most 3 s', `one-off; ${SPREAD}`, f['snapshot: write, once (ms)'], (v) => v <= 3000, s);
-  push(16, 'from spawning a process on a snapshot to answering a find and a search: at most 1 s', `one-off, fresh process (readSnapshot, search, find; not through the HTTP serve command); ${SPREAD}`, f['snapshot: fresh process, start -> a search and a find answered (ms)'], (v) => v <= 1000, s);
+  // Runs before the serve figure existed measured readSnapshot in a bare child instead.
+  if (f[SERVE_START_FIGURE] !== undefined) {
+    push(16, 'from spawning `venue-search serve` on a snapshot to answering a find and a search: at most 1 s', `one-off, fresh process: \`serve --data <snapshot> --workers 1 --dev\` spawned, polled over HTTP until GET /v1/find and POST /v1/search/ answer; ${SPREAD}`, f[SERVE_START_FIGURE], (v) => v <= 1000, s);
+  } else {
+    push(16, 'from spawning a process on a snapshot to answering a find and a search: at most 1 s', `one-off, fresh process (readSnapshot, search, find; not through the HTTP serve command); ${SPREAD}`, f['snapshot: fresh process, start -> a search and a find answered (ms)'], (v) => v <= 1000, s);
+  }
 
   const point = at(W.point);
   const prefs = median(point, 'ours: POINT 1 km + preferences');

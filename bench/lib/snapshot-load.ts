@@ -13,6 +13,7 @@ import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { spawnTimed } from '../workloads/cold-start.js';
 import { median, timeOnce } from './measure.js';
 import { childScript } from './paths.js';
+import { serveStartFigures } from './serve-start.js';
 import { answersDigest, checkBodies } from './snapshot-check.js';
 
 export interface SnapshotFigures {
@@ -23,6 +24,10 @@ export interface SnapshotFigures {
   readonly spawnToAnswerMs: number;
   /** From the child's process start (its performance.now(), node's own start included) to a search and a find answered. */
   readonly startToSearchAndFindMs: number;
+  /** `venue-search serve --data <snapshot> --workers 1`: spawn -> a find and a search answered over HTTP (bench/lib/serve-start.ts). */
+  readonly serveSpawnToFindAndSearchMs: number;
+  /** The serve child's own start-up phases, ms since its process started (medians). */
+  readonly servePhases: Readonly<Record<string, number>>;
   readonly fileMegabytes: number;
   readonly checkedSearches: number;
   readonly runs: number;
@@ -44,6 +49,7 @@ export async function snapshotFigures(engine: Engine, path: string, runs: number
     both.push(answer.found!);
   }
   const fileMegabytes = statSync(path).size / 1e6;
+  const serve = await serveStartFigures(path, runs);
   rmSync(path, { force: true });
   return {
     writeMs: write.ms,
@@ -51,6 +57,8 @@ export async function snapshotFigures(engine: Engine, path: string, runs: number
     loadAndFirstSearchMs: median(first),
     spawnToAnswerMs: median(wall),
     startToSearchAndFindMs: median(both),
+    serveSpawnToFindAndSearchMs: median(serve.spawnToFindAndSearchMs),
+    servePhases: serve.phases,
     fileMegabytes,
     checkedSearches: checkBodies().length,
     runs,

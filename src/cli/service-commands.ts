@@ -266,7 +266,17 @@ export function widgetOptionsOf(options: Pick<ServeOptions, 'widgetTiles' | 'wid
   };
 }
 
+/**
+ * With VENUE_SEARCH_START_TIMES=1, serve prints its start-up phases on stderr, each as
+ * `venue-search start: <phase> at <ms> ms` since the process started (the bench's
+ * serve-start figure reads them: bench/lib/serve-start.ts).
+ */
+function startTime(phase: string): void {
+  if (process.env.VENUE_SEARCH_START_TIMES === '1') process.stderr.write(`venue-search start: ${phase} at ${performance.now().toFixed(1)} ms\n`);
+}
+
 async function serve(options: ServeOptions): Promise<void> {
+  startTime('command parsed');
   // Live data has one writer: its change log and compactions belong to a single process.
   if (options.adminTokenFile !== undefined && (options.workers ?? 1) > 1) {
     fail('--admin-token-file (live data) runs in one process: leave out --workers or give --workers 1');
@@ -275,9 +285,12 @@ async function serve(options: ServeOptions): Promise<void> {
   if (workers > 1 && !isClusterWorker()) return servePrimary(options, workers);
   const live = options.adminTokenFile === undefined ? null : await openLive(options);
   const engine = live?.live.engine ?? (await loadEngine(options.data));
+  startTime('engine loaded and warmed');
   const store = await openStore(options.db);
+  startTime('accounts opened');
   const admin = live === null ? {} : { admin: { live: live.live, token: live.token } };
   const app = await buildApp({ engine, accounts: store, logger: { level: 'info' }, widget: widgetOptionsOf(options), ...admin });
+  startTime('app built');
   const close = async (): Promise<void> => {
     await app.close();
     await live?.live.close();
@@ -292,6 +305,7 @@ async function serve(options: ServeOptions): Promise<void> {
     await store.close();
     fail(`cannot listen on ${options.host}:${options.port}: ${(err as Error).message}`);
   }
+  startTime('listening');
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   // a worker reports to its primary, which prints once for all
