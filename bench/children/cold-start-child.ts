@@ -2,7 +2,8 @@
  * Cold-start child (bench/workloads/cold-start.ts, bench/lib/snapshot-load.ts): loads the
  * data file given as argv[2] (an NDJSON file: read, validate and build; a `.vsnap` snapshot:
  * readSnapshot), answers one POINT search (1 km, central London, with preferences) and one
- * find ("red lion", no centre: the name index is built at its first use), then
+ * find ("red lion", no centre: from NDJSON the name index is built at this first use; a
+ * snapshot holds it), then
  * prints one JSON line with its own phase timings (ms since the process started). With
  * `--check` after the file it adds the digest of the snapshot check searches' answers.
  * With argv[2] = '--empty' it only imports the engine and prints: the runtime's own start.

@@ -4,12 +4,12 @@ import type { Writable } from 'node:stream';
 import { Command, InvalidArgumentError } from 'commander';
 import { readVenues } from '../data/read-venues.js';
 import type { VenueRecord } from '../schema/venue.js';
-import { importFhrs } from '../import/fhrs-import.js';
 import type { ImportReport } from '../import/import-report.js';
-import { mergeVenues } from '../import/merge.js';
 import { progressBar } from './progress-bar.js';
-import { importOsm, type ImportRun } from '../import/osm-import.js';
-import { importOverture, type OvertureImportOptions } from '../import/overture-import.js';
+import type { ImportRun } from '../import/osm-import.js';
+import type { OvertureImportOptions } from '../import/overture-import.js';
+// The importers (Parquet, CSV and OSM readers) are loaded by the command that runs them, so
+// that `serve` and the other commands do not pay for loading them at start.
 import type { LonLatBox } from '../import/overture-to-venue.js';
 
 /**
@@ -94,6 +94,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .option('-o, --output <file>', 'write NDJSON here instead of stdout')
     .option('--report-json <file>', 'also write the report as JSON')
     .action(async (file: string, options: OutputOptions) => {
+      const { importOsm } = await import('../import/osm-import.js');
       await runImport((onProgress) => importOsm(file, { onProgress }), options, io);
     });
 
@@ -106,6 +107,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .option('--max-km-from-authority <km>', 'skip rows geocoded further than this from their local authority (default 40)', positiveNumber)
     .action(async (file: string, options: OutputOptions & { maxKmFromAuthority?: number }) => {
       const fhrsOptions = options.maxKmFromAuthority !== undefined ? { maxKmFromAuthority: options.maxKmFromAuthority } : {};
+      const { importFhrs } = await import('../import/fhrs-import.js');
       await runImport((onProgress) => importFhrs(file, { onProgress, ...fhrsOptions }), options, io);
     });
 
@@ -124,6 +126,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
         ...(options.bbox !== undefined ? { bbox: options.bbox } : {}),
         ...(options.country !== undefined ? { country: options.country } : {}),
       };
+      const { importOverture } = await import('../import/overture-import.js');
       await runImport((onProgress) => importOverture(path, { onProgress, ...overture }), options, io);
     });
 
@@ -141,6 +144,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
         all.push(...venues);
         for (const r of rejects) rejected.push({ file, line: r.line, message: r.error.message });
       }
+      const { mergeVenues } = await import('../import/merge.js');
       const { records, report } = mergeVenues(all);
       // Records readVenues rejected count as read and skipped, so the report still adds up.
       for (const r of rejected) {

@@ -14,7 +14,8 @@ interface SnapshotOptions {
 
 /**
  * `venue-search snapshot --data <venues file> --out <file>`: reads and validates the venues
- * once, builds the engine (indexes, opening-hours and time-zone tables, learnt places) and
+ * once, builds the engine (indexes, opening-hours and time-zone tables, find's name index,
+ * learnt places: everything `warm()` builds) and
  * writes it as a snapshot that `serve --data <file>` (or `readSnapshot`) loads in a fraction
  * of the time. Progress bars on stderr when it is a terminal; a summary line at the end.
  */
