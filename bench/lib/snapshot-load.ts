@@ -5,7 +5,9 @@
  * answer, with the child's own load time. Loading inside this process would also time a
  * full garbage collection of the bench's multi-GB heap, which a restart never has.
  * Untimed check: the child's answers to 20 POINT and 20 PATH searches have the same digest
- * as this process's engine built from the records.
+ * as this process's engine built from the records. Then the same file served by
+ * `venue-search serve` (bench/lib/serve-start.ts): spawn to a find and a search answered
+ * over HTTP, the figure of issue 16's start-up goal.
  */
 import { rmSync, statSync } from 'node:fs';
 import type { Engine } from '../../src/engine.js';

@@ -22,8 +22,6 @@ const CONSTRUCTORS = { Float64Array, Uint32Array, Uint16Array, Uint8Array } as c
 
 /** Bytes per read call (a single call takes at most 2 GiB). */
 const MAX_READ = 1 << 30;
-/** Global record starts per block (see compact-records.ts). */
-const BLOCK_STRIDE = 2 ** 32;
 
 /** Whether `bytes` (a file's first bytes) start like a snapshot. */
 export function isSnapshot(bytes: Uint8Array): boolean {
@@ -192,7 +190,7 @@ function restore(file: SnapshotBytes, name: string, options: EngineOptions): Eng
   return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt, { names, density }), options);
 }
 
-/** The compact records: the `records` section cut into the header's blocks, checked against the starts. */
+/** The compact records: the `records` section cut into the header's blocks (CompactRecordSource checks the starts). */
 function restoreRecords(header: SnapshotHeader, starts: Float64Array, bytes: Uint8Array, lat: Float64Array, lon: Float64Array, bad: (why: string) => never): CompactRecordSource {
   const blocks: Uint8Array[] = [];
   let at = 0;
@@ -202,10 +200,9 @@ function restoreRecords(header: SnapshotHeader, starts: Float64Array, bytes: Uin
     at += length;
   }
   if (at !== bytes.length) bad('its record blocks do not span section records');
-  for (let i = 0; i < starts.length; i++) {
-    const s = starts[i]!;
-    const b = Math.floor(s / BLOCK_STRIDE);
-    if (!(b < blocks.length && s - b * BLOCK_STRIDE < blocks[b]!.length && (i === 0 || s > starts[i - 1]!))) bad(`record ${i} starts outside its block`);
+  try {
+    return CompactRecordSource.fromParts({ blocks, starts, words: header.recordWords, shapes: header.recordShapes, shared: header.recordShared }, lat, lon);
+  } catch (e) {
+    return bad(`its records are damaged (${(e as Error).message})`);
   }
-  return CompactRecordSource.fromParts({ blocks, starts, words: header.recordWords, shapes: header.recordShapes, shared: header.recordShared }, lat, lon);
 }

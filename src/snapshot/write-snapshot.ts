@@ -31,8 +31,6 @@ export interface WriteSnapshotOptions {
 
 /** Bytes per write call (a single call takes at most 2 GiB). */
 const MAX_WRITE = 1 << 30;
-/** Global record starts per block (see compact-records.ts). */
-const BLOCK_STRIDE = 2 ** 32;
 
 /**
  * Writes `engine` to a snapshot file (format in snapshot-format.ts) that `readSnapshot`
@@ -89,7 +87,7 @@ export function writeSnapshot(engine: Engine, path: string, options: WriteSnapsh
     put('zoneCodes', tables.zones.codes, 'Uint16Array');
     put('recordStarts', compact.starts, 'Float64Array');
     sections.records = writer.section(compact.blocks, 'Uint8Array', (k) => {
-      if (options.onProgress !== undefined && n > 0) options.onProgress({ done: recordsBefore(compact.starts, (k + 1) * BLOCK_STRIDE), total: n });
+      if (n > 0) options.onProgress?.({ done: records.recordsBeforeBlock(k + 1), total: n });
     });
     if (n === 0) options.onProgress?.({ done: 0, total: 0 });
     put('namePostStart', names.postStart, 'Uint32Array');
@@ -144,18 +142,6 @@ function compactRecords(store: VenueStore): CompactRecordSource {
   const builder = new CompactRecordsBuilder(store.size);
   for (let i = 0; i < store.size; i++) builder.add(store.record(i), store.lat[i]!, store.lon[i]!);
   return builder.finish(store.lat, store.lon);
-}
-
-/** Number of records whose global start is below `limit` (starts ascend). */
-function recordsBefore(starts: Float64Array, limit: number): number {
-  let lo = 0;
-  let hi = starts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (starts[mid]! < limit) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Throws the error for an id or name that UTF-8 cannot hold, naming the venue and the field. */

@@ -463,9 +463,28 @@ export class CompactRecordSource implements RecordSource {
    * columns. Shared values are deep-frozen here, as the builder freezes them.
    */
   static fromParts(parts: CompactRecordParts, lat: Float64Array, lon: Float64Array): CompactRecordSource {
-    if (lat.length !== parts.starts.length) throw new RangeError(`compact records: ${parts.starts.length} starts for ${lat.length} venues`);
+    const { starts, blocks: saved } = parts;
+    if (lat.length !== starts.length) throw new RangeError(`compact records: ${starts.length} starts for ${lat.length} venues`);
+    for (let i = 0; i < starts.length; i++) {
+      const s = starts[i]!;
+      const b = Math.floor(s / BLOCK_STRIDE);
+      if (!(b < saved.length && s - b * BLOCK_STRIDE < saved[b]!.length && (i === 0 || s > starts[i - 1]!))) throw new RangeError(`compact records: record ${i} starts outside its block`);
+    }
     const blocks = parts.blocks.map((b) => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)));
     return new CompactRecordSource(blocks, parts.starts, parts.words, parts.shapes, parts.shared.map((v) => deepFreeze(v)), lat, lon);
+  }
+
+  /** Number of records held in blocks `0 .. k - 1` (records fill the blocks in index order). */
+  recordsBeforeBlock(k: number): number {
+    const limit = k * BLOCK_STRIDE;
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.starts[mid]! < limit) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** What {@link fromParts} restores from (the arrays themselves, not copies: do not change them). */
