@@ -155,6 +155,25 @@ describe('snapshot edge cases and bad files', () => {
     expect(() => readSnapshot(wrong)).toThrow(/section \w+ holds \d+ values, expected \d+|do not span it/);
   });
 
+  it('record blocks that do not span their section, or a record starting outside its block, are refused', () => {
+    const bytes = Buffer.from(readFileSync(file));
+    const header = bytes.toString('latin1');
+    const blocks = /"recordBlocks":\[([\d,]+)\]/.exec(header)!;
+    const blockBytes = blocks[1]!.split(',').map(Number);
+    const last = blockBytes.length - 1;
+    const short = Buffer.from(bytes);
+    const shortened = [...blockBytes.slice(0, last), blockBytes[last]! - 1];
+    short.write(`"recordBlocks":[${shortened.join(',')}]`.padEnd(blocks[0]!.length, ' '), blocks.index, 'latin1');
+    writeFileSync(join(dir, 'short-blocks.vsnap'), short);
+    expect(() => readSnapshot(join(dir, 'short-blocks.vsnap'))).toThrow(/not a usable venue-search snapshot: its record blocks do not span section records/);
+    // the last record's start moved past the end of the block
+    const starts = /"recordStarts":\{"offset":(\d+)/.exec(header)!;
+    const past = Buffer.from(bytes);
+    past.writeDoubleLE(last * 2 ** 32 + blockBytes[last]! + 10, Number(starts[1]) + 8 * (venues.length - 1));
+    writeFileSync(join(dir, 'past-block.vsnap'), past);
+    expect(() => readSnapshot(join(dir, 'past-block.vsnap'))).toThrow(new RegExp(`its records are damaged \\(compact records: record ${venues.length - 1} starts outside its block\\)`));
+  });
+
   it('a name with an unpaired surrogate is refused at write time, naming the venue; no file is left', () => {
     const broken = join(dir, 'broken.vsnap');
     const engine = createEngine([{ ...venues[0]!, name: 'Caf\ud800 Rouge' }, venues[1]!]);
