@@ -14,6 +14,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { isVenueSearchError } from '../errors.js';
 import { DEFAULT_ROTATION_GRACE_MS, openAccount, rotateAccountKeys } from '../accounts/accounts.js';
 import { buildApp } from '../http/app.js';
+import { CLOCK_FILE_ENV, serviceClock, type ServiceClock } from './service-clock.js';
 import { hashApiKey } from '../accounts/keys.js';
 import { normalizeOrigin } from '../accounts/origins.js';
 import { MICROS_PER_GBP, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../accounts/plans.js';
@@ -277,7 +278,15 @@ async function serve(options: ServeOptions): Promise<void> {
   const engine = live?.live.engine ?? (await loadEngine(options.data));
   const store = await openStore(options.db);
   const admin = live === null ? {} : { admin: { live: live.live, token: live.token } };
-  const app = await buildApp({ engine, accounts: store, logger: { level: 'info' }, widget: widgetOptionsOf(options), ...admin });
+  let serviceTime: ServiceClock;
+  try {
+    serviceTime = serviceClock();
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  const { clock, file: clockFile } = serviceTime;
+  if (clockFile !== undefined) process.stderr.write(`warning: the service clock reads ${clockFile} (${CLOCK_FILE_ENV}; for tests only)\n`);
+  const app = await buildApp({ engine, accounts: store, clock, logger: { level: 'info' }, widget: widgetOptionsOf(options), ...admin });
   const close = async (): Promise<void> => {
     await app.close();
     await live?.live.close();
