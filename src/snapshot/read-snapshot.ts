@@ -43,8 +43,17 @@ export function readSnapshot(path: string, options: EngineOptions = {}): Engine 
   return restoreSnapshot(file, path, options);
 }
 
+/**
+ * The kd-tree section in its own SharedArrayBuffer, for engines of several threads restored
+ * from one snapshot held in shared memory (shared-snapshot.ts): the first restore fills
+ * `tree`, every later one uses it instead of a copy of its own.
+ */
+export interface SharedTree {
+  tree?: SharedArrayBuffer;
+}
+
 /** {@link readSnapshot} over bytes already in memory; `name` is used in error messages. */
-export function restoreSnapshot(bytes: Uint8Array, name: string, options: EngineOptions = {}): Engine {
+export function restoreSnapshot(bytes: Uint8Array, name: string, options: EngineOptions = {}, sharedTree?: SharedTree): Engine {
   // Buffer's readers (readDoubleLE, toString) over the caller's bytes, without a copy; the
   // public type is Uint8Array so that consumers need no Node typings.
   const file = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -113,12 +122,18 @@ export function restoreSnapshot(bytes: Uint8Array, name: string, options: Engine
     },
     source,
   );
-  // kdbush restores from a standalone ArrayBuffer holding only its data: copy the section.
+  // kdbush restores from a standalone buffer holding only its data: copy the section (into
+  // shared memory when asked), unless a shared copy exists already.
   const treeEntry = header.sections.tree;
   const treeStart = file.byteOffset + treeEntry.offset;
+  if (sharedTree?.tree !== undefined && sharedTree.tree.byteLength !== treeEntry.byteLength) bad(`the shared kd-tree is ${sharedTree.tree.byteLength} bytes, its section ${treeEntry.byteLength}`);
+  if (sharedTree !== undefined && sharedTree.tree === undefined) {
+    sharedTree.tree = new SharedArrayBuffer(treeEntry.byteLength);
+    new Uint8Array(sharedTree.tree).set(file.subarray(treeEntry.offset, treeEntry.offset + treeEntry.byteLength));
+  }
   let tree: KDBush;
   try {
-    tree = KDBush.from((file.buffer as ArrayBuffer).slice(treeStart, treeStart + treeEntry.byteLength));
+    tree = KDBush.from(sharedTree?.tree ?? (file.buffer as ArrayBuffer).slice(treeStart, treeStart + treeEntry.byteLength));
   } catch (e) {
     return bad(`its kd-tree section is damaged (${(e as Error).message})`);
   }
