@@ -3,9 +3,9 @@
  *
  * 1. Pre-check the balance (AccountsStore.precheckBalance: possibly from a mirror that may be
  *    too high, never too low); if it cannot cover the price, refuse without producing.
- * 2. Produce the answer (the synchronous engine call and its serialisation). An error thrown
- *    here (a bad request, an unknown venue, a serialisation fault) ends the request: nothing
- *    is charged.
+ * 2. Produce the answer (the engine call, in this thread or an engine thread, and its
+ *    serialisation). An error thrown here (a bad request, an unknown venue, a serialisation
+ *    fault, an engine thread that died) ends the request: nothing is charged.
  * 3. Charge in one transaction that debits only if the balance still covers the price and
  *    writes one ledger row under the request's id (a server-made UUID, sent back as the
  *    `Request-Id` header, so a client can match a response to its ledger row).
@@ -28,11 +28,11 @@ export type ChargedAnswer<T> =
   | { readonly served: false; readonly costMicros: number; readonly balanceMicros: number };
 
 /** Steps 1-3; the caller sends `answer` only when `served`. `clock`: ms since the epoch, for the ledger row. */
-export async function chargedAnswer<T>(accounts: AccountsStore, request: ChargedRequest, clock: () => number, produce: () => T): Promise<ChargedAnswer<T>> {
+export async function chargedAnswer<T>(accounts: AccountsStore, request: ChargedRequest, clock: () => number, produce: () => T | Promise<T>): Promise<ChargedAnswer<T>> {
   const { accountId, costMicros } = request;
   const precheck = await accounts.precheckBalance(accountId, costMicros);
   if (!precheck.covers) return { served: false, costMicros, balanceMicros: precheck.balanceMicros };
-  const answer = produce();
+  const answer = await produce();
   const charge = await accounts.charge({ ...request, nowMs: clock() });
   if (!charge.charged) return { served: false, costMicros, balanceMicros: charge.balanceMicros };
   return { served: true, answer };

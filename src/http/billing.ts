@@ -17,13 +17,13 @@ export async function serveCharged(
   reply: FastifyReply,
   kind: BillableKind,
   costMicros: number,
-  produce: () => unknown,
+  produce: () => unknown | Promise<unknown>,
 ): Promise<void> {
   const { accountId } = principalOf(request);
   // encoded before the charge: the bytes wait for the group commit off the JS heap (one
   // buffer) instead of as a string the garbage collector would copy meanwhile
-  const encode = () => {
-    const serialized = reply.serialize(produce());
+  const encode = async () => {
+    const serialized = reply.serialize(await produce());
     return typeof serialized === 'string' ? Buffer.from(serialized, 'utf8') : serialized;
   };
   const result = await chargedAnswer(accounts, { accountId, requestId: request.id, kind, costMicros }, clock, encode);

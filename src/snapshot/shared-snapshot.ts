@@ -8,7 +8,9 @@
  * threads restore them. What each engine builds for itself (parsed records, name index
  * structures, search scratch) stays per thread.
  */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Engine, EngineOptions } from '../engine.js';
+import { VenueSearchError } from '../errors.js';
 import { restoreSnapshot, type SharedTree } from './read-snapshot.js';
 
 export interface SharedSnapshot {
@@ -24,6 +26,31 @@ export interface SharedSnapshot {
 export function shareSnapshot(bytes: Uint8Array, name: string): SharedSnapshot {
   const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
   shared.set(bytes);
+  return sharedOver(shared, name);
+}
+
+/** Reads the snapshot file at `path` straight into shared memory (no private copy on the way). */
+export function readSharedSnapshot(path: string): SharedSnapshot {
+  let shared: Uint8Array;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      shared = new Uint8Array(new SharedArrayBuffer(fstatSync(fd).size));
+      for (let at = 0; at < shared.length; ) {
+        const n = readSync(fd, shared, at, shared.length - at, at);
+        if (n === 0) throw new Error(`the file ended at byte ${at} of ${shared.length} while being read`);
+        at += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    throw new VenueSearchError('invalid_data', `cannot read snapshot ${path}: ${(e as Error).message}`, { param: 'path', value: path });
+  }
+  return sharedOver(shared, path);
+}
+
+function sharedOver(shared: Uint8Array, name: string): SharedSnapshot {
   const box: SharedTree = {};
   restoreSnapshot(shared, name, {}, box);
   return { bytes: shared, tree: box.tree!, name };

@@ -140,7 +140,7 @@ export async function createWidgetSite(deps: WidgetSiteDependencies): Promise<Wi
     }
     const html = widgetPageHtml(
       {
-        vocabulary: deps.vocabulary(),
+        vocabulary: await deps.vocabulary(),
         tileUrl: deps.tileUrl ?? null,
         tileAttribution: deps.tileAttribution ?? null,
         baseMapHref,

@@ -77,7 +77,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
     }
 
     app.get('/vocabulary', { schema: V1_OPERATIONS.vocabulary }, async (_request, reply) => {
-      (reply as FastifyReply).send(engine.vocabulary());
+      (reply as FastifyReply).send(await engine.vocabulary());
     });
 
     const balances = async (accountId: string, range?: TimeRange): Promise<Balances> => {
