@@ -46,4 +46,5 @@ await runSuite({
   only,
   timeMs: quick ? 200 : 1000,
   httpSeconds: quick ? 2 : 5,
+  sharedEnginesSize: quick ? 100_000 : 300_000,
 });

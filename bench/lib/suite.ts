@@ -8,6 +8,7 @@ import { fairWorkloads } from '../workloads/fair.js';
 import { findWorkloads } from '../workloads/find.js';
 import { httpLoadWorkload } from '../workloads/http-load.js';
 import { scaleOutWorkload } from '../workloads/scale-out.js';
+import { sharedEnginesWorkload } from '../workloads/shared-engines.js';
 import { memoryWorkload } from '../workloads/memory.js';
 import { pathWorkloads } from '../workloads/path.js';
 import { pointWorkloads } from '../workloads/point.js';
@@ -40,6 +41,8 @@ export interface SuiteOptions {
   /** tinybench time budget per task, ms. */
   readonly timeMs: number;
   readonly httpSeconds: number;
+  /** Venues of the shared-snapshot memory measurement (scale-out group); default 100k. */
+  readonly sharedEnginesSize?: number;
   /** Name of the results file (bench/results/latest-<label>.json); default `quick` or `full`. */
   readonly label?: string;
 }
@@ -122,6 +125,8 @@ export async function runSuite(o: SuiteOptions): Promise<string> {
   if (on('scaleout')) {
     log(`\n# scale-out: 1 and 2 workers, ${o.httpSeconds} s each; PostgreSQL charges\n`);
     emit(await scaleOutWorkload({ seconds: o.httpSeconds, connections: 32, chargeSeconds: o.httpSeconds }));
+    log(`\n# memory per worker: engine threads over one shared snapshot, ${sizeLabel(o.sharedEnginesSize ?? 100_000)} venues\n`);
+    emit(await sharedEnginesWorkload(o.sharedEnginesSize ?? 100_000));
   }
   const seconds = (performance.now() - started) / 1000;
   const goalSize = sizeLabel(Math.max(0, ...o.sizes));

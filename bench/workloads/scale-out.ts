@@ -1,10 +1,10 @@
 /**
  * Scale-out workload (issue 18), in one run:
  * - requests per second of `venue-search serve` at 1 and at 2 worker processes (`--workers`),
- *   each a real process tree over the bundled fixtures and one SQLite accounts file, driven
+ *   and of one process at 1 and at 2 engine threads (`--engine-threads`), each a real process tree over the bundled fixtures and one SQLite accounts file, driven
  *   by autocannon in its OWN process (bench/children/load-child.ts). CPU split: the machine's
  *   cores are shared by the service's workers and the load generator (stated in the output);
- *   the configurations are measured in alternated rounds (1, 2, 2, 1 workers) so background
+ *   the configurations are measured in alternated rounds (each configuration twice, in the order 1 2 3 4 4 3 2 1) so background
  *   drift hits both alike. Requests: POST /v1/search/ POINT 1 km, limit 20, over 64 seeded
  *   centres, spread over 256 Enterprise accounts (100 requests/s each by plan: a cap of
  *   25,600/s, above what the service reaches, so the run measures throughput, not the plan);
@@ -37,6 +37,19 @@ export interface ScaleOutOptions {
 }
 
 const DATA = 'fixtures/venues.ndjson';
+
+interface Config {
+  readonly workers: number;
+  readonly engineThreads: number;
+}
+
+/** Worker processes (the engine on each main thread), then one process with engine threads over one shared copy. */
+const CONFIGS: readonly Config[] = [
+  { workers: 1, engineThreads: 0 },
+  { workers: 2, engineThreads: 0 },
+  { workers: 1, engineThreads: 1 },
+  { workers: 1, engineThreads: 2 },
+];
 const ACCOUNTS = 256;
 
 function cli(): string[] {
@@ -49,8 +62,8 @@ interface Service {
   readonly base: string;
 }
 
-async function startService(db: string, workers: number): Promise<Service> {
-  const child = spawn(process.execPath, [...cli(), 'serve', '--data', repoPath(DATA), '--port', '0', '--db', db, '--workers', String(workers)], {
+async function startService(db: string, config: Config): Promise<Service> {
+  const child = spawn(process.execPath, [...cli(), 'serve', '--data', repoPath(DATA), '--port', '0', '--db', db, '--workers', String(config.workers), '--engine-threads', String(config.engineThreads)], {
     stdio: ['ignore', 'ignore', 'pipe'],
     cwd: repoPath(),
   });
@@ -140,17 +153,16 @@ export async function scaleOutWorkload(o: ScaleOutOptions): Promise<WorkloadResu
       const [lat, lon] = venues[Math.floor(rand() * venues.length)]!.location.coordinates;
       return JSON.stringify({ locations: [{ lat, lon }], mode: { mode: 'POINT', maxDistance: 1000 } });
     });
-    const configs = [1, 2];
     const specs: string[] = [];
-    for (const workers of configs) {
-      const db = join(dir, `accounts-${workers}.sqlite`);
+    for (const [k, config] of CONFIGS.entries()) {
+      const db = join(dir, `accounts-${k}.sqlite`);
       const store = new SqliteAccountsStore(db);
       const keys: string[] = [];
       for (let i = 0; i < ACCOUNTS; i++) keys.push((await openAccount(store, 'Enterprise', { openingCreditMicros: 1e12 })).secretKey);
       await store.close();
-      const service = await startService(db, workers);
+      const service = await startService(db, config);
       services.push(service);
-      const spec = join(dir, `load-${workers}.json`);
+      const spec = join(dir, `load-${k}.json`);
       const requests = keys.map((key, i) => ({ method: 'POST' as const, path: '/v1/search/', headers: { 'api-key': key, 'content-type': 'application/json' }, body: bodies[i % bodies.length]! }));
       writeFileSync(spec, JSON.stringify({ url: service.base, connections: o.connections, seconds: o.seconds / 2, requests }));
       specs.push(spec);
@@ -158,21 +170,22 @@ export async function scaleOutWorkload(o: ScaleOutOptions): Promise<WorkloadResu
       writeFileSync(`${spec}.warm`, JSON.stringify({ url: service.base, connections: o.connections, seconds: 1, requests }));
       await load(`${spec}.warm`);
     }
-    const rounds: LoadRound[][] = configs.map(() => []);
-    for (const k of [0, 1, 1, 0]) rounds[k]!.push(await load(specs[k]!));
+    const rounds: LoadRound[][] = CONFIGS.map(() => []);
+    for (const k of [0, 1, 2, 3, 3, 2, 1, 0]) rounds[k]!.push(await load(specs[k]!));
     // a single worker is the process itself; N > 1: the primary's children that run `serve`
     // (not other children such as the widget bundler's esbuild service)
     const memory = services.map((s, k) => {
       const self = rssBytes(s.child.pid!);
-      if (configs[k] === 1) return { primary: 0, workers: [self] };
+      if (CONFIGS[k]!.workers === 1) return { primary: 0, workers: [self] };
       const workers = childrenOf(s.child.pid!).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('serve'));
       return { primary: self, workers: workers.map(rssBytes) };
     });
-    const rows = configs.map((workers, k) => {
+    const rows = CONFIGS.map(({ workers, engineThreads }, k) => {
       const rs = rounds[k]!;
       const seconds = rs.reduce((n, r) => n + r.seconds, 0);
       return {
         workers,
+        engineThreads,
         requestsPerSecond: Math.round(rs.reduce((n, r) => n + r.ok, 0) / seconds),
         p50Ms: Math.max(...rs.map((r) => r.p50Ms)),
         p99Ms: Math.max(...rs.map((r) => r.p99Ms)),
@@ -194,18 +207,20 @@ export async function scaleOutWorkload(o: ScaleOutOptions): Promise<WorkloadResu
         request: 'POST /v1/search/ POINT 1 km, limit 20',
         connections: o.connections,
         secondsPerConfiguration: o.seconds,
-        cpu: `${os.availableParallelism()} cores shared by the service's worker processes and the load generator (1 process)`,
+        cpu: `${os.availableParallelism()} cores shared by the service (its worker processes, or its main thread and engine threads) and the load generator (1 process, its own)`,
         pgCharging: '32 concurrent loops, 64 accounts, fsync=on, synchronous_commit=on',
       },
       timings: [],
       table: {
-        header: ['workers', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'RSS per worker MiB', 'primary RSS MiB'],
-        rows: rows.map((r) => [String(r.workers), String(r.requestsPerSecond), String(r.p50Ms), String(r.p99Ms), String(r.non2xx), String(r.errors), r.workerRssMiB.join(', '), String(r.primaryRssMiB)]),
+        header: ['worker processes', 'engine threads', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'RSS per worker MiB', 'primary RSS MiB'],
+        rows: rows.map((r) => [String(r.workers), r.engineThreads === 0 ? 'none (main thread)' : String(r.engineThreads), String(r.requestsPerSecond), String(r.p50Ms), String(r.p99Ms), String(r.non2xx), String(r.errors), r.workerRssMiB.join(', '), String(r.primaryRssMiB)]),
         data: { rows, charging },
       },
       figures: {
         '2 workers / 1 worker throughput': rows[1]!.requestsPerSecond / rows[0]!.requestsPerSecond,
         'extra memory of the second worker (incl. primary) / single worker (goal < 0.2)': (twoTotal - single) / single,
+        '2 engine threads / 1 engine thread throughput': rows[3]!.requestsPerSecond / rows[2]!.requestsPerSecond,
+        'extra memory of the second engine thread / one (one process; fixtures)': (rows[3]!.workerRssMiB[0]! - rows[2]!.workerRssMiB[0]!) / rows[2]!.workerRssMiB[0]!,
         'PostgreSQL durable charges per second': charging.perSecond,
         'PostgreSQL charge p50 ms': charging.p50Ms,
       },

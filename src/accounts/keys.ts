@@ -1,6 +1,6 @@
 /**
- * API keys: generation and hashing (the request header and the public key's permission list
- * are HTTP's: src/http/key-header.ts).
+ * API keys: generation, hashing and masking in log text (the request header is HTTP's:
+ * src/http/key-header.ts; what a public key may call: public-key-scope.ts).
  *
  * A key is `sk_` or `pk_` followed by 43 base64url characters (32 random bytes, 256 bits).
  * Only its SHA-256 digest is stored. A slow password hash (scrypt, argon2) exists to protect
@@ -34,4 +34,11 @@ export function hashApiKey(key: string): Buffer {
 
 export function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+const KEY_IN_TEXT = /\b(sk|pk)_[A-Za-z0-9_-]+/g;
+
+/** Masks anything shaped like an API key (any length after the prefix), for log lines. */
+export function maskKeys(text: string): string {
+  return text.replace(KEY_IN_TEXT, '$1_[redacted]');
 }

@@ -1,7 +1,11 @@
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { readVenues } from '../data/read-venues.js';
 import { createEngine, type Engine } from '../engine.js';
 import { isSnapshot, readSnapshot } from '../snapshot/read-snapshot.js';
+import { readSharedSnapshot, type SharedSnapshot } from '../snapshot/shared-snapshot.js';
+import { writeSnapshot } from '../snapshot/write-snapshot.js';
 
 /** Whether the file at `path` starts like a snapshot (reads its first 8 bytes only). */
 export function isSnapshotFile(path: string): boolean {
@@ -27,4 +31,23 @@ export async function loadEngineFile(path: string, fail: (message: string) => ne
   if (isSnapshotFile(path)) return { engine: readSnapshot(path), snapshot: true };
   const { venues } = await readVenues(path);
   return { engine: createEngine(venues, { validate: false }), snapshot: false };
+}
+
+/**
+ * The data file given on the command line as a snapshot in shared memory, for engine threads
+ * (`serve --engine-threads`): a snapshot is read into it directly; a venues file is built
+ * once and written as a snapshot to a temporary folder (removed after), then read. Errors as
+ * for loadEngineFile.
+ */
+export async function loadSharedSnapshot(path: string, fail: (message: string) => never): Promise<SharedSnapshot> {
+  if (existsSync(path) && statSync(path).isFile() && isSnapshotFile(path)) return readSharedSnapshot(path);
+  const { engine } = await loadEngineFile(path, fail);
+  const dir = mkdtempSync(join(tmpdir(), 'venue-search-serve-'));
+  try {
+    const file = join(dir, 'venues.vsnap');
+    writeSnapshot(engine, file);
+    return { ...readSharedSnapshot(file), name: path };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * The service commands of the `venue-search` command line:
- *   serve --data <venues.ndjson> [--port 8080] [--host 127.0.0.1] [--db accounts.sqlite | postgres://...] [--workers N] [--dev]
+ *   serve --data <venues.ndjson> [--port 8080] [--host 127.0.0.1] [--db accounts.sqlite | postgres://...] [--workers N] [--engine-threads N] [--dev]
  *         [--admin-token-file F [--live-dir D] [--compact-after N]]
  *   accounts create --plan <Plan> [--db accounts.sqlite]
  *   accounts topup <accountId> <amountGBP> [--db accounts.sqlite]
@@ -14,14 +14,16 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { isVenueSearchError } from '../errors.js';
 import { DEFAULT_ROTATION_GRACE_MS, openAccount, rotateAccountKeys } from '../accounts/accounts.js';
 import { buildApp } from '../http/app.js';
+import { CLOCK_FILE_ENV, serviceClock, type ServiceClock } from './service-clock.js';
 import { hashApiKey } from '../accounts/keys.js';
-import { normalizeOrigin } from '../http/origins.js';
+import { normalizeOrigin } from '../accounts/origins.js';
 import { MICROS_PER_GBP, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../accounts/plans.js';
 import { AccountsDatabaseError, type AccountsStore } from '../accounts/accounts-store.js';
 import { isPostgresUrl, redactUrl } from '../accounts/database-url.js';
-import type { WidgetOptions } from '../http/v1/widget-routes.js';
+import type { WidgetOptions } from '../widget/widget-page.js';
 import { LiveVenues } from '../changelog/live-venues.js';
-import { loadEngineFile } from './load-engine.js';
+import { loadEngineFile, loadSharedSnapshot } from './load-engine.js';
+import { EnginePool } from '../service/engine-pool.js';
 import { isClusterWorker, reportListening, runPrimary, WorkerStartError } from './serve-cluster.js';
 
 const DEFAULT_DB = 'accounts.sqlite';
@@ -101,6 +103,8 @@ export interface ServeOptions {
   adminTokenFile?: string;
   liveDir?: string;
   compactAfter: number;
+  /** Engine threads over one shared snapshot (0: the engine runs on the main thread). */
+  engineThreads: number;
 }
 
 /** Shortest operator token accepted (characters). */
@@ -137,6 +141,16 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
     return { live, token, dir };
   } catch (err) {
     if (isVenueSearchError(err)) fail(`cannot load ${options.data} with the changes in ${dir}: ${err.message}`);
+    throw err;
+  }
+}
+
+/** The engine threads of `serve --engine-threads N` over the data file held once in shared memory. */
+async function startEnginePool(dataPath: string, threads: number): Promise<EnginePool> {
+  try {
+    return await EnginePool.start(await loadSharedSnapshot(dataPath, fail), threads);
+  } catch (err) {
+    if (isVenueSearchError(err)) fail(`cannot load ${dataPath}: ${err.message}`);
     throw err;
   }
 }
@@ -227,7 +241,8 @@ async function developmentKeys(store: AccountsStore, dbPath: string): Promise<De
 async function servingLines(options: ServeOptions, port: number, dev: DevelopmentKeys | undefined, workers: number): Promise<string[]> {
   const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
   const processes = workers > 1 ? `, ${workers} worker processes` : '';
-  const lines = [`venue-search: serving ${options.data} on ${base}/v1/ (accounts: ${describeDb(options.db)}${processes})`];
+  const threads = options.engineThreads > 0 ? `, ${options.engineThreads} engine threads${workers > 1 ? ' each' : ''} over one shared copy of the data` : '';
+  const lines = [`venue-search: serving ${options.data} on ${base}/v1/ (accounts: ${describeDb(options.db)}${processes}${threads})`];
   if (dev !== undefined) {
     lines.push(
       `Development account (Enterprise plan, opened with 10 GBP credit; keys kept in ${developmentKeysFile(options.db)}):`,
@@ -283,16 +298,29 @@ async function serve(options: ServeOptions): Promise<void> {
   }
   const workers = options.adminTokenFile !== undefined ? 1 : (options.workers ?? availableParallelism());
   if (workers > 1 && !isClusterWorker()) return servePrimary(options, workers);
+  if (options.adminTokenFile !== undefined && options.engineThreads > 0) {
+    fail('--admin-token-file (live data) changes the engine in place: leave out --engine-threads');
+  }
   const live = options.adminTokenFile === undefined ? null : await openLive(options);
-  const engine = live?.live.engine ?? (await loadEngine(options.data));
+  const pool = options.engineThreads > 0 ? await startEnginePool(options.data, options.engineThreads) : null;
+  const engine = live?.live.engine ?? pool ?? (await loadEngine(options.data));
   startTime('engine loaded and warmed');
   const store = await openStore(options.db);
   startTime('accounts opened');
   const admin = live === null ? {} : { admin: { live: live.live, token: live.token } };
-  const app = await buildApp({ engine, accounts: store, logger: { level: 'info' }, widget: widgetOptionsOf(options), ...admin });
+  let serviceTime: ServiceClock;
+  try {
+    serviceTime = serviceClock();
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  const { clock, file: clockFile } = serviceTime;
+  if (clockFile !== undefined) process.stderr.write(`warning: the service clock reads ${clockFile} (${CLOCK_FILE_ENV}; for tests only)\n`);
+  const app = await buildApp({ engine, accounts: store, clock, logger: { level: 'info' }, widget: widgetOptionsOf(options), ...admin });
   startTime('app built');
   const close = async (): Promise<void> => {
     await app.close();
+    await pool?.close();
     await live?.live.close();
     await store.close();
     process.exit(0);
@@ -314,7 +342,7 @@ async function serve(options: ServeOptions): Promise<void> {
   const lines = await servingLines(options, port, dev, 1);
   if (live !== null) {
     const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
-    lines.splice(1, 0, `Admin routes on ${base}/admin/ (live data in ${live.dir}; ${engine.pendingChanges} pending changes replayed)`);
+    lines.splice(1, 0, `Admin routes on ${base}/admin/ (live data in ${live.dir}; ${live.live.engine.pendingChanges} pending changes replayed)`);
   }
   process.stderr.write(`${lines.join('\n')}\n`);
 }
@@ -334,6 +362,7 @@ export function registerServiceCommands(program: Command): void {
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
     .option('--workers <n>', 'worker processes serving the one port (default: the number of cores)', parseWorkers)
+    .option('--engine-threads <n>', 'engine threads per process over one copy of the venue data in shared memory (0: the engine runs on the main thread)', parseCount, 0)
     .option('--dev', 'create or reuse the development account and print its keys (kept beside the database, reused while valid)')
     .option('--widget-tiles <template>', 'XYZ base-map tiles for the widget, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: the offline base map)')
     .option('--widget-tiles-attribution <text>', 'credit line shown on the widget map when tiles are used (plain text)')

@@ -11,20 +11,23 @@
  *   automatic HEAD routes (HEAD is a 405 like any other method a path does not serve);
  * - request ids are generated server-side (a client-sent id header is ignored);
  * - request logs carry method, path and status, never headers, and any key-shaped token in a
- *   URL is masked.
+ *   URL is masked (src/service/request-log.ts).
  */
 import { randomUUID } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { AccountsStore } from '../accounts/accounts-store.js';
 import { ADMIN_PREFIX, adminRoutes, type AdminRoutesOptions } from './admin-routes.js';
-import type { EngineLike } from './engine-like.js';
+import type { EngineLike } from '../service/engine-like.js';
+import { maskKeys } from '../accounts/keys.js';
+import { OPENAPI_HEAD } from '../service/openapi-document.js';
+import { requestLogOptions } from '../service/request-log.js';
 import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.js';
 import { clientErrorResponse } from './client-errors.js';
 import { HttpError, toErrorResponse } from './http-errors.js';
 import { createValidatorCompiler } from './validation.js';
 import { V1_PREFIX, v1Routes } from './v1/routes.js';
-import { ErrorEnvelopeSchema } from './v1/schemas.js';
+import { ErrorEnvelopeSchema } from '../service/api-schemas.js';
 import { WIDGET_PREFIX, widgetRoutes, type WidgetOptions } from './v1/widget-routes.js';
 
 export interface BuildAppOptions {
@@ -59,28 +62,10 @@ export interface BuildAppOptions {
 /** Longest path parameter (a venue id), characters: VenueIdParamsSchema's maxLength. */
 const MAX_PATH_PARAM_LENGTH = 200;
 
-const KEY_IN_TEXT = /\b(sk|pk)_[A-Za-z0-9_-]+/g;
-
-/** Masks anything shaped like an API key, for log lines. */
-export function maskKeys(text: string): string {
-  return text.replace(KEY_IN_TEXT, '$1_[redacted]');
-}
-
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? Date.now;
-  const logger = options.logger ?? false;
   const app = Fastify({
-    logger:
-      logger === false
-        ? false
-        : {
-            ...(logger === true ? {} : logger),
-            serializers: {
-              req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, url: maskKeys(req.url) }),
-              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-            },
-            redact: { paths: ['req.headers["api-key"]', 'req.headers["api_key"]', 'headers["api-key"]', 'headers["api_key"]'], censor: '[redacted]' },
-          },
+    logger: requestLogOptions(options.logger),
     bodyLimit: options.bodyLimitBytes ?? 64 * 1024,
     requestTimeout: options.requestTimeoutMs ?? 15_000,
     connectionTimeout: options.connectionTimeoutMs ?? 30_000,
@@ -137,21 +122,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifySwagger, {
     // shared schemas keep their $id as the component name (ErrorEnvelope, not def-0)
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'venue-search',
-        version: '1',
-        description: 'Venue search for groups and routes. Errors share one envelope; money is integer micro-GBP.',
-        license: { name: 'MIT', identifier: 'MIT' },
-      },
-      components: {
-        securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'API-Key' } },
-      },
-    },
+    openapi: OPENAPI_HEAD,
   });
   app.addSchema(ErrorEnvelopeSchema);
-  await app.register(widgetRoutes({ ...options.widget, engine: options.engine, accounts: options.accounts, clock }), { prefix: WIDGET_PREFIX });
+  const vocabulary = () => options.engine.vocabulary();
+  await app.register(widgetRoutes({ ...options.widget, vocabulary, accounts: options.accounts, clock }), { prefix: WIDGET_PREFIX });
   if (options.admin !== undefined) await app.register(adminRoutes(options.admin), { prefix: ADMIN_PREFIX });
   await app.register(v1Routes({ engine: options.engine, accounts: options.accounts, clock, planWindows: options.planWindows ?? planWindows, publicUrl: options.publicUrl }), {
     prefix: V1_PREFIX,

@@ -6,21 +6,9 @@
  * and machine-readable. Anything a client sent maps to a 4xx; only our own faults are 500.
  */
 import { describeValue, isVenueSearchError, type VenueSearchErrorCode } from '../errors.js';
+import type { ErrorEnvelope, ErrorType } from '../service/api-schemas.js';
 
-export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'billing_error'
-  | 'permission_error'
-  | 'rate_limit_error'
-  | 'api_error';
-
-export interface ErrorEnvelope {
-  message: string;
-  type: ErrorType;
-  code: string;
-  param?: string;
-}
+export type { ErrorEnvelope, ErrorType };
 
 /**
  * The catalogue: every `code` a client can receive, with its status and `type`. A code is

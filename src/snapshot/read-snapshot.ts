@@ -86,12 +86,21 @@ export function readSnapshot(path: string, options: EngineOptions = {}): Engine 
   }
 }
 
-/** {@link readSnapshot} over bytes already in memory (views of them are kept); `name` is used in error messages. */
-export function restoreSnapshot(bytes: Uint8Array, name: string, options: EngineOptions = {}): Engine {
-  return restore(memoryBytes(bytes), name, options);
+/**
+ * The kd-tree section in its own SharedArrayBuffer, for engines of several threads restored
+ * from one snapshot held in shared memory (shared-snapshot.ts): the first restore fills
+ * `tree`, every later one uses it instead of a copy of its own.
+ */
+export interface SharedTree {
+  tree?: SharedArrayBuffer;
 }
 
-function restore(file: SnapshotBytes, name: string, options: EngineOptions): Engine {
+/** {@link readSnapshot} over bytes already in memory (views of them are kept); `name` is used in error messages. */
+export function restoreSnapshot(bytes: Uint8Array, name: string, options: EngineOptions = {}, sharedTree?: SharedTree): Engine {
+  return restore(memoryBytes(bytes), name, options, sharedTree);
+}
+
+function restore(file: SnapshotBytes, name: string, options: EngineOptions, sharedTree?: SharedTree): Engine {
   const bad = (why: string): never => {
     throw new VenueSearchError('invalid_data', `${name} is not a usable venue-search snapshot: ${why}`, { param: 'path', value: name });
   };
@@ -157,9 +166,15 @@ function restore(file: SnapshotBytes, name: string, options: EngineOptions): Eng
     },
     records,
   );
-  // kdbush restores from a standalone ArrayBuffer holding only its data.
+  // kdbush restores from a standalone buffer holding only its data: a copy of the section
+  // (into shared memory when asked), unless a shared copy exists already.
   const treeBytes = bytesOf('tree');
-  const treeBuffer = (file.own ? treeBytes.buffer : new Uint8Array(treeBytes).buffer) as ArrayBuffer; // a copy (Buffer.slice would not copy)
+  if (sharedTree?.tree !== undefined && sharedTree.tree.byteLength !== treeBytes.byteLength) bad(`the shared kd-tree is ${sharedTree.tree.byteLength} bytes, its section ${treeBytes.byteLength}`);
+  if (sharedTree !== undefined && sharedTree.tree === undefined) {
+    sharedTree.tree = new SharedArrayBuffer(treeBytes.byteLength);
+    new Uint8Array(sharedTree.tree).set(treeBytes);
+  }
+  const treeBuffer = sharedTree?.tree ?? ((file.own ? treeBytes.buffer : new Uint8Array(treeBytes).buffer) as ArrayBuffer); // a copy (Buffer.slice would not copy)
   let tree: KDBush;
   try {
     tree = KDBush.from(treeBuffer);

@@ -1,5 +1,5 @@
 /**
- * The widget's HTML, rendered by the service (src/http/v1/widget-routes.ts). The markup holds
+ * The widget's HTML, rendered by the service (src/widget/widget-page.ts, routes in src/http/v1/widget-routes.ts). The markup holds
  * every control with its label, so the page is usable with a keyboard and a screen reader;
  * the script (page/widget.ts) fills the lists and the map. Configuration travels in a JSON
  * data block (`type="application/json"`), which browsers never execute, so the page needs

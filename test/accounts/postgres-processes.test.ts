@@ -5,16 +5,22 @@
  *   over two processes -> exactly K answered 200, K refused 402, K charges in the ledger.
  * - Crash: SIGKILL one process in the middle of a burst, 10 times: every answered request's
  *   id is charged exactly once; the balance equals the opening credit minus the charges.
- * - Limits: a Hobbyist key over three processes gets exactly 2 per second.
+ * - Limits: a Hobbyist key over three processes gets exactly 2 per second (on the wall
+ *   clock), and exactly 1,000 per 24 h window and 2 per second (on one clock file the
+ *   three processes share: VENUE_SEARCH_CLOCK_FILE, src/cli/service-clock.ts, moved by the test).
  * The ledger is read over a separate connection (the oracle), never through the store.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAccount } from '../../src/accounts/accounts.js';
 import { priceMicros } from '../../src/accounts/plans.js';
 import { PostgresAccountsStore } from '../../src/accounts/postgres-accounts-store.js';
 import { runServiceCommand } from '../http/support/run-service-command.js';
+import { CLOCK_FILE_ENV } from '../../src/cli/service-clock.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 
 const FIND = priceMicros('find');
@@ -45,9 +51,10 @@ interface Service {
   readonly base: string;
 }
 
-async function startService(): Promise<Service> {
+async function startService(env: NodeJS.ProcessEnv = process.env): Promise<Service> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--port', '0', '--db', url, '--workers', '1'], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    env,
   });
   children.add(child);
   child.once('exit', () => children.delete(child));
@@ -186,5 +193,71 @@ describe('two service processes on one PostgreSQL', () => {
     expect(Number(rows[0].b)).toBe(opening - charged.length * FIND);
     expect(killedMidBurst).toBeGreaterThan(0);
     expect(answered.length).toBeGreaterThan(0);
+  }, 300_000);
+});
+
+describe('three service processes on one PostgreSQL and one clock file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'venue-search-clock-'));
+  const clockFile = join(dir, 'now-ms');
+  /** Moves the shared clock: a new file renamed over the old, so no process reads half a number. */
+  const setClock = (ms: number): void => {
+    writeFileSync(`${clockFile}.tmp`, String(ms));
+    renameSync(`${clockFile}.tmp`, clockFile);
+  };
+  const services: Service[] = [];
+  beforeAll(async () => {
+    setClock(Date.UTC(2030, 0, 1));
+    services.push(...(await Promise.all([0, 1, 2].map(() => startService({ ...process.env, [CLOCK_FILE_ENV]: clockFile })))));
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(services.map((s) => stopService(s)));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function ratedFind(base: string, key: string): Promise<{ status: number | 'failed'; code?: string | undefined; message?: string | undefined }> {
+    try {
+      const res = await fetch(`${base}/v1/find?q=nando`, { headers: { 'API-Key': key } });
+      const body = (await res.json()) as { code?: string; message?: string };
+      return { status: res.status, code: body.code, message: body.message };
+    } catch {
+      return { status: 'failed' };
+    }
+  }
+
+  it('limits: a Hobbyist key gets exactly 2 per second and exactly 1,000 per 24 h, whichever process serves it', async () => {
+    const acct = await openAccount(store, 'Hobbyist', { openingCreditMicros: 2000 * FIND });
+    // one day window from 00:00 UTC (windows start at multiples of their length since the epoch);
+    // in each of 501 seconds of it, 3 concurrent requests, one to each process, the first
+    // process of each burst rotating: the second window admits 2 of them
+    const day0 = Date.UTC(2030, 0, 2);
+    const perSecond: number[] = [];
+    let dayRefusals = 0;
+    for (let s = 0; s < 501; s++) {
+      setClock(day0 + 7 * 3600_000 + s * 1000 + (s % 997));
+      const order = [0, 1, 2].map((i) => services[(i + s) % 3]!);
+      const outcomes = await Promise.all(order.map((svc) => ratedFind(svc.base, acct.secretKey)));
+      perSecond.push(outcomes.filter((o) => o.status === 200).length);
+      for (const o of outcomes) {
+        if (o.status === 200) continue;
+        expect(o.status).toBe(429);
+        expect(o.code).toBe('rate_limited');
+        if (/1000 requests per 24 hours/.test(o.message ?? '')) dayRefusals++;
+        else expect(o.message).toMatch(/2 requests per second/);
+      }
+    }
+    // seconds 0..499: exactly 2 of 3 each (1,000 in all); second 500: the day is full, none
+    expect(perSecond.slice(0, 500).every((n) => n === 2)).toBe(true);
+    expect(perSecond[500]).toBe(0);
+    expect(perSecond.reduce((a, b) => a + b, 0)).toBe(1000);
+    // the day names the refusals of second 500 (3) and the third request of second 499, when
+    // both windows were full and the day frees up last (its reset is the Retry-After)
+    expect(dayRefusals).toBe(4);
+    // later the same day: still none; the next day window: 2 again
+    setClock(day0 + 23 * 3600_000 + 59 * 60_000 + 59_000);
+    expect((await Promise.all(services.map((svc) => ratedFind(svc.base, acct.secretKey)))).filter((o) => o.status === 200).length).toBe(0);
+    setClock(day0 + 24 * 3600_000);
+    expect((await Promise.all(services.map((svc) => ratedFind(svc.base, acct.secretKey)))).filter((o) => o.status === 200).length).toBe(2);
+    // the ledger (read over a separate connection) holds exactly the admitted requests' charges
+    expect((await ledgerCharges(acct.accountId)).length).toBe(1002);
   }, 300_000);
 });

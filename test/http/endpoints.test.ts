@@ -5,7 +5,7 @@
  */
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BalancesResponseSchema, ErrorEnvelopeSchema } from '../../src/http/v1/schemas.js';
+import { BalancesResponseSchema, ErrorEnvelopeSchema } from '../../src/service/api-schemas.js';
 import { AdvancedDetailsSchema, BasicDetailsSchema, MenuListSchema } from '../../src/schema/details.js';
 import { FindResponseSchema } from '../../src/schema/find.js';
 import { SearchResponseSchema, SearchVocabularySchema } from '../../src/schema/search.js';

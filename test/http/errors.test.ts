@@ -7,7 +7,7 @@
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/accounts/keys.js';
-import { ErrorEnvelopeSchema } from '../../src/http/v1/schemas.js';
+import { ErrorEnvelopeSchema } from '../../src/service/api-schemas.js';
 import { createHarness, ledgerRows, type Harness } from './support/harness.js';
 
 // one app per file (building one costs ~50-150 ms); each test opens its own account

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { rotateAccountKeys } from '../../src/accounts/accounts.js';
 import { hashApiKey } from '../../src/accounts/keys.js';
-import { publicKeyMayCall } from '../../src/http/key-header.js';
+import { publicKeyMayCall } from '../../src/accounts/public-key-scope.js';
 import { createHarness } from './support/harness.js';
 
 describe('public key permissions (interface section 5)', () => {

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorEnvelopeSchema } from '../../src/http/v1/schemas.js';
+import { ErrorEnvelopeSchema } from '../../src/service/api-schemas.js';
 import type { SearchResponse } from '../../src/schema/search.js';
 import { buildApp } from '../../src/http/app.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';

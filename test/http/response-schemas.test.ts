@@ -7,7 +7,7 @@
 import { Ajv } from 'ajv';
 import fastJson from 'fast-json-stringify';
 import { describe, expect, it } from 'vitest';
-import { plainSchema, responseSchema } from '../../src/http/plain-schema.js';
+import { plainSchema, responseSchema } from '../../src/schema/plain-schema.js';
 import { AdvancedDetailsSchema } from '../../src/schema/details.js';
 import { SearchResponseSchema, type SearchResponse } from '../../src/schema/search.js';
 import { createFixtureEngine } from './support/fixture-engine.js';

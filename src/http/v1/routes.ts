@@ -1,6 +1,7 @@
 /**
  * Version 1 of the public interface, mounted under `/v1`. A future `/v2` is another plugin
- * beside this one; nothing here knows about the prefix except the OpenAPI filter.
+ * beside this one; nothing here knows about the prefix except the OpenAPI filter. The
+ * operations' schemas (validation, serialisation, documentation): src/service/v1-operations.ts.
  *
  * Every route except the OpenAPI document and the 405 answers runs the guard (key, permission,
  * rate limit). Venue routes are billed through `serveCharged` (check, serve, charge).
@@ -8,20 +9,19 @@
 import type {} from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, HTTPMethods } from 'fastify';
-import type { AccountsStore } from '../../accounts/accounts-store.js';
-import { serveCharged } from '../billing.js';
-import type { EngineLike, FindParams } from '../engine-like.js';
-import { createGuard, principalOf } from '../guard.js';
-import { HttpError, invalidParam } from '../http-errors.js';
+import type { AccountsStore, TimeRange } from '../../accounts/accounts-store.js';
+import { balancesOf, type Balances } from '../../accounts/balances.js';
 import { priceMicros, type PlanName, type RateWindow } from '../../accounts/plans.js';
-import { plainSchema } from '../plain-schema.js';
-import { finiteQueryNumbers } from '../validation.js';
-import { venueResponseSchemas } from './venue-schemas.js';
 import { FindQuerySchema } from '../../schema/find.js';
-import { DEFAULT_LIMIT, SearchBodySchema, SearchQuerySchema } from '../../schema/search.js';
-import { errorResponses, successHeaders } from './error-responses.js';
-import { publishedDocument } from './openapi-document.js';
-import { BalancesRangeSchema, BalancesResponseSchema, NoQuerySchema, VenueIdParamsSchema, type BalancesResponse } from './schemas.js';
+import { DEFAULT_LIMIT, SearchQuerySchema } from '../../schema/search.js';
+import { NoQuerySchema } from '../../service/api-schemas.js';
+import type { EngineLike, FindParams } from '../../service/engine-like.js';
+import { publishedDocument } from '../../service/openapi-document.js';
+import { V1_OPERATIONS } from '../../service/v1-operations.js';
+import { serveCharged } from '../billing.js';
+import { createGuard, principalOf, type GuardRouteConfig } from '../guard.js';
+import { HttpError, invalidParam } from '../http-errors.js';
+import { finiteQueryNumbers } from '../validation.js';
 
 export interface V1Dependencies {
   readonly engine: EngineLike;
@@ -39,159 +39,65 @@ export interface V1Dependencies {
 
 export const V1_PREFIX = '/v1';
 
-const OPERATION_IDS = { basic: 'getBasicDetails', advanced: 'getAdvancedDetails', menus: 'getMenus' } as const;
-
 const ALL_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
-
-const security = [{ ApiKey: [] }];
-
-/** The 200 of the balance routes: the balances shape, its headers (never cached). */
-const BALANCES_OK = { ...BalancesResponseSchema, description: 'Balance and usage.', headers: successHeaders({ noStore: true }) };
 
 export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
   const { engine, accounts, clock } = deps;
   return async function v1(plugin: FastifyInstance): Promise<void> {
     const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onRequest', createGuard(accounts, clock, deps.planWindows));
+    // the methods of each guarded path, for the 405 answers at the end
     const methodsByUrl = new Map<string, Set<HTTPMethods>>();
-    const track = (method: HTTPMethods, url: string): void => {
-      const set = methodsByUrl.get(url) ?? new Set<HTTPMethods>();
-      set.add(method);
-      methodsByUrl.set(url, set);
-    };
+    app.addHook('onRoute', (route) => {
+      if ((route.config as GuardRouteConfig | undefined)?.public === true) return;
+      const methods = methodsByUrl.get(route.routePath) ?? new Set<HTTPMethods>();
+      for (const method of [route.method].flat()) methods.add(method as HTTPMethods);
+      methodsByUrl.set(route.routePath, methods);
+    });
 
-    track('POST', '/search/');
-    app.post(
-      '/search/',
-      {
-        schema: {
-          operationId: 'searchVenues',
-          summary: 'Search venues around a group (POINT) or along a route (PATH)',
-          querystring: plainSchema(SearchQuerySchema),
-          body: plainSchema(SearchBodySchema),
-          response: { ...venueResponseSchemas.search, ...errorResponses(400, 401, 402, 403, 413, 415, 429) },
-          security,
-        },
-        preValidation: finiteQueryNumbers(SearchQuerySchema),
-      },
-      async (request, reply) => {
-        // ajv fills the schema's defaults in; the fallback only satisfies the optional type
-        const { limit = DEFAULT_LIMIT, offset = 0 } = request.query;
-        await serveCharged(accounts, clock, request, reply, 'search', priceMicros('search', limit), () =>
-          engine.search(request.body, { limit, offset, now: clock() }),
-        );
-      },
-    );
+    app.post('/search/', { schema: V1_OPERATIONS.search, preValidation: finiteQueryNumbers(SearchQuerySchema) }, async (request, reply) => {
+      // ajv fills the schema's defaults in; the fallback only satisfies the optional type
+      const { limit = DEFAULT_LIMIT, offset = 0 } = request.query;
+      await serveCharged(accounts, clock, request, reply, 'search', priceMicros('search', limit), () => engine.search(request.body, { limit, offset, now: clock() }));
+    });
 
-    track('GET', '/find');
-    app.get(
-      '/find',
-      {
-        schema: {
-          operationId: 'findVenues',
-          summary: 'Find venues by name, optionally near a point or a named place',
-          querystring: plainSchema(FindQuerySchema),
-          response: { ...venueResponseSchemas.find, ...errorResponses(400, 401, 402, 429) },
-          security,
-        },
-        preValidation: finiteQueryNumbers(FindQuerySchema),
-      },
-      async (request, reply) => {
-        const params: FindParams = {};
-        for (const [key, value] of Object.entries(request.query)) {
-          if (value !== undefined) (params as Record<string, unknown>)[key] = value;
-        }
-        await serveCharged(accounts, clock, request, reply, 'find', priceMicros('find'), () => engine.find(params, { now: clock() }));
-      },
-    );
+    app.get('/find', { schema: V1_OPERATIONS.find, preValidation: finiteQueryNumbers(FindQuerySchema) }, async (request, reply) => {
+      const params: FindParams = {};
+      for (const [key, value] of Object.entries(request.query)) {
+        if (value !== undefined) (params as Record<string, unknown>)[key] = value;
+      }
+      await serveCharged(accounts, clock, request, reply, 'find', priceMicros('find'), () => engine.find(params, { now: clock() }));
+    });
 
     for (const kind of ['basic', 'advanced', 'menus'] as const) {
-      const url = `/establishments/${kind}/:id`;
-      track('GET', url);
-      app.get(
-        url,
-        {
-          schema: {
-            operationId: OPERATION_IDS[kind],
-            summary: `The ${kind} ${kind === 'menus' ? 'of a venue (active menus)' : 'details of a venue'}`,
-            params: VenueIdParamsSchema,
-            querystring: NoQuerySchema,
-            response: { ...venueResponseSchemas[kind], ...errorResponses(400, 401, 402, 404, 429) },
-            security,
-          },
-        },
-        async (request, reply) => {
-          const id = request.params.id;
-          await serveCharged(accounts, clock, request, reply, kind, priceMicros(kind), () =>
-            kind === 'menus' ? engine.menus(id) : engine[kind](id, { now: clock() }),
-          );
-        },
-      );
+      app.get(`/establishments/${kind}/:id`, { schema: V1_OPERATIONS[kind] }, async (request, reply) => {
+        const id = request.params.id;
+        await serveCharged(accounts, clock, request, reply, kind, priceMicros(kind), () => (kind === 'menus' ? engine.menus(id) : engine[kind](id, { now: clock() })));
+      });
     }
 
-    track('GET', '/vocabulary');
-    app.get(
-      '/vocabulary',
-      {
-        schema: {
-          operationId: 'getVocabulary',
-          summary: 'The filter vocabularies search accepts (free of charge)',
-          querystring: NoQuerySchema,
-          response: { ...venueResponseSchemas.vocabulary, ...errorResponses(400, 401, 403, 429) },
-          security,
-        },
-      },
-      async (_request, reply) => {
-        (reply as FastifyReply).send(engine.vocabulary());
-      },
-    );
+    app.get('/vocabulary', { schema: V1_OPERATIONS.vocabulary }, async (_request, reply) => {
+      (reply as FastifyReply).send(await engine.vocabulary());
+    });
 
-    const balances = async (accountId: string, range?: { fromMs: number; toMs: number }): Promise<BalancesResponse> => {
-      const account = await accounts.getAccount(accountId);
-      if (account === undefined) throw new HttpError('invalid_api_key', 'the account of this key no longer exists');
-      const usage = await accounts.usage(accountId, range);
-      return { accountId, plan: account.plan, currency: 'GBP', balanceMicros: account.balanceMicros, usage };
+    const balances = async (accountId: string, range?: TimeRange): Promise<Balances> => {
+      const found = await balancesOf(accounts, accountId, range);
+      if (found === undefined) throw new HttpError('invalid_api_key', 'the account of this key no longer exists');
+      return found;
     };
 
-    track('GET', '/business/balances');
-    app.get(
-      '/business/balances',
-      {
-        schema: {
-          operationId: 'getBalances',
-          summary: 'Balance and usage since the account opened (free)',
-          querystring: NoQuerySchema,
-          response: { 200: BALANCES_OK, ...errorResponses(400, 401, 429) },
-          security,
-        },
-      },
-      async (request, reply) => {
-        reply.header('cache-control', 'no-store');
-        return balances(principalOf(request).accountId);
-      },
-    );
+    app.get('/business/balances', { schema: V1_OPERATIONS.balances }, async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return balances(principalOf(request).accountId);
+    });
 
-    track('POST', '/business/balances');
-    app.post(
-      '/business/balances',
-      {
-        schema: {
-          operationId: 'getBalancesOverRange',
-          summary: 'Balance and usage over [from, to) (free; changes nothing)',
-          querystring: NoQuerySchema,
-          body: BalancesRangeSchema,
-          response: { 200: BALANCES_OK, ...errorResponses(400, 401, 413, 415, 429) },
-          security,
-        },
-      },
-      async (request, reply) => {
-        const fromMs = Date.parse(request.body.from);
-        const toMs = Date.parse(request.body.to);
-        if (!(toMs >= fromMs)) throw invalidParam('to', request.body.to, `an instant not before from (${request.body.from})`);
-        reply.header('cache-control', 'no-store');
-        return balances(principalOf(request).accountId, { fromMs, toMs });
-      },
-    );
+    app.post('/business/balances', { schema: V1_OPERATIONS.balancesOverRange }, async (request, reply) => {
+      const fromMs = Date.parse(request.body.from);
+      const toMs = Date.parse(request.body.to);
+      if (!(toMs >= fromMs)) throw invalidParam('to', request.body.to, `an instant not before from (${request.body.from})`);
+      reply.header('cache-control', 'no-store');
+      return balances(principalOf(request).accountId, { fromMs, toMs });
+    });
 
     let published: Record<string, unknown> | undefined;
     app.get('/openapi.json', { config: { public: true }, schema: { hide: true, querystring: NoQuerySchema } }, async (request, reply) => {
@@ -211,9 +117,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
         config: { public: true },
         schema: { hide: true },
         handler: async (request) => {
-          throw new HttpError('method_not_allowed', `${request.method} is not allowed on this path; allowed: ${allow}`, undefined, {
-            allow,
-          });
+          throw new HttpError('method_not_allowed', `${request.method} is not allowed on this path; allowed: ${allow}`, undefined, { allow });
         },
       });
     }

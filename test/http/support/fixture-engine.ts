@@ -5,7 +5,7 @@
  */
 import { readVenues } from '../../../src/data/read-venues.js';
 import { createEngine } from '../../../src/engine.js';
-import type { EngineLike } from '../../../src/http/engine-like.js';
+import type { EngineLike } from '../../../src/service/engine-like.js';
 import type { VenueRecord } from '../../../src/schema/venue.js';
 
 export const FIXTURES = 'fixtures/venues.ndjson';

@@ -9,7 +9,7 @@ import { readVenues } from '../../../src/data/read-venues.js';
 import { createEngine, type Engine } from '../../../src/engine.js';
 import { openAccount, type OpenedAccount } from '../../../src/accounts/accounts.js';
 import { buildApp } from '../../../src/http/app.js';
-import type { WidgetOptions } from '../../../src/http/v1/widget-routes.js';
+import type { WidgetOptions } from '../../../src/widget/widget-page.js';
 import { DAY_MS, planWindows, type PlanName } from '../../../src/accounts/plans.js';
 import { SqliteAccountsStore } from '../../../src/accounts/sqlite-accounts-store.js';
 

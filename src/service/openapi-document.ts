@@ -16,6 +16,20 @@
 
 type Json = unknown;
 
+/** The document's head (everything but paths and schemas), as @fastify/swagger takes it. */
+export const OPENAPI_HEAD = {
+  openapi: '3.1.0',
+  info: {
+    title: 'venue-search',
+    version: '1',
+    description: 'Venue search for groups and routes. Errors share one envelope; money is integer micro-GBP.',
+    license: { name: 'MIT', identifier: 'MIT' },
+  },
+  components: {
+    securitySchemes: { ApiKey: { type: 'apiKey' as const, in: 'header', name: 'API-Key' } },
+  },
+};
+
 /** Rewrites draft-07 tuples into the 2020-12 form, everywhere in `value` (a copy). */
 export function tuplesAs2020(value: Json): Json {
   if (Array.isArray(value)) return value.map(tuplesAs2020);

@@ -10,8 +10,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BASE_MAP_FILE, WIDGET_SCRIPT_FILE, WIDGET_STYLESHEET_FILE, bundleWidget, type WidgetBundle } from '../../widget/build-assets.js';
-import { readBaseMap } from './widget-map-data.js';
+import { BASE_MAP_FILE, WIDGET_SCRIPT_FILE, WIDGET_STYLESHEET_FILE, bundleWidget, type WidgetBundle } from './build-assets.js';
+import { readBaseMap } from './map-data.js';
 
 export interface WidgetAsset {
   /** File name with the content hash, e.g. `widget.3f2a9c1b0d.js`. */
@@ -40,9 +40,9 @@ export function widgetAsset(file: string, contentType: string, text: string): Wi
 /** One in-memory bundle per process: every app built from the sources shares it. */
 let bundleOnce: Promise<WidgetBundle> | undefined;
 
-/** The default built folder: dist/src/widget/assets beside dist/src/http/v1. */
+/** The default built folder: dist/src/widget/assets beside this module. */
 export function defaultWidgetAssetsDir(): string {
-  return fileURLToPath(new URL('../../widget/assets/', import.meta.url));
+  return fileURLToPath(new URL('./assets/', import.meta.url));
 }
 
 /**

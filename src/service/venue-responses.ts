@@ -5,11 +5,11 @@
  * (responseSchema in plain-schema.ts: the same documents, a much cheaper serializer).
  */
 import type { TSchema } from '@sinclair/typebox';
-import { responseSchema } from '../plain-schema.js';
-import { successHeaders } from './error-responses.js';
-import { AdvancedDetailsSchema, BasicDetailsSchema, MenuListSchema } from '../../schema/details.js';
-import { FindResponseSchema } from '../../schema/find.js';
-import { SearchResponseSchema, SearchVocabularySchema } from '../../schema/search.js';
+import { responseSchema } from '../schema/plain-schema.js';
+import { successHeaders } from './openapi-responses.js';
+import { AdvancedDetailsSchema, BasicDetailsSchema, MenuListSchema } from '../schema/details.js';
+import { FindResponseSchema } from '../schema/find.js';
+import { SearchResponseSchema, SearchVocabularySchema } from '../schema/search.js';
 
 type ResponseSchemas = Readonly<Record<number, object>>;
 

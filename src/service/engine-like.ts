@@ -1,5 +1,6 @@
 /**
- * The part of the engine the HTTP adapter calls. Every method is synchronous and throws
+ * The part of the engine the HTTP adapter calls. Each method answers (the engine, synchronously)
+ * or promises an answer (EnginePool: engine threads), and throws or rejects with
  * `VenueSearchError` for bad input; the adapter maps the code to a status (http-errors.ts).
  * The real engine (`createEngine` in src/engine.ts) satisfies this structurally. The adapter
  * always passes `now` from its (injectable) clock, so every answer of one request is

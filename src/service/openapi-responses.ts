@@ -13,7 +13,7 @@
  * fastify's swagger plugin wraps each header's schema itself (`{schema, description}`), so the
  * entries here are plain schemas with a description.
  */
-import { ERROR_ENVELOPE_REF } from './schemas.js';
+import { ERROR_ENVELOPE_REF } from './api-schemas.js';
 
 const DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: 'Invalid request: `param` names the field (`invalid_request`, `limit_exceeded`, `unknown_place`, `invalid_json`, `invalid_url`).',

@@ -12,8 +12,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Gazetteer } from '../../places/gazetteer.js';
-import { BASE_MAP_FILE } from '../../widget/build-assets.js';
+import { Gazetteer } from '../places/gazetteer.js';
+import { BASE_MAP_FILE } from './build-assets.js';
 
 /** The TopoJSON text of the base map, or undefined when neither the assets folder nor the package has it. */
 export async function readBaseMap(assetsDir: string): Promise<string | undefined> {

@@ -5,21 +5,28 @@
  * Every number has finite bounds; unknown parameters are rejected (`additionalProperties: false`).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { BILLABLE_KINDS, PLAN_NAMES } from '../../accounts/plans.js';
+import { BILLABLE_KINDS, PLAN_NAMES } from '../accounts/plans.js';
+
+/** The error groups, as Stripe groups them; each catalogue code has one (src/http/http-errors.ts). */
+export const ERROR_TYPES = ['invalid_request_error', 'authentication_error', 'billing_error', 'permission_error', 'rate_limit_error', 'api_error'] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
 
 export const ErrorEnvelopeSchema = Type.Object(
   {
     message: Type.String(),
-    type: Type.Union(
-      ['invalid_request_error', 'authentication_error', 'billing_error', 'permission_error', 'rate_limit_error', 'api_error'].map((t) =>
-        Type.Literal(t),
-      ),
-    ),
+    type: Type.Union(ERROR_TYPES.map((t) => Type.Literal(t))),
     code: Type.String(),
     param: Type.Optional(Type.String()),
   },
   { $id: 'ErrorEnvelope', additionalProperties: false, description: 'The one error body of every endpoint.' },
 );
+/** `{message, type, code}` plus `param` when one request parameter is at fault (CONTRACT "HTTP errors"). */
+export interface ErrorEnvelope {
+  message: string;
+  type: ErrorType;
+  code: string;
+  param?: string;
+}
 
 /** How a route's response entry refers to the envelope (buildApp adds it with `addSchema`). */
 export const ERROR_ENVELOPE_REF = 'ErrorEnvelope#';

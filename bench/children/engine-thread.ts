@@ -1,0 +1,28 @@
+/**
+ * One engine thread of the shared-memory bench (bench/workloads/shared-engines.ts): restores
+ * an engine from the shared snapshot it is given (or reads the file itself: a copy of its
+ * own, as a separate process would hold), warms it, answers `searches` seeded POINT
+ * searches and finds, then tells its parent it is ready and waits to be terminated.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Engine } from '../../src/engine.js';
+import { readSnapshot } from '../../src/snapshot/read-snapshot.js';
+import { restoreShared, type SharedSnapshot } from '../../src/snapshot/shared-snapshot.js';
+import { seededRandom } from '../../scripts/fixtures/random.js';
+
+const data = workerData as { shared?: SharedSnapshot; path: string; searches: number };
+const engine: Engine = data.shared !== undefined ? restoreShared(data.shared) : readSnapshot(data.path);
+engine.warm();
+const rand = seededRandom(11);
+let answered = 0;
+for (let i = 0; i < data.searches; i++) {
+  // centres inside Great Britain, where the bench venues are
+  const lat = 50.5 + rand() * 4.5;
+  const lon = -3.5 + rand() * 4;
+  const page = engine.search({ locations: [{ lat, lon }], mode: { mode: 'POINT', maxDistance: 2000 } }, { limit: 20, now: Date.UTC(2026, 10, 21, 18) }) as { establishments?: unknown[] };
+  answered += page.establishments?.length ?? 0;
+  engine.find({ q: 'the', lat, lon }, { now: Date.UTC(2026, 10, 21, 18) });
+}
+// a listener keeps the thread (and its engine) alive until the parent terminates it
+parentPort!.on('message', () => {});
+parentPort!.postMessage({ ready: true, answered, size: engine.size, keep: engine.size > 0 });

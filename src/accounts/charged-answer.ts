@@ -1,0 +1,39 @@
+/**
+ * Check, serve, charge: how a billable request is answered.
+ *
+ * 1. Pre-check the balance (AccountsStore.precheckBalance: possibly from a mirror that may be
+ *    too high, never too low); if it cannot cover the price, refuse without producing.
+ * 2. Produce the answer (the engine call, in this thread or an engine thread, and its
+ *    serialisation). An error thrown here (a bad request, an unknown venue, a serialisation
+ *    fault, an engine thread that died) ends the request: nothing is charged.
+ * 3. Charge in one transaction that debits only if the balance still covers the price and
+ *    writes one ledger row under the request's id (a server-made UUID, sent back as the
+ *    `Request-Id` header, so a client can match a response to its ledger row).
+ * 4. Only if the charge committed may the answer be sent; otherwise it is refused and dropped.
+ *
+ * So an answered request has exactly one committed ledger row, the balance never goes
+ * negative, and concurrency cannot overspend: other requests may interleave between steps 1
+ * and 3 (other processes, or an async store), but the conditional debit in step 3 is the
+ * single point of decision. A crash after step 3 but before the reply leaves a charge for an
+ * unanswered request; it can never leave an answered request uncharged or charged twice.
+ */
+import type { AccountsStore, ChargeRequest } from './accounts-store.js';
+
+/** A charge without its instant: `chargedAnswer` takes that from its clock at step 3. */
+export type ChargedRequest = Omit<ChargeRequest, 'nowMs'>;
+
+export type ChargedAnswer<T> =
+  | { readonly served: true; readonly answer: T }
+  /** Not served, not charged: the balance (micro-GBP) cannot cover `costMicros`. */
+  | { readonly served: false; readonly costMicros: number; readonly balanceMicros: number };
+
+/** Steps 1-3; the caller sends `answer` only when `served`. `clock`: ms since the epoch, for the ledger row. */
+export async function chargedAnswer<T>(accounts: AccountsStore, request: ChargedRequest, clock: () => number, produce: () => T | Promise<T>): Promise<ChargedAnswer<T>> {
+  const { accountId, costMicros } = request;
+  const precheck = await accounts.precheckBalance(accountId, costMicros);
+  if (!precheck.covers) return { served: false, costMicros, balanceMicros: precheck.balanceMicros };
+  const answer = await produce();
+  const charge = await accounts.charge({ ...request, nowMs: clock() });
+  if (!charge.charged) return { served: false, costMicros, balanceMicros: charge.balanceMicros };
+  return { served: true, answer };
+}

@@ -1,0 +1,129 @@
+/**
+ * Engine threads for the service (`serve --engine-threads N`): the venue data is held once,
+ * as a snapshot in shared memory, and N worker threads each restore an engine over it
+ * (views, no copy), so an extra thread costs its own heap, not another copy of the data. The
+ * main thread keeps HTTP, billing and serialisation, and sends each engine call to the
+ * thread with the fewest calls in flight; the answer comes back by structured clone.
+ *
+ * A thread that dies fails its calls in flight (the requests answer 500 and are not charged)
+ * and is replaced. `vocabulary()` is asked once at start and kept (it never changes).
+ */
+import type { Worker } from 'node:worker_threads';
+import { siblingModule, startWorker } from '../changelog/start-worker.js';
+import { VenueSearchError, type VenueSearchErrorCode } from '../errors.js';
+import type { SharedSnapshot } from '../snapshot/shared-snapshot.js';
+import type { AtInstant, EngineLike, FindParams } from './engine-like.js';
+
+type Method = 'search' | 'find' | 'basic' | 'advanced' | 'menus' | 'vocabulary';
+
+/** One call, main thread to engine thread. */
+export interface EngineCall {
+  readonly id: number;
+  readonly method: Method;
+  readonly args: readonly unknown[];
+}
+
+/** Its answer: the value, or the error (an engine error's code and parameter, when it was one). */
+export type EngineReply =
+  | { readonly id: number; readonly value: unknown }
+  | { readonly id: number; readonly error: { readonly code?: VenueSearchErrorCode; readonly message: string; readonly param?: string | undefined } };
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+}
+
+class EngineThread {
+  readonly pending = new Map<number, Pending>();
+  constructor(readonly worker: Worker) {}
+}
+
+function threadError(reply: Extract<EngineReply, { error: unknown }>): Error {
+  const { code, message, param } = reply.error;
+  return code === undefined ? new Error(`engine thread: ${message}`) : new VenueSearchError(code, message, param === undefined ? {} : { param });
+}
+
+export class EnginePool implements EngineLike {
+  private readonly threads: EngineThread[] = [];
+  private nextId = 1;
+  private closed = false;
+  private vocabularyAnswer: unknown;
+
+  private constructor(
+    private readonly snapshot: SharedSnapshot,
+    readonly size: number,
+  ) {}
+
+  /** Starts `threads` engine threads over `snapshot`; resolves once every one has restored its engine. */
+  static async start(snapshot: SharedSnapshot, threads: number): Promise<EnginePool> {
+    if (!(Number.isInteger(threads) && threads >= 1)) throw new RangeError(`threads must be an integer >= 1; got ${threads}`);
+    const pool = new EnginePool(snapshot, threads);
+    await Promise.all(Array.from({ length: threads }, (_, k) => pool.startThread(k)));
+    pool.vocabularyAnswer = await pool.call('vocabulary', []);
+    return pool;
+  }
+
+  private startThread(k: number): Promise<void> {
+    const thread = new EngineThread(startWorker(siblingModule(import.meta.url, 'engine-thread'), { snapshot: this.snapshot }));
+    this.threads[k] = thread;
+    return new Promise((resolve, reject) => {
+      thread.worker.once('message', () => {
+        thread.worker.on('message', (reply: EngineReply) => {
+          const pending = thread.pending.get(reply.id);
+          if (pending === undefined) return;
+          thread.pending.delete(reply.id);
+          if ('error' in reply) pending.reject(threadError(reply));
+          else pending.resolve(reply.value);
+        });
+        resolve();
+      });
+      thread.worker.once('error', reject);
+      thread.worker.once('exit', (code) => {
+        for (const p of thread.pending.values()) p.reject(new Error(`engine thread ${k} exited (code ${code}) during the call`));
+        thread.pending.clear();
+        if (!this.closed && this.threads[k] === thread) void this.startThread(k).catch(() => {});
+      });
+    });
+  }
+
+  private call(method: Method, args: readonly unknown[]): Promise<unknown> {
+    if (this.closed) return Promise.reject(new Error('the engine pool is closed'));
+    let thread = this.threads[0]!;
+    for (const t of this.threads) if (t.pending.size < thread.pending.size) thread = t;
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      thread.pending.set(id, { resolve, reject });
+      const call: EngineCall = { id, method, args };
+      thread.worker.postMessage(call);
+    });
+  }
+
+  search(body: unknown, options: { limit?: number; offset?: number; now?: number }): Promise<unknown> {
+    return this.call('search', [body, options]);
+  }
+
+  find(params: FindParams, options: AtInstant = {}): Promise<unknown> {
+    return this.call('find', [params, options]);
+  }
+
+  basic(id: string, options: AtInstant = {}): Promise<unknown> {
+    return this.call('basic', [id, options]);
+  }
+
+  advanced(id: string, options: AtInstant = {}): Promise<unknown> {
+    return this.call('advanced', [id, options]);
+  }
+
+  menus(id: string): Promise<unknown> {
+    return this.call('menus', [id]);
+  }
+
+  vocabulary(): unknown {
+    return this.vocabularyAnswer;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.threads.map((t) => t.worker.terminate()));
+  }
+}

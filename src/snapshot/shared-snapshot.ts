@@ -1,0 +1,65 @@
+/**
+ * A snapshot held once in shared memory, restored by engines on several worker threads.
+ * `shareSnapshot` copies the snapshot's bytes into one SharedArrayBuffer and its kd-tree
+ * section into another (kdbush needs the tree at the start of its own buffer), validating
+ * the whole snapshot once on the way (a restore). Both cross `postMessage` without a copy, and
+ * `restoreShared` in each thread takes typed-array views of the shared bytes (restoreSnapshot),
+ * so the venue columns, the text blobs and the tree exist once per process, however many
+ * threads restore them. What each engine builds for itself (parsed records, name index
+ * structures, search scratch) stays per thread.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { Engine, EngineOptions } from '../engine.js';
+import { VenueSearchError } from '../errors.js';
+import { restoreSnapshot, type SharedTree } from './read-snapshot.js';
+
+/** Bytes per read call (a single call takes at most 2 GiB). */
+const MAX_READ = 1 << 30;
+
+export interface SharedSnapshot {
+  /** The whole snapshot, a view of a SharedArrayBuffer. */
+  readonly bytes: Uint8Array;
+  /** The kd-tree section in its own SharedArrayBuffer. */
+  readonly tree: SharedArrayBuffer;
+  /** Used in error messages (the file's path). */
+  readonly name: string;
+}
+
+/** Copies `bytes` (a snapshot) into shared memory; throws as restoreSnapshot does for a bad snapshot. */
+export function shareSnapshot(bytes: Uint8Array, name: string): SharedSnapshot {
+  const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+  shared.set(bytes);
+  return sharedOver(shared, name);
+}
+
+/** Reads the snapshot file at `path` straight into shared memory (no private copy on the way). */
+export function readSharedSnapshot(path: string): SharedSnapshot {
+  let shared: Uint8Array;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      shared = new Uint8Array(new SharedArrayBuffer(fstatSync(fd).size));
+      for (let at = 0; at < shared.length; ) {
+        const n = readSync(fd, shared, at, Math.min(MAX_READ, shared.length - at), at);
+        if (n === 0) throw new Error(`the file ended at byte ${at} of ${shared.length} while being read`);
+        at += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    throw new VenueSearchError('invalid_data', `cannot read snapshot ${path}: ${(e as Error).message}`, { param: 'path', value: path });
+  }
+  return sharedOver(shared, path);
+}
+
+function sharedOver(shared: Uint8Array, name: string): SharedSnapshot {
+  const box: SharedTree = {};
+  restoreSnapshot(shared, name, {}, box);
+  return { bytes: shared, tree: box.tree!, name };
+}
+
+/** An engine over the shared snapshot (in any thread that received it): views, no copy. */
+export function restoreShared(snapshot: SharedSnapshot, options: EngineOptions = {}): Engine {
+  return restoreSnapshot(snapshot.bytes, snapshot.name, options, { tree: snapshot.tree });
+}

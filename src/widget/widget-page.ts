@@ -1,0 +1,155 @@
+/**
+ * What the service answers at /v1/widget/ (the routes: src/http/v1/widget-routes.ts): the
+ * embeddable search page, or a short HTML page with a clear message instead when the key is
+ * a secret key (never echoed), unknown, or used from an origin the account does not allow.
+ * Rate limits and billing apply to the API calls the page makes (with the public key in the
+ * API-Key header), not to the page itself, which serves no venue data.
+ *
+ * Headers the answers carry: a strict Content-Security-Policy (no inline script, API calls to
+ * this origin only, framing limited to the allowed origins).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AccountsStore } from '../accounts/accounts-store.js';
+import { principalOfKey, publicKeyOriginCheck } from '../accounts/admission.js';
+import { defaultPlaceLabelsJson } from './map-data.js';
+import { widgetMessageHtml, widgetPageHtml } from './page-html.js';
+import { loadWidgetAssets, widgetAsset, type WidgetAsset, type WidgetAssets } from './widget-assets.js';
+
+export interface WidgetOptions {
+  /** Folder holding the built widget.js and widget.css; default dist/src/widget/assets. */
+  readonly assetsDir?: string;
+  /**
+   * Base-map tiles for the widget's map, an XYZ URL template such as
+   * `https://tiles.example.org/{z}/{x}/{y}.png` (`{s}` picks one of the subdomains a, b, c;
+   * `{r}` is "@2x" on high-density screens). Default none: the offline base map (coastlines,
+   * borders and the gazetteer's place names, served by this service).
+   */
+  readonly tileUrl?: string;
+  /** Credit line shown on the map when tiles are used, plain text (e.g. "© OpenStreetMap contributors"). */
+  readonly tileAttribution?: string;
+}
+
+/** Content-Security-Policy of the page. `frameAncestors` is `*` or the allowed origins. */
+export function widgetCsp(options: { tileOrigins?: readonly string[]; frameAncestors: readonly string[] }): string {
+  const img = ["'self'", 'data:', 'https:', ...(options.tileOrigins ?? [])];
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src ${[...new Set(img)].join(' ')}`,
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${options.frameAncestors.length === 0 ? '*' : ["'self'", ...options.frameAncestors].join(' ')}`,
+  ].join('; ');
+}
+
+/** Subdomains a `{s}` in a tile URL template stands for (Leaflet's default). */
+export const TILE_SUBDOMAINS = ['a', 'b', 'c'] as const;
+
+/** The origins the page's tiles come from (one per subdomain when the template has `{s}`). */
+export function tileOriginsOf(tileUrl: string | undefined): string[] {
+  if (tileUrl === undefined) return [];
+  const hosts = tileUrl.includes('{s}') ? TILE_SUBDOMAINS : ['a'];
+  return [
+    ...new Set(
+      hosts.map((sub) => {
+        let url: URL;
+        try {
+          url = new URL(tileUrl.replace(/\{s\}/g, sub).replace(/\{r\}/g, '').replace(/\{[a-z]\}/g, '0'));
+        } catch {
+          throw new RangeError(`tileUrl must be an http(s) URL template; got ${JSON.stringify(tileUrl)}`);
+        }
+        if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RangeError(`tileUrl must be an http(s) URL template; got ${JSON.stringify(tileUrl)}`);
+        return url.origin;
+      }),
+    ),
+  ];
+}
+
+/** Path of the place labels under /v1/widget/ (not content-hashed: built on first request). */
+export const PLACE_LABELS_PATH = 'places.json';
+
+let labels: WidgetAsset | undefined;
+/** The gazetteer's place names for the offline base map, built on first use. */
+export function placeLabelsAsset(): WidgetAsset {
+  labels ??= widgetAsset(PLACE_LABELS_PATH, 'application/json; charset=utf-8', defaultPlaceLabelsJson());
+  return labels;
+}
+
+/** One HTML answer of the page route. */
+export interface WidgetHtml {
+  readonly status: number;
+  readonly html: string;
+  readonly csp: string;
+}
+
+export interface WidgetSite {
+  /** The hashed static assets by file name (script, stylesheet, base map). */
+  readonly assetsByName: ReadonlyMap<string, WidgetAsset>;
+  /** The page (or a message page) for a request's query and headers. */
+  page(query: Readonly<Record<string, unknown>>, headers: IncomingHttpHeaders): Promise<WidgetHtml>;
+}
+
+export interface WidgetSiteDependencies extends WidgetOptions {
+  readonly accounts: AccountsStore;
+  readonly clock: () => number;
+  /** The filter vocabularies the page embeds (the engine's `vocabulary()`). */
+  readonly vocabulary: () => unknown;
+}
+
+/** Loads the assets once and returns the site that answers page requests. */
+export async function createWidgetSite(deps: WidgetSiteDependencies): Promise<WidgetSite> {
+  const tileOrigins = tileOriginsOf(deps.tileUrl);
+  const loaded = await loadWidgetAssets(deps.assetsDir);
+  const assets: WidgetAssets | undefined = 'unavailable' in loaded ? undefined : loaded;
+  const assetsByName = new Map<string, WidgetAsset>();
+  for (const a of assets === undefined ? [] : [assets.script, assets.stylesheet, assets.baseMap]) if (a !== undefined) assetsByName.set(a.name, a);
+  // the offline base is drawn only when no tiles are configured
+  const offline = deps.tileUrl === undefined;
+  const baseMapHref = offline && assets?.baseMap !== undefined ? `assets/${assets.baseMap.name}` : null;
+  const stylesheetHref = assets === undefined ? undefined : `assets/${assets.stylesheet.name}`;
+  const messageCsp = widgetCsp({ frameAncestors: [] });
+  const message = (status: number, title: string, text: string): WidgetHtml => ({ status, html: widgetMessageHtml(title, text, stylesheetHref), csp: messageCsp });
+
+  async function page(query: Readonly<Record<string, unknown>>, headers: IncomingHttpHeaders): Promise<WidgetHtml> {
+    const raw = query['key'];
+    const key = typeof raw === 'string' ? raw.trim() : undefined;
+    const unknown = Object.keys(query).find((name) => name !== 'key');
+    if (unknown !== undefined) {
+      return message(400, 'Unknown parameter', `This page takes only the key parameter (/v1/widget/?key=pk_...); ${JSON.stringify(unknown.slice(0, 50))} is not known.`);
+    }
+    if (assets === undefined) return message(503, 'Widget unavailable', 'unavailable' in loaded ? loaded.unavailable : 'not built');
+    if (key === undefined || key === '') {
+      return message(400, 'A public key is needed', 'This widget needs the site\'s public key in its address: /v1/widget/?key=pk_...');
+    }
+    if (key.startsWith('sk_')) {
+      return message(
+        403,
+        'Secret key refused',
+        'A secret key was put in this page\'s address. Secret keys must never appear in a web page: use the account\'s public key (pk_...) here, and rotate the secret key now, since it has been exposed.',
+      );
+    }
+    const principal = await principalOfKey(deps.accounts, key, deps.clock());
+    if (principal === undefined || principal.keyKind !== 'public') {
+      return message(401, 'Key not valid', 'This widget\'s public key is not valid: it is unknown, revoked or past its rotation grace period. The site owner needs to update it.');
+    }
+    const { allowed: originOk, origin, allowedOrigins: allowed } = await publicKeyOriginCheck(deps.accounts, principal.accountId, headers);
+    if (!originOk) {
+      return message(403, 'Not allowed on this site', `This widget's key may not be used on ${origin ?? 'this site'}. The site owner can add this site to the key's allowed origins.`);
+    }
+    const html = widgetPageHtml(
+      {
+        vocabulary: await deps.vocabulary(),
+        tileUrl: deps.tileUrl ?? null,
+        tileAttribution: deps.tileAttribution ?? null,
+        baseMapHref,
+        placeLabelsHref: offline ? PLACE_LABELS_PATH : null,
+      },
+      { scriptHref: `assets/${assets.script.name}`, stylesheetHref: `assets/${assets.stylesheet.name}` },
+    );
+    return { status: 200, html, csp: widgetCsp({ tileOrigins, frameAncestors: allowed }) };
+  }
+
+  return { assetsByName, page };
+}
