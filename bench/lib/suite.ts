@@ -123,7 +123,7 @@ export async function runSuite(o: SuiteOptions): Promise<string> {
     emit(await httpLoadWorkload({ seconds: o.httpSeconds, connections: 32 }));
   }
   if (on('scaleout')) {
-    log(`\n# scale-out: 1 and 2 workers, ${o.httpSeconds} s each; PostgreSQL charges\n`);
+    log(`\n# scale-out: 1 and 2 worker processes, 1 and 2 engine threads, ${o.httpSeconds} s each; PostgreSQL charges\n`);
     emit(await scaleOutWorkload({ seconds: o.httpSeconds, connections: 32, chargeSeconds: o.httpSeconds }));
     log(`\n# memory per worker: engine threads over one shared snapshot, ${sizeLabel(o.sharedEnginesSize ?? 100_000)} venues\n`);
     emit(await sharedEnginesWorkload(o.sharedEnginesSize ?? 100_000));
