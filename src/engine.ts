@@ -14,7 +14,7 @@ import { createDefaultPlaceResolver } from './places/default-resolver.js';
 import { LearntPlaces } from './places/learnt-places.js';
 import { checkUpsertBatch, LiveChanges, type RemoveResult, type UpsertResult } from './live/live-changes.js';
 import { createSearchService, type SearchService } from './search/index.js';
-import type { MultiLocationSearch } from './search/search-service.js';
+import type { MultiLocationSearch, PreparedSearchColumns } from './search/search-service.js';
 import { buildOpeningTables } from './search/opening-states.js';
 import { SpatialIndex } from './spatial/spatial-index.js';
 import { VenueStore } from './store/venue-store.js';
@@ -45,6 +45,8 @@ export class RestoredEngineParts {
     readonly hours: HoursTable,
     readonly zones: ZoneTable,
     readonly learnt: LearntPlaces | null,
+    /** The search's derived columns, computed where the snapshot was written (undefined: computed at first search). */
+    readonly search?: PreparedSearchColumns,
   ) {}
 }
 
@@ -77,6 +79,7 @@ export class Engine {
   private details: DetailsService;
   private hoursTables: { hours: HoursTable; zones: ZoneTable } | null = null;
   private learnt: LearntPlaces | null = null;
+  private preparedSearch: PreparedSearchColumns | undefined;
   /** Changes since the base was built (null: none yet). */
   private live: LiveChanges | null = null;
 
@@ -89,6 +92,7 @@ export class Engine {
       this.details = createDetailsService(this.store);
       this.hoursTables = { hours: venues.hours, zones: venues.zones };
       this.learnt = venues.learnt;
+      this.preparedSearch = venues.search;
       return;
     }
     if (!Array.isArray(venues)) {
@@ -255,7 +259,8 @@ export class Engine {
 
   /** The base's search (internal: the live-data merge ranks on it). */
   searcher(): MultiLocationSearch {
-    this.searchService ??= createSearchService(this.store, this.spatial, this.openingTables());
+    this.searchService ??= createSearchService(this.store, this.spatial, { ...this.openingTables(), ...(this.preparedSearch !== undefined ? { prepared: this.preparedSearch } : {}) });
+    this.preparedSearch = undefined;
     return this.searchService;
   }
 

@@ -4,6 +4,7 @@ import { Engine, RestoredEngineParts, type EngineOptions } from '../engine.js';
 import { VenueSearchError } from '../errors.js';
 import { HoursTable, ZoneTable } from '../hours/index.js';
 import { LearntPlaces } from '../places/learnt-places.js';
+import type { PreparedSearchColumns } from '../search/search-service.js';
 import { VenueStore } from '../store/venue-store.js';
 import { FORMAT_VERSION, IS_LITTLE_ENDIAN, MAGIC, PREFIX_BYTES, SECTION_NAMES, type SectionName, type SnapshotHeader } from './snapshot-format.js';
 import { SnapshotRecordSource, type TextBlob } from './snapshot-records.js';
@@ -43,8 +44,19 @@ export function readSnapshot(path: string, options: EngineOptions = {}): Engine 
   return restoreSnapshot(file, path, options);
 }
 
+/**
+ * Parts of a snapshot's engine that its writer still holds in memory (a compaction worker),
+ * handed over so that restoring does not copy or derive them again.
+ */
+export interface PrebuiltParts {
+  /** The kd-tree's own buffer (`spatial.treeData` of the engine the snapshot was written from). */
+  readonly tree?: ArrayBuffer;
+  /** The search's derived columns (MultiLocationSearch.prepared of that engine). */
+  readonly search?: PreparedSearchColumns;
+}
+
 /** {@link readSnapshot} over bytes already in memory; `name` is used in error messages. */
-export function restoreSnapshot(bytes: Uint8Array, name: string, options: EngineOptions = {}): Engine {
+export function restoreSnapshot(bytes: Uint8Array, name: string, options: EngineOptions = {}, prebuilt: PrebuiltParts = {}): Engine {
   // Buffer's readers (readDoubleLE, toString) over the caller's bytes, without a copy; the
   // public type is Uint8Array so that consumers need no Node typings.
   const file = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -118,7 +130,7 @@ export function restoreSnapshot(bytes: Uint8Array, name: string, options: Engine
   const treeStart = file.byteOffset + treeEntry.offset;
   let tree: KDBush;
   try {
-    tree = KDBush.from((file.buffer as ArrayBuffer).slice(treeStart, treeStart + treeEntry.byteLength));
+    tree = KDBush.from(prebuilt.tree ?? (file.buffer as ArrayBuffer).slice(treeStart, treeStart + treeEntry.byteLength));
   } catch (e) {
     return bad(`its kd-tree section is damaged (${(e as Error).message})`);
   }
@@ -126,5 +138,5 @@ export function restoreSnapshot(bytes: Uint8Array, name: string, options: Engine
   const hours = new HoursTable(view('scheduleOf', 'Uint32Array', n), view('scheduleOffsets', 'Uint32Array', null), view('intervals', 'Uint16Array', null));
   const zones = new ZoneTable(view('zoneCodes', 'Uint16Array', n), header.zoneNames);
   const learnt = header.learntPlaces === null ? null : LearntPlaces.fromJSON(header.learntPlaces);
-  return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt), options);
+  return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt, prebuilt.search), options);
 }
