@@ -243,9 +243,11 @@ export class MultiLocationSearch implements SearchService {
    * The matches of a checked request: their count, and the slots of the best `k` in the
    * contract's order (valid until the next rank call or establishment of another request).
    * Exposed for the live-data merge, which ranks several stores with one request
-   * (src/live/live-changes.ts).
+   * (src/live/live-changes.ts). `emptyExtras` false: leave smallestFeasibleMaxDistance and
+   * hint undefined even when nothing matched (the merge asks {@link emptyAnswerExtras} only
+   * when no store matched: the nearest-venue walk is the costliest part of an empty rank).
    */
-  rank(request: SearchRequest, k: number): RankedMatches {
+  rank(request: SearchRequest, k: number, emptyExtras = true): RankedMatches {
     const { valid, area } = request;
     const prefs = compilePreferences(valid.body.preferences, this.words);
     const hits = this.hits;
@@ -287,7 +289,7 @@ export class MultiLocationSearch implements SearchService {
     const count = ranking.length + counted;
     let smallestFeasibleMaxDistance: number | undefined;
     let hint: SearchHint | undefined;
-    if (count === 0) {
+    if (count === 0 && emptyExtras) {
       filter.hidden = this.hidden;
       if (area.route === null) smallestFeasibleMaxDistance = group.smallestFeasible(filter, area.centerLat, area.centerLon);
       hint = swappedCoordinatesHint(this.occupied, area.centerLat, area.centerLon);
@@ -303,6 +305,21 @@ export class MultiLocationSearch implements SearchService {
       smallestFeasibleMaxDistance,
       hint,
     };
+  }
+
+  /**
+   * What an empty answer says, for this store (as {@link rank} gives it when nothing
+   * matched): the smallest feasible maxDistance (POINT) and the swapped-coordinates hint.
+   */
+  emptyAnswerExtras(request: SearchRequest): Pick<RankedMatches, 'smallestFeasibleMaxDistance' | 'hint'> {
+    const { valid, area } = request;
+    const prefs = compilePreferences(valid.body.preferences, this.words);
+    const filter = hardColumnFilter(prefs, this.filter);
+    this.group.begin(valid, prefs, request.instant);
+    filter.hidden = this.hidden;
+    const smallestFeasibleMaxDistance = area.route === null ? this.group.smallestFeasible(filter, area.centerLat, area.centerLon) : undefined;
+    filter.hidden = null;
+    return { smallestFeasibleMaxDistance, hint: swappedCoordinatesHint(this.occupied, area.centerLat, area.centerLon) };
   }
 
   /** The response record of ranking slot `slot` of the last {@link rank}. */
