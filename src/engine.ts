@@ -151,7 +151,7 @@ export class Engine {
 
   /**
    * Folds the pending changes into a new base index built here, synchronously (the HTTP
-   * service builds it in a worker instead: src/live/compaction.ts, then {@link adopt}).
+   * service builds it in a worker instead: src/changelog/compactor.ts, then {@link adopt}).
    */
   compact(): this {
     if (this.live === null || this.live.pending === 0) return this;
