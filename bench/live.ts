@@ -17,6 +17,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { generateBenchVenues } from '../scripts/fixtures/bench-venues.js';
 import { seededRandom } from '../scripts/fixtures/random.js';
@@ -32,7 +33,11 @@ import { cityRoutes, NOW, pathBody, pointBody, pointCentres, PREFS } from './lib
 import { repoPath } from './lib/paths.js';
 import { machine } from './lib/report.js';
 
-const { values } = parseArgs({ options: { size: { type: 'string' }, quick: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { size: { type: 'string' }, quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
+/** `--only upsert|search|compaction`: run one part (iterating on it; the JSON then holds that part only). */
+const only = values.only;
+if (only !== undefined && !['upsert', 'search', 'compaction'].includes(only)) throw new Error(`--only ${only}: expected upsert, search or compaction`);
+const runs = (part: string) => only === undefined || only === part;
 const n = parseSize(values.size ?? (values.quick ? '100k' : '1m'));
 const timeMs = values.quick ? 400 : 2000;
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -70,47 +75,50 @@ const quantile = (xs: number[], q: number) => {
   return s[Math.min(s.length - 1, Math.floor(q * (s.length - 1)))]!;
 };
 
-log(`live bench: ${sizeLabel(n)} venues (seed ${BENCH_SEED})`);
+log(`live bench: ${sizeLabel(n)} venues (seed ${BENCH_SEED})${only !== undefined ? `, only ${only}` : ''}`);
 let venues = generateBenchVenues(n, BENCH_SEED);
 const rnd = seededRandom(17);
+type Change = { op: 'upsert'; records: VenueRecord[] } | { op: 'remove'; ids: string[] };
 
-// ---- 1. upsert of 1,000
-let engine: Engine = createEngine(venues, { validate: false }).warm();
-const upsertMs: number[] = [];
-for (let b = 0; b < 30; b++) {
-  const batch = upsertBatch(venues, rnd);
-  const t0 = performance.now();
-  engine.upsert(batch);
-  upsertMs.push(performance.now() - t0);
+/** 1. upsert of 1,000 (pending changes growing from 0 to ~30,000, then at ~50,000). */
+function upsertPart() {
+  const engine = createEngine(venues, { validate: false }).warm();
+  const upsertMs: number[] = [];
+  for (let b = 0; b < 30; b++) {
+    const batch = upsertBatch(venues, rnd);
+    const t0 = performance.now();
+    engine.upsert(batch);
+    upsertMs.push(performance.now() - t0);
+  }
+  while (engine.pendingChanges < 50_000) engine.upsert(upsertBatch(venues, rnd));
+  const upsertAt50kMs: number[] = [];
+  for (let b = 0; b < 10; b++) {
+    const batch = upsertBatch(venues, rnd);
+    const t0 = performance.now();
+    engine.upsert(batch);
+    upsertAt50kMs.push(performance.now() - t0);
+  }
+  const firstUpsertMs = upsertMs[0]!;
+  log(`upsert 1,000: first ${firstUpsertMs.toFixed(1)} ms (counts the base's words once), median ${median(upsertMs.slice(1)).toFixed(2)} ms, p99 ${quantile(upsertMs.slice(1), 0.99).toFixed(2)} ms; at ~50k pending median ${median(upsertAt50kMs).toFixed(2)} ms`);
+  return {
+    firstMs: firstUpsertMs,
+    medianMs: median(upsertMs.slice(1)),
+    p99Ms: quantile(upsertMs.slice(1), 0.99),
+    pendingRange: '1,000 to 30,000',
+    at50kPendingMedianMs: median(upsertAt50kMs),
+  };
 }
-while (engine.pendingChanges < 50_000) engine.upsert(upsertBatch(venues, rnd));
-const upsertAt50kMs: number[] = [];
-for (let b = 0; b < 10; b++) {
-  const batch = upsertBatch(venues, rnd);
-  const t0 = performance.now();
-  engine.upsert(batch);
-  upsertAt50kMs.push(performance.now() - t0);
-}
-const firstUpsertMs = upsertMs[0]!;
-log(`upsert 1,000: first ${firstUpsertMs.toFixed(1)} ms (counts the base's words once), median ${median(upsertMs.slice(1)).toFixed(2)} ms, p99 ${quantile(upsertMs.slice(1), 0.99).toFixed(2)} ms; at ~50k pending median ${median(upsertAt50kMs).toFixed(2)} ms`);
 
-// ---- 2. search with 50,000 pending changes vs compacted
-engine = createEngine(venues, { validate: false }).warm();
-const changes: Array<{ op: 'upsert'; records: VenueRecord[] } | { op: 'remove'; ids: string[] }> = [];
-for (let b = 0; b < 45; b++) {
-  const records = upsertBatch(venues, rnd);
-  engine.upsert(records);
-  changes.push({ op: 'upsert', records });
+/** The 50,000 changes of parts 2 and 3: 45 batches of 1,000 upserts, then 5,000 removals of distinct base venues. */
+function pendingChanges(): Change[] {
+  const changes: Change[] = [];
+  for (let b = 0; b < 45; b++) changes.push({ op: 'upsert', records: upsertBatch(venues, rnd) });
+  const removeIds = new Set<string>();
+  while (removeIds.size < 5000) removeIds.add(venues[Math.floor(rnd() * venues.length)]!.id);
+  changes.push({ op: 'remove', ids: [...removeIds] });
+  return changes;
 }
-const removeIds: string[] = [];
-while (removeIds.length < 5000) {
-  const id = venues[Math.floor(rnd() * venues.length)]!.id;
-  if (engine.has(id) && !removeIds.includes(id)) removeIds.push(id);
-}
-engine.remove(removeIds);
-changes.push({ op: 'remove', ids: removeIds });
-const pending = engine.pendingChanges;
-let compacted = createEngine([...engine.currentRecords()], { validate: false }).warm();
+
 const centres = pointCentres();
 const routes = cityRoutes();
 const bodies = {
@@ -118,115 +126,153 @@ const bodies = {
   point: centres.map((c) => pointBody(c, 1000)),
   path: routes.map((r) => pathBody(r, 100)),
 };
-for (const [name, list] of Object.entries(bodies)) {
-  for (let k = 0; k < 20; k++) {
-    const a = JSON.stringify(engine.search(list[k], { now: NOW, limit: 20 }));
-    const b = JSON.stringify(compacted.search(list[k], { now: NOW, limit: 20 }));
-    if (a !== b) throw new Error(`live bench: ${name} query ${k} differs between the live and the compacted engine`);
+
+/** 2. search with 50,000 pending changes vs the same records compacted. */
+function searchPart(changes: readonly Change[]) {
+  const engine = createEngine(venues, { validate: false }).warm();
+  for (const c of changes) {
+    if (c.op === 'upsert') engine.upsert(c.records);
+    else engine.remove(c.ids);
   }
-}
-const searchRows: Array<{ workload: string; live: Timing; compacted: Timing; ratio: number }> = [];
-for (const [name, list] of Object.entries(bodies)) {
-  let i = 0;
-  let j = 0;
-  const [live, comp] = measure(
-    [
-      [`${name} live`, () => engine.search(list[i++ % list.length], { now: NOW, limit: 20 }).totalResults],
-      [`${name} compacted`, () => compacted.search(list[j++ % list.length], { now: NOW, limit: 20 }).totalResults],
-    ],
-    { timeMs, rounds: 4 },
-  );
-  searchRows.push({ workload: name, live: live!, compacted: comp!, ratio: live!.medianUs / comp!.medianUs });
-  log(`search ${name}: live ${live!.medianUs.toFixed(1)} us (p99 ${live!.p99Us.toFixed(1)}), compacted ${comp!.medianUs.toFixed(1)} us (p99 ${comp!.p99Us.toFixed(1)}): ${(live!.medianUs / comp!.medianUs).toFixed(3)}x`);
+  const pending = engine.pendingChanges;
+  const compacted = createEngine([...engine.currentRecords()], { validate: false }).warm();
+  for (const [name, list] of Object.entries(bodies)) {
+    for (let k = 0; k < 20; k++) {
+      const a = JSON.stringify(engine.search(list[k], { now: NOW, limit: 20 }));
+      const b = JSON.stringify(compacted.search(list[k], { now: NOW, limit: 20 }));
+      if (a !== b) throw new Error(`live bench: ${name} query ${k} differs between the live and the compacted engine`);
+    }
+  }
+  const searchRows: Array<{ workload: string; live: Timing; compacted: Timing; ratio: number }> = [];
+  for (const [name, list] of Object.entries(bodies)) {
+    let i = 0;
+    let j = 0;
+    const [live, comp] = measure(
+      [
+        [`${name} live`, () => engine.search(list[i++ % list.length], { now: NOW, limit: 20 }).totalResults],
+        [`${name} compacted`, () => compacted.search(list[j++ % list.length], { now: NOW, limit: 20 }).totalResults],
+      ],
+      { timeMs, rounds: 4 },
+    );
+    searchRows.push({ workload: name, live: live!, compacted: comp!, ratio: live!.medianUs / comp!.medianUs });
+    log(`search ${name}: live ${live!.medianUs.toFixed(1)} us (p99 ${live!.p99Us.toFixed(1)}), compacted ${comp!.medianUs.toFixed(1)} us (p99 ${comp!.p99Us.toFixed(1)}): ${(live!.medianUs / comp!.medianUs).toFixed(3)}x`);
+  }
+  return { pending, rows: searchRows.map((r) => ({ workload: r.workload, liveMedianUs: r.live.medianUs, liveP99Us: r.live.p99Us, compactedMedianUs: r.compacted.medianUs, compactedP99Us: r.compacted.p99Us, ratio: r.ratio })) };
 }
 
-// ---- 3. compaction off the query path
-const dir = mkdtempSync(join(tmpdir(), 'live-bench-'));
-let compaction: Record<string, number> = {};
-try {
-  const basePath = join(dir, 'base.input.snapshot');
-  writeSnapshot(createEngine(venues, { validate: false }), basePath);
-  const liveDir = join(dir, 'live');
-  mkdirSync(liveDir);
-  const { log: changeLog } = await ChangeLog.open(join(liveDir, 'changes.log'));
-  for (const c of changes) await changeLog.append(c);
-  await changeLog.close();
-  // Free the records and engines of parts 1 and 2: the service process holds only its own
-  // (a large unrelated heap would lengthen the collector's pauses measured below).
-  engine = createEngine([]);
-  compacted = engine;
-  venues = [];
-  collectGarbage();
-  const live = await LiveVenues.open({ dataPath: basePath, dir: liveDir, compactAfter: 0, load: async (p) => readSnapshot(p) });
-  live.engine.warm();
-  const qs = bodies.point;
-  for (let k = 0; k < 200; k++) live.engine.search(qs[k % qs.length], { now: NOW, limit: 20 });
-  // A query loop on the main thread: each search, then yield (setImmediate). The largest
-  // gap between two searches is the largest stall a query could see; measured for as long
-  // without a compaction first (the machine's own noise: other processes, GC), then during one.
-  const loopWhile = async <T>(during: () => Promise<T>) => {
-    const searchMs: number[] = [];
-    let maxGap = 0;
-    let last = performance.now();
-    let running = true;
-    let q = 0;
-    const loop = () => {
-      if (!running) return;
-      const t0 = performance.now();
-      maxGap = Math.max(maxGap, t0 - last);
-      sink.value += live.engine.search(qs[q++ % qs.length], { now: NOW, limit: 20 }).totalResults;
-      last = performance.now();
-      searchMs.push(last - t0);
+const upsert1000 = runs('upsert') ? upsertPart() : undefined;
+const changes = pendingChanges();
+const searchWithPending = runs('search') ? searchPart(changes) : undefined;
+
+/** 3. compaction off the query path. */
+async function compactionPart(): Promise<Record<string, number>> {
+  const dir = mkdtempSync(join(tmpdir(), 'live-bench-'));
+  let compaction: Record<string, number> = {};
+  try {
+    const basePath = join(dir, 'base.input.snapshot');
+    writeSnapshot(createEngine(venues, { validate: false }), basePath);
+    const liveDir = join(dir, 'live');
+    mkdirSync(liveDir);
+    const { log: changeLog } = await ChangeLog.open(join(liveDir, 'changes.log'));
+    for (const c of changes) await changeLog.append(c);
+    await changeLog.close();
+    // Free the records and engines of parts 1 and 2: the service process holds only its own
+    // (a large unrelated heap would lengthen the collector's pauses measured below).
+    venues = [];
+    collectGarbage();
+    const live = await LiveVenues.open({ dataPath: basePath, dir: liveDir, compactAfter: 0, load: async (p) => readSnapshot(p) });
+    live.engine.warm();
+    // A service compacts long after it started: its compaction worker has read and parsed
+    // the base by then (in the background, beside queries). Measured here, apart.
+    const workerLoadMs = await live.compactorReady;
+    log(`compaction worker: base read and parsed in ${(workerLoadMs / 1000).toFixed(2)} s (once, at start)`);
+    const qs = bodies.point;
+    for (let k = 0; k < 200; k++) live.engine.search(qs[k % qs.length], { now: NOW, limit: 20 });
+    // A query loop on the main thread: each search, then yield (setImmediate). The largest
+    // gap between two searches is the largest stall a query could see; measured for as long
+    // without a compaction first (the machine's own noise: other processes, GC), then during one.
+    const loopWhile = async <T>(during: () => Promise<T>) => {
+      // The main thread's garbage-collection pauses meanwhile (kind 1: scavenge, 2: mark-compact, 4: incremental, 8: weak callbacks).
+      const gcs: Array<[number, number, number]> = [];
+      const gcObserver = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) gcs.push([e.startTime, e.duration, ((e as { detail?: { kind?: number } }).detail?.kind ?? 0)]);
+      });
+      gcObserver.observe({ entryTypes: ['gc'] });
+      const searchMs: number[] = [];
+      const events: Array<[number, number]> = [];
+      let maxGap = 0;
+      let maxSearch = 0;
+      let last = performance.now();
+      let running = true;
+      let q = 0;
+      const loop = () => {
+        if (!running) return;
+        const t0 = performance.now();
+        maxGap = Math.max(maxGap, t0 - last);
+        if (t0 - last > 3) events.push([last, t0 - last]);
+        sink.value += live.engine.search(qs[q++ % qs.length], { now: NOW, limit: 20 }).totalResults;
+        last = performance.now();
+        searchMs.push(last - t0);
+        maxSearch = Math.max(maxSearch, last - t0);
+        if (last - t0 > 3) events.push([t0, -(last - t0)]);
+        setImmediate(loop);
+      };
       setImmediate(loop);
+      const value = await during();
+      running = false;
+      gcObserver.disconnect();
+      return { value, searchMs, maxGap, maxSearch, events, gcs };
     };
-    setImmediate(loop);
-    const value = await during();
-    running = false;
-    return { value, searchMs, maxGap };
-  };
-  const pendingBefore = live.engine.pendingChanges;
-  const t0 = performance.now();
-  const during = await loopWhile(async () => {
-    const r = await live.compact();
-    // Keep querying a little after the swap (the old base's garbage is collected then).
-    await new Promise((res) => setTimeout(res, 1500));
-    return r;
-  });
-  const quiet = await loopWhile(() => new Promise((res) => setTimeout(res, performance.now() - t0)));
-  const report = during.value;
-  const searchMs = during.searchMs;
-  const maxGap = during.maxGap;
-  compaction = {
-    pendingBefore,
-    venues: report.venues,
-    totalMs: report.totalMs,
-    workerBuildMs: report.buildMs,
-    swapMs: report.swapMs,
-    queries: searchMs.length,
-    queryMedianMs: median(searchMs),
-    largestQueryStallMs: maxGap,
-    quietLargestGapMs: quiet.maxGap,
-    quietQueryMedianMs: median(quiet.searchMs),
-  };
-  log(`compaction: ${report.venues} venues, ${(report.totalMs / 1000).toFixed(2)} s wall (worker ${(report.buildMs / 1000).toFixed(2)} s), swap ${report.swapMs.toFixed(1)} ms; ${searchMs.length} searches meanwhile, median ${median(searchMs).toFixed(3)} ms, largest stall ${maxGap.toFixed(1)} ms (the same loop without a compaction: largest gap ${quiet.maxGap.toFixed(1)} ms)`);
-  await live.close();
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+    const pendingBefore = live.engine.pendingChanges;
+    const t0 = performance.now();
+    const during = await loopWhile(async () => {
+      const r = await live.compact();
+      // Keep querying a little after the swap (the old base's garbage is collected then).
+      await new Promise((res) => setTimeout(res, 1500));
+      return r;
+    });
+    const quiet = await loopWhile(() => new Promise((res) => setTimeout(res, performance.now() - t0)));
+    const report = during.value;
+    const searchMs = during.searchMs;
+    const maxGap = during.maxGap;
+    compaction = {
+      pendingBefore,
+      workerLoadMs,
+      venues: report.venues,
+      totalMs: report.totalMs,
+      workerBuildMs: report.buildMs,
+      swapMs: report.swapMs,
+      queries: searchMs.length,
+      queryMedianMs: median(searchMs),
+      largestQueryStallMs: maxGap,
+      largestSearchMs: during.maxSearch,
+      largestMainGcPauseMs: Math.max(0, ...during.gcs.map(([, ms]) => ms)),
+      quietLargestMainGcPauseMs: Math.max(0, ...quiet.gcs.map(([, ms]) => ms)),
+      quietLargestGapMs: quiet.maxGap,
+      quietLargestSearchMs: quiet.maxSearch,
+      quietQueryMedianMs: median(quiet.searchMs),
+      ...Object.fromEntries(Object.entries(report.phases).map(([k, v]) => [`phase.${k}`, v])),
+    };
+    log(`compaction phases (ms): ${Object.entries(report.phases).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
+    log(`slow events during (gap > 0, search < 0; ms after start): ${during.events.filter(([, ms]) => Math.abs(ms) > 10).map(([at, ms]) => `${(at - t0).toFixed(0)}:${ms.toFixed(1)}`).join(' ')}`);
+    log(`main-thread GC pauses > 2 ms during (at:ms:kind): ${during.gcs.filter(([, ms]) => ms > 2).map(([at, ms, kind]) => `${(at - t0).toFixed(0)}:${ms.toFixed(1)}:${kind}`).join(' ')}`);
+    log(`compaction: ${report.venues} venues, ${(report.totalMs / 1000).toFixed(2)} s wall (worker ${(report.buildMs / 1000).toFixed(2)} s), swap ${report.swapMs.toFixed(1)} ms; ${searchMs.length} searches meanwhile, median ${median(searchMs).toFixed(3)} ms, largest stall ${maxGap.toFixed(1)} ms, largest search ${during.maxSearch.toFixed(1)} ms (the same loop without a compaction: largest gap ${quiet.maxGap.toFixed(1)} ms, search ${quiet.maxSearch.toFixed(1)} ms)`);
+    await live.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return compaction;
 }
+const compaction = runs('compaction') ? await compactionPart() : undefined;
 
 const result = {
   label: `live-${sizeLabel(n)}`,
   date: new Date().toISOString(),
   machine: machine(),
   venues: n,
-  upsert1000: {
-    firstMs: firstUpsertMs,
-    medianMs: median(upsertMs.slice(1)),
-    p99Ms: quantile(upsertMs.slice(1), 0.99),
-    pendingRange: '1,000 to 30,000',
-    at50kPendingMedianMs: median(upsertAt50kMs),
-  },
-  searchWithPending: { pending, rows: searchRows.map((r) => ({ workload: r.workload, liveMedianUs: r.live.medianUs, liveP99Us: r.live.p99Us, compactedMedianUs: r.compacted.medianUs, compactedP99Us: r.compacted.p99Us, ratio: r.ratio })) },
+  ...(only !== undefined ? { only } : {}),
+  upsert1000,
+  searchWithPending,
   compaction,
   sink: sink.value,
 };

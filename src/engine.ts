@@ -14,7 +14,7 @@ import { createDefaultPlaceResolver } from './places/default-resolver.js';
 import { LearntPlaces } from './places/learnt-places.js';
 import { checkUpsertBatch, LiveChanges, type RemoveResult, type UpsertResult } from './live/live-changes.js';
 import { createSearchService, type SearchService } from './search/index.js';
-import type { MultiLocationSearch } from './search/search-service.js';
+import type { MultiLocationSearch, PreparedSearchColumns } from './search/search-service.js';
 import { buildOpeningTables } from './search/opening-states.js';
 import { SpatialIndex } from './spatial/spatial-index.js';
 import { VenueStore } from './store/venue-store.js';
@@ -47,6 +47,8 @@ export class RestoredEngineParts {
     readonly zones: ZoneTable,
     readonly learnt: LearntPlaces | null,
     readonly find: FindStructures | null = null,
+    /** The search's derived columns, computed where the snapshot was written (undefined: computed at first search). */
+    readonly search?: PreparedSearchColumns,
   ) {}
 }
 
@@ -81,6 +83,7 @@ export class Engine {
   private learnt: LearntPlaces | null = null;
   /** Find's structures restored from a snapshot, until find is first used. */
   private restoredFind: FindStructures | null = null;
+  private preparedSearch: PreparedSearchColumns | undefined;
   /** Changes since the base was built (null: none yet). */
   private live: LiveChanges | null = null;
 
@@ -94,6 +97,7 @@ export class Engine {
       this.hoursTables = { hours: venues.hours, zones: venues.zones };
       this.learnt = venues.learnt;
       this.restoredFind = venues.find;
+      this.preparedSearch = venues.search;
       return;
     }
     if (!Array.isArray(venues)) {
@@ -152,7 +156,7 @@ export class Engine {
 
   /**
    * Folds the pending changes into a new base index built here, synchronously (the HTTP
-   * service builds it in a worker instead: src/live/compaction.ts, then {@link adopt}).
+   * service builds it in a worker instead: src/changelog/compactor.ts, then {@link adopt}).
    */
   compact(): this {
     if (this.live === null || this.live.pending === 0) return this;
@@ -272,7 +276,8 @@ export class Engine {
 
   /** The base's search (internal: the live-data merge ranks on it). */
   searcher(): MultiLocationSearch {
-    this.searchService ??= createSearchService(this.store, this.spatial, this.openingTables());
+    this.searchService ??= createSearchService(this.store, this.spatial, { ...this.openingTables(), ...(this.preparedSearch !== undefined ? { prepared: this.preparedSearch } : {}) });
+    this.preparedSearch = undefined;
     return this.searchService;
   }
 

@@ -4,24 +4,27 @@
  *   compaction wrote one;
  * - `changes.log` in the live directory: every accepted batch, appended and synced before
  *   it is acknowledged (change-log.ts), replayed over the base at start;
- * - compaction, when the engine holds more than `compactAfter` pending changes: a worker
- *   thread builds the current records' base and writes it as `base.snapshot.next`; then, on
- *   the main thread, it is renamed to `base.snapshot` (directory synced), the log is cut to
- *   the batches the new base does not hold, the snapshot is loaded (read asynchronously)
- *   and swapped in with those batches applied on top (Engine.adopt). Queries keep running
- *   on the old base until that swap, which is synchronous and short.
+ * - compaction, when the engine holds more than `compactAfter` pending changes: the
+ *   compaction worker (compactor.ts; it parsed the base's records once, at open) builds the
+ *   current records' base and writes it as `base.snapshot.next` (synced), then hands its
+ *   bytes, kd-tree and search columns over (transferred, not copied); on the main thread the
+ *   file is renamed to `base.snapshot` (directory synced), the log is cut to the batches the
+ *   new base does not hold, and the new base is restored over the handed-over bytes and
+ *   swapped in with those batches applied on top (Engine.adopt), in steps of one event-loop
+ *   turn each. Queries keep running on the old base until the adopt.
  * Writes (batches, compaction steps) run one at a time, in arrival order.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { readFile, rename } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Engine } from '../engine.js';
 import type { RemoveResult, UpsertResult } from '../live/live-changes.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { restoreSnapshot } from '../snapshot/read-snapshot.js';
 import { ChangeLog, syncDirectoryAsync, type Change, type LogEntry } from './change-log.js';
-import type { CompactionJob, CompactionReply } from './compaction-worker.js';
-import { siblingModule, startWorker } from './start-worker.js';
+import type { CompactionJob } from './compaction-worker.js';
+import { Compactor } from './compactor.js';
+import { applyLogged } from './fold-changes.js';
 
 export interface LiveVenuesOptions {
   /** The venues file or snapshot the service was started with. */
@@ -41,35 +44,14 @@ export interface CompactionReport {
   readonly venues: number;
   /** Batches folded in (log entries up to this seq). */
   readonly upToSeq: number;
-  /** Worker time: load, replay, build, write (ms). */
+  /** Worker time of the job: fold the log over the base's records (parsed at start), build, write, hand over (ms). */
   readonly buildMs: number;
   /** Whole compaction, start to swap (ms). */
   readonly totalMs: number;
-  /** The synchronous swap on the main thread (restore + re-apply + adopt), ms. */
+  /** The swap on the main thread (restore, search, re-apply, adopt; one event-loop turn each), ms in all. */
   readonly swapMs: number;
-}
-
-/** The last state each venue named by `changes` is left in: its record, or null (removed). */
-export function foldChanges(changes: readonly Change[]): Map<string, VenueRecord | null> {
-  const last = new Map<string, VenueRecord | null>();
-  for (const c of changes) {
-    if (c.op === 'upsert') for (const r of c.records) last.set(r.id, r);
-    else for (const id of c.ids) last.set(id, null);
-  }
-  return last;
-}
-
-/** Applies logged batches to an engine, folded to the last state of each venue first (one upsert, one remove). */
-export function applyLogged(engine: Engine, ...changes: Change[]): void {
-  const last = foldChanges(changes);
-  const upserts: VenueRecord[] = [];
-  const removes: string[] = [];
-  for (const [id, r] of last) {
-    if (r === null) removes.push(id);
-    else upserts.push(r);
-  }
-  if (upserts.length > 0) engine.upsert(upserts);
-  if (removes.length > 0) engine.remove(removes);
+  /** Where the time went: the worker's phases and the main thread's steps, ms. */
+  readonly phases: Readonly<Record<string, number>>;
 }
 
 export class LiveVenues {
@@ -80,10 +62,12 @@ export class LiveVenues {
   private sinceBase: LogEntry[];
   private queue: Promise<unknown> = Promise.resolve();
   private compacting: Promise<CompactionReport> | null = null;
+  private readonly compactor: Compactor;
 
-  private constructor(engine: Engine, log: ChangeLog, entries: LogEntry[], options: LiveVenuesOptions) {
+  private constructor(engine: Engine, log: ChangeLog, entries: LogEntry[], options: LiveVenuesOptions, compactor: Compactor) {
     this.engine = engine;
     this.log = log;
+    this.compactor = compactor;
     this.sinceBase = entries;
     this.options = options;
   }
@@ -96,10 +80,11 @@ export class LiveVenues {
   /** Loads the base and replays the log over it. */
   static async open(options: LiveVenuesOptions): Promise<LiveVenues> {
     mkdirSync(options.dir, { recursive: true });
-    const engine = await options.load(LiveVenues.basePath(options));
+    const basePath = LiveVenues.basePath(options);
+    const engine = await options.load(basePath);
     const { log, entries } = await ChangeLog.open(join(options.dir, 'changes.log'));
     applyLogged(engine, ...entries.map((e) => e.change));
-    return new LiveVenues(engine, log, entries, options);
+    return new LiveVenues(engine, log, entries, options, new Compactor(basePath));
   }
 
   /** Inserts or replaces venues: validated, logged and synced, then applied. Throws VenueSearchError for a bad batch (nothing logged). */
@@ -139,6 +124,14 @@ export class LiveVenues {
     return this.compacting;
   }
 
+  /**
+   * Resolves when the compaction worker has read and parsed the base (started by open, in
+   * the background), with the time it took, ms; a compaction started before waits for it.
+   */
+  get compactorReady(): Promise<number> {
+    return this.compactor.ready;
+  }
+
   /** The compaction under way, if any. */
   get compaction(): Promise<CompactionReport> | null {
     return this.compacting;
@@ -147,6 +140,7 @@ export class LiveVenues {
   async close(): Promise<void> {
     await this.queue.catch(() => {});
     await this.compacting?.catch(() => {});
+    await this.compactor.close();
     await this.log.close();
   }
 
@@ -169,32 +163,43 @@ export class LiveVenues {
     const t0 = performance.now();
     const dir = this.options.dir;
     const job: CompactionJob = await this.serial(async () => ({
-      basePath: LiveVenues.basePath(this.options),
       logPath: this.log.path,
       upToSeq: this.log.lastSeq,
       outPath: join(dir, 'base.snapshot.next'),
     }));
-    const reply = await new Promise<CompactionReply>((resolve, reject) => {
-      const worker = startWorker(siblingModule(import.meta.url, 'compaction-worker'), { ...job });
-      worker.once('message', (m: CompactionReply) => resolve(m));
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`compaction worker exited with ${code}`)));
-    });
-    if (!reply.ok) throw new Error(`compaction failed: ${reply.error}`);
+    const built = await this.compactor.run(job);
     return this.serial(async () => {
+      const w0 = performance.now();
       const target = join(dir, 'base.snapshot');
       await rename(job.outPath, target);
       await syncDirectoryAsync(dir);
+      this.compactor.rebase(target);
       const after = this.sinceBase.filter((e) => e.seq > job.upToSeq);
       await this.log.keepAfter(job.upToSeq, after);
       this.sinceBase = after;
-      const bytes = await readFile(target);
-      const s0 = performance.now();
-      const fresh = restoreSnapshot(bytes, target);
-      if (after.length > 0) applyLogged(fresh, ...after.map((e) => e.change));
-      this.engine.adopt(fresh);
-      const swapMs = performance.now() - s0;
-      const report: CompactionReport = { venues: this.engine.size, upToSeq: job.upToSeq, buildMs: reply.ms, totalMs: performance.now() - t0, swapMs };
+      // The swap, in steps of one event-loop turn each so that queries run between them
+      // (each is a millisecond or so at 1M venues): restore over the handed-over bytes, tree
+      // and columns; create the search; re-apply each batch that arrived meanwhile; adopt.
+      // Queries see the old engine (the same current records) until the adopt.
+      const steps: number[] = [];
+      const step = async <T>(run: () => T): Promise<T> => {
+        await new Promise((resolve) => setImmediate(resolve));
+        const s = performance.now();
+        const value = run();
+        steps.push(performance.now() - s);
+        return value;
+      };
+      const w1 = performance.now();
+      const { bytes, tree, search } = built.built;
+      const fresh = await step(() => restoreSnapshot(new Uint8Array(bytes), target, {}, { tree, search }));
+      await step(() => fresh.searcher());
+      for (const e of after) await step(() => applyLogged(fresh, e.change));
+      await step(() => this.engine.adopt(fresh));
+      const [restoreMs = 0, searcherMs = 0] = steps;
+      const adoptMs = steps.at(-1) ?? 0;
+      const replayMs = steps.slice(2, -1).reduce((x, y) => x + y, 0);
+      const phases = { ...built.phases, renameAndLogMs: w1 - w0, restoreMs, searcherMs, replayMs, adoptMs, largestSwapStepMs: Math.max(...steps) };
+      const report: CompactionReport = { venues: this.engine.size, upToSeq: job.upToSeq, buildMs: built.ms, totalMs: performance.now() - t0, swapMs: steps.reduce((x, y) => x + y, 0), phases };
       this.options.onCompaction?.(report);
       return report;
     });

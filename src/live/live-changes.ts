@@ -242,7 +242,7 @@ export class LiveChanges {
     const request = checkSearchRequest(body, options);
     const k = request.offset + request.limit;
     const searchers = this.sides.map((side) => side.engine.searcher());
-    const ranked = searchers.map((searcher) => searcher.rank(request, k));
+    const ranked = searchers.map((searcher) => searcher.rank(request, k, false));
     const picks = mergeTop(
       ranked.map((r) => r.slots.length),
       k,
@@ -252,7 +252,7 @@ export class LiveChanges {
     const establishments: SearchEstablishment[] = page.map(([s, x]) => searchers[s]!.establishment(ranked[s]!.slots[x]!, ranked[s]!.prefs, request));
     let count = 0;
     for (const r of ranked) count += r.count;
-    return searchResponse(request, establishments, count, mergedExtras(ranked));
+    return searchResponse(request, establishments, count, mergedExtras(ranked, count === 0 ? searchers.map((searcher) => searcher.emptyAnswerExtras(request)) : null));
   }
 
   find(params: FindParams, nowMs: number): FindResponse {
@@ -385,16 +385,18 @@ function mergeTop(lengths: readonly number[], k: number, before: (a: number, x: 
 
 /**
  * What the answer says beside its page, over the base and the runs: the fair centre is the
- * people's (the same on every side); the smallest feasible maxDistance is the least any side
- * needs; the swapped-coordinates hint is the base's (the runs are small and recent: their
- * cells alone must not claim the data lies elsewhere).
+ * people's (the same on every side). When nothing matched on any side (`empty`: each side's
+ * empty-answer extras), the smallest feasible maxDistance is the least any side needs and the
+ * swapped-coordinates hint is the base's (the runs are small and recent: their cells alone
+ * must not claim the data lies elsewhere).
  */
-function mergedExtras(ranked: readonly RankedMatches[]): SearchAnswerExtras {
+function mergedExtras(ranked: readonly RankedMatches[], empty: ReadonlyArray<Pick<RankedMatches, 'smallestFeasibleMaxDistance' | 'hint'>> | null): SearchAnswerExtras {
+  const centre = ranked[0]!.centre;
+  if (empty === null) return { centre, smallestFeasibleMaxDistance: undefined, hint: undefined };
   let smallest: number | undefined;
-  for (const r of ranked) {
+  for (const r of empty) {
     const need = r.smallestFeasibleMaxDistance;
     if (need !== undefined && (smallest === undefined || need < smallest)) smallest = need;
   }
-  const base = ranked[0]!;
-  return { centre: base.centre, smallestFeasibleMaxDistance: smallest, hint: base.hint };
+  return { centre, smallestFeasibleMaxDistance: smallest, hint: empty[0]!.hint };
 }

@@ -36,11 +36,18 @@ export class BulkScorer {
   /** Bit c of vibeBits[i]: venue i has vibe c (c < 32). */
   private readonly vibeBits: Uint32Array;
 
-  constructor(store: VenueStore) {
+  /** `bits`: the columns {@link bits} gave for the same store (built elsewhere, e.g. a compaction worker); computed here otherwise. */
+  constructor(store: VenueStore, bits?: BulkScorerBits) {
     this.store = store;
     const n = store.size;
-    this.termBits = rowBits(store.termStart, store.termCodes, n);
-    this.vibeBits = rowBits(store.vibeStart, store.vibeCodes, n);
+    this.termBits = bits?.termBits ?? rowBits(store.termStart, store.termCodes, n);
+    this.vibeBits = bits?.vibeBits ?? rowBits(store.vibeStart, store.vibeCodes, n);
+    if (this.termBits.length !== n || this.vibeBits.length !== n) throw new RangeError(`bulk scorer bits for ${this.termBits.length} venues, store has ${n}`);
+  }
+
+  /** The bit columns (read, not copied), to give to the scorer of another copy of the store. */
+  get bits(): BulkScorerBits {
+    return { termBits: this.termBits, vibeBits: this.vibeBits };
   }
 
   get byteSize(): number {
@@ -147,6 +154,12 @@ export class BulkScorer {
 }
 
 /** One word per venue with bit c set when code c (< 32) is in the venue's row. */
+/** A scorer's per-venue bit columns (see the fields of {@link BulkScorer}). */
+export interface BulkScorerBits {
+  readonly termBits: Uint32Array;
+  readonly vibeBits: Uint32Array;
+}
+
 function rowBits(start: Uint32Array, codes: Uint16Array, n: number): Uint32Array {
   const out = new Uint32Array(n);
   for (let i = 0; i < n; i++) {

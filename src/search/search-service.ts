@@ -1,6 +1,6 @@
 import { toEstablishment } from '../details/establishment-record.js';
 import { describeValue, VenueSearchError } from '../errors.js';
-import { BulkScorer } from './bulk-scorer.js';
+import { BulkScorer, type BulkScorerBits } from './bulk-scorer.js';
 import { weightedMidpoint } from '../geo/midpoint.js';
 import { PreparedRoute } from '../geo/polyline.js';
 import type { HoursTable, ZoneTable } from '../hours/index.js';
@@ -52,6 +52,18 @@ export interface SearchServiceOptions {
   /** Opening hours / time zones already built by the engine; built from the store otherwise. */
   readonly hours?: HoursTable;
   readonly zones?: ZoneTable;
+  /** Derived columns a search over the same store computed elsewhere ({@link MultiLocationSearch.prepared}). */
+  readonly prepared?: PreparedSearchColumns;
+}
+
+/**
+ * The search's columns derived from a store's columns, that take tens of milliseconds at 1M
+ * venues to compute: built where the store was built (a compaction worker) and handed over
+ * with its typed arrays (transferred, not copied), so that the thread that swaps the new
+ * base in does not compute them between two queries.
+ */
+export interface PreparedSearchColumns extends BulkScorerBits {
+  readonly occupiedCells: Uint8Array;
 }
 
 export interface SearchService {
@@ -187,9 +199,14 @@ export class MultiLocationSearch implements SearchService {
     this.opening = new OpeningStates(store, options);
     this.ranking = new Ranking((i) => store.id(i));
     this.filter = new ColumnFilter(store.caters, store.chain);
-    this.scorer = new BulkScorer(store);
+    this.scorer = new BulkScorer(store, options.prepared);
     this.group = new GroupSearch(store, spatial.groupWalker(), this.opening);
-    this.occupied = new OccupiedCells(store.lat, store.lon, store.size);
+    this.occupied = new OccupiedCells(store.lat, store.lon, store.size, options.prepared?.occupiedCells);
+  }
+
+  /** The derived columns, for a search over another copy of this store (read, not copied). */
+  prepared(): PreparedSearchColumns {
+    return { ...this.scorer.bits, occupiedCells: this.occupied.cells };
   }
 
   vocabulary(): SearchVocabularyJson {
@@ -226,9 +243,11 @@ export class MultiLocationSearch implements SearchService {
    * The matches of a checked request: their count, and the slots of the best `k` in the
    * contract's order (valid until the next rank call or establishment of another request).
    * Exposed for the live-data merge, which ranks several stores with one request
-   * (src/live/live-changes.ts).
+   * (src/live/live-changes.ts). `emptyExtras` false: leave smallestFeasibleMaxDistance and
+   * hint undefined even when nothing matched (the merge asks {@link emptyAnswerExtras} only
+   * when no store matched: the nearest-venue walk is the costliest part of an empty rank).
    */
-  rank(request: SearchRequest, k: number): RankedMatches {
+  rank(request: SearchRequest, k: number, emptyExtras = true): RankedMatches {
     const { valid, area } = request;
     const prefs = compilePreferences(valid.body.preferences, this.words);
     const hits = this.hits;
@@ -270,7 +289,7 @@ export class MultiLocationSearch implements SearchService {
     const count = ranking.length + counted;
     let smallestFeasibleMaxDistance: number | undefined;
     let hint: SearchHint | undefined;
-    if (count === 0) {
+    if (count === 0 && emptyExtras) {
       filter.hidden = this.hidden;
       if (area.route === null) smallestFeasibleMaxDistance = group.smallestFeasible(filter, area.centerLat, area.centerLon);
       hint = swappedCoordinatesHint(this.occupied, area.centerLat, area.centerLon);
@@ -286,6 +305,21 @@ export class MultiLocationSearch implements SearchService {
       smallestFeasibleMaxDistance,
       hint,
     };
+  }
+
+  /**
+   * What an empty answer says, for this store (as {@link rank} gives it when nothing
+   * matched): the smallest feasible maxDistance (POINT) and the swapped-coordinates hint.
+   */
+  emptyAnswerExtras(request: SearchRequest): Pick<RankedMatches, 'smallestFeasibleMaxDistance' | 'hint'> {
+    const { valid, area } = request;
+    const prefs = compilePreferences(valid.body.preferences, this.words);
+    const filter = hardColumnFilter(prefs, this.filter);
+    this.group.begin(valid, prefs, request.instant);
+    filter.hidden = this.hidden;
+    const smallestFeasibleMaxDistance = area.route === null ? this.group.smallestFeasible(filter, area.centerLat, area.centerLon) : undefined;
+    filter.hidden = null;
+    return { smallestFeasibleMaxDistance, hint: swappedCoordinatesHint(this.occupied, area.centerLat, area.centerLon) };
   }
 
   /** The response record of ranking slot `slot` of the last {@link rank}. */

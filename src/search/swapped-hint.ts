@@ -8,11 +8,15 @@ import type { SearchHint } from '../schema/search.js';
 export class OccupiedCells {
   private static readonly ROWS = 180;
   private static readonly COLS = 360;
-  private readonly cells = new Uint8Array(OccupiedCells.ROWS * OccupiedCells.COLS);
+  /** 1 per one-degree cell (row-major, 180 x 360) holding a venue. */
+  readonly cells: Uint8Array;
   readonly empty: boolean;
 
-  constructor(lat: Float64Array, lon: Float64Array, n: number) {
-    for (let i = 0; i < n; i++) this.cells[OccupiedCells.index(OccupiedCells.row(lat[i]!), OccupiedCells.col(lon[i]!))] = 1;
+  /** `cells`: the {@link cells} of another OccupiedCells over the same coordinates (computed here otherwise). */
+  constructor(lat: Float64Array, lon: Float64Array, n: number, cells?: Uint8Array) {
+    if (cells !== undefined && cells.length !== OccupiedCells.ROWS * OccupiedCells.COLS) throw new RangeError(`occupied cells: ${cells.length} cells given`);
+    this.cells = cells ?? new Uint8Array(OccupiedCells.ROWS * OccupiedCells.COLS);
+    if (cells === undefined) for (let i = 0; i < n; i++) this.cells[OccupiedCells.index(OccupiedCells.row(lat[i]!), OccupiedCells.col(lon[i]!))] = 1;
     this.empty = n === 0;
   }
 

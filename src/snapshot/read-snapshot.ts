@@ -7,6 +7,7 @@ import { NameIndex } from '../find/name-index.js';
 import { HoursTable, ZoneTable } from '../hours/index.js';
 import { LearntPlaces } from '../places/learnt-places.js';
 import { CompactRecordSource } from '../store/compact-records.js';
+import type { PreparedSearchColumns } from '../search/search-service.js';
 import { VenueStore } from '../store/venue-store.js';
 import { FORMAT_VERSION, IS_LITTLE_ENDIAN, MAGIC, PREFIX_BYTES, SECTION_NAMES, type SectionName, type SnapshotHeader } from './snapshot-format.js';
 
@@ -87,6 +88,7 @@ export function readSnapshot(path: string, options: EngineOptions = {}): Engine 
 }
 
 /**
+/**
  * The kd-tree section in its own SharedArrayBuffer, for engines of several threads restored
  * from one snapshot held in shared memory (shared-snapshot.ts): the first restore fills
  * `tree`, every later one uses it instead of a copy of its own.
@@ -95,12 +97,23 @@ export interface SharedTree {
   tree?: SharedArrayBuffer;
 }
 
-/** {@link readSnapshot} over bytes already in memory (views of them are kept); `name` is used in error messages. */
-export function restoreSnapshot(bytes: Uint8Array, name: string, options: EngineOptions = {}, sharedTree?: SharedTree): Engine {
-  return restore(memoryBytes(bytes), name, options, sharedTree);
+/**
+ * Parts of a snapshot's engine that its writer still holds in memory (a compaction worker),
+ * handed over so that restoring does not copy or derive them again.
+ */
+export interface PrebuiltParts {
+  /** The kd-tree's own buffer (`spatial.treeData` of the engine the snapshot was written from). */
+  readonly tree?: ArrayBuffer;
+  /** The search's derived columns (MultiLocationSearch.prepared of that engine). */
+  readonly search?: PreparedSearchColumns;
 }
 
-function restore(file: SnapshotBytes, name: string, options: EngineOptions, sharedTree?: SharedTree): Engine {
+/** {@link readSnapshot} over bytes already in memory (views of them are kept); `name` is used in error messages. */
+export function restoreSnapshot(bytes: Uint8Array, name: string, options: EngineOptions = {}, prebuilt: PrebuiltParts = {}, sharedTree?: SharedTree): Engine {
+  return restore(memoryBytes(bytes), name, options, prebuilt, sharedTree);
+}
+
+function restore(file: SnapshotBytes, name: string, options: EngineOptions, prebuilt: PrebuiltParts = {}, sharedTree?: SharedTree): Engine {
   const bad = (why: string): never => {
     throw new VenueSearchError('invalid_data', `${name} is not a usable venue-search snapshot: ${why}`, { param: 'path', value: name });
   };
@@ -177,7 +190,7 @@ function restore(file: SnapshotBytes, name: string, options: EngineOptions, shar
   const treeBuffer = sharedTree?.tree ?? ((file.own ? treeBytes.buffer : new Uint8Array(treeBytes).buffer) as ArrayBuffer); // a copy (Buffer.slice would not copy)
   let tree: KDBush;
   try {
-    tree = KDBush.from(treeBuffer);
+    tree = KDBush.from(prebuilt.tree ?? treeBuffer);
   } catch (e) {
     return bad(`its kd-tree section is damaged (${(e as Error).message})`);
   }
@@ -202,7 +215,7 @@ function restore(file: SnapshotBytes, name: string, options: EngineOptions, shar
   }
   const densityCells = view('densityCells', 'Float64Array', null);
   const density = DensityGrid.fromCells(densityCells, view('densityCounts', 'Uint32Array', densityCells.length));
-  return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt, { names, density }), options);
+  return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt, { names, density }, prebuilt.search), options);
 }
 
 /** The compact records: the `records` section cut into the header's blocks (CompactRecordSource checks the starts). */

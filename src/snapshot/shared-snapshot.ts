@@ -55,11 +55,11 @@ export function readSharedSnapshot(path: string): SharedSnapshot {
 
 function sharedOver(shared: Uint8Array, name: string): SharedSnapshot {
   const box: SharedTree = {};
-  restoreSnapshot(shared, name, {}, box);
+  restoreSnapshot(shared, name, {}, {}, box);
   return { bytes: shared, tree: box.tree!, name };
 }
 
 /** An engine over the shared snapshot (in any thread that received it): views, no copy. */
 export function restoreShared(snapshot: SharedSnapshot, options: EngineOptions = {}): Engine {
-  return restoreSnapshot(snapshot.bytes, snapshot.name, options, { tree: snapshot.tree });
+  return restoreSnapshot(snapshot.bytes, snapshot.name, options, {}, { tree: snapshot.tree });
 }

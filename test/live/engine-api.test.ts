@@ -37,6 +37,27 @@ describe('engine.upsert / engine.remove', () => {
     expect(e.search(near, { now }).establishments.map((x) => x.id)).toEqual(['a']);
   });
 
+  it('an empty answer with changes pending says what a fresh build says (smallest feasible maxDistance, swapped hint)', () => {
+    const base = [venue('a', 51.5, -0.1), venue('b', 51.52, -0.1), venue('c', 53.48, -2.24)];
+    const live = createEngine(base);
+    // The nearest venue to the query is in a run (d), one base venue is hidden (a), another run holds only Manchester.
+    live.upsert([venue('d', 51.51, -0.1)]);
+    live.remove(['a']);
+    live.upsert([venue('e', 53.49, -2.24)]);
+    const fresh = createEngine([...live.currentRecords()]);
+    const far = { locations: [{ lat: 51.505, lon: -0.1 }], mode: { mode: 'POINT', maxDistance: 100 } };
+    const swapped = { locations: [{ lat: -0.1, lon: 51.5 }], mode: { mode: 'POINT', maxDistance: 100 } };
+    for (const body of [far, swapped]) {
+      const got = live.search(body, { now });
+      expect(got.totalResults).toBe(0);
+      expect(got).toEqual(fresh.search(body, { now }));
+    }
+    // Hand-computed: d at 51.51 is ~556 m from 51.505 (0.005 degrees of latitude), nearer than b (~1.67 km); a is gone.
+    expect(live.search(far, { now }).smallestFeasibleMaxDistance).toBeGreaterThan(540);
+    expect(live.search(far, { now }).smallestFeasibleMaxDistance).toBeLessThan(580);
+    expect(live.search(swapped, { now }).hint).toBeDefined();
+  });
+
   it('grows an empty engine and compacts it', () => {
     const e = createEngine([]);
     e.upsert([venue('a', 51.5, -0.1), venue('b', 51.5005, -0.1)]);
