@@ -13,8 +13,8 @@
  * POINT search and a find answered, its read, warm, search and find times, the loaded
  * engine's memory, and its two answers checked equal to this process's engine's.
  *
- * Run (under the heavy lock; 10M needs more old space than the bench's 12 GB for the
- * generated records themselves, about 8 GB at 10M, while the engine is built):
+ * Run (under the heavy lock; at 10M the generated records alone take about 8 GB of heap;
+ * the run also completes with the bench's --max-old-space-size=12288, with more GC work):
  *   npx tsc -p tsconfig.bench.json && node --expose-gc --max-old-space-size=20000 \
  *     .tmp/bench-dist/bench/children/world-scale-child.js 10000000 .tmp/world-10m.vsnap \
  *     > bench/results/world-scale-10m.ndjson
