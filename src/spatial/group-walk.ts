@@ -1,7 +1,7 @@
 import type KDBush from 'kdbush';
 import { BoxList } from '../geo/bbox.js';
 import { BOX_BOUNDS_STRIDE, boxLowerBound, boxUpperBound, prepareBoxBounds } from '../geo/box-distance.js';
-import { POLAR_LIMIT_DEG, type LocalFrame } from '../geo/distance.js';
+import { localFrameHolds, type LocalFrame } from '../geo/distance.js';
 import { frameDistance } from '../geo/frame-distance.js';
 import type { ColumnFilter } from './column-filter.js';
 
@@ -72,6 +72,8 @@ export interface GroupSink {
 }
 
 const STACK = 128;
+/** Largest cap (metres) whose disc tests may use squared frame distances (see prepare). */
+const SQUARED_TEST_MAX_METERS = 9000;
 
 export class GroupWalker {
   private readonly tree: KDBush;
@@ -128,8 +130,10 @@ export class GroupWalker {
       this.partial = new Int32Array(n);
     }
     this.frames = q.frames;
-    this.squaredTest = reach <= 9000;
-    for (let p = 0; p < n; p++) if (!(Math.abs(q.frames[p]!.lat) < POLAR_LIMIT_DEG)) this.squaredTest = false;
+    // squared frame distances decide a disc test outside the +-0.5 m band when the distance
+    // rule takes every person's frame out to the band's far edge (see walkLeaf)
+    this.squaredTest = reach <= SQUARED_TEST_MAX_METERS;
+    for (let p = 0; p < n && this.squaredTest; p++) this.squaredTest = localFrameHolds(q.frames[p]!.lat, reach + 0.5);
     for (let p = 0; p < n; p++) prepareBoxBounds(q.frames[p]!.lat, q.frames[p]!.lon, reach, this.bounds, p * BOX_BOUNDS_STRIDE);
     this.filter = filter !== null && !filter.acceptsAll ? filter : null;
     this.skipped = 0;
@@ -431,8 +435,9 @@ export class GroupWalker {
       reachIn[j] = low;
     }
     // The disc test on squared frame distances: exact outside a band of +-0.5 m around the
-    // cap, where frameDistance is the frame's own distance (cap under 9 km, people below the
-    // polar limit: see frameDistance), and settled by frameDistance inside the band.
+    // cap, where frameDistance is the frame's own distance (localFrameHolds out to the band's
+    // far edge for every person, and beyond 9 km the frame stays within 0.1 m of the exact
+    // formula), and settled by frameDistance inside the band.
     const fast = this.squaredTest;
     const first = frames[partial[0]!]!;
     const hiSq = (cap + 0.5) * (cap + 0.5);
