@@ -228,6 +228,18 @@ export class GroupWalker {
     return agg;
   }
 
+  /** Quorum = everyone, `cost` filled: all counted; returns the group cost (summed in input order, as {@link fill}). */
+  private settle(n: number, sum: boolean): number {
+    const { cost, counted } = this;
+    let agg = 0;
+    for (let p = 0; p < n; p++) {
+      const c = cost[p]!;
+      counted[p] = 1;
+      agg = sum ? agg + c : c > agg ? c : agg;
+    }
+    return agg;
+  }
+
   /** Quorum = everyone, `dist` filled: minutes, costs, all counted; returns the group cost. */
   private fill(q: GroupQuery, n: number): number {
     const { dist, minutes, cost, counted } = this;
@@ -415,17 +427,20 @@ export class GroupWalker {
     for (let p = 0; p < n; p++) {
       const o = p * BOX_BOUNDS_STRIDE;
       const low = boxLowerBound(b, o, minX, minY, maxX, maxY);
-      const lowCost = w[p]! * this.minutesOf(q, p, low);
-      let j = p;
-      while (j > 0 && dearest[j - 1]! < lowCost) {
-        order[j] = order[j - 1]!;
-        dearest[j] = dearest[j - 1]!;
-        j--;
+      if (!countOnly) {
+        // a count-only leaf costs no venue: no order needed
+        const lowCost = w[p]! * this.minutesOf(q, p, low);
+        let j = p;
+        while (j > 0 && dearest[j - 1]! < lowCost) {
+          order[j] = order[j - 1]!;
+          dearest[j] = dearest[j - 1]!;
+          j--;
+        }
+        order[j] = p;
+        dearest[j] = lowCost;
       }
-      order[j] = p;
-      dearest[j] = lowCost;
       if (boxUpperBound(b, o, minX, minY, maxX, maxY) <= cap) continue;
-      j = np++;
+      let j = np++;
       while (j > 0 && reachIn[j - 1]! < low) {
         partial[j] = partial[j - 1]!;
         reachIn[j] = reachIn[j - 1]!;
@@ -444,10 +459,14 @@ export class GroupWalker {
     const loSq = cap > 0.5 ? (cap - 0.5) * (cap - 0.5) : -1;
     const sum = q.aggregate === AGGREGATE_SUM;
     // MIN_TOTAL: rest[j], the lower bounds of the people after the j-th in `order`, so a
-    // partial sum plus them that passes the threshold settles the venue early.
+    // partial sum plus them that passes the threshold (by more than rounding: the cost
+    // itself is summed in input order) settles the venue early.
     const rest = this.ubCost;
-    rest[n - 1] = 0;
-    for (let j = n - 2; j >= 0; j--) rest[j] = rest[j + 1]! + dearest[j + 1]!;
+    if (!countOnly) {
+      rest[n - 1] = 0;
+      for (let j = n - 2; j >= 0; j--) rest[j] = rest[j + 1]! + dearest[j + 1]!;
+    }
+    const { minutes, cost } = this;
     const filtered = this.filter !== null;
     const clipped = this.clipped;
     const clip = this.clip;
@@ -478,20 +497,30 @@ export class GroupWalker {
         this.skipped++;
         continue;
       }
-      // its cost, person by person, the dearest first, until it passes the threshold
+      // its cost, person by person, the dearest first, until it passes the threshold; the
+      // distances, minutes and costs stay in the scratch for the offer
       const threshold = sink.threshold;
+      const early = sum ? threshold + threshold * 1e-9 : threshold;
       let agg = 0;
       for (let j = 0; j < n; j++) {
         const p = order[j]!;
-        const c = w[p]! * this.minutesOf(q, p, frameDistance(frames[p]!, y, x));
+        const d = frameDistance(frames[p]!, y, x);
+        const m = this.minutesOf(q, p, d);
+        const c = w[p]! * m;
+        dist[p] = d;
+        minutes[p] = m;
+        cost[p] = c;
         agg = sum ? agg + c : c > agg ? c : agg;
-        if ((sum ? agg + rest[j]! : agg) > threshold) {
+        if ((sum ? agg + rest[j]! : agg) > early) {
           this.skipped++;
           continue points;
         }
       }
-      for (let p = 0; p < n; p++) dist[p] = frameDistance(frames[p]!, y, x);
-      const c = this.fill(q, n);
+      const c = this.settle(n, sum);
+      if (c > threshold) {
+        this.skipped++;
+        continue;
+      }
       sink.offer(v, c);
       this.offered++;
     }
