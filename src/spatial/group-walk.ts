@@ -1,7 +1,7 @@
 import type KDBush from 'kdbush';
 import { BoxList } from '../geo/bbox.js';
 import { BOX_BOUNDS_STRIDE, boxLowerBound, boxUpperBound, prepareBoxBounds } from '../geo/box-distance.js';
-import { localFrameHolds, type LocalFrame } from '../geo/distance.js';
+import { frameDistanceSq, localFrameHolds, type LocalFrame } from '../geo/distance.js';
 import { frameDistance } from '../geo/frame-distance.js';
 import type { ColumnFilter } from './column-filter.js';
 
@@ -468,12 +468,16 @@ export class GroupWalker {
     }
     const { minutes, cost } = this;
     const filtered = this.filter !== null;
-    const clipped = this.clipped;
     const clip = this.clip;
     const cMinX = clip[0]!;
     const cMinY = clip[1]!;
     const cMaxX = clip[2]!;
     const cMaxY = clip[3]!;
+    // the clip screen, per venue only when the leaf's box is not inside it
+    const clipped = this.clipped && !(minX >= cMinX && maxX <= cMaxX && minY >= cMinY && maxY <= cMaxY);
+    // the first partial person's frame in locals (the loop reads no object for it)
+    const { lat: fLat, lon: fLon, kx0, kx1, kx2, ky0, ky1, ky2 } = first;
+    let skipped = 0;
     points: for (let i = left; i <= right; i++) {
       const x = coords[2 * i]!;
       const y = coords[2 * i + 1]!;
@@ -482,7 +486,7 @@ export class GroupWalker {
       if (filtered && this.rejectedByFilter(v)) continue;
       if (np > 0) {
         // the first (most rejecting) partial person, then the others
-        const d2 = first.distanceSq(y, x);
+        const d2 = frameDistanceSq(y, x, fLat, fLon, kx0, kx1, kx2, ky0, ky1, ky2);
         if (fast ? d2 > hiSq || (d2 >= loSq && frameDistance(first, y, x) > cap) : frameDistance(first, y, x) > cap) continue;
         for (let j = 1; j < np; j++) {
           const f = frames[partial[j]!]!;
@@ -494,7 +498,7 @@ export class GroupWalker {
       }
       // it qualifies (the other discs hold the whole box)
       if (countOnly) {
-        this.skipped++;
+        skipped++;
         continue;
       }
       // its cost, person by person, the dearest first, until it passes the threshold; the
@@ -512,18 +516,19 @@ export class GroupWalker {
         cost[p] = c;
         agg = sum ? agg + c : c > agg ? c : agg;
         if ((sum ? agg + rest[j]! : agg) > early) {
-          this.skipped++;
+          skipped++;
           continue points;
         }
       }
       const c = this.settle(n, sum);
       if (c > threshold) {
-        this.skipped++;
+        skipped++;
         continue;
       }
       sink.offer(v, c);
       this.offered++;
     }
+    this.skipped += skipped;
   }
 
 
