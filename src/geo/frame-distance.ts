@@ -3,8 +3,8 @@ import type { LocalFrame } from './distance.js';
 /**
  * Straight-line WGS84 distance (metres) from a frame's origin (a person, a centre) to
  * (lat, lon) by the one distance rule, {@link localFrameHolds} (src/geo/distance.ts): the
- * LocalFrame (built once per query, a few multiplies per venue) where it holds, the exact
- * formula beyond (LocalFrame.ruledDistance). The rule for per-person distances: travel
+ * LocalFrame (built once per query, a few multiplies per venue) where it holds,
+ * nearDistanceMeters beyond (LocalFrame.ruledDistance). The rule for per-person distances: travel
  * estimates and the fair walk both use it, so a venue's cost and its reported travel agree
  * to the bit, and radius, corridor and find ask the same rule.
  */
