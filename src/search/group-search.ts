@@ -109,7 +109,10 @@ export class GroupSearch implements GroupSink {
     this.threshold = Number.POSITIVE_INFINITY;
     this.walker.walk(this.query, this, filter);
     this.ranking = null;
-    return this.walker.skipped;
+    // Ranked by cost alone: the venues offered before the threshold settled that cost more
+    // than the final threshold (the best-th cost) cannot reach the page: counted, not sorted.
+    const late = this.costOnly && this.threshold < Number.POSITIVE_INFINITY ? ranking.dropFartherThan(this.threshold) : 0;
+    return this.walker.skipped + late;
   }
 
   /** GroupSink: a qualifying venue; the walker's scratch describes its counted people. */

@@ -58,6 +58,27 @@ export class Ranking {
     this.length = n;
   }
 
+  /**
+   * Drops the matches whose `dist` exceeds `maxDist`, keeping the others in place order;
+   * returns how many were dropped. For a caller that knows the page's worst distance: the
+   * page is then sorted from the few that can reach it.
+   */
+  dropFartherThan(maxDist: number): number {
+    const { venue, total, dist, along } = this;
+    let kept = 0;
+    for (let i = 0; i < this.length; i++) {
+      if (dist[i]! > maxDist) continue;
+      venue[kept] = venue[i]!;
+      total[kept] = total[i]!;
+      dist[kept] = dist[i]!;
+      along[kept] = along[i]!;
+      kept++;
+    }
+    const dropped = this.length - kept;
+    this.length = kept;
+    return dropped;
+  }
+
   /** Whether match a ranks before match b. */
   before(a: number, b: number): boolean {
     const ta = this.total[a]!;

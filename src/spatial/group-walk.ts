@@ -1,7 +1,7 @@
 import type KDBush from 'kdbush';
 import { BoxList } from '../geo/bbox.js';
 import { BOX_BOUNDS_STRIDE, boxLowerBound, boxUpperBound, prepareBoxBounds } from '../geo/box-distance.js';
-import { POLAR_LIMIT_DEG, type LocalFrame } from '../geo/distance.js';
+import { frameDistanceSq, localFrameHolds, type LocalFrame } from '../geo/distance.js';
 import { frameDistance } from '../geo/frame-distance.js';
 import type { ColumnFilter } from './column-filter.js';
 
@@ -72,6 +72,8 @@ export interface GroupSink {
 }
 
 const STACK = 128;
+/** Largest cap (metres) whose disc tests may use squared frame distances (see prepare). */
+const SQUARED_TEST_MAX_METERS = 9000;
 
 export class GroupWalker {
   private readonly tree: KDBush;
@@ -128,8 +130,10 @@ export class GroupWalker {
       this.partial = new Int32Array(n);
     }
     this.frames = q.frames;
-    this.squaredTest = reach <= 9000;
-    for (let p = 0; p < n; p++) if (!(Math.abs(q.frames[p]!.lat) < POLAR_LIMIT_DEG)) this.squaredTest = false;
+    // squared frame distances decide a disc test outside the +-0.5 m band when the distance
+    // rule takes every person's frame out to the band's far edge (see walkLeaf)
+    this.squaredTest = reach <= SQUARED_TEST_MAX_METERS;
+    for (let p = 0; p < n && this.squaredTest; p++) this.squaredTest = localFrameHolds(q.frames[p]!.lat, reach + 0.5);
     for (let p = 0; p < n; p++) prepareBoxBounds(q.frames[p]!.lat, q.frames[p]!.lon, reach, this.bounds, p * BOX_BOUNDS_STRIDE);
     this.filter = filter !== null && !filter.acceptsAll ? filter : null;
     this.skipped = 0;
@@ -219,6 +223,18 @@ export class GroupWalker {
       if (dist[p]! > cap) return -1;
       counted[p] = 1;
       const c = cost[p]!;
+      agg = sum ? agg + c : c > agg ? c : agg;
+    }
+    return agg;
+  }
+
+  /** Quorum = everyone, `cost` filled: all counted; returns the group cost (summed in input order, as {@link fill}). */
+  private settle(n: number, sum: boolean): number {
+    const { cost, counted } = this;
+    let agg = 0;
+    for (let p = 0; p < n; p++) {
+      const c = cost[p]!;
+      counted[p] = 1;
       agg = sum ? agg + c : c > agg ? c : agg;
     }
     return agg;
@@ -411,17 +427,20 @@ export class GroupWalker {
     for (let p = 0; p < n; p++) {
       const o = p * BOX_BOUNDS_STRIDE;
       const low = boxLowerBound(b, o, minX, minY, maxX, maxY);
-      const lowCost = w[p]! * this.minutesOf(q, p, low);
-      let j = p;
-      while (j > 0 && dearest[j - 1]! < lowCost) {
-        order[j] = order[j - 1]!;
-        dearest[j] = dearest[j - 1]!;
-        j--;
+      if (!countOnly) {
+        // a count-only leaf costs no venue: no order needed
+        const lowCost = w[p]! * this.minutesOf(q, p, low);
+        let j = p;
+        while (j > 0 && dearest[j - 1]! < lowCost) {
+          order[j] = order[j - 1]!;
+          dearest[j] = dearest[j - 1]!;
+          j--;
+        }
+        order[j] = p;
+        dearest[j] = lowCost;
       }
-      order[j] = p;
-      dearest[j] = lowCost;
       if (boxUpperBound(b, o, minX, minY, maxX, maxY) <= cap) continue;
-      j = np++;
+      let j = np++;
       while (j > 0 && reachIn[j - 1]! < low) {
         partial[j] = partial[j - 1]!;
         reachIn[j] = reachIn[j - 1]!;
@@ -431,25 +450,34 @@ export class GroupWalker {
       reachIn[j] = low;
     }
     // The disc test on squared frame distances: exact outside a band of +-0.5 m around the
-    // cap, where frameDistance is the frame's own distance (cap under 9 km, people below the
-    // polar limit: see frameDistance), and settled by frameDistance inside the band.
+    // cap, where frameDistance is the frame's own distance (localFrameHolds out to the band's
+    // far edge for every person, and beyond 9 km the frame stays within 0.1 m of the exact
+    // formula), and settled by frameDistance inside the band.
     const fast = this.squaredTest;
     const first = frames[partial[0]!]!;
     const hiSq = (cap + 0.5) * (cap + 0.5);
     const loSq = cap > 0.5 ? (cap - 0.5) * (cap - 0.5) : -1;
     const sum = q.aggregate === AGGREGATE_SUM;
     // MIN_TOTAL: rest[j], the lower bounds of the people after the j-th in `order`, so a
-    // partial sum plus them that passes the threshold settles the venue early.
+    // partial sum plus them that passes the threshold (by more than rounding: the cost
+    // itself is summed in input order) settles the venue early.
     const rest = this.ubCost;
-    rest[n - 1] = 0;
-    for (let j = n - 2; j >= 0; j--) rest[j] = rest[j + 1]! + dearest[j + 1]!;
+    if (!countOnly) {
+      rest[n - 1] = 0;
+      for (let j = n - 2; j >= 0; j--) rest[j] = rest[j + 1]! + dearest[j + 1]!;
+    }
+    const { minutes, cost } = this;
     const filtered = this.filter !== null;
-    const clipped = this.clipped;
     const clip = this.clip;
     const cMinX = clip[0]!;
     const cMinY = clip[1]!;
     const cMaxX = clip[2]!;
     const cMaxY = clip[3]!;
+    // the clip screen, per venue only when the leaf's box is not inside it
+    const clipped = this.clipped && !(minX >= cMinX && maxX <= cMaxX && minY >= cMinY && maxY <= cMaxY);
+    // the first partial person's frame in locals (the loop reads no object for it)
+    const { lat: fLat, lon: fLon, kx0, kx1, kx2, ky0, ky1, ky2 } = first;
+    let skipped = 0;
     points: for (let i = left; i <= right; i++) {
       const x = coords[2 * i]!;
       const y = coords[2 * i + 1]!;
@@ -458,7 +486,7 @@ export class GroupWalker {
       if (filtered && this.rejectedByFilter(v)) continue;
       if (np > 0) {
         // the first (most rejecting) partial person, then the others
-        const d2 = first.distanceSq(y, x);
+        const d2 = frameDistanceSq(y, x, fLat, fLon, kx0, kx1, kx2, ky0, ky1, ky2);
         if (fast ? d2 > hiSq || (d2 >= loSq && frameDistance(first, y, x) > cap) : frameDistance(first, y, x) > cap) continue;
         for (let j = 1; j < np; j++) {
           const f = frames[partial[j]!]!;
@@ -470,26 +498,37 @@ export class GroupWalker {
       }
       // it qualifies (the other discs hold the whole box)
       if (countOnly) {
-        this.skipped++;
+        skipped++;
         continue;
       }
-      // its cost, person by person, the dearest first, until it passes the threshold
+      // its cost, person by person, the dearest first, until it passes the threshold; the
+      // distances, minutes and costs stay in the scratch for the offer
       const threshold = sink.threshold;
+      const early = sum ? threshold + threshold * 1e-9 : threshold;
       let agg = 0;
       for (let j = 0; j < n; j++) {
         const p = order[j]!;
-        const c = w[p]! * this.minutesOf(q, p, frameDistance(frames[p]!, y, x));
+        const d = frameDistance(frames[p]!, y, x);
+        const m = this.minutesOf(q, p, d);
+        const c = w[p]! * m;
+        dist[p] = d;
+        minutes[p] = m;
+        cost[p] = c;
         agg = sum ? agg + c : c > agg ? c : agg;
-        if ((sum ? agg + rest[j]! : agg) > threshold) {
-          this.skipped++;
+        if ((sum ? agg + rest[j]! : agg) > early) {
+          skipped++;
           continue points;
         }
       }
-      for (let p = 0; p < n; p++) dist[p] = frameDistance(frames[p]!, y, x);
-      const c = this.fill(q, n);
+      const c = this.settle(n, sum);
+      if (c > threshold) {
+        skipped++;
+        continue;
+      }
       sink.offer(v, c);
       this.offered++;
     }
+    this.skipped += skipped;
   }
 
 

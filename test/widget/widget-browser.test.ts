@@ -6,18 +6,17 @@
  * The map's fitting, highlighting, base map and accessibility are in widget-map.test.ts.
  * Each test saves a screenshot to test-output/widget/.
  */
-import { readFileSync, mkdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { centroid, distance, point, points } from '@turf/turf';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchBrowser, type Browser } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { chromiumAvailable } from './support/browser.js';
 import { drawnPoints, mapSettled, shownRanks, type DrawnPoint } from './support/map-dom.js';
 import { addPersonByName, drawRouteAround } from './support/widget-actions.js';
-import { FIXTURES, startWidgetServer, type WidgetServer } from './support/widget-server.js';
-
-const SHOTS = 'test-output/widget';
+import { FIXTURES, startWidgetServer } from './support/widget-server.js';
+import { SHOTS, widgetSession } from './support/widget-session.js';
 
 interface FixtureVenue {
   id: string;
@@ -67,29 +66,8 @@ function measuredMetersPerPixel(markers: readonly DrawnPoint[]): number {
 }
 
 describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
-  let server: WidgetServer;
-  let browser: Browser;
-  let publicKey: string;
-
-  beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    [server, browser] = await Promise.all([startWidgetServer(), launchBrowser()]);
-    publicKey = (await server.open('Enterprise')).publicKey;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  async function openWidget(key = publicKey): Promise<Page> {
-    const page = await browser.context.newPage();
-    page.on('pageerror', (err) => {
-      throw err;
-    });
-    await page.goto(`${server.base}/v1/widget/?key=${key}`);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
-    return page;
-  }
+  const session = widgetSession();
+  const openWidget = (key?: string): Promise<Page> => session.openWidget(key === undefined ? {} : { key });
 
   it('find by name: typing "nando" lists only Nando\'s, counts all 43 in the fixtures, debounced to one request, markers on the map', async () => {
     const page = await openWidget();
@@ -218,6 +196,107 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     await page.close();
   });
 
+  it('fair meet-up: the group summary shown for each result (longest, total, spread, who was counted) is the API\'s for the same request, for MIN_MAX and for MIN_TOTAL with a quorum and travel modes', async () => {
+    const page = await openWidget();
+    await addPersonByName(page, 'London');
+    const map = (await page.locator('#map').boundingBox())!;
+    await page.mouse.click(map.x + map.width / 2 + 110, map.y + map.height / 2 + 50);
+    await page.mouse.click(map.x + map.width / 2 - 90, map.y + map.height / 2 + 110);
+    await page.waitForSelector('#results li');
+    const labels = ['London', 'Person 2', 'Person 3'];
+
+    // MIN_MAX, everyone counted
+    const minMax = waitForSearch(page, (body) => body.mode.fairness === 'MIN_MAX');
+    await page.selectOption('#fairness', 'MIN_MAX');
+    await expectShownGroupsMatchApi(page, await minMax, labels, { quorum: 3 });
+
+    // MIN_TOTAL, the best placed 2 of 3, one person cycling and one by public transport
+    const minTotal = waitForSearch(
+      page,
+      (body) => body.mode.fairness === 'MIN_TOTAL' && body.mode.quorum === 2 && body.locations[1]?.travelMode === 'BICYCLE' && body.locations[2]?.travelMode === 'TRANSIT',
+    );
+    await page.selectOption('#fairness', 'MIN_TOTAL');
+    await page.selectOption('#quorum', '2');
+    await page.selectOption('#locations li:nth-child(2) select.travel-mode', 'BICYCLE');
+    await page.selectOption('#locations li:nth-child(3) select.travel-mode', 'TRANSIT');
+    await expectShownGroupsMatchApi(page, await minTotal, labels, { quorum: 2 });
+    await page.screenshot({ path: `${SHOTS}/fair-meet-up.png` });
+    await page.close();
+  });
+
+  interface SearchBody {
+    mode: { fairness?: string; quorum?: number };
+    locations: { travelMode?: string }[];
+  }
+  interface ApiGroup {
+    maxMinutes: number;
+    totalMinutes: number;
+    spreadMinutes: number;
+    counted: string[];
+  }
+  interface ApiAnswer {
+    totalResults: number;
+    establishments: { id: string; group: ApiGroup; travel: Record<string, { durationMinutes: number }> }[];
+  }
+
+  /**
+   * The page's search whose body passes `wanted`, once its answer has arrived: the request's
+   * URL and body (the page's own answer is not the oracle).
+   */
+  async function waitForSearch(page: Page, wanted: (body: SearchBody) => boolean): Promise<{ url: string; body: string }> {
+    const response = await page.waitForResponse((r) => r.url().includes('/v1/search/') && r.request().method() === 'POST' && wanted(JSON.parse(r.request().postData() ?? '{}') as SearchBody));
+    expect(response.status()).toBe(200);
+    await response.finished();
+    return { url: response.url(), body: response.request().postData()! };
+  }
+
+  /**
+   * The same request made directly to the API (the oracle), then the page's list read once
+   * it shows that answer: per result, in order, the displayed longest trip, total and spread
+   * (minutes, as numbers) equal the API's group, and the displayed "Counted" is "Everyone"
+   * exactly when the API counted every person, else the API's counted labels.
+   */
+  async function expectShownGroupsMatchApi(page: Page, request: { url: string; body: string }, labels: readonly string[], expected: { quorum: number }): Promise<void> {
+    const response = await fetch(request.url, { method: 'POST', headers: { 'content-type': 'application/json', 'API-Key': session.publicKey }, body: request.body });
+    expect(response.status).toBe(200);
+    const api = (await response.json()) as ApiAnswer;
+    expect(api.establishments.length).toBeGreaterThan(1);
+    const ids = api.establishments.map((e) => e.id);
+    await expect.poll(() => page.$$eval('#results > li', (items) => items.map((li) => li.getAttribute('data-id')))).toEqual(ids);
+    expect(await page.textContent('#results-status')).toBe(`${api.totalResults} venues found${api.totalResults > ids.length ? `; showing the best ${ids.length}` : ''}.`);
+    const shown = await page.$$eval('#results > li', (items) =>
+      items.map((li) => {
+        const list = li.querySelector('dl.group-summary');
+        const fact = (key: string) => list?.querySelector(`.group-${key} dd`)?.textContent ?? '';
+        const term = (key: string) => list?.querySelector(`.group-${key} dt`)?.textContent ?? '';
+        return {
+          label: list?.getAttribute('aria-label') ?? '',
+          terms: ['max', 'total', 'spread', 'counted'].map(term),
+          max: fact('max'),
+          total: fact('total'),
+          spread: fact('spread'),
+          counted: fact('counted'),
+        };
+      }),
+    );
+    const minutes = (text: string): number => {
+      const m = /^(\d+(?:\.\d)?) min$/.exec(text);
+      if (!m) throw new Error(`not minutes: ${JSON.stringify(text)}`);
+      return Number(m[1]);
+    };
+    shown.forEach((row, i) => {
+      const group = api.establishments[i]!.group;
+      expect(row.label).toBe('Trips for the group');
+      expect(row.terms).toEqual(['Longest trip', 'In total', 'Trips differ by', 'Counted']);
+      expect(minutes(row.max), ids[i]).toBe(group.maxMinutes);
+      expect(minutes(row.total), ids[i]).toBe(group.totalMinutes);
+      expect(minutes(row.spread), ids[i]).toBe(group.spreadMinutes);
+      expect(group.counted).toHaveLength(expected.quorum);
+      expect(row.counted === 'Everyone' ? labels : row.counted.split(', '), ids[i]).toEqual(group.counted);
+      expect(row.counted === 'Everyone', ids[i]).toBe(group.counted.length === labels.length);
+    });
+  }
+
   it('route mode: three clicks draw the route and its corridor to scale; every result lies within the corridor', async () => {
     const page = await openWidget();
     await drawRouteAround(page, 'Manchester', () => [[-220, -140], [-20, 10], [200, 120]]);
@@ -342,7 +421,7 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     const tiled = await startWidgetServer({ widget: { tileUrl: `${tileBase}/{z}/{x}/{y}.png`, tileAttribution: '© Test tiles' } });
     try {
       const key = (await tiled.open('Enterprise')).publicKey;
-      const page = await browser.context.newPage();
+      const page = await session.browser.context.newPage();
       await page.goto(`${tiled.base}/v1/widget/?key=${key}`);
       await page.waitForSelector('body[data-ready="true"]');
       expect(await page.textContent('#map .leaflet-control-attribution')).toContain('© Test tiles');
@@ -367,9 +446,9 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
   });
 
   it('a secret key in the URL is refused with a clear message and never echoed', async () => {
-    const account = await server.open('Enterprise');
-    const page = await browser.context.newPage();
-    const response = await page.goto(`${server.base}/v1/widget/?key=${account.secretKey}`);
+    const account = await session.server.open('Enterprise');
+    const page = await session.browser.context.newPage();
+    const response = await page.goto(`${session.server.base}/v1/widget/?key=${account.secretKey}`);
     expect(response?.status()).toBe(403);
     expect(await page.textContent('h1')).toBe('Secret key refused');
     expect(await page.textContent('[role="alert"]')).toContain('use the account\'s public key');
@@ -380,24 +459,24 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
   });
 
   it('a public key embedded by a site outside its allowed origins shows "not allowed"; the same page on an allowed origin gets the widget', async () => {
-    const account = await server.open('Enterprise');
-    await server.store.setAllowedOrigins(account.accountId, ['https://shop.example']);
+    const account = await session.server.open('Enterprise');
+    await session.server.store.setAllowedOrigins(account.accountId, ['https://shop.example']);
     // another origin: same loopback address under the name localhost, another port
     const embedder: Server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(`<!doctype html><title>shop</title><iframe id="w" src="${server.base}/v1/widget/?key=${account.publicKey}" width="900" height="600"></iframe>`);
+      res.end(`<!doctype html><title>shop</title><iframe id="w" src="${session.server.base}/v1/widget/?key=${account.publicKey}" width="900" height="600"></iframe>`);
     });
     await new Promise<void>((resolve) => embedder.listen(0, '127.0.0.1', resolve));
     const embedderOrigin = `http://localhost:${(embedder.address() as AddressInfo).port}`;
     try {
-      const page = await browser.context.newPage();
+      const page = await session.browser.context.newPage();
       await page.goto(`${embedderOrigin}/`);
       const frame = page.frameLocator('#w');
       await expect.poll(() => frame.locator('h1').textContent()).toBe('Not allowed on this site');
       expect(await frame.locator('[role="alert"]').textContent()).toContain(embedderOrigin);
       await page.screenshot({ path: `${SHOTS}/origin-refused.png` });
 
-      await server.store.setAllowedOrigins(account.accountId, ['https://shop.example', embedderOrigin]);
+      await session.server.store.setAllowedOrigins(account.accountId, ['https://shop.example', embedderOrigin]);
       await page.reload();
       await frame.locator('body[data-ready="true"]').waitFor({ timeout: 10_000 });
       await frame.locator('#find-q').fill('nando');
@@ -410,9 +489,9 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
   });
 
   it('a key over its plan\'s daily limit shows the limit message, not a broken page', async () => {
-    const account = await server.open('Builder'); // 2 requests a day in this test server
+    const account = await session.server.open('Builder'); // 2 requests a day in this test server
     for (let i = 0; i < 2; i++) {
-      const res = await fetch(`${server.base}/v1/find?q=pub`, { headers: { 'API-Key': account.publicKey } });
+      const res = await fetch(`${session.server.base}/v1/find?q=pub`, { headers: { 'API-Key': account.publicKey } });
       expect(res.status).toBe(200);
     }
     const page = await openWidget(account.publicKey);

@@ -11,17 +11,16 @@
  * Screenshots go to test-output/widget/; WIDGET_README_SCREENSHOT=1 also rewrites the
  * pictures in docs/ (widget.png, widget-phone.png, widget-route.png).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchBrowser, type Browser } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { chromiumAvailable } from './support/browser.js';
 import { boxes, drawnPoints, inside, mapBox, mapSettled, shownRanks, type Box } from './support/map-dom.js';
 import { onePixelRgb } from './support/png-pixel.js';
 import { addPersonByName, drawRouteAround } from './support/widget-actions.js';
-import { FIXTURES, startWidgetServer, type WidgetServer } from './support/widget-server.js';
-
-const SHOTS = 'test-output/widget';
+import { FIXTURES } from './support/widget-server.js';
+import { SHOTS, widgetSession } from './support/widget-session.js';
 const DOCS = process.env.WIDGET_README_SCREENSHOT === '1';
 /** The page's first view (src/widget/page/map.ts): centre and zoom. */
 const INITIAL = { lat: 54.2, lon: -2.5, zoom: 5 };
@@ -51,36 +50,21 @@ function worldPixel(lat: number, lon: number, zoom: number): { x: number; y: num
 }
 
 describe.skipIf(!chromiumAvailable)('widget map in headless Chromium', () => {
-  let server: WidgetServer;
-  let browser: Browser;
-  let publicKey: string;
+  const session = widgetSession();
   /** Every URL any page requested, and every Content-Security-Policy complaint. */
   const requests: string[] = [];
   const cspViolations: string[] = [];
 
-  beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    [server, browser] = await Promise.all([startWidgetServer(), launchBrowser()]);
-    publicKey = (await server.open('Enterprise')).publicKey;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  async function openWidget(viewport = { width: 1200, height: 800 }): Promise<Page> {
-    const page = await browser.context.newPage();
-    await page.setViewportSize(viewport);
-    page.on('pageerror', (err) => {
-      throw err;
+  function openWidget(viewport = { width: 1200, height: 800 }): Promise<Page> {
+    return session.openWidget({
+      viewport,
+      onPage: (page) => {
+        page.on('request', (r) => requests.push(r.url()));
+        page.on('console', (m) => {
+          if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+        });
+      },
     });
-    page.on('request', (r) => requests.push(r.url()));
-    page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
-    });
-    await page.goto(`${server.base}/v1/widget/?key=${publicKey}`);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
-    return page;
   }
 
   /**
@@ -278,7 +262,7 @@ describe.skipIf(!chromiumAvailable)('widget map in headless Chromium', () => {
 
   it('no map request left the machine: every request went to the loopback server but a venue\'s own photos; no CSP violation', () => {
     expect(requests.length).toBeGreaterThan(20);
-    const foreign = requests.filter((url) => !url.startsWith(`${server.base}/`) && url !== 'about:blank');
+    const foreign = requests.filter((url) => !url.startsWith(`${session.server.base}/`) && url !== 'about:blank');
     // the detail panel opened above shows the venue's photos (fixture URLs); nothing else leaves
     expect(foreign.length).toBeGreaterThan(0);
     expect(foreign.filter((url) => !venueImages.has(url))).toEqual([]);

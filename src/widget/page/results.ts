@@ -23,11 +23,13 @@ export interface ResultRow {
   readonly group: GroupSummary | undefined;
 }
 
-/** A search result's `group` (issue 15): the counted people's trips, minutes. */
+/** A search result's `group` (issue 15): the counted people's trips, minutes, and who was counted. */
 export interface GroupSummary {
   readonly maxMinutes: number;
   readonly totalMinutes: number;
   readonly spreadMinutes: number;
+  /** Labels (as in `travel`) of the people counted; older services do not send it. */
+  readonly counted?: readonly string[];
 }
 
 export function rowFromFind(e: FindEstablishment): ResultRow {
@@ -73,10 +75,32 @@ function scoreBlock(score: MatchScore): HTMLElement {
   return block;
 }
 
-/** The group summary in words: the longest trip, the total, the spread. */
-function groupLine(group: GroupSummary): HTMLElement {
-  const minutes = (m: number) => `${Math.round(m)} min`;
-  return h('p', 'group-summary', `Longest trip ${minutes(group.maxMinutes)} · ${minutes(group.totalMinutes)} in total · trips differ by ${minutes(group.spreadMinutes)}`);
+/** Minutes as the service sends them (to 0.1 min): "14 min", "14.5 min". */
+function minutesText(m: number): string {
+  return `${Math.round(m * 10) / 10} min`;
+}
+
+/**
+ * The group summary as a labelled description list: the longest trip, the total, the
+ * spread, and who was counted ("Everyone", or the labels of the best placed when a quorum
+ * is asked). `people`: how many people the search had.
+ */
+function groupBlock(group: GroupSummary, people: number): HTMLElement {
+  const list = h('dl', 'group-summary');
+  list.setAttribute('aria-label', 'Trips for the group');
+  const counted = group.counted === undefined || group.counted.length === people ? 'Everyone' : group.counted.join(', ');
+  const facts: readonly [string, string, string][] = [
+    ['max', 'Longest trip', minutesText(group.maxMinutes)],
+    ['total', 'In total', minutesText(group.totalMinutes)],
+    ['spread', 'Trips differ by', minutesText(group.spreadMinutes)],
+    ['counted', 'Counted', counted],
+  ];
+  for (const [key, label, value] of facts) {
+    const fact = h('div', `group-${key}`);
+    fact.append(h('dt', '', label), h('dd', '', value));
+    list.append(fact);
+  }
+  return list;
 }
 
 /** Each person's travel as a short list (one line each, wrapping on a phone). */
@@ -131,7 +155,7 @@ export function renderResults(
     button.addEventListener('click', () => options.onOpen(row, button));
     item.append(button);
     if (row.score !== undefined) item.append(scoreBlock(row.score));
-    if (row.group !== undefined && options.mode === 'meet') item.append(groupLine(row.group));
+    if (row.group !== undefined && options.mode === 'meet') item.append(groupBlock(row.group, Object.keys(row.travel ?? {}).length));
     if (row.travel !== undefined && options.mode === 'meet') item.append(...travelBlock(row.travel));
     list.append(item);
   });
