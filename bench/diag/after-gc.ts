@@ -1,0 +1,71 @@
+/**
+ * Diagnosis of the live regime's tail (issue 16, docs/performance.md "Method"): each search
+ * and find workload of bench/lib/live-calls.ts timed right after a full collection (gc()),
+ * the call after that, and normal calls (each after the live regime's churn).
+ *
+ *   npx tsc -p tsconfig.bench.json && node --expose-gc --max-old-space-size=12288 \
+ *     .tmp/bench-dist/bench/diag/after-gc.js N [spread|town-centres] [hold] [workload-substring]
+ *
+ * `hold`: keep every record decoded (engine.store.records), as the bench's context did.
+ * Environment: TRASH=1 replaces gc() by a 64 MB pass over an array (cold caches, no
+ * collection); ALLOC=1 prints the heap allocated per call; SEQ=1 prints every sample; MARK=1
+ * prints markers around the timed call (for node --trace-gc). Under the heavy lock from 100k.
+ */
+import { createEngine } from '../../src/engine.js';
+import { benchVenues } from '../lib/dataset.js';
+import { churn } from '../lib/measure.js';
+import { liveCalls } from '../lib/live-calls.js';
+
+const n = Number(process.argv[2] ?? 300_000);
+const layout = (process.argv[3] ?? 'spread') as 'spread' | 'town-centres';
+const hold = process.argv[4] === 'hold';
+const only = process.argv[5];
+let sink = 0;
+const gen = benchVenues(n, layout);
+const engine = createEngine(gen, { validate: false }).warm();
+gen.length = 0;
+const held = hold ? engine.store.records : null;
+const realGc = (globalThis as { gc: () => void }).gc;
+const trashBuf = new Float64Array(8 << 20);
+const gc = process.env.TRASH ? () => { let s = 0; for (let i = 0; i < trashBuf.length; i += 8) { trashBuf[i] = i; s += trashBuf[i]!; } sink += s; } : realGc;
+const v8 = await import('node:v8');
+realGc();
+const mu = process.memoryUsage();
+console.log(`# n=${n} layout=${layout} hold=${hold} heapUsed=${(mu.heapUsed / 1e6).toFixed(0)} MB heapTotal=${(mu.heapTotal / 1e6).toFixed(0)} MB ext=${(mu.external / 1e6).toFixed(0)} ab=${(mu.arrayBuffers / 1e6).toFixed(0)}`);
+const calls = liveCalls(engine).filter(([name]) => only === undefined || name.includes(only));
+for (const [, fn] of calls) for (let k = 0; k < 300; k++) sink += fn() + churn(k);
+const marker = (s: string) => { if (process.env.MARK) console.log(s); };
+for (const [name, fn] of calls) {
+  const after: number[] = [];
+  const normal: number[] = [];
+  const second: number[] = [];
+  for (let r = 0; r < 20; r++) {
+    for (let k = 0; k < 10; k++) {
+      sink += churn(k);
+      const t0 = performance.now();
+      sink += fn();
+      normal.push(performance.now() - t0);
+    }
+    sink += churn(r);
+    gc();
+    marker(`# ---- timed after gc: ${name}`);
+    let t0 = performance.now();
+    sink += fn();
+    after.push(performance.now() - t0);
+    marker(`# ---- end`);
+    t0 = performance.now();
+    sink += fn();
+    second.push(performance.now() - t0);
+  }
+  if (process.env.ALLOC) {
+    realGc();
+    const h0 = v8.getHeapStatistics().used_heap_size;
+    for (let k = 0; k < 20; k++) sink += fn();
+    console.log(`${name}: ~${((v8.getHeapStatistics().used_heap_size - h0) / 20 / 1024).toFixed(0)} KB allocated per call (heap growth / 20, no GC assumed)`);
+  }
+  const med = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1]!;
+  const max = (a: number[]) => Math.max(...a);
+  if (process.env.SEQ) console.log(name, 'after', after.map((x) => (x * 1000).toFixed(0)).join(' '), '\n second', second.map((x) => (x * 1000).toFixed(0)).join(' '), '\n normal', normal.map((x) => (x * 1000).toFixed(0)).join(' '));
+  console.log(`${name.padEnd(48)} normal med ${(med(normal) * 1000).toFixed(0)} µs max ${(max(normal) * 1000).toFixed(0)} | after gc med ${(med(after) * 1000).toFixed(0)} max ${(max(after) * 1000).toFixed(0)} | 2nd after gc med ${(med(second) * 1000).toFixed(0)} µs`);
+}
+console.log(`sink ${sink | 0}`);
