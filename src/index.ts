@@ -2,7 +2,7 @@
 export { createEngine, Engine, type EngineOptions, type AtInstant, type SearchCallOptions } from './engine.js';
 export type { UpsertResult, RemoveResult } from './live/live-changes.js';
 export { VenueSearchError, isVenueSearchError, type VenueSearchErrorCode } from './errors.js';
-export { readVenues, defaultReadThreads, type ReadVenuesOptions, type ReadVenuesResult, type RejectedRecord, type ReadProgress, type VenueFileFormat } from './data/read-venues.js';
+export { readVenues, type ReadVenuesOptions, type ReadVenuesResult, type RejectedRecord, type ReadProgress, type VenueFileFormat } from './data/read-venues.js';
 export { validateVenue } from './data/validate-venue.js';
 export { writeSnapshot, type WriteSnapshotOptions, type SnapshotProgress } from './snapshot/write-snapshot.js';
 export { readSnapshot, restoreSnapshot, isSnapshot } from './snapshot/read-snapshot.js';

@@ -1,5 +1,4 @@
 import { createReadStream, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { VenueSearchError, describeValue, isVenueSearchError } from '../errors.js';
@@ -32,9 +31,9 @@ export interface ReadVenuesOptions {
   /** Name used in messages when the source is a stream. */
   readonly name?: string;
   /**
-   * Threads for NDJSON (1 to 64): with 2 or more, `threads - 1` worker threads validate the
-   * records while this thread parses them. Default: up to 4 (the machine's cores) for a
-   * file of 32 MB or more, else 1. JSON arrays and GeoJSON are read on this thread.
+   * Threads for NDJSON (1 to 64, default 1): with 2 or more, `threads - 1` worker threads
+   * validate the records while this thread parses them (a gain only when a core is idle:
+   * see docs/data-model.md). JSON arrays and GeoJSON are read on this thread.
    */
   readonly threads?: number;
 }
@@ -56,10 +55,6 @@ type Source = string | AsyncIterable<string | Uint8Array>;
 
 /** Bytes read from a file at a time. */
 const READ_CHUNK = 1 << 20;
-/** With the default `threads`, files this large are validated in worker threads. */
-const THREADED_FILE_BYTES = 32 * 1024 * 1024;
-/** Most worker threads the default `threads` starts (the reader's own thread parses). */
-const DEFAULT_MAX_THREADS = 4;
 /** A low guess of a record's bytes, to size the id table of a file (it grows if needed). */
 const BYTES_PER_RECORD_GUESS = 384;
 /** Blocks of lines parsed ahead of their workers' verdicts, per worker. */
@@ -108,7 +103,7 @@ export async function readVenues(source: Source, options: ReadVenuesOptions = {}
   } else {
     stream = source;
   }
-  const threads = threadCount(options.threads, totalBytes);
+  const threads = threadCount(options.threads);
   const venues: VenueRecord[] = [];
   const rejects: RejectedRecord[] = [];
   // Duplicate ids: venue j's id is venues[j].id, first seen at line lineOfVenue[j].
@@ -334,25 +329,9 @@ export async function readVenues(source: Source, options: ReadVenuesOptions = {}
   return { venues, rejects, format };
 }
 
-/**
- * The threads readVenues uses by default: for a file (its path, or its size in bytes) of
- * 32 MB or more, the machine's cores up to 4; else 1 (also for a stream: no size).
- */
-export function defaultReadThreads(file?: string | number): number {
-  let bytes = typeof file === 'number' ? file : undefined;
-  if (typeof file === 'string') {
-    try {
-      bytes = statSync(file).size;
-    } catch {
-      bytes = undefined;
-    }
-  }
-  return bytes !== undefined && bytes >= THREADED_FILE_BYTES ? Math.max(1, Math.min(DEFAULT_MAX_THREADS, availableParallelism())) : 1;
-}
-
-/** The `threads` option checked, or its default for a source of `totalBytes` (undefined: a stream). */
-function threadCount(threads: number | undefined, totalBytes: number | undefined): number {
-  if (threads === undefined) return defaultReadThreads(totalBytes);
+/** The `threads` option checked (default 1). */
+function threadCount(threads: number | undefined): number {
+  if (threads === undefined) return 1;
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
     throw new VenueSearchError('invalid_request', `threads must be an integer from 1 to 64; got ${describeValue(threads)}`, { param: 'threads', value: threads });
   }
