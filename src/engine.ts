@@ -107,8 +107,8 @@ export class Engine {
       for (let i = 0; i < venues.length; i++) validateVenue(venues[i], { line: i + 1 });
     }
     this.options = options;
-    const { ordered, tree } = spatialOrder(venues);
-    this.store = new VenueStore(ordered);
+    const { order, tree } = spatialOrder(venues);
+    this.store = new VenueStore(venues, order);
     this.spatial = new SpatialIndex(this.store.lat, this.store.lon, tree ?? undefined);
     this.details = createDetailsService(this.store);
   }
@@ -294,7 +294,7 @@ export class Engine {
 }
 
 /**
- * The venues in the order of a kd-tree over their coordinates, so that venues near each
+ * The venues' order in a kd-tree over their coordinates (venue k is `venues[order[k]]`), so that venues near each
  * other get nearby dense indices: a query's reads of the store's columns (caters, chain,
  * hours, ...) then fall on a few cache lines instead of one per candidate. The caller's
  * array is not changed; ids, not positions, identify venues everywhere.
@@ -303,18 +303,15 @@ export class Engine {
  * holds venue k (ids become the identity), it is a kd-tree over the store's coordinates
  * as they are laid out, and building a second one would sort a million points again.
  */
-function spatialOrder(venues: readonly VenueRecord[]): { ordered: VenueRecord[]; tree: KDBush | null } {
+function spatialOrder(venues: readonly VenueRecord[]): { order: Uint32Array; tree: KDBush | null } {
   const n = venues.length;
-  if (n === 0) return { ordered: [], tree: null };
+  if (n === 0) return { order: new Uint32Array(0), tree: null };
   const tree = new KDBush(n, 64, Float64Array);
   for (const v of venues) tree.add(v.location.coordinates[1], v.location.coordinates[0]);
   tree.finish();
-  const ordered = new Array<VenueRecord>(n);
-  for (let k = 0; k < n; k++) {
-    ordered[k] = venues[tree.ids[k]!]!;
-    tree.ids[k] = k;
-  }
-  return { ordered, tree };
+  const order = Uint32Array.from(tree.ids);
+  for (let k = 0; k < n; k++) tree.ids[k] = k;
+  return { order, tree };
 }
 
 export function createEngine(venues: readonly VenueRecord[], options: EngineOptions = {}): Engine {

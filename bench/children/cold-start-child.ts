@@ -7,6 +7,7 @@
  * prints one JSON line with its own phase timings (ms since the process started). With
  * `--check` after the file it adds the digest of the snapshot check searches' answers.
  * With argv[2] = '--empty' it only imports the engine and prints: the runtime's own start.
+ * `--threads=N` after an NDJSON file: readVenues' `threads` (default: its own default).
  */
 import { performance } from 'node:perf_hooks';
 import { readVenues } from '../../src/data/read-venues.js';
@@ -26,7 +27,8 @@ if (file === '--empty' || file === undefined) {
     engine = readSnapshot(file);
     read = performance.now();
   } else {
-    const { venues } = await readVenues(file);
+    const threadsArg = process.argv.find((a) => a.startsWith('--threads='));
+    const { venues } = await readVenues(file, threadsArg !== undefined ? { threads: Number(threadsArg.slice('--threads='.length)) } : {});
     read = performance.now();
     engine = createEngine(venues, { validate: false });
   }

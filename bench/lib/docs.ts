@@ -121,7 +121,9 @@ export function renderReadme(run: BenchRun): string {
     const sec = (k: string) => (load[k] === undefined ? 'not run' : `${(load[k]! / 1000).toFixed(2)} s`);
     out.push(
       '',
-      `Start at ${size} venues (one-off, spread data): createEngine from records ${sec('build store + spatial index (ms)')}, readVenues of the NDJSON file validated ${sec('read + validate NDJSON (ms)')}, ` +
+      `Start at ${size} venues (one-off, spread data): createEngine from records ${sec('build store + spatial index (ms)')}, readVenues of the NDJSON file validated ${sec('read + validate NDJSON (ms)')}` +
+        (load['read + validate NDJSON, 1 thread (ms)'] !== undefined ? ` (1 thread ${sec('read + validate NDJSON, 1 thread (ms)')}, 2 threads ${sec('read + validate NDJSON, 2 threads (ms)')})` : '') +
+        ', ' +
         `writeSnapshot ${sec('snapshot: write, once (ms)')}, spawn to first answer from a snapshot ${sec('snapshot: restart, spawn -> first answer (ms)')}` +
         (load['snapshot: fresh process, start -> a search and a find answered (ms)'] !== undefined ? `, a fresh process from its start to a search and a find answered from a snapshot ${sec('snapshot: fresh process, start -> a search and a find answered (ms)')}` : '') +
         '.',

@@ -1,10 +1,13 @@
 import { createReadStream, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { VenueSearchError, isVenueSearchError } from '../errors.js';
+import { VenueSearchError, describeValue, isVenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
+import { IdIndex } from '../store/id-index.js';
 import { geoJsonFeatureToRecord } from './geojson.js';
 import { JsonElementSplitter } from './json-elements.js';
+import { LineChunker, forEachLine } from './ndjson-lines.js';
+import { ValidatePool } from './validate-pool.js';
 import { validateVenue } from './validate-venue.js';
 
 export type VenueFileFormat = 'ndjson' | 'json' | 'geojson';
@@ -27,6 +30,12 @@ export interface ReadVenuesOptions {
   readonly onProgress?: (progress: ReadProgress) => void;
   /** Name used in messages when the source is a stream. */
   readonly name?: string;
+  /**
+   * Threads for NDJSON (1 to 64, default 1): with 2 or more, `threads - 1` worker threads
+   * validate the records while this thread parses them (a gain only when a core is idle:
+   * see docs/data-model.md). JSON arrays and GeoJSON are read on this thread.
+   */
+  readonly threads?: number;
 }
 
 export interface RejectedRecord {
@@ -44,12 +53,40 @@ export interface ReadVenuesResult {
 
 type Source = string | AsyncIterable<string | Uint8Array>;
 
+/** Bytes read from a file at a time. */
+const READ_CHUNK = 1 << 20;
+/** A low guess of a record's bytes, to size the id table of a file (it grows if needed). */
+const BYTES_PER_RECORD_GUESS = 384;
+/** Blocks of lines parsed ahead of their workers' verdicts, per worker. */
+const BLOCKS_AHEAD = 4;
+
+/** A line that is not JSON, kept in its place until the lines before it are admitted. */
+class MalformedLine {
+  constructor(readonly error: VenueSearchError) {}
+}
+
+/**
+ * Lines parsed by the reader, in line order, waiting to be admitted: with a worker's
+ * verdict on them, or (`verdict` null: the workers were busy) validated by the reader.
+ */
+interface ParsedBlock {
+  readonly values: unknown[];
+  readonly lines: number[];
+  readonly verdict: Promise<ReadonlySet<number>> | null;
+  /** The verdict is in (or there is none to wait for). */
+  ready: boolean;
+}
+
 /**
  * Reads venue records from NDJSON, a JSON array or a GeoJSON FeatureCollection (GeoJSON
  * `[lon, lat]` becomes the record's `[lat, lon]`), streaming: memory holds the records
  * read, not the file text. Every record is validated; a bad one is an error naming the
  * file, line, record id, field and value. Duplicate ids are an error. Nothing is dropped
  * silently: in `skip` mode every rejected record is returned in `rejects`.
+ *
+ * NDJSON from bytes is cut into lines before decoding; with `threads` >= 2 worker threads
+ * validate the lines while this thread parses them (validate-pool.ts). Records, errors and
+ * rejects are the same with any number of threads.
  */
 export async function readVenues(source: Source, options: ReadVenuesOptions = {}): Promise<ReadVenuesResult> {
   const file = typeof source === 'string' ? source : options.name;
@@ -62,54 +99,126 @@ export async function readVenues(source: Source, options: ReadVenuesOptions = {}
     } catch (err) {
       throw new VenueSearchError('invalid_data', `cannot read venue file ${source}: ${(err as Error).message}`, { file: source });
     }
-    stream = createReadStream(source);
+    stream = createReadStream(source, { highWaterMark: READ_CHUNK });
   } else {
     stream = source;
   }
+  const threads = threadCount(options.threads);
   const venues: VenueRecord[] = [];
   const rejects: RejectedRecord[] = [];
-  const lineOfId = new Map<string, number>();
+  // Duplicate ids: venue j's id is venues[j].id, first seen at line lineOfVenue[j].
+  const ids = new IdIndex(totalBytes !== undefined ? Math.min(totalBytes / BYTES_PER_RECORD_GUESS, 1 << 24) : 1024);
+  const lineOfVenue: number[] = [];
+  const idOfVenue = (j: number): string => venues[j]!.id;
   let records = 0;
   let bytes = 0;
   const skip = options.onInvalid === 'skip';
   const progress = () => options.onProgress?.({ records, bytes, totalBytes });
 
+  const parse = (text: string, line: number): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      throw new VenueSearchError('invalid_data', `${label}:line ${line}: malformed JSON: ${(err as Error).message}`, {
+        file: label,
+        line,
+      });
+    }
+  };
+  const admit = (record: VenueRecord, line: number): void => {
+    const first = ids.addNew(record.id, venues.length, idOfVenue);
+    if (first >= 0) {
+      throw new VenueSearchError('duplicate_id', `${label}:line ${line}: duplicate venue id ${JSON.stringify(record.id)} (first at line ${lineOfVenue[first]!})`, {
+        file: label,
+        line,
+        recordId: record.id,
+        param: 'id',
+        value: record.id,
+      });
+    }
+    venues.push(record);
+    lineOfVenue.push(line);
+  };
+  const rejected = (err: unknown, line: number): void => {
+    if (!skip || !isVenueSearchError(err)) throw err;
+    rejects.push({ line, recordId: err.recordId, error: err });
+  };
+
   const accept = (text: string, line: number, format: VenueFileFormat): void => {
     records++;
     try {
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (err) {
-        throw new VenueSearchError('invalid_data', `${label}:line ${line}: malformed JSON: ${(err as Error).message}`, {
-          file: label,
-          line,
-        });
-      }
+      let value = parse(text, line);
       if (format === 'geojson') value = geoJsonFeatureToRecord(value, { file: label, line });
-      const record = validateVenue(value, { file: label, line });
-      const firstLine = lineOfId.get(record.id);
-      if (firstLine !== undefined) {
-        throw new VenueSearchError('duplicate_id', `${label}:line ${line}: duplicate venue id ${JSON.stringify(record.id)} (first at line ${firstLine})`, {
-          file: label,
-          line,
-          recordId: record.id,
-          param: 'id',
-          value: record.id,
-        });
-      }
-      lineOfId.set(record.id, line);
-      venues.push(record);
+      admit(validateVenue(value, { file: label, line }), line);
     } catch (err) {
-      if (!skip || !isVenueSearchError(err)) throw err;
-      rejects.push({ line, recordId: err.recordId, error: err });
+      rejected(err, line);
     }
     if (records % 10_000 === 0) progress();
   };
 
+  // NDJSON bytes: cut into lines, then either accepted here or parsed here and validated by
+  // the pool, admitted in line order once a block's verdict is in.
+  const chunker = new LineChunker();
+  let pool: ValidatePool | null = null;
+  const blocks: ParsedBlock[] = [];
+  const admitBlock = async (block: ParsedBlock): Promise<void> => {
+    const bad = block.verdict === null ? null : await block.verdict;
+    const { values, lines } = block;
+    for (let k = 0; k < values.length; k++) {
+      const line = lines[k]!;
+      records++;
+      try {
+        const value = values[k];
+        if (value instanceof MalformedLine) throw value.error;
+        admit(bad === null || bad.has(line) ? validateVenue(value, { file: label, line }) : (value as VenueRecord), line);
+      } catch (err) {
+        rejected(err, line);
+      }
+      if (records % 10_000 === 0) progress();
+    }
+  };
+  const feedLineBytes = async (lineBytes: Buffer): Promise<void> => {
+    const firstLine = lineNo + 1;
+    if (threads < 2) {
+      lineNo += forEachLine(lineBytes, firstLine, (text, line) => accept(text, line, 'ndjson'));
+      return;
+    }
+    pool ??= new ValidatePool(threads - 1);
+    // A worker parses and validates a block more slowly than the reader only parses it: the
+    // reader validates the blocks it parses while every worker has two waiting.
+    const verdict = pool.outstanding < 2 * (threads - 1) ? pool.validate(lineBytes, firstLine) : null;
+    const block: ParsedBlock = { values: [], lines: [], verdict, ready: verdict === null };
+    verdict?.then(
+      () => (block.ready = true),
+      () => (block.ready = true),
+    );
+    lineNo += forEachLine(lineBytes, firstLine, (text, line) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        value = new MalformedLine(parseError(text, line));
+      }
+      block.values.push(value);
+      block.lines.push(line);
+    });
+    blocks.push(block);
+    while (blocks.length > 0 && (blocks[0]!.ready || blocks.length > BLOCKS_AHEAD * (threads - 1))) await admitBlock(blocks.shift()!);
+  };
+  const parseError = (text: string, line: number): VenueSearchError => {
+    try {
+      parse(text, line);
+    } catch (err) {
+      if (isVenueSearchError(err)) return err;
+    }
+    return new VenueSearchError('invalid_data', `${label}:line ${line}: malformed JSON`, { file: label, line });
+  };
+
+  // Text (string sources, JSON arrays, GeoJSON): decoded, then cut into lines or elements.
   const decoder = new StringDecoder('utf8');
   let format = options.format ?? formatFromName(file);
   let head = '';
+  const headBytes: Buffer[] = [];
   let splitter: JsonElementSplitter | null = null;
   let pending = '';
   let lineNo = 0;
@@ -141,7 +250,7 @@ export async function readVenues(source: Source, options: ReadVenuesOptions = {}
     }
     for (const el of elements) accept(el.text, el.line, format!);
   };
-  const feed = (text: string, final: boolean): void => {
+  const feedText = (text: string, final: boolean): void => {
     if (format === undefined) {
       head += text;
       const sniffed = sniffFormat(head, final);
@@ -156,17 +265,53 @@ export async function readVenues(source: Source, options: ReadVenuesOptions = {}
       if (text) feedJson(text);
     }
   };
+  // Bytes: NDJSON goes to the line chunker undecoded; the format is sniffed on the first bytes.
+  let textMode = false;
+  const feedBytes = async (chunk: Buffer, final: boolean): Promise<void> => {
+    if (format === undefined) {
+      headBytes.push(chunk);
+      const raw = Buffer.concat(headBytes);
+      const sniffed = sniffFormat(raw.toString('utf8'), final);
+      if (sniffed === undefined) return;
+      format = sniffed;
+      headBytes.length = 0;
+      chunk = raw;
+    }
+    if (format !== 'ndjson') {
+      textMode = true;
+      feedText(decoder.write(chunk), false);
+      return;
+    }
+    const lineBytes = chunk.length > 0 ? chunker.push(chunk) : null;
+    if (lineBytes !== null) await feedLineBytes(lineBytes);
+  };
 
   try {
+    let first = true;
     for await (const chunk of stream) {
+      // A source of strings is read as text; a source of bytes as bytes (strings in it encoded).
+      if (first) textMode = typeof chunk === 'string';
+      first = false;
       bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
-      feed(typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer), false);
+      const buf = typeof chunk === 'string' ? null : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      if (textMode) feedText(buf === null ? (chunk as string) : decoder.write(buf), false);
+      else await feedBytes(buf ?? Buffer.from(chunk as string, 'utf8'), false);
+    }
+    if (!textMode) {
+      if (format === undefined) await feedBytes(Buffer.alloc(0), true);
+      if (!textMode) {
+        const rest = chunker.end();
+        if (rest !== null) await feedLineBytes(rest);
+        while (blocks.length > 0) await admitBlock(blocks.shift()!);
+      }
     }
   } catch (err) {
     if (isVenueSearchError(err)) throw err;
     throw new VenueSearchError('invalid_data', `cannot read ${label}: ${(err as Error).message}`, { file: label });
+  } finally {
+    if (pool !== null) await (pool as ValidatePool).close();
   }
-  feed(decoder.end(), true);
+  if (textMode) feedText(decoder.end(), true);
   if (format === undefined) format = 'ndjson'; // empty input: no records
   if (splitter) {
     let rest;
@@ -182,6 +327,15 @@ export async function readVenues(source: Source, options: ReadVenuesOptions = {}
   }
   progress();
   return { venues, rejects, format };
+}
+
+/** The `threads` option checked (default 1). */
+function threadCount(threads: number | undefined): number {
+  if (threads === undefined) return 1;
+  if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
+    throw new VenueSearchError('invalid_request', `threads must be an integer from 1 to 64; got ${describeValue(threads)}`, { param: 'threads', value: threads });
+  }
+  return threads;
 }
 
 function formatFromName(file: string | undefined): VenueFileFormat | undefined {

@@ -24,10 +24,23 @@ export function validateVenue(value: unknown, where: RecordLocation = {}): Venue
     throw recordError(value, where, field, bad, reason);
   }
   const record = value as VenueRecord;
-  for (const flag of record.catersFlags ?? []) {
-    if (catersBit(flag) === 0) throw recordError(value, where, 'catersFlags', flag, 'unknown caters flag');
-  }
+  const unknown = unknownCatersFlag(record);
+  if (unknown !== undefined) throw recordError(value, where, 'catersFlags', unknown, 'unknown caters flag');
   return record;
+}
+
+/**
+ * Whether {@link validateVenue} accepts `value` (the same rules; no error built). For a
+ * caller that only needs the verdict, such as the reader's worker threads.
+ */
+export function isValidVenue(value: unknown): boolean {
+  return checker.Check(value) && unknownCatersFlag(value as VenueRecord) === undefined;
+}
+
+/** The first caters flag of a schema-valid record that is not in the vocabulary. */
+function unknownCatersFlag(record: VenueRecord): string | undefined {
+  for (const flag of record.catersFlags ?? []) if (catersBit(flag) === 0) return flag;
+  return undefined;
 }
 
 function recordError(value: unknown, where: RecordLocation, field: string, bad: unknown, reason: string): VenueSearchError {

@@ -194,12 +194,12 @@ class RecordWriter {
 function isCanonicalPoint(location: unknown, lat: number, lon: number): boolean {
   if (typeof location !== 'object' || location === null) return false;
   const l = location as { type?: unknown; coordinates?: unknown };
-  const keys = Object.keys(l);
-  if (keys.length !== 2 || keys[0] !== 'type' || keys[1] !== 'coordinates' || l.type !== 'Point') return false;
+  if (!hasKeys(l, POINT_KEYS) || l.type !== 'Point') return false;
   const c = l.coordinates;
   return Array.isArray(c) && c.length === 2 && Object.is(c[0], lat) && Object.is(c[1], lon);
 }
 
+const POINT_KEYS = ['type', 'coordinates'];
 const DAY_CODE = new Map<string, number>(DAY_NAMES.map((d, k) => [d, k]));
 
 /** True when `o`'s own enumerable keys are exactly `keys`, in that order (no allocation). */
@@ -281,7 +281,23 @@ function isWordList(v: unknown): v is string[] {
   return true;
 }
 
-/** Builds a {@link CompactRecordSource}: `add` each record in venue-index order, then `finish`. */
+/** A node of the trie of record key lists: the keys read so far lead here. */
+interface ShapeNode {
+  readonly next: Map<string, ShapeNode>;
+  /** The key list ending here, its kinds and its code; code -1 until a record ends here. */
+  readonly keys: readonly string[];
+  kinds: readonly Kind[];
+  code: number;
+}
+
+function shapeNode(keys: readonly string[]): ShapeNode {
+  return { next: new Map(), keys, kinds: [], code: -1 };
+}
+
+/** Identity cache of shared values (the last few objects given): callers often reuse one hours object. */
+const RECENT_SHARED = 16;
+
+/** Builds a {@link CompactRecordSource}: `add` each venue's record, then `finish`. */
 export class CompactRecordsBuilder {
   private readonly writer: RecordWriter;
   private readonly starts: Float64Array;
@@ -291,11 +307,14 @@ export class CompactRecordsBuilder {
   private readonly sharedValues: unknown[] = [];
   private readonly sharedByJson = new Map<string, number>();
   private readonly hoursByHash = new Map<number, number>();
-  /** Codes by the caller's object (only while building: the builder is dropped after finish). */
-  private readonly sharedByObject = new WeakMap<object, number>();
+  /** The last RECENT_SHARED objects given as shared values and their codes (a ring; no per-venue allocation). */
+  private readonly recentObjects: (object | null)[] = new Array<object | null>(RECENT_SHARED).fill(null);
+  private readonly recentCodes = new Int32Array(RECENT_SHARED);
+  private recentNext = 0;
   /** Descriptions of the shared hours: code c's units are `hoursPool[hoursStart[c] .. hoursStart[c + 1])` (sparse by code). */
   private readonly hoursPool: number[] = [];
   private readonly hoursStart: number[] = [];
+  private readonly shapeRoot = shapeNode([]);
   private lastKeys: readonly string[] = [];
   private lastKinds: readonly Kind[] = [];
   private lastShape = -1;
@@ -304,12 +323,16 @@ export class CompactRecordsBuilder {
   constructor(size: number) {
     this.starts = new Float64Array(size);
     this.lastShape = this.shapes.code(''); // the empty key list, matching `lastKeys`
+    this.shapeRoot.code = this.lastShape;
     // About 64 bytes per lean record; a small engine does not take a whole block.
     this.writer = new RecordWriter(Math.min(BLOCK_BYTES, Math.max(4096, size * 64)));
   }
 
-  /** Adds venue `count`'s record; `lat`/`lon` are its store coordinates (its location's). */
-  add(r: VenueRecord, lat: number, lon: number): void {
+  /**
+   * Adds venue `index`'s record (each index once, in any order); `lat`/`lon` are its store
+   * coordinates (its location's).
+   */
+  add(r: VenueRecord, lat: number, lon: number, index: number = this.count): void {
     const w = this.writer;
     w.begin();
     const rec = r as unknown as Record<string, unknown>;
@@ -347,7 +370,8 @@ export class CompactRecordsBuilder {
         w.text(JSON.stringify(v));
       }
     }
-    this.starts[this.count++] = w.start;
+    this.starts[index] = w.start;
+    this.count++;
   }
 
   /**
@@ -355,11 +379,25 @@ export class CompactRecordsBuilder {
    * the previous record's keys: that is checked without allocating.
    */
   private shapeOf(rec: object): readonly string[] {
-    if (!hasKeys(rec, this.lastKeys)) {
-      this.lastKeys = Object.keys(rec);
-      this.lastShape = this.shapes.code(this.lastKeys.join('\u0000'));
-      this.lastKinds = this.lastKeys.map(kindOfKey);
+    if (hasKeys(rec, this.lastKeys)) return this.lastKeys;
+    // Walk the trie of key lists seen (no allocation once a list is known).
+    let node = this.shapeRoot;
+    for (const key in rec) {
+      if (!Object.prototype.hasOwnProperty.call(rec, key)) continue;
+      let next = node.next.get(key);
+      if (next === undefined) {
+        next = shapeNode([...node.keys, key]);
+        node.next.set(key, next);
+      }
+      node = next;
     }
+    if (node.code < 0) {
+      node.code = this.shapes.code(node.keys.join('\u0000'));
+      node.kinds = node.keys.map(kindOfKey);
+    }
+    this.lastKeys = node.keys;
+    this.lastKinds = node.kinds;
+    this.lastShape = node.code;
     return this.lastKeys;
   }
 
@@ -371,10 +409,11 @@ export class CompactRecordsBuilder {
   private sharedCode(v: unknown): number {
     // Callers often share one hours object between venues: the same object, the same code.
     if (typeof v === 'object' && v !== null) {
-      const seen = this.sharedByObject.get(v);
-      if (seen !== undefined) return seen;
+      for (let k = 0; k < RECENT_SHARED; k++) if (this.recentObjects[k] === v) return this.recentCodes[k]!;
       const code = this.sharedCodeOf(v);
-      this.sharedByObject.set(v, code);
+      this.recentObjects[this.recentNext] = v;
+      this.recentCodes[this.recentNext] = code;
+      this.recentNext = (this.recentNext + 1) % RECENT_SHARED;
       return code;
     }
     return this.sharedCodeOf(v);

@@ -1,0 +1,84 @@
+import type { Worker } from 'node:worker_threads';
+import { siblingModule, startWorker } from '../changelog/start-worker.js';
+
+/** A block of NDJSON lines sent to a worker: `bytes` (whole lines), the first one numbered `firstLine`. */
+export interface ValidateJob {
+  readonly id: number;
+  readonly bytes: Uint8Array;
+  readonly firstLine: number;
+}
+
+/** A worker's answer: the lines of the job that fail validation. */
+export interface ValidateVerdict {
+  readonly id: number;
+  readonly bad: readonly number[];
+}
+
+/**
+ * Worker threads that validate NDJSON lines (validate-worker.ts) while the reader parses the
+ * same lines itself: the reader keeps its own objects and asks a worker only which lines
+ * validateVenue would reject (it then builds those errors itself, so they are the same).
+ * Jobs go to the worker with the fewest outstanding bytes.
+ */
+export class ValidatePool {
+  private readonly workers: Worker[] = [];
+  private readonly pendingBytes: number[] = [];
+  private readonly waiting = new Map<number, { resolve: (bad: ReadonlySet<number>) => void; reject: (err: Error) => void; worker: number; bytes: number }>();
+  private nextId = 0;
+  private failure: Error | null = null;
+
+  constructor(size: number) {
+    for (let w = 0; w < size; w++) {
+      const worker = startWorker(siblingModule(import.meta.url, 'validate-worker'), {});
+      worker.unref();
+      worker.on('message', (verdict: ValidateVerdict) => {
+        const job = this.waiting.get(verdict.id);
+        if (job === undefined) return;
+        this.waiting.delete(verdict.id);
+        this.pendingBytes[job.worker]! -= job.bytes;
+        job.resolve(new Set(verdict.bad));
+      });
+      worker.on('error', (err: Error) => this.fail(err));
+      worker.on('exit', (code) => {
+        if (code !== 0) this.fail(new Error(`validation worker exited with code ${code}`));
+      });
+      this.workers.push(worker);
+      this.pendingBytes.push(0);
+    }
+  }
+
+  /** Jobs sent and not answered yet. */
+  get outstanding(): number {
+    return this.waiting.size;
+  }
+
+  /** The lines of `bytes` (a copy is sent) that fail validation. */
+  validate(bytes: Buffer, firstLine: number): Promise<ReadonlySet<number>> {
+    if (this.failure !== null) return Promise.reject(this.failure);
+    let w = 0;
+    for (let k = 1; k < this.workers.length; k++) if (this.pendingBytes[k]! < this.pendingBytes[w]!) w = k;
+    const id = this.nextId++;
+    const copy = new Uint8Array(bytes.byteLength);
+    copy.set(bytes);
+    const job: ValidateJob = { id, bytes: copy, firstLine };
+    const verdict = new Promise<ReadonlySet<number>>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject, worker: w, bytes: copy.byteLength });
+      this.pendingBytes[w]! += copy.byteLength;
+      this.workers[w]!.postMessage(job, [copy.buffer]);
+    });
+    verdict.catch(() => undefined); // a reader that stopped early does not wait for it
+    return verdict;
+  }
+
+  /** Stops the workers; jobs still waiting are rejected. */
+  async close(): Promise<void> {
+    this.fail(new Error('validation pool closed'));
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+
+  private fail(err: Error): void {
+    this.failure ??= err;
+    for (const job of this.waiting.values()) job.reject(err);
+    this.waiting.clear();
+  }
+}

@@ -1,0 +1,108 @@
+// readVenues with worker threads (option `threads`) must read exactly what one thread reads:
+// the same records in the same order, the same first error in `throw` mode, the same
+// rejects in `skip` mode. The bundled fixtures (about 7 MB, 3,000 lines: 1 MB blocks of some 430 lines) are used,
+// with bad lines placed in different blocks.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readVenues } from '../../src/data/read-venues.js';
+import { ValidatePool } from '../../src/data/validate-pool.js';
+import { validateVenue } from '../../src/data/validate-venue.js';
+import { isVenueSearchError } from '../../src/errors.js';
+
+const fixtures = readFileSync(new URL('../../fixtures/venues.ndjson', import.meta.url), 'utf8');
+const lines = fixtures.split('\n').filter((l) => l.trim() !== '');
+const dir = mkdtempSync(join(tmpdir(), 'venues-threads-'));
+
+function write(name: string, rows: readonly string[]): string {
+  const path = join(dir, name);
+  writeFileSync(path, `${rows.join('\n')}\n`);
+  return path;
+}
+
+/** The fixtures with bad lines: an invalid field (block 2), malformed JSON (block 5), a duplicate id (block 8). */
+function badRows(): string[] {
+  const rows = [...lines];
+  const bad = JSON.parse(rows[500]!) as Record<string, unknown>;
+  bad.isChain = 'yes';
+  rows[500] = JSON.stringify(bad);
+  rows[1500] = `${rows[1500]!.slice(0, 40)}`;
+  const dup = JSON.parse(rows[2500]!) as Record<string, unknown>;
+  dup.id = (JSON.parse(rows[10]!) as { id: string }).id;
+  rows[2500] = JSON.stringify(dup);
+  return rows;
+}
+
+async function errorOf(promise: Promise<unknown>): Promise<Record<string, unknown>> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(isVenueSearchError(err)).toBe(true);
+    const e = err as unknown as Record<string, unknown>;
+    return { message: e.message, code: e.code, line: e.line, recordId: e.recordId, param: e.param, value: e.value };
+  }
+  throw new Error('expected an error');
+}
+
+describe('readVenues with worker threads', () => {
+  it('reads the records a line-by-line JSON.parse + validateVenue reads, at 1, 2 and 3 threads', async () => {
+    const path = write('ok.ndjson', lines);
+    const oracle = lines.map((l, i) => validateVenue(JSON.parse(l), { line: i + 1 }));
+    for (const threads of [1, 2, 3]) {
+      const { venues, rejects } = await readVenues(path, { threads });
+      expect(rejects).toEqual([]);
+      expect(venues).toEqual(oracle);
+    }
+  }, 60_000);
+
+  it('throws the same first error at 2 threads as at 1', async () => {
+    const path = write('bad.ndjson', badRows());
+    const one = await errorOf(readVenues(path, { threads: 1 }));
+    expect(one).toMatchObject({ code: 'invalid_venue', line: 501, param: 'isChain', value: 'yes' });
+    expect(await errorOf(readVenues(path, { threads: 2 }))).toEqual(one);
+  }, 60_000);
+
+  it('rejects the same records at 2 threads as at 1 in skip mode', async () => {
+    const path = write('bad.ndjson', badRows());
+    const summary = async (threads: number) => {
+      const { venues, rejects } = await readVenues(path, { threads, onInvalid: 'skip' });
+      return { ids: venues.map((v) => v.id), rejects: rejects.map((r) => ({ line: r.line, recordId: r.recordId, code: r.error.code, message: r.error.message })) };
+    };
+    const one = await summary(1);
+    expect(one.rejects.map((r) => [r.line, r.code])).toEqual([
+      [501, 'invalid_venue'],
+      [1501, 'invalid_data'],
+      [2501, 'duplicate_id'],
+    ]);
+    expect(one.ids).toHaveLength(lines.length - 3);
+    expect(await summary(2)).toEqual(one);
+  }, 60_000);
+
+  it("a worker's verdict names exactly the lines validateVenue rejects (malformed lines are left to the reader)", async () => {
+    const rows = badRows();
+    const oracle: number[] = [];
+    rows.forEach((row, i) => {
+      try {
+        validateVenue(JSON.parse(row));
+      } catch (err) {
+        if (isVenueSearchError(err)) oracle.push(i + 101);
+      }
+    });
+    expect(oracle).toEqual([601]);
+    const pool = new ValidatePool(1);
+    try {
+      const bad = await pool.validate(Buffer.from(`${rows.join('\n')}\n`), 101);
+      expect([...bad]).toEqual(oracle);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it('refuses a threads option that is not a whole number from 1 to 64', async () => {
+    const path = write('one.ndjson', lines.slice(0, 1));
+    for (const threads of [0, 1.5, 65, Number.NaN]) {
+      expect(await errorOf(readVenues(path, { threads }))).toMatchObject({ code: 'invalid_request', param: 'threads' });
+    }
+  });
+});
