@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
-import { siblingModule, startWorker } from '../../src/changelog/start-worker.js';
+import { siblingModule, startWorker } from '../../src/threads/start-worker.js';
 import { shareSnapshot } from '../../src/snapshot/shared-snapshot.js';
 
 const [path, threadsText, mode] = process.argv.slice(2) as [string, string, 'shared' | 'copies'];

@@ -4,33 +4,13 @@
  * rolled back or the worker died. The worker starts on the first batch (operator commands
  * that never charge never start it) and does not keep the process alive while idle.
  *
- * Loading: from the compiled package the worker is `ledger-worker.js` beside this file; when
- * running from TypeScript sources (tests, `tsx`), the worker first registers tsx's loader so it
- * can import `ledger-worker.ts`.
+ * Loading: src/threads/start-worker.ts (the compiled `ledger-worker.js` beside this file, or
+ * the TypeScript source under tsx).
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { siblingModule, startWorker } from '../threads/start-worker.js';
 import type { ChargeRequest, ChargeResult } from './accounts-store.js';
 import type { LedgerReply, LedgerRequest, LedgerWorkerData } from './ledger-worker.js';
-
-const FROM_SOURCES = import.meta.url.endsWith('.ts');
-const WORKER_URL = new URL(FROM_SOURCES ? './ledger-worker.ts' : './ledger-worker.js', import.meta.url).href;
-
-/** The worker's entry: CommonJS eval code, so it needs no file of its own and no loader to start. */
-const BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-(async () => {
-  if (workerData.tsxApi) (await import(workerData.tsxApi)).register();
-  await import(workerData.entry);
-})().catch((err) => { setImmediate(() => { throw err; }); });
-`;
-
-/** tsx's ESM register API (its `import` export: the CommonJS one cannot register from an ES module). */
-function tsxEsmApiUrl(): string {
-  const cjs = createRequire(import.meta.url).resolve('tsx/esm/api'); // the package's `require` export: .../index.cjs
-  return pathToFileURL(cjs.replace(/\.cjs$/, '.mjs')).href;
-}
 
 interface Waiting {
   readonly resolve: (results: ChargeResult[]) => void;
@@ -59,13 +39,8 @@ export class LedgerThread {
   }
 
   private start(): Worker {
-    const data: LedgerWorkerData & { entry: string; tsxApi?: string } = {
-      path: this.path,
-      busyTimeoutMs: this.busyTimeoutMs,
-      entry: WORKER_URL,
-      ...(FROM_SOURCES ? { tsxApi: tsxEsmApiUrl() } : {}),
-    };
-    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data });
+    const data: LedgerWorkerData = { path: this.path, busyTimeoutMs: this.busyTimeoutMs };
+    const worker = startWorker(siblingModule(import.meta.url, 'ledger-worker'), { ...data });
     worker.on('message', (reply: LedgerReply) => {
       const waiting = this.waiting.get(reply.id);
       if (waiting === undefined) return;

@@ -7,7 +7,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import type { BuiltBase, CompactionJob, CompactionPhases, WorkerMessage } from './compaction-worker.js';
-import { siblingModule, startWorker } from './start-worker.js';
+import { siblingModule, startWorker } from '../threads/start-worker.js';
 
 export interface CompactionResult {
   readonly venues: number;

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { siblingModule, startWorker } from '../changelog/start-worker.js';
+import { siblingModule, startWorker } from '../threads/start-worker.js';
 
 /** A block of NDJSON lines sent to a worker: `bytes` (whole lines), the first one numbered `firstLine`. */
 export interface ValidateJob {

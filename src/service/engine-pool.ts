@@ -9,7 +9,7 @@
  * and is replaced. `vocabulary()` is asked once at start and kept (it never changes).
  */
 import type { Worker } from 'node:worker_threads';
-import { siblingModule, startWorker } from '../changelog/start-worker.js';
+import { siblingModule, startWorker } from '../threads/start-worker.js';
 import { VenueSearchError, type VenueSearchErrorCode } from '../errors.js';
 import type { SharedSnapshot } from '../snapshot/shared-snapshot.js';
 import type { AtInstant, EngineLike, FindParams } from './engine-like.js';

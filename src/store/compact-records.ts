@@ -507,23 +507,22 @@ export class CompactRecordSource implements RecordSource {
     for (let i = 0; i < starts.length; i++) {
       const s = starts[i]!;
       const b = Math.floor(s / BLOCK_STRIDE);
-      if (!(b < saved.length && s - b * BLOCK_STRIDE < saved[b]!.length && (i === 0 || s > starts[i - 1]!))) throw new RangeError(`compact records: record ${i} starts outside its block`);
+      if (!(s >= 0 && b < saved.length && s - b * BLOCK_STRIDE < saved[b]!.length)) throw new RangeError(`compact records: record ${i} starts outside its block`);
     }
     const blocks = parts.blocks.map((b) => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)));
     return new CompactRecordSource(blocks, parts.starts, parts.words, parts.shapes, parts.shared.map((v) => deepFreeze(v)), lat, lon);
   }
 
-  /** Number of records held in blocks `0 .. k - 1` (records fill the blocks in index order). */
+  /**
+   * Number of records held in blocks `0 .. k - 1`. Records fill the blocks in the order the
+   * builder was given them (the caller's order, not the index order), so this counts: O(n),
+   * called once per block by a snapshot writer's progress.
+   */
   recordsBeforeBlock(k: number): number {
     const limit = k * BLOCK_STRIDE;
-    let lo = 0;
-    let hi = this.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.starts[mid]! < limit) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    let count = 0;
+    for (let i = 0; i < this.length; i++) if (this.starts[i]! < limit) count++;
+    return count;
   }
 
   /** What {@link fromParts} restores from (the arrays themselves, not copies: do not change them). */

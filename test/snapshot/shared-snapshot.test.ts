@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { siblingModule, startWorker } from '../../src/changelog/start-worker.js';
+import { siblingModule, startWorker } from '../../src/threads/start-worker.js';
 import { readVenues } from '../../src/data/read-venues.js';
 import { createEngine } from '../../src/engine.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';

@@ -1,7 +1,8 @@
 /**
  * Starts a worker thread on a module of this package, whether it runs from the compiled
  * JavaScript (dist) or from the TypeScript sources (tests, `tsx`: the worker then registers
- * tsx's loader first). Same bootstrap as src/http/ledger-thread.ts.
+ * tsx's loader first). Every worker thread of the package starts here (ledger, compaction,
+ * engine threads, NDJSON validation).
  */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
