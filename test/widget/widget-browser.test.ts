@@ -208,7 +208,7 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     // MIN_MAX, everyone counted
     const minMax = waitForSearch(page, (body) => body.mode.fairness === 'MIN_MAX');
     await page.selectOption('#fairness', 'MIN_MAX');
-    await expectShownGroupsMatchApi(page, await minMax, labels, { quorum: 3 });
+    await expectShownGroupsMatchApi(page, await minMax, labels, { quorum: 3, distanceWords: 'for the farthest counted person' });
 
     // MIN_TOTAL, the best placed 2 of 3, one person cycling and one by public transport
     const minTotal = waitForSearch(
@@ -219,7 +219,7 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     await page.selectOption('#quorum', '2');
     await page.selectOption('#locations li:nth-child(2) select.travel-mode', 'BICYCLE');
     await page.selectOption('#locations li:nth-child(3) select.travel-mode', 'TRANSIT');
-    await expectShownGroupsMatchApi(page, await minTotal, labels, { quorum: 2 });
+    await expectShownGroupsMatchApi(page, await minTotal, labels, { quorum: 2, distanceWords: 'on average for those counted' });
     await page.screenshot({ path: `${SHOTS}/fair-meet-up.png` });
     await page.close();
   });
@@ -236,7 +236,7 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
   }
   interface ApiAnswer {
     totalResults: number;
-    establishments: { id: string; group: ApiGroup; travel: Record<string, { durationMinutes: number }> }[];
+    establishments: { id: string; distanceMeters: number; group: ApiGroup; travel: Record<string, { durationMinutes: number }> }[];
   }
 
   /**
@@ -254,9 +254,11 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
    * The same request made directly to the API (the oracle), then the page's list read once
    * it shows that answer: per result, in order, the displayed longest trip, total and spread
    * (minutes, as numbers) equal the API's group, and the displayed "Counted" is "Everyone"
-   * exactly when the API counted every person, else the API's counted labels.
+   * exactly when the API counted every person, else the API's counted labels. The distance
+   * shown names what a fair mode's distanceMeters is (`distanceWords`) and is the API's, as
+   * rounded for display ("350 m", or km to one decimal).
    */
-  async function expectShownGroupsMatchApi(page: Page, request: { url: string; body: string }, labels: readonly string[], expected: { quorum: number }): Promise<void> {
+  async function expectShownGroupsMatchApi(page: Page, request: { url: string; body: string }, labels: readonly string[], expected: { quorum: number; distanceWords: string }): Promise<void> {
     const response = await fetch(request.url, { method: 'POST', headers: { 'content-type': 'application/json', 'API-Key': session.publicKey }, body: request.body });
     expect(response.status).toBe(200);
     const api = (await response.json()) as ApiAnswer;
@@ -270,6 +272,7 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
         const fact = (key: string) => list?.querySelector(`.group-${key} dd`)?.textContent ?? '';
         const term = (key: string) => list?.querySelector(`.group-${key} dt`)?.textContent ?? '';
         return {
+          distance: li.querySelector('.distance')?.textContent ?? '',
           label: list?.getAttribute('aria-label') ?? '',
           terms: ['max', 'total', 'spread', 'counted'].map(term),
           max: fact('max'),
@@ -286,6 +289,12 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     };
     shown.forEach((row, i) => {
       const group = api.establishments[i]!.group;
+      const shownDistance = /^(\d+(?:\.\d)?) (m|km) (.+)$/.exec(row.distance);
+      expect(shownDistance, row.distance).not.toBeNull();
+      expect(shownDistance![3]).toBe(expected.distanceWords);
+      const meters = api.establishments[i]!.distanceMeters;
+      if (shownDistance![2] === 'm') expect(Number(shownDistance![1])).toBe(Math.round(meters));
+      else expect(Math.abs(Number(shownDistance![1]) * 1000 - meters)).toBeLessThanOrEqual(50);
       expect(row.label).toBe('Trips for the group');
       expect(row.terms).toEqual(['Longest trip', 'In total', 'Trips differ by', 'Counted']);
       expect(minutes(row.max), ids[i]).toBe(group.maxMinutes);

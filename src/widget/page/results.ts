@@ -117,12 +117,21 @@ function travelBlock(travel: NonNullable<ResultRow['travel']>): HTMLElement[] {
   return [list];
 }
 
+/** What a meet-up result's distanceMeters measures, by fairness (docs/search.md). */
+const MEET_DISTANCE_WORDS = {
+  CENTRE: 'from the centre',
+  MIN_MAX: 'for the farthest counted person',
+  MIN_TOTAL: 'on average for those counted',
+} as const;
+
 export function renderResults(
   list: HTMLOListElement,
   rows: readonly ResultRow[],
   options: {
     readonly mode: 'find' | 'meet' | 'route';
     readonly openWord: string;
+    /** Meet-up's ranking: a fair mode's distanceMeters is the farthest (MIN_MAX) or the average (MIN_TOTAL) counted trip, not a distance from the centre. */
+    readonly fairness?: 'CENTRE' | 'MIN_MAX' | 'MIN_TOTAL';
     readonly onOpen: (row: ResultRow, button: HTMLButtonElement) => void;
     /** The pointer or focus entered a result (its id) or left it (undefined): the map highlights its marker. */
     readonly onHover: (id: string | undefined) => void;
@@ -145,7 +154,7 @@ export function renderResults(
     const facts = h('span', 'facts');
     if (row.kind !== undefined) facts.append(h('span', 'kind', humanize(row.kind)));
     if (row.distanceMeters !== undefined) {
-      const where = options.mode === 'route' ? 'from the route' : options.mode === 'meet' ? 'from the centre' : 'away';
+      const where = options.mode === 'route' ? 'from the route' : options.mode === 'meet' ? MEET_DISTANCE_WORDS[options.fairness ?? 'CENTRE'] : 'away';
       facts.append(h('span', 'distance', `${formatDistance(row.distanceMeters)} ${where}`));
     }
     if (row.alongRouteMeters !== undefined) facts.append(h('span', 'along', `${formatDistance(row.alongRouteMeters)} along the route`));

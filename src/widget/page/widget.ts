@@ -112,7 +112,8 @@ function start(): void {
   const showRows = (next: ResultRow[], total: number): void => {
     rows = next;
     const openWord = chosenTime() === undefined ? 'Open now' : 'Open then';
-    renderResults(list, rows, { mode, openWord, onOpen: (row, button) => void openDetails(row, button), onHover: highlight });
+    const fair = mode === 'meet' ? fairness.modeFields(people.length).fairness : undefined;
+    renderResults(list, rows, { mode, openWord, ...(fair === undefined ? {} : { fairness: fair }), onOpen: (row, button) => void openDetails(row, button), onHover: highlight });
     status.textContent = total === 0 ? 'No venues found.' : `${total} venue${total === 1 ? '' : 's'} found${total > rows.length ? `; showing the best ${rows.length}` : ''}.`;
     drawMap();
   };
