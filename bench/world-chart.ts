@@ -49,11 +49,11 @@ const svg = scalingSvg(
 );
 writeFileSync(repoPath('bench', 'results', 'world-scaling.svg'), svg);
 
+const megabytes = (bytes: number | undefined): number | undefined => (bytes === undefined ? undefined : bytes / 1e6);
 const fmt = (v: number | undefined, digits: number, unit: string): string => (v === undefined ? 'not run' : `${v.toFixed(digits)} ${unit}`);
 const rows: string[] = ['| venues | build | warm | whole engine | snapshot write | snapshot file | fresh process: spawn to search + find | loaded engine | POINT 1 km | PATH 10 km | find 5 km | find, no centre |', '|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|'];
 for (const r of runs) {
   const s = r.steps;
-  const load = s.get('snapshot load, fresh process');
   rows.push(
     [
       venuesOf(s).toLocaleString('en-GB'),
@@ -61,11 +61,13 @@ for (const r of runs) {
       fmt(num(s, 'build', 'warmSeconds'), 1, 's'),
       fmt(num(s, 'build', 'wholeEngineBytesPerVenue'), 0, 'B/venue'),
       fmt(num(s, 'snapshot write', 'writeSeconds'), 2, 's'),
-      fmt((num(s, 'snapshot write', 'fileBytes') ?? NaN) / 1e6, 0, 'MB'),
-      load === undefined ? 'not run' : fmt(num(s, 'snapshot load, fresh process', 'spawnToSearchAndFindSeconds'), 2, 's'),
-      load === undefined ? 'not run' : fmt(num(s, 'snapshot load, fresh process', 'loadedEngineBytesPerVenue'), 0, 'B/venue'),
+      fmt(megabytes(num(s, 'snapshot write', 'fileBytes')), 0, 'MB'),
+      fmt(num(s, 'snapshot load, fresh process', 'spawnToSearchAndFindSeconds'), 2, 's'),
+      fmt(num(s, 'snapshot load, fresh process', 'loadedEngineBytesPerVenue'), 0, 'B/venue'),
       ...QUERIES.map((q) => fmt(num(s, 'queries', `${q} median us`), 0, 'µs')),
-    ].join(' | ').replace(/^/, '| ').concat(' |'),
+    ]
+      .join(' | ')
+      .replace(/^(.*)$/, '| $1 |'),
   );
 }
 process.stdout.write(`${rows.join('\n')}\n`);

@@ -5,15 +5,15 @@
 // the service's start path (LiveVenues.open: base + change log replay) must show every
 // acknowledged batch whole, and every unacknowledged one whole or not at all; then the
 // real server is started again on the same files for the next round.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadEngineFile } from '../../src/cli/load-engine.js';
 import { LiveVenues } from '../../src/changelog/live-venues.js';
 import { FIXTURES_PATH, loadFixtureVenues } from '../search/support.js';
+import { spawnPortServer } from '../support/port-server.js';
 import { seeded } from './change-stream.js';
 
 const TOKEN = 'crash-test-operator-token-42';
@@ -27,17 +27,8 @@ afterAll(() => {
 const SERVER = join(import.meta.dirname, 'support', 'live-server.ts');
 
 async function startServer(liveDir: string): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, FIXTURES_PATH, liveDir, TOKEN, '400'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const { child, port } = await spawnPortServer(SERVER, [FIXTURES_PATH, liveDir, TOKEN, '400']);
   children.push(child);
-  const lines = createInterface({ input: child.stdout! });
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server did not start in 30 s')), 30_000);
-    lines.once('line', (line) => {
-      clearTimeout(timer);
-      resolve((JSON.parse(line) as { port: number }).port);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
   return { child, base: `http://127.0.0.1:${port}` };
 }
 

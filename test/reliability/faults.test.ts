@@ -18,12 +18,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openAccount, type OpenedAccount } from '../../src/accounts/accounts.js';
 import { AccountsDatabaseError, SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { prng } from '../support/oracle.js';
+import { spawnPortServer } from '../support/port-server.js';
 import { SCALE, SEED } from './support/scale.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-faults-'));
@@ -40,18 +40,9 @@ const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'venues.ndjson');
 
 async function startServer(dbPath: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CRASH_SERVER, dbPath], { stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  const lines = createInterface({ input: child.stdout! });
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server did not start in 30 s')), 30_000);
-    lines.once('line', (line) => {
-      clearTimeout(timer);
-      resolve((JSON.parse(line) as { port: number }).port);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return { child, port };
+  const started = await spawnPortServer(CRASH_SERVER, [dbPath]);
+  children.push(started.child);
+  return started;
 }
 
 interface LedgerCheck {
