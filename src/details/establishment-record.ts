@@ -1,44 +1,121 @@
-import type { WeeklyHours } from '../schema/common.js';
+import type { TimeSlot, WeeklyHours } from '../schema/common.js';
 import type { Establishment } from '../schema/establishment.js';
+import type { GroupSummary, MatchScore, SearchEstablishment, TravelEstimate } from '../schema/search.js';
 import type { VenueRecord } from '../schema/venue.js';
+import { EstablishmentFields, fieldsOfRecord } from '../store/establishment-fields.js';
 
 /**
  * The establishment record (interface 2.4) of a stored venue, for search, find and the
  * details responses. Optional fields the venue lacks are omitted (never invented); arrays
  * default to `[]`; `displayName` defaults to `name`; `isChain` defaults to false (unknown
  * is reported as not a chain). `distanceMeters` and `isOpen` are computed by the caller
- * for its query. Keys are set in the interface table's order, so serialised JSON reads like
+ * for its query. Keys are in the interface table's order, so serialised JSON reads like
  * the interface's examples. Arrays are copied: a caller may not mutate the stored venue.
+ *
+ * One object shape for every venue (issue 16): every key is always set, in that order, and
+ * an optional field the venue lacks holds `undefined`, which JSON (JSON.stringify, the HTTP
+ * adapter's serialiser) omits, and which the schema's optional fields accept. Objects built
+ * with keys added only when present would take one shape per combination of fields, and the
+ * code reading them would turn megamorphic.
  */
 export function toEstablishment(r: VenueRecord, distanceMeters: number, isOpen: boolean): Establishment {
-  const out: Record<string, unknown> = { id: r.id, name: r.name, displayName: r.displayName ?? r.name };
-  if (r.formattedAddress !== undefined) out.formattedAddress = r.formattedAddress;
-  out.location = { type: 'Point', coordinates: [r.location.coordinates[0], r.location.coordinates[1]] };
-  if (r.websiteUri !== undefined) out.websiteUri = r.websiteUri;
-  if (r.contactEmail !== undefined) out.contactEmail = r.contactEmail;
-  if (r.contactNumber !== undefined) out.contactNumber = r.contactNumber;
-  if (r.description !== undefined) out.description = r.description;
-  if (r.primaryGenre !== undefined) out.primaryGenre = r.primaryGenre;
-  out.additionalGenres = r.additionalGenres ? [...r.additionalGenres] : [];
-  if (r.wordOnTheStreet !== undefined) out.wordOnTheStreet = r.wordOnTheStreet;
-  out.isOpen = isOpen;
-  out.isChain = r.isChain ?? false;
-  out.regularOpeningHours = r.regularOpeningHours ? copyWeeklyHours(r.regularOpeningHours) : [];
-  if (r.mainImageUrl !== undefined) out.mainImageUrl = r.mainImageUrl;
-  if (r.logo !== undefined) out.logo = r.logo;
-  out.establishmentFlags = r.establishmentFlags ? [...r.establishmentFlags] : [];
-  out.catersFlags = r.catersFlags ? [...r.catersFlags] : [];
-  out.distanceMeters = distanceMeters;
-  return out as Establishment;
+  return establishmentOf(fieldsOfRecord(r, scratch), distanceMeters, isOpen);
+}
+
+const scratch = new EstablishmentFields();
+
+/** {@link toEstablishment} from a venue's establishment values (a RecordSource's `fields`). */
+export function establishmentOf(f: EstablishmentFields, distanceMeters: number, isOpen: boolean): Establishment {
+  return {
+    id: f.id as string,
+    name: f.name as string,
+    displayName: (f.displayName ?? f.name) as string,
+    formattedAddress: f.formattedAddress,
+    location: { type: 'Point', coordinates: [f.lat, f.lon] },
+    websiteUri: f.websiteUri,
+    contactEmail: f.contactEmail,
+    contactNumber: f.contactNumber,
+    description: f.description,
+    primaryGenre: f.primaryGenre,
+    additionalGenres: f.additionalGenres ?? [],
+    wordOnTheStreet: f.wordOnTheStreet,
+    isOpen,
+    isChain: f.isChain ?? false,
+    regularOpeningHours: f.regularOpeningHours ? copyWeeklyHours(f.regularOpeningHours) : [],
+    mainImageUrl: f.mainImageUrl,
+    logo: f.logo,
+    establishmentFlags: f.establishmentFlags ?? [],
+    catersFlags: f.catersFlags ?? [],
+    distanceMeters,
+  } as Establishment;
 }
 
 /**
- * A deep copy of weekly hours. Written out because structuredClone costs ~100x more (about
- * 10 us per venue), which dominated a 20-result search page.
+ * A search result (interface 4.1): {@link establishmentOf}'s keys in the same order, then
+ * the search's own. Like it, one shape for every result: `alongRouteMeters` (PATH only) and
+ * `group` (POINT only) are `undefined` when they do not apply, and so omitted from JSON.
+ */
+export function searchEstablishmentOf(
+  f: EstablishmentFields,
+  distanceMeters: number,
+  isOpen: boolean,
+  matchScore: MatchScore,
+  alongRouteMeters: number | undefined,
+  travel: Record<string, TravelEstimate>,
+  relaxed: SearchEstablishment['relaxed'],
+  group: GroupSummary | undefined,
+): SearchEstablishment {
+  return {
+    id: f.id as string,
+    name: f.name as string,
+    displayName: (f.displayName ?? f.name) as string,
+    formattedAddress: f.formattedAddress,
+    location: { type: 'Point', coordinates: [f.lat, f.lon] },
+    websiteUri: f.websiteUri,
+    contactEmail: f.contactEmail,
+    contactNumber: f.contactNumber,
+    description: f.description,
+    primaryGenre: f.primaryGenre,
+    additionalGenres: f.additionalGenres ?? [],
+    wordOnTheStreet: f.wordOnTheStreet,
+    isOpen,
+    isChain: f.isChain ?? false,
+    regularOpeningHours: f.regularOpeningHours ? copyWeeklyHours(f.regularOpeningHours) : [],
+    mainImageUrl: f.mainImageUrl,
+    logo: f.logo,
+    establishmentFlags: f.establishmentFlags ?? [],
+    catersFlags: f.catersFlags ?? [],
+    distanceMeters,
+    matchScore,
+    alongRouteMeters,
+    travel,
+    relaxed,
+    group,
+  } as SearchEstablishment;
+}
+
+/**
+ * A deep copy of weekly hours, in loops: structuredClone costs ~100x more (about 10 us per
+ * venue, which dominated a 20-result search page), and `Array.prototype.slice` of a frozen
+ * array (shared hours are deep-frozen: compact-records.ts) takes V8's slow path, ~1 us each.
  */
 export function copyWeeklyHours(hours: WeeklyHours): WeeklyHours {
-  return hours.map((g) => ({
-    days: g.days.slice(),
-    timeSlots: g.timeSlots.map((t) => ({ open: t.open, close: t.close, isClosed: t.isClosed, closeNextDay: t.closeNextDay })),
-  }));
+  const n = hours.length;
+  const out = new Array<WeeklyHours[number]>(n);
+  for (let k = 0; k < n; k++) {
+    const g = hours[k]!;
+    const slots = g.timeSlots;
+    const m = slots.length;
+    const copied = new Array<TimeSlot>(m);
+    for (let j = 0; j < m; j++) {
+      const t = slots[j]!;
+      copied[j] = { open: t.open, close: t.close, isClosed: t.isClosed, closeNextDay: t.closeNextDay };
+    }
+    const days = g.days;
+    const d = days.length;
+    const daysCopy = new Array<WeeklyHours[number]['days'][number]>(d);
+    for (let j = 0; j < d; j++) daysCopy[j] = days[j]!;
+    out[k] = { days: daysCopy, timeSlots: copied };
+  }
+  return out;
 }

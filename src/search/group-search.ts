@@ -27,6 +27,7 @@ export class GroupSearch implements GroupSink {
   private readonly opening: OpeningStates;
   private readonly arrivals: ArrivalStates;
   private readonly best = new WorstOfBest();
+  private readonly view = new DescribedVenue();
   // ---- per query
   private valid!: ValidBody;
   private prefs!: CompiledPreferences;
@@ -192,33 +193,39 @@ export class GroupSearch implements GroupSink {
   }
 
   /**
-   * A record's group view: per person distance and reported minutes, the counted people,
-   * the group summary, and the result's `distanceMeters` (fair: largest counted distance,
-   * MIN_MAX, or weight-averaged counted distance, MIN_TOTAL; CENTRE: undefined, the
-   * distance from the centre stands). Also the venue's opening source (for isOpen and the
-   * opening part). Page only: allocates.
+   * A record's group view, in the reused {@link DescribedVenue} (valid until the next call):
+   * per person distance and reported minutes, the counted people, the group summary (when
+   * `withGroup`: POINT results), and the result's `distanceMeters` (fair: largest counted
+   * distance, MIN_MAX, or weight-averaged counted distance, MIN_TOTAL; CENTRE: undefined,
+   * the distance from the centre stands). Also the venue's opening source (for isOpen and
+   * the opening part). Page only: allocates the group summary.
    */
-  describe(i: number, along: number, off: number): Described {
+  describe(i: number, along: number, off: number, withGroup: boolean): DescribedVenue {
     const lat = this.store.lat[i]!;
     const lon = this.store.lon[i]!;
     const n = this.frames.length;
-    const dist = new Array<number>(n);
-    const counted = new Array<boolean>(n).fill(true);
+    const view = this.view.reset(n);
+    const { dist, minutes, counted } = view;
     let cost: number | undefined;
-    let source: OpenStateSource;
     if (this.fair) {
       const w = this.walker;
       cost = w.measureVenue(this.query, lat, lon);
       for (let p = 0; p < n; p++) {
         dist[p] = w.dist[p]!;
-        counted[p] = w.counted[p] === 1;
+        counted[p] = w.counted[p] === 1 ? 1 : 0;
       }
-      source = this.openingForFair(i);
+      view.source = this.openingForFair(i);
     } else {
-      for (let p = 0; p < n; p++) dist[p] = frameDistance(this.frames[p]!, lat, lon);
-      source = this.openingFor(lat, lon, along, off);
+      for (let p = 0; p < n; p++) {
+        dist[p] = frameDistance(this.frames[p]!, lat, lon);
+        counted[p] = 1;
+      }
+      view.source = this.openingFor(lat, lon, along, off);
     }
-    const minutes = dist.map((d, p) => modeDurationMinutes(this.modes[p], d));
+    for (let p = 0; p < n; p++) minutes[p] = modeDurationMinutes(this.modes[p], dist[p]!);
+    view.group = undefined;
+    view.distanceMeters = undefined;
+    if (!withGroup && !this.fair) return view;
     const keys = this.valid.travelKeys;
     let max = 0;
     let min = Number.POSITIVE_INFINITY;
@@ -230,7 +237,7 @@ export class GroupSearch implements GroupSink {
     let c = 0;
     const countedKeys: string[] = [];
     for (let p = 0; p < n; p++) {
-      if (!counted[p]) continue;
+      if (counted[p] === 0) continue;
       countedKeys.push(keys[p]!);
       max = Math.max(max, minutes[p]!);
       min = Math.min(min, minutes[p]!);
@@ -242,26 +249,43 @@ export class GroupSearch implements GroupSink {
       sumD += dist[p]!;
       c++;
     }
-    const group: GroupSummary = {
-      maxMinutes: max,
-      totalMinutes: Math.round(total * 10) / 10,
-      spreadMinutes: Math.round((max - min) * 10) / 10,
-      counted: countedKeys,
-    };
-    if (cost !== undefined) group.cost = Math.round(cost * 1000) / 1000;
-    let distanceMeters: number | undefined;
-    if (this.fair) distanceMeters = this.valid.fairness === 'MIN_MAX' ? far : ws > 0 ? wd / ws : sumD / c;
-    return { dist, minutes, group, distanceMeters, source };
+    if (withGroup) {
+      const group: GroupSummary = {
+        maxMinutes: max,
+        totalMinutes: Math.round(total * 10) / 10,
+        spreadMinutes: Math.round((max - min) * 10) / 10,
+        counted: countedKeys,
+      };
+      if (cost !== undefined) group.cost = Math.round(cost * 1000) / 1000;
+      view.group = group;
+    }
+    if (this.fair) view.distanceMeters = this.valid.fairness === 'MIN_MAX' ? far : ws > 0 ? wd / ws : sumD / c;
+    return view;
   }
 }
 
-export interface Described {
+/** What {@link GroupSearch.describe} says of one venue (one object, reused). */
+export class DescribedVenue {
+  /** People described (the first `count` entries of the arrays below are theirs). */
+  count = 0;
   /** Per input location: straight-line metres and reported minutes (its own mode). */
-  readonly dist: number[];
-  readonly minutes: number[];
-  readonly group: GroupSummary;
-  readonly distanceMeters: number | undefined;
-  readonly source: OpenStateSource;
+  dist = new Float64Array(8);
+  minutes = new Float64Array(8);
+  /** Per input location: 1 when counted in the group. */
+  counted = new Uint8Array(8);
+  group: GroupSummary | undefined = undefined;
+  distanceMeters: number | undefined = undefined;
+  source!: OpenStateSource;
+
+  reset(n: number): this {
+    if (this.dist.length < n) {
+      this.dist = new Float64Array(n);
+      this.minutes = new Float64Array(n);
+      this.counted = new Uint8Array(n);
+    }
+    this.count = n;
+    return this;
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { toEstablishment } from '../details/establishment-record.js';
+import { searchEstablishmentOf } from '../details/establishment-record.js';
 import { describeValue, VenueSearchError } from '../errors.js';
 import { BulkScorer, type BulkScorerBits } from './bulk-scorer.js';
 import { weightedMidpoint } from '../geo/midpoint.js';
@@ -15,6 +15,7 @@ import type {
 import { ColumnFilter } from '../spatial/column-filter.js';
 import { HitBuffer } from '../spatial/hit-buffer.js';
 import type { SpatialIndex } from '../spatial/spatial-index.js';
+import { EstablishmentFields } from '../store/establishment-fields.js';
 import type { VenueStore } from '../store/venue-store.js';
 import {
   compilePreferences,
@@ -187,6 +188,8 @@ export class MultiLocationSearch implements SearchService {
   private readonly hits = new HitBuffer();
   private readonly ranking: Ranking;
   private readonly parts = new Float64Array(PART_COUNT);
+  /** The page's venue values, one venue at a time (the records are never built). */
+  private readonly fields = new EstablishmentFields();
   private readonly filter: ColumnFilter;
   private readonly scorer: BulkScorer;
   private readonly group: GroupSearch;
@@ -328,9 +331,8 @@ export class MultiLocationSearch implements SearchService {
     const isPath = request.area.route !== null;
     const ranking = this.ranking;
     const i = ranking.venue[slot]!;
-    const r = this.store.record(i);
     const parts = this.parts;
-    const view = this.group.describe(i, ranking.along[slot]!, ranking.dist[slot]!);
+    const view = this.group.describe(i, ranking.along[slot]!, ranking.dist[slot]!, !isPath);
     evaluateVenue(this.store, prefs, i, view.source, parts);
     const matchScore: MatchScore = {
       genreMatch: parts[PART_GENRE]!,
@@ -342,17 +344,21 @@ export class MultiLocationSearch implements SearchService {
       total: ranking.total[slot]!,
     };
     const travel: Record<string, TravelEstimate> = {};
-    for (let k = 0; k < view.dist.length; k++) {
+    for (let k = 0; k < view.count; k++) {
       travel[valid.travelKeys[k]!] = { distanceMeters: Math.round(view.dist[k]! * 10) / 10, durationMinutes: view.minutes[k]! };
     }
     const isOpen = this.group.isOpen(view.source, i);
-    const out = toEstablishment(r, view.distanceMeters ?? ranking.dist[slot]!, isOpen) as SearchEstablishment;
-    out.matchScore = matchScore;
-    if (isPath) out.alongRouteMeters = ranking.along[slot]!;
-    out.travel = travel;
-    out.relaxed = relaxedFields(prefs, parts);
-    if (!isPath) out.group = view.group;
-    return out;
+    this.store.source.fields(i, this.fields);
+    return searchEstablishmentOf(
+      this.fields,
+      view.distanceMeters ?? ranking.dist[slot]!,
+      isOpen,
+      matchScore,
+      isPath ? ranking.along[slot]! : undefined,
+      travel,
+      relaxedFields(prefs, parts),
+      isPath ? undefined : view.group,
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 import { DAY_NAMES } from '../schema/common.js';
 import type { VenueRecord } from '../schema/venue.js';
+import { FieldSlot, fieldSlots, ownedList, setField, type EstablishmentFields } from './establishment-fields.js';
 import type { RecordSource } from './record-source.js';
 
 /**
@@ -69,6 +70,17 @@ const KEY_KINDS: ReadonlyMap<string, Kind> = new Map([
 
 function kindOfKey(key: string): Kind {
   return KEY_KINDS.get(key) ?? Kind.OTHER;
+}
+
+/**
+ * UTF-8 text of `buf[start, end)`. Buffer's own `utf8Slice` (what `toString('utf8', ...)`
+ * calls after checking its arguments; on Buffer.prototype since Node 0.x, though not in its
+ * typings) saves about half the cost of a short text: a response record reads two to four.
+ */
+type SliceableBuffer = Buffer & { utf8Slice?: (start: number, end: number) => string };
+const HAS_UTF8_SLICE = typeof (Buffer.prototype as SliceableBuffer).utf8Slice === 'function';
+function utf8Slice(buf: Buffer, start: number, end: number): string {
+  return HAS_UTF8_SLICE ? (buf as SliceableBuffer).utf8Slice!(start, end) : buf.toString('utf8', start, end);
 }
 
 /** Bytes of a block (records are appended until one does not fit). */
@@ -483,6 +495,8 @@ export class CompactRecordSource implements RecordSource {
   private block: Buffer;
   private readonly cacheIndex = new Int32Array(CACHE_SIZE).fill(-1);
   private readonly cacheRecord = new Array<VenueRecord | undefined>(CACHE_SIZE);
+  /** Per shape code: the establishment slot of each of its keys (built when first read). */
+  private readonly slotsOfShape: (Uint8Array | undefined)[];
 
   constructor(
     private readonly blocks: readonly Buffer[],
@@ -495,6 +509,7 @@ export class CompactRecordSource implements RecordSource {
   ) {
     this.length = starts.length;
     this.block = blocks[0] ?? Buffer.alloc(0);
+    this.slotsOfShape = new Array<Uint8Array | undefined>(shapes.length).fill(undefined);
   }
 
   /**
@@ -573,6 +588,113 @@ export class CompactRecordSource implements RecordSource {
     return this.readText();
   }
 
+  /**
+   * Fills `f` with venue i's establishment values, read from its bytes without building its
+   * record (the values are those {@link get} would give; keys the establishment does not
+   * show are skipped).
+   */
+  fields(i: number, f: EstablishmentFields): void {
+    f.clear();
+    this.seek(i);
+    const id = this.readText();
+    const name = this.readText();
+    const code = this.readVarint();
+    const slots = this.slotsOfShape[code] ?? this.slotsFor(code);
+    const n = slots.length;
+    for (let k = 0; k < n; k++) {
+      const tag = this.block[this.pos++] as Tag;
+      const slot = slots[k]! as FieldSlot;
+      if (slot === FieldSlot.NONE) {
+        this.skipValue(tag, i);
+        continue;
+      }
+      switch (tag) {
+        case Tag.ID:
+          setField(f, slot, id);
+          break;
+        case Tag.NAME:
+          setField(f, slot, name);
+          break;
+        case Tag.POINT:
+          f.lat = this.lat[i]!;
+          f.lon = this.lon[i]!;
+          break;
+        case Tag.TRUE:
+          setField(f, slot, true);
+          break;
+        case Tag.FALSE:
+          setField(f, slot, false);
+          break;
+        case Tag.UNDEFINED:
+          break;
+        case Tag.WORD:
+          setField(f, slot, this.words[this.readVarint()]);
+          break;
+        case Tag.WORDS: {
+          // A fresh list, owned by the caller: stored directly (setField would copy it again).
+          const list = this.readWords();
+          if (slot === FieldSlot.ADDITIONAL_GENRES) f.additionalGenres = list;
+          else if (slot === FieldSlot.ESTABLISHMENT_FLAGS) f.establishmentFlags = list;
+          else if (slot === FieldSlot.CATERS_FLAGS) f.catersFlags = list;
+          else setField(f, slot, ownedList(list));
+          break;
+        }
+        case Tag.SHARED:
+          setField(f, slot, this.shared[this.readVarint()]);
+          break;
+        case Tag.TEXT:
+          setField(f, slot, this.readText());
+          break;
+        case Tag.JSON:
+          setField(f, slot, JSON.parse(this.readText()) as unknown);
+          break;
+        default:
+          throw new Error(`compact record ${i}: unknown tag ${String(tag)}`);
+      }
+    }
+  }
+
+  private slotsFor(code: number): Uint8Array {
+    const slots = fieldSlots(this.shapes[code]!);
+    this.slotsOfShape[code] = slots;
+    return slots;
+  }
+
+  /** Moves past a value of tag `tag` without reading it. */
+  private skipValue(tag: Tag, i: number): void {
+    switch (tag) {
+      case Tag.TEXT:
+      case Tag.JSON:
+        this.skipText();
+        break;
+      case Tag.WORD:
+      case Tag.SHARED:
+        this.readVarint();
+        break;
+      case Tag.WORDS: {
+        const n = this.readVarint();
+        for (let k = 0; k < n; k++) this.readVarint();
+        break;
+      }
+      case Tag.ID:
+      case Tag.NAME:
+      case Tag.POINT:
+      case Tag.TRUE:
+      case Tag.FALSE:
+      case Tag.UNDEFINED:
+        break;
+      default:
+        throw new Error(`compact record ${i}: unknown tag ${String(tag)}`);
+    }
+  }
+
+  private readWords(): string[] {
+    const n = this.readVarint();
+    const list = new Array<string>(n);
+    for (let k = 0; k < n; k++) list[k] = this.words[this.readVarint()]!;
+    return list;
+  }
+
   private decode(i: number): VenueRecord {
     this.seek(i);
     const id = this.readText();
@@ -603,13 +725,9 @@ export class CompactRecordSource implements RecordSource {
         case Tag.WORD:
           out[key] = this.words[this.readVarint()];
           break;
-        case Tag.WORDS: {
-          const n = this.readVarint();
-          const list = new Array<string>(n);
-          for (let k = 0; k < n; k++) list[k] = this.words[this.readVarint()]!;
-          out[key] = list;
+        case Tag.WORDS:
+          out[key] = this.readWords();
           break;
-        }
         case Tag.SHARED:
           out[key] = this.shared[this.readVarint()];
           break;
@@ -651,7 +769,7 @@ export class CompactRecordSource implements RecordSource {
     const n = Math.floor(h / 2);
     const start = this.pos;
     this.pos += n;
-    const t = this.block.toString('utf8', start, start + n);
+    const t = utf8Slice(this.block, start, start + n);
     return h % 2 === 1 ? (JSON.parse(t) as string) : t;
   }
 

@@ -1,4 +1,5 @@
 import type { VenueRecord } from '../schema/venue.js';
+import { fieldsOfRecord, type EstablishmentFields } from './establishment-fields.js';
 
 /**
  * Where the store's full venue records come from, by dense index. The search path never
@@ -13,6 +14,8 @@ export interface RecordSource {
   id(i: number): string;
   /** The name of venue i (no full record needed). */
   name(i: number): string;
+  /** Fills `into` with venue i's establishment values (see EstablishmentFields): a response record's data. */
+  fields(i: number, into: EstablishmentFields): void;
 }
 
 /** Records held as the caller's objects (an engine built from records). */
@@ -39,5 +42,9 @@ export class ArrayRecordSource implements RecordSource {
 
   name(i: number): string {
     return this.get(i).name;
+  }
+
+  fields(i: number, into: EstablishmentFields): void {
+    fieldsOfRecord(this.get(i), into);
   }
 }
