@@ -35,6 +35,13 @@ const ways: Array<readonly [string, () => void]> = [
       sink += fields.lat;
     }
   }],
+  ['fields only, one venue (hot caches)', () => {
+    const v = venues[0]!;
+    for (let k = 0; k < venues.length; k++) {
+      store.source.fields(v, fields);
+      sink += fields.lat;
+    }
+  }],
   ['store.id + store.name', () => {
     for (let k = 0; k < venues.length; k++) sink += store.id(venues[k]!).length + store.name(venues[k]!).length;
   }],

@@ -2,7 +2,7 @@ import type { TimeSlot, WeeklyHours } from '../schema/common.js';
 import type { Establishment } from '../schema/establishment.js';
 import type { GroupSummary, MatchScore, SearchEstablishment, TravelEstimate } from '../schema/search.js';
 import type { VenueRecord } from '../schema/venue.js';
-import { EstablishmentFields, fieldsOfRecord } from '../store/establishment-fields.js';
+import { EstablishmentFields, FieldSlot, fieldsOfRecord } from '../store/establishment-fields.js';
 
 /**
  * The establishment record (interface 2.4) of a stored venue, for search, find and the
@@ -26,26 +26,28 @@ const scratch = new EstablishmentFields();
 
 /** {@link toEstablishment} from a venue's establishment values (a RecordSource's `fields`). */
 export function establishmentOf(f: EstablishmentFields, distanceMeters: number, isOpen: boolean): Establishment {
+  const v = f.values;
+  const hours = v[FieldSlot.REGULAR_OPENING_HOURS];
   return {
-    id: f.id as string,
-    name: f.name as string,
-    displayName: (f.displayName ?? f.name) as string,
-    formattedAddress: f.formattedAddress,
+    id: v[FieldSlot.ID],
+    name: v[FieldSlot.NAME],
+    displayName: v[FieldSlot.DISPLAY_NAME] ?? v[FieldSlot.NAME],
+    formattedAddress: v[FieldSlot.FORMATTED_ADDRESS],
     location: { type: 'Point', coordinates: [f.lat, f.lon] },
-    websiteUri: f.websiteUri,
-    contactEmail: f.contactEmail,
-    contactNumber: f.contactNumber,
-    description: f.description,
-    primaryGenre: f.primaryGenre,
-    additionalGenres: f.additionalGenres ?? [],
-    wordOnTheStreet: f.wordOnTheStreet,
+    websiteUri: v[FieldSlot.WEBSITE_URI],
+    contactEmail: v[FieldSlot.CONTACT_EMAIL],
+    contactNumber: v[FieldSlot.CONTACT_NUMBER],
+    description: v[FieldSlot.DESCRIPTION],
+    primaryGenre: v[FieldSlot.PRIMARY_GENRE],
+    additionalGenres: v[FieldSlot.ADDITIONAL_GENRES] ?? [],
+    wordOnTheStreet: v[FieldSlot.WORD_ON_THE_STREET],
     isOpen,
-    isChain: f.isChain ?? false,
-    regularOpeningHours: f.regularOpeningHours ? copyWeeklyHours(f.regularOpeningHours) : [],
-    mainImageUrl: f.mainImageUrl,
-    logo: f.logo,
-    establishmentFlags: f.establishmentFlags ?? [],
-    catersFlags: f.catersFlags ?? [],
+    isChain: v[FieldSlot.IS_CHAIN] ?? false,
+    regularOpeningHours: hours ? copyWeeklyHours(hours as WeeklyHours) : [],
+    mainImageUrl: v[FieldSlot.MAIN_IMAGE_URL],
+    logo: v[FieldSlot.LOGO],
+    establishmentFlags: v[FieldSlot.ESTABLISHMENT_FLAGS] ?? [],
+    catersFlags: v[FieldSlot.CATERS_FLAGS] ?? [],
     distanceMeters,
   } as Establishment;
 }
@@ -65,26 +67,28 @@ export function searchEstablishmentOf(
   relaxed: SearchEstablishment['relaxed'],
   group: GroupSummary | undefined,
 ): SearchEstablishment {
+  const v = f.values;
+  const hours = v[FieldSlot.REGULAR_OPENING_HOURS];
   return {
-    id: f.id as string,
-    name: f.name as string,
-    displayName: (f.displayName ?? f.name) as string,
-    formattedAddress: f.formattedAddress,
+    id: v[FieldSlot.ID],
+    name: v[FieldSlot.NAME],
+    displayName: v[FieldSlot.DISPLAY_NAME] ?? v[FieldSlot.NAME],
+    formattedAddress: v[FieldSlot.FORMATTED_ADDRESS],
     location: { type: 'Point', coordinates: [f.lat, f.lon] },
-    websiteUri: f.websiteUri,
-    contactEmail: f.contactEmail,
-    contactNumber: f.contactNumber,
-    description: f.description,
-    primaryGenre: f.primaryGenre,
-    additionalGenres: f.additionalGenres ?? [],
-    wordOnTheStreet: f.wordOnTheStreet,
+    websiteUri: v[FieldSlot.WEBSITE_URI],
+    contactEmail: v[FieldSlot.CONTACT_EMAIL],
+    contactNumber: v[FieldSlot.CONTACT_NUMBER],
+    description: v[FieldSlot.DESCRIPTION],
+    primaryGenre: v[FieldSlot.PRIMARY_GENRE],
+    additionalGenres: v[FieldSlot.ADDITIONAL_GENRES] ?? [],
+    wordOnTheStreet: v[FieldSlot.WORD_ON_THE_STREET],
     isOpen,
-    isChain: f.isChain ?? false,
-    regularOpeningHours: f.regularOpeningHours ? copyWeeklyHours(f.regularOpeningHours) : [],
-    mainImageUrl: f.mainImageUrl,
-    logo: f.logo,
-    establishmentFlags: f.establishmentFlags ?? [],
-    catersFlags: f.catersFlags ?? [],
+    isChain: v[FieldSlot.IS_CHAIN] ?? false,
+    regularOpeningHours: hours ? copyWeeklyHours(hours as WeeklyHours) : [],
+    mainImageUrl: v[FieldSlot.MAIN_IMAGE_URL],
+    logo: v[FieldSlot.LOGO],
+    establishmentFlags: v[FieldSlot.ESTABLISHMENT_FLAGS] ?? [],
+    catersFlags: v[FieldSlot.CATERS_FLAGS] ?? [],
     distanceMeters,
     matchScore,
     alongRouteMeters,

@@ -1,6 +1,6 @@
 import { DAY_NAMES } from '../schema/common.js';
 import type { VenueRecord } from '../schema/venue.js';
-import { FieldSlot, fieldSlots, ownedList, setField, type EstablishmentFields } from './establishment-fields.js';
+import { FieldSlot, fieldSlots, isListSlot, setField, type EstablishmentFields } from './establishment-fields.js';
 import type { RecordSource } from './record-source.js';
 
 /**
@@ -595,6 +595,7 @@ export class CompactRecordSource implements RecordSource {
    */
   fields(i: number, f: EstablishmentFields): void {
     f.clear();
+    const values = f.values;
     this.seek(i);
     const id = this.readText();
     const name = this.readText();
@@ -608,49 +609,51 @@ export class CompactRecordSource implements RecordSource {
         this.skipValue(tag, i);
         continue;
       }
+      let value: unknown;
       switch (tag) {
         case Tag.ID:
-          setField(f, slot, id);
+          value = id;
           break;
         case Tag.NAME:
-          setField(f, slot, name);
+          value = name;
           break;
         case Tag.POINT:
           f.lat = this.lat[i]!;
           f.lon = this.lon[i]!;
-          break;
+          continue;
         case Tag.TRUE:
-          setField(f, slot, true);
+          value = true;
           break;
         case Tag.FALSE:
-          setField(f, slot, false);
+          value = false;
           break;
         case Tag.UNDEFINED:
-          break;
+          continue;
         case Tag.WORD:
-          setField(f, slot, this.words[this.readVarint()]);
+          value = this.words[this.readVarint()];
           break;
-        case Tag.WORDS: {
-          // A fresh list, owned by the caller: stored directly (setField would copy it again).
-          const list = this.readWords();
-          if (slot === FieldSlot.ADDITIONAL_GENRES) f.additionalGenres = list;
-          else if (slot === FieldSlot.ESTABLISHMENT_FLAGS) f.establishmentFlags = list;
-          else if (slot === FieldSlot.CATERS_FLAGS) f.catersFlags = list;
-          else setField(f, slot, ownedList(list));
+        case Tag.WORDS:
+          // A fresh list: the caller's own already, when the slot holds a list.
+          value = this.readWords();
+          if (isListSlot(slot)) {
+            values[slot] = value;
+            continue;
+          }
           break;
-        }
         case Tag.SHARED:
-          setField(f, slot, this.shared[this.readVarint()]);
+          value = this.shared[this.readVarint()];
           break;
         case Tag.TEXT:
-          setField(f, slot, this.readText());
+          value = this.readText();
           break;
         case Tag.JSON:
-          setField(f, slot, JSON.parse(this.readText()) as unknown);
+          value = JSON.parse(this.readText()) as unknown;
           break;
         default:
           throw new Error(`compact record ${i}: unknown tag ${String(tag)}`);
       }
+      if (slot === FieldSlot.LOCATION || isListSlot(slot)) setField(f, slot, value);
+      else values[slot] = value;
     }
   }
 

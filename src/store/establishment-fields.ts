@@ -1,62 +1,8 @@
 import type { VenueRecord } from '../schema/venue.js';
 
 /**
- * The stored values an establishment record (interface 2.4) is built from, for one venue at a
- * time: a reused scratch object of one fixed shape, filled by a {@link RecordSource} without
- * building the venue's full record (compact-records.ts reads them from the bytes). Values are
- * the record's own, before the response's defaults (src/details/establishment-record.ts
- * applies them): `undefined` where the record has no such key. Two exceptions, so the
- * response need not copy again: the three word lists are fresh arrays owned by the caller
- * (`value ? [...value] : undefined` of the record's value), and `lat`/`lon` are the
- * location's `coordinates[0]` and `[1]`. `regularOpeningHours` is the stored value itself
- * (frozen when shared): the response copies it.
- */
-export class EstablishmentFields {
-  id: string | undefined = '';
-  name: string | undefined = '';
-  displayName: string | undefined = undefined;
-  formattedAddress: string | undefined = undefined;
-  lat: number = 0;
-  lon: number = 0;
-  websiteUri: string | undefined = undefined;
-  contactEmail: string | undefined = undefined;
-  contactNumber: string | undefined = undefined;
-  description: string | undefined = undefined;
-  primaryGenre: string | undefined = undefined;
-  additionalGenres: string[] | undefined = undefined;
-  wordOnTheStreet: string | undefined = undefined;
-  isChain: boolean | undefined = undefined;
-  regularOpeningHours: VenueRecord['regularOpeningHours'] = undefined;
-  mainImageUrl: string | undefined = undefined;
-  logo: string | undefined = undefined;
-  establishmentFlags: string[] | undefined = undefined;
-  catersFlags: string[] | undefined = undefined;
-
-  /** Forgets the previous venue's values (every optional back to undefined). */
-  clear(): void {
-    this.id = undefined;
-    this.name = undefined;
-    this.displayName = undefined;
-    this.formattedAddress = undefined;
-    this.websiteUri = undefined;
-    this.contactEmail = undefined;
-    this.contactNumber = undefined;
-    this.description = undefined;
-    this.primaryGenre = undefined;
-    this.additionalGenres = undefined;
-    this.wordOnTheStreet = undefined;
-    this.isChain = undefined;
-    this.regularOpeningHours = undefined;
-    this.mainImageUrl = undefined;
-    this.logo = undefined;
-    this.establishmentFlags = undefined;
-    this.catersFlags = undefined;
-  }
-}
-
-/**
- * Slots of {@link EstablishmentFields} by record key, for a reader that walks a record's keys
- * (compact-records.ts); FIELD_NONE for a key the establishment does not show.
+ * Slots of the stored values an establishment record (interface 2.4) is built from, in the
+ * interface table's order (LOCATION's value is kept as `lat`/`lon`, see below).
  */
 export const enum FieldSlot {
   NONE = 0,
@@ -78,6 +24,30 @@ export const enum FieldSlot {
   LOGO,
   ESTABLISHMENT_FLAGS,
   CATERS_FLAGS,
+  COUNT,
+}
+
+/**
+ * The stored values one establishment record is built from, for one venue at a time: a
+ * reused scratch filled by a {@link RecordSource} without building the venue's full record
+ * (compact-records.ts reads them from the bytes). `values[slot]` is the record's own value of
+ * the slot's key, before the response's defaults (src/details/establishment-record.ts applies
+ * them), `undefined` where the record has no such key. Two exceptions, so that the response
+ * need not copy again: the three word lists are fresh arrays owned by the caller
+ * (`value ? [...value] : undefined` of the record's value, see {@link ownedList}), and the
+ * location is `lat`/`lon`, its `coordinates[0]` and `[1]`. Opening hours are the stored
+ * value itself (frozen when shared): the response copies them.
+ */
+export class EstablishmentFields {
+  readonly values: unknown[] = new Array<unknown>(FieldSlot.COUNT).fill(undefined);
+  lat = 0.5;
+  lon = 0.5;
+
+  /** Forgets the previous venue's values. */
+  clear(): void {
+    const v = this.values;
+    for (let k = 0; k < FieldSlot.COUNT; k++) v[k] = undefined;
+  }
 }
 
 const SLOTS: ReadonlyMap<string, FieldSlot> = new Map([
@@ -101,9 +71,14 @@ const SLOTS: ReadonlyMap<string, FieldSlot> = new Map([
   ['catersFlags', FieldSlot.CATERS_FLAGS],
 ]);
 
-/** The slot of each key of a record's key list (FieldSlot.NONE for the others). */
+/** The slot of each key of a record's key list (FieldSlot.NONE for the keys an establishment does not show). */
 export function fieldSlots(keys: readonly string[]): Uint8Array {
   return Uint8Array.from(keys, (k) => SLOTS.get(k) ?? FieldSlot.NONE);
+}
+
+/** Whether a slot holds a word list (owned by the caller: see EstablishmentFields). */
+export function isListSlot(slot: FieldSlot): boolean {
+  return slot === FieldSlot.ADDITIONAL_GENRES || slot === FieldSlot.ESTABLISHMENT_FLAGS || slot === FieldSlot.CATERS_FLAGS;
 }
 
 /** A word list's stored value as the fields hold it: a fresh copy, or undefined when falsy. */
@@ -112,93 +87,41 @@ export function ownedList(v: unknown): string[] | undefined {
 }
 
 /**
- * Stores `value`, the record's value of the key of `slot`, into `f` (word lists through
- * {@link ownedList}; the location as its two coordinates).
+ * Stores `value`, the record's value of the key of `slot`, into `f`: word lists through
+ * {@link ownedList}, the location as its two coordinates.
  */
 export function setField(f: EstablishmentFields, slot: FieldSlot, value: unknown): void {
-  switch (slot) {
-    case FieldSlot.ID:
-      f.id = value as string | undefined;
-      break;
-    case FieldSlot.NAME:
-      f.name = value as string | undefined;
-      break;
-    case FieldSlot.DISPLAY_NAME:
-      f.displayName = value as string | undefined;
-      break;
-    case FieldSlot.FORMATTED_ADDRESS:
-      f.formattedAddress = value as string | undefined;
-      break;
-    case FieldSlot.LOCATION: {
-      const c = (value as VenueRecord['location']).coordinates;
-      f.lat = c[0];
-      f.lon = c[1];
-      break;
-    }
-    case FieldSlot.WEBSITE_URI:
-      f.websiteUri = value as string | undefined;
-      break;
-    case FieldSlot.CONTACT_EMAIL:
-      f.contactEmail = value as string | undefined;
-      break;
-    case FieldSlot.CONTACT_NUMBER:
-      f.contactNumber = value as string | undefined;
-      break;
-    case FieldSlot.DESCRIPTION:
-      f.description = value as string | undefined;
-      break;
-    case FieldSlot.PRIMARY_GENRE:
-      f.primaryGenre = value as string | undefined;
-      break;
-    case FieldSlot.ADDITIONAL_GENRES:
-      f.additionalGenres = ownedList(value);
-      break;
-    case FieldSlot.WORD_ON_THE_STREET:
-      f.wordOnTheStreet = value as string | undefined;
-      break;
-    case FieldSlot.IS_CHAIN:
-      f.isChain = value as boolean | undefined;
-      break;
-    case FieldSlot.REGULAR_OPENING_HOURS:
-      f.regularOpeningHours = value as VenueRecord['regularOpeningHours'];
-      break;
-    case FieldSlot.MAIN_IMAGE_URL:
-      f.mainImageUrl = value as string | undefined;
-      break;
-    case FieldSlot.LOGO:
-      f.logo = value as string | undefined;
-      break;
-    case FieldSlot.ESTABLISHMENT_FLAGS:
-      f.establishmentFlags = ownedList(value);
-      break;
-    case FieldSlot.CATERS_FLAGS:
-      f.catersFlags = ownedList(value);
-      break;
-    default:
-      break;
+  if (slot === FieldSlot.LOCATION) {
+    const c = (value as VenueRecord['location']).coordinates;
+    f.lat = c[0];
+    f.lon = c[1];
+  } else if (isListSlot(slot)) {
+    f.values[slot] = ownedList(value);
+  } else {
+    f.values[slot] = value;
   }
 }
 
 /** Fills `f` from a full record (a source that holds records as objects). */
 export function fieldsOfRecord(r: VenueRecord, f: EstablishmentFields): EstablishmentFields {
-  f.clear();
-  f.id = r.id;
-  f.name = r.name;
-  f.displayName = r.displayName;
-  f.formattedAddress = r.formattedAddress;
+  const v = f.values;
+  v[FieldSlot.ID] = r.id;
+  v[FieldSlot.NAME] = r.name;
+  v[FieldSlot.DISPLAY_NAME] = r.displayName;
+  v[FieldSlot.FORMATTED_ADDRESS] = r.formattedAddress;
   setField(f, FieldSlot.LOCATION, r.location);
-  f.websiteUri = r.websiteUri;
-  f.contactEmail = r.contactEmail;
-  f.contactNumber = r.contactNumber;
-  f.description = r.description;
-  f.primaryGenre = r.primaryGenre;
-  f.additionalGenres = ownedList(r.additionalGenres);
-  f.wordOnTheStreet = r.wordOnTheStreet;
-  f.isChain = r.isChain;
-  f.regularOpeningHours = r.regularOpeningHours;
-  f.mainImageUrl = r.mainImageUrl;
-  f.logo = r.logo;
-  f.establishmentFlags = ownedList(r.establishmentFlags);
-  f.catersFlags = ownedList(r.catersFlags);
+  v[FieldSlot.WEBSITE_URI] = r.websiteUri;
+  v[FieldSlot.CONTACT_EMAIL] = r.contactEmail;
+  v[FieldSlot.CONTACT_NUMBER] = r.contactNumber;
+  v[FieldSlot.DESCRIPTION] = r.description;
+  v[FieldSlot.PRIMARY_GENRE] = r.primaryGenre;
+  v[FieldSlot.ADDITIONAL_GENRES] = ownedList(r.additionalGenres);
+  v[FieldSlot.WORD_ON_THE_STREET] = r.wordOnTheStreet;
+  v[FieldSlot.IS_CHAIN] = r.isChain;
+  v[FieldSlot.REGULAR_OPENING_HOURS] = r.regularOpeningHours;
+  v[FieldSlot.MAIN_IMAGE_URL] = r.mainImageUrl;
+  v[FieldSlot.LOGO] = r.logo;
+  v[FieldSlot.ESTABLISHMENT_FLAGS] = ownedList(r.establishmentFlags);
+  v[FieldSlot.CATERS_FLAGS] = ownedList(r.catersFlags);
   return f;
 }
