@@ -8,15 +8,15 @@
  * - Per job: applies the change log's entries up to `upToSeq` to its engine (upsert and remove,
  *   as the main thread did), compacts it (Engine.compact: the new base folded from the old
  *   one's columns and the runs', unchanged records copied byte for byte, src/live/fold-sides.ts),
- *   writes it as a snapshot at `outPath` and fsyncs it, reads the file back and posts its bytes
- *   (transferred: moved, not copied) with copies of the kd-tree and the search's derived
+ *   lays it out as a snapshot in memory, writes that to `outPath` and fsyncs it, and posts the
+ *   same bytes (transferred: moved, not copied) with copies of the kd-tree and the search's derived
  *   columns, so the main thread restores the new base in a millisecond or so. The compacted
  *   engine is the base of the next job.
  * If a job fails, the engine keeps the changes applied so far (pending); the log still holds
  * every entry after the main thread's base, and applying an entry again changes nothing (each
  * entry sets the state of the venues it names), so the next job is correct too.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, readlinkSync, writeSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { isSnapshotFile } from '../cli/load-engine.js';
@@ -25,7 +25,7 @@ import { createEngine, type Engine } from '../engine.js';
 import type { VenueRecord } from '../schema/venue.js';
 import type { PreparedSearchColumns } from '../search/search-service.js';
 import { readSnapshot } from '../snapshot/read-snapshot.js';
-import { writeSnapshot } from '../snapshot/write-snapshot.js';
+import { snapshotImage } from '../snapshot/write-snapshot.js';
 import { readLog } from './change-log.js';
 import { applyLogged } from './fold-changes.js';
 
@@ -36,8 +36,9 @@ export interface CompactionJob {
 }
 
 /**
- * Worker phases, ms: read the log, apply it to the worker's engine, fold (compact),
- * writeSnapshot, fsync, read back and copy the handed-over parts; and the CPU time the
+ * Worker phases, ms: read the log, apply it to the worker's engine, fold (compact), lay the
+ * snapshot out in memory (imageMs), write and fsync it, copy the handed-over tree and
+ * columns; and the CPU time the
  * thread took for the job (Linux; NaN elsewhere), which on a busy machine is what the job
  * costs, the wall time being stretched by the thread's low priority.
  */
@@ -46,8 +47,8 @@ export interface CompactionPhases {
   readonly readLogMs: number;
   readonly applyMs: number;
   readonly foldMs: number;
-  readonly writeSnapshotMs: number;
-  readonly fsyncMs: number;
+  readonly imageMs: number;
+  readonly writeAndSyncMs: number;
   readonly handOverMs: number;
 }
 
@@ -102,18 +103,18 @@ function compact(engine: Engine, job: CompactionJob): { message: WorkerMessage &
   engine.compact();
   engine.learntPlaces();
   const foldMs = mark();
-  writeSnapshot(engine, job.outPath);
-  const writeSnapshotMs = mark();
-  const fd = openSync(job.outPath, 'r');
+  // The file's bytes in one buffer of their own: written, synced, then handed over as they are.
+  const image = snapshotImage(engine);
+  const imageMs = mark();
+  const fd = openSync(job.outPath, 'w');
   try {
+    for (let done = 0; done < image.length; ) done += writeSync(fd, image, done, Math.min(1 << 30, image.length - done), done);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
-  const fsyncMs = mark();
-  const file = readFileSync(job.outPath);
-  // A transfer moves a whole ArrayBuffer: copy only if the file's bytes share one (small files).
-  const bytes = file.byteOffset === 0 && file.buffer.byteLength === file.length ? (file.buffer as ArrayBuffer) : new Uint8Array(file).buffer;
+  const writeAndSyncMs = mark();
+  const bytes = image.buffer as ArrayBuffer;
   // The tree and the search columns stay this engine's: copies are handed over.
   const prepared = engine.searcher().prepared();
   const search: PreparedSearchColumns = { ...prepared, termBits: prepared.termBits.slice(), vibeBits: prepared.vibeBits.slice(), occupiedCells: prepared.occupiedCells.slice() };
@@ -121,7 +122,7 @@ function compact(engine: Engine, job: CompactionJob): { message: WorkerMessage &
   const handOverMs = mark();
   const transfer = [bytes, tree, search.termBits.buffer as ArrayBuffer, search.vibeBits.buffer as ArrayBuffer, search.occupiedCells.buffer as ArrayBuffer];
   return {
-    message: { type: 'done', ok: true, venues: engine.size, ms: performance.now() - t0, phases: { cpuMs: threadCpuMs() - cpu0, readLogMs, applyMs, foldMs, writeSnapshotMs, fsyncMs, handOverMs }, built: { bytes, tree, search } },
+    message: { type: 'done', ok: true, venues: engine.size, ms: performance.now() - t0, phases: { cpuMs: threadCpuMs() - cpu0, readLogMs, applyMs, foldMs, imageMs, writeAndSyncMs, handOverMs }, built: { bytes, tree, search } },
     transfer,
   };
 }
