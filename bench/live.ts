@@ -183,10 +183,10 @@ async function compactionPart(): Promise<Record<string, number>> {
     collectGarbage();
     const live = await LiveVenues.open({ dataPath: basePath, dir: liveDir, compactAfter: 0, load: async (p) => readSnapshot(p) });
     live.engine.warm();
-    // A service compacts long after it started: its compaction worker has read and parsed
-    // the base by then (in the background, beside queries). Measured here, apart.
+    // A service compacts long after it started: its compaction worker has loaded the base by
+    // then (in the background, beside queries). Measured here, apart.
     const workerLoadMs = await live.compactorReady;
-    log(`compaction worker: base read and parsed in ${(workerLoadMs / 1000).toFixed(2)} s (once, at start)`);
+    log(`compaction worker: base loaded in ${(workerLoadMs / 1000).toFixed(2)} s (once, at start)`);
     const qs = bodies.point;
     for (let k = 0; k < 200; k++) live.engine.search(qs[k % qs.length], { now: NOW, limit: 20 });
     // A query loop on the main thread: each search, then yield (setImmediate). The largest
