@@ -1,6 +1,6 @@
 /**
  * Live-data benchmark (issue 17), runnable alone:
- *   npm run bench:live [-- --size 1m] [-- --quick]
+ *   npm run bench:live [-- --size 1m] [-- --quick] [-- --time-ms 2000] [-- --only upsert|search|compaction]
  * On the seeded bench venues (BENCH_SEED, default 1M):
  * 1. upsert of 1,000 venues (500 replacements, 500 new): median and p99 over 30 batches
  *    while the pending changes grow from 0 to 30,000, and over 10 batches at ~50,000;
@@ -33,13 +33,14 @@ import { cityRoutes, NOW, pathBody, pointBody, pointCentres, PREFS } from './lib
 import { repoPath } from './lib/paths.js';
 import { machine } from './lib/report.js';
 
-const { values } = parseArgs({ options: { size: { type: 'string' }, quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
+const { values } = parseArgs({ options: { size: { type: 'string' }, quick: { type: 'boolean', default: false }, only: { type: 'string' }, 'time-ms': { type: 'string' } } });
 /** `--only upsert|search|compaction`: run one part (iterating on it; the JSON then holds that part only). */
 const only = values.only;
 if (only !== undefined && !['upsert', 'search', 'compaction'].includes(only)) throw new Error(`--only ${only}: expected upsert, search or compaction`);
 const runs = (part: string) => only === undefined || only === part;
 const n = parseSize(values.size ?? (values.quick ? '100k' : '1m'));
-const timeMs = values.quick ? 400 : 2000;
+/** Per task and round of the search comparison (`--time-ms`; the full run passes its own). */
+const timeMs = values['time-ms'] !== undefined ? Number(values['time-ms']) : values.quick ? 400 : 2000;
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 let nextId = 0;
@@ -182,10 +183,10 @@ async function compactionPart(): Promise<Record<string, number>> {
     collectGarbage();
     const live = await LiveVenues.open({ dataPath: basePath, dir: liveDir, compactAfter: 0, load: async (p) => readSnapshot(p) });
     live.engine.warm();
-    // A service compacts long after it started: its compaction worker has read and parsed
-    // the base by then (in the background, beside queries). Measured here, apart.
+    // A service compacts long after it started: its compaction worker has loaded the base by
+    // then (in the background, beside queries). Measured here, apart.
     const workerLoadMs = await live.compactorReady;
-    log(`compaction worker: base read and parsed in ${(workerLoadMs / 1000).toFixed(2)} s (once, at start)`);
+    log(`compaction worker: base loaded in ${(workerLoadMs / 1000).toFixed(2)} s (once, at start)`);
     const qs = bodies.point;
     for (let k = 0; k < 200; k++) live.engine.search(qs[k % qs.length], { now: NOW, limit: 20 });
     // A query loop on the main thread: each search, then yield (setImmediate). The largest

@@ -7,7 +7,8 @@
  * quick-partial / full-partial when a subset was asked; the JSON records what ran).
  * `--trace-deopt`: only the deopt check (a child under node --trace-deopt; fails on a deopt loop).
  * `--quick`: 100k venues (scaling 10k and 100k), short time budgets, under 2 minutes.
- * Groups for --only: load, point, path, fair, find, details, cold, scaling, memory, http, deopt, dense, scaleout.
+ * Groups for --only: load, point, path, fair, find, details, cold, scaling, memory, http, deopt, dense, scaleout, live
+ * (live: bench/live.ts in a child process at the largest size, its figures and the goal rows of issue 17).
  */
 import { parseArgs } from 'node:util';
 import { parseSize } from './lib/dataset.js';

@@ -13,6 +13,7 @@ import type { HoursTable, ZoneTable } from './hours/index.js';
 import { createDefaultPlaceResolver } from './places/default-resolver.js';
 import { LearntPlaces } from './places/learnt-places.js';
 import { checkUpsertBatch, LiveChanges, type RemoveResult, type UpsertResult } from './live/live-changes.js';
+import type { LivePlaces } from './live/live-places.js';
 import { createSearchService, type SearchService } from './search/index.js';
 import type { MultiLocationSearch, PreparedSearchColumns } from './search/search-service.js';
 import { buildOpeningTables } from './search/opening-states.js';
@@ -86,6 +87,8 @@ export class Engine {
   private preparedSearch: PreparedSearchColumns | undefined;
   /** Changes since the base was built (null: none yet). */
   private live: LiveChanges | null = null;
+  /** Places learnt venue by venue before the last {@link compact}, for the next changes (null: none). */
+  private keptPlaces: LivePlaces | null = null;
 
   /** Builds the engine over `venues` (or, from readSnapshot, over restored parts). */
   constructor(venues: readonly VenueRecord[] | RestoredEngineParts, options: EngineOptions = {}) {
@@ -155,12 +158,18 @@ export class Engine {
   }
 
   /**
-   * Folds the pending changes into a new base index built here, synchronously (the HTTP
-   * service builds it in a worker instead: src/changelog/compactor.ts, then {@link adopt}).
+   * Folds the pending changes into a new base index built here, synchronously, from the
+   * base's and the runs' columns (src/live/fold-sides.ts: unchanged records are copied, not
+   * decoded). The HTTP service does this in a worker (src/changelog/compactor.ts), then
+   * {@link adopt}s the result.
    */
   compact(): this {
     if (this.live === null || this.live.pending === 0) return this;
-    return this.adopt(new Engine([...this.live.records()], { ...this.options, validate: false }));
+    const { store, tree, hours, zones, find } = this.live.fold();
+    const places = this.live.keptPlaces();
+    this.adopt(new Engine(new RestoredEngineParts(store, tree, hours, zones, null, find), { ...this.options, validate: false }));
+    this.keptPlaces = places;
+    return this;
   }
 
   /**
@@ -176,14 +185,19 @@ export class Engine {
     this.details = built.details;
     this.searchService = built.searchService;
     this.findService = built.findService;
+    // Prebuilt parts not used yet are the built engine's (this one's would not fit its store).
+    this.restoredFind = built.restoredFind;
+    this.preparedSearch = built.preparedSearch;
     this.hoursTables = built.hoursTables;
     this.learnt = built.learnt ?? learnt;
     this.live = built.live;
+    this.keptPlaces = built.keptPlaces;
     return this;
   }
 
   private changes(): LiveChanges {
-    this.live ??= new LiveChanges(this, (records) => new Engine(records, { validate: false, places: null }));
+    this.live ??= new LiveChanges(this, (records) => new Engine(records, { validate: false, places: null }), this.keptPlaces);
+    this.keptPlaces = null;
     return this.live;
   }
 

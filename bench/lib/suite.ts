@@ -7,6 +7,7 @@ import { detailsWorkloads } from '../workloads/details.js';
 import { fairWorkloads } from '../workloads/fair.js';
 import { findWorkloads } from '../workloads/find.js';
 import { httpLoadWorkload } from '../workloads/http-load.js';
+import { liveWorkload } from '../workloads/live.js';
 import { scaleOutWorkload } from '../workloads/scale-out.js';
 import { sharedEnginesWorkload } from '../workloads/shared-engines.js';
 import { memoryWorkload } from '../workloads/memory.js';
@@ -22,7 +23,7 @@ import { machine, printTable, printWorkload, writeResults, type WorkloadResult }
 import { scalingSvg } from './scaling-chart.js';
 
 /** Workload groups, selectable with `--only`. */
-export const GROUPS = ['load', 'point', 'path', 'fair', 'find', 'details', 'cold', 'scaling', 'memory', 'http', 'deopt', 'dense', 'scaleout'] as const;
+export const GROUPS = ['load', 'point', 'path', 'fair', 'find', 'details', 'cold', 'scaling', 'memory', 'http', 'deopt', 'dense', 'scaleout', 'live'] as const;
 export type Group = (typeof GROUPS)[number];
 
 export interface SuiteOptions {
@@ -43,6 +44,8 @@ export interface SuiteOptions {
   readonly httpSeconds: number;
   /** Venues of the shared-snapshot memory measurement (scale-out group); default 100k. */
   readonly sharedEnginesSize?: number;
+  /** Venues of the live-data child (bench/live.ts); default the largest of `sizes`. */
+  readonly liveSize?: number;
   /** Name of the results file (bench/results/latest-<label>.json); default `quick` or `full`. */
   readonly label?: string;
 }
@@ -118,6 +121,12 @@ export async function runSuite(o: SuiteOptions): Promise<string> {
     log(`\n# memory: fresh process, ${sizeLabel(o.memorySize)} venues\n`);
     emit(await memoryWorkload(o.memorySize));
   }
+  if (on('live')) {
+    const n = o.liveSize ?? Math.max(100_000, ...o.sizes);
+    const timeMs = o.quick ? 400 : 1000;
+    log(`\n# live data: bench/live.ts in a child process, ${sizeLabel(n)} venues, ${timeMs} ms per search task and round\n`);
+    emit(await liveWorkload(n, timeMs));
+  }
   if (on('http')) {
     log(`\n# HTTP load: ${o.httpSeconds} s per route\n`);
     emit(await httpLoadWorkload({ seconds: o.httpSeconds, connections: 32 }));
@@ -131,7 +140,7 @@ export async function runSuite(o: SuiteOptions): Promise<string> {
   const seconds = (performance.now() - started) / 1000;
   const goalSize = sizeLabel(Math.max(0, ...o.sizes));
   const goals = evaluateGoals(results, goalSize);
-  log(`\n## goals of issues 2, 4, 5, 6, 15 and 16 (at ${goalSize} venues)\n`);
+  log(`\n## goals of issues 2, 4, 5, 6, 15, 16 and 17 (at ${goalSize} venues)\n`);
   printTable(['issue', 'goal', 'regime, data', 'measured', 'met'], goals.map((g) => [String(g.issue), g.goal, g.regime, g.measured, g.met === null ? 'not run' : g.met ? 'yes' : 'NO']), 5);
   const path = writeResults(o.label ?? mode, results, { sizes: o.sizes, scalingSizes: [...scaling], seed: 'BENCH_SEED in bench/lib/dataset.ts', runSeconds: Math.round(seconds), goalSize, goals });
   log(`\nrun took ${seconds.toFixed(0)} s; results: ${path}\n(sink ${sink.value})\n`);

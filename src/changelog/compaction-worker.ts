@@ -1,30 +1,33 @@
 /**
  * The compaction worker of a live service (compactor.ts starts it, live-venues.ts uses it):
- * one thread for the life of the service, so that a compaction does not parse the base again.
- * - At start it reads the base (`workerData.basePath`, a snapshot or a venues file) and keeps
- *   its records parsed (posts `{type: 'ready'}`): a million records take seconds to parse, and
- *   that happens here once, beside queries, instead of in every compaction.
- * - Per job: folds the change log up to `upToSeq` over those records, builds the new base
- *   (createEngine), writes it as a snapshot at `outPath` and fsyncs it, reads the file back and
- *   posts its bytes with the kd-tree's buffer and the search's derived columns, all transferred
- *   (moved, not copied), so the main thread restores the new base in about a millisecond.
- *   The new base's records are then kept for the next job.
- * If a job fails, the records stay those of the previous base (the log still holds every entry
- * after the main thread's base, and replaying an entry the records already hold changes
- * nothing: each entry sets the state of the venues it names), so the next job is correct too.
+ * one thread for the life of the service, holding its own engine over the base, so that a
+ * compaction neither parses nor rebuilds the base.
+ * - At start it loads the base (`workerData.basePath`, a snapshot or a venues file) and learns
+ *   its places venue by venue (LivePlaces: every record read once, here, beside queries), then
+ *   posts `{type: 'ready'}`.
+ * - Per job: applies the change log's entries up to `upToSeq` to its engine (upsert and remove,
+ *   as the main thread did), compacts it (Engine.compact: the new base folded from the old
+ *   one's columns and the runs', unchanged records copied byte for byte, src/live/fold-sides.ts),
+ *   lays it out as a snapshot in memory, writes that to `outPath` and fsyncs it, and posts the
+ *   same bytes (transferred: moved, not copied) with copies of the kd-tree and the search's derived
+ *   columns, so the main thread restores the new base in a millisecond or so. The compacted
+ *   engine is the base of the next job.
+ * If a job fails, the engine keeps the changes applied so far (pending); the log still holds
+ * every entry after the main thread's base, and applying an entry again changes nothing (each
+ * entry sets the state of the venues it names), so the next job is correct too.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, readlinkSync, writeSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { isSnapshotFile } from '../cli/load-engine.js';
 import { readVenues } from '../data/read-venues.js';
-import { createEngine } from '../engine.js';
+import { createEngine, type Engine } from '../engine.js';
 import type { VenueRecord } from '../schema/venue.js';
 import type { PreparedSearchColumns } from '../search/search-service.js';
 import { readSnapshot } from '../snapshot/read-snapshot.js';
-import { writeSnapshot } from '../snapshot/write-snapshot.js';
+import { snapshotImage } from '../snapshot/write-snapshot.js';
 import { readLog } from './change-log.js';
-import { foldChanges } from './fold-changes.js';
+import { applyLogged } from './fold-changes.js';
 
 export interface CompactionJob {
   readonly logPath: string;
@@ -32,13 +35,20 @@ export interface CompactionJob {
   readonly outPath: string;
 }
 
-/** Worker phases, ms: read the log, fold it over the kept records, createEngine, writeSnapshot, fsync, read back and derive the handed-over parts. */
+/**
+ * Worker phases, ms: read the log, apply it to the worker's engine, fold (compact), lay the
+ * snapshot out in memory (imageMs), write and fsync it, copy the handed-over tree and
+ * columns; and the CPU time the
+ * thread took for the job (Linux; NaN elsewhere), which on a busy machine is what the job
+ * costs, the wall time being stretched by the thread's low priority.
+ */
 export interface CompactionPhases {
+  readonly cpuMs: number;
   readonly readLogMs: number;
-  readonly recordsMs: number;
-  readonly createEngineMs: number;
-  readonly writeSnapshotMs: number;
-  readonly fsyncMs: number;
+  readonly applyMs: number;
+  readonly foldMs: number;
+  readonly imageMs: number;
+  readonly writeAndSyncMs: number;
   readonly handOverMs: number;
 }
 
@@ -55,17 +65,29 @@ export type WorkerMessage =
   | { type: 'done'; ok: false; error: string }
   | { type: 'failed'; error: string };
 
-/** The records of a base file, parsed (a snapshot's records are JSON until asked for). */
-async function loadRecords(path: string): Promise<VenueRecord[]> {
-  if (!isSnapshotFile(path)) return (await readVenues(path)).venues as VenueRecord[];
-  const store = readSnapshot(path, { places: null }).store;
-  const records = new Array<VenueRecord>(store.size);
-  for (let i = 0; i < store.size; i++) records[i] = store.record(i);
-  return records;
+/** The base file's engine, with its places learnt venue by venue (kept current through its changes and compactions). */
+async function loadBase(path: string): Promise<Engine> {
+  const engine = isSnapshotFile(path) ? readSnapshot(path) : createEngine((await readVenues(path)).venues as VenueRecord[], { validate: false });
+  engine.findStructures();
+  engine.remove([]); // takes changes from now on (nothing removed)
+  engine.learntPlaces();
+  return engine;
 }
 
-function compact(base: readonly VenueRecord[], job: CompactionJob): { message: WorkerMessage & { ok: true }; records: VenueRecord[]; transfer: ArrayBuffer[] } {
+/** CPU time of this thread so far, ms (utime + stime of /proc/thread-self/stat, 100 ticks a second); NaN where unknown. */
+function threadCpuMs(): number {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+function compact(engine: Engine, job: CompactionJob): { message: WorkerMessage & { ok: true }; transfer: ArrayBuffer[] } {
   const t0 = performance.now();
+  const cpu0 = threadCpuMs();
   let last = t0;
   const mark = () => {
     const now = performance.now();
@@ -73,35 +95,34 @@ function compact(base: readonly VenueRecord[], job: CompactionJob): { message: W
     last = now;
     return ms;
   };
-  // The current records: the kept ones and the folded log (validated when accepted).
   const entries = readLog(job.logPath).entries;
   const readLogMs = mark();
-  const changed = foldChanges(entries.filter((e) => e.seq <= job.upToSeq).map((e) => e.change));
-  const records: VenueRecord[] = [];
-  for (const r of base) if (!changed.has(r.id)) records.push(r);
-  for (const r of changed.values()) if (r !== null) records.push(r);
-  const recordsMs = mark();
-  const built = createEngine(records, { validate: false });
-  const createEngineMs = mark();
-  writeSnapshot(built, job.outPath);
-  const writeSnapshotMs = mark();
-  const fd = openSync(job.outPath, 'r');
+  const changes = entries.filter((e) => e.seq <= job.upToSeq).map((e) => e.change);
+  if (changes.length > 0) applyLogged(engine, ...changes);
+  const applyMs = mark();
+  engine.compact();
+  engine.learntPlaces();
+  const foldMs = mark();
+  // The file's bytes in one buffer of their own: written, synced, then handed over as they are.
+  const image = snapshotImage(engine);
+  const imageMs = mark();
+  const fd = openSync(job.outPath, 'w');
   try {
+    for (let done = 0; done < image.length; ) done += writeSync(fd, image, done, Math.min(1 << 30, image.length - done), done);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
-  const fsyncMs = mark();
-  const file = readFileSync(job.outPath);
-  // A transfer moves a whole ArrayBuffer: copy only if the file's bytes share one (small files).
-  const bytes = file.byteOffset === 0 && file.buffer.byteLength === file.length ? (file.buffer as ArrayBuffer) : new Uint8Array(file).buffer;
-  const search = built.searcher().prepared();
-  const tree = built.spatial.treeData;
+  const writeAndSyncMs = mark();
+  const bytes = image.buffer as ArrayBuffer;
+  // The tree and the search columns stay this engine's: copies are handed over.
+  const prepared = engine.searcher().prepared();
+  const search: PreparedSearchColumns = { ...prepared, termBits: prepared.termBits.slice(), vibeBits: prepared.vibeBits.slice(), occupiedCells: prepared.occupiedCells.slice() };
+  const tree = engine.spatial.treeData.slice(0);
   const handOverMs = mark();
   const transfer = [bytes, tree, search.termBits.buffer as ArrayBuffer, search.vibeBits.buffer as ArrayBuffer, search.occupiedCells.buffer as ArrayBuffer];
   return {
-    message: { type: 'done', ok: true, venues: built.size, ms: performance.now() - t0, phases: { readLogMs, recordsMs, createEngineMs, writeSnapshotMs, fsyncMs, handOverMs }, built: { bytes, tree, search } },
-    records,
+    message: { type: 'done', ok: true, venues: engine.size, ms: performance.now() - t0, phases: { cpuMs: threadCpuMs() - cpu0, readLogMs, applyMs, foldMs, imageMs, writeAndSyncMs, handOverMs }, built: { bytes, tree, search } },
     transfer,
   };
 }
@@ -125,18 +146,17 @@ async function main(): Promise<void> {
   const port = parentPort!;
   yieldToQueries();
   const t0 = performance.now();
-  let base: VenueRecord[];
+  let base: Engine;
   try {
-    base = await loadRecords((workerData as { basePath: string }).basePath);
+    base = await loadBase((workerData as { basePath: string }).basePath);
   } catch (e) {
     port.postMessage({ type: 'failed', error: e instanceof Error ? e.message : String(e) } satisfies WorkerMessage);
     return;
   }
-  port.postMessage({ type: 'ready', venues: base.length, loadMs: performance.now() - t0 } satisfies WorkerMessage);
+  port.postMessage({ type: 'ready', venues: base.size, loadMs: performance.now() - t0 } satisfies WorkerMessage);
   port.on('message', (job: CompactionJob) => {
     try {
-      const { message, records, transfer } = compact(base, job);
-      base = records;
+      const { message, transfer } = compact(base, job);
       port.postMessage(message, transfer);
     } catch (e) {
       port.postMessage({ type: 'done', ok: false, error: e instanceof Error ? e.message : String(e) } satisfies WorkerMessage);

@@ -1,7 +1,7 @@
 /**
  * The main thread's handle on the compaction worker (compaction-worker.ts): started with the
- * base file, it parses the base's records once in the background; {@link Compactor.run} then
- * builds a new base from them and the change log. One job at a time (LiveVenues runs one
+ * base file, it loads the base into an engine of its own in the background; {@link Compactor.run}
+ * then folds the change log into it and builds the new base. One job at a time (LiveVenues runs one
  * compaction at a time). A worker that fails or exits is replaced by a fresh one at the next
  * job (which reads the base again).
  */
@@ -11,7 +11,7 @@ import { siblingModule, startWorker } from '../threads/start-worker.js';
 
 export interface CompactionResult {
   readonly venues: number;
-  /** Worker time of the job, ms (the base's records were parsed before, see {@link Compactor.ready}). */
+  /** Worker time of the job, ms (the base was loaded before, see {@link Compactor.ready}). */
   readonly ms: number;
   readonly phases: CompactionPhases;
   readonly built: BuiltBase;
@@ -20,7 +20,7 @@ export interface CompactionResult {
 export class Compactor {
   private worker: Worker | null = null;
   private basePath: string;
-  /** Resolves with the time the worker took to read and parse the base, ms. */
+  /** Resolves with the time the worker took to load the base and learn its places, ms. */
   ready: Promise<number> = Promise.resolve(0);
   private pending: { resolve: (r: CompactionResult) => void; reject: (e: Error) => void } | null = null;
 

@@ -5,9 +5,10 @@
  * - `changes.log` in the live directory: every accepted batch, appended and synced before
  *   it is acknowledged (change-log.ts), replayed over the base at start;
  * - compaction, when the engine holds more than `compactAfter` pending changes: the
- *   compaction worker (compactor.ts; it parsed the base's records once, at open) builds the
- *   current records' base and writes it as `base.snapshot.next` (synced), then hands its
- *   bytes, kd-tree and search columns over (transferred, not copied); on the main thread the
+ *   compaction worker (compactor.ts; it loaded the base into an engine of its own at open)
+ *   applies the log to its engine, folds it into the new base (Engine.compact), writes it as
+ *   `base.snapshot.next` (synced), then hands its bytes, kd-tree and search columns over
+ *   (transferred, not copied); on the main thread the
  *   file is renamed to `base.snapshot` (directory synced), the log is cut to the batches the
  *   new base does not hold, and the new base is restored over the handed-over bytes and
  *   swapped in with those batches applied on top (Engine.adopt), in steps of one event-loop
@@ -44,7 +45,7 @@ export interface CompactionReport {
   readonly venues: number;
   /** Batches folded in (log entries up to this seq). */
   readonly upToSeq: number;
-  /** Worker time of the job: fold the log over the base's records (parsed at start), build, write, hand over (ms). */
+  /** Worker time of the job: apply the log to the worker's engine, fold, write, hand over (ms). */
   readonly buildMs: number;
   /** Whole compaction, start to swap (ms). */
   readonly totalMs: number;
@@ -125,7 +126,7 @@ export class LiveVenues {
   }
 
   /**
-   * Resolves when the compaction worker has read and parsed the base (started by open, in
+   * Resolves when the compaction worker has loaded the base (started by open, in
    * the background), with the time it took, ms; a compaction started before waits for it.
    */
   get compactorReady(): Promise<number> {

@@ -124,60 +124,28 @@ export class NameIndex {
       venueStart[i + 1] = fwdLen;
     }
     // Sort the dictionary and renumber: prefix queries become contiguous id ranges.
-    const order = provisional.map((_, i) => i).sort((a, b) => (provisional[a]! < provisional[b]! ? -1 : 1));
-    const rank = new Uint32Array(order.length);
-    for (let r = 0; r < order.length; r++) rank[order[r]!] = r;
-    this.tokens = order.map((i) => provisional[i]!);
+    const { tokens, rank } = sortedTokens(provisional);
+    this.tokens = tokens;
     const venueTok = fwd.slice(0, fwdLen);
     for (let k = 0; k < fwdLen; k++) venueTok[k] = rank[venueTok[k]!]!;
     this.venueStart = venueStart;
     this.venueTok = venueTok;
-
-    // Postings: count each (venue, token) once, then fill in venue order (so ascending).
-    const T = this.tokens.length;
-    const postStart = new Uint32Array(T + 1);
-    const lastVenue = new Int32Array(T).fill(-1);
-    for (let i = 0; i < n; i++) {
-      for (let k = venueStart[i]!; k < venueStart[i + 1]!; k++) {
-        const t = venueTok[k]!;
-        if (lastVenue[t] !== i) {
-          lastVenue[t] = i;
-          postStart[t + 1]!++;
-        }
-      }
-    }
-    for (let t = 0; t < T; t++) postStart[t + 1]! += postStart[t]!;
-    const fill = postStart.slice(0, T);
-    const postVenue = new Uint32Array(postStart[T]!);
-    const postInfo = new Uint8Array(postStart[T]!);
-    this.optionalToken = optionalTokens(this.tokens);
-    const firstLetter = new Uint16Array(T);
-    for (let t = 0; t < T; t++) firstLetter[t] = this.tokens[t]!.charCodeAt(0);
-    lastVenue.fill(-1);
-    for (let i = 0; i < n; i++) {
-      const start = venueStart[i]!;
-      const end = venueStart[i + 1]!;
-      const count = Math.min(end - start, MAX_COUNTED_WORDS);
-      const lead = this.leadPosition(start, end);
-      for (let k = start; k < end; k++) {
-        const t = venueTok[k]!;
-        if (lastVenue[t] === i) continue;
-        lastVenue[t] = i;
-        let shares = 0;
-        for (let j = start; j < end; j++) {
-          if (j !== k && venueTok[j] !== t && firstLetter[venueTok[j]!] === firstLetter[t]) shares = INFO_SHARES;
-        }
-        // the lead flag is set when the word occurs at the lead position (its first occurrence may be later)
-        let isLead = 0;
-        for (let j = start; j < end; j++) if (venueTok[j] === t && j === lead) isLead = INFO_LEAD;
-        postInfo[fill[t]!] = isLead | shares | count;
-        postVenue[fill[t]!++] = i;
-      }
-    }
-    this.postStart = postStart;
-    this.postVenue = postVenue;
-    this.postInfo = postInfo;
+    const built = postings(tokens, venueStart, venueTok);
+    this.postStart = built.postStart;
+    this.postVenue = built.postVenue;
+    this.postInfo = built.postInfo;
+    this.optionalToken = built.optionalToken;
     this.stamp = new Uint32Array(n);
+  }
+
+  /**
+   * The index of venues whose words are given (compaction, src/live/fold-sides.ts): venue i's
+   * words in name order are token ids `venueTok[venueStart[i] .. venueStart[i + 1])` into
+   * `tokens` (distinct, sorted as {@link sortedTokens} sorts); the postings are derived.
+   */
+  static fromWords(tokens: readonly string[], venueStart: Uint32Array, venueTok: Uint32Array): NameIndex {
+    const { postStart, postVenue, postInfo } = postings(tokens, venueStart, venueTok);
+    return new NameIndex({ tokens, postStart, postVenue, postInfo, venueStart, venueTok });
   }
 
   /** The built arrays (themselves, not copies: do not change them), for a snapshot. */
@@ -186,9 +154,8 @@ export class NameIndex {
     return { tokens, postStart, postVenue, postInfo, venueStart, venueTok };
   }
 
-  /** Position in venueTok of the name's lead word: the first, or the second after a filler ("The"). */
   private leadPosition(start: number, end: number): number {
-    return end - start > 1 && this.optionalToken[this.venueTok[start]!] === 1 ? start + 1 : start;
+    return leadPosition(this.optionalToken, this.venueTok, start, end);
   }
 
   /** Bytes of the typed arrays plus an estimate of the dictionary strings (2 bytes a char + 16 a string). */
@@ -424,4 +391,68 @@ function optionalTokens(tokens: readonly string[]): Uint8Array {
   const optional = new Uint8Array(tokens.length);
   for (let t = 0; t < tokens.length; t++) if (OPTIONAL_QUERY_WORDS.has(tokens[t]!)) optional[t] = 1;
   return optional;
+}
+
+/** Position in venueTok of the name's lead word: the first, or the second after a filler ("The"). */
+function leadPosition(optionalToken: Uint8Array, venueTok: Uint32Array, start: number, end: number): number {
+  return end - start > 1 && optionalToken[venueTok[start]!] === 1 ? start + 1 : start;
+}
+
+/** Sorts distinct words by code unit (prefix queries become contiguous id ranges); `rank[i]`: word i's id. */
+export function sortedTokens(words: readonly string[]): { tokens: string[]; rank: Uint32Array } {
+  const order = words.map((_, i) => i).sort((a, b) => (words[a]! < words[b]! ? -1 : 1));
+  const rank = new Uint32Array(order.length);
+  for (let r = 0; r < order.length; r++) rank[order[r]!] = r;
+  return { tokens: order.map((i) => words[i]!), rank };
+}
+
+/** The postings of a forward index (NameIndex's layout), filled in venue order (so ascending). */
+function postings(
+  tokens: readonly string[],
+  venueStart: Uint32Array,
+  venueTok: Uint32Array,
+): { postStart: Uint32Array; postVenue: Uint32Array; postInfo: Uint8Array; optionalToken: Uint8Array } {
+  const n = venueStart.length - 1;
+  const optionalToken = optionalTokens(tokens);
+  // Postings: count each (venue, token) once, then fill in venue order (so ascending).
+  const T = tokens.length;
+  const postStart = new Uint32Array(T + 1);
+  const lastVenue = new Int32Array(T).fill(-1);
+  for (let i = 0; i < n; i++) {
+    for (let k = venueStart[i]!; k < venueStart[i + 1]!; k++) {
+      const t = venueTok[k]!;
+      if (lastVenue[t] !== i) {
+        lastVenue[t] = i;
+        postStart[t + 1]!++;
+      }
+    }
+  }
+  for (let t = 0; t < T; t++) postStart[t + 1]! += postStart[t]!;
+  const fill = postStart.slice(0, T);
+  const postVenue = new Uint32Array(postStart[T]!);
+  const postInfo = new Uint8Array(postStart[T]!);
+  const firstLetter = new Uint16Array(T);
+  for (let t = 0; t < T; t++) firstLetter[t] = tokens[t]!.charCodeAt(0);
+  lastVenue.fill(-1);
+  for (let i = 0; i < n; i++) {
+    const start = venueStart[i]!;
+    const end = venueStart[i + 1]!;
+    const count = Math.min(end - start, MAX_COUNTED_WORDS);
+    const lead = leadPosition(optionalToken, venueTok, start, end);
+    for (let k = start; k < end; k++) {
+      const t = venueTok[k]!;
+      if (lastVenue[t] === i) continue;
+      lastVenue[t] = i;
+      let shares = 0;
+      for (let j = start; j < end; j++) {
+        if (j !== k && venueTok[j] !== t && firstLetter[venueTok[j]!] === firstLetter[t]) shares = INFO_SHARES;
+      }
+      // the lead flag is set when the word occurs at the lead position (its first occurrence may be later)
+      let isLead = 0;
+      for (let j = start; j < end; j++) if (venueTok[j] === t && j === lead) isLead = INFO_LEAD;
+      postInfo[fill[t]!] = isLead | shares | count;
+      postVenue[fill[t]!++] = i;
+    }
+  }
+  return { postStart, postVenue, postInfo, optionalToken };
 }

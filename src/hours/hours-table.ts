@@ -96,6 +96,23 @@ export class HoursTableBuilder {
     return this.venues++;
   }
 
+  /**
+   * The schedule number of compiled weekly intervals (as {@link HoursTable.intervalsOf}
+   * gives them), added when new: for a table built from other tables (compaction).
+   */
+  schedule(intervals: Uint16Array): number {
+    return this.intern(intervals, intervals.length);
+  }
+
+  /** Adds the next venue with schedule `s` (from {@link schedule}, or UNKNOWN_SCHEDULE); returns its venue index. */
+  addSchedule(s: number): number {
+    if (this.finished) throw new Error('HoursTableBuilder.addSchedule after finish()');
+    if (s !== UNKNOWN_SCHEDULE && !(s >= 0 && s < this.schedules)) throw new RangeError(`schedule ${s} out of range 0..${this.schedules - 1}`);
+    if (this.venues === this.scheduleOf.length) this.scheduleOf = grow32(this.scheduleOf, this.venues * 2);
+    this.scheduleOf[this.venues] = s;
+    return this.venues++;
+  }
+
   finish(): HoursTable {
     this.finished = true;
     this.offsets[this.schedules] = this.used;

@@ -10,6 +10,7 @@ import { checkSearchRequest, searchResponse, type RankedMatches, type SearchAnsw
 import { SearchVocabulary } from '../search/search-vocabulary.js';
 import { validateVenue } from '../data/validate-venue.js';
 import { LearntPlaces } from '../places/learnt-places.js';
+import { foldSides, type FoldedBase } from './fold-sides.js';
 import { LivePlaces } from './live-places.js';
 import { LiveWords } from './live-words.js';
 
@@ -79,10 +80,14 @@ export class LiveChanges {
   /** Details of the current records (the newest side holding an id answers). */
   readonly details = new DetailsService((id) => this.current(id)?.record ?? null);
 
-  /** `makeEngine`: builds an engine over already validated records (a run). */
-  constructor(base: Engine, makeEngine: (records: VenueRecord[]) => Engine) {
+  /**
+   * `makeEngine`: builds an engine over already validated records (a run). `places`: live
+   * places kept from before a compaction (they equal the base's records, see {@link fold}).
+   */
+  constructor(base: Engine, makeEngine: (records: VenueRecord[]) => Engine, places: LivePlaces | null = null) {
     this.base = base;
     this.makeEngine = makeEngine;
+    this.livePlaces = places;
     const hidden = new Uint8Array(base.store.size);
     this.sides = [{ engine: base, hidden, live: base.store.size }];
     this.words = new LiveWords(base.store, (words) => {
@@ -236,6 +241,16 @@ export class LiveChanges {
   /** The live places if built already, else null. */
   builtPlaces(): LearntPlaces | null {
     return this.livePlaces?.places ?? null;
+  }
+
+  /** The live places' state if built already (to carry over a compaction), else null. */
+  keptPlaces(): LivePlaces | null {
+    return this.livePlaces;
+  }
+
+  /** The current records as one base, built from the sides' columns (fold-sides.ts): compaction. */
+  fold(): FoldedBase {
+    return foldSides(this.sides, [...this.words.words().genres]);
   }
 
   search(body: unknown, options: SearchOptions): SearchResponse {

@@ -44,6 +44,50 @@ const MAX_WRITE = 1 << 30;
  * UTF-16 surrogate (named with its venue), which the snapshot's readers expect to be UTF-8.
  */
 export function writeSnapshot(engine: Engine, path: string, options: WriteSnapshotOptions = {}): void {
+  const parts = layOut(engine, options);
+  const tmp = `${path}.${process.pid}.part`;
+  let fd: number;
+  try {
+    fd = openSync(tmp, 'w');
+  } catch (e) {
+    throw new VenueSearchError('invalid_data', `cannot write snapshot ${path}: ${(e as Error).message}`, { param: 'path', value: path });
+  }
+  try {
+    parts.write((bytes, at) => writeAll(fd, bytes, at));
+    closeSync(fd);
+    renameSync(tmp, path);
+  } catch (e) {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/**
+ * The bytes of the snapshot file {@link writeSnapshot} would write, in one buffer of its own
+ * (for a compaction worker that writes the file and hands the same bytes over: no read-back).
+ * Throws RangeError for a snapshot over 2 GiB (write those with writeSnapshot).
+ */
+export function snapshotImage(engine: Engine, options: WriteSnapshotOptions = {}): Uint8Array {
+  const parts = layOut(engine, options);
+  if (parts.length > 2 ** 31) throw new RangeError(`a snapshot of ${parts.length} bytes is over 2 GiB: write it with writeSnapshot`);
+  const image = new Uint8Array(parts.length);
+  parts.write((bytes, at) => image.set(bytes, at));
+  return image;
+}
+
+/** A snapshot laid out: its length in bytes, and `write(put)` puts every byte range at its file position (each once). */
+interface LaidOut {
+  readonly length: number;
+  write(put: (bytes: Uint8Array, at: number) => void): void;
+}
+
+/** Builds what is not built yet and lays the sections out (nothing is copied: the ranges are the engine's arrays). */
+function layOut(engine: Engine, options: WriteSnapshotOptions): LaidOut {
   const learnt = engine.hasDefaultPlaces ? engine.learntPlaces().toJSON() : null;
   // Live changes pending (docs/updates.md): write the current records, indexed afresh.
   const current = engine.pendingChanges > 0 ? createEngine([...engine.currentRecords()], { validate: false, places: null }) : engine;
@@ -57,83 +101,70 @@ export function writeSnapshot(engine: Engine, path: string, options: WriteSnapsh
   const names = find.names.parts();
   const density = find.density.cells();
   const compact = records.parts();
-  const tmp = `${path}.${process.pid}.part`;
-  let fd: number;
-  try {
-    fd = openSync(tmp, 'w');
-  } catch (e) {
-    throw new VenueSearchError('invalid_data', `cannot write snapshot ${path}: ${(e as Error).message}`, { param: 'path', value: path });
-  }
-  try {
-    const writer = new SectionWriter(fd);
-    const sections = {} as Record<SectionName, SectionEntry>;
-    const put = (name: SectionName, array: ArrayBufferView, type: SectionType) => {
-      sections[name] = writer.section([array], type);
-    };
-    put('lat', store.lat, 'Float64Array');
-    put('lon', store.lon, 'Float64Array');
-    put('chain', store.chain, 'Uint8Array');
-    put('caters', store.caters, 'Uint16Array');
-    put('primaryGenre', store.primaryGenre, 'Uint16Array');
-    put('termStart', store.termStart, 'Uint32Array');
-    put('termCodes', store.termCodes, 'Uint16Array');
-    put('vibeStart', store.vibeStart, 'Uint32Array');
-    put('vibeCodes', store.vibeCodes, 'Uint16Array');
-    put('idOrder', store.idsInOrder(), 'Uint32Array');
-    put('tree', new Uint8Array(spatial.treeData), 'Uint8Array');
-    put('scheduleOf', tables.hours.scheduleOf, 'Uint32Array');
-    put('scheduleOffsets', tables.hours.offsets, 'Uint32Array');
-    put('intervals', tables.hours.intervals, 'Uint16Array');
-    put('zoneCodes', tables.zones.codes, 'Uint16Array');
-    put('recordStarts', compact.starts, 'Float64Array');
-    sections.records = writer.section(compact.blocks, 'Uint8Array', (k) => {
-      if (n > 0) options.onProgress?.({ done: records.recordsBeforeBlock(k + 1), total: n });
-    });
-    if (n === 0) options.onProgress?.({ done: 0, total: 0 });
-    put('namePostStart', names.postStart, 'Uint32Array');
-    put('namePostVenue', names.postVenue, 'Uint32Array');
-    put('namePostInfo', names.postInfo, 'Uint8Array');
-    put('nameVenueStart', names.venueStart, 'Uint32Array');
-    put('nameVenueTok', names.venueTok, 'Uint32Array');
-    put('densityCells', density.cells, 'Float64Array');
-    put('densityCounts', density.counts, 'Uint32Array');
+  const writer = new SectionWriter();
+  const sections = {} as Record<SectionName, SectionEntry>;
+  const put = (name: SectionName, array: ArrayBufferView, type: SectionType) => {
+    sections[name] = writer.section([array], type);
+  };
+  put('lat', store.lat, 'Float64Array');
+  put('lon', store.lon, 'Float64Array');
+  put('chain', store.chain, 'Uint8Array');
+  put('caters', store.caters, 'Uint16Array');
+  put('primaryGenre', store.primaryGenre, 'Uint16Array');
+  put('termStart', store.termStart, 'Uint32Array');
+  put('termCodes', store.termCodes, 'Uint16Array');
+  put('vibeStart', store.vibeStart, 'Uint32Array');
+  put('vibeCodes', store.vibeCodes, 'Uint16Array');
+  put('idOrder', store.idsInOrder(), 'Uint32Array');
+  put('tree', new Uint8Array(spatial.treeData), 'Uint8Array');
+  put('scheduleOf', tables.hours.scheduleOf, 'Uint32Array');
+  put('scheduleOffsets', tables.hours.offsets, 'Uint32Array');
+  put('intervals', tables.hours.intervals, 'Uint16Array');
+  put('zoneCodes', tables.zones.codes, 'Uint16Array');
+  put('recordStarts', compact.starts, 'Float64Array');
+  sections.records = writer.section(compact.blocks, 'Uint8Array', (k) => {
+    if (n > 0) options.onProgress?.({ done: records.recordsBeforeBlock(k + 1), total: n });
+  });
+  put('namePostStart', names.postStart, 'Uint32Array');
+  put('namePostVenue', names.postVenue, 'Uint32Array');
+  put('namePostInfo', names.postInfo, 'Uint8Array');
+  put('nameVenueStart', names.venueStart, 'Uint32Array');
+  put('nameVenueTok', names.venueTok, 'Uint32Array');
+  put('densityCells', density.cells, 'Float64Array');
+  put('densityCounts', density.counts, 'Uint32Array');
 
-    for (const name of SECTION_NAMES) if (sections[name] === undefined) throw new Error(`snapshot section ${name} not written`);
-    const header: SnapshotHeader = {
-      format: FORMAT_VERSION,
-      littleEndian: IS_LITTLE_ENDIAN,
-      size: n,
-      writtenBy: options.writtenBy ?? 'venue-search',
-      termWords: store.terms.words,
-      vibeWords: store.vibes.words,
-      genreSpellings: store.genreSpellings,
-      zoneNames: tables.zones.names,
-      learntPlaces: learnt,
-      recordBlocks: compact.blocks.map((b) => b.byteLength),
-      recordWords: compact.words,
-      recordShapes: compact.shapes,
-      recordShared: compact.shared,
-      nameTokens: names.tokens,
-      sections,
-    };
-    const text = Buffer.from(JSON.stringify(header), 'utf8');
-    const headerEntry = writer.section([text], 'Uint8Array');
-    const prefix = Buffer.alloc(PREFIX_BYTES);
-    prefix.write(MAGIC, 0, 'latin1');
-    prefix.writeDoubleLE(headerEntry.offset, 8);
-    prefix.writeDoubleLE(headerEntry.byteLength, 16);
-    writeAll(fd, prefix, 0);
-    closeSync(fd);
-    renameSync(tmp, path);
-  } catch (e) {
-    try {
-      closeSync(fd);
-    } catch {
-      // already closed
-    }
-    rmSync(tmp, { force: true });
-    throw e;
-  }
+  for (const name of SECTION_NAMES) if (sections[name] === undefined) throw new Error(`snapshot section ${name} not written`);
+  const header: SnapshotHeader = {
+    format: FORMAT_VERSION,
+    littleEndian: IS_LITTLE_ENDIAN,
+    size: n,
+    writtenBy: options.writtenBy ?? 'venue-search',
+    termWords: store.terms.words,
+    vibeWords: store.vibes.words,
+    genreSpellings: store.genreSpellings,
+    zoneNames: tables.zones.names,
+    learntPlaces: learnt,
+    recordBlocks: compact.blocks.map((b) => b.byteLength),
+    recordWords: compact.words,
+    recordShapes: compact.shapes,
+    recordShared: compact.shared,
+    nameTokens: names.tokens,
+    sections,
+  };
+  const text = Buffer.from(JSON.stringify(header), 'utf8');
+  const headerEntry = writer.section([text], 'Uint8Array');
+  const prefix = Buffer.alloc(PREFIX_BYTES);
+  prefix.write(MAGIC, 0, 'latin1');
+  prefix.writeDoubleLE(headerEntry.offset, 8);
+  prefix.writeDoubleLE(headerEntry.byteLength, 16);
+  writer.put(prefix, 0);
+  return {
+    length: writer.length,
+    write: (sink) => {
+      writer.flush(sink);
+      if (n === 0) options.onProgress?.({ done: 0, total: 0 });
+    },
+  };
 }
 
 /** The store's records in compact form: its own, or (a store over other records) encoded here. */
@@ -162,27 +193,42 @@ function writeAll(fd: number, bytes: Uint8Array, at: number): void {
 
 const ZEROS = new Uint8Array(8);
 
-/** Appends sections to the file straight from their arrays, each starting at a multiple of 8 bytes. */
+/**
+ * Lays sections out one after the other, each starting at a multiple of 8 bytes, then puts
+ * every byte range at its position in one pass (`flush`), calling each section part's
+ * `onPart` after it is put.
+ */
 class SectionWriter {
   private position = PREFIX_BYTES;
-  private readonly fd: number;
+  private readonly ranges: Array<{ bytes: Uint8Array; at: number; done?: () => void }> = [];
 
-  constructor(fd: number) {
-    this.fd = fd;
+  get length(): number {
+    return this.position;
   }
 
-  /** One section: `parts` one after the other; `onPart(k)` after part k is written. */
+  /** One section: `parts` one after the other; `onPart(k)` once part k is put. */
   section(parts: readonly ArrayBufferView[], type: SectionType, onPart?: (k: number) => void): SectionEntry {
     const padded = align8(this.position);
-    if (padded > this.position) writeAll(this.fd, ZEROS.subarray(0, padded - this.position), this.position);
+    if (padded > this.position) this.ranges.push({ bytes: ZEROS.subarray(0, padded - this.position), at: this.position });
     this.position = padded;
     const offset = this.position;
     for (let k = 0; k < parts.length; k++) {
       const a = parts[k]!;
-      writeAll(this.fd, new Uint8Array(a.buffer, a.byteOffset, a.byteLength), this.position);
+      this.ranges.push({ bytes: new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at: this.position, ...(onPart !== undefined ? { done: () => onPart(k) } : {}) });
       this.position += a.byteLength;
-      onPart?.(k);
     }
     return { offset, byteLength: this.position - offset, type };
+  }
+
+  /** A range of its own at `at` (the prefix, inside the space reserved before the sections). */
+  put(bytes: Uint8Array, at: number): void {
+    this.ranges.push({ bytes, at });
+  }
+
+  flush(sink: (bytes: Uint8Array, at: number) => void): void {
+    for (const r of this.ranges) {
+      sink(r.bytes, r.at);
+      r.done?.();
+    }
   }
 }

@@ -196,6 +196,16 @@ class RecordWriter {
     this.pos += this.buf.write(t, this.pos, 'utf8');
   }
 
+  /** A whole record's bytes as they are (begin() first): one copy, no decoding. */
+  bytes(from: Buffer, start: number, end: number): void {
+    const n = end - start;
+    this.ensure(n);
+    const buf = this.buf;
+    if (n > 64) from.copy(buf, this.pos, start, end);
+    else for (let k = 0; k < n; k++) buf[this.pos + k] = from[start + k]!;
+    this.pos += n;
+  }
+
   /** Closes the writer; returns the blocks. */
   finish(): Buffer[] {
     this.retire(this.pos);
@@ -332,12 +342,48 @@ export class CompactRecordsBuilder {
   private lastShape = -1;
   private count = 0;
 
-  constructor(size: number) {
+  /** The source {@link copy} copies from (see {@link extending}). */
+  private from: CompactRecordSource | null = null;
+
+  /** `expectedBytes`: the records' expected bytes (default about 64 a lean record). */
+  constructor(size: number, expectedBytes = size * 64) {
     this.starts = new Float64Array(size);
     this.lastShape = this.shapes.code(''); // the empty key list, matching `lastKeys`
     this.shapeRoot.code = this.lastShape;
-    // About 64 bytes per lean record; a small engine does not take a whole block.
-    this.writer = new RecordWriter(Math.min(BLOCK_BYTES, Math.max(4096, size * 64)));
+    // A small engine does not take a whole block.
+    this.writer = new RecordWriter(Math.min(BLOCK_BYTES, Math.max(4096, expectedBytes)));
+  }
+
+  /**
+   * A builder whose dictionaries start as `source`'s (same codes, extended by the records
+   * added), so that {@link copy} can take `source`'s records byte for byte (compaction: the
+   * unchanged venues of a base are copied, only changed ones encoded).
+   */
+  static extending(source: CompactRecordSource, size: number): CompactRecordsBuilder {
+    const b = new CompactRecordsBuilder(size, source.byteSize);
+    const { words, shapes, shared } = source.parts();
+    words.forEach((w, c) => {
+      if (b.words.code(w) !== c) throw new Error(`compact records: word ${c} repeats`);
+    });
+    shapes.forEach((keys, c) => {
+      if (b.shapes.code(keys.join('\u0000')) !== c) throw new Error(`compact records: shape ${c} repeats`);
+    });
+    b.from = source;
+    shared.forEach((v, c) => {
+      b.sharedValues.push(v);
+      b.registerShared(v, c);
+    });
+    return b;
+  }
+
+  /** Adds venue `index` as record `i` of the source given to {@link extending}, its bytes copied. */
+  copy(i: number, index: number): void {
+    const from = this.from;
+    if (from === null) throw new Error('CompactRecordsBuilder.copy without a source (see extending)');
+    this.writer.begin();
+    from.copyTo(i, this.writer);
+    this.starts[index] = this.writer.start;
+    this.count++;
   }
 
   /**
@@ -432,28 +478,40 @@ export class CompactRecordsBuilder {
   }
 
   private sharedCodeOf(v: unknown): number {
+    const known = this.knownShared(v);
+    if (known >= 0) return known;
+    const code = this.newShared(v);
+    this.registerShared(v, code);
+    return code;
+  }
+
+  /** The code of a shared value equal to `v` already held, or -1. */
+  private knownShared(v: unknown): number {
+    const n = describeHours(v);
+    if (n >= 0) {
+      const known = this.hoursByHash.get(hashUnits(hoursUnits, n));
+      if (known !== undefined && this.sameHours(known, n)) return known;
+      if (known === undefined) return -1;
+      // A hash collision between different hours (not expected): keyed by JSON.
+    }
+    return this.sharedByJson.get(JSON.stringify(v)) ?? -1;
+  }
+
+  /** Keys shared value `v` (not held yet) under `code`: hours by their description, anything else by JSON. */
+  private registerShared(v: unknown, code: number): void {
     const n = describeHours(v);
     if (n >= 0) {
       const hash = hashUnits(hoursUnits, n);
-      const known = this.hoursByHash.get(hash);
-      if (known !== undefined && this.sameHours(known, n)) return known;
-      if (known === undefined) {
-        const code = this.newShared(v);
+      if (!this.hoursByHash.has(hash)) {
         this.hoursByHash.set(hash, code);
         this.hoursStart[code] = this.hoursPool.length;
         for (let k = 0; k < n; k++) this.hoursPool.push(hoursUnits[k]!);
         this.hoursStart[code + 1] = this.hoursPool.length;
-        return code;
+        return;
       }
-      // A hash collision between different hours (not expected): key this one by JSON.
     }
     const key = JSON.stringify(v);
-    let code = this.sharedByJson.get(key);
-    if (code === undefined) {
-      code = this.newShared(v);
-      this.sharedByJson.set(key, code);
-    }
-    return code;
+    if (!this.sharedByJson.has(key)) this.sharedByJson.set(key, code);
   }
 
   private sameHours(code: number, n: number): boolean {
@@ -696,6 +754,17 @@ export class CompactRecordSource implements RecordSource {
     const list = new Array<string>(n);
     for (let k = 0; k < n; k++) list[k] = this.words[this.readVarint()]!;
     return list;
+  }
+
+  /** Appends record i's bytes to `w` as they are (the record is skipped over to find its end, nothing decoded). */
+  copyTo(i: number, w: RecordWriter): void {
+    this.seek(i);
+    const start = this.pos;
+    this.skipText();
+    this.skipText();
+    const keys = this.shapes[this.readVarint()]!;
+    for (let k = 0; k < keys.length; k++) this.skipValue(this.block[this.pos++] as Tag, i);
+    w.bytes(this.block, start, this.pos);
   }
 
   private decode(i: number): VenueRecord {

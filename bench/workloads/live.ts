@@ -1,0 +1,66 @@
+/**
+ * Live data (issue 17) in the full run: bench/live.ts run as a child process (its engines
+ * take ~12 GB at 1M: a process of their own, as the memory workload has), at `size` venues,
+ * with `timeMs` per task and round of its search comparison. Its JSON
+ * (bench/results/live-<size>.json) becomes this workload's figures; the goal rows of issue 17
+ * (bench/lib/goals.ts) read them.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sizeLabel } from '../lib/dataset.js';
+import { W } from '../lib/goals.js';
+import { LIVE_FIGURES, LIVE_SEARCHES } from '../lib/live-figures.js';
+import { COMPILED, repoPath } from '../lib/paths.js';
+import type { WorkloadResult } from '../lib/report.js';
+
+/** What bench/live.ts writes (the parts the figures read). */
+interface LiveRun {
+  readonly upsert1000?: { medianMs: number; p99Ms: number; firstMs: number; at50kPendingMedianMs: number };
+  readonly searchWithPending?: { pending: number; rows: Array<{ workload: string; liveMedianUs: number; compactedMedianUs: number; ratio: number }> };
+  readonly compaction?: Record<string, number>;
+}
+
+function liveScript(): string[] {
+  const bench = join(dirname(fileURLToPath(import.meta.url)), '..');
+  return COMPILED ? [join(bench, 'live.js')] : ['--import', 'tsx', join(bench, 'live.ts')];
+}
+
+export async function liveWorkload(size: number, timeMs: number): Promise<WorkloadResult> {
+  const args = ['--expose-gc', '--max-old-space-size=12288', ...liveScript(), '--size', sizeLabel(size), '--time-ms', String(timeMs)];
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bench/live exited with ${String(code)}`))));
+  });
+  const run = JSON.parse(readFileSync(repoPath('bench', 'results', `live-${sizeLabel(size)}.json`), 'utf8')) as LiveRun;
+  const figures: Record<string, number> = {};
+  const u = run.upsert1000;
+  if (u) {
+    figures[LIVE_FIGURES.upsertMedian] = u.medianMs;
+    figures[LIVE_FIGURES.upsertP99] = u.p99Ms;
+    figures['upsert of 1,000 venues at ~50,000 pending, median of 10 (ms)'] = u.at50kPendingMedianMs;
+    figures['first upsert after a build (ms)'] = u.firstMs;
+  }
+  for (const r of run.searchWithPending?.rows ?? []) {
+    const name = LIVE_SEARCHES[r.workload as keyof typeof LIVE_SEARCHES] ?? r.workload;
+    figures[LIVE_FIGURES.ratio(name)] = r.ratio;
+    figures[`search with ~50,000 changes pending, ${name}, median (us)`] = r.liveMedianUs;
+    figures[`search compacted, ${name}, median (us)`] = r.compactedMedianUs;
+  }
+  const c = run.compaction;
+  if (c) {
+    const put = (name: string, key: string) => {
+      if (typeof c[key] === 'number' && Number.isFinite(c[key])) figures[name] = c[key];
+    };
+    put(LIVE_FIGURES.compactionCpu, 'phase.cpuMs');
+    put(LIVE_FIGURES.compactionWorker, 'workerBuildMs');
+    put(LIVE_FIGURES.compactionTotal, 'totalMs');
+    put(LIVE_FIGURES.largestStall, 'largestQueryStallMs');
+    put(LIVE_FIGURES.quietStall, 'quietLargestGapMs');
+    put(LIVE_FIGURES.largestSwapStep, 'phase.largestSwapStepMs');
+    put('compaction: pending changes folded', 'pendingBefore');
+  }
+  return { workload: W.live, params: { venues: sizeLabel(size), pending: '45 batches of 1,000 upserts + 5,000 removals', searchTimeMs: timeMs }, timings: [], figures };
+}

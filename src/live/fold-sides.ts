@@ -1,0 +1,314 @@
+import KDBush from 'kdbush';
+import type { Engine } from '../engine.js';
+import { DensityGrid } from '../find/density-grid.js';
+import type { FindStructures } from '../find/find.js';
+import { NameIndex, sortedTokens } from '../find/name-index.js';
+import { nameTokens } from '../find/normalize-name.js';
+import { HoursTable, HoursTableBuilder, UNKNOWN_SCHEDULE, ZoneTable } from '../hours/index.js';
+import { CompactRecordSource, CompactRecordsBuilder } from '../store/compact-records.js';
+import { NO_GENRE, VenueStore } from '../store/venue-store.js';
+
+/** One part of the current data: an engine and its hidden bytes (1: replaced or removed). */
+export interface FoldSide {
+  readonly engine: Engine;
+  readonly hidden: Uint8Array;
+}
+
+/** The parts of a base built by {@link foldSides} (an Engine's RestoredEngineParts without places). */
+export interface FoldedBase {
+  readonly store: VenueStore;
+  readonly tree: KDBush;
+  readonly hours: HoursTable;
+  readonly zones: ZoneTable;
+  readonly find: FindStructures;
+}
+
+/**
+ * Compaction without a rebuild from records: the one base holding the venues of `sides` that
+ * are not hidden, built from the sides' own columns and tables.
+ * - the order is that of a kd-tree over the venues' coordinates (as createEngine numbers
+ *   venues; the tree is the spatial index);
+ * - columns are copied; term and vibe codes are renumbered into dictionaries holding only the
+ *   words current venues use (the first side's words keep their relative order, so its rows
+ *   stay sorted; the others' rows are sorted again);
+ * - records: the first side's are copied byte for byte into blocks whose dictionaries extend
+ *   its own (CompactRecordsBuilder.extending), the others' decoded and encoded (the runs: the
+ *   changes, a small part);
+ * - opening hours: each side's distinct schedules interned once, then a number per venue;
+ *   time zones by name;
+ * - find's name index from each side's words per venue (token ids renumbered into the sorted
+ *   dictionary of the words current venues use; the postings derived), its density grid anew.
+ * `genres`: the words current venues use as a primaryGenre or additionalGenre (normal forms:
+ * LiveWords), which the columns cannot tell for additional genres.
+ * Results over the folded base equal those of an engine built from the same records
+ * (test/live/oracle.test.ts): every answer's order is total over ids, and no answer depends
+ * on dense indices or dictionary codes.
+ */
+export function foldSides(sides: readonly FoldSide[], genres: readonly string[]): FoldedBase {
+  // The gathered venues (side by side, index ascending), then their kd-tree order.
+  let n = 0;
+  for (const side of sides) for (let i = 0; i < side.hidden.length; i++) if (side.hidden[i] === 0) n++;
+  const gSide = new Uint16Array(n);
+  const gIndex = new Uint32Array(n);
+  let g = 0;
+  sides.forEach((side, s) => {
+    for (let i = 0; i < side.hidden.length; i++) {
+      if (side.hidden[i] !== 0) continue;
+      gSide[g] = s;
+      gIndex[g++] = i;
+    }
+  });
+  const stores = sides.map((side) => side.engine.store);
+  const tree = new KDBush(n, 64, Float64Array);
+  for (let j = 0; j < n; j++) {
+    const st = stores[gSide[j]!]!;
+    tree.add(st.lon[gIndex[j]!]!, st.lat[gIndex[j]!]!);
+  }
+  tree.finish();
+  const order = Uint32Array.from(tree.ids.subarray(0, n));
+  for (let k = 0; k < n; k++) tree.ids[k] = k;
+  /** Per side, the new index of each of its venues. */
+  const newIndex = sides.map((side) => new Uint32Array(side.hidden.length));
+  for (let k = 0; k < n; k++) newIndex[gSide[order[k]!]!]![gIndex[order[k]!]!] = k;
+
+  const lat = new Float64Array(n);
+  const lon = new Float64Array(n);
+  const chain = new Uint8Array(n);
+  const caters = new Uint16Array(n);
+  for (let k = 0; k < n; k++) {
+    const st = stores[gSide[order[k]!]!]!;
+    const i = gIndex[order[k]!]!;
+    lat[k] = st.lat[i]!;
+    lon[k] = st.lon[i]!;
+    chain[k] = st.chain[i]!;
+    caters[k] = st.caters[i]!;
+  }
+  const terms = foldRows(sides, order, gSide, gIndex, (st) => [st.terms.words, st.termStart, st.termCodes]);
+  const vibes = foldRows(sides, order, gSide, gIndex, (st) => [st.vibes.words, st.vibeStart, st.vibeCodes]);
+  const primaryGenre = new Uint16Array(n);
+  for (let k = 0; k < n; k++) {
+    const s = gSide[order[k]!]!;
+    const code = stores[s]!.primaryGenre[gIndex[order[k]!]!]!;
+    primaryGenre[k] = code === NO_GENRE ? NO_GENRE : terms.codeMaps[s]![code]!;
+  }
+
+  // Venue indices in ascending id order: the first side's order (its live venues) merged
+  // with the other sides' ids, sorted. An id is in one side only (LiveChanges' invariant).
+  const first = stores[0]!;
+  const firstLive: number[] = [];
+  for (const i of first.idsInOrder()) if (sides[0]!.hidden[i] === 0) firstLive.push(i);
+  const others: Array<{ id: string; k: number }> = [];
+  for (let s = 1; s < sides.length; s++) {
+    for (let i = 0; i < sides[s]!.hidden.length; i++) if (sides[s]!.hidden[i] === 0) others.push({ id: stores[s]!.id(i), k: newIndex[s]![i]! });
+  }
+  others.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // The others are few: each finds its place among the first side's by galloping and binary
+  // search (O(others x log) ids read, not one per venue).
+  const idOrder = new Uint32Array(n);
+  let out = 0;
+  let a = 0;
+  let copied = 0;
+  const firstBefore = (x: number, id: string) => first.id(firstLive[x]!) < id;
+  for (const o of others) {
+    let step = 1;
+    let hi = a;
+    while (hi < firstLive.length && firstBefore(hi, o.id)) {
+      a = hi + 1;
+      hi += step;
+      step *= 2;
+    }
+    hi = Math.min(hi, firstLive.length);
+    let lo = a;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (firstBefore(mid, o.id)) lo = mid + 1;
+      else hi = mid;
+    }
+    for (; copied < lo; copied++) idOrder[out++] = newIndex[0]![firstLive[copied]!]!;
+    a = lo;
+    idOrder[out++] = o.k;
+  }
+  for (; copied < firstLive.length; copied++) idOrder[out++] = newIndex[0]![firstLive[copied]!]!;
+
+  // Records: the first side's copied, the others' encoded.
+  const source0 = stores[0]!.source;
+  const records = source0 instanceof CompactRecordSource ? CompactRecordsBuilder.extending(source0, n) : new CompactRecordsBuilder(n);
+  for (let k = 0; k < n; k++) {
+    const s = gSide[order[k]!]!;
+    const i = gIndex[order[k]!]!;
+    if (s === 0 && source0 instanceof CompactRecordSource) records.copy(i, k);
+    else records.add(stores[s]!.record(i), lat[k]!, lon[k]!, k);
+  }
+
+  // Opening hours and zones: each side's schedules and zone names once, then per venue.
+  const hoursBuilder = new HoursTableBuilder(n);
+  const zoneNames: string[] = [];
+  const zoneCode = new Map<string, number>();
+  const tables = sides.map((side) => side.engine.openingTables());
+  const scheduleMaps = tables.map(({ hours }) => {
+    const map = new Uint32Array(hours.scheduleCount);
+    for (let s = 0; s < map.length; s++) map[s] = hoursBuilder.schedule(hours.intervals.subarray(hours.offsets[s]!, hours.offsets[s + 1]!));
+    return map;
+  });
+  const zoneMaps = tables.map(({ zones }) =>
+    Uint16Array.from(zones.names, (name) => {
+      let c = zoneCode.get(name);
+      if (c === undefined) {
+        c = zoneNames.length;
+        zoneNames.push(name);
+        zoneCode.set(name, c);
+      }
+      return c;
+    }),
+  );
+  const zoneCodes = new Uint16Array(n);
+  for (let k = 0; k < n; k++) {
+    const s = gSide[order[k]!]!;
+    const i = gIndex[order[k]!]!;
+    const sch = tables[s]!.hours.scheduleOf[i]!;
+    hoursBuilder.addSchedule(sch === UNKNOWN_SCHEDULE ? UNKNOWN_SCHEDULE : scheduleMaps[s]![sch]!);
+    zoneCodes[k] = zoneMaps[s]![tables[s]!.zones.codes[i]!]!;
+  }
+
+  const store = new VenueStore(
+    {
+      lat,
+      lon,
+      chain,
+      caters,
+      primaryGenre,
+      termWords: terms.words,
+      termStart: terms.start,
+      termCodes: terms.codes,
+      vibeWords: vibes.words,
+      vibeStart: vibes.start,
+      vibeCodes: vibes.codes,
+      genreSpellings: genres,
+      idOrder,
+    },
+    records.finish(lat, lon),
+  );
+  const names = foldNames(sides, order, gSide, gIndex);
+  return { store, tree, hours: hoursBuilder.finish(), zones: new ZoneTable(zoneCodes, zoneNames), find: { names, density: new DensityGrid(lat, lon) } };
+}
+
+/** A store's rows of codes (terms or vibes): its dictionary's words, the row starts, the codes. */
+type Rows = readonly [readonly string[], Uint32Array, Uint16Array];
+
+/**
+ * The rows of the folded venues (venue k is gathered venue `order[k]`) in a dictionary of
+ * the words they use: the first side's in its code order, then the others' new ones.
+ * `codeMaps[s][c]`: side s's code c in the new dictionary (unused codes: not set).
+ */
+function foldRows(
+  sides: readonly FoldSide[],
+  order: Uint32Array,
+  gSide: Uint16Array,
+  gIndex: Uint32Array,
+  pick: (store: VenueStore) => Rows,
+): { words: string[]; start: Uint32Array; codes: Uint16Array; codeMaps: Uint32Array[] } {
+  const rows = sides.map((side) => pick(side.engine.store));
+  const words: string[] = [];
+  const codeOf = new Map<string, number>();
+  let total = 0;
+  const codeMaps = rows.map(([dict, start, codes], s) => {
+    const hidden = sides[s]!.hidden;
+    const used = new Uint8Array(dict.length);
+    for (let i = 0; i < hidden.length; i++) {
+      if (hidden[i] !== 0) continue;
+      total += start[i + 1]! - start[i]!;
+      for (let e = start[i]!; e < start[i + 1]!; e++) used[codes[e]!] = 1;
+    }
+    const map = new Uint32Array(dict.length);
+    for (let c = 0; c < dict.length; c++) {
+      if (used[c] === 0) continue;
+      let code = codeOf.get(dict[c]!);
+      if (code === undefined) {
+        code = words.length;
+        words.push(dict[c]!);
+        codeOf.set(dict[c]!, code);
+      }
+      map[c] = code;
+    }
+    return map;
+  });
+  const n = order.length;
+  const start = new Uint32Array(n + 1);
+  const out = new Uint16Array(total);
+  let at = 0;
+  for (let k = 0; k < n; k++) {
+    const s = gSide[order[k]!]!;
+    const i = gIndex[order[k]!]!;
+    const [, rowStart, codes] = rows[s]!;
+    const map = codeMaps[s]!;
+    const from = at;
+    for (let e = rowStart[i]!; e < rowStart[i + 1]!; e++) {
+      // Insertion into the sorted row (rows are a few codes; the first side's stay in order).
+      const v = map[codes[e]!]!;
+      let j = at++;
+      while (j > from && out[j - 1]! > v) {
+        out[j] = out[j - 1]!;
+        j--;
+      }
+      out[j] = v;
+    }
+    start[k + 1] = at;
+  }
+  return { words, start, codes: out, codeMaps };
+}
+
+/**
+ * Find's name index over the folded venues: the first side's words per venue from its own
+ * index, the others' (the runs: few) from their names; token ids renumbered into the sorted
+ * dictionary of the words current venues use (see NameIndex.fromWords).
+ */
+function foldNames(sides: readonly FoldSide[], order: Uint32Array, gSide: Uint16Array, gIndex: Uint32Array): NameIndex {
+  const words: string[] = [];
+  const wordOf = new Map<string, number>();
+  const idOf = (w: string): number => {
+    let id = wordOf.get(w);
+    if (id === undefined) {
+      id = words.length;
+      words.push(w);
+      wordOf.set(w, id);
+    }
+    return id;
+  };
+  // Per venue of the first side: its index's token ids, mapped to provisional ids.
+  const first = sides[0]!.engine.findStructures().names;
+  const firstMap = new Int32Array(first.tokens.length).fill(-1);
+  const hidden0 = sides[0]!.hidden;
+  for (let i = 0; i < hidden0.length; i++) {
+    if (hidden0[i] !== 0) continue;
+    for (let e = first.venueStart[i]!; e < first.venueStart[i + 1]!; e++) {
+      const t = first.venueTok[e]!;
+      if (firstMap[t] === -1) firstMap[t] = idOf(first.tokens[t]!);
+    }
+  }
+  // Per venue of the other sides: its name's words, as provisional ids.
+  const otherWords = sides.map((side, s) => {
+    if (s === 0) return [];
+    const rows: number[][] = new Array(side.hidden.length);
+    for (let i = 0; i < side.hidden.length; i++) if (side.hidden[i] === 0) rows[i] = nameTokens(side.engine.store.name(i)).map(idOf);
+    return rows;
+  });
+  const { tokens, rank } = sortedTokens(words);
+  const n = order.length;
+  const venueStart = new Uint32Array(n + 1);
+  let total = 0;
+  for (let k = 0; k < n; k++) {
+    const s = gSide[order[k]!]!;
+    const i = gIndex[order[k]!]!;
+    total += s === 0 ? first.venueStart[i + 1]! - first.venueStart[i]! : otherWords[s]![i]!.length;
+    venueStart[k + 1] = total;
+  }
+  const venueTok = new Uint32Array(total);
+  for (let k = 0; k < n; k++) {
+    const s = gSide[order[k]!]!;
+    const i = gIndex[order[k]!]!;
+    let at = venueStart[k]!;
+    if (s === 0) for (let e = first.venueStart[i]!; e < first.venueStart[i + 1]!; e++) venueTok[at++] = rank[firstMap[first.venueTok[e]!]!]!;
+    else for (const id of otherWords[s]![i]!) venueTok[at++] = rank[id]!;
+  }
+  return NameIndex.fromWords(tokens, venueStart, venueTok);
+}

@@ -1,0 +1,106 @@
+// Compaction folds the base and the runs from their columns (src/live/fold-sides.ts): every
+// column, table and record of the folded base must equal, venue by venue (matched by id), those
+// of an engine built from scratch on the same records (the oracle), and its kd-tree must find
+// what a brute-force scan finds.
+import KDBush from 'kdbush';
+import { describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/engine.js';
+import { UNKNOWN_SCHEDULE } from '../../src/hours/index.js';
+import type { VenueStore } from '../../src/store/venue-store.js';
+import { NO_GENRE } from '../../src/store/venue-store.js';
+import { loadFixtureVenues } from '../search/support.js';
+import { ChangeStream } from './change-stream.js';
+
+/** Everything the folded base holds for venue i, in terms that do not depend on dense indices or codes. */
+function venueFacts(engine: Engine, i: number): unknown {
+  const s: VenueStore = engine.store;
+  const words = (start: Uint32Array, codes: Uint16Array, dict: readonly string[]) => Array.from(codes.subarray(start[i]!, start[i + 1]!), (c) => dict[c]!).sort();
+  const { hours, zones } = engine.openingTables();
+  return {
+    record: JSON.stringify(s.record(i)),
+    lat: s.lat[i],
+    lon: s.lon[i],
+    chain: s.chain[i],
+    caters: s.caters[i],
+    primaryGenre: s.primaryGenre[i] === NO_GENRE ? null : s.terms.words[s.primaryGenre[i]!],
+    terms: words(s.termStart, s.termCodes, s.terms.words),
+    vibes: words(s.vibeStart, s.vibeCodes, s.vibes.words),
+    hours: hours.scheduleOf[i] === UNKNOWN_SCHEDULE ? null : Array.from(hours.intervalsOf(i)!),
+    zone: zones.zoneOf(i),
+  };
+}
+
+function expectSameBase(folded: Engine, scratch: Engine): void {
+  const s = folded.store;
+  expect(s.size).toBe(scratch.store.size);
+  for (let i = 0; i < s.size; i++) {
+    const j = scratch.store.indexOf(s.id(i));
+    expect(j, s.id(i)).toBeGreaterThanOrEqual(0);
+    expect(venueFacts(folded, i)).toEqual(venueFacts(scratch, j));
+    // Rows sorted ascending without repeats (the store's invariant).
+    for (let k = s.termStart[i]! + 1; k < s.termStart[i + 1]!; k++) expect(s.termCodes[k]!).toBeGreaterThan(s.termCodes[k - 1]!);
+    for (let k = s.vibeStart[i]! + 1; k < s.vibeStart[i + 1]!; k++) expect(s.vibeCodes[k]!).toBeGreaterThan(s.vibeCodes[k - 1]!);
+  }
+  // Dictionaries hold exactly the words some venue uses; genres as the scratch engine has them.
+  expect([...s.terms.words].sort()).toEqual([...scratch.store.terms.words].sort());
+  expect([...s.vibes.words].sort()).toEqual([...scratch.store.vibes.words].sort());
+  expect(folded.vocabulary()).toEqual(scratch.vocabulary());
+  // Ids in ascending order, and every id found.
+  const ids = Array.from(s.idsInOrder(), (i) => s.id(i));
+  expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  for (let i = 0; i < s.size; i += 7) expect(s.indexOf(s.id(i))).toBe(i);
+  // Find's name index: the same words per venue, the same postings (venue ids and info) per word.
+  const postingsOf = (engine: Engine) => {
+    const names = engine.findStructures().names;
+    const out = new Map<string, string[]>();
+    names.tokens.forEach((t, id) => {
+      const list: string[] = [];
+      for (let p = names.postStart[id]!; p < names.postStart[id + 1]!; p++) list.push(`${engine.store.id(names.postVenue[p]!)}:${names.postInfo[p]}`);
+      out.set(t, list.sort());
+    });
+    return out;
+  };
+  expect(postingsOf(folded)).toEqual(postingsOf(scratch));
+  const fn = folded.findStructures().names;
+  const sn = scratch.findStructures().names;
+  for (let i = 0; i < s.size; i++) {
+    const j = scratch.store.indexOf(s.id(i));
+    expect(Array.from(fn.venueTok.subarray(fn.venueStart[i]!, fn.venueStart[i + 1]!), (t) => fn.tokens[t])).toEqual(Array.from(sn.venueTok.subarray(sn.venueStart[j]!, sn.venueStart[j + 1]!), (t) => sn.tokens[t]));
+  }
+  // The kd-tree over the folded columns: a box query against a brute-force scan.
+  const [minLat, maxLat, minLon, maxLon] = [51.49, 51.53, -0.16, -0.08];
+  const hits: number[] = [];
+  for (let i = 0; i < s.size; i++) if (s.lat[i]! >= minLat && s.lat[i]! <= maxLat && s.lon[i]! >= minLon && s.lon[i]! <= maxLon) hits.push(i);
+  expect(hits.length).toBeGreaterThan(10);
+  expect(KDBush.from(folded.spatial.treeData).range(minLon, minLat, maxLon, maxLat).sort((a, b) => a - b)).toEqual(hits);
+}
+
+describe('compaction folds the base and the runs from their columns', () => {
+  it('equals an engine built from scratch, column by column, after changes, twice over', () => {
+    const start = loadFixtureVenues();
+    const live = createEngine(start);
+    const stream = new ChangeStream(start, 5);
+    for (let round = 0; round < 2; round++) {
+      for (let b = 0; b < 12; b++) {
+        const { change } = stream.batch(40 + 30 * b, 0);
+        if (change.kind === 'upsert') live.upsert(change.records);
+        else live.remove(change.ids);
+        stream.apply(change);
+      }
+      live.compact();
+      expect(live.pendingChanges).toBe(0);
+      expectSameBase(live, createEngine([...stream.expected.values()]));
+    }
+  });
+
+  it('folds to an empty base when every venue is removed', () => {
+    const start = loadFixtureVenues().slice(0, 50);
+    const live = createEngine(start);
+    live.remove(start.map((r) => r.id));
+    live.compact();
+    expect(live.size).toBe(0);
+    expect(live.search({ locations: [{ lat: 51.5, lon: -0.1 }], mode: { mode: 'POINT', maxDistance: 5000 } }, { now: 0 }).totalResults).toBe(0);
+    live.upsert([start[0]!]);
+    expect(live.basic(start[0]!.id).id).toBe(start[0]!.id);
+  });
+});
