@@ -15,15 +15,21 @@ import type { SharedSnapshot } from '../snapshot/shared-snapshot.js';
 import type { AtInstant, EngineLike, FindParams } from './engine-like.js';
 
 /**
- * The heap limits of an engine thread. A thread's young generation (where each call's request,
- * answer and intermediate objects are born and die) may otherwise grow to 16 MiB semi-spaces,
- * which a thread keeps resident once grown: about 12 MiB of each thread's resident set
- * (measured at 300k venues, 300 searches and finds per thread). At 4 MiB in all a thread
- * answers searches and finds at the same speed within noise (1000 POINT searches of two
- * locations plus 1000 finds, 300k venues: 138/146/111 ms at 4 MiB, 133/128/103 ms at the
- * default, alternated rounds on a loaded 2-core machine), and the old generation stays unlimited.
+ * The heap limits of an engine thread, chosen for memory (measured at 300k venues, the
+ * shared-snapshot bench: whole-process VmRSS, 1 vs 2 threads).
+ * - Young generation 4 MiB: by default it grows to two 16 MiB semi-spaces that stay
+ *   resident, about 12 MiB of each thread. The price is more scavenges: the thread's own CPU
+ *   per query (POINT search of two locations plus a find) rises by about 5-10 % (alternated
+ *   rounds, /proc/thread-self/stat: medians 655 vs 595 ms per 5,000).
+ * - Old generation at most 1 GiB: a heap limit under 2 GiB makes V8 grow the heap by a
+ *   factor of at most 2 over what is live (4 above), so the garbage each query promotes is
+ *   collected at about 22 MiB instead of piling up past 45 MiB (a thread's live heap is about
+ *   12 MiB at 300k and at 1M venues: code, and the snapshot header's word lists). After
+ *   10,000 searches and finds per thread a second thread adds +21-23 % of the process with
+ *   this limit, +30-31 % without (300 each: +16 %). A thread that ever needed more than 1 GiB would stop with
+ *   ERR_WORKER_OUT_OF_MEMORY: its calls in flight fail (500, not charged) and it is replaced.
  */
-export const ENGINE_THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 4 };
+export const ENGINE_THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 1024 };
 
 type Method = 'search' | 'find' | 'basic' | 'advanced' | 'menus' | 'vocabulary';
 
