@@ -361,7 +361,7 @@ export function registerServiceCommands(program: Command): void {
     .option('--port <port>', 'TCP port', parsePort, 8080)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
-    .option('--workers <n>', 'worker processes serving the one port (default: the number of cores)', parseWorkers)
+    .option('--workers <n>', 'worker processes serving the one port, each with its own copy of the venue data (default: the number of cores; to hold the data once, see --engine-threads)', parseWorkers)
     .option('--engine-threads <n>', 'engine threads per process over one copy of the venue data in shared memory (0: the engine runs on the main thread)', parseCount, 0)
     .option('--dev', 'create or reuse the development account and print its keys (kept beside the database, reused while valid)')
     .option('--widget-tiles <template>', 'XYZ base-map tiles for the widget, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: the offline base map)')

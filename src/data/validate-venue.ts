@@ -1,9 +1,18 @@
-import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { VenueSearchError, describeValue, type VenueSearchErrorDetails } from '../errors.js';
 import { VenueRecordSchema, type VenueRecord } from '../schema/venue.js';
 import { catersBit } from '../store/vocabulary.js';
 
-const checker = TypeCompiler.Compile(VenueRecordSchema);
+let compiled: TypeCheck<typeof VenueRecordSchema> | undefined;
+
+/**
+ * The record schema's compiled check, compiled at its first use: a thread that only restores
+ * engines from a snapshot (engine threads of `serve`) never validates a record, and compiling
+ * costs each thread its generated code.
+ */
+export function venueChecker(): TypeCheck<typeof VenueRecordSchema> {
+  return (compiled ??= TypeCompiler.Compile(VenueRecordSchema));
+}
 
 export interface RecordLocation {
   readonly file?: string;
@@ -16,6 +25,7 @@ export interface RecordLocation {
  * the file, line, record id, field and value of the first problem.
  */
 export function validateVenue(value: unknown, where: RecordLocation = {}): VenueRecord {
+  const checker = venueChecker();
   if (!checker.Check(value)) {
     const first = checker.Errors(value).First();
     const field = first ? pointerToPath(first.path) : '';
@@ -34,7 +44,7 @@ export function validateVenue(value: unknown, where: RecordLocation = {}): Venue
  * caller that only needs the verdict, such as the reader's worker threads.
  */
 export function isValidVenue(value: unknown): boolean {
-  return checker.Check(value) && unknownCatersFlag(value as VenueRecord) === undefined;
+  return venueChecker().Check(value) && unknownCatersFlag(value as VenueRecord) === undefined;
 }
 
 /** The first caters flag of a schema-valid record that is not in the vocabulary. */

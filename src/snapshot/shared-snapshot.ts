@@ -5,12 +5,17 @@
  * the whole snapshot once on the way (a restore). Both cross `postMessage` without a copy, and
  * `restoreShared` in each thread takes typed-array views of the shared bytes (restoreSnapshot),
  * so the venue columns, the text blobs and the tree exist once per process, however many
- * threads restore them. What each engine builds for itself (parsed records, name index
- * structures, search scratch) stays per thread.
+ * threads restore them. The search's derived columns (PreparedSearchColumns: a bit word per
+ * venue for its terms and for its vibes, the occupied one-degree cells) are computed once
+ * during that validating restore and copied into shared memory too: they are read-only, so
+ * every thread's search uses them as they are. What each engine still builds for itself is
+ * its isolate, the header's word lists (JS strings cannot be shared), the record cache, and
+ * per-venue scratch (stamp arrays of the corridor walk and the name index, find's id ranks).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Engine, EngineOptions } from '../engine.js';
 import { VenueSearchError } from '../errors.js';
+import type { PreparedSearchColumns } from '../search/search-service.js';
 import { restoreSnapshot, type SharedTree } from './read-snapshot.js';
 
 /** Bytes per read call (a single call takes at most 2 GiB). */
@@ -21,6 +26,8 @@ export interface SharedSnapshot {
   readonly bytes: Uint8Array;
   /** The kd-tree section in its own SharedArrayBuffer. */
   readonly tree: SharedArrayBuffer;
+  /** The search's derived columns, each in its own SharedArrayBuffer (read-only). */
+  readonly search: PreparedSearchColumns;
   /** Used in error messages (the file's path). */
   readonly name: string;
 }
@@ -55,11 +62,22 @@ export function readSharedSnapshot(path: string): SharedSnapshot {
 
 function sharedOver(shared: Uint8Array, name: string): SharedSnapshot {
   const box: SharedTree = {};
-  restoreSnapshot(shared, name, {}, {}, box);
-  return { bytes: shared, tree: box.tree!, name };
+  const prepared = restoreSnapshot(shared, name, {}, {}, box).searcher().prepared();
+  const search: PreparedSearchColumns = {
+    termBits: sharedCopy(prepared.termBits, Uint32Array),
+    vibeBits: sharedCopy(prepared.vibeBits, Uint32Array),
+    occupiedCells: sharedCopy(prepared.occupiedCells, Uint8Array),
+  };
+  return { bytes: shared, tree: box.tree!, search, name };
+}
+
+function sharedCopy<T extends Uint32Array | Uint8Array>(from: T, C: new (buffer: SharedArrayBuffer) => T): T {
+  const to = new C(new SharedArrayBuffer(from.byteLength));
+  to.set(from);
+  return to;
 }
 
 /** An engine over the shared snapshot (in any thread that received it): views, no copy. */
 export function restoreShared(snapshot: SharedSnapshot, options: EngineOptions = {}): Engine {
-  return restoreSnapshot(snapshot.bytes, snapshot.name, options, {}, { tree: snapshot.tree });
+  return restoreSnapshot(snapshot.bytes, snapshot.name, options, { search: snapshot.search }, { tree: snapshot.tree });
 }

@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 const BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
@@ -16,15 +16,18 @@ const { workerData } = require('node:worker_threads');
 })().catch((err) => { setImmediate(() => { throw err; }); });
 `;
 
-/** `moduleUrl`: the worker module's URL as `new URL('./x.js', import.meta.url)` gives it from a sibling. */
-export function startWorker(moduleUrl: URL, workerData: Record<string, unknown>): Worker {
+/**
+ * `moduleUrl`: the worker module's URL as `new URL('./x.js', import.meta.url)` gives it from a
+ * sibling. `resourceLimits`: the thread's heap limits (Node's defaults when absent).
+ */
+export function startWorker(moduleUrl: URL, workerData: Record<string, unknown>, resourceLimits?: ResourceLimits): Worker {
   const fromSources = moduleUrl.href.endsWith('.ts');
   const data = {
     ...workerData,
     entry: moduleUrl.href,
     ...(fromSources ? { tsxApi: tsxEsmApiUrl() } : {}),
   };
-  return new Worker(BOOTSTRAP, { eval: true, workerData: data });
+  return new Worker(BOOTSTRAP, { eval: true, workerData: data, ...(resourceLimits === undefined ? {} : { resourceLimits }) });
 }
 
 /** The URL of sibling module `name` (without extension) of `from` (an import.meta.url), .ts or .js alike. */
