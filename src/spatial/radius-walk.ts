@@ -61,23 +61,27 @@ export class RadiusWalker {
   private catersRequired = 0;
   private chainRequired = -1;
 
+  /** Whether the tree's coordinates are Float64Array (the engine's; another tree is declined by {@link begin}). */
+  private readonly usable: boolean;
+
   constructor(tree: KDBush) {
-    if (!(tree.coords instanceof Float64Array)) throw new Error('the radius walk needs a kdbush tree of Float64Array coordinates');
+    this.usable = tree.coords instanceof Float64Array;
     this.ids = tree.ids;
-    this.coords = tree.coords;
+    this.coords = this.usable ? (tree.coords as Float64Array) : new Float64Array(0);
     this.nodeSize = tree.nodeSize;
   }
 
   /**
    * Starts a walk of the circle of `radius` metres around (lat, lon) (degrees). Returns false,
    * and starts nothing, when the local frame does not hold for it (src/geo's distance rule:
-   * the caller then measures with SpatialIndex.withinRadius, which uses the exact distance).
+   * the caller then measures with SpatialIndex.withinRadius, which uses the exact distance)
+   * or the tree's coordinates are not Float64Array.
    */
   begin(lat: number, lon: number, radius: number, filter: ColumnFilter | null): boolean {
     this.heapSize = 0;
     this.used = 0;
     this.measured = 0;
-    if (!(radius >= 0) || !localFrameHolds(lat, radius)) return false;
+    if (!this.usable || !(radius >= 0) || !localFrameHolds(lat, radius)) return false;
     const f = new LocalFrame(lat, lon);
     this.lat = lat;
     this.lon = lon;

@@ -174,12 +174,15 @@ describe('RadiusWalker against brute-force scans', () => {
     }
   });
 
-  it('declines a circle the local frame does not hold (the caller measures exactly), and an empty tree gives nothing', () => {
+  it('declines a circle the local frame does not hold (the caller measures exactly) and a tree of Float32Array coordinates; an empty tree gives nothing', () => {
     const c = cloud([[51.5, -0.1]], 100, 11);
     const walker = new RadiusWalker(tree(c, 16));
     expect(walker.begin(51.5, -0.1, 200_000, null)).toBe(false);
     expect(walker.begin(89.99, 0, 1000, null)).toBe(false);
     expect(walker.begin(51.5, -0.1, Number.NaN, null)).toBe(false);
+    const f32 = new KDBush(c.lat.length, 16, Float32Array);
+    for (let i = 0; i < c.lat.length; i++) f32.add(c.lon[i]!, c.lat[i]!);
+    expect(new RadiusWalker(f32.finish()).begin(51.5, -0.1, 1000, null)).toBe(false);
     const empty = new RadiusWalker(new KDBush(0, 16, Float64Array).finish());
     const out = new HitBuffer();
     expect(empty.begin(51.5, -0.1, 1000, null)).toBe(true);
