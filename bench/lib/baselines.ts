@@ -10,7 +10,7 @@ import { create, insertMultiple, search as oramaSearch, type Orama } from '@oram
 import Flatbush from 'flatbush';
 import { around } from 'geokdbush';
 import KDBush from 'kdbush';
-import { nearDistanceMeters } from '../../src/geo/distance.js';
+import { LocalFrame } from '../../src/geo/distance.js';
 import type { LatLon } from './queries.js';
 
 /** Half-sizes in degrees of a box holding a circle of `r` metres at latitude `lat`, with 1 % slack. */
@@ -37,21 +37,29 @@ export class Baselines {
     this.flat.finish();
   }
 
-  /** Raw kdbush: the circle's box, then the same exact WGS84 distance filter as ours. */
+  /**
+   * Raw kdbush: the circle's box, then the same WGS84 distance filter as ours (src/geo's rule,
+   * LocalFrame.ruledDistance), its scales computed once per query as a user of kdbush would
+   * (cheap-ruler style) rather than per venue: the per-venue nearDistanceMeters it used until
+   * issue 16 gives the same venues but doubled the baseline's time at 1M town-centre venues.
+   */
   kdbushRadius(c: LatLon, r: number): number[] {
     const { dLat, dLon } = boxHalf(c.lat, r);
+    const frame = new LocalFrame(c.lat, c.lon);
+    const { lat, lon } = this;
     const out: number[] = [];
     for (const i of this.kd.range(c.lon - dLon, c.lat - dLat, c.lon + dLon, c.lat + dLat)) {
-      if (nearDistanceMeters(c.lat, c.lon, this.lat[i]!, this.lon[i]!) <= r) out.push(i);
+      if (frame.ruledDistance(lat[i]!, lon[i]!) <= r) out.push(i);
     }
     return out;
   }
 
-  /** flatbush with points as zero-size boxes: `search` by the circle's box, then the same distance filter. */
+  /** flatbush with points as zero-size boxes: `search` by the circle's box, then the same distance filter (one frame per query). */
   flatbushRadius(c: LatLon, r: number): number[] {
     const { dLat, dLon } = boxHalf(c.lat, r);
+    const frame = new LocalFrame(c.lat, c.lon);
     const { lat, lon } = this;
-    return this.flat.search(c.lon - dLon, c.lat - dLat, c.lon + dLon, c.lat + dLat, (i) => nearDistanceMeters(c.lat, c.lon, lat[i]!, lon[i]!) <= r);
+    return this.flat.search(c.lon - dLon, c.lat - dLat, c.lon + dLon, c.lat + dLat, (i) => frame.ruledDistance(lat[i]!, lon[i]!) <= r);
   }
 
   /** geokdbush `around`: every venue within r (great-circle, spherical), nearest first. */

@@ -35,6 +35,8 @@ export class BulkScorer {
   private readonly termBits: Uint32Array;
   /** Bit c of vibeBits[i]: venue i has vibe c (c < 32). */
   private readonly vibeBits: Uint32Array;
+  private readonly partTerms = newPartTerms();
+  private termsFor: CompiledPreferences | null = null;
 
   /** `bits`: the columns {@link bits} gave for the same store (built elsewhere, e.g. a compaction worker); computed here otherwise. */
   constructor(store: VenueStore, bits?: BulkScorerBits) {
@@ -65,12 +67,17 @@ export class BulkScorer {
    * {@link covers} must hold.
    */
   scoreInto(prefs: CompiledPreferences, hits: HitBuffer, opening: OpenStateSource, ranking: Ranking): void {
+    ranking.clear();
+    this.scoreAppend(prefs, hits, opening, ranking);
+  }
+
+  /** As {@link scoreInto}, appending the matches to those already in `ranking`. */
+  scoreAppend(prefs: CompiledPreferences, hits: HitBuffer, opening: OpenStateSource, ranking: Ranking): void {
     const store = this.store;
     const { caters, chain, primaryGenre } = store;
     const termBits = this.termBits;
     const vibeBits = this.vibeBits;
     const asked = prefs.asked;
-    const hard = prefs.hard;
     const invWeight = prefs.invWeight;
     const askCaters = (asked & (1 << PART_CATERS)) !== 0;
     const askChain = (asked & (1 << PART_CHAIN)) !== 0;
@@ -78,71 +85,38 @@ export class BulkScorer {
     const askEstablishment = (asked & (1 << PART_ESTABLISHMENT)) !== 0;
     const askGenre = (asked & (1 << PART_GENRE)) !== 0;
     const askVibes = (asked & (1 << PART_VIBES)) !== 0;
-    const hardCaters = (hard & (1 << PART_CATERS)) !== 0;
-    const hardChain = (hard & (1 << PART_CHAIN)) !== 0;
-    const hardOpening = (hard & (1 << PART_OPENING)) !== 0;
-    const hardEstablishment = (hard & (1 << PART_ESTABLISHMENT)) !== 0;
-    const hardVibes = (hard & (1 << PART_VIBES)) !== 0;
     const catersMask = orOf(prefs.catersBits);
-    const catersAsked = prefs.catersBits.length;
-    const chainWanted = prefs.chainWanted;
-    const wantedState = prefs.opening === OPENING_WANT_OPEN ? OpenState.OPEN : OpenState.CLOSED;
     const genreMask = maskOf(prefs.genreCodes);
     const kinds = prefs.genreCodes.length > 0 ? 1 : 0;
     const flagMask = maskOf(prefs.flagCodes);
-    const estAsked = kinds + prefs.flagCodes.length;
     const vibeMask = maskOf(prefs.vibeCodes);
-    const vibesAsked = prefs.vibeCodes.length;
-    const wCaters = PART_WEIGHTS[PART_CATERS]!;
-    const wChain = PART_WEIGHTS[PART_CHAIN]!;
-    const wOpening = PART_WEIGHTS[PART_OPENING]!;
-    const wEstablishment = PART_WEIGHTS[PART_ESTABLISHMENT]!;
-    const wGenre = PART_WEIGHTS[PART_GENRE]!;
-    const wVibes = PART_WEIGHTS[PART_VIBES]!;
+    const { catersTerm, chainTerm, openingTerm, establishmentTerm, genreTerm, vibesTerm } = this.terms(prefs);
     const { idx, dist, along } = hits;
     const n = hits.length;
     // Matches are written straight into the ranking's arrays (reserved for every hit).
-    ranking.clear();
-    ranking.reserve(n);
+    let m = ranking.length;
+    ranking.reserve(m + n);
     const rVenue = ranking.venue;
     const rTotal = ranking.total;
     const rDist = ranking.dist;
     const rAlong = ranking.along;
-    let m = 0;
     for (let k = 0; k < n; k++) {
       const i = idx[k]!;
+      // each part's weighted term from its table, added in venueTotal's order
       let sum = 0;
-      if (askCaters) {
-        const v = bitCount(caters[i]! & catersMask) / catersAsked;
-        if (v < 1 && hardCaters) continue;
-        sum += wCaters * v;
-      }
-      if (askChain) {
-        const c = chain[i]!;
-        const v = c === chainWanted ? 1 : c === CHAIN_UNKNOWN ? 0.5 : 0;
-        if (v < 1 && hardChain) continue;
-        sum += wChain * v;
-      }
-      if (askOpening) {
-        const state = opening.state(i);
-        const v = state === wantedState ? 1 : state === OpenState.OPEN || state === OpenState.CLOSED ? 0 : 0.5;
-        if (v < 1 && hardOpening) continue;
-        sum += wOpening * v;
-      }
+      if (askCaters) sum += catersTerm[bitCount(caters[i]! & catersMask)]!;
+      if (askChain) sum += chainTerm[chain[i]!]!;
+      if (askOpening) sum += openingTerm[opening.state(i)]!;
       if (askEstablishment) {
         const terms = termBits[i]!;
         const primary = primaryGenre[i]!;
-        const genre = kinds === 0 ? 1 : primary < BITS && (genreMask >>> primary) & 1 ? 1 : (terms & genreMask) !== 0 ? 0.5 : 0;
-        const v = ((kinds > 0 && genre > 0 ? 1 : 0) + bitCount(terms & flagMask)) / estAsked;
-        if (v < 1 && hardEstablishment) continue;
-        sum += wEstablishment * v;
-        if (askGenre) sum += wGenre * genre;
+        const genre = kinds === 0 ? GENRE_PRIMARY : primary < BITS && (genreMask >>> primary) & 1 ? GENRE_PRIMARY : (terms & genreMask) !== 0 ? GENRE_OTHER : GENRE_NONE;
+        sum += establishmentTerm[genre * TERM_SLOTS + bitCount(terms & flagMask)]!;
+        if (askGenre) sum += genreTerm[genre]!;
       }
-      if (askVibes) {
-        const v = bitCount(vibeBits[i]! & vibeMask) / vibesAsked;
-        if (v < 1 && hardVibes) continue;
-        sum += wVibes * v;
-      }
+      if (askVibes) sum += vibesTerm[bitCount(vibeBits[i]! & vibeMask)]!;
+      // a non-compromise part below 1 (its term is -Infinity)
+      if (sum === Number.NEGATIVE_INFINITY) continue;
       rVenue[m] = i;
       rTotal[m] = Math.round(sum * invWeight * 1e6) / 1e6;
       rDist[m] = dist[k]!;
@@ -151,6 +125,71 @@ export class BulkScorer {
     }
     ranking.length = m;
   }
+
+  /**
+   * The weighted term (weight * part) of each part for each value a venue can show, for one
+   * query: the same products venueTotal adds (the same part fractions, the same weights), so
+   * that totals stay bit-identical; -Infinity where a non-compromise part is below 1. Cached
+   * for the last `prefs` (a query scores its hits in batches).
+   */
+  private terms(prefs: CompiledPreferences): PartTerms {
+    const t = this.partTerms;
+    if (this.termsFor === prefs) return t;
+    this.termsFor = prefs;
+    const hard = prefs.hard;
+    const term = (part: number, v: number) => (v < 1 && (hard & (1 << part)) !== 0 ? Number.NEGATIVE_INFINITY : PART_WEIGHTS[part]! * v);
+    const catersAsked = prefs.catersBits.length;
+    const kinds = prefs.genreCodes.length > 0 ? 1 : 0;
+    const estAsked = kinds + prefs.flagCodes.length;
+    const vibesAsked = prefs.vibeCodes.length;
+    for (let c = 0; c < TERM_SLOTS; c++) {
+      t.catersTerm[c] = term(PART_CATERS, c / catersAsked);
+      t.vibesTerm[c] = term(PART_VIBES, c / vibesAsked);
+    }
+    for (let code = 0; code < 3; code++) {
+      t.chainTerm[code] = term(PART_CHAIN, code === prefs.chainWanted ? 1 : code === CHAIN_UNKNOWN ? 0.5 : 0);
+    }
+    const wantedState = prefs.opening === OPENING_WANT_OPEN ? OpenState.OPEN : OpenState.CLOSED;
+    for (let state = 0; state < 3; state++) {
+      t.openingTerm[state] = term(PART_OPENING, state === wantedState ? 1 : state === OpenState.OPEN || state === OpenState.CLOSED ? 0 : 0.5);
+    }
+    for (let g = GENRE_NONE; g <= GENRE_PRIMARY; g++) {
+      const genre = GENRE_VALUE[g]!;
+      t.genreTerm[g] = PART_WEIGHTS[PART_GENRE]! * genre;
+      for (let f = 0; f < TERM_SLOTS; f++) t.establishmentTerm[g * TERM_SLOTS + f] = term(PART_ESTABLISHMENT, ((kinds > 0 && genre > 0 ? 1 : 0) + f) / estAsked);
+    }
+    return t;
+  }
+}
+
+/** Table slots per count: a count of set bits of a 32-bit word is 0 .. 32. */
+const TERM_SLOTS = 33;
+/** A venue's genre part: none of the asked kinds (0), one of its other genres (0.5), its primary genre (1). */
+const GENRE_NONE = 0;
+const GENRE_OTHER = 1;
+const GENRE_PRIMARY = 2;
+const GENRE_VALUE = [0, 0.5, 1] as const;
+
+/** Per-query tables of {@link BulkScorer} (weighted terms by count of bits met, chain code, opening state, genre level). */
+interface PartTerms {
+  readonly catersTerm: Float64Array;
+  readonly chainTerm: Float64Array;
+  readonly openingTerm: Float64Array;
+  /** By genre level * TERM_SLOTS + flags met. */
+  readonly establishmentTerm: Float64Array;
+  readonly genreTerm: Float64Array;
+  readonly vibesTerm: Float64Array;
+}
+
+function newPartTerms(): PartTerms {
+  return {
+    catersTerm: new Float64Array(TERM_SLOTS),
+    chainTerm: new Float64Array(3),
+    openingTerm: new Float64Array(3),
+    establishmentTerm: new Float64Array(3 * TERM_SLOTS),
+    genreTerm: new Float64Array(3),
+    vibesTerm: new Float64Array(TERM_SLOTS),
+  };
 }
 
 /** One word per venue with bit c set when code c (< 32) is in the venue's row. */

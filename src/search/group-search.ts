@@ -12,6 +12,7 @@ import type { OpeningStates } from './opening-states.js';
 import type { Ranking } from './ranking.js';
 import { modeDurationMinutes, modeMinutes, travelCosts } from './travel-modes.js';
 import type { ValidBody } from './validate-request.js';
+import { WorstOfBest } from './worst-of-best.js';
 
 /**
  * The group side of a search (issue 15, docs/search.md "Fair meeting points" and "Open on
@@ -285,49 +286,5 @@ export class DescribedVenue {
     }
     this.count = n;
     return this;
-  }
-}
-
-/**
- * The worst of the `k` smallest costs added so far (a bounded max-heap of costs): the
- * threshold above which a venue cannot reach the page. +Infinity until k have been added.
- */
-class WorstOfBest {
-  private heap = new Float64Array(64);
-  private size = 0;
-  private k = 0;
-
-  reset(k: number): void {
-    this.k = k;
-    this.size = 0;
-    if (this.heap.length < k) this.heap = new Float64Array(k);
-  }
-
-  /** Adds a cost; returns the current threshold. */
-  add(cost: number): number {
-    const h = this.heap;
-    if (this.size < this.k) {
-      let c = this.size++;
-      while (c > 0) {
-        const p = (c - 1) >> 1;
-        if (h[p]! >= cost) break;
-        h[c] = h[p]!;
-        c = p;
-      }
-      h[c] = cost;
-    } else if (cost < h[0]!) {
-      // replace the root and sift down
-      let c = 0;
-      for (;;) {
-        let w = 2 * c + 1;
-        if (w >= this.size) break;
-        if (w + 1 < this.size && h[w + 1]! > h[w]!) w++;
-        if (h[w]! <= cost) break;
-        h[c] = h[w]!;
-        c = w;
-      }
-      h[c] = cost;
-    }
-    return this.size < this.k ? Number.POSITIVE_INFINITY : h[0]!;
   }
 }

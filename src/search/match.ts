@@ -306,3 +306,22 @@ export function hardColumnFilter(prefs: CompiledPreferences, filter: ColumnFilte
   if (prefs.hard & (1 << PART_CHAIN) && prefs.chainWanted >= 0) filter.chainRequired = prefs.chainWanted;
   return filter;
 }
+
+/**
+ * Whether every venue that `filter` (as {@link hardColumnFilter} set it for `prefs`) accepts
+ * passes the non-compromise preferences: the hard parts are caters and chain only, and the
+ * filter encodes each (caters: every asked flag a distinct single bit). A walk may then count
+ * the venues the filter accepts as matches without scoring them.
+ */
+export function hardOnlyByColumns(prefs: CompiledPreferences, filter: ColumnFilter): boolean {
+  const caters = 1 << PART_CATERS;
+  const chain = 1 << PART_CHAIN;
+  if ((prefs.hard & ~(caters | chain)) !== 0) return false;
+  if (prefs.hard & caters) {
+    let bits = 0;
+    for (let r = filter.catersRequired; r !== 0; r &= r - 1) bits++;
+    if (filter.catersRequired === 0 || bits !== prefs.catersBits.length) return false;
+  }
+  if (prefs.hard & chain && filter.chainRequired !== prefs.chainWanted) return false;
+  return true;
+}

@@ -21,6 +21,7 @@ import {
   compilePreferences,
   evaluateVenue,
   hardColumnFilter,
+  hardOnlyByColumns,
   PART_CATERS,
   PART_CHAIN,
   PART_COUNT,
@@ -33,6 +34,7 @@ import {
   type CompiledPreferences,
 } from './match.js';
 import { GroupSearch } from './group-search.js';
+import { NearestFirstRank } from './nearest-first-rank.js';
 import { OpeningStates } from './opening-states.js';
 import { Ranking } from './ranking.js';
 import { routeHalfwayPoint } from './route-center.js';
@@ -193,6 +195,7 @@ export class MultiLocationSearch implements SearchService {
   private readonly filter: ColumnFilter;
   private readonly scorer: BulkScorer;
   private readonly group: GroupSearch;
+  private readonly nearestFirst: NearestFirstRank;
   private readonly occupied: OccupiedCells;
 
   constructor(store: VenueStore, spatial: SpatialIndex, options: SearchServiceOptions) {
@@ -204,6 +207,7 @@ export class MultiLocationSearch implements SearchService {
     this.filter = new ColumnFilter(store.caters, store.chain);
     this.scorer = new BulkScorer(store, options.prepared);
     this.group = new GroupSearch(store, spatial.groupWalker(), this.opening);
+    this.nearestFirst = new NearestFirstRank(spatial.radiusWalker(), this.scorer);
     this.occupied = new OccupiedCells(store.lat, store.lon, store.size, options.prepared?.occupiedCells);
   }
 
@@ -258,13 +262,23 @@ export class MultiLocationSearch implements SearchService {
     const group = this.group;
     group.begin(valid, prefs, request.instant);
     const ranking = this.ranking;
-    // Fair modes (MIN_MAX, MIN_TOTAL): the group walk, with hidden venues refused inside it;
-    // venues it only counted add to the total.
     let counted = 0;
+    // One centre, every venue's total from the columns at one instant, nothing hidden: only
+    // the matches that can reach the page are ranked, nearest-first, the others counted
+    // (nearest-first-rank.ts; -1 when the local frame does not hold).
+    const nearestFirst =
+      !group.isFair &&
+      area.route === null &&
+      this.hidden === null &&
+      (prefs.asked === 0 || (!group.isTimed && this.scorer.covers(prefs) && hardOnlyByColumns(prefs, filter)));
+    if (nearestFirst) counted = this.nearestFirst.collect(prefs, this.opening, area.centerLat, area.centerLon, area.radius, filter, k, hits, ranking);
     if (group.isFair) {
+      // Fair modes (MIN_MAX, MIN_TOTAL): the group walk, with hidden venues refused inside
+      // it; venues it only counted add to the total.
       filter.hidden = this.hidden;
       counted = group.collect(ranking, k, filter);
-    } else {
+    } else if (!nearestFirst || counted < 0) {
+      counted = 0;
       if (area.route) this.spatial.withinCorridor(area.route, area.radius, hits, filter);
       else this.spatial.withinRadius(area.centerLat, area.centerLon, area.radius, hits, filter);
       if (this.hidden !== null) dropHidden(hits, this.hidden);

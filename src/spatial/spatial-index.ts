@@ -8,6 +8,7 @@ import { CorridorWalker } from './corridor.js';
 import { GroupWalker } from './group-walk.js';
 import type { HitBuffer } from './hit-buffer.js';
 import { nearestInto } from './kd-nearest.js';
+import { RadiusWalker } from './radius-walk.js';
 
 const RANGE_STACK = new Uint32Array(3 * 64);
 const EMPTY_U16 = new Uint16Array(0);
@@ -164,6 +165,11 @@ export class SpatialIndex {
     out.clear();
     if (this.size === 0 || !(width >= 0)) return 0;
     return this.corridor.walk(route, width, out, filter);
+  }
+
+  /** A nearest-first radius walker of this tree (counts whole subtrees): src/spatial/radius-walk.ts. */
+  radiusWalker(): RadiusWalker {
+    return new RadiusWalker(this.tree);
   }
 
   /** A walker of this tree for group (fair meeting point) queries: src/spatial/group-walk.ts. */

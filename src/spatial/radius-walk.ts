@@ -1,0 +1,289 @@
+import type KDBush from 'kdbush';
+import { BOX_BOUNDS_STRIDE, boxLowerBound, boxUpperBound, prepareBoxBounds } from '../geo/box-distance.js';
+import { LocalFrame, frameDistanceSq, localFrameHolds } from '../geo/distance.js';
+import type { ColumnFilter } from './column-filter.js';
+import type { HitBuffer } from './hit-buffer.js';
+
+/**
+ * A radius query of a kdbush tree of (lon, lat) walked nearest-first, for a search that needs
+ * only the best few matches and the number of the others (issue 16).
+ *
+ * The venues within `radius` metres of the centre (inclusive; the same set, and the same
+ * distances to the bit, as SpatialIndex.withinRadius under the local-frame rule) come out in
+ * batches, node by node in increasing order of the node's lower distance bound (Papadias et
+ * al.'s best-first walk): after a batch, {@link pendingBound} is a lower bound of the distance
+ * of every venue not yet given. The caller stops when that bound shows no remaining venue can
+ * reach its page, and {@link countRest} counts the rest without measuring most of it: a
+ * subtree of a kdbush tree is a contiguous index range, so a subtree whose box lies wholly
+ * inside the circle (upper distance bound <= radius) counts as its size in O(1) (with a
+ * column filter: one sequential pass over the range's columns, no distance); only the
+ * subtrees crossing the circle's edge measure their venues.
+ *
+ * The filter (the column part of the non-compromise preferences) is tested before any
+ * distance. Only for the local frame (see {@link begin}); `hidden` of the filter is not
+ * read (the caller leaves live data with hidden venues to withinRadius).
+ *
+ * Pending nodes live in a pool of typed arrays (left, right, axis, box, key) with a binary
+ * min-heap of pool slots by key: allocation-free after the pool has grown to a query's need.
+ * Not re-entrant.
+ */
+export class RadiusWalker {
+  private readonly ids: Uint16Array | Uint32Array;
+  private readonly coords: Float64Array;
+  private readonly nodeSize: number;
+  private readonly bounds = new Float64Array(BOX_BOUNDS_STRIDE);
+  // pool of pending nodes: slot -> index range [left, right], split axis, box, lower bound (m)
+  private left = new Int32Array(256);
+  private right = new Int32Array(256);
+  private axis = new Uint8Array(256);
+  private box = new Float64Array(4 * 256);
+  private key = new Float64Array(256);
+  private used = 0;
+  /** Min-heap of pool slots by key. */
+  private heap = new Int32Array(256);
+  private heapSize = 0;
+  /** Venues whose distance the walk computed since {@link begin} (the others were counted whole, or filtered out first). */
+  measured = 0;
+  // ---- per query (held in fields: read once per batch into locals)
+  private lat = 0;
+  private lon = 0;
+  private radius = 0;
+  private r2 = 0;
+  private kx0 = 0;
+  private kx1 = 0;
+  private kx2 = 0;
+  private ky0 = 0;
+  private ky1 = 0;
+  private ky2 = 0;
+  private filtered = false;
+  private caters: Uint16Array = new Uint16Array(0);
+  private chain: Uint8Array = new Uint8Array(0);
+  private catersRequired = 0;
+  private chainRequired = -1;
+
+  /** Whether the tree's coordinates are Float64Array (the engine's; another tree is declined by {@link begin}). */
+  private readonly usable: boolean;
+
+  constructor(tree: KDBush) {
+    this.usable = tree.coords instanceof Float64Array;
+    this.ids = tree.ids;
+    this.coords = this.usable ? (tree.coords as Float64Array) : new Float64Array(0);
+    this.nodeSize = tree.nodeSize;
+  }
+
+  /**
+   * Starts a walk of the circle of `radius` metres around (lat, lon) (degrees). Returns false,
+   * and starts nothing, when the local frame does not hold for it (src/geo's distance rule:
+   * the caller then measures with SpatialIndex.withinRadius, which uses the exact distance)
+   * or the tree's coordinates are not Float64Array.
+   */
+  begin(lat: number, lon: number, radius: number, filter: ColumnFilter | null): boolean {
+    this.heapSize = 0;
+    this.used = 0;
+    this.measured = 0;
+    if (!this.usable || !(radius >= 0) || !localFrameHolds(lat, radius)) return false;
+    const f = new LocalFrame(lat, lon);
+    this.lat = lat;
+    this.lon = lon;
+    this.radius = radius;
+    this.r2 = radius * radius;
+    this.kx0 = f.kx0;
+    this.kx1 = f.kx1;
+    this.kx2 = f.kx2;
+    this.ky0 = f.ky0;
+    this.ky1 = f.ky1;
+    this.ky2 = f.ky2;
+    this.filtered = filter !== null && (filter.catersRequired !== 0 || filter.chainRequired !== -1);
+    if (filter !== null) {
+      this.caters = filter.caters;
+      this.chain = filter.chain;
+      this.catersRequired = filter.catersRequired;
+      this.chainRequired = filter.chainRequired;
+    }
+    prepareBoxBounds(lat, lon, radius, this.bounds, 0);
+    if (this.ids.length > 0) this.pushNode(0, this.ids.length - 1, 0, -180, -90, 180, 90);
+    return true;
+  }
+
+  /** Lower bound (metres) of the distance of every venue the walk has not given yet; Infinity when none is left. */
+  get pendingBound(): number {
+    return this.heapSize > 0 ? this.key[this.heap[0]!]! : Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * Appends to `out` the matching venues of the nearest pending nodes (a node's own venues
+   * in index order), until at least `batch` were appended or no node is left; returns how
+   * many were appended (0: the walk is over).
+   */
+  next(out: HitBuffer, batch: number): number {
+    const start = out.length;
+    let measured = 0;
+    const { ids, coords, nodeSize, lat, lon, r2, kx0, kx1, kx2, ky0, ky1, ky2, filtered, caters, chain, catersRequired, chainRequired } = this;
+    while (this.heapSize > 0 && out.length - start < batch) {
+      const s = this.popNode();
+      const left = this.left[s]!;
+      const right = this.right[s]!;
+      const leaf = right - left <= nodeSize;
+      const lo = leaf ? left : (left + right) >> 1;
+      const hi = leaf ? right : lo;
+      out.reserve(out.length + hi - lo + 1);
+      const oIdx = out.idx;
+      const oDist = out.dist;
+      const oAlong = out.along;
+      let len = out.length;
+      for (let i = lo; i <= hi; i++) {
+        const v = ids[i]!;
+        if (filtered && ((caters[v]! & catersRequired) !== catersRequired || (chainRequired >= 0 && chain[v] !== chainRequired))) continue;
+        const d2 = frameDistanceSq(coords[2 * i + 1]!, coords[2 * i]!, lat, lon, kx0, kx1, kx2, ky0, ky1, ky2);
+        measured++;
+        if (d2 <= r2) {
+          oIdx[len] = v;
+          oDist[len] = Math.sqrt(d2);
+          oAlong[len] = 0;
+          len++;
+        }
+      }
+      out.length = len;
+      if (!leaf) this.pushChildren(s, lo, true);
+    }
+    this.measured += measured;
+    return out.length - start;
+  }
+
+  /**
+   * Counts the matching venues the walk has not given (and ends the walk): whole subtrees
+   * inside the circle by their size (filtered: by their columns), the others venue by venue.
+   */
+  countRest(): number {
+    const { ids, coords, nodeSize, lat, lon, r2, radius, kx0, kx1, kx2, ky0, ky1, ky2, filtered, caters, chain, catersRequired, chainRequired } = this;
+    const b = this.bounds;
+    const box = this.box;
+    let count = 0;
+    let measured = 0;
+    // Order no longer matters: the heap's slots are taken from its end, as a stack.
+    while (this.heapSize > 0) {
+      const s = this.heap[--this.heapSize]!;
+      const left = this.left[s]!;
+      const right = this.right[s]!;
+      const inside = boxUpperBound(b, 0, box[4 * s]!, box[4 * s + 1]!, box[4 * s + 2]!, box[4 * s + 3]!) <= radius;
+      if (inside && !filtered) {
+        count += right - left + 1;
+        continue;
+      }
+      const leaf = inside || right - left <= nodeSize;
+      const lo = leaf ? left : (left + right) >> 1;
+      const hi = leaf ? right : lo;
+      for (let i = lo; i <= hi; i++) {
+        const v = ids[i]!;
+        if (filtered && ((caters[v]! & catersRequired) !== catersRequired || (chainRequired >= 0 && chain[v] !== chainRequired))) continue;
+        if (inside) count++;
+        else {
+          measured++;
+          if (frameDistanceSq(coords[2 * i + 1]!, coords[2 * i]!, lat, lon, kx0, kx1, kx2, ky0, ky1, ky2) <= r2) count++;
+        }
+      }
+      if (!leaf) this.pushChildren(s, lo, false);
+    }
+    this.measured += measured;
+    return count;
+  }
+
+  /** Pushes the children of inner node slot `s` (split at index m) that can reach the circle. */
+  private pushChildren(s: number, m: number, keyed: boolean): void {
+    const left = this.left[s]!;
+    const right = this.right[s]!;
+    const axis = this.axis[s]!;
+    const box = this.box;
+    const minX = box[4 * s]!;
+    const minY = box[4 * s + 1]!;
+    const maxX = box[4 * s + 2]!;
+    const maxY = box[4 * s + 3]!;
+    const mx = this.coords[2 * m]!;
+    const my = this.coords[2 * m + 1]!;
+    // kdbush: the left subtree's points are <= the middle's coordinate on the axis, the right's >=.
+    if (m - 1 >= left) this.pushIfReached(left, m - 1, 1 - axis, minX, minY, axis === 0 ? mx : maxX, axis === 1 ? my : maxY, keyed);
+    if (right >= m + 1) this.pushIfReached(m + 1, right, 1 - axis, axis === 0 ? mx : minX, axis === 1 ? my : minY, maxX, maxY, keyed);
+  }
+
+  private pushIfReached(left: number, right: number, axis: number, minX: number, minY: number, maxX: number, maxY: number, keyed: boolean): void {
+    const lb = boxLowerBound(this.bounds, 0, minX, minY, maxX, maxY);
+    if (lb > this.radius) return;
+    const s = this.pushNode(left, right, axis, minX, minY, maxX, maxY);
+    this.key[s] = lb;
+    if (keyed) this.siftUp(this.heapSize - 1);
+  }
+
+  /** A new pool slot for the node, appended to the heap (not yet sifted); returns the slot. */
+  private pushNode(left: number, right: number, axis: number, minX: number, minY: number, maxX: number, maxY: number): number {
+    if (this.used === this.left.length) this.grow();
+    const s = this.used++;
+    this.left[s] = left;
+    this.right[s] = right;
+    this.axis[s] = axis;
+    this.box[4 * s] = minX;
+    this.box[4 * s + 1] = minY;
+    this.box[4 * s + 2] = maxX;
+    this.box[4 * s + 3] = maxY;
+    this.key[s] = 0;
+    this.heap[this.heapSize++] = s;
+    return s;
+  }
+
+  private popNode(): number {
+    const heap = this.heap;
+    const top = heap[0]!;
+    const last = heap[--this.heapSize]!;
+    if (this.heapSize > 0) {
+      const key = this.key;
+      const k = key[last]!;
+      const size = this.heapSize;
+      let c = 0;
+      for (;;) {
+        let w = 2 * c + 1;
+        if (w >= size) break;
+        if (w + 1 < size && key[heap[w + 1]!]! < key[heap[w]!]!) w++;
+        if (key[heap[w]!]! >= k) break;
+        heap[c] = heap[w]!;
+        c = w;
+      }
+      heap[c] = last;
+    }
+    return top;
+  }
+
+  private siftUp(c: number): void {
+    const heap = this.heap;
+    const key = this.key;
+    const s = heap[c]!;
+    const k = key[s]!;
+    while (c > 0) {
+      const p = (c - 1) >> 1;
+      if (key[heap[p]!]! <= k) break;
+      heap[c] = heap[p]!;
+      c = p;
+    }
+    heap[c] = s;
+  }
+
+  private grow(): void {
+    const cap = this.left.length * 2;
+    const left = new Int32Array(cap);
+    left.set(this.left);
+    this.left = left;
+    const right = new Int32Array(cap);
+    right.set(this.right);
+    this.right = right;
+    const axis = new Uint8Array(cap);
+    axis.set(this.axis);
+    this.axis = axis;
+    const box = new Float64Array(4 * cap);
+    box.set(this.box);
+    this.box = box;
+    const key = new Float64Array(cap);
+    key.set(this.key);
+    this.key = key;
+    const heap = new Int32Array(cap);
+    heap.set(this.heap);
+    this.heap = heap;
+  }
+}

@@ -1,0 +1,192 @@
+// The nearest-first radius walk (src/spatial/radius-walk.ts, issue 16) against brute-force
+// scans of every point: GeographicLib for the geometry, and the one distance rule of src/geo
+// (LocalFrame) for the exact set and the distances to the bit.
+import KDBush from 'kdbush';
+import { describe, expect, it } from 'vitest';
+import { LocalFrame } from '../../src/geo/distance.js';
+import { ColumnFilter } from '../../src/spatial/column-filter.js';
+import { HitBuffer } from '../../src/spatial/hit-buffer.js';
+import { RadiusWalker } from '../../src/spatial/radius-walk.js';
+import { SpatialIndex } from '../../src/spatial/spatial-index.js';
+import { geodesic, prng } from '../support/oracle.js';
+
+interface Cloud {
+  lat: Float64Array;
+  lon: Float64Array;
+  caters: Uint16Array;
+  chain: Uint8Array;
+}
+
+/** Clustered points (a town centre: Gaussian, 400 m) around each centre, with random caters bits and chain values. */
+function cloud(centres: ReadonlyArray<readonly [number, number]>, perCentre: number, seed: number): Cloud {
+  const rnd = prng(seed);
+  const n = centres.length * perCentre;
+  const c: Cloud = { lat: new Float64Array(n), lon: new Float64Array(n), caters: new Uint16Array(n), chain: new Uint8Array(n) };
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
+  for (let i = 0; i < n; i++) {
+    const [lat, lon] = centres[Math.floor(i / perCentre)]!;
+    c.lat[i] = lat + (gauss() * 400) / 111_000;
+    let x = lon + (gauss() * 400) / (111_000 * Math.cos((lat * Math.PI) / 180));
+    if (x >= 180) x -= 360;
+    if (x < -180) x += 360;
+    c.lon[i] = x;
+    c.caters[i] = (rnd() < 0.3 ? 1 : 0) | (rnd() < 0.5 ? 2 : 0);
+    c.chain[i] = Math.floor(rnd() * 3);
+  }
+  // a few exact duplicates (shared postcode centroids)
+  for (let i = 1; i < n; i += 97) {
+    c.lat[i] = c.lat[i - 1]!;
+    c.lon[i] = c.lon[i - 1]!;
+  }
+  return c;
+}
+
+function tree(c: Cloud, nodeSize: number): KDBush {
+  const t = new KDBush(c.lat.length, nodeSize, Float64Array);
+  for (let i = 0; i < c.lat.length; i++) t.add(c.lon[i]!, c.lat[i]!);
+  return t.finish();
+}
+
+function accepts(f: ColumnFilter | null, i: number): boolean {
+  return f === null || ((f.caters[i]! & f.catersRequired) === f.catersRequired && (f.chainRequired < 0 || f.chain[i] === f.chainRequired));
+}
+
+/** Brute force over every point by src/geo's rule: index -> distance (m) of the matches. */
+function bruteForce(c: Cloud, lat: number, lon: number, r: number, f: ColumnFilter | null): Map<number, number> {
+  const frame = new LocalFrame(lat, lon);
+  const out = new Map<number, number>();
+  for (let i = 0; i < c.lat.length; i++) {
+    if (!accepts(f, i)) continue;
+    const d = frame.ruledDistance(c.lat[i]!, c.lon[i]!);
+    if (d <= r) out.set(i, d);
+  }
+  return out;
+}
+
+const CENTRES: ReadonlyArray<readonly [number, number]> = [
+  [51.5074, -0.1278], // London
+  [53.4808, -2.2426], // Manchester
+  [64.1466, -21.9426], // Reykjavik (high latitude)
+  [-17.8, 179.999], // Fiji, across the antimeridian
+  [0.0, 0.0], // the equator and the prime meridian
+];
+
+describe('RadiusWalker against brute-force scans', () => {
+  for (const nodeSize of [4, 16, 64]) {
+    it(`every match exactly once, the distances of the rule, nearest node first (node size ${nodeSize})`, () => {
+      const c = cloud(CENTRES, 1500, nodeSize);
+      const walker = new RadiusWalker(tree(c, nodeSize));
+      const rnd = prng(100 + nodeSize);
+      const out = new HitBuffer();
+      let checked = 0;
+      for (let q = 0; q < 60; q++) {
+        const [clat, clon] = CENTRES[q % CENTRES.length]!;
+        const lat = clat + (rnd() - 0.5) * 0.02;
+        let lon = clon + (rnd() - 0.5) * 0.02;
+        if (lon >= 180) lon -= 360;
+        const r = 20 + rnd() * 2500;
+        const filter = q % 3 === 0 ? null : new ColumnFilter(c.caters, c.chain);
+        if (filter && q % 3 === 1) filter.catersRequired = 1;
+        if (filter && q % 3 === 2) filter.chainRequired = 0;
+        const expected = bruteForce(c, lat, lon, r, filter);
+        expect(walker.begin(lat, lon, r, filter)).toBe(true);
+        out.clear();
+        let bound = 0;
+        for (;;) {
+          const before = walker.pendingBound;
+          // no venue the walk gives later lies nearer than the bound it published
+          expect(before).toBeGreaterThanOrEqual(bound);
+          bound = before;
+          const from = out.length;
+          if (walker.next(out, 1 + Math.floor(rnd() * 40)) === 0) break;
+          for (let k = from; k < out.length; k++) expect(out.dist[k]!).toBeGreaterThanOrEqual(before);
+        }
+        expect(walker.pendingBound).toBe(Number.POSITIVE_INFINITY);
+        expect(out.length).toBe(expected.size);
+        for (let k = 0; k < out.length; k++) {
+          const i = out.idx[k]!;
+          expect(expected.get(i), `venue ${i}`).toBe(out.dist[k]);
+          expected.delete(i);
+          // the rule's distance is GeographicLib's within a millimetre at these ranges
+          expect(Math.abs(out.dist[k]! - geodesic(lat, lon, c.lat[i]!, c.lon[i]!))).toBeLessThan(1e-3);
+          checked++;
+        }
+        expect(expected.size).toBe(0);
+        expect(walker.countRest()).toBe(0);
+      }
+      expect(checked).toBeGreaterThan(5000);
+    });
+  }
+
+  it('stopped after any batch, the count of the rest completes the brute-force count; whole subtrees are counted without measuring', () => {
+    const c = cloud(CENTRES, 3000, 7);
+    const walker = new RadiusWalker(tree(c, 16));
+    const rnd = prng(8);
+    const out = new HitBuffer();
+    let measuredShare = 0;
+    let bigCircles = 0;
+    for (let q = 0; q < 80; q++) {
+      const [clat, clon] = CENTRES[q % CENTRES.length]!;
+      const lat = clat + (rnd() - 0.5) * 0.01;
+      const lon = Math.min(179.9999, clon + (rnd() - 0.5) * 0.01);
+      const r = 50 + rnd() * 3000;
+      const filter = q % 2 === 0 ? null : new ColumnFilter(c.caters, c.chain);
+      if (filter) filter.catersRequired = 2;
+      const expected = bruteForce(c, lat, lon, r, filter);
+      walker.begin(lat, lon, r, filter);
+      out.clear();
+      const batches = Math.floor(rnd() * 6);
+      for (let b = 0; b < batches; b++) walker.next(out, 16);
+      const given = new Set(Array.from(out.idx.subarray(0, out.length)));
+      for (const i of given) expect(expected.has(i)).toBe(true);
+      const rest = walker.countRest();
+      expect(given.size + rest, `circle ${q}: ${r.toFixed(0)} m`).toBe(expected.size);
+      if (filter === null && expected.size > 1000) {
+        bigCircles++;
+        measuredShare += walker.measured / expected.size;
+      }
+    }
+    // Most of a large circle lies in subtrees wholly inside it: counted by size, not measured.
+    expect(bigCircles).toBeGreaterThan(5);
+    expect(measuredShare / bigCircles).toBeLessThan(0.6);
+  });
+
+  it('gives what SpatialIndex.withinRadius gives, to the bit, on the same tree', () => {
+    const c = cloud(CENTRES, 2000, 9);
+    const index = new SpatialIndex(c.lat, c.lon, 64);
+    const walker = index.radiusWalker();
+    const rnd = prng(10);
+    const a = new HitBuffer();
+    const b = new HitBuffer();
+    for (let q = 0; q < 40; q++) {
+      const [clat, clon] = CENTRES[q % CENTRES.length]!;
+      const lat = clat + (rnd() - 0.5) * 0.01;
+      const lon = Math.min(179.9999, clon + (rnd() - 0.5) * 0.01);
+      const r = 10 + rnd() * 2000;
+      index.withinRadius(lat, lon, r, a);
+      walker.begin(lat, lon, r, null);
+      b.clear();
+      while (walker.next(b, 64) > 0);
+      const got = new Map<number, number>();
+      for (let k = 0; k < b.length; k++) got.set(b.idx[k]!, b.dist[k]!);
+      expect(got.size).toBe(a.length);
+      for (let k = 0; k < a.length; k++) expect(got.get(a.idx[k]!)).toBe(a.dist[k]);
+    }
+  });
+
+  it('declines a circle the local frame does not hold (the caller measures exactly) and a tree of Float32Array coordinates; an empty tree gives nothing', () => {
+    const c = cloud([[51.5, -0.1]], 100, 11);
+    const walker = new RadiusWalker(tree(c, 16));
+    expect(walker.begin(51.5, -0.1, 200_000, null)).toBe(false);
+    expect(walker.begin(89.99, 0, 1000, null)).toBe(false);
+    expect(walker.begin(51.5, -0.1, Number.NaN, null)).toBe(false);
+    const f32 = new KDBush(c.lat.length, 16, Float32Array);
+    for (let i = 0; i < c.lat.length; i++) f32.add(c.lon[i]!, c.lat[i]!);
+    expect(new RadiusWalker(f32.finish()).begin(51.5, -0.1, 1000, null)).toBe(false);
+    const empty = new RadiusWalker(new KDBush(0, 16, Float64Array).finish());
+    const out = new HitBuffer();
+    expect(empty.begin(51.5, -0.1, 1000, null)).toBe(true);
+    expect(empty.next(out, 10)).toBe(0);
+    expect(empty.countRest()).toBe(0);
+  });
+});
