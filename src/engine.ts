@@ -17,6 +17,7 @@ import { createSearchService, type SearchService } from './search/index.js';
 import type { MultiLocationSearch, PreparedSearchColumns } from './search/search-service.js';
 import { buildOpeningTables } from './search/opening-states.js';
 import { SpatialIndex } from './spatial/spatial-index.js';
+import { buildArray } from './store/build-memory.js';
 import { VenueStore } from './store/venue-store.js';
 
 export interface EngineOptions {
@@ -309,7 +310,8 @@ function spatialOrder(venues: readonly VenueRecord[]): { order: Uint32Array; tre
   const tree = new KDBush(n, 64, Float64Array);
   for (const v of venues) tree.add(v.location.coordinates[1], v.location.coordinates[0]);
   tree.finish();
-  const order = Uint32Array.from(tree.ids);
+  const order = buildArray(Uint32Array, n);
+  order.set(tree.ids);
   for (let k = 0; k < n; k++) tree.ids[k] = k;
   return { order, tree };
 }

@@ -1,5 +1,6 @@
 import { DAY_NAMES } from '../schema/common.js';
 import type { VenueRecord } from '../schema/venue.js';
+import { buildArray, buildBuffer } from './build-memory.js';
 import type { RecordSource } from './record-source.js';
 
 /**
@@ -108,9 +109,19 @@ class RecordWriter {
   private pos = 0;
   private recordStart = 0;
 
-  /** `firstBlockBytes`: the first block's size (later ones are BLOCK_BYTES). */
-  constructor(firstBlockBytes: number) {
-    this.buf = Buffer.allocUnsafe(firstBlockBytes);
+  /** Bytes in the blocks retired so far. */
+  private retiredBytes = 0;
+
+  /**
+   * `firstBlockBytes`: the first block's size; `nextBlockBytes(written)`: a later block's
+   * size, given the bytes written so far (at most BLOCK_BYTES; the record being written
+   * always fits).
+   */
+  constructor(
+    firstBlockBytes: number,
+    private readonly nextBlockBytes: (written: number) => number = () => BLOCK_BYTES,
+  ) {
+    this.buf = buildBuffer(firstBlockBytes);
   }
 
   /** Starts a record; returns its global start. */
@@ -128,7 +139,7 @@ class RecordWriter {
     if (this.pos + bytes <= this.buf.length) return;
     // Move the record written so far to a fresh block, so no record spans two blocks.
     const partial = this.pos - this.recordStart;
-    const next = Buffer.allocUnsafe(Math.max(BLOCK_BYTES, 2 * (partial + bytes)));
+    const next = buildBuffer(Math.max(Math.min(BLOCK_BYTES, this.nextBlockBytes(this.retiredBytes + this.recordStart)), 2 * (partial + bytes)));
     this.buf.copy(next, 0, this.recordStart, this.pos);
     this.retire(this.recordStart);
     this.buf = next;
@@ -137,7 +148,13 @@ class RecordWriter {
   }
 
   private retire(used: number): void {
-    this.blocks.push(this.buf.length - used > 1024 * 1024 ? Buffer.from(this.buf.subarray(0, used)) : this.buf.subarray(0, used));
+    let block = this.buf.subarray(0, used);
+    if (this.buf.length - used > 1024 * 1024) {
+      block = buildBuffer(used);
+      this.buf.copy(block, 0, 0, used);
+    }
+    this.blocks.push(block);
+    this.retiredBytes += used;
   }
 
   byte(b: number): void {
@@ -321,11 +338,15 @@ export class CompactRecordsBuilder {
   private count = 0;
 
   constructor(size: number) {
-    this.starts = new Float64Array(size);
+    this.starts = buildArray(Float64Array, size);
     this.lastShape = this.shapes.code(''); // the empty key list, matching `lastKeys`
     this.shapeRoot.code = this.lastShape;
-    // About 64 bytes per lean record; a small engine does not take a whole block.
-    this.writer = new RecordWriter(Math.min(BLOCK_BYTES, Math.max(4096, size * 64)));
+    // About 64 bytes per lean record; a small engine does not take a whole block. A later
+    // block holds the records still to come at the mean size so far, plus 1/16 (so a
+    // block too large is rare, and copied to its size at finish).
+    this.writer = new RecordWriter(Math.min(BLOCK_BYTES, Math.max(4096, size * 64)), (written) =>
+      Math.max(4096, Math.ceil(((this.starts.length - this.count) * written * 17) / (16 * Math.max(1, this.count)))),
+    );
   }
 
   /**

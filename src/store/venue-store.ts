@@ -1,4 +1,5 @@
 import type { VenueRecord } from '../schema/venue.js';
+import { buildArray, buildCopy } from './build-memory.js';
 import { CompactRecordsBuilder } from './compact-records.js';
 import { IdIndex } from './id-index.js';
 import { ArrayRecordSource, type RecordSource } from './record-source.js';
@@ -106,17 +107,17 @@ export class VenueStore {
     // Venue k is records[order[k]]. The records are read once, in the caller's order (the
     // order they lie in memory: reading them in venue order would miss the cache on every
     // object); what is written goes to the venue's index `at[i]`.
-    const at = new Uint32Array(n);
+    const at = buildArray(Uint32Array, n);
     for (let k = 0; k < n; k++) at[order === undefined ? k : order[k]!] = k;
     const idOfVenue = order === undefined ? (k: number): string => records[k]!.id : (k: number): string => records[order[k]!]!.id;
     const compact = new CompactRecordsBuilder(n);
-    this.lat = new Float64Array(n);
-    this.lon = new Float64Array(n);
-    this.chain = new Uint8Array(n);
-    this.caters = new Uint16Array(n);
-    this.primaryGenre = new Uint16Array(n);
-    this.termStart = new Uint32Array(n + 1);
-    this.vibeStart = new Uint32Array(n + 1);
+    this.lat = buildArray(Float64Array, n);
+    this.lon = buildArray(Float64Array, n);
+    this.chain = buildArray(Uint8Array, n);
+    this.caters = buildArray(Uint16Array, n);
+    this.primaryGenre = buildArray(Uint16Array, n);
+    this.termStart = buildArray(Uint32Array, n + 1);
+    this.vibeStart = buildArray(Uint32Array, n + 1);
     this.idIndex = new IdIndex(n);
     const terms = new SpellingRows(n);
     const vibes = new SpellingRows(n);
@@ -269,8 +270,8 @@ class SpellingRows {
   private codes: Uint32Array = new Uint32Array(64);
 
   constructor(records: number) {
-    this.entries = new Uint32Array(Math.max(16, records * 4));
-    this.rowStart = new Uint32Array(records + 1);
+    this.entries = buildArray(Uint32Array, Math.max(16, records * 4));
+    this.rowStart = buildArray(Uint32Array, records + 1);
   }
 
   push(word: string, role: SpellingRole): void {
@@ -281,9 +282,7 @@ class SpellingRows {
       this.numbers.set(word, sp);
     }
     if (this.length === this.entries.length) {
-      const grown = new Uint32Array(this.entries.length * 2);
-      grown.set(this.entries);
-      this.entries = grown;
+      this.entries = buildCopy(this.entries, this.entries.length * 2);
     }
     this.entries[this.length++] = (sp << 2) | role;
   }
@@ -326,14 +325,12 @@ class CodeRows {
   private rowStart = 0;
 
   constructor(capacity: number) {
-    this.codes = new Uint16Array(Math.max(16, capacity));
+    this.codes = buildArray(Uint16Array, Math.max(16, capacity));
   }
 
   push(code: number): void {
     if (this.length === this.codes.length) {
-      const grown = new Uint16Array(this.codes.length * 2);
-      grown.set(this.codes);
-      this.codes = grown;
+      this.codes = buildCopy(this.codes, this.codes.length * 2);
     }
     this.codes[this.length++] = code;
   }
@@ -357,7 +354,7 @@ class CodeRows {
   }
 
   finish(): Uint16Array {
-    return this.codes.slice(0, this.length);
+    return buildCopy(this.codes, this.length);
   }
 }
 
