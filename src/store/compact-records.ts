@@ -201,6 +201,21 @@ class RecordWriter {
     this.pos += this.buf.write(t, this.pos, 'utf8');
   }
 
+  /** The text written at global position `at` (a finished record's id or name). */
+  textAt(at: number): string {
+    const b = Math.floor(at / BLOCK_STRIDE);
+    const buf = b < this.blocks.length ? this.blocks[b]! : this.buf;
+    let pos = at - b * BLOCK_STRIDE;
+    let h = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = buf[pos++]!;
+      h += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) break;
+    }
+    const t = buf.toString('utf8', pos, pos + Math.floor(h / 2));
+    return h % 2 === 1 ? (JSON.parse(t) as string) : t;
+  }
+
   /** Closes the writer; returns the blocks. */
   finish(): Buffer[] {
     this.retire(this.pos);
@@ -317,7 +332,7 @@ const RECENT_SHARED = 16;
 /** Builds a {@link CompactRecordSource}: `add` each venue's record, then `finish`. */
 export class CompactRecordsBuilder {
   private readonly writer: RecordWriter;
-  private readonly starts: Float64Array;
+  private starts: Float64Array;
   private readonly words = new Dictionary();
   private readonly shapes = new Dictionary();
   /** Per shared code: the value itself (a copy of the first seen), frozen at finish. */
@@ -342,10 +357,11 @@ export class CompactRecordsBuilder {
     this.lastShape = this.shapes.code(''); // the empty key list, matching `lastKeys`
     this.shapeRoot.code = this.lastShape;
     // About 64 bytes per lean record; a small engine does not take a whole block. A later
-    // block holds the records still to come at the mean size so far, plus 1/16 (so a
-    // block too large is rare, and copied to its size at finish).
+    // block holds the records still expected at the mean size so far, plus 1/16 (so a
+    // block too large is rare, and copied to its size at finish), and at least a quarter
+    // of the bytes so far (more records may come than expected).
     this.writer = new RecordWriter(Math.min(BLOCK_BYTES, Math.max(4096, size * 64)), (written) =>
-      Math.max(4096, Math.ceil(((this.starts.length - this.count) * written * 17) / (16 * Math.max(1, this.count)))),
+      Math.max(4096, Math.ceil(written / 4), Math.ceil((Math.max(0, this.starts.length - this.count) * written * 17) / (16 * Math.max(1, this.count)))),
     );
   }
 
@@ -354,6 +370,7 @@ export class CompactRecordsBuilder {
    * coordinates (its location's).
    */
   add(r: VenueRecord, lat: number, lon: number, index: number = this.count): void {
+    if (index >= this.starts.length) this.growStarts(index + 1);
     const w = this.writer;
     w.begin();
     const rec = r as unknown as Record<string, unknown>;
@@ -393,6 +410,17 @@ export class CompactRecordsBuilder {
     }
     this.starts[index] = w.start;
     this.count++;
+  }
+
+  private growStarts(least: number): void {
+    const grown = buildArray(Float64Array, Math.max(least, this.starts.length * 2));
+    grown.set(this.starts);
+    this.starts = grown;
+  }
+
+  /** The id of the record added as `index` (read back from its bytes). */
+  idOf(index: number): string {
+    return this.writer.textAt(this.starts[index]!);
   }
 
   /**
@@ -477,11 +505,25 @@ export class CompactRecordsBuilder {
     return this.sharedValues.length - 1;
   }
 
-  finish(lat: Float64Array, lon: Float64Array): CompactRecordSource {
-    if (this.count !== this.starts.length) throw new Error(`CompactRecordsBuilder: ${this.count} records added, ${this.starts.length} expected`);
+  /**
+   * The records, over the store's `lat`/`lon` columns (one entry per record added). With
+   * `order`, the records were added by number and venue k is the one added as `order[k]`.
+   */
+  finish(lat: Float64Array, lon: Float64Array, order?: Uint32Array): CompactRecordSource {
+    const n = lat.length;
+    if (this.count !== n) {
+      throw new Error(`CompactRecordsBuilder: ${this.count} records added, ${n} expected`);
+    }
+    let starts = this.starts;
+    if (order !== undefined) {
+      starts = buildArray(Float64Array, n);
+      for (let k = 0; k < n; k++) starts[k] = this.starts[order[k]!]!;
+    } else if (starts.length !== n) {
+      starts = starts.slice(0, n);
+    }
     const shapes = this.shapes.values.map((s) => (s === '' ? [] : s.split('\u0000')));
     const shared = this.sharedValues.map((v) => deepFreeze(v));
-    return new CompactRecordSource(this.writer.finish(), this.starts, this.words.values, shapes, shared, lat, lon);
+    return new CompactRecordSource(this.writer.finish(), starts, this.words.values, shapes, shared, lat, lon);
   }
 }
 

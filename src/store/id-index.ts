@@ -66,6 +66,16 @@ export class IdIndex {
     return -1;
   }
 
+  /** Renumbers every index i held as `map[i]` (ids keep their slots: only the low bits change). */
+  renumber(map: Uint32Array): void {
+    const { slots, mask } = this;
+    for (let s = 0; s < slots.length; s++) {
+      const entry = slots[s]!;
+      if (entry === 0) continue;
+      slots[s] = ((entry - (entry & mask)) + map[(entry & mask) - 1]! + 1) >>> 0;
+    }
+  }
+
   private grow(idOf: (index: number) => string): void {
     const old = this.slots;
     const oldMask = this.mask;
