@@ -13,7 +13,8 @@ import type { RecordSource } from './record-source.js';
  * `start mod 2^32`; a record never spans two blocks):
  * - the id and the name as texts (see `RecordWriter.text`), read without decoding the rest
  *   (find's index, ranking ties, id lookups);
- * - the shape: a varint code of the record's key list, in the record's own key order;
+ * - the shape: a varint code of the record's key list, in the record's own key order (padded
+ *   with continuation bytes to the width the builder kept for it);
  * - each key's value as a tag byte and its payload:
  *   `TEXT` a UTF-8 text; `WORD` a varint code of a vocabulary word (primaryGenre,
  *   timeZone); `WORDS` a count and word codes (additionalGenres, establishmentFlags,
@@ -130,6 +131,28 @@ class RecordWriter {
     return this.blocks.length * BLOCK_STRIDE + this.pos;
   }
 
+  /** Keeps `bytes` bytes of room in the record being written; returns their place in it (for {@link paddedVarintAt}). */
+  reserve(bytes: number): number {
+    this.ensure(bytes);
+    const at = this.pos - this.recordStart;
+    this.pos += bytes;
+    return at;
+  }
+
+  /**
+   * Writes `n` as a varint of exactly `width` bytes (continuation bits on the leading ones:
+   * a padded varint reads as the same number) at place `at` of the record being written.
+   */
+  paddedVarintAt(at: number, n: number, width: number): void {
+    if (n >= 2 ** (7 * width)) throw new RangeError(`compact records: ${n} does not fit in a ${width}-byte varint`);
+    let p = this.recordStart + at;
+    for (let b = 1; b < width; b++) {
+      this.buf[p++] = (n & 0x7f) | 0x80;
+      n >>>= 7;
+    }
+    this.buf[p] = n;
+  }
+
   /** The global start of the record being written (it moves when the record moves to a new block). */
   get start(): number {
     return this.blocks.length * BLOCK_STRIDE + this.recordStart;
@@ -232,7 +255,12 @@ function isCanonicalPoint(location: unknown, lat: number, lon: number): boolean 
 }
 
 const POINT_KEYS = ['type', 'coordinates'];
-const DAY_CODE = new Map<string, number>(DAY_NAMES.map((d, k) => [d, k]));
+
+/** The code of a day name (its place in DAY_NAMES), or -1. */
+function dayCode(day: unknown): number {
+  for (let c = 0; c < DAY_NAMES.length; c++) if (DAY_NAMES[c] === day) return c;
+  return -1;
+}
 
 /** True when `o`'s own enumerable keys are exactly `keys`, in that order (no allocation). */
 function hasKeys(o: object, keys: readonly string[]): boolean {
@@ -277,8 +305,8 @@ function describeHours(v: unknown): number {
     if (n + 2 + days.length + 3 * timeSlots.length > u.length) return -1;
     u[n++] = 0xff00 + days.length;
     for (const day of days as unknown[]) {
-      const c = DAY_CODE.get(day as string);
-      if (c === undefined) return -1;
+      const c = dayCode(day);
+      if (c < 0) return -1;
       u[n++] = c;
     }
     u[n++] = 0xfe00 + timeSlots.length;
@@ -296,15 +324,12 @@ function describeHours(v: unknown): number {
   return n;
 }
 
-/** Two independent 26-bit FNV-style hashes of `units[0..n)` in one safe integer. */
+/** A 30-bit FNV-style hash of `units[0..n)` (a small integer: a cheap Map key). */
 function hashUnits(units: Uint16Array, n: number): number {
   let a = 0x811c9dc5;
-  let b = 0x12345678;
-  for (let k = 0; k < n; k++) {
-    a = Math.imul(a ^ units[k]!, 0x01000193);
-    b = Math.imul(b ^ units[k]!, 0x5bd1e995) ^ (b >>> 15);
-  }
-  return (a >>> 6) * 2 ** 26 + (b >>> 6);
+  for (let k = 0; k < n; k++) a = Math.imul(a ^ units[k]!, 0x01000193);
+  a ^= a >>> 15;
+  return Math.imul(a, 0x2c1b3c6d) >>> 2;
 }
 
 function isWordList(v: unknown): v is string[] {
@@ -316,14 +341,30 @@ function isWordList(v: unknown): v is string[] {
 /** A node of the trie of record key lists: the keys read so far lead here. */
 interface ShapeNode {
   readonly next: Map<string, ShapeNode>;
-  /** The key list ending here, its kinds and its code; code -1 until a record ends here. */
+  /** The key list ending here and its code; code -1 until a record ends here. */
   readonly keys: readonly string[];
-  kinds: readonly Kind[];
+  /** How the last key's values are stored. */
+  readonly kind: Kind;
   code: number;
+  /** The child last walked to and its key (records of one source mostly share their keys' order). */
+  lastKey: string | null;
+  lastChild: ShapeNode | null;
 }
 
 function shapeNode(keys: readonly string[]): ShapeNode {
-  return { next: new Map(), keys, kinds: [], code: -1 };
+  return { next: new Map(), keys, kind: keys.length > 0 ? kindOfKey(keys[keys.length - 1]!) : Kind.OTHER, code: -1, lastKey: null, lastChild: null };
+}
+
+/** The child of `node` for `key`, made if new. */
+function childOf(node: ShapeNode, key: string): ShapeNode {
+  let next = node.next.get(key);
+  if (next === undefined) {
+    next = shapeNode([...node.keys, key]);
+    node.next.set(key, next);
+  }
+  node.lastKey = key;
+  node.lastChild = next;
+  return next;
 }
 
 /** Identity cache of shared values (the last few objects given): callers often reuse one hours object. */
@@ -346,16 +387,13 @@ export class CompactRecordsBuilder {
   /** Descriptions of the shared hours: code c's units are `hoursPool[hoursStart[c] .. hoursStart[c + 1])` (sparse by code). */
   private readonly hoursPool: number[] = [];
   private readonly hoursStart: number[] = [];
+  /** The trie of record key lists (each record's own enumerable keys, in order). */
   private readonly shapeRoot = shapeNode([]);
-  private lastKeys: readonly string[] = [];
-  private lastKinds: readonly Kind[] = [];
-  private lastShape = -1;
   private count = 0;
 
   constructor(size: number) {
     this.starts = buildArray(Float64Array, size);
-    this.lastShape = this.shapes.code(''); // the empty key list, matching `lastKeys`
-    this.shapeRoot.code = this.lastShape;
+    this.shapeRoot.code = this.shapes.code(''); // the empty key list
     // About 64 bytes per lean record; a small engine does not take a whole block. A later
     // block holds the records still expected at the mean size so far, plus 1/16 (so a
     // block too large is rare, and copied to its size at finish), and at least a quarter
@@ -378,38 +416,51 @@ export class CompactRecordsBuilder {
     const name = String(rec.name);
     w.text(id);
     w.text(name);
-    const keys = this.shapeOf(rec);
-    const kinds = this.lastKinds;
-    w.varint(this.lastShape);
-    for (let k = 0; k < keys.length; k++) {
-      const v = rec[keys[k]!];
-      const kind = kinds[k]!;
-      if (v === undefined) w.byte(Tag.UNDEFINED);
-      else if (v === true) w.byte(Tag.TRUE);
-      else if (v === false) w.byte(Tag.FALSE);
-      else if (kind === Kind.ID && v === id) w.byte(Tag.ID);
-      else if (kind === Kind.NAME && v === name) w.byte(Tag.NAME);
-      else if (kind === Kind.LOCATION && isCanonicalPoint(v, lat, lon)) w.byte(Tag.POINT);
-      else if (kind === Kind.WORD && typeof v === 'string') {
-        w.byte(Tag.WORD);
-        w.varint(this.words.code(v));
-      } else if (typeof v === 'string') {
-        w.byte(Tag.TEXT);
-        w.text(v);
-      } else if (kind === Kind.WORDS && isWordList(v)) {
-        w.byte(Tag.WORDS);
-        w.varint(v.length);
-        for (const word of v) w.varint(this.words.code(word));
-      } else if (kind === Kind.SHARED) {
-        w.byte(Tag.SHARED);
-        w.varint(this.sharedCode(v));
-      } else {
-        w.byte(Tag.JSON);
-        w.text(JSON.stringify(v));
-      }
+    // One pass over the keys, walking the trie of key lists and writing each value as its
+    // key is met (`rec[key]` in a for-in is a direct field read). The shape's code, known at
+    // the end, goes in room kept before the values: a varint padded to the width any code
+    // this record can get needs (at most one shape is new: its code is the count so far).
+    const shapes = this.shapes.values.length;
+    const width = shapes < 0x80 ? 1 : shapes < 0x4000 ? 2 : 3;
+    const shapeAt = w.reserve(width);
+    let node = this.shapeRoot;
+    for (const key in rec) {
+      if (!Object.prototype.hasOwnProperty.call(rec, key)) continue;
+      node = node.lastKey === key ? node.lastChild! : childOf(node, key);
+      this.value(rec[key], node.kind, id, name, lat, lon);
     }
+    if (node.code < 0) node.code = this.shapes.code(node.keys.join('\u0000'));
+    w.paddedVarintAt(shapeAt, node.code, width);
     this.starts[index] = w.start;
     this.count++;
+  }
+
+  /** Writes one value of a record (see the module comment). */
+  private value(v: unknown, kind: Kind, id: string, name: string, lat: number, lon: number): void {
+    const w = this.writer;
+    if (v === undefined) w.byte(Tag.UNDEFINED);
+    else if (v === true) w.byte(Tag.TRUE);
+    else if (v === false) w.byte(Tag.FALSE);
+    else if (kind === Kind.ID && v === id) w.byte(Tag.ID);
+    else if (kind === Kind.NAME && v === name) w.byte(Tag.NAME);
+    else if (kind === Kind.LOCATION && isCanonicalPoint(v, lat, lon)) w.byte(Tag.POINT);
+    else if (kind === Kind.WORD && typeof v === 'string') {
+      w.byte(Tag.WORD);
+      w.varint(this.words.code(v));
+    } else if (typeof v === 'string') {
+      w.byte(Tag.TEXT);
+      w.text(v);
+    } else if (kind === Kind.WORDS && isWordList(v)) {
+      w.byte(Tag.WORDS);
+      w.varint(v.length);
+      for (let m = 0; m < v.length; m++) w.varint(this.words.code(v[m]!));
+    } else if (kind === Kind.SHARED) {
+      w.byte(Tag.SHARED);
+      w.varint(this.sharedCode(v));
+    } else {
+      w.byte(Tag.JSON);
+      w.text(JSON.stringify(v));
+    }
   }
 
   private growStarts(least: number): void {
@@ -421,33 +472,6 @@ export class CompactRecordsBuilder {
   /** The id of the record added as `index` (read back from its bytes). */
   idOf(index: number): string {
     return this.writer.textAt(this.starts[index]!);
-  }
-
-  /**
-   * The record's key list, and its code in `lastShape`. Records of one source mostly have
-   * the previous record's keys: that is checked without allocating.
-   */
-  private shapeOf(rec: object): readonly string[] {
-    if (hasKeys(rec, this.lastKeys)) return this.lastKeys;
-    // Walk the trie of key lists seen (no allocation once a list is known).
-    let node = this.shapeRoot;
-    for (const key in rec) {
-      if (!Object.prototype.hasOwnProperty.call(rec, key)) continue;
-      let next = node.next.get(key);
-      if (next === undefined) {
-        next = shapeNode([...node.keys, key]);
-        node.next.set(key, next);
-      }
-      node = next;
-    }
-    if (node.code < 0) {
-      node.code = this.shapes.code(node.keys.join('\u0000'));
-      node.kinds = node.keys.map(kindOfKey);
-    }
-    this.lastKeys = node.keys;
-    this.lastKinds = node.kinds;
-    this.lastShape = node.code;
-    return this.lastKeys;
   }
 
   /**
@@ -482,7 +506,7 @@ export class CompactRecordsBuilder {
         this.hoursStart[code + 1] = this.hoursPool.length;
         return code;
       }
-      // A hash collision between different hours (not expected): key this one by JSON.
+      // A hash collision between different hours (rare): key this one by JSON.
     }
     const key = JSON.stringify(v);
     let code = this.sharedByJson.get(key);
