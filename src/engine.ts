@@ -89,8 +89,12 @@ export class Engine {
   /** Changes since the base was built (null: none yet). */
   private live: LiveChanges | null = null;
 
-  /** Builds the engine over `venues` (or, from readSnapshot, over restored parts). */
-  constructor(venues: readonly VenueRecord[] | RestoredEngineParts, options: EngineOptions = {}) {
+  /**
+   * Builds the engine over `venues` (or, from readSnapshot, over restored parts; or over the
+   * records added to a store builder, as createEngineFromFile does: they are not validated
+   * again).
+   */
+  constructor(venues: readonly VenueRecord[] | RestoredEngineParts | VenueStoreBuilder, options: EngineOptions = {}) {
     if (venues instanceof RestoredEngineParts) {
       this.options = options;
       this.store = venues.store;
@@ -102,15 +106,20 @@ export class Engine {
       this.preparedSearch = venues.search;
       return;
     }
-    if (!Array.isArray(venues)) {
-      throw new VenueSearchError('invalid_data', 'createEngine expects an array of venue records', { value: venues });
-    }
-    if (options.validate !== false) {
-      for (let i = 0; i < venues.length; i++) validateVenue(venues[i], { line: i + 1 });
+    let builder: VenueStoreBuilder;
+    if (venues instanceof VenueStoreBuilder) {
+      builder = venues;
+    } else {
+      if (!Array.isArray(venues)) {
+        throw new VenueSearchError('invalid_data', 'createEngine expects an array of venue records', { value: venues });
+      }
+      if (options.validate !== false) {
+        for (let i = 0; i < venues.length; i++) validateVenue(venues[i], { line: i + 1 });
+      }
+      builder = new VenueStoreBuilder(venues.length);
+      for (let i = 0; i < venues.length; i++) builder.add(venues[i]!);
     }
     this.options = options;
-    const builder = new VenueStoreBuilder(venues.length);
-    for (let i = 0; i < venues.length; i++) builder.add(venues[i]!);
     const { store, tree } = buildStore(builder);
     this.store = store;
     this.spatial = new SpatialIndex(this.store.lat, this.store.lon, tree ?? undefined);
