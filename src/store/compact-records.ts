@@ -298,19 +298,22 @@ function describeHours(v: unknown): number {
   if (!Array.isArray(v)) return -1;
   const u = hoursUnits;
   let n = 0;
-  for (const g of v as unknown[]) {
+  const groups = v as unknown[];
+  for (let gi = 0; gi < groups.length; gi++) {
+    const g = groups[gi];
     if (typeof g !== 'object' || g === null || !hasKeys(g, GROUP_KEYS)) return -1;
     const { days, timeSlots } = g as { days: unknown; timeSlots: unknown };
     if (!Array.isArray(days) || !Array.isArray(timeSlots)) return -1;
     if (n + 2 + days.length + 3 * timeSlots.length > u.length) return -1;
     u[n++] = 0xff00 + days.length;
-    for (const day of days as unknown[]) {
-      const c = dayCode(day);
+    for (let d = 0; d < days.length; d++) {
+      const c = dayCode(days[d]);
       if (c < 0) return -1;
       u[n++] = c;
     }
     u[n++] = 0xfe00 + timeSlots.length;
-    for (const slot of timeSlots as unknown[]) {
+    for (let t = 0; t < timeSlots.length; t++) {
+      const slot = timeSlots[t] as unknown;
       if (typeof slot !== 'object' || slot === null || !hasKeys(slot, SLOT_KEYS)) return -1;
       const o = slot as { open: unknown; close: unknown; isClosed: unknown; closeNextDay: unknown };
       const open = clockMinutes(o.open);

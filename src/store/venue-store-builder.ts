@@ -143,20 +143,33 @@ export class VenueStoreBuilder {
     const termCodes = new CodeRows(words.length);
     const vibeCodes = new CodeRows(words.vibeCount);
     const genreSpellings: string[] = [];
-    // `at[i]`: the venue index of record i. Reads of record i's data are random (i follows
-    // the kd-tree): it lies in as few arrays as possible.
+    // Record i's data lies in the order added, venue k's at a random place in it (k follows
+    // the kd-tree): it is moved into venue order reading the records in order and writing
+    // each to its venue's place (scattered writes do not wait on memory as scattered reads
+    // do), then the words are coded reading venues in order. `at[i]`: record i's venue.
     const at = buildArray(Uint32Array, n);
-    for (let k = 0; k < n; k++) {
-      const i = order === undefined ? k : order[k]!;
-      at[i] = k;
+    for (let k = 0; k < n; k++) at[order === undefined ? k : order[k]!] = k;
+    // Venue k's word entries: `byVenue[rowAt[k] .. rowAt[k + 1])`.
+    const rowAt = buildArray(Uint32Array, n + 1);
+    for (let i = 0; i < n; i++) {
+      const k = at[i]!;
       lat[k] = pointIn[2 * i]!;
       lon[k] = pointIn[2 * i + 1]!;
       const cc = chainCatersIn[i]!;
       chain[k] = cc >>> 16;
       caters[k] = cc & 0xffff;
+      rowAt[k + 1] = rowStart[i + 1]! - rowStart[i]!;
+    }
+    for (let k = 0; k < n; k++) rowAt[k + 1] = rowAt[k + 1]! + rowAt[k]!;
+    const byVenue = buildArray(Uint32Array, Math.max(1, words.length));
+    for (let i = 0; i < n; i++) {
+      let to = rowAt[at[i]!]!;
+      for (let e = rowStart[i]!, end = rowStart[i + 1]!; e < end; e++) byVenue[to++] = entries[e]!;
+    }
+    for (let k = 0; k < n; k++) {
       primaryGenre[k] = NO_GENRE;
-      for (let e = rowStart[i]!, end = rowStart[i + 1]!; e < end; e++) {
-        const entry = entries[e]!;
+      for (let e = rowAt[k]!, end = rowAt[k + 1]!; e < end; e++) {
+        const entry = byVenue[e]!;
         const sp = entry >>> 2;
         const role = entry & 3;
         if (role === SpellingRole.VIBE) {
