@@ -1,8 +1,9 @@
 import type { VenueRecord } from '../schema/venue.js';
 import { VenueSearchError } from '../errors.js';
 import { buildArray, buildCopy } from './build-memory.js';
-import { CompactRecordsBuilder, type CompactRecordSource } from './compact-records.js';
+import { CompactRecordsBuilder } from './compact-records.js';
 import { IdIndex } from './id-index.js';
+import type { RecordSource } from './record-source.js';
 import { TermDictionary, catersMask } from './vocabulary.js';
 
 /** `chain` column values. */
@@ -29,7 +30,8 @@ export interface BuiltStore {
   readonly genreSpellings: readonly string[];
   /** Venue id to venue index. */
   readonly idIndex: IdIndex;
-  readonly source: CompactRecordSource;
+  /** The store's own compact copy of the records (a CompactRecordSource). */
+  readonly source: RecordSource;
 }
 
 /**
