@@ -26,7 +26,7 @@ export interface StoreColumns {
 
 /**
  * Venues in columns, indexed by a dense internal index `0..size-1` (the order of the records
- * given; the engine gives them in kd-tree order, see engine.ts spatialOrder). The search
+ * given; the engine gives them in kd-tree order, see engine.ts buildStore). The search
  * path reads only typed arrays; full records (from a {@link RecordSource}: the store's own
  * compact copy of the records it was built from (compact-records.ts; the caller's objects
  * are not kept), or a snapshot's lazily parsed JSON) are read only to build the responses
