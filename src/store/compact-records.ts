@@ -73,6 +73,27 @@ function kindOfKey(key: string): Kind {
   return KEY_KINDS.get(key) ?? Kind.OTHER;
 }
 
+/**
+ * Keys whose words the builder reports for the record last added (`CompactRecordsBuilder.
+ * wordKeys`), so a store built beside it codes them without looking each word up again.
+ */
+export const WORD_KEY_PRIMARY_GENRE = 1;
+export const WORD_KEY_ADDITIONAL_GENRES = 2;
+export const WORD_KEY_ESTABLISHMENT_FLAGS = 3;
+export const WORD_KEY_VIBES = 4;
+export const WORD_KEY_CATERS_FLAGS = 5;
+
+const WORD_KEYS: ReadonlyMap<string, number> = new Map([
+  ['primaryGenre', WORD_KEY_PRIMARY_GENRE],
+  ['additionalGenres', WORD_KEY_ADDITIONAL_GENRES],
+  ['establishmentFlags', WORD_KEY_ESTABLISHMENT_FLAGS],
+  ['vibes', WORD_KEY_VIBES],
+  ['catersFlags', WORD_KEY_CATERS_FLAGS],
+]);
+
+/** Words reported per record at most (a record with more is reported incomplete). */
+const REPORTED_WORDS = 64;
+
 /** Bytes of a block (records are appended until one does not fit). */
 const BLOCK_BYTES = 64 * 1024 * 1024;
 const BLOCK_STRIDE = 2 ** 32;
@@ -348,6 +369,8 @@ interface ShapeNode {
   readonly keys: readonly string[];
   /** How the last key's values are stored. */
   readonly kind: Kind;
+  /** The last key's WORD_KEY_* (0: none). */
+  readonly wordKey: number;
   code: number;
   /** The child last walked to and its key (records of one source mostly share their keys' order). */
   lastKey: string | null;
@@ -355,7 +378,8 @@ interface ShapeNode {
 }
 
 function shapeNode(keys: readonly string[]): ShapeNode {
-  return { next: new Map(), keys, kind: keys.length > 0 ? kindOfKey(keys[keys.length - 1]!) : Kind.OTHER, code: -1, lastKey: null, lastChild: null };
+  const last = keys.length > 0 ? keys[keys.length - 1]! : '';
+  return { next: new Map(), keys, kind: kindOfKey(last), wordKey: WORD_KEYS.get(last) ?? 0, code: -1, lastKey: null, lastChild: null };
 }
 
 /** The child of `node` for `key`, made if new. */
@@ -390,6 +414,16 @@ export class CompactRecordsBuilder {
   /** Descriptions of the shared hours: code c's units are `hoursPool[hoursStart[c] .. hoursStart[c + 1])` (sparse by code). */
   private readonly hoursPool: number[] = [];
   private readonly hoursStart: number[] = [];
+  /**
+   * The words of the record last added, by key: word `m` (of `wordCount`) has code
+   * `wordCodes[m]` (its number in {@link wordOf}) and key `wordKeys[m]` (WORD_KEY_*), in the
+   * record's order. `wordsComplete` is false when a word key's value was not stored as words
+   * (not a string or a list of strings) or there were more than REPORTED_WORDS.
+   */
+  readonly wordKeys = new Uint8Array(REPORTED_WORDS);
+  readonly wordCodes = new Uint32Array(REPORTED_WORDS);
+  wordCount = 0;
+  wordsComplete = true;
   /** The trie of record key lists (each record's own enumerable keys, in order). */
   private readonly shapeRoot = shapeNode([]);
   private count = 0;
@@ -426,11 +460,13 @@ export class CompactRecordsBuilder {
     const shapes = this.shapes.values.length;
     const width = shapes < 0x80 ? 1 : shapes < 0x4000 ? 2 : 3;
     const shapeAt = w.reserve(width);
+    this.wordCount = 0;
+    this.wordsComplete = true;
     let node = this.shapeRoot;
     for (const key in rec) {
       if (!Object.prototype.hasOwnProperty.call(rec, key)) continue;
       node = node.lastKey === key ? node.lastChild! : childOf(node, key);
-      this.value(rec[key], node.kind, id, name, lat, lon);
+      this.value(rec[key], node.kind, node.wordKey, id, name, lat, lon);
     }
     if (node.code < 0) node.code = this.shapes.code(node.keys.join('\u0000'));
     w.paddedVarintAt(shapeAt, node.code, width);
@@ -439,8 +475,9 @@ export class CompactRecordsBuilder {
   }
 
   /** Writes one value of a record (see the module comment). */
-  private value(v: unknown, kind: Kind, id: string, name: string, lat: number, lon: number): void {
+  private value(v: unknown, kind: Kind, wordKey: number, id: string, name: string, lat: number, lon: number): void {
     const w = this.writer;
+    if (wordKey !== 0 && v !== undefined && (kind === Kind.WORD ? typeof v !== 'string' : !isWordList(v))) this.wordsComplete = false;
     if (v === undefined) w.byte(Tag.UNDEFINED);
     else if (v === true) w.byte(Tag.TRUE);
     else if (v === false) w.byte(Tag.FALSE);
@@ -449,14 +486,20 @@ export class CompactRecordsBuilder {
     else if (kind === Kind.LOCATION && isCanonicalPoint(v, lat, lon)) w.byte(Tag.POINT);
     else if (kind === Kind.WORD && typeof v === 'string') {
       w.byte(Tag.WORD);
-      w.varint(this.words.code(v));
+      const code = this.words.code(v);
+      w.varint(code);
+      if (wordKey !== 0) this.reportWord(wordKey, code);
     } else if (typeof v === 'string') {
       w.byte(Tag.TEXT);
       w.text(v);
     } else if (kind === Kind.WORDS && isWordList(v)) {
       w.byte(Tag.WORDS);
       w.varint(v.length);
-      for (let m = 0; m < v.length; m++) w.varint(this.words.code(v[m]!));
+      for (let m = 0; m < v.length; m++) {
+        const code = this.words.code(v[m]!);
+        w.varint(code);
+        if (wordKey !== 0) this.reportWord(wordKey, code);
+      }
     } else if (kind === Kind.SHARED) {
       w.byte(Tag.SHARED);
       w.varint(this.sharedCode(v));
@@ -464,6 +507,25 @@ export class CompactRecordsBuilder {
       w.byte(Tag.JSON);
       w.text(JSON.stringify(v));
     }
+  }
+
+  private reportWord(wordKey: number, code: number): void {
+    if (this.wordCount === REPORTED_WORDS) {
+      this.wordsComplete = false;
+      return;
+    }
+    this.wordKeys[this.wordCount] = wordKey;
+    this.wordCodes[this.wordCount++] = code;
+  }
+
+  /** The number of a vocabulary word (as in {@link wordCodes}), numbering it if new. */
+  wordCode(word: string): number {
+    return this.words.code(word);
+  }
+
+  /** The vocabulary words by number (grows as records are added; do not change it). */
+  get wordList(): readonly string[] {
+    return this.words.values;
   }
 
   private growStarts(least: number): void {

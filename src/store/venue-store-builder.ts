@@ -1,7 +1,14 @@
 import type { VenueRecord } from '../schema/venue.js';
 import { VenueSearchError } from '../errors.js';
 import { buildArray, buildCopy } from './build-memory.js';
-import { CompactRecordsBuilder } from './compact-records.js';
+import {
+  CompactRecordsBuilder,
+  WORD_KEY_ADDITIONAL_GENRES,
+  WORD_KEY_CATERS_FLAGS,
+  WORD_KEY_ESTABLISHMENT_FLAGS,
+  WORD_KEY_PRIMARY_GENRE,
+  WORD_KEY_VIBES,
+} from './compact-records.js';
 import { IdIndex } from './id-index.js';
 import type { RecordSource } from './record-source.js';
 import { TermDictionary, catersMask } from './vocabulary.js';
@@ -55,6 +62,8 @@ export class VenueStoreBuilder {
   private readonly ids: IdIndex;
   private readonly compact: CompactRecordsBuilder;
   private readonly words: SpellingRows;
+  /** Per word number: its caters bits, or -1 until computed. */
+  private catersByWord = new Int32Array(64).fill(-1);
   private readonly idOf = (i: number): string => this.compact.idOf(i);
 
   /** `expected`: the number of records expected (more may be added: the arrays grow). */
@@ -64,7 +73,7 @@ export class VenueStoreBuilder {
     this.chainCatersIn = buildArray(Uint32Array, cap);
     this.ids = new IdIndex(cap);
     this.compact = new CompactRecordsBuilder(expected);
-    this.words = new SpellingRows(cap);
+    this.words = new SpellingRows(cap, this.compact.wordList);
   }
 
   /** Records added. */
@@ -101,21 +110,54 @@ export class VenueStoreBuilder {
     const lon = coordinates[1];
     this.pointIn[2 * i] = lat;
     this.pointIn[2 * i + 1] = lon;
-    this.compact.add(r, lat, lon, i);
+    const compact = this.compact;
+    compact.add(r, lat, lon, i);
     const chain = r.isChain === undefined ? CHAIN_UNKNOWN : r.isChain ? CHAIN_YES : CHAIN_NO;
-    this.chainCatersIn[i] = (chain << 16) | catersMask(r.catersFlags);
     const words = this.words;
-    const primary = r.primaryGenre;
-    const additional = r.additionalGenres;
-    const flags = r.establishmentFlags;
-    const vibeWords = r.vibes;
-    if (primary !== undefined) words.push(primary, SpellingRole.PRIMARY);
-    if (additional != null) for (let m = 0; m < additional.length; m++) words.push(additional[m]!, SpellingRole.GENRE);
-    if (flags != null) for (let m = 0; m < flags.length; m++) words.push(flags[m]!, SpellingRole.WORD);
-    if (vibeWords != null) for (let m = 0; m < vibeWords.length; m++) words.push(vibeWords[m]!, SpellingRole.VIBE);
+    let caters: number;
+    if (compact.wordsComplete) {
+      // The words' numbers as the compact records just coded them, pushed in the fixed order
+      // primary genre, additional genres, establishment flags, vibes.
+      const { wordKeys, wordCodes, wordCount } = compact;
+      caters = 0;
+      for (let m = 0; m < wordCount; m++) {
+        const key = wordKeys[m]!;
+        if (key === WORD_KEY_PRIMARY_GENRE) words.push(wordCodes[m]!, SpellingRole.PRIMARY);
+        else if (key === WORD_KEY_CATERS_FLAGS) caters |= this.catersOf(wordCodes[m]!);
+      }
+      for (let m = 0; m < wordCount; m++) if (wordKeys[m] === WORD_KEY_ADDITIONAL_GENRES) words.push(wordCodes[m]!, SpellingRole.GENRE);
+      for (let m = 0; m < wordCount; m++) if (wordKeys[m] === WORD_KEY_ESTABLISHMENT_FLAGS) words.push(wordCodes[m]!, SpellingRole.WORD);
+      for (let m = 0; m < wordCount; m++) if (wordKeys[m] === WORD_KEY_VIBES) words.push(wordCodes[m]!, SpellingRole.VIBE);
+    } else {
+      caters = catersMask(r.catersFlags);
+      const primary = r.primaryGenre;
+      const additional = r.additionalGenres;
+      const flags = r.establishmentFlags;
+      const vibeWords = r.vibes;
+      if (primary !== undefined) words.push(compact.wordCode(primary), SpellingRole.PRIMARY);
+      if (additional != null) for (let m = 0; m < additional.length; m++) words.push(compact.wordCode(additional[m]!), SpellingRole.GENRE);
+      if (flags != null) for (let m = 0; m < flags.length; m++) words.push(compact.wordCode(flags[m]!), SpellingRole.WORD);
+      if (vibeWords != null) for (let m = 0; m < vibeWords.length; m++) words.push(compact.wordCode(vibeWords[m]!), SpellingRole.VIBE);
+    }
+    this.chainCatersIn[i] = (chain << 16) | caters;
     words.endRow(i);
     this.count = i + 1;
     return -1;
+  }
+
+  /** The caters bits (implications applied) of word number `code`, computed once per word. */
+  private catersOf(code: number): number {
+    if (code >= this.catersByWord.length) {
+      const grown = new Int32Array(Math.max(code + 1, 2 * this.catersByWord.length)).fill(-1);
+      grown.set(this.catersByWord);
+      this.catersByWord = grown;
+    }
+    let bits = this.catersByWord[code]!;
+    if (bits < 0) {
+      bits = catersMask([this.compact.wordList[code]!]);
+      this.catersByWord[code] = bits;
+    }
+    return bits;
   }
 
   private grow(): void {
@@ -215,13 +257,11 @@ const enum SpellingRole {
 }
 
 /**
- * The words of each record as given (spelling numbers in first-seen order, with their role),
- * by record index: the first pass of a store build, before dictionary codes are given.
- * Establishment words and vibes share the spelling numbers; each has its own dictionary.
+ * The words of each record as given (their numbers in the compact records' vocabulary, with
+ * their role), by record index: the first pass of a store build, before dictionary codes are
+ * given. Establishment words and vibes share the numbers; each has its own dictionary.
  */
 class SpellingRows {
-  readonly spellings: string[] = [];
-  private readonly numbers = new Map<string, number>();
   /** Entries `spelling << 2 | role`; record i's are `entries[rowStart[i] .. rowStart[i + 1])`. */
   entries: Uint32Array;
   rowStart: Uint32Array;
@@ -233,21 +273,19 @@ class SpellingRows {
   /** Per spelling: its vibe code + 1 (0: not interned yet). */
   private vibeCodes: Uint32Array = new Uint32Array(64);
 
-  constructor(records: number) {
+  /** `spellings`: the words by number (a live list: numbers are given as records come). */
+  constructor(
+    records: number,
+    readonly spellings: readonly string[],
+  ) {
     this.entries = buildArray(Uint32Array, Math.max(16, records * 6));
     this.rowStart = buildArray(Uint32Array, records + 1);
   }
 
-  push(word: string, role: SpellingRole): void {
-    let sp = this.numbers.get(word);
-    if (sp === undefined) {
-      sp = this.spellings.length;
-      this.spellings.push(word);
-      this.numbers.set(word, sp);
-      if (sp === this.termCodes.length) {
-        this.termCodes = grown(this.termCodes);
-        this.vibeCodes = grown(this.vibeCodes);
-      }
+  push(sp: number, role: SpellingRole): void {
+    if (sp >= this.termCodes.length) {
+      this.termCodes = grown(this.termCodes, sp + 1);
+      this.vibeCodes = grown(this.vibeCodes, sp + 1);
     }
     if (this.length === this.entries.length) {
       this.entries = buildCopy(this.entries, this.entries.length * 2);
@@ -288,8 +326,8 @@ class SpellingRows {
   }
 }
 
-function grown(a: Uint32Array): Uint32Array {
-  const b = new Uint32Array(a.length * 2);
+function grown(a: Uint32Array, least: number): Uint32Array {
+  const b = new Uint32Array(Math.max(least, a.length * 2));
   b.set(a);
   return b;
 }
