@@ -18,7 +18,9 @@ import { createSearchService, type SearchService } from './search/index.js';
 import type { MultiLocationSearch, PreparedSearchColumns } from './search/search-service.js';
 import { buildOpeningTables } from './search/opening-states.js';
 import { SpatialIndex } from './spatial/spatial-index.js';
+import { buildArray } from './store/build-memory.js';
 import { VenueStore } from './store/venue-store.js';
+import { VenueStoreBuilder } from './store/venue-store-builder.js';
 
 export interface EngineOptions {
   /**
@@ -90,8 +92,12 @@ export class Engine {
   /** Places learnt venue by venue before the last {@link compact}, for the next changes (null: none). */
   private keptPlaces: LivePlaces | null = null;
 
-  /** Builds the engine over `venues` (or, from readSnapshot, over restored parts). */
-  constructor(venues: readonly VenueRecord[] | RestoredEngineParts, options: EngineOptions = {}) {
+  /**
+   * Builds the engine over `venues` (or, from readSnapshot, over restored parts; or over the
+   * records added to a store builder, as createEngineFromFile does: they are not validated
+   * again).
+   */
+  constructor(venues: readonly VenueRecord[] | RestoredEngineParts | VenueStoreBuilder, options: EngineOptions = {}) {
     if (venues instanceof RestoredEngineParts) {
       this.options = options;
       this.store = venues.store;
@@ -103,15 +109,22 @@ export class Engine {
       this.preparedSearch = venues.search;
       return;
     }
-    if (!Array.isArray(venues)) {
-      throw new VenueSearchError('invalid_data', 'createEngine expects an array of venue records', { value: venues });
-    }
-    if (options.validate !== false) {
-      for (let i = 0; i < venues.length; i++) validateVenue(venues[i], { line: i + 1 });
+    let builder: VenueStoreBuilder;
+    if (venues instanceof VenueStoreBuilder) {
+      builder = venues;
+    } else {
+      if (!Array.isArray(venues)) {
+        throw new VenueSearchError('invalid_data', 'createEngine expects an array of venue records', { value: venues });
+      }
+      if (options.validate !== false) {
+        for (let i = 0; i < venues.length; i++) validateVenue(venues[i], { line: i + 1 });
+      }
+      builder = new VenueStoreBuilder(venues.length);
+      for (let i = 0; i < venues.length; i++) builder.add(venues[i]!);
     }
     this.options = options;
-    const { order, tree } = spatialOrder(venues);
-    this.store = new VenueStore(venues, order);
+    const { store, tree } = buildStore(builder);
+    this.store = store;
     this.spatial = new SpatialIndex(this.store.lat, this.store.lon, tree ?? undefined);
     this.details = createDetailsService(this.store);
   }
@@ -308,24 +321,27 @@ export class Engine {
 }
 
 /**
- * The venues' order in a kd-tree over their coordinates (venue k is `venues[order[k]]`), so that venues near each
- * other get nearby dense indices: a query's reads of the store's columns (caters, chain,
- * hours, ...) then fall on a few cache lines instead of one per candidate. The caller's
- * array is not changed; ids, not positions, identify venues everywhere.
+ * The store of the records added to `builder`, in the order of a kd-tree over their
+ * coordinates (venue k is the record added `order[k]`-th), so that venues near each other get
+ * nearby dense indices: a query's reads of the store's columns (caters, chain, hours, ...)
+ * then fall on a few cache lines instead of one per candidate. Ids, not positions,
+ * identify venues everywhere.
  *
  * The tree itself is returned for the spatial index: renumbered so that tree position k
  * holds venue k (ids become the identity), it is a kd-tree over the store's coordinates
  * as they are laid out, and building a second one would sort a million points again.
  */
-function spatialOrder(venues: readonly VenueRecord[]): { order: Uint32Array; tree: KDBush | null } {
-  const n = venues.length;
-  if (n === 0) return { order: new Uint32Array(0), tree: null };
+export function buildStore(builder: VenueStoreBuilder): { store: VenueStore; tree: KDBush | null } {
+  const n = builder.size;
+  if (n === 0) return { store: new VenueStore(builder.finish()), tree: null };
   const tree = new KDBush(n, 64, Float64Array);
-  for (const v of venues) tree.add(v.location.coordinates[1], v.location.coordinates[0]);
+  const points = builder.points;
+  for (let i = 0; i < n; i++) tree.add(points[2 * i + 1]!, points[2 * i]!);
   tree.finish();
-  const order = Uint32Array.from(tree.ids);
+  const order = buildArray(Uint32Array, n);
+  order.set(tree.ids);
   for (let k = 0; k < n; k++) tree.ids[k] = k;
-  return { order, tree };
+  return { store: new VenueStore(builder.finish(order)), tree };
 }
 
 export function createEngine(venues: readonly VenueRecord[], options: EngineOptions = {}): Engine {

@@ -3,6 +3,7 @@ export { createEngine, Engine, type EngineOptions, type AtInstant, type SearchCa
 export type { UpsertResult, RemoveResult } from './live/live-changes.js';
 export { VenueSearchError, isVenueSearchError, type VenueSearchErrorCode } from './errors.js';
 export { readVenues, type ReadVenuesOptions, type ReadVenuesResult, type RejectedRecord, type ReadProgress, type VenueFileFormat } from './data/read-venues.js';
+export { createEngineFromFile, type ReadEngineResult } from './data/read-engine.js';
 export { validateVenue } from './data/validate-venue.js';
 export { writeSnapshot, type WriteSnapshotOptions, type SnapshotProgress } from './snapshot/write-snapshot.js';
 export { readSnapshot, restoreSnapshot, isSnapshot } from './snapshot/read-snapshot.js';

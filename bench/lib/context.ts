@@ -1,3 +1,4 @@
+import { createEngineFromFile } from '../../src/data/read-engine.js';
 import { readVenues } from '../../src/data/read-venues.js';
 import { createEngine, type Engine } from '../../src/engine.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
@@ -49,12 +50,19 @@ export async function loadContext(n: number, opts: { fromFile: boolean; timeMs: 
   let venues: VenueRecord[];
   let readMs = Number.NaN;
   const readByThreads: Record<number, number> = {};
+  const fromFileByThreads: Record<number, number> = {};
   let file = 'generated in memory';
   if (opts.fromFile) {
     const path = await benchVenueFile(n);
     file = 'NDJSON';
-    // readVenues at 2 threads (the venues dropped), then with its default, 1 thread (the
-    // venues kept), each after a full collection.
+    // createEngineFromFile (read + validate + build, never holding the records as objects) at
+    // 2 and 1 threads, the engines dropped; then readVenues at 2 threads (the venues
+    // dropped), then with its default, 1 thread (the venues kept); each after a full collection.
+    for (const threads of [2, 1]) {
+      collectGarbage();
+      fromFileByThreads[threads] = (await timeOnceAsync(() => createEngineFromFile(path, { threads }))).ms;
+      progress(`createEngineFromFile (read + validate + build) at ${threads} thread${threads > 1 ? 's' : ''} in ${(fromFileByThreads[threads]! / 1000).toFixed(1)} s`);
+    }
     collectGarbage();
     readByThreads[2] = (await timeOnceAsync(() => readVenues(path, { threads: 2 }))).ms;
     progress(`read + validated at 2 threads in ${(readByThreads[2]! / 1000).toFixed(1)} s`);
@@ -97,6 +105,8 @@ export async function loadContext(n: number, opts: { fromFile: boolean; timeMs: 
     figures['read + validate NDJSON (ms)'] = readMs;
     figures['read + validate NDJSON, 1 thread (ms)'] = readByThreads[1]!;
     figures['read + validate NDJSON, 2 threads (ms)'] = readByThreads[2]!;
+    figures['createEngineFromFile: read + validate + build NDJSON, 1 thread (ms)'] = fromFileByThreads[1]!;
+    figures['createEngineFromFile: read + validate + build NDJSON, 2 threads (ms)'] = fromFileByThreads[2]!;
   }
   figures['build store + spatial index (ms)'] = build.ms;
   if (opts.fromFile) figures['load + build total (ms)'] = readMs + build.ms;

@@ -123,6 +123,9 @@ export function renderReadme(run: BenchRun): string {
       '',
       `Start at ${size} venues (one-off, spread data): createEngine from records ${sec('build store + spatial index (ms)')}, readVenues of the NDJSON file validated ${sec('read + validate NDJSON (ms)')}` +
         (load['read + validate NDJSON, 1 thread (ms)'] !== undefined ? ` (1 thread ${sec('read + validate NDJSON, 1 thread (ms)')}, 2 threads ${sec('read + validate NDJSON, 2 threads (ms)')})` : '') +
+        (load['createEngineFromFile: read + validate + build NDJSON, 1 thread (ms)'] !== undefined
+          ? `, createEngineFromFile (read, validate and build, the records never kept) ${sec('createEngineFromFile: read + validate + build NDJSON, 1 thread (ms)')} at 1 thread, ${sec('createEngineFromFile: read + validate + build NDJSON, 2 threads (ms)')} at 2`
+          : '') +
         ', ' +
         `writeSnapshot ${sec('snapshot: write, once (ms)')}, spawn to first answer from a snapshot ${sec('snapshot: restart, spawn -> first answer (ms)')}` +
         (load['snapshot: fresh process, start -> a search and a find answered (ms)'] !== undefined ? `, a fresh process from its start to a search and a find answered from a snapshot ${sec('snapshot: fresh process, start -> a search and a find answered (ms)')}` : '') +

@@ -1,8 +1,8 @@
 import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readVenues } from '../data/read-venues.js';
-import { createEngine, type Engine } from '../engine.js';
+import { createEngineFromFile } from '../data/read-engine.js';
+import type { Engine } from '../engine.js';
 import { isSnapshot, readSnapshot } from '../snapshot/read-snapshot.js';
 import { readSharedSnapshot, type SharedSnapshot } from '../snapshot/shared-snapshot.js';
 import { writeSnapshot } from '../snapshot/write-snapshot.js';
@@ -29,8 +29,7 @@ export async function loadEngineFile(path: string, fail: (message: string) => ne
   if (!existsSync(path)) fail(`data file not found: ${path} (give a venues NDJSON, JSON or GeoJSON file, or a snapshot, with --data)`);
   if (!statSync(path).isFile()) fail(`--data must be a file; ${path} is not`);
   if (isSnapshotFile(path)) return { engine: readSnapshot(path), snapshot: true };
-  const { venues } = await readVenues(path);
-  return { engine: createEngine(venues, { validate: false }), snapshot: false };
+  return { engine: (await createEngineFromFile(path)).engine, snapshot: false };
 }
 
 /**

@@ -1,8 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { readVenues } from '../data/read-venues.js';
-import { createEngine } from '../engine.js';
+import { createEngineFromFile } from '../data/read-engine.js';
 import { VenueSearchError } from '../errors.js';
 import { writeSnapshot } from '../snapshot/write-snapshot.js';
 import { progressBar } from './progress-bar.js';
@@ -32,15 +31,14 @@ export function registerSnapshotCommand(program: Command, stderr: Writable & { i
       }
       const started = Date.now();
       const reading = progressBar(stderr);
-      const { venues } = await readVenues(data, { onProgress: (p) => reading.update(p.bytes, p.totalBytes) });
+      const { engine } = await createEngineFromFile(data, { onProgress: (p) => reading.update(p.bytes, p.totalBytes) });
       reading.stop();
-      stderr.write(`read ${venues.length} venues from ${data}; building the engine\n`);
-      const engine = createEngine(venues, { validate: false });
+      stderr.write(`read ${engine.size} venues from ${data} and built the engine\n`);
       const writing = progressBar(stderr);
       writeSnapshot(engine, out, { onProgress: (p) => writing.update(p.done, p.total) });
       writing.stop();
       const mb = statSync(out).size / 1e6;
       const seconds = (Date.now() - started) / 1000;
-      stderr.write(`wrote ${out}: ${venues.length} venues, ${mb.toFixed(1)} MB, in ${seconds.toFixed(1)} s. Serve it with: venue-search serve --data ${out}\n`);
+      stderr.write(`wrote ${out}: ${engine.size} venues, ${mb.toFixed(1)} MB, in ${seconds.toFixed(1)} s. Serve it with: venue-search serve --data ${out}\n`);
     });
 }

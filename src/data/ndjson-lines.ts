@@ -32,22 +32,38 @@ export class LineChunker {
   }
 }
 
+/** Bytes decoded at once by {@link forEachLine}: whole lines, about this many (a decode per line costs a call each). */
+const DECODE_BYTES = 1 << 20;
+
 /**
  * Calls `fn(text, line)` for each line of `bytes` that is not blank, the first numbered
- * `firstLine`. Returns the number of lines passed (blank ones included).
+ * `firstLine`. Returns the number of lines passed (blank ones included). Runs of whole
+ * lines are decoded at once (a line feed never occurs inside a multi-byte sequence, so the
+ * text is the same as line by line) and each line is a substring of that text.
  */
 export function forEachLine(bytes: Buffer, firstLine: number, fn: (text: string, line: number) => void): number {
   let line = firstLine;
-  let start = 0;
   const n = bytes.length;
-  while (start < n) {
-    const nl = bytes.indexOf(10, start);
-    const end = nl < 0 ? n : nl;
-    const text = bytes.toString('utf8', start, end);
-    if (text.charCodeAt(0) === 123 /* { */ || text.trim() !== '') fn(text, line);
-    line++;
-    if (nl < 0) break;
-    start = nl + 1;
+  for (let from = 0; from < n; ) {
+    // A run of whole lines of about DECODE_BYTES (or the rest), ending after a line feed.
+    let to = n;
+    if (n - from > DECODE_BYTES) {
+      const nl = bytes.indexOf(10, from + DECODE_BYTES);
+      if (nl >= 0) to = nl + 1;
+    }
+    const run = bytes.toString('utf8', from, to);
+    const end = run.length;
+    let start = 0;
+    while (start < end) {
+      const nl = run.indexOf('\n', start);
+      const stop = nl < 0 ? end : nl;
+      const text = run.slice(start, stop);
+      if (text.charCodeAt(0) === 123 /* { */ || text.trim() !== '') fn(text, line);
+      line++;
+      if (nl < 0) break;
+      start = nl + 1;
+    }
+    from = to;
   }
   return line - firstLine;
 }

@@ -77,6 +77,15 @@ interface ParsedBlock {
   ready: boolean;
 }
 
+/** Where the reader puts the records it admits, in line order. */
+export interface VenueSink {
+  /**
+   * Adds `record` unless a record added before has its id: returns that one's number (in
+   * the order added; nothing added), or -1 once added.
+   */
+  addNew(record: VenueRecord): number;
+}
+
 /**
  * Reads venue records from NDJSON, a JSON array or a GeoJSON FeatureCollection (GeoJSON
  * `[lon, lat]` becomes the record's `[lat, lon]`), streaming: memory holds the records
@@ -89,6 +98,27 @@ interface ParsedBlock {
  * rejects are the same with any number of threads.
  */
 export async function readVenues(source: Source, options: ReadVenuesOptions = {}): Promise<ReadVenuesResult> {
+  const venues: VenueRecord[] = [];
+  const { rejects, format } = await readVenuesInto(source, options, (expected) => {
+    const ids = new IdIndex(expected);
+    const idOfVenue = (j: number): string => venues[j]!.id;
+    return {
+      addNew(record: VenueRecord): number {
+        const first = ids.addNew(record.id, venues.length, idOfVenue);
+        if (first < 0) venues.push(record);
+        return first;
+      },
+    };
+  });
+  return { venues, rejects, format };
+}
+
+/**
+ * {@link readVenues}, handing each record admitted to a sink instead of keeping it (the same
+ * records, errors and rejects, in the same order). `sinkFor(expected)` makes the sink, given a
+ * guess of the number of records.
+ */
+export async function readVenuesInto(source: Source, options: ReadVenuesOptions, sinkFor: (expected: number) => VenueSink): Promise<Omit<ReadVenuesResult, 'venues'>> {
   const file = typeof source === 'string' ? source : options.name;
   const label = file !== undefined ? basename(file) : 'input';
   let totalBytes: number | undefined;
@@ -104,12 +134,10 @@ export async function readVenues(source: Source, options: ReadVenuesOptions = {}
     stream = source;
   }
   const threads = threadCount(options.threads);
-  const venues: VenueRecord[] = [];
   const rejects: RejectedRecord[] = [];
-  // Duplicate ids: venue j's id is venues[j].id, first seen at line lineOfVenue[j].
-  const ids = new IdIndex(totalBytes !== undefined ? Math.min(totalBytes / BYTES_PER_RECORD_GUESS, 1 << 24) : 1024);
+  const sink = sinkFor(totalBytes !== undefined ? Math.ceil(Math.min(totalBytes / BYTES_PER_RECORD_GUESS, 1 << 24)) : 1024);
+  // Duplicate ids: the sink's record j was first seen at line lineOfVenue[j].
   const lineOfVenue: number[] = [];
-  const idOfVenue = (j: number): string => venues[j]!.id;
   let records = 0;
   let bytes = 0;
   const skip = options.onInvalid === 'skip';
@@ -126,7 +154,7 @@ export async function readVenues(source: Source, options: ReadVenuesOptions = {}
     }
   };
   const admit = (record: VenueRecord, line: number): void => {
-    const first = ids.addNew(record.id, venues.length, idOfVenue);
+    const first = sink.addNew(record);
     if (first >= 0) {
       throw new VenueSearchError('duplicate_id', `${label}:line ${line}: duplicate venue id ${JSON.stringify(record.id)} (first at line ${lineOfVenue[first]!})`, {
         file: label,
@@ -136,7 +164,6 @@ export async function readVenues(source: Source, options: ReadVenuesOptions = {}
         value: record.id,
       });
     }
-    venues.push(record);
     lineOfVenue.push(line);
   };
   const rejected = (err: unknown, line: number): void => {
@@ -326,7 +353,7 @@ export async function readVenues(source: Source, options: ReadVenuesOptions = {}
     }
   }
   progress();
-  return { venues, rejects, format };
+  return { rejects, format };
 }
 
 /** The `threads` option checked (default 1). */

@@ -1,6 +1,7 @@
 import { DAY_NAMES } from '../schema/common.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { FieldSlot, fieldSlots, isListSlot, setField, type EstablishmentFields } from './establishment-fields.js';
+import { buildArray, buildBuffer } from './build-memory.js';
 import type { RecordSource } from './record-source.js';
 
 /**
@@ -13,7 +14,8 @@ import type { RecordSource } from './record-source.js';
  * `start mod 2^32`; a record never spans two blocks):
  * - the id and the name as texts (see `RecordWriter.text`), read without decoding the rest
  *   (find's index, ranking ties, id lookups);
- * - the shape: a varint code of the record's key list, in the record's own key order;
+ * - the shape: a varint code of the record's key list, in the record's own key order (padded
+ *   with continuation bytes to the width the builder kept for it);
  * - each key's value as a tag byte and its payload:
  *   `TEXT` a UTF-8 text; `WORD` a varint code of a vocabulary word (primaryGenre,
  *   timeZone); `WORDS` a count and word codes (additionalGenres, establishmentFlags,
@@ -83,6 +85,27 @@ function utf8Slice(buf: Buffer, start: number, end: number): string {
   return HAS_UTF8_SLICE ? (buf as SliceableBuffer).utf8Slice!(start, end) : buf.toString('utf8', start, end);
 }
 
+/**
+ * Keys whose words the builder reports for the record last added (`CompactRecordsBuilder.
+ * wordKeys`), so a store built beside it codes them without looking each word up again.
+ */
+export const WORD_KEY_PRIMARY_GENRE = 1;
+export const WORD_KEY_ADDITIONAL_GENRES = 2;
+export const WORD_KEY_ESTABLISHMENT_FLAGS = 3;
+export const WORD_KEY_VIBES = 4;
+export const WORD_KEY_CATERS_FLAGS = 5;
+
+const WORD_KEYS: ReadonlyMap<string, number> = new Map([
+  ['primaryGenre', WORD_KEY_PRIMARY_GENRE],
+  ['additionalGenres', WORD_KEY_ADDITIONAL_GENRES],
+  ['establishmentFlags', WORD_KEY_ESTABLISHMENT_FLAGS],
+  ['vibes', WORD_KEY_VIBES],
+  ['catersFlags', WORD_KEY_CATERS_FLAGS],
+]);
+
+/** Words reported per record at most (a record with more is reported incomplete). */
+const REPORTED_WORDS = 64;
+
 /** Bytes of a block (records are appended until one does not fit). */
 const BLOCK_BYTES = 64 * 1024 * 1024;
 const BLOCK_STRIDE = 2 ** 32;
@@ -120,15 +143,47 @@ class RecordWriter {
   private pos = 0;
   private recordStart = 0;
 
-  /** `firstBlockBytes`: the first block's size (later ones are BLOCK_BYTES). */
-  constructor(firstBlockBytes: number) {
-    this.buf = Buffer.allocUnsafe(firstBlockBytes);
+  /** Bytes in the blocks retired so far. */
+  private retiredBytes = 0;
+
+  /**
+   * `firstBlockBytes`: the first block's size; `nextBlockBytes(written)`: a later block's
+   * size, given the bytes written so far (at most BLOCK_BYTES; the record being written
+   * always fits).
+   */
+  constructor(
+    firstBlockBytes: number,
+    private readonly nextBlockBytes: (written: number) => number = () => BLOCK_BYTES,
+  ) {
+    this.buf = buildBuffer(firstBlockBytes);
   }
 
   /** Starts a record; returns its global start. */
   begin(): number {
     this.recordStart = this.pos;
     return this.blocks.length * BLOCK_STRIDE + this.pos;
+  }
+
+  /** Keeps `bytes` bytes of room in the record being written; returns their place in it (for {@link paddedVarintAt}). */
+  reserve(bytes: number): number {
+    this.ensure(bytes);
+    const at = this.pos - this.recordStart;
+    this.pos += bytes;
+    return at;
+  }
+
+  /**
+   * Writes `n` as a varint of exactly `width` bytes (continuation bits on the leading ones:
+   * a padded varint reads as the same number) at place `at` of the record being written.
+   */
+  paddedVarintAt(at: number, n: number, width: number): void {
+    if (n >= 2 ** (7 * width)) throw new RangeError(`compact records: ${n} does not fit in a ${width}-byte varint`);
+    let p = this.recordStart + at;
+    for (let b = 1; b < width; b++) {
+      this.buf[p++] = (n & 0x7f) | 0x80;
+      n >>>= 7;
+    }
+    this.buf[p] = n;
   }
 
   /** The global start of the record being written (it moves when the record moves to a new block). */
@@ -140,7 +195,7 @@ class RecordWriter {
     if (this.pos + bytes <= this.buf.length) return;
     // Move the record written so far to a fresh block, so no record spans two blocks.
     const partial = this.pos - this.recordStart;
-    const next = Buffer.allocUnsafe(Math.max(BLOCK_BYTES, 2 * (partial + bytes)));
+    const next = buildBuffer(Math.max(Math.min(BLOCK_BYTES, this.nextBlockBytes(this.retiredBytes + this.recordStart)), 2 * (partial + bytes)));
     this.buf.copy(next, 0, this.recordStart, this.pos);
     this.retire(this.recordStart);
     this.buf = next;
@@ -149,7 +204,13 @@ class RecordWriter {
   }
 
   private retire(used: number): void {
-    this.blocks.push(this.buf.length - used > 1024 * 1024 ? Buffer.from(this.buf.subarray(0, used)) : this.buf.subarray(0, used));
+    let block = this.buf.subarray(0, used);
+    if (this.buf.length - used > 1024 * 1024) {
+      block = buildBuffer(used);
+      this.buf.copy(block, 0, 0, used);
+    }
+    this.blocks.push(block);
+    this.retiredBytes += used;
   }
 
   byte(b: number): void {
@@ -206,6 +267,21 @@ class RecordWriter {
     this.pos += n;
   }
 
+  /** The text written at global position `at` (a finished record's id or name). */
+  textAt(at: number): string {
+    const b = Math.floor(at / BLOCK_STRIDE);
+    const buf = b < this.blocks.length ? this.blocks[b]! : this.buf;
+    let pos = at - b * BLOCK_STRIDE;
+    let h = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = buf[pos++]!;
+      h += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) break;
+    }
+    const t = buf.toString('utf8', pos, pos + Math.floor(h / 2));
+    return h % 2 === 1 ? (JSON.parse(t) as string) : t;
+  }
+
   /** Closes the writer; returns the blocks. */
   finish(): Buffer[] {
     this.retire(this.pos);
@@ -222,7 +298,12 @@ function isCanonicalPoint(location: unknown, lat: number, lon: number): boolean 
 }
 
 const POINT_KEYS = ['type', 'coordinates'];
-const DAY_CODE = new Map<string, number>(DAY_NAMES.map((d, k) => [d, k]));
+
+/** The code of a day name (its place in DAY_NAMES), or -1. */
+function dayCode(day: unknown): number {
+  for (let c = 0; c < DAY_NAMES.length; c++) if (DAY_NAMES[c] === day) return c;
+  return -1;
+}
 
 /** True when `o`'s own enumerable keys are exactly `keys`, in that order (no allocation). */
 function hasKeys(o: object, keys: readonly string[]): boolean {
@@ -260,19 +341,22 @@ function describeHours(v: unknown): number {
   if (!Array.isArray(v)) return -1;
   const u = hoursUnits;
   let n = 0;
-  for (const g of v as unknown[]) {
+  const groups = v as unknown[];
+  for (let gi = 0; gi < groups.length; gi++) {
+    const g = groups[gi];
     if (typeof g !== 'object' || g === null || !hasKeys(g, GROUP_KEYS)) return -1;
     const { days, timeSlots } = g as { days: unknown; timeSlots: unknown };
     if (!Array.isArray(days) || !Array.isArray(timeSlots)) return -1;
     if (n + 2 + days.length + 3 * timeSlots.length > u.length) return -1;
     u[n++] = 0xff00 + days.length;
-    for (const day of days as unknown[]) {
-      const c = DAY_CODE.get(day as string);
-      if (c === undefined) return -1;
+    for (let d = 0; d < days.length; d++) {
+      const c = dayCode(days[d]);
+      if (c < 0) return -1;
       u[n++] = c;
     }
     u[n++] = 0xfe00 + timeSlots.length;
-    for (const slot of timeSlots as unknown[]) {
+    for (let t = 0; t < timeSlots.length; t++) {
+      const slot = timeSlots[t] as unknown;
       if (typeof slot !== 'object' || slot === null || !hasKeys(slot, SLOT_KEYS)) return -1;
       const o = slot as { open: unknown; close: unknown; isClosed: unknown; closeNextDay: unknown };
       const open = clockMinutes(o.open);
@@ -286,15 +370,12 @@ function describeHours(v: unknown): number {
   return n;
 }
 
-/** Two independent 26-bit FNV-style hashes of `units[0..n)` in one safe integer. */
+/** A 30-bit FNV-style hash of `units[0..n)` (a small integer: a cheap Map key). */
 function hashUnits(units: Uint16Array, n: number): number {
   let a = 0x811c9dc5;
-  let b = 0x12345678;
-  for (let k = 0; k < n; k++) {
-    a = Math.imul(a ^ units[k]!, 0x01000193);
-    b = Math.imul(b ^ units[k]!, 0x5bd1e995) ^ (b >>> 15);
-  }
-  return (a >>> 6) * 2 ** 26 + (b >>> 6);
+  for (let k = 0; k < n; k++) a = Math.imul(a ^ units[k]!, 0x01000193);
+  a ^= a >>> 15;
+  return Math.imul(a, 0x2c1b3c6d) >>> 2;
 }
 
 function isWordList(v: unknown): v is string[] {
@@ -306,14 +387,33 @@ function isWordList(v: unknown): v is string[] {
 /** A node of the trie of record key lists: the keys read so far lead here. */
 interface ShapeNode {
   readonly next: Map<string, ShapeNode>;
-  /** The key list ending here, its kinds and its code; code -1 until a record ends here. */
+  /** The key list ending here and its code; code -1 until a record ends here. */
   readonly keys: readonly string[];
-  kinds: readonly Kind[];
+  /** How the last key's values are stored. */
+  readonly kind: Kind;
+  /** The last key's WORD_KEY_* (0: none). */
+  readonly wordKey: number;
   code: number;
+  /** The child last walked to and its key (records of one source mostly share their keys' order). */
+  lastKey: string | null;
+  lastChild: ShapeNode | null;
 }
 
 function shapeNode(keys: readonly string[]): ShapeNode {
-  return { next: new Map(), keys, kinds: [], code: -1 };
+  const last = keys.length > 0 ? keys[keys.length - 1]! : '';
+  return { next: new Map(), keys, kind: kindOfKey(last), wordKey: WORD_KEYS.get(last) ?? 0, code: -1, lastKey: null, lastChild: null };
+}
+
+/** The child of `node` for `key`, made if new. */
+function childOf(node: ShapeNode, key: string): ShapeNode {
+  let next = node.next.get(key);
+  if (next === undefined) {
+    next = shapeNode([...node.keys, key]);
+    node.next.set(key, next);
+  }
+  node.lastKey = key;
+  node.lastChild = next;
+  return next;
 }
 
 /** Identity cache of shared values (the last few objects given): callers often reuse one hours object. */
@@ -322,7 +422,7 @@ const RECENT_SHARED = 16;
 /** Builds a {@link CompactRecordSource}: `add` each venue's record, then `finish`. */
 export class CompactRecordsBuilder {
   private readonly writer: RecordWriter;
-  private readonly starts: Float64Array;
+  private starts: Float64Array;
   private readonly words = new Dictionary();
   private readonly shapes = new Dictionary();
   /** Per shared code: the value itself (a copy of the first seen), frozen at finish. */
@@ -336,10 +436,18 @@ export class CompactRecordsBuilder {
   /** Descriptions of the shared hours: code c's units are `hoursPool[hoursStart[c] .. hoursStart[c + 1])` (sparse by code). */
   private readonly hoursPool: number[] = [];
   private readonly hoursStart: number[] = [];
+  /**
+   * The words of the record last added, by key: word `m` (of `wordCount`) has code
+   * `wordCodes[m]` (its number in {@link wordOf}) and key `wordKeys[m]` (WORD_KEY_*), in the
+   * record's order. `wordsComplete` is false when a word key's value was not stored as words
+   * (not a string or a list of strings) or there were more than REPORTED_WORDS.
+   */
+  readonly wordKeys = new Uint8Array(REPORTED_WORDS);
+  readonly wordCodes = new Uint32Array(REPORTED_WORDS);
+  wordCount = 0;
+  wordsComplete = true;
+  /** The trie of record key lists (each record's own enumerable keys, in order). */
   private readonly shapeRoot = shapeNode([]);
-  private lastKeys: readonly string[] = [];
-  private lastKinds: readonly Kind[] = [];
-  private lastShape = -1;
   private count = 0;
 
   /** The source {@link copy} copies from (see {@link extending}). */
@@ -347,11 +455,15 @@ export class CompactRecordsBuilder {
 
   /** `expectedBytes`: the records' expected bytes (default about 64 a lean record). */
   constructor(size: number, expectedBytes = size * 64) {
-    this.starts = new Float64Array(size);
-    this.lastShape = this.shapes.code(''); // the empty key list, matching `lastKeys`
-    this.shapeRoot.code = this.lastShape;
-    // A small engine does not take a whole block.
-    this.writer = new RecordWriter(Math.min(BLOCK_BYTES, Math.max(4096, expectedBytes)));
+    this.starts = buildArray(Float64Array, size);
+    this.shapeRoot.code = this.shapes.code(''); // the empty key list
+    // A small engine does not take a whole block. A later block holds the records still
+    // expected at the mean size so far, plus 1/16 (so a block too large is rare, and copied
+    // to its size at finish), and at least a quarter of the bytes so far (more records may
+    // come than expected).
+    this.writer = new RecordWriter(Math.min(BLOCK_BYTES, Math.max(4096, expectedBytes)), (written) =>
+      Math.max(4096, Math.ceil(written / 4), Math.ceil((Math.max(0, this.starts.length - this.count) * written * 17) / (16 * Math.max(1, this.count)))),
+    );
   }
 
   /**
@@ -391,6 +503,7 @@ export class CompactRecordsBuilder {
    * coordinates (its location's).
    */
   add(r: VenueRecord, lat: number, lon: number, index: number = this.count): void {
+    if (index >= this.starts.length) this.growStarts(index + 1);
     const w = this.writer;
     w.begin();
     const rec = r as unknown as Record<string, unknown>;
@@ -398,65 +511,90 @@ export class CompactRecordsBuilder {
     const name = String(rec.name);
     w.text(id);
     w.text(name);
-    const keys = this.shapeOf(rec);
-    const kinds = this.lastKinds;
-    w.varint(this.lastShape);
-    for (let k = 0; k < keys.length; k++) {
-      const v = rec[keys[k]!];
-      const kind = kinds[k]!;
-      if (v === undefined) w.byte(Tag.UNDEFINED);
-      else if (v === true) w.byte(Tag.TRUE);
-      else if (v === false) w.byte(Tag.FALSE);
-      else if (kind === Kind.ID && v === id) w.byte(Tag.ID);
-      else if (kind === Kind.NAME && v === name) w.byte(Tag.NAME);
-      else if (kind === Kind.LOCATION && isCanonicalPoint(v, lat, lon)) w.byte(Tag.POINT);
-      else if (kind === Kind.WORD && typeof v === 'string') {
-        w.byte(Tag.WORD);
-        w.varint(this.words.code(v));
-      } else if (typeof v === 'string') {
-        w.byte(Tag.TEXT);
-        w.text(v);
-      } else if (kind === Kind.WORDS && isWordList(v)) {
-        w.byte(Tag.WORDS);
-        w.varint(v.length);
-        for (const word of v) w.varint(this.words.code(word));
-      } else if (kind === Kind.SHARED) {
-        w.byte(Tag.SHARED);
-        w.varint(this.sharedCode(v));
-      } else {
-        w.byte(Tag.JSON);
-        w.text(JSON.stringify(v));
-      }
+    // One pass over the keys, walking the trie of key lists and writing each value as its
+    // key is met (`rec[key]` in a for-in is a direct field read). The shape's code, known at
+    // the end, goes in room kept before the values: a varint padded to the width any code
+    // this record can get needs (at most one shape is new: its code is the count so far).
+    const shapes = this.shapes.values.length;
+    const width = shapes < 0x80 ? 1 : shapes < 0x4000 ? 2 : 3;
+    const shapeAt = w.reserve(width);
+    this.wordCount = 0;
+    this.wordsComplete = true;
+    let node = this.shapeRoot;
+    for (const key in rec) {
+      if (!Object.prototype.hasOwnProperty.call(rec, key)) continue;
+      node = node.lastKey === key ? node.lastChild! : childOf(node, key);
+      this.value(rec[key], node.kind, node.wordKey, id, name, lat, lon);
     }
+    if (node.code < 0) node.code = this.shapes.code(node.keys.join('\u0000'));
+    w.paddedVarintAt(shapeAt, node.code, width);
     this.starts[index] = w.start;
     this.count++;
   }
 
-  /**
-   * The record's key list, and its code in `lastShape`. Records of one source mostly have
-   * the previous record's keys: that is checked without allocating.
-   */
-  private shapeOf(rec: object): readonly string[] {
-    if (hasKeys(rec, this.lastKeys)) return this.lastKeys;
-    // Walk the trie of key lists seen (no allocation once a list is known).
-    let node = this.shapeRoot;
-    for (const key in rec) {
-      if (!Object.prototype.hasOwnProperty.call(rec, key)) continue;
-      let next = node.next.get(key);
-      if (next === undefined) {
-        next = shapeNode([...node.keys, key]);
-        node.next.set(key, next);
+  /** Writes one value of a record (see the module comment). */
+  private value(v: unknown, kind: Kind, wordKey: number, id: string, name: string, lat: number, lon: number): void {
+    const w = this.writer;
+    if (wordKey !== 0 && v !== undefined && (kind === Kind.WORD ? typeof v !== 'string' : !isWordList(v))) this.wordsComplete = false;
+    if (v === undefined) w.byte(Tag.UNDEFINED);
+    else if (v === true) w.byte(Tag.TRUE);
+    else if (v === false) w.byte(Tag.FALSE);
+    else if (kind === Kind.ID && v === id) w.byte(Tag.ID);
+    else if (kind === Kind.NAME && v === name) w.byte(Tag.NAME);
+    else if (kind === Kind.LOCATION && isCanonicalPoint(v, lat, lon)) w.byte(Tag.POINT);
+    else if (kind === Kind.WORD && typeof v === 'string') {
+      w.byte(Tag.WORD);
+      const code = this.words.code(v);
+      w.varint(code);
+      if (wordKey !== 0) this.reportWord(wordKey, code);
+    } else if (typeof v === 'string') {
+      w.byte(Tag.TEXT);
+      w.text(v);
+    } else if (kind === Kind.WORDS && isWordList(v)) {
+      w.byte(Tag.WORDS);
+      w.varint(v.length);
+      for (let m = 0; m < v.length; m++) {
+        const code = this.words.code(v[m]!);
+        w.varint(code);
+        if (wordKey !== 0) this.reportWord(wordKey, code);
       }
-      node = next;
+    } else if (kind === Kind.SHARED) {
+      w.byte(Tag.SHARED);
+      w.varint(this.sharedCode(v));
+    } else {
+      w.byte(Tag.JSON);
+      w.text(JSON.stringify(v));
     }
-    if (node.code < 0) {
-      node.code = this.shapes.code(node.keys.join('\u0000'));
-      node.kinds = node.keys.map(kindOfKey);
+  }
+
+  private reportWord(wordKey: number, code: number): void {
+    if (this.wordCount === REPORTED_WORDS) {
+      this.wordsComplete = false;
+      return;
     }
-    this.lastKeys = node.keys;
-    this.lastKinds = node.kinds;
-    this.lastShape = node.code;
-    return this.lastKeys;
+    this.wordKeys[this.wordCount] = wordKey;
+    this.wordCodes[this.wordCount++] = code;
+  }
+
+  /** The number of a vocabulary word (as in {@link wordCodes}), numbering it if new. */
+  wordCode(word: string): number {
+    return this.words.code(word);
+  }
+
+  /** The vocabulary words by number (grows as records are added; do not change it). */
+  get wordList(): readonly string[] {
+    return this.words.values;
+  }
+
+  private growStarts(least: number): void {
+    const grown = buildArray(Float64Array, Math.max(least, this.starts.length * 2));
+    grown.set(this.starts);
+    this.starts = grown;
+  }
+
+  /** The id of the record added as `index` (read back from its bytes). */
+  idOf(index: number): string {
+    return this.writer.textAt(this.starts[index]!);
   }
 
   /**
@@ -509,6 +647,7 @@ export class CompactRecordsBuilder {
         this.hoursStart[code + 1] = this.hoursPool.length;
         return;
       }
+      // A hash collision between different hours (rare): key this one by JSON.
     }
     const key = JSON.stringify(v);
     if (!this.sharedByJson.has(key)) this.sharedByJson.set(key, code);
@@ -526,11 +665,25 @@ export class CompactRecordsBuilder {
     return this.sharedValues.length - 1;
   }
 
-  finish(lat: Float64Array, lon: Float64Array): CompactRecordSource {
-    if (this.count !== this.starts.length) throw new Error(`CompactRecordsBuilder: ${this.count} records added, ${this.starts.length} expected`);
+  /**
+   * The records, over the store's `lat`/`lon` columns (one entry per record added). With
+   * `order`, the records were added by number and venue k is the one added as `order[k]`.
+   */
+  finish(lat: Float64Array, lon: Float64Array, order?: Uint32Array): CompactRecordSource {
+    const n = lat.length;
+    if (this.count !== n) {
+      throw new Error(`CompactRecordsBuilder: ${this.count} records added, ${n} expected`);
+    }
+    let starts = this.starts;
+    if (order !== undefined) {
+      starts = buildArray(Float64Array, n);
+      for (let k = 0; k < n; k++) starts[k] = this.starts[order[k]!]!;
+    } else if (starts.length !== n) {
+      starts = starts.slice(0, n);
+    }
     const shapes = this.shapes.values.map((s) => (s === '' ? [] : s.split('\u0000')));
     const shared = this.sharedValues.map((v) => deepFreeze(v));
-    return new CompactRecordSource(this.writer.finish(), this.starts, this.words.values, shapes, shared, lat, lon);
+    return new CompactRecordSource(this.writer.finish(), starts, this.words.values, shapes, shared, lat, lon);
   }
 }
 

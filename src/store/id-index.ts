@@ -1,4 +1,5 @@
 import { VenueSearchError } from '../errors.js';
+import { buildArray } from './build-memory.js';
 
 /**
  * Venue id to dense index, in typed arrays: an open-addressing hash table, linear probing,
@@ -20,7 +21,7 @@ export class IdIndex {
     let bits = 4;
     while (2 ** bits < size * 2) bits++;
     this.bits = bits;
-    this.slots = new Uint32Array(2 ** bits);
+    this.slots = buildArray(Uint32Array, 2 ** bits);
     this.mask = 2 ** bits - 1;
   }
 
@@ -65,12 +66,22 @@ export class IdIndex {
     return -1;
   }
 
+  /** Renumbers every index i held as `map[i]` (ids keep their slots: only the low bits change). */
+  renumber(map: Uint32Array): void {
+    const { slots, mask } = this;
+    for (let s = 0; s < slots.length; s++) {
+      const entry = slots[s]!;
+      if (entry === 0) continue;
+      slots[s] = ((entry - (entry & mask)) + map[(entry & mask) - 1]! + 1) >>> 0;
+    }
+  }
+
   private grow(idOf: (index: number) => string): void {
     const old = this.slots;
     const oldMask = this.mask;
     if (this.bits >= 31) throw new RangeError('more than 2^30 venue ids');
     this.bits++;
-    this.slots = new Uint32Array(2 ** this.bits);
+    this.slots = buildArray(Uint32Array, 2 ** this.bits);
     this.mask = 2 ** this.bits - 1;
     for (const entry of old) {
       if (entry === 0) continue;

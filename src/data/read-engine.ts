@@ -1,0 +1,22 @@
+import { Engine, type EngineOptions } from '../engine.js';
+import { VenueStoreBuilder } from '../store/venue-store-builder.js';
+import { readVenuesInto, type ReadVenuesOptions, type ReadVenuesResult } from './read-venues.js';
+
+export interface ReadEngineResult extends Omit<ReadVenuesResult, 'venues'> {
+  readonly engine: Engine;
+}
+
+/**
+ * Reads a venue file (or stream) as {@link readVenues} does, with the same validation, errors,
+ * rejects and options, and builds the engine over its records as they are read: each record
+ * goes into the engine's own compact form the moment it is admitted and is not kept, so the
+ * records never pile up as objects (at 1M venues, about 900 MB of them, which the garbage
+ * collector would copy and mark while the file is read). The engine is the one
+ * `createEngine((await readVenues(source, options)).venues, options)` builds.
+ */
+export async function createEngineFromFile(source: Parameters<typeof readVenuesInto>[0], options: ReadVenuesOptions & Omit<EngineOptions, 'validate'> = {}): Promise<ReadEngineResult> {
+  let builder: VenueStoreBuilder | null = null;
+  const { rejects, format } = await readVenuesInto(source, options, (expected) => (builder = new VenueStoreBuilder(expected)));
+  const engineOptions: EngineOptions = options.places !== undefined ? { places: options.places } : {};
+  return { engine: new Engine(builder ?? new VenueStoreBuilder(0), engineOptions), rejects, format };
+}

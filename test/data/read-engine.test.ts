@@ -1,0 +1,144 @@
+// createEngineFromFile builds the engine while it reads, never keeping the records as objects.
+// It must give what `createEngine(readVenues(...).venues)` gives: the same store (columns,
+// dictionaries, compact records), the same answers, and the same first error, rejects and
+// line numbers as readVenues, at 1 and 2 threads. The bundled fixtures (3,000 lines, about
+// 7 MB: several 1 MB blocks) are used, with bad lines placed in different blocks.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createEngineFromFile } from '../../src/data/read-engine.js';
+import { readVenues } from '../../src/data/read-venues.js';
+import { forEachLine } from '../../src/data/ndjson-lines.js';
+import { createEngine, type Engine } from '../../src/engine.js';
+import { isVenueSearchError } from '../../src/errors.js';
+import { prng } from '../support/oracle.js';
+
+const fixtures = readFileSync(new URL('../../fixtures/venues.ndjson', import.meta.url), 'utf8');
+const lines = fixtures.split('\n').filter((l) => l.trim() !== '');
+const dir = mkdtempSync(join(tmpdir(), 'read-engine-'));
+const NOW = Date.UTC(2026, 10, 21, 19, 30);
+
+function write(name: string, rows: readonly string[]): string {
+  const path = join(dir, name);
+  writeFileSync(path, `${rows.join('\n')}\n`);
+  return path;
+}
+
+/** The fixtures with bad lines: an invalid field (block 2), malformed JSON (block 5), a duplicate id (block 8). */
+function badRows(): string[] {
+  const rows = [...lines];
+  const bad = JSON.parse(rows[500]!) as Record<string, unknown>;
+  bad.isChain = 'yes';
+  rows[500] = JSON.stringify(bad);
+  rows[1500] = `${rows[1500]!.slice(0, 40)}`;
+  const dup = JSON.parse(rows[2500]!) as Record<string, unknown>;
+  dup.id = (JSON.parse(rows[10]!) as { id: string }).id;
+  rows[2500] = JSON.stringify(dup);
+  return rows;
+}
+
+async function errorOf(promise: Promise<unknown>): Promise<Record<string, unknown>> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(isVenueSearchError(err)).toBe(true);
+    const e = err as unknown as Record<string, unknown>;
+    return { message: e.message, code: e.code, line: e.line, recordId: e.recordId, param: e.param, value: e.value };
+  }
+  throw new Error('expected an error');
+}
+
+function expectSameEngine(engine: Engine, oracle: Engine): void {
+  const a = engine.store;
+  const b = oracle.store;
+  expect(a.size).toBe(b.size);
+  for (const column of ['lat', 'lon', 'chain', 'caters', 'primaryGenre', 'termStart', 'termCodes', 'vibeStart', 'vibeCodes'] as const) {
+    expect(Array.from(a[column]), column).toEqual(Array.from(b[column]));
+  }
+  expect(a.terms.words).toEqual(b.terms.words);
+  expect(a.vibes.words).toEqual(b.vibes.words);
+  expect(a.genreSpellings).toEqual(b.genreSpellings);
+  for (let i = 0; i < b.size; i++) {
+    expect(JSON.stringify(a.record(i))).toBe(JSON.stringify(b.record(i)));
+    expect(a.indexOf(b.id(i))).toBe(i);
+  }
+  const rnd = prng(7);
+  for (let q = 0; q < 20; q++) {
+    const v = b.record(Math.floor(rnd() * b.size));
+    const [lat, lon] = v.location.coordinates;
+    const body = { locations: [{ lat, lon }], mode: { mode: 'POINT', maxDistance: 500 + rnd() * 3000 }, preferences: q % 2 === 0 ? {} : { vibes: ['cosy'], catersFilters: ['vegan'] } };
+    expect(engine.search(body, { now: NOW })).toEqual(oracle.search(body, { now: NOW }));
+  }
+  expect(engine.find({ q: b.name(11) }, { now: NOW })).toEqual(oracle.find({ q: b.name(11) }, { now: NOW }));
+}
+
+describe('createEngineFromFile', () => {
+  it('builds the engine createEngine builds over the records readVenues reads, at 1 and 2 threads', async () => {
+    const path = write('ok.ndjson', lines);
+    const oracle = createEngine((await readVenues(path)).venues, { validate: false });
+    for (const threads of [1, 2]) {
+      const { engine, rejects, format } = await createEngineFromFile(path, { threads });
+      expect(format).toBe('ndjson');
+      expect(rejects).toEqual([]);
+      expectSameEngine(engine, oracle);
+    }
+  }, 120_000);
+
+  it('throws the error readVenues throws (line, field, value), at 1 and 2 threads', async () => {
+    const path = write('bad.ndjson', badRows());
+    const expected = await errorOf(readVenues(path));
+    expect(expected).toMatchObject({ code: 'invalid_venue', line: 501, param: 'isChain', value: 'yes' });
+    for (const threads of [1, 2]) expect(await errorOf(createEngineFromFile(path, { threads }))).toEqual(expected);
+  }, 60_000);
+
+  it('in skip mode rejects what readVenues rejects and builds over the records it keeps', async () => {
+    const path = write('bad.ndjson', badRows());
+    const read = await readVenues(path, { onInvalid: 'skip' });
+    const summary = (rejects: typeof read.rejects) => rejects.map((r) => ({ line: r.line, recordId: r.recordId, code: r.error.code, message: r.error.message, param: r.error.param, value: r.error.value }));
+    expect(summary(read.rejects).map((r) => [r.line, r.code])).toEqual([
+      [501, 'invalid_venue'],
+      [1501, 'invalid_data'],
+      [2501, 'duplicate_id'],
+    ]);
+    const oracle = createEngine(read.venues, { validate: false });
+    for (const threads of [1, 2]) {
+      const { engine, rejects } = await createEngineFromFile(path, { threads, onInvalid: 'skip' });
+      expect(summary(rejects)).toEqual(summary(read.rejects));
+      expectSameEngine(engine, oracle);
+    }
+  }, 120_000);
+
+  it('reads a JSON array and a stream as readVenues does; empty input gives an empty engine', async () => {
+    const records = lines.slice(0, 200).map((l) => JSON.parse(l) as unknown);
+    const path = join(dir, 'some.json');
+    writeFileSync(path, JSON.stringify(records, null, 1));
+    const { engine, format } = await createEngineFromFile(path);
+    expect(format).toBe('json');
+    expectSameEngine(engine, createEngine((await readVenues(path)).venues));
+    async function* chunks() {
+      yield lines.slice(0, 50).join('\n');
+    }
+    expect((await createEngineFromFile(chunks(), { name: 'stream' })).engine.size).toBe(50);
+    expect((await createEngineFromFile(write('empty.ndjson', []))).engine.size).toBe(0);
+  }, 60_000);
+});
+
+describe('forEachLine', () => {
+  it('gives the lines and numbers a split on line feeds gives, over runs decoded at once (multi-byte text across 1 MB)', () => {
+    const rnd = prng(3);
+    const words = ['Crêperie', 'Zürich 🍺', 'plain', '', '   ', 'Café "x"', '東京'];
+    const rows: string[] = [];
+    for (let size = 0; size < 3.5 * 2 ** 20; ) {
+      const row = Array.from({ length: 1 + Math.floor(rnd() * 40) }, () => words[Math.floor(rnd() * words.length)]!).join(' ');
+      rows.push(row);
+      size += Buffer.byteLength(row) + 1;
+    }
+    const bytes = Buffer.from(`${rows.join('\n')}\nlast line without a feed`);
+    const seen: [string, number][] = [];
+    const count = forEachLine(bytes, 10, (text, line) => seen.push([text, line]));
+    const all = [...rows, 'last line without a feed'];
+    expect(count).toBe(all.length);
+    expect(seen).toEqual(all.map((text, k) => [text, k + 10] as [string, number]).filter(([text]) => text.trim() !== ''));
+  });
+});
