@@ -5,7 +5,8 @@ import type { FindStructures } from '../find/find.js';
 import { NameIndex, sortedTokens } from '../find/name-index.js';
 import { nameTokens } from '../find/normalize-name.js';
 import { HoursTable, HoursTableBuilder, UNKNOWN_SCHEDULE, ZoneTable } from '../hours/index.js';
-import { CompactRecordSource, CompactRecordsBuilder } from '../store/compact-records.js';
+import { CompactRecordsBuilder } from '../store/compact-records-builder.js';
+import { CompactRecordSource } from '../store/compact-records.js';
 import { NO_GENRE, VenueStore } from '../store/venue-store.js';
 
 /** One part of the current data: an engine and its hidden bytes (1: replaced or removed). */

@@ -1,7 +1,8 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { createEngine, type Engine } from '../engine.js';
 import { VenueSearchError } from '../errors.js';
-import { CompactRecordSource, CompactRecordsBuilder } from '../store/compact-records.js';
+import { CompactRecordsBuilder } from '../store/compact-records-builder.js';
+import { CompactRecordSource } from '../store/compact-records.js';
 import type { VenueStore } from '../store/venue-store.js';
 import {
   FORMAT_VERSION,

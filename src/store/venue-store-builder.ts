@@ -8,7 +8,7 @@ import {
   WORD_KEY_ESTABLISHMENT_FLAGS,
   WORD_KEY_PRIMARY_GENRE,
   WORD_KEY_VIBES,
-} from './compact-records.js';
+} from './compact-records-builder.js';
 import { IdIndex } from './id-index.js';
 import type { RecordSource } from './record-source.js';
 import { TermDictionary, catersMask } from './vocabulary.js';
