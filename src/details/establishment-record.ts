@@ -67,35 +67,16 @@ export function searchEstablishmentOf(
   relaxed: SearchEstablishment['relaxed'],
   group: GroupSummary | undefined,
 ): SearchEstablishment {
-  const v = f.values;
-  const hours = v[FieldSlot.REGULAR_OPENING_HOURS];
-  return {
-    id: v[FieldSlot.ID],
-    name: v[FieldSlot.NAME],
-    displayName: v[FieldSlot.DISPLAY_NAME] ?? v[FieldSlot.NAME],
-    formattedAddress: v[FieldSlot.FORMATTED_ADDRESS],
-    location: { type: 'Point', coordinates: [f.lat, f.lon] },
-    websiteUri: v[FieldSlot.WEBSITE_URI],
-    contactEmail: v[FieldSlot.CONTACT_EMAIL],
-    contactNumber: v[FieldSlot.CONTACT_NUMBER],
-    description: v[FieldSlot.DESCRIPTION],
-    primaryGenre: v[FieldSlot.PRIMARY_GENRE],
-    additionalGenres: v[FieldSlot.ADDITIONAL_GENRES] ?? [],
-    wordOnTheStreet: v[FieldSlot.WORD_ON_THE_STREET],
-    isOpen,
-    isChain: v[FieldSlot.IS_CHAIN] ?? false,
-    regularOpeningHours: hours ? copyWeeklyHours(hours as WeeklyHours) : [],
-    mainImageUrl: v[FieldSlot.MAIN_IMAGE_URL],
-    logo: v[FieldSlot.LOGO],
-    establishmentFlags: v[FieldSlot.ESTABLISHMENT_FLAGS] ?? [],
-    catersFlags: v[FieldSlot.CATERS_FLAGS] ?? [],
-    distanceMeters,
-    matchScore,
-    alongRouteMeters,
-    travel,
-    relaxed,
-    group,
-  } as SearchEstablishment;
+  // The search's own keys are added in one order after the establishment's, so every
+  // result follows the same chain of hidden classes (one shape, as in establishmentOf).
+  // (`undefined` stands for an absent optional key: see the doc above.)
+  const e = establishmentOf(f, distanceMeters, isOpen) as unknown as Record<keyof SearchEstablishment, unknown>;
+  e.matchScore = matchScore;
+  e.alongRouteMeters = alongRouteMeters;
+  e.travel = travel;
+  e.relaxed = relaxed;
+  e.group = group;
+  return e as SearchEstablishment;
 }
 
 /**

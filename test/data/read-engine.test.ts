@@ -3,51 +3,19 @@
 // dictionaries, compact records), the same answers, and the same first error, rejects and
 // line numbers as readVenues, at 1 and 2 threads. The bundled fixtures (3,000 lines, about
 // 7 MB: several 1 MB blocks) are used, with bad lines placed in different blocks.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { badRows, errorOf, fixtureFolder, fixtureLines } from './support/fixture-files.js';
 import { createEngineFromFile } from '../../src/data/read-engine.js';
 import { readVenues } from '../../src/data/read-venues.js';
 import { forEachLine } from '../../src/data/ndjson-lines.js';
 import { createEngine, type Engine } from '../../src/engine.js';
-import { isVenueSearchError } from '../../src/errors.js';
 import { prng } from '../support/oracle.js';
 
-const fixtures = readFileSync(new URL('../../fixtures/venues.ndjson', import.meta.url), 'utf8');
-const lines = fixtures.split('\n').filter((l) => l.trim() !== '');
-const dir = mkdtempSync(join(tmpdir(), 'read-engine-'));
+const lines = fixtureLines;
+const { dir, write } = fixtureFolder('read-engine-');
 const NOW = Date.UTC(2026, 10, 21, 19, 30);
-
-function write(name: string, rows: readonly string[]): string {
-  const path = join(dir, name);
-  writeFileSync(path, `${rows.join('\n')}\n`);
-  return path;
-}
-
-/** The fixtures with bad lines: an invalid field (block 2), malformed JSON (block 5), a duplicate id (block 8). */
-function badRows(): string[] {
-  const rows = [...lines];
-  const bad = JSON.parse(rows[500]!) as Record<string, unknown>;
-  bad.isChain = 'yes';
-  rows[500] = JSON.stringify(bad);
-  rows[1500] = `${rows[1500]!.slice(0, 40)}`;
-  const dup = JSON.parse(rows[2500]!) as Record<string, unknown>;
-  dup.id = (JSON.parse(rows[10]!) as { id: string }).id;
-  rows[2500] = JSON.stringify(dup);
-  return rows;
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<Record<string, unknown>> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(isVenueSearchError(err)).toBe(true);
-    const e = err as unknown as Record<string, unknown>;
-    return { message: e.message, code: e.code, line: e.line, recordId: e.recordId, param: e.param, value: e.value };
-  }
-  throw new Error('expected an error');
-}
 
 function expectSameEngine(engine: Engine, oracle: Engine): void {
   const a = engine.store;

@@ -2,48 +2,15 @@
 // the same records in the same order, the same first error in `throw` mode, the same
 // rejects in `skip` mode. The bundled fixtures (about 7 MB, 3,000 lines: 1 MB blocks of some 430 lines) are used,
 // with bad lines placed in different blocks.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { badRows, errorOf, fixtureFolder, fixtureLines } from './support/fixture-files.js';
 import { readVenues } from '../../src/data/read-venues.js';
 import { ValidatePool } from '../../src/data/validate-pool.js';
 import { validateVenue } from '../../src/data/validate-venue.js';
 import { isVenueSearchError } from '../../src/errors.js';
 
-const fixtures = readFileSync(new URL('../../fixtures/venues.ndjson', import.meta.url), 'utf8');
-const lines = fixtures.split('\n').filter((l) => l.trim() !== '');
-const dir = mkdtempSync(join(tmpdir(), 'venues-threads-'));
-
-function write(name: string, rows: readonly string[]): string {
-  const path = join(dir, name);
-  writeFileSync(path, `${rows.join('\n')}\n`);
-  return path;
-}
-
-/** The fixtures with bad lines: an invalid field (block 2), malformed JSON (block 5), a duplicate id (block 8). */
-function badRows(): string[] {
-  const rows = [...lines];
-  const bad = JSON.parse(rows[500]!) as Record<string, unknown>;
-  bad.isChain = 'yes';
-  rows[500] = JSON.stringify(bad);
-  rows[1500] = `${rows[1500]!.slice(0, 40)}`;
-  const dup = JSON.parse(rows[2500]!) as Record<string, unknown>;
-  dup.id = (JSON.parse(rows[10]!) as { id: string }).id;
-  rows[2500] = JSON.stringify(dup);
-  return rows;
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<Record<string, unknown>> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(isVenueSearchError(err)).toBe(true);
-    const e = err as unknown as Record<string, unknown>;
-    return { message: e.message, code: e.code, line: e.line, recordId: e.recordId, param: e.param, value: e.value };
-  }
-  throw new Error('expected an error');
-}
+const lines = fixtureLines;
+const { write } = fixtureFolder('venues-threads-');
 
 describe('readVenues with worker threads', () => {
   it('reads the records a line-by-line JSON.parse + validateVenue reads, at 1, 2 and 3 threads', async () => {
