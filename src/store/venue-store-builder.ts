@@ -11,6 +11,7 @@ import {
 } from './compact-records-builder.js';
 import { IdIndex } from './id-index.js';
 import type { RecordSource } from './record-source.js';
+import type { VenueStore } from './venue-store.js';
 import { TermDictionary, catersMask } from './vocabulary.js';
 
 /** `chain` column values. */
@@ -21,25 +22,16 @@ export const CHAIN_UNKNOWN = 2;
 /** `primaryGenre` column value for a venue without one. */
 export const NO_GENRE = 0xffff;
 
-/** A store's parts as {@link VenueStoreBuilder.finish} gives them (venue order). */
-export interface BuiltStore {
-  readonly lat: Float64Array;
-  readonly lon: Float64Array;
-  readonly chain: Uint8Array;
-  readonly caters: Uint16Array;
-  readonly primaryGenre: Uint16Array;
-  readonly terms: TermDictionary;
-  readonly termStart: Uint32Array;
-  readonly termCodes: Uint16Array;
-  readonly vibes: TermDictionary;
-  readonly vibeStart: Uint32Array;
-  readonly vibeCodes: Uint16Array;
-  readonly genreSpellings: readonly string[];
+/** A store's parts as {@link VenueStoreBuilder.finish} gives them (venue order): its columns as VenueStore names them. */
+export type BuiltStore = Pick<
+  VenueStore,
+  'lat' | 'lon' | 'chain' | 'caters' | 'primaryGenre' | 'terms' | 'termStart' | 'termCodes' | 'vibes' | 'vibeStart' | 'vibeCodes' | 'genreSpellings'
+> & {
   /** Venue id to venue index. */
   readonly idIndex: IdIndex;
   /** The store's own compact copy of the records (a CompactRecordSource). */
   readonly source: RecordSource;
-}
+};
 
 /**
  * Builds a store's columns and its compact records from records given one at a time (from
