@@ -47,7 +47,13 @@ function isCanonicalPoint(location: unknown, lat: number, lon: number): boolean 
   const l = location as { type?: unknown; coordinates?: unknown };
   if (!hasKeys(l, POINT_KEYS) || l.type !== 'Point') return false;
   const c = l.coordinates;
-  return Array.isArray(c) && c.length === 2 && Object.is(c[0], lat) && Object.is(c[1], lon);
+  return Array.isArray(c) && c.length === 2 && sameNumber(c[0], lat) && sameNumber(c[1], lon);
+}
+
+/** `Object.is` for a coordinate and a number (-0 is not 0; NaN is NaN), without boxing the doubles into a call. */
+function sameNumber(a: unknown, b: number): boolean {
+  if (typeof a !== 'number') return false;
+  return a === b ? a !== 0 || 1 / a === 1 / b : a !== a && b !== b;
 }
 
 const POINT_KEYS = ['type', 'coordinates'];
@@ -133,7 +139,7 @@ function hashUnits(units: Uint16Array, n: number): number {
 
 function isWordList(v: unknown): v is string[] {
   if (!Array.isArray(v)) return false;
-  for (const w of v) if (typeof w !== 'string') return false;
+  for (let m = 0; m < v.length; m++) if (typeof v[m] !== 'string') return false;
   return true;
 }
 
@@ -288,7 +294,9 @@ export class CompactRecordsBuilder {
   /** Writes one value of a record (see the module comment). */
   private value(v: unknown, kind: Kind, wordKey: number, id: string, name: string, lat: number, lon: number): void {
     const w = this.writer;
-    if (wordKey !== 0 && v !== undefined && (kind === Kind.WORD ? typeof v !== 'string' : !isWordList(v))) this.wordsComplete = false;
+    // Word lists are checked once (a list of strings, read by index).
+    const wordList = kind === Kind.WORDS && isWordList(v);
+    if (wordKey !== 0 && v !== undefined && (kind === Kind.WORD ? typeof v !== 'string' : !wordList)) this.wordsComplete = false;
     if (v === undefined) w.byte(Tag.UNDEFINED);
     else if (v === true) w.byte(Tag.TRUE);
     else if (v === false) w.byte(Tag.FALSE);
@@ -303,11 +311,12 @@ export class CompactRecordsBuilder {
     } else if (typeof v === 'string') {
       w.byte(Tag.TEXT);
       w.text(v);
-    } else if (kind === Kind.WORDS && isWordList(v)) {
+    } else if (wordList) {
+      const list = v as string[];
       w.byte(Tag.WORDS);
-      w.varint(v.length);
-      for (let m = 0; m < v.length; m++) {
-        const code = this.words.code(v[m]!);
+      w.varint(list.length);
+      for (let m = 0; m < list.length; m++) {
+        const code = this.words.code(list[m]!);
         w.varint(code);
         if (wordKey !== 0) this.reportWord(wordKey, code);
       }
