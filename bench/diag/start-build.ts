@@ -7,7 +7,7 @@
  * memory is faulted in by the kernel: system time), then the medians of wall and CPU time
  * (on a shared machine the wall time includes waiting for a core: compare CPU time too).
  *
- *   npx tsc -p tsconfig.bench.json && node --expose-gc .tmp/bench-dist/bench/diag/start-build.js N [BASE_DIST] [rounds]
+ *   npx tsc -p tsconfig.bench.json && node --expose-gc .tmp/bench-dist/bench/diag/start-build.js N [BASE_DIST|-] [rounds] [after-read]
  *   (BASE_DIST: a copy of .tmp/bench-dist inside the repository, so its packages resolve: cp -r .tmp/bench-dist .tmp/bench-base before the change)
  */
 import { resolve } from 'node:path';
@@ -22,6 +22,8 @@ type Build = (venues: readonly VenueRecord[], options: { validate: boolean }) =>
 const n = Number(process.argv[2] ?? 100_000);
 const baseDir = process.argv[3] && process.argv[3] !== '-' ? resolve(process.argv[3]) : null;
 const rounds = Number(process.argv[4] ?? 4);
+/** `after-read`: the first build runs right after the read, without a collection first (as in the bench's load group). */
+const afterRead = process.argv[5] === 'after-read';
 const builds: [string, Build][] = [['this', createEngine]];
 if (baseDir !== null) {
   const base = (await import(pathToFileURL(`${baseDir}/src/engine.js`).href)) as { createEngine: Build };
@@ -31,9 +33,11 @@ const { venues } = await readVenues(await benchVenueFile(n));
 const gc = (globalThis as { gc?: () => void }).gc;
 const times = new Map<string, number[]>(builds.map(([name]) => [name, []]));
 const cpuTimes = new Map<string, number[]>(builds.map(([name]) => [name, []]));
+let built = 0;
 for (let r = 0; r < rounds; r++) {
   for (const [name, build] of r % 2 === 0 ? builds : [...builds].reverse()) {
-    gc?.();
+    if (!(afterRead && built === 0)) gc?.();
+    built++;
     const cpu0 = process.cpuUsage();
     const faults0 = process.resourceUsage().minorPageFault;
     const t0 = performance.now();
