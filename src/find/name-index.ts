@@ -1,4 +1,5 @@
 import { OPTIONAL_QUERY_WORDS, nameTokens } from './normalize-name.js';
+import type { CellWindow } from './posting-cells.js';
 import { prefixEditDistance, typoBudget } from './prefix-edit-distance.js';
 
 /** Match quality of one query word against one name word. */
@@ -294,19 +295,33 @@ export class NameIndex {
   /**
    * Calls `visit(venue, key)` once for every venue matching all words (key as in
    * {@link matchKey}), enumerating the rarest word's postings. Order: by token, then venue.
+   * With `cells` (postingCells of this index) and `window`, only the venues whose posting
+   * cell lies in the window are matched and visited (the others are skipped before their
+   * words are read); without, every match.
    */
-  forEachMatch(q: PreparedNameQuery, visit: (venue: number, key: number) => void): void {
+  forEachMatch(q: PreparedNameQuery, visit: (venue: number, key: number) => void, cells: Uint32Array | null = null, window: CellWindow | null = null): void {
     if (q.rarest < 0) return;
     const word = q.words[q.rarest]!;
+    const area = cells !== null && window !== null ? window : null;
     if (q.words.length === 1) {
-      this.forEachSingleWordMatch(word, visit);
+      this.forEachSingleWordMatch(word, visit, area === null ? null : cells, area);
       return;
     }
     const { postStart, postVenue, postInfo } = this;
     // A venue can be under two of the word's tokens only if the word has two or more.
     const shares = (word.typo !== null ? word.typo.length : word.hi - word.lo) > 1 ? INFO_SHARES : 0;
+    const rowLo = area?.rowLo ?? 0;
+    const rowHi = area?.rowHi ?? 0;
+    const colLo = area?.colLo ?? 0;
+    const colHi = area?.colHi ?? 0;
     const visitToken = (t: number): void => {
       for (let p = postStart[t]!, end = postStart[t + 1]!; p < end; p++) {
+        if (area !== null) {
+          const cell = cells![p]!;
+          const row = cell >>> 16;
+          const col = cell & 0xffff;
+          if (row < rowLo || row > rowHi || col < colLo || col > colHi) continue;
+        }
         const i = postVenue[p]!;
         if ((postInfo[p]! & shares) !== 0 && !this.isFirstMatchingToken(i, t, word)) continue;
         const key = this.matchKey(i, q);
@@ -325,32 +340,64 @@ export class NameIndex {
    * word's first letter); those few are ranked by matchKey and visited at the first of
    * their tokens the word matches only (isFirstMatchingToken). A word of one token (a whole
    * word no other word extends, as "coffee" often is) has none of them: its key is the
-   * posting's, whatever the name's other words.
+   * posting's, whatever the name's other words. `cells`/`window` as in forEachMatch.
    */
-  private forEachSingleWordMatch(word: PreparedWord, visit: (venue: number, key: number) => void): void {
+  private forEachSingleWordMatch(word: PreparedWord, visit: (venue: number, key: number) => void, cells: Uint32Array | null, window: CellWindow | null): void {
     const single: PreparedNameQuery = { words: [word], rarest: 0, estimatedCandidates: word.postings };
     const shares = (word.typo !== null ? word.typo.length : word.hi - word.lo) > 1 ? INFO_SHARES : 0;
     if (word.typo !== null) {
-      for (let k = 0; k < word.typo.length; k++) this.visitTokenFast(word.typo[k]!, MATCH_TYPO, shares, single, visit);
+      for (let k = 0; k < word.typo.length; k++) this.visitTokenFast(word.typo[k]!, MATCH_TYPO, shares, single, visit, cells, window);
     } else {
-      for (let t = word.lo; t < word.hi; t++) this.visitTokenFast(t, t === word.exact ? MATCH_EXACT : MATCH_PREFIX, shares, single, visit);
+      for (let t = word.lo; t < word.hi; t++) this.visitTokenFast(t, t === word.exact ? MATCH_EXACT : MATCH_PREFIX, shares, single, visit, cells, window);
     }
   }
 
   /** `shares`: INFO_SHARES when the word has several tokens (postings so flagged take the slow path), else 0. */
-  private visitTokenFast(t: number, quality: number, shares: number, single: PreparedNameQuery, visit: (venue: number, key: number) => void): void {
+  private visitTokenFast(
+    t: number,
+    quality: number,
+    shares: number,
+    single: PreparedNameQuery,
+    visit: (venue: number, key: number) => void,
+    cells: Uint32Array | null,
+    window: CellWindow | null,
+  ): void {
     const { postStart, postVenue, postInfo } = this;
-    for (let p = postStart[t]!, end = postStart[t + 1]!; p < end; p++) {
-      const info = postInfo[p]!;
-      const i = postVenue[p]!;
-      if ((info & shares) !== 0) {
-        if (!this.isFirstMatchingToken(i, t, single.words[0]!)) continue;
-        visit(i, this.matchKey(i, single));
-        continue;
+    if (cells !== null && window !== null) {
+      // Same loop behind the cell test, kept apart so the loop without a window stays as lean.
+      const { rowLo, rowHi, colLo, colHi } = window;
+      for (let p = postStart[t]!, end = postStart[t + 1]!; p < end; p++) {
+        const cell = cells[p]!;
+        const row = cell >>> 16;
+        const col = cell & 0xffff;
+        if (row < rowLo || row > rowHi || col < colLo || col > colHi) continue;
+        this.visitPosting(p, t, quality, shares, single, visit, postVenue, postInfo);
       }
-      const score = quality + ((info & INFO_LEAD) !== 0 ? 1 : 0);
-      visit(i, score * 64 + (MAX_COUNTED_WORDS - (info & MAX_COUNTED_WORDS)));
+      return;
     }
+    for (let p = postStart[t]!, end = postStart[t + 1]!; p < end; p++) this.visitPosting(p, t, quality, shares, single, visit, postVenue, postInfo);
+  }
+
+  /** One posting of the one-word fast path: its venue visited with its key. */
+  private visitPosting(
+    p: number,
+    t: number,
+    quality: number,
+    shares: number,
+    single: PreparedNameQuery,
+    visit: (venue: number, key: number) => void,
+    postVenue: Uint32Array,
+    postInfo: Uint8Array,
+  ): void {
+    const info = postInfo[p]!;
+    const i = postVenue[p]!;
+    if ((info & shares) !== 0) {
+      if (!this.isFirstMatchingToken(i, t, single.words[0]!)) return;
+      visit(i, this.matchKey(i, single));
+      return;
+    }
+    const score = quality + ((info & INFO_LEAD) !== 0 ? 1 : 0);
+    visit(i, score * 64 + (MAX_COUNTED_WORDS - (info & MAX_COUNTED_WORDS)));
   }
 
   /**
