@@ -39,19 +39,25 @@ for (const [name, fn] of calls) {
   const after: number[] = [];
   const normal: number[] = [];
   const second: number[] = [];
+  const faultsAfter: number[] = [];
+  const faultsNormal: number[] = [];
   for (let r = 0; r < 20; r++) {
     for (let k = 0; k < 10; k++) {
       sink += churn(k);
+      const f0 = process.resourceUsage().minorPageFault;
       const t0 = performance.now();
       sink += fn();
       normal.push(performance.now() - t0);
+      faultsNormal.push(process.resourceUsage().minorPageFault - f0);
     }
     sink += churn(r);
     gc();
     marker(`# ---- timed after gc: ${name}`);
+    const f0 = process.resourceUsage().minorPageFault;
     let t0 = performance.now();
     sink += fn();
     after.push(performance.now() - t0);
+    faultsAfter.push(process.resourceUsage().minorPageFault - f0);
     marker(`# ---- end`);
     t0 = performance.now();
     sink += fn();
@@ -66,6 +72,6 @@ for (const [name, fn] of calls) {
   const med = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1]!;
   const max = (a: number[]) => Math.max(...a);
   if (process.env.SEQ) console.log(name, 'after', after.map((x) => (x * 1000).toFixed(0)).join(' '), '\n second', second.map((x) => (x * 1000).toFixed(0)).join(' '), '\n normal', normal.map((x) => (x * 1000).toFixed(0)).join(' '));
-  console.log(`${name.padEnd(48)} normal med ${(med(normal) * 1000).toFixed(0)} µs max ${(max(normal) * 1000).toFixed(0)} | after gc med ${(med(after) * 1000).toFixed(0)} max ${(max(after) * 1000).toFixed(0)} | 2nd after gc med ${(med(second) * 1000).toFixed(0)} µs`);
+  console.log(`${name.padEnd(48)} normal med ${(med(normal) * 1000).toFixed(0)} µs max ${(max(normal) * 1000).toFixed(0)} | after gc med ${(med(after) * 1000).toFixed(0)} max ${(max(after) * 1000).toFixed(0)} | 2nd after gc med ${(med(second) * 1000).toFixed(0)} µs | page faults: normal med ${med(faultsNormal)}, after gc med ${med(faultsAfter)}`);
 }
 console.log(`sink ${sink | 0}`);

@@ -12,6 +12,7 @@ import { DensityGrid } from './density-grid.js';
 import { checkFindParams, type CheckedFindParams, type FindParams } from './find-params.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { NameIndex, type PreparedNameQuery } from './name-index.js';
+import { CellWindow, postingCells } from './posting-cells.js';
 import { TopK } from './top-k.js';
 
 /** Names offered when a `location` is unknown. */
@@ -63,6 +64,9 @@ export class FindService {
   private places: PlaceResolver | null = null;
   private hidden: Uint8Array | null = null;
   private idRanks: Uint32Array | null = null;
+  /** The grid cell of each name posting's venue (postingCells), built at the first find with a centre. */
+  private cells: Uint32Array | null = null;
+  private readonly window = new CellWindow();
 
   constructor(store: VenueStore, spatial: SpatialIndex, options: FindServiceOptions = {}) {
     this.store = store;
@@ -146,10 +150,15 @@ export class FindService {
     return { venues, costs, total };
   }
 
-  /** Builds now what a find without a centre would build at its first call (the id ranks). */
+  /** Builds now what a find would build at its first call (the id ranks, the posting cells). */
   warm(): this {
     this.idRank();
+    this.postingCells();
     return this;
+  }
+
+  private postingCells(): Uint32Array {
+    return (this.cells ??= postingCells(this.names.postVenue, this.store.lat, this.store.lon));
   }
 
   /** Each venue's rank in id order (relevance ties are broken by id), built at first use. */
@@ -205,6 +214,7 @@ export class FindService {
     const r2 = radius * radius;
     const vLat = this.store.lat;
     const vLon = this.store.lon;
+    // Postings whose venue's cell lies outside the circle's box are skipped unread.
     this.names.forEachMatch(q, (i) => {
       if (hidden !== null && hidden[i] !== 0) return;
       const y = vLat[i]!;
@@ -219,7 +229,7 @@ export class FindService {
         total++;
         top.offer(i, Math.sqrt(d2));
       }
-    });
+    }, this.postingCells(), this.window.around(lat, lon, radius));
     return total;
   }
 }
