@@ -178,12 +178,12 @@ function nameTokenDecoder(snapshot: OpenedSnapshot): StringListDecoder {
 
 /** Strings of find's name dictionary, and record starts checked, per step of {@link restoreSnapshotInSteps} (about 2 ms each at most). */
 const TOKENS_PER_STEP = 40_000;
-const STARTS_PER_STEP = 200_000;
+const STARTS_PER_STEP = 100_000;
 
 /**
  * {@link restoreSnapshot} in steps, for a thread that serves queries meanwhile (a live
  * service's compaction swap): each `next()` does a part of the work (reading the header,
- * making find's name dictionary 40,000 words at a time, checking the record starts 200,000
+ * making find's name dictionary 40,000 words at a time, checking the record starts 100,000
  * at a time, the store and kd-tree, the opening-hours tables, the name index, the density
  * grid, the engine) and the last returns the engine. Throws as restoreSnapshot does.
  */
