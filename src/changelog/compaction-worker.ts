@@ -5,16 +5,19 @@
  * - At start it loads the base (`workerData.basePath`, a snapshot or a venues file) and learns
  *   its places venue by venue (LivePlaces: every record read once, here, beside queries), then
  *   posts `{type: 'ready'}`.
- * - Per job: applies the change log's entries up to `upToSeq` to its engine (upsert and remove,
- *   as the main thread did), compacts it (Engine.compact: the new base folded from the old
- *   one's columns and the runs', unchanged records copied byte for byte, src/live/fold-sides.ts),
+ * - Per job: folds the change log's entries up to `upToSeq` straight into its engine's base
+ *   (Engine.foldIn: the last state of each venue named; the records are not validated again,
+ *   the main thread did when it accepted them; the new base folded from the old one's columns
+ *   and one engine over the upserted records, unchanged records copied byte for byte,
+ *   src/live/fold-sides.ts),
  *   lays it out as a snapshot in memory, writes that to `outPath` and fsyncs it, and posts the
  *   same bytes (transferred: moved, not copied) with copies of the kd-tree and the search's derived
  *   columns, so the main thread restores the new base in a millisecond or so. The compacted
  *   engine is the base of the next job.
- * If a job fails, the engine keeps the changes applied so far (pending); the log still holds
- * every entry after the main thread's base, and applying an entry again changes nothing (each
- * entry sets the state of the venues it names), so the next job is correct too.
+ * If a job fails, the engine keeps its base (a fold changes it only once built; with changes
+ * pending it applies them first, see Engine.foldIn); the log still holds every entry after the
+ * main thread's base, and applying an entry again changes nothing (each entry sets the state
+ * of the venues it names), so the next job is correct too.
  */
 import { closeSync, fsyncSync, openSync, readFileSync, readlinkSync, writeSync } from 'node:fs';
 import { setPriority } from 'node:os';
@@ -27,7 +30,7 @@ import type { PreparedSearchColumns } from '../search/search-service.js';
 import { readSnapshot } from '../snapshot/read-snapshot.js';
 import { snapshotImage } from '../snapshot/write-snapshot.js';
 import { readLog } from './change-log.js';
-import { applyLogged } from './fold-changes.js';
+import { foldLogged } from './fold-changes.js';
 
 export interface CompactionJob {
   readonly logPath: string;
@@ -36,7 +39,7 @@ export interface CompactionJob {
 }
 
 /**
- * Worker phases, ms: read the log, apply it to the worker's engine, fold (compact), lay the
+ * Worker phases, ms: read the log, pick the job's entries (applyMs), fold them in, lay the
  * snapshot out in memory (imageMs), write and fsync it, copy the handed-over tree and
  * columns; and the CPU time the
  * thread took for the job (Linux; NaN elsewhere), which on a busy machine is what the job
@@ -98,9 +101,9 @@ function compact(engine: Engine, job: CompactionJob): { message: WorkerMessage &
   const entries = readLog(job.logPath).entries;
   const readLogMs = mark();
   const changes = entries.filter((e) => e.seq <= job.upToSeq).map((e) => e.change);
-  if (changes.length > 0) applyLogged(engine, ...changes);
   const applyMs = mark();
-  engine.compact();
+  // The log's records straight into the new base (validated when they were accepted; no runs).
+  foldLogged(engine, ...changes);
   engine.learntPlaces();
   const foldMs = mark();
   // The file's bytes in one buffer of their own: written, synced, then handed over as they are.

@@ -14,13 +14,27 @@ export function foldChanges(changes: readonly Change[]): Map<string, VenueRecord
 
 /** Applies logged batches to an engine, folded to the last state of each venue first (one upsert, one remove). */
 export function applyLogged(engine: Engine, ...changes: Change[]): void {
-  const last = foldChanges(changes);
+  const { upserts, removes } = lastStates(changes);
+  if (upserts.length > 0) engine.upsert(upserts);
+  if (removes.length > 0) engine.remove(removes);
+}
+
+/**
+ * Folds logged batches straight into the engine's base (Engine.foldIn: the records were
+ * validated when their batch was accepted), leaving nothing pending: for the compaction
+ * worker, which builds the next base from them.
+ */
+export function foldLogged(engine: Engine, ...changes: Change[]): void {
+  const { upserts, removes } = lastStates(changes);
+  engine.foldIn(upserts, removes);
+}
+
+function lastStates(changes: readonly Change[]): { upserts: VenueRecord[]; removes: string[] } {
   const upserts: VenueRecord[] = [];
   const removes: string[] = [];
-  for (const [id, r] of last) {
+  for (const [id, r] of foldChanges(changes)) {
     if (r === null) removes.push(id);
     else upserts.push(r);
   }
-  if (upserts.length > 0) engine.upsert(upserts);
-  if (removes.length > 0) engine.remove(removes);
+  return { upserts, removes };
 }

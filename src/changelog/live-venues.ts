@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import type { Engine } from '../engine.js';
 import type { RemoveResult, UpsertResult } from '../live/live-changes.js';
 import type { VenueRecord } from '../schema/venue.js';
-import { restoreSnapshot } from '../snapshot/read-snapshot.js';
+import { restoreSnapshotInSteps } from '../snapshot/read-snapshot.js';
 import { ChangeLog, syncDirectoryAsync, type Change, type LogEntry } from './change-log.js';
 import type { CompactionJob } from './compaction-worker.js';
 import { Compactor } from './compactor.js';
@@ -192,14 +192,25 @@ export class LiveVenues {
       };
       const w1 = performance.now();
       const { bytes, tree, search } = built.built;
-      const fresh = await step(() => restoreSnapshot(new Uint8Array(bytes), target, {}, { tree, search }));
+      // The restore in steps (the name dictionary and the record starts in parts): none long.
+      const restoring = restoreSnapshotInSteps(new Uint8Array(bytes), target, {}, { tree, search });
+      let fresh: Engine | undefined;
+      while (fresh === undefined) {
+        const r = await step(() => restoring.next());
+        if (r.done === true) fresh = r.value;
+      }
+      const restoreSteps = steps.length;
       await step(() => fresh.searcher());
+      const replayFrom = steps.length;
       for (const e of after) await step(() => applyLogged(fresh, e.change));
       await step(() => this.engine.adopt(fresh));
-      const [restoreMs = 0, searcherMs = 0] = steps;
+      const sum = (xs: number[]) => xs.reduce((x, y) => x + y, 0);
+      const restoreMs = sum(steps.slice(0, restoreSteps));
+      const largestRestoreStepMs = Math.max(...steps.slice(0, restoreSteps));
+      const searcherMs = steps[restoreSteps] ?? 0;
       const adoptMs = steps.at(-1) ?? 0;
-      const replayMs = steps.slice(2, -1).reduce((x, y) => x + y, 0);
-      const phases = { ...built.phases, renameAndLogMs: w1 - w0, restoreMs, searcherMs, replayMs, adoptMs, largestSwapStepMs: Math.max(...steps) };
+      const replayMs = sum(steps.slice(replayFrom, -1));
+      const phases = { ...built.phases, renameAndLogMs: w1 - w0, restoreMs, restoreSteps, largestRestoreStepMs, searcherMs, replayMs, adoptMs, largestSwapStepMs: Math.max(...steps) };
       const report: CompactionReport = { venues: this.engine.size, upToSeq: job.upToSeq, buildMs: built.ms, totalMs: performance.now() - t0, swapMs: steps.reduce((x, y) => x + y, 0), phases };
       this.options.onCompaction?.(report);
       return report;

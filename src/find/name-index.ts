@@ -260,15 +260,7 @@ export class NameIndex {
 
   /** First token id whose token is >= s. */
   private lowerBound(s: string): number {
-    const tokens = this.tokens;
-    let lo = 0;
-    let hi = tokens.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (tokens[mid]! < s) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return lowerBound(this.tokens, s);
   }
 
   /**
@@ -498,11 +490,30 @@ function sortedHas(a: Int32Array, x: number): boolean {
   return false;
 }
 
-/** 1 for each dictionary word in OPTIONAL_QUERY_WORDS ("the", "of", ...), else 0. */
+/**
+ * 1 for each dictionary word in OPTIONAL_QUERY_WORDS ("the", "of", ...), else 0: each of
+ * those few words looked up in the sorted dictionary (not the dictionary's words hashed one
+ * by one: a restored index's hundreds of thousands of fresh strings, at 1M venues).
+ */
 function optionalTokens(tokens: readonly string[]): Uint8Array {
   const optional = new Uint8Array(tokens.length);
-  for (let t = 0; t < tokens.length; t++) if (OPTIONAL_QUERY_WORDS.has(tokens[t]!)) optional[t] = 1;
+  for (const w of OPTIONAL_QUERY_WORDS) {
+    const t = lowerBound(tokens, w);
+    if (t < tokens.length && tokens[t] === w) optional[t] = 1;
+  }
   return optional;
+}
+
+/** First index of the sorted (code-unit order) `tokens` whose token is >= s. */
+function lowerBound(tokens: readonly string[], s: string): number {
+  let lo = 0;
+  let hi = tokens.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (tokens[mid]! < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Position in venueTok of the name's lead word: the first, or the second after a filler ("The"). */

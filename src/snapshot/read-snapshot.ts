@@ -6,12 +6,13 @@ import { DensityGrid } from '../find/density-grid.js';
 import { NameIndex } from '../find/name-index.js';
 import { HoursTable, ZoneTable } from '../hours/index.js';
 import { LearntPlaces } from '../places/learnt-places.js';
-import { CompactRecordSource } from '../store/compact-records.js';
+import { CompactRecordSource, type CompactRecordParts } from '../store/compact-records.js';
 import type { PreparedSearchColumns } from '../search/search-service.js';
 import { VenueStore } from '../store/venue-store.js';
-import { FORMAT_VERSION, IS_LITTLE_ENDIAN, MAGIC, PREFIX_BYTES, SECTION_NAMES, type SectionName, type SnapshotHeader } from './snapshot-format.js';
+import { FORMAT_VERSION, IS_LITTLE_ENDIAN, MAGIC, PREFIX_BYTES, SECTION_NAMES, type SectionName, type SectionType, type SnapshotHeader } from './snapshot-format.js';
+import { StringListDecoder } from './string-list.js';
 
-type ArrayOf<T extends string> = T extends 'Float64Array'
+type ArrayOf<T extends SectionType> = T extends 'Float64Array'
   ? Float64Array
   : T extends 'Uint32Array'
     ? Uint32Array
@@ -81,13 +82,12 @@ export function readSnapshot(path: string, options: EngineOptions = {}): Engine 
     throw new VenueSearchError('invalid_data', `cannot read snapshot ${path}: ${(e as Error).message}`, { param: 'path', value: path });
   }
   try {
-    return restore(fileBytes(fd), path, options);
+    return toEnd(restore(fileBytes(fd), path, options));
   } finally {
     closeSync(fd);
   }
 }
 
-/**
 /**
  * The kd-tree section in its own SharedArrayBuffer, for engines of several threads restored
  * from one snapshot held in shared memory (shared-snapshot.ts): the first restore fills
@@ -110,10 +110,18 @@ export interface PrebuiltParts {
 
 /** {@link readSnapshot} over bytes already in memory (views of them are kept); `name` is used in error messages. */
 export function restoreSnapshot(bytes: Uint8Array, name: string, options: EngineOptions = {}, prebuilt: PrebuiltParts = {}, sharedTree?: SharedTree): Engine {
-  return restore(memoryBytes(bytes), name, options, prebuilt, sharedTree);
+  return toEnd(restore(memoryBytes(bytes), name, options, prebuilt, sharedTree));
 }
 
-function restore(file: SnapshotBytes, name: string, options: EngineOptions, prebuilt: PrebuiltParts = {}, sharedTree?: SharedTree): Engine {
+/** A snapshot whose prefix and header were read and checked: its sections, each read or viewed on demand. */
+interface OpenedSnapshot {
+  readonly header: SnapshotHeader;
+  readonly bad: (why: string) => never;
+  bytesOf(s: SectionName): Uint8Array;
+  view<T extends SectionType>(s: SectionName, type: T, length: number | null): ArrayOf<T>;
+}
+
+function open(file: SnapshotBytes, name: string): OpenedSnapshot {
   const bad = (why: string): never => {
     throw new VenueSearchError('invalid_data', `${name} is not a usable venue-search snapshot: ${why}`, { param: 'path', value: name });
   };
@@ -144,7 +152,7 @@ function restore(file: SnapshotBytes, name: string, options: EngineOptions, preb
     const e = header.sections[s];
     return file.read(e.offset, e.byteLength);
   };
-  const view = <T extends 'Float64Array' | 'Uint32Array' | 'Uint16Array' | 'Uint8Array'>(s: SectionName, type: T, length: number | null): ArrayOf<T> => {
+  const view = <T extends SectionType>(s: SectionName, type: T, length: number | null): ArrayOf<T> => {
     const e = header.sections[s];
     if (e.type !== type) bad(`section ${s} holds ${e.type}, expected ${type}`);
     const C = CONSTRUCTORS[type];
@@ -155,10 +163,77 @@ function restore(file: SnapshotBytes, name: string, options: EngineOptions, preb
     if (b.byteOffset % C.BYTES_PER_ELEMENT === 0) return new C(b.buffer as ArrayBuffer, b.byteOffset, count) as ArrayOf<T>;
     return new C(new Uint8Array(b).buffer, 0, count) as ArrayOf<T>;
   };
+  return { header, bad, bytesOf, view };
+}
+
+/** Find's name dictionary of a snapshot (sections nameTokenEnds and nameTokenText), to decode in steps. */
+function nameTokenDecoder(snapshot: OpenedSnapshot): StringListDecoder {
+  try {
+    return new StringListDecoder({ ends: snapshot.view('nameTokenEnds', 'Uint32Array', null), text: snapshot.view('nameTokenText', 'Uint8Array', null) });
+  } catch (e) {
+    if (e instanceof VenueSearchError) throw e;
+    return snapshot.bad(`its name dictionary is damaged (${(e as Error).message})`);
+  }
+}
+
+/** Strings of find's name dictionary, and record starts checked, per step of {@link restoreSnapshotInSteps} (about 2 ms each at most). */
+const TOKENS_PER_STEP = 40_000;
+const STARTS_PER_STEP = 100_000;
+
+/**
+ * {@link restoreSnapshot} in steps, for a thread that serves queries meanwhile (a live
+ * service's compaction swap): each `next()` does a part of the work (reading the header,
+ * making find's name dictionary 40,000 words at a time, checking the record starts 100,000
+ * at a time, the store and kd-tree, the opening-hours tables, the name index, the density
+ * grid, the engine) and the last returns the engine. Throws as restoreSnapshot does.
+ */
+export function restoreSnapshotInSteps(bytes: Uint8Array, name: string, options: EngineOptions = {}, prebuilt: PrebuiltParts = {}): Generator<void, Engine, void> {
+  return restore(memoryBytes(bytes), name, options, prebuilt);
+}
+
+/** Runs a restore's steps to its end. */
+function toEnd<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done === true) return r.value;
+  }
+}
+
+function* restore(file: SnapshotBytes, name: string, options: EngineOptions, prebuilt: PrebuiltParts = {}, sharedTree?: SharedTree): Generator<void, Engine, void> {
+  const snapshot = open(file, name);
+  yield;
+  const { header, bad, bytesOf, view } = snapshot;
+  const n = header.size;
 
   const lat = view('lat', 'Float64Array', n);
   const lon = view('lon', 'Float64Array', n);
-  const records = restoreRecords(header, view('recordStarts', 'Float64Array', n), view('records', 'Uint8Array', null), lat, lon, bad);
+  const tokenDecoder = nameTokenDecoder(snapshot);
+  for (;;) {
+    let done: boolean;
+    try {
+      done = tokenDecoder.next(TOKENS_PER_STEP);
+    } catch (e) {
+      return bad(`its name dictionary is damaged (${(e as Error).message})`);
+    }
+    yield;
+    if (done) break;
+  }
+  const tokens = tokenDecoder.result();
+  const recordParts = recordPartsOf(header, view('recordStarts', 'Float64Array', n), view('records', 'Uint8Array', null), bad);
+  for (let from = 0; from < n; from += STARTS_PER_STEP) {
+    try {
+      CompactRecordSource.checkStarts(recordParts, from, Math.min(n, from + STARTS_PER_STEP));
+    } catch (e) {
+      return bad(`its records are damaged (${(e as Error).message})`);
+    }
+    yield;
+  }
+  let records: CompactRecordSource;
+  try {
+    records = CompactRecordSource.fromParts(recordParts, lat, lon, true);
+  } catch (e) {
+    return bad(`its records are damaged (${(e as Error).message})`);
+  }
   const termStart = view('termStart', 'Uint32Array', n + 1);
   const vibeStart = view('vibeStart', 'Uint32Array', n + 1);
   const store = new VenueStore(
@@ -195,10 +270,11 @@ function restore(file: SnapshotBytes, name: string, options: EngineOptions, preb
     return bad(`its kd-tree section is damaged (${(e as Error).message})`);
   }
   if (tree.numItems !== n) bad(`its kd-tree holds ${tree.numItems} points for ${n} venues`);
+  yield;
   const hours = new HoursTable(view('scheduleOf', 'Uint32Array', n), view('scheduleOffsets', 'Uint32Array', null), view('intervals', 'Uint16Array', null));
   const zones = new ZoneTable(view('zoneCodes', 'Uint16Array', n), header.zoneNames);
   const learnt = header.learntPlaces === null ? null : LearntPlaces.fromJSON(header.learntPlaces);
-  const tokens = header.nameTokens;
+  yield;
   const postStart = view('namePostStart', 'Uint32Array', tokens.length + 1);
   let names: NameIndex;
   try {
@@ -213,13 +289,15 @@ function restore(file: SnapshotBytes, name: string, options: EngineOptions, preb
   } catch (e) {
     return bad(`its name index is damaged (${(e as Error).message})`);
   }
+  yield;
   const densityCells = view('densityCells', 'Float64Array', null);
   const density = DensityGrid.fromCells(densityCells, view('densityCounts', 'Uint32Array', densityCells.length));
+  yield;
   return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt, { names, density }, prebuilt.search), options);
 }
 
-/** The compact records: the `records` section cut into the header's blocks (CompactRecordSource checks the starts). */
-function restoreRecords(header: SnapshotHeader, starts: Float64Array, bytes: Uint8Array, lat: Float64Array, lon: Float64Array, bad: (why: string) => never): CompactRecordSource {
+/** The compact records' parts: the `records` section cut into the header's blocks (the starts not checked yet). */
+function recordPartsOf(header: SnapshotHeader, starts: Float64Array, bytes: Uint8Array, bad: (why: string) => never): CompactRecordParts {
   const blocks: Uint8Array[] = [];
   let at = 0;
   for (const length of header.recordBlocks) {
@@ -228,9 +306,5 @@ function restoreRecords(header: SnapshotHeader, starts: Float64Array, bytes: Uin
     at += length;
   }
   if (at !== bytes.length) bad('its record blocks do not span section records');
-  try {
-    return CompactRecordSource.fromParts({ blocks, starts, words: header.recordWords, shapes: header.recordShapes, shared: header.recordShared }, lat, lon);
-  } catch (e) {
-    return bad(`its records are damaged (${(e as Error).message})`);
-  }
+  return { blocks, starts, words: header.recordWords, shapes: header.recordShapes, shared: header.recordShared };
 }

@@ -20,13 +20,18 @@
  * the reader reads each into its own buffer, so a file (10M venues: several GB) may exceed
  * what one Buffer can hold.
  *
- * Format history: 1 held records, ids and names as UTF-8 JSON blobs and no name index.
+ * Find's name dictionary (a few hundred thousand words at 1M venues) is not in the header:
+ * it is sections `nameTokenEnds` and `nameTokenText` (string-list.ts), so that restoring a
+ * snapshot parses no large JSON and can make those strings in steps (a live service's swap).
+ *
+ * Format history: 1 held records, ids and names as UTF-8 JSON blobs and no name index;
+ * 2 held the name dictionary in the header (`nameTokens`).
  */
 import type { LearntPlacesJson } from '../places/learnt-places.js';
 
 export const MAGIC = 'VSNAPSHT';
 /** Bumped whenever the layout or the meaning of a section changes. */
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 export const PREFIX_BYTES = 24;
 
 export type SectionType = 'Float64Array' | 'Uint32Array' | 'Uint16Array' | 'Uint8Array';
@@ -62,6 +67,8 @@ export const SECTION_NAMES = [
   'namePostInfo',
   'nameVenueStart',
   'nameVenueTok',
+  'nameTokenEnds',
+  'nameTokenText',
   'densityCells',
   'densityCounts',
 ] as const;
@@ -86,8 +93,6 @@ export interface SnapshotHeader {
   readonly recordWords: readonly string[];
   readonly recordShapes: readonly (readonly string[])[];
   readonly recordShared: readonly unknown[];
-  /** The name index's sorted dictionary of name words (NameIndexParts.tokens). */
-  readonly nameTokens: readonly string[];
   readonly sections: Readonly<Record<SectionName, SectionEntry>>;
 }
 

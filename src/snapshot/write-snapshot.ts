@@ -16,6 +16,7 @@ import {
   type SectionType,
   type SnapshotHeader,
 } from './snapshot-format.js';
+import { encodeStrings } from './string-list.js';
 
 export interface SnapshotProgress {
   /** Venues whose records have been written so far, of `total`. */
@@ -131,6 +132,9 @@ function layOut(engine: Engine, options: WriteSnapshotOptions): LaidOut {
   put('namePostInfo', names.postInfo, 'Uint8Array');
   put('nameVenueStart', names.venueStart, 'Uint32Array');
   put('nameVenueTok', names.venueTok, 'Uint32Array');
+  const tokens = encodeStrings(names.tokens);
+  put('nameTokenEnds', tokens.ends, 'Uint32Array');
+  put('nameTokenText', tokens.text, 'Uint8Array');
   put('densityCells', density.cells, 'Float64Array');
   put('densityCounts', density.counts, 'Uint32Array');
 
@@ -149,7 +153,6 @@ function layOut(engine: Engine, options: WriteSnapshotOptions): LaidOut {
     recordWords: compact.words,
     recordShapes: compact.shapes,
     recordShared: compact.shared,
-    nameTokens: names.tokens,
     sections,
   };
   const text = Buffer.from(JSON.stringify(header), 'utf8');

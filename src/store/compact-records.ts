@@ -58,16 +58,25 @@ export class CompactRecordSource implements RecordSource {
    * Restores records saved from {@link parts} (a snapshot); `lat`/`lon` are the store's
    * columns. Shared values are deep-frozen here, as the builder freezes them.
    */
-  static fromParts(parts: CompactRecordParts, lat: Float64Array, lon: Float64Array): CompactRecordSource {
-    const { starts, blocks: saved } = parts;
+  static fromParts(parts: CompactRecordParts, lat: Float64Array, lon: Float64Array, startsChecked = false): CompactRecordSource {
+    const { starts } = parts;
     if (lat.length !== starts.length) throw new RangeError(`compact records: ${starts.length} starts for ${lat.length} venues`);
-    for (let i = 0; i < starts.length; i++) {
-      const s = starts[i]!;
-      const b = Math.floor(s / BLOCK_STRIDE);
-      if (!(s >= 0 && b < saved.length && s - b * BLOCK_STRIDE < saved[b]!.length)) throw new RangeError(`compact records: record ${i} starts outside its block`);
-    }
+    if (!startsChecked) CompactRecordSource.checkStarts(parts, 0, starts.length);
     const blocks = parts.blocks.map((b) => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)));
     return new CompactRecordSource(blocks, parts.starts, parts.words, parts.shapes, parts.shared.map((v) => deepFreeze(v)), lat, lon);
+  }
+
+  /**
+   * Throws RangeError unless records `from` to `to` (exclusive) start inside their blocks; a
+   * caller may check the starts in parts (a restore in steps), then pass `startsChecked`.
+   */
+  static checkStarts(parts: Pick<CompactRecordParts, 'starts' | 'blocks'>, from: number, to: number): void {
+    const { starts, blocks } = parts;
+    for (let i = from; i < to; i++) {
+      const s = starts[i]!;
+      const b = Math.floor(s / BLOCK_STRIDE);
+      if (!(s >= 0 && b < blocks.length && s - b * BLOCK_STRIDE < blocks[b]!.byteLength)) throw new RangeError(`compact records: record ${i} starts outside its block`);
+    }
   }
 
   /**

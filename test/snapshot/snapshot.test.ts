@@ -138,12 +138,30 @@ describe('snapshot edge cases and bad files', () => {
 
   it('another format version is refused with a message saying what to do', () => {
     const bytes = Buffer.from(readFileSync(file));
-    const at = bytes.lastIndexOf('"format":2,');
+    const at = bytes.lastIndexOf('"format":3,');
     expect(at).toBeGreaterThan(0);
     bytes.write('"format":7,', at, 'latin1');
     const other = join(dir, 'other.vsnap');
     writeFileSync(other, bytes);
-    expect(() => readSnapshot(other)).toThrow(/format 7, this version reads format 2; write it again from the NDJSON/);
+    expect(() => readSnapshot(other)).toThrow(/format 7, this version reads format 3; write it again from the NDJSON/);
+  });
+
+  it('a format 2 file (name dictionary in the header) is refused with the same message', () => {
+    const bytes = Buffer.from(readFileSync(file));
+    bytes.write('"format":2,', bytes.lastIndexOf('"format":3,'), 'latin1');
+    const old = join(dir, 'format2.vsnap');
+    writeFileSync(old, bytes);
+    expect(() => readSnapshot(old)).toThrow(/format 2, this version reads format 3; write it again from the NDJSON/);
+  });
+
+  it('a name dictionary whose ends do not fit its text is refused', () => {
+    const bytes = Buffer.from(readFileSync(file));
+    const ends = /"nameTokenEnds":\{"offset":(\d+),"byteLength":(\d+)/.exec(bytes.toString('latin1'))!;
+    const lastEnd = Number(ends[1]) + Number(ends[2]) - 4;
+    bytes.writeUInt32LE(bytes.readUInt32LE(lastEnd) + 1, lastEnd);
+    const damaged = join(dir, 'tokens.vsnap');
+    writeFileSync(damaged, bytes);
+    expect(() => readSnapshot(damaged)).toThrow(/not a usable venue-search snapshot: its name dictionary is damaged \(the strings end at \d+, their text is \d+ code units\)/);
   });
 
   it('a section that does not fit the venue count is refused', () => {
