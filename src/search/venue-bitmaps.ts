@@ -15,43 +15,63 @@ const PLANES = PLANE_PRIMARY + CODES;
 /**
  * The store's search columns as bit planes in dense (kd-tree) order, so that "which venues of
  * an index range meet every asked part" is answered 32 venues at a time (issue 16): plane p
- * has bit (i & 31) of word p * words + (i >> 5) set when venue i has caters bit p
- * (PLANE_CATERS + p), chain value c, establishment term c, vibe c or primary genre c (codes
- * below 32). Built from the columns in one pass (about 14 bytes per venue), never stored:
- * a snapshot's or a live side's store builds its own on first use.
+ * has bit (i & 31) of word i >> 5 set when venue i has caters bit c (plane PLANE_CATERS + c),
+ * chain value c, establishment term c, vibe c or primary genre c (codes below 32). Each plane
+ * is built from its column when a query first needs it (one pass, n / 8 bytes), never
+ * stored: a snapshot's or a live side's store builds its own, and only the values queries
+ * ask for take memory.
  */
 export class VenueBitmaps {
   readonly words: number;
-  readonly planes: Uint32Array;
+  private readonly store: VenueStore;
+  private readonly termBits: Uint32Array;
+  private readonly vibeBits: Uint32Array;
+  private readonly planes: Array<Uint32Array | null> = new Array<Uint32Array | null>(PLANES).fill(null);
   // per query: the planes every full match has set, and the primary genres it may have
-  private readonly need = new Int32Array(PLANES);
+  private readonly need: Uint32Array[] = [];
   private needCount = 0;
-  private primaryPlanes = new Int32Array(CODES);
+  private readonly primary: Uint32Array[] = [];
   private primaryCount = 0;
-  private readonly filterPlanes = new Int32Array(17);
+  private readonly filter: Uint32Array[] = [];
   private filterCount = 0;
 
   constructor(store: VenueStore, termBits: Uint32Array, vibeBits: Uint32Array) {
-    const n = store.size;
-    const words = (n + 31) >>> 5;
-    this.words = words;
-    const planes = new Uint32Array(PLANES * words);
-    const { caters, chain, primaryGenre } = store;
-    for (let i = 0; i < n; i++) {
-      const w = i >>> 5;
-      const bit = 1 << (i & 31);
-      for (let c = caters[i]!; c !== 0; c &= c - 1) planes[(PLANE_CATERS + 31 - Math.clz32(c & -c)) * words + w]! |= bit;
-      planes[(PLANE_CHAIN + chain[i]!) * words + w]! |= bit;
-      for (let t = termBits[i]!; t !== 0; t &= t - 1) planes[(PLANE_TERM + 31 - Math.clz32(t & -t)) * words + w]! |= bit;
-      for (let v = vibeBits[i]!; v !== 0; v &= v - 1) planes[(PLANE_VIBE + 31 - Math.clz32(v & -v)) * words + w]! |= bit;
-      const p = primaryGenre[i]!;
-      if (p < CODES) planes[(PLANE_PRIMARY + p) * words + w]! |= bit;
-    }
-    this.planes = planes;
+    this.store = store;
+    this.termBits = termBits;
+    this.vibeBits = vibeBits;
+    this.words = (store.size + 31) >>> 5;
   }
 
+  /** Bytes held by the planes built so far. */
   get byteSize(): number {
-    return this.planes.byteLength;
+    let bytes = 0;
+    for (const p of this.planes) bytes += p?.byteLength ?? 0;
+    return bytes;
+  }
+
+  /** Plane `p` (see the class), built on first use. */
+  plane(p: number): Uint32Array {
+    const built = this.planes[p];
+    if (built !== undefined && built !== null) return built;
+    const out = new Uint32Array(this.words);
+    const n = this.store.size;
+    const { caters, chain, primaryGenre } = this.store;
+    if (p < PLANE_CHAIN) {
+      const bit = 1 << (p - PLANE_CATERS);
+      for (let i = 0; i < n; i++) if (caters[i]! & bit) out[i >>> 5]! |= 1 << (i & 31);
+    } else if (p < PLANE_TERM) {
+      const value = p - PLANE_CHAIN;
+      for (let i = 0; i < n; i++) if (chain[i] === value) out[i >>> 5]! |= 1 << (i & 31);
+    } else if (p < PLANE_PRIMARY) {
+      const column = p < PLANE_VIBE ? this.termBits : this.vibeBits;
+      const bit = 1 << (p < PLANE_VIBE ? p - PLANE_TERM : p - PLANE_VIBE);
+      for (let i = 0; i < n; i++) if (column[i]! & bit) out[i >>> 5]! |= 1 << (i & 31);
+    } else {
+      const value = p - PLANE_PRIMARY;
+      for (let i = 0; i < n; i++) if (primaryGenre[i] === value) out[i >>> 5]! |= 1 << (i & 31);
+    }
+    this.planes[p] = out;
+    return out;
   }
 
   /**
@@ -70,29 +90,29 @@ export class VenueBitmaps {
       for (let j = 0; j < prefs.catersBits.length; j++) {
         const b = prefs.catersBits[j]!;
         if (b === 0 || (b & (b - 1)) !== 0) possible = false;
-        else need[k++] = PLANE_CATERS + 31 - Math.clz32(b);
+        else need[k++] = this.plane(PLANE_CATERS + 31 - Math.clz32(b));
       }
     }
-    if (asked & (1 << PART_CHAIN)) need[k++] = PLANE_CHAIN + prefs.chainWanted;
+    if (asked & (1 << PART_CHAIN)) need[k++] = this.plane(PLANE_CHAIN + prefs.chainWanted);
     if (asked & (1 << PART_ESTABLISHMENT)) {
       for (let j = 0; j < prefs.flagCodes.length; j++) {
         const c = prefs.flagCodes[j]!;
         if (c < 0 || c >= CODES) possible = false;
-        else need[k++] = PLANE_TERM + c;
+        else need[k++] = this.plane(PLANE_TERM + c);
       }
     }
     if (asked & (1 << PART_VIBES)) {
       for (let j = 0; j < prefs.vibeCodes.length; j++) {
         const c = prefs.vibeCodes[j]!;
         if (c < 0 || c >= CODES) possible = false;
-        else need[k++] = PLANE_VIBE + c;
+        else need[k++] = this.plane(PLANE_VIBE + c);
       }
     }
     let g = 0;
     if (asked & (1 << PART_GENRE)) {
       for (let j = 0; j < prefs.genreCodes.length; j++) {
         const c = prefs.genreCodes[j]!;
-        if (c >= 0 && c < CODES) this.primaryPlanes[g++] = PLANE_PRIMARY + c;
+        if (c >= 0 && c < CODES) this.primary[g++] = this.plane(PLANE_PRIMARY + c);
       }
       if (g === 0) possible = false;
     }
@@ -108,15 +128,15 @@ export class VenueBitmaps {
    */
   planFilter(catersRequired: number, chainRequired: number): void {
     let k = 0;
-    for (let c = catersRequired; c !== 0; c &= c - 1) this.filterPlanes[k++] = PLANE_CATERS + 31 - Math.clz32(c & -c);
-    if (chainRequired >= 0) this.filterPlanes[k++] = PLANE_CHAIN + chainRequired;
+    for (let c = catersRequired; c !== 0; c &= c - 1) this.filter[k++] = this.plane(PLANE_CATERS + 31 - Math.clz32(c & -c));
+    if (chainRequired >= 0) this.filter[k++] = this.plane(PLANE_CHAIN + chainRequired);
     this.filterCount = k;
   }
 
   /** Bit j set when venue 32 w + j passes the filter of {@link planFilter} (every bit when it asks nothing). */
   filterWord(w: number): number {
     let bits = -1;
-    for (let p = 0; p < this.filterCount; p++) bits &= this.planes[this.filterPlanes[p]! * this.words + w]!;
+    for (let p = 0; p < this.filterCount; p++) bits &= this.filter[p]![w]!;
     return bits;
   }
 
@@ -151,11 +171,9 @@ export class VenueBitmaps {
     out: HitBuffer,
     upTo: number,
   ): void {
-    const planes = this.planes;
-    const words = this.words;
     const need = this.need;
     const needCount = this.needCount;
-    const primary = this.primaryPlanes;
+    const primary = this.primary;
     const primaryCount = this.primaryCount;
     let r = at[0]!;
     let i = at[1]!;
@@ -166,10 +184,10 @@ export class VenueBitmaps {
         // the word's venues from i to min(hi, the word's last)
         const last = Math.min(hi, (w << 5) + 31);
         let bits = (0xffffffff << (i & 31)) & (0xffffffff >>> (31 - (last & 31)));
-        for (let p = 0; p < needCount && bits !== 0; p++) bits &= planes[need[p]! * words + w]!;
+        for (let p = 0; p < needCount && bits !== 0; p++) bits &= need[p]![w]!;
         if (primaryCount > 0 && bits !== 0) {
           let any = 0;
-          for (let p = 0; p < primaryCount; p++) any |= planes[primary[p]! * words + w]!;
+          for (let p = 0; p < primaryCount; p++) any |= primary[p]![w]!;
           bits &= any;
         }
         for (; bits !== 0; bits &= bits - 1) out.push((w << 5) + 31 - Math.clz32(bits & -bits), 0);

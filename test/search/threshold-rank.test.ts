@@ -68,7 +68,7 @@ for (const layout of ['town-centres', 'spread'] as const) {
       const scorer = new BulkScorer(store);
       const planes = scorer.bitmaps;
       const { termBits, vibeBits } = scorer.bits;
-      const bit = (plane: number, i: number) => (planes.planes[plane * planes.words + (i >>> 5)]! >>> (i & 31)) & 1;
+      const bit = (plane: number, i: number) => (planes.plane(plane)[i >>> 5]! >>> (i & 31)) & 1;
       const rnd = prng(31);
       for (let s = 0; s < 3000; s++) {
         const i = Math.floor(rnd() * store.size);
