@@ -17,14 +17,19 @@ const BATCH = 64;
  * [0, k), found by their totals' upper bound (issue 16), with the number of the others.
  *
  * The contract's order is total descending first. The walk (src/spatial/radius-walk.ts)
- * counts the circle's matches (whole kd-subtrees inside it by their size, or by their
- * columns with a column filter; the subtrees crossing its edge venue by venue) and hands
- * over the index ranges it covered. Those are scanned in index order with an upper bound of
- * each venue's total from its columns (BulkScorer.selectRange: the opening state taken as
- * met), against the k-th best total scored so far: only a venue whose bound reaches it is
- * measured and scored. Once k matches share the best totals of the circle, almost every other
- * venue is left out after one or two column reads, and never measured. The venues left out
- * have totals below the k-th best and cannot reach the page; they are counted, not ranked.
+ * covers the circle: it measures the venues of the subtrees crossing its edge and hands over
+ * every index range it covered, the subtrees wholly inside marked whole (counted here by
+ * their size, or by a popcount of the bit planes of the column filter: venue-bitmaps.ts).
+ * Then, in two passes over the ranges, only venues whose total can reach the k-th best
+ * total scored so far are measured and scored:
+ *   1. the venues meeting every asked part but the opening state, found 32 at a time from
+ *      the bit planes; when k of them have the best total (1), no other venue can reach the
+ *      page, nor a best-total one farther than the k-th nearest of them (such candidates,
+ *      and whole ranges beyond that distance, are passed over);
+ *   2. otherwise the other venues the filter accepts, each with an upper bound of its total
+ *      from its columns (BulkScorer.selectRanges: the opening state taken as the best).
+ * The venues left out have totals below the k-th best (or tie with it and lie farther) and
+ * cannot reach the page; they are counted, not ranked.
  *
  * Valid only where scoring never drops a venue that the walk's column filter accepts
  * (match.ts hardOnlyByColumns), so that a counted venue is a match; with one opening instant
