@@ -14,6 +14,7 @@ import {
 } from './match.js';
 import { OpenState } from '../hours/hours-table.js';
 import type { Ranking } from './ranking.js';
+import { bitCount, VenueBitmaps } from './venue-bitmaps.js';
 
 /** Term and vibe codes below this fit the per-venue bit columns. */
 const BITS = 32;
@@ -36,6 +37,7 @@ export class BulkScorer {
   /** Bit c of vibeBits[i]: venue i has vibe c (c < 32). */
   private readonly vibeBits: Uint32Array;
   private readonly partTerms = newPartTerms();
+  private planes: VenueBitmaps | null = null;
   private termsFor: CompiledPreferences | null = null;
 
   /** `bits`: the columns {@link bits} gave for the same store (built elsewhere, e.g. a compaction worker); computed here otherwise. */
@@ -53,7 +55,13 @@ export class BulkScorer {
   }
 
   get byteSize(): number {
-    return this.termBits.byteLength + this.vibeBits.byteLength;
+    return this.termBits.byteLength + this.vibeBits.byteLength + (this.planes?.byteSize ?? 0);
+  }
+
+  /** The columns as bit planes (venue-bitmaps.ts), built on first use. */
+  get bitmaps(): VenueBitmaps {
+    this.planes ??= new VenueBitmaps(this.store, this.termBits, this.vibeBits);
+    return this.planes;
   }
 
   /** Whether every asked code fits the bit columns (else score with venueTotal). */
@@ -109,8 +117,7 @@ export class BulkScorer {
       if (askOpening) sum += openingTerm[opening.state(i)]!;
       if (askEstablishment) {
         const terms = termBits[i]!;
-        const primary = primaryGenre[i]!;
-        const genre = kinds === 0 ? GENRE_PRIMARY : primary < BITS && (genreMask >>> primary) & 1 ? GENRE_PRIMARY : (terms & genreMask) !== 0 ? GENRE_OTHER : GENRE_NONE;
+        const genre = genreLevel(kinds, primaryGenre[i]!, terms, genreMask);
         sum += establishmentTerm[genre * TERM_SLOTS + bitCount(terms & flagMask)]!;
         if (askGenre) sum += genreTerm[genre]!;
       }
@@ -124,6 +131,105 @@ export class BulkScorer {
       m++;
     }
     ranking.length = m;
+  }
+
+  /**
+   * Appends to `out` (index only; distance and along 0) the venues of the dense index ranges
+   * [rangeLo[r], rangeHi[r]], r < rangeCount, whose total can be `minTotal` or more, from
+   * `at` (range at[0], index at[1] within it) on, until `out` holds `upTo` hits; `at` is left where to
+   * go on (at[0] === rangeCount: every range is done). The test is an upper bound of the
+   * total (every part from the columns as {@link scoreAppend} computes it, the opening state
+   * taken as the best one), so a venue left out has a total below `minTotal`: the bound is
+   * compared in sums with a margin of 1e-5 of the total, far below the 1 / 51 between two
+   * totals (match.ts) and above their 1e-6 rounding. A venue failing a non-compromise part
+   * the columns answer is left out (its bound is -Infinity). `-Infinity`: every venue that
+   * passes them. `skipFull`: also leave out the venues that meet every asked part but the
+   * opening state (those VenueBitmaps.selectFull gives). Only the venues that the filter set
+   * by VenueBitmaps.planFilter accepts are looked at. The conditions of {@link scoreAppend}
+   * apply.
+   */
+  selectRanges(
+    prefs: CompiledPreferences,
+    rangeLo: Int32Array,
+    rangeHi: Int32Array,
+    rangeCount: number,
+    at: Int32Array,
+    minTotal: number,
+    out: HitBuffer,
+    upTo: number,
+    skipFull: boolean,
+  ): void {
+    const { caters, chain, primaryGenre } = this.store;
+    const termBits = this.termBits;
+    const vibeBits = this.vibeBits;
+    const asked = prefs.asked;
+    const askCaters = (asked & (1 << PART_CATERS)) !== 0;
+    const askChain = (asked & (1 << PART_CHAIN)) !== 0;
+    const askEstablishment = (asked & (1 << PART_ESTABLISHMENT)) !== 0;
+    const askGenre = (asked & (1 << PART_GENRE)) !== 0;
+    const askVibes = (asked & (1 << PART_VIBES)) !== 0;
+    const catersMask = orOf(prefs.catersBits);
+    const genreMask = maskOf(prefs.genreCodes);
+    const kinds = prefs.genreCodes.length > 0 ? 1 : 0;
+    const flagMask = maskOf(prefs.flagCodes);
+    const vibeMask = maskOf(prefs.vibeCodes);
+    const { catersTerm, chainTerm, openingTerm, establishmentTerm, genreTerm, vibesTerm } = this.terms(prefs);
+    // the best term each part can add (0 when not asked)
+    const bestOpening = (asked & (1 << PART_OPENING)) !== 0 ? Math.max(openingTerm[0]!, openingTerm[1]!, openingTerm[2]!) : 0;
+    const bestAfterCaters =
+      (askChain ? Math.max(chainTerm[0]!, chainTerm[1]!, chainTerm[2]!) : 0) +
+      (askEstablishment ? establishmentTerm[GENRE_PRIMARY * TERM_SLOTS + prefs.flagCodes.length]! + (askGenre ? genreTerm[GENRE_PRIMARY]! : 0) : 0) +
+      (askVibes ? vibesTerm[prefs.vibeCodes.length]! : 0);
+    const minSum = minTotal === Number.NEGATIVE_INFINITY ? minTotal : (minTotal - 1e-5) / prefs.invWeight;
+    // the bound of a venue meeting every part (a part below its best lowers it by 1 / 51 or more)
+    const full = skipFull ? bestOpening + (askCaters ? catersTerm[prefs.catersBits.length]! : 0) + bestAfterCaters - 1e-9 : Number.POSITIVE_INFINITY;
+    out.reserve(upTo);
+    const oIdx = out.idx;
+    const oDist = out.dist;
+    const oAlong = out.along;
+    // Only the venues the column filter (non-compromise caters and chain) accepts, 32 at a time.
+    const planes = this.bitmaps;
+    let len = out.length;
+    let r = at[0]!;
+    let i = at[1]!;
+    while (r < rangeCount && len < upTo) {
+      const hi = rangeHi[r]!;
+      while (i <= hi && len < upTo) {
+        const w = i >>> 5;
+        const last = Math.min(hi, (w << 5) + 31);
+        let bits = (0xffffffff << (i & 31)) & (0xffffffff >>> (31 - (last & 31))) & planes.filterWord(w);
+        for (; bits !== 0 && len < upTo; bits &= bits - 1) {
+          const v = (w << 5) + 31 - Math.clz32(bits & -bits);
+          let sum = bestOpening;
+          if (askCaters) {
+            sum += catersTerm[bitCount(caters[v]! & catersMask)]!;
+            if (sum + bestAfterCaters < minSum || sum === Number.NEGATIVE_INFINITY) continue;
+          }
+          if (askChain) sum += chainTerm[chain[v]!]!;
+          if (askEstablishment) {
+            const terms = termBits[v]!;
+            const genre = genreLevel(kinds, primaryGenre[v]!, terms, genreMask);
+            sum += establishmentTerm[genre * TERM_SLOTS + bitCount(terms & flagMask)]!;
+            if (askGenre) sum += genreTerm[genre]!;
+          }
+          if (askVibes) sum += vibesTerm[bitCount(vibeBits[v]! & vibeMask)]!;
+          if (sum < minSum || sum === Number.NEGATIVE_INFINITY || sum >= full) continue;
+          oIdx[len] = v;
+          oDist[len] = 0;
+          oAlong[len] = 0;
+          len++;
+        }
+        // stopped inside the word: go on from its first venue not looked at
+        i = bits !== 0 ? (w << 5) + 31 - Math.clz32(bits & -bits) : last + 1;
+      }
+      if (i > hi) {
+        r++;
+        i = r < rangeCount ? rangeLo[r]! : 0;
+      }
+    }
+    at[0] = r;
+    at[1] = i;
+    out.length = len;
   }
 
   /**
@@ -236,9 +342,8 @@ function orOf(bits: Uint16Array): number {
   return m;
 }
 
-/** Number of set bits of a 32-bit integer. */
-function bitCount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+/** A venue's genre level (GENRE_NONE, GENRE_OTHER, GENRE_PRIMARY) for the asked kinds (`kinds` 0: none asked, every venue primary). */
+function genreLevel(kinds: number, primary: number, terms: number, genreMask: number): number {
+  return kinds === 0 ? GENRE_PRIMARY : primary < BITS && (genreMask >>> primary) & 1 ? GENRE_PRIMARY : (terms & genreMask) !== 0 ? GENRE_OTHER : GENRE_NONE;
 }
+

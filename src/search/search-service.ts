@@ -35,6 +35,7 @@ import {
 } from './match.js';
 import { GroupSearch } from './group-search.js';
 import { NearestFirstRank } from './nearest-first-rank.js';
+import { ThresholdRank } from './threshold-rank.js';
 import { OpeningStates } from './opening-states.js';
 import { Ranking } from './ranking.js';
 import { routeHalfwayPoint } from './route-center.js';
@@ -196,6 +197,7 @@ export class MultiLocationSearch implements SearchService {
   private readonly scorer: BulkScorer;
   private readonly group: GroupSearch;
   private readonly nearestFirst: NearestFirstRank;
+  private readonly byThreshold: ThresholdRank;
   private readonly occupied: OccupiedCells;
 
   constructor(store: VenueStore, spatial: SpatialIndex, options: SearchServiceOptions) {
@@ -207,7 +209,9 @@ export class MultiLocationSearch implements SearchService {
     this.filter = new ColumnFilter(store.caters, store.chain);
     this.scorer = new BulkScorer(store, options.prepared);
     this.group = new GroupSearch(store, spatial.groupWalker(), this.opening);
-    this.nearestFirst = new NearestFirstRank(spatial.radiusWalker(), this.scorer);
+    const walker = spatial.radiusWalker();
+    this.nearestFirst = new NearestFirstRank(walker, this.scorer);
+    this.byThreshold = new ThresholdRank(walker, this.scorer);
     this.occupied = new OccupiedCells(store.lat, store.lon, store.size, options.prepared?.occupiedCells);
   }
 
@@ -264,14 +268,21 @@ export class MultiLocationSearch implements SearchService {
     const ranking = this.ranking;
     let counted = 0;
     // One centre, every venue's total from the columns at one instant, nothing hidden: only
-    // the matches that can reach the page are ranked, nearest-first, the others counted
-    // (nearest-first-rank.ts; -1 when the local frame does not hold).
+    // the matches that can reach the page are ranked, the others counted (-1 when the local
+    // frame does not hold). Nothing asked: the nearest, found nearest-first
+    // (nearest-first-rank.ts); preferences: the venues whose total can reach the page's,
+    // found by bounds of their totals (threshold-rank.ts).
     const nearestFirst =
       !group.isFair &&
       area.route === null &&
       this.hidden === null &&
       (prefs.asked === 0 || (!group.isTimed && this.scorer.covers(prefs) && hardOnlyByColumns(prefs, filter)));
-    if (nearestFirst) counted = this.nearestFirst.collect(prefs, this.opening, area.centerLat, area.centerLon, area.radius, filter, k, hits, ranking);
+    if (nearestFirst) {
+      counted =
+        prefs.asked === 0
+          ? this.nearestFirst.collect(prefs, this.opening, area.centerLat, area.centerLon, area.radius, filter, k, hits, ranking)
+          : this.byThreshold.collect(prefs, this.opening, area.centerLat, area.centerLon, area.radius, filter, k, ranking);
+    }
     if (group.isFair) {
       // Fair modes (MIN_MAX, MIN_TOTAL): the group walk, with hidden venues refused inside
       // it; venues it only counted add to the total.

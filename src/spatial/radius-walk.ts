@@ -3,6 +3,7 @@ import { BOX_BOUNDS_STRIDE, boxLowerBound, boxUpperBound, prepareBoxBounds } fro
 import { LocalFrame, frameDistanceSq, localFrameHolds } from '../geo/distance.js';
 import type { ColumnFilter } from './column-filter.js';
 import type { HitBuffer } from './hit-buffer.js';
+import type { IndexRanges } from './index-ranges.js';
 
 /**
  * A radius query of a kdbush tree of (lon, lat) walked nearest-first, for a search that needs
@@ -64,9 +65,16 @@ export class RadiusWalker {
   /** Whether the tree's coordinates are Float64Array (the engine's; another tree is declined by {@link begin}). */
   private readonly usable: boolean;
 
+  /**
+   * Whether tree position k holds venue k (the engine's tree, src/engine.ts buildStore): the
+   * ranges of {@link countRest} are then ranges of venues, and {@link keepWithin} applies.
+   */
+  readonly positionsAreVenues: boolean;
+
   constructor(tree: KDBush) {
     this.usable = tree.coords instanceof Float64Array;
     this.ids = tree.ids;
+    this.positionsAreVenues = isIdentity(tree.ids);
     this.coords = this.usable ? (tree.coords as Float64Array) : new Float64Array(0);
     this.nodeSize = tree.nodeSize;
   }
@@ -153,8 +161,14 @@ export class RadiusWalker {
   /**
    * Counts the matching venues the walk has not given (and ends the walk): whole subtrees
    * inside the circle by their size (filtered: by their columns), the others venue by venue.
+   * With `ranges`, appends every index range the walk covered: each subtree inside the
+   * circle whole (marked `whole`: the count leaves them out, the caller counts them), each
+   * leaf crossing its edge, and the middle venue of each inner node crossing it (as [m, m]);
+   * together they hold every venue not yet given that lies in the circle (and some of the
+   * crossing ranges' venues that do not: {@link keepWithin} drops those), each with a lower
+   * bound of its venues' distance.
    */
-  countRest(): number {
+  countRest(ranges: IndexRanges | null = null): number {
     const { ids, coords, nodeSize, lat, lon, r2, radius, kx0, kx1, kx2, ky0, ky1, ky2, filtered, caters, chain, catersRequired, chainRequired } = this;
     const b = this.bounds;
     const box = this.box;
@@ -166,13 +180,14 @@ export class RadiusWalker {
       const left = this.left[s]!;
       const right = this.right[s]!;
       const inside = boxUpperBound(b, 0, box[4 * s]!, box[4 * s + 1]!, box[4 * s + 2]!, box[4 * s + 3]!) <= radius;
-      if (inside && !filtered) {
-        count += right - left + 1;
-        continue;
-      }
       const leaf = inside || right - left <= nodeSize;
       const lo = leaf ? left : (left + right) >> 1;
       const hi = leaf ? right : lo;
+      if (ranges !== null) ranges.push(lo, hi, this.key[s]!, inside);
+      if (inside && (ranges !== null || !filtered)) {
+        if (ranges === null) count += right - left + 1;
+        continue;
+      }
       for (let i = lo; i <= hi; i++) {
         const v = ids[i]!;
         if (filtered && ((caters[v]! & catersRequired) !== catersRequired || (chainRequired >= 0 && chain[v] !== chainRequired))) continue;
@@ -186,6 +201,29 @@ export class RadiusWalker {
     }
     this.measured += measured;
     return count;
+  }
+
+  /**
+   * Keeps the hits whose venue lies within the circle of the walk (order kept) and sets their
+   * distance (metres, as {@link next} gives it); `along` is set to 0. For venues of the ranges
+   * {@link countRest} gave, where {@link positionsAreVenues}.
+   */
+  keepWithin(hits: HitBuffer): void {
+    const { coords, lat, lon, r2, kx0, kx1, kx2, ky0, ky1, ky2 } = this;
+    const { idx, dist, along } = hits;
+    const n = hits.length;
+    let w = 0;
+    for (let k = 0; k < n; k++) {
+      const v = idx[k]!;
+      const d2 = frameDistanceSq(coords[2 * v + 1]!, coords[2 * v]!, lat, lon, kx0, kx1, kx2, ky0, ky1, ky2);
+      if (d2 > r2) continue;
+      idx[w] = v;
+      dist[w] = Math.sqrt(d2);
+      along[w] = 0;
+      w++;
+    }
+    this.measured += n;
+    hits.length = w;
   }
 
   /** Pushes the children of inner node slot `s` (split at index m) that can reach the circle. */
@@ -286,4 +324,9 @@ export class RadiusWalker {
     heap.set(this.heap);
     this.heap = heap;
   }
+}
+
+function isIdentity(ids: Uint16Array | Uint32Array): boolean {
+  for (let k = 0; k < ids.length; k++) if (ids[k] !== k) return false;
+  return true;
 }
