@@ -32,8 +32,10 @@ const EMPTY_U8 = new Uint8Array(0);
 export class CorridorWalker {
   private readonly tree: KDBush;
   private readonly boxes = new BoxList(4);
-  // Corridor scratch: `stamp[i] === generation` marks point i as already hit in this query,
-  // at slot `slot[i]` of the output buffer.
+  // Corridor scratch, indexed by the point's position j in the tree's (spatially sorted)
+  // arrays, not by its venue id, so that a leaf's points read and write neighbouring
+  // entries: `stamp[j] === generation` marks the point at j as already hit in this query, at
+  // slot `slot[j]` of the output buffer.
   private readonly stamp: Uint32Array;
   private readonly slot: Uint32Array;
   private generation = 0;
@@ -210,12 +212,11 @@ export class CorridorWalker {
         }
         const along = along0 + t * pieceLength;
         if (!(d <= width)) continue;
-        const i = ids[j]!;
-        if (stamp[i] !== gen) {
-          stamp[i] = gen;
-          slot[i] = out.push(i, d, along);
+        if (stamp[j] !== gen) {
+          stamp[j] = gen;
+          slot[j] = out.push(ids[j]!, d, along);
         } else {
-          const k = slot[i]!;
+          const k = slot[j]!;
           // Strictly nearer by more than float noise: equal passes keep the earliest.
           out.improve(k, d, along);
         }
