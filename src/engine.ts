@@ -20,6 +20,7 @@ import { createSearchService, type SearchService } from './search/index.js';
 import type { MultiLocationSearch, PreparedSearchColumns } from './search/search-service.js';
 import { buildOpeningTables } from './search/opening-states.js';
 import { SpatialIndex } from './spatial/spatial-index.js';
+import { sortLeavesByLat } from './spatial/leaf-order.js';
 import { buildArray } from './store/build-memory.js';
 import { VenueStore } from './store/venue-store.js';
 import { VenueStoreBuilder } from './store/venue-store-builder.js';
@@ -373,7 +374,7 @@ export class Engine {
  * then fall on a few cache lines instead of one per candidate. Ids, not positions,
  * identify venues everywhere.
  *
- * The tree itself is returned for the spatial index: renumbered so that tree position k
+ * The tree itself (each leaf sorted by latitude, src/spatial/leaf-order.ts) is returned for the spatial index: renumbered so that tree position k
  * holds venue k (ids become the identity), it is a kd-tree over the store's coordinates
  * as they are laid out, and building a second one would sort a million points again.
  */
@@ -384,6 +385,9 @@ export function buildStore(builder: VenueStoreBuilder): { store: VenueStore; tre
   const points = builder.points;
   for (let i = 0; i < n; i++) tree.add(points[2 * i + 1]!, points[2 * i]!);
   tree.finish();
+  // Each leaf's points by latitude (the corridor walk searches a leaf's latitude band), before
+  // the positions become the venues' dense indices.
+  sortLeavesByLat(tree);
   const order = buildArray(Uint32Array, n);
   order.set(tree.ids);
   for (let k = 0; k < n; k++) tree.ids[k] = k;

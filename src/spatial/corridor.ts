@@ -32,8 +32,10 @@ const EMPTY_U8 = new Uint8Array(0);
 export class CorridorWalker {
   private readonly tree: KDBush;
   private readonly boxes = new BoxList(4);
-  // Corridor scratch: `stamp[i] === generation` marks point i as already hit in this query,
-  // at slot `slot[i]` of the output buffer.
+  // Corridor scratch, indexed by the point's position j in the tree's (spatially sorted)
+  // arrays, not by its venue id, so that a leaf's points read and write neighbouring
+  // entries: `stamp[j] === generation` marks the point at j as already hit in this query, at
+  // slot `slot[j]` of the output buffer.
   private readonly stamp: Uint32Array;
   private readonly slot: Uint32Array;
   private generation = 0;
@@ -45,8 +47,12 @@ export class CorridorWalker {
   // The piece being walked (filled per piece by the route).
   private readonly piece = new PieceScreen();
 
-  constructor(tree: KDBush, size: number) {
+  // Whether the tree's leaves are sorted by latitude (leaf-order.ts).
+  private readonly sortedLeaves: boolean;
+
+  constructor(tree: KDBush, size: number, sortedLeaves: boolean) {
     this.tree = tree;
+    this.sortedLeaves = sortedLeaves;
     this.stamp = new Uint32Array(size);
     this.slot = new Uint32Array(size);
   }
@@ -139,6 +145,14 @@ export class CorridorWalker {
     const ux = vLen > 0 ? vx / vLen : 1;
     const uy = vLen > 0 ? vy / vLen : 0;
     const reach = Math.sqrt(screenSq);
+    // With leaves sorted by latitude and a piece not running north-south, a leaf's points
+    // are searched for the latitude band the capsule covers over the leaf's longitudes (see
+    // the leaf scan below): |ux| below this, the band is most of the leaf.
+    const band = prune && this.sortedLeaves && Math.abs(ux) > 0.05;
+    const slope = band ? uy / ux : 0;
+    const halfBand = band ? reach / Math.abs(ux) : 0;
+    const capsuleMinY = (vy < 0 ? vy : 0) - reach;
+    const capsuleMaxY = (vy > 0 ? vy : 0) + reach;
     const seenMinX = seen[0]!;
     const seenMinY = seen[1]!;
     const seenMaxX = seen[2]!;
@@ -184,8 +198,26 @@ export class CorridorWalker {
         if (aMin > vLen + reach || aMax < -reach) continue;
       }
       const leaf = right - left <= nodeSize;
-      const from = leaf ? left : (left + right) >> 1;
-      const to = leaf ? right : from;
+      let from = leaf ? left : (left + right) >> 1;
+      let to = leaf ? right : from;
+      if (leaf && band) {
+        // The capsule's points over the leaf's longitudes [x0, x1] (metres) have a
+        // perpendicular offset |Y - slope X| <= reach / |ux|, and Y within the capsule's own
+        // extent: outside that latitude band chordFoot would reject them (same frame, same
+        // reach; padded by a metre against rounding). The leaf is sorted by latitude.
+        const x0 = (rMinX - lon0) * kx;
+        const x1 = (rMaxX - lon0) * kx;
+        const ya = slope * x0;
+        const yb = slope * x1;
+        let yLo = (ya < yb ? ya : yb) - halfBand;
+        let yHi = (ya > yb ? ya : yb) + halfBand;
+        if (yLo < capsuleMinY) yLo = capsuleMinY;
+        if (yHi > capsuleMaxY) yHi = capsuleMaxY;
+        const latLo = lat0 + (yLo - 1) / ky;
+        const latHi = lat0 + (yHi + 1) / ky;
+        from = firstAtLeast(coords, left, right + 1, latLo);
+        to = firstAtLeast(coords, from, right + 1, latHi) - 1;
+      }
       for (let j = from; j <= to; j++) {
         const x = coords[2 * j]!;
         const y = coords[2 * j + 1]!;
@@ -210,12 +242,11 @@ export class CorridorWalker {
         }
         const along = along0 + t * pieceLength;
         if (!(d <= width)) continue;
-        const i = ids[j]!;
-        if (stamp[i] !== gen) {
-          stamp[i] = gen;
-          slot[i] = out.push(i, d, along);
+        if (stamp[j] !== gen) {
+          stamp[j] = gen;
+          slot[j] = out.push(ids[j]!, d, along);
         } else {
-          const k = slot[i]!;
+          const k = slot[j]!;
           // Strictly nearer by more than float noise: equal passes keep the earliest.
           out.improve(k, d, along);
         }
@@ -255,4 +286,14 @@ export class CorridorWalker {
     }
     return this.generation;
   }
+}
+
+/** The first j in [lo, hi) whose latitude coords[2 j + 1] is >= lat (hi when none): [lo, hi) sorted by latitude. */
+function firstAtLeast(coords: ArrayLike<number>, lo: number, hi: number, lat: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (coords[2 * mid + 1]! < lat) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -8,6 +8,7 @@ import { CorridorWalker } from './corridor.js';
 import { GroupWalker } from './group-walk.js';
 import type { HitBuffer } from './hit-buffer.js';
 import { nearestInto } from './kd-nearest.js';
+import { leavesSortedByLat, sortLeavesByLat } from './leaf-order.js';
 import { RadiusWalker } from './radius-walk.js';
 
 const RANGE_STACK = new Uint32Array(3 * 64);
@@ -29,8 +30,9 @@ export class SpatialIndex {
   private readonly corridor: CorridorWalker;
 
   /**
-   * Builds the tree over (lon[i], lat[i]) with `nodeSize` points per leaf, or takes `tree`,
-   * one built before over the same coordinates (a snapshot's).
+   * Builds the tree over (lon[i], lat[i]) with `nodeSize` points per leaf, each leaf's points
+   * sorted by latitude (leaf-order.ts), or takes `tree`, one built before over the same
+   * coordinates (a snapshot's).
    */
   constructor(lat: Float64Array, lon: Float64Array, nodeSizeOrTree: number | KDBush = 64) {
     if (lat.length !== lon.length) throw new Error('lat and lon must have the same length');
@@ -41,11 +43,14 @@ export class SpatialIndex {
       this.tree = new KDBush(this.size, nodeSizeOrTree, Float64Array);
       for (let i = 0; i < this.size; i++) this.tree.add(lon[i]!, lat[i]!);
       this.tree.finish();
+      sortLeavesByLat(this.tree);
     } else {
       if (nodeSizeOrTree.numItems !== this.size) throw new Error(`the tree holds ${nodeSizeOrTree.numItems} points, the store ${this.size}`);
       this.tree = nodeSizeOrTree;
     }
-    this.corridor = new CorridorWalker(this.tree, this.size);
+    // A tree built here has its leaves sorted by latitude (and so has a snapshot written from
+    // it); one from an older snapshot may not: the corridor walk then scans whole leaves.
+    this.corridor = new CorridorWalker(this.tree, this.size, typeof nodeSizeOrTree === 'number' || leavesSortedByLat(this.tree));
   }
 
   /** The tree's serialised form (kdbush's own format: `KDBush.from` restores it). */
