@@ -31,6 +31,15 @@ import type { AtInstant, EngineLike, FindParams } from './engine-like.js';
  */
 export const ENGINE_THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 1024 };
 
+/**
+ * Decoded records each engine thread keeps (EngineOptions.recordCacheSize; 4,096 in a single
+ * engine). Each thread holds its own cache, so it counts in every extra thread's memory: at
+ * 300k venues, after 5,000 searches and 5,000 finds per thread, a second thread added
+ * +20.6 % and +22.9 % of the one-thread process with 4,096, +18.0 % and +15.5 % with 1,024
+ * (bench/children/engine-threads-child.ts; figures in the commit that set this).
+ */
+export const ENGINE_THREAD_RECORD_CACHE = 1024;
+
 type Method = 'search' | 'find' | 'basic' | 'advanced' | 'menus' | 'vocabulary';
 
 /** One call, main thread to engine thread. */

@@ -1,12 +1,12 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import KDBush from 'kdbush';
 import { Engine, RestoredEngineParts, type EngineOptions } from '../engine.js';
-import { VenueSearchError } from '../errors.js';
+import { describeValue, VenueSearchError } from '../errors.js';
 import { DensityGrid } from '../find/density-grid.js';
 import { NameIndex } from '../find/name-index.js';
 import { HoursTable, ZoneTable } from '../hours/index.js';
 import { LearntPlaces } from '../places/learnt-places.js';
-import { CompactRecordSource } from '../store/compact-records.js';
+import { CompactRecordSource, DEFAULT_RECORD_CACHE_SIZE, isRecordCacheSize } from '../store/compact-records.js';
 import type { PreparedSearchColumns } from '../search/search-service.js';
 import { VenueStore } from '../store/venue-store.js';
 import { FORMAT_VERSION, IS_LITTLE_ENDIAN, MAGIC, PREFIX_BYTES, SECTION_NAMES, type SectionName, type SnapshotHeader } from './snapshot-format.js';
@@ -114,6 +114,13 @@ export function restoreSnapshot(bytes: Uint8Array, name: string, options: Engine
 }
 
 function restore(file: SnapshotBytes, name: string, options: EngineOptions, prebuilt: PrebuiltParts = {}, sharedTree?: SharedTree): Engine {
+  const { recordCacheSize } = options;
+  if (recordCacheSize !== undefined && !isRecordCacheSize(recordCacheSize)) {
+    throw new VenueSearchError('invalid_request', `recordCacheSize must be a power of two from 1 to 65536; got ${describeValue(recordCacheSize)}`, {
+      param: 'recordCacheSize',
+      value: recordCacheSize,
+    });
+  }
   const bad = (why: string): never => {
     throw new VenueSearchError('invalid_data', `${name} is not a usable venue-search snapshot: ${why}`, { param: 'path', value: name });
   };
@@ -158,7 +165,7 @@ function restore(file: SnapshotBytes, name: string, options: EngineOptions, preb
 
   const lat = view('lat', 'Float64Array', n);
   const lon = view('lon', 'Float64Array', n);
-  const records = restoreRecords(header, view('recordStarts', 'Float64Array', n), view('records', 'Uint8Array', null), lat, lon, bad);
+  const records = restoreRecords(header, view('recordStarts', 'Float64Array', n), view('records', 'Uint8Array', null), lat, lon, bad, options.recordCacheSize);
   const termStart = view('termStart', 'Uint32Array', n + 1);
   const vibeStart = view('vibeStart', 'Uint32Array', n + 1);
   const store = new VenueStore(
@@ -219,7 +226,15 @@ function restore(file: SnapshotBytes, name: string, options: EngineOptions, preb
 }
 
 /** The compact records: the `records` section cut into the header's blocks (CompactRecordSource checks the starts). */
-function restoreRecords(header: SnapshotHeader, starts: Float64Array, bytes: Uint8Array, lat: Float64Array, lon: Float64Array, bad: (why: string) => never): CompactRecordSource {
+function restoreRecords(
+  header: SnapshotHeader,
+  starts: Float64Array,
+  bytes: Uint8Array,
+  lat: Float64Array,
+  lon: Float64Array,
+  bad: (why: string) => never,
+  recordCacheSize = DEFAULT_RECORD_CACHE_SIZE,
+): CompactRecordSource {
   const blocks: Uint8Array[] = [];
   let at = 0;
   for (const length of header.recordBlocks) {
@@ -229,7 +244,7 @@ function restoreRecords(header: SnapshotHeader, starts: Float64Array, bytes: Uin
   }
   if (at !== bytes.length) bad('its record blocks do not span section records');
   try {
-    return CompactRecordSource.fromParts({ blocks, starts, words: header.recordWords, shapes: header.recordShapes, shared: header.recordShared }, lat, lon);
+    return CompactRecordSource.fromParts({ blocks, starts, words: header.recordWords, shapes: header.recordShapes, shared: header.recordShared }, lat, lon, recordCacheSize);
   } catch (e) {
     return bad(`its records are damaged (${(e as Error).message})`);
   }
