@@ -37,6 +37,13 @@ export interface EngineOptions {
    * `null`: no place names (every `location` is `unknown_place`).
    */
   readonly places?: PlaceResolver | (() => PlaceResolver) | null;
+  /**
+   * For an engine restored from a snapshot (readSnapshot, restoreShared): how many decoded
+   * records it keeps for details, find and opening states, a power of two from 1 to 65,536.
+   * Default 4,096. serve's engine threads keep 1,024 (src/service/engine-pool.ts). An engine
+   * built from records keeps the default.
+   */
+  readonly recordCacheSize?: number;
 }
 
 /**

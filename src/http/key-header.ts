@@ -11,6 +11,9 @@ export type PresentedKey = { kind: 'none' } | { kind: 'conflict' } | { kind: 'ke
  * A header repeated, or both headers with different values, is a conflict (401), never a guess.
  */
 export function presentedKey(headers: Readonly<Record<string, string | string[] | undefined>>): PresentedKey {
+  // the usual request: one API-Key header, no API_KEY
+  const only = headers['api-key'];
+  if (typeof only === 'string' && headers['api_key'] === undefined) return { kind: 'key', key: only.trim() };
   const values: string[] = [];
   for (const name of ['api-key', 'api_key']) {
     const value = headers[name];

@@ -31,6 +31,17 @@ import type { AtInstant, EngineLike, FindParams } from './engine-like.js';
  */
 export const ENGINE_THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 1024 };
 
+/**
+ * Decoded records each engine thread keeps (EngineOptions.recordCacheSize; 4,096 in a single
+ * engine). Each thread holds its own cache, so it counts in every extra thread's memory: at
+ * 300k venues, after 5,000 searches and 5,000 finds per thread, a second thread added
+ * +20.6 % to +24.3 % of the one-thread process with 4,096 (median of 5 runs +21.9 %) and
+ * +14.9 % to +18.5 % with 1,024 (median +15.5 %), bench/children/engine-threads-child.ts.
+ * Random queries over 300k venues hit the cache for 11 % of record reads at 4,096 and 3 % at
+ * 1,024: about 0.4 more decodes (1-3 µs each) per search and find, under 1 % of their time.
+ */
+export const ENGINE_THREAD_RECORD_CACHE = 1024;
+
 type Method = 'search' | 'find' | 'basic' | 'advanced' | 'menus' | 'vocabulary';
 
 /** One call, main thread to engine thread. */

@@ -7,10 +7,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { isVenueSearchError } from '../errors.js';
 import { restoreShared, type SharedSnapshot } from '../snapshot/shared-snapshot.js';
-import type { EngineCall, EngineReply } from './engine-pool.js';
+import { ENGINE_THREAD_RECORD_CACHE, type EngineCall, type EngineReply } from './engine-pool.js';
 
 const port = parentPort!;
-const engine = restoreShared((workerData as { snapshot: SharedSnapshot }).snapshot).warm();
+const engine = restoreShared((workerData as { snapshot: SharedSnapshot }).snapshot, { recordCacheSize: ENGINE_THREAD_RECORD_CACHE }).warm();
 
 function answer(call: EngineCall): unknown {
   switch (call.method) {

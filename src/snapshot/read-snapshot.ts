@@ -1,12 +1,12 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import KDBush from 'kdbush';
 import { Engine, RestoredEngineParts, type EngineOptions } from '../engine.js';
-import { VenueSearchError } from '../errors.js';
+import { describeValue, VenueSearchError } from '../errors.js';
 import { DensityGrid } from '../find/density-grid.js';
 import { NameIndex } from '../find/name-index.js';
 import { HoursTable, ZoneTable } from '../hours/index.js';
 import { LearntPlaces } from '../places/learnt-places.js';
-import { CompactRecordSource, type CompactRecordParts } from '../store/compact-records.js';
+import { CompactRecordSource, isRecordCacheSize, type CompactRecordParts } from '../store/compact-records.js';
 import type { PreparedSearchColumns } from '../search/search-service.js';
 import { VenueStore } from '../store/venue-store.js';
 import { FORMAT_VERSION, IS_LITTLE_ENDIAN, MAGIC, PREFIX_BYTES, SECTION_NAMES, type SectionName, type SectionType, type SnapshotHeader } from './snapshot-format.js';
@@ -200,6 +200,13 @@ function toEnd<T>(steps: Generator<void, T, void>): T {
 }
 
 function* restore(file: SnapshotBytes, name: string, options: EngineOptions, prebuilt: PrebuiltParts = {}, sharedTree?: SharedTree): Generator<void, Engine, void> {
+  const { recordCacheSize } = options;
+  if (recordCacheSize !== undefined && !isRecordCacheSize(recordCacheSize)) {
+    throw new VenueSearchError('invalid_request', `recordCacheSize must be a power of two from 1 to 65536; got ${describeValue(recordCacheSize)}`, {
+      param: 'recordCacheSize',
+      value: recordCacheSize,
+    });
+  }
   const snapshot = open(file, name);
   yield;
   const { header, bad, bytesOf, view } = snapshot;
@@ -230,7 +237,7 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
   }
   let records: CompactRecordSource;
   try {
-    records = CompactRecordSource.fromParts(recordParts, lat, lon, true);
+    records = CompactRecordSource.fromParts(recordParts, lat, lon, true, recordCacheSize);
   } catch (e) {
     return bad(`its records are damaged (${(e as Error).message})`);
   }

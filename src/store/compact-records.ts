@@ -15,8 +15,20 @@ function utf8Slice(buf: Buffer, start: number, end: number): string {
   return HAS_UTF8_SLICE ? (buf as SliceableBuffer).utf8Slice!(start, end) : buf.toString('utf8', start, end);
 }
 
-/** Decoded records kept, direct-mapped by index (a power of two). */
-const CACHE_SIZE = 4096;
+/**
+ * Decoded records kept by default, direct-mapped by index (a power of two): records that
+ * details, find and opening states read (search pages are read from the bytes, `fields`).
+ * serve's engine threads keep fewer (ENGINE_THREAD_RECORD_CACHE in src/service/engine-pool.ts).
+ */
+export const DEFAULT_RECORD_CACHE_SIZE = 4096;
+
+/** Largest record cache, entries (a cache this size of full records would be hundreds of MB). */
+const MAX_RECORD_CACHE_SIZE = 1 << 16;
+
+/** Whether `n` is a record cache size: a power of two from 1 to MAX_RECORD_CACHE_SIZE. */
+export function isRecordCacheSize(n: number): boolean {
+  return Number.isInteger(n) && n >= 1 && n <= MAX_RECORD_CACHE_SIZE && (n & (n - 1)) === 0;
+}
 
 /**
  * A {@link CompactRecordSource}'s contents, as a snapshot saves them (src/snapshot): the
@@ -35,8 +47,10 @@ export class CompactRecordSource implements RecordSource {
   readonly length: number;
   private pos = 0;
   private block: Buffer;
-  private readonly cacheIndex = new Int32Array(CACHE_SIZE).fill(-1);
-  private readonly cacheRecord = new Array<VenueRecord | undefined>(CACHE_SIZE);
+  /** Record cache: slot `i & cacheMask` holds record `cacheIndex[slot]` (-1: empty). */
+  private readonly cacheMask: number;
+  private readonly cacheIndex: Int32Array;
+  private readonly cacheRecord: (VenueRecord | undefined)[];
   /** Per shape code: the establishment slot of each of its keys (built when first read). */
   private readonly slotsOfShape: (Uint8Array | undefined)[];
 
@@ -48,7 +62,13 @@ export class CompactRecordSource implements RecordSource {
     private readonly shared: readonly unknown[],
     private readonly lat: Float64Array,
     private readonly lon: Float64Array,
+    /** Decoded records kept: a power of two (isRecordCacheSize). */
+    recordCacheSize = DEFAULT_RECORD_CACHE_SIZE,
   ) {
+    if (!isRecordCacheSize(recordCacheSize)) throw new RangeError(`compact records: record cache size must be a power of two from 1 to ${MAX_RECORD_CACHE_SIZE}; got ${recordCacheSize}`);
+    this.cacheMask = recordCacheSize - 1;
+    this.cacheIndex = new Int32Array(recordCacheSize).fill(-1);
+    this.cacheRecord = new Array<VenueRecord | undefined>(recordCacheSize);
     this.length = starts.length;
     this.block = blocks[0] ?? Buffer.alloc(0);
     this.slotsOfShape = new Array<Uint8Array | undefined>(shapes.length).fill(undefined);
@@ -58,12 +78,18 @@ export class CompactRecordSource implements RecordSource {
    * Restores records saved from {@link parts} (a snapshot); `lat`/`lon` are the store's
    * columns. Shared values are deep-frozen here, as the builder freezes them.
    */
-  static fromParts(parts: CompactRecordParts, lat: Float64Array, lon: Float64Array, startsChecked = false): CompactRecordSource {
+  static fromParts(
+    parts: CompactRecordParts,
+    lat: Float64Array,
+    lon: Float64Array,
+    startsChecked = false,
+    recordCacheSize = DEFAULT_RECORD_CACHE_SIZE,
+  ): CompactRecordSource {
     const { starts } = parts;
     if (lat.length !== starts.length) throw new RangeError(`compact records: ${starts.length} starts for ${lat.length} venues`);
     if (!startsChecked) CompactRecordSource.checkStarts(parts, 0, starts.length);
     const blocks = parts.blocks.map((b) => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)));
-    return new CompactRecordSource(blocks, parts.starts, parts.words, parts.shapes, parts.shared.map((v) => deepFreeze(v)), lat, lon);
+    return new CompactRecordSource(blocks, parts.starts, parts.words, parts.shapes, parts.shared.map((v) => deepFreeze(v)), lat, lon, recordCacheSize);
   }
 
   /**
@@ -120,7 +146,7 @@ export class CompactRecordSource implements RecordSource {
   }
 
   get(i: number): VenueRecord {
-    const slot = i & (CACHE_SIZE - 1);
+    const slot = i & this.cacheMask;
     if (this.cacheIndex[slot] === i) return this.cacheRecord[slot]!;
     const r = this.decode(i);
     this.cacheIndex[slot] = i;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { siblingModule, startWorker } from '../../src/threads/start-worker.js';
-import { ENGINE_THREAD_LIMITS } from '../../src/service/engine-pool.js';
+import { ENGINE_THREAD_LIMITS, ENGINE_THREAD_RECORD_CACHE } from '../../src/service/engine-pool.js';
 import { readVenues } from '../../src/data/read-venues.js';
 import { createEngine } from '../../src/engine.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
@@ -79,6 +79,35 @@ describe('shareSnapshot / restoreShared', () => {
       if ((JSON.parse(expected) as { establishments: unknown[] }).establishments.length > 0) nonEmpty++;
     }
     expect(nonEmpty).toBeGreaterThan(60);
+  });
+
+  it('a smaller record cache (recordCacheSize, as engine threads restore) gives every record, detail and find as the NDJSON lines and the records engine; a size that is not a power of two is refused', async () => {
+    const { venues } = await readVenues('fixtures/venues.ndjson');
+    const oracle = createEngine(venues);
+    const path = join(dir, 'fixtures.vsnap');
+    const shared = shareSnapshot(readFileSync(path), path);
+    const now = Date.UTC(2026, 10, 21, 19);
+    for (const recordCacheSize of [1, 64, ENGINE_THREAD_RECORD_CACHE]) {
+      const engine = restoreShared(shared, { recordCacheSize });
+      // two passes in two orders: hits, and entries evicted by other records of the same slot
+      for (const order of [venues, [...venues].reverse()]) {
+        for (const v of order) {
+          const i = engine.store.indexOf(v.id);
+          expect(engine.store.record(i), v.id).toEqual(v);
+        }
+      }
+      const rand = seededRandom(9);
+      for (let k = 0; k < 60; k++) {
+        const v = venues[Math.floor(rand() * venues.length)]!;
+        expect(engine.advanced(v.id, { now })).toEqual(oracle.advanced(v.id, { now }));
+        const [lat, lon] = v.location.coordinates;
+        const q = v.name.split(' ')[0]!;
+        expect(engine.find({ q, lat, lon }, { now })).toEqual(oracle.find({ q, lat, lon }, { now }));
+      }
+    }
+    for (const bad of [0, 3, 1000, 1 << 17, Number.NaN]) {
+      expect(() => restoreShared(shared, { recordCacheSize: bad })).toThrow(/recordCacheSize must be a power of two from 1 to 65536; got/);
+    }
   });
 
   it('refuses a shared tree that is not the snapshot\'s', () => {
