@@ -8,11 +8,13 @@ import type { SearchEstablishment, SearchResponse } from '../schema/search.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { checkSearchRequest, searchResponse, type RankedMatches, type SearchAnswerExtras, type SearchOptions } from '../search/search-service.js';
 import { SearchVocabulary } from '../search/search-vocabulary.js';
+import { WorstOfBest } from '../search/worst-of-best.js';
 import { validateVenue } from '../data/validate-venue.js';
 import { LearntPlaces } from '../places/learnt-places.js';
 import { foldSides, type FoldedBase } from './fold-sides.js';
 import { LivePlaces } from './live-places.js';
 import { LiveWords } from './live-words.js';
+import type { Tombstones } from '../spatial/tombstones.js';
 
 /** What {@link Engine.upsert} did. */
 export interface UpsertResult {
@@ -32,12 +34,15 @@ export interface RemoveResult {
 
 /**
  * One part of the current data: the base, or a run of changed records (an engine built
- * over them), with a byte per venue (dense index) that is 1 once the venue was replaced
- * by a later run or removed. The search and find of each side skip hidden venues
- * (MultiLocationSearch.hide, FindService.hide).
+ * over them), with tombstones of its spatial index: the venues replaced by a later run or
+ * removed, a byte per venue (dense index) that is 1 once hidden, and their counts by tree
+ * position. The search and find of each side skip hidden venues (MultiLocationSearch.hide,
+ * FindService.hide).
  */
 interface Side {
   readonly engine: Engine;
+  readonly tombstones: Tombstones;
+  /** The tombstones' bytes. */
   readonly hidden: Uint8Array;
   /** Venues of the side that are not hidden. */
   live: number;
@@ -77,6 +82,8 @@ export class LiveChanges {
   private readonly words: LiveWords;
   private livePlaces: LivePlaces | null = null;
   private readonly makeEngine: (records: VenueRecord[]) => Engine;
+  /** The merged page's bound shared by the sides' nearest-first walks (per search; reused). */
+  private readonly pageBound = new WorstOfBest();
   /** Details of the current records (the newest side holding an id answers). */
   readonly details = new DetailsService((id) => this.current(id)?.record ?? null);
 
@@ -88,14 +95,14 @@ export class LiveChanges {
     this.base = base;
     this.makeEngine = makeEngine;
     this.livePlaces = places;
-    const hidden = new Uint8Array(base.store.size);
-    this.sides = [{ engine: base, hidden, live: base.store.size }];
+    const tombstones = base.spatial.tombstones();
+    this.sides = [{ engine: base, tombstones, hidden: tombstones.bytes, live: base.store.size }];
     this.words = new LiveWords(base.store, (words) => {
       const counts = new Map<string, number>();
       for (const side of this.sides) countGenres(side, words, counts);
       return counts;
     });
-    base.searcher().hide(hidden);
+    base.searcher().hide(tombstones);
   }
 
   /** The base's hidden bytes (1: replaced or removed). */
@@ -200,9 +207,9 @@ export class LiveChanges {
 
   private buildRun(records: VenueRecord[]): Side {
     const engine = this.makeEngine(records);
-    const hidden = new Uint8Array(records.length);
-    engine.searcher().hide(hidden);
-    return { engine, hidden, live: records.length };
+    const tombstones = engine.spatial.tombstones();
+    engine.searcher().hide(tombstones);
+    return { engine, tombstones, hidden: tombstones.bytes, live: records.length };
   }
 
   /**
@@ -217,7 +224,7 @@ export class LiveChanges {
     for (const w of hide) {
       const side = this.sides[w.side]!;
       if (side.hidden[w.index] === 0) side.live--;
-      side.hidden[w.index] = 1;
+      side.tombstones.hide(w.index);
     }
     const sides = this.sides.slice(0, keep);
     if (run !== null) sides.push(run);
@@ -257,7 +264,9 @@ export class LiveChanges {
     const request = checkSearchRequest(body, options);
     const k = request.offset + request.limit;
     const searchers = this.sides.map((side) => side.engine.searcher());
-    const ranked = searchers.map((searcher) => searcher.rank(request, k, false));
+    // The base first: its matches bound the runs' walks most (NearestFirstRank.collect).
+    this.pageBound.reset(Math.max(1, k));
+    const ranked = searchers.map((searcher) => searcher.rank(request, k, false, this.pageBound));
     const picks = mergeTop(
       ranked.map((r) => r.slots.length),
       k,
