@@ -48,6 +48,15 @@ interface Side {
   live: number;
 }
 
+/**
+ * Runs merge while the run before the newest holds at most this many times as many live
+ * venues as the newest: the larger, the fewer runs a search walks (with 45 batches of 1,000
+ * pending: 2 runs at 4, against 4 at 1, the binary counter) and the more a record is rebuilt
+ * (O(RUN_GROWTH log n / log RUN_GROWTH) times over its life; building a run costs ~1.5 us a
+ * record).
+ */
+const RUN_GROWTH = 4;
+
 /** A venue's place: side (0 = base, then runs, oldest first) and dense index there. */
 interface Where {
   readonly side: number;
@@ -60,10 +69,10 @@ interface Where {
  * kept like a log-structured merge tree:
  * - the base with `hidden` bytes for the venues replaced or removed since;
  * - runs: engines built with the same builder over the records of recent batches. Each
- *   upsert builds a run of its records; runs are merged (rebuilt together) like a binary
- *   counter, whenever the newest run holds at least as many live venues as the one
- *   before, so a batch costs about its own size and a record is rebuilt O(log pending)
- *   times; there are O(log pending) runs;
+ *   upsert builds a run of its records; runs are merged (rebuilt together) whenever the
+ *   one before the newest holds at most RUN_GROWTH times as many live venues, so a batch
+ *   costs a small multiple of its own size and a record is rebuilt O(log pending) times;
+ *   there are O(log pending) runs;
  * - `words`: the vocabulary words of the current record set, given to every side's search;
  * - `places`: places learnt from the current addresses, maintained venue by venue (built
  *   at the first use after a change).
@@ -159,7 +168,7 @@ export class LiveChanges {
     while (keep > 1) {
       const prev = this.sides[keep - 1]!;
       const alsoHidden = hiddenBy.get(keep - 1);
-      if (prev.live - (alsoHidden?.size ?? 0) > merged.length) break;
+      if (prev.live - (alsoHidden?.size ?? 0) > RUN_GROWTH * merged.length) break;
       const older: VenueRecord[] = [];
       const store = prev.engine.store;
       for (let i = 0; i < store.size; i++) if (prev.hidden[i] === 0 && alsoHidden?.has(i) !== true) older.push(store.record(i));
