@@ -272,13 +272,18 @@ export class MultiLocationSearch implements SearchService {
     group.begin(valid, prefs, request.instant);
     const ranking = this.ranking;
     let counted = 0;
-    // One centre, every venue's total from the columns at one instant, nothing hidden or the
-    // hidden counted by tree position: only the matches that can reach the page are ranked,
-    // nearest-first, the others counted (nearest-first-rank.ts; -1 when the local frame does not hold).
+    // One centre, every venue's total from the columns at one instant, nothing hidden: only
+    // the matches that can reach the page are ranked, nearest-first, the others counted
+    // (nearest-first-rank.ts; -1 when the local frame does not hold). With hidden venues
+    // (live data), only with tombstones counted by tree position and without preferences:
+    // every match then has the best total, so the merged page's bound (`shared`) stops each
+    // side's walk within a few nodes; with preferences few matches reach the best total, and
+    // one pass over the circle and the bulk scorer measured faster per side
+    // (bench/diag/live-sides.ts).
     const nearestFirst =
       !group.isFair &&
       area.route === null &&
-      (this.hidden === null || this.tombstones !== null) &&
+      (this.hidden === null || (this.tombstones !== null && prefs.asked === 0)) &&
       (prefs.asked === 0 || (!group.isTimed && this.scorer.covers(prefs) && hardOnlyByColumns(prefs, filter)));
     if (nearestFirst) counted = this.nearestFirst.collect(prefs, this.opening, area.centerLat, area.centerLon, area.radius, filter, k, hits, ranking, this.tombstones, shared);
     if (group.isFair) {
