@@ -67,7 +67,8 @@ interface Where {
 /**
  * The changes applied to a built engine (its "base", never modified) since it was built,
  * kept like a log-structured merge tree:
- * - the base with `hidden` bytes for the venues replaced or removed since;
+ * - the base with tombstones (hidden bytes and their counts by tree position) for the
+ *   venues replaced or removed since;
  * - runs: engines built with the same builder over the records of recent batches. Each
  *   upsert builds a run of its records; runs are merged (rebuilt together) whenever the
  *   one before the newest holds at most RUN_GROWTH times as many live venues, so a batch
