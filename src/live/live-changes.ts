@@ -8,11 +8,13 @@ import type { SearchEstablishment, SearchResponse } from '../schema/search.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { checkSearchRequest, searchResponse, type RankedMatches, type SearchAnswerExtras, type SearchOptions } from '../search/search-service.js';
 import { SearchVocabulary } from '../search/search-vocabulary.js';
+import { WorstOfBest } from '../search/worst-of-best.js';
 import { validateVenue } from '../data/validate-venue.js';
 import { LearntPlaces } from '../places/learnt-places.js';
 import { foldSides, type FoldedBase } from './fold-sides.js';
 import { LivePlaces } from './live-places.js';
 import { LiveWords } from './live-words.js';
+import type { Tombstones } from '../spatial/tombstones.js';
 
 /** What {@link Engine.upsert} did. */
 export interface UpsertResult {
@@ -32,16 +34,28 @@ export interface RemoveResult {
 
 /**
  * One part of the current data: the base, or a run of changed records (an engine built
- * over them), with a byte per venue (dense index) that is 1 once the venue was replaced
- * by a later run or removed. The search and find of each side skip hidden venues
- * (MultiLocationSearch.hide, FindService.hide).
+ * over them), with tombstones of its spatial index: the venues replaced by a later run or
+ * removed, a byte per venue (dense index) that is 1 once hidden, and their counts by tree
+ * position. The search and find of each side skip hidden venues (MultiLocationSearch.hide,
+ * FindService.hide).
  */
 interface Side {
   readonly engine: Engine;
+  readonly tombstones: Tombstones;
+  /** The tombstones' bytes. */
   readonly hidden: Uint8Array;
   /** Venues of the side that are not hidden. */
   live: number;
 }
+
+/**
+ * Runs merge while the run before the newest holds at most this many times as many live
+ * venues as the newest: the larger, the fewer runs a search walks (with 45 batches of 1,000
+ * pending: 2 runs at 4, against 4 at 1, the binary counter) and the more a record is rebuilt
+ * (O(RUN_GROWTH log n / log RUN_GROWTH) times over its life; building a run costs ~1.5 us a
+ * record).
+ */
+const RUN_GROWTH = 4;
 
 /** A venue's place: side (0 = base, then runs, oldest first) and dense index there. */
 interface Where {
@@ -53,12 +67,13 @@ interface Where {
 /**
  * The changes applied to a built engine (its "base", never modified) since it was built,
  * kept like a log-structured merge tree:
- * - the base with `hidden` bytes for the venues replaced or removed since;
+ * - the base with tombstones (hidden bytes and their counts by tree position) for the
+ *   venues replaced or removed since;
  * - runs: engines built with the same builder over the records of recent batches. Each
- *   upsert builds a run of its records; runs are merged (rebuilt together) like a binary
- *   counter, whenever the newest run holds at least as many live venues as the one
- *   before, so a batch costs about its own size and a record is rebuilt O(log pending)
- *   times; there are O(log pending) runs;
+ *   upsert builds a run of its records; runs are merged (rebuilt together) whenever the
+ *   one before the newest holds at most RUN_GROWTH times as many live venues, so a batch
+ *   costs a small multiple of its own size and a record is rebuilt O(log pending) times;
+ *   there are O(log pending) runs;
  * - `words`: the vocabulary words of the current record set, given to every side's search;
  * - `places`: places learnt from the current addresses, maintained venue by venue (built
  *   at the first use after a change).
@@ -77,6 +92,8 @@ export class LiveChanges {
   private readonly words: LiveWords;
   private livePlaces: LivePlaces | null = null;
   private readonly makeEngine: (records: VenueRecord[]) => Engine;
+  /** The merged page's bound shared by the sides' nearest-first walks (per search; reused). */
+  private readonly pageBound = new WorstOfBest();
   /** Details of the current records (the newest side holding an id answers). */
   readonly details = new DetailsService((id) => this.current(id)?.record ?? null);
 
@@ -88,14 +105,14 @@ export class LiveChanges {
     this.base = base;
     this.makeEngine = makeEngine;
     this.livePlaces = places;
-    const hidden = new Uint8Array(base.store.size);
-    this.sides = [{ engine: base, hidden, live: base.store.size }];
+    const tombstones = base.spatial.tombstones();
+    this.sides = [{ engine: base, tombstones, hidden: tombstones.bytes, live: base.store.size }];
     this.words = new LiveWords(base.store, (words) => {
       const counts = new Map<string, number>();
       for (const side of this.sides) countGenres(side, words, counts);
       return counts;
     });
-    base.searcher().hide(hidden);
+    base.searcher().hide(tombstones);
   }
 
   /** The base's hidden bytes (1: replaced or removed). */
@@ -152,7 +169,7 @@ export class LiveChanges {
     while (keep > 1) {
       const prev = this.sides[keep - 1]!;
       const alsoHidden = hiddenBy.get(keep - 1);
-      if (prev.live - (alsoHidden?.size ?? 0) > merged.length) break;
+      if (prev.live - (alsoHidden?.size ?? 0) > RUN_GROWTH * merged.length) break;
       const older: VenueRecord[] = [];
       const store = prev.engine.store;
       for (let i = 0; i < store.size; i++) if (prev.hidden[i] === 0 && alsoHidden?.has(i) !== true) older.push(store.record(i));
@@ -200,9 +217,9 @@ export class LiveChanges {
 
   private buildRun(records: VenueRecord[]): Side {
     const engine = this.makeEngine(records);
-    const hidden = new Uint8Array(records.length);
-    engine.searcher().hide(hidden);
-    return { engine, hidden, live: records.length };
+    const tombstones = engine.spatial.tombstones();
+    engine.searcher().hide(tombstones);
+    return { engine, tombstones, hidden: tombstones.bytes, live: records.length };
   }
 
   /**
@@ -217,7 +234,7 @@ export class LiveChanges {
     for (const w of hide) {
       const side = this.sides[w.side]!;
       if (side.hidden[w.index] === 0) side.live--;
-      side.hidden[w.index] = 1;
+      side.tombstones.hide(w.index);
     }
     const sides = this.sides.slice(0, keep);
     if (run !== null) sides.push(run);
@@ -257,7 +274,9 @@ export class LiveChanges {
     const request = checkSearchRequest(body, options);
     const k = request.offset + request.limit;
     const searchers = this.sides.map((side) => side.engine.searcher());
-    const ranked = searchers.map((searcher) => searcher.rank(request, k, false));
+    // The base first: its matches bound the runs' walks most (NearestFirstRank.collect).
+    this.pageBound.reset(Math.max(1, k));
+    const ranked = searchers.map((searcher) => searcher.rank(request, k, false, this.pageBound));
     const picks = mergeTop(
       ranked.map((r) => r.slots.length),
       k,

@@ -1,6 +1,7 @@
 import type { ColumnFilter } from '../spatial/column-filter.js';
 import type { HitBuffer } from '../spatial/hit-buffer.js';
 import type { RadiusWalker } from '../spatial/radius-walk.js';
+import type { Tombstones } from '../spatial/tombstones.js';
 import type { BulkScorer } from './bulk-scorer.js';
 import type { CompiledPreferences, OpenStateSource } from './match.js';
 import type { Ranking } from './ranking.js';
@@ -41,7 +42,14 @@ export class NearestFirstRank {
    * that can reach ranks [0, k) (k >= 1), and perhaps others; returns how many more match
    * but were only counted (totalResults = ranking.length + the return value), or -1 when the
    * walk does not apply (the local frame does not hold: the caller measures with
-   * withinRadius). `hits` is scratch. `prefs.asked` 0: every match has total 1.
+   * withinRadius). `hits` is scratch. `prefs.asked` 0: every match has total 1. The venues
+   * hidden in `tombstones` (live data) are neither ranked nor counted.
+   *
+   * `shared` (live data, one request ranked on several disjoint stores whose pages are
+   * merged): the distances of the best-total matches of the stores ranked before, reset by
+   * the caller to `k` once per request; this store's are added to it, and the walk stops as
+   * soon as no venue left can reach the merged page. The ranking then holds every venue of
+   * this store that can reach it (perhaps none), and the others are counted.
    */
   collect(
     prefs: CompiledPreferences,
@@ -53,17 +61,20 @@ export class NearestFirstRank {
     k: number,
     hits: HitBuffer,
     ranking: Ranking,
+    tombstones: Tombstones | null = null,
+    shared: WorstOfBest | null = null,
   ): number {
     ranking.clear();
     const walker = this.walker;
-    if (!walker.begin(lat, lon, radius, filter)) return -1;
-    const best = this.best;
-    best.reset(Math.max(1, k));
+    if (!walker.begin(lat, lon, radius, filter, tombstones)) return -1;
+    const best = shared ?? this.best;
+    if (shared === null) best.reset(Math.max(1, k));
     // the k-th smallest distance among the best-total matches so far (Infinity: fewer than k)
-    let worst = Number.POSITIVE_INFINITY;
+    let worst = best.threshold;
     for (;;) {
       hits.clear();
-      if (walker.next(hits, BATCH) === 0) break;
+      // Nothing farther than `worst` can reach the page: the walk stops there, even mid-batch.
+      if (walker.next(hits, BATCH, worst) === 0) break;
       const from = ranking.length;
       if (prefs.asked === 0) {
         for (let j = 0; j < hits.length; j++) ranking.push(hits.idx[j]!, 1, hits.dist[j]!, 0);

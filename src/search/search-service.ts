@@ -15,6 +15,7 @@ import type {
 import { ColumnFilter } from '../spatial/column-filter.js';
 import { HitBuffer } from '../spatial/hit-buffer.js';
 import type { SpatialIndex } from '../spatial/spatial-index.js';
+import { Tombstones } from '../spatial/tombstones.js';
 import { EstablishmentFields } from '../store/establishment-fields.js';
 import type { VenueStore } from '../store/venue-store.js';
 import {
@@ -40,6 +41,7 @@ import { OpeningStates } from './opening-states.js';
 import { Ranking } from './ranking.js';
 import { routeHalfwayPoint } from './route-center.js';
 import { SearchVocabulary } from './search-vocabulary.js';
+import type { WorstOfBest } from './worst-of-best.js';
 import { OccupiedCells, swappedCoordinatesHint } from './swapped-hint.js';
 import { validatePage, validateSearchBody, type ValidBody } from './validate-request.js';
 
@@ -187,6 +189,8 @@ export class MultiLocationSearch implements SearchService {
   private readonly spatial: SpatialIndex;
   private words: SearchVocabulary;
   private hidden: Uint8Array | null = null;
+  /** The hidden venues counted by tree position (see {@link hide}), or null. */
+  private tombstones: Tombstones | null = null;
   private readonly opening: OpeningStates;
   private readonly hits = new HitBuffer();
   private readonly ranking: Ranking;
@@ -243,11 +247,14 @@ export class MultiLocationSearch implements SearchService {
   }
 
   /**
-   * Venues to leave out of every result (live data: the replaced and removed ones), one byte
-   * per dense index (non-zero: hidden), or null. The array is read, not copied.
+   * Venues to leave out of every result (live data: the replaced and removed ones), or null:
+   * tombstones of this store's spatial index (read, not copied; then the nearest-first POINT
+   * walk still counts whole subtrees), or bare bytes, one per dense index (non-zero: hidden;
+   * then every venue within the radius is measured and ranked).
    */
-  hide(hidden: Uint8Array | null): void {
-    this.hidden = hidden;
+  hide(hidden: Tombstones | Uint8Array | null): void {
+    this.tombstones = hidden instanceof Tombstones ? hidden : null;
+    this.hidden = hidden instanceof Tombstones ? hidden.bytes : hidden;
   }
 
   /**
@@ -257,8 +264,10 @@ export class MultiLocationSearch implements SearchService {
    * (src/live/live-changes.ts). `emptyExtras` false: leave smallestFeasibleMaxDistance and
    * hint undefined even when nothing matched (the merge asks {@link emptyAnswerExtras} only
    * when no store matched: the nearest-venue walk is the costliest part of an empty rank).
+   * `shared`: the merge's bound over the stores ranked before (NearestFirstRank.collect),
+   * or null.
    */
-  rank(request: SearchRequest, k: number, emptyExtras = true): RankedMatches {
+  rank(request: SearchRequest, k: number, emptyExtras = true, shared: WorstOfBest | null = null): RankedMatches {
     const { valid, area } = request;
     const prefs = compilePreferences(valid.body.preferences, this.words);
     const hits = this.hits;
@@ -271,16 +280,21 @@ export class MultiLocationSearch implements SearchService {
     // the matches that can reach the page are ranked, the others counted (-1 when the local
     // frame does not hold). Nothing asked: the nearest, found nearest-first
     // (nearest-first-rank.ts); preferences: the venues whose total can reach the page's,
-    // found by bounds of their totals (threshold-rank.ts).
+    // found by bounds of their totals (threshold-rank.ts). With hidden venues (live data),
+    // only with tombstones counted by tree position and without preferences: every match
+    // then has the best total, so the merged page's bound (`shared`) stops each side's walk
+    // within a few nodes; with preferences few matches reach the best total, and one pass
+    // over the circle and the bulk scorer measured faster per side (bench/diag/live-sides.ts).
     const nearestFirst =
       !group.isFair &&
       area.route === null &&
-      this.hidden === null &&
+      (this.hidden === null || (this.tombstones !== null && prefs.asked === 0)) &&
       (prefs.asked === 0 || (!group.isTimed && this.scorer.covers(prefs) && hardOnlyByColumns(prefs, filter)));
     if (nearestFirst) {
+      // Preferences never reach here with hidden venues (above), so byThreshold needs no tombstones.
       counted =
         prefs.asked === 0
-          ? this.nearestFirst.collect(prefs, this.opening, area.centerLat, area.centerLon, area.radius, filter, k, hits, ranking)
+          ? this.nearestFirst.collect(prefs, this.opening, area.centerLat, area.centerLon, area.radius, filter, k, hits, ranking, this.tombstones, shared)
           : this.byThreshold.collect(prefs, this.opening, area.centerLat, area.centerLon, area.radius, filter, k, ranking);
     }
     if (group.isFair) {

@@ -14,6 +14,11 @@ export class WorstOfBest {
     if (this.heap.length < k) this.heap = new Float64Array(k);
   }
 
+  /** The current threshold (+Infinity while fewer than k were added). */
+  get threshold(): number {
+    return this.size < this.k ? Number.POSITIVE_INFINITY : this.heap[0]!;
+  }
+
   /** Adds a cost; returns the current threshold. */
   add(cost: number): number {
     const h = this.heap;

@@ -4,6 +4,9 @@ import { LocalFrame, frameDistanceSq, localFrameHolds } from '../geo/distance.js
 import type { ColumnFilter } from './column-filter.js';
 import type { HitBuffer } from './hit-buffer.js';
 import type { IndexRanges } from './index-ranges.js';
+import type { Tombstones } from './tombstones.js';
+
+const EMPTY_U8 = new Uint8Array(0);
 
 /**
  * A radius query of a kdbush tree of (lon, lat) walked nearest-first, for a search that needs
@@ -21,8 +24,9 @@ import type { IndexRanges } from './index-ranges.js';
  * subtrees crossing the circle's edge measure their venues.
  *
  * The filter (the column part of the non-compromise preferences) is tested before any
- * distance. Only for the local frame (see {@link begin}); `hidden` of the filter is not
- * read (the caller leaves live data with hidden venues to withinRadius).
+ * distance. Only for the local frame (see {@link begin}). Live data: the venues hidden in
+ * the {@link Tombstones} given to {@link begin} are never given nor counted (a whole subtree
+ * counts as its size less its hidden venues); `hidden` of the filter is not read.
  *
  * Pending nodes live in a pool of typed arrays (left, right, axis, box, key) with a binary
  * min-heap of pool slots by key: allocation-free after the pool has grown to a query's need.
@@ -61,6 +65,10 @@ export class RadiusWalker {
   private chain: Uint8Array = new Uint8Array(0);
   private catersRequired = 0;
   private chainRequired = -1;
+  private tombstones: Tombstones | null = null;
+  /** The tombstones' bytes when any venue is hidden, else an empty array (then not read). */
+  private hidden: Uint8Array = new Uint8Array(0);
+  private anyHidden = false;
 
   /** Whether the tree's coordinates are Float64Array (the engine's; another tree is declined by {@link begin}). */
   private readonly usable: boolean;
@@ -83,12 +91,16 @@ export class RadiusWalker {
    * Starts a walk of the circle of `radius` metres around (lat, lon) (degrees). Returns false,
    * and starts nothing, when the local frame does not hold for it (src/geo's distance rule:
    * the caller then measures with SpatialIndex.withinRadius, which uses the exact distance)
-   * or the tree's coordinates are not Float64Array.
+   * or the tree's coordinates are not Float64Array. `tombstones`: the hidden venues of this
+   * tree (live data), or null.
    */
-  begin(lat: number, lon: number, radius: number, filter: ColumnFilter | null): boolean {
+  begin(lat: number, lon: number, radius: number, filter: ColumnFilter | null, tombstones: Tombstones | null = null): boolean {
     this.heapSize = 0;
     this.used = 0;
     this.measured = 0;
+    this.anyHidden = tombstones !== null && tombstones.count > 0;
+    this.tombstones = this.anyHidden ? tombstones : null;
+    this.hidden = this.anyHidden ? tombstones!.bytes : EMPTY_U8;
     if (!this.usable || !(radius >= 0) || !localFrameHolds(lat, radius)) return false;
     const f = new LocalFrame(lat, lon);
     this.lat = lat;
@@ -120,14 +132,15 @@ export class RadiusWalker {
 
   /**
    * Appends to `out` the matching venues of the nearest pending nodes (a node's own venues
-   * in index order), until at least `batch` were appended or no node is left; returns how
-   * many were appended (0: the walk is over).
+   * in index order), until at least `batch` were appended, or no node is left, or every
+   * pending node lies farther than `stopBeyond` metres (lower bound); returns how many were
+   * appended (0: the walk is over, or went as far as `stopBeyond`).
    */
-  next(out: HitBuffer, batch: number): number {
+  next(out: HitBuffer, batch: number, stopBeyond = Number.POSITIVE_INFINITY): number {
     const start = out.length;
     let measured = 0;
-    const { ids, coords, nodeSize, lat, lon, r2, kx0, kx1, kx2, ky0, ky1, ky2, filtered, caters, chain, catersRequired, chainRequired } = this;
-    while (this.heapSize > 0 && out.length - start < batch) {
+    const { ids, coords, nodeSize, lat, lon, r2, kx0, kx1, kx2, ky0, ky1, ky2, filtered, caters, chain, catersRequired, chainRequired, anyHidden, hidden } = this;
+    while (this.heapSize > 0 && out.length - start < batch && !(this.key[this.heap[0]!]! > stopBeyond)) {
       const s = this.popNode();
       const left = this.left[s]!;
       const right = this.right[s]!;
@@ -142,6 +155,7 @@ export class RadiusWalker {
       for (let i = lo; i <= hi; i++) {
         const v = ids[i]!;
         if (filtered && ((caters[v]! & catersRequired) !== catersRequired || (chainRequired >= 0 && chain[v] !== chainRequired))) continue;
+        if (anyHidden && hidden[v] !== 0) continue;
         const d2 = frameDistanceSq(coords[2 * i + 1]!, coords[2 * i]!, lat, lon, kx0, kx1, kx2, ky0, ky1, ky2);
         measured++;
         if (d2 <= r2) {
@@ -160,16 +174,17 @@ export class RadiusWalker {
 
   /**
    * Counts the matching venues the walk has not given (and ends the walk): whole subtrees
-   * inside the circle by their size (filtered: by their columns), the others venue by venue.
-   * With `ranges`, appends every index range the walk covered: each subtree inside the
-   * circle whole (marked `whole`: the count leaves them out, the caller counts them), each
-   * leaf crossing its edge, and the middle venue of each inner node crossing it (as [m, m]);
-   * together they hold every venue not yet given that lies in the circle (and some of the
-   * crossing ranges' venues that do not: {@link keepWithin} drops those), each with a lower
-   * bound of its venues' distance.
+   * inside the circle by their size less their hidden venues (filtered: by their columns),
+   * the others venue by venue. With `ranges`, appends every index range the walk covered:
+   * each subtree inside the circle whole (marked `whole`: the count leaves them out, the
+   * caller counts them), each leaf crossing its edge, and the middle venue of each inner
+   * node crossing it (as [m, m]); together they hold every venue not yet given that lies in
+   * the circle (and some of the crossing ranges' venues that do not: {@link keepWithin}
+   * drops those), each with a lower bound of its venues' distance. Ranges are only for a
+   * walk with nothing hidden (their caller counts whole ranges by size).
    */
   countRest(ranges: IndexRanges | null = null): number {
-    const { ids, coords, nodeSize, lat, lon, r2, radius, kx0, kx1, kx2, ky0, ky1, ky2, filtered, caters, chain, catersRequired, chainRequired } = this;
+    const { ids, coords, nodeSize, lat, lon, r2, radius, kx0, kx1, kx2, ky0, ky1, ky2, filtered, caters, chain, catersRequired, chainRequired, anyHidden, hidden, tombstones } = this;
     const b = this.bounds;
     const box = this.box;
     let count = 0;
@@ -185,12 +200,13 @@ export class RadiusWalker {
       const hi = leaf ? right : lo;
       if (ranges !== null) ranges.push(lo, hi, this.key[s]!, inside);
       if (inside && (ranges !== null || !filtered)) {
-        if (ranges === null) count += right - left + 1;
+        if (ranges === null) count += right - left + 1 - (tombstones !== null ? tombstones.hiddenIn(left, right) : 0);
         continue;
       }
       for (let i = lo; i <= hi; i++) {
         const v = ids[i]!;
         if (filtered && ((caters[v]! & catersRequired) !== catersRequired || (chainRequired >= 0 && chain[v] !== chainRequired))) continue;
+        if (anyHidden && hidden[v] !== 0) continue;
         if (inside) count++;
         else {
           measured++;

@@ -10,6 +10,7 @@ import type { HitBuffer } from './hit-buffer.js';
 import { nearestInto } from './kd-nearest.js';
 import { leavesSortedByLat, sortLeavesByLat } from './leaf-order.js';
 import { RadiusWalker } from './radius-walk.js';
+import { Tombstones } from './tombstones.js';
 
 const RANGE_STACK = new Uint32Array(3 * 64);
 const EMPTY_U16 = new Uint16Array(0);
@@ -175,6 +176,11 @@ export class SpatialIndex {
   /** A nearest-first radius walker of this tree (counts whole subtrees): src/spatial/radius-walk.ts. */
   radiusWalker(): RadiusWalker {
     return new RadiusWalker(this.tree);
+  }
+
+  /** Empty tombstones of this tree's venues (live data: hidden venues counted by tree position). */
+  tombstones(): Tombstones {
+    return new Tombstones(this.tree.ids);
   }
 
   /** A walker of this tree for group (fair meeting point) queries: src/spatial/group-walk.ts. */

@@ -8,6 +8,7 @@ import { ColumnFilter } from '../../src/spatial/column-filter.js';
 import { HitBuffer } from '../../src/spatial/hit-buffer.js';
 import { RadiusWalker } from '../../src/spatial/radius-walk.js';
 import { SpatialIndex } from '../../src/spatial/spatial-index.js';
+import { Tombstones } from '../../src/spatial/tombstones.js';
 import { geodesic, prng } from '../support/oracle.js';
 
 interface Cloud {
@@ -149,6 +150,47 @@ describe('RadiusWalker against brute-force scans', () => {
     // Most of a large circle lies in subtrees wholly inside it: counted by size, not measured.
     expect(bigCircles).toBeGreaterThan(5);
     expect(measuredShare / bigCircles).toBeLessThan(0.6);
+  });
+
+  it('issue 17: with tombstones, hidden venues are neither given nor counted (whole subtrees less their hidden venues); stopBeyond ends a batch early', () => {
+    const c = cloud(CENTRES, 3000, 12);
+    const kd = tree(c, 16);
+    const walker = new RadiusWalker(kd);
+    const tombstones = new Tombstones(kd.ids);
+    const rnd = prng(13);
+    const out = new HitBuffer();
+    let countedHidden = 0;
+    for (let q = 0; q < 80; q++) {
+      // more venues hidden as the queries go on (tombstones only grow), some twice
+      for (let h = 0; h < 150; h++) tombstones.hide(Math.floor(rnd() * c.lat.length));
+      const [clat, clon] = CENTRES[q % CENTRES.length]!;
+      const lat = clat + (rnd() - 0.5) * 0.01;
+      const lon = Math.min(179.9999, clon + (rnd() - 0.5) * 0.01);
+      const r = 50 + rnd() * 3000;
+      const filter = q % 2 === 0 ? null : new ColumnFilter(c.caters, c.chain);
+      if (filter) filter.catersRequired = 2;
+      const all = bruteForce(c, lat, lon, r, filter);
+      const expected = new Map([...all].filter(([i]) => tombstones.bytes[i] === 0));
+      countedHidden += all.size - expected.size;
+      walker.begin(lat, lon, r, filter, tombstones);
+      out.clear();
+      const stop = rnd() * r;
+      for (let b = Math.floor(rnd() * 6); b > 0; b--) walker.next(out, 16, stop);
+      // every venue given is a visible match; a node is opened only while its bound is <= stop
+      for (let k = 0; k < out.length; k++) expect(expected.get(out.idx[k]!)).toBe(out.dist[k]);
+      const given = new Set(Array.from(out.idx.subarray(0, out.length)));
+      const rest = walker.countRest();
+      expect(given.size + rest, `circle ${q}: ${r.toFixed(0)} m`).toBe(expected.size);
+    }
+    expect(countedHidden).toBeGreaterThan(100);
+    // the Fenwick counts against a scan of the bytes in tree order
+    for (let q = 0; q < 200; q++) {
+      const a = Math.floor(rnd() * kd.ids.length);
+      const b = Math.min(kd.ids.length - 1, a + Math.floor(rnd() * 5000));
+      let n = 0;
+      for (let p = a; p <= b; p++) n += tombstones.bytes[kd.ids[p]!]! !== 0 ? 1 : 0;
+      expect(tombstones.hiddenIn(a, b)).toBe(n);
+    }
   });
 
   it('gives what SpatialIndex.withinRadius gives, to the bit, on the same tree', () => {
