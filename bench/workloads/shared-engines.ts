@@ -13,6 +13,7 @@ import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { benchVenues, benchVenueFilePath, sizeLabel } from '../lib/dataset.js';
 import { childScript, repoPath } from '../lib/paths.js';
 import type { WorkloadResult } from '../lib/report.js';
+import { FORMAT_VERSION } from '../../src/snapshot/snapshot-format.js';
 
 interface ThreadsMemory {
   readonly threads: number;
@@ -22,9 +23,9 @@ interface ThreadsMemory {
   readonly answered: number[];
 }
 
-/** The bench snapshot of `n` venues in .tmp/bench/ (written once, then reused). */
+/** The bench snapshot of `n` venues in .tmp/bench/ (written once per snapshot format, then reused). */
 function benchSnapshot(n: number): string {
-  const path = benchVenueFilePath(n).replace(/\.ndjson$/, '.vsnap');
+  const path = benchVenueFilePath(n).replace(/\.ndjson$/, `-format${FORMAT_VERSION}.vsnap`);
   if (existsSync(path)) return path;
   mkdirSync(repoPath('.tmp', 'bench'), { recursive: true });
   const tmp = `${path}.${process.pid}.part`;
