@@ -4,24 +4,13 @@ import { createEngine } from '../../src/engine.js';
 import { createFindService } from '../../src/find/find.js';
 import { CellWindow, postingCells } from '../../src/find/posting-cells.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
+import { seededRandom } from '../../scripts/fixtures/random.js';
 
 // Issue 16: a find with a centre skips the postings whose venue's 0.01-degree cell lies
 // outside the box covering its circle. The oracle is GeographicLib (exact WGS84 geodesics),
 // independent of src/geo: every point within the radius must fall in the window's cells,
 // and a centred find must return what a brute-force scan returns.
 const wgs84 = geographiclib.Geodesic.WGS84;
-
-/** A seeded generator (mulberry32), so failures replay. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The cell postingCells gives a venue at (lat, lon). */
 function cellOf(lat: number, lon: number): number {
@@ -40,7 +29,7 @@ describe('CellWindow (issue 16): conservative, by GeographicLib', () => {
   ];
   for (const [where, lat, lon] of centres) {
     it(`every point within 10 m to 20 km of ${where} lies in the window's cells`, () => {
-      const next = rng(16);
+      const next = seededRandom(16);
       const win = new CellWindow();
       for (const radius of [10, 300, 1000, 5000, 20_000]) {
         win.around(lat, lon, radius);
@@ -73,7 +62,7 @@ describe('find with a centre (issue 16): the cell test drops no match, vs brute 
     [69.6492, 18.9553, 0.1],
     [-17.7134, 179.98, 0.05],
   ];
-  const next = rng(7);
+  const next = seededRandom(7);
   const venues: VenueRecord[] = [];
   for (let i = 0; i < 6000; i++) {
     const [clat, clon, spread] = CLUSTERS[i % 3]!;
