@@ -76,7 +76,12 @@ export class ThresholdRank {
     const walker = this.walker;
     if (!walker.positionsAreVenues || !walker.begin(lat, lon, radius, filter)) return -1;
     const ranges = this.ranges.clear();
-    const edgeMatches = walker.countRest(ranges);
+    const bitmaps = this.scorer.bitmaps;
+    bitmaps.planFilter(filter?.catersRequired ?? 0, filter?.chainRequired ?? -1);
+    // Under a filter, the edge's venues are counted here from its bit planes (only the venues
+    // it accepts are measured); otherwise the walk measures them.
+    const edgeByPlanes = bitmaps.filters;
+    const edgeMatches = walker.countRest(ranges, !edgeByPlanes);
     this.best.reset(Math.max(1, k));
     this.nearest.reset(Math.max(1, k));
     this.bestNear = Number.POSITIVE_INFINITY;
@@ -88,13 +93,14 @@ export class ThresholdRank {
     const first = ranges.length > 0 ? ranges.lo[0]! : 0;
     // Pass 1: the venues meeting every asked part but the opening state, 32 at a time. When k
     // of them have the best total, every other venue has a lower total: none can reach the page.
-    const bitmaps = scorer.bitmaps;
     const full = bitmaps.plan(prefs);
-    bitmaps.planFilter(filter?.catersRequired ?? 0, filter?.chainRequired ?? -1);
-    // the circle's matches: those of the crossing ranges, measured by the walk, and every
-    // filtered venue of the whole ranges
+    // the circle's matches: every filtered venue of the whole ranges, and those of the
+    // crossing ranges within the circle
     let matches = edgeMatches;
-    for (let r = 0; r < ranges.length; r++) if (ranges.whole[r] === 1) matches += bitmaps.countFiltered(ranges.lo[r]!, ranges.hi[r]!);
+    for (let r = 0; r < ranges.length; r++) {
+      if (ranges.whole[r] === 1) matches += bitmaps.countFiltered(ranges.lo[r]!, ranges.hi[r]!);
+      else if (edgeByPlanes) matches += bitmaps.countFilteredWithin(ranges.lo[r]!, ranges.hi[r]!, walker);
+    }
     if (full) {
       at[0] = 0;
       at[1] = first;

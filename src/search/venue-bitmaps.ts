@@ -1,6 +1,7 @@
 import type { VenueStore } from '../store/venue-store.js';
 import { PART_CATERS, PART_CHAIN, PART_ESTABLISHMENT, PART_GENRE, PART_VIBES, type CompiledPreferences } from './match.js';
 import type { HitBuffer } from '../spatial/hit-buffer.js';
+import type { RadiusWalker } from '../spatial/radius-walk.js';
 
 /** Codes below this have a plane (the bulk scorer's bit columns hold the same codes). */
 const CODES = 32;
@@ -138,6 +139,27 @@ export class VenueBitmaps {
     let bits = -1;
     for (let p = 0; p < this.filterCount; p++) bits &= this.filter[p]![w]!;
     return bits;
+  }
+
+  /** Whether the filter of {@link planFilter} asks anything (else it accepts every venue). */
+  get filters(): boolean {
+    return this.filterCount > 0;
+  }
+
+  /**
+   * How many venues of [lo, hi] the filter of {@link planFilter} accepts and `within` holds
+   * for: the filter's words first, so only the venues it accepts are measured.
+   */
+  countFilteredWithin(lo: number, hi: number, walker: RadiusWalker): number {
+    let count = 0;
+    const wLast = hi >>> 5;
+    for (let w = lo >>> 5; w <= wLast; w++) {
+      let bits = this.filterWord(w);
+      if (w === lo >>> 5) bits &= 0xffffffff << (lo & 31);
+      if (w === wLast) bits &= 0xffffffff >>> (31 - (hi & 31));
+      for (; bits !== 0; bits &= bits - 1) if (walker.within((w << 5) + 31 - Math.clz32(bits & -bits))) count++;
+    }
+    return count;
   }
 
   /** How many venues of [lo, hi] the filter of {@link planFilter} accepts (hi - lo + 1 when it asks nothing). */

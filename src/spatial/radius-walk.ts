@@ -182,8 +182,12 @@ export class RadiusWalker {
    * the circle (and some of the crossing ranges' venues that do not: {@link keepWithin}
    * drops those), each with a lower bound of its venues' distance. Ranges are only for a
    * walk with nothing hidden (their caller counts whole ranges by size).
+   *
+   * `measureEdge` false (only with `ranges`): the crossing ranges are handed over unmeasured
+   * and left out of the count as well; the caller counts them ({@link within} tells whether a
+   * venue lies in the circle), e.g. only the venues a filter's bit planes accept.
    */
-  countRest(ranges: IndexRanges | null = null): number {
+  countRest(ranges: IndexRanges | null = null, measureEdge = true): number {
     const { ids, coords, nodeSize, lat, lon, r2, radius, kx0, kx1, kx2, ky0, ky1, ky2, filtered, caters, chain, catersRequired, chainRequired, anyHidden, hidden, tombstones } = this;
     const b = this.bounds;
     const box = this.box;
@@ -199,8 +203,13 @@ export class RadiusWalker {
       const lo = leaf ? left : (left + right) >> 1;
       const hi = leaf ? right : lo;
       if (ranges !== null) ranges.push(lo, hi, this.key[s]!, inside);
-      if (inside && (ranges !== null || !filtered)) {
-        if (ranges === null) count += right - left + 1 - (tombstones !== null ? tombstones.hiddenIn(left, right) : 0);
+      if (ranges !== null && (inside || !measureEdge)) {
+        // the caller counts it (an inside node is a leaf here: nothing below to push)
+        if (!leaf) this.pushChildren(s, lo, false);
+        continue;
+      }
+      if (inside && !filtered) {
+        count += right - left + 1 - (tombstones !== null ? tombstones.hiddenIn(left, right) : 0);
         continue;
       }
       for (let i = lo; i <= hi; i++) {
@@ -217,6 +226,12 @@ export class RadiusWalker {
     }
     this.measured += measured;
     return count;
+  }
+
+  /** Whether venue `v` (a tree position, where {@link positionsAreVenues}) lies within the circle of the walk. */
+  within(v: number): boolean {
+    const c = this.coords;
+    return frameDistanceSq(c[2 * v + 1]!, c[2 * v]!, this.lat, this.lon, this.kx0, this.kx1, this.kx2, this.ky0, this.ky1, this.ky2) <= this.r2;
   }
 
   /**
