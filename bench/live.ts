@@ -193,7 +193,7 @@ async function compactionPart(): Promise<Record<string, number>> {
     // gap between two searches is the largest stall a query could see; measured for as long
     // without a compaction first (the machine's own noise: other processes, GC), then during one.
     const loopWhile = async <T>(during: () => Promise<T>) => {
-      // The main thread's garbage-collection pauses meanwhile (kind 1: scavenge, 2: mark-compact, 4: incremental, 8: weak callbacks).
+      // The main thread's garbage-collection pauses meanwhile (kind as perf_hooks.constants numbers it: 1 minor (scavenge), 4 major (mark-compact), 8 incremental marking, 16 weak callbacks).
       const gcs: Array<[number, number, number]> = [];
       const gcObserver = new PerformanceObserver((list) => {
         for (const e of list.getEntries()) gcs.push([e.startTime, e.duration, ((e as { detail?: { kind?: number } }).detail?.kind ?? 0)]);
