@@ -32,9 +32,12 @@ export interface FoldedBase {
  * - columns are copied; term and vibe codes are renumbered into dictionaries holding only the
  *   words current venues use (the first side's words keep their relative order, so its rows
  *   stay sorted; the others' rows are sorted again);
- * - records: the first side's are copied byte for byte into blocks whose dictionaries extend
- *   its own (CompactRecordsBuilder.extending), the others' decoded and encoded (the runs: the
- *   changes, a small part);
+ * - records: the first side's stay where they are, in its own blocks, which the new base's
+ *   blocks begin with (their replaced and removed records left unread in them, while at
+ *   least 3/4 of the records the blocks hold are current: KEEP_BLOCKS_LIVE_SHARE; else they
+ *   are copied byte for byte into new blocks); the dictionaries extend the first side's
+ *   (CompactRecordsBuilder.extending); the others' records are decoded and encoded (the runs:
+ *   the changes, a small part);
  * - opening hours: each side's distinct schedules interned once, then a number per venue;
  *   time zones by name;
  * - find's name index from each side's words per venue (token ids renumbered into the sorted
@@ -131,9 +134,10 @@ export function foldSides(sides: readonly FoldSide[], genres: readonly string[])
   }
   for (; copied < firstLive.length; copied++) idOrder[out++] = newIndex[0]![firstLive[copied]!]!;
 
-  // Records: the first side's copied, the others' encoded.
+  // Records: the first side's kept in its blocks (or copied, when too few of the records
+  // those hold would still be current), the others' encoded.
   const source0 = stores[0]!.source;
-  const records = source0 instanceof CompactRecordSource ? CompactRecordsBuilder.extending(source0, n) : new CompactRecordsBuilder(n);
+  const records = source0 instanceof CompactRecordSource ? CompactRecordsBuilder.extending(source0, n, keepsBlocks(source0, n, sides[0]!.hidden)) : new CompactRecordsBuilder(n);
   for (let k = 0; k < n; k++) {
     const s = gSide[order[k]!]!;
     const i = gIndex[order[k]!]!;
@@ -191,6 +195,22 @@ export function foldSides(sides: readonly FoldSide[], genres: readonly string[])
   );
   const names = foldNames(sides, order, gSide, gIndex);
   return { store, tree, hours: hoursBuilder.finish(), zones: new ZoneTable(zoneCodes, zoneNames), find: { names, density: new DensityGrid(lat, lon) } };
+}
+
+/**
+ * Least share of current records among those a folded base's blocks would hold, for the base
+ * to keep its first side's blocks (its unchanged records are then not copied at all); below
+ * it, the records are copied into new blocks and the others' bytes dropped. At 3/4, a
+ * snapshot holds at most a third more record bytes than its venues need.
+ */
+const KEEP_BLOCKS_LIVE_SHARE = 3 / 4;
+
+/** Whether a fold of `n` venues keeps `source`'s blocks (see {@link KEEP_BLOCKS_LIVE_SHARE}); `hidden`: the source side's hidden bytes. */
+function keepsBlocks(source: CompactRecordSource, n: number, hidden: Uint8Array): boolean {
+  let kept = 0;
+  for (let i = 0; i < hidden.length; i++) if (hidden[i] === 0) kept++;
+  const written = source.recordsWritten + (n - kept);
+  return n >= KEEP_BLOCKS_LIVE_SHARE * written;
 }
 
 /** A store's rows of codes (terms or vibes): its dictionary's words, the row starts, the codes. */

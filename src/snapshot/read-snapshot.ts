@@ -313,5 +313,7 @@ function recordPartsOf(header: SnapshotHeader, starts: Float64Array, bytes: Uint
     at += length;
   }
   if (at !== bytes.length) bad('its record blocks do not span section records');
-  return { blocks, starts, words: header.recordWords, shapes: header.recordShapes, shared: header.recordShared };
+  const written = header.recordsWritten;
+  if (written !== undefined && !(Number.isInteger(written) && written >= starts.length)) bad(`its recordsWritten ${JSON.stringify(written)} is not a count of at least its ${starts.length} venues`);
+  return { blocks, starts, words: header.recordWords, shapes: header.recordShapes, shared: header.recordShared, recordsWritten: written ?? starts.length };
 }

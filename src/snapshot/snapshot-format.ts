@@ -93,6 +93,8 @@ export interface SnapshotHeader {
   readonly recordWords: readonly string[];
   readonly recordShapes: readonly (readonly string[])[];
   readonly recordShared: readonly unknown[];
+  /** Records the blocks hold, those of no venue any more included (CompactRecordParts.recordsWritten); absent: `size`. */
+  readonly recordsWritten?: number;
   readonly sections: Readonly<Record<SectionName, SectionEntry>>;
 }
 

@@ -153,6 +153,7 @@ function layOut(engine: Engine, options: WriteSnapshotOptions): LaidOut {
     recordWords: compact.words,
     recordShapes: compact.shapes,
     recordShared: compact.shared,
+    recordsWritten: compact.recordsWritten ?? n,
     sections,
   };
   const text = Buffer.from(JSON.stringify(header), 'utf8');

@@ -23,6 +23,18 @@ export class RecordWriter {
     this.buf = buildBuffer(firstBlockBytes);
   }
 
+  /**
+   * Takes `blocks` (another writer's, finished) as this writer's first blocks, as they are:
+   * records written from now on start after them. Only before the first record.
+   */
+  keep(blocks: readonly Uint8Array[]): void {
+    if (this.blocks.length > 0 || this.pos > 0) throw new Error('RecordWriter.keep after records were written');
+    for (const b of blocks) {
+      this.blocks.push(Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+      this.retiredBytes += b.length;
+    }
+  }
+
   /** Starts a record; returns its global start. */
   begin(): number {
     this.recordStart = this.pos;

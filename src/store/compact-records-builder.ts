@@ -3,7 +3,7 @@ import type { VenueRecord } from '../schema/venue.js';
 import { buildArray } from './build-memory.js';
 import { BLOCK_BYTES, deepFreeze, Kind, kindOfKey, Tag } from './compact-format.js';
 import { RecordWriter } from './compact-record-writer.js';
-import { CompactRecordSource } from './compact-records.js';
+import { CompactRecordSource, DEFAULT_RECORD_CACHE_SIZE } from './compact-records.js';
 
 /**
  * Keys whose words the builder reports for the record last added (`CompactRecordsBuilder.
@@ -178,6 +178,9 @@ function childOf(node: ShapeNode, key: string): ShapeNode {
 /** Identity cache of shared values (the last few objects given): callers often reuse one hours object. */
 const RECENT_SHARED = 16;
 
+/** First block of a builder keeping its source's blocks: it holds only the changed records (a few MB at most, grown as needed). */
+const KEPT_BLOCKS_FIRST_BYTES = 1024 * 1024;
+
 /** Builds a {@link CompactRecordSource}: `add` each venue's record, then `finish`. */
 export class CompactRecordsBuilder {
   private readonly writer: RecordWriter;
@@ -211,6 +214,11 @@ export class CompactRecordsBuilder {
 
   /** The source {@link copy} copies from (see {@link extending}). */
   private from: CompactRecordSource | null = null;
+  /** Whether the source's blocks are this builder's first blocks (see {@link extending}). */
+  private keptBlocks = false;
+  /** Records in the kept blocks (the source's recordsWritten), and {@link copy} calls that wrote nothing. */
+  private keptWritten = 0;
+  private reused = 0;
 
   /** `expectedBytes`: the records' expected bytes (default about 64 a lean record). */
   constructor(size: number, expectedBytes = size * 64) {
@@ -229,9 +237,19 @@ export class CompactRecordsBuilder {
    * A builder whose dictionaries start as `source`'s (same codes, extended by the records
    * added), so that {@link copy} can take `source`'s records byte for byte (compaction: the
    * unchanged venues of a base are copied, only changed ones encoded).
+   *
+   * `keepBlocks`: the source's blocks become this builder's first blocks, as they are, and
+   * {@link copy} only points at a record's bytes there (nothing copied); the records of no
+   * venue any more stay in them, unread (CompactRecordParts.recordsWritten counts them, so
+   * that a caller can tell when to copy instead).
    */
-  static extending(source: CompactRecordSource, size: number): CompactRecordsBuilder {
-    const b = new CompactRecordsBuilder(size, source.byteSize);
+  static extending(source: CompactRecordSource, size: number, keepBlocks = false): CompactRecordsBuilder {
+    const b = new CompactRecordsBuilder(size, keepBlocks ? KEPT_BLOCKS_FIRST_BYTES : source.byteSize);
+    if (keepBlocks) {
+      b.writer.keep(source.parts().blocks);
+      b.keptBlocks = true;
+      b.keptWritten = source.recordsWritten;
+    }
     const { words, shapes, shared } = source.parts();
     words.forEach((w, c) => {
       if (b.words.code(w) !== c) throw new Error(`compact records: word ${c} repeats`);
@@ -251,6 +269,12 @@ export class CompactRecordsBuilder {
   copy(i: number, index: number): void {
     const from = this.from;
     if (from === null) throw new Error('CompactRecordsBuilder.copy without a source (see extending)');
+    if (this.keptBlocks) {
+      this.starts[index] = from.startOf(i);
+      this.count++;
+      this.reused++;
+      return;
+    }
     this.writer.begin();
     from.copyTo(i, this.writer);
     this.starts[index] = this.writer.start;
@@ -445,6 +469,7 @@ export class CompactRecordsBuilder {
     }
     const shapes = this.shapes.values.map((s) => (s === '' ? [] : s.split('\u0000')));
     const shared = this.sharedValues.map((v) => deepFreeze(v));
-    return new CompactRecordSource(this.writer.finish(), starts, this.words.values, shapes, shared, lat, lon);
+    const recordsWritten = this.keptWritten + this.count - this.reused;
+    return new CompactRecordSource(this.writer.finish(), starts, this.words.values, shapes, shared, lat, lon, DEFAULT_RECORD_CACHE_SIZE, recordsWritten);
   }
 }

@@ -40,6 +40,11 @@ export interface CompactRecordParts {
   readonly words: readonly string[];
   readonly shapes: readonly (readonly string[])[];
   readonly shared: readonly unknown[];
+  /**
+   * Records the blocks hold, those of no venue any more included (a compaction that keeps
+   * its base's blocks: CompactRecordsBuilder.extending); the venues' count when absent.
+   */
+  readonly recordsWritten?: number;
 }
 
 /** Reads the compact records (see the module comment). */
@@ -64,7 +69,10 @@ export class CompactRecordSource implements RecordSource {
     private readonly lon: Float64Array,
     /** Decoded records kept: a power of two (isRecordCacheSize). */
     recordCacheSize = DEFAULT_RECORD_CACHE_SIZE,
+    /** See CompactRecordParts.recordsWritten (at least the venues' count). */
+    readonly recordsWritten: number = starts.length,
   ) {
+    if (!(Number.isInteger(recordsWritten) && recordsWritten >= starts.length)) throw new RangeError(`compact records: ${recordsWritten} records written, fewer than the ${starts.length} venues`);
     if (!isRecordCacheSize(recordCacheSize)) throw new RangeError(`compact records: record cache size must be a power of two from 1 to ${MAX_RECORD_CACHE_SIZE}; got ${recordCacheSize}`);
     this.cacheMask = recordCacheSize - 1;
     this.cacheIndex = new Int32Array(recordCacheSize).fill(-1);
@@ -89,7 +97,7 @@ export class CompactRecordSource implements RecordSource {
     if (lat.length !== starts.length) throw new RangeError(`compact records: ${starts.length} starts for ${lat.length} venues`);
     if (!startsChecked) CompactRecordSource.checkStarts(parts, 0, starts.length);
     const blocks = parts.blocks.map((b) => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)));
-    return new CompactRecordSource(blocks, parts.starts, parts.words, parts.shapes, parts.shared.map((v) => deepFreeze(v)), lat, lon, recordCacheSize);
+    return new CompactRecordSource(blocks, parts.starts, parts.words, parts.shapes, parts.shared.map((v) => deepFreeze(v)), lat, lon, recordCacheSize, parts.recordsWritten ?? starts.length);
   }
 
   /**
@@ -119,7 +127,7 @@ export class CompactRecordSource implements RecordSource {
 
   /** What {@link fromParts} restores from (the arrays themselves, not copies: do not change them). */
   parts(): CompactRecordParts {
-    return { blocks: this.blocks, starts: this.starts, words: this.words, shapes: this.shapes, shared: this.shared };
+    return { blocks: this.blocks, starts: this.starts, words: this.words, shapes: this.shapes, shared: this.shared, recordsWritten: this.recordsWritten };
   }
 
   /**
@@ -273,6 +281,11 @@ export class CompactRecordSource implements RecordSource {
     const list = new Array<string>(n);
     for (let k = 0; k < n; k++) list[k] = this.words[this.readVarint()]!;
     return list;
+  }
+
+  /** Record i's global start in the blocks (see CompactRecordParts.starts). */
+  startOf(i: number): number {
+    return this.starts[i]!;
   }
 
   /** Appends record i's bytes to `w` as they are (the record is skipped over to find its end, nothing decoded). */

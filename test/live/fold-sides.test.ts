@@ -8,6 +8,9 @@ import { createEngine, type Engine } from '../../src/engine.js';
 import { UNKNOWN_SCHEDULE } from '../../src/hours/index.js';
 import type { VenueStore } from '../../src/store/venue-store.js';
 import { NO_GENRE } from '../../src/store/venue-store.js';
+import { CompactRecordSource } from '../../src/store/compact-records.js';
+import { restoreSnapshot } from '../../src/snapshot/read-snapshot.js';
+import { snapshotImage } from '../../src/snapshot/write-snapshot.js';
 import { loadFixtureVenues } from '../search/support.js';
 import { ChangeStream } from './change-stream.js';
 
@@ -91,6 +94,49 @@ describe('compaction folds the base and the runs from their columns', () => {
       expect(live.pendingChanges).toBe(0);
       expectSameBase(live, createEngine([...stream.expected.values()]));
     }
+  });
+
+  it("keeps the base's record blocks while 3/4 of their records are current, then copies them", () => {
+    const start = loadFixtureVenues();
+    const live = createEngine(start);
+    const stream = new ChangeStream(start, 11);
+    const written = () => {
+      const source = live.store.source;
+      expect(source).toBeInstanceOf(CompactRecordSource);
+      return (source as CompactRecordSource).recordsWritten;
+    };
+    expect(written()).toBe(start.length);
+    // Each round changes about 8 % of the venues: the blocks are kept (records of no venue
+    // any more counted in them) until fewer than 3/4 of what they hold is current.
+    const seen: string[] = [];
+    let before = written();
+    for (let round = 0; round < 12; round++) {
+      let changed = 0;
+      while (changed < start.length / 12) {
+        const { change } = stream.batch(30, 0);
+        if (change.kind === 'upsert') live.upsert(change.records);
+        else live.remove(change.ids);
+        stream.apply(change);
+        changed += change.kind === 'upsert' ? change.records.length : change.ids.length;
+      }
+      live.compact();
+      const after = written();
+      const size = live.store.size;
+      // hand-computed rule: kept when the venues are at least 3/4 of the records the blocks hold
+      seen.push(after > size ? 'kept' : 'copied');
+      if (after > size) expect(after).toBeGreaterThan(before);
+      expect(size).toBeGreaterThanOrEqual((3 / 4) * after);
+      expectSameBase(live, createEngine([...stream.expected.values()]));
+      if (after > size) {
+        // A snapshot of a base with unread records restores the same records and the count.
+        const restored = restoreSnapshot(snapshotImage(live), 'kept-blocks');
+        expect((restored.store.source as CompactRecordSource).recordsWritten).toBe(after);
+        expectSameBase(restored, createEngine([...stream.expected.values()]));
+      }
+      before = after;
+    }
+    expect(seen).toContain('kept');
+    expect(seen).toContain('copied');
   });
 
   it('folds to an empty base when every venue is removed', () => {
