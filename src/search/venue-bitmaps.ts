@@ -141,6 +141,14 @@ export class VenueBitmaps {
     return bits;
   }
 
+  /** {@link filterWord} with only the bits of venues in [lo, hi] kept. */
+  private filterWordIn(w: number, lo: number, hi: number): number {
+    let bits = this.filterWord(w);
+    if (w === lo >>> 5) bits &= 0xffffffff << (lo & 31);
+    if (w === hi >>> 5) bits &= 0xffffffff >>> (31 - (hi & 31));
+    return bits;
+  }
+
   /** Whether the filter of {@link planFilter} asks anything (else it accepts every venue). */
   get filters(): boolean {
     return this.filterCount > 0;
@@ -154,10 +162,7 @@ export class VenueBitmaps {
     let count = 0;
     const wLast = hi >>> 5;
     for (let w = lo >>> 5; w <= wLast; w++) {
-      let bits = this.filterWord(w);
-      if (w === lo >>> 5) bits &= 0xffffffff << (lo & 31);
-      if (w === wLast) bits &= 0xffffffff >>> (31 - (hi & 31));
-      for (; bits !== 0; bits &= bits - 1) if (walker.within((w << 5) + 31 - Math.clz32(bits & -bits))) count++;
+      for (let bits = this.filterWordIn(w, lo, hi); bits !== 0; bits &= bits - 1) if (walker.within((w << 5) + 31 - Math.clz32(bits & -bits))) count++;
     }
     return count;
   }
@@ -167,12 +172,7 @@ export class VenueBitmaps {
     if (this.filterCount === 0) return hi - lo + 1;
     let count = 0;
     const wLast = hi >>> 5;
-    for (let w = lo >>> 5; w <= wLast; w++) {
-      let bits = this.filterWord(w);
-      if (w === lo >>> 5) bits &= 0xffffffff << (lo & 31);
-      if (w === wLast) bits &= 0xffffffff >>> (31 - (hi & 31));
-      count += bitCount(bits);
-    }
+    for (let w = lo >>> 5; w <= wLast; w++) count += bitCount(this.filterWordIn(w, lo, hi));
     return count;
   }
 
