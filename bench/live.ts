@@ -162,7 +162,7 @@ function searchPart(changes: readonly Change[]) {
 }
 
 const upsert1000 = runs('upsert') ? upsertPart() : undefined;
-const changes = pendingChanges();
+let changes = pendingChanges();
 const searchWithPending = runs('search') ? searchPart(changes) : undefined;
 
 /** 3. compaction off the query path. */
@@ -177,9 +177,10 @@ async function compactionPart(): Promise<Record<string, number>> {
     const { log: changeLog } = await ChangeLog.open(join(liveDir, 'changes.log'));
     for (const c of changes) await changeLog.append(c);
     await changeLog.close();
-    // Free the records and engines of parts 1 and 2: the service process holds only its own
+    // Free the records, changes and engines of parts 1 and 2: the service process holds only its own
     // (a large unrelated heap would lengthen the collector's pauses measured below).
     venues = [];
+    changes = [];
     collectGarbage();
     const live = await LiveVenues.open({ dataPath: basePath, dir: liveDir, compactAfter: 0, load: async (p) => readSnapshot(p) });
     live.engine.warm();

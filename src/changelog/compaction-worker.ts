@@ -11,9 +11,15 @@
  *   and one engine over the upserted records, unchanged records copied byte for byte,
  *   src/live/fold-sides.ts),
  *   lays it out as a snapshot in memory, writes that to `outPath` and fsyncs it, and posts the
- *   same bytes (transferred: moved, not copied) with copies of the kd-tree and the search's derived
- *   columns, so the main thread restores the new base in a millisecond or so. The compacted
- *   engine is the base of the next job.
+ *   same bytes with copies of the kd-tree and the search's derived columns, so the main thread
+ *   restores the new base in a millisecond or so. The compacted engine is the base of the next
+ *   job.
+ * - What it hands over lives in SharedArrayBuffers (shared, not copied, on posting). V8 does
+ *   not count shared memory as an isolate's external memory (BackingStore::
+ *   PerIsolateAccountingLength is 0 for it), so the main thread taking in a new base of some
+ *   hundreds of MB does not force collections of its heap ("external memory pressure")
+ *   between two queries; the old base's memory is freed at the main thread's next full
+ *   collection instead (docs/updates.md).
  * If a job fails, the engine keeps its base (a fold changes it only once built; with changes
  * pending it applies them first, see Engine.foldIn); the log still holds every entry after the
  * main thread's base, and applying an entry again changes nothing (each entry sets the state
@@ -55,10 +61,10 @@ export interface CompactionPhases {
   readonly handOverMs: number;
 }
 
-/** A built base handed to the main thread: the snapshot's bytes, the kd-tree's buffer, the search's derived columns (all transferred). */
+/** A built base handed to the main thread: the snapshot's bytes, the kd-tree's buffer, the search's derived columns (all in SharedArrayBuffers that only the main thread uses from then on). */
 export interface BuiltBase {
-  readonly bytes: ArrayBuffer;
-  readonly tree: ArrayBuffer;
+  readonly bytes: SharedArrayBuffer;
+  readonly tree: SharedArrayBuffer;
   readonly search: PreparedSearchColumns;
 }
 
@@ -88,7 +94,7 @@ function threadCpuMs(): number {
   }
 }
 
-function compact(engine: Engine, job: CompactionJob): { message: WorkerMessage & { ok: true }; transfer: ArrayBuffer[] } {
+function compact(engine: Engine, job: CompactionJob): WorkerMessage & { ok: true } {
   const t0 = performance.now();
   const cpu0 = threadCpuMs();
   let last = t0;
@@ -107,7 +113,7 @@ function compact(engine: Engine, job: CompactionJob): { message: WorkerMessage &
   engine.learntPlaces();
   const foldMs = mark();
   // The file's bytes in one buffer of their own: written, synced, then handed over as they are.
-  const image = snapshotImage(engine);
+  const image = snapshotImage(engine, { shared: true });
   const imageMs = mark();
   const fd = openSync(job.outPath, 'w');
   try {
@@ -117,17 +123,21 @@ function compact(engine: Engine, job: CompactionJob): { message: WorkerMessage &
     closeSync(fd);
   }
   const writeAndSyncMs = mark();
-  const bytes = image.buffer as ArrayBuffer;
+  const bytes = image.buffer as unknown as SharedArrayBuffer;
   // The tree and the search columns stay this engine's: copies are handed over.
   const prepared = engine.searcher().prepared();
-  const search: PreparedSearchColumns = { ...prepared, termBits: prepared.termBits.slice(), vibeBits: prepared.vibeBits.slice(), occupiedCells: prepared.occupiedCells.slice() };
-  const tree = engine.spatial.treeData.slice(0);
+  const search: PreparedSearchColumns = { ...prepared, termBits: sharedCopy(prepared.termBits), vibeBits: sharedCopy(prepared.vibeBits), occupiedCells: sharedCopy(prepared.occupiedCells) };
+  const tree = sharedCopy(new Uint8Array(engine.spatial.treeData)).buffer as unknown as SharedArrayBuffer;
   const handOverMs = mark();
-  const transfer = [bytes, tree, search.termBits.buffer as ArrayBuffer, search.vibeBits.buffer as ArrayBuffer, search.occupiedCells.buffer as ArrayBuffer];
-  return {
-    message: { type: 'done', ok: true, venues: engine.size, ms: performance.now() - t0, phases: { cpuMs: threadCpuMs() - cpu0, readLogMs, applyMs, foldMs, imageMs, writeAndSyncMs, handOverMs }, built: { bytes, tree, search } },
-    transfer,
-  };
+  return { type: 'done', ok: true, venues: engine.size, ms: performance.now() - t0, phases: { cpuMs: threadCpuMs() - cpu0, readLogMs, applyMs, foldMs, imageMs, writeAndSyncMs, handOverMs }, built: { bytes, tree, search } };
+}
+
+/** A copy of `a` in a SharedArrayBuffer of its own. */
+function sharedCopy<T extends Uint8Array | Uint32Array>(a: T): T {
+  const C = a.constructor as new (b: SharedArrayBuffer) => T;
+  const copy = new C(new SharedArrayBuffer(a.byteLength));
+  copy.set(a);
+  return copy;
 }
 
 /**
@@ -159,8 +169,7 @@ async function main(): Promise<void> {
   port.postMessage({ type: 'ready', venues: base.size, loadMs: performance.now() - t0 } satisfies WorkerMessage);
   port.on('message', (job: CompactionJob) => {
     try {
-      const { message, transfer } = compact(base, job);
-      port.postMessage(message, transfer);
+      port.postMessage(compact(base, job));
     } catch (e) {
       port.postMessage({ type: 'done', ok: false, error: e instanceof Error ? e.message : String(e) } satisfies WorkerMessage);
     }

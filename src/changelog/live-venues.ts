@@ -8,7 +8,7 @@
  *   compaction worker (compactor.ts; it loaded the base into an engine of its own at open)
  *   applies the log to its engine, folds it into the new base (Engine.compact), writes it as
  *   `base.snapshot.next` (synced), then hands its bytes, kd-tree and search columns over
- *   (transferred, not copied); on the main thread the
+ *   (shared, not copied); on the main thread the
  *   file is renamed to `base.snapshot` (directory synced), the log is cut to the batches the
  *   new base does not hold, and the new base is restored over the handed-over bytes and
  *   swapped in with those batches applied on top (Engine.adopt), in steps of one event-loop

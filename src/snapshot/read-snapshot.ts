@@ -103,7 +103,7 @@ export interface SharedTree {
  */
 export interface PrebuiltParts {
   /** The kd-tree's own buffer (`spatial.treeData` of the engine the snapshot was written from). */
-  readonly tree?: ArrayBuffer;
+  readonly tree?: ArrayBuffer | SharedArrayBuffer;
   /** The search's derived columns (MultiLocationSearch.prepared of that engine). */
   readonly search?: PreparedSearchColumns;
 }
@@ -261,18 +261,19 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
     },
     records,
   );
-  // kdbush restores from a standalone buffer holding only its data: a copy of the section
-  // (into shared memory when asked), unless a shared copy exists already.
+  // kdbush restores from a standalone buffer holding only its data: the tree its writer
+  // handed over, else a copy of the section (into shared memory when asked) unless a shared
+  // copy exists already (Buffer.slice would not copy).
   const treeBytes = bytesOf('tree');
   if (sharedTree?.tree !== undefined && sharedTree.tree.byteLength !== treeBytes.byteLength) bad(`the shared kd-tree is ${sharedTree.tree.byteLength} bytes, its section ${treeBytes.byteLength}`);
   if (sharedTree !== undefined && sharedTree.tree === undefined) {
     sharedTree.tree = new SharedArrayBuffer(treeBytes.byteLength);
     new Uint8Array(sharedTree.tree).set(treeBytes);
   }
-  const treeBuffer = sharedTree?.tree ?? ((file.own ? treeBytes.buffer : new Uint8Array(treeBytes).buffer) as ArrayBuffer); // a copy (Buffer.slice would not copy)
+  const treeBuffer = prebuilt.tree ?? sharedTree?.tree ?? ((file.own ? treeBytes.buffer : new Uint8Array(treeBytes).buffer) as ArrayBuffer);
   let tree: KDBush;
   try {
-    tree = KDBush.from(prebuilt.tree ?? treeBuffer);
+    tree = KDBush.from(treeBuffer);
   } catch (e) {
     return bad(`its kd-tree section is damaged (${(e as Error).message})`);
   }

@@ -69,15 +69,20 @@ export function writeSnapshot(engine: Engine, path: string, options: WriteSnapsh
   }
 }
 
+export interface SnapshotImageOptions extends WriteSnapshotOptions {
+  /** The image in a SharedArrayBuffer (default: an ArrayBuffer of its own). */
+  readonly shared?: boolean;
+}
+
 /**
  * The bytes of the snapshot file {@link writeSnapshot} would write, in one buffer of its own
  * (for a compaction worker that writes the file and hands the same bytes over: no read-back).
  * Throws RangeError for a snapshot over 2 GiB (write those with writeSnapshot).
  */
-export function snapshotImage(engine: Engine, options: WriteSnapshotOptions = {}): Uint8Array {
+export function snapshotImage(engine: Engine, options: SnapshotImageOptions = {}): Uint8Array {
   const parts = layOut(engine, options);
   if (parts.length > 2 ** 31) throw new RangeError(`a snapshot of ${parts.length} bytes is over 2 GiB: write it with writeSnapshot`);
-  const image = new Uint8Array(parts.length);
+  const image = new Uint8Array(options.shared === true ? new SharedArrayBuffer(parts.length) : new ArrayBuffer(parts.length));
   parts.write((bytes, at) => image.set(bytes, at));
   return image;
 }
