@@ -18,7 +18,7 @@ import type { WorkloadResult } from '../lib/report.js';
 /** What bench/live.ts writes (the parts the figures read). */
 interface LiveRun {
   readonly upsert1000?: { medianMs: number; p99Ms: number; firstMs: number; at50kPendingMedianMs: number };
-  readonly searchWithPending?: { pending: number; rows: Array<{ workload: string; liveMedianUs: number; compactedMedianUs: number; ratio: number }> };
+  readonly searchWithPending?: { pending: number; rows: Array<{ workload: string; liveMedianUs: number; compactedMedianUs: number; ratio: number; rebuiltMedianUs?: number }> };
   readonly compaction?: Record<string, number>;
 }
 
@@ -48,6 +48,10 @@ export async function liveWorkload(size: number, timeMs: number): Promise<Worklo
     figures[LIVE_FIGURES.ratio(name)] = r.ratio;
     figures[`search with ~50,000 changes pending, ${name}, median (us)`] = r.liveMedianUs;
     figures[`search compacted, ${name}, median (us)`] = r.compactedMedianUs;
+    if (r.rebuiltMedianUs !== undefined) {
+      figures[`search rebuilt from scratch over the current records, ${name}, median (us)`] = r.rebuiltMedianUs;
+      figures[`search with ~50,000 changes pending / rebuilt from scratch, ${name} (x)`] = r.liveMedianUs / r.rebuiltMedianUs;
+    }
   }
   const c = run.compaction;
   if (c) {
