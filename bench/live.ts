@@ -1,6 +1,6 @@
 /**
  * Live-data benchmark (issue 17), runnable alone:
- *   npm run bench:live [-- --size 1m] [-- --quick] [-- --time-ms 2000] [-- --only upsert|search|compaction]
+ *   npm run bench:live [-- --size 1m] [-- --quick] [-- --time-ms 2000] [-- --only upsert|search|compaction] [-- --out NAME.json]
  * On the seeded bench venues (BENCH_SEED, default 1M):
  * 1. upsert of 1,000 venues (500 replacements, 500 new): median and p99 over 30 batches
  *    while the pending changes grow from 0 to 30,000, and over 10 batches at ~50,000;
@@ -14,7 +14,7 @@
  *    base while the main thread keeps searching; reported: the compaction's wall time, the
  *    worker's build time, the swap on the main thread, and the largest gap between two
  *    consecutive searches of the query loop (the largest query stall) beside its median.
- * Writes bench/results/live-<size>.json.
+ * Writes bench/results/live-<size>.json (or `--out`'s name there).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +35,7 @@ import { cityRoutes, NOW, pathBody, pointBody, pointCentres, PREFS } from './lib
 import { repoPath } from './lib/paths.js';
 import { machine } from './lib/report.js';
 
-const { values } = parseArgs({ options: { size: { type: 'string' }, quick: { type: 'boolean', default: false }, only: { type: 'string' }, 'time-ms': { type: 'string' } } });
+const { values } = parseArgs({ options: { size: { type: 'string' }, quick: { type: 'boolean', default: false }, only: { type: 'string' }, 'time-ms': { type: 'string' }, out: { type: 'string' } } });
 /** `--only upsert|search|compaction`: run one part (iterating on it; the JSON then holds that part only). */
 const only = values.only;
 if (only !== undefined && !['upsert', 'search', 'compaction'].includes(only)) throw new Error(`--only ${only}: expected upsert, search or compaction`);
@@ -303,5 +303,6 @@ const result = {
 };
 const resultsDir = repoPath('bench', 'results');
 mkdirSync(resultsDir, { recursive: true });
-writeFileSync(join(resultsDir, `live-${sizeLabel(n)}.json`), `${JSON.stringify(result, null, 2)}\n`);
-log(`wrote ${join(resultsDir, `live-${sizeLabel(n)}.json`)}`);
+const outFile = join(resultsDir, values.out ?? `live-${sizeLabel(n)}.json`);
+writeFileSync(outFile, `${JSON.stringify(result, null, 2)}\n`);
+log(`wrote ${outFile}`);

@@ -8,6 +8,7 @@ export const LIVE_FIGURES = {
   compactionTotal: 'compaction: start to swap, wall (ms)',
   largestStall: 'compaction: largest gap between two searches of a query loop meanwhile (ms)',
   quietStall: 'the same query loop without a compaction: largest gap (ms)',
+  largestStallOnePool: 'compaction, node --v8-pool-size=1: largest gap between two searches of a query loop meanwhile (ms)',
   largestSwapStep: 'compaction: largest main-thread step of the swap (ms)',
 } as const;
 

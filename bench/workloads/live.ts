@@ -27,14 +27,25 @@ function liveScript(): string[] {
   return COMPILED ? [join(bench, 'live.js')] : ['--import', 'tsx', join(bench, 'live.ts')];
 }
 
-export async function liveWorkload(size: number, timeMs: number): Promise<WorkloadResult> {
-  const args = ['--expose-gc', '--max-old-space-size=12288', ...liveScript(), '--size', sizeLabel(size), '--time-ms', String(timeMs)];
+/** Runs bench/live.ts in a child process with `nodeFlags` and `args`; returns what it wrote to bench/results/`out`. */
+async function runLive(nodeFlags: readonly string[], args: readonly string[], out: string): Promise<LiveRun> {
+  const argv = ['--expose-gc', '--max-old-space-size=12288', ...nodeFlags, ...liveScript(), ...args, '--out', out];
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'inherit', 'inherit'] });
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bench/live exited with ${String(code)}`))));
   });
-  const run = JSON.parse(readFileSync(repoPath('bench', 'results', `live-${sizeLabel(size)}.json`), 'utf8')) as LiveRun;
+  return JSON.parse(readFileSync(repoPath('bench', 'results', out), 'utf8')) as LiveRun;
+}
+
+/**
+ * The live bench at `size`, then its compaction part again in a process started with
+ * `--v8-pool-size=1` (V8's background threads cut to one, as docs/updates.md advises for a
+ * service on two cores): the stall with Node's defaults and with that setting.
+ */
+export async function liveWorkload(size: number, timeMs: number): Promise<WorkloadResult> {
+  const run = await runLive([], ['--size', sizeLabel(size), '--time-ms', String(timeMs)], `live-${sizeLabel(size)}.json`);
+  const onePool = await runLive(['--v8-pool-size=1'], ['--size', sizeLabel(size), '--only', 'compaction'], `live-${sizeLabel(size)}-v8-pool-1.json`);
   const figures: Record<string, number> = {};
   const u = run.upsert1000;
   if (u) {
@@ -65,6 +76,11 @@ export async function liveWorkload(size: number, timeMs: number): Promise<Worklo
     put(LIVE_FIGURES.quietStall, 'quietLargestGapMs');
     put(LIVE_FIGURES.largestSwapStep, 'phase.largestSwapStepMs');
     put('compaction: pending changes folded', 'pendingBefore');
+  }
+  const stallOnePool = onePool.compaction?.['largestQueryStallMs'];
+  if (typeof stallOnePool === 'number') {
+    figures[LIVE_FIGURES.largestStallOnePool] = stallOnePool;
+    figures['the same query loop without a compaction, node --v8-pool-size=1: largest gap (ms)'] = onePool.compaction!['quietLargestGapMs']!;
   }
   return { workload: W.live, params: { venues: sizeLabel(size), pending: '45 batches of 1,000 upserts + 5,000 removals', searchTimeMs: timeMs }, timings: [], figures };
 }
