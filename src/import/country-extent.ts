@@ -13,7 +13,6 @@ import type { LonLatBox } from './overture-to-venue.js';
  */
 export const COUNTRY_PAD_DEGREES = 1;
 
-
 export function countryExtent(code: string): LonLatBox {
   const country = code.trim().toUpperCase();
   if (!/^[A-Z]{2}$/.test(country)) {
