@@ -5,6 +5,7 @@ import type { FindStructures } from '../find/find.js';
 import { NameIndex, sortedTokens } from '../find/name-index.js';
 import { nameTokens } from '../find/normalize-name.js';
 import { HoursTable, HoursTableBuilder, UNKNOWN_SCHEDULE, ZoneTable } from '../hours/index.js';
+import { sortLeavesByLat } from '../spatial/leaf-order.js';
 import { CompactRecordsBuilder } from '../store/compact-records-builder.js';
 import { CompactRecordSource } from '../store/compact-records.js';
 import { NO_GENRE, VenueStore } from '../store/venue-store.js';
@@ -69,6 +70,10 @@ export function foldSides(sides: readonly FoldSide[], genres: readonly string[])
     tree.add(st.lon[gIndex[j]!]!, st.lat[gIndex[j]!]!);
   }
   tree.finish();
+  // Each leaf's points by latitude, as buildStore lays out a base built from records (the
+  // corridor walk binary-searches a leaf's latitude band: without it a compacted base's PATH
+  // searches scan whole leaves), before the positions become the dense indices.
+  sortLeavesByLat(tree);
   const order = Uint32Array.from(tree.ids.subarray(0, n));
   for (let k = 0; k < n; k++) tree.ids[k] = k;
   /** Per side, the new index of each of its venues. */

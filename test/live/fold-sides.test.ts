@@ -75,7 +75,30 @@ function expectSameBase(folded: Engine, scratch: Engine): void {
   const hits: number[] = [];
   for (let i = 0; i < s.size; i++) if (s.lat[i]! >= minLat && s.lat[i]! <= maxLat && s.lon[i]! >= minLon && s.lon[i]! <= maxLon) hits.push(i);
   expect(hits.length).toBeGreaterThan(10);
-  expect(KDBush.from(folded.spatial.treeData).range(minLon, minLat, maxLon, maxLat).sort((a, b) => a - b)).toEqual(hits);
+  const tree = KDBush.from(folded.spatial.treeData);
+  expect(tree.range(minLon, minLat, maxLon, maxLat).sort((a, b) => a - b)).toEqual(hits);
+  // Laid out as a base built from records is: tree position k holds venue k, and each leaf's
+  // points rise in latitude (the corridor walk binary-searches a leaf's latitude band).
+  // Leaves found by kdbush's own recursion: [l, r] is a leaf when r - l <= nodeSize, else
+  // its middle m = (l + r) >> 1 splits it into [l, m - 1] and [m + 1, r].
+  for (let k = 0; k < s.size; k++) {
+    expect(tree.ids[k]).toBe(k);
+    expect([tree.coords[2 * k], tree.coords[2 * k + 1]]).toEqual([s.lon[k], s.lat[k]]);
+  }
+  let leaves = 0;
+  const stack: Array<[number, number]> = [[0, s.size - 1]];
+  while (stack.length > 0) {
+    const [l, r] = stack.pop()!;
+    if (l > r) continue;
+    if (r - l <= tree.nodeSize) {
+      leaves++;
+      for (let k = l + 1; k <= r; k++) expect(s.lat[k]!, `leaf ${l}..${r}`).toBeGreaterThanOrEqual(s.lat[k - 1]!);
+      continue;
+    }
+    const m = (l + r) >> 1;
+    stack.push([l, m - 1], [m + 1, r]);
+  }
+  expect(leaves).toBeGreaterThan(1);
 }
 
 describe('compaction folds the base and the runs from their columns', () => {
