@@ -134,9 +134,8 @@ const bodies = {
  * 2. search with 50,000 pending changes against the same engine compacted: a twin of the
  * live engine (same base, same changes) after `compact()`, which is what a service searches
  * once it compacted; and, for reference, an engine built from scratch over the current
- * records (its record bytes laid out afresh, which alone can make a 1M search some percent
- * faster than over a base built from the caller's objects, the compaction keeping the base's
- * bytes where they are).
+ * records (the two search alike; they did not while the fold left the kd-tree's leaves
+ * unsorted, docs/updates.md).
  */
 function searchPart(changes: readonly Change[]) {
   const withChanges = () => {
