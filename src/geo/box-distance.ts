@@ -50,25 +50,59 @@ export function prepareBoxBounds(lat: number, lon: number, reachMeters: number, 
   out[o + 7] = kxLo > 0 ? PLANAR_MAX_X_METERS / kxLo : 0;
 }
 
-/** Lower bound (metres) of the distance from origin `o` of `b` to any point of the box. */
+/** A box's numbers in a Float64Array of boxes, from its offset: lon/lat degrees. */
+export const BoxLayout = { MIN_X: 0, MIN_Y: 1, MAX_X: 2, MAX_Y: 3, STRIDE: 4 } as const;
+
+const scratchBox = new Float64Array(BoxLayout.STRIDE);
+const scratchBound = new Float64Array(1);
+
+/** Lower bound (metres) of the distance from origin `o` of `b` to any point of the box ({@link writeBoxLowerBound} of it). */
 export function boxLowerBound(b: Float64Array, o: number, minX: number, minY: number, maxX: number, maxY: number): number {
+  scratchBox[BoxLayout.MIN_X] = minX;
+  scratchBox[BoxLayout.MIN_Y] = minY;
+  scratchBox[BoxLayout.MAX_X] = maxX;
+  scratchBox[BoxLayout.MAX_Y] = maxY;
+  writeBoxLowerBound(b, o, scratchBox, 0, scratchBound, 0);
+  return scratchBound[0]!;
+}
+
+/**
+ * Writes to `out[k]` the lower bound (metres) of the distance from origin `o` of `b` to any
+ * point of the box at `boxes[j ..]` ({@link BoxLayout}). For tree walks: its numbers stay in
+ * typed arrays, so a call V8 does not inline allocates nothing (a double passed or returned
+ * across a call that is not inlined is boxed: at 1M venues, a 1 km POINT search allocated
+ * ~10 KB of such numbers, a few per node, before the radius walk used this form).
+ */
+export function writeBoxLowerBound(b: Float64Array, o: number, boxes: Float64Array, j: number, out: Float64Array, k: number): void {
+  const minX = boxes[j + BoxLayout.MIN_X]!;
+  const minY = boxes[j + BoxLayout.MIN_Y]!;
+  const maxX = boxes[j + BoxLayout.MAX_X]!;
+  const maxY = boxes[j + BoxLayout.MAX_Y]!;
   const lat = b[o]!;
   const lon = b[o + 1]!;
   const dy = lat < minY ? minY - lat : lat > maxY ? lat - maxY : 0;
   const band = b[o + 2]!;
-  if (band < 0) return sphericalBoxLowerBound(lon, lat, minX, minY, maxX, maxY);
-  if (dy > band) return dy * MIN_METERS_PER_DEG_LAT;
+  if (band < 0) {
+    out[k] = sphericalBoxLowerBound(lon, lat, minX, minY, maxX, maxY);
+    return;
+  }
+  if (dy > band) {
+    out[k] = dy * MIN_METERS_PER_DEG_LAT;
+    return;
+  }
   // degrees of longitude to the nearer side, the short way round
   let dx = 0;
   if (lon < minX) dx = Math.min(minX - lon, lon + 360 - maxX);
   else if (lon > maxX) dx = Math.min(lon - maxX, minX + 360 - lon);
-  if (dx > b[o + 7]!) return sphericalBoxLowerBound(lon, lat, minX, minY, maxX, maxY);
+  if (dx > b[o + 7]!) {
+    out[k] = sphericalBoxLowerBound(lon, lat, minX, minY, maxX, maxY);
+    return;
+  }
   const x = dx * b[o + 3]!;
   const y = dy * b[o + 5]!;
   const planar = Math.sqrt(x * x + y * y) * LOWER_MARGIN;
   // Points of the box beyond the band are at least the band's meridian arc away.
-  if (maxY - lat > band || lat - minY > band) return Math.min(planar, band * MIN_METERS_PER_DEG_LAT);
-  return planar;
+  out[k] = maxY - lat > band || lat - minY > band ? Math.min(planar, band * MIN_METERS_PER_DEG_LAT) : planar;
 }
 
 /** Upper bound (metres) of the distance from origin `o` of `b` to every point of the box; Infinity when the planar bounds do not cover it. */

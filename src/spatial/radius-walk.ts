@@ -1,5 +1,5 @@
 import type KDBush from 'kdbush';
-import { BOX_BOUNDS_STRIDE, boxLowerBound, boxUpperBound, prepareBoxBounds } from '../geo/box-distance.js';
+import { BOX_BOUNDS_STRIDE, BoxLayout, boxUpperBound, prepareBoxBounds, writeBoxLowerBound } from '../geo/box-distance.js';
 import { LocalFrame, frameDistanceSq, localFrameHolds } from '../geo/distance.js';
 import type { ColumnFilter } from './column-filter.js';
 import type { HitBuffer } from './hit-buffer.js';
@@ -37,11 +37,11 @@ export class RadiusWalker {
   private readonly coords: Float64Array;
   private readonly nodeSize: number;
   private readonly bounds = new Float64Array(BOX_BOUNDS_STRIDE);
-  // pool of pending nodes: slot -> index range [left, right], split axis, box, lower bound (m)
+  // pool of pending nodes: slot -> index range [left, right], split axis, box (BoxLayout), lower bound (m)
   private left = new Int32Array(256);
   private right = new Int32Array(256);
   private axis = new Uint8Array(256);
-  private box = new Float64Array(4 * 256);
+  private box = new Float64Array(BoxLayout.STRIDE * 256);
   private key = new Float64Array(256);
   private used = 0;
   /** Min-heap of pool slots by key. */
@@ -121,7 +121,16 @@ export class RadiusWalker {
       this.chainRequired = filter.chainRequired;
     }
     prepareBoxBounds(lat, lon, radius, this.bounds, 0);
-    if (this.ids.length > 0) this.pushNode(0, this.ids.length - 1, 0, -180, -90, 180, 90);
+    if (this.ids.length > 0) {
+      const c = this.reserveSlot();
+      const q = c * BoxLayout.STRIDE;
+      this.box[q + BoxLayout.MIN_X] = -180;
+      this.box[q + BoxLayout.MIN_Y] = -90;
+      this.box[q + BoxLayout.MAX_X] = 180;
+      this.box[q + BoxLayout.MAX_Y] = 90;
+      this.key[c] = 0;
+      this.take(c, 0, this.ids.length - 1, 0);
+    }
     return true;
   }
 
@@ -198,7 +207,8 @@ export class RadiusWalker {
       const s = this.heap[--this.heapSize]!;
       const left = this.left[s]!;
       const right = this.right[s]!;
-      const inside = boxUpperBound(b, 0, box[4 * s]!, box[4 * s + 1]!, box[4 * s + 2]!, box[4 * s + 3]!) <= radius;
+      const o = s * BoxLayout.STRIDE;
+      const inside = boxUpperBound(b, 0, box[o + BoxLayout.MIN_X]!, box[o + BoxLayout.MIN_Y]!, box[o + BoxLayout.MAX_X]!, box[o + BoxLayout.MAX_Y]!) <= radius;
       const leaf = inside || right - left <= nodeSize;
       const lo = leaf ? left : (left + right) >> 1;
       const hi = leaf ? right : lo;
@@ -257,45 +267,60 @@ export class RadiusWalker {
     hits.length = w;
   }
 
-  /** Pushes the children of inner node slot `s` (split at index m) that can reach the circle. */
+  /**
+   * Pushes the children of inner node slot `s` (split at index m) that can reach the circle.
+   * Each child's box is written into the slot it may take, so no coordinate crosses a call
+   * (see writeBoxLowerBound).
+   */
   private pushChildren(s: number, m: number, keyed: boolean): void {
     const left = this.left[s]!;
     const right = this.right[s]!;
     const axis = this.axis[s]!;
-    const box = this.box;
-    const minX = box[4 * s]!;
-    const minY = box[4 * s + 1]!;
-    const maxX = box[4 * s + 2]!;
-    const maxY = box[4 * s + 3]!;
-    const mx = this.coords[2 * m]!;
-    const my = this.coords[2 * m + 1]!;
+    const o = s * BoxLayout.STRIDE;
     // kdbush: the left subtree's points are <= the middle's coordinate on the axis, the right's >=.
-    if (m - 1 >= left) this.pushIfReached(left, m - 1, 1 - axis, minX, minY, axis === 0 ? mx : maxX, axis === 1 ? my : maxY, keyed);
-    if (right >= m + 1) this.pushIfReached(m + 1, right, 1 - axis, axis === 0 ? mx : minX, axis === 1 ? my : minY, maxX, maxY, keyed);
+    if (m - 1 >= left) {
+      const c = this.reserveSlot(); // may grow the pool: the box array is read after
+      const box = this.box;
+      const q = c * BoxLayout.STRIDE;
+      box[q + BoxLayout.MIN_X] = box[o + BoxLayout.MIN_X]!;
+      box[q + BoxLayout.MIN_Y] = box[o + BoxLayout.MIN_Y]!;
+      box[q + BoxLayout.MAX_X] = axis === 0 ? this.coords[2 * m]! : box[o + BoxLayout.MAX_X]!;
+      box[q + BoxLayout.MAX_Y] = axis === 1 ? this.coords[2 * m + 1]! : box[o + BoxLayout.MAX_Y]!;
+      this.admit(c, left, m - 1, 1 - axis, keyed);
+    }
+    if (right >= m + 1) {
+      const c = this.reserveSlot();
+      const box = this.box;
+      const q = c * BoxLayout.STRIDE;
+      box[q + BoxLayout.MIN_X] = axis === 0 ? this.coords[2 * m]! : box[o + BoxLayout.MIN_X]!;
+      box[q + BoxLayout.MIN_Y] = axis === 1 ? this.coords[2 * m + 1]! : box[o + BoxLayout.MIN_Y]!;
+      box[q + BoxLayout.MAX_X] = box[o + BoxLayout.MAX_X]!;
+      box[q + BoxLayout.MAX_Y] = box[o + BoxLayout.MAX_Y]!;
+      this.admit(c, m + 1, right, 1 - axis, keyed);
+    }
   }
 
-  private pushIfReached(left: number, right: number, axis: number, minX: number, minY: number, maxX: number, maxY: number, keyed: boolean): void {
-    const lb = boxLowerBound(this.bounds, 0, minX, minY, maxX, maxY);
-    if (lb > this.radius) return;
-    const s = this.pushNode(left, right, axis, minX, minY, maxX, maxY);
-    this.key[s] = lb;
+  /** The pool's next free slot (grown when full), not yet taken: its box may be written, then {@link admit} or {@link take}. */
+  private reserveSlot(): number {
+    if (this.used === this.left.length) this.grow();
+    return this.used;
+  }
+
+  /** Takes reserved slot `c` (its box written) for node [left, right] when its lower bound reaches the circle; keyed: sifted into the heap. */
+  private admit(c: number, left: number, right: number, axis: number, keyed: boolean): void {
+    writeBoxLowerBound(this.bounds, 0, this.box, c * BoxLayout.STRIDE, this.key, c);
+    if (this.key[c]! > this.radius) return;
+    this.take(c, left, right, axis);
     if (keyed) this.siftUp(this.heapSize - 1);
   }
 
-  /** A new pool slot for the node, appended to the heap (not yet sifted); returns the slot. */
-  private pushNode(left: number, right: number, axis: number, minX: number, minY: number, maxX: number, maxY: number): number {
-    if (this.used === this.left.length) this.grow();
-    const s = this.used++;
-    this.left[s] = left;
-    this.right[s] = right;
-    this.axis[s] = axis;
-    this.box[4 * s] = minX;
-    this.box[4 * s + 1] = minY;
-    this.box[4 * s + 2] = maxX;
-    this.box[4 * s + 3] = maxY;
-    this.key[s] = 0;
-    this.heap[this.heapSize++] = s;
-    return s;
+  /** Takes reserved slot `c` (box and key written) for node [left, right], appended to the heap (not sifted). */
+  private take(c: number, left: number, right: number, axis: number): void {
+    this.used++;
+    this.left[c] = left;
+    this.right[c] = right;
+    this.axis[c] = axis;
+    this.heap[this.heapSize++] = c;
   }
 
   private popNode(): number {
@@ -345,7 +370,7 @@ export class RadiusWalker {
     const axis = new Uint8Array(cap);
     axis.set(this.axis);
     this.axis = axis;
-    const box = new Float64Array(4 * cap);
+    const box = new Float64Array(BoxLayout.STRIDE * cap);
     box.set(this.box);
     this.box = box;
     const key = new Float64Array(cap);
