@@ -46,6 +46,9 @@ export interface EngineOptions {
   readonly recordCacheSize?: number;
 }
 
+/** A folded base's kd-tree leaves are sorted by latitude (foldSides sorts them, as a build does). */
+const FOLDED_LEAVES_SORTED = true;
+
 /**
  * An engine's prebuilt parts, as a snapshot restores them (src/snapshot/read-snapshot.ts):
  * the store over its record source, the kd-tree, the opening-hours and time-zone tables,
@@ -62,6 +65,8 @@ export class RestoredEngineParts {
     readonly find: FindStructures | null = null,
     /** The search's derived columns, computed where the snapshot was written (undefined: computed at first search). */
     readonly search?: PreparedSearchColumns,
+    /** Whether the tree's leaves are known sorted by latitude (the snapshot's header; undefined: checked, see SpatialIndex). */
+    readonly leavesSortedByLat?: boolean,
   ) {}
 }
 
@@ -111,7 +116,7 @@ export class Engine {
     if (venues instanceof RestoredEngineParts) {
       this.options = options;
       this.store = venues.store;
-      this.spatial = new SpatialIndex(this.store.lat, this.store.lon, venues.tree);
+      this.spatial = new SpatialIndex(this.store.lat, this.store.lon, venues.tree, venues.leavesSortedByLat);
       this.details = createDetailsService(this.store);
       this.hoursTables = { hours: venues.hours, zones: venues.zones };
       this.learnt = venues.learnt;
@@ -190,7 +195,7 @@ export class Engine {
     if (this.live === null || this.live.pending === 0) return this;
     const { store, tree, hours, zones, find } = this.live.fold();
     const places = this.live.keptPlaces();
-    this.adopt(new Engine(new RestoredEngineParts(store, tree, hours, zones, null, find), { ...this.options, validate: false }));
+    this.adopt(new Engine(new RestoredEngineParts(store, tree, hours, zones, null, find, undefined, FOLDED_LEAVES_SORTED), { ...this.options, validate: false }));
     this.keptPlaces = places;
     return this;
   }
@@ -233,7 +238,7 @@ export class Engine {
       places.flush();
     }
     const learnt = places?.places ?? null;
-    this.adopt(new Engine(new RestoredEngineParts(store, tree, hours, zones, null, find), { ...this.options, validate: false }));
+    this.adopt(new Engine(new RestoredEngineParts(store, tree, hours, zones, null, find, undefined, FOLDED_LEAVES_SORTED), { ...this.options, validate: false }));
     this.learnt = learnt;
     this.keptPlaces = places;
     return this;

@@ -177,13 +177,15 @@ function nameTokenDecoder(snapshot: OpenedSnapshot): StringListDecoder {
 }
 
 /** Strings of find's name dictionary, and record starts checked, per step of {@link restoreSnapshotInSteps} (about 2 ms each at most). */
-const TOKENS_PER_STEP = 40_000;
+const TOKENS_PER_STEP = 15_000;
 const STARTS_PER_STEP = 100_000;
+/** Cells of find's density grid per step (a Map entry each). */
+const DENSITY_CELLS_PER_STEP = 20_000;
 
 /**
  * {@link restoreSnapshot} in steps, for a thread that serves queries meanwhile (a live
  * service's compaction swap): each `next()` does a part of the work (reading the header,
- * making find's name dictionary 40,000 words at a time, checking the record starts 100,000
+ * making find's name dictionary 15,000 words at a time, checking the record starts 100,000
  * at a time, the store and kd-tree, the opening-hours tables, the name index, the density
  * grid, the engine) and the last returns the engine. Throws as restoreSnapshot does.
  */
@@ -214,7 +216,8 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
 
   const lat = view('lat', 'Float64Array', n);
   const lon = view('lon', 'Float64Array', n);
-  const tokenDecoder = nameTokenDecoder(snapshot);
+  const tokenDecoder = nameTokenDecoder(snapshot); // decodes the dictionary's text: a step of its own
+  yield;
   for (;;) {
     let done: boolean;
     try {
@@ -299,9 +302,14 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
   }
   yield;
   const densityCells = view('densityCells', 'Float64Array', null);
-  const density = DensityGrid.fromCells(densityCells, view('densityCounts', 'Uint32Array', densityCells.length));
-  yield;
-  return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt, { names, density }, prebuilt.search), options);
+  const densityCounts = view('densityCounts', 'Uint32Array', densityCells.length);
+  const density = DensityGrid.empty();
+  for (let from = 0; from < densityCells.length; from += DENSITY_CELLS_PER_STEP) {
+    density.addCells(densityCells, densityCounts, from, Math.min(densityCells.length, from + DENSITY_CELLS_PER_STEP));
+    yield;
+  }
+  const leavesSorted = header.leavesSortedByLat === true ? true : undefined;
+  return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt, { names, density }, prebuilt.search, leavesSorted), options);
 }
 
 /** The compact records' parts: the `records` section cut into the header's blocks (the starts not checked yet). */

@@ -159,6 +159,7 @@ function layOut(engine: Engine, options: WriteSnapshotOptions): LaidOut {
     recordShapes: compact.shapes,
     recordShared: compact.shared,
     recordsWritten: compact.recordsWritten ?? n,
+    leavesSortedByLat: spatial.leavesSortedByLat,
     sections,
   };
   const text = Buffer.from(JSON.stringify(header), 'utf8');

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import KDBush from 'kdbush';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
@@ -144,6 +145,56 @@ describe('snapshot edge cases and bad files', () => {
     const other = join(dir, 'other.vsnap');
     writeFileSync(other, bytes);
     expect(() => readSnapshot(other)).toThrow(/format 7, this version reads format 3; write it again from the NDJSON/);
+  });
+
+  it('the header says the kd-tree leaves rise in latitude; a file without it (written before) is checked at load, and still answers alike', () => {
+    const bytes = Buffer.from(readFileSync(file));
+    const claim = '"leavesSortedByLat":true,';
+    const at = bytes.lastIndexOf(claim);
+    expect(at).toBeGreaterThan(0);
+    expect(restored.spatial.leavesSortedByLat).toBe(true);
+    // An older file: the key blanked out (JSON whitespace), and two points of the first leaf
+    // swapped so that its latitudes fall: a valid kd-tree whose leaves are not sorted.
+    bytes.write(' '.repeat(claim.length), at, 'latin1');
+    const section = /"tree":\{"offset":(\d+),"byteLength":(\d+)/.exec(bytes.toString('latin1'))!;
+    const offset = Number(section[1]);
+    const treeBytes = new Uint8Array(bytes.subarray(offset, offset + Number(section[2])));
+    const tree = KDBush.from(treeBytes.buffer);
+    const { ids, coords } = tree;
+    let j = 0;
+    while (!(coords[2 * j + 1]! < coords[2 * j + 3]!)) j++; // j, j + 1 in the first leaf (nodeSize > 2)
+    expect(j + 1).toBeLessThanOrEqual(tree.nodeSize);
+    const swap = (a: number, b: number) => {
+      const t = ids[a]!;
+      ids[a] = ids[b]!;
+      ids[b] = t;
+      for (const k of [0, 1]) {
+        const c = coords[2 * a + k]!;
+        coords[2 * a + k] = coords[2 * b + k]!;
+        coords[2 * b + k] = c;
+      }
+    };
+    swap(j, j + 1);
+    bytes.set(treeBytes, offset);
+    const older = join(dir, 'unsorted-leaves.vsnap');
+    writeFileSync(older, bytes);
+    const checked = readSnapshot(older);
+    expect(checked.spatial.leavesSortedByLat).toBe(false);
+    // the corridor walk then scans whole leaves: the same answers as the engine built from the records
+    const rnd = prng(47);
+    for (let q = 0; q < 30; q++) {
+      const [a, b] = [venues[Math.floor(rnd() * venues.length)]!, venues[Math.floor(rnd() * venues.length)]!];
+      const body = {
+        locations: [{ lat: a.location.coordinates[0], lon: a.location.coordinates[1] }, { lat: b.location.coordinates[0], lon: b.location.coordinates[1] }],
+        mode: { mode: 'PATH', maxDistance: 200 + rnd() * 1500 },
+      };
+      expect(checked.search(body, { now: NOW })).toEqual(built.search(body, { now: NOW }));
+    }
+    // and a file written from it says what its tree is
+    const rewritten = join(dir, 'rewritten.vsnap');
+    writeSnapshot(checked, rewritten);
+    expect(readFileSync(rewritten).toString('latin1')).toContain('"leavesSortedByLat":false,');
+    expect(readSnapshot(rewritten).spatial.leavesSortedByLat).toBe(false);
   });
 
   it('a format 2 file (name dictionary in the header) is refused with the same message', () => {
