@@ -28,6 +28,16 @@ describe('string lists (a snapshot section pair)', () => {
     expect(decoder.result()).toEqual(list);
   });
 
+  it('an all-ASCII list (decoded string by string from its bytes) round-trips, in steps too', () => {
+    const ascii = ['', 'abbey', 'red lion', 'x'.repeat(40), '', "st. mary's", '~!@#{}\x7f', 'q'];
+    expect(decodeStrings(encodeStrings(ascii))).toEqual(ascii);
+    const decoder = new StringListDecoder(encodeStrings(ascii));
+    while (!decoder.next(3));
+    expect(decoder.result()).toEqual(ascii);
+    // one non-ASCII byte anywhere takes the whole-text decode, with the same strings
+    expect(decodeStrings(encodeStrings([...ascii, 'é']))).toEqual([...ascii, 'é']);
+  });
+
   it('ends that do not fit the text are refused', () => {
     const { ends, text } = encodeStrings(['ab', 'cd']);
     expect(() => new StringListDecoder({ ends: Uint32Array.of(2, 5), text })).toThrow(/the strings end at 5, their text is 4 code units/);
