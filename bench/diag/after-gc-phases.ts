@@ -5,7 +5,10 @@
  *   node --expose-gc .tmp/bench-dist/bench/diag/after-gc-phases.js N [spread|town-centres] [point|soft|path]
  *
  * Environment, between gc() and the timed call: WAIT=ms busy-waits; PRIME=1 runs one find;
- * PRIME2=1 runs one other search of the same kind. Under the heavy lock from 100k.
+ * PRIME2=1 runs one other search of the same kind. TRASH=1 replaces gc() by a 64 MB pass
+ * over an array, which evicts the CPU caches without collecting: where it costs the next
+ * call about as much as gc(), a collection's cost to that call is its cache eviction.
+ * Under the heavy lock from 100k.
  */
 import { createEngine } from '../../src/engine.js';
 import { checkSearchRequest } from '../../src/search/search-service.js';
@@ -17,7 +20,15 @@ const n = Number(process.argv[2] ?? 300_000);
 const layout = (process.argv[3] ?? 'spread') as 'spread' | 'town-centres';
 const kind = process.argv[4] ?? 'point';
 const engine = createEngine(benchVenues(n, layout), { validate: false }).warm();
-const gc = (globalThis as { gc: () => void }).gc;
+const trash = new Float64Array(8 << 20);
+const gc = process.env.TRASH
+  ? () => {
+      for (let i = 0; i < trash.length; i += 8) {
+        trash[i] = i;
+        sink += trash[i]!;
+      }
+    }
+  : (globalThis as { gc: () => void }).gc;
 const svc = engine.searcher();
 const bodies = kind === 'path' ? cityRoutes().map((r) => pathBody(r, 200)) : pointCentres().map((c) => pointBody(c, 1000, kind === 'soft' ? { ...PREFS, nonCompromise: [] } : PREFS));
 let sink = 0;
@@ -45,5 +56,5 @@ for (let r = 0; r < 30; r++) {
   after.push(phases());
 }
 const med = (a: number[][], j: number) => ([...a.map((x) => x[j]!)].sort((x, y) => x - y)[a.length >> 1]! * 1000).toFixed(0);
-console.log(`${kind} ${layout} n=${n}: validate ${med(normal, 0)} / ${med(after, 0)} µs; rank ${med(normal, 1)} / ${med(after, 1)} µs; 20 records ${med(normal, 2)} / ${med(after, 2)} µs (normal / after gc)`);
+console.log(`${kind} ${layout} n=${n}: validate ${med(normal, 0)} / ${med(after, 0)} µs; rank ${med(normal, 1)} / ${med(after, 1)} µs; 20 records ${med(normal, 2)} / ${med(after, 2)} µs (normal / after ${process.env.TRASH ? 'a 64 MB pass' : 'gc'})`);
 console.log(`sink ${sink}`);
