@@ -25,20 +25,12 @@ export class DensityGrid implements VenueDensity {
     }
   }
 
-  /** A grid saved with {@link cells} (a snapshot): occupied cell numbers and their venue counts. */
-  static fromCells(cells: Float64Array, counts: Uint32Array): DensityGrid {
-    if (cells.length !== counts.length) throw new RangeError(`density grid: ${cells.length} cells, ${counts.length} counts`);
-    const grid = DensityGrid.empty();
-    grid.addCells(cells, counts, 0, cells.length);
-    return grid;
-  }
-
-  /** A grid of no venue, to fill with {@link addCells}. */
+  /** A grid of no venue, to fill with {@link addCells} (a snapshot's grid, restored in steps). */
   static empty(): DensityGrid {
     return new DensityGrid(new Float64Array(0), new Float64Array(0));
   }
 
-  /** Adds the saved cells `from` to `to` (exclusive) of arrays as {@link cells} gives them (a snapshot restored in steps). */
+  /** Adds the saved cells `from` to `to` (exclusive) of arrays as {@link cells} gives them: occupied cell numbers and their venue counts, of equal length. */
   addCells(cells: Float64Array, counts: Uint32Array, from: number, to: number): void {
     for (let k = from; k < to; k++) this.counts.set(cells[k]!, counts[k]!);
   }

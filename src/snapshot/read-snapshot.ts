@@ -216,7 +216,7 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
 
   const lat = view('lat', 'Float64Array', n);
   const lon = view('lon', 'Float64Array', n);
-  const tokenDecoder = nameTokenDecoder(snapshot); // decodes the dictionary's text: a step of its own
+  const tokenDecoder = nameTokenDecoder(snapshot); // checks the dictionary's text is ASCII, else decodes it whole: a step of its own
   yield;
   for (;;) {
     let done: boolean;
