@@ -191,6 +191,13 @@ describe.skipIf(!chromiumAvailable)('widget map in headless Chromium', () => {
     await page.keyboard.press('Enter');
     await page.waitForSelector('#details .menus');
     expect(await page.textContent('#details-name')).toBe(await page.textContent('#results > li:nth-child(3) .name'));
+    // the panel's photos load lazily (and a photo that fails is removed): bring the gallery
+    // into view and wait until Chromium has asked for one, so that the network-log test below
+    // sees them whatever the machine's pace
+    if ((await page.locator('#details .gallery').count()) > 0) {
+      await page.locator('#details .gallery').scrollIntoViewIfNeeded();
+      await expect.poll(() => requests.some((url) => venueImages.has(url)), { timeout: 10_000 }).toBe(true);
+    }
     await page.keyboard.press('Escape');
 
     await page.click('#zoom-fit');
