@@ -56,13 +56,18 @@ export const BoxLayout = { MIN_X: 0, MIN_Y: 1, MAX_X: 2, MAX_Y: 3, STRIDE: 4 } a
 const scratchBox = new Float64Array(BoxLayout.STRIDE);
 const scratchBound = new Float64Array(1);
 
-/** Lower bound (metres) of the distance from origin `o` of `b` to any point of the box ({@link writeBoxLowerBound} of it). */
-export function boxLowerBound(b: Float64Array, o: number, minX: number, minY: number, maxX: number, maxY: number): number {
+/** The box as the one box of a shared scratch array (valid until the next call). */
+function scratchBoxOf(minX: number, minY: number, maxX: number, maxY: number): Float64Array {
   scratchBox[BoxLayout.MIN_X] = minX;
   scratchBox[BoxLayout.MIN_Y] = minY;
   scratchBox[BoxLayout.MAX_X] = maxX;
   scratchBox[BoxLayout.MAX_Y] = maxY;
-  writeBoxLowerBound(b, o, scratchBox, 0, scratchBound, 0);
+  return scratchBox;
+}
+
+/** Lower bound (metres) of the distance from origin `o` of `b` to any point of the box ({@link writeBoxLowerBound} of it). */
+export function boxLowerBound(b: Float64Array, o: number, minX: number, minY: number, maxX: number, maxY: number): number {
+  writeBoxLowerBound(b, o, scratchBoxOf(minX, minY, maxX, maxY), 0, scratchBound, 0);
   return scratchBound[0]!;
 }
 
@@ -105,24 +110,43 @@ export function writeBoxLowerBound(b: Float64Array, o: number, boxes: Float64Arr
   out[k] = maxY - lat > band || lat - minY > band ? Math.min(planar, band * MIN_METERS_PER_DEG_LAT) : planar;
 }
 
-/** Upper bound (metres) of the distance from origin `o` of `b` to every point of the box; Infinity when the planar bounds do not cover it. */
+/** Upper bound (metres) of the distance from origin `o` of `b` to every point of the box ({@link writeBoxUpperBound} of it). */
 export function boxUpperBound(b: Float64Array, o: number, minX: number, minY: number, maxX: number, maxY: number): number {
+  writeBoxUpperBound(b, o, scratchBoxOf(minX, minY, maxX, maxY), 0, scratchBound, 0);
+  return scratchBound[0]!;
+}
+
+/**
+ * Writes to `out[k]` the upper bound (metres) of the distance from origin `o` of `b` to
+ * every point of the box at `boxes[j ..]` ({@link BoxLayout}); Infinity when the planar
+ * bounds do not cover it. Typed arrays in and out, as {@link writeBoxLowerBound}.
+ */
+export function writeBoxUpperBound(b: Float64Array, o: number, boxes: Float64Array, j: number, out: Float64Array, k: number): void {
+  const minX = boxes[j + BoxLayout.MIN_X]!;
+  const minY = boxes[j + BoxLayout.MIN_Y]!;
+  const maxX = boxes[j + BoxLayout.MAX_X]!;
+  const maxY = boxes[j + BoxLayout.MAX_Y]!;
   const lat = b[o]!;
   const lon = b[o + 1]!;
   const band = b[o + 2]!;
   const dy = Math.max(Math.abs(maxY - lat), Math.abs(lat - minY));
-  if (dy > band) return Number.POSITIVE_INFINITY;
-  if (maxX - minX >= 180) return Number.POSITIVE_INFINITY;
+  if (dy > band || maxX - minX >= 180) {
+    out[k] = Number.POSITIVE_INFINITY;
+    return;
+  }
   // degrees of longitude to the farther side, each the short way round
   let d1 = Math.abs(minX - lon);
   if (d1 > 180) d1 = 360 - d1;
   let d2 = Math.abs(maxX - lon);
   if (d2 > 180) d2 = 360 - d2;
   const dx = d1 > d2 ? d1 : d2;
-  if (dx > b[o + 7]!) return Number.POSITIVE_INFINITY;
+  if (dx > b[o + 7]!) {
+    out[k] = Number.POSITIVE_INFINITY;
+    return;
+  }
   const x = dx * b[o + 4]!;
   const y = dy * b[o + 6]!;
-  return Math.sqrt(x * x + y * y) * UPPER_MARGIN;
+  out[k] = Math.sqrt(x * x + y * y) * UPPER_MARGIN;
 }
 
 /** Lower bound (metres) of the distance from (lon, lat) to a lon/lat box, valid anywhere (geokdbush's boxDist). */

@@ -118,7 +118,8 @@ export class LocalFrame {
 
 /**
  * Frames in a Float64Array, FRAME_STRIDE numbers each (layout below; only this module reads
- * it): for loops over several origins that must not read objects' properties.
+ * it): for loops over several origins that must not read objects' properties
+ * ({@link writeFrameDistanceSq}, {@link writeRuledDistance}).
  */
 export const FRAME_STRIDE = 8;
 const FRAME_LAT = 0;
@@ -154,6 +155,32 @@ export function storeFrame(out: Float64Array, k: number, lat: number, lon: numbe
   out[o + FRAME_KY1] = (yhi - ylo) / (hi - lo);
   out[o + FRAME_KX2] = span > 0 ? (xhi - 2 * kx0 + xlo) / (span * span) : 0;
   out[o + FRAME_KY2] = span > 0 ? (yhi - 2 * ky0 + ylo) / (span * span) : 0;
+}
+
+/**
+ * Writes to `out[k]` the squared distance (m^2) from frame `f` of `frames` ({@link storeFrame})
+ * to point `i` of `lonLat`, a kdbush coordinate array (lon at 2 i, lat at 2 i + 1): the
+ * LocalFrame's distanceSq, to the bit. Typed arrays in and out, so a call V8 does not inline
+ * boxes no number (see box-distance.ts writeBoxLowerBound).
+ */
+export function writeFrameDistanceSq(frames: Float64Array, f: number, lonLat: Float64Array, i: number, out: Float64Array, k: number): void {
+  const o = f * FRAME_STRIDE;
+  out[k] = frameDistanceSq(lonLat[2 * i + 1]!, lonLat[2 * i]!, frames[o + FRAME_LAT]!, frames[o + FRAME_LON]!, frames[o + FRAME_KX0]!, frames[o + FRAME_KX1]!, frames[o + FRAME_KX2]!, frames[o + FRAME_KY0]!, frames[o + FRAME_KY1]!, frames[o + FRAME_KY2]!);
+}
+
+/**
+ * Writes to `out[k]` the distance (metres) by the distance rule from frame `f` of `frames`
+ * to point `i` of `lonLat` (as {@link writeFrameDistanceSq}): the LocalFrame's
+ * ruledDistance (src/geo/frame-distance.ts frameDistance), to the bit.
+ */
+export function writeRuledDistance(frames: Float64Array, f: number, lonLat: Float64Array, i: number, out: Float64Array, k: number): void {
+  const o = f * FRAME_STRIDE;
+  const lat0 = frames[o + FRAME_LAT]!;
+  const lon0 = frames[o + FRAME_LON]!;
+  const lat = lonLat[2 * i + 1]!;
+  const lon = lonLat[2 * i]!;
+  const d = Math.sqrt(frameDistanceSq(lat, lon, lat0, lon0, frames[o + FRAME_KX0]!, frames[o + FRAME_KX1]!, frames[o + FRAME_KX2]!, frames[o + FRAME_KY0]!, frames[o + FRAME_KY1]!, frames[o + FRAME_KY2]!));
+  out[k] = localFrameHolds(lat0, d) ? d : nearDistanceMeters(lat0, lon0, lat, lon);
 }
 
 /**

@@ -117,8 +117,9 @@ export class GroupSearch implements GroupSink {
     return this.walker.skipped + late;
   }
 
-  /** GroupSink: a qualifying venue; the walker's scratch describes its counted people. */
-  offer(venue: number, cost: number): void {
+  /** GroupSink: a qualifying venue; the walker's scratch holds its group cost and describes its counted people. */
+  offer(venue: number): void {
+    const cost = this.walker.groupCost[0]!;
     if (this.costOnly) {
       this.ranking!.push(venue, 1, cost, 0);
       this.threshold = this.best.add(cost);

@@ -1,8 +1,7 @@
 import type KDBush from 'kdbush';
 import { BoxList } from '../geo/bbox.js';
-import { BOX_BOUNDS_STRIDE, boxLowerBound, boxUpperBound, prepareBoxBounds } from '../geo/box-distance.js';
-import { frameDistanceSq, localFrameHolds, type LocalFrame } from '../geo/distance.js';
-import { frameDistance } from '../geo/frame-distance.js';
+import { BOX_BOUNDS_STRIDE, BoxLayout, prepareBoxBounds, writeBoxLowerBound, writeBoxUpperBound } from '../geo/box-distance.js';
+import { FRAME_STRIDE, localFrameHolds, storeFrame, writeFrameDistanceSq, writeRuledDistance, type LocalFrame } from '../geo/distance.js';
 import type { ColumnFilter } from './column-filter.js';
 
 /**
@@ -65,8 +64,11 @@ export interface GroupQuery {
 export interface GroupSink {
   /** Group cost above which a qualifying venue is only counted; +Infinity offers every one. */
   readonly threshold: number;
-  /** A qualifying venue with cost <= threshold; the walker's `dist`, `minutes`, `cost` and `counted` describe it. */
-  offer(venue: number, cost: number): void;
+  /**
+   * A qualifying venue with group cost <= threshold; the walker's `groupCost[0]` is that
+   * cost, and its `dist`, `minutes`, `cost` and `counted` describe the venue's people.
+   */
+  offer(venue: number): void;
   /** smallestFeasible: whether the venue passes the hard filters (scratch filled as for offer). */
   passes(venue: number): boolean;
 }
@@ -74,20 +76,37 @@ export interface GroupSink {
 const STACK = 128;
 /** Largest cap (metres) whose disc tests may use squared frame distances (see prepare). */
 const SQUARED_TEST_MAX_METERS = 9000;
+/** The two children of a node in {@link GroupWalker}'s `child` boxes: offsets. */
+const LEFT = 0;
+const RIGHT = BoxLayout.STRIDE;
+/** Slots of the walker's `num` scratch: single numbers passed between calls in a typed array. */
+const Num = { LOW: 0, HIGH: 1, MINUTES: 2, DIST: 3, DIST_SQ: 4, SIZE: 5 } as const;
 
+/**
+ * Allocation-free per venue and per node: the walk's numbers cross calls in typed arrays
+ * (boxes, bounds, distances, minutes, the group cost), never as double arguments or return
+ * values, which V8 boxes on the heap when it does not inline the call (see
+ * src/geo/box-distance.ts writeBoxLowerBound; a MIN_TOTAL search at 1M allocated ~27 KB of
+ * such numbers before).
+ */
 export class GroupWalker {
   private readonly tree: KDBush;
+  /** The tree's coordinates (lon, lat per point in tree order; every index of this package builds them in a Float64Array). */
+  private readonly coords: Float64Array;
   /** Per person, for the venue last measured: distance (m), unweighted minutes, weighted cost, counted (1/0). */
   dist = new Float64Array(0);
   minutes = new Float64Array(0);
   cost = new Float64Array(0);
   counted = new Uint8Array(0);
+  /** The group cost of the venue last measured or offered. */
+  readonly groupCost = new Float64Array(1);
   /** Qualifying venues counted but not offered (their cost was above the threshold). */
   skipped = 0;
   /** Qualifying venues offered to the sink in the last walk. */
   offered = 0;
   // per person scratch
-  private frames: readonly LocalFrame[] = [];
+  /** The people's local frames (src/geo/distance.ts storeFrame layout). */
+  private frames = new Float64Array(0);
   private bounds = new Float64Array(0);
   private order = new Int32Array(0);
   private lbCost = new Float64Array(0);
@@ -95,24 +114,37 @@ export class GroupWalker {
   private sel = new Float64Array(0);
   /** People a leaf's box is not wholly inside the disc of (the only ones its venues are tested against first). */
   private partial = new Int32Array(0);
-  // stack: left, right, axis | region | key (lower bound of the group cost)
+  // stack: left, right, axis | region (BoxLayout) | key (lower bound of the group cost)
   private readonly nodes = new Int32Array(3 * STACK);
-  private readonly regions = new Float64Array(4 * STACK);
+  private readonly regions = new Float64Array(BoxLayout.STRIDE * STACK);
   private readonly keys = new Float64Array(STACK);
+  /** The boxes (at LEFT and RIGHT) and keys (0, 1) of the children of the node being split. */
+  private readonly child = new Float64Array(2 * BoxLayout.STRIDE);
+  private readonly childKey = new Float64Array(2);
+  private readonly num = new Float64Array(Num.SIZE);
+  /** measureVenue's point: lon, lat (a kdbush coordinate pair). */
+  private readonly point = new Float64Array(2);
   private filter: ColumnFilter | null = null;
   private prepared: GroupQuery | null = null;
-  // With quorum = everyone: the intersection of the people's padded boxes (minLon, minLat,
-  // maxLon, maxLat), which holds every qualifying venue: a 4-comparison screen of subtrees
-  // and points before any distance. `clipped` false: no screen (a quorum, no cap, or a box
-  // split at the antimeridian).
-  private readonly clip = new Float64Array(4);
+  // With quorum = everyone: the intersection of the people's padded boxes (BoxLayout),
+  // which holds every qualifying venue: a 4-comparison screen of subtrees and points
+  // before any distance. `clipped` false: no screen (a quorum, no cap, or a box split at
+  // the antimeridian).
+  private readonly clip = new Float64Array(BoxLayout.STRIDE);
   private clipped = false;
   private readonly boxes = new BoxList(2);
-  /** Leaves may test discs on squared frame distances (see walkLeaf). */
+  /**
+   * Leaves may test discs on squared frame distances (see walkLeaf), against the cap's band:
+   * (cap + 0.5)^2 and (cap - 0.5)^2 (-1 for a cap under 0.5 m), m^2.
+   */
   private squaredTest = false;
+  private bandHighSq = 0;
+  private bandLowSq = 0;
 
   constructor(tree: KDBush) {
+    if (!(tree.coords instanceof Float64Array)) throw new Error('GroupWalker: the tree must hold Float64Array coordinates');
     this.tree = tree;
+    this.coords = tree.coords;
   }
 
   private prepare(q: GroupQuery, reach: number, filter: ColumnFilter | null): number {
@@ -122,6 +154,7 @@ export class GroupWalker {
       this.minutes = new Float64Array(n);
       this.cost = new Float64Array(n);
       this.counted = new Uint8Array(n);
+      this.frames = new Float64Array(n * FRAME_STRIDE);
       this.bounds = new Float64Array(n * BOX_BOUNDS_STRIDE);
       this.order = new Int32Array(n);
       this.lbCost = new Float64Array(n);
@@ -129,20 +162,22 @@ export class GroupWalker {
       this.sel = new Float64Array(n);
       this.partial = new Int32Array(n);
     }
-    this.frames = q.frames;
+    for (let p = 0; p < n; p++) storeFrame(this.frames, p, q.frames[p]!.lat, q.frames[p]!.lon);
     // squared frame distances decide a disc test outside the +-0.5 m band when the distance
     // rule takes every person's frame out to the band's far edge (see walkLeaf)
     this.squaredTest = reach <= SQUARED_TEST_MAX_METERS;
     for (let p = 0; p < n && this.squaredTest; p++) this.squaredTest = localFrameHolds(q.frames[p]!.lat, reach + 0.5);
+    this.bandHighSq = (reach + 0.5) * (reach + 0.5);
+    this.bandLowSq = reach > 0.5 ? (reach - 0.5) * (reach - 0.5) : -1;
     for (let p = 0; p < n; p++) prepareBoxBounds(q.frames[p]!.lat, q.frames[p]!.lon, reach, this.bounds, p * BOX_BOUNDS_STRIDE);
     this.filter = filter !== null && !filter.acceptsAll ? filter : null;
     this.skipped = 0;
     this.clipped = q.quorum === n && Number.isFinite(reach);
     const clip = this.clip;
-    clip[0] = -Infinity;
-    clip[1] = -Infinity;
-    clip[2] = Infinity;
-    clip[3] = Infinity;
+    clip[BoxLayout.MIN_X] = -Infinity;
+    clip[BoxLayout.MIN_Y] = -Infinity;
+    clip[BoxLayout.MAX_X] = Infinity;
+    clip[BoxLayout.MAX_Y] = Infinity;
     for (let p = 0; p < n && this.clipped; p++) {
       const boxes = this.boxes.clear();
       const f = q.frames[p]!;
@@ -152,26 +187,34 @@ export class GroupWalker {
         break;
       }
       const c = boxes.coords;
-      clip[0] = Math.max(clip[0]!, c[0]!);
-      clip[1] = Math.max(clip[1]!, c[1]!);
-      clip[2] = Math.min(clip[2]!, c[2]!);
-      clip[3] = Math.min(clip[3]!, c[3]!);
+      clip[BoxLayout.MIN_X] = Math.max(clip[BoxLayout.MIN_X]!, c[0]!);
+      clip[BoxLayout.MIN_Y] = Math.max(clip[BoxLayout.MIN_Y]!, c[1]!);
+      clip[BoxLayout.MAX_X] = Math.min(clip[BoxLayout.MAX_X]!, c[2]!);
+      clip[BoxLayout.MAX_Y] = Math.min(clip[BoxLayout.MAX_Y]!, c[3]!);
     }
     this.prepared = q;
     return n;
   }
 
-  /** Person p's unweighted minutes for a straight line of d metres. */
-  private minutesOf(q: GroupQuery, p: number, d: number): number {
-    const o = p * PIECES;
-    let m = q.start[o]! + q.perMeter[o]! * d;
-    for (let j = 1; j < PIECES; j++) {
-      const s = q.start[o + j]!;
-      if (s === Number.POSITIVE_INFINITY) break;
-      const v = s + q.perMeter[o + j]! * d;
-      if (v < m) m = v;
-    }
-    return m;
+  /** Whether the clip screen (quorum = everyone) rules out the box at `boxes[j ..]`. */
+  private clippedOut(boxes: Float64Array, j: number): boolean {
+    const clip = this.clip;
+    return (
+      this.clipped &&
+      (boxes[j + BoxLayout.MAX_X]! < clip[BoxLayout.MIN_X]! ||
+        boxes[j + BoxLayout.MIN_X]! > clip[BoxLayout.MAX_X]! ||
+        boxes[j + BoxLayout.MAX_Y]! < clip[BoxLayout.MIN_Y]! ||
+        boxes[j + BoxLayout.MIN_Y]! > clip[BoxLayout.MAX_Y]!)
+    );
+  }
+
+  /** Whether the clip screen rules out point `i` of the tree. */
+  private pointClippedOut(i: number): boolean {
+    if (!this.clipped) return false;
+    const clip = this.clip;
+    const x = this.coords[2 * i]!;
+    const y = this.coords[2 * i + 1]!;
+    return x < clip[BoxLayout.MIN_X]! || x > clip[BoxLayout.MAX_X]! || y < clip[BoxLayout.MIN_Y]! || y > clip[BoxLayout.MAX_Y]!;
   }
 
   private rejectedByFilter(v: number): boolean {
@@ -180,28 +223,31 @@ export class GroupWalker {
   }
 
   /**
-   * Measures venue v at (x = lon, y = lat) for every person and settles the counted ones.
-   * Returns the group cost when it qualifies within `cap` (cap = Infinity: always), else -1.
-   * Fills dist, minutes, cost and counted.
+   * Measures point `i` of `lonLat` (a kdbush coordinate array) for every person and settles
+   * the counted ones; `capped`: within q.maxDistance (else no cap). Returns whether it
+   * qualifies; then `groupCost[0]` is its group cost. Fills dist, minutes, cost and counted.
    */
-  private measure(q: GroupQuery, n: number, x: number, y: number, cap: number): number {
+  private measure(q: GroupQuery, n: number, lonLat: Float64Array, i: number, capped: boolean): boolean {
     const k = q.quorum;
+    const cap = capped ? q.maxDistance : Number.POSITIVE_INFINITY;
     const dist = this.dist;
+    const frames = this.frames;
     let within = 0;
     for (let p = 0; p < n; p++) {
-      const d = frameDistance(this.frames[p]!, y, x);
-      dist[p] = d;
-      if (d <= cap) within++;
-      else if (n - 1 - p + within < k) return -1;
+      writeRuledDistance(frames, p, lonLat, i, dist, p);
+      if (dist[p]! <= cap) within++;
+      else if (n - 1 - p + within < k) return false;
     }
-    if (k === n) return this.fill(q, n);
+    if (k === n) {
+      this.fill(q, n);
+      return true;
+    }
     const minutes = this.minutes;
     const cost = this.cost;
     const w = q.weight;
     for (let p = 0; p < n; p++) {
-      const m = this.minutesOf(q, p, dist[p]!);
-      minutes[p] = m;
-      cost[p] = w[p]! * m;
+      writeMinutes(q, p, dist, p, minutes, p);
+      cost[p] = w[p]! * minutes[p]!;
     }
     const counted = this.counted;
     const sum = q.aggregate === AGGREGATE_SUM;
@@ -220,16 +266,17 @@ export class GroupWalker {
     }
     for (let j = 0; j < k; j++) {
       const p = order[j]!;
-      if (dist[p]! > cap) return -1;
+      if (dist[p]! > cap) return false;
       counted[p] = 1;
       const c = cost[p]!;
       agg = sum ? agg + c : c > agg ? c : agg;
     }
-    return agg;
+    this.groupCost[0] = agg;
+    return true;
   }
 
-  /** Quorum = everyone, `cost` filled: all counted; returns the group cost (summed in input order, as {@link fill}). */
-  private settle(n: number, sum: boolean): number {
+  /** Quorum = everyone, `cost` filled: all counted; the group cost (summed in input order, as {@link fill}) to `groupCost[0]`. */
+  private settle(n: number, sum: boolean): void {
     const { cost, counted } = this;
     let agg = 0;
     for (let p = 0; p < n; p++) {
@@ -237,72 +284,84 @@ export class GroupWalker {
       counted[p] = 1;
       agg = sum ? agg + c : c > agg ? c : agg;
     }
-    return agg;
+    this.groupCost[0] = agg;
   }
 
-  /** Quorum = everyone, `dist` filled: minutes, costs, all counted; returns the group cost. */
-  private fill(q: GroupQuery, n: number): number {
+  /** Quorum = everyone, `dist` filled: minutes, costs, all counted; the group cost to `groupCost[0]`. */
+  private fill(q: GroupQuery, n: number): void {
     const { dist, minutes, cost, counted } = this;
     const w = q.weight;
     const sum = q.aggregate === AGGREGATE_SUM;
     let agg = 0;
     for (let p = 0; p < n; p++) {
-      const m = this.minutesOf(q, p, dist[p]!);
-      minutes[p] = m;
-      const c = w[p]! * m;
+      writeMinutes(q, p, dist, p, minutes, p);
+      const c = w[p]! * minutes[p]!;
       cost[p] = c;
       counted[p] = 1;
       agg = sum ? agg + c : c > agg ? c : agg;
     }
-    return agg;
+    this.groupCost[0] = agg;
   }
 
   /**
-   * Lower bound of the group cost of any qualifying venue in the box, or -1 when fewer than
-   * `quorum` people reach it within `cap`. `reachOnly`: only the reach test; returns 0.
+   * Writes to `out[k]` a lower bound of the group cost of any qualifying venue in the box at
+   * `boxes[j ..]`, or -1 when fewer than `quorum` people reach it within q.maxDistance.
+   * `reachOnly`: only the reach test; writes 0 when it passes.
    */
-  private bound(q: GroupQuery, n: number, minX: number, minY: number, maxX: number, maxY: number, cap: number, reachOnly: boolean): number {
-    const k = q.quorum;
+  private writeBound(q: GroupQuery, n: number, boxes: Float64Array, j: number, reachOnly: boolean, out: Float64Array, k: number): void {
+    const quorum = q.quorum;
+    const cap = q.maxDistance;
     const b = this.bounds;
     const lb = this.lbCost;
     const w = q.weight;
-    if (this.clipped) {
-      const clip = this.clip;
-      if (maxX < clip[0]! || minX > clip[2]! || maxY < clip[1]! || minY > clip[3]!) return -1;
-    }
+    const num = this.num;
+    out[k] = -1;
+    if (this.clippedOut(boxes, j)) return;
     let reach = 0;
     for (let p = 0; p < n; p++) {
-      const d = boxLowerBound(b, p * BOX_BOUNDS_STRIDE, minX, minY, maxX, maxY);
-      if (d <= cap) {
-        if (!reachOnly) lb[reach] = w[p]! * this.minutesOf(q, p, d);
+      writeBoxLowerBound(b, p * BOX_BOUNDS_STRIDE, boxes, j, num, Num.LOW);
+      if (num[Num.LOW]! <= cap) {
+        if (!reachOnly) {
+          writeMinutes(q, p, num, Num.LOW, num, Num.MINUTES);
+          lb[reach] = w[p]! * num[Num.MINUTES]!;
+        }
         reach++;
-      } else if (n - 1 - p + reach < k) return -1;
+      } else if (n - 1 - p + reach < quorum) return;
     }
-    if (reach < k) return -1;
-    return reachOnly ? 0 : aggregateSmallest(lb, reach, k, q.aggregate === AGGREGATE_SUM);
+    if (reach < quorum) return;
+    if (reachOnly) out[k] = 0;
+    else writeAggregateSmallest(lb, reach, quorum, q.aggregate === AGGREGATE_SUM, out, k);
   }
 
-  /** Whether every venue in the box qualifies: the counted people are settled by the cost bounds and all within the cap. */
-  private contains(q: GroupQuery, n: number, minX: number, minY: number, maxX: number, maxY: number, cap: number): boolean {
+  /** Whether every venue in the box at `boxes[j ..]` qualifies: the counted people are settled by the cost bounds and all within the cap. */
+  private contains(q: GroupQuery, n: number, boxes: Float64Array, j: number): boolean {
     const k = q.quorum;
+    const cap = q.maxDistance;
     const b = this.bounds;
     const w = q.weight;
     const ub = this.ubCost;
+    const num = this.num;
     let sure = 0;
     for (let p = 0; p < n; p++) {
-      const d = boxUpperBound(b, p * BOX_BOUNDS_STRIDE, minX, minY, maxX, maxY);
-      if (d <= cap) ub[sure++] = w[p]! * this.minutesOf(q, p, d);
-      else if (k === n) return false;
+      writeBoxUpperBound(b, p * BOX_BOUNDS_STRIDE, boxes, j, num, Num.HIGH);
+      if (num[Num.HIGH]! <= cap) {
+        writeMinutes(q, p, num, Num.HIGH, num, Num.MINUTES);
+        ub[sure++] = w[p]! * num[Num.MINUTES]!;
+      } else if (k === n) return false;
     }
     if (sure < k) return false;
     if (sure === n) return true;
     // The k cheapest of any venue cost at most the k-th smallest upper bound among the sure
     // people; everyone else must cost strictly more, even at their lower bound.
-    const kth = kthSmallest(ub, sure, k, this.sel);
+    writeKthSmallest(ub, sure, k, this.sel, num, Num.HIGH);
+    const kth = num[Num.HIGH]!;
     for (let p = 0; p < n; p++) {
       const o = p * BOX_BOUNDS_STRIDE;
-      if (boxUpperBound(b, o, minX, minY, maxX, maxY) <= cap) continue;
-      const low = w[p]! * this.minutesOf(q, p, boxLowerBound(b, o, minX, minY, maxX, maxY));
+      writeBoxUpperBound(b, o, boxes, j, num, Num.DIST);
+      if (num[Num.DIST]! <= cap) continue;
+      writeBoxLowerBound(b, o, boxes, j, num, Num.LOW);
+      writeMinutes(q, p, num, Num.LOW, num, Num.MINUTES);
+      const low = w[p]! * num[Num.MINUTES]!;
       if (!(low > kth)) return false;
     }
     return true;
@@ -314,109 +373,124 @@ export class GroupWalker {
    */
   walk(q: GroupQuery, sink: GroupSink, filter: ColumnFilter | null = null): number {
     const n = this.prepare(q, q.maxDistance, filter);
-    const cap = q.maxDistance;
-    const { ids, coords, nodeSize } = this.tree;
+    const { ids, nodeSize } = this.tree;
     this.offered = 0;
     if (ids.length === 0 || n === 0) return 0;
-    const { nodes, regions, keys } = this;
+    const { nodes, regions, keys, child, childKey } = this;
     const filtered = this.filter !== null;
     const everyone = q.quorum === n;
-    const rootKey = this.bound(q, n, -180, -90, 180, 90, cap, false);
-    if (rootKey < 0) return 0;
-    let sp = this.push(0, 0, ids.length - 1, 0, -180, -90, 180, 90, rootKey);
+    writeWorld(child, LEFT);
+    this.writeBound(q, n, child, LEFT, false, childKey, 0);
+    if (childKey[0]! < 0) return 0;
+    let sp = this.push(0, 0, ids.length - 1, 0, child, LEFT, childKey, 0);
     while (sp > 0) {
       sp--;
       const left = nodes[3 * sp]!;
       const right = nodes[3 * sp + 1]!;
       const axis = nodes[3 * sp + 2]!;
       const key = keys[sp]!;
-      const minX = regions[4 * sp]!;
-      const minY = regions[4 * sp + 1]!;
-      const maxX = regions[4 * sp + 2]!;
-      const maxY = regions[4 * sp + 3]!;
+      const box = BoxLayout.STRIDE * sp;
       // Every venue of this subtree costs more than the sink still takes: count, not offer.
       // Its descendants' bounds are at least its own, so they need the reach test only.
       const countOnly = key > sink.threshold;
-      if (countOnly && !filtered && this.contains(q, n, minX, minY, maxX, maxY, cap)) {
+      if (countOnly && !filtered && this.contains(q, n, regions, box)) {
         this.skipped += right - left + 1;
         continue;
       }
       if (right - left <= nodeSize) {
-        if (everyone) this.walkLeaf(q, n, sink, left, right, minX, minY, maxX, maxY, countOnly);
-        else for (let i = left; i <= right; i++) this.visit(q, n, sink, ids[i]!, coords[2 * i]!, coords[2 * i + 1]!, cap);
+        if (everyone) this.walkLeaf(q, n, sink, left, right, box, countOnly);
+        else for (let i = left; i <= right; i++) this.visit(q, n, sink, ids[i]!, i);
         continue;
       }
       const m = (left + right) >> 1;
-      const mx = coords[2 * m]!;
-      const my = coords[2 * m + 1]!;
-      if (countOnly && everyone) this.count(n, ids[m]!, mx, my, cap);
-      else this.visit(q, n, sink, ids[m]!, mx, my, cap);
+      if (countOnly && everyone) this.count(q, n, ids[m]!, m);
+      else this.visit(q, n, sink, ids[m]!, m);
       // children: [left, m-1] below the median on this axis, [m+1, right] above it
-      const lMaxX = axis === 0 ? mx : maxX;
-      const lMaxY = axis === 1 ? my : maxY;
-      const rMinX = axis === 0 ? mx : minX;
-      const rMinY = axis === 1 ? my : minY;
-      let lKey = m - 1 >= left ? this.bound(q, n, minX, minY, lMaxX, lMaxY, cap, countOnly) : -1;
-      let rKey = right >= m + 1 ? this.bound(q, n, rMinX, rMinY, maxX, maxY, cap, countOnly) : -1;
+      this.splitBox(box, axis, m);
+      if (m - 1 >= left) this.writeBound(q, n, child, LEFT, countOnly, childKey, 0);
+      else childKey[0] = -1;
+      if (right >= m + 1) this.writeBound(q, n, child, RIGHT, countOnly, childKey, 1);
+      else childKey[1] = -1;
       if (countOnly) {
-        if (lKey >= 0) lKey = key;
-        if (rKey >= 0) rKey = key;
+        if (childKey[0]! >= 0) childKey[0] = key;
+        if (childKey[1]! >= 0) childKey[1] = key;
       }
+      const lKey = childKey[0]!;
+      const rKey = childKey[1]!;
       // push the farther first, so the nearer pops first
       if (lKey >= 0 && rKey >= 0 && lKey < rKey) {
-        sp = this.push(sp, m + 1, right, 1 - axis, rMinX, rMinY, maxX, maxY, rKey);
-        sp = this.push(sp, left, m - 1, 1 - axis, minX, minY, lMaxX, lMaxY, lKey);
+        sp = this.push(sp, m + 1, right, 1 - axis, child, RIGHT, childKey, 1);
+        sp = this.push(sp, left, m - 1, 1 - axis, child, LEFT, childKey, 0);
       } else {
-        if (lKey >= 0) sp = this.push(sp, left, m - 1, 1 - axis, minX, minY, lMaxX, lMaxY, lKey);
-        if (rKey >= 0) sp = this.push(sp, m + 1, right, 1 - axis, rMinX, rMinY, maxX, maxY, rKey);
+        if (lKey >= 0) sp = this.push(sp, left, m - 1, 1 - axis, child, LEFT, childKey, 0);
+        if (rKey >= 0) sp = this.push(sp, m + 1, right, 1 - axis, child, RIGHT, childKey, 1);
       }
     }
     return this.offered + this.skipped;
   }
 
-  /** Quorum = everyone, below the threshold: one venue counted when every person is within the cap. */
-  private count(n: number, v: number, x: number, y: number, cap: number): void {
-    if (this.clipped) {
-      const clip = this.clip;
-      if (x < clip[0]! || x > clip[2]! || y < clip[1]! || y > clip[3]!) return;
-    }
+  /** Quorum = everyone, below the threshold: venue v (tree point i) counted when every person is within the cap. */
+  private count(q: GroupQuery, n: number, v: number, i: number): void {
+    if (this.pointClippedOut(i)) return;
     if (this.filter !== null && this.rejectedByFilter(v)) return;
-    for (let p = 0; p < n; p++) if (frameDistance(this.frames[p]!, y, x) > cap) return;
+    const num = this.num;
+    for (let p = 0; p < n; p++) {
+      writeRuledDistance(this.frames, p, this.coords, i, num, Num.DIST);
+      if (num[Num.DIST]! > q.maxDistance) return;
+    }
     this.skipped++;
   }
 
-  /** One venue: offered, counted, or dropped (filter, clip, not qualifying). */
-  private visit(q: GroupQuery, n: number, sink: GroupSink, v: number, x: number, y: number, cap: number): void {
-    if (this.clipped) {
-      const clip = this.clip;
-      if (x < clip[0]! || x > clip[2]! || y < clip[1]! || y > clip[3]!) return;
-    }
+  /** Venue v (tree point i): offered, counted, or dropped (filter, clip, not qualifying). */
+  private visit(q: GroupQuery, n: number, sink: GroupSink, v: number, i: number): void {
+    if (this.pointClippedOut(i)) return;
     if (this.filter !== null && this.rejectedByFilter(v)) return;
-    const c = this.measure(q, n, x, y, cap);
-    if (c < 0) return;
-    if (c > sink.threshold) this.skipped++;
+    if (!this.measure(q, n, this.coords, i, true)) return;
+    if (this.groupCost[0]! > sink.threshold) this.skipped++;
     else {
-      sink.offer(v, c);
+      sink.offer(v);
       this.offered++;
     }
   }
 
   /**
-   * A leaf, quorum = everyone: each venue is first tested against the people whose disc
-   * does not wholly hold the leaf's box (usually one or two near the edge of the
-   * intersection); a venue passing them qualifies. When every venue of the leaf costs more
-   * than the threshold (`countOnly`: the leaf's lower bound exceeds it) a qualifying venue
-   * is only counted, without its costs.
+   * Whether tree point i lies outside person p's disc (the cap): on squared frame distances
+   * outside the +-0.5 m band when `squaredTest` (exact there: within the band's far edge the
+   * distance rule is the frame's own distance, and beyond 9 km the frame stays within 0.1 m
+   * of the exact formula), by the distance rule otherwise.
    */
-  private walkLeaf(q: GroupQuery, n: number, sink: GroupSink, left: number, right: number, minX: number, minY: number, maxX: number, maxY: number, countOnly: boolean): void {
-    const { ids, coords } = this.tree;
+  private outsideDisc(q: GroupQuery, p: number, i: number): boolean {
+    const num = this.num;
+    const coords = this.coords;
+    if (this.squaredTest) {
+      writeFrameDistanceSq(this.frames, p, coords, i, num, Num.DIST_SQ);
+      const d2 = num[Num.DIST_SQ]!;
+      if (d2 > this.bandHighSq) return true;
+      if (d2 < this.bandLowSq) return false;
+    }
+    writeRuledDistance(this.frames, p, coords, i, num, Num.DIST);
+    return num[Num.DIST]! > q.maxDistance;
+  }
+
+  /**
+   * A leaf, quorum = everyone, its box at `regions[box ..]`: each venue is first tested
+   * against the people whose disc does not wholly hold the leaf's box (usually one or two
+   * near the edge of the intersection); a venue passing them qualifies. When every venue of
+   * the leaf costs more than the threshold (`countOnly`: the leaf's lower bound exceeds it)
+   * a qualifying venue is only counted, without its costs.
+   */
+  private walkLeaf(q: GroupQuery, n: number, sink: GroupSink, left: number, right: number, box: number, countOnly: boolean): void {
+    const ids = this.tree.ids;
+    const coords = this.coords;
     const cap = q.maxDistance;
     const b = this.bounds;
     const w = q.weight;
+    const regions = this.regions;
     const partial = this.partial;
     const order = this.order;
     const frames = this.frames;
-    const dist = this.dist;
+    const num = this.num;
+    const { dist, minutes, cost } = this;
     // `partial`: the people whose disc does not hold the box, the one it reaches least into
     // first (it rejects most of the venues that fail, with one distance each). `order`: every
     // person, the dearest at the box's lower bound first, for the costs (so that a venue
@@ -426,10 +500,12 @@ export class GroupWalker {
     let np = 0;
     for (let p = 0; p < n; p++) {
       const o = p * BOX_BOUNDS_STRIDE;
-      const low = boxLowerBound(b, o, minX, minY, maxX, maxY);
+      writeBoxLowerBound(b, o, regions, box, num, Num.LOW);
+      const low = num[Num.LOW]!;
       if (!countOnly) {
         // a count-only leaf costs no venue: no order needed
-        const lowCost = w[p]! * this.minutesOf(q, p, low);
+        writeMinutes(q, p, num, Num.LOW, num, Num.MINUTES);
+        const lowCost = w[p]! * num[Num.MINUTES]!;
         let j = p;
         while (j > 0 && dearest[j - 1]! < lowCost) {
           order[j] = order[j - 1]!;
@@ -439,7 +515,8 @@ export class GroupWalker {
         order[j] = p;
         dearest[j] = lowCost;
       }
-      if (boxUpperBound(b, o, minX, minY, maxX, maxY) <= cap) continue;
+      writeBoxUpperBound(b, o, regions, box, num, Num.HIGH);
+      if (num[Num.HIGH]! <= cap) continue;
       let j = np++;
       while (j > 0 && reachIn[j - 1]! < low) {
         partial[j] = partial[j - 1]!;
@@ -449,14 +526,6 @@ export class GroupWalker {
       partial[j] = p;
       reachIn[j] = low;
     }
-    // The disc test on squared frame distances: exact outside a band of +-0.5 m around the
-    // cap, where frameDistance is the frame's own distance (localFrameHolds out to the band's
-    // far edge for every person, and beyond 9 km the frame stays within 0.1 m of the exact
-    // formula), and settled by frameDistance inside the band.
-    const fast = this.squaredTest;
-    const first = frames[partial[0]!]!;
-    const hiSq = (cap + 0.5) * (cap + 0.5);
-    const loSq = cap > 0.5 ? (cap - 0.5) * (cap - 0.5) : -1;
     const sum = q.aggregate === AGGREGATE_SUM;
     // MIN_TOTAL: rest[j], the lower bounds of the people after the j-th in `order`, so a
     // partial sum plus them that passes the threshold (by more than rounding: the cost
@@ -466,37 +535,25 @@ export class GroupWalker {
       rest[n - 1] = 0;
       for (let j = n - 2; j >= 0; j--) rest[j] = rest[j + 1]! + dearest[j + 1]!;
     }
-    const { minutes, cost } = this;
     const filtered = this.filter !== null;
-    const clip = this.clip;
-    const cMinX = clip[0]!;
-    const cMinY = clip[1]!;
-    const cMaxX = clip[2]!;
-    const cMaxY = clip[3]!;
     // the clip screen, per venue only when the leaf's box is not inside it
-    const clipped = this.clipped && !(minX >= cMinX && maxX <= cMaxX && minY >= cMinY && maxY <= cMaxY);
-    // the first partial person's frame in locals (the loop reads no object for it)
-    const { lat: fLat, lon: fLon, kx0, kx1, kx2, ky0, ky1, ky2 } = first;
+    const clip = this.clip;
+    const clipped =
+      this.clipped &&
+      !(
+        regions[box + BoxLayout.MIN_X]! >= clip[BoxLayout.MIN_X]! &&
+        regions[box + BoxLayout.MAX_X]! <= clip[BoxLayout.MAX_X]! &&
+        regions[box + BoxLayout.MIN_Y]! >= clip[BoxLayout.MIN_Y]! &&
+        regions[box + BoxLayout.MAX_Y]! <= clip[BoxLayout.MAX_Y]!
+      );
     let skipped = 0;
     points: for (let i = left; i <= right; i++) {
-      const x = coords[2 * i]!;
-      const y = coords[2 * i + 1]!;
-      if (clipped && (x < cMinX || x > cMaxX || y < cMinY || y > cMaxY)) continue;
+      if (clipped && this.pointClippedOut(i)) continue;
       const v = ids[i]!;
       if (filtered && this.rejectedByFilter(v)) continue;
-      if (np > 0) {
-        // the first (most rejecting) partial person, then the others
-        const d2 = frameDistanceSq(y, x, fLat, fLon, kx0, kx1, kx2, ky0, ky1, ky2);
-        if (fast ? d2 > hiSq || (d2 >= loSq && frameDistance(first, y, x) > cap) : frameDistance(first, y, x) > cap) continue;
-        for (let j = 1; j < np; j++) {
-          const f = frames[partial[j]!]!;
-          if (fast) {
-            const e2 = f.distanceSq(y, x);
-            if (e2 > hiSq || (e2 >= loSq && frameDistance(f, y, x) > cap)) continue points;
-          } else if (frameDistance(f, y, x) > cap) continue points;
-        }
-      }
-      // it qualifies (the other discs hold the whole box)
+      // the partial people, the most rejecting first; a venue inside every disc qualifies
+      // (the other discs hold the whole box)
+      for (let j = 0; j < np; j++) if (this.outsideDisc(q, partial[j]!, i)) continue points;
       if (countOnly) {
         skipped++;
         continue;
@@ -508,11 +565,9 @@ export class GroupWalker {
       let agg = 0;
       for (let j = 0; j < n; j++) {
         const p = order[j]!;
-        const d = frameDistance(frames[p]!, y, x);
-        const m = this.minutesOf(q, p, d);
-        const c = w[p]! * m;
-        dist[p] = d;
-        minutes[p] = m;
+        writeRuledDistance(frames, p, coords, i, dist, p);
+        writeMinutes(q, p, dist, p, minutes, p);
+        const c = w[p]! * minutes[p]!;
         cost[p] = c;
         agg = sum ? agg + c : c > agg ? c : agg;
         if ((sum ? agg + rest[j]! : agg) > early) {
@@ -520,17 +575,16 @@ export class GroupWalker {
           continue points;
         }
       }
-      const c = this.settle(n, sum);
-      if (c > threshold) {
+      this.settle(n, sum);
+      if (this.groupCost[0]! > threshold) {
         skipped++;
         continue;
       }
-      sink.offer(v, c);
+      sink.offer(v);
       this.offered++;
     }
     this.skipped += skipped;
   }
-
 
   /**
    * Measures one venue at (lat, lon) for the query last walked (no cap), for the records of
@@ -538,7 +592,9 @@ export class GroupWalker {
    */
   measureVenue(q: GroupQuery, lat: number, lon: number): number {
     if (this.prepared !== q) this.prepare(q, q.maxDistance, null);
-    return this.measure(q, q.weight.length, lon, lat, Number.POSITIVE_INFINITY);
+    this.point[0] = lon;
+    this.point[1] = lat;
+    return this.measure(q, q.weight.length, this.point, 0, false) ? this.groupCost[0]! : -1;
   }
 
   /**
@@ -548,107 +604,155 @@ export class GroupWalker {
    */
   smallestFeasible(q: GroupQuery, sink: GroupSink, filter: ColumnFilter | null = null, limit = Number.POSITIVE_INFINITY): number {
     const n = this.prepare(q, limit, filter);
-    const { ids, coords, nodeSize } = this.tree;
+    const { ids, nodeSize } = this.tree;
+    const coords = this.coords;
     if (ids.length === 0 || n === 0) return Number.POSITIVE_INFINITY;
-    const { nodes, regions, keys } = this;
+    const { nodes, keys, child, childKey } = this;
     const filtered = this.filter !== null;
     // needs above `limit` are not sought: the walk stays within it of `quorum` people
     let best = limit < Number.POSITIVE_INFINITY ? limit * (1 + 1e-12) + 1e-9 : limit;
-    let sp = this.push(0, 0, ids.length - 1, 0, -180, -90, 180, 90, 0);
+    writeWorld(child, LEFT);
+    childKey[0] = 0;
+    let sp = this.push(0, 0, ids.length - 1, 0, child, LEFT, childKey, 0);
     while (sp > 0) {
       sp--;
       if (keys[sp]! >= best) continue;
       const left = nodes[3 * sp]!;
       const right = nodes[3 * sp + 1]!;
       const axis = nodes[3 * sp + 2]!;
-      const minX = regions[4 * sp]!;
-      const minY = regions[4 * sp + 1]!;
-      const maxX = regions[4 * sp + 2]!;
-      const maxY = regions[4 * sp + 3]!;
+      const box = BoxLayout.STRIDE * sp;
       const lo = right - left <= nodeSize ? left : (left + right) >> 1;
       const hi = right - left <= nodeSize ? right : lo;
       for (let i = lo; i <= hi; i++) {
         const v = ids[i]!;
         if (filtered && this.rejectedByFilter(v)) continue;
-        if (this.measure(q, n, coords[2 * i]!, coords[2 * i + 1]!, Number.POSITIVE_INFINITY) < 0) continue;
+        if (!this.measure(q, n, coords, i, false)) continue;
         let need = 0;
         for (let p = 0; p < n; p++) if (this.counted[p] === 1 && this.dist[p]! > need) need = this.dist[p]!;
         if (need < best && sink.passes(v)) best = need;
       }
       if (right - left <= nodeSize) continue;
       const m = lo;
-      const mx = coords[2 * m]!;
-      const my = coords[2 * m + 1]!;
-      const lMaxX = axis === 0 ? mx : maxX;
-      const lMaxY = axis === 1 ? my : maxY;
-      const rMinX = axis === 0 ? mx : minX;
-      const rMinY = axis === 1 ? my : minY;
-      const lKey = m - 1 >= left ? this.needBound(q, n, minX, minY, lMaxX, lMaxY) : Number.POSITIVE_INFINITY;
-      const rKey = right >= m + 1 ? this.needBound(q, n, rMinX, rMinY, maxX, maxY) : Number.POSITIVE_INFINITY;
+      this.splitBox(box, axis, m);
+      if (m - 1 >= left) this.writeNeedBound(q, n, child, LEFT, childKey, 0);
+      else childKey[0] = Number.POSITIVE_INFINITY;
+      if (right >= m + 1) this.writeNeedBound(q, n, child, RIGHT, childKey, 1);
+      else childKey[1] = Number.POSITIVE_INFINITY;
+      const lKey = childKey[0]!;
+      const rKey = childKey[1]!;
       if (lKey < rKey) {
-        if (rKey < best) sp = this.push(sp, m + 1, right, 1 - axis, rMinX, rMinY, maxX, maxY, rKey);
-        if (lKey < best) sp = this.push(sp, left, m - 1, 1 - axis, minX, minY, lMaxX, lMaxY, lKey);
+        if (rKey < best) sp = this.push(sp, m + 1, right, 1 - axis, child, RIGHT, childKey, 1);
+        if (lKey < best) sp = this.push(sp, left, m - 1, 1 - axis, child, LEFT, childKey, 0);
       } else {
-        if (lKey < best) sp = this.push(sp, left, m - 1, 1 - axis, minX, minY, lMaxX, lMaxY, lKey);
-        if (rKey < best) sp = this.push(sp, m + 1, right, 1 - axis, rMinX, rMinY, maxX, maxY, rKey);
+        if (lKey < best) sp = this.push(sp, left, m - 1, 1 - axis, child, LEFT, childKey, 0);
+        if (rKey < best) sp = this.push(sp, m + 1, right, 1 - axis, child, RIGHT, childKey, 1);
       }
     }
     return best <= limit ? best : Number.POSITIVE_INFINITY;
   }
 
-  /** Lower bound of the need of any venue in the box: the quorum-th smallest distance bound. */
-  private needBound(q: GroupQuery, n: number, minX: number, minY: number, maxX: number, maxY: number): number {
+  /** Writes to `out[k]` a lower bound of the need of any venue in the box at `boxes[j ..]`: the quorum-th smallest distance bound. */
+  private writeNeedBound(q: GroupQuery, n: number, boxes: Float64Array, j: number, out: Float64Array, k: number): void {
     const lb = this.lbCost;
-    for (let p = 0; p < n; p++) lb[p] = boxLowerBound(this.bounds, p * BOX_BOUNDS_STRIDE, minX, minY, maxX, maxY);
-    return kthSmallest(lb, n, q.quorum, this.sel);
+    for (let p = 0; p < n; p++) writeBoxLowerBound(this.bounds, p * BOX_BOUNDS_STRIDE, boxes, j, lb, p);
+    writeKthSmallest(lb, n, q.quorum, this.sel, out, k);
   }
 
-  private push(sp: number, left: number, right: number, axis: number, minX: number, minY: number, maxX: number, maxY: number, key: number): number {
+  /**
+   * Writes the children's boxes (`child` at LEFT and RIGHT): the box at `regions[box ..]`
+   * cut on `axis` (0: lon, 1: lat) at tree point m, the node's median. The node's stack slot
+   * may then be reused by the pushes.
+   */
+  private splitBox(box: number, axis: number, m: number): void {
+    const { child, regions, coords } = this;
+    for (let c = 0; c < BoxLayout.STRIDE; c++) {
+      child[LEFT + c] = regions[box + c]!;
+      child[RIGHT + c] = regions[box + c]!;
+    }
+    if (axis === 0) {
+      child[LEFT + BoxLayout.MAX_X] = coords[2 * m]!;
+      child[RIGHT + BoxLayout.MIN_X] = coords[2 * m]!;
+    } else {
+      child[LEFT + BoxLayout.MAX_Y] = coords[2 * m + 1]!;
+      child[RIGHT + BoxLayout.MIN_Y] = coords[2 * m + 1]!;
+    }
+  }
+
+  /** Pushes node [left, right] split on `axis` next, its box at `boxes[j ..]` and key at `keyOf[k]`; returns the new stack size. */
+  private push(sp: number, left: number, right: number, axis: number, boxes: Float64Array, j: number, keyOf: Float64Array, k: number): number {
     if (sp >= STACK) throw new Error('group walk stack overflow');
     this.nodes[3 * sp] = left;
     this.nodes[3 * sp + 1] = right;
     this.nodes[3 * sp + 2] = axis;
-    this.regions[4 * sp] = minX;
-    this.regions[4 * sp + 1] = minY;
-    this.regions[4 * sp + 2] = maxX;
-    this.regions[4 * sp + 3] = maxY;
-    this.keys[sp] = key;
+    for (let c = 0; c < BoxLayout.STRIDE; c++) this.regions[BoxLayout.STRIDE * sp + c] = boxes[j + c]!;
+    this.keys[sp] = keyOf[k]!;
     return sp + 1;
   }
 }
 
-/** The k-th smallest (k >= 1) of values[0 .. count), using `scratch` (count entries). */
-function kthSmallest(values: Float64Array, count: number, k: number, scratch: Float64Array): number {
-  for (let i = 0; i < count; i++) {
-    const v = values[i]!;
-    let j = i - 1;
-    while (j >= 0 && scratch[j]! > v) {
-      scratch[j + 1] = scratch[j]!;
-      j--;
-    }
-    scratch[j + 1] = v;
-  }
-  return scratch[k - 1]!;
+/** Writes the whole world (lon -180..180, lat -90..90) as the box at `boxes[j ..]`. */
+function writeWorld(boxes: Float64Array, j: number): void {
+  boxes[j + BoxLayout.MIN_X] = -180;
+  boxes[j + BoxLayout.MIN_Y] = -90;
+  boxes[j + BoxLayout.MAX_X] = 180;
+  boxes[j + BoxLayout.MAX_Y] = 90;
 }
 
-/** Largest (sum = false) or sum of the k smallest of values[0 .. count), count >= k; sorts values in place. */
-function aggregateSmallest(values: Float64Array, count: number, k: number, sum: boolean): number {
+/**
+ * Writes to `out[k]` person p's unweighted minutes for a straight line of `from[j]` metres:
+ * the least of their PIECES affine pieces (start + perMeter * d; unused pieces start at
+ * +Infinity).
+ */
+function writeMinutes(q: GroupQuery, p: number, from: Float64Array, j: number, out: Float64Array, k: number): void {
+  const { start, perMeter } = q;
+  const d = from[j]!;
+  const o = p * PIECES;
+  let m = start[o]! + perMeter[o]! * d;
+  for (let s = 1; s < PIECES; s++) {
+    const first = start[o + s]!;
+    if (first === Number.POSITIVE_INFINITY) break;
+    const v = first + perMeter[o + s]! * d;
+    if (v < m) m = v;
+  }
+  out[k] = m;
+}
+
+/** Writes to `out[j]` the k-th smallest (k >= 1) of values[0 .. count), using `scratch` (count entries). */
+function writeKthSmallest(values: Float64Array, count: number, k: number, scratch: Float64Array, out: Float64Array, j: number): void {
+  for (let i = 0; i < count; i++) {
+    const v = values[i]!;
+    let s = i - 1;
+    while (s >= 0 && scratch[s]! > v) {
+      scratch[s + 1] = scratch[s]!;
+      s--;
+    }
+    scratch[s + 1] = v;
+  }
+  out[j] = scratch[k - 1]!;
+}
+
+/** Writes to `out[j]` the largest (sum = false) or the sum of the k smallest of values[0 .. count), count >= k; sorts values in place. */
+function writeAggregateSmallest(values: Float64Array, count: number, k: number, sum: boolean, out: Float64Array, j: number): void {
   if (k === count) {
     let agg = 0;
     for (let i = 0; i < count; i++) agg = sum ? agg + values[i]! : Math.max(agg, values[i]!);
-    return agg;
+    out[j] = agg;
+    return;
   }
   for (let i = 1; i < count; i++) {
     const v = values[i]!;
-    let j = i - 1;
-    while (j >= 0 && values[j]! > v) {
-      values[j + 1] = values[j]!;
-      j--;
+    let s = i - 1;
+    while (s >= 0 && values[s]! > v) {
+      values[s + 1] = values[s]!;
+      s--;
     }
-    values[j + 1] = v;
+    values[s + 1] = v;
   }
-  if (!sum) return values[k - 1]!;
+  if (!sum) {
+    out[j] = values[k - 1]!;
+    return;
+  }
   let agg = 0;
   for (let i = 0; i < k; i++) agg += values[i]!;
-  return agg;
+  out[j] = agg;
 }

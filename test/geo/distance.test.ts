@@ -1,6 +1,7 @@
 import { distance as turfDistance } from '@turf/turf';
 import { describe, expect, it } from 'vitest';
-import { LocalFrame, distanceMeters, nearDistanceMeters } from '../../src/geo/distance.js';
+import { FRAME_STRIDE, LocalFrame, distanceMeters, nearDistanceMeters, storeFrame, writeFrameDistanceSq, writeRuledDistance } from '../../src/geo/distance.js';
+import { frameDistance } from '../../src/geo/frame-distance.js';
 import { geodesic, prng } from '../support/oracle.js';
 
 describe('distanceMeters (WGS84) against GeographicLib', () => {
@@ -76,6 +77,37 @@ describe('LocalFrame and nearDistanceMeters against GeographicLib', () => {
         expect(Math.abs(nearDistanceMeters(lat0, lon0, lat, lon) - exact) / exact).toBeLessThan(bound * 2);
       }
     }
+  });
+
+  it('frames in a typed array (writeRuledDistance, writeFrameDistanceSq) give LocalFrame\'s numbers to the bit, and GeographicLib\'s within the rule\'s bounds', () => {
+    const rnd = prng(5);
+    const origins = [[51.5074, -0.1278], [-33.87, 151.21], [78.22, 15.63], [-17.8, 179.99], [79.95, 20]] as const;
+    const frames = new Float64Array(origins.length * FRAME_STRIDE);
+    origins.forEach(([lat, lon], f) => storeFrame(frames, f, lat, lon));
+    const lonLat = new Float64Array(2);
+    const out = new Float64Array(2);
+    let far = 0;
+    for (const [f, [lat0, lon0]] of origins.entries()) {
+      const frame = new LocalFrame(lat0, lon0);
+      for (let i = 0; i < 400; i++) {
+        // out to 30 km: beyond 10 km (and near 80 degrees) the rule takes the exact formula
+        const r = rnd() * 30_000;
+        const theta = rnd() * 2 * Math.PI;
+        const lat = Math.min(89.9, lat0 + (r * Math.cos(theta)) / 111_000);
+        let lon = lon0 + (r * Math.sin(theta)) / (111_000 * Math.cos((lat0 * Math.PI) / 180));
+        if (lon >= 180) lon -= 360;
+        lonLat[0] = lon;
+        lonLat[1] = lat;
+        writeRuledDistance(frames, f, lonLat, 0, out, 0);
+        writeFrameDistanceSq(frames, f, lonLat, 0, out, 1);
+        expect(out[0]).toBe(frameDistance(frame, lat, lon));
+        expect(out[1]).toBe(frame.distanceSq(lat, lon));
+        const exact = geodesic(lat0, lon0, lat, lon);
+        if (exact > 10_000) far++;
+        if (exact >= 1) expect(Math.abs(out[0]! - exact) / exact).toBeLessThan(1e-4);
+      }
+    }
+    expect(far).toBeGreaterThan(500); // the exact branch was taken
   });
 
   it('across the antimeridian the frame wraps longitude', () => {
