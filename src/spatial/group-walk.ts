@@ -1,7 +1,8 @@
 import type KDBush from 'kdbush';
 import { BoxList } from '../geo/bbox.js';
 import { BOX_BOUNDS_STRIDE, BoxLayout, prepareBoxBounds, writeBoxLowerBound, writeBoxUpperBound } from '../geo/box-distance.js';
-import { FRAME_STRIDE, localFrameHolds, storeFrame, writeFrameDistanceSq, writeRuledDistance, type LocalFrame } from '../geo/distance.js';
+import { frameDistance } from '../geo/frame-distance.js';
+import { FRAME_STRIDE, frameDistanceSq, localFrameHolds, storeFrame, writeFrameDistanceSq, writeRuledDistance, type LocalFrame } from '../geo/distance.js';
 import type { ColumnFilter } from './column-filter.js';
 
 /**
@@ -84,10 +85,13 @@ const Num = { LOW: 0, HIGH: 1, MINUTES: 2, DIST: 3, DIST_SQ: 4, SIZE: 5 } as con
 
 /**
  * Allocation-free per venue and per node: the walk's numbers cross calls in typed arrays
- * (boxes, bounds, distances, minutes, the group cost), never as double arguments or return
+ * (boxes, bounds, distances, minutes, the group cost), not as double arguments or return
  * values, which V8 boxes on the heap when it does not inline the call (see
- * src/geo/box-distance.ts writeBoxLowerBound; a MIN_TOTAL search at 1M allocated ~27 KB of
- * such numbers before).
+ * src/geo/box-distance.ts writeBoxLowerBound; a MIN_TOTAL search at 300k venues allocated
+ * ~30 KB of such numbers before). The exceptions are the leaf loop's two most frequent
+ * calls, the first disc test (frameDistanceSq on locals) and each person's distance in the
+ * costing (frameDistance): small calls V8 inlines, kept so because the typed-array forms
+ * measured 3-10 % slower there; bench/diag/alloc-per-call.ts shows no allocation in the walk.
  */
 export class GroupWalker {
   private readonly tree: KDBush;
@@ -460,16 +464,20 @@ export class GroupWalker {
    * of the exact formula), by the distance rule otherwise.
    */
   private outsideDisc(q: GroupQuery, p: number, i: number): boolean {
-    const num = this.num;
-    const coords = this.coords;
     if (this.squaredTest) {
-      writeFrameDistanceSq(this.frames, p, coords, i, num, Num.DIST_SQ);
+      const num = this.num;
+      writeFrameDistanceSq(this.frames, p, this.coords, i, num, Num.DIST_SQ);
       const d2 = num[Num.DIST_SQ]!;
       if (d2 > this.bandHighSq) return true;
       if (d2 < this.bandLowSq) return false;
     }
-    writeRuledDistance(this.frames, p, coords, i, num, Num.DIST);
-    return num[Num.DIST]! > q.maxDistance;
+    return this.ruledOutside(q, p, i);
+  }
+
+  /** Whether tree point i lies outside person p's disc by the distance rule. */
+  private ruledOutside(q: GroupQuery, p: number, i: number): boolean {
+    writeRuledDistance(this.frames, p, this.coords, i, this.num, Num.DIST);
+    return this.num[Num.DIST]! > q.maxDistance;
   }
 
   /**
@@ -488,7 +496,6 @@ export class GroupWalker {
     const regions = this.regions;
     const partial = this.partial;
     const order = this.order;
-    const frames = this.frames;
     const num = this.num;
     const { dist, minutes, cost } = this;
     // `partial`: the people whose disc does not hold the box, the one it reaches least into
@@ -538,22 +545,36 @@ export class GroupWalker {
     const filtered = this.filter !== null;
     // the clip screen, per venue only when the leaf's box is not inside it
     const clip = this.clip;
+    const cMinX = clip[BoxLayout.MIN_X]!;
+    const cMinY = clip[BoxLayout.MIN_Y]!;
+    const cMaxX = clip[BoxLayout.MAX_X]!;
+    const cMaxY = clip[BoxLayout.MAX_Y]!;
     const clipped =
       this.clipped &&
-      !(
-        regions[box + BoxLayout.MIN_X]! >= clip[BoxLayout.MIN_X]! &&
-        regions[box + BoxLayout.MAX_X]! <= clip[BoxLayout.MAX_X]! &&
-        regions[box + BoxLayout.MIN_Y]! >= clip[BoxLayout.MIN_Y]! &&
-        regions[box + BoxLayout.MAX_Y]! <= clip[BoxLayout.MAX_Y]!
-      );
+      !(regions[box + BoxLayout.MIN_X]! >= cMinX && regions[box + BoxLayout.MAX_X]! <= cMaxX && regions[box + BoxLayout.MIN_Y]! >= cMinY && regions[box + BoxLayout.MAX_Y]! <= cMaxY);
+    // The first (most rejecting) partial person's frame in locals: the loop's most frequent
+    // test reads no object and passes no number across a call (any person when np = 0).
+    const firstPerson = partial[0]!;
+    const { lat: fLat, lon: fLon, kx0, kx1, kx2, ky0, ky1, ky2 } = q.frames[firstPerson]!;
+    const fast = this.squaredTest;
+    const highSq = this.bandHighSq;
+    const lowSq = this.bandLowSq;
     let skipped = 0;
     points: for (let i = left; i <= right; i++) {
-      if (clipped && this.pointClippedOut(i)) continue;
+      const x = coords[2 * i]!;
+      const y = coords[2 * i + 1]!;
+      if (clipped && (x < cMinX || x > cMaxX || y < cMinY || y > cMaxY)) continue;
       const v = ids[i]!;
       if (filtered && this.rejectedByFilter(v)) continue;
       // the partial people, the most rejecting first; a venue inside every disc qualifies
       // (the other discs hold the whole box)
-      for (let j = 0; j < np; j++) if (this.outsideDisc(q, partial[j]!, i)) continue points;
+      if (np > 0) {
+        if (fast) {
+          const d2 = frameDistanceSq(y, x, fLat, fLon, kx0, kx1, kx2, ky0, ky1, ky2);
+          if (d2 > highSq || (d2 >= lowSq && this.ruledOutside(q, firstPerson, i))) continue;
+        } else if (this.ruledOutside(q, firstPerson, i)) continue;
+        for (let j = 1; j < np; j++) if (this.outsideDisc(q, partial[j]!, i)) continue points;
+      }
       if (countOnly) {
         skipped++;
         continue;
@@ -565,7 +586,7 @@ export class GroupWalker {
       let agg = 0;
       for (let j = 0; j < n; j++) {
         const p = order[j]!;
-        writeRuledDistance(frames, p, coords, i, dist, p);
+        dist[p] = frameDistance(q.frames[p]!, y, x);
         writeMinutes(q, p, dist, p, minutes, p);
         const c = w[p]! * minutes[p]!;
         cost[p] = c;
