@@ -7,7 +7,7 @@ import { POLAR_LIMIT_DEG } from './distance.js';
  *
  * - {@link sphericalBoxLowerBound}: valid anywhere (geokdbush's boxDist): the great-circle
  *   distance on a sphere of the ellipsoid's smallest radius of curvature, shrunk by 0.5 %.
- * - {@link boxLowerBound} / {@link boxUpperBound}: the fast planar bounds of one origin
+ * - {@link writeBoxLowerBound} / {@link writeBoxUpperBound}: the fast planar bounds of one origin
  *   prepared by {@link prepareBoxBounds} for a band of latitude around it. Within the band
  *   (and 60 km of longitude) a distance measured by src/geo/frame-distance.ts is the
  *   mean-latitude planar distance (x = dLon * kx(mean lat), y = dLat * ky(mean lat)) or a
@@ -53,24 +53,6 @@ export function prepareBoxBounds(lat: number, lon: number, reachMeters: number, 
 /** A box's numbers in a Float64Array of boxes, from its offset: lon/lat degrees. */
 export const BoxLayout = { MIN_X: 0, MIN_Y: 1, MAX_X: 2, MAX_Y: 3, STRIDE: 4 } as const;
 
-const scratchBox = new Float64Array(BoxLayout.STRIDE);
-const scratchBound = new Float64Array(1);
-
-/** The box as the one box of a shared scratch array (valid until the next call). */
-function scratchBoxOf(minX: number, minY: number, maxX: number, maxY: number): Float64Array {
-  scratchBox[BoxLayout.MIN_X] = minX;
-  scratchBox[BoxLayout.MIN_Y] = minY;
-  scratchBox[BoxLayout.MAX_X] = maxX;
-  scratchBox[BoxLayout.MAX_Y] = maxY;
-  return scratchBox;
-}
-
-/** Lower bound (metres) of the distance from origin `o` of `b` to any point of the box ({@link writeBoxLowerBound} of it). */
-export function boxLowerBound(b: Float64Array, o: number, minX: number, minY: number, maxX: number, maxY: number): number {
-  writeBoxLowerBound(b, o, scratchBoxOf(minX, minY, maxX, maxY), 0, scratchBound, 0);
-  return scratchBound[0]!;
-}
-
 /**
  * Writes to `out[k]` the lower bound (metres) of the distance from origin `o` of `b` to any
  * point of the box at `boxes[j ..]` ({@link BoxLayout}). For tree walks: its numbers stay in
@@ -108,12 +90,6 @@ export function writeBoxLowerBound(b: Float64Array, o: number, boxes: Float64Arr
   const planar = Math.sqrt(x * x + y * y) * LOWER_MARGIN;
   // Points of the box beyond the band are at least the band's meridian arc away.
   out[k] = maxY - lat > band || lat - minY > band ? Math.min(planar, band * MIN_METERS_PER_DEG_LAT) : planar;
-}
-
-/** Upper bound (metres) of the distance from origin `o` of `b` to every point of the box ({@link writeBoxUpperBound} of it). */
-export function boxUpperBound(b: Float64Array, o: number, minX: number, minY: number, maxX: number, maxY: number): number {
-  writeBoxUpperBound(b, o, scratchBoxOf(minX, minY, maxX, maxY), 0, scratchBound, 0);
-  return scratchBound[0]!;
 }
 
 /**

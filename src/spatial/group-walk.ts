@@ -4,6 +4,7 @@ import { BOX_BOUNDS_STRIDE, BoxLayout, prepareBoxBounds, writeBoxLowerBound, wri
 import { frameDistance } from '../geo/frame-distance.js';
 import { FRAME_STRIDE, frameDistanceSq, localFrameHolds, storeFrame, writeFrameDistanceSq, writeRuledDistance, type LocalFrame } from '../geo/distance.js';
 import type { ColumnFilter } from './column-filter.js';
+import { writeChildBox, writeWorldBox } from './node-box.js';
 
 /**
  * The group ("aggregate nearest neighbour") walk of a kdbush tree of (lon, lat), after the
@@ -383,7 +384,7 @@ export class GroupWalker {
     const { nodes, regions, keys, child, childKey } = this;
     const filtered = this.filter !== null;
     const everyone = q.quorum === n;
-    writeWorld(child, LEFT);
+    writeWorldBox(child, LEFT);
     this.writeBound(q, n, child, LEFT, false, childKey, 0);
     if (childKey[0]! < 0) return 0;
     let sp = this.push(0, 0, ids.length - 1, 0, child, LEFT, childKey, 0);
@@ -632,7 +633,7 @@ export class GroupWalker {
     const filtered = this.filter !== null;
     // needs above `limit` are not sought: the walk stays within it of `quorum` people
     let best = limit < Number.POSITIVE_INFINITY ? limit * (1 + 1e-12) + 1e-9 : limit;
-    writeWorld(child, LEFT);
+    writeWorldBox(child, LEFT);
     childKey[0] = 0;
     let sp = this.push(0, 0, ids.length - 1, 0, child, LEFT, childKey, 0);
     while (sp > 0) {
@@ -685,18 +686,8 @@ export class GroupWalker {
    * may then be reused by the pushes.
    */
   private splitBox(box: number, axis: number, m: number): void {
-    const { child, regions, coords } = this;
-    for (let c = 0; c < BoxLayout.STRIDE; c++) {
-      child[LEFT + c] = regions[box + c]!;
-      child[RIGHT + c] = regions[box + c]!;
-    }
-    if (axis === 0) {
-      child[LEFT + BoxLayout.MAX_X] = coords[2 * m]!;
-      child[RIGHT + BoxLayout.MIN_X] = coords[2 * m]!;
-    } else {
-      child[LEFT + BoxLayout.MAX_Y] = coords[2 * m + 1]!;
-      child[RIGHT + BoxLayout.MIN_Y] = coords[2 * m + 1]!;
-    }
+    writeChildBox(this.regions, box, this.child, LEFT, axis, this.coords, m, false);
+    writeChildBox(this.regions, box, this.child, RIGHT, axis, this.coords, m, true);
   }
 
   /** Pushes node [left, right] split on `axis` next, its box at `boxes[j ..]` and key at `keyOf[k]`; returns the new stack size. */
@@ -709,14 +700,6 @@ export class GroupWalker {
     this.keys[sp] = keyOf[k]!;
     return sp + 1;
   }
-}
-
-/** Writes the whole world (lon -180..180, lat -90..90) as the box at `boxes[j ..]`. */
-function writeWorld(boxes: Float64Array, j: number): void {
-  boxes[j + BoxLayout.MIN_X] = -180;
-  boxes[j + BoxLayout.MIN_Y] = -90;
-  boxes[j + BoxLayout.MAX_X] = 180;
-  boxes[j + BoxLayout.MAX_Y] = 90;
 }
 
 /**
