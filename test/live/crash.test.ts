@@ -5,6 +5,9 @@
 // the service's start path (LiveVenues.open: base + change log replay) must show every
 // acknowledged batch whole, and every unacknowledged one whole or not at all; then the
 // real server is started again on the same files for the next round.
+// The service starts from a snapshot of the fixtures, as an operator serves one (about
+// 0.9 s less per start than reading the NDJSON file: 20 starts). Compactions write their own
+// snapshot in the live directory, so every base of the test is a snapshot.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +15,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadEngineFile } from '../../src/cli/load-engine.js';
 import { LiveVenues } from '../../src/changelog/live-venues.js';
-import { FIXTURES_PATH, loadFixtureVenues } from '../search/support.js';
+import { createEngine } from '../../src/engine.js';
+import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
+import { loadFixtureVenues } from '../search/support.js';
 import { spawnPortServer } from '../support/port-server.js';
 import { seeded } from './change-stream.js';
 
@@ -25,9 +30,11 @@ afterAll(() => {
 });
 
 const SERVER = join(import.meta.dirname, 'support', 'live-server.ts');
+const BASE_SNAPSHOT = join(tmp, 'fixtures.vsnap');
+writeSnapshot(createEngine(loadFixtureVenues()), BASE_SNAPSHOT);
 
 async function startServer(liveDir: string): Promise<{ child: ChildProcess; base: string }> {
-  const { child, port } = await spawnPortServer(SERVER, [FIXTURES_PATH, liveDir, TOKEN, '400']);
+  const { child, port } = await spawnPortServer(SERVER, [BASE_SNAPSHOT, liveDir, TOKEN, '400']);
   children.push(child);
   return { child, base: `http://127.0.0.1:${port}` };
 }
@@ -89,7 +96,7 @@ describe('live data: SIGKILL during a stream of admin batches', () => {
       await Promise.all(lanes);
 
       // The service's start path over the files the killed process left.
-      const live = await LiveVenues.open({ dataPath: FIXTURES_PATH, dir: liveDir, compactAfter: 0, load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine });
+      const live = await LiveVenues.open({ dataPath: BASE_SNAPSHOT, dir: liveDir, compactAfter: 0, load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine });
       const engine = live.engine;
       for (const s of sent) {
         const there = s.ids.filter((id) => engine.has(id) && (s.kind === 'delete' || engine.basic(id).name === s.name));

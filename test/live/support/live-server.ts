@@ -1,7 +1,7 @@
 // A live-data service process for the crash test: the same pieces `serve
 // --admin-token-file` wires (LiveVenues over a data file and a live directory, buildApp
 // with the admin routes), without the CLI's other commands, so that it starts quickly.
-// argv: dataPath liveDir token compactAfter. Prints {"port": n} on stdout when listening.
+// argv: dataPath (a venues file or snapshot) liveDir token compactAfter. Prints {"port": n} on stdout when listening.
 import { loadEngineFile } from '../../../src/cli/load-engine.js';
 import { LiveVenues } from '../../../src/changelog/live-venues.js';
 import { buildApp } from '../../../src/http/app.js';
