@@ -9,6 +9,7 @@
  *   clock), and exactly 1,000 per 24 h window and 2 per second (on one clock file the
  *   three processes share: VENUE_SEARCH_CLOCK_FILE, src/cli/service-clock.ts, moved by the test).
  * The ledger is read over a separate connection (the oracle), never through the store.
+ * The processes serve a snapshot of the fixtures (17 starts: test/support/fixtures-snapshot.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { priceMicros } from '../../src/accounts/plans.js';
 import { PostgresAccountsStore } from '../../src/accounts/postgres-accounts-store.js';
 import { runServiceCommand } from '../http/support/run-service-command.js';
 import { CLOCK_FILE_ENV } from '../../src/cli/service-clock.js';
+import { writeFixturesSnapshot } from '../support/fixtures-snapshot.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 
 const FIND = priceMicros('find');
@@ -30,6 +32,8 @@ let url: string;
 let store: PostgresAccountsStore;
 let ledger: pg.Pool;
 const children = new Set<ChildProcess>();
+const dataDir = mkdtempSync(join(tmpdir(), 'pg-processes-data-'));
+const DATA = writeFixturesSnapshot(dataDir);
 
 beforeAll(async () => {
   server = await startPostgres();
@@ -44,6 +48,7 @@ afterAll(async () => {
   await ledger?.end();
   await store?.close();
   await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 interface Service {
@@ -52,7 +57,7 @@ interface Service {
 }
 
 async function startService(env: NodeJS.ProcessEnv = process.env): Promise<Service> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--port', '0', '--db', url, '--workers', '1'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', DATA, '--port', '0', '--db', url, '--workers', '1'], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env,
   });

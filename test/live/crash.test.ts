@@ -5,9 +5,9 @@
 // the service's start path (LiveVenues.open: base + change log replay) must show every
 // acknowledged batch whole, and every unacknowledged one whole or not at all; then the
 // real server is started again on the same files for the next round.
-// The service starts from a snapshot of the fixtures, as an operator serves one (about
-// 0.9 s less per start than reading the NDJSON file: 20 starts). Compactions write their own
-// snapshot in the live directory, so every base of the test is a snapshot.
+// The service starts from a snapshot of the fixtures, as an operator serves one (20 starts:
+// test/support/fixtures-snapshot.ts). Compactions write their own snapshot in the live
+// directory, so every base of the test is a snapshot.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,9 +15,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadEngineFile } from '../../src/cli/load-engine.js';
 import { LiveVenues } from '../../src/changelog/live-venues.js';
-import { createEngine } from '../../src/engine.js';
-import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { loadFixtureVenues } from '../search/support.js';
+import { writeFixturesSnapshot } from '../support/fixtures-snapshot.js';
 import { spawnPortServer } from '../support/port-server.js';
 import { seeded } from './change-stream.js';
 
@@ -30,8 +29,7 @@ afterAll(() => {
 });
 
 const SERVER = join(import.meta.dirname, 'support', 'live-server.ts');
-const BASE_SNAPSHOT = join(tmp, 'fixtures.vsnap');
-writeSnapshot(createEngine(loadFixtureVenues()), BASE_SNAPSHOT);
+const BASE_SNAPSHOT = writeFixturesSnapshot(tmp);
 
 async function startServer(liveDir: string): Promise<{ child: ChildProcess; base: string }> {
   const { child, port } = await spawnPortServer(SERVER, [BASE_SNAPSHOT, liveDir, TOKEN, '400']);
