@@ -8,8 +8,8 @@ import { loadFixtureVenues } from '../search/support.js';
  * fixtures/venues.ndjson) to `dir`/fixtures.vsnap and returns its path. For tests that start
  * `serve` (or the live service) many times and test something other than reading the data:
  * a service starts 0.6 to 0.9 s sooner from the snapshot than from the NDJSON file (measured
- * under tsx: `serve --workers 1` 2.7 -> 2.1 s, the crash test's live server 3.2 -> 2.3 s), as an
- * operator's service does.
+ * under tsx: `serve --workers 1` 2.7 -> 2.1 s, the crash test's live server 3.2 -> 2.3 s).
+ * Operators serve snapshots too (docs/snapshots.md).
  */
 export function writeFixturesSnapshot(dir: string): string {
   const path = join(dir, 'fixtures.vsnap');
