@@ -26,8 +26,21 @@ const PLANAR_MAX_X_METERS = 60_000;
 /** Widest latitude band (degrees either side of the origin) the planar bounds cover. */
 const MAX_BAND_DEG = 0.5;
 
-/** Numbers per origin in a bounds array: lat, lon, band, kxLo, kxHi, kyLo, kyHi, maxDLon. */
+/** Numbers per origin in a bounds array (layout below; only this module reads it). */
 export const BOX_BOUNDS_STRIDE = 8;
+/** The origin, degrees. */
+const BOUND_LAT = 0;
+const BOUND_LON = 1;
+/** Degrees of latitude either side of the origin the planar bounds cover; -1: none (near a pole). */
+const BOUND_BAND = 2;
+/** Metres per degree of longitude at the band's far (KX_LO) and near (KX_HI) edge from the equator. */
+const BOUND_KX_LO = 3;
+const BOUND_KX_HI = 4;
+/** Metres per degree of latitude at the band's near (KY_LO) and far (KY_HI) edge from the equator. */
+const BOUND_KY_LO = 5;
+const BOUND_KY_HI = 6;
+/** Degrees of longitude within which the planar bounds hold (PLANAR_MAX_X_METERS). */
+const BOUND_MAX_DLON = 7;
 
 /**
  * Writes origin (lat, lon)'s bound constants at `out[o ..]`, for boxes reached within
@@ -40,14 +53,14 @@ export function prepareBoxBounds(lat: number, lon: number, reachMeters: number, 
   const near = Math.max(0, Math.abs(lat) - band);
   // metres per degree of longitude fall, and of latitude rise, with |latitude|
   const kxLo = metersPerDegLon(far);
-  out[o] = lat;
-  out[o + 1] = lon;
-  out[o + 2] = Math.abs(lat) + band < POLAR_LIMIT_DEG ? band : -1; // -1: no planar bounds here
-  out[o + 3] = kxLo;
-  out[o + 4] = metersPerDegLon(near);
-  out[o + 5] = metersPerDegLat(near);
-  out[o + 6] = metersPerDegLat(far);
-  out[o + 7] = kxLo > 0 ? PLANAR_MAX_X_METERS / kxLo : 0;
+  out[o + BOUND_LAT] = lat;
+  out[o + BOUND_LON] = lon;
+  out[o + BOUND_BAND] = Math.abs(lat) + band < POLAR_LIMIT_DEG ? band : -1; // -1: no planar bounds here
+  out[o + BOUND_KX_LO] = kxLo;
+  out[o + BOUND_KX_HI] = metersPerDegLon(near);
+  out[o + BOUND_KY_LO] = metersPerDegLat(near);
+  out[o + BOUND_KY_HI] = metersPerDegLat(far);
+  out[o + BOUND_MAX_DLON] = kxLo > 0 ? PLANAR_MAX_X_METERS / kxLo : 0;
 }
 
 /** A box's numbers in a Float64Array of boxes, from its offset: lon/lat degrees. */
@@ -65,10 +78,10 @@ export function writeBoxLowerBound(b: Float64Array, o: number, boxes: Float64Arr
   const minY = boxes[j + BoxLayout.MIN_Y]!;
   const maxX = boxes[j + BoxLayout.MAX_X]!;
   const maxY = boxes[j + BoxLayout.MAX_Y]!;
-  const lat = b[o]!;
-  const lon = b[o + 1]!;
+  const lat = b[o + BOUND_LAT]!;
+  const lon = b[o + BOUND_LON]!;
   const dy = lat < minY ? minY - lat : lat > maxY ? lat - maxY : 0;
-  const band = b[o + 2]!;
+  const band = b[o + BOUND_BAND]!;
   if (band < 0) {
     out[k] = sphericalBoxLowerBound(lon, lat, minX, minY, maxX, maxY);
     return;
@@ -81,12 +94,12 @@ export function writeBoxLowerBound(b: Float64Array, o: number, boxes: Float64Arr
   let dx = 0;
   if (lon < minX) dx = Math.min(minX - lon, lon + 360 - maxX);
   else if (lon > maxX) dx = Math.min(lon - maxX, minX + 360 - lon);
-  if (dx > b[o + 7]!) {
+  if (dx > b[o + BOUND_MAX_DLON]!) {
     out[k] = sphericalBoxLowerBound(lon, lat, minX, minY, maxX, maxY);
     return;
   }
-  const x = dx * b[o + 3]!;
-  const y = dy * b[o + 5]!;
+  const x = dx * b[o + BOUND_KX_LO]!;
+  const y = dy * b[o + BOUND_KY_LO]!;
   const planar = Math.sqrt(x * x + y * y) * LOWER_MARGIN;
   // Points of the box beyond the band are at least the band's meridian arc away.
   out[k] = maxY - lat > band || lat - minY > band ? Math.min(planar, band * MIN_METERS_PER_DEG_LAT) : planar;
@@ -102,9 +115,9 @@ export function writeBoxUpperBound(b: Float64Array, o: number, boxes: Float64Arr
   const minY = boxes[j + BoxLayout.MIN_Y]!;
   const maxX = boxes[j + BoxLayout.MAX_X]!;
   const maxY = boxes[j + BoxLayout.MAX_Y]!;
-  const lat = b[o]!;
-  const lon = b[o + 1]!;
-  const band = b[o + 2]!;
+  const lat = b[o + BOUND_LAT]!;
+  const lon = b[o + BOUND_LON]!;
+  const band = b[o + BOUND_BAND]!;
   const dy = Math.max(Math.abs(maxY - lat), Math.abs(lat - minY));
   if (dy > band || maxX - minX >= 180) {
     out[k] = Number.POSITIVE_INFINITY;
@@ -116,12 +129,12 @@ export function writeBoxUpperBound(b: Float64Array, o: number, boxes: Float64Arr
   let d2 = Math.abs(maxX - lon);
   if (d2 > 180) d2 = 360 - d2;
   const dx = d1 > d2 ? d1 : d2;
-  if (dx > b[o + 7]!) {
+  if (dx > b[o + BOUND_MAX_DLON]!) {
     out[k] = Number.POSITIVE_INFINITY;
     return;
   }
-  const x = dx * b[o + 4]!;
-  const y = dy * b[o + 6]!;
+  const x = dx * b[o + BOUND_KX_HI]!;
+  const y = dy * b[o + BOUND_KY_HI]!;
   out[k] = Math.sqrt(x * x + y * y) * UPPER_MARGIN;
 }
 
