@@ -11,8 +11,8 @@ export default defineConfig({
     // whole suite: 776 s with one worker, 638 s with two (docs/testing.md).
     maxWorkers: 2,
     // Files share their worker's module cache (no fresh import of the sources per file):
-    // the suite's summed import time fell from 108 s to 24 s, its wall time from 600-694 s
-    // to 522 s (docs/testing.md). Safe because no test mocks a module or stubs a global, and
+    // the suite's summed import time fell from 108 s to 24-32 s, its wall time from 600-694 s
+    // to 522-580 s (docs/testing.md). Safe because no test mocks a module or stubs a global, and
     // the two that set process.env.TZ restore it.
     isolate: false,
     reporters: ['default', './test/support/summary-reporter.ts'],
