@@ -88,7 +88,11 @@ export class LiveVenues {
     return new LiveVenues(engine, log, entries, options, new Compactor(basePath));
   }
 
-  /** Inserts or replaces venues: validated, logged and synced, then applied. Throws VenueSearchError for a bad batch (nothing logged). */
+  /**
+   * Inserts or replaces venues: validated, logged and synced, then applied. Throws
+   * VenueSearchError for a bad batch (nothing logged): the validation refuses whatever the
+   * build would (validateVenue), so a logged batch always applies, here and at a replay.
+   */
   upsert(records: readonly unknown[]): Promise<UpsertResult & { seq: number }> {
     return this.serial(async () => {
       this.engine.checkUpsert(records);

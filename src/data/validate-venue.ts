@@ -1,5 +1,7 @@
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import { VenueSearchError, describeValue, type VenueSearchErrorDetails } from '../errors.js';
+import { VenueSearchError, describeValue, isVenueSearchError, type VenueSearchErrorDetails } from '../errors.js';
+import { canonicalTimeZone } from '../hours/time-zone.js';
+import { checkWeeklyHours } from '../hours/weekly-intervals.js';
 import { VenueRecordSchema, type VenueRecord } from '../schema/venue.js';
 import { catersBit } from '../store/vocabulary.js';
 
@@ -19,10 +21,16 @@ export interface RecordLocation {
   readonly line?: number;
 }
 
+/** The weekly-hours fields of a record, each compiled by the engine (src/hours). */
+const HOURS_FIELDS = ['regularOpeningHours', 'kitchenOpeningHours', 'holidayOpeningHours'] as const;
+
 /**
- * Validates one venue record against the schema plus the rules a schema cannot say
- * (caters flags from the vocabulary, finite coordinates). Throws `invalid_venue` naming
- * the file, line, record id, field and value of the first problem.
+ * Validates one venue record against the schema plus the rules a schema cannot say: caters
+ * flags from the vocabulary, a `timeZone` Intl knows, and opening hours the engine compiles
+ * (src/hours/weekly-intervals.ts: e.g. a closeNextDay slot of more than 24 hours). So
+ * everything a build would refuse in a record is refused here, before anything is built or
+ * (in the service) logged. Throws `invalid_venue` naming the file, line, record id, field
+ * and value of the first problem.
  */
 export function validateVenue(value: unknown, where: RecordLocation = {}): VenueRecord {
   const checker = venueChecker();
@@ -36,6 +44,16 @@ export function validateVenue(value: unknown, where: RecordLocation = {}): Venue
   const record = value as VenueRecord;
   const unknown = unknownCatersFlag(record);
   if (unknown !== undefined) throw recordError(value, where, 'catersFlags', unknown, 'unknown caters flag');
+  if (!knownTimeZone(record)) throw recordError(value, where, 'timeZone', record.timeZone, 'must be an IANA time zone name such as "Europe/London"');
+  for (const field of HOURS_FIELDS) {
+    try {
+      checkWeeklyHours(record[field], { field });
+    } catch (err) {
+      if (!isVenueSearchError(err) || err.param === undefined) throw err;
+      // the hours' own message names the slot and the rule; the record's place goes first
+      throw recordError(value, where, err.param, err.value, err.message.replace(/^\S+ /, '').replace(/; got .*$/s, ''));
+    }
+  }
   return record;
 }
 
@@ -44,7 +62,21 @@ export function validateVenue(value: unknown, where: RecordLocation = {}): Venue
  * caller that only needs the verdict, such as the reader's worker threads.
  */
 export function isValidVenue(value: unknown): boolean {
-  return venueChecker().Check(value) && unknownCatersFlag(value as VenueRecord) === undefined;
+  if (!venueChecker().Check(value)) return false;
+  const record = value as VenueRecord;
+  if (unknownCatersFlag(record) !== undefined || !knownTimeZone(record)) return false;
+  try {
+    for (const field of HOURS_FIELDS) checkWeeklyHours(record[field], { field });
+  } catch (err) {
+    if (isVenueSearchError(err)) return false;
+    throw err;
+  }
+  return true;
+}
+
+/** Whether a schema-valid record's `timeZone` is absent or a zone Intl knows (cached per name). */
+function knownTimeZone(record: VenueRecord): boolean {
+  return record.timeZone === undefined || canonicalTimeZone(record.timeZone) !== null;
 }
 
 /** The first caters flag of a schema-valid record that is not in the vocabulary. */

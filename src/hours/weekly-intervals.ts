@@ -1,5 +1,5 @@
 import { VenueSearchError, describeValue } from '../errors.js';
-import { DAY_NAMES, type WeeklyHours } from '../schema/common.js';
+import { DAY_NAMES, type TimeSlot, type WeeklyHours } from '../schema/common.js';
 
 /**
  * Weekly opening hours compiled to intervals of local wall-clock minutes of the week.
@@ -98,6 +98,79 @@ export function compiledScratch(): Uint16Array {
 }
 
 /**
+ * Checks weekly groups by every rule {@link compileToScratch} applies (the same errors), without
+ * compiling them: record validation (src/data/validate-venue.ts), so that hours a build would
+ * refuse are refused with the record's line and id before anything is built or logged.
+ */
+export function checkWeeklyHours(groups: WeeklyHours | undefined, options: CompileOptions = {}): void {
+  if (groups === undefined) return;
+  const field = options.field ?? 'regularOpeningHours';
+  const recordId = options.recordId;
+  if (!Array.isArray(groups)) invalid(field, groups, 'an array of opening-hours groups', recordId);
+  for (let g = 0; g < groups.length; g++) {
+    checkGroup(groups, g, field, recordId);
+    const { days, timeSlots: slots } = groups[g]!;
+    for (let s = 0; s < slots.length; s++) checkedSlot(slots, g, s, field, recordId);
+    for (let d = 0; d < days.length; d++) checkedDay(days, g, d, field, recordId);
+  }
+}
+
+/** A checked slot's packing: opening minute of its day * SLOT_PACK + length in minutes (1..1440). */
+const SLOT_PACK = 2048;
+
+/** Checks that group `g` has arrays of days and of slots (then `groups[g]` may be read). */
+function checkGroup(groups: WeeklyHours, g: number, field: string, recordId: string | undefined): void {
+  const group = groups[g];
+  const days = group?.days;
+  const slots = group?.timeSlots;
+  if (!Array.isArray(days)) invalid(`${field}[${g}].days`, days, 'an array of day names Mon..Sun', recordId);
+  if (!Array.isArray(slots)) invalid(`${field}[${g}].timeSlots`, slots, 'an array of time slots', recordId);
+}
+
+/**
+ * Slot `s` of group `g` by the slot rules of the module comment: -1 when it is closed (never
+ * matches), else its opening minute and length packed (SLOT_PACK); throws `invalid_venue`.
+ */
+function checkedSlot(slots: readonly TimeSlot[], g: number, s: number, field: string, recordId: string | undefined): number {
+  const slot = slots[s];
+  if (slot === null || typeof slot !== 'object') {
+    invalid(`${field}[${g}].timeSlots[${s}]`, slot, 'a time slot object', recordId);
+  }
+  if (slot.isClosed) return -1;
+  const open = parseClockMinutes(slot.open);
+  const close = parseClockMinutes(slot.close);
+  if (open < 0 || open === MINUTES_PER_DAY) {
+    invalid(`${field}[${g}].timeSlots[${s}].open`, slot.open, 'a time HH:MM from 00:00 to 23:59', recordId);
+  }
+  if (close < 0) {
+    invalid(`${field}[${g}].timeSlots[${s}].close`, slot.close, 'a time HH:MM from 00:00 to 24:00', recordId);
+  }
+  let length: number; // minutes, 1..1440
+  if (slot.closeNextDay) {
+    if (close > open || close === MINUTES_PER_DAY) {
+      invalid(
+        `${field}[${g}].timeSlots[${s}].close`,
+        slot.close,
+        `at or before open (${slot.open}) when closeNextDay is true (a slot lasts at most 24 hours)`,
+        recordId,
+      );
+    }
+    length = MINUTES_PER_DAY - open + close;
+  } else {
+    // close <= open without closeNextDay: real data writes 18:00-02:00; read it as next day.
+    length = close > open ? close - open : MINUTES_PER_DAY - open + close;
+  }
+  return open * SLOT_PACK + length;
+}
+
+/** Day `d` of group `g`: its Monday-first index; throws `invalid_venue` for anything but Mon..Sun. */
+function checkedDay(days: readonly unknown[], g: number, d: number, field: string, recordId: string | undefined): number {
+  const day = dayIndex(days[d]);
+  if (day < 0) invalid(`${field}[${g}].days[${d}]`, days[d], 'one of Mon..Sun', recordId);
+  return day;
+}
+
+/**
  * As {@link compileWeeklyHours}, without allocating: writes the pairs to the start of
  * {@link compiledScratch} and returns the number of Uint16 entries (2 per pair), or -1 for
  * unknown hours. Valid only until the next call; for builders that copy it at once.
@@ -111,43 +184,16 @@ export function compileToScratch(groups: WeeklyHours | undefined, options: Compi
 
   let count = 0;
   for (let g = 0; g < groups.length; g++) {
-    const group = groups[g];
-    const days = group?.days;
-    const slots = group?.timeSlots;
-    if (!Array.isArray(days)) invalid(`${field}[${g}].days`, days, 'an array of day names Mon..Sun', recordId);
-    if (!Array.isArray(slots)) invalid(`${field}[${g}].timeSlots`, slots, 'an array of time slots', recordId);
+    checkGroup(groups, g, field, recordId);
+    const days = groups[g]!.days;
+    const slots = groups[g]!.timeSlots;
     for (let s = 0; s < slots.length; s++) {
-      const slot = slots[s];
-      if (slot === null || typeof slot !== 'object') {
-        invalid(`${field}[${g}].timeSlots[${s}]`, slot, 'a time slot object', recordId);
-      }
-      if (slot.isClosed) continue;
-      const open = parseClockMinutes(slot.open);
-      const close = parseClockMinutes(slot.close);
-      if (open < 0 || open === MINUTES_PER_DAY) {
-        invalid(`${field}[${g}].timeSlots[${s}].open`, slot.open, 'a time HH:MM from 00:00 to 23:59', recordId);
-      }
-      if (close < 0) {
-        invalid(`${field}[${g}].timeSlots[${s}].close`, slot.close, 'a time HH:MM from 00:00 to 24:00', recordId);
-      }
-      let length: number; // minutes, 1..1440
-      if (slot.closeNextDay) {
-        if (close > open || close === MINUTES_PER_DAY) {
-          invalid(
-            `${field}[${g}].timeSlots[${s}].close`,
-            slot.close,
-            `at or before open (${slot.open}) when closeNextDay is true (a slot lasts at most 24 hours)`,
-            recordId,
-          );
-        }
-        length = MINUTES_PER_DAY - open + close;
-      } else {
-        // close <= open without closeNextDay: real data writes 18:00-02:00; read it as next day.
-        length = close > open ? close - open : MINUTES_PER_DAY - open + close;
-      }
+      const slot = checkedSlot(slots, g, s, field, recordId);
+      if (slot < 0) continue;
+      const open = (slot / SLOT_PACK) | 0;
+      const length = slot - open * SLOT_PACK;
       for (let d = 0; d < days.length; d++) {
-        const day = dayIndex(days[d]);
-        if (day < 0) invalid(`${field}[${g}].days[${d}]`, days[d], 'one of Mon..Sun', recordId);
+        const day = checkedDay(days, g, d, field, recordId);
         const start = day * MINUTES_PER_DAY + open;
         const end = start + length;
         if (count + 2 > scratch.length) {

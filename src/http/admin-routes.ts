@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import type { LiveVenues } from '../changelog/live-venues.js';
 import { NDJSON_TYPES, operatorTokenChecker, parseVenueLines } from '../changelog/operator-requests.js';
 import { isVenueSearchError } from '../errors.js';
-import { HttpError } from './http-errors.js';
+import { HttpError, httpParam } from './http-errors.js';
 
 export const ADMIN_PREFIX = '/admin';
 
@@ -63,7 +63,7 @@ async function recordsCall<T>(run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (err) {
     if (isVenueSearchError(err) && (err.code === 'invalid_venue' || err.code === 'duplicate_id' || err.code === 'invalid_data')) {
-      throw new HttpError(err.code === 'invalid_data' ? 'invalid_request' : err.code, err.message, err.param);
+      throw new HttpError(err.code === 'invalid_data' ? 'invalid_request' : err.code, err.message, httpParam(err.param));
     }
     throw err;
   }

@@ -122,6 +122,15 @@ function validationMessage(error: AjvLikeError, param: string, context: string):
   return `${where} ${error.message ?? 'is invalid'}; got ${describeValue(error.data)}`;
 }
 
+/**
+ * An engine error's field path as the HTTP `param` names it: the engine writes paths the
+ * JavaScript way (`locations[1].weight`); the HTTP `param` is dotted (`locations.1.weight`)
+ * like the schema errors, so one field has one name on every route.
+ */
+export function httpParam(enginePath: string | undefined): string | undefined {
+  return enginePath?.replace(/\[(\d+)\]/g, '.$1');
+}
+
 /** Maps anything thrown while serving a request to a status and an envelope. */
 export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof HttpError) {
@@ -131,10 +140,7 @@ export function toErrorResponse(err: unknown): ErrorResponse {
     const code = ENGINE_CODES[err.code];
     const { status } = HTTP_ERRORS[code];
     if (status >= 500) return internalError();
-    // the engine writes paths the JavaScript way (`locations[1].weight`); the HTTP `param` is
-    // dotted (`locations.1.weight`) like the schema errors, so one field has one name
-    const param = err.param?.replace(/\[(\d+)\]/g, '.$1');
-    return { status, body: envelope(err.message, code, param), headers: {} };
+    return { status, body: envelope(err.message, code, httpParam(err.param)), headers: {} };
   }
   if (typeof err === 'object' && err !== null) {
     const e = err as { code?: unknown; statusCode?: unknown; validation?: unknown; validationContext?: unknown; message?: unknown };

@@ -157,7 +157,9 @@ export class LiveChanges {
       if (old !== null) hide.push(old);
     }
     // Build the new run, merged with the runs before it while they are no larger; all of
-    // it before any state changes (a build can still refuse a record, e.g. its time zone).
+    // it before any state changes. checkUpsertBatch refused whatever a build refuses in a
+    // record (validateVenue: time zones, opening hours), so the service, which logs a batch
+    // between that check and this call, never logs a batch the build then refuses.
     const hiddenBy = new Map<number, Set<number>>();
     for (const w of hide) {
       let set = hiddenBy.get(w.side);

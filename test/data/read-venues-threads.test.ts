@@ -46,6 +46,28 @@ describe('readVenues with worker threads', () => {
     expect(await summary(2)).toEqual(one);
   }, 60_000);
 
+  it('rejects the same time zone and opening-hours errors at 2 threads as at 1 (the workers check what a build would refuse)', async () => {
+    const rows = [...lines];
+    const zone = JSON.parse(rows[700]!) as Record<string, unknown>;
+    zone.timeZone = 'Europe/Atlantis';
+    rows[700] = JSON.stringify(zone);
+    const hours = JSON.parse(rows[1700]!) as Record<string, unknown>;
+    hours.kitchenOpeningHours = [{ days: ['Mon'], timeSlots: [{ open: '09:00', close: '17:00', isClosed: false, closeNextDay: true }] }];
+    rows[1700] = JSON.stringify(hours);
+    const path = write('bad-rules.ndjson', rows);
+    const summary = async (threads: number) => {
+      const { venues, rejects } = await readVenues(path, { threads, onInvalid: 'skip' });
+      return { count: venues.length, rejects: rejects.map((r) => ({ line: r.line, param: r.error.param, message: r.error.message })) };
+    };
+    const one = await summary(1);
+    expect(one.rejects.map((r) => [r.line, r.param])).toEqual([
+      [701, 'timeZone'],
+      [1701, 'kitchenOpeningHours[0].timeSlots[0].close'],
+    ]);
+    expect(one.count).toBe(lines.length - 2);
+    expect(await summary(2)).toEqual(one);
+  }, 60_000);
+
   it("a worker's verdict names exactly the lines validateVenue rejects (malformed lines are left to the reader)", async () => {
     const rows = badRows();
     const oracle: number[] = [];

@@ -105,6 +105,43 @@ describe('readVenues bad input names the file, line, record id, field and value'
     await expectError(readVenues(path), /field catersFlags: unknown caters flag; got "paleo"/, { param: 'catersFlags' });
   });
 
+  it('a time zone Intl does not know', async () => {
+    const path = file('bad-zone.ndjson', [redLion, { ...crown, timeZone: 'Mars/Olympus_Mons' }].map((v) => JSON.stringify(v)).join('\n'));
+    await expectError(readVenues(path), /bad-zone\.ndjson:line 2, venue "v2", field timeZone: must be an IANA time zone name.*got "Mars\/Olympus_Mons"/, {
+      code: 'invalid_venue',
+      line: 2,
+      recordId: 'v2',
+      param: 'timeZone',
+      value: 'Mars/Olympus_Mons',
+    });
+    // the oracle: every zone Intl lists is accepted, in the case Intl writes it
+    const zones = Intl.supportedValuesOf('timeZone');
+    const ok = file('zones.ndjson', zones.map((z, k) => JSON.stringify({ ...redLion, id: `z${k}`, timeZone: z })).join('\n'));
+    expect((await readVenues(ok)).venues.map((v) => v.timeZone)).toEqual(zones);
+  });
+
+  it('opening hours the engine cannot compile (a closeNextDay slot over 24 hours), in every hours field', async () => {
+    const longNight = [{ days: ['Fri'], timeSlots: [{ open: '20:00', close: '22:00', isClosed: false, closeNextDay: true }] }];
+    for (const field of ['regularOpeningHours', 'kitchenOpeningHours', 'holidayOpeningHours']) {
+      const path = file(`bad-hours-${field}.ndjson`, [redLion, { ...crown, [field]: longNight }].map((v) => JSON.stringify(v)).join('\n'));
+      await expectError(readVenues(path), new RegExp(`line 2, venue "v2", field ${field}\\[0\\]\\.timeSlots\\[0\\]\\.close: must be at or before open \\(20:00\\).*got "22:00"`), {
+        code: 'invalid_venue',
+        line: 2,
+        recordId: 'v2',
+        param: `${field}[0].timeSlots[0].close`,
+        value: '22:00',
+      });
+      // 24:00 opens nothing: the schema's clock pattern allows it, the hours rule does not
+      const at24 = [{ days: ['Sat'], timeSlots: [{ open: '24:00', close: '02:00', isClosed: false, closeNextDay: false }] }];
+      const path24 = file(`bad-open-${field}.ndjson`, JSON.stringify({ ...crown, [field]: at24 }));
+      await expectError(readVenues(path24), /line 1, venue "v2", field .*\.open: must be a time HH:MM from 00:00 to 23:59; got "24:00"/, { param: `${field}[0].timeSlots[0].open` });
+    }
+    // the same hours as a slot to 02:00 the next day are fine
+    const fine = [{ days: ['Fri'], timeSlots: [{ open: '20:00', close: '02:00', isClosed: false, closeNextDay: true }] }];
+    const okPath = file('ok-hours.ndjson', JSON.stringify({ ...crown, regularOpeningHours: fine }));
+    expect((await readVenues(okPath)).venues).toHaveLength(1);
+  });
+
   it('duplicate id', async () => {
     const path = file('bad6.ndjson', [redLion, crown, { ...crown, name: 'Another Crown' }].map((v) => JSON.stringify(v)).join('\n'));
     await expectError(readVenues(path), /line 3: duplicate venue id "v2" \(first at line 2\)/, { code: 'duplicate_id', line: 3 });

@@ -151,4 +151,33 @@ describe('admin routes: changes', () => {
     expect(s.live.engine.pendingChanges).toBe(1);
     await s.close();
   }, 60_000);
+
+  it('refuses what a build would refuse (a time zone, opening hours) naming the line and venue, logs nothing, and still compacts and restarts', async () => {
+    const dir = join(tmp, 'build-rules');
+    let s = await service(dir, true);
+    expect((await put(s.app, ndjson([venue('kept', 'The Kept Arms')]))).statusCode).toBe(200);
+    const log = readFileSync(join(dir, 'changes.log'), 'utf8');
+    const longNight = [{ days: ['Fri'], timeSlots: [{ open: '20:00', close: '22:00', isClosed: false, closeNextDay: true }] }];
+    const refusals = [
+      { record: { ...venue('mars', 'Red Planet'), timeZone: 'Mars/Olympus_Mons' }, param: 'timeZone' },
+      { record: { ...venue('late', 'Late Kitchen'), kitchenOpeningHours: longNight }, param: 'kitchenOpeningHours.0.timeSlots.0.close' },
+    ];
+    for (const { record, param } of refusals) {
+      const res = await put(s.app, ndjson([venue('fine', 'Fine'), record]));
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ type: 'invalid_request_error', code: 'invalid_venue', param });
+      expect(res.json().message).toMatch(new RegExp(`^line 2, venue "${record.id}", field `));
+      expect(s.live.engine.has('fine')).toBe(false);
+      expect(readFileSync(join(dir, 'changes.log'), 'utf8')).toBe(log);
+    }
+    const compacted = await s.app.inject({ method: 'POST', url: '/admin/compact', headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(compacted.statusCode).toBe(200);
+    expect((await put(s.app, ndjson([venue('later', 'Later Inn')]))).statusCode).toBe(200);
+    await s.close();
+    s = await service(dir, true); // the snapshot and the log after it load
+    expect(s.live.engine.basic('kept').name).toBe('The Kept Arms');
+    expect(s.live.engine.basic('later').name).toBe('Later Inn');
+    expect(s.live.engine.has('mars')).toBe(false);
+    await s.close();
+  }, 60_000);
 });
