@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { Command, InvalidArgumentError } from 'commander';
 import { readVenues } from '../data/read-venues.js';
+import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
 import type { ImportReport } from '../import/import-report.js';
 import { progressBar } from './progress-bar.js';
@@ -37,30 +38,50 @@ async function closeOutput(out: Writable, io: ImportCommandIo): Promise<void> {
   await once(out, 'finish');
 }
 
-function openOutput(path: string | undefined, io: ImportCommandIo): Writable {
-  return path === undefined || path === '-' ? io.stdout : createWriteStream(path, 'utf8');
+/**
+ * A file opened for writing, once the system has opened it: a path that cannot be written
+ * (no such folder, no permission) is `invalid_request` naming the option and the path, before
+ * any import work is done (then printed as one line, not as a stream's unhandled error).
+ */
+async function openFile(path: string, option: string): Promise<Writable> {
+  const out = createWriteStream(path, 'utf8');
+  try {
+    await once(out, 'open');
+  } catch (err) {
+    throw new VenueSearchError('invalid_request', `cannot write ${option} ${path}: ${(err as Error).message}`, { param: option, value: path });
+  }
+  return out;
 }
 
-async function writeReport(report: ImportReport, options: OutputOptions, io: ImportCommandIo): Promise<void> {
+async function openOutput(path: string | undefined, io: ImportCommandIo): Promise<Writable> {
+  return path === undefined || path === '-' ? io.stdout : await openFile(path, '--output');
+}
+
+async function writeReport(report: ImportReport, options: OutputOptions, io: ImportCommandIo, reportOut: Writable | null): Promise<void> {
   io.stderr.write(`${report.format()}\n`);
-  if (options.reportJson) {
-    const out = createWriteStream(options.reportJson, 'utf8');
-    out.end(`${JSON.stringify(report.toJSON(), null, 2)}\n`);
-    await once(out, 'finish');
+  if (reportOut !== null) {
+    reportOut.end(`${JSON.stringify(report.toJSON(), null, 2)}\n`);
+    await once(reportOut, 'finish');
   }
 }
 
+/** The `--report-json` file, opened before the import runs (null without the option). */
+async function openReport(options: OutputOptions): Promise<Writable | null> {
+  return options.reportJson ? await openFile(options.reportJson, '--report-json') : null;
+}
+
 async function runImport(make: (onProgress: (r: number, t: number | undefined) => void) => ImportRun, options: OutputOptions, io: ImportCommandIo): Promise<void> {
+  const out = await openOutput(options.output, io);
+  const reportOut = await openReport(options);
   const bar = progressBar(io.stderr);
   const run = make(bar.update);
-  const out = openOutput(options.output, io);
   try {
     for await (const record of run.records) await writeLine(out, `${JSON.stringify(record)}\n`);
   } finally {
     bar.stop();
     await closeOutput(out, io);
   }
-  await writeReport(run.report, options, io);
+  await writeReport(run.report, options, io, reportOut);
 }
 
 function positiveNumber(value: string): number {
@@ -137,6 +158,8 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .option('-o, --output <file>', 'write NDJSON here instead of stdout')
     .option('--report-json <file>', 'also write the report as JSON')
     .action(async (files: string[], options: OutputOptions) => {
+      const out = await openOutput(options.output, io);
+      const reportOut = await openReport(options);
       const all: VenueRecord[] = [];
       const rejected: Array<{ file: string; line: number; message: string }> = [];
       for (const file of files) {
@@ -151,12 +174,11 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
         report.read++;
         report.skip('invalid_input_record', `${r.file}:${r.line}`, r.message.slice(0, 200));
       }
-      const out = openOutput(options.output, io);
       try {
         for (const record of records) await writeLine(out, `${JSON.stringify(record)}\n`);
       } finally {
         await closeOutput(out, io);
       }
-      await writeReport(report, options, io);
+      await writeReport(report, options, io, reportOut);
     });
 }

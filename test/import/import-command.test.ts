@@ -99,3 +99,26 @@ describe('unreadable inputs are invalid_data errors naming the file', () => {
     await expect(run(['import', 'overture', bad])).rejects.toMatchObject({ code: 'invalid_data', message: expect.stringContaining('not.parquet is not readable Parquet') });
   });
 });
+
+describe('outputs that cannot be written are invalid_request errors naming the option and the path, before any import work', () => {
+  const nowhere = join(dir, 'no-such-folder', 'out.ndjson');
+  const osmSample = FIX + 'osm-overpass-sample.geojson';
+  it('import osm -o into a folder that does not exist', async () => {
+    await expect(run(['import', 'osm', osmSample, '-o', nowhere])).rejects.toMatchObject({
+      code: 'invalid_request',
+      param: '--output',
+      value: nowhere,
+      message: expect.stringMatching(/^cannot write --output .*no-such-folder\/out\.ndjson: ENOENT/),
+    });
+  });
+  it('import fhrs --report-json into a folder that does not exist writes no output either', async () => {
+    const out = join(dir, 'fhrs-unreported.ndjson');
+    await expect(run(['import', 'fhrs', FIX + 'fhrs-sample.csv', '-o', out, '--report-json', nowhere])).rejects.toMatchObject({ code: 'invalid_request', param: '--report-json' });
+    expect(readFileSync(out, 'utf8')).toBe('');
+  });
+  it('import merge -o into a folder that does not exist', async () => {
+    const osmOut = join(dir, 'osm-for-merge.ndjson');
+    await run(['import', 'osm', osmSample, '-o', osmOut]);
+    await expect(run(['import', 'merge', osmOut, '-o', nowhere])).rejects.toMatchObject({ code: 'invalid_request', param: '--output' });
+  });
+});
