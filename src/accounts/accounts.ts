@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AccountsStore } from './accounts-store.js';
 import { generateApiKey, hashApiKey, type KeyKind } from './keys.js';
-import { NEW_ACCOUNT_CREDIT_MICROS, type PlanName } from './plans.js';
+import { describeValue, VenueSearchError } from '../errors.js';
+import { isPlanName, NEW_ACCOUNT_CREDIT_MICROS, PLAN_NAMES, type PlanName } from './plans.js';
 
 export interface OpenedAccount {
   readonly accountId: string;
@@ -26,6 +27,12 @@ export async function openAccount(
   plan: PlanName,
   options: { readonly nowMs?: number; readonly openingCreditMicros?: number; readonly accountId?: string } = {},
 ): Promise<OpenedAccount> {
+  // A plan the rate limits and prices do not know would open an account whose keys never work.
+  if (!isPlanName(plan)) throw new VenueSearchError('invalid_request', `plan must be one of ${PLAN_NAMES.join(', ')}; got ${describeValue(plan)}`, { param: 'plan', value: plan });
+  const credit = options.openingCreditMicros;
+  if (credit !== undefined && !(Number.isSafeInteger(credit) && credit >= 0)) {
+    throw new VenueSearchError('invalid_request', `openingCreditMicros must be a whole number of micro-GBP, 0 or more; got ${describeValue(credit)}`, { param: 'openingCreditMicros', value: credit });
+  }
   const secretKey = generateApiKey('secret');
   const publicKey = generateApiKey('public');
   const account = await store.insertAccount({

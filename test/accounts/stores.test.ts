@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsStore } from '../../src/accounts/accounts-store.js';
 import { openAccount, rotateAccountKeys } from '../../src/accounts/accounts.js';
 import { hashApiKey } from '../../src/accounts/keys.js';
-import { planWindows, priceMicros, type RateWindow } from '../../src/accounts/plans.js';
+import { PLAN_NAMES, planWindows, priceMicros, type PlanName, type RateWindow } from '../../src/accounts/plans.js';
 import { PostgresAccountsStore } from '../../src/accounts/postgres-accounts-store.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
@@ -200,5 +200,30 @@ describe.each(KINDS)('$name store', (kind) => {
     expect(await store.allowedOrigins(acct.accountId)).toEqual([]);
     await expect(store.setAllowedOrigins('acct_none', ['https://a.example'])).rejects.toThrow(RangeError);
     await expect(store.topUp('acct_none', 5, 0)).rejects.toThrow(RangeError);
+  });
+});
+
+describe('openAccount refuses what would open a useless account, naming the field and value', () => {
+  it('an unknown plan, a plan given as an object, a credit that is not a whole number of micro-GBP; nothing is opened', async () => {
+    const store = new SqliteAccountsStore(':memory:');
+    try {
+      const cases: Array<[unknown, Record<string, unknown>, string, unknown]> = [
+        ['Gold', {}, 'plan', 'Gold'],
+        [{ plan: 'StartUp' }, {}, 'plan', { plan: 'StartUp' }],
+        ['startup', {}, 'plan', 'startup'],
+        ['StartUp', { openingCreditMicros: -1 }, 'openingCreditMicros', -1],
+        ['StartUp', { openingCreditMicros: 1.5 }, 'openingCreditMicros', 1.5],
+      ];
+      for (const [k, [plan, options, param, value]] of cases.entries()) {
+        const accountId = `acct_refused_${k}`;
+        await expect(openAccount(store, plan as PlanName, { ...options, accountId })).rejects.toMatchObject({ code: 'invalid_request', param, value });
+        expect(await store.getAccount(accountId)).toBeUndefined();
+      }
+      await expect(openAccount(store, 'Gold' as PlanName)).rejects.toThrow('plan must be one of Builder, Hobbyist, StartUp, Scale, Enterprise; got "Gold"');
+      // every real plan opens
+      for (const plan of PLAN_NAMES) expect((await openAccount(store, plan, { openingCreditMicros: 0 })).plan).toBe(plan);
+    } finally {
+      await store.close();
+    }
   });
 });
