@@ -156,7 +156,11 @@ export function validateSearchBody(value: unknown): ValidBody {
     const key = loc.label ?? String(i);
     const first = labels.get(key);
     if (first !== undefined) {
-      invalid(`locations[${i}].label`, loc.label ?? key, `unique among the locations' labels and indices (same as locations[${first}])`);
+      // Name the label given: this location's, else (this one has none, its key is its index)
+      // the earlier location's label that equals this index.
+      const [bad, other] = loc.label !== undefined ? [i, first] : [first, i];
+      const clash = body.locations[other]!.label === undefined ? `the index of locations[${other}]` : `locations[${other}].label`;
+      invalid(`locations[${bad}].label`, key, `unique among the locations' labels and indices (same as ${clash})`);
     }
     labels.set(key, i);
     travelKeys.push(key);

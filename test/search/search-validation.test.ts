@@ -36,7 +36,9 @@ const cases: Array<[string, unknown, string, string]> = [
   ['weight Infinity', { ...ok, locations: [{ lat: 51, lon: 0, weight: Number.POSITIVE_INFINITY }] }, 'invalid_request', 'locations[0].weight'],
   ['all weights zero', { ...ok, locations: [{ lat: 51, lon: 0, weight: 0 }, { lat: 51.1, lon: 0, weight: 0 }] }, 'invalid_request', 'locations'],
   ['duplicate labels', { ...ok, locations: [{ lat: 51, lon: 0, label: 'amy' }, { lat: 51, lon: 0, label: 'amy' }] }, 'invalid_request', 'locations[1].label'],
-  ['a label equal to another location index', { ...ok, locations: [{ lat: 51, lon: 0, label: '1' }, { lat: 51, lon: 0 }] }, 'invalid_request', 'locations[1].label'],
+  // the field named is the label given, not the unlabelled location whose index it equals
+  ['a label equal to a later location index', { ...ok, locations: [{ lat: 51, lon: 0, label: '1' }, { lat: 51, lon: 0 }] }, 'invalid_request', 'locations[0].label'],
+  ['a label equal to an earlier location index', { ...ok, locations: [{ lat: 51, lon: 0 }, { lat: 51, lon: 0, label: '0' }] }, 'invalid_request', 'locations[1].label'],
   ['unknown location field', { ...ok, locations: [{ lat: 51, lon: 0, height: 3 }] }, 'invalid_request', 'locations[0].height'],
   ['101 locations', { ...ok, locations: Array.from({ length: 101 }, () => ({ lat: 51, lon: 0 })) }, 'limit_exceeded', 'locations'],
   ['mode WALK', { ...ok, mode: { mode: 'WALK', maxDistance: 10 } }, 'invalid_request', 'mode.mode'],
@@ -62,6 +64,13 @@ describe('search request validation', () => {
     expect(e.code).toBe(code);
     expect(e.param).toBe(param);
     expect(e.message).toContain(param === 'body' ? '' : param);
+  });
+
+  it('a label clash says what the label clashes with', () => {
+    expect(errorOf({ ...ok, locations: [{ lat: 51, lon: 0, label: '1' }, { lat: 51, lon: 0 }] }).message).toBe(
+      `locations[0].label must be unique among the locations' labels and indices (same as the index of locations[1]); got "1"`,
+    );
+    expect(errorOf({ ...ok, locations: [{ lat: 51, lon: 0, label: 'amy' }, { lat: 51, lon: 0, label: 'amy' }] }).message).toContain('(same as locations[0].label); got "amy"');
   });
 
   it('the message names the bad value (latitude 91, vibe "gloomy")', () => {
