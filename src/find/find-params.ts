@@ -32,8 +32,8 @@ export interface CheckedFindParams {
 }
 
 /**
- * Validates find parameters; throws `invalid_request` (or `limit_exceeded` for a radius
- * above the bound) naming the parameter and its value. Rules:
+ * Validates find parameters; throws `invalid_request` (or `limit_exceeded` for a radius,
+ * limit or offset above its bound, as search does) naming the parameter and its value. Rules:
  * - the term is `q` or its alias `name`; both given and different is an error (param `q`);
  *   it must have 1 to MAX_FIND_QUERY_LENGTH characters after trimming;
  * - `lat` and `lon` come together (the missing one is named), finite and in range;
@@ -85,9 +85,14 @@ export function checkFindParams(p: FindParams): CheckedFindParams {
       value: d,
     });
   }
-  const limit = p.limit ?? DEFAULT_FIND_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_FIND_LIMIT) invalidRequest('limit', limit, `an integer from 1 to ${MAX_FIND_LIMIT}`);
-  const offset = p.offset ?? 0;
-  if (!Number.isInteger(offset) || offset < 0 || offset > MAX_FIND_OFFSET) invalidRequest('offset', offset, `an integer from 0 to ${MAX_FIND_OFFSET}`);
+  const limit = pagingValue('limit', p.limit ?? DEFAULT_FIND_LIMIT, 1, MAX_FIND_LIMIT);
+  const offset = pagingValue('offset', p.offset ?? 0, 0, MAX_FIND_OFFSET);
   return { query, centre, location, maxDistanceMeters: d, limit, offset };
+}
+
+/** A paging parameter: an integer in [min, max]; above max is `limit_exceeded` (as search's paging), anything else wrong `invalid_request`. */
+function pagingValue(param: 'limit' | 'offset', value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) invalidRequest(param, value, `an integer from ${min} to ${max}`);
+  if (value > max) throw new VenueSearchError('limit_exceeded', `${param} must be at most ${max}; got ${describeValue(value)}`, { param, value });
+  return value;
 }

@@ -7,6 +7,7 @@
  */
 import { describeValue, isVenueSearchError, type VenueSearchErrorCode } from '../errors.js';
 import type { ErrorEnvelope, ErrorType } from '../service/api-schemas.js';
+import { isPublishedLimit } from '../search/validate-request.js';
 
 export type { ErrorEnvelope, ErrorType };
 
@@ -148,9 +149,10 @@ export function toErrorResponse(err: unknown): ErrorResponse {
       const first = e.validation[0] as AjvLikeError;
       const param = paramOfValidationError(first);
       const context = typeof e.validationContext === 'string' ? e.validationContext : 'request';
+      const code = isPublishedLimit(first.keyword, param) ? 'limit_exceeded' : 'invalid_request';
       return {
         status: 400,
-        body: envelope(validationMessage(first, param, context), 'invalid_request', param === '' ? context : param),
+        body: envelope(validationMessage(first, param, context), code, param === '' ? context : param),
         headers: {},
       };
     }

@@ -75,11 +75,27 @@ function expectation(error: ValueError): string {
   }
 }
 
-const LIMIT_ERRORS = new Set<ValueErrorType>([
-  ValueErrorType.ArrayMaxItems,
-  ValueErrorType.NumberMaximum,
-  ValueErrorType.IntegerMaximum,
+/** The schema bounds whose failure may be a published limit (see {@link isPublishedLimit}). */
+const LIMIT_BOUNDS: ReadonlyMap<ValueErrorType, LimitBound> = new Map([
+  [ValueErrorType.ArrayMaxItems, 'maxItems'],
+  [ValueErrorType.NumberMaximum, 'maximum'],
+  [ValueErrorType.IntegerMaximum, 'maximum'],
 ]);
+
+/** A JSON Schema upper bound (the keyword's name, as ajv reports it too). */
+export type LimitBound = 'maximum' | 'maxItems';
+
+/**
+ * Whether a value over a schema bound (`keyword`: the JSON Schema keyword that failed) at
+ * `param` (`locations[2].lat` or dotted `locations.2.lat`) breaks one of the engine's
+ * published limits (`limit_exceeded`: too many locations, a distance, limit or offset too
+ * large) rather than being invalid input (`invalid_request`): a maximum or most-items bound,
+ * except a coordinate's range. The one rule for the engine's own validation and for the HTTP
+ * adapter's schema validation, so a request gets the same code either way.
+ */
+export function isPublishedLimit(keyword: string | undefined, param: string): boolean {
+  return (keyword === 'maximum' || keyword === 'maxItems') && !/(^|\.)(lat|lon)$/.test(param);
+}
 
 function fail(check: TypeCheck<TSchema>, value: unknown, root: string): never {
   const error = check.Errors(value).First();
@@ -93,10 +109,7 @@ function fail(check: TypeCheck<TSchema>, value: unknown, root: string): never {
       { param, value: error.value },
     );
   }
-  // Coordinates out of range are invalid input; other maxima (locations, distance, offset)
-  // are the engine's published limits.
-  const isCoordinate = /\.(lat|lon)$/.test(param);
-  const code = LIMIT_ERRORS.has(error.type) && !isCoordinate ? 'limit_exceeded' : 'invalid_request';
+  const code = isPublishedLimit(LIMIT_BOUNDS.get(error.type), param) ? 'limit_exceeded' : 'invalid_request';
   throw new VenueSearchError(code, `${param} must be ${expectation(error)}; got ${describeValue(error.value)}`, {
     param,
     value: error.value,

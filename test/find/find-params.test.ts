@@ -39,7 +39,8 @@ describe('find parameters', () => {
     [{ q: 'red', maxDistanceMeters: Number.POSITIVE_INFINITY }, 'invalid_request', 'maxDistanceMeters'],
     [{ q: 'red', maxDistanceMeters: 100_001 }, 'limit_exceeded', 'maxDistanceMeters'],
     [{ q: 'red', limit: 0 }, 'invalid_request', 'limit'],
-    [{ q: 'red', limit: 101 }, 'invalid_request', 'limit'],
+    [{ q: 'red', limit: 101 }, 'limit_exceeded', 'limit'],
+    [{ q: 'red', offset: 10_001 }, 'limit_exceeded', 'offset'],
     [{ q: 'red', limit: 2.5 }, 'invalid_request', 'limit'],
     [{ q: 'red', offset: -1 }, 'invalid_request', 'offset'],
   ])('rejects %j with %s naming %s', (params, code, param) => {

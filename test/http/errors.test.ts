@@ -40,7 +40,6 @@ async function charges(accountId: string): Promise<number> {
 describe('400 invalid request names the parameter', () => {
   it.each([
     ['/v1/search/?limit=0', 'limit'],
-    ['/v1/search/?limit=101', 'limit'],
     ['/v1/search/?limit=2.5', 'limit'],
     ['/v1/search/?limit=Infinity', 'limit'],
     ['/v1/search/?limit=1e400', 'limit'],
@@ -67,7 +66,6 @@ describe('400 invalid request names the parameter', () => {
     ['/v1/find?q=nando&lat=Infinity&lon=0', 'lat'],
     ['/v1/find?q=nando&maxDistanceMeters=1e400', 'maxDistanceMeters'],
     ['/v1/find?q=nando&maxDistanceMeters=-1', 'maxDistanceMeters'],
-    ['/v1/find?q=nando&maxDistanceMeters=100001', 'maxDistanceMeters'],
     ['/v1/find?q=nando&limit=0', 'limit'],
     ['/v1/find?q=nando&offset=1e400', 'offset'],
     ['/v1/find?q=', 'q'],
@@ -99,6 +97,44 @@ describe('400 invalid request names the parameter', () => {
     const acct = await h.open();
     const res = await h.app.inject({ method: 'GET', url: '/v1/find?lat=53.8&lon=-1.55', headers: { 'api-key': acct.secretKey } });
     expectEnvelope(res, 400, 'invalid_request_error', 'invalid_request', 'q');
+    expect(await charges(acct.accountId)).toBe(0);
+  });
+
+  it('a published limit broken in the query or the body is limit_exceeded, the code the engine itself gives for the same request', async () => {
+    const acct = await h.open();
+    const many = { ...searchBody, locations: Array.from({ length: 101 }, () => searchBody.locations[0]!) };
+    const far = { ...searchBody, mode: { mode: 'POINT', maxDistance: 50_001 } };
+    const offPlanet = { ...searchBody, locations: [{ lat: 91, lon: 0 }] };
+    const searches: Array<[string, { limit?: number; offset?: number }, unknown, string, string]> = [
+      ['/v1/search/?limit=101', { limit: 101 }, searchBody, 'limit', 'limit_exceeded'],
+      ['/v1/search/?offset=10001', { offset: 10_001 }, searchBody, 'offset', 'limit_exceeded'],
+      ['/v1/search/', {}, many, 'locations', 'limit_exceeded'],
+      ['/v1/search/', {}, far, 'mode.maxDistance', 'limit_exceeded'],
+      ['/v1/search/', {}, offPlanet, 'locations.0.lat', 'invalid_request'],
+    ];
+    const engineCode = (run: () => unknown) => {
+      try {
+        run();
+      } catch (err) {
+        return (err as { code?: string }).code;
+      }
+      return 'no error';
+    };
+    for (const [url, paging, body, param, code] of searches) {
+      expect(engineCode(() => h.engine.search(body, { ...paging, now: 0 })), url).toBe(code);
+      const res = await h.app.inject({ method: 'POST', url, headers: { 'api-key': acct.secretKey }, payload: body as object });
+      expectEnvelope(res, 400, 'invalid_request_error', code, param);
+    }
+    const finds: Array<[string, Record<string, unknown>, string, string]> = [
+      ['/v1/find?q=pub&lat=53.8&lon=-1.55&maxDistanceMeters=100001', { q: 'pub', lat: 53.8, lon: -1.55, maxDistanceMeters: 100_001 }, 'maxDistanceMeters', 'limit_exceeded'],
+      ['/v1/find?q=pub&lat=91&lon=0', { q: 'pub', lat: 91, lon: 0 }, 'lat', 'invalid_request'],
+      ['/v1/find?q=pub&limit=101', { q: 'pub', limit: 101 }, 'limit', 'limit_exceeded'],
+      ['/v1/find?q=pub&offset=10001', { q: 'pub', offset: 10_001 }, 'offset', 'limit_exceeded'],
+    ];
+    for (const [url, params, param, code] of finds) {
+      expect(engineCode(() => h.engine.find(params, { now: 0 })), url).toBe(code);
+      expectEnvelope(await h.app.inject({ method: 'GET', url, headers: { 'api-key': acct.secretKey } }), 400, 'invalid_request_error', code, param);
+    }
     expect(await charges(acct.accountId)).toBe(0);
   });
 
