@@ -40,14 +40,16 @@ const onTheWay = engine.search(
 );
 console.log(`On the way (${onTheWay.totalResults} pubs in the corridor):`);
 for (const v of onTheWay.establishments) {
-  console.log(`  ${v.name} [${v.id}] ${Math.round(v.distanceMeters)} m off the route, ${Math.round(v.alongRouteMeters)} m along`);
+  // alongRouteMeters is on PATH results only (so optional in the response type)
+  console.log(`  ${v.name} [${v.id}] ${Math.round(v.distanceMeters)} m off the route, ${Math.round(v.alongRouteMeters ?? 0)} m along`);
 }
 
 // "The Red Lion in Soho", typo and all; then its menus (prices in pence), when it has any.
 const found = engine.find({ q: 'red lino', location: 'Soho' }); // within 5 km by default
 console.log(`Found ${found.totalFound} for "red lino" within 5 km of Soho:`);
 for (const v of found.establishments.slice(0, 3)) {
-  console.log(`  ${v.name} [${v.id}] ${Math.round(v.distanceMeters)} m`);
+  // distanceMeters is there when the find has a centre (here: Soho)
+  console.log(`  ${v.name} [${v.id}] ${Math.round(v.distanceMeters ?? 0)} m`);
 }
 const first = found.establishments[0];
 if (first) console.log(`Menus of ${first.name}: ${engine.menus(first.id).length}`);

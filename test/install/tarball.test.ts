@@ -162,6 +162,14 @@ function checkExample(stdout: string, data: Map<string, DataVenue>): void {
   }
 }
 
+describe('the README shows the examples as they are in examples/', () => {
+  it('each example file is a code block of the README, byte for byte', () => {
+    const blocks = [...readFileSync(join(REPO, 'README.md'), 'utf8').matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+    expect(blocks).toContain(EXAMPLE_ESM);
+    expect(blocks).toContain(EXAMPLE_CJS);
+  });
+});
+
 describe('the README engine examples, run as written in the installed package', () => {
   it('ES module example on the bundled fixtures', () => {
     writeFileSync(join(engineDir, 'example.mjs'), EXAMPLE_ESM);
@@ -196,11 +204,12 @@ let code: string | undefined;
 try { engine.find({ q: 'x', location: 'Nowhere' }); } catch (e) { if (isVenueSearchError(e)) code = e.code; }
 export { first, record, code, restoreSnapshot };
 `;
-  const tsconfig = (types: string[]) =>
-    JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2022'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types }, files: ['consumer.mts'] });
+  const tsconfig = (types: string[], files = ['consumer.mts']) =>
+    JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2022'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types }, files });
 
-  it('type-checks on TypeScript 5.x and the newest TypeScript, with and without @types/node', () => {
+  it('type-checks on TypeScript 5.x and the newest TypeScript, with and without @types/node; the README example too (it reads process.argv: with @types/node)', () => {
     writeFileSync(join(engineDir, 'consumer.mts'), CONSUMER);
+    writeFileSync(join(engineDir, 'example.mts'), EXAMPLE_ESM);
     for (const typescript of ['typescript@5', 'typescript@latest']) {
       npmInstall(engineDir, ['--save-dev', typescript]);
       const version = run(join(engineDir, 'node_modules/.bin/tsc'), ['--version'], engineDir).stdout.trim();
@@ -208,7 +217,7 @@ export { first, record, code, restoreSnapshot };
       const bare = run(join(engineDir, 'node_modules/.bin/tsc'), ['-p', '.'], engineDir, { allowFailure: true });
       expect(bare.status, `${version} without @types/node:\n${bare.stdout}${bare.stderr}`).toBe(0);
       if (!existsSync(join(engineDir, 'node_modules/@types/node'))) npmInstall(engineDir, ['--save-dev', '@types/node@20']);
-      writeFileSync(join(engineDir, 'tsconfig.json'), tsconfig(['node']));
+      writeFileSync(join(engineDir, 'tsconfig.json'), tsconfig(['node'], ['consumer.mts', 'example.mts']));
       const withNode = run(join(engineDir, 'node_modules/.bin/tsc'), ['-p', '.'], engineDir, { allowFailure: true });
       expect(withNode.status, `${version} with @types/node:\n${withNode.stdout}${withNode.stderr}`).toBe(0);
       run('npm', ['uninstall', '--no-audit', '--no-fund', '@types/node'], engineDir);
