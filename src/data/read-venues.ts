@@ -1,5 +1,4 @@
 import { createReadStream, statSync } from 'node:fs';
-import { basename } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { VenueSearchError, describeValue, isVenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
@@ -120,7 +119,8 @@ export async function readVenues(source: Source, options: ReadVenuesOptions = {}
  */
 export async function readVenuesInto(source: Source, options: ReadVenuesOptions, sinkFor: (expected: number) => VenueSink): Promise<Omit<ReadVenuesResult, 'venues'>> {
   const file = typeof source === 'string' ? source : options.name;
-  const label = file !== undefined ? basename(file) : 'input';
+  // the path as the caller gave it (two files of one name in different folders stay apart)
+  const label = file ?? 'input';
   let totalBytes: number | undefined;
   let stream: AsyncIterable<string | Uint8Array>;
   if (typeof source === 'string') {

@@ -109,6 +109,7 @@ describe('readVenues bad input names the file, line, record id, field and value'
     const path = file('bad-zone.ndjson', [redLion, { ...crown, timeZone: 'Mars/Olympus_Mons' }].map((v) => JSON.stringify(v)).join('\n'));
     await expectError(readVenues(path), /bad-zone\.ndjson:line 2, venue "v2", field timeZone: must be an IANA time zone name.*got "Mars\/Olympus_Mons"/, {
       code: 'invalid_venue',
+      file: path, // the path as given, not only its last part
       line: 2,
       recordId: 'v2',
       param: 'timeZone',
