@@ -145,12 +145,17 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
   }
 }
 
+/** `cannot load <path>: <why>`, without the path twice when the reason starts with it (`<path>:line 2, ...`). */
+function cannotLoad(path: string, why: string): string {
+  return why.startsWith(`${path}:`) ? `cannot load ${why}` : `cannot load ${path}: ${why}`;
+}
+
 /** The engine threads of `serve --engine-threads N` over the data file held once in shared memory. */
 async function startEnginePool(dataPath: string, threads: number): Promise<EnginePool> {
   try {
     return await EnginePool.start(await loadSharedSnapshot(dataPath, fail), threads);
   } catch (err) {
-    if (isVenueSearchError(err)) fail(`cannot load ${dataPath}: ${err.message}`);
+    if (isVenueSearchError(err)) fail(cannotLoad(dataPath, err.message));
     throw err;
   }
 }
@@ -160,7 +165,7 @@ async function loadEngine(dataPath: string) {
     const { engine } = await loadEngineFile(dataPath, fail);
     return engine.warm();
   } catch (err) {
-    if (isVenueSearchError(err)) fail(`cannot load ${dataPath}: ${err.message}`);
+    if (isVenueSearchError(err)) fail(cannotLoad(dataPath, err.message));
     throw err;
   }
 }
