@@ -31,6 +31,14 @@ describe('engine.upsert / engine.remove', () => {
       expect.objectContaining({ code: 'invalid_venue', recordId: 'x', line: 2, param: expect.stringContaining('location') }),
     );
     expect(() => e.upsert([venue('b', 51.5, -0.1), venue('b', 51.6, -0.1)])).toThrow(expect.objectContaining({ code: 'duplicate_id', recordId: 'b', line: 2 }));
+    // what only a build would have refused before: checkUpsert and upsert refuse it alike, naming the record
+    const martian = { ...venue('m', 51.5, -0.1), timeZone: 'Mars/Olympus_Mons' };
+    const overnight = { ...venue('n', 51.5, -0.1), holidayOpeningHours: [{ days: ['Sun'], timeSlots: [{ open: '10:00', close: '11:00', isClosed: false, closeNextDay: true }] }] } as VenueRecord;
+    for (const [record, param] of [[martian, 'timeZone'], [overnight, 'holidayOpeningHours[0].timeSlots[0].close']] as const) {
+      const expected = expect.objectContaining({ code: 'invalid_venue', recordId: record.id, line: 2, param });
+      expect(() => e.checkUpsert([venue('b', 51.5, -0.1), record])).toThrow(expected);
+      expect(() => e.upsert([venue('b', 51.5, -0.1), record])).toThrow(expected);
+    }
     expect(() => e.remove(['a', 7 as unknown as string])).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'ids[1]' }));
     expect(e.size).toBe(1);
     expect(e.pendingChanges).toBe(0);
