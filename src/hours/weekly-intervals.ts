@@ -98,7 +98,8 @@ export function compiledScratch(): Uint16Array {
 }
 
 /**
- * Checks weekly groups by every rule {@link compileToScratch} applies (the same errors), without
+ * Checks weekly groups by every rule {@link compileToScratch} applies (the same errors; also the
+ * day names of a group whose slots are all closed, which compiling never reads), without
  * compiling them: record validation (src/data/validate-venue.ts), so that hours a build would
  * refuse are refused with the record's line and id before anything is built or logged.
  */
