@@ -12,7 +12,7 @@ import type { VenueRecord } from './schema/venue.js';
 import type { HoursTable, ZoneTable } from './hours/index.js';
 import { createDefaultPlaceResolver } from './places/default-resolver.js';
 import { LearntPlaces } from './places/learnt-places.js';
-import { checkUpsertBatch, LiveChanges, type RemoveResult, type UpsertResult } from './live/live-changes.js';
+import { checkUpsertBatch, LiveChanges, type PreparedUpsert, type RemoveResult, type UpsertResult } from './live/live-changes.js';
 import type { LivePlaces } from './live/live-places.js';
 import { currentGenres } from './live/current-genres.js';
 import { foldSides, type FoldSide } from './live/fold-sides.js';
@@ -163,6 +163,25 @@ export class Engine {
   /** Validates a batch as {@link upsert} would, changing nothing (throws the same errors). */
   checkUpsert(records: readonly unknown[]): void {
     checkUpsertBatch(records);
+  }
+
+  /**
+   * {@link upsert} in two steps: validates and builds the batch (throwing as upsert does, and
+   * changing nothing), then `apply()` makes it current and cannot fail. A service makes the
+   * batch durable between the two (src/changelog/live-venues.ts logs it), so a logged batch
+   * always applies. `apply` throws if another change (an upsert, a removal, a compaction)
+   * came in between, and then changes nothing.
+   */
+  prepareUpsert(records: readonly unknown[]): PreparedUpsert {
+    const live = this.changes();
+    const prepared = live.prepareUpsert(records);
+    return {
+      result: prepared.result,
+      apply: () => {
+        if (this.live !== live) throw new Error('a prepared upsert applies only before any other change');
+        return prepared.apply();
+      },
+    };
   }
 
   /** Whether a current venue has this id. */

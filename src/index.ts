@@ -1,6 +1,6 @@
 // The `venue-search` entry point: the engine and its building blocks. Re-exports only.
 export { createEngine, Engine, type EngineOptions, type AtInstant, type SearchCallOptions } from './engine.js';
-export type { UpsertResult, RemoveResult } from './live/live-changes.js';
+export type { UpsertResult, RemoveResult, PreparedUpsert } from './live/live-changes.js';
 export { VenueSearchError, isVenueSearchError, type VenueSearchErrorCode } from './errors.js';
 export { readVenues, type ReadVenuesOptions, type ReadVenuesResult, type RejectedRecord, type ReadProgress, type VenueFileFormat } from './data/read-venues.js';
 export { createEngineFromFile, type ReadEngineResult } from './data/read-engine.js';

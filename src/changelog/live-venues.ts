@@ -89,17 +89,19 @@ export class LiveVenues {
   }
 
   /**
-   * Inserts or replaces venues: validated, logged and synced, then applied. Throws
-   * VenueSearchError for a bad batch (nothing logged): the validation refuses whatever the
-   * build would (validateVenue), so a logged batch always applies, here and at a replay.
+   * Inserts or replaces venues: validated and built, logged and synced, then applied (which
+   * cannot fail). Throws VenueSearchError for a bad batch, and nothing is logged: a batch is
+   * logged only once it has been built, so a logged batch always applies, here and at a
+   * replay (the validation refuses whatever a build would, validateVenue, so the build is
+   * the same at a replay).
    */
   upsert(records: readonly unknown[]): Promise<UpsertResult & { seq: number }> {
     return this.serial(async () => {
-      this.engine.checkUpsert(records);
+      const prepared = this.engine.prepareUpsert(records);
       const change: Change = { op: 'upsert', records: records as VenueRecord[] };
       const seq = await this.log.append(change);
       this.sinceBase.push({ seq, change });
-      const result = this.engine.upsert(change.records);
+      const result = prepared.apply();
       this.maybeCompact();
       return { ...result, seq };
     });

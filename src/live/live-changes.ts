@@ -24,6 +24,14 @@ export interface UpsertResult {
   readonly replaced: number;
 }
 
+/** A batch validated and built by {@link LiveChanges.prepareUpsert}, not applied yet. */
+export interface PreparedUpsert {
+  /** What {@link apply} will do. */
+  readonly result: UpsertResult;
+  /** Makes the batch current (cannot fail, except when another change came in between: then it throws and changes nothing). */
+  apply(): UpsertResult;
+}
+
 /** What {@link Engine.remove} did. */
 export interface RemoveResult {
   /** Ids removed. */
@@ -94,6 +102,8 @@ export class LiveChanges {
   private readonly makeEngine: (records: VenueRecord[]) => Engine;
   /** The merged page's bound shared by the sides' nearest-first walks (per search; reused). */
   private readonly pageBound = new WorstOfBest();
+  /** Changes applied so far (a prepared upsert checks that none came in between). */
+  private version = 0;
   /** Details of the current records (the newest side holding an id answers). */
   readonly details = new DetailsService((id) => this.current(id)?.record ?? null);
 
@@ -150,6 +160,16 @@ export class LiveChanges {
   }
 
   upsert(records: readonly unknown[]): UpsertResult {
+    return this.prepareUpsert(records).apply();
+  }
+
+  /**
+   * Validates and builds a batch without applying it: {@link PreparedUpsert.apply} then makes
+   * it current and cannot fail. So a caller can make a batch durable between the two (the
+   * service logs it) knowing that the batch applies. Valid only while no other change is
+   * applied in between (apply throws otherwise).
+   */
+  prepareUpsert(records: readonly unknown[]): PreparedUpsert {
     const valid = checkUpsertBatch(records);
     const hide: Where[] = [];
     for (const r of valid) {
@@ -157,9 +177,7 @@ export class LiveChanges {
       if (old !== null) hide.push(old);
     }
     // Build the new run, merged with the runs before it while they are no larger; all of
-    // it before any state changes. checkUpsertBatch refused whatever a build refuses in a
-    // record (validateVenue: time zones, opening hours), so the service, which logs a batch
-    // between that check and this call, never logs a batch the build then refuses.
+    // it before any state changes (a build that refuses a record, or fails, changes nothing).
     const hiddenBy = new Map<number, Set<number>>();
     for (const w of hide) {
       let set = hiddenBy.get(w.side);
@@ -179,8 +197,16 @@ export class LiveChanges {
       keep--;
     }
     const run = this.buildRun(merged);
-    this.commit(hide, valid, keep, run);
-    return { inserted: valid.length - hide.length, replaced: hide.length };
+    const result: UpsertResult = { inserted: valid.length - hide.length, replaced: hide.length };
+    const version = this.version;
+    return {
+      result,
+      apply: () => {
+        if (this.version !== version) throw new Error('a prepared upsert applies only before any other change');
+        this.commit(hide, valid, keep, run);
+        return result;
+      },
+    };
   }
 
   remove(ids: readonly unknown[]): RemoveResult {
@@ -230,6 +256,7 @@ export class LiveChanges {
    * every side's vocabulary. Nothing here can fail.
    */
   private commit(hide: readonly Where[], added: readonly VenueRecord[], keep: number, run: Side | null): void {
+    this.version++;
     // Words first: their lazy genre counts read the state before this batch.
     this.words.removeAll(hide.map((w) => w.record));
     for (const r of added) this.words.add(r);

@@ -170,6 +170,19 @@ describe('admin routes: changes', () => {
       expect(s.live.engine.has('fine')).toBe(false);
       expect(readFileSync(join(dir, 'changes.log'), 'utf8')).toBe(log);
     }
+    // A build that fails after validation (fault injected: nothing real fails there today) is
+    // not logged either: the batch is built before it is logged.
+    const engine = s.live.engine;
+    const realPrepare = engine.prepareUpsert.bind(engine);
+    engine.prepareUpsert = () => {
+      throw new RangeError('simulated build failure');
+    };
+    const failed = await put(s.app, ndjson([venue('doomed', 'Doomed')]));
+    engine.prepareUpsert = realPrepare;
+    expect(failed.statusCode).toBe(500);
+    expect(failed.json()).toMatchObject({ type: 'api_error', code: 'internal_error' });
+    expect(readFileSync(join(dir, 'changes.log'), 'utf8')).toBe(log);
+    expect(engine.has('doomed')).toBe(false);
     const compacted = await s.app.inject({ method: 'POST', url: '/admin/compact', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(compacted.statusCode).toBe(200);
     expect((await put(s.app, ndjson([venue('later', 'Later Inn')]))).statusCode).toBe(200);

@@ -24,6 +24,38 @@ describe('engine.upsert / engine.remove', () => {
     expect(() => e.basic('a', { now })).toThrow(expect.objectContaining({ code: 'venue_not_found', param: 'id' }));
   });
 
+  it('prepareUpsert builds without applying; apply makes the batch current, only if nothing changed in between', () => {
+    const ids = (e: ReturnType<typeof createEngine>) => e.search(near, { now }).establishments.map((x) => x.id).sort();
+    const e = createEngine([venue('a', 51.5, -0.1), venue('b', 51.501, -0.1)]);
+    const prepared = e.prepareUpsert([venue('b', 51.502, -0.1, 'Moved'), venue('c', 51.503, -0.1)]);
+    expect(prepared.result).toEqual({ inserted: 1, replaced: 1 });
+    // nothing visible before apply
+    expect(e.size).toBe(2);
+    expect(e.has('c')).toBe(false);
+    expect(e.basic('b', { now }).name).toBe('Venue b');
+    expect(prepared.apply()).toEqual({ inserted: 1, replaced: 1 });
+    expect(ids(e)).toEqual(['a', 'b', 'c']);
+    expect(e.basic('b', { now }).name).toBe('Moved');
+    // the oracle: an engine built from scratch on the same records answers the same
+    const fresh = createEngine([venue('a', 51.5, -0.1), venue('b', 51.502, -0.1, 'Moved'), venue('c', 51.503, -0.1)]);
+    expect(e.search(near, { now })).toEqual(fresh.search(near, { now }));
+
+    // a refused batch throws at prepare and changes nothing
+    expect(() => e.prepareUpsert([venue('d', 51.5, -0.1), { ...venue('x', 51.5, -0.1), timeZone: 'Nowhere/Land' }])).toThrow(expect.objectContaining({ code: 'invalid_venue', line: 2 }));
+    expect(e.has('d')).toBe(false);
+
+    // another change in between (an upsert, a removal, a compaction): apply throws, changing nothing
+    for (const between of [() => e.upsert([venue('e', 51.5, -0.1)]), () => e.remove(['e']), () => e.compact()]) {
+      if (e.pendingChanges === 0) e.upsert([venue('p', 51.5, -0.1)]); // so that compact() has work to do
+      const stale = e.prepareUpsert([venue('late', 51.5, -0.1)]);
+      between();
+      const before = ids(e);
+      expect(() => stale.apply()).toThrow(/applies only before any other change/);
+      expect(ids(e)).toEqual(before);
+      expect(e.has('late')).toBe(false);
+    }
+  });
+
   it('refuses a batch with a bad record or a repeated id, changing nothing', () => {
     const e = createEngine([venue('a', 51.5, -0.1)]);
     const bad = { ...venue('x', 51.5, -0.1), location: { type: 'Point', coordinates: [95, 0] } } as VenueRecord;
