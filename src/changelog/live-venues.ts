@@ -13,7 +13,8 @@
  *   new base does not hold, and the new base is restored over the handed-over bytes and
  *   swapped in with those batches applied on top (Engine.adopt), in steps of one event-loop
  *   turn each. Queries keep running on the old base until the adopt.
- * Writes (batches, compaction steps) run one at a time, in arrival order.
+ * Writes (batches, compaction steps) run one at a time, in arrival order. One process at a
+ * time holds the live directory (live-dir-lock.ts): a second service on it is refused.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
@@ -25,6 +26,7 @@ import { restoreSnapshotInSteps } from '../snapshot/read-snapshot.js';
 import { ChangeLog, syncDirectoryAsync, type Change, type LogEntry } from './change-log.js';
 import type { CompactionJob } from './compaction-worker.js';
 import { Compactor } from './compactor.js';
+import { LiveDirLock } from './live-dir-lock.js';
 import { applyLogged } from './fold-changes.js';
 
 export interface LiveVenuesOptions {
@@ -65,7 +67,15 @@ export class LiveVenues {
   private compacting: Promise<CompactionReport> | null = null;
   private readonly compactor: Compactor;
 
-  private constructor(engine: Engine, log: ChangeLog, entries: LogEntry[], options: LiveVenuesOptions, compactor: Compactor) {
+  private constructor(
+    engine: Engine,
+    log: ChangeLog,
+    entries: LogEntry[],
+    options: LiveVenuesOptions,
+    compactor: Compactor,
+    /** This process's hold on the live directory (one service per directory). */
+    private readonly lock: LiveDirLock,
+  ) {
     this.engine = engine;
     this.log = log;
     this.compactor = compactor;
@@ -81,11 +91,17 @@ export class LiveVenues {
   /** Loads the base and replays the log over it. */
   static async open(options: LiveVenuesOptions): Promise<LiveVenues> {
     mkdirSync(options.dir, { recursive: true });
-    const basePath = LiveVenues.basePath(options);
-    const engine = await options.load(basePath);
-    const { log, entries } = await ChangeLog.open(join(options.dir, 'changes.log'));
-    applyLogged(engine, ...entries.map((e) => e.change));
-    return new LiveVenues(engine, log, entries, options, new Compactor(basePath));
+    const lock = LiveDirLock.acquire(options.dir);
+    try {
+      const basePath = LiveVenues.basePath(options);
+      const engine = await options.load(basePath);
+      const { log, entries } = await ChangeLog.open(join(options.dir, 'changes.log'));
+      applyLogged(engine, ...entries.map((e) => e.change));
+      return new LiveVenues(engine, log, entries, options, new Compactor(basePath), lock);
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
   }
 
   /**
@@ -149,6 +165,7 @@ export class LiveVenues {
     await this.compacting?.catch(() => {});
     await this.compactor.close();
     await this.log.close();
+    this.lock.release();
   }
 
   private maybeCompact(): void {

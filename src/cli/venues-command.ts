@@ -26,6 +26,18 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+/** `<server>/admin/venues`; the server must be an http(s) URL. */
+function adminVenuesUrl(server: string): URL {
+  let base: URL;
+  try {
+    base = new URL(server.endsWith('/') ? server : `${server}/`);
+  } catch {
+    fail(`--server must be the service's URL, such as http://127.0.0.1:8080; got ${JSON.stringify(server)}`);
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') fail(`--server must be an http:// or https:// URL; got ${JSON.stringify(server)}`);
+  return new URL('admin/venues', base);
+}
+
 function parseBatch(text: string): number {
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < 1 || n > 100_000) throw new InvalidArgumentError(`must be 1..100000; got ${JSON.stringify(text)}`);
@@ -33,15 +45,22 @@ function parseBatch(text: string): number {
 }
 
 async function upsertFile(options: UpsertOptions): Promise<void> {
-  const token = options.tokenFile !== undefined ? readFileSync(options.tokenFile, 'utf8').trim() : process.env.VENUE_SEARCH_ADMIN_TOKEN;
+  let token: string | undefined;
+  try {
+    token = options.tokenFile !== undefined ? readFileSync(options.tokenFile, 'utf8').trim() : process.env.VENUE_SEARCH_ADMIN_TOKEN;
+  } catch (err) {
+    fail(`cannot read --token-file ${options.tokenFile}: ${(err as Error).message}`);
+  }
   if (token === undefined || token === '') fail('give the operator token with --token-file or VENUE_SEARCH_ADMIN_TOKEN');
   let total: number;
   try {
-    total = statSync(options.file).size;
+    const stat = statSync(options.file);
+    if (!stat.isFile()) fail(`--file ${options.file} is not a file (give an NDJSON file of venue records)`);
+    total = stat.size;
   } catch (err) {
     fail(`cannot read ${options.file}: ${(err as Error).message}`);
   }
-  const url = new URL('admin/venues', options.server.endsWith('/') ? options.server : `${options.server}/`);
+  const url = adminVenuesUrl(options.server);
   const bar = progressBar(process.stderr);
   const sums = { batches: 0, records: 0, inserted: 0, replaced: 0 };
   let lines: string[] = [];

@@ -36,15 +36,26 @@ export function adminRoutes(options: AdminRoutesOptions): FastifyPluginAsync {
     });
     app.addContentTypeParser(NDJSON_TYPES, { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-    app.put('/venues', { bodyLimit: options.bodyLimitBytes ?? 32 * 1024 * 1024 }, async (request) => {
-      if (typeof request.body !== 'string') {
-        throw new HttpError('unsupported_media_type', `send venue records as NDJSON (Content-Type: ${NDJSON_TYPES[0]})`);
-      }
-      const lines = parseVenueLines(request.body);
-      if (!lines.ok) throw new HttpError(lines.code, lines.message, lines.param);
-      const result = await recordsCall(() => live.upsert(lines.records));
-      return { ...result, pendingChanges: live.engine.pendingChanges, venues: live.engine.size };
-    });
+    const notNdjson = () => new HttpError('unsupported_media_type', `send venue records as NDJSON (Content-Type: ${NDJSON_TYPES[0]})`);
+    app.put(
+      '/venues',
+      {
+        bodyLimit: options.bodyLimitBytes ?? 32 * 1024 * 1024,
+        // Before any body parser runs: a JSON body would otherwise be parsed (and refused as
+        // invalid JSON, 400) instead of being refused for its type (415).
+        onRequest: async (request) => {
+          const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+          if (!NDJSON_TYPES.includes(type)) throw notNdjson();
+        },
+      },
+      async (request) => {
+        if (typeof request.body !== 'string') throw notNdjson();
+        const lines = parseVenueLines(request.body);
+        if (!lines.ok) throw new HttpError(lines.code, lines.message, lines.param);
+        const result = await recordsCall(() => live.upsert(lines.records));
+        return { ...result, pendingChanges: live.engine.pendingChanges, venues: live.engine.size };
+      },
+    );
 
     app.delete('/venues/:id', async (request) => {
       const { id } = request.params as { id: string };

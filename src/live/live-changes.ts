@@ -399,18 +399,20 @@ export function checkUpsertBatch(records: readonly unknown[]): readonly VenueRec
   if (!Array.isArray(records)) {
     throw new VenueSearchError('invalid_data', 'upsert expects an array of venue records', { value: records });
   }
-  const seen = new Set<string>();
+  /** Line (1-based position in the batch) of each id's first record. */
+  const seen = new Map<string, number>();
   for (let k = 0; k < records.length; k++) {
     const r = validateVenue(records[k], { line: k + 1 });
-    if (seen.has(r.id)) {
-      throw new VenueSearchError('duplicate_id', `record ${k + 1}: duplicate venue id ${JSON.stringify(r.id)} in one batch`, {
+    const first = seen.get(r.id);
+    if (first !== undefined) {
+      throw new VenueSearchError('duplicate_id', `line ${k + 1}: duplicate venue id ${JSON.stringify(r.id)} in one batch (first at line ${first})`, {
         param: 'id',
         value: r.id,
         recordId: r.id,
         line: k + 1,
       });
     }
-    seen.add(r.id);
+    seen.set(r.id, k + 1);
   }
   return records as readonly VenueRecord[];
 }

@@ -98,6 +98,9 @@ describe('admin routes: changes', () => {
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ inserted: 1, replaced: 1, seq: 1 });
 
+    const twice = await put(s.app, ndjson([venue('dup', 'One'), venue('other', 'Other'), venue('dup', 'Two')]));
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json()).toMatchObject({ code: 'duplicate_id', param: 'id', message: 'line 3: duplicate venue id "dup" in one batch (first at line 1)' });
     const bad = await put(s.app, ndjson([venue('new-2', 'Fine'), { ...venue('new-3', 'Broken'), location: { type: 'Point', coordinates: [0, 999] } }]));
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ type: 'invalid_request_error', code: 'invalid_venue', message: expect.stringContaining('line 2') });
@@ -109,6 +112,15 @@ describe('admin routes: changes', () => {
     expect(notJson.json()).toMatchObject({ code: 'invalid_json', param: 'line 1' });
     const plainText = await s.app.inject({ method: 'PUT', url: '/admin/venues', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'text/plain' }, payload: 'x' });
     expect(plainText.statusCode).toBe(415);
+    // a JSON body is refused for its type, before anyone tries to parse it
+    const json = await s.app.inject({ method: 'PUT', url: '/admin/venues', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, payload: ndjson([venue('j1', 'Json'), venue('j2', 'Json')]) });
+    expect(json.statusCode).toBe(415);
+    expect(json.json()).toMatchObject({ code: 'unsupported_media_type', message: expect.stringContaining('application/x-ndjson') });
+    expect(s.live.engine.has('j1')).toBe(false);
+    // the media type's case and parameters do not matter: this body is read as NDJSON (and refused as such)
+    const withCharset = await s.app.inject({ method: 'PUT', url: '/admin/venues', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'Application/X-NDJSON; charset=utf-8' }, payload: '{"id": "x",\n' });
+    expect(withCharset.statusCode).toBe(400);
+    expect(withCharset.json()).toMatchObject({ code: 'invalid_json', param: 'line 1' });
     const tooBig = await put(s.app, ndjson(Array.from({ length: 3000 }, (_, k) => venue(`big-${k}`, 'x'.repeat(400)))));
     expect(tooBig.statusCode).toBe(413);
     expect(tooBig.json()).toMatchObject({ code: 'body_too_large' });
