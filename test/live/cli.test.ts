@@ -52,6 +52,27 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
       });
     });
 
+    // A second service on the same live directory is refused while the first runs: two
+    // writers would put the same sequence numbers into one change log.
+    const second = await run(['serve', '--data', FIXTURES_PATH, '--port', '0', '--db', join(tmp, 'b.sqlite'), '--admin-token-file', token, '--live-dir', liveDir]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`is in use by process ${server.pid}`);
+
+    // The command's own mistakes: one line each, no stack trace.
+    const someFile = join(tmp, 'some.ndjson');
+    writeFileSync(someFile, '{}\n');
+    for (const [args, message] of [
+      [['--server', base, '--file', someFile, '--token-file', join(tmp, 'no-such-token')], 'cannot read --token-file'],
+      [['--server', 'notaurl', '--file', someFile, '--token-file', token], '--server must be the service'],
+      [['--server', 'ftp://127.0.0.1/', '--file', someFile, '--token-file', token], '--server must be an http:// or https:// URL'],
+      [['--server', base, '--file', tmp, '--token-file', token], 'is not a file'],
+    ] as const) {
+      const r = await run(['venues', 'upsert', ...args]);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`^venue-search: .*${message.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
+      expect(r.stderr).not.toMatch(/\n\s+at /); // no stack
+    }
+
     const fixtures = loadFixtureVenues();
     const records = Array.from({ length: 2500 }, (_, k) =>
       k < 100 ? { ...fixtures[k]!, name: `Changed ${k}` } : { id: `cli-${k}`, name: `New ${k}`, location: { type: 'Point', coordinates: [51.5, -0.1 + k * 1e-5] } },
@@ -70,6 +91,13 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`${bad}:7:`);
     expect(refused.stderr).toContain('late-bad');
+
+    const twice = join(tmp, 'twice.ndjson');
+    const dupLines = ['a', 'b', 'c', 'a'].map((id) => JSON.stringify({ id: `twice-${id}`, name: 'Twice', location: { type: 'Point', coordinates: [51.5, -0.1] } }));
+    writeFileSync(twice, `\n\n${dupLines.join('\n')}\n`);
+    const dup = await run(['venues', 'upsert', '--server', base, '--file', twice, '--token-file', token]);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toContain(`${twice}:6: batch of lines 3..6 refused (400): line 4: duplicate venue id "twice-a"`);
 
     const wrongToken = join(tmp, 'wrong');
     writeFileSync(wrongToken, 'not-the-operator-token-at-all');
