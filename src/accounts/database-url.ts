@@ -8,13 +8,14 @@ export function isPostgresUrl(db: string): boolean {
   return /^postgres(ql)?:\/\//i.test(db);
 }
 
-/** The URL without its password, for messages and logs. */
+/** The URL without its password, for messages and logs (any scheme). */
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password !== '') u.password = '***';
     return u.toString();
   } catch {
-    return 'postgres://(unparseable URL)';
+    const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url)?.[0] ?? 'postgres://';
+    return `${scheme}(unparseable URL)`;
   }
 }

@@ -8,7 +8,7 @@
  *   keys rotate <accountId> [--db accounts.sqlite] [--only secret|public] [--grace-hours 24]
  * Operator commands print one JSON object on stdout; errors go to stderr with exit code 1.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isVenueSearchError } from '../errors.js';
@@ -60,6 +60,10 @@ function parseGraceHours(text: string): number {
  * at open), else an SQLite file. Stops with one line naming it (no stack trace, exit 1).
  */
 async function openStore(db: string): Promise<AccountsStore> {
+  // Any other URL (mysql://, https://...) would otherwise be taken for an SQLite file's name.
+  if (!isPostgresUrl(db) && /^[a-z][a-z0-9+.-]*:\/\//i.test(db)) {
+    fail(`--db ${redactUrl(db)} is not a database this service can use: give an SQLite file, or a postgres:// URL`);
+  }
   try {
     // each client is loaded only when used: pg and better-sqlite3 are optional for the package
     if (isPostgresUrl(db)) return await (await import('../accounts/postgres-accounts-store.js')).PostgresAccountsStore.open(db);
@@ -85,6 +89,20 @@ async function withStore<T>(dbPath: string, run: (store: AccountsStore) => Promi
   } finally {
     await store.close();
   }
+}
+
+/**
+ * {@link withStore} for a command on an existing account: the SQLite file must exist (a
+ * mistyped --db must not create an empty database), and the account must be in it; either
+ * missing stops the command with one line, the database closed first.
+ */
+async function withAccount<T>(db: string, accountId: string, run: (store: AccountsStore) => Promise<T>): Promise<T> {
+  if (!isPostgresUrl(db) && db !== ':memory:' && !existsSync(db)) {
+    fail(`no accounts database at ${db}: check --db (\`accounts create\` or \`serve\` makes one)`);
+  }
+  const found = await withStore(db, async (store) => ((await store.getAccount(accountId)) === undefined ? null : { value: await run(store) }));
+  if (found === null) fail(`no account ${JSON.stringify(accountId)} in ${describeDb(db)}`);
+  return found.value;
 }
 
 export interface ServeOptions {
@@ -401,10 +419,7 @@ export function registerServiceCommands(program: Command): void {
       } catch (err) {
         fail((err as Error).message);
       }
-      const balanceMicros = await withStore(options.db, async (store) => {
-        if ((await store.getAccount(accountId)) === undefined) fail(`no account ${JSON.stringify(accountId)} in ${describeDb(options.db)}`);
-        return store.topUp(accountId, amountMicros, Date.now());
-      });
+      const balanceMicros = await withAccount(options.db, accountId, (store) => store.topUp(accountId, amountMicros, Date.now()));
       printJson({ accountId, toppedUpMicros: amountMicros, balanceMicros, balanceGBP: (balanceMicros / MICROS_PER_GBP).toFixed(6) });
     });
 
@@ -423,8 +438,7 @@ export function registerServiceCommands(program: Command): void {
         fail((err as Error).message);
       }
       if (options.clear === true && origins.length > 0) fail('give either origins or --clear, not both');
-      const allowed = await withStore(options.db, async (store) => {
-        if ((await store.getAccount(accountId)) === undefined) fail(`no account ${JSON.stringify(accountId)} in ${describeDb(options.db)}`);
+      const allowed = await withAccount(options.db, accountId, async (store) => {
         if (options.clear === true || origins.length > 0) await store.setAllowedOrigins(accountId, origins);
         return store.allowedOrigins(accountId);
       });
@@ -441,13 +455,12 @@ export function registerServiceCommands(program: Command): void {
     .addOption(new Option('--only <kind>', 'rotate only this key').choices(['secret', 'public']))
     .option('--grace-hours <hours>', 'how long the old keys keep working', parseGraceHours, 24)
     .action(async (accountId: string, options: { db: string; only?: 'secret' | 'public'; graceHours: number }) => {
-      const rotated = await withStore(options.db, async (store) => {
-        if ((await store.getAccount(accountId)) === undefined) fail(`no account ${JSON.stringify(accountId)} in ${describeDb(options.db)}`);
-        return rotateAccountKeys(store, accountId, {
+      const rotated = await withAccount(options.db, accountId, (store) =>
+        rotateAccountKeys(store, accountId, {
           ...(options.only === undefined ? {} : { kinds: [options.only] }),
           graceMs: Math.round(options.graceHours * 3_600_000),
-        });
-      });
+        }),
+      );
       printJson({ ...rotated, previousKeysExpireAt: new Date(rotated.previousKeysExpireAtMs).toISOString() });
     });
 }

@@ -3,7 +3,7 @@
  * topup`, `keys rotate`. Oracle: the printed keys are used against a fresh app on the same
  * database file (they must authenticate), and GBP amounts are converted by hand.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -50,6 +50,7 @@ describe('operator commands', () => {
 
   it('topup rejects a float-looking or negative amount and an unknown account with exit code 1', async () => {
     const db = join(tmp, 'bad.sqlite');
+    await run('accounts', 'create', '--plan', 'StartUp', '--db', db); // the database exists; the account does not
     const exit = vi.spyOn(process, 'exit').mockImplementation(((code: number) => {
       throw new Error(`exit ${code}`);
     }) as never);
@@ -61,6 +62,32 @@ describe('operator commands', () => {
     await expect(program.parseAsync(['accounts', 'topup', 'acct_nobody', '5', '--db', db], { from: 'user' })).rejects.toThrow('exit 1');
     expect(exit).toHaveBeenCalledWith(1);
     expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toContain('no account "acct_nobody"');
+    // the store was closed before the command stopped: SQLite left no write-ahead log behind
+    expect(existsSync(`${db}-wal`)).toBe(false);
+  });
+
+  it('a mistyped --db is refused for commands on an existing account (no empty database is made), and an unsupported URL is named without its password', async () => {
+    const exit = vi.spyOn(process, 'exit').mockImplementation(((code: number) => {
+      throw new Error(`exit ${code}`);
+    }) as never);
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const program = new Command('venue-search').exitOverride();
+    registerServiceCommands(program);
+    const typo = join(tmp, 'no-such-accounts.sqlite');
+    for (const args of [
+      ['accounts', 'topup', 'acct_x', '5'],
+      ['accounts', 'origins', 'acct_x'],
+      ['keys', 'rotate', 'acct_x'],
+    ]) {
+      await expect(program.parseAsync([...args, '--db', typo], { from: 'user' })).rejects.toThrow('exit 1');
+    }
+    expect(readdirSync(tmp).filter((f) => f.startsWith('no-such-accounts'))).toEqual([]);
+    await expect(program.parseAsync(['accounts', 'create', '--plan', 'StartUp', '--db', 'mysql://ops:hunter2@db.example.com/accounts'], { from: 'user' })).rejects.toThrow('exit 1');
+    expect(exit).toHaveBeenCalledWith(1);
+    const printed = stderr.mock.calls.map((c) => String(c[0])).join('');
+    expect(printed.match(/no accounts database at .*no-such-accounts\.sqlite/g)).toHaveLength(3);
+    expect(printed).toContain('--db mysql://ops:***@db.example.com/accounts is not a database this service can use');
+    expect(printed).not.toContain('hunter2');
   });
 
   it('serve stops with exit code 1 and a message naming the file for a missing file, a directory, a bad record and malformed JSON', async () => {
