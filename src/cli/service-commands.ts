@@ -8,7 +8,7 @@
  *   keys rotate <accountId> [--db accounts.sqlite] [--only secret|public] [--grace-hours 24]
  * Operator commands print one JSON object on stdout; errors go to stderr with exit code 1.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isVenueSearchError } from '../errors.js';
@@ -260,6 +260,25 @@ async function developmentKeys(store: AccountsStore, dbPath: string): Promise<De
   }
 }
 
+/**
+ * With a compacted base in the live directory, what is served is that base (and the changes
+ * after it), not --data (docs/updates.md): say so, and warn when --data changed after it was
+ * written (a new data file shipped to a live-data service is not read).
+ */
+function compactedBaseLines(dataPath: string, dir: string): string[] {
+  const basePath = LiveVenues.basePath({ dataPath, dir });
+  if (basePath === dataPath) return [];
+  const lines = [`Base: ${basePath} (compacted from --data and the changes since; --data is not read while it exists)`];
+  try {
+    if (statSync(dataPath).mtimeMs > statSync(basePath).mtimeMs) {
+      lines.push(`warning: --data ${dataPath} changed after ${basePath} was written, and is NOT served; to serve it, start with a fresh --live-dir (its changes are then not carried over)`);
+    }
+  } catch {
+    // --data gone: the compacted base is all there is, as said above
+  }
+  return lines;
+}
+
 /** The lines `serve` prints once it listens: where, and the development keys with --dev. */
 async function servingLines(options: ServeOptions, port: number, dev: DevelopmentKeys | undefined, workers: number): Promise<string[]> {
   const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
@@ -365,7 +384,7 @@ async function serve(options: ServeOptions): Promise<void> {
   const lines = await servingLines(options, port, dev, 1);
   if (live !== null) {
     const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
-    lines.splice(1, 0, `Admin routes on ${base}/admin/ (live data in ${live.dir}; ${live.live.engine.pendingChanges} pending changes replayed)`);
+    lines.splice(1, 0, `Admin routes on ${base}/admin/ (live data in ${live.dir}; ${live.live.engine.pendingChanges} pending changes replayed)`, ...compactedBaseLines(options.data, live.dir));
   }
   process.stderr.write(`${lines.join('\n')}\n`);
 }

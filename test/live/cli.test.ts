@@ -1,7 +1,7 @@
 // `serve --admin-token-file` and `venues upsert` end to end: real processes, the change log
 // on disk checked with the service's start path afterwards.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -112,6 +112,31 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     expect(live.engine.basic(fixtures[7]!.id).name).toBe('Changed 7');
     expect(live.engine.basic('cli-2499').name).toBe('New 2499');
     expect(live.engine.has('late-0')).toBe(false);
+    await live.compact(); // writes <live-dir>/base.snapshot
     await live.close();
+
+    // A new data file shipped afterwards is not what is served: serve says so.
+    const shipped = join(tmp, 'shipped.ndjson');
+    copyFileSync(FIXTURES_PATH, shipped);
+    const restarted = spawn(
+      process.execPath,
+      ['--import', 'tsx', MAIN, 'serve', '--data', shipped, '--port', '0', '--db', join(tmp, 'a.sqlite'), '--admin-token-file', token, '--live-dir', liveDir],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    children.push(restarted);
+    const startLines = await new Promise<string[]>((resolve, reject) => {
+      const seen: string[] = [];
+      const timer = setTimeout(() => reject(new Error(`server did not start: ${seen.join('\n')}`)), 60_000);
+      createInterface({ input: restarted.stderr! }).on('line', (line) => {
+        seen.push(line);
+        if (line.startsWith('warning:') || line.startsWith('Development') || seen.length > 3) {
+          clearTimeout(timer);
+          resolve(seen);
+        }
+      });
+    });
+    restarted.kill('SIGKILL');
+    expect(startLines).toContain(`Base: ${join(liveDir, 'base.snapshot')} (compacted from --data and the changes since; --data is not read while it exists)`);
+    expect(startLines.some((l) => l.startsWith(`warning: --data ${shipped} changed after`) && l.includes('NOT served'))).toBe(true);
   }, 120_000);
 });
