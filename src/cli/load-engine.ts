@@ -4,16 +4,22 @@ import { join } from 'node:path';
 import { createEngineFromFile } from '../data/read-engine.js';
 import type { Engine } from '../engine.js';
 import { isSnapshot, readSnapshot } from '../snapshot/read-snapshot.js';
+import { MAGIC } from '../snapshot/snapshot-format.js';
 import { readSharedSnapshot, type SharedSnapshot } from '../snapshot/shared-snapshot.js';
 import { writeSnapshot } from '../snapshot/write-snapshot.js';
 
-/** Whether the file at `path` starts like a snapshot (reads its first 8 bytes only). */
+/**
+ * Whether the file at `path` starts like a snapshot (reads its first bytes only); a file cut
+ * shorter than the magic but starting with its first bytes counts too, so that it is
+ * reported as a truncated snapshot, not as malformed JSON.
+ */
 export function isSnapshotFile(path: string): boolean {
   const fd = openSync(path, 'r');
   try {
-    const head = new Uint8Array(8);
-    const n = readSync(fd, head, 0, 8, 0);
-    return isSnapshot(head.subarray(0, n));
+    const head = new Uint8Array(MAGIC.length);
+    const n = readSync(fd, head, 0, head.length, 0);
+    if (n < MAGIC.length) return n > 0 && MAGIC.startsWith(Buffer.from(head.subarray(0, n)).toString('latin1'));
+    return isSnapshot(head);
   } finally {
     closeSync(fd);
   }

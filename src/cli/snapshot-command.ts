@@ -5,6 +5,7 @@ import { createEngineFromFile } from '../data/read-engine.js';
 import { VenueSearchError } from '../errors.js';
 import { writeSnapshot } from '../snapshot/write-snapshot.js';
 import { progressBar } from './progress-bar.js';
+import { isSnapshotFile } from './load-engine.js';
 
 interface SnapshotOptions {
   data: string;
@@ -28,6 +29,9 @@ export function registerSnapshotCommand(program: Command, stderr: Writable & { i
       const { data, out } = options;
       if (!existsSync(data) || !statSync(data).isFile()) {
         throw new VenueSearchError('invalid_data', `data file not found: ${data} (give a venues NDJSON, JSON or GeoJSON file with --data)`, { param: 'data', value: data });
+      }
+      if (isSnapshotFile(data)) {
+        throw new VenueSearchError('invalid_data', `${data} is a snapshot already: serve it as it is (venue-search serve --data ${data}); --data takes a venues file (NDJSON, JSON or GeoJSON)`, { param: 'data', value: data });
       }
       const started = Date.now();
       const reading = progressBar(stderr);

@@ -126,6 +126,8 @@ function open(file: SnapshotBytes, name: string): OpenedSnapshot {
     throw new VenueSearchError('invalid_data', `${name} is not a usable venue-search snapshot: ${why}`, { param: 'path', value: name });
   };
   const prefix = Buffer.from(file.read(0, Math.min(PREFIX_BYTES, file.length)));
+  // cut inside the magic itself: truncated, not another kind of file
+  if (prefix.length < MAGIC.length && prefix.length > 0 && MAGIC.startsWith(prefix.toString('latin1'))) bad(`it is truncated (file ${file.length} bytes)`);
   if (!isSnapshot(prefix)) bad(`it does not start with ${JSON.stringify(MAGIC)}`);
   if (prefix.length < PREFIX_BYTES) bad('it is truncated');
   const headerStart = prefix.readDoubleLE(8);

@@ -63,4 +63,12 @@ describe('venue-search snapshot', () => {
     expect(() => statSync(out)).toThrow();
     await expect(loadEngineFile(join(dir, 'missing.ndjson'), fail)).rejects.toThrow(/data file not found: .*missing\.ndjson .*or a snapshot/);
   });
+
+  it('a snapshot given as --data is refused, saying to serve it as it is', async () => {
+    const first = join(dir, 'first.vsnap');
+    await run('snapshot', '--data', FIXTURES, '--out', first);
+    const again = join(dir, 'again.vsnap');
+    await expect(run('snapshot', '--data', first, '--out', again)).rejects.toThrow(`${first} is a snapshot already: serve it as it is`);
+    expect(() => statSync(again)).toThrow();
+  });
 });

@@ -7,6 +7,7 @@ import { createEngine } from '../../src/engine.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import { readSnapshot, restoreSnapshot } from '../../src/snapshot/read-snapshot.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
+import { isSnapshotFile } from '../../src/cli/load-engine.js';
 import { prng } from '../support/oracle.js';
 
 // The oracle for what a snapshot holds: the fixture file itself, parsed here with
@@ -134,6 +135,14 @@ describe('snapshot edge cases and bad files', () => {
       const cut = join(dir, `cut-${k}.vsnap`);
       writeFileSync(cut, bytes.subarray(0, Math.floor((bytes.length * k) / 10)));
       expect(() => readSnapshot(cut), `cut at ${k}/10`).toThrow(/not a usable venue-search snapshot: it is truncated/);
+    }
+    // cut inside its first bytes (the magic): truncated too, for the reader and for the command
+    // line, which would otherwise read the file as malformed JSON
+    for (const n of [1, 5, 8, 20]) {
+      const cut = join(dir, `head-${n}.vsnap`);
+      writeFileSync(cut, bytes.subarray(0, n));
+      expect(() => readSnapshot(cut), `first ${n} bytes`).toThrow(/not a usable venue-search snapshot: it is truncated/);
+      expect(isSnapshotFile(cut), `first ${n} bytes`).toBe(true);
     }
   });
 
