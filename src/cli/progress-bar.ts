@@ -1,4 +1,4 @@
-import { Presets, SingleBar } from 'cli-progress';
+import { Format, Presets, SingleBar } from 'cli-progress';
 import type { Writable } from 'node:stream';
 
 export interface ProgressBar {
@@ -7,13 +7,27 @@ export interface ProgressBar {
   stop(): void;
 }
 
+/** What a bar counts: items (records, rows; shown as they are) or bytes (shown in MB). */
+export type ProgressUnit = 'items' | 'bytes';
+
 /**
  * A cli-progress bar on `stream` when it is a terminal; silent otherwise (pipes and CI logs
  * get the summary lines only). Starts at the first update; cleared when stopped.
  */
-export function progressBar(stream: Writable & { isTTY?: boolean }): ProgressBar {
+export function progressBar(stream: Writable & { isTTY?: boolean }, unit: ProgressUnit = 'items'): ProgressBar {
   if (!stream.isTTY) return { update: () => {}, stop: () => {} };
-  const bar = new SingleBar({ stream: stream as NodeJS.WritableStream, clearOnComplete: true, hideCursor: true }, Presets.shades_classic);
+  const inBytes = unit === 'bytes';
+  const bar = new SingleBar(
+    {
+      stream: stream as NodeJS.WritableStream,
+      clearOnComplete: true,
+      hideCursor: true,
+      format: ` {bar} {percentage}% | ETA: {eta}s | {value}/{total}${inBytes ? ' MB' : ''}`,
+      // bytes as MB with one decimal; everything else as cli-progress writes it
+      formatValue: (v, options, type) => (inBytes && (type === 'value' || type === 'total') ? (v / 1e6).toFixed(1) : Format.ValueFormat(v, options, type)),
+    },
+    Presets.shades_classic,
+  );
   let started = false;
   return {
     update(done, total) {

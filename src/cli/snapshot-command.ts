@@ -34,7 +34,7 @@ export function registerSnapshotCommand(program: Command, stderr: Writable & { i
         throw new VenueSearchError('invalid_data', `${data} is a snapshot already: serve it as it is (venue-search serve --data ${data}); --data takes a venues file (NDJSON, JSON or GeoJSON)`, { param: 'data', value: data });
       }
       const started = Date.now();
-      const reading = progressBar(stderr);
+      const reading = progressBar(stderr, 'bytes');
       const { engine } = await createEngineFromFile(data, { onProgress: (p) => reading.update(p.bytes, p.totalBytes) });
       reading.stop();
       stderr.write(`read ${engine.size} venues from ${data} and built the engine\n`);

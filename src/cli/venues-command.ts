@@ -61,7 +61,7 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
     fail(`cannot read ${options.file}: ${(err as Error).message}`);
   }
   const url = adminVenuesUrl(options.server);
-  const bar = progressBar(process.stderr);
+  const bar = progressBar(process.stderr, 'bytes');
   const sums = { batches: 0, records: 0, inserted: 0, replaced: 0 };
   let lines: string[] = [];
   let bytes = 0;
