@@ -18,6 +18,20 @@ afterEach(() => vi.restoreAllMocks());
 
 const run = runServiceCommand;
 
+/**
+ * The service commands on a commander program whose process.exit throws `exit <code>` (so a
+ * command that stops can be awaited) and whose stderr is captured (restored after each test).
+ */
+function stoppingCommands() {
+  const exit = vi.spyOn(process, 'exit').mockImplementation(((code: number) => {
+    throw new Error(`exit ${code}`);
+  }) as never);
+  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  const program = new Command('venue-search').exitOverride();
+  registerServiceCommands(program);
+  return { exit, stderr, program };
+}
+
 describe('operator commands', () => {
   it('accounts create prints working keys; topup adds exact micros; keys rotate keeps the old key for the grace period', async () => {
     const db = join(tmp, 'ops.sqlite');
@@ -51,12 +65,7 @@ describe('operator commands', () => {
   it('topup rejects a float-looking or negative amount and an unknown account with exit code 1', async () => {
     const db = join(tmp, 'bad.sqlite');
     await run('accounts', 'create', '--plan', 'StartUp', '--db', db); // the database exists; the account does not
-    const exit = vi.spyOn(process, 'exit').mockImplementation(((code: number) => {
-      throw new Error(`exit ${code}`);
-    }) as never);
-    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    const program = new Command('venue-search').exitOverride();
-    registerServiceCommands(program);
+    const { exit, stderr, program } = stoppingCommands();
     await expect(program.parseAsync(['accounts', 'topup', 'acct_x', '1e3', '--db', db], { from: 'user' })).rejects.toThrow('exit 1');
     await expect(program.parseAsync(['accounts', 'topup', 'acct_x', '-5', '--db', db], { from: 'user' })).rejects.toThrow();
     await expect(program.parseAsync(['accounts', 'topup', 'acct_nobody', '5', '--db', db], { from: 'user' })).rejects.toThrow('exit 1');
@@ -67,12 +76,7 @@ describe('operator commands', () => {
   });
 
   it('a mistyped --db is refused for commands on an existing account (no empty database is made), and an unsupported URL is named without its password', async () => {
-    const exit = vi.spyOn(process, 'exit').mockImplementation(((code: number) => {
-      throw new Error(`exit ${code}`);
-    }) as never);
-    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    const program = new Command('venue-search').exitOverride();
-    registerServiceCommands(program);
+    const { exit, stderr, program } = stoppingCommands();
     const typo = join(tmp, 'no-such-accounts.sqlite');
     for (const args of [
       ['accounts', 'topup', 'acct_x', '5'],
