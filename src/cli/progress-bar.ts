@@ -1,5 +1,9 @@
-import { Format, Presets, SingleBar } from 'cli-progress';
+import cliProgress from 'cli-progress';
 import type { Writable } from 'node:stream';
+
+// cli-progress is CommonJS: Node's ESM loader finds SingleBar and Presets among its named
+// exports but not Format, so everything is read from the module object.
+const { Format, Presets, SingleBar } = cliProgress;
 
 export interface ProgressBar {
   /** Done so far, of `total` (undefined while unknown). */
