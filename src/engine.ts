@@ -12,7 +12,7 @@ import type { VenueRecord } from './schema/venue.js';
 import type { HoursTable, ZoneTable } from './hours/index.js';
 import { createDefaultPlaceResolver } from './places/default-resolver.js';
 import { LearntPlaces } from './places/learnt-places.js';
-import { checkUpsertBatch, LiveChanges, type PreparedUpsert, type RemoveResult, type UpsertResult } from './live/live-changes.js';
+import { checkUpsertBatch, LiveChanges, stalePreparedUpsert, type PreparedUpsert, type RemoveResult, type UpsertResult } from './live/live-changes.js';
 import type { LivePlaces } from './live/live-places.js';
 import { currentGenres } from './live/current-genres.js';
 import { foldSides, type FoldSide } from './live/fold-sides.js';
@@ -178,7 +178,7 @@ export class Engine {
     return {
       result: prepared.result,
       apply: () => {
-        if (this.live !== live) throw new Error('a prepared upsert applies only before any other change');
+        if (this.live !== live) throw stalePreparedUpsert(); // a compaction replaced the changes
         return prepared.apply();
       },
     };

@@ -8,6 +8,11 @@ export function isPostgresUrl(db: string): boolean {
   return /^postgres(ql)?:\/\//i.test(db);
 }
 
+/** The scheme of a URL-like `--db` (`mysql://`), or null for a file path. */
+export function urlScheme(db: string): string | null {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.exec(db)?.[0] ?? null;
+}
+
 /** The URL without its password, for messages and logs (any scheme). */
 export function redactUrl(url: string): string {
   try {
@@ -15,7 +20,6 @@ export function redactUrl(url: string): string {
     if (u.password !== '') u.password = '***';
     return u.toString();
   } catch {
-    const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url)?.[0] ?? 'postgres://';
-    return `${scheme}(unparseable URL)`;
+    return `${urlScheme(url) ?? 'postgres://'}(unparseable URL)`;
   }
 }

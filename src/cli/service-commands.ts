@@ -19,7 +19,7 @@ import { hashApiKey } from '../accounts/keys.js';
 import { normalizeOrigin } from '../accounts/origins.js';
 import { MICROS_PER_GBP, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../accounts/plans.js';
 import { AccountsDatabaseError, type AccountsStore } from '../accounts/accounts-store.js';
-import { isPostgresUrl, redactUrl } from '../accounts/database-url.js';
+import { isPostgresUrl, redactUrl, urlScheme } from '../accounts/database-url.js';
 import type { WidgetOptions } from '../widget/widget-page.js';
 import { LiveVenues } from '../changelog/live-venues.js';
 import { loadEngineFile, loadSharedSnapshot } from './load-engine.js';
@@ -61,7 +61,7 @@ function parseGraceHours(text: string): number {
  */
 async function openStore(db: string): Promise<AccountsStore> {
   // Any other URL (mysql://, https://...) would otherwise be taken for an SQLite file's name.
-  if (!isPostgresUrl(db) && /^[a-z][a-z0-9+.-]*:\/\//i.test(db)) {
+  if (!isPostgresUrl(db) && urlScheme(db) !== null) {
     fail(`--db ${redactUrl(db)} is not a database this service can use: give an SQLite file, or a postgres:// URL`);
   }
   try {

@@ -41,20 +41,9 @@ export function validateVenue(value: unknown, where: RecordLocation = {}): Venue
     const reason = first ? first.message.toLowerCase() : 'invalid record';
     throw recordError(value, where, field, bad, reason);
   }
-  const record = value as VenueRecord;
-  const unknown = unknownCatersFlag(record);
-  if (unknown !== undefined) throw recordError(value, where, 'catersFlags', unknown, 'unknown caters flag');
-  if (!knownTimeZone(record)) throw recordError(value, where, 'timeZone', record.timeZone, 'must be an IANA time zone name such as "Europe/London"');
-  for (const field of HOURS_FIELDS) {
-    try {
-      checkWeeklyHours(record[field], { field });
-    } catch (err) {
-      if (!isVenueSearchError(err) || err.param === undefined) throw err;
-      // the hours' own message names the slot and the rule; the record's place goes first
-      throw recordError(value, where, err.param, err.value, err.message.replace(/^\S+ /, '').replace(/; got .*$/s, ''));
-    }
-  }
-  return record;
+  const problem = ruleProblem(value as VenueRecord);
+  if (problem !== null) throw recordError(value, where, problem.field, problem.value, problem.reason);
+  return value as VenueRecord;
 }
 
 /**
@@ -62,16 +51,34 @@ export function validateVenue(value: unknown, where: RecordLocation = {}): Venue
  * caller that only needs the verdict, such as the reader's worker threads.
  */
 export function isValidVenue(value: unknown): boolean {
-  if (!venueChecker().Check(value)) return false;
-  const record = value as VenueRecord;
-  if (unknownCatersFlag(record) !== undefined || !knownTimeZone(record)) return false;
-  try {
-    for (const field of HOURS_FIELDS) checkWeeklyHours(record[field], { field });
-  } catch (err) {
-    if (isVenueSearchError(err)) return false;
-    throw err;
+  return venueChecker().Check(value) && ruleProblem(value as VenueRecord) === null;
+}
+
+/** A rule a schema-valid record breaks: the field, its bad value, and the rule broken. */
+interface RuleProblem {
+  readonly field: string;
+  readonly value: unknown;
+  readonly reason: string;
+}
+
+/**
+ * The first rule the schema cannot say that a schema-valid record breaks (caters flags, time
+ * zone, opening hours; see validateVenue), or null. The one place for those rules.
+ */
+function ruleProblem(record: VenueRecord): RuleProblem | null {
+  const unknown = unknownCatersFlag(record);
+  if (unknown !== undefined) return { field: 'catersFlags', value: unknown, reason: 'unknown caters flag' };
+  if (!knownTimeZone(record)) return { field: 'timeZone', value: record.timeZone, reason: 'must be an IANA time zone name such as "Europe/London"' };
+  for (const field of HOURS_FIELDS) {
+    try {
+      checkWeeklyHours(record[field], { field });
+    } catch (err) {
+      if (!isVenueSearchError(err) || err.param === undefined) throw err;
+      // the hours' message is "<param> must be ...; got <value>": keep its rule, the record's place goes first
+      return { field: err.param, value: err.value, reason: err.message.replace(/^\S+ /, '').replace(/; got .*$/s, '') };
+    }
   }
-  return true;
+  return null;
 }
 
 /** Whether a schema-valid record's `timeZone` is absent or a zone Intl knows (cached per name). */

@@ -32,6 +32,11 @@ export interface PreparedUpsert {
   apply(): UpsertResult;
 }
 
+/** What {@link PreparedUpsert.apply} throws when another change came in between (it then changes nothing). */
+export function stalePreparedUpsert(): Error {
+  return new Error('a prepared upsert applies only before any other change');
+}
+
 /** What {@link Engine.remove} did. */
 export interface RemoveResult {
   /** Ids removed. */
@@ -202,7 +207,7 @@ export class LiveChanges {
     return {
       result,
       apply: () => {
-        if (this.version !== version) throw new Error('a prepared upsert applies only before any other change');
+        if (this.version !== version) throw stalePreparedUpsert();
         this.commit(hide, valid, keep, run);
         return result;
       },

@@ -75,15 +75,12 @@ function expectation(error: ValueError): string {
   }
 }
 
-/** The schema bounds whose failure may be a published limit (see {@link isPublishedLimit}). */
-const LIMIT_BOUNDS: ReadonlyMap<ValueErrorType, LimitBound> = new Map([
+/** The schema bounds whose failure may be a published limit (see {@link isPublishedLimit}), by their JSON Schema keyword (as ajv reports it too). */
+const LIMIT_BOUNDS: ReadonlyMap<ValueErrorType, 'maximum' | 'maxItems'> = new Map([
   [ValueErrorType.ArrayMaxItems, 'maxItems'],
   [ValueErrorType.NumberMaximum, 'maximum'],
   [ValueErrorType.IntegerMaximum, 'maximum'],
 ]);
-
-/** A JSON Schema upper bound (the keyword's name, as ajv reports it too). */
-export type LimitBound = 'maximum' | 'maxItems';
 
 /**
  * Whether a value over a schema bound (`keyword`: the JSON Schema keyword that failed) at
