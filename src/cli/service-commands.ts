@@ -123,10 +123,30 @@ export interface ServeOptions {
   compactAfter: number;
   /** Engine threads over one shared snapshot (0: the engine runs on the main thread). */
   engineThreads: number;
+  /** The base URL clients use (behind a TLS proxy: `https://api.example.com`), for openapi.json's `servers`. */
+  publicUrl?: string;
 }
 
 /** Shortest operator token accepted (characters). */
 const MIN_ADMIN_TOKEN_LENGTH = 16;
+
+/**
+ * `--public-url`: an absolute http(s) URL without credentials, query or fragment; a path is
+ * kept (a service behind a proxy at `/venues`), its trailing slash dropped.
+ */
+export function parsePublicUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new InvalidArgumentError(`must be an absolute URL such as https://api.example.com; got ${JSON.stringify(text)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError(`must be an http or https URL; got ${JSON.stringify(text)}`);
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+    throw new InvalidArgumentError(`must be a base URL without credentials, query or fragment; got ${JSON.stringify(text)}`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
 
 function parseCount(text: string): number {
   const n = Number(text);
@@ -358,7 +378,7 @@ async function serve(options: ServeOptions): Promise<void> {
   }
   const { clock, file: clockFile } = serviceTime;
   if (clockFile !== undefined) process.stderr.write(`warning: the service clock reads ${clockFile} (${CLOCK_FILE_ENV}; for tests only)\n`);
-  const app = await buildApp({ engine, accounts: store, clock, logger: { level: 'info' }, widget: widgetOptionsOf(options), ...admin });
+  const app = await buildApp({ engine, accounts: store, clock, logger: { level: 'info' }, widget: widgetOptionsOf(options), publicUrl: options.publicUrl, ...admin });
   startTime('app built');
   const close = async (): Promise<void> => {
     await app.close();
@@ -406,6 +426,7 @@ export function registerServiceCommands(program: Command): void {
     .option('--workers <n>', 'worker processes serving the one port, each with its own copy of the venue data (default: the number of cores; to hold the data once, see --engine-threads)', parseWorkers)
     .option('--engine-threads <n>', 'engine threads per process over one copy of the venue data in shared memory (0: the engine runs on the main thread)', parseCount, 0)
     .option('--dev', 'create or reuse the development account and print its keys (kept beside the database, reused while valid)')
+    .option('--public-url <url>', 'the base URL clients use, named in /v1/openapi.json (behind a TLS proxy: https://api.example.com; default: the scheme and Host of each request)', parsePublicUrl)
     .option('--widget-tiles <template>', 'XYZ base-map tiles for the widget, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: the offline base map)')
     .option('--widget-tiles-attribution <text>', 'credit line shown on the widget map when tiles are used (plain text)')
     .addOption(new Option('--widget-tile-url <template>', 'older name of --widget-tiles').hideHelp())

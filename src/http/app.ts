@@ -25,7 +25,8 @@ import { requestLogOptions } from '../service/request-log.js';
 import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.js';
 import { clientErrorResponse } from './client-errors.js';
 import { HttpError, toErrorResponse } from './http-errors.js';
-import { createValidatorCompiler } from './validation.js';
+import { addMethodNotAllowedRoutes, collectMethods } from './method-not-allowed.js';
+import { createValidatorCompiler, malformedQueryParam } from './validation.js';
 import { V1_PREFIX, v1Routes } from './v1/routes.js';
 import { ErrorEnvelopeSchema } from '../service/api-schemas.js';
 import { WIDGET_PREFIX, widgetRoutes, type WidgetOptions } from './v1/widget-routes.js';
@@ -54,7 +55,7 @@ export interface BuildAppOptions {
    * The public base URL (`https://api.example.com`) the OpenAPI document names in `servers`.
    * Default: the scheme and Host of the request that fetches the document.
    */
-  readonly publicUrl?: string;
+  readonly publicUrl?: string | undefined;
   /** Operator routes for live data at /admin (admin-routes.ts); absent unless given. */
   readonly admin?: AdminRoutesOptions;
 }
@@ -103,6 +104,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       reply.header('connection', 'close');
       throw new HttpError('service_unavailable', 'the service is shutting down; retry the request (it was not charged)');
     }
+    const malformed = malformedQueryParam(request.url);
+    if (malformed !== undefined) throw new HttpError('invalid_url', `query parameter ${JSON.stringify(malformed)} is not valid percent-encoded UTF-8`, malformed);
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      throw new HttpError('unsupported_media_type', `Content-Encoding ${JSON.stringify(encoding)} is not supported; send the body uncompressed`);
+    }
   });
   app.removeContentTypeParser('text/plain');
 
@@ -125,11 +132,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     openapi: OPENAPI_HEAD,
   });
   app.addSchema(ErrorEnvelopeSchema);
+  const v1Methods = collectMethods(app, V1_PREFIX);
   const vocabulary = () => options.engine.vocabulary();
   await app.register(widgetRoutes({ ...options.widget, vocabulary, accounts: options.accounts, clock }), { prefix: WIDGET_PREFIX });
   if (options.admin !== undefined) await app.register(adminRoutes(options.admin), { prefix: ADMIN_PREFIX });
   await app.register(v1Routes({ engine: options.engine, accounts: options.accounts, clock, planWindows: options.planWindows ?? planWindows, publicUrl: options.publicUrl }), {
     prefix: V1_PREFIX,
   });
+  addMethodNotAllowedRoutes(app, v1Methods);
   return app;
 }

@@ -5,6 +5,7 @@
  * envelope on it (instead of fastify's `{"error", "message", "statusCode"}` body) and closes
  * it, as Node's own handler does. A reset or already-closed socket gets nothing.
  */
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { HttpError, toErrorResponse } from './http-errors.js';
@@ -28,7 +29,9 @@ export function clientErrorResponse(err: NodeJS.ErrnoException, socket: Duplex):
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? 'Error'}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        // every response carries a Request-Id (docs/http.md); there is no request to log it with
+        `Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(err);

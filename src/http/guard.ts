@@ -11,7 +11,7 @@ import type { PlanName, RateWindow } from '../accounts/plans.js';
 import { HttpError } from './http-errors.js';
 import { presentedKey } from './key-header.js';
 
-/** Routes with `config: { public: true }` skip the guard (the OpenAPI document, 405 answers). */
+/** Routes with `config: { public: true }` skip the guard (the OpenAPI document). */
 export interface GuardRouteConfig {
   public?: boolean;
 }

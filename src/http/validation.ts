@@ -67,3 +67,31 @@ export function finiteQueryNumbers(querySchema: ObjectSchemaLike): preValidation
     done();
   };
 }
+
+/**
+ * The first query parameter of `url` that does not decode as percent-encoded UTF-8 (`+` is a
+ * space), by its name (decoded where the name decodes, else as written; a nameless one by its
+ * whole text); undefined when all
+ * decode. The query parser keeps an undecodable sequence (`%E0%A4%A`, a lone surrogate
+ * `%ED%A0%80`) as literal text, which would then be searched for and billed; such a URL is
+ * refused instead, as the router refuses one in the path.
+ */
+export function malformedQueryParam(url: string): string | undefined {
+  const start = url.indexOf('?');
+  if (start < 0 || !url.includes('%', start)) return undefined;
+  for (const pair of url.slice(start + 1).split('&')) {
+    const eq = pair.indexOf('=');
+    const rawName = eq < 0 ? pair : pair.slice(0, eq);
+    const name = decodedOrUndefined(rawName);
+    if (name === undefined || (eq >= 0 && decodedOrUndefined(pair.slice(eq + 1)) === undefined)) return name || rawName || pair;
+  }
+  return undefined;
+}
+
+function decodedOrUndefined(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}

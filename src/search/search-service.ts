@@ -384,7 +384,11 @@ export class MultiLocationSearch implements SearchService {
     };
     const travel: Record<string, TravelEstimate> = {};
     for (let k = 0; k < view.count; k++) {
-      travel[valid.travelKeys[k]!] = { distanceMeters: Math.round(view.dist[k]! * 10) / 10, durationMinutes: view.minutes[k]! };
+      const estimate = { distanceMeters: Math.round(view.dist[k]! * 10) / 10, durationMinutes: view.minutes[k]! };
+      const key = valid.travelKeys[k]!;
+      // A label may be any text: assigning "__proto__" would set the prototype and drop the entry.
+      if (key === '__proto__') Object.defineProperty(travel, key, { value: estimate, enumerable: true, writable: true, configurable: true });
+      else travel[key] = estimate;
     }
     const isOpen = this.group.isOpen(view.source, i);
     this.store.source.fields(i, this.fields);

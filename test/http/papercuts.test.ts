@@ -105,9 +105,11 @@ describe('every error reaching a client is the envelope', () => {
     expectEnvelope(res, 431, 'headers_too_large');
   });
 
-  it('400 for a malformed request line', async () => {
+  it('400 for a malformed request line, with a Request-Id', async () => {
     const res = await rawExchange(port, 'THIS IS NOT HTTP\r\n\r\n');
     expectEnvelope(res, 400, 'malformed_request');
+    // every response carries a Request-Id, this one written before there is a request
+    expect(res.headers['request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('400 for bad percent-encoding in the path, with a Request-Id', async () => {

@@ -56,13 +56,13 @@ describe('serve --dev', () => {
 });
 
 describe('serve --workers 2 (issue 18)', () => {
-  it('two worker processes answer on one port; billing stays exact across them: credit for K = 30 finds, 60 concurrent -> 30 x 200, 30 x 402', async () => {
+  it('two worker processes answer on one port, both naming --public-url in openapi.json; billing stays exact across them: credit for K = 30 finds, 60 concurrent -> 30 x 200, 30 x 402', async () => {
     const db = join(tmp, 'workers.sqlite');
     const store = new SqliteAccountsStore(db);
     const K = 30;
     const acct = await openAccount(store, 'Enterprise', { openingCreditMicros: K * priceMicros('find') });
     await store.close();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--port', '0', '--db', db, '--workers', '2'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--port', '0', '--db', db, '--workers', '2', '--public-url', 'https://api.example.com/venues/'], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     try {
@@ -82,6 +82,11 @@ describe('serve --workers 2 (issue 18)', () => {
       // the primary's two node children (the workers)
       const workers = execFileSync('ps', ['--ppid', String(child.pid), '-o', 'comm='], { encoding: 'utf8' }).split('\n').filter((c) => c.trim() === 'node');
       expect(workers).toHaveLength(2);
+      // --public-url reaches every worker: openapi.json names it (without the trailing slash), not the Host asked
+      for (let k = 0; k < 4; k++) {
+        const published = (await (await fetch(`${base}/v1/openapi.json`, { headers: { connection: 'close' } })).json()) as { servers: unknown };
+        expect(published.servers).toEqual([{ url: 'https://api.example.com/venues', description: 'This service' }]);
+      }
       const statuses = await Promise.all(
         Array.from({ length: 2 * K }, async () => {
           const res = await fetch(`${base}/v1/find?q=nando`, { headers: { 'API-Key': acct.secretKey, connection: 'close' } });

@@ -3,12 +3,12 @@
  * beside this one; nothing here knows about the prefix except the OpenAPI filter. The
  * operations' schemas (validation, serialisation, documentation): src/service/v1-operations.ts.
  *
- * Every route except the OpenAPI document and the 405 answers runs the guard (key, permission,
- * rate limit). Venue routes are billed through `serveCharged` (check, serve, charge).
+ * Every route except the OpenAPI document runs the guard (key, permission, rate limit); a
+ * known path asked with another method is a 405 before any key check (method-not-allowed.ts). Venue routes are billed through `serveCharged` (check, serve, charge).
  */
 import type {} from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { AccountsStore, TimeRange } from '../../accounts/accounts-store.js';
 import { balancesOf, type Balances } from '../../accounts/balances.js';
 import { priceMicros, type PlanName, type RateWindow } from '../../accounts/plans.js';
@@ -19,7 +19,7 @@ import type { EngineLike, FindParams } from '../../service/engine-like.js';
 import { publishedDocument } from '../../service/openapi-document.js';
 import { V1_OPERATIONS } from '../../service/v1-operations.js';
 import { serveCharged } from '../billing.js';
-import { createGuard, principalOf, type GuardRouteConfig } from '../guard.js';
+import { createGuard, principalOf } from '../guard.js';
 import { HttpError, invalidParam } from '../http-errors.js';
 import { finiteQueryNumbers } from '../validation.js';
 
@@ -39,22 +39,11 @@ export interface V1Dependencies {
 
 export const V1_PREFIX = '/v1';
 
-const ALL_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
-
 export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
   const { engine, accounts, clock } = deps;
   return async function v1(plugin: FastifyInstance): Promise<void> {
     const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onRequest', createGuard(accounts, clock, deps.planWindows));
-    // the methods of each guarded path, for the 405 answers at the end
-    const methodsByUrl = new Map<string, Set<HTTPMethods>>();
-    app.addHook('onRoute', (route) => {
-      if ((route.config as GuardRouteConfig | undefined)?.public === true) return;
-      const methods = methodsByUrl.get(route.routePath) ?? new Set<HTTPMethods>();
-      for (const method of [route.method].flat()) methods.add(method as HTTPMethods);
-      methodsByUrl.set(route.routePath, methods);
-    });
-
     app.post('/search/', { schema: V1_OPERATIONS.search, preValidation: finiteQueryNumbers(SearchQuerySchema) }, async (request, reply) => {
       // ajv fills the schema's defaults in; the fallback only satisfies the optional type
       const { limit = DEFAULT_LIMIT, offset = 0 } = request.query;
@@ -92,8 +81,10 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
     });
 
     app.post('/business/balances', { schema: V1_OPERATIONS.balancesOverRange }, async (request, reply) => {
-      const fromMs = Date.parse(request.body.from);
-      const toMs = Date.parse(request.body.to);
+      const fromMs = instantMs(request.body.from);
+      if (Number.isNaN(fromMs)) throw invalidParam('from', request.body.from, 'an RFC 3339 date-time');
+      const toMs = instantMs(request.body.to);
+      if (Number.isNaN(toMs)) throw invalidParam('to', request.body.to, 'an RFC 3339 date-time');
       if (!(toMs >= fromMs)) throw invalidParam('to', request.body.to, `an instant not before from (${request.body.from})`);
       reply.header('cache-control', 'no-store');
       return balances(principalOf(request).accountId, { fromMs, toMs });
@@ -106,20 +97,16 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
       reply.header('cache-control', 'no-cache');
       return { ...published, servers: [{ url: serverUrl, description: 'This service' }] };
     });
-
-    // Known path, wrong method: 405 with Allow, before any key check (the path exists for everyone).
-    for (const [url, methods] of methodsByUrl) {
-      const others = ALL_METHODS.filter((m) => !methods.has(m));
-      const allow = [...methods].join(', ');
-      app.route({
-        method: others,
-        url,
-        config: { public: true },
-        schema: { hide: true },
-        handler: async (request) => {
-          throw new HttpError('method_not_allowed', `${request.method} is not allowed on this path; allowed: ${allow}`, undefined, { allow });
-        },
-      });
-    }
   };
+}
+
+/**
+ * ms since the epoch of an RFC 3339 date-time whose form the schema checked. A leap second
+ * (`23:59:60`, which the format allows and Date.parse refuses) is counted as the first
+ * moment of the next second, as POSIX time counts it.
+ */
+export function instantMs(dateTime: string): number {
+  const ms = Date.parse(dateTime);
+  if (!Number.isNaN(ms)) return ms;
+  return Date.parse(dateTime.replace(/:60(?=(\.\d+)?(z|[+-]\d\d:\d\d)$)/i, ':59')) + 1000;
 }

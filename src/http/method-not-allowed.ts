@@ -1,0 +1,45 @@
+/**
+ * Known path, other method: a 405 with `Allow`, for every path under a prefix (`/v1`: the
+ * venue routes, the OpenAPI document, the widget's page and assets). Registered at the root,
+ * outside the plugins, so no guard runs first: the answer needs no key, as the path exists
+ * for everyone. The operator routes (`/admin`) are left out on purpose: without the token
+ * they answer 401 or 404 and reveal nothing, not even which methods exist.
+ *
+ * Use: `const methods = collectMethods(app, '/v1')` before the plugins are registered (it
+ * hooks `onRoute`), then `addMethodNotAllowedRoutes(app, methods)` after them.
+ */
+import type { FastifyInstance, HTTPMethods } from 'fastify';
+import { HttpError } from './http-errors.js';
+
+const ALL_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** The methods served at each route URL (prefix included), as routes are registered. */
+export type MethodsByUrl = Map<string, Set<HTTPMethods>>;
+
+export function collectMethods(app: FastifyInstance, prefix: string): MethodsByUrl {
+  const methodsByUrl: MethodsByUrl = new Map();
+  app.addHook('onRoute', (route) => {
+    if (route.url !== prefix && !route.url.startsWith(`${prefix}/`)) return;
+    const methods = methodsByUrl.get(route.url) ?? new Set<HTTPMethods>();
+    for (const method of [route.method].flat()) methods.add(method as HTTPMethods);
+    methodsByUrl.set(route.url, methods);
+  });
+  return methodsByUrl;
+}
+
+export function addMethodNotAllowedRoutes(app: FastifyInstance, methodsByUrl: MethodsByUrl): void {
+  // a snapshot: the routes added below pass through the same onRoute hook
+  for (const [url, methods] of [...methodsByUrl]) {
+    const others = ALL_METHODS.filter((m) => !methods.has(m));
+    if (others.length === 0) continue;
+    const allow = [...methods].join(', ');
+    app.route({
+      method: others,
+      url,
+      schema: { hide: true },
+      handler: async (request) => {
+        throw new HttpError('method_not_allowed', `${request.method} is not allowed on this path; allowed: ${allow}`, undefined, { allow });
+      },
+    });
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * What an app developer's strict client met (walk-through of stop 32), each through
+ * `app.inject`:
+ * - a location labelled `__proto__` (or `constructor`, `toString`) keeps its own `travel`
+ *   entry; the distances are checked against GeographicLib;
+ * - a known `/v1` path asked with another method is a 405 with `Allow` on every path (the
+ *   OpenAPI document and the widget's page and assets too), with no key needed;
+ * - a query string that is not percent-encoded UTF-8 is a 400 `invalid_url`, not a search
+ *   for its literal text, and nothing is billed;
+ * - a compressed body (`Content-Encoding: gzip`) is a 415 naming the encoding, not a 400
+ *   "invalid JSON";
+ * - `POST /v1/business/balances` takes a leap second (`23:59:60`, valid RFC 3339): the range
+ *   starts at the next second, so the answer equals the one for `00:00:00` of the next day;
+ * - `--public-url` refuses what is not a base URL, naming the value.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePublicUrl } from '../../src/cli/service-commands.js';
+import type { SearchResponse } from '../../src/schema/search.js';
+import { geodesic } from '../support/oracle.js';
+import { createHarness, type Harness } from './support/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('labels that are Object.prototype names keep their travel entries', () => {
+  it('__proto__, constructor, toString: each an own entry whose distance is the geodesic to the venue', async () => {
+    const acct = await h.open();
+    const locations = [
+      { lat: 53.8, lon: -1.55, label: '__proto__' },
+      { lat: 53.805, lon: -1.545, label: 'constructor' },
+      { lat: 53.795, lon: -1.56, label: 'toString' },
+    ];
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/v1/search/?limit=5',
+      headers: { 'api-key': acct.secretKey },
+      payload: { locations, mode: { mode: 'POINT', maxDistance: 5000 } },
+    });
+    expect(res.statusCode).toBe(200);
+    // JSON.parse makes "__proto__" an own property, as a client's parser does
+    const body = JSON.parse(res.body) as SearchResponse;
+    expect(body.establishments.length).toBeGreaterThan(0);
+    for (const e of body.establishments) {
+      expect(Object.keys(e.travel).sort()).toEqual(['__proto__', 'constructor', 'toString']);
+      const venue = h.engine.venues.find((v) => v.id === e.id)!;
+      for (const l of locations) {
+        const entry = Object.getOwnPropertyDescriptor(e.travel, l.label)?.value as { distanceMeters: number } | undefined;
+        expect(entry, `${e.id} ${l.label}`).toBeDefined();
+        const exact = geodesic(l.lat, l.lon, venue.location.coordinates[0], venue.location.coordinates[1]);
+        expect(Math.abs(entry!.distanceMeters - exact)).toBeLessThanOrEqual(0.5 + exact * 1e-5);
+      }
+    }
+  });
+});
+
+describe('known path, other method: 405 with Allow on every /v1 path, no key needed', () => {
+  it.each([
+    ['POST', '/v1/openapi.json', 'GET'],
+    ['HEAD', '/v1/openapi.json', 'GET'],
+    ['DELETE', '/v1/openapi.json', 'GET'],
+    ['POST', '/v1/widget/', 'GET'],
+    ['PUT', '/v1/widget/assets/widget.js', 'GET'],
+    ['POST', '/v1/vocabulary', 'GET'],
+    ['GET', '/v1/search/', 'POST'],
+    ['DELETE', '/v1/find', 'GET'],
+  ] as const)('%s %s -> 405, Allow: %s', async (method, url, allow) => {
+    const res = await h.app.inject({ method, url });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers['allow']).toBe(allow);
+    if (method !== 'HEAD') expect(res.json()).toMatchObject({ type: 'invalid_request_error', code: 'method_not_allowed' });
+  });
+
+  it('the operator routes stay hidden: no 405 reveals /admin when live data is off', async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/admin/venues' });
+    expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('a query string that is not percent-encoded UTF-8 is refused, unbilled', () => {
+  it.each([
+    ['/v1/find?q=%E0%A4%A', 'q'],
+    ['/v1/find?q=%ED%A0%80', 'q'],
+    ['/v1/find?q=red&location=%C3', 'location'],
+    ['/v1/find?q=red&%FF=1', '%FF'],
+    ['/v1/search/?limit=%FF', 'limit'],
+  ])('%s -> 400 invalid_url naming %s', async (url, param) => {
+    const acct = await h.open();
+    const before = await h.accounts.balanceMicros(acct.accountId);
+    const isSearch = url.startsWith('/v1/search');
+    const res = await h.app.inject({
+      method: isSearch ? 'POST' : 'GET',
+      url,
+      headers: { 'api-key': acct.secretKey },
+      ...(isSearch ? { payload: { locations: [{ lat: 53.8, lon: -1.55 }], mode: { mode: 'POINT', maxDistance: 1000 } } } : {}),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ type: 'invalid_request_error', code: 'invalid_url', param });
+    expect(await h.accounts.balanceMicros(acct.accountId)).toBe(before);
+  });
+
+  it('well-formed encodings still work: %20, + and a four-byte UTF-8 character', async () => {
+    const acct = await h.open();
+    for (const url of ['/v1/find?q=red%20lion', '/v1/find?q=red+lion', '/v1/find?q=%F0%9F%8D%BA']) {
+      const res = await h.app.inject({ method: 'GET', url, headers: { 'api-key': acct.secretKey } });
+      expect(res.statusCode, url).toBe(200);
+    }
+  });
+});
+
+describe('a compressed body is a 415 naming the encoding', () => {
+  it('Content-Encoding: gzip on a search -> 415 unsupported_media_type, unbilled', async () => {
+    const acct = await h.open();
+    const before = await h.accounts.balanceMicros(acct.accountId);
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/v1/search/',
+      headers: { 'api-key': acct.secretKey, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      payload: Buffer.from([0x1f, 0x8b, 0x08, 0x00]),
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toMatchObject({ code: 'unsupported_media_type' });
+    expect(res.json().message).toContain('"gzip"');
+    expect(await h.accounts.balanceMicros(acct.accountId)).toBe(before);
+  });
+
+  it('Content-Encoding: identity is no encoding: the search is served', async () => {
+    const acct = await h.open();
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/v1/search/',
+      headers: { 'api-key': acct.secretKey, 'content-encoding': 'identity' },
+      payload: { locations: [{ lat: 53.8, lon: -1.55 }], mode: { mode: 'POINT', maxDistance: 1000 } },
+    });
+    expect(res.statusCode).toBe(200);
+  });
+});
+
+describe('balances over a range: a leap second is a valid RFC 3339 instant', () => {
+  const usage = async (key: string, from: string, to: string) => {
+    const res = await h.app.inject({ method: 'POST', url: '/v1/business/balances', headers: { 'api-key': key }, payload: { from, to } });
+    return { status: res.statusCode, body: res.json() as Record<string, unknown> };
+  };
+
+  it('from 2016-12-31T23:59:60Z answers as from 2017-01-01T00:00:00Z; a leap second in `to` too', async () => {
+    const acct = await h.open();
+    const leap = await usage(acct.secretKey, '2016-12-31T23:59:60Z', '2027-01-01T00:00:00Z');
+    const next = await usage(acct.secretKey, '2017-01-01T00:00:00Z', '2027-01-01T00:00:00Z');
+    expect(leap.status).toBe(200);
+    expect(leap.body).toEqual(next.body);
+    expect((await usage(acct.secretKey, '2016-01-01T00:00:00Z', '2016-12-31T23:59:60Z')).status).toBe(200);
+  });
+
+  it('a range that ends before it starts names `to`', async () => {
+    const acct = await h.open();
+    const res = await usage(acct.secretKey, '2027-01-01T00:00:00Z', '2016-12-31T23:59:60Z');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'invalid_request', param: 'to' });
+  });
+});
+
+describe('serve --public-url', () => {
+  it('keeps an http(s) base URL (a path kept, its trailing slash dropped)', () => {
+    expect(parsePublicUrl('https://api.example.com')).toBe('https://api.example.com');
+    expect(parsePublicUrl('https://API.example.com:443/venues/')).toBe('https://api.example.com/venues');
+    expect(parsePublicUrl('http://10.0.0.1:8080/')).toBe('http://10.0.0.1:8080');
+  });
+
+  it.each(['api.example.com', 'ftp://api.example.com', 'https://u:p@api.example.com', 'https://api.example.com/?x=1', 'https://api.example.com/#top'])(
+    'refuses %s, naming it',
+    (text) => {
+      expect(() => parsePublicUrl(text)).toThrow(JSON.stringify(text));
+    },
+  );
+});
