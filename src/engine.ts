@@ -1,7 +1,8 @@
 import KDBush from 'kdbush';
 import { validateVenue } from './data/validate-venue.js';
 import { createDetailsService, type DetailsService } from './details/details.js';
-import { VenueSearchError } from './errors.js';
+import { checkCallOptions } from './call-options.js';
+import { invalidRequest, VenueSearchError } from './errors.js';
 import { createFindService, type FindService, type FindStructures } from './find/find.js';
 import type { FindParams } from './find/find-params.js';
 import type { PlaceResolver } from './places/place-resolver.js';
@@ -320,7 +321,7 @@ export class Engine {
 
   /** POINT or PATH search (interface 4.1; docs/search.md). Throws VenueSearchError on bad input. */
   search(body: unknown, options: SearchCallOptions = {}): SearchResponse {
-    const { now = Date.now(), limit, offset } = options;
+    const { now = Date.now(), limit, offset } = checkCallOptions(options, SEARCH_CALL_OPTIONS) as SearchCallOptions;
     return (this.live ?? this.searcher()).search(body, {
       now,
       ...(limit !== undefined ? { limit } : {}),
@@ -335,21 +336,22 @@ export class Engine {
 
   /** Name search (interface 4.2; docs/find.md). */
   find(params: FindParams, options: AtInstant = {}): FindResponse {
+    const now = nowOf(options);
     if (this.live !== null) {
       if (this.hasDefaultPlaces) this.learntPlaces();
-      return this.live.find(params, options.now ?? Date.now());
+      return this.live.find(params, now);
     }
-    return this.finder().find(params, options.now ?? Date.now());
+    return this.finder().find(params, now);
   }
 
   /** Basic details (2.8): at most 5 images. Unknown id: `venue_not_found`. */
   basic(id: string, options: AtInstant = {}): BasicDetails {
-    return (this.live?.details ?? this.details).basic(id, options.now ?? Date.now());
+    return (this.live?.details ?? this.details).basic(id, nowOf(options));
   }
 
   /** Advanced details (2.9): everything, all photos. */
   advanced(id: string, options: AtInstant = {}): AdvancedDetails {
-    return (this.live?.details ?? this.details).advanced(id, options.now ?? Date.now());
+    return (this.live?.details ?? this.details).advanced(id, nowOf(options));
   }
 
   /** Active menus (2.10); `[]` when the venue has none. */
@@ -428,5 +430,25 @@ export function buildStore(builder: VenueStoreBuilder): { store: VenueStore; tre
 }
 
 export function createEngine(venues: readonly VenueRecord[], options: EngineOptions = {}): Engine {
-  return new Engine(venues, options);
+  return new Engine(venues, checkEngineOptions(options));
+}
+
+const SEARCH_CALL_OPTIONS = ['now', 'limit', 'offset'] as const;
+const AT_INSTANT_OPTIONS = ['now'] as const;
+const ENGINE_OPTIONS = ['validate', 'places', 'recordCacheSize'] as const;
+
+/** A call's `now` (checked: see src/call-options.ts), else the clock. */
+function nowOf(options: AtInstant | undefined): number {
+  return (checkCallOptions(options, AT_INSTANT_OPTIONS) as AtInstant).now ?? Date.now();
+}
+
+/** createEngine's options, checked at the boundary (the keys; `validate` and `places` by type). */
+export function checkEngineOptions(options: EngineOptions | undefined): EngineOptions {
+  const checked = checkCallOptions(options, ENGINE_OPTIONS) as EngineOptions;
+  if (checked.validate !== undefined && typeof checked.validate !== 'boolean') invalidRequest('options.validate', checked.validate, 'true or false');
+  const { places } = checked;
+  if (places !== undefined && places !== null && typeof places !== 'function' && typeof (places as Partial<PlaceResolver>).resolve !== 'function') {
+    invalidRequest('options.places', places, 'a PlaceResolver, a function returning one, or null');
+  }
+  return checked;
 }

@@ -1,6 +1,10 @@
-import { Engine, type EngineOptions } from '../engine.js';
+import { checkEngineOptions, Engine, type EngineOptions } from '../engine.js';
 import { VenueStoreBuilder } from '../store/venue-store-builder.js';
-import { readVenuesInto, type ReadVenuesOptions, type ReadVenuesResult } from './read-venues.js';
+import { checkCallOptions } from '../call-options.js';
+import { READ_VENUES_OPTIONS, readVenuesInto, type ReadVenuesOptions, type ReadVenuesResult } from './read-venues.js';
+
+/** The read options and the engine's (its records are validated as they are read: no `validate`). */
+const CREATE_ENGINE_FROM_FILE_OPTIONS = [...READ_VENUES_OPTIONS, 'places', 'recordCacheSize'];
 
 export interface ReadEngineResult extends Omit<ReadVenuesResult, 'venues'> {
   readonly engine: Engine;
@@ -15,8 +19,9 @@ export interface ReadEngineResult extends Omit<ReadVenuesResult, 'venues'> {
  * `createEngine((await readVenues(source, options)).venues, options)` builds.
  */
 export async function createEngineFromFile(source: Parameters<typeof readVenuesInto>[0], options: ReadVenuesOptions & Omit<EngineOptions, 'validate'> = {}): Promise<ReadEngineResult> {
+  checkCallOptions(options, CREATE_ENGINE_FROM_FILE_OPTIONS);
   let builder: VenueStoreBuilder | null = null;
   const { rejects, format } = await readVenuesInto(source, options, (expected) => (builder = new VenueStoreBuilder(expected)));
-  const engineOptions: EngineOptions = options.places !== undefined ? { places: options.places } : {};
+  const engineOptions = checkEngineOptions(options.places !== undefined ? { places: options.places } : {});
   return { engine: new Engine(builder ?? new VenueStoreBuilder(0), engineOptions), rejects, format };
 }

@@ -1,6 +1,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { VenueSearchError, describeValue, isVenueSearchError } from '../errors.js';
+import { VenueSearchError, describeValue, invalidRequest, isVenueSearchError } from '../errors.js';
+import { checkCallOptions } from '../call-options.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { IdIndex } from '../store/id-index.js';
 import { geoJsonFeatureToRecord } from './geojson.js';
@@ -97,6 +98,7 @@ export interface VenueSink {
  * rejects are the same with any number of threads.
  */
 export async function readVenues(source: Source, options: ReadVenuesOptions = {}): Promise<ReadVenuesResult> {
+  checkCallOptions(options, READ_VENUES_OPTIONS);
   const venues: VenueRecord[] = [];
   const { rejects, format } = await readVenuesInto(source, options, (expected) => {
     const ids = new IdIndex(expected);
@@ -118,6 +120,7 @@ export async function readVenues(source: Source, options: ReadVenuesOptions = {}
  * guess of the number of records.
  */
 export async function readVenuesInto(source: Source, options: ReadVenuesOptions, sinkFor: (expected: number) => VenueSink): Promise<Omit<ReadVenuesResult, 'venues'>> {
+  checkReadOptions(options);
   const file = typeof source === 'string' ? source : options.name;
   // the path as the caller gave it (two files of one name in different folders stay apart)
   const label = file ?? 'input';
@@ -357,6 +360,19 @@ export async function readVenuesInto(source: Source, options: ReadVenuesOptions,
 }
 
 /** The `threads` option checked (default 1). */
+/** The keys of {@link ReadVenuesOptions}. */
+export const READ_VENUES_OPTIONS = ['format', 'onInvalid', 'onProgress', 'name', 'threads'] as const;
+const FORMATS: readonly VenueFileFormat[] = ['ndjson', 'json', 'geojson'];
+
+/** The values of the read options (the keys are the caller's to check: readVenues, createEngineFromFile). */
+function checkReadOptions(options: ReadVenuesOptions): void {
+  const { format, onInvalid, onProgress, name } = options;
+  if (format !== undefined && !FORMATS.includes(format)) invalidRequest('options.format', format, `one of ${FORMATS.join(', ')} (or left out)`);
+  if (onInvalid !== undefined && onInvalid !== 'throw' && onInvalid !== 'skip') invalidRequest('options.onInvalid', onInvalid, '"throw" or "skip"');
+  if (onProgress !== undefined && typeof onProgress !== 'function') invalidRequest('options.onProgress', onProgress, 'a function');
+  if (name !== undefined && typeof name !== 'string') invalidRequest('options.name', name, 'a string');
+}
+
 function threadCount(threads: number | undefined): number {
   if (threads === undefined) return 1;
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) {

@@ -27,7 +27,8 @@ const HOURS_FIELDS = ['regularOpeningHours', 'kitchenOpeningHours', 'holidayOpen
 /**
  * Validates one venue record against the schema plus the rules a schema cannot say: caters
  * flags from the vocabulary, a `timeZone` Intl knows, and opening hours the engine compiles
- * (src/hours/weekly-intervals.ts: e.g. a closeNextDay slot of more than 24 hours). So
+ * (src/hours/weekly-intervals.ts: e.g. a closeNextDay slot of more than 24 hours), an id
+ * and a name that UTF-8 can hold (no unpaired surrogate). So
  * everything a build would refuse in a record is refused here, before anything is built or
  * (in the service) logged. Throws `invalid_venue` naming the file, line, record id, field
  * and value of the first problem.
@@ -38,7 +39,8 @@ export function validateVenue(value: unknown, where: RecordLocation = {}): Venue
     const first = checker.Errors(value).First();
     const field = first ? pointerToPath(first.path) : '';
     const bad = first ? first.value : value;
-    const reason = first ? first.message.toLowerCase() : 'invalid record';
+    // only the first letter lowered: the rest may quote a pattern or a literal ('Point') exactly
+    const reason = first ? first.message.charAt(0).toLowerCase() + first.message.slice(1) : 'invalid record';
     throw recordError(value, where, field, bad, reason);
   }
   const problem = ruleProblem(value as VenueRecord);
@@ -66,6 +68,9 @@ interface RuleProblem {
  * zone, opening hours; see validateVenue), or null. The one place for those rules.
  */
 function ruleProblem(record: VenueRecord): RuleProblem | null {
+  // UTF-8 (a snapshot, a change log) cannot hold an unpaired surrogate ("\ud83d" in JSON)
+  if (!isWellFormed(record.id)) return { field: 'id', value: record.id, reason: 'holds an unpaired UTF-16 surrogate, which UTF-8 (a snapshot) cannot keep' };
+  if (!isWellFormed(record.name)) return { field: 'name', value: record.name, reason: 'holds an unpaired UTF-16 surrogate, which UTF-8 (a snapshot) cannot keep' };
   const unknown = unknownCatersFlag(record);
   if (unknown !== undefined) return { field: 'catersFlags', value: unknown, reason: 'unknown caters flag' };
   if (!knownTimeZone(record)) return { field: 'timeZone', value: record.timeZone, reason: 'must be an IANA time zone name such as "Europe/London"' };
@@ -79,6 +84,11 @@ function ruleProblem(record: VenueRecord): RuleProblem | null {
     }
   }
   return null;
+}
+
+/** String.prototype.isWellFormed: ES2024, in Node 20; not in the ES2023 lib the project compiles against. */
+function isWellFormed(text: string): boolean {
+  return (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 }
 
 /** Whether a schema-valid record's `timeZone` is absent or a zone Intl knows (cached per name). */

@@ -21,6 +21,9 @@ export interface FindParams {
   readonly offset?: number | undefined;
 }
 
+/** The keys of {@link FindParams}: anything else is refused. */
+const FIND_PARAM_NAMES: readonly (keyof FindParams)[] = ['q', 'name', 'lat', 'lon', 'location', 'maxDistanceMeters', 'limit', 'offset'];
+
 /** Checked find parameters. `centre` is the kind of centre asked for, if any. */
 export interface CheckedFindParams {
   readonly query: string;
@@ -34,6 +37,7 @@ export interface CheckedFindParams {
 /**
  * Validates find parameters; throws `invalid_request` (or `limit_exceeded` for a radius,
  * limit or offset above its bound, as search does) naming the parameter and its value. Rules:
+ * - only the parameters of FindParams (an unknown one is named);
  * - the term is `q` or its alias `name`; both given and different is an error (param `q`);
  *   it must have 1 to MAX_FIND_QUERY_LENGTH characters after trimming;
  * - `lat` and `lon` come together (the missing one is named), finite and in range;
@@ -42,7 +46,11 @@ export interface CheckedFindParams {
  * - `limit` integer 1..100 (default 20), `offset` integer 0..10,000 (default 0).
  */
 export function checkFindParams(p: FindParams): CheckedFindParams {
-  if (p === null || typeof p !== 'object') invalidRequest('params', p, 'an object');
+  if (p === null || typeof p !== 'object' || Array.isArray(p)) invalidRequest('params', p, 'an object');
+  for (const key of Object.keys(p)) {
+    // a misspelt parameter (`radius`) would otherwise be silently ignored, as search refuses unknown fields
+    if (!FIND_PARAM_NAMES.includes(key as keyof FindParams)) invalidRequest(key, (p as Record<string, unknown>)[key], `left out: it is not a find parameter (they are ${FIND_PARAM_NAMES.join(', ')})`);
+  }
   const q = p.q;
   const alias = p.name;
   if (q !== undefined && typeof q !== 'string') invalidRequest('q', q, 'a string');

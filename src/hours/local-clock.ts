@@ -25,6 +25,11 @@ const MS_PER_MINUTE = 60_000;
 const MIN_TIME_MS = Date.UTC(100, 0, 1);
 const MAX_TIME_MS = Date.UTC(10000, 0, 1) - 1;
 
+/** Whether `instantMs` (ms since the epoch) is a number in the years 100 to 9999, the range the clocks cover. */
+export function isSupportedInstant(instantMs: unknown): instantMs is number {
+  return typeof instantMs === 'number' && instantMs >= MIN_TIME_MS && instantMs <= MAX_TIME_MS;
+}
+
 interface ZoneClock {
   readonly format: Intl.DateTimeFormat;
   /** For the k-th number in the formatted text, its index in `fields` (year, month, day, hour, minute). */
@@ -50,7 +55,7 @@ export class LocalClock {
    * Zones with second-level offsets (historic LMT only) are rounded down to the minute.
    */
   utcOffsetMinutes(zone: string, instantMs: number): number {
-    if (typeof instantMs !== 'number' || !(instantMs >= MIN_TIME_MS && instantMs <= MAX_TIME_MS)) {
+    if (!isSupportedInstant(instantMs)) {
       invalidRequest('atTime', instantMs, 'a time in the years 100 to 9999');
     }
     const clock = this.clockFor(zone);

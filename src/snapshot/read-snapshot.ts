@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import KDBush from 'kdbush';
-import { Engine, RestoredEngineParts, type EngineOptions } from '../engine.js';
+import { checkEngineOptions, Engine, RestoredEngineParts, type EngineOptions } from '../engine.js';
 import { describeValue, VenueSearchError } from '../errors.js';
 import { DensityGrid } from '../find/density-grid.js';
 import { NameIndex } from '../find/name-index.js';
@@ -75,6 +75,7 @@ function memoryBytes(bytes: Uint8Array): SnapshotBytes {
  * byte order, a truncated file or a section that does not fit the venue count.
  */
 export function readSnapshot(path: string, options: EngineOptions = {}): Engine {
+  checkEngineOptions(options);
   let fd: number;
   try {
     fd = openSync(path, 'r');

@@ -66,11 +66,19 @@ describe('engine.upsert / engine.remove', () => {
     // what only a build would have refused before: checkUpsert and upsert refuse it alike, naming the record
     const martian = { ...venue('m', 51.5, -0.1), timeZone: 'Mars/Olympus_Mons' };
     const overnight = { ...venue('n', 51.5, -0.1), holidayOpeningHours: [{ days: ['Sun'], timeSlots: [{ open: '10:00', close: '11:00', isClosed: false, closeNextDay: true }] }] } as VenueRecord;
-    for (const [record, param] of [[martian, 'timeZone'], [overnight, 'holidayOpeningHours[0].timeSlots[0].close']] as const) {
+    // an unpaired surrogate (JSON "\ud83d") in an id or a name: a snapshot (UTF-8) could not keep it
+    const loneName = venue('s', 51.5, -0.1, 'Caf\uD83D bar');
+    const loneId = venue('t\uDC00', 51.5, -0.1);
+    for (const [record, param] of [[martian, 'timeZone'], [overnight, 'holidayOpeningHours[0].timeSlots[0].close'], [loneName, 'name'], [loneId, 'id']] as const) {
       const expected = expect.objectContaining({ code: 'invalid_venue', recordId: record.id, line: 2, param });
       expect(() => e.checkUpsert([venue('b', 51.5, -0.1), record])).toThrow(expected);
       expect(() => e.upsert([venue('b', 51.5, -0.1), record])).toThrow(expected);
     }
+    // the schema's rule is quoted as written (the literal's case, the pattern's character classes)
+    expect(() => e.upsert([{ ...venue('p', 51.5, -0.1), location: { type: 'point', coordinates: [51.5, -0.1] } } as unknown as VenueRecord])).toThrow(
+      `venue "p", field location.type: expected 'Point'; got "point"`,
+    );
+    expect(() => e.upsert([venue('-p', 51.5, -0.1)])).toThrow(`expected string to match '^[A-Za-z0-9][A-Za-z0-9._:/-]*$'`);
     expect(() => e.remove(['a', 7 as unknown as string])).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'ids[1]' }));
     expect(e.size).toBe(1);
     expect(e.pendingChanges).toBe(0);
