@@ -1,6 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // the examples import the package by name, as a user's code does; in the suite that is src/
+    // (test/install/tarball.test.ts runs the README examples against the packed package itself)
+    alias: [{ find: /^venue-search-engine$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
