@@ -150,6 +150,14 @@ export interface ValidBody {
   readonly quorum: number;
 }
 
+/**
+ * Bounds of a non-zero `weight`. Weights are relative (only their ratios matter), so the bounds
+ * take nothing from a caller, and they keep the weighted sums of up to 100 locations finite and
+ * normal: 1e307 overflowed them (a centre of NaN), 5e-324 vanished in them (a centre at 0, 0).
+ */
+const MIN_POSITIVE_WEIGHT = 1e-6;
+const MAX_WEIGHT = 1e6;
+
 export function validateSearchBody(value: unknown): ValidBody {
   if (!bodyCheck.Check(value)) fail(bodyCheck, value, '');
   const body = value as SearchBody;
@@ -158,7 +166,9 @@ export function validateSearchBody(value: unknown): ValidBody {
   const travelKeys: string[] = [];
   body.locations.forEach((loc, i) => {
     if (loc.weight !== undefined) {
-      if (!Number.isFinite(loc.weight)) invalid(`locations[${i}].weight`, loc.weight, 'a finite number >= 0');
+      if (!Number.isFinite(loc.weight) || (loc.weight !== 0 && !(loc.weight >= MIN_POSITIVE_WEIGHT && loc.weight <= MAX_WEIGHT))) {
+        invalid(`locations[${i}].weight`, loc.weight, `0, or a number from ${MIN_POSITIVE_WEIGHT} to ${MAX_WEIGHT} (weights are relative)`);
+      }
       if (loc.weight > 0) anyPositive = true;
     } else {
       anyPositive = true;

@@ -96,6 +96,23 @@ describe('search geometric edge cases', () => {
     expect(geodesic(res.centerPoint.Lat, res.centerPoint.Lon, 51.505, -0.13)).toBeLessThan(1);
   });
 
+  it('weights are relative: 3e-6 : 1e-6 and 1e6 : 1e6/3 put the centre where 3 : 1 does; the extremes out of bounds are refused', () => {
+    const venues = scatter('ldn', 51.51, -0.12, 3000, 50, 5);
+    const service = createSearchService(createEngine(venues).store, createEngine(venues).spatial);
+    for (const [a, b] of [[3e-6, 1e-6], [1e6, 1e6 / 3]]) {
+      const locations = [{ lat: 51.5, lon: -0.14, weight: a }, { lat: 51.52, lon: -0.1, weight: b }];
+      const res = service.search({ locations, mode: { mode: 'POINT', maxDistance: 500 } }, { now: NOW });
+      expect(geodesic(res.centerPoint.Lat, res.centerPoint.Lon, 51.505, -0.13), `weights ${a}, ${b}`).toBeLessThan(1);
+    }
+    // 1e307 overflowed the weighted sums (a centre of NaN), 5e-324 vanished in them (a centre at 0, 0)
+    for (const weight of [1e307, 1e6 * 1.5, 5e-324, 1e-7]) {
+      const locations = [{ lat: 51.5, lon: -0.14, weight }, { lat: 51.52, lon: -0.1, weight: 0 }];
+      expect(() => service.search({ locations, mode: { mode: 'POINT', maxDistance: 500 } }, { now: NOW }), String(weight)).toThrow(
+        expect.objectContaining({ code: 'invalid_request', param: 'locations[0].weight' }),
+      );
+    }
+  });
+
   it('PATH centre: the point halfway along London - Birmingham - Manchester (GeographicLib), radius = maxDistance', () => {
     const engine = createEngine([]);
     const service = createSearchService(engine.store, engine.spatial);
