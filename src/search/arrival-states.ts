@@ -10,7 +10,7 @@ const HORIZON_MS = 48 * 60 * MS_PER_MINUTE;
 /**
  * Opening state of venues at per-venue instants (docs/search.md, "Open on arrival"): each
  * venue is read at its own arrival (departure + its travel), and must stay open
- * `stayMinutes` after it. Per query, each time zone met costs two Intl calls (its UTC offset
+ * `stayMinutes` real minutes after it (a clock change during the stay: stateAcrossChange). Per query, each time zone met costs two Intl calls (its UTC offset
  * at the departure and 48 hours later); while they agree, a venue's local minute is
  * arithmetic. A zone whose clocks change inside the horizon is read from the clock per
  * venue (memoised per UTC minute). Set the venue's instant with `arriving`, then ask.
@@ -77,7 +77,35 @@ export class ArrivalStates {
 
   /** OpenState of venue i: OPEN when open from the arrival through the stay (CLOSED 0, OPEN 1, UNKNOWN 2). */
   state(i: number): number {
-    return openThrough(this.opening.hours, i, this.minuteOf(i), this.stay);
+    const minute = this.minuteOf(i); // stamps the zone
+    const z = this.opening.zones.codes[i]!;
+    if (this.stay === 0 || this.stableOfZone[z] === 1) return openThrough(this.opening.hours, i, minute, this.stay);
+    return this.stateAcrossChange(i, this.opening.zones.names[z]!, minute);
+  }
+
+  /**
+   * OpenState of venue i for a stay during which its zone's clocks may change: the stay is in
+   * real minutes, so it is read in two pieces split at the change (found by bisection over
+   * whole minutes: transitions fall on whole UTC minutes), each from its own wall-clock minute.
+   * 00:45 GMT + 30 minutes on the night clocks go forward reads 00:45-00:59 GMT, then
+   * 02:00-02:14 BST. One change per stay at most (a stay is at most 24 hours).
+   */
+  private stateAcrossChange(i: number, zone: string, minute: number): number {
+    const clock = this.clock;
+    const start = this.arrivalMs;
+    const before = clock.utcOffsetMinutes(zone, start);
+    if (clock.utcOffsetMinutes(zone, start + this.stay * MS_PER_MINUTE) === before) return openThrough(this.opening.hours, i, minute, this.stay);
+    // the offset is `before` lo minutes in, and changed hi minutes in
+    let lo = 0;
+    let hi = this.stay;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >>> 1;
+      if (clock.utcOffsetMinutes(zone, start + mid * MS_PER_MINUTE) === before) lo = mid;
+      else hi = mid;
+    }
+    const first = openThrough(this.opening.hours, i, minute, hi);
+    if (first !== OpenState.OPEN || hi === this.stay) return first;
+    return openThrough(this.opening.hours, i, clock.minuteOfWeek(zone, start + hi * MS_PER_MINUTE), this.stay - hi);
   }
 
   /** Whether venue i is open at the arrival instant itself (the result's `isOpen`). */

@@ -79,8 +79,13 @@ function openThrough(v: VenueRecord, instantMs: number, stay: number): 'open' | 
   const w = week(v);
   if (w === null) return 'unknown';
   const zone = v.timeZone ?? tzLookup(v.location.coordinates[0], v.location.coordinates[1]);
+  // every real minute of the stay, read on the wall clock (a clock change during it moves the wall clock)
   const m = localMinuteOfWeek(zone, instantMs);
-  for (let k = 0; k < Math.max(1, stay); k++) if (!w[(m + k) % 10080]) return 'closed';
+  const steady = localMinuteOfWeek(zone, instantMs + stay * 60_000) === (m + stay) % 10080;
+  for (let k = 0; k < Math.max(1, stay); k++) {
+    const local = steady ? (m + k) % 10080 : localMinuteOfWeek(zone, instantMs + k * 60_000);
+    if (!w[local]) return 'closed';
+  }
   return 'open';
 }
 

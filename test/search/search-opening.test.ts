@@ -136,4 +136,41 @@ describe('search opening hours', () => {
     expect(res.establishments.map((e) => e.id).sort()).toEqual(['late-friday', 'repeated-half-hour', 'saturday-late', 'sunday-small-hours']);
     expect(res.establishments.every((e) => !e.isOpen)).toBe(true);
   });
+
+  // A stay is real minutes, whatever the wall clock does meanwhile (each case hand-computed).
+  const staysOpen = (id: string, atTime: string, stayMinutes: number): boolean => {
+    const one = createEngine([venues.find((v) => v.id === id) ?? smallHours]);
+    return createSearchService(one.store, one.spatial)
+      .search(
+        {
+          locations: [{ lat: LONDON[0], lon: LONDON[1] }],
+          mode: { mode: 'POINT', maxDistance: 1000 },
+          preferences: { openingConditions: { state: 'OPEN', atTime, stayMinutes }, nonCompromise: ['openingConditions'] },
+        },
+        { limit: 100, now: NOW },
+      )
+      .establishments.some((e) => e.id === id);
+  };
+  // Sunday 01:00-02:00 local
+  const smallHours = venue('sunday-one-to-two', LONDON, [{ days: ['Sun'], timeSlots: [slot('01:00', '02:00')] }]);
+
+  it('across the spring-forward jump: saturday-late (to 01:30 local) closes at the jump, 01:00 UTC; from 00:45 UTC 15 minutes fit, 16 do not', () => {
+    // 2026-03-29: 00:59 GMT is followed by 02:00 BST, so 01:30 local never comes
+    expect(staysOpen('saturday-late', '2026-03-29T00:45:00Z', 15)).toBe(true);
+    expect(staysOpen('saturday-late', '2026-03-29T00:45:00Z', 16)).toBe(false);
+    expect(staysOpen('saturday-late', '2026-03-29T00:45:00Z', 75)).toBe(false);
+    // a week earlier, no change: it closes at 01:30 GMT = 01:30 UTC
+    expect(staysOpen('saturday-late', '2026-03-22T00:45:00Z', 45)).toBe(true);
+    expect(staysOpen('saturday-late', '2026-03-22T00:45:00Z', 46)).toBe(false);
+  });
+
+  it('across the fall-back repeat: Sunday 01:00-02:00 local happens twice, so from 00:30 UTC (01:30 BST) 90 real minutes fit, 91 do not', () => {
+    // 2026-10-25: 00:00-00:59 UTC is 01:00-01:59 BST, then 01:00-01:59 UTC is 01:00-01:59 GMT; closed from 02:00 UTC
+    expect(staysOpen('sunday-one-to-two', '2026-10-25T00:30:00Z', 60)).toBe(true);
+    expect(staysOpen('sunday-one-to-two', '2026-10-25T00:30:00Z', 90)).toBe(true);
+    expect(staysOpen('sunday-one-to-two', '2026-10-25T00:30:00Z', 91)).toBe(false);
+    // a week later, no change: 01:30 GMT + 30 minutes is the close
+    expect(staysOpen('sunday-one-to-two', '2026-11-01T01:30:00Z', 30)).toBe(true);
+    expect(staysOpen('sunday-one-to-two', '2026-11-01T01:30:00Z', 31)).toBe(false);
+  });
 });
