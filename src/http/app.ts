@@ -24,7 +24,7 @@ import { OPENAPI_HEAD } from '../service/openapi-document.js';
 import { requestLogOptions } from '../service/request-log.js';
 import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.js';
 import { clientErrorResponse } from './client-errors.js';
-import { HttpError, toErrorResponse } from './http-errors.js';
+import { HttpError, toErrorResponse, withRequestDetails } from './http-errors.js';
 import { addMethodNotAllowedRoutes, collectMethods } from './method-not-allowed.js';
 import { createValidatorCompiler, malformedQueryParam } from './validation.js';
 import { V1_PREFIX, v1Routes } from './v1/routes.js';
@@ -114,7 +114,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.removeContentTypeParser('text/plain');
 
   app.setErrorHandler((err, request, reply) => {
-    const response = toErrorResponse(err);
+    const response = toErrorResponse(withRequestDetails(err, request.headers['content-type'], request.routeOptions.bodyLimit));
     if (response.status >= 500) request.log.error({ err }, 'request failed');
     void reply.code(response.status).headers(response.headers).send(response.body);
   });

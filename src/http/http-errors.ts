@@ -116,11 +116,41 @@ export function paramOfValidationError(error: AjvLikeError): string {
   return segments.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
 }
 
-function validationMessage(error: AjvLikeError, param: string, context: string): string {
+/**
+ * The message of a schema error. `errors` are all ajv reported: a union of literals (`mode`:
+ * `POINT` or `PATH`) fails one `const` per literal, and the message lists them all.
+ */
+function validationMessage(errors: readonly AjvLikeError[], param: string, context: string): string {
+  const error = errors[0]!;
   const where = param === '' ? context : param;
   if (error.keyword === 'required') return `${where} is required`;
   if (error.keyword === 'additionalProperties') return `${where} is not a known parameter`;
+  const allowed = allowedValues(errors);
+  if (allowed !== null) return `${where} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}; got ${describeValue(error.data)}`;
   return `${where} ${error.message ?? 'is invalid'}; got ${describeValue(error.data)}`;
+}
+
+/** The values a `const` union or an `enum` at the first error's place accepts, or null. */
+function allowedValues(errors: readonly AjvLikeError[]): unknown[] | null {
+  const first = errors[0]!;
+  if (first.keyword === 'enum' && Array.isArray(first.params?.['allowedValues'])) return first.params['allowedValues'] as unknown[];
+  if (first.keyword !== 'const') return null;
+  return errors.filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath).map((e) => e.params?.['allowedValue']);
+}
+
+/**
+ * Fastify's own client errors, reworded with what the request held: the media type it sent
+ * (415) and the route's body limit (413). Anything else is returned as it is.
+ */
+export function withRequestDetails(err: unknown, contentType: string | undefined, bodyLimitBytes: number | undefined): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return new HttpError('unsupported_media_type', `send the body as application/json; got Content-Type ${contentType === undefined ? '(none)' : JSON.stringify(contentType)}`);
+  }
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' && bodyLimitBytes !== undefined) {
+    return new HttpError('body_too_large', `the body is over this route's limit of ${bodyLimitBytes} bytes`);
+  }
+  return err;
 }
 
 /**
@@ -141,7 +171,10 @@ export function toErrorResponse(err: unknown): ErrorResponse {
     const code = ENGINE_CODES[err.code];
     const { status } = HTTP_ERRORS[code];
     if (status >= 500) return internalError();
-    return { status, body: envelope(err.message, code, httpParam(err.param)), headers: {} };
+    const param = httpParam(err.param);
+    // the message names the field as the HTTP param does (`locations.1.weight`, not `locations[1].weight`)
+    const message = err.param !== undefined && param !== err.param ? err.message.split(err.param).join(param) : err.message;
+    return { status, body: envelope(message, code, param), headers: {} };
   }
   if (typeof err === 'object' && err !== null) {
     const e = err as { code?: unknown; statusCode?: unknown; validation?: unknown; validationContext?: unknown; message?: unknown };
@@ -152,7 +185,7 @@ export function toErrorResponse(err: unknown): ErrorResponse {
       const code = isPublishedLimit(first.keyword, param) ? 'limit_exceeded' : 'invalid_request';
       return {
         status: 400,
-        body: envelope(validationMessage(first, param, context), code, param === '' ? context : param),
+        body: envelope(validationMessage(e.validation as AjvLikeError[], param, context), code, param === '' ? context : param),
         headers: {},
       };
     }

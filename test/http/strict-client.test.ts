@@ -177,3 +177,36 @@ describe('serve --public-url', () => {
     },
   );
 });
+
+describe('messages a client can act on', () => {
+  const search = async (payload: unknown, headers: Record<string, string> = {}) => {
+    const acct = await h.open();
+    const res = await h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey, ...headers }, payload: payload as string });
+    return { status: res.statusCode, body: res.json() as { message: string; param?: string; code: string } };
+  };
+  const at = { locations: [{ lat: 53.8, lon: -1.55 }], mode: { mode: 'POINT', maxDistance: 1000 } };
+
+  it('a value outside a list of literals names the list (mode, travelMode, nonCompromise)', async () => {
+    expect((await search({ ...at, mode: { mode: 'point', maxDistance: 1000 } })).body).toMatchObject({
+      param: 'mode.mode',
+      message: 'mode.mode must be one of "POINT", "PATH"; got "point"',
+    });
+    expect((await search({ ...at, locations: [{ lat: 53.8, lon: -1.55, travelMode: 'CAR' }] })).body.message).toBe(
+      'locations.0.travelMode must be one of "WALK", "BICYCLE", "DRIVE", "TRANSIT"; got "CAR"',
+    );
+    expect((await search({ ...at, preferences: { nonCompromise: ['foo'] } })).body.message).toMatch(/^preferences\.nonCompromise\.0 must be one of "establishmentFilters", .*; got "foo"$/);
+  });
+
+  it('an engine error names the field in the message as `param` does (dotted)', async () => {
+    const res = await search({ ...at, preferences: { establishmentFilters: ['pub', 'spaceship'] } });
+    expect(res.body.param).toBe('preferences.establishmentFilters.1');
+    expect(res.body.message).toMatch(/^preferences\.establishmentFilters\.1 is not a known/);
+  });
+
+  it('415 names the media type sent; 413 names the limit', async () => {
+    const xml = await search('<a/>', { 'content-type': 'text/xml' });
+    expect(xml).toMatchObject({ status: 415, body: { code: 'unsupported_media_type', message: 'send the body as application/json; got Content-Type "text/xml"' } });
+    const big = await search(`{"x":"${'x'.repeat(70_000)}"}`, { 'content-type': 'application/json' });
+    expect(big).toMatchObject({ status: 413, body: { code: 'body_too_large', message: "the body is over this route's limit of 65536 bytes" } });
+  });
+});
