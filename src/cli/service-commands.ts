@@ -465,7 +465,7 @@ export function registerServiceCommands(program: Command): void {
 
   accounts
     .command('origins')
-    .description("set the web origins allowed to use the account's public key (widget and API from a browser); no origins: print the list")
+    .description("set the web origins allowed to embed the widget with the account's public key (the API sends no CORS headers: docs/widget.md); no origins: print the list")
     .argument('<accountId>')
     .argument('[origins...]', 'origins like https://www.example.com (scheme, host, optional port)')
     .option('--clear', 'remove every origin: the public key works from any origin again')

@@ -16,13 +16,13 @@
 import { ERROR_ENVELOPE_REF } from './api-schemas.js';
 
 const DESCRIPTIONS: Readonly<Record<number, string>> = {
-  400: 'Invalid request: `param` names the field (`invalid_request`, `limit_exceeded`, `unknown_place`, `invalid_json`, `invalid_url`).',
+  400: 'Invalid request: `param` names the field (`invalid_request`, `limit_exceeded`, `unknown_place`, `invalid_json`, `invalid_url`, `invalid_content_length`; `malformed_request` when the HTTP itself is not well-formed).',
   401: 'Missing, malformed, unknown or expired API key.',
   402: 'The balance cannot cover this request: not served, not charged (`insufficient_balance`).',
-  403: 'A public key on an endpoint outside its permitted list, or from an origin the account does not allow.',
+  403: 'A public key on an endpoint outside its permitted list (`public_key_not_permitted`), or from an origin the account does not allow (`origin_not_allowed`).',
   404: 'Unknown venue id (`venue_not_found`).',
-  413: 'Request body over 64 KiB.',
-  415: 'Request body is not application/json.',
+  413: 'Request body over the route\'s limit, 64 KiB (`body_too_large`).',
+  415: 'Request body is not application/json, or is compressed (`unsupported_media_type`).',
   429: 'A rate-limit window of the plan is full (`rate_limited`).',
 };
 
@@ -87,7 +87,7 @@ export function errorResponses(...statuses: number[]): Record<string, object> {
   for (const status of statuses) {
     out[String(status)] = { $ref: ERROR_ENVELOPE_REF, description: DESCRIPTIONS[status] ?? 'Error.', headers: errorHeaders(status) };
   }
-  out['4xx'] = { $ref: ERROR_ENVELOPE_REF, description: 'Any other client error (404 unknown path, 405 wrong method).' };
+  out['4xx'] = { $ref: ERROR_ENVELOPE_REF, description: 'Any other client error: 404 unknown path (`route_not_found`), 405 another method (`method_not_allowed`, with `Allow`), 408 request not received in time (`request_timeout`), 431 headers too large (`headers_too_large`).' };
   out['5xx'] = { $ref: ERROR_ENVELOPE_REF, description: 'A fault of the service, or the service shutting down (503); the request was not charged.' };
   return out;
 }

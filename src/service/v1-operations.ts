@@ -30,7 +30,7 @@ function detailsOperation(kind: 'basic' | 'advanced' | 'menus', operationId: str
     summary: `The ${kind} ${kind === 'menus' ? 'of a venue (active menus)' : 'details of a venue'}`,
     params: VenueIdParamsSchema,
     querystring: NoQuerySchema,
-    response: responses(venueResponseSchemas[kind], errorResponses(400, 401, 402, 404, 429)),
+    response: responses(venueResponseSchemas[kind], errorResponses(400, 401, 402, 403, 404, 429)),
     security,
   };
 }
@@ -47,8 +47,10 @@ export const V1_OPERATIONS = {
   find: {
     operationId: 'findVenues',
     summary: 'Find venues by name, optionally near a point or a named place',
+    description:
+      'A search term is required (`q`, or its alias `name`). With a centre (`lat` and `lon`, or a `location` name, not both) results lie within `maxDistanceMeters` (default 5000) and come nearest first; without one, best match first. An unknown parameter is a 400 naming it.',
     querystring: plainSchema(FindQuerySchema),
-    response: responses(venueResponseSchemas.find, errorResponses(400, 401, 402, 429)),
+    response: responses(venueResponseSchemas.find, errorResponses(400, 401, 402, 403, 429)),
     security,
   },
   basic: detailsOperation('basic', 'getBasicDetails'),
@@ -65,7 +67,7 @@ export const V1_OPERATIONS = {
     operationId: 'getBalances',
     summary: 'Balance and usage since the account opened (free)',
     querystring: NoQuerySchema,
-    response: responses({ 200: BALANCES_OK }, errorResponses(400, 401, 429)),
+    response: responses({ 200: BALANCES_OK }, errorResponses(400, 401, 403, 429)),
     security,
   },
   balancesOverRange: {
@@ -73,7 +75,7 @@ export const V1_OPERATIONS = {
     summary: 'Balance and usage over [from, to) (free; changes nothing)',
     querystring: NoQuerySchema,
     body: BalancesRangeSchema,
-    response: responses({ 200: BALANCES_OK }, errorResponses(400, 401, 413, 415, 429)),
+    response: responses({ 200: BALANCES_OK }, errorResponses(400, 401, 403, 413, 415, 429)),
     security,
   },
 };

@@ -110,7 +110,9 @@ describe('the document', () => {
 interface Replayed {
   readonly method: 'GET' | 'POST' | 'DELETE' | 'PUT';
   readonly url: string;
-  readonly key?: 'secret' | 'public' | 'broke' | 'hobbyist' | 'bogus';
+  readonly key?: 'secret' | 'public' | 'broke' | 'hobbyist' | 'bogus' | 'restricted';
+  /** An `Origin` header (a public key of an account that allows only https://app.example.com). */
+  readonly origin?: string;
   readonly body?: unknown;
   readonly raw?: { payload: string; contentType: string };
   readonly status: number;
@@ -166,6 +168,15 @@ const REQUESTS: readonly Replayed[] = [
   { method: 'GET', url: '/v1/establishments/menus/fx-00000', key: 'broke', status: 402 },
   // 403
   { method: 'GET', url: '/v1/vocabulary', key: 'public', status: 403 },
+  // 403 origin_not_allowed: every route a public key may call
+  { method: 'GET', url: '/v1/find?q=pub', key: 'restricted', origin: 'https://evil.example', status: 403 },
+  { method: 'POST', url: '/v1/search/', key: 'restricted', origin: 'https://evil.example', body: POINT, status: 403 },
+  { method: 'GET', url: '/v1/establishments/basic/fx-00000', key: 'restricted', origin: 'https://evil.example', status: 403 },
+  { method: 'GET', url: '/v1/establishments/advanced/fx-00000', key: 'restricted', origin: 'https://evil.example', status: 403 },
+  { method: 'GET', url: '/v1/establishments/menus/fx-00000', key: 'restricted', origin: 'https://evil.example', status: 403 },
+  { method: 'GET', url: '/v1/business/balances', key: 'restricted', origin: 'https://evil.example', status: 403 },
+  { method: 'POST', url: '/v1/business/balances', key: 'restricted', origin: 'https://evil.example', body: { from: '2026-01-01T00:00:00Z', to: '2027-01-01T00:00:00Z' }, status: 403 },
+  { method: 'GET', url: '/v1/find?q=pub', key: 'restricted', origin: 'https://app.example.com', status: 200 },
   // 404
   { method: 'GET', url: '/v1/establishments/basic/no-such-venue', status: 404 },
   { method: 'GET', url: '/v1/establishments/menus/no-such-venue', status: 404 },
@@ -192,10 +203,12 @@ describe('replay: every response matches the document', () => {
     const main = await h.open('Enterprise');
     const broke = await h.open('Enterprise', 1000);
     const hobbyist = await h.open('Hobbyist');
-    const keys = { secret: main.secretKey, public: main.publicKey, broke: broke.secretKey, hobbyist: hobbyist.secretKey, bogus: `sk_${'0'.repeat(40)}` };
+    const restricted = await h.open('Enterprise');
+    await h.accounts.setAllowedOrigins(restricted.accountId, ['https://app.example.com']);
+    const keys = { secret: main.secretKey, public: main.publicKey, broke: broke.secretKey, hobbyist: hobbyist.secretKey, bogus: `sk_${'0'.repeat(40)}`, restricted: restricted.publicKey };
     const statuses = new Set<number>();
     for (const r of REQUESTS) {
-      const headers: Record<string, string> = { 'api-key': keys[r.key ?? 'secret'] };
+      const headers: Record<string, string> = { 'api-key': keys[r.key ?? 'secret'], ...(r.origin === undefined ? {} : { origin: r.origin }) };
       const payload = r.raw?.payload ?? (r.body === undefined ? undefined : JSON.stringify(r.body));
       if (payload !== undefined) headers['content-type'] = r.raw?.contentType ?? 'application/json';
       const res = await h.app.inject({ method: r.method, url: r.url, headers, ...(payload === undefined ? {} : { payload }) });

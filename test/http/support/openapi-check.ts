@@ -51,6 +51,8 @@ export interface CheckedResponse {
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+/** Statuses every operation that can answer them must list by number (the routes' own answers). */
+const EXPLICIT_STATUSES = new Set([400, 401, 402, 403, 404, 413, 415, 429]);
 const COMPONENTS_ID = 'https://venue-search.test/components';
 
 export class OpenApiChecker {
@@ -169,6 +171,10 @@ export class OpenApiChecker {
       return;
     }
     const status = String(res.statusCode);
+    // a status a strict client switches on is listed by itself, not only through the 4XX fallback
+    if (EXPLICIT_STATUSES.has(res.statusCode) && operation.responses[status] === undefined) {
+      throw new Error(`${what}: status ${status} documented for ${operation.operationId} only through a fallback`);
+    }
     const entry = operation.responses[status] ?? operation.responses[`${status[0]}XX`] ?? operation.responses['default'];
     if (entry === undefined) throw new Error(`${what}: status not documented for ${operation.operationId}`);
     const seen = this.seen.get(operation.operationId) ?? new Set<number>();
