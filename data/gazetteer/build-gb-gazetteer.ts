@@ -18,9 +18,23 @@
  *     (the point of the GeoNames feature of that name) rather than 1 to 3 (an estimate
  *     shared by several names of the district). A postal place within MERGE_METERS of a
  *     first-file place of the same name is that place: only its outcode count is added.
- * - `O code lat lon - 0 rows 1`: one outward postcode (`NW1`): the mean of its rows' points
- *   within OUTCODE_CLUSTER_METERS of their coordinate-wise median (the places of the
- *   district, an outlying one dropped).
+ * - `O code lat lon - 0 rows precise`: one outward postcode (`NW1`). The file names outward
+ *   codes only (no sectors or full postcodes), so a district's point comes from its rows,
+ *   or else from the districts around it in the postcode hierarchy:
+ *   1. Its placed rows (placedRows: GeoNames accuracy 3 or 4, only the 4s when it has any,
+ *      none at a town point): the mean of their points within OUTCODE_CLUSTER_METERS of
+ *      their coordinate-wise median (an outlying place dropped); precise = 1.
+ *   2. None: the mean of its sub-districts' rule-1 points (EC3 -> EC3A, EC3M, ... EC3V).
+ *   3. None: its parent district's rule-1 or rule-2 point (W1D -> W1, EC4A -> EC4).
+ *   4. None: rule 1's centre over all its rows (L1 -> Liverpool's point, a district of the
+ *      town somewhere around it; E12 -> its accuracy-1 estimate).
+ *   Rules 2 to 4 give precise = 0: an approximate point, which the resolver lets the
+ *   venues' own postcodes override. Every outward code of the file gets a row.
+ *   A town point is one that rows of TOWN_POINT_CODES or more outward codes share: their
+ *   post town's own point (GeoNames' London point, Charing Cross, for 42 central London
+ *   districts; Belfast's for 18), which is the centre of none of them. Accuracy 4 is the
+ *   point of the named place's GeoNames feature; lower ones are estimates (W1's accuracy-3
+ *   rows all lie 7 km away, in Deptford).
  * Names are compared by placeKey (src/places/place-name.ts), as the resolver does.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -33,6 +47,14 @@ import { placeKey } from '../../src/places/place-name.js';
 const LINK_METERS = 10_000;
 const MERGE_METERS = 5_000;
 const OUTCODE_CLUSTER_METERS = 10_000;
+/**
+ * GeoNames postal accuracy (blank read as 0): 4 = the point of the named place's own
+ * GeoNames feature; 3 = an estimate for the district's names; 1 = a rougher estimate.
+ */
+const FEATURE_ACCURACY = 4;
+const PLACED_ACCURACY = 3;
+/** Rows of this many outward codes or more at one point: their post town's point (see the header). */
+const TOWN_POINT_CODES = 3;
 /** Rows outside the British Isles and the Channel Islands are dropped (Dhekelia). */
 const inIsles = (lat: number, lon: number) => lat >= 49 && lat <= 61 && lon >= -9 && lon <= 2;
 
@@ -105,13 +127,51 @@ for (const [key, rows] of postalByKey) {
 // Outward codes.
 const byCode = new Map<string, PostalRow[]>();
 for (const r of postal) pushTo(byCode, r.code, r);
-const outcodes: Array<{ code: string; lat: number; lon: number; rows: number }> = [];
+const codesAtPoint = new Map<string, Set<string>>();
+for (const r of postal) {
+  const k = pointKey(r);
+  const codes = codesAtPoint.get(k);
+  if (codes === undefined) codesAtPoint.set(k, new Set([r.code]));
+  else codes.add(r.code);
+}
+const atTownPoint = (r: PostalRow) => codesAtPoint.get(pointKey(r))!.size >= TOWN_POINT_CODES;
+/** Rule-1 points, then rule-2 points of the codes without one (rule 3 reads both). */
+const rule1 = new Map<string, { lat: number; lon: number }>();
 for (const [code, rows] of byCode) {
+  const placed = placedRows(rows);
+  if (placed.length > 0) rule1.set(code, districtCentre(placed));
+}
+const rule2 = new Map<string, { lat: number; lon: number }>();
+for (const code of byCode.keys()) {
+  if (rule1.has(code)) continue;
+  const subDistricts = [...rule1.keys()].filter((c) => c.length === code.length + 1 && c.startsWith(code) && /[A-Z]$/.test(c));
+  if (subDistricts.length > 0) rule2.set(code, meanPoint(subDistricts.map((c) => rule1.get(c)!)));
+}
+const outcodes: Array<{ code: string; lat: number; lon: number; rows: number; precise: number }> = [];
+for (const [code, rows] of byCode) {
+  const parentCode = /[A-Z]$/.test(code) ? code.slice(0, -1) : '';
+  const own = rule1.get(code);
+  const point = own ?? rule2.get(code) ?? rule1.get(parentCode) ?? rule2.get(parentCode) ?? districtCentre(rows);
+  outcodes.push({ code, ...point, rows: rows.length, precise: own !== undefined ? 1 : 0 });
+}
+
+/** Rule 1's rows: placed ones (accuracy 3 or 4), not at a town point; only the 4s when there are any. */
+function placedRows(rows: readonly PostalRow[]): PostalRow[] {
+  const placed = rows.filter((r) => r.accuracy >= PLACED_ACCURACY && !atTownPoint(r));
+  const features = placed.filter((r) => r.accuracy >= FEATURE_ACCURACY);
+  return features.length > 0 ? features : placed;
+}
+
+/** The mean of the points within OUTCODE_CLUSTER_METERS of the rows' coordinate-wise median. */
+function districtCentre(rows: readonly PostalRow[]): { lat: number; lon: number } {
   const mLat = median(rows.map((r) => r.lat));
   const mLon = median(rows.map((r) => r.lon));
   const near = rows.filter((r) => nearDistanceMeters(mLat, mLon, r.lat, r.lon) <= OUTCODE_CLUSTER_METERS);
-  const use = near.length > 0 ? near : rows;
-  outcodes.push({ code, lat: mean(use.map((r) => r.lat)), lon: mean(use.map((r) => r.lon)), rows: rows.length });
+  return meanPoint(near.length > 0 ? near : rows);
+}
+
+function meanPoint(points: ReadonlyArray<{ lat: number; lon: number }>): { lat: number; lon: number } {
+  return { lat: mean(points.map((p) => p.lat)), lon: mean(points.map((p) => p.lon)) };
 }
 
 places.sort((a, b) => cmp(placeKey(a.name), placeKey(b.name)) || a.lat - b.lat || a.lon - b.lon);
@@ -120,7 +180,7 @@ const lines = [
   '# GB gazetteer derived from GeoNames (CC BY 4.0) and its GB postal-code file (contains Royal Mail data); see NOTICE.md. Built by build-gb-gazetteer.ts.',
   'type\tname\tlat\tlon\tfeature\tpopulation\toutcodes\tprecise',
   ...places.map((p) => ['P', p.name, fixed(p.lat), fixed(p.lon), p.feature || '-', p.population, p.outcodes, p.precise].join('\t')),
-  ...outcodes.map((o) => ['O', o.code, fixed(o.lat), fixed(o.lon), '-', 0, o.rows, 1].join('\t')),
+  ...outcodes.map((o) => ['O', o.code, fixed(o.lat), fixed(o.lon), '-', 0, o.rows, o.precise].join('\t')),
 ];
 writeFileSync(outFile, `${lines.join('\n')}\n`);
 console.log(`${outFile}: ${places.length} places (${cityRows.length} GeoNames rows read, ${postal.length} postal rows), ${outcodes.length} outward codes`);
@@ -151,7 +211,7 @@ function representative(rows: readonly PostalRow[]): { lat: number; lon: number 
   const cLon = mean(rows.map((r) => r.lon));
   const counts = new Map<string, { lat: number; lon: number; n: number; accuracy: number }>();
   for (const r of rows) {
-    const k = `${r.lat},${r.lon}`;
+    const k = pointKey(r);
     const c = counts.get(k);
     if (c === undefined) counts.set(k, { lat: r.lat, lon: r.lon, n: 1, accuracy: r.accuracy });
     else {
@@ -169,6 +229,10 @@ function representative(rows: readonly PostalRow[]): { lat: number; lon: number 
     }
   }
   return best!;
+}
+
+function pointKey(r: { lat: number; lon: number }): string {
+  return `${r.lat},${r.lon}`;
 }
 
 function mostCommon(values: readonly string[]): string {

@@ -31,7 +31,7 @@ export const PLACE_VENUES_RADIUS_METERS = 10_000;
  * Rules, in order (documented in docs/find.md, "Place names"):
  * 1. A UK postcode. A full one (`NW1 7AB`) resolves to the centre of the venues that have
  *    it (learnt); else, like an outward code (`NW1`), by rule 2 over the learnt outward code
- *    and the gazetteer's.
+ *    and the gazetteer's (an approximate gazetteer district point only when nothing is learnt).
  * 2. A name the venues taught (a learnt place) and the gazetteer has candidates for: the
  *    candidate within `agreeMeters` of the learnt centre (precise points first, then the
  *    nearest), else the learnt centre (the venues say where that name is in this data).
@@ -66,9 +66,12 @@ export class DefaultPlaceResolver implements PlaceResolver {
     if (postcode !== null) {
       const full = postcode.full !== null ? this.learnt.postcode(postcode.full) : undefined;
       if (full !== undefined) return full;
+      const learnt = this.learnt.postcode(postcode.outward);
       const o = this.gazetteer.outcode(postcode.outward);
-      const entries: GazetteerEntry[] = o === undefined ? [] : [{ name: o.code, lat: o.lat, lon: o.lon, country: 'GB', population: 0, featureCode: '' }];
-      const place = this.choose(this.learnt.postcode(postcode.outward), entries, venues);
+      // An approximate district point (o.precise false) never overrides the venues' own postcodes.
+      const usable = o !== undefined && (o.precise !== false || learnt === undefined);
+      const entries: GazetteerEntry[] = usable ? [{ name: o.code, lat: o.lat, lon: o.lon, country: 'GB', population: 0, featureCode: '' }] : [];
+      const place = this.choose(learnt, entries, venues);
       return place === null ? null : { ...place, kind: 'postcode' };
     }
     const key = placeKey(name);

@@ -39,6 +39,12 @@ export interface OutcodeEntry {
   readonly code: string;
   readonly lat: number;
   readonly lon: number;
+  /**
+   * False when GeoNames places none of the district's own rows (only its post town's point,
+   * or estimates): the point is derived from its sub-districts or parent district (EC3 from
+   * EC3A...EC3V, W1D from W1) or is the town's; see data/gazetteer/build-gb-gazetteer.ts.
+   */
+  readonly precise?: boolean;
 }
 
 /**
@@ -171,7 +177,7 @@ function embeddedGb(): { places: GazetteerEntry[]; outcodes: OutcodeEntry[] } {
     const f = line.split('\t');
     const lat = Number(f[2]);
     const lon = Number(f[3]);
-    if (f[0] === 'O') outcodes.push({ code: f[1]!, lat, lon });
+    if (f[0] === 'O') outcodes.push({ code: f[1]!, lat, lon, precise: f[7] === '1' });
     else {
       places.push({
         name: f[1]!,
