@@ -183,7 +183,7 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
   }
 }
 
-/** `cannot load <path>: <why>`, without the path twice when the reason starts with it (`<path>:line 2, ...`). */
+/** `cannot load <path>: <why>`, without the path twice when the reason starts with it (`<path>: line 2, ...`). */
 function cannotLoad(path: string, why: string): string {
   return why.startsWith(`${path}:`) ? `cannot load ${why}` : `cannot load ${path}: ${why}`;
 }

@@ -1,4 +1,5 @@
 import { VenueSearchError, describeValue } from '../errors.js';
+import { describeLocation } from './validate-venue.js';
 
 /**
  * GeoJSON boundary: a Feature with a Point geometry `[lon, lat]` becomes a venue record
@@ -8,7 +9,7 @@ import { VenueSearchError, describeValue } from '../errors.js';
  */
 export function geoJsonFeatureToRecord(value: unknown, where: { file: string; line: number }): unknown {
   const fail = (field: string, bad: unknown, why: string): never => {
-    throw new VenueSearchError('invalid_venue', `${where.file}:line ${where.line}, field ${field}: ${why}; got ${describeValue(bad)}`, {
+    throw new VenueSearchError('invalid_venue', `${describeLocation(where)}, field ${field}: ${why}; got ${describeValue(bad)}`, {
       file: where.file,
       line: where.line,
       param: field,

@@ -8,7 +8,7 @@ import { geoJsonFeatureToRecord } from './geojson.js';
 import { JsonElementSplitter } from './json-elements.js';
 import { LineChunker, forEachLine } from './ndjson-lines.js';
 import { ValidatePool } from './validate-pool.js';
-import { validateVenue } from './validate-venue.js';
+import { describeLocation, validateVenue } from './validate-venue.js';
 
 export type VenueFileFormat = 'ndjson' | 'json' | 'geojson';
 
@@ -150,16 +150,21 @@ export async function readVenuesInto(source: Source, options: ReadVenuesOptions,
     try {
       return JSON.parse(text);
     } catch (err) {
-      throw new VenueSearchError('invalid_data', `${label}:line ${line}: malformed JSON: ${(err as Error).message}`, {
-        file: label,
-        line,
-      });
+      throw malformed(line, `: ${(err as Error).message}`);
     }
+  };
+  /**
+   * A line that is not JSON. At line 1 nothing says the file holds venues at all (a CSV
+   * given to --data): say what a venues file is; further on, the file has a bad line.
+   */
+  const malformed = (line: number, detail: string): VenueSearchError => {
+    const what = line === 1 ? `not a venues file (NDJSON, a JSON array or GeoJSON), line 1 is not JSON` : 'malformed JSON';
+    return new VenueSearchError('invalid_data', `${describeLocation({ file: label, line })}: ${what}${detail}`, { file: label, line });
   };
   const admit = (record: VenueRecord, line: number): void => {
     const first = sink.addNew(record);
     if (first >= 0) {
-      throw new VenueSearchError('duplicate_id', `${label}:line ${line}: duplicate venue id ${JSON.stringify(record.id)} (first at line ${lineOfVenue[first]!})`, {
+      throw new VenueSearchError('duplicate_id', `${describeLocation({ file: label, line })}: duplicate venue id ${JSON.stringify(record.id)} (first at line ${lineOfVenue[first]!})`, {
         file: label,
         line,
         recordId: record.id,
@@ -241,7 +246,7 @@ export async function readVenuesInto(source: Source, options: ReadVenuesOptions,
     } catch (err) {
       if (isVenueSearchError(err)) return err;
     }
-    return new VenueSearchError('invalid_data', `${label}:line ${line}: malformed JSON`, { file: label, line });
+    return malformed(line, '');
   };
 
   // Text (string sources, JSON arrays, GeoJSON): decoded, then cut into lines or elements.

@@ -21,6 +21,11 @@ export interface RecordLocation {
   readonly line?: number;
 }
 
+/** How every message names a record's place: `venues.ndjson: line 2` (either part may be missing). */
+export function describeLocation(where: RecordLocation): string {
+  return [where.file, where.line !== undefined ? `line ${where.line}` : undefined].filter(Boolean).join(': ');
+}
+
 /** The weekly-hours fields of a record, each compiled by the engine (src/hours). */
 const HOURS_FIELDS = ['regularOpeningHours', 'kitchenOpeningHours', 'holidayOpeningHours'] as const;
 
@@ -106,7 +111,7 @@ function recordError(value: unknown, where: RecordLocation, field: string, bad: 
   const id = typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string'
     ? (value as { id: string }).id
     : undefined;
-  const place = [where.file, where.line !== undefined ? `line ${where.line}` : undefined].filter(Boolean).join(':');
+  const place = describeLocation(where);
   const parts = [
     place || undefined,
     id !== undefined ? `venue ${JSON.stringify(id)}` : undefined,

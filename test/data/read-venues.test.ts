@@ -81,13 +81,13 @@ describe('readVenues formats', () => {
 describe('readVenues bad input names the file, line, record id, field and value', () => {
   it('malformed JSON line', async () => {
     const path = file('bad1.ndjson', `${JSON.stringify(redLion)}\n{"id": "v2", "name": \n`);
-    await expectError(readVenues(path), /bad1\.ndjson:line 2: malformed JSON/, { code: 'invalid_data', line: 2 });
+    await expectError(readVenues(path), /bad1\.ndjson: line 2: malformed JSON/, { code: 'invalid_data', line: 2 });
   });
 
   it('missing required field', async () => {
     const { name: _n, ...noName } = crown;
     const path = file('bad2.ndjson', `${JSON.stringify(redLion)}\n${JSON.stringify(noName)}\n`);
-    await expectError(readVenues(path), /bad2\.ndjson:line 2, venue "v2", field name/, { code: 'invalid_venue', line: 2, recordId: 'v2', param: 'name' });
+    await expectError(readVenues(path), /bad2\.ndjson: line 2, venue "v2", field name/, { code: 'invalid_venue', line: 2, recordId: 'v2', param: 'name' });
   });
 
   it('wrong type', async () => {
@@ -107,7 +107,7 @@ describe('readVenues bad input names the file, line, record id, field and value'
 
   it('a time zone Intl does not know', async () => {
     const path = file('bad-zone.ndjson', [redLion, { ...crown, timeZone: 'Mars/Olympus_Mons' }].map((v) => JSON.stringify(v)).join('\n'));
-    await expectError(readVenues(path), /bad-zone\.ndjson:line 2, venue "v2", field timeZone: must be an IANA time zone name.*got "Mars\/Olympus_Mons"/, {
+    await expectError(readVenues(path), /bad-zone\.ndjson: line 2, venue "v2", field timeZone: must be an IANA time zone name.*got "Mars\/Olympus_Mons"/, {
       code: 'invalid_venue',
       file: path, // the path as given, not only its last part
       line: 2,

@@ -94,19 +94,23 @@ describe('operator commands', () => {
     expect(printed).not.toContain('hunter2');
   });
 
-  it('serve stops with exit code 1 and a message naming the file for a missing file, a directory, a bad record and malformed JSON', async () => {
+  it('serve stops with exit code 1 and a message naming the file for a missing file, a directory, a bad record, malformed JSON and a CSV (not a venues file)', async () => {
     const { writeFileSync, mkdirSync } = await import('node:fs');
     const bad = join(tmp, 'bad.ndjson');
     writeFileSync(bad, '{"id":"x","name":"A"}\n');
     const malformed = join(tmp, 'malformed.ndjson');
-    writeFileSync(malformed, 'not json\n');
+    writeFileSync(malformed, '{"id":"a","name":"A","location":{"type":"Point","coordinates":[51.5,-0.1]}}\nnot json\n');
+    // walk-through 32, fault 4: a CSV given as --data (the GeoNames places file's first lines)
+    const csv = join(tmp, 'gb_places_geonames.csv');
+    writeFileSync(csv, 'name,lat,lon,country\nAbbey Dore,51.96667,-2.9,GB\n');
     const dir = join(tmp, 'dir.ndjson');
     mkdirSync(dir, { recursive: true });
     const cases: [string, RegExp][] = [
       [join(tmp, 'missing.ndjson'), /data file not found: .*missing\.ndjson/],
       [dir, /must be a file; .*dir\.ndjson/],
       [bad, /bad\.ndjson.*line 1.*"x".*location/],
-      [malformed, /malformed\.ndjson.*line 1.*malformed JSON/],
+      [malformed, /cannot load .*malformed\.ndjson: line 2: malformed JSON/],
+      [csv, /cannot load .*gb_places_geonames\.csv: line 1: not a venues file \(NDJSON, a JSON array or GeoJSON\), line 1 is not JSON: /],
     ];
     for (const [file, message] of cases) {
       vi.spyOn(process, 'exit').mockImplementation(((code: number) => {

@@ -167,10 +167,10 @@ describe('a bad data file at start-up', () => {
   const fixtures = readFileSync(FIXTURES, 'utf8');
   const lines = fixtures.split('\n');
   const cases: [string, string, RegExp][] = [
-    ['truncated in the middle of line 1,501', lines.slice(0, 1500).join('\n') + '\n' + lines[1500]!.slice(0, 200), /truncated\.ndjson:line 1501/],
-    ['a line of binary garbage at line 10', [...lines.slice(0, 9), '\u0000\u0001\uFFFD\u00ff garbage', ...lines.slice(10)].join('\n'), /garbage\.ndjson:line 10/],
-    ['a valid JSON line that is not a venue at line 3', [...lines.slice(0, 2), '{"id": 42}', ...lines.slice(3)].join('\n'), /not-a-venue\.ndjson:line 3/],
-    ['a duplicate id at line 2,000', [...lines.slice(0, 1999), lines[5]!, ...lines.slice(2000)].join('\n'), /duplicate\.ndjson:line 2000/],
+    ['truncated in the middle of line 1,501', lines.slice(0, 1500).join('\n') + '\n' + lines[1500]!.slice(0, 200), /truncated\.ndjson: line 1501/],
+    ['a line of binary garbage at line 10', [...lines.slice(0, 9), '\u0000\u0001\uFFFD\u00ff garbage', ...lines.slice(10)].join('\n'), /garbage\.ndjson: line 10/],
+    ['a valid JSON line that is not a venue at line 3', [...lines.slice(0, 2), '{"id": 42}', ...lines.slice(3)].join('\n'), /not-a-venue\.ndjson: line 3/],
+    ['a duplicate id at line 2,000', [...lines.slice(0, 1999), lines[5]!, ...lines.slice(2000)].join('\n'), /duplicate\.ndjson: line 2000/],
   ];
   it.each(cases)('%s: serve stops with a message naming the file and line; the accounts database is untouched', async (_name, text, pattern) => {
     const name = pattern.source.split('\\.')[0]!;
