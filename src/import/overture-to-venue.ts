@@ -3,7 +3,7 @@ import { wkbToGeojson } from 'hyparquet/src/wkb.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { representativePoint, type LatLon } from './osm-geometry.js';
 import type { MapOutcome } from './osm-to-venue.js';
-import { ALCOHOL_GENRES, COCKTAIL_WORDS, FOOD_GENRES, categoryMeaning, type CategoryMeaning } from './overture-vocabulary.js';
+import { ALCOHOL_GENRES, COCKTAIL_WORDS, FOOD_GENRES, FOOD_AND_DRINK_ROOTS, categoryMeaning, type CategoryMeaning } from './overture-vocabulary.js';
 
 /**
  * One Overture Maps place row (as a Parquet reader gives it) to a venue record. Pure; every
@@ -121,6 +121,14 @@ function kindOf(words: readonly string[]): (CategoryMeaning & { word: string }) 
   return undefined;
 }
 
+/**
+ * A place's kind: its first food-or-drink word of its own, else, when its own words include
+ * a general food-and-drink word (FOOD_AND_DRINK_ROOTS), its first food-or-drink alternate.
+ */
+export function placeKind(primary: readonly string[], alternates: readonly string[]): (CategoryMeaning & { word: string }) | undefined {
+  return kindOf(primary) ?? (primary.some((w) => FOOD_AND_DRINK_ROOTS.has(w)) ? kindOf(alternates) : undefined);
+}
+
 /** `freeform, locality, region postcode, country` of the first address; repeated parts dropped. */
 export function formatOvertureAddress(addresses: unknown): string | undefined {
   if (!Array.isArray(addresses)) return undefined;
@@ -172,7 +180,7 @@ export function overturePlaceToVenue(row: OverturePlace, filter: OverturePlaceFi
     if (country !== filter.country) return { ok: false, reason: 'other_country', detail: country ?? 'no country' };
   }
   const { primary, alternates } = categoryWords(row);
-  const kind = kindOf(primary);
+  const kind = placeKind(primary, alternates);
   if (kind === undefined) return { ok: false, reason: 'not_food_or_drink', detail: primary[0] ?? 'no category' };
   const confidence = row.confidence;
   if (typeof confidence === 'number' && confidence < filter.minConfidence) {

@@ -58,6 +58,19 @@ describe('Overture row to venue: kinds from categories, taxonomy and basic_categ
     expect(mapped({ ...base, basic_category: 'pub' }).primaryGenre).toBe('pub');
   });
 
+  it('walk-through 32: steakhouse, salad_bar, smoothie_juice_bar, delicatessen, desserts, tapas_bar are food and drink', () => {
+    const genre = (primary: string) => (overturePlaceToVenue({ ...base, categories: { primary } }, filter) as { record?: { primaryGenre?: string } }).record?.primaryGenre;
+    expect(['steakhouse', 'salad_bar', 'tapas_bar', 'smoothie_juice_bar', 'delicatessen', 'desserts'].map(genre)).toEqual(['restaurant', 'restaurant', 'restaurant', 'coffee_shop', 'fast_food', 'ice_cream']);
+  });
+
+  it('walk-through 32: only eat_and_drink of its own -> the first food-or-drink alternate gives the kind (taxonomy root food_and_drink too)', () => {
+    expect(overturePlaceToVenue({ ...base, categories: { primary: 'eat_and_drink', alternate: ['shopping', 'jamaican_restaurant', 'bar'] } }, filter)).toMatchObject({
+      ok: true,
+      record: { primaryGenre: 'restaurant', additionalGenres: ['jamaican', 'bar'] },
+    });
+    expect(overturePlaceToVenue({ ...base, taxonomy: { primary: 'poutinerie', hierarchy: ['food_and_drink', 'poutinerie'], alternates: ['pub'] } }, filter)).toMatchObject({ ok: true, record: { primaryGenre: 'pub' } });
+  });
+
   it('other kinds are skipped as not_food_or_drink with the category as detail', () => {
     expect(overturePlaceToVenue({ ...base, categories: { primary: 'hotel', alternate: ['restaurant'] } }, filter)).toEqual({ ok: false, reason: 'not_food_or_drink', detail: 'hotel' });
     expect(overturePlaceToVenue({ ...base }, filter)).toMatchObject({ ok: false, reason: 'not_food_or_drink', detail: 'no category' });
