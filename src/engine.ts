@@ -12,6 +12,7 @@ import type { SearchResponse } from './schema/search.js';
 import type { VenueRecord } from './schema/venue.js';
 import type { HoursTable, ZoneTable } from './hours/index.js';
 import { createDefaultPlaceResolver } from './places/default-resolver.js';
+import { gazetteerCountriesFor } from './places/gazetteer-countries.js';
 import { LearntPlaces } from './places/learnt-places.js';
 import { checkUpsertBatch, LiveChanges, stalePreparedUpsert, type PreparedUpsert, type RemoveResult, type UpsertResult } from './live/live-changes.js';
 import type { LivePlaces } from './live/live-places.js';
@@ -392,7 +393,10 @@ export class Engine {
 
   /** The base's find (internal: the live-data merge collects on it). */
   finder(): FindService {
-    const places = this.options.places === undefined ? () => createDefaultPlaceResolver(this.learntPlaces()) : this.options.places;
+    const places =
+      this.options.places === undefined
+        ? () => createDefaultPlaceResolver(this.learntPlaces(), { countries: gazetteerCountriesFor(this.store.lat, this.store.lon) })
+        : this.options.places;
     if (this.findService === null) {
       const prebuilt = this.restoredFind;
       this.restoredFind = null;

@@ -2,6 +2,7 @@ import { toEstablishment } from '../details/establishment-record.js';
 import { isOpenAt } from '../details/open-now.js';
 import { LocalFrame, distanceMeters, frameDistanceSq, localFrameHolds } from '../geo/distance.js';
 import { createDefaultPlaceResolver } from '../places/default-resolver.js';
+import { gazetteerCountriesFor } from '../places/gazetteer-countries.js';
 import type { PlaceResolver, ResolvedPlace } from '../places/place-resolver.js';
 import { UnknownPlaceError } from '../places/unknown-place-error.js';
 import type { FindEstablishment, FindResponse } from '../schema/find.js';
@@ -82,7 +83,8 @@ export class FindService {
       this.density = new DensityGrid(store.lat, store.lon);
     }
     this.top = new TopK((i) => store.id(i));
-    this.placesSource = options.places === undefined ? () => createDefaultPlaceResolver(store.records) : options.places;
+    this.placesSource =
+      options.places === undefined ? () => createDefaultPlaceResolver(store.records, { countries: gazetteerCountriesFor(store.lat, store.lon) }) : options.places;
   }
 
   /** Bytes of the name index (typed arrays and dictionary; the density grid is a small Map of occupied cells). */
