@@ -97,7 +97,9 @@ export function widgetPageHtml(config: WidgetConfig, assets: { scriptHref: strin
 </form>
 <ol id="locations" class="locations" aria-label="People"></ol>
 <label for="radius">Radius (metres)</label>
-<input id="radius" type="number" min="100" max="50000" step="100" value="1000">
+<input id="radius" type="number" min="1" max="50000" step="1" value="1000" required aria-describedby="radius-limits radius-error">
+<p id="radius-limits" class="hint">A whole number, 1 to 50,000.</p>
+<p id="radius-error" class="field-error" hidden></p>
 <fieldset class="fairness">
 <legend>Fair for the group</legend>
 <label for="fairness">Rank venues by</label>
@@ -118,7 +120,9 @@ export function widgetPageHtml(config: WidgetConfig, assets: { scriptHref: strin
 <button id="route-clear" type="button">Clear route</button>
 </div>
 <label for="corridor">Distance from the route (metres)</label>
-<input id="corridor" type="number" min="50" max="10000" step="50" value="500">
+<input id="corridor" type="number" min="1" max="10000" step="1" value="500" required aria-describedby="corridor-limits corridor-error">
+<p id="corridor-limits" class="hint">A whole number, 1 to 10,000.</p>
+<p id="corridor-error" class="field-error" hidden></p>
 </div>
 <details id="prefs" class="prefs">
 <summary>Preferences</summary>

@@ -12,6 +12,7 @@ import { renderDetails } from './details.js';
 import { setUpFairness, travelModeSelect, type TravelMode } from './fairness.js';
 import { formatDistance, h } from './format.js';
 import { MapView, type LatLon, type MapLayers } from './map.js';
+import { metresField } from './metres-field.js';
 import { chosenTime, readPreferences, setUpPreferences } from './preferences.js';
 import { renderResults, rowFromFind, rowFromSearch, type ResultRow } from './results.js';
 import type { BasicDetails, FindResponse, MenuList, SearchResponse, SearchVocabulary } from './types.js';
@@ -153,14 +154,10 @@ function start(): void {
   });
 
   // ---- search (meet up and route)
-  const radiusInput = byId<HTMLInputElement>('radius');
-  const corridorInput = byId<HTMLInputElement>('corridor');
-  const clampNumber = (input: HTMLInputElement, fallback: number): number => {
-    const value = Number(input.value);
-    if (!Number.isFinite(value) || value <= 0) return fallback;
-    return Math.min(Number(input.max), Math.max(Number(input.min), value));
-  };
-  const corridorMeters = (): number => clampNumber(corridorInput, 500);
+  // what these fields show is what is searched: a value they refuse stops the search
+  const radius = metresField(byId<HTMLInputElement>('radius'), byId('radius-error'), 'radius');
+  const corridor = metresField(byId<HTMLInputElement>('corridor'), byId('corridor-error'), 'distance from the route');
+  const corridorMeters = (): number | undefined => corridor.read();
 
   const fairness = setUpFairness(byId<HTMLSelectElement>('fairness'), byId<HTMLSelectElement>('quorum'), () => scheduleSearch());
 
@@ -168,6 +165,8 @@ function start(): void {
     if (mode === 'meet' && people.length < 2) return clearResults(people.length === 0 ? 'Add two or more people to meet up.' : 'Add at least one more person.');
     if (mode === 'route' && route.length < 2) return clearResults('Click the map at least twice to draw a route.');
     if (mode === 'find') return;
+    const maxDistance = mode === 'meet' ? radius.read() : corridorMeters();
+    if (maxDistance === undefined) return clearResults(`No search until the ${mode === 'meet' ? 'radius' : 'distance from the route'} is valid.`);
     const body = {
       locations:
         mode === 'meet'
@@ -181,8 +180,8 @@ function start(): void {
           : route.map((p) => ({ lat: p.lat, lon: p.lon })),
       mode:
         mode === 'meet'
-          ? { mode: 'POINT', maxDistance: clampNumber(radiusInput, 1000), ...fairness.modeFields(people.length) }
-          : { mode: 'PATH', maxDistance: corridorMeters() },
+          ? { mode: 'POINT', maxDistance, ...fairness.modeFields(people.length) }
+          : { mode: 'PATH', maxDistance },
       preferences: readPreferences(),
     };
     status.textContent = 'Searching…';
@@ -205,8 +204,12 @@ function start(): void {
     window.clearTimeout(timer);
     void runSearch();
   });
-  radiusInput.addEventListener('change', scheduleSearch);
-  corridorInput.addEventListener('change', () => {
+  // the message follows the field at once; the search after the usual pause
+  radius.input.addEventListener('change', () => {
+    radius.read();
+    scheduleSearch();
+  });
+  corridor.input.addEventListener('change', () => {
     drawMap();
     scheduleSearch();
   });
