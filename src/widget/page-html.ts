@@ -145,6 +145,7 @@ ${checkboxGroupPlaceholder('pref-vibes', 'Vibes')}
 <button id="search-button" class="primary" type="button" hidden>Search</button>
 <h2 id="results-heading">Results</h2>
 <p id="results-status" class="status" role="status" aria-live="polite"></p>
+<button id="widen-radius" type="button" hidden></button>
 <ol id="results" class="results" aria-labelledby="results-heading"></ol>
 </section>
 <section class="map-wrap" aria-label="Map">

@@ -1,8 +1,9 @@
 /**
  * The widget's search form against the real service, from a user's walk-through (issue 32):
  * what the radius field shows is what is searched (a refused value says why and searches
- * nothing). Oracles: the request bodies the browser sent, and the API's own answers to the
- * same requests made directly.
+ * nothing); an empty answer says the smallest radius that finds something and offers it.
+ * Oracles: the request bodies the browser sent, and the API's own answers to the same
+ * requests made directly.
  */
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -72,4 +73,35 @@ describe.skipIf(!chromiumAvailable)('widget search form in headless Chromium (is
     expect(searches.map((b) => b.mode.maxDistance)).toEqual([2500]);
     await page.close();
   });
+
+  it('issue 32: an empty meet-up (Leeds, York, Harrogate at 1000 m) says the API\'s smallestFeasibleMaxDistance in words; its button sets the radius and finds venues', async () => {
+    const page = await session.openWidget();
+    await twoPeople(page, 'Leeds', 'York');
+    const emptySearch = page.waitForResponse((r) => r.url().includes('/v1/search/') && (r.request().postData() ?? '').includes('Harrogate'));
+    await page.fill('#place-name', 'Harrogate');
+    await page.click('#place-form button[type="submit"]');
+    const request = (await emptySearch).request();
+    // the oracle: the API's own answer to the same request
+    const api = (await (
+      await fetch(request.url(), { method: 'POST', headers: { 'content-type': 'application/json', 'API-Key': session.publicKey }, body: request.postData()! })
+    ).json()) as { totalResults: number; smallestFeasibleMaxDistance?: number };
+    expect(api.totalResults).toBe(0);
+    const smallest = api.smallestFeasibleMaxDistance!;
+    expect(smallest).toBeGreaterThan(1000);
+    const words = `${smallest.toLocaleString('en-GB')} m`;
+    await expect.poll(() => page.textContent('#results-status')).toBe(`No venues found with a radius of 1,000 m; a radius of ${words} would find at least one.`);
+    expect(await page.textContent('#widen-radius')).toBe(`Search with a radius of ${words}`);
+    await page.screenshot({ path: `${SHOTS}/empty-answer.png` });
+
+    const widened = page.waitForResponse((r) => r.url().includes('/v1/search/') && (JSON.parse(r.request().postData() ?? '{}') as SearchBody).mode.maxDistance === smallest);
+    await page.click('#widen-radius');
+    const answer = (await (await widened).json()) as { totalResults: number };
+    expect(answer.totalResults).toBeGreaterThan(0);
+    expect(await page.inputValue('#radius')).toBe(String(smallest)); // shown is searched
+    await expect.poll(() => page.locator('#results > li').count()).toBe(Math.min(20, answer.totalResults));
+    expect(await page.locator('#widen-radius').isVisible()).toBe(false);
+    expect(await page.locator('#radius-error').isVisible()).toBe(false);
+    await page.close();
+  });
 });
+

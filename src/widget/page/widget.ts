@@ -12,6 +12,7 @@ import { renderDetails } from './details.js';
 import { setUpFairness, travelModeSelect, type TravelMode } from './fairness.js';
 import { formatDistance, h } from './format.js';
 import { MapView, type LatLon, type MapLayers } from './map.js';
+import { describeEmptyAnswer, offerWords } from './empty-answer.js';
 import { metresField } from './metres-field.js';
 import { chosenTime, readPreferences, setUpPreferences } from './preferences.js';
 import { renderResults, rowFromFind, rowFromSearch, type ResultRow } from './results.js';
@@ -110,8 +111,10 @@ function start(): void {
     map.setLayers(layers);
   };
 
+  const widenRadius = byId<HTMLButtonElement>('widen-radius');
   const showRows = (next: ResultRow[], total: number): void => {
     rows = next;
+    widenRadius.hidden = true;
     const openWord = chosenTime() === undefined ? 'Open now' : 'Open then';
     const fair = mode === 'meet' ? fairness.modeFields(people.length).fairness : undefined;
     renderResults(list, rows, { mode, openWord, ...(fair === undefined ? {} : { fairness: fair }), onOpen: (row, button) => void openDetails(row, button), onHover: highlight });
@@ -121,6 +124,7 @@ function start(): void {
 
   const clearResults = (message: string): void => {
     lastSearch = undefined;
+    widenRadius.hidden = true;
     rows = [];
     list.replaceChildren();
     status.textContent = message;
@@ -190,12 +194,30 @@ function start(): void {
       showNotice(undefined);
       lastSearch = result;
       showRows(result.establishments.map(rowFromSearch), result.totalResults);
+      if (result.totalResults === 0) showEmptyAnswer(result);
       // follow the search: the people or the route, the circle or corridor and the results in view
       map.fitContent();
     } catch (err) {
       fail(err);
     }
   };
+  /** An empty answer in words, with the service's smallest radius that finds something as a button. */
+  const showEmptyAnswer = (result: SearchResponse): void => {
+    if (mode === 'find') return;
+    const empty = describeEmptyAnswer(result, mode);
+    status.textContent = empty.words;
+    widenRadius.hidden = empty.offerMeters === undefined;
+    if (empty.offerMeters !== undefined) {
+      widenRadius.textContent = offerWords(empty.offerMeters);
+      widenRadius.dataset.meters = String(empty.offerMeters);
+    }
+  };
+  widenRadius.addEventListener('click', () => {
+    radius.set(Number(widenRadius.dataset.meters));
+    radius.input.focus(); // the button hides itself: keep the keyboard on the value it set
+    window.clearTimeout(timer);
+    void runSearch();
+  });
   const scheduleSearch = (): void => {
     window.clearTimeout(timer);
     timer = window.setTimeout(() => void runSearch(), SEARCH_DEBOUNCE_MS);
@@ -331,6 +353,7 @@ function start(): void {
     prefs.hidden = next === 'find';
     searchButton.hidden = next === 'find';
     detailsPanel.hidden = true;
+    widenRadius.hidden = true;
     selectedId = undefined;
     inFlight?.abort();
     window.clearTimeout(timer);

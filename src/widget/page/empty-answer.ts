@@ -1,0 +1,33 @@
+/**
+ * What the page says when a search finds nothing (issue 32). A POINT answer carries
+ * `smallestFeasibleMaxDistance` (docs/search.md, "No empty answer without a reason"): the
+ * smallest radius, whole metres, at which something would qualify; the page says it and
+ * offers to search with it. Any search answer may carry `hint` (today `lat_lon_swapped`),
+ * whose message is shown too. A pure function, so its words are tested without a browser.
+ */
+import type { SearchResponse } from './types.js';
+
+/** The largest radius a POINT search may ask (docs/search.md, the page's radius field max). */
+export const MAX_RADIUS_METERS = 50_000;
+
+export interface EmptyAnswer {
+  /** The status line, in words. */
+  readonly words: string;
+  /** The radius (metres) to offer a search with, when the service named one. */
+  readonly offerMeters: number | undefined;
+}
+
+const metres = (m: number): string => `${m.toLocaleString('en-GB')} m`;
+
+export function describeEmptyAnswer(answer: Pick<SearchResponse, 'radius' | 'smallestFeasibleMaxDistance' | 'hint'>, mode: 'meet' | 'route'): EmptyAnswer {
+  const smallest = mode === 'meet' ? answer.smallestFeasibleMaxDistance : undefined;
+  let words: string;
+  if (mode === 'route') words = `No venues found within ${metres(answer.radius)} of the route.`;
+  else if (smallest !== undefined) words = `No venues found with a radius of ${metres(answer.radius)}; a radius of ${metres(smallest)} would find at least one.`;
+  else words = `No venues found with a radius of ${metres(answer.radius)}, and none would be found with these needs up to the largest radius, ${metres(MAX_RADIUS_METERS)}.`;
+  if (answer.hint !== undefined) words += ` The service notes: ${answer.hint.message}`;
+  return { words, offerMeters: smallest };
+}
+
+/** The offer's button text. */
+export const offerWords = (meters: number): string => `Search with a radius of ${metres(meters)}`;
