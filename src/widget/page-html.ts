@@ -147,6 +147,7 @@ ${checkboxGroupPlaceholder('pref-vibes', 'Vibes')}
 <p id="results-status" class="status" role="status" aria-live="polite"></p>
 <button id="widen-radius" type="button" hidden></button>
 <ol id="results" class="results" aria-labelledby="results-heading"></ol>
+<button id="show-more" type="button" hidden>Show more</button>
 </section>
 <section class="map-wrap" aria-label="Map">
 <div id="map" class="map" role="application" aria-roledescription="map" aria-label="Map. Drag or use the arrow keys to pan, plus and minus to zoom. In meet up and route modes, click or press Enter to add the point at the centre. The results list has every venue on the map."></div>

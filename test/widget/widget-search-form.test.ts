@@ -1,7 +1,8 @@
 /**
  * The widget's search form against the real service, from a user's walk-through (issue 32):
  * what the radius field shows is what is searched (a refused value says why and searches
- * nothing); an empty answer says the smallest radius that finds something and offers it.
+ * nothing); an empty answer says the smallest radius that finds something and offers it;
+ * "Show more" pages through find and search answers with `offset`, in the API's order.
  * Oracles: the request bodies the browser sent, and the API's own answers to the same
  * requests made directly.
  */
@@ -103,5 +104,60 @@ describe.skipIf(!chromiumAvailable)('widget search form in headless Chromium (is
     expect(await page.locator('#radius-error').isVisible()).toBe(false);
     await page.close();
   });
-});
 
+  /** The ids the page lists, in order. */
+  const listedIds = (page: Page): Promise<string[]> => page.$$eval('#results > li', (items) => items.map((li) => li.getAttribute('data-id') ?? ''));
+
+  it('issue 32: "Show more" pages a find (nando, 43) by offset 20 then 40, in the order of one 43-venue answer, ranks continuing, then hides', async () => {
+    const page = await session.openWidget();
+    const finds: URL[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/v1/find')) finds.push(new URL(r.url()));
+    });
+    await page.fill('#find-q', 'nando');
+    await expect.poll(() => page.textContent('#results-status')).toBe('43 venues found; showing the best 20.');
+    // the oracle: the whole answer in one request, no paging
+    const whole = (await (await fetch(`${session.server.base}/v1/find?q=nando&limit=100`, { headers: { 'API-Key': session.publicKey } })).json()) as { establishments: { id: string }[] };
+    const ids = whole.establishments.map((e) => e.id);
+    expect(ids).toHaveLength(43);
+    expect(await listedIds(page)).toEqual(ids.slice(0, 20));
+
+    expect(await page.textContent('#show-more')).toBe('Show 20 more');
+    await page.click('#show-more');
+    await expect.poll(() => page.textContent('#results-status')).toBe('43 venues found; showing the best 40.');
+    expect(await listedIds(page)).toEqual(ids.slice(0, 40));
+    expect(await page.textContent('#results > li:nth-child(21) .rank')).toBe('21');
+    expect(await page.evaluate(() => document.activeElement?.closest('li')?.querySelector('.rank')?.textContent)).toBe('21');
+    expect(await page.textContent('#show-more')).toBe('Show 3 more');
+    await page.click('#show-more');
+    await expect.poll(() => page.textContent('#results-status')).toBe('43 venues found.');
+    expect(await listedIds(page)).toEqual(ids);
+    expect(await page.locator('#show-more').isVisible()).toBe(false);
+    expect(finds.map((u) => [u.searchParams.get('q'), u.searchParams.get('offset'), u.searchParams.get('limit')])).toEqual([
+      ['nando', '0', '20'],
+      ['nando', '20', '20'],
+      ['nando', '40', '20'],
+    ]);
+    await page.close();
+  });
+
+  it('issue 32: "Show more" pages a meet-up search: the same body with offset 20, in the order of one 40-venue answer', async () => {
+    const page = await session.openWidget();
+    await twoPeople(page, 'Leeds', 'York');
+    await page.fill('#radius', '20000');
+    const first = page.waitForResponse((r) => r.url().includes('/v1/search/') && (JSON.parse(r.request().postData() ?? '{}') as SearchBody).mode.maxDistance === 20000);
+    await page.locator('#radius').blur();
+    const firstRequest = (await first).request();
+    await expect.poll(() => page.textContent('#results-status')).toMatch(/^\d+ venues found; showing the best 20\.$/);
+    const whole = (await (
+      await fetch(firstRequest.url().replace(/\?.*$/, '?limit=40'), { method: 'POST', headers: { 'content-type': 'application/json', 'API-Key': session.publicKey }, body: firstRequest.postData()! })
+    ).json()) as { establishments: { id: string }[] };
+    expect(whole.establishments).toHaveLength(40);
+    const second = page.waitForRequest((r) => r.url().includes('/v1/search/') && new URL(r.url()).searchParams.get('offset') === '20');
+    await page.click('#show-more');
+    expect((await second).postData()).toBe(firstRequest.postData());
+    await expect.poll(() => listedIds(page)).toEqual(whole.establishments.map((e) => e.id));
+    expect(await page.textContent('#results-status')).toMatch(/; showing the best 40\.$/);
+    await page.close();
+  });
+});

@@ -37,6 +37,14 @@ interface WidgetConfig {
 const FIND_DEBOUNCE_MS = 300;
 const SEARCH_DEBOUNCE_MS = 350;
 const RESULT_LIMIT = 20;
+/** The largest `offset` find and search accept (docs/search.md, docs/find.md). */
+const MAX_OFFSET = 10_000;
+
+/** One page of an answer: its rows, and how many venues the whole answer has. */
+interface ResultPage {
+  readonly rows: ResultRow[];
+  readonly total: number;
+}
 
 const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
@@ -58,6 +66,11 @@ function start(): void {
   let inFlight: AbortController | undefined;
   let timer: number | undefined;
   let selectedId: string | undefined;
+  /**
+   * The page at `offset` of the answer shown (the same find or search, only `offset`
+   * differs, so the order continues); undefined while no answer is shown.
+   */
+  let pageAt: ((offset: number, signal: AbortSignal) => Promise<ResultPage>) | undefined;
 
   const map = new MapView(byId<HTMLElement>('map'), {
     tileUrl: config.tileUrl,
@@ -112,9 +125,13 @@ function start(): void {
   };
 
   const widenRadius = byId<HTMLButtonElement>('widen-radius');
+  const showMore = byId<HTMLButtonElement>('show-more');
   const showRows = (next: ResultRow[], total: number): void => {
     rows = next;
     widenRadius.hidden = true;
+    const more = Math.min(RESULT_LIMIT, total - rows.length);
+    showMore.hidden = pageAt === undefined || more <= 0 || rows.length > MAX_OFFSET;
+    showMore.textContent = `Show ${more} more`;
     const openWord = chosenTime() === undefined ? 'Open now' : 'Open then';
     const fair = mode === 'meet' ? fairness.modeFields(people.length).fairness : undefined;
     renderResults(list, rows, { mode, openWord, ...(fair === undefined ? {} : { fairness: fair }), onOpen: (row, button) => void openDetails(row, button), onHover: highlight });
@@ -124,7 +141,9 @@ function start(): void {
 
   const clearResults = (message: string): void => {
     lastSearch = undefined;
+    pageAt = undefined;
     widenRadius.hidden = true;
+    showMore.hidden = true;
     rows = [];
     list.replaceChildren();
     status.textContent = message;
@@ -144,9 +163,14 @@ function start(): void {
     if (q === '') return clearResults('');
     status.textContent = 'Searching…';
     try {
-      const found = await api.get<FindResponse>('../find', { q, limit: RESULT_LIMIT }, nextRequest());
+      const findPage = async (offset: number, signal: AbortSignal): Promise<ResultPage> => {
+        const found = await api.get<FindResponse>('../find', { q, limit: RESULT_LIMIT, offset }, signal);
+        return { rows: found.establishments.map(rowFromFind), total: found.totalFound };
+      };
+      const first = await findPage(0, nextRequest());
       showNotice(undefined);
-      showRows(found.establishments.map(rowFromFind), found.totalFound);
+      pageAt = findPage;
+      showRows(first.rows, first.total);
       map.fitContent();
     } catch (err) {
       fail(err);
@@ -190,9 +214,14 @@ function start(): void {
     };
     status.textContent = 'Searching…';
     try {
-      const result = await api.post<SearchResponse>(`../search/?limit=${RESULT_LIMIT}`, body, nextRequest());
+      const searchAt = (offset: number, signal: AbortSignal): Promise<SearchResponse> => api.post<SearchResponse>(`../search/?limit=${RESULT_LIMIT}&offset=${offset}`, body, signal);
+      const result = await searchAt(0, nextRequest());
       showNotice(undefined);
       lastSearch = result;
+      pageAt = async (offset, signal) => {
+        const next = await searchAt(offset, signal);
+        return { rows: next.establishments.map(rowFromSearch), total: next.totalResults };
+      };
       showRows(result.establishments.map(rowFromSearch), result.totalResults);
       if (result.totalResults === 0) showEmptyAnswer(result);
       // follow the search: the people or the route, the circle or corridor and the results in view
@@ -217,6 +246,21 @@ function start(): void {
     radius.input.focus(); // the button hides itself: keep the keyboard on the value it set
     window.clearTimeout(timer);
     void runSearch();
+  });
+  // the next page goes under the shown rows, ranks continuing; the map keeps its view (▣ fits)
+  showMore.addEventListener('click', () => {
+    const fetchPage = pageAt;
+    if (fetchPage === undefined) return;
+    const shown = rows.length;
+    status.textContent = 'Loading more…';
+    fetchPage(shown, nextRequest())
+      .then((next) => {
+        showNotice(undefined);
+        showRows([...rows, ...next.rows], next.total);
+        // keyboard and screen reader users continue at the first new result
+        list.querySelectorAll<HTMLButtonElement>('li > button.result-button')[shown]?.focus();
+      })
+      .catch(fail);
   });
   const scheduleSearch = (): void => {
     window.clearTimeout(timer);
@@ -354,15 +398,13 @@ function start(): void {
     searchButton.hidden = next === 'find';
     detailsPanel.hidden = true;
     widenRadius.hidden = true;
+    showMore.hidden = true;
+    pageAt = undefined;
     selectedId = undefined;
     inFlight?.abort();
     window.clearTimeout(timer);
     if (next === 'find') {
-      lastSearch = undefined;
-      rows = [];
-      list.replaceChildren();
-      status.textContent = '';
-      drawMap();
+      clearResults('');
       void runFind();
     } else void runSearch();
   };
