@@ -210,16 +210,51 @@ describe.skipIf(!chromiumAvailable)('widget map in headless Chromium', () => {
     await page.close();
   });
 
-  it('route: the route, the whole corridor and the results are in view after the search', async () => {
+  it('route: the route, the whole corridor and the results are in view after the Search button', async () => {
     const page = await openWidget();
     // the last point near the map's edge: the view has to move to keep the corridor in
     await drawRouteAround(page, 'Manchester', (map) => [[-250, -150], [-20, 10], [map.width / 2 - 70, 150]]);
     await page.waitForSelector('#map path.corridor');
     await page.waitForSelector('#results > li');
+    // route clicks never move the view (issue 32): the fit comes when the user asks for it
+    const searched = page.waitForResponse((r) => r.url().includes('/v1/search/'));
+    await page.click('#search-button');
+    await searched;
     await expect.poll(() => everythingInView(page, 'route'), { timeout: 10_000 }).toEqual([]);
     expect(await page.locator('#map path.route-point').count()).toBe(3);
     await page.screenshot({ path: `${SHOTS}/map-route.png` });
     if (DOCS) await page.screenshot({ path: 'docs/widget-route.png' });
+    await page.close();
+  });
+
+  it('issue 32: route mode: clicking route points never moves the map, so each point is drawn where it was clicked, even after searches', async () => {
+    const page = await openWidget();
+    await addPersonByName(page, 'Manchester');
+    await page.check('input[name="mode"][value="route"]');
+    await mapSettled(page);
+    const map = (await page.locator('#map').boundingBox())!;
+    const clicks = [[-250, -150], [-20, 10], [map.width / 2 - 70, 150], [-300, 160]].map(([dx, dy]) => ({ x: map.x + map.width / 2 + dx!, y: map.y + map.height / 2 + dy! }));
+    for (const [i, click] of clicks.entries()) {
+      // one click at a time, each after the search the previous one started has been shown
+      const searched = i === 0 ? undefined : page.waitForResponse((r) => r.url().includes('/v1/search/'));
+      await page.mouse.click(click.x, click.y);
+      await expect.poll(() => page.locator('#map path.route-point').count()).toBe(i + 1);
+      if (searched !== undefined) {
+        await searched;
+        await page.waitForSelector('#results-status:has-text("found")');
+        await page.waitForTimeout(300); // any fit's animation would have started
+        await mapSettled(page);
+      }
+    }
+    const drawn = await drawnPoints(page, '#map path.route-point');
+    expect(drawn).toHaveLength(clicks.length);
+    drawn.forEach((v, i) => {
+      expect(Math.abs(v.x - clicks[i]!.x), `point ${i + 1} x`).toBeLessThan(1.5);
+      expect(Math.abs(v.y - clicks[i]!.y), `point ${i + 1} y`).toBeLessThan(1.5);
+    });
+    // the fit button still frames the whole corridor
+    await page.click('#zoom-fit');
+    await expect.poll(() => everythingInView(page, 'route'), { timeout: 10_000 }).toEqual([]);
     await page.close();
   });
 

@@ -189,7 +189,14 @@ function start(): void {
 
   const fairness = setUpFairness(byId<HTMLSelectElement>('fairness'), byId<HTMLSelectElement>('quorum'), () => scheduleSearch());
 
-  const runSearch = async (): Promise<void> => {
+  /**
+   * Runs the meet-up or route search. `asked`: the user asked for this search (the Search
+   * button, a mode switch, the radius offer) rather than it following an edit. The view
+   * follows every meet-up search, but a route search moves it only when asked: a route is
+   * drawn by clicking the map, and a view that moved after each click would put the next
+   * point somewhere the user did not aim (issue 32).
+   */
+  const runSearch = async (asked: boolean): Promise<void> => {
     if (mode === 'meet' && people.length < 2) return clearResults(people.length === 0 ? 'Add two or more people to meet up.' : 'Add at least one more person.');
     if (mode === 'route' && route.length < 2) return clearResults('Click the map at least twice to draw a route.');
     if (mode === 'find') return;
@@ -225,7 +232,7 @@ function start(): void {
       showRows(result.establishments.map(rowFromSearch), result.totalResults);
       if (result.totalResults === 0) showEmptyAnswer(result);
       // follow the search: the people or the route, the circle or corridor and the results in view
-      map.fitContent();
+      if (mode === 'meet' || asked) map.fitContent();
     } catch (err) {
       fail(err);
     }
@@ -245,7 +252,7 @@ function start(): void {
     radius.set(Number(widenRadius.dataset.meters));
     radius.input.focus(); // the button hides itself: keep the keyboard on the value it set
     window.clearTimeout(timer);
-    void runSearch();
+    void runSearch(true);
   });
   // the next page goes under the shown rows, ranks continuing; the map keeps its view (▣ fits)
   showMore.addEventListener('click', () => {
@@ -264,11 +271,11 @@ function start(): void {
   });
   const scheduleSearch = (): void => {
     window.clearTimeout(timer);
-    timer = window.setTimeout(() => void runSearch(), SEARCH_DEBOUNCE_MS);
+    timer = window.setTimeout(() => void runSearch(false), SEARCH_DEBOUNCE_MS);
   };
   searchButton.addEventListener('click', () => {
     window.clearTimeout(timer);
-    void runSearch();
+    void runSearch(true);
   });
   // the message follows the field at once; the search after the usual pause
   radius.input.addEventListener('change', () => {
@@ -406,7 +413,7 @@ function start(): void {
     if (next === 'find') {
       clearResults('');
       void runFind();
-    } else void runSearch();
+    } else void runSearch(true);
   };
   for (const radio of Array.from(document.querySelectorAll<HTMLInputElement>('input[name="mode"]'))) {
     radio.addEventListener('change', () => radio.checked && setMode(radio.value as Mode));
