@@ -22,6 +22,7 @@ import { createSearchService, type SearchService } from './search/index.js';
 import type { MultiLocationSearch, PreparedSearchColumns } from './search/search-service.js';
 import { buildOpeningTables } from './search/opening-states.js';
 import { SpatialIndex } from './spatial/spatial-index.js';
+import { venueExtent, type VenueExtent } from './spatial/venue-extent.js';
 import { sortLeavesByLat } from './spatial/leaf-order.js';
 import { buildArray } from './store/build-memory.js';
 import { VenueStore } from './store/venue-store.js';
@@ -104,6 +105,8 @@ export class Engine {
   /** Find's structures restored from a snapshot, until find is first used. */
   private restoredFind: FindStructures | null = null;
   private preparedSearch: PreparedSearchColumns | undefined;
+  /** venueExtent's answer and the store it was computed for. */
+  private extentOf: { readonly store: VenueStore; readonly extent: VenueExtent | null } | undefined;
   /** Changes since the base was built (null: none yet). */
   private live: LiveChanges | null = null;
   /** Places learnt venue by venue before the last {@link compact}, for the next changes (null: none). */
@@ -333,6 +336,15 @@ export class Engine {
   /** The accepted preference values (establishmentFilters, catersFilters, vibes, ...). */
   vocabulary(): ReturnType<SearchService['vocabulary']> {
     return this.live?.vocabulary() ?? this.searcher().vocabulary();
+  }
+
+  /**
+   * Where most venues are (src/spatial/venue-extent.ts), for the widget's first view: of the
+   * base's venues, so changes since it was built count once they are compacted or folded in.
+   */
+  venueExtent(): VenueExtent | null {
+    if (this.extentOf?.store !== this.store) this.extentOf = { store: this.store, extent: venueExtent(this.store.lat, this.store.lon, this.store.size) };
+    return this.extentOf.extent;
   }
 
   /** Name search (interface 4.2; docs/find.md). */

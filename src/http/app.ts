@@ -134,7 +134,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addSchema(ErrorEnvelopeSchema);
   const v1Methods = collectMethods(app, V1_PREFIX);
   const vocabulary = () => options.engine.vocabulary();
-  await app.register(widgetRoutes({ ...options.widget, vocabulary, accounts: options.accounts, clock }), { prefix: WIDGET_PREFIX });
+  const venueExtent = () => options.engine.venueExtent?.() ?? null;
+  await app.register(widgetRoutes({ ...options.widget, vocabulary, venueExtent, accounts: options.accounts, clock }), { prefix: WIDGET_PREFIX });
   if (options.admin !== undefined) await app.register(adminRoutes(options.admin), { prefix: ADMIN_PREFIX });
   await app.register(v1Routes({ engine: options.engine, accounts: options.accounts, clock, planWindows: options.planWindows ?? planWindows, publicUrl: options.publicUrl }), {
     prefix: V1_PREFIX,

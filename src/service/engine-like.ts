@@ -25,4 +25,6 @@ export interface EngineLike {
   menus(id: string): unknown;
   /** The published filter vocabularies. */
   vocabulary(): unknown;
+  /** Where most venues are, for the widget's first view (src/spatial/venue-extent.ts); optional. */
+  venueExtent?(): unknown;
 }

@@ -6,7 +6,7 @@
  * thread with the fewest calls in flight; the answer comes back by structured clone.
  *
  * A thread that dies fails its calls in flight (the requests answer 500 and are not charged)
- * and is replaced. `vocabulary()` is asked once at start and kept (it never changes).
+ * and is replaced. `vocabulary()` and `venueExtent()` are asked once at start and kept (they never change).
  */
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { siblingModule, startWorker } from '../threads/start-worker.js';
@@ -42,7 +42,7 @@ export const ENGINE_THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 
  */
 export const ENGINE_THREAD_RECORD_CACHE = 1024;
 
-type Method = 'search' | 'find' | 'basic' | 'advanced' | 'menus' | 'vocabulary';
+type Method = 'search' | 'find' | 'basic' | 'advanced' | 'menus' | 'vocabulary' | 'venueExtent';
 
 /** One call, main thread to engine thread. */
 export interface EngineCall {
@@ -76,6 +76,7 @@ export class EnginePool implements EngineLike {
   private nextId = 1;
   private closed = false;
   private vocabularyAnswer: unknown;
+  private venueExtentAnswer: unknown;
 
   private constructor(
     private readonly snapshot: SharedSnapshot,
@@ -88,6 +89,7 @@ export class EnginePool implements EngineLike {
     const pool = new EnginePool(snapshot, threads);
     await Promise.all(Array.from({ length: threads }, (_, k) => pool.startThread(k)));
     pool.vocabularyAnswer = await pool.call('vocabulary', []);
+    pool.venueExtentAnswer = await pool.call('venueExtent', []);
     return pool;
   }
 
@@ -148,6 +150,11 @@ export class EnginePool implements EngineLike {
 
   vocabulary(): unknown {
     return this.vocabularyAnswer;
+  }
+
+  /** Asked once at start, like the vocabulary (the threads share one snapshot). */
+  venueExtent(): unknown {
+    return this.venueExtentAnswer;
   }
 
   async close(): Promise<void> {

@@ -25,6 +25,8 @@ function answer(call: EngineCall): unknown {
       return engine.menus(call.args[0] as string);
     case 'vocabulary':
       return engine.vocabulary();
+    case 'venueExtent':
+      return engine.venueExtent();
   }
 }
 

@@ -11,6 +11,8 @@
 export interface WidgetConfig {
   /** GET /v1/vocabulary's answer, embedded so a public key needs no extra call. */
   readonly vocabulary: unknown;
+  /** Where most venues are, degrees (src/spatial/venue-extent.ts): the map opens on it; null: the default view. */
+  readonly venueExtent: { readonly south: number; readonly west: number; readonly north: number; readonly east: number } | null;
   /** Base-map tile URL template (`{z}`, `{x}`, `{y}`, optional `{s}`, `{r}`), or null for the offline base. */
   readonly tileUrl: string | null;
   readonly tileAttribution: string | null;

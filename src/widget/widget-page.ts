@@ -12,7 +12,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AccountsStore } from '../accounts/accounts-store.js';
 import { principalOfKey, publicKeyOriginCheck } from '../accounts/admission.js';
 import { defaultPlaceLabelsJson } from './map-data.js';
-import { widgetMessageHtml, widgetPageHtml } from './page-html.js';
+import { widgetMessageHtml, widgetPageHtml, type WidgetConfig } from './page-html.js';
 import { loadWidgetAssets, widgetAsset, type WidgetAsset, type WidgetAssets } from './widget-assets.js';
 
 export interface WidgetOptions {
@@ -96,6 +96,8 @@ export interface WidgetSiteDependencies extends WidgetOptions {
   readonly clock: () => number;
   /** The filter vocabularies the page embeds (the engine's `vocabulary()`). */
   readonly vocabulary: () => unknown;
+  /** Where most venues are, the map's first view (the engine's `venueExtent()`); null: unknown. */
+  readonly venueExtent?: () => unknown;
 }
 
 /** Loads the assets once and returns the site that answers page requests. */
@@ -141,6 +143,7 @@ export async function createWidgetSite(deps: WidgetSiteDependencies): Promise<Wi
     const html = widgetPageHtml(
       {
         vocabulary: await deps.vocabulary(),
+        venueExtent: ((await deps.venueExtent?.()) ?? null) as WidgetConfig['venueExtent'],
         tileUrl: deps.tileUrl ?? null,
         tileAttribution: deps.tileAttribution ?? null,
         baseMapHref,

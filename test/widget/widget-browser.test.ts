@@ -20,6 +20,7 @@ import { SHOTS, widgetSession } from './support/widget-session.js';
 
 interface FixtureVenue {
   id: string;
+  location: { coordinates: [number, number] };
   name: string;
   vibes?: string[];
   regularOpeningHours?: { days: string[]; timeSlots: { open: string; close: string; isClosed: boolean; closeNextDay: boolean }[] }[];
@@ -416,9 +417,19 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     await page.close();
   });
 
-  it('operator tiles: with a tile URL the map requests the slippy tiles around its centre from that server, and shows the attribution', async () => {
+  /** The slippy-map tile of a point at `z`, as its path `/z/x/y.png`. */
+  function tilePath(lat: number, lon: number, z: number): string {
+    const n = 2 ** z;
+    const phi = (lat * Math.PI) / 180;
+    return `/${z}/${Math.floor(((lon + 180) / 360) * n)}/${Math.floor(((1 - Math.log(Math.tan(phi) + 1 / Math.cos(phi)) / Math.PI) / 2) * n)}.png`;
+  }
+
+  /**
+   * A widget server whose map uses tiles from a local tile server; `look` gets the opened
+   * page and every tile path requested (a 1x1 PNG each, which the map stretches).
+   */
+  async function withTiles(only: ((venue: { location: { coordinates: number[] } }) => boolean) | undefined, look: (page: Page, requested: string[]) => Promise<void>): Promise<void> {
     const requested: string[] = [];
-    // a 1x1 transparent PNG; the map stretches it to 256 px
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
     const tiles: Server = createServer((req, res) => {
       requested.push(req.url ?? '');
@@ -427,31 +438,56 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     });
     await new Promise<void>((resolve) => tiles.listen(0, '127.0.0.1', resolve));
     const tileBase = `http://127.0.0.1:${(tiles.address() as AddressInfo).port}`;
-    const tiled = await startWidgetServer({ widget: { tileUrl: `${tileBase}/{z}/{x}/{y}.png`, tileAttribution: '© Test tiles' } });
+    const tiled = await startWidgetServer({ widget: { tileUrl: `${tileBase}/{z}/{x}/{y}.png`, tileAttribution: '© Test tiles' }, ...(only === undefined ? {} : { only }) });
     try {
       const key = (await tiled.open('Enterprise')).publicKey;
       const page = await session.browser.context.newPage();
       await page.goto(`${tiled.base}/v1/widget/?key=${key}`);
       await page.waitForSelector('body[data-ready="true"]');
-      expect(await page.textContent('#map .leaflet-control-attribution')).toContain('© Test tiles');
-      expect(await page.getAttribute('#map', 'data-base')).toBe('tiles');
-      // the initial view: zoom 5 around 54.2 N, 2.5 W; its tile by the slippy-map formula
-      const z = 5;
-      const n = 2 ** z;
-      const x = Math.floor(((-2.5 + 180) / 360) * n);
-      const phi = (54.2 * Math.PI) / 180;
-      const y = Math.floor(((1 - Math.log(Math.tan(phi) + 1 / Math.cos(phi)) / Math.PI) / 2) * n);
-      await expect.poll(() => requested).toContain(`/${z}/${x}/${y}.png`);
+      await expect.poll(() => requested.length).toBeGreaterThan(0);
       await expect.poll(() => page.locator('#map .leaflet-tile-loaded').count()).toBe(new Set(requested).size);
-      expect(requested.every((path) => path.startsWith(`/${z}/`))).toBe(true);
-      // tiles replace the offline base: no Natural Earth file, no place labels
-      expect(await page.locator('#map .place-label').count()).toBe(0);
+      await look(page, requested);
       await page.close();
     } finally {
       await tiled.close();
       tiles.closeAllConnections();
       await new Promise((resolve) => tiles.close(resolve));
     }
+  }
+
+  it('operator tiles: with a tile URL the map requests the slippy tiles of the venues\' extent (London, Manchester, Edinburgh on the fixtures, not New York) from that server, and shows the attribution', async () => {
+    await withTiles(undefined, async (page, requested) => {
+      expect(await page.textContent('#map .leaflet-control-attribution')).toContain('© Test tiles');
+      expect(await page.getAttribute('#map', 'data-base')).toBe('tiles');
+      // one zoom level of tiles: the first view's
+      const zooms = new Set(requested.map((path) => Number(path.split('/')[1])));
+      expect(zooms.size).toBe(1);
+      const [z] = [...zooms] as [number];
+      expect(z).toBeGreaterThanOrEqual(5);
+      expect(z).toBeLessThanOrEqual(7);
+      // the fixtures are British but for a few venues in New York and Auckland: the first view is Britain
+      for (const [lat, lon] of [[51.507, -0.128], [53.48, -2.24], [55.953, -3.189]] as const) expect(requested, `${lat},${lon}`).toContain(tilePath(lat, lon, z));
+      expect(requested).not.toContain(tilePath(40.713, -74.006, z));
+      // tiles replace the offline base: no Natural Earth file, no place labels
+      expect(await page.locator('#map .place-label').count()).toBe(0);
+    });
+  });
+
+  it('issue 32: on data outside Britain (the fixtures\' New York venues alone) the map opens on those venues, not on the UK', async () => {
+    const inNewYork = (venue: { location: { coordinates: number[] } }): boolean => venue.location.coordinates[1]! < -60 && venue.location.coordinates[0]! > 30;
+    const nyVenues = fixtureVenues.filter(inNewYork);
+    expect(nyVenues.length).toBeGreaterThan(5);
+    await withTiles(inNewYork, async (page, requested) => {
+      const zooms = new Set(requested.map((path) => Number(path.split('/')[1])));
+      expect(zooms.size).toBe(1);
+      const [z] = [...zooms] as [number];
+      expect(z).toBeGreaterThanOrEqual(10); // a city's worth of venues opens on the city
+      expect(z).toBeLessThanOrEqual(12);
+      // every New York venue's tile is in the first view; nothing of Britain is
+      for (const v of nyVenues) expect(requested, v.id).toContain(tilePath(v.location.coordinates[0]!, v.location.coordinates[1]!, z));
+      expect(requested.some((path) => path === tilePath(51.507, -0.128, z))).toBe(false);
+      await page.screenshot({ path: `${SHOTS}/us-first-view.png` });
+    });
   });
 
   it('a secret key in the URL is refused with a clear message and never echoed', async () => {

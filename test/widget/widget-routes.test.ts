@@ -59,11 +59,13 @@ describe('GET /v1/widget/', () => {
     const config = JSON.parse(/<script type="application\/json" id="widget-config">([^<]*)<\/script>/.exec(res.body)![1]!);
     expect(config).toEqual({
       vocabulary: h.engine.vocabulary(),
+      venueExtent: { south: expect.any(Number), west: expect.any(Number), north: expect.any(Number), east: expect.any(Number) },
       tileUrl: null,
       tileAttribution: null,
       baseMapHref: expect.stringMatching(/^assets\/countries-50m\.[0-9a-f]{10}\.json$/),
       placeLabelsHref: 'places.json',
     });
+    expect(config.venueExtent).toEqual(h.engine.venueExtent?.()); // the engine's, as it is
   });
 
   it('the offline base map is world-atlas\'s Natural Earth file, byte for byte, cached a year and gzipped when accepted', async () => {

@@ -19,6 +19,10 @@ export const MIN_ZOOM = 2;
 export const MAX_ZOOM = 18;
 /** The closest a fit zooms in (a single venue is not shown at building scale). */
 const FIT_MAX_ZOOM = 16;
+/** The first view when the service does not say where its venues are: Great Britain. */
+const DEFAULT_VIEW = { centre: [54.2, -2.5] as L.LatLngTuple, zoom: 5 };
+/** The closest the first view zooms in on the venues' extent (a one-town dataset opens on the town). */
+const START_MAX_ZOOM = 12;
 /**
  * Room kept around the content when fitting, pixels: the person pin stands 36 px above its
  * point (top), the zoom buttons take the right edge, the attribution the bottom.
@@ -56,8 +60,18 @@ export interface MapLayers {
   selectedId?: string | undefined;
 }
 
+/** Where most venues are, degrees (the page config's `venueExtent`). */
+export interface MapExtent {
+  readonly south: number;
+  readonly west: number;
+  readonly north: number;
+  readonly east: number;
+}
+
 export interface MapOptions extends BaseMapOptions {
   readonly placeLabelsHref: string | null;
+  /** The first view frames it; null: DEFAULT_VIEW. */
+  readonly startExtent: MapExtent | null;
   readonly onPick: (point: LatLon) => void;
   readonly onVenue: (id: string) => void;
   /** A venue marker was hovered or focused (its id), or left (undefined). */
@@ -98,8 +112,8 @@ export class MapView {
   ) {
     const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
     this.map = L.map(container, {
-      center: [54.2, -2.5],
-      zoom: 5,
+      center: DEFAULT_VIEW.centre,
+      zoom: DEFAULT_VIEW.zoom,
       minZoom: MIN_ZOOM,
       maxZoom: MAX_ZOOM,
       // fits may stop at half levels (a phone's short map gains a lot); buttons and keys move whole levels
@@ -140,10 +154,23 @@ export class MapView {
     this.map.on('zoomend moveend', () => this.applyHighlight());
     this.map.on('zoomend', () => this.sizeCorridor());
     this.map.on('movestart', () => (container.dataset.moving = 'true'));
+    // the view on the container, for the browser tests: zoom, and the centre's lat and lon
+    const recordView = (): void => {
+      const c = this.map.getCenter();
+      container.dataset.zoom = String(this.map.getZoom());
+      container.dataset.centreLat = String(c.lat);
+      container.dataset.centreLon = String(c.lng);
+    };
     this.map.on('moveend', () => {
       container.dataset.moving = 'false';
-      container.dataset.zoom = String(this.map.getZoom());
+      recordView();
     });
+    const start = options.startExtent;
+    if (start !== null) {
+      const bounds = L.latLngBounds([start.south, start.west], [start.north, start.east]);
+      this.map.fitBounds(bounds, { paddingTopLeft: FIT_PADDING_TOP_LEFT, paddingBottomRight: FIT_PADDING_BOTTOM_RIGHT, maxZoom: START_MAX_ZOOM, animate: false });
+    }
+    recordView();
     new ResizeObserver(() => this.map.invalidateSize()).observe(container);
   }
 

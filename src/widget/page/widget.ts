@@ -11,7 +11,7 @@ import { WidgetApi, WidgetApiError } from './api.js';
 import { renderDetails } from './details.js';
 import { setUpFairness, travelModeSelect, type TravelMode } from './fairness.js';
 import { formatDistance, h } from './format.js';
-import { MapView, type LatLon, type MapLayers } from './map.js';
+import { MapView, type LatLon, type MapExtent, type MapLayers } from './map.js';
 import { describeEmptyAnswer, offerWords } from './empty-answer.js';
 import { metresField } from './metres-field.js';
 import { chosenTime, readPreferences, setUpPreferences } from './preferences.js';
@@ -28,6 +28,8 @@ interface Person extends LatLon {
 
 interface WidgetConfig {
   vocabulary: SearchVocabulary;
+  /** Where most venues are (src/widget/page-html.ts); null or missing: the map's default view. */
+  venueExtent?: MapExtent | null;
   tileUrl: string | null;
   tileAttribution: string | null;
   baseMapHref: string | null;
@@ -77,6 +79,7 @@ function start(): void {
     tileAttribution: config.tileAttribution,
     baseMapHref: config.baseMapHref,
     placeLabelsHref: config.placeLabelsHref,
+    startExtent: config.venueExtent ?? null,
     onHover: (id) => highlight(id),
     onPick: (point) => {
       if (mode === 'meet') addPerson({ ...point, label: `Person ${people.length + 1}`, weight: 1 }, false);

@@ -73,6 +73,9 @@ export async function createFixtureEngine(): Promise<CountingEngine> {
       calls.vocabulary++;
       return engine.vocabulary();
     },
+    venueExtent() {
+      return engine.venueExtent?.();
+    },
   };
   return counting;
 }

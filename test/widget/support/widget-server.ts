@@ -10,6 +10,7 @@ import { createEngine, type Engine } from '../../../src/engine.js';
 import { openAccount, type OpenedAccount } from '../../../src/accounts/accounts.js';
 import { buildApp } from '../../../src/http/app.js';
 import type { WidgetOptions } from '../../../src/widget/widget-page.js';
+import type { VenueRecord } from '../../../src/schema/venue.js';
 import { DAY_MS, planWindows, type PlanName } from '../../../src/accounts/plans.js';
 import { SqliteAccountsStore } from '../../../src/accounts/sqlite-accounts-store.js';
 
@@ -26,8 +27,10 @@ export interface WidgetServer {
   close(): Promise<void>;
 }
 
-export async function startWidgetServer(options: { widget?: WidgetOptions } = {}): Promise<WidgetServer> {
-  const { venues } = await readVenues(FIXTURES);
+/** `only`: serve just the fixture venues it keeps (a dataset elsewhere than Britain). */
+export async function startWidgetServer(options: { widget?: WidgetOptions; only?: (venue: VenueRecord) => boolean } = {}): Promise<WidgetServer> {
+  const { venues: all } = await readVenues(FIXTURES);
+  const venues = options.only === undefined ? all : all.filter(options.only);
   const engine = createEngine(venues, { validate: false }).warm();
   const store = new SqliteAccountsStore(':memory:');
   const app = await buildApp({
