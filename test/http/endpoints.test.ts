@@ -196,7 +196,7 @@ describe('OpenAPI', () => {
     expect(doc.paths['/v1/search/'].post.responses['200'].content['application/json'].schema.required).toContain('establishments');
     expect(doc.components.schemas.ErrorEnvelope.required).toEqual(['message', 'type', 'code']);
     expect(doc.paths['/v1/find'].get.responses['4XX'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
-    expect(Object.keys(doc.paths['/v1/find'].get.responses).sort()).toEqual(['200', '400', '401', '402', '429', '4XX', '5XX']);
+    expect(Object.keys(doc.paths['/v1/find'].get.responses).sort()).toEqual(['200', '400', '401', '402', '403', '429', '4XX', '5XX']);
     expect(Object.keys(doc.paths['/v1/establishments/basic/{id}'].get.responses)).toContain('404');
     expect(Object.keys(doc.paths['/v1/find'].get.responses['429'].headers)).toContain('Retry-After');
   });
