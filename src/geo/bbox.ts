@@ -1,5 +1,19 @@
 import { MIN_METERS_PER_DEG_LAT, metersPerDegLon } from './ellipsoid.js';
 
+/** A longitude/latitude box, degrees (an import's `--bbox`, a country's extent, where the venues are). */
+export interface LonLatBox {
+  readonly west: number;
+  readonly south: number;
+  readonly east: number;
+  readonly north: number;
+}
+
+/** True for a point inside the box (edges included; `west > east` wraps across 180°). */
+export function inLonLatBox(lat: number, lon: number, box: LonLatBox): boolean {
+  if (lat < box.south || lat > box.north) return false;
+  return box.west <= box.east ? lon >= box.west && lon <= box.east : lon >= box.west || lon <= box.east;
+}
+
 /**
  * Longitude/latitude boxes (degrees) that together cover every point within a distance of
  * a region, for querying an index of (lon, lat) points. Boxes never straddle the

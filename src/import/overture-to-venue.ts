@@ -4,6 +4,9 @@ import type { VenueRecord } from '../schema/venue.js';
 import { representativePoint, type LatLon } from './osm-geometry.js';
 import type { MapOutcome } from './osm-to-venue.js';
 import { ALCOHOL_GENRES, COCKTAIL_WORDS, FOOD_GENRES, FOOD_AND_DRINK_ROOTS, categoryMeaning, type CategoryMeaning } from './overture-vocabulary.js';
+import { inLonLatBox, type LonLatBox } from '../geo/bbox.js';
+
+export { inLonLatBox, type LonLatBox };
 
 /**
  * One Overture Maps place row (as a Parquet reader gives it) to a venue record. Pure; every
@@ -22,12 +25,6 @@ export interface OverturePlaceFilter {
   readonly country?: string;
 }
 
-export interface LonLatBox {
-  readonly west: number;
-  readonly south: number;
-  readonly east: number;
-  readonly north: number;
-}
 
 export const DEFAULT_MIN_CONFIDENCE = 0.5;
 
@@ -58,11 +55,6 @@ function texts(v: unknown): string[] {
   return out;
 }
 
-/** True for a point inside the box (edges included; `west > east` wraps across 180°). */
-export function inLonLatBox(lat: number, lon: number, box: LonLatBox): boolean {
-  if (lat < box.south || lat > box.north) return false;
-  return box.west <= box.east ? lon >= box.west && lon <= box.east : lon >= box.west || lon <= box.east;
-}
 
 /**
  * The place's point: from `geometry` (WKB bytes, or a GeoJSON geometry when the reader

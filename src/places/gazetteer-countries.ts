@@ -1,10 +1,11 @@
+import { inLonLatBox, type LonLatBox } from '../geo/bbox.js';
 import { DEFAULT_GAZETTEER_COUNTRIES } from './gazetteer.js';
 
 /**
  * The box (degrees) around the default gazetteer countries (GB, IE, IM, JE, GG): Shetland to
  * the Channel Islands, western Ireland to East Anglia.
  */
-const DEFAULT_COUNTRIES_BOX = { south: 49, north: 61, west: -11, east: 2 } as const;
+const DEFAULT_COUNTRIES_BOX: LonLatBox = { south: 49, north: 61, west: -11, east: 2 };
 
 /**
  * Share of the venues that must lie outside that box before the world gazetteer is used: a
@@ -21,13 +22,10 @@ const OUTSIDE_SHARE = 0.01;
  * place name is resolved, not at engine build.
  */
 export function gazetteerCountriesFor(lat: ArrayLike<number>, lon: ArrayLike<number>): readonly string[] | null {
-  const { south, north, west, east } = DEFAULT_COUNTRIES_BOX;
   const allowed = Math.floor(lat.length * OUTSIDE_SHARE);
   let outside = 0;
   for (let i = 0; i < lat.length; i++) {
-    const a = lat[i]!;
-    const o = lon[i]!;
-    if (!(a >= south && a <= north && o >= west && o <= east) && ++outside > allowed) return null;
+    if (!inLonLatBox(lat[i]!, lon[i]!, DEFAULT_COUNTRIES_BOX) && ++outside > allowed) return null;
   }
   return DEFAULT_GAZETTEER_COUNTRIES;
 }

@@ -11,12 +11,9 @@
  * spanning the world's width.
  */
 
-export interface VenueExtent {
-  readonly south: number;
-  readonly west: number;
-  readonly north: number;
-  readonly east: number;
-}
+import type { LonLatBox } from '../geo/bbox.js';
+
+export type VenueExtent = LonLatBox;
 
 /** Share of venues left out on each side of each axis. */
 export const EXTENT_TRIM = 0.01;
