@@ -8,9 +8,9 @@ export interface LonLatBox {
   readonly north: number;
 }
 
-/** True for a point inside the box (edges included; `west > east` wraps across 180°). */
+/** True for a point inside the box (edges included; `west > east` wraps across 180°). NaN is outside. */
 export function inLonLatBox(lat: number, lon: number, box: LonLatBox): boolean {
-  if (lat < box.south || lat > box.north) return false;
+  if (!(lat >= box.south && lat <= box.north)) return false;
   return box.west <= box.east ? lon >= box.west && lon <= box.east : lon >= box.west || lon <= box.east;
 }
 
