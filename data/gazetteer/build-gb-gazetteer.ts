@@ -18,6 +18,8 @@
  *     (the point of the GeoNames feature of that name) rather than 1 to 3 (an estimate
  *     shared by several names of the district). A postal place within MERGE_METERS of a
  *     first-file place of the same name is that place: only its outcode count is added.
+ *     A row at a town point (below) that is not the place's own point takes its outward
+ *     code's point, at accuracy 0 (Aldgate, EC3: the City, not Charing Cross).
  * - `O code lat lon - 0 rows precise`: one outward postcode (`NW1`). The file names outward
  *   codes only (no sectors or full postcodes), so a district's point comes from its rows,
  *   or else from the districts around it in the postcode hierarchy:
@@ -100,30 +102,6 @@ for (const line of readFileSync(join(sourceDir, 'gb_postal_outcode_places.tsv'),
   postal.push(row);
 }
 
-// Postal place names, by key, split into places by single linkage.
-const postalByKey = new Map<string, PostalRow[]>();
-for (const r of postal) pushTo(postalByKey, placeKey(r.name), r);
-for (const [key, rows] of postalByKey) {
-  if (key === '') continue;
-  for (const cluster of singleLinkage(rows, LINK_METERS)) {
-    const point = representative(cluster);
-    const known = placesByKey.get(key) ?? [];
-    let merged: PlaceRow | null = null;
-    let best = MERGE_METERS;
-    for (const p of known) {
-      const d = nearDistanceMeters(p.lat, p.lon, point.lat, point.lon);
-      if (d <= best) [merged, best] = [p, d];
-    }
-    if (merged !== null) {
-      merged.outcodes += cluster.length;
-      continue;
-    }
-    const precise = cluster.some((r) => r.lat === point.lat && r.lon === point.lon && r.accuracy === 4) ? 1 : 0;
-    const p: PlaceRow = { name: mostCommon(cluster.map((r) => r.name)), lat: point.lat, lon: point.lon, feature: '', population: 0, outcodes: cluster.length, precise };
-    places.push(p);
-  }
-}
-
 // Outward codes.
 const byCode = new Map<string, PostalRow[]>();
 for (const r of postal) pushTo(byCode, r.code, r);
@@ -148,11 +126,47 @@ for (const code of byCode.keys()) {
   if (subDistricts.length > 0) rule2.set(code, meanPoint(subDistricts.map((c) => rule1.get(c)!)));
 }
 const outcodes: Array<{ code: string; lat: number; lon: number; rows: number; precise: number }> = [];
+const outcodePoint = new Map<string, { lat: number; lon: number }>();
 for (const [code, rows] of byCode) {
   const parentCode = /[A-Z]$/.test(code) ? code.slice(0, -1) : '';
   const own = rule1.get(code);
   const point = own ?? rule2.get(code) ?? rule1.get(parentCode) ?? rule2.get(parentCode) ?? districtCentre(rows);
   outcodes.push({ code, ...point, rows: rows.length, precise: own !== undefined ? 1 : 0 });
+  outcodePoint.set(code, point);
+}
+
+// Postal place names, by key, split into places by single linkage.
+const postalByKey = new Map<string, PostalRow[]>();
+// A row at a town point that is not the named place's own point (accuracy 4, or a GeoNames
+// place of that name within MERGE_METERS: "Cambridge" in CB21) says only "somewhere in this
+// post town": it takes its outward code's point instead, at accuracy 0 (below every real
+// estimate). Aldgate (EC3) is placed in the City rather than at Charing Cross.
+for (const r of postal) {
+  const key = placeKey(r.name);
+  pushTo(postalByKey, key, atTownPoint(r) && !isOwnPoint(r, key) ? { ...r, ...outcodePoint.get(r.code)!, accuracy: 0 } : r);
+}
+function isOwnPoint(r: PostalRow, key: string): boolean {
+  return r.accuracy >= FEATURE_ACCURACY || (placesByKey.get(key) ?? []).some((p) => nearDistanceMeters(p.lat, p.lon, r.lat, r.lon) <= MERGE_METERS);
+}
+for (const [key, rows] of postalByKey) {
+  if (key === '') continue;
+  for (const cluster of singleLinkage(rows, LINK_METERS)) {
+    const point = representative(cluster);
+    const known = placesByKey.get(key) ?? [];
+    let merged: PlaceRow | null = null;
+    let best = MERGE_METERS;
+    for (const p of known) {
+      const d = nearDistanceMeters(p.lat, p.lon, point.lat, point.lon);
+      if (d <= best) [merged, best] = [p, d];
+    }
+    if (merged !== null) {
+      merged.outcodes += cluster.length;
+      continue;
+    }
+    const precise = cluster.some((r) => r.lat === point.lat && r.lon === point.lon && r.accuracy === 4) ? 1 : 0;
+    const p: PlaceRow = { name: mostCommon(cluster.map((r) => r.name)), lat: point.lat, lon: point.lon, feature: '', population: 0, outcodes: cluster.length, precise };
+    places.push(p);
+  }
 }
 
 /** Rule 1's rows: placed ones (accuracy 3 or 4), not at a town point; only the 4s when there are any. */

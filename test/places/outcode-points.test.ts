@@ -19,6 +19,7 @@ import { hasShared, sharedFile } from '../support/real-data.js';
  */
 const POSTAL = 'geonames-gb/gb_postal_outcode_places.tsv';
 const LONDON_PUBS = 'osm-london-pubs/london_pubs_points.ndjson';
+const PLACES = 'geonames-gb/gb_places_geonames.csv';
 
 interface Row {
   code: string;
@@ -142,5 +143,62 @@ describe('the resolver: approximate and precise outward points (synthetic venues
   it('a precise gazetteer NW1 within 10 km of the learnt NW1 is still taken (same place, surveyed point)', () => {
     const rs = [venue('a', 51.535, -0.14, 'NW1 7AB'), venue('b', 51.536, -0.141, 'NW1 8NH'), venue('c', 51.534, -0.139, 'NW1 0JH')];
     expect(createDefaultPlaceResolver(rs, { gazetteer }).resolve('NW1')).toMatchObject({ lat: 51.5299, lon: -0.1472 });
+  });
+});
+
+describe.skipIf(!hasShared(POSTAL) || !hasShared(PLACES))('walk-through 33: place names at a post town\'s point take their outward code\'s point (GeoNames source read directly)', () => {
+  const gazetteerOnly = createDefaultPlaceResolver([], { gazetteer: Gazetteer.embedded(['GB']) });
+  /** Postal rows by point, and GeoNames place names (lower case) with their points. */
+  const rows: Array<{ code: string; name: string; lat: number; lon: number; accuracy: number }> = [];
+  const places = new Map<string, Array<{ lat: number; lon: number }>>();
+
+  beforeAll(() => {
+    for (const line of readFileSync(sharedFile(POSTAL), 'utf8').split('\n')) {
+      const f = line.split('\t');
+      if (f.length < 11) continue;
+      rows.push({ code: f[1]!, name: f[2]!, lat: Number(f[9]), lon: Number(f[10]), accuracy: Number(f[11] || 0) });
+    }
+    for (const line of readFileSync(sharedFile(PLACES), 'utf8').split('\n').slice(1)) {
+      const f = line.split(',');
+      if (f.length < 3) continue;
+      const key = f[0]!.toLowerCase();
+      (places.get(key) ?? places.set(key, []).get(key)!).push({ lat: Number(f[1]), lon: Number(f[2]) });
+    }
+  });
+
+  it('a name whose every row lies at a point 3 or more codes share, and that is no GeoNames place there, resolves away from that point when its code has rows elsewhere', () => {
+    const codesAt = new Map<string, Set<string>>();
+    for (const r of rows) {
+      const k = `${r.lat},${r.lon}`;
+      (codesAt.get(k) ?? codesAt.set(k, new Set()).get(k)!).add(r.code);
+    }
+    const byName = new Map<string, typeof rows>();
+    for (const r of rows) (byName.get(r.name) ?? byName.set(r.name, []).get(r.name)!).push(r);
+    const checked: string[] = [];
+    for (const [name, own] of byName) {
+      const p = own[0]!;
+      if (!own.every((r) => r.lat === p.lat && r.lon === p.lon && r.accuracy < 4)) continue;
+      if (codesAt.get(`${p.lat},${p.lon}`)!.size < 3) continue;
+      if ((places.get(name.toLowerCase()) ?? []).some((q) => geodesic(q.lat, q.lon, p.lat, p.lon) < 5000)) continue;
+      // a code with no row elsewhere, nor sub-districts with one (BS0, BS98: PO boxes; WS1: Walsall's point only), has nothing better to offer
+      const ownCodes = new Set(own.map((r) => r.code));
+      if (!rows.some((o) => (ownCodes.has(o.code) || (/[A-Z]$/.test(o.code) && ownCodes.has(o.code.slice(0, -1)))) && (o.lat !== p.lat || o.lon !== p.lon))) continue;
+      const got = gazetteerOnly.resolve(name);
+      if (got === null || geodesic(got.lat, got.lon, p.lat, p.lon) > 20_000) continue; // a same-named place elsewhere is picked
+      checked.push(name);
+      expect(geodesic(got.lat, got.lon, p.lat, p.lon), name).toBeGreaterThan(100);
+    }
+    expect(checked).toEqual(expect.arrayContaining(['Aldgate', 'Monument', 'Tower Hill', 'Fenchurch Street', 'Billingsgate']));
+  });
+
+  // Wikipedia infoboxes (the stations, and the Monument itself): before the fix all three lay 3 km away, at Charing Cross.
+  it.each([
+    ['Aldgate', { lat: 51.5143, lon: -0.0755 }],
+    ['Monument', { lat: 51.5101, lon: -0.0860 }],
+    ['Tower Hill', { lat: 51.5098, lon: -0.0766 }],
+  ] as const)('%s from the gazetteer alone lies within 1 km of its Wikipedia point', (name, ref) => {
+    const got = gazetteerOnly.resolve(name)!;
+    expect(got.name).toBe(name);
+    expect(geodesic(got.lat, got.lon, ref.lat, ref.lon)).toBeLessThan(1000);
   });
 });
