@@ -80,6 +80,22 @@ export function searchEstablishmentOf(
 }
 
 /**
+ * Search results of the final shape, alive for the life of the process (walk-through 33).
+ * V8 holds map transitions weakly: once no result is alive (a full collection between two
+ * searches, as a service sees), the maps of the keys {@link searchEstablishmentOf} adds die,
+ * the optimised code that built results is thrown away ("weak objects"), and its next
+ * version, compiled over the cleared feedback, deoptimised again ("insufficient type
+ * feedback for generic named access", at `e.matchScore =`): the deopt check's repeat. A
+ * live object holds its map, and a map its parent, so the whole chain stays. Two results, a
+ * POINT one and a PATH one (`alongRouteMeters` undefined and a number), so that each field
+ * takes its general representation here, before any code is optimised. Never read.
+ */
+const resultShapeAnchors: readonly SearchEstablishment[] = [
+  searchEstablishmentOf(new EstablishmentFields(), 0.5, false, { genreMatch: 0.5, establishmentFiltersMatch: 0.5, catersFiltersMatch: 0.5, openingMatch: 0.5, vibesMatch: 0.5, chainMatch: 0.5, total: 0.5 }, undefined, {}, [], undefined),
+  searchEstablishmentOf(new EstablishmentFields(), 0.5, true, { genreMatch: 0, establishmentFiltersMatch: 0, catersFiltersMatch: 0, openingMatch: 0, vibesMatch: 0, chainMatch: 0, total: 0 }, 0.5, {}, [], undefined),
+];
+
+/**
  * A deep copy of weekly hours, in loops: structuredClone costs ~100x more (about 10 us per
  * venue, which dominated a 20-result search page), and `Array.prototype.slice` of a frozen
  * array (shared hours are deep-frozen: compact-records.ts) takes V8's slow path, ~1 us each.
