@@ -9,6 +9,7 @@
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Command, InvalidArgumentError } from 'commander';
+import { describeLocation } from '../data/validate-venue.js';
 import { progressBar } from './progress-bar.js';
 
 interface UpsertOptions {
@@ -86,7 +87,7 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
       bar.stop();
       const inBatch = /line (\d+)/.exec(answer.message ?? '');
       const fileLine = inBatch ? lineNumbers[Number(inBatch[1]) - 1] : undefined;
-      const where = fileLine !== undefined ? `${options.file}:${fileLine}: ` : '';
+      const where = fileLine !== undefined ? `${describeLocation({ file: options.file, line: fileLine })}: ` : '';
       fail(`${where}batch of lines ${lineNumbers[0]}..${lineNumbers.at(-1)} refused (${res.status}): ${answer.message ?? res.statusText}; ${sums.batches} earlier batches were applied`);
     }
     sums.batches++;

@@ -89,7 +89,7 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     writeFileSync(bad, `\n${lines.slice(0, 2).join("\n")}\n\n${lines.slice(2).join("\n")}\n`);
     const refused = await run(['venues', 'upsert', '--server', base, '--file', bad, '--token-file', token]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`${bad}:7:`);
+    expect(refused.stderr).toContain(`${bad}: line 7: batch of lines 2..7 refused (400): line 5, venue "late-bad", field location.coordinates[1]`);
     expect(refused.stderr).toContain('late-bad');
 
     const twice = join(tmp, 'twice.ndjson');
@@ -97,7 +97,7 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     writeFileSync(twice, `\n\n${dupLines.join('\n')}\n`);
     const dup = await run(['venues', 'upsert', '--server', base, '--file', twice, '--token-file', token]);
     expect(dup.code).toBe(1);
-    expect(dup.stderr).toContain(`${twice}:6: batch of lines 3..6 refused (400): line 4: duplicate venue id "twice-a"`);
+    expect(dup.stderr).toContain(`${twice}: line 6: batch of lines 3..6 refused (400): line 4: duplicate venue id "twice-a"`);
 
     const wrongToken = join(tmp, 'wrong');
     writeFileSync(wrongToken, 'not-the-operator-token-at-all');
