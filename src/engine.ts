@@ -317,6 +317,14 @@ export class Engine {
     return this;
   }
 
+  /**
+   * The words of find's name dictionary when its index exists (built or restored), else
+   * none; never builds it. A compaction's swap reuses them (PrebuiltParts.nameTokens).
+   */
+  nameTokensIfBuilt(): readonly string[] {
+    return (this.findService?.names ?? this.restoredFind?.names)?.tokens ?? [];
+  }
+
   /** Find's name index and density grid, built now if they are not yet (for a snapshot). */
   findStructures(): FindStructures {
     const f = this.finder();

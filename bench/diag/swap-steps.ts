@@ -4,7 +4,7 @@
  * restore's steps (restoreSnapshotInSteps), the search's creation. Best of 5 (the
  * machine is shared), ms. Also the header's size and where it goes.
  *
- *   npx tsc -p tsconfig.bench.json && node --max-old-space-size=12288 .tmp/bench-dist/bench/diag/swap-steps.js N
+ *   npx tsc -p tsconfig.bench.json && node --expose-gc --max-old-space-size=12288 .tmp/bench-dist/bench/diag/swap-steps.js N
  *
  * Under the heavy lock from 100k.
  */
@@ -52,3 +52,29 @@ for (let round = 0; round < 5; round++) {
   time('restoreSnapshot without handed-over parts', () => restoreSnapshot(image, 'image'));
 }
 for (const [k, v] of Object.entries(best)) console.log(`${k}: ${v.toFixed(2)} ms`);
+
+// What the restore leaves on the JS heap (what the main thread's next young-generation
+// collections must copy): heap used after a full restore minus before, with a full
+// collection before and after, without and with the running engine's name words to reuse
+// (PrebuiltParts.nameTokens, as a compaction's swap passes them). Run with --expose-gc.
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc !== undefined) {
+  const nameTokens = engine.nameTokensIfBuilt();
+  const kept: Record<string, number[]> = {};
+  for (let round = 0; round < 5; round++) {
+    for (const [label, prebuilt] of [['without the words to reuse', {}], ['with them', { nameTokens }]] as const) {
+      gc();
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      let restored: Engine | null = restoreSnapshot(image, 'image', {}, prebuilt);
+      gc();
+      (kept[label] ??= []).push(process.memoryUsage().heapUsed - before);
+      if (restored.size !== n) throw new Error('restored a different engine');
+      restored = null;
+    }
+  }
+  for (const [label, bytes] of Object.entries(kept)) {
+    const sorted = bytes.sort((a, b) => a - b);
+    console.log(`restore ${label}: median ${(sorted[2]! / 1e6).toFixed(2)} MB kept on the JS heap (of ${sorted.map((b) => (b / 1e6).toFixed(2)).join(', ')}; ${nameTokens.length} name words)`);
+  }
+}

@@ -216,7 +216,8 @@ export class LiveVenues {
       const w1 = performance.now();
       const { bytes, tree, search } = built.built;
       // The restore in steps (the name dictionary and the record starts in parts): none long.
-      const restoring = restoreSnapshotInSteps(new Uint8Array(bytes), target, {}, { tree, search });
+      // The running engine's name words are reused: the words both dictionaries share are not made again.
+      const restoring = restoreSnapshotInSteps(new Uint8Array(bytes), target, {}, { tree, search, nameTokens: this.engine.nameTokensIfBuilt() });
       let fresh: Engine | undefined;
       while (fresh === undefined) {
         const r = await step(() => restoring.next());

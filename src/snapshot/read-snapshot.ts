@@ -107,6 +107,8 @@ export interface PrebuiltParts {
   readonly tree?: ArrayBuffer | SharedArrayBuffer;
   /** The search's derived columns (MultiLocationSearch.prepared of that engine). */
   readonly search?: PreparedSearchColumns;
+  /** An older version of find's name dictionary (sorted), whose equal words are reused rather than made again (StringListDecoder). */
+  readonly nameTokens?: readonly string[];
 }
 
 /** {@link readSnapshot} over bytes already in memory (views of them are kept); `name` is used in error messages. */
@@ -170,9 +172,9 @@ function open(file: SnapshotBytes, name: string): OpenedSnapshot {
 }
 
 /** Find's name dictionary of a snapshot (sections nameTokenEnds and nameTokenText), to decode in steps. */
-function nameTokenDecoder(snapshot: OpenedSnapshot): StringListDecoder {
+function nameTokenDecoder(snapshot: OpenedSnapshot, previous: readonly string[] | undefined): StringListDecoder {
   try {
-    return new StringListDecoder({ ends: snapshot.view('nameTokenEnds', 'Uint32Array', null), text: snapshot.view('nameTokenText', 'Uint8Array', null) });
+    return new StringListDecoder({ ends: snapshot.view('nameTokenEnds', 'Uint32Array', null), text: snapshot.view('nameTokenText', 'Uint8Array', null) }, previous);
   } catch (e) {
     if (e instanceof VenueSearchError) throw e;
     return snapshot.bad(`its name dictionary is damaged (${(e as Error).message})`);
@@ -219,7 +221,7 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
 
   const lat = view('lat', 'Float64Array', n);
   const lon = view('lon', 'Float64Array', n);
-  const tokenDecoder = nameTokenDecoder(snapshot); // checks the dictionary's text is ASCII, else decodes it whole: a step of its own
+  const tokenDecoder = nameTokenDecoder(snapshot, prebuilt.nameTokens); // checks the dictionary's text is ASCII, else decodes it whole: a step of its own
   yield;
   for (;;) {
     let done: boolean;

@@ -41,8 +41,21 @@ export class StringListDecoder {
   private readonly ends: Uint32Array;
   private readonly out: string[];
   private done = 0;
+  /** Strings to reuse (sorted in code-unit order, as the list is), and the next one to compare. */
+  private readonly previous: readonly string[];
+  private nextPrevious = 0;
 
-  constructor(encoded: EncodedStrings) {
+  /**
+   * `previous`: an older version of the same sorted list (the running engine's dictionary,
+   * in a compaction's swap). A string equal to one of them is that string, not a new copy:
+   * compared in place, so the strings the lists share are not allocated again. At 1M venues
+   * a compaction changes a few thousand of some hundred thousand words; new strings made on
+   * the query thread survive its next young-generation collections, which copy them (twice:
+   * within the young generation, then out of it), and that copying was the swap's largest
+   * stall (walk-through 33).
+   */
+  constructor(encoded: EncodedStrings, previous: readonly string[] = []) {
+    this.previous = previous;
     this.ends = encoded.ends;
     const t = encoded.text;
     this.bytes = Buffer.from(t.buffer, t.byteOffset, t.byteLength);
@@ -67,14 +80,32 @@ export class StringListDecoder {
     const { ends, joined, bytes, out } = this;
     const stop = Math.min(ends.length, this.done + count);
     let start = this.done === 0 ? 0 : ends[this.done - 1]!;
+    const previous = this.previous;
+    let p = this.nextPrevious;
     for (let k = this.done; k < stop; k++) {
       const end = ends[k]!;
       if (end < start) throw new RangeError(`string ${k} ends at ${end}, before it starts (${start})`);
-      out[k] = joined === null ? bytes.toString('latin1', start, end) : joined.slice(start, end);
+      let order = -1;
+      while (p < previous.length && (order = this.compare(previous[p]!, start, end)) < 0) p++;
+      if (p < previous.length && order === 0) out[k] = previous[p++]!;
+      else out[k] = joined === null ? bytes.toString('latin1', start, end) : joined.slice(start, end);
       start = end;
     }
+    this.nextPrevious = p;
     this.done = stop;
     return stop === ends.length;
+  }
+
+  /** `s` against the string in code units [start, end) of the text: negative, 0 or positive, in code-unit order. */
+  private compare(s: string, start: number, end: number): number {
+    const { joined, bytes } = this;
+    const length = end - start;
+    const common = Math.min(s.length, length);
+    for (let i = 0; i < common; i++) {
+      const d = s.charCodeAt(i) - (joined === null ? bytes[start + i]! : joined.charCodeAt(start + i));
+      if (d !== 0) return d;
+    }
+    return s.length - length;
   }
 
   /** The decoded list (all strings decoded first if they are not yet). */

@@ -38,6 +38,26 @@ describe('string lists (a snapshot section pair)', () => {
     expect(decodeStrings(encodeStrings([...ascii, 'é']))).toEqual([...ascii, 'é']);
   });
 
+  it('with an older list to reuse (any order, any overlap), in steps, it decodes to the same strings as without one', () => {
+    // Oracle: the list itself (decoding without an older list is checked above). A seeded
+    // generator; words from a small alphabet so that the lists share many, plus non-ASCII ones.
+    let seed = 33;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const word = () => Array.from({ length: Math.floor(random() * 5) }, () => 'abé\ud800'[Math.floor(random() * (random() < 0.9 ? 2 : 4))]).join('');
+    const codeUnitOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    for (let trial = 0; trial < 200; trial++) {
+      const ascii = random() < 0.5;
+      const pick = () => (ascii ? word().replace(/[^ab]/g, 'a') : word());
+      const current = [...new Set(Array.from({ length: Math.floor(random() * 30) }, pick))].sort(codeUnitOrder);
+      const expected = decodeStrings(encodeStrings(current)); // an unpaired surrogate comes back as U+FFFD
+      const older = [...new Set([...current.filter(() => random() < 0.7), ...expected.filter(() => random() < 0.3), ...Array.from({ length: 5 }, pick)])];
+      if (random() < 0.8) older.sort(codeUnitOrder);
+      const decoder = new StringListDecoder(encodeStrings(current), older);
+      while (!decoder.next(1 + Math.floor(random() * 4)));
+      expect(decoder.result(), JSON.stringify({ current, older })).toEqual(expected);
+    }
+  });
+
   it('ends that do not fit the text are refused', () => {
     const { ends, text } = encodeStrings(['ab', 'cd']);
     expect(() => new StringListDecoder({ ends: Uint32Array.of(2, 5), text })).toThrow(/the strings end at 5, their text is 4 code units/);
