@@ -9,18 +9,10 @@ import { EstablishmentSchema } from './establishment.js';
  * Limits are stated here and in docs/search.md; exceeding one is `limit_exceeded`.
  */
 
-/** Most locations in one request (POINT members or PATH vertices). */
-export const MAX_LOCATIONS = 100;
-/** Largest POINT radius, metres. */
-export const MAX_POINT_DISTANCE_METERS = 50_000;
-/** Largest PATH half-width (distance either side of the route), metres. */
-export const MAX_PATH_DISTANCE_METERS = 10_000;
-/** Most values in one filter list. */
-export const MAX_FILTER_VALUES = 50;
-/** Paging: `limit` 1..100 (default 20); `offset` 0..MAX_OFFSET (default 0). */
-export const MAX_LIMIT = 100;
-export const DEFAULT_LIMIT = 20;
-export const MAX_OFFSET = 10_000;
+// The limits live in a module of their own (no TypeBox), so that the widget's page script
+// reads the same numbers without bundling the schema library.
+import { DEFAULT_LIMIT, MAX_FILTER_VALUES, MAX_LIMIT, MAX_LOCATIONS, MAX_OFFSET, MAX_PATH_DISTANCE_METERS, MAX_POINT_DISTANCE_METERS } from './search-limits.js';
+export * from './search-limits.js';
 
 /** Preference field names: the values `nonCompromise` may list. */
 export const PREFERENCE_FIELDS = [

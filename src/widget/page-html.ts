@@ -6,6 +6,7 @@
  * no inline script under its Content-Security-Policy. The API key is never written into the
  * HTML: the script reads it from the page's own URL.
  */
+import { MAX_PATH_DISTANCE_METERS, MAX_POINT_DISTANCE_METERS } from '../schema/search-limits.js';
 
 /** What the script reads from the `widget-config` data block. */
 export interface WidgetConfig {
@@ -99,8 +100,8 @@ export function widgetPageHtml(config: WidgetConfig, assets: { scriptHref: strin
 </form>
 <ol id="locations" class="locations" aria-label="People"></ol>
 <label for="radius">Radius (metres)</label>
-<input id="radius" type="number" min="1" max="50000" step="1" value="1000" required aria-describedby="radius-limits radius-error">
-<p id="radius-limits" class="hint">A whole number, 1 to 50,000.</p>
+<input id="radius" type="number" min="1" max="${MAX_POINT_DISTANCE_METERS}" step="1" value="1000" required aria-describedby="radius-limits radius-error">
+<p id="radius-limits" class="hint">A whole number, 1 to ${MAX_POINT_DISTANCE_METERS.toLocaleString('en-GB')}.</p>
 <p id="radius-error" class="field-error" hidden></p>
 <fieldset class="fairness">
 <legend>Fair for the group</legend>
@@ -122,8 +123,8 @@ export function widgetPageHtml(config: WidgetConfig, assets: { scriptHref: strin
 <button id="route-clear" type="button">Clear route</button>
 </div>
 <label for="corridor">Distance from the route (metres)</label>
-<input id="corridor" type="number" min="1" max="10000" step="1" value="500" required aria-describedby="corridor-limits corridor-error">
-<p id="corridor-limits" class="hint">A whole number, 1 to 10,000.</p>
+<input id="corridor" type="number" min="1" max="${MAX_PATH_DISTANCE_METERS}" step="1" value="500" required aria-describedby="corridor-limits corridor-error">
+<p id="corridor-limits" class="hint">A whole number, 1 to ${MAX_PATH_DISTANCE_METERS.toLocaleString('en-GB')}.</p>
 <p id="corridor-error" class="field-error" hidden></p>
 </div>
 <details id="prefs" class="prefs">

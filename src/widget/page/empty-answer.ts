@@ -5,10 +5,8 @@
  * offers to search with it. Any search answer may carry `hint` (today `lat_lon_swapped`),
  * whose message is shown too. A pure function, so its words are tested without a browser.
  */
+import { MAX_POINT_DISTANCE_METERS } from '../../schema/search-limits.js';
 import type { SearchResponse } from './types.js';
-
-/** The largest radius a POINT search may ask (docs/search.md, the page's radius field max). */
-export const MAX_RADIUS_METERS = 50_000;
 
 export interface EmptyAnswer {
   /** The status line, in words. */
@@ -24,7 +22,7 @@ export function describeEmptyAnswer(answer: Pick<SearchResponse, 'radius' | 'sma
   let words: string;
   if (mode === 'route') words = `No venues found within ${metres(answer.radius)} of the route.`;
   else if (smallest !== undefined) words = `No venues found with a radius of ${metres(answer.radius)}; a radius of ${metres(smallest)} would find at least one.`;
-  else words = `No venues found with a radius of ${metres(answer.radius)}, and none would be found with these needs up to the largest radius, ${metres(MAX_RADIUS_METERS)}.`;
+  else words = `No venues found with a radius of ${metres(answer.radius)}, and none would be found with these needs up to the largest radius, ${metres(MAX_POINT_DISTANCE_METERS)}.`;
   if (answer.hint !== undefined) words += ` The service notes: ${answer.hint.message}`;
   return { words, offerMeters: smallest };
 }
