@@ -24,7 +24,10 @@ export function toEstablishment(r: VenueRecord, distanceMeters: number, isOpen: 
 
 const scratch = new EstablishmentFields();
 
-/** {@link toEstablishment} from a venue's establishment values (a RecordSource's `fields`). */
+/**
+ * {@link toEstablishment} from a venue's establishment values (a RecordSource's `fields`).
+ * {@link searchEstablishmentOf} writes the same keys again, in this order: change both.
+ */
 export function establishmentOf(f: EstablishmentFields, distanceMeters: number, isOpen: boolean): Establishment {
   const v = f.values;
   const hours = v[FieldSlot.REGULAR_OPENING_HOURS];
@@ -56,6 +59,16 @@ export function establishmentOf(f: EstablishmentFields, distanceMeters: number, 
  * A search result (interface 4.1): {@link establishmentOf}'s keys in the same order, then
  * the search's own. Like it, one shape for every result: `alongRouteMeters` (PATH only) and
  * `group` (POINT only) are `undefined` when they do not apply, and so omitted from JSON.
+ *
+ * One object literal with every key, rather than establishmentOf's object with the search's
+ * keys added (walk-through 33): a literal's hidden class is held by its boilerplate, while
+ * the classes that added keys pass through are held only weakly by V8. Once no result was
+ * alive (a full collection between two searches, as a service sees), they died, the
+ * optimised code that built results was thrown away, and its next version, compiled over the
+ * cleared feedback, deoptimised again at the first added key: the deopt check's repeat. So
+ * the establishment's keys are written twice, here and in establishmentOf; the response
+ * records' test (test/details/establishment-record.test.ts) holds both to one oracle, in
+ * order.
  */
 export function searchEstablishmentOf(
   f: EstablishmentFields,
@@ -67,33 +80,36 @@ export function searchEstablishmentOf(
   relaxed: SearchEstablishment['relaxed'],
   group: GroupSummary | undefined,
 ): SearchEstablishment {
-  // The search's own keys are added in one order after the establishment's, so every
-  // result follows the same chain of hidden classes (one shape, as in establishmentOf).
-  // (`undefined` stands for an absent optional key: see the doc above.)
-  const e = establishmentOf(f, distanceMeters, isOpen) as unknown as Record<keyof SearchEstablishment, unknown>;
-  e.matchScore = matchScore;
-  e.alongRouteMeters = alongRouteMeters;
-  e.travel = travel;
-  e.relaxed = relaxed;
-  e.group = group;
-  return e as SearchEstablishment;
+  const v = f.values;
+  const hours = v[FieldSlot.REGULAR_OPENING_HOURS];
+  return {
+    id: v[FieldSlot.ID],
+    name: v[FieldSlot.NAME],
+    displayName: v[FieldSlot.DISPLAY_NAME] ?? v[FieldSlot.NAME],
+    formattedAddress: v[FieldSlot.FORMATTED_ADDRESS],
+    location: { type: 'Point', coordinates: [f.lat, f.lon] },
+    websiteUri: v[FieldSlot.WEBSITE_URI],
+    contactEmail: v[FieldSlot.CONTACT_EMAIL],
+    contactNumber: v[FieldSlot.CONTACT_NUMBER],
+    description: v[FieldSlot.DESCRIPTION],
+    primaryGenre: v[FieldSlot.PRIMARY_GENRE],
+    additionalGenres: v[FieldSlot.ADDITIONAL_GENRES] ?? [],
+    wordOnTheStreet: v[FieldSlot.WORD_ON_THE_STREET],
+    isOpen,
+    isChain: v[FieldSlot.IS_CHAIN] ?? false,
+    regularOpeningHours: hours ? copyWeeklyHours(hours as WeeklyHours) : [],
+    mainImageUrl: v[FieldSlot.MAIN_IMAGE_URL],
+    logo: v[FieldSlot.LOGO],
+    establishmentFlags: v[FieldSlot.ESTABLISHMENT_FLAGS] ?? [],
+    catersFlags: v[FieldSlot.CATERS_FLAGS] ?? [],
+    distanceMeters,
+    matchScore,
+    alongRouteMeters,
+    travel,
+    relaxed,
+    group,
+  } as SearchEstablishment;
 }
-
-/**
- * Search results of the final shape, alive for the life of the process (walk-through 33).
- * V8 holds map transitions weakly: once no result is alive (a full collection between two
- * searches, as a service sees), the maps of the keys {@link searchEstablishmentOf} adds die,
- * the optimised code that built results is thrown away ("weak objects"), and its next
- * version, compiled over the cleared feedback, deoptimised again ("insufficient type
- * feedback for generic named access", at `e.matchScore =`): the deopt check's repeat. A
- * live object holds its map, and a map its parent, so the whole chain stays. Two results, a
- * POINT one and a PATH one (`alongRouteMeters` undefined and a number), so that each field
- * takes its general representation here, before any code is optimised. Never read.
- */
-const resultShapeAnchors: readonly SearchEstablishment[] = [
-  searchEstablishmentOf(new EstablishmentFields(), 0.5, false, { genreMatch: 0.5, establishmentFiltersMatch: 0.5, catersFiltersMatch: 0.5, openingMatch: 0.5, vibesMatch: 0.5, chainMatch: 0.5, total: 0.5 }, undefined, {}, [], undefined),
-  searchEstablishmentOf(new EstablishmentFields(), 0.5, true, { genreMatch: 0, establishmentFiltersMatch: 0, catersFiltersMatch: 0, openingMatch: 0, vibesMatch: 0, chainMatch: 0, total: 0 }, 0.5, {}, [], undefined),
-];
 
 /**
  * A deep copy of weekly hours, in loops: structuredClone costs ~100x more (about 10 us per

@@ -256,7 +256,14 @@ export function findEstablishment(r: VenueRecord, centre: object | null, cost: n
   return rest;
 }
 
-/** The response around a page of results. */
+/**
+ * The response around a page of results. One object literal with every key, the ones that
+ * do not apply `undefined` (omitted from JSON, as the schema's optional keys allow), rather
+ * than keys added when present: a literal's hidden class is held by its boilerplate, while
+ * classes reached by adding keys are held only weakly by V8, die at a full collection when
+ * no response is alive, and leave the optimised find to deoptimise on cleared feedback
+ * (walk-through 33, the deopt check; the same as searchEstablishmentOf).
+ */
 export function findResponse(
   p: CheckedFindParams,
   centre: { lat: number; lon: number } | null,
@@ -264,13 +271,16 @@ export function findResponse(
   establishments: FindEstablishment[],
   total: number,
 ): FindResponse {
-  const response: FindResponse = { establishments, searchQuery: p.query, totalFound: total, limit: p.limit, offset: p.offset };
-  if (centre !== null) {
-    response.searchLocation = { Lat: centre.lat, Lon: centre.lon };
-    response.maxDistanceMeters = p.maxDistanceMeters;
-  }
-  if (place !== null) response.resolvedPlace = { name: place.name, kind: String(place.kind), Lat: place.lat, Lon: place.lon };
-  return response;
+  return {
+    establishments,
+    searchQuery: p.query,
+    totalFound: total,
+    limit: p.limit,
+    offset: p.offset,
+    searchLocation: centre !== null ? { Lat: centre.lat, Lon: centre.lon } : undefined,
+    maxDistanceMeters: centre !== null ? p.maxDistanceMeters : undefined,
+    resolvedPlace: place !== null ? { name: place.name, kind: String(place.kind), Lat: place.lat, Lon: place.lon } : undefined,
+  } as FindResponse;
 }
 
 export function createFindService(store: VenueStore, spatial: SpatialIndex, options: FindServiceOptions = {}): FindService {

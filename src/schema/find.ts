@@ -49,7 +49,9 @@ export const ResolvedPlaceSchema = Type.Object(
 
 /**
  * Find response (2.7). `searchLocation` and `maxDistanceMeters` are present exactly when
- * there was a centre; `limit`/`offset` echo the page.
+ * there was a centre; `limit`/`offset` echo the page. In the engine's own answer an absent
+ * optional key holds `undefined` (one object shape, src/find/find.ts findResponse), which
+ * JSON omits.
  */
 export const FindResponseSchema = Type.Object(
   {
