@@ -194,10 +194,16 @@ describe('the README engine examples, run as written in the installed package', 
 
 describe('declarations in a consumer project', () => {
   // Uses only engine types and no Node or DOM globals, so it must compile with neither.
-  const CONSUMER = `import { createEngine, readVenues, restoreSnapshot, isVenueSearchError, type VenueRecord, type SearchResponse } from '${PKG.name}';
+  const CONSUMER = `import { createEngine, readVenues, restoreSnapshot, isVenueSearchError, type VenueRecord, type SearchBody, type SearchResponse } from '${PKG.name}';
 const { venues } = await readVenues('venues.ndjson');
 const engine = createEngine(venues, { validate: false });
 const page: SearchResponse = engine.search({ locations: [{ lat: 51.5, lon: -0.1 }], mode: { mode: 'POINT', maxDistance: 1000 } }, { limit: 3 });
+// the README's advice: a body written \`satisfies SearchBody\` is checked when compiled
+const body = { locations: [{ lat: 51.5, lon: -0.1 }], mode: { mode: 'PATH', maxDistance: 200 } } satisfies SearchBody;
+// @ts-expect-error: "POINTS" is not a mode
+const wrong = { locations: [{ lat: 51.5, lon: -0.1 }], mode: { mode: 'POINTS', maxDistance: 200 } } satisfies SearchBody;
+engine.search(body);
+engine.search(wrong);
 const first: string | undefined = page.establishments[0]?.name;
 const record: VenueRecord | undefined = venues[0];
 let code: string | undefined;
