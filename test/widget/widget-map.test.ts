@@ -256,6 +256,34 @@ describe.skipIf(!chromiumAvailable)('widget map in headless Chromium', () => {
     await page.close();
   });
 
+  it('meet up: people clicked onto a map that already shows the whole answer are drawn where they were clicked, even after searches (the view moves only to show what would be hidden)', async () => {
+    const page = await openWidget();
+    await addPersonByName(page, 'Manchester');
+    // zoomed out far enough that four people, the 1 km circle and its venues fit with room to spare
+    for (let i = 0; i < 2; i++) {
+      await page.click('#zoom-out');
+      await mapSettled(page);
+    }
+    const map = (await page.locator('#map').boundingBox())!;
+    const clicks = [[-60, -40], [50, 30], [-30, 60]].map(([dx, dy]) => ({ x: map.x + map.width / 2 + dx!, y: map.y + map.height / 2 + dy! }));
+    for (const [i, click] of clicks.entries()) {
+      const searched = page.waitForResponse((r) => r.url().includes('/v1/search/'));
+      await page.mouse.click(click.x, click.y);
+      await expect.poll(() => page.locator('#map .person-marker').count()).toBe(i + 2);
+      await searched;
+      await page.waitForSelector('#results-status:has-text("found")');
+      await page.waitForTimeout(300); // any fit's animation would have started
+      await mapSettled(page);
+    }
+    const drawn = await drawnPoints(page, '#map .person-marker');
+    for (const [i, click] of clicks.entries()) {
+      const nearest = Math.min(...drawn.map((p) => Math.hypot(p.x - click.x, p.y - click.y)));
+      expect(nearest, `person ${i + 2}, clicked at ${click.x},${click.y}`).toBeLessThan(1.5);
+    }
+    expect(await everythingInView(page, 'meet')).toEqual([]);
+    await page.close();
+  });
+
   it('offline base: land and sea where Natural Earth has them, coastlines drawn, the biggest places labelled, from this server only', async () => {
     const page = await openWidget();
     await page.waitForSelector('#map[data-base-drawn]');

@@ -247,9 +247,11 @@ export class MapView {
 
   /**
    * Frames the people, the route with its corridor, the radius circle and the venues, with
-   * padding, as close as FIT_MAX_ZOOM. Nothing drawn: the view stays.
+   * padding, as close as FIT_MAX_ZOOM. Nothing drawn: the view stays. `onlyIfOutside`: the
+   * view stays too when all of it already lies inside the view less the padding (a search
+   * that follows clicks on the map moves it only to show what would be hidden).
    */
-  fitContent(): void {
+  fitContent(onlyIfOutside = false): void {
     const { venues, people, centre, radiusMeters, route, corridorMeters } = this.layers;
     const bounds = L.latLngBounds([]);
     for (const p of [...venues, ...people, ...route]) bounds.extend(ll(p));
@@ -263,7 +265,16 @@ export class MapView {
     if (centre !== undefined && radiusMeters !== undefined) reach(centre, radiusMeters);
     if (corridorMeters !== undefined && route.length > 1) for (const p of route) reach(p, corridorMeters);
     if (!bounds.isValid()) return;
+    if (onlyIfOutside && this.paddedView().contains(bounds)) return;
     this.map.fitBounds(bounds, { paddingTopLeft: FIT_PADDING_TOP_LEFT, paddingBottomRight: FIT_PADDING_BOTTOM_RIGHT, maxZoom: FIT_MAX_ZOOM });
+  }
+
+  /** The view less the fit's padding (the part where fitContent puts what it frames). */
+  private paddedView(): L.LatLngBounds {
+    const size = this.map.getSize();
+    const topLeft = this.map.containerPointToLatLng(L.point(FIT_PADDING_TOP_LEFT[0], FIT_PADDING_TOP_LEFT[1]));
+    const bottomRight = this.map.containerPointToLatLng(L.point(size.x - FIT_PADDING_BOTTOM_RIGHT[0], size.y - FIT_PADDING_BOTTOM_RIGHT[1]));
+    return L.latLngBounds(topLeft, bottomRight);
   }
 
   /** Marks venue `id`'s marker (or the group holding it) as highlighted; undefined clears. */

@@ -194,10 +194,12 @@ function start(): void {
 
   /**
    * Runs the meet-up or route search. `asked`: the user asked for this search (the Search
-   * button, a mode switch, the radius offer) rather than it following an edit. The view
-   * follows every meet-up search, but a route search moves it only when asked: a route is
-   * drawn by clicking the map, and a view that moved after each click would put the next
-   * point somewhere the user did not aim (issue 32).
+   * button, a mode switch, the radius offer) rather than it following an edit. A search that
+   * was asked for frames its answer. One that follows an edit does not move a route's view
+   * at all: a route is drawn by clicking the map, and a view that moved after each click
+   * would put the next point somewhere the user did not aim (issue 32). A meet-up's view
+   * moves then only when people, circle or results would be hidden (people are clicked onto
+   * the map too, but may also be added by place name, off screen).
    */
   const runSearch = async (asked: boolean): Promise<void> => {
     if (mode === 'meet' && people.length < 2) return clearResults(people.length === 0 ? 'Add two or more people to meet up.' : 'Add at least one more person.');
@@ -234,8 +236,10 @@ function start(): void {
       };
       showRows(result.establishments.map(rowFromSearch), result.totalResults);
       if (result.totalResults === 0) showEmptyAnswer(result);
-      // follow the search: the people or the route, the circle or corridor and the results in view
-      if (mode === 'meet' || asked) map.fitContent();
+      // follow the search: the people or the route, the circle or corridor and the results in
+      // view; a meet-up that follows an edit moves the view only to show what would be hidden
+      if (asked) map.fitContent();
+      else if (mode === 'meet') map.fitContent(true);
     } catch (err) {
       fail(err);
     }
