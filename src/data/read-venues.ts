@@ -364,7 +364,6 @@ export async function readVenuesInto(source: Source, options: ReadVenuesOptions,
   return { rejects, format };
 }
 
-/** The `threads` option checked (default 1). */
 /** The keys of {@link ReadVenuesOptions}. */
 export const READ_VENUES_OPTIONS = ['format', 'onInvalid', 'onProgress', 'name', 'threads'] as const;
 const FORMATS: readonly VenueFileFormat[] = ['ndjson', 'json', 'geojson'];
@@ -378,6 +377,7 @@ function checkReadOptions(options: ReadVenuesOptions): void {
   if (name !== undefined && typeof name !== 'string') invalidRequest('options.name', name, 'a string');
 }
 
+/** The `threads` option checked (default 1). */
 function threadCount(threads: number | undefined): number {
   if (threads === undefined) return 1;
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) {

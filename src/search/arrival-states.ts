@@ -10,10 +10,11 @@ const HORIZON_MS = 48 * 60 * MS_PER_MINUTE;
 /**
  * Opening state of venues at per-venue instants (docs/search.md, "Open on arrival"): each
  * venue is read at its own arrival (departure + its travel), and must stay open
- * `stayMinutes` real minutes after it (a clock change during the stay: stateAcrossChange). Per query, each time zone met costs two Intl calls (its UTC offset
- * at the departure and 48 hours later); while they agree, a venue's local minute is
- * arithmetic. A zone whose clocks change inside the horizon is read from the clock per
- * venue (memoised per UTC minute). Set the venue's instant with `arriving`, then ask.
+ * `stayMinutes` real minutes after it (a clock change during the stay: stateAcrossChange).
+ * Per query, each time zone met costs two Intl calls (its UTC offset at the departure and
+ * 48 hours later); while they agree, a venue's local minute is arithmetic. A zone whose
+ * clocks change inside the horizon is read from the clock per venue (memoised per UTC
+ * minute). Set the venue's instant with `arriving`, then ask.
  */
 export class ArrivalStates {
   private readonly opening: OpeningStates;

@@ -23,9 +23,21 @@ const PLACES = 'geonames-gb/gb_places_geonames.csv';
 
 interface Row {
   code: string;
+  name: string;
   lat: number;
   lon: number;
   accuracy: number;
+}
+
+/** Every row of GeoNames' GB postal file, read here directly (columns: code 1, place name 2, lat 9, lon 10, accuracy 11). */
+function postalRows(): Row[] {
+  const rows: Row[] = [];
+  for (const line of readFileSync(sharedFile(POSTAL), 'utf8').split('\n')) {
+    const f = line.split('\t');
+    if (f.length < 11) continue;
+    rows.push({ code: f[1]!, name: f[2]!, lat: Number(f[9]), lon: Number(f[10]), accuracy: Number(f[11] || 0) });
+  }
+  return rows;
 }
 
 const REFERENCES: ReadonlyArray<readonly [string, string, { lat: number; lon: number }]> = [
@@ -47,10 +59,7 @@ describe.skipIf(!hasShared(POSTAL))('walk-through 32: outward codes at their own
   const gazetteerOnly = createDefaultPlaceResolver([], { gazetteer: Gazetteer.embedded(['GB']) });
 
   beforeAll(() => {
-    for (const line of readFileSync(sharedFile(POSTAL), 'utf8').split('\n')) {
-      const f = line.split('\t');
-      if (f.length < 11) continue;
-      const row = { code: f[1]!, lat: Number(f[9]), lon: Number(f[10]), accuracy: Number(f[11] || 0) };
+    for (const row of postalRows()) {
       (byCode.get(row.code) ?? byCode.set(row.code, []).get(row.code)!).push(row);
       const k = `${row.lat},${row.lon}`;
       (codesAtPoint.get(k) ?? codesAtPoint.set(k, new Set()).get(k)!).add(row.code);
@@ -148,16 +157,12 @@ describe('the resolver: approximate and precise outward points (synthetic venues
 
 describe.skipIf(!hasShared(POSTAL) || !hasShared(PLACES))('walk-through 33: place names at a post town\'s point take their outward code\'s point (GeoNames source read directly)', () => {
   const gazetteerOnly = createDefaultPlaceResolver([], { gazetteer: Gazetteer.embedded(['GB']) });
-  /** Postal rows by point, and GeoNames place names (lower case) with their points. */
-  const rows: Array<{ code: string; name: string; lat: number; lon: number; accuracy: number }> = [];
+  /** The postal rows, and GeoNames place names (lower case) with their points. */
+  let rows: Row[] = [];
   const places = new Map<string, Array<{ lat: number; lon: number }>>();
 
   beforeAll(() => {
-    for (const line of readFileSync(sharedFile(POSTAL), 'utf8').split('\n')) {
-      const f = line.split('\t');
-      if (f.length < 11) continue;
-      rows.push({ code: f[1]!, name: f[2]!, lat: Number(f[9]), lon: Number(f[10]), accuracy: Number(f[11] || 0) });
-    }
+    rows = postalRows();
     for (const line of readFileSync(sharedFile(PLACES), 'utf8').split('\n').slice(1)) {
       const f = line.split(',');
       if (f.length < 3) continue;
