@@ -109,4 +109,35 @@ describe('forEachLine', () => {
     expect(count).toBe(all.length);
     expect(seen).toEqual(all.map((text, k) => [text, k + 10] as [string, number]).filter(([text]) => text.trim() !== ''));
   });
+
+  it('gives what a decoder of the whole input gives when most lines are ASCII and a few are not (Latin-1 runs, lines decoded alone, bad bytes)', () => {
+    const rnd = prng(17);
+    const ascii = (length: number) => Array.from({ length }, () => String.fromCharCode(32 + Math.floor(rnd() * 95))).join('');
+    // Bytes of 0x80 or more: text of 2, 3 and 4 bytes, and bytes that are not UTF-8 (a lone
+    // continuation, 0xFF, a sequence cut short at the line's end).
+    const wide = [Buffer.from('é'), Buffer.from('東'), Buffer.from('🍺'), Buffer.from([0x80]), Buffer.from([0xff]), Buffer.from([0xe6, 0x9d])];
+    const parts: Buffer[] = [];
+    let size = 0;
+    while (size < 2.6 * 2 ** 20) {
+      const roll = rnd();
+      // long ASCII lines cross the native probe's 4 KB blocks and the 1 MB runs
+      const head = ascii(roll < 0.02 ? 5000 + Math.floor(rnd() * 9000) : Math.floor(rnd() * 300));
+      const line =
+        roll < 0.1 ? Buffer.concat([Buffer.from(head), wide[Math.floor(rnd() * wide.length)]!, Buffer.from(ascii(Math.floor(rnd() * 20)))])
+        : roll < 0.12 ? Buffer.from(rnd() < 0.5 ? '' : '  \t')
+        : Buffer.from(rnd() < 0.05 ? `${head}\r` : head);
+      parts.push(line, Buffer.from('\n'));
+      size += line.length + 1;
+    }
+    for (const last of [Buffer.from('last é'), Buffer.from('last ascii'), Buffer.alloc(0)]) {
+      const bytes = Buffer.concat([...parts, last]);
+      const whole = new TextDecoder().decode(bytes).split('\n');
+      if (last.length === 0) whole.pop();
+      const seen: [string, number][] = [];
+      const count = forEachLine(bytes, 1, (text, line) => seen.push([text, line]));
+      expect(count).toBe(whole.length);
+      expect(seen).toEqual(whole.map((text, k) => [text, k + 1] as [string, number]).filter(([text]) => text.trim() !== ''));
+    }
+    expect(forEachLine(Buffer.alloc(0), 1, () => expect.unreachable())).toBe(0);
+  });
 });
