@@ -25,6 +25,7 @@ import { SpatialIndex } from './spatial/spatial-index.js';
 import { venueExtent, type VenueExtent } from './spatial/venue-extent.js';
 import { sortLeavesByLat } from './spatial/leaf-order.js';
 import { buildArray } from './store/build-memory.js';
+import { PickedFields } from './store/picked-fields.js';
 import { VenueStore } from './store/venue-store.js';
 import { VenueStoreBuilder } from './store/venue-store-builder.js';
 
@@ -400,7 +401,7 @@ export class Engine {
       this.learnt = this.live.places(this.learnt);
       return this.learnt;
     }
-    this.learnt ??= new LearntPlaces(this.store.records);
+    this.learnt ??= learntFromStore(this.store);
     return this.learnt;
   }
 
@@ -451,6 +452,16 @@ export function buildStore(builder: VenueStoreBuilder): { store: VenueStore; tre
   order.set(tree.ids);
   for (let k = 0; k < n; k++) tree.ids[k] = k;
   return { store: new VenueStore(builder.finish(order)), tree };
+}
+
+/** The places learnt from a store's addresses, read without building its records (LearntPlaces.fromAddresses). */
+function learntFromStore(store: VenueStore): LearntPlaces {
+  const picked = new PickedFields(['formattedAddress']);
+  const addressOf = (i: number): string | undefined => {
+    store.pick(i, picked);
+    return picked.values[0] as string | undefined;
+  };
+  return LearntPlaces.fromAddresses(store.size, (i) => store.lat[i]!, (i) => store.lon[i]!, addressOf);
 }
 
 export function createEngine(venues: readonly VenueRecord[], options: EngineOptions = {}): Engine {

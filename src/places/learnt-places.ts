@@ -47,12 +47,34 @@ export class LearntPlaces {
   }
 
   constructor(records: readonly VenueRecord[], options: LearntPlacesOptions = {}) {
+    this.learn(records.length, (i) => records[i]!.location.coordinates[0], (i) => records[i]!.location.coordinates[1], (i) => records[i]!.formattedAddress, options);
+  }
+
+  /**
+   * The places learnt from `count` venues given by their coordinates and addresses (the same
+   * as from their records: for a store, whose records need not be built for it).
+   */
+  static fromAddresses(
+    count: number,
+    latOf: (i: number) => number,
+    lonOf: (i: number) => number,
+    addressOf: (i: number) => string | undefined,
+    options: LearntPlacesOptions = {},
+  ): LearntPlaces {
+    const places = new LearntPlaces([]);
+    places.learn(count, latOf, lonOf, addressOf, options);
+    return places;
+  }
+
+  private learn(count: number, latOf: (i: number) => number, lonOf: (i: number) => number, addressOf: (i: number) => string | undefined, options: LearntPlacesOptions): void {
     const areaGroups = new Map<string, Group>();
     const postcodeGroups = new Map<string, Group>();
-    for (const r of records) {
-      const lat = r.location.coordinates[0];
-      const lon = r.location.coordinates[1];
-      for (const { key, spelling, kind } of placesNamedBy(r)) addTo(kind === 'postcode' ? postcodeGroups : areaGroups, key, spelling, lat, lon);
+    for (let i = 0; i < count; i++) {
+      const address = addressOf(i);
+      if (address === undefined) continue;
+      const lat = latOf(i);
+      const lon = lonOf(i);
+      for (const { key, spelling, kind } of placesNamedIn(address)) addTo(kind === 'postcode' ? postcodeGroups : areaGroups, key, spelling, lat, lon);
     }
     for (const [code, g] of postcodeGroups) this.update('postcode', code, learnPlace('postcode', code, g, options));
     for (const [key, g] of areaGroups) this.update('area', key, learnPlace('area', key, g, options));
@@ -109,9 +131,12 @@ export interface NamedPlace {
 
 /** The places a venue's address names, each once (see the class comment for the rules). */
 export function placesNamedBy(r: VenueRecord): NamedPlace[] {
-  const address = r.formattedAddress;
+  return r.formattedAddress === undefined ? [] : placesNamedIn(r.formattedAddress);
+}
+
+/** The places an address names, each once (see the class comment for the rules). */
+export function placesNamedIn(address: string): NamedPlace[] {
   const out: NamedPlace[] = [];
-  if (address === undefined) return out;
   const seenHere = new Set<string>();
   for (const m of address.toUpperCase().matchAll(UK_POSTCODE_IN_TEXT)) {
     for (const code of [m[1]!, `${m[1]} ${m[2]}`]) {

@@ -1,4 +1,7 @@
 import { HoursTableBuilder, LocalClock, OpenState, UNKNOWN_SCHEDULE, ZoneTableBuilder, type HoursTable, type ZoneTable } from '../hours/index.js';
+import { VenueSearchError, isVenueSearchError } from '../errors.js';
+import type { WeeklyHours } from '../schema/common.js';
+import { PickedFields } from '../store/picked-fields.js';
 import type { VenueStore } from '../store/venue-store.js';
 
 /**
@@ -64,18 +67,32 @@ export class OpeningStates {
   }
 }
 
+/** The keys buildOpeningTables reads of each venue, at these places of PickedFields.values. */
+const HOURS = 0;
+const TIME_ZONE = 1;
+const OPENING_KEYS = ['regularOpeningHours', 'timeZone'];
+
 /**
  * The opening-hours and time-zone tables of every venue, in dense order: each venue's
  * weekly hours compiled, and its zone (its own `timeZone`, else derived from its
- * coordinates). Reads every record once.
+ * coordinates). Reads two keys of every record, without building the records; an error
+ * names the venue's id.
  */
 export function buildOpeningTables(store: VenueStore): { hours: HoursTable; zones: ZoneTable } {
   const hours = new HoursTableBuilder(store.size);
   const zones = new ZoneTableBuilder(store.size);
+  const picked = new PickedFields(OPENING_KEYS);
+  const values = picked.values;
   for (let i = 0; i < store.size; i++) {
-    const r = store.record(i);
-    hours.add(r.regularOpeningHours, { recordId: r.id });
-    zones.add(store.lat[i]!, store.lon[i]!, r.timeZone, r.id);
+    store.pick(i, picked);
+    try {
+      hours.add(values[HOURS] as WeeklyHours | undefined);
+      zones.add(store.lat[i]!, store.lon[i]!, values[TIME_ZONE] as string | undefined);
+    } catch (err) {
+      // the id is read only now: reading every venue's would cost a text each
+      if (!isVenueSearchError(err) || err.recordId !== undefined) throw err;
+      throw new VenueSearchError(err.code, err.message, { ...(err.param === undefined ? {} : { param: err.param }), value: err.value, recordId: store.id(i) });
+    }
   }
   return { hours: hours.finish(), zones: zones.finish() };
 }

@@ -2,6 +2,7 @@ import type { VenueRecord } from '../schema/venue.js';
 import { FieldSlot, fieldSlots, isListSlot, setField, type EstablishmentFields } from './establishment-fields.js';
 import { BLOCK_STRIDE, deepFreeze, Tag } from './compact-format.js';
 import type { RecordWriter } from './compact-record-writer.js';
+import type { PickedFields } from './picked-fields.js';
 import type { RecordSource } from './record-source.js';
 
 /**
@@ -307,45 +308,66 @@ export class CompactRecordSource implements RecordSource {
     const out: Record<string, unknown> = {};
     for (const key of keys) {
       const tag = this.block[this.pos++] as Tag;
-      switch (tag) {
-        case Tag.ID:
-          out[key] = id;
-          break;
-        case Tag.NAME:
-          out[key] = name;
-          break;
-        case Tag.POINT:
-          out[key] = { type: 'Point', coordinates: [this.lat[i]!, this.lon[i]!] };
-          break;
-        case Tag.TRUE:
-          out[key] = true;
-          break;
-        case Tag.FALSE:
-          out[key] = false;
-          break;
-        case Tag.UNDEFINED:
-          out[key] = undefined;
-          break;
-        case Tag.WORD:
-          out[key] = this.words[this.readVarint()];
-          break;
-        case Tag.WORDS:
-          out[key] = this.readWords();
-          break;
-        case Tag.SHARED:
-          out[key] = this.shared[this.readVarint()];
-          break;
-        case Tag.TEXT:
-          out[key] = this.readText();
-          break;
-        case Tag.JSON:
-          out[key] = JSON.parse(this.readText()) as unknown;
-          break;
-        default:
-          throw new Error(`compact record ${i}: unknown tag ${String(tag)}`);
-      }
+      out[key] = tag === Tag.ID ? id : tag === Tag.NAME ? name : this.readValue(tag, i);
     }
     return out as unknown as VenueRecord;
+  }
+
+  /**
+   * Fills `p.values` with venue i's values of `p.keys`, read from its bytes without building
+   * its record (each the value {@link get} gives for that key; the others are skipped).
+   */
+  pick(i: number, p: PickedFields): void {
+    p.clear();
+    const values = p.values;
+    this.seek(i);
+    const idAt = this.pos;
+    this.skipText();
+    const nameAt = this.pos;
+    this.skipText();
+    const code = this.readVarint();
+    const slots = p.slotsFor(this, code, this.shapes[code]!);
+    for (let k = 0; k < slots.length; k++) {
+      const tag = this.block[this.pos++] as Tag;
+      const slot = slots[k]!;
+      if (slot === 0) this.skipValue(tag, i);
+      else values[slot - 1] = tag === Tag.ID ? this.textAt(idAt) : tag === Tag.NAME ? this.textAt(nameAt) : this.readValue(tag, i);
+    }
+  }
+
+  /** The value of tag `tag` (not ID or NAME: the caller has those) of record i, read at `pos`, as get() gives it. */
+  private readValue(tag: Tag, i: number): unknown {
+    switch (tag) {
+      case Tag.POINT:
+        return { type: 'Point', coordinates: [this.lat[i]!, this.lon[i]!] };
+      case Tag.TRUE:
+        return true;
+      case Tag.FALSE:
+        return false;
+      case Tag.UNDEFINED:
+        return undefined;
+      case Tag.WORD:
+        return this.words[this.readVarint()];
+      case Tag.WORDS:
+        return this.readWords();
+      case Tag.SHARED:
+        return this.shared[this.readVarint()];
+      case Tag.TEXT:
+        return this.readText();
+      case Tag.JSON:
+        return JSON.parse(this.readText()) as unknown;
+      default:
+        throw new Error(`compact record ${i}: unknown tag ${String(tag)}`);
+    }
+  }
+
+  /** The text at `at` of the current block (`pos` is left where it was). */
+  private textAt(at: number): string {
+    const pos = this.pos;
+    this.pos = at;
+    const t = this.readText();
+    this.pos = pos;
+    return t;
   }
 
   private seek(i: number): void {

@@ -1,5 +1,6 @@
 import type { VenueRecord } from '../schema/venue.js';
 import { fieldsOfRecord, type EstablishmentFields } from './establishment-fields.js';
+import type { PickedFields } from './picked-fields.js';
 
 /**
  * Where the store's full venue records come from, by dense index. The search path never
@@ -16,6 +17,8 @@ export interface RecordSource {
   name(i: number): string;
   /** Fills `into` with venue i's establishment values (see EstablishmentFields): a response record's data. */
   fields(i: number, into: EstablishmentFields): void;
+  /** Fills `into` with venue i's values of a few keys (see PickedFields), without its full record. */
+  pick(i: number, into: PickedFields): void;
 }
 
 /** Records held as the caller's objects (an engine built from records). */
@@ -46,5 +49,9 @@ export class ArrayRecordSource implements RecordSource {
 
   fields(i: number, into: EstablishmentFields): void {
     fieldsOfRecord(this.get(i), into);
+  }
+
+  pick(i: number, into: PickedFields): void {
+    into.fromRecord(this.get(i));
   }
 }

@@ -1,6 +1,8 @@
 import type { VenueRecord } from '../schema/venue.js';
 import type { IdIndex } from './id-index.js';
 import { ArrayRecordSource, type RecordSource } from './record-source.js';
+import type { PickedFields } from './picked-fields.js';
+import { sortByString } from './sort-by-string.js';
 import { VenueStoreBuilder, type BuiltStore } from './venue-store-builder.js';
 import { TermDictionary } from './vocabulary.js';
 
@@ -132,6 +134,11 @@ export class VenueStore {
     return this.source.get(i);
   }
 
+  /** Venue i's values of a few keys (see PickedFields), without building its full record. */
+  pick(i: number, into: PickedFields): void {
+    this.source.pick(i, into);
+  }
+
   /** The id of a dense index (cheap: no full record). */
   id(i: number): string {
     return this.source.id(i);
@@ -158,7 +165,7 @@ export class VenueStore {
     const order = new Uint32Array(this.size);
     for (let i = 0; i < this.size; i++) order[i] = i;
     const ids = Array.from({ length: this.size }, (_, i) => this.source.id(i));
-    this.sortedIds = order.sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+    this.sortedIds = sortByString(ids, order);
     return this.sortedIds;
   }
 
