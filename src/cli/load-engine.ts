@@ -1,5 +1,6 @@
 import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { createEngineFromFile } from '../data/read-engine.js';
 import type { Engine } from '../engine.js';
@@ -7,6 +8,7 @@ import { isSnapshot, readSnapshot } from '../snapshot/read-snapshot.js';
 import { MAGIC } from '../snapshot/snapshot-format.js';
 import { readSharedSnapshot, type SharedSnapshot } from '../snapshot/shared-snapshot.js';
 import { writeSnapshot } from '../snapshot/write-snapshot.js';
+import { progressBar } from './progress-bar.js';
 
 /**
  * Whether the file at `path` starts like a snapshot (reads its first bytes only); a file cut
@@ -31,11 +33,35 @@ export function isSnapshotFile(path: string): boolean {
  * validated and built. Throws VenueSearchError for bad data; `fail` is called for a path
  * that is missing or not a file.
  */
-export async function loadEngineFile(path: string, fail: (message: string) => never): Promise<{ engine: Engine; snapshot: boolean }> {
+export async function loadEngineFile(path: string, fail: (message: string) => never, report: LoadReport = null): Promise<{ engine: Engine; snapshot: boolean }> {
   if (!existsSync(path)) fail(`data file not found: ${path} (give a venues NDJSON, JSON or GeoJSON file, or a snapshot, with --data)`);
   if (!statSync(path).isFile()) fail(`--data must be a file; ${path} is not`);
-  if (isSnapshotFile(path)) return { engine: readSnapshot(path), snapshot: true };
-  return { engine: (await createEngineFromFile(path)).engine, snapshot: false };
+  const started = performance.now();
+  if (isSnapshotFile(path)) {
+    const engine = readSnapshot(path);
+    report?.write(`venue-search: loaded ${engine.size} venues from the snapshot ${path} in ${secondsSince(started)}\n`);
+    return { engine, snapshot: true };
+  }
+  const bar = report === null ? null : progressBar(report, 'bytes');
+  let engine: Engine;
+  try {
+    engine = (await createEngineFromFile(path, bar === null ? {} : { onProgress: (p) => bar.update(p.bytes, p.totalBytes) })).engine;
+  } finally {
+    bar?.stop();
+  }
+  report?.write(`venue-search: read ${engine.size} venues from ${path} in ${secondsSince(started)}\n`);
+  return { engine, snapshot: false };
+}
+
+/**
+ * Where a command reports loading its data: a bar of the bytes read while a venues file is
+ * read (on a terminal only) and a line when it is loaded; null: silently.
+ */
+export type LoadReport = (Writable & { isTTY?: boolean }) | null;
+
+/** `1.2 s` since `started` (a performance.now() time). */
+export function secondsSince(started: number): string {
+  return `${((performance.now() - started) / 1000).toFixed(1)} s`;
 }
 
 /**
@@ -44,9 +70,9 @@ export async function loadEngineFile(path: string, fail: (message: string) => ne
  * once and written as a snapshot to a temporary folder (removed after), then read. Errors as
  * for loadEngineFile.
  */
-export async function loadSharedSnapshot(path: string, fail: (message: string) => never): Promise<SharedSnapshot> {
+export async function loadSharedSnapshot(path: string, fail: (message: string) => never, report: LoadReport = null): Promise<SharedSnapshot> {
   if (existsSync(path) && statSync(path).isFile() && isSnapshotFile(path)) return readSharedSnapshot(path);
-  const { engine } = await loadEngineFile(path, fail);
+  const { engine } = await loadEngineFile(path, fail, report);
   const dir = mkdtempSync(join(tmpdir(), 'venue-search-serve-'));
   try {
     const file = join(dir, 'venues.vsnap');

@@ -31,6 +31,11 @@ export function isClusterWorker(): boolean {
   return cluster.isWorker;
 }
 
+/** Whether this process is the first worker of `serve --workers N` (cluster worker ids start at 1). */
+export function isFirstClusterWorker(): boolean {
+  return cluster.worker?.id === 1;
+}
+
 /** A worker exited before it listened; it has printed why (a bad data file, a busy port). */
 export class WorkerStartError extends Error {
   override readonly name = 'WorkerStartError';

@@ -10,6 +10,7 @@
  */
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { basename, dirname, extname, join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isVenueSearchError } from '../errors.js';
 import { DEFAULT_ROTATION_GRACE_MS, openAccount, rotateAccountKeys } from '../accounts/accounts.js';
@@ -22,9 +23,9 @@ import { AccountsDatabaseError, type AccountsStore } from '../accounts/accounts-
 import { isPostgresUrl, redactUrl, urlScheme } from '../accounts/database-url.js';
 import type { WidgetOptions } from '../widget/widget-page.js';
 import { LiveVenues } from '../changelog/live-venues.js';
-import { loadEngineFile, loadSharedSnapshot } from './load-engine.js';
+import { loadEngineFile, loadSharedSnapshot, secondsSince, type LoadReport } from './load-engine.js';
 import { EnginePool } from '../service/engine-pool.js';
-import { isClusterWorker, reportListening, runPrimary, WorkerStartError } from './serve-cluster.js';
+import { isClusterWorker, isFirstClusterWorker, reportListening, runPrimary, WorkerStartError } from './serve-cluster.js';
 
 const DEFAULT_DB = 'accounts.sqlite';
 /** The fixed id of the development account `serve --dev` creates or reuses. */
@@ -171,7 +172,7 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
       dataPath: options.data,
       dir,
       compactAfter: options.compactAfter,
-      load: async (path) => (await loadEngineFile(path, fail)).engine,
+      load: async (path) => (await loadEngineFile(path, fail, loadReport())).engine,
       onCompaction: (r) =>
         process.stderr.write(`venue-search: compacted ${r.venues} venues (log up to ${r.upToSeq}) in ${Math.round(r.totalMs)} ms, swap ${r.swapMs.toFixed(1)} ms\n`),
     });
@@ -191,17 +192,39 @@ function cannotLoad(path: string, why: string): string {
 /** The engine threads of `serve --engine-threads N` over the data file held once in shared memory. */
 async function startEnginePool(dataPath: string, threads: number): Promise<EnginePool> {
   try {
-    return await EnginePool.start(await loadSharedSnapshot(dataPath, fail), threads);
+    return await EnginePool.start(await loadSharedSnapshot(dataPath, fail, loadReport()), threads);
   } catch (err) {
     if (isVenueSearchError(err)) fail(cannotLoad(dataPath, err.message));
     throw err;
   }
 }
 
+/** A load taking longer than this (ms, read and warm) is followed by the advice to serve a snapshot. */
+const SNAPSHOT_ADVICE_AFTER_MS = 3000;
+
+/**
+ * Where serve reports loading its data (load-engine.ts): stderr; with `--workers N`, each
+ * worker loads its own copy and the first reports for all.
+ */
+function loadReport(): LoadReport {
+  return isClusterWorker() && !isFirstClusterWorker() ? null : process.stderr;
+}
+
 async function loadEngine(dataPath: string) {
+  const report = loadReport();
   try {
-    const { engine } = await loadEngineFile(dataPath, fail);
-    return engine.warm();
+    const started = performance.now();
+    const { engine, snapshot } = await loadEngineFile(dataPath, fail, report);
+    const warming = performance.now();
+    engine.warm();
+    if (!snapshot) {
+      report?.write(`venue-search: built the search and find structures in ${secondsSince(warming)}\n`);
+      if (performance.now() - started > SNAPSHOT_ADVICE_AFTER_MS) {
+        const out = join(dirname(dataPath), `${basename(dataPath, extname(dataPath))}.vsnap`);
+        report?.write(`venue-search: to start in a fraction of the time, save the built engine once (venue-search snapshot --data ${dataPath} --out ${out}) and serve --data ${out}\n`);
+      }
+    }
+    return engine;
   } catch (err) {
     if (isVenueSearchError(err)) fail(cannotLoad(dataPath, err.message));
     throw err;

@@ -3,7 +3,7 @@
  * printed development keys used over loopback, SIGTERM for a clean stop.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,9 @@ describe('serve --dev', () => {
     const start = () =>
       startServe(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--dev', '--port', '0', '--db', db, '--workers', '1'], '.');
     const first = await start();
+    // the load is reported before the service listens: venues read (the fixture file's lines), then the structures built
+    const fixtureCount = readFileSync('fixtures/venues.ndjson', 'utf8').split('\n').filter((l) => l.trim() !== '').length;
+    expect(first.output()).toMatch(new RegExp(`venue-search: read ${fixtureCount} venues from fixtures/venues\\.ndjson in \\d+\\.\\d s\\nvenue-search: built the search and find structures in \\d+\\.\\d s\\n`));
     const found = await fetch(`${first.base}/v1/find?q=nando`, { headers: { 'API-Key': first.key } });
     expect(found.status).toBe(200);
     expect(((await found.json()) as { totalFound: number }).totalFound).toBeGreaterThan(0);
@@ -79,6 +82,8 @@ describe('serve --workers 2 (issue 18)', () => {
         });
         child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
       });
+      // each worker loads its own copy; the first reports for both
+      expect(err.match(/venue-search: read \d+ venues from fixtures\/venues\.ndjson/g)).toHaveLength(1);
       // the primary's two node children (the workers)
       const workers = execFileSync('ps', ['--ppid', String(child.pid), '-o', 'comm='], { encoding: 'utf8' }).split('\n').filter((c) => c.trim() === 'node');
       expect(workers).toHaveLength(2);

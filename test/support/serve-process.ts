@@ -2,14 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 /**
  * Starts `venue-search serve ... --dev` as `command args` and waits (60 s at most) until it
- * has printed its base URL and the development secret key.
+ * has printed its base URL and the development secret key; `output()` is all it has printed
+ * on stdout and stderr so far.
  */
 export async function startServe(
   command: string,
   args: readonly string[],
   cwd: string,
   env: NodeJS.ProcessEnv = process.env,
-): Promise<{ child: ChildProcess; base: string; key: string }> {
+): Promise<{ child: ChildProcess; base: string; key: string; output: () => string }> {
   const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let printed = '';
   const info = await new Promise<{ base: string; key: string }>((resolve, reject) => {
@@ -27,5 +28,5 @@ export async function startServe(
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${printed}`)));
   });
-  return { child, ...info };
+  return { child, ...info, output: () => printed };
 }
