@@ -12,9 +12,10 @@ import { WorstOfBest } from '../search/worst-of-best.js';
 import { validateVenue } from '../data/validate-venue.js';
 import { LearntPlaces } from '../places/learnt-places.js';
 import { foldSides, type FoldedBase } from './fold-sides.js';
-import { LivePlaces } from './live-places.js';
+import { LivePlaces, type AddressedVenue } from './live-places.js';
 import { LiveWords } from './live-words.js';
 import type { Tombstones } from '../spatial/tombstones.js';
+import { PickedFields } from '../store/picked-fields.js';
 
 /** What {@link Engine.upsert} did. */
 export interface UpsertResult {
@@ -159,6 +160,11 @@ export class LiveChanges {
     for (const side of this.sides) yield* liveRecords(side);
   }
 
+  /** The current venues with an address (see {@link addressedVenues}). */
+  private addressedVenues(): Generator<AddressedVenue> {
+    return addressedVenues(this.sides);
+  }
+
   /** Whether a current venue has this id. */
   has(id: string): boolean {
     return this.current(id) !== null;
@@ -285,7 +291,7 @@ export class LiveChanges {
    * LearntPlaces, which its place resolver reads) and kept up to date from then on.
    */
   places(target: LearntPlaces | null): LearntPlaces {
-    this.livePlaces ??= new LivePlaces(target ?? new LearntPlaces([]), this.records());
+    this.livePlaces ??= new LivePlaces(target ?? new LearntPlaces([]), this.addressedVenues());
     return this.livePlaces.places;
   }
 
@@ -385,6 +391,23 @@ function countGenres(side: Side, words: ReadonlySet<string>, into: Map<string, n
       const w = wordOf[code];
       if (w === undefined) continue;
       if (primaryGenre[i] === code || (store.record(i).additionalGenres ?? []).some((g) => store.terms.lookup(g) === code)) into.set(w, into.get(w)! + 1);
+    }
+  }
+}
+
+/**
+ * The current venues that have an address, as places are learnt from them (id, address,
+ * point), read without building their records; in the order of {@link LiveChanges.records}.
+ */
+function* addressedVenues(sides: readonly Side[]): Generator<AddressedVenue> {
+  const picked = new PickedFields(['formattedAddress']);
+  for (const side of sides) {
+    const store = side.engine.store;
+    for (let i = 0; i < store.size; i++) {
+      if (side.hidden[i] !== 0) continue;
+      store.pick(i, picked);
+      const formattedAddress = picked.values[0] as string | undefined;
+      if (formattedAddress !== undefined) yield { id: store.id(i), formattedAddress, location: { type: 'Point', coordinates: [store.lat[i]!, store.lon[i]!] } };
     }
   }
 }

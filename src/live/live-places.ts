@@ -1,6 +1,9 @@
 import { learnPlace, placesNamedBy, type Group, type LearntPlaces } from '../places/learnt-places.js';
 import type { VenueRecord } from '../schema/venue.js';
 
+/** What places are learnt from: a venue's id, address and point (a record has them). */
+export type AddressedVenue = Pick<VenueRecord, 'id' | 'formattedAddress' | 'location'>;
+
 /** One venue's share of a place: where it is and how its address spells the place. */
 interface Member {
   readonly lat: number;
@@ -23,7 +26,7 @@ export class LivePlaces {
   private readonly touched = new Set<string>();
 
   /** Learns from `records` (the current set) and replaces everything `target` held. */
-  constructor(target: LearntPlaces, records: Iterable<VenueRecord>) {
+  constructor(target: LearntPlaces, records: Iterable<AddressedVenue>) {
     this.target = target;
     const saved = target.toJSON();
     for (const [key] of saved.areas) target.update('area', key, undefined);
@@ -36,7 +39,7 @@ export class LivePlaces {
     return this.target;
   }
 
-  add(r: VenueRecord): void {
+  add(r: AddressedVenue): void {
     for (const p of placesNamedBy(r)) {
       const k = `${p.kind}:${p.key}`;
       let g = this.groups.get(k);
@@ -49,7 +52,7 @@ export class LivePlaces {
     }
   }
 
-  remove(r: VenueRecord): void {
+  remove(r: AddressedVenue): void {
     for (const p of placesNamedBy(r)) {
       const k = `${p.kind}:${p.key}`;
       const g = this.groups.get(k);

@@ -130,7 +130,7 @@ export interface NamedPlace {
 }
 
 /** The places a venue's address names, each once (see the class comment for the rules). */
-export function placesNamedBy(r: VenueRecord): NamedPlace[] {
+export function placesNamedBy(r: Pick<VenueRecord, 'formattedAddress'>): NamedPlace[] {
   return r.formattedAddress === undefined ? [] : placesNamedIn(r.formattedAddress);
 }
 
