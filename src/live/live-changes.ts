@@ -160,11 +160,6 @@ export class LiveChanges {
     for (const side of this.sides) yield* liveRecords(side);
   }
 
-  /** The current venues with an address (see {@link addressedVenues}). */
-  private addressedVenues(): Generator<AddressedVenue> {
-    return addressedVenues(this.sides);
-  }
-
   /** Whether a current venue has this id. */
   has(id: string): boolean {
     return this.current(id) !== null;
@@ -291,7 +286,7 @@ export class LiveChanges {
    * LearntPlaces, which its place resolver reads) and kept up to date from then on.
    */
   places(target: LearntPlaces | null): LearntPlaces {
-    this.livePlaces ??= new LivePlaces(target ?? new LearntPlaces([]), this.addressedVenues());
+    this.livePlaces ??= new LivePlaces(target ?? new LearntPlaces([]), addressedVenues(this.sides));
     return this.livePlaces.places;
   }
 
