@@ -1,12 +1,22 @@
 /**
+ * A page of at most this many matches is selected with the heap even when it is a large
+ * part of the matches (a few dozen, as each side of a live search leaves): a sort of every
+ * match would go through the comparator sort (over {@link SORT_BY_INSERTION_UP_TO}).
+ */
+const SELECT_BELOW = 64;
+/** Slot lists up to this length are sorted by insertion (TypedArray#sort with a comparator copies and calls back, ~10x slower there). */
+const SORT_BY_INSERTION_UP_TO = 24;
+
+/**
  * The matches of one query in parallel typed arrays, and the contract's order over them:
  * `total` descending, then distance ascending, then venue id ascending (JavaScript string
  * order, i.e. UTF-16 code units). The order is total (ids are unique), so `offset` paging
  * never repeats or skips a venue while the data is unchanged.
  *
  * A page [offset, offset + limit) needs only the best K = offset + limit matches: when K is
- * small against the number of matches they are selected with a bounded binary heap
- * (O(n log K)), otherwise an index permutation is sorted. Reused across queries.
+ * small against the number of matches, or at most {@link SELECT_BELOW}, they are selected
+ * with a bounded binary heap (O(n log K)), otherwise an index permutation is sorted. Reused
+ * across queries.
  */
 export class Ranking {
   venue: Uint32Array;
@@ -95,7 +105,7 @@ export class Ranking {
     const n = this.length;
     const k = Math.min(n, offset + limit);
     if (offset >= k) return new Uint32Array(0);
-    const top = k * 4 >= n ? this.sortAll() : this.selectTop(k);
+    const top = k * 4 >= n && (k === n || k > SELECT_BELOW) ? this.sortAll() : this.selectTop(k);
     return top.slice(offset, k);
   }
 
@@ -143,9 +153,9 @@ export class Ranking {
     return out;
   }
 
-  /** Sorts slots into rank order: insertion sort for a page-sized list (TypedArray#sort with a comparator copies and calls back, ~10x slower there). */
+  /** Sorts slots into rank order: insertion sort for a page-sized list. */
   private sortSlots(slots: Uint32Array): void {
-    if (slots.length > 24) {
+    if (slots.length > SORT_BY_INSERTION_UP_TO) {
       slots.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
       return;
     }
