@@ -100,13 +100,17 @@ export class Ranking {
     return this.idOf(this.venue[a]!) < this.idOf(this.venue[b]!);
   }
 
-  /** Match slots of ranks [offset, offset + limit), in order. */
+  /**
+   * Match slots of ranks [offset, offset + limit), in order: a view of this ranking's
+   * scratch, valid until the next page (a copy, `slice`, allocates a fresh buffer: about
+   * 1 µs, as much as the rest of a page of 20 from a few dozen matches).
+   */
   page(offset: number, limit: number): Uint32Array {
     const n = this.length;
     const k = Math.min(n, offset + limit);
-    if (offset >= k) return new Uint32Array(0);
+    if (offset >= k) return this.heap.subarray(0, 0);
     const top = k * 4 >= n && (k === n || k > SELECT_BELOW) ? this.sortAll() : this.selectTop(k);
-    return top.slice(offset, k);
+    return top.subarray(offset, k);
   }
 
   private sortAll(): Uint32Array {
