@@ -20,8 +20,9 @@ const BATCH = 32;
  * whatever its total. So the walk (src/spatial/radius-walk.ts) gives the circle's venues in
  * batches, nearest node first; each batch is scored into the ranking; and the walk stops as
  * soon as every venue left is farther than the k-th nearest best-total match. The venues
- * left are only counted (whole subtrees inside the circle by their size). When fewer than k
- * venues have the best total, every venue of the circle is scored, as before.
+ * left, and the ranked ones farther than that match, are only counted (whole subtrees inside
+ * the circle by their size). When fewer than k venues have the best total, every venue of the
+ * circle is scored, as before.
  *
  * Valid only where scoring never drops a venue that the walk's column filter accepts
  * (match.ts hardOnlyByColumns), so that a counted venue is a match; and with one opening
@@ -87,6 +88,9 @@ export class NearestFirstRank {
       // Every venue left is strictly farther than k best-total matches: none can reach the page.
       if (walker.pendingBound > worst) break;
     }
-    return walker.countRest();
+    // Nor can a ranked venue farther than them (the last batch and leaves overshoot): counted,
+    // not ranked, so that the page is chosen from about k venues.
+    const farther = ranking.dropFartherThan(best.threshold);
+    return walker.countRest() + farther;
   }
 }
