@@ -6,23 +6,35 @@
  */
 import { isAscii } from 'node:buffer';
 
-/** Collects streamed chunks and hands out the bytes of complete lines. */
+/**
+ * Collects streamed chunks and hands out the bytes of complete lines, copying only a line
+ * that spans chunks: a chunk's own whole lines are handed out as a view of it.
+ */
 export class LineChunker {
+  /** The start of a line that began in earlier chunks (its bytes so far), or null. */
   private carry: Buffer | null = null;
 
   /**
-   * Takes the next chunk; returns the bytes of the lines it completes (ending with a line
-   * feed, with any start carried from earlier chunks), or null; keeps the rest.
+   * Takes the next chunk; returns the bytes of the lines it completes, in order, each piece
+   * starting a line and ending with a line feed: first the line carried from earlier chunks
+   * completed (a copy of it), then the chunk's own whole lines (a view of the chunk). Either
+   * or both may be missing. Keeps the rest.
    */
-  push(chunk: Buffer): Buffer | null {
+  push(chunk: Buffer): Buffer[] {
     const last = chunk.lastIndexOf(10);
     if (last < 0) {
       this.carry = this.carry === null ? chunk : Buffer.concat([this.carry, chunk]);
-      return null;
+      return [];
     }
-    const head = this.carry === null ? chunk.subarray(0, last + 1) : Buffer.concat([this.carry, chunk.subarray(0, last + 1)]);
+    const pieces: Buffer[] = [];
+    let from = 0;
+    if (this.carry !== null) {
+      from = chunk.indexOf(10) + 1;
+      pieces.push(Buffer.concat([this.carry, chunk.subarray(0, from)]));
+    }
+    if (from <= last) pieces.push(chunk.subarray(from, last + 1));
     this.carry = last + 1 < chunk.length ? chunk.subarray(last + 1) : null;
-    return head;
+    return pieces;
   }
 
   /** At the end of the input: the bytes after the last line feed (a last line without one), or null. */

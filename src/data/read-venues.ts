@@ -55,8 +55,17 @@ type Source = string | AsyncIterable<string | Uint8Array>;
 
 /** Bytes read from a file at a time. */
 const READ_CHUNK = 1 << 20;
-/** A low guess of a record's bytes, to size the id table of a file (it grows if needed). */
+/**
+ * A low guess of a record's bytes, to size the id table and the store of a file whose lines
+ * were not measured (a JSON array, GeoJSON): they grow if needed.
+ */
 const BYTES_PER_RECORD_GUESS = 384;
+/** An NDJSON file's records are guessed from its first block of lines of at least this many bytes (a small file keeps the low guess)... */
+const MEASURED_BLOCK_MIN_BYTES = 64 * 1024;
+/** ...from that block's mean line, plus this share. */
+const MEASURED_GUESS_MARGIN = 1 / 32;
+/** The smallest block of lines sent to a worker to validate (smaller ones: the reader validates them). */
+const POOL_BLOCK_MIN_BYTES = 64 * 1024;
 /** Blocks of lines parsed ahead of their workers' verdicts, per worker. */
 const BLOCKS_AHEAD = 4;
 
@@ -117,7 +126,7 @@ export async function readVenues(source: Source, options: ReadVenuesOptions = {}
 /**
  * {@link readVenues}, handing each record admitted to a sink instead of keeping it (the same
  * records, errors and rejects, in the same order). `sinkFor(expected)` makes the sink, given a
- * guess of the number of records.
+ * guess of the number of records, when the first record is admitted (not at all if none is).
  */
 export async function readVenuesInto(source: Source, options: ReadVenuesOptions, sinkFor: (expected: number) => VenueSink): Promise<Omit<ReadVenuesResult, 'venues'>> {
   checkReadOptions(options);
@@ -138,7 +147,21 @@ export async function readVenuesInto(source: Source, options: ReadVenuesOptions,
   }
   const threads = threadCount(options.threads);
   const rejects: RejectedRecord[] = [];
-  const sink = sinkFor(totalBytes !== undefined ? Math.ceil(Math.min(totalBytes / BYTES_PER_RECORD_GUESS, 1 << 24)) : 1024);
+  // Bytes per line of the first block of NDJSON lines, once measured.
+  let meanLineBytes = 0;
+  /**
+   * The records a file is expected to hold: its size over the mean line of its first block
+   * of NDJSON lines (plus a margin), else over a low guess of a record's bytes. A store
+   * sized to a guess too high wastes the end of its block of compact records (copied away
+   * at finish when large); one too low grows its arrays.
+   */
+  const expectedRecords = (): number => {
+    if (totalBytes === undefined) return 1024;
+    const perRecord = meanLineBytes > 0 ? meanLineBytes / (1 + MEASURED_GUESS_MARGIN) : BYTES_PER_RECORD_GUESS;
+    return Math.ceil(Math.min(totalBytes / perRecord, 1 << 24));
+  };
+  // Made at the first record, when a file's lines have been measured.
+  let sink: VenueSink | null = null;
   // Duplicate ids: the sink's record j was first seen at line lineOfVenue[j].
   const lineOfVenue: number[] = [];
   let records = 0;
@@ -162,7 +185,7 @@ export async function readVenuesInto(source: Source, options: ReadVenuesOptions,
     return new VenueSearchError('invalid_data', `${describeLocation({ file: label, line })}: ${what}${detail}`, { file: label, line });
   };
   const admit = (record: VenueRecord, line: number): void => {
-    const first = sink.addNew(record);
+    const first = (sink ??= sinkFor(expectedRecords())).addNew(record);
     if (first >= 0) {
       throw new VenueSearchError('duplicate_id', `${describeLocation({ file: label, line })}: duplicate venue id ${JSON.stringify(record.id)} (first at line ${lineOfVenue[first]!})`, {
         file: label,
@@ -214,14 +237,16 @@ export async function readVenuesInto(source: Source, options: ReadVenuesOptions,
   };
   const feedLineBytes = async (lineBytes: Buffer): Promise<void> => {
     const firstLine = lineNo + 1;
+    if (meanLineBytes === 0 && lineBytes.length >= MEASURED_BLOCK_MIN_BYTES) meanLineBytes = lineBytes.length / Math.max(1, countLineFeeds(lineBytes));
     if (threads < 2) {
       lineNo += forEachLine(lineBytes, firstLine, (text, line) => accept(text, line, 'ndjson'));
       return;
     }
     pool ??= new ValidatePool(threads - 1);
     // A worker parses and validates a block more slowly than the reader only parses it: the
-    // reader validates the blocks it parses while every worker has two waiting.
-    const verdict = pool.outstanding < 2 * (threads - 1) ? pool.validate(lineBytes, firstLine) : null;
+    // reader validates the blocks it parses while every worker has two waiting, and a small
+    // block (the line joined across two chunks) whose round trip would cost more than it.
+    const verdict = pool.outstanding < 2 * (threads - 1) && lineBytes.length >= POOL_BLOCK_MIN_BYTES ? pool.validate(lineBytes, firstLine) : null;
     const block: ParsedBlock = { values: [], lines: [], verdict, ready: verdict === null };
     verdict?.then(
       () => (block.ready = true),
@@ -317,8 +342,7 @@ export async function readVenuesInto(source: Source, options: ReadVenuesOptions,
       feedText(decoder.write(chunk), false);
       return;
     }
-    const lineBytes = chunk.length > 0 ? chunker.push(chunk) : null;
-    if (lineBytes !== null) await feedLineBytes(lineBytes);
+    if (chunk.length > 0) for (const lineBytes of chunker.push(chunk)) await feedLineBytes(lineBytes);
   };
 
   try {
@@ -362,6 +386,13 @@ export async function readVenuesInto(source: Source, options: ReadVenuesOptions,
   }
   progress();
   return { rejects, format };
+}
+
+/** The line feeds in `bytes`. */
+function countLineFeeds(bytes: Buffer): number {
+  let count = 0;
+  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) count++;
+  return count;
 }
 
 /** The keys of {@link ReadVenuesOptions}. */
