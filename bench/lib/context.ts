@@ -4,6 +4,7 @@ import { createEngine, type Engine } from '../../src/engine.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import { Baselines } from './baselines.js';
 import { benchVenueFile, benchVenueFilePath, benchVenues, sizeLabel } from './dataset.js';
+import { PARSE_FLOOR_DROPPED, PARSE_FLOOR_KEPT, parseFloor } from './parse-floor.js';
 import { collectGarbage, timeOnce, timeOnceAsync, type LiveOptions } from './measure.js';
 import type { WorkloadResult } from './report.js';
 import { SERVE_START_FIGURE } from './serve-start.js';
@@ -51,6 +52,8 @@ export async function loadContext(n: number, opts: { fromFile: boolean; timeMs: 
   let readMs = Number.NaN;
   const readByThreads: Record<number, number> = {};
   const fromFileByThreads: Record<number, number> = {};
+  /** The parse floor (parse-floor.ts): JSON.parse of every line alone, the objects dropped and kept. */
+  const floorMs = { dropped: Number.NaN, kept: Number.NaN };
   let file = 'generated in memory';
   if (opts.fromFile) {
     const path = await benchVenueFile(n);
@@ -66,6 +69,14 @@ export async function loadContext(n: number, opts: { fromFile: boolean; timeMs: 
     collectGarbage();
     readByThreads[2] = (await timeOnceAsync(() => readVenues(path, { threads: 2 }))).ms;
     progress(`read + validated at 2 threads in ${(readByThreads[2]! / 1000).toFixed(1)} s`);
+    // The floor under both: the same lines given to JSON.parse alone, dropped, then kept.
+    for (const keep of [false, true]) {
+      collectGarbage();
+      const floor = await timeOnceAsync(() => parseFloor(path, keep));
+      if (floor.value !== n) throw new Error(`parse floor: ${floor.value} lines parsed of ${n}`);
+      floorMs[keep ? 'kept' : 'dropped'] = floor.ms;
+      progress(`JSON.parse of every line alone, objects ${keep ? 'kept' : 'dropped'}, in ${(floor.ms / 1000).toFixed(1)} s`);
+    }
     collectGarbage();
     const read = await timeOnceAsync(() => readVenues(path));
     venues = read.value.venues;
@@ -107,6 +118,8 @@ export async function loadContext(n: number, opts: { fromFile: boolean; timeMs: 
     figures['read + validate NDJSON, 2 threads (ms)'] = readByThreads[2]!;
     figures['createEngineFromFile: read + validate + build NDJSON, 1 thread (ms)'] = fromFileByThreads[1]!;
     figures['createEngineFromFile: read + validate + build NDJSON, 2 threads (ms)'] = fromFileByThreads[2]!;
+    figures[PARSE_FLOOR_DROPPED] = floorMs.dropped;
+    figures[PARSE_FLOOR_KEPT] = floorMs.kept;
   }
   figures['build store + spatial index (ms)'] = build.ms;
   if (opts.fromFile) figures['load + build total (ms)'] = readMs + build.ms;

@@ -1,5 +1,6 @@
 import type { Timing } from './measure.js';
 import { SERVE_START_FIGURE } from './serve-start.js';
+import { PARSE_FLOOR_DROPPED, PARSE_FLOOR_KEPT } from './parse-floor.js';
 import { LIVE_FIGURES, LIVE_SEARCHES } from './live-figures.js';
 import type { WorkloadResult } from './report.js';
 
@@ -71,11 +72,13 @@ export function evaluateGoals(results: readonly WorkloadResult[], size: string):
   );
   push(2, 'search-path store + index under 150 bytes per venue', `one-off; ${SPREAD}`, f['search-path bytes per venue (store columns + index)'], (v) => v < 150, (v) => `${v.toFixed(1)} B`);
   push(16, 'createEngine from records: at most 1.5 s', `one-off, in the bench process, one thread (the engine is synchronous: the same figure at 1 and 2 threads); ${SPREAD}`, f['build store + spatial index (ms)'], (v) => v <= 1500, s);
-  push(16, 'readVenues of NDJSON, validated (default: 1 thread): at most 5 s', `one-off, in the bench process, after a full collection; ${SPREAD}`, f['read + validate NDJSON (ms)'], (v) => v <= 5000, s);
-  push(16, 'readVenues of NDJSON, validated, 2 threads (a worker validates while the reader parses): at most 5 s', `one-off, in the bench process, after a full collection; ${SPREAD}`, f['read + validate NDJSON, 2 threads (ms)'], (v) => v <= 5000, s);
+  // Runs since the parse floor (bench/lib/parse-floor.ts) also name it: JSON.parse of the same lines alone.
+  const withFloor = (figure: string) => (v: number) => (f[figure] === undefined ? s(v) : `${s(v)} (floor, JSON.parse of the same lines alone, objects ${figure === PARSE_FLOOR_KEPT ? 'kept' : 'dropped'}: ${s(f[figure]!)})`);
+  push(16, 'readVenues of NDJSON, validated (default: 1 thread): at most 5 s', `one-off, in the bench process, after a full collection; ${SPREAD}`, f['read + validate NDJSON (ms)'], (v) => v <= 5000, withFloor(PARSE_FLOOR_KEPT));
+  push(16, 'readVenues of NDJSON, validated, 2 threads (a worker validates while the reader parses): at most 5 s', `one-off, in the bench process, after a full collection; ${SPREAD}`, f['read + validate NDJSON, 2 threads (ms)'], (v) => v <= 5000, withFloor(PARSE_FLOOR_KEPT));
   const fromFile = 'createEngineFromFile: read + validate + build NDJSON';
-  push(16, 'createEngineFromFile of NDJSON (read, validated, and the engine built; the records never kept as objects), 1 thread: at most 5 s', `one-off, in the bench process, after a full collection; ${SPREAD}`, f[`${fromFile}, 1 thread (ms)`], (v) => v <= 5000, s);
-  push(16, 'createEngineFromFile of NDJSON, 2 threads (a worker validates while the reader parses and builds): at most 5 s', `one-off, in the bench process, after a full collection; ${SPREAD}`, f[`${fromFile}, 2 threads (ms)`], (v) => v <= 5000, s);
+  push(16, 'createEngineFromFile of NDJSON (read, validated, and the engine built; the records never kept as objects), 1 thread: at most 5 s', `one-off, in the bench process, after a full collection; ${SPREAD}`, f[`${fromFile}, 1 thread (ms)`], (v) => v <= 5000, withFloor(PARSE_FLOOR_DROPPED));
+  push(16, 'createEngineFromFile of NDJSON, 2 threads (a worker validates while the reader parses and builds): at most 5 s', `one-off, in the bench process, after a full collection; ${SPREAD}`, f[`${fromFile}, 2 threads (ms)`], (v) => v <= 5000, withFloor(PARSE_FLOOR_DROPPED));
   push(16, 'writeSnapshot: at most 3 s', `one-off; ${SPREAD}`, f['snapshot: write, once (ms)'], (v) => v <= 3000, s);
   // Runs before the serve figure existed measured readSnapshot in a bare child instead.
   if (f[SERVE_START_FIGURE] !== undefined) {
