@@ -39,6 +39,7 @@ import { NearestFirstRank } from './nearest-first-rank.js';
 import { ThresholdRank } from './threshold-rank.js';
 import { OpeningStates } from './opening-states.js';
 import { Ranking } from './ranking.js';
+import { travelObject } from './travel-object.js';
 import { routeHalfwayPoint } from './route-center.js';
 import { SearchVocabulary } from './search-vocabulary.js';
 import type { WorstOfBest } from './worst-of-best.js';
@@ -195,6 +196,8 @@ export class MultiLocationSearch implements SearchService {
   private readonly hits = new HitBuffer();
   private readonly ranking: Ranking;
   private readonly parts = new Float64Array(PART_COUNT);
+  /** A record's travel estimates, per location, while its `travel` object is built (emptied after). */
+  private readonly estimates: TravelEstimate[] = [];
   /** The page's venue values, one venue at a time (the records are never built). */
   private readonly fields = new EstablishmentFields();
   private readonly filter: ColumnFilter;
@@ -382,14 +385,10 @@ export class MultiLocationSearch implements SearchService {
       chainMatch: parts[PART_CHAIN]!,
       total: ranking.total[slot]!,
     };
-    const travel: Record<string, TravelEstimate> = {};
-    for (let k = 0; k < view.count; k++) {
-      const estimate = { distanceMeters: Math.round(view.dist[k]! * 10) / 10, durationMinutes: view.minutes[k]! };
-      const key = valid.travelKeys[k]!;
-      // A label may be any text: assigning "__proto__" would set the prototype and drop the entry.
-      if (key === '__proto__') Object.defineProperty(travel, key, { value: estimate, enumerable: true, writable: true, configurable: true });
-      else travel[key] = estimate;
-    }
+    const estimates = this.estimates;
+    for (let k = 0; k < view.count; k++) estimates[k] = { distanceMeters: Math.round(view.dist[k]! * 10) / 10, durationMinutes: view.minutes[k]! };
+    const travel = travelObject(valid.travelKeys, valid.travelIndexKeys, estimates, view.count);
+    estimates.length = 0;
     const isOpen = this.group.isOpen(view.source, i);
     this.store.source.fields(i, this.fields);
     return searchEstablishmentOf(

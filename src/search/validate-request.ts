@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { VenueSearchError, describeValue } from '../errors.js';
+import { leadingIndexKeys } from './travel-object.js';
 import {
   DEFAULT_LIMIT,
   MAX_PATH_DISTANCE_METERS,
@@ -144,6 +145,8 @@ export interface ValidBody {
   readonly atTimeMs: number | undefined;
   /** Travel key of each location: its label, else its index. */
   readonly travelKeys: readonly string[];
+  /** How many travel keys, from the first, are their location's index (travel-object.ts). */
+  readonly travelIndexKeys: number;
   /** `mode.fairness` (default CENTRE). */
   readonly fairness: Fairness;
   /** `mode.quorum`, default the number of locations. */
@@ -215,7 +218,7 @@ export function validateSearchBody(value: unknown): ValidBody {
       invalid('preferences.openingConditions.atTime', atTime, 'an ISO 8601 UTC timestamp such as "2026-11-21T20:00:00Z"');
     }
   }
-  return { body, atTimeMs, travelKeys, fairness, quorum };
+  return { body, atTimeMs, travelKeys, travelIndexKeys: leadingIndexKeys(travelKeys), fairness, quorum };
 }
 
 export interface PageOptions {
