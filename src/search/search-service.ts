@@ -196,7 +196,7 @@ export class MultiLocationSearch implements SearchService {
   private readonly hits = new HitBuffer();
   private readonly ranking: Ranking;
   private readonly parts = new Float64Array(PART_COUNT);
-  /** A record's travel estimates, per location, while its `travel` object is built (emptied after). */
+  /** A record's travel estimates, per location, while its `travel` object is built: [0, count) are the last record's. */
   private readonly estimates: TravelEstimate[] = [];
   /** The page's venue values, one venue at a time (the records are never built). */
   private readonly fields = new EstablishmentFields();
@@ -388,7 +388,6 @@ export class MultiLocationSearch implements SearchService {
     const estimates = this.estimates;
     for (let k = 0; k < view.count; k++) estimates[k] = { distanceMeters: Math.round(view.dist[k]! * 10) / 10, durationMinutes: view.minutes[k]! };
     const travel = travelObject(valid.travelKeys, valid.travelIndexKeys, estimates, view.count);
-    estimates.length = 0;
     const isOpen = this.group.isOpen(view.source, i);
     this.store.source.fields(i, this.fields);
     return searchEstablishmentOf(
