@@ -1,9 +1,10 @@
-import { createReadStream, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { VenueSearchError, describeValue, invalidRequest, isVenueSearchError } from '../errors.js';
 import { checkCallOptions } from '../call-options.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { IdIndex } from '../store/id-index.js';
+import { fileChunks } from './file-chunks.js';
 import { geoJsonFeatureToRecord } from './geojson.js';
 import { JsonElementSplitter } from './json-elements.js';
 import { LineChunker, forEachLine } from './ndjson-lines.js';
@@ -141,7 +142,7 @@ export async function readVenuesInto(source: Source, options: ReadVenuesOptions,
     } catch (err) {
       throw new VenueSearchError('invalid_data', `cannot read venue file ${source}: ${(err as Error).message}`, { file: source });
     }
-    stream = createReadStream(source, { highWaterMark: READ_CHUNK });
+    stream = fileChunks(source, READ_CHUNK);
   } else {
     stream = source;
   }
@@ -329,7 +330,8 @@ export async function readVenuesInto(source: Source, options: ReadVenuesOptions,
   let textMode = false;
   const feedBytes = async (chunk: Buffer, final: boolean): Promise<void> => {
     if (format === undefined) {
-      headBytes.push(chunk);
+      // a copy: a file's chunks are valid only until the one after the next (file-chunks.ts)
+      headBytes.push(Buffer.from(chunk));
       const raw = Buffer.concat(headBytes);
       const sniffed = sniffFormat(raw.toString('utf8'), final);
       if (sniffed === undefined) return;
