@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { fileChunks } from '../../src/data/file-chunks.js';
 import { LineChunker, forEachLine } from '../../src/data/ndjson-lines.js';
 
 /** Figures of the parse floor, beside readVenues and createEngineFromFile (load + build). */
@@ -7,7 +7,7 @@ export const PARSE_FLOOR_KEPT = 'floor: JSON.parse of every line alone, objects 
 
 /**
  * The floor under readVenues and createEngineFromFile: the same NDJSON file read as they read
- * it (1 MB chunks, the reader's own line cutting and decoding), each line given to
+ * it (1 MB chunks into two buffers, the reader's own line cutting and decoding), each line given to
  * JSON.parse, nothing validated, no store built. `keep`: the parsed objects are kept in an
  * array, as readVenues keeps its records (the garbage collector then copies and promotes
  * every one of them); otherwise each is dropped once parsed, as createEngineFromFile drops
@@ -22,8 +22,8 @@ export async function parseFloor(path: string, keep: boolean): Promise<number> {
     if (keep) kept.push(value);
   };
   const chunker = new LineChunker();
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    for (const lines of chunker.push(chunk as Buffer)) forEachLine(lines, 1, parseLine);
+  for await (const chunk of fileChunks(path, 1 << 20)) {
+    for (const lines of chunker.push(chunk)) forEachLine(lines, 1, parseLine);
   }
   const rest = chunker.end();
   if (rest !== null) forEachLine(rest, 1, parseLine);
