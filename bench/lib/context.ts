@@ -7,7 +7,7 @@ import { benchVenueFile, benchVenueFilePath, benchVenues, sizeLabel } from './da
 import { PARSE_FLOOR_DROPPED, PARSE_FLOOR_KEPT, parseFloor } from './parse-floor.js';
 import { collectGarbage, timeOnce, timeOnceAsync, type LiveOptions } from './measure.js';
 import type { WorkloadResult } from './report.js';
-import { SERVE_START_FIGURE } from './serve-start.js';
+import { SERVE_START_FIGURE, SERVE_START_HUGE_FIGURE } from './serve-start.js';
 import { snapshotFigures } from './snapshot-load.js';
 
 function progress(s: string): void {
@@ -134,6 +134,7 @@ export async function loadContext(n: number, opts: { fromFile: boolean; timeMs: 
     figures['snapshot: restart, spawn -> first answer (ms)'] = snap.spawnToAnswerMs;
     figures['snapshot: fresh process, start -> a search and a find answered (ms)'] = snap.startToSearchAndFindMs;
     figures[SERVE_START_FIGURE] = snap.serveSpawnToFindAndSearchMs;
+    if (!Number.isNaN(snap.serveWithHugePagesSpawnToFindAndSearchMs)) figures[SERVE_START_HUGE_FIGURE] = snap.serveWithHugePagesSpawnToFindAndSearchMs;
     for (const [phase, at] of Object.entries(snap.servePhases)) figures[`snapshot: serve --workers 1, child's ${phase} at (ms since its start)`] = at;
     figures['snapshot: file size (MB)'] = snap.fileMegabytes;
     figures['snapshot: searches checked equal to the records engine'] = snap.checkedSearches;

@@ -13,6 +13,7 @@
  * before the server prints it, so polling starts at the spawn).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { HUGE_PAGES_ENV, hugePagesApply } from './huge-pages.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -22,13 +23,17 @@ import { COMPILED, repoPath } from './paths.js';
 
 /** The load workload's figure for the median start (the goal row of issue 16 reads it). */
 export const SERVE_START_FIGURE = 'snapshot: serve --workers 1, spawn -> a find and a search answered over HTTP (ms)';
+/** The same started with huge pages (bench/lib/huge-pages.ts). */
+export const SERVE_START_HUGE_FIGURE = 'snapshot: serve --workers 1 with huge pages, spawn -> a find and a search answered over HTTP (ms)';
 
 const POLL_MS = 5;
 const START_LIMIT_MS = 120_000;
 
 export interface ServeStartFigures {
-  /** Medians over the runs, ms. */
+  /** Each run's start, ms. */
   readonly spawnToFindAndSearchMs: readonly number[];
+  /** The same with huge pages (empty where glibc does not honour them). */
+  readonly hugePagesSpawnToFindAndSearchMs: readonly number[];
   /** The child's own phases (ms since its start), medians: imports done, engine loaded, listening. */
   readonly phases: Readonly<Record<string, number>>;
   readonly runs: number;
@@ -58,13 +63,13 @@ function stop(child: ChildProcess): Promise<void> {
 }
 
 /** Starts serve; resolves once it has answered a find and a search (ms from spawn), with its printed phases. */
-async function startOnce(snapshot: string, db: string, key: string | null): Promise<{ ms: number; phases: Record<string, number>; key: string }> {
+async function startOnce(snapshot: string, db: string, key: string | null, env: Readonly<Record<string, string>> = {}): Promise<{ ms: number; phases: Record<string, number>; key: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
   const child = spawn(process.execPath, [...cliArgs(), 'serve', '--data', snapshot, '--workers', '1', '--dev', '--port', String(port), '--db', db], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, VENUE_SEARCH_START_TIMES: '1' },
+    env: { ...process.env, ...env, VENUE_SEARCH_START_TIMES: '1' },
   });
   let printed = '';
   child.stdout!.on('data', (c: Buffer) => (printed += String(c)));
@@ -100,7 +105,11 @@ async function startOnce(snapshot: string, db: string, key: string | null): Prom
   }
 }
 
-/** `runs` timed starts of serve on `snapshot` (after one untimed start creating the accounts database). */
+/**
+ * `runs` timed starts of serve on `snapshot` (after one untimed start creating the accounts
+ * database); where glibc honours it, as many with huge pages (bench/lib/huge-pages.ts), each
+ * run's two starts in alternated order.
+ */
 export async function serveStartFigures(snapshot: string, runs: number): Promise<ServeStartFigures> {
   const dir = mkdtempSync(join(os.tmpdir(), 'venue-search-serve-start-'));
   try {
@@ -108,15 +117,23 @@ export async function serveStartFigures(snapshot: string, runs: number): Promise
     await startOnce(snapshot, db, null);
     const key = (JSON.parse(readFileSync(`${db}.dev-keys.json`, 'utf8')) as { secretKey: string }).secretKey;
     const times: number[] = [];
+    const hugePagesTimes: number[] = [];
     const phaseRuns: Record<string, number[]> = {};
+    const withHugePages = hugePagesApply();
     for (let k = 0; k < runs; k++) {
-      const r = await startOnce(snapshot, db, key);
-      times.push(r.ms);
-      for (const [name, at] of Object.entries(r.phases)) (phaseRuns[name] ??= []).push(at);
+      for (const huge of withHugePages ? (k % 2 === 0 ? [false, true] : [true, false]) : [false]) {
+        const r = await startOnce(snapshot, db, key, huge ? HUGE_PAGES_ENV : {});
+        if (huge) {
+          hugePagesTimes.push(r.ms);
+          continue;
+        }
+        times.push(r.ms);
+        for (const [name, at] of Object.entries(r.phases)) (phaseRuns[name] ??= []).push(at);
+      }
     }
     const phases: Record<string, number> = {};
     for (const [name, at] of Object.entries(phaseRuns)) phases[name] = median(at.sort((a, b) => a - b));
-    return { spawnToFindAndSearchMs: times, phases, runs };
+    return { spawnToFindAndSearchMs: times, hugePagesSpawnToFindAndSearchMs: hugePagesTimes, phases, runs };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

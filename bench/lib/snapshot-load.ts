@@ -28,6 +28,8 @@ export interface SnapshotFigures {
   readonly startToSearchAndFindMs: number;
   /** `venue-search serve --data <snapshot> --workers 1`: spawn -> a find and a search answered over HTTP (bench/lib/serve-start.ts). */
   readonly serveSpawnToFindAndSearchMs: number;
+  /** The same with huge pages (bench/lib/huge-pages.ts); NaN where glibc does not honour them. */
+  readonly serveWithHugePagesSpawnToFindAndSearchMs: number;
   /** The serve child's own start-up phases, ms since its process started (medians). */
   readonly servePhases: Readonly<Record<string, number>>;
   readonly fileMegabytes: number;
@@ -60,6 +62,7 @@ export async function snapshotFigures(engine: Engine, path: string, runs: number
     spawnToAnswerMs: median(wall),
     startToSearchAndFindMs: median(both),
     serveSpawnToFindAndSearchMs: median(serve.spawnToFindAndSearchMs),
+    serveWithHugePagesSpawnToFindAndSearchMs: serve.hugePagesSpawnToFindAndSearchMs.length > 0 ? median(serve.hugePagesSpawnToFindAndSearchMs) : Number.NaN,
     servePhases: serve.phases,
     fileMegabytes,
     checkedSearches: checkBodies().length,
