@@ -13,12 +13,12 @@
  * before the server prints it, so polling starts at the spawn).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { HUGE_PAGES_ENV, hugePagesApply } from './huge-pages.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { median } from './measure.js';
+import { HUGE_PAGES_ENV, hugePagesApply } from './huge-pages.js';
 import { COMPILED, repoPath } from './paths.js';
 
 /** The load workload's figure for the median start (the goal row of issue 16 reads it). */
