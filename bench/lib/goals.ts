@@ -1,5 +1,5 @@
 import type { Timing } from './measure.js';
-import { CHILD_BUILD, CHILD_HUGE_BUILD, HUGE_PAGES_ENV } from './huge-pages.js';
+import { CHILD_BUILD, CHILD_HUGE_BUILD, HUGE_PAGES_SETTING } from './huge-pages.js';
 import { SERVE_START_FIGURE, SERVE_START_HUGE_FIGURE } from './serve-start.js';
 import { PARSE_FLOOR_DROPPED, PARSE_FLOOR_KEPT } from './parse-floor.js';
 import { LIVE_FIGURES, LIVE_SEARCHES } from './live-figures.js';
@@ -75,11 +75,10 @@ export function evaluateGoals(results: readonly WorkloadResult[], size: string):
   push(2, 'search-path store + index under 150 bytes per venue', `one-off; ${SPREAD}`, f['search-path bytes per venue (store columns + index)'], (v) => v < 150, (v) => `${v.toFixed(1)} B`);
   // Runs since the huge-pages child (bench/lib/huge-pages.ts) also name the cold start's fresh-process builds.
   const child = at(W.coldStart)?.figures ?? {};
-  const hugeEnv = Object.entries(HUGE_PAGES_ENV).map(([k, v]) => `${k}=${v}`).join(' ');
   const withFreshBuilds = (v: number) =>
     child[CHILD_HUGE_BUILD] === undefined || child[CHILD_BUILD] === undefined
       ? s(v)
-      : `${s(v)} (first build in a fresh process, after readVenues: ${s(child[CHILD_BUILD]!)}; the same with huge pages, ${hugeEnv}: ${s(child[CHILD_HUGE_BUILD]!)})`;
+      : `${s(v)} (first build in a fresh process, after readVenues: ${s(child[CHILD_BUILD]!)}; the same with huge pages, ${HUGE_PAGES_SETTING}: ${s(child[CHILD_HUGE_BUILD]!)})`;
   push(16, 'createEngine from records: at most 1.5 s', `one-off, in the bench process, one thread (the engine is synchronous: the same figure at 1 and 2 threads); ${SPREAD}`, f['build store + spatial index (ms)'], (v) => v <= 1500, withFreshBuilds);
   // Runs since the parse floor (bench/lib/parse-floor.ts) also name it: JSON.parse of the same lines alone.
   const withFloor = (figure: string) => (v: number) => (f[figure] === undefined ? s(v) : `${s(v)} (floor, JSON.parse of the same lines alone, objects ${figure === PARSE_FLOOR_KEPT ? 'kept' : 'dropped'}: ${s(f[figure]!)})`);
@@ -91,7 +90,7 @@ export function evaluateGoals(results: readonly WorkloadResult[], size: string):
   push(16, 'writeSnapshot: at most 3 s', `one-off; ${SPREAD}`, f['snapshot: write, once (ms)'], (v) => v <= 3000, s);
   // Runs before the serve figure existed measured readSnapshot in a bare child instead.
   if (f[SERVE_START_FIGURE] !== undefined) {
-    const withHugeStart = (v: number) => (f[SERVE_START_HUGE_FIGURE] === undefined ? s(v) : `${s(v)} (with huge pages, ${hugeEnv}: ${s(f[SERVE_START_HUGE_FIGURE]!)})`);
+    const withHugeStart = (v: number) => (f[SERVE_START_HUGE_FIGURE] === undefined ? s(v) : `${s(v)} (with huge pages, ${HUGE_PAGES_SETTING}: ${s(f[SERVE_START_HUGE_FIGURE]!)})`);
     push(16, 'from spawning `venue-search serve` on a snapshot to answering a find and a search: at most 1 s', `one-off, fresh process: \`serve --data <snapshot> --workers 1 --dev\` spawned, polled over HTTP until GET /v1/find and POST /v1/search/ answer; ${SPREAD}`, f[SERVE_START_FIGURE], (v) => v <= 1000, withHugeStart);
   } else {
     push(16, 'from spawning a process on a snapshot to answering a find and a search: at most 1 s', `one-off, fresh process (readSnapshot, search, find; not through the HTTP serve command); ${SPREAD}`, f['snapshot: fresh process, start -> a search and a find answered (ms)'], (v) => v <= 1000, s);

@@ -10,11 +10,14 @@
 
 /** Figures of the cold start (bench/workloads/cold-start.ts), which the goals table names beside createEngine. */
 export const CHILD_BUILD = 'child: build engine (ms)';
-export const CHILD_HUGE_READ = 'child, huge pages: read + validate NDJSON, 1 thread (ms)';
 export const CHILD_HUGE_BUILD = 'child, huge pages: build engine (ms)';
 
 /** The environment that turns it on. */
 export const HUGE_PAGES_ENV: Readonly<Record<string, string>> = { GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' };
+/** The same as a shell would write it, for labels: `GLIBC_TUNABLES=glibc.malloc.hugetlb=1`. */
+export const HUGE_PAGES_SETTING = Object.entries(HUGE_PAGES_ENV)
+  .map(([name, value]) => `${name}=${value}`)
+  .join(' ');
 
 /** The glibc version this process runs on ("2.36"), or null (not Linux, or another C library). */
 function glibcVersion(): string | null {

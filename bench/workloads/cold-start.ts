@@ -12,7 +12,7 @@ import type { BenchContext } from '../lib/context.js';
 import { benchVenueFile } from '../lib/dataset.js';
 import { W } from '../lib/goals.js';
 import { median, type Timing } from '../lib/measure.js';
-import { CHILD_BUILD, CHILD_HUGE_BUILD, CHILD_HUGE_READ, HUGE_PAGES_ENV, hugePagesApply } from '../lib/huge-pages.js';
+import { CHILD_BUILD, CHILD_HUGE_BUILD, HUGE_PAGES_ENV, HUGE_PAGES_SETTING, hugePagesApply } from '../lib/huge-pages.js';
 import { COMPILED, childScript } from '../lib/paths.js';
 import type { WorkloadResult } from '../lib/report.js';
 
@@ -26,8 +26,7 @@ interface ChildAnswer {
   found?: number;
   totalResults?: number;
   digest?: string;
-  /** Minor page faults of the load (readVenues or readSnapshot) and of createEngine. */
-  readFaults?: number;
+  /** Minor page faults of createEngine. */
   buildFaults?: number;
 }
 
@@ -78,7 +77,7 @@ function emptyPhases(): Phases {
   return { read: 0, build: 0, answer: 0, imports: 0, buildFaults: 0 };
 }
 
-const hugePagesLabel = `huge pages (${Object.entries(HUGE_PAGES_ENV).map(([k, v]) => `${k}=${v}`).join(' ')})`;
+const hugePagesLabel = `huge pages (${HUGE_PAGES_SETTING})`;
 
 export async function coldStartWorkload(ctx: BenchContext): Promise<WorkloadResult> {
   const file = await benchVenueFile(ctx.n);
@@ -134,7 +133,7 @@ export async function coldStartWorkload(ctx: BenchContext): Promise<WorkloadResu
       'child: first search, structures built lazily (ms)': (phases[1].answer + phases[2].answer) / 2,
       ...(huge
         ? {
-            [CHILD_HUGE_READ]: phases.huge.read,
+            'child, huge pages: read + validate NDJSON, 1 thread (ms)': phases.huge.read,
             [CHILD_HUGE_BUILD]: phases.huge.build,
             'child, huge pages: build engine, minor page faults': phases.huge.buildFaults,
           }
