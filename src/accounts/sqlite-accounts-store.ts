@@ -57,6 +57,7 @@ import { BILLABLE_KINDS, isPlanName, type BillableKind, type PlanName, type Rate
 import { RATE_COUNTERS_TABLE, openRateCounters, prepareChargeBatch, prepareRateBatch, rateCountersPath, type RateRequest } from './ledger-ops.js';
 import { LedgerThread } from './ledger-thread.js';
 import type { RateDecision } from './rate-limit.js';
+import { sqliteNativeModuleError } from './sqlite-native.js';
 import { TurnBatcher } from './turn-batcher.js';
 
 const SCHEMA = `
@@ -168,7 +169,8 @@ export class SqliteAccountsStore implements AccountsStore {
       opened.prepare('DELETE FROM rate_counters WHERE 0').run();
     } catch (err) {
       opened?.close();
-      throw new AccountsDatabaseError(path, err);
+      // The first `new Database` loads better-sqlite3's binary: a missing one is named as such, with the fix.
+      throw new AccountsDatabaseError(path, sqliteNativeModuleError(err) ?? err);
     }
     this.db = opened;
     const db = this.db;

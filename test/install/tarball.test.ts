@@ -269,4 +269,22 @@ describe('the installed command line', () => {
       child.kill('SIGTERM');
     }
   }, 300_000);
+
+  it('says how to build better-sqlite3 when its install script did not run (npm 12 runs it only when allowed)', () => {
+    const unbuiltDir = join(root, 'unbuilt-user');
+    run('mkdir', ['-p', unbuiltDir], root);
+    run('npm', ['init', '-y'], unbuiltDir);
+    // The same packages as a user installs them, with install scripts skipped as npm 12 skips
+    // an unapproved one: better-sqlite3 arrives without its binary.
+    npmInstall(unbuiltDir, [tarball, ...Object.keys(PKG.peerDependencies).map((p) => `${p}@${PKG.devDependencies[p]}`)], { ignoreScripts: true });
+    expect(findFiles(join(unbuiltDir, 'node_modules/better-sqlite3'), (f) => f.endsWith('.node'))).toEqual([]);
+    const fixtures = join(unbuiltDir, 'node_modules', PKG.name, 'fixtures/venues.ndjson');
+    const cli = join(unbuiltDir, 'node_modules/.bin/venue-search');
+    const serve = run(cli, ['serve', '--data', fixtures, '--dev', '--port', '0', '--db', join(unbuiltDir, 'dev.sqlite')], unbuiltDir, { allowFailure: true });
+    expect(serve.status).toBe(1);
+    expect(serve.stderr).toContain(`cannot open the accounts database ${join(unbuiltDir, 'dev.sqlite')}`);
+    expect(serve.stderr).toContain('better-sqlite3 is installed but its native module was never built');
+    expect(serve.stderr).toContain('\n  npm approve-scripts better-sqlite3 && npm rebuild better-sqlite3\n');
+    expect(serve.stderr).not.toMatch(/Tried:|\n\s+at /);
+  }, 300_000);
 });
