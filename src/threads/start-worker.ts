@@ -5,8 +5,9 @@
  * engine threads, NDJSON validation).
  */
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { requirePackageFile } from '../package-files.js';
 
 const BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
@@ -21,6 +22,8 @@ const { workerData } = require('node:worker_threads');
  * sibling. `resourceLimits`: the thread's heap limits (Node's defaults when absent).
  */
 export function startWorker(moduleUrl: URL, workerData: Record<string, unknown>, resourceLimits?: ResourceLimits): Worker {
+  // The worker would fail to import a missing module only once started, blamed on whatever it was doing.
+  requirePackageFile('worker thread module', fileURLToPath(moduleUrl));
   const fromSources = moduleUrl.href.endsWith('.ts');
   const data = {
     ...workerData,

@@ -8,7 +8,10 @@
  * - a consumer type-checks on TypeScript 5.x and on the newest TypeScript, with and without
  *   @types/node;
  * - the installed CLI prints its help, and `serve` answers a request once the optional
- *   service packages are installed.
+ *   service packages are installed; installed with install scripts skipped (as npm 12 skips
+ *   an unapproved one), `serve` names the commands that build better-sqlite3;
+ * - an app that embeds the engine, bundled with esbuild: bundled whole, it names the package
+ *   file it misses; with the package left external, it answers as the installed package does.
  */
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -189,6 +192,67 @@ describe('the README engine examples, run as written in the installed package', 
     writeFileSync(join(engineDir, 'example.cjs'), EXAMPLE_CJS);
     const cjs = run(process.execPath, ['example.cjs', 'london.ndjson'], engineDir);
     expect(cjs.stdout).toMatch(/^Found [1-9]\d* for "red lion" near Soho; nearest: .*Red Lion/im);
+  }, 120_000);
+});
+
+describe('a service that bundles the engine (esbuild)', () => {
+  // Reads the fixtures with 1 and with 2 threads (the second starts a worker thread on a module of
+  // the package), searches, and finds with a place name (which reads the package's GB gazetteer),
+  // in London and in Paris; prints one JSON line per step: its answer, or the error's name and
+  // message.
+  const APP = `import { createEngine, createEngineFromFile } from '${PKG.name}';
+const step = async (name, run) => {
+  try { console.log(JSON.stringify({ step: name, answer: await run() })); }
+  catch (err) { console.log(JSON.stringify({ step: name, error: err.name, message: err.message })); }
+};
+const now = Date.parse('2026-11-27T20:00:00Z');
+let engine;
+await step('read', async () => { engine = (await createEngineFromFile(process.argv[2])).engine; return engine.size; });
+await step('read with 2 threads', async () => (await createEngineFromFile(process.argv[2], { threads: 2 })).engine.size);
+await step('search', () => engine.search({ locations: [{ lat: 51.5136, lon: -0.1365 }], mode: { mode: 'POINT', maxDistance: 1500 } }, { now }).totalResults);
+await step('find near Soho', () => engine.find({ q: 'red lion', location: 'Soho' }, { now }).establishments.map((e) => e.id));
+const paris = createEngine([{ id: 'paris-1', name: 'Le Red Lion', location: { type: 'Point', coordinates: [48.8566, 2.3522] } }]);
+await step('find near Paris', () => paris.find({ q: 'red lion', location: 'Paris' }, { now }).establishments.map((e) => e.id));
+`;
+  type Step = { step: string; answer?: unknown; error?: string; message?: string };
+  const steps = (stdout: string): Step[] => stdout.trim().split('\n').map((line) => JSON.parse(line) as Step);
+
+  it('bundled whole, names the package file it misses and the remedy; left external, answers as the installed package does', async () => {
+    const { buildSync } = await import('esbuild');
+    const entry = join(engineDir, 'bundle-app.mjs');
+    writeFileSync(entry, APP);
+    const fixtures = join(engineDir, 'node_modules', PKG.name, 'fixtures/venues.ndjson');
+    // The oracle: the same app run unbundled, on the installed package.
+    const installed = steps(run(process.execPath, [entry, fixtures], engineDir).stdout);
+    expect(installed.map((s) => s.error)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect((installed[3]!.answer as string[]).length).toBeGreaterThan(0);
+    expect(installed[4]!.answer).toEqual(['paris-1']);
+
+    // Bundled whole, deployed to a folder of its own: no node_modules, no package files near it.
+    const deployed = join(root, 'deployed/app/dist');
+    buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: join(deployed, 'app.mjs'), logLevel: 'silent' });
+    const whole = steps(run(process.execPath, ['app.mjs', fixtures], deployed).stdout);
+    expect(whole.map((s) => [s.step, s.error])).toEqual([
+      ['read', undefined],
+      ['read with 2 threads', 'PackageFileMissingError'],
+      ['search', undefined],
+      ['find near Soho', 'PackageFileMissingError'],
+      ['find near Paris', 'PackageFileMissingError'],
+    ]);
+    expect(whole[0]!.answer).toBe(installed[0]!.answer);
+    expect(whole[2]!.answer).toBe(installed[2]!.answer);
+    expect(whole[1]!.message).toContain(`cannot find its worker thread module (${join(deployed, 'validate-worker.js')}): `);
+    // Any find with a place name: the default resolver reads the GB gazetteer first, whatever the venues' country.
+    for (const find of [whole[3]!, whole[4]!]) expect(find.message).toMatch(/cannot find its GB gazetteer \(\/.*\/data\/gazetteer\/gb-places\.tsv\): /);
+    for (const failed of whole.filter((s) => s.error !== undefined)) {
+      expect(failed.message).toContain('esbuild --packages=external or --external:venue-search-engine');
+      expect(failed.message).toContain('docs/packaging.md, "Bundling a service that embeds the engine"');
+    }
+
+    // The remedy the message gives: the package left out of the bundle, installed beside it.
+    buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: join(engineDir, 'dist/app.mjs'), logLevel: 'silent' });
+    const external = steps(run(process.execPath, ['dist/app.mjs', fixtures], engineDir).stdout);
+    expect(external).toEqual(installed);
   }, 120_000);
 });
 
