@@ -54,6 +54,13 @@ export async function writeWidgetAssets(outDir: string): Promise<void> {
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const outDir = process.argv[2] ?? fileURLToPath(new URL('./assets/', import.meta.url));
-  await writeWidgetAssets(outDir);
-  process.stderr.write(`widget assets written to ${outDir}\n`);
+  // Not a top-level await: one would make this module, and the HTTP entry that imports it, an
+  // async module graph, which CommonJS cannot require() (ERR_REQUIRE_ASYNC_MODULE).
+  writeWidgetAssets(outDir).then(
+    () => process.stderr.write(`widget assets written to ${outDir}\n`),
+    (err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -276,8 +276,19 @@ export { first, record, code, restoreSnapshot };
 `;
   const tsconfig = (types: string[], files = ['consumer.mts']) =>
     JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2022'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types }, files });
+  // A CommonJS consumer: compiled to require() calls, which load the package's ES modules (Node 20.19+).
+  const CJS_CONSUMER = `import { createEngine, isVenueSearchError, type VenueRecord, type SearchResponse } from '${PKG.name}';
+const venues: VenueRecord[] = [{ id: 'a', name: 'The Red Lion', location: { type: 'Point', coordinates: [51.5, -0.1] } }];
+const page: SearchResponse = createEngine(venues).search({ locations: [{ lat: 51.5, lon: -0.1 }], mode: { mode: 'POINT', maxDistance: 1000 } });
+export const found: number = page.totalResults;
+export const isError = isVenueSearchError;
+`;
+  // `module: commonjs` alone resolves as node10 (TypeScript 5; removed in 7), which reads no `exports`: the
+  // package's top-level `types` serves it. NodeNext in a .cts file is how a CommonJS project states it on any version.
+  const cjsTsconfig = (file: string, module: 'CommonJS' | 'NodeNext', outDir: string) =>
+    JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2022'], module, strict: true, outDir, types: [] }, files: [file] });
 
-  it('type-checks on TypeScript 5.x and the newest TypeScript, with and without @types/node; the README example too (it reads process.argv: with @types/node)', () => {
+  it('type-checks on TypeScript 5.x and the newest TypeScript, with and without @types/node; the README example too (it reads process.argv: with @types/node); a CommonJS consumer compiles and runs', () => {
     writeFileSync(join(engineDir, 'consumer.mts'), CONSUMER);
     writeFileSync(join(engineDir, 'example.mts'), EXAMPLE_ESM);
     for (const typescript of ['typescript@5', 'typescript@latest']) {
@@ -291,6 +302,17 @@ export { first, record, code, restoreSnapshot };
       const withNode = run(join(engineDir, 'node_modules/.bin/tsc'), ['-p', '.'], engineDir, { allowFailure: true });
       expect(withNode.status, `${version} with @types/node:\n${withNode.stdout}${withNode.stderr}`).toBe(0);
       run('npm', ['uninstall', '--no-audit', '--no-fund', '@types/node'], engineDir);
+      const cjsConfigs: Array<[string, 'CommonJS' | 'NodeNext']> = [['consumer-cjs.cts', 'NodeNext']];
+      if (version.startsWith('Version 5.')) cjsConfigs.push(['consumer-cjs.ts', 'CommonJS']);
+      for (const [file, module] of cjsConfigs) {
+        writeFileSync(join(engineDir, file), CJS_CONSUMER);
+        writeFileSync(join(engineDir, 'tsconfig.json'), cjsTsconfig(file, module, 'out-cjs'));
+        const cjs = run(join(engineDir, 'node_modules/.bin/tsc'), ['-p', '.'], engineDir, { allowFailure: true });
+        expect(cjs.status, `${version}, ${file} as ${module}:\n${cjs.stdout}${cjs.stderr}`).toBe(0);
+        const compiled = `./out-cjs/${file.replace(/\.c?ts$/, (ext) => (ext === '.cts' ? '.cjs' : '.js'))}`;
+        expect(run(process.execPath, ['-e', `process.stdout.write(String(require(${JSON.stringify(compiled)}).found))`], engineDir).stdout).toBe('1');
+        rmSync(join(engineDir, 'out-cjs'), { recursive: true, force: true });
+      }
     }
   }, 300_000);
 });
@@ -316,6 +338,9 @@ describe('the installed command line', () => {
     // (none of the other packages, nor ours, has one).
     const peers = Object.keys(PKG.peerDependencies).map((p) => (p === 'better-sqlite3' ? join(REPO, 'node_modules/better-sqlite3') : `${p}@${PKG.devDependencies[p]}`));
     npmInstall(serviceDir, [tarball, ...peers], { ignoreScripts: true });
+    // The HTTP entry loads from CommonJS too (require of an ES module graph without top-level await).
+    const cjs = run(process.execPath, ['-e', `process.stdout.write(typeof require('${PKG.name}/http').buildApp)`], serviceDir);
+    expect(cjs.stdout).toBe('function');
     const fixtures = join(serviceDir, 'node_modules', PKG.name, 'fixtures/venues.ndjson');
     const { child, base, key } = await startServe(
       join(serviceDir, 'node_modules/.bin/venue-search'),
