@@ -8,7 +8,8 @@
  *
  * `hold`: keep every record decoded (engine.store.records), as the bench's context did.
  * Environment: TRASH=1 replaces gc() by a 64 MB pass over an array (cold caches, no
- * collection); ALLOC=1 prints the heap allocated per call; SEQ=1 prints every sample; MARK=1
+ * collection); BOTH=1 alternates the two round by round in one process (a shared machine's
+ * noise moves both alike) and prints the call after each; ALLOC=1 prints the heap allocated per call; SEQ=1 prints every sample; MARK=1
  * prints markers around the timed call (for node --trace-gc). Under the heavy lock from 100k.
  */
 import { createEngine } from '../../src/engine.js';
@@ -27,7 +28,10 @@ gen.length = 0;
 const held = hold ? engine.store.records : null;
 const realGc = (globalThis as { gc: () => void }).gc;
 const trashBuf = new Float64Array(8 << 20);
-const gc = process.env.TRASH ? () => { let s = 0; for (let i = 0; i < trashBuf.length; i += 8) { trashBuf[i] = i; s += trashBuf[i]!; } sink += s; } : realGc;
+const trash = () => { let s = 0; for (let i = 0; i < trashBuf.length; i += 8) { trashBuf[i] = i; s += trashBuf[i]!; } sink += s; };
+const both = process.env.BOTH !== undefined;
+/** What comes before the timed call in round r: gc(), or the 64 MB pass (TRASH), or (BOTH) gc() in even rounds and the pass in odd ones. */
+const evictionOf = (r: number): 'gc' | 'trash' => (both ? (r % 2 === 0 ? 'gc' : 'trash') : process.env.TRASH ? 'trash' : 'gc');
 const v8 = await import('node:v8');
 realGc();
 const mu = process.memoryUsage();
@@ -36,12 +40,13 @@ const calls = liveCalls(engine).filter(([name]) => only === undefined || name.in
 for (const [, fn] of calls) for (let k = 0; k < 300; k++) sink += fn() + churn(k);
 const marker = (s: string) => { if (process.env.MARK) console.log(s); };
 for (const [name, fn] of calls) {
-  const after: number[] = [];
+  /** The call right after the eviction and the one after it, by eviction (see evictionOf). */
+  const after = { gc: [] as number[], trash: [] as number[] };
+  const second = { gc: [] as number[], trash: [] as number[] };
   const normal: number[] = [];
-  const second: number[] = [];
   const faultsAfter: number[] = [];
   const faultsNormal: number[] = [];
-  for (let r = 0; r < 20; r++) {
+  for (let r = 0; r < (both ? 40 : 20); r++) {
     for (let k = 0; k < 10; k++) {
       sink += churn(k);
       const f0 = process.resourceUsage().minorPageFault;
@@ -51,17 +56,19 @@ for (const [name, fn] of calls) {
       faultsNormal.push(process.resourceUsage().minorPageFault - f0);
     }
     sink += churn(r);
-    gc();
-    marker(`# ---- timed after gc: ${name}`);
+    const eviction = evictionOf(r);
+    if (eviction === 'gc') realGc();
+    else trash();
+    marker(`# ---- timed after ${eviction}: ${name}`);
     const f0 = process.resourceUsage().minorPageFault;
     let t0 = performance.now();
     sink += fn();
-    after.push(performance.now() - t0);
+    after[eviction].push(performance.now() - t0);
     faultsAfter.push(process.resourceUsage().minorPageFault - f0);
     marker(`# ---- end`);
     t0 = performance.now();
     sink += fn();
-    second.push(performance.now() - t0);
+    second[eviction].push(performance.now() - t0);
   }
   if (process.env.ALLOC) {
     realGc();
@@ -71,7 +78,12 @@ for (const [name, fn] of calls) {
   }
   const med = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1]!;
   const max = (a: number[]) => Math.max(...a);
-  if (process.env.SEQ) console.log(name, 'after', after.map((x) => (x * 1000).toFixed(0)).join(' '), '\n second', second.map((x) => (x * 1000).toFixed(0)).join(' '), '\n normal', normal.map((x) => (x * 1000).toFixed(0)).join(' '));
-  console.log(`${name.padEnd(48)} normal med ${(med(normal) * 1000).toFixed(0)} µs max ${(max(normal) * 1000).toFixed(0)} | after gc med ${(med(after) * 1000).toFixed(0)} max ${(max(after) * 1000).toFixed(0)} | 2nd after gc med ${(med(second) * 1000).toFixed(0)} µs | page faults: normal med ${med(faultsNormal)}, after gc med ${med(faultsAfter)}`);
+  const us = (ms: number) => (ms * 1000).toFixed(0);
+  const label = { gc: 'after gc', trash: 'after a 64 MB pass' };
+  const shown = both ? (['gc', 'trash'] as const) : ([evictionOf(0)] as const);
+  if (process.env.SEQ) for (const e of shown) console.log(name, label[e], after[e].map(us).join(' '), '\n second', second[e].map(us).join(' '));
+  if (process.env.SEQ) console.log(name, 'normal', normal.map(us).join(' '));
+  const parts = shown.map((e) => `${label[e]} med ${us(med(after[e]))} max ${us(max(after[e]))}, the next call med ${us(med(second[e]))} µs`);
+  console.log(`${name.padEnd(48)} normal med ${us(med(normal))} µs max ${us(max(normal))} | ${parts.join(' | ')} | page faults: normal med ${med(faultsNormal)}, after med ${med(faultsAfter)}`);
 }
 console.log(`sink ${sink | 0}`);
