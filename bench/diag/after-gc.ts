@@ -9,8 +9,9 @@
  * `hold`: keep every record decoded (engine.store.records), as the bench's context did.
  * Environment: TRASH=1 replaces gc() by a 64 MB pass over an array (cold caches, no
  * collection); BOTH=1 alternates the two round by round in one process (a shared machine's
- * noise moves both alike) and prints the call after each; ALLOC=1 prints the heap allocated per call; SEQ=1 prints every sample; MARK=1
- * prints markers around the timed call (for node --trace-gc). Under the heavy lock from 100k.
+ * noise moves both alike) and prints the call after each; ALLOC=1 prints the heap allocated
+ * per call; SEQ=1 prints every sample; MARK=1 prints markers around the timed call (for
+ * node --trace-gc). Under the heavy lock from 100k.
  */
 import { createEngine } from '../../src/engine.js';
 import { benchVenues } from '../lib/dataset.js';
