@@ -1,5 +1,5 @@
 /**
- * Files of this package that its code reads at run time, beside itself: the GB gazetteer
+ * Files of this package that its code reads at run time, beside itself: the gazetteer files
  * (data/gazetteer) and the modules its worker threads start on (NDJSON validation, the
  * service's engine threads, the ledger, compaction). Bundled into another file (esbuild,
  * webpack, ncc), the code moves and they are no longer where it looks: the first find with a
