@@ -16,8 +16,6 @@ import { gazetteerCountriesFor } from './places/gazetteer-countries.js';
 import { LearntPlaces } from './places/learnt-places.js';
 import { checkUpsertBatch, LiveChanges, stalePreparedUpsert, type PreparedUpsert, type RemoveResult, type UpsertResult } from './live/live-changes.js';
 import type { LivePlaces } from './live/live-places.js';
-import { currentGenres } from './live/current-genres.js';
-import { foldSides, type FoldSide } from './live/fold-sides.js';
 import { createSearchService, type SearchService } from './search/index.js';
 import type { MultiLocationSearch, PreparedSearchColumns } from './search/search-service.js';
 import { buildOpeningTables } from './search/opening-states.js';
@@ -221,50 +219,6 @@ export class Engine {
     const { store, tree, hours, zones, find } = this.live.fold();
     const places = this.live.keptPlaces();
     this.adopt(new Engine(new RestoredEngineParts(store, tree, hours, zones, null, find, undefined, FOLDED_LEAVES_SORTED), { ...this.options, validate: false }));
-    this.keptPlaces = places;
-    return this;
-  }
-
-  /**
-   * Folds changes straight into a new base: `upserts` (records validated when they were
-   * accepted: not validated again; one per id) and `removes` (ids), as {@link upsert},
-   * {@link remove} and {@link compact} would, but without building runs or counting words
-   * batch by batch (the compaction worker folds a change log this way). The base's venues
-   * named are hidden, one engine is built over the upserts, and fold-sides.ts folds the two;
-   * places learnt venue by venue are kept up to date. With changes pending, it applies and
-   * compacts instead.
-   */
-  foldIn(upserts: readonly VenueRecord[], removes: readonly string[]): this {
-    if (this.live !== null && this.live.pending > 0) {
-      if (upserts.length > 0) this.upsert(upserts);
-      if (removes.length > 0) this.remove(removes);
-      return this.compact();
-    }
-    const base = this.store;
-    const hidden = new Uint8Array(base.size);
-    const gone: VenueRecord[] = [];
-    const hide = (id: string) => {
-      const i = base.indexOf(id);
-      if (i >= 0 && hidden[i] === 0) {
-        hidden[i] = 1;
-        gone.push(base.record(i));
-      }
-    };
-    for (const r of upserts) hide(r.id);
-    for (const id of removes) hide(id);
-    if (gone.length === 0 && upserts.length === 0) return this;
-    const sides: FoldSide[] = [{ engine: this, hidden }];
-    if (upserts.length > 0) sides.push({ engine: new Engine([...upserts], { validate: false, places: null }), hidden: new Uint8Array(upserts.length) });
-    const { store, tree, hours, zones, find } = foldSides(sides, currentGenres(base, hidden, upserts));
-    const places = this.live?.keptPlaces() ?? this.keptPlaces;
-    if (places !== null) {
-      for (const r of gone) places.remove(r);
-      for (const r of upserts) places.add(r);
-      places.flush();
-    }
-    const learnt = places?.places ?? null;
-    this.adopt(new Engine(new RestoredEngineParts(store, tree, hours, zones, null, find, undefined, FOLDED_LEAVES_SORTED), { ...this.options, validate: false }));
-    this.learnt = learnt;
     this.keptPlaces = places;
     return this;
   }

@@ -76,6 +76,8 @@ export async function liveWorkload(size: number, timeMs: number): Promise<Worklo
     put(LIVE_FIGURES.quietStall, 'quietLargestGapMs');
     put(LIVE_FIGURES.largestSwapStep, 'phase.largestSwapStepMs');
     put('compaction: pending changes folded', 'pendingBefore');
+    // Not in the compaction's time: the worker applied the batches once each was logged.
+    put('compaction worker: the log\'s batches applied as they were logged, before the compaction (ms)', 'workerLogApplyMs');
   }
   const stallOnePool = onePool.compaction?.['largestQueryStallMs'];
   if (typeof stallOnePool === 'number') {

@@ -60,7 +60,8 @@ export function readLog(path: string): { entries: LogEntry[]; goodBytes: number;
   return { entries, goodBytes: bytes.length, tornBytes: 0 };
 }
 
-function parseLine(line: string): LogEntry | null {
+/** The entry of one log line (without its newline), or null when it is not a whole, intact line. */
+export function parseLine(line: string): LogEntry | null {
   const space = line.indexOf(' ');
   if (space !== 8) return null;
   const json = line.slice(9);

@@ -1,29 +1,31 @@
 /**
  * The compaction worker of a live service (compactor.ts starts it, live-venues.ts uses it):
- * one thread for the life of the service, holding its own engine over the base, so that a
- * compaction neither parses nor rebuilds the base.
- * - At start it loads the base (`workerData.basePath`, a snapshot or a venues file) and learns
- *   its places venue by venue (LivePlaces: every record read once, here, beside queries), then
- *   posts `{type: 'ready'}`.
- * - Per job: folds the change log's entries up to `upToSeq` straight into its engine's base
- *   (Engine.foldIn: the last state of each venue named; the records are not validated again,
- *   the main thread did when it accepted them; the new base folded from the old one's columns
- *   and one engine over the upserted records, unchanged records copied byte for byte,
- *   src/live/fold-sides.ts),
+ * one thread for the life of the service, holding its own engine over the base and the
+ * change log's batches, so that a compaction neither parses nor rebuilds anything but the fold.
+ * - At start it loads the base (`workerData.basePath`, a snapshot or a venues file), learns
+ *   its places venue by venue (LivePlaces: every record read once, here, beside queries) and
+ *   applies the log's entries up to `workerData.loggedSeq`, then posts `{type: 'ready'}`.
+ * - Told of each batch the main thread logged (`{type: 'logged', seq}`), it reads the log's new
+ *   entries and applies them to its engine as runs (log-follower.ts; the records are
+ *   validated again, as at a replay), off the query path and at the lowest priority.
+ * - Per job: applies whatever entries up to `upToSeq` it has not yet (none, usually), folds
+ *   its runs into a new base (Engine.compact: the new base built from the old one's columns
+ *   and the runs', unchanged records copied byte for byte, src/live/fold-sides.ts),
  *   lays it out as a snapshot in memory, writes that to `outPath` and fsyncs it, and posts the
  *   same bytes with copies of the kd-tree and the search's derived columns, so the main thread
  *   restores the new base in a millisecond or so. The compacted engine is the base of the next
- *   job.
+ *   job. Told that the log was replaced (`{type: 'log replaced'}`, after the main thread cut
+ *   it), it reads the new file from its start.
  * - What it hands over lives in SharedArrayBuffers (shared, not copied, on posting). V8 does
  *   not count shared memory as an isolate's external memory (BackingStore::
  *   PerIsolateAccountingLength is 0 for it), so the main thread taking in a new base of some
  *   hundreds of MB does not force collections of its heap ("external memory pressure")
  *   between two queries; the old base's memory is freed at the main thread's next full
  *   collection instead (docs/updates.md).
- * If a job fails, the engine keeps its base (a fold changes it only once built; with changes
- * pending it applies them first, see Engine.foldIn); the log still holds every entry after the
- * main thread's base, and applying an entry again changes nothing (each entry sets the state
- * of the venues it names), so the next job is correct too.
+ * If a job fails, the engine keeps its base and the entries it applied (a fold changes the
+ * engine only once built); the log still holds every entry after the main thread's base, and
+ * the next job goes on from there. A batch that does not apply here (it did on the main
+ * thread, so only a damaged log) fails every job, and the service keeps its base and log.
  */
 import { closeSync, fsyncSync, openSync, readFileSync, readlinkSync, writeSync } from 'node:fs';
 import { setPriority } from 'node:os';
@@ -35,26 +37,41 @@ import type { VenueRecord } from '../schema/venue.js';
 import type { PreparedSearchColumns } from '../search/search-service.js';
 import { readSnapshot } from '../snapshot/read-snapshot.js';
 import { snapshotImage } from '../snapshot/write-snapshot.js';
-import { readLog } from './change-log.js';
-import { foldLogged } from './fold-changes.js';
+import type { LogEntry } from './change-log.js';
+import { applyLogged } from './fold-changes.js';
+import { LogFollower } from './log-follower.js';
 
 export interface CompactionJob {
-  readonly logPath: string;
   readonly upToSeq: number;
   readonly outPath: string;
 }
 
+/** What the worker is started with. */
+export interface CompactionWorkerData {
+  /** The base file: a snapshot or a venues file. */
+  readonly basePath: string;
+  /** The change log over that base. */
+  readonly logPath: string;
+  /** The seq of the last batch logged and acknowledged (0: none): applied before `ready`. */
+  readonly loggedSeq: number;
+}
+
+/** What the main thread posts to the worker. */
+export type WorkerRequest =
+  | { readonly type: 'logged'; readonly seq: number }
+  | { readonly type: 'log replaced' }
+  | ({ readonly type: 'compact' } & CompactionJob);
+
 /**
- * Worker phases, ms: read the log, pick the job's entries (applyMs), fold them in, lay the
- * snapshot out in memory (imageMs), write and fsync it, copy the handed-over tree and
- * columns; and the CPU time the
+ * Worker phases of a job, ms: apply the entries up to the job's seq not applied yet (usually
+ * none: see `logged`), fold the runs into the new base, lay the snapshot out in memory
+ * (imageMs), write and fsync it, copy the handed-over tree and columns; and the CPU time the
  * thread took for the job (Linux; NaN elsewhere), which on a busy machine is what the job
  * costs, the wall time being stretched by the thread's low priority.
  */
 export interface CompactionPhases {
   readonly cpuMs: number;
-  readonly readLogMs: number;
-  readonly applyMs: number;
+  readonly catchUpMs: number;
   readonly foldMs: number;
   readonly imageMs: number;
   readonly writeAndSyncMs: number;
@@ -69,7 +86,8 @@ export interface BuiltBase {
 }
 
 export type WorkerMessage =
-  | { type: 'ready'; venues: number; loadMs: number }
+  /** `loadMs`: the base loaded and its places learnt; `logMs`: then the log's `entries` read and applied. */
+  | { type: 'ready'; venues: number; loadMs: number; logMs: number; entries: number }
   | { type: 'done'; ok: true; venues: number; ms: number; phases: CompactionPhases; built: BuiltBase }
   | { type: 'done'; ok: false; error: string }
   | { type: 'failed'; error: string };
@@ -94,7 +112,12 @@ function threadCpuMs(): number {
   }
 }
 
-function compact(engine: Engine, job: CompactionJob): WorkerMessage & { ok: true } {
+/** Applies log entries to the engine, as a replay does. */
+function applier(engine: Engine): (entry: LogEntry) => void {
+  return (entry) => applyLogged(engine, entry.change);
+}
+
+function compact(engine: Engine, log: LogFollower, job: CompactionJob): WorkerMessage & { ok: true } {
   const t0 = performance.now();
   const cpu0 = threadCpuMs();
   let last = t0;
@@ -104,12 +127,9 @@ function compact(engine: Engine, job: CompactionJob): WorkerMessage & { ok: true
     last = now;
     return ms;
   };
-  const entries = readLog(job.logPath).entries;
-  const readLogMs = mark();
-  const changes = entries.filter((e) => e.seq <= job.upToSeq).map((e) => e.change);
-  const applyMs = mark();
-  // The log's records straight into the new base (validated when they were accepted; no runs).
-  foldLogged(engine, ...changes);
+  log.catchUp(job.upToSeq, applier(engine));
+  const catchUpMs = mark();
+  engine.compact();
   engine.learntPlaces();
   const foldMs = mark();
   // The file's bytes in one buffer of their own: written, synced, then handed over as they are.
@@ -129,7 +149,7 @@ function compact(engine: Engine, job: CompactionJob): WorkerMessage & { ok: true
   const search: PreparedSearchColumns = { ...prepared, termBits: sharedCopy(prepared.termBits), vibeBits: sharedCopy(prepared.vibeBits), occupiedCells: sharedCopy(prepared.occupiedCells) };
   const tree = sharedCopy(new Uint8Array(engine.spatial.treeData)).buffer as unknown as SharedArrayBuffer;
   const handOverMs = mark();
-  return { type: 'done', ok: true, venues: engine.size, ms: performance.now() - t0, phases: { cpuMs: threadCpuMs() - cpu0, readLogMs, applyMs, foldMs, imageMs, writeAndSyncMs, handOverMs }, built: { bytes, tree, search } };
+  return { type: 'done', ok: true, venues: engine.size, ms: performance.now() - t0, phases: { cpuMs: threadCpuMs() - cpu0, catchUpMs, foldMs, imageMs, writeAndSyncMs, handOverMs }, built: { bytes, tree, search } };
 }
 
 /** A copy of `a` in a SharedArrayBuffer of its own. */
@@ -158,20 +178,39 @@ function yieldToQueries(): void {
 async function main(): Promise<void> {
   const port = parentPort!;
   yieldToQueries();
-  const t0 = performance.now();
+  const { basePath, logPath, loggedSeq } = workerData as CompactionWorkerData;
+  const log = new LogFollower(logPath);
   let base: Engine;
+  let loadMs: number;
+  let logMs: number;
+  let entries: number;
   try {
-    base = await loadBase((workerData as { basePath: string }).basePath);
+    const t0 = performance.now();
+    base = await loadBase(basePath);
+    const t1 = performance.now();
+    loadMs = t1 - t0;
+    entries = log.catchUp(loggedSeq, applier(base));
+    logMs = performance.now() - t1;
   } catch (e) {
     port.postMessage({ type: 'failed', error: e instanceof Error ? e.message : String(e) } satisfies WorkerMessage);
     return;
   }
-  port.postMessage({ type: 'ready', venues: base.size, loadMs: performance.now() - t0 } satisfies WorkerMessage);
-  port.on('message', (job: CompactionJob) => {
-    try {
-      port.postMessage(compact(base, job));
-    } catch (e) {
-      port.postMessage({ type: 'done', ok: false, error: e instanceof Error ? e.message : String(e) } satisfies WorkerMessage);
+  port.postMessage({ type: 'ready', venues: base.size, loadMs, logMs, entries } satisfies WorkerMessage);
+  port.on('message', (request: WorkerRequest) => {
+    if (request.type === 'logged') {
+      try {
+        log.catchUp(request.seq, applier(base));
+      } catch {
+        // left for the next job, which reads the log again and fails with this error if it stays
+      }
+    } else if (request.type === 'log replaced') {
+      log.replaced();
+    } else {
+      try {
+        port.postMessage(compact(base, log, request));
+      } catch (e) {
+        port.postMessage({ type: 'done', ok: false, error: e instanceof Error ? e.message : String(e) } satisfies WorkerMessage);
+      }
     }
   });
 }

@@ -1,33 +1,57 @@
 /**
  * The main thread's handle on the compaction worker (compaction-worker.ts): started with the
- * base file, it loads the base into an engine of its own in the background; {@link Compactor.run}
- * then folds the change log into it and builds the new base. One job at a time (LiveVenues runs one
- * compaction at a time). A worker that fails or exits is replaced by a fresh one at the next
- * job (which reads the base again).
+ * base file and the change log, it loads the base into an engine of its own in the background
+ * and applies the log's batches to it as they are logged ({@link Compactor.logged});
+ * {@link Compactor.run} then folds them into the new base. One job at a time (LiveVenues runs
+ * one compaction at a time). A worker that fails or exits is replaced by a fresh one at the
+ * next job (which reads the base and the log again).
  */
 import type { Worker } from 'node:worker_threads';
-import type { BuiltBase, CompactionJob, CompactionPhases, WorkerMessage } from './compaction-worker.js';
+import type { BuiltBase, CompactionJob, CompactionPhases, CompactionWorkerData, WorkerMessage, WorkerRequest } from './compaction-worker.js';
 import { siblingModule, startWorker } from '../threads/start-worker.js';
 
 export interface CompactionResult {
   readonly venues: number;
-  /** Worker time of the job, ms (the base was loaded before, see {@link Compactor.ready}). */
+  /** Worker time of the job, ms (the base was loaded and the batches applied before, see {@link Compactor.ready}). */
   readonly ms: number;
   readonly phases: CompactionPhases;
   readonly built: BuiltBase;
 }
 
+/** How the worker started: ms to load the base and learn its places, then to read and apply the log's `entries` logged by then. */
+export interface CompactorStart {
+  readonly loadMs: number;
+  readonly logMs: number;
+  readonly entries: number;
+}
+
 export class Compactor {
   private worker: Worker | null = null;
   private basePath: string;
-  /** Resolves with the time the worker took to load the base and learn its places, ms. */
-  ready: Promise<number> = Promise.resolve(0);
+  private readonly logPath: string;
+  /** The seq of the last batch logged (the worker applies the log up to it). */
+  private loggedSeq: number;
+  /** Resolves once the worker has loaded the base and applied the log, with the times it took. */
+  ready: Promise<CompactorStart> = Promise.resolve({ loadMs: 0, logMs: 0, entries: 0 });
   private pending: { resolve: (r: CompactionResult) => void; reject: (e: Error) => void } | null = null;
 
-  /** `basePath`: the base file the main thread's engine was loaded from. */
-  constructor(basePath: string) {
+  /** `basePath`: the base file the main thread's engine was loaded from; `logPath`: its change log, holding entries up to `loggedSeq`. */
+  constructor(basePath: string, logPath: string, loggedSeq: number) {
     this.basePath = basePath;
+    this.logPath = logPath;
+    this.loggedSeq = loggedSeq;
     this.start();
+  }
+
+  /** Tells the worker that batch `seq` is logged and acknowledged: it applies it in the background. */
+  logged(seq: number): void {
+    this.loggedSeq = seq;
+    this.post({ type: 'logged', seq });
+  }
+
+  /** Tells the worker that the log was replaced by a new file (ChangeLog.keepAfter). */
+  logReplaced(): void {
+    this.post({ type: 'log replaced' });
   }
 
   /** Builds the base of the log's entries up to `job.upToSeq` over the worker's records. */
@@ -36,7 +60,7 @@ export class Compactor {
     await this.ready;
     return new Promise<CompactionResult>((resolve, reject) => {
       this.pending = { resolve, reject };
-      this.worker!.postMessage(job);
+      this.post({ type: 'compact', ...job });
     });
   }
 
@@ -51,28 +75,33 @@ export class Compactor {
     await worker?.terminate();
   }
 
+  private post(request: WorkerRequest): void {
+    this.worker?.postMessage(request);
+  }
+
   private start(): void {
-    const worker = startWorker(siblingModule(import.meta.url, 'compaction-worker'), { basePath: this.basePath });
+    const data: CompactionWorkerData = { basePath: this.basePath, logPath: this.logPath, loggedSeq: this.loggedSeq };
+    const worker = startWorker(siblingModule(import.meta.url, 'compaction-worker'), { ...data });
     // The worker never keeps the process alive on its own (a service stops when its server does).
     worker.unref();
     this.worker = worker;
-    let loaded: ((ms: number) => void) | null = null;
-    let loadFailed: ((e: Error) => void) | null = null;
-    this.ready = new Promise<number>((resolve, reject) => {
-      loaded = resolve;
-      loadFailed = reject;
+    let started: ((s: CompactorStart) => void) | null = null;
+    let startFailed: ((e: Error) => void) | null = null;
+    this.ready = new Promise<CompactorStart>((resolve, reject) => {
+      started = resolve;
+      startFailed = reject;
     });
     this.ready.catch(() => {});
     const fail = (e: Error) => {
       if (this.worker === worker) this.worker = null;
-      loadFailed?.(e);
+      startFailed?.(e);
       this.pending?.reject(e);
       this.pending = null;
     };
     worker.on('message', (m: WorkerMessage) => {
-      if (m.type === 'ready') loaded?.(m.loadMs);
+      if (m.type === 'ready') started?.({ loadMs: m.loadMs, logMs: m.logMs, entries: m.entries });
       else if (m.type === 'failed') {
-        fail(new Error(`compaction worker cannot read the base ${this.basePath}: ${m.error}`));
+        fail(new Error(`compaction worker cannot load the base ${this.basePath} and its change log ${this.logPath}: ${m.error}`));
         void worker.terminate();
       } else {
         const pending = this.pending;

@@ -3,7 +3,7 @@ import type { VenueRecord } from '../schema/venue.js';
 import type { Change } from './change-log.js';
 
 /** The last state each venue named by `changes` is left in: its record, or null (removed). */
-export function foldChanges(changes: readonly Change[]): Map<string, VenueRecord | null> {
+function foldChanges(changes: readonly Change[]): Map<string, VenueRecord | null> {
   const last = new Map<string, VenueRecord | null>();
   for (const c of changes) {
     if (c.op === 'upsert') for (const r of c.records) last.set(r.id, r);
@@ -17,16 +17,6 @@ export function applyLogged(engine: Engine, ...changes: Change[]): void {
   const { upserts, removes } = lastStates(changes);
   if (upserts.length > 0) engine.upsert(upserts);
   if (removes.length > 0) engine.remove(removes);
-}
-
-/**
- * Folds logged batches straight into the engine's base (Engine.foldIn: the records were
- * validated when their batch was accepted), leaving nothing pending: for the compaction
- * worker, which builds the next base from them.
- */
-export function foldLogged(engine: Engine, ...changes: Change[]): void {
-  const { upserts, removes } = lastStates(changes);
-  engine.foldIn(upserts, removes);
 }
 
 function lastStates(changes: readonly Change[]): { upserts: VenueRecord[]; removes: string[] } {

@@ -5,8 +5,9 @@
  * - `changes.log` in the live directory: every accepted batch, appended and synced before
  *   it is acknowledged (change-log.ts), replayed over the base at start;
  * - compaction, when the engine holds more than `compactAfter` pending changes: the
- *   compaction worker (compactor.ts; it loaded the base into an engine of its own at open)
- *   applies the log to its engine, folds it into the new base (Engine.compact), writes it as
+ *   compaction worker (compactor.ts; it loaded the base into an engine of its own at open,
+ *   and applies each batch to it once logged, in the background) folds the batches into the
+ *   new base (Engine.compact), writes it as
  *   `base.snapshot.next` (synced), then hands its bytes, kd-tree and search columns over
  *   (shared, not copied); on the main thread the
  *   file is renamed to `base.snapshot` (directory synced), the log is cut to the batches the
@@ -25,7 +26,7 @@ import type { VenueRecord } from '../schema/venue.js';
 import { restoreSnapshotInSteps } from '../snapshot/read-snapshot.js';
 import { ChangeLog, syncDirectoryAsync, type Change, type LogEntry } from './change-log.js';
 import type { CompactionJob } from './compaction-worker.js';
-import { Compactor } from './compactor.js';
+import { Compactor, type CompactorStart } from './compactor.js';
 import { LiveDirLock } from './live-dir-lock.js';
 import { applyLogged } from './fold-changes.js';
 
@@ -47,7 +48,7 @@ export interface CompactionReport {
   readonly venues: number;
   /** Batches folded in (log entries up to this seq). */
   readonly upToSeq: number;
-  /** Worker time of the job: apply the log to the worker's engine, fold, write, hand over (ms). */
+  /** Worker time of the job: apply the batches it has not applied yet (usually none), fold, write, hand over (ms). */
   readonly buildMs: number;
   /** Whole compaction, start to swap (ms). */
   readonly totalMs: number;
@@ -97,7 +98,7 @@ export class LiveVenues {
       const engine = await options.load(basePath);
       const { log, entries } = await ChangeLog.open(join(options.dir, 'changes.log'));
       applyLogged(engine, ...entries.map((e) => e.change));
-      return new LiveVenues(engine, log, entries, options, new Compactor(basePath), lock);
+      return new LiveVenues(engine, log, entries, options, new Compactor(basePath, log.path, log.lastSeq), lock);
     } catch (err) {
       lock.release();
       throw err;
@@ -117,6 +118,7 @@ export class LiveVenues {
       const change: Change = { op: 'upsert', records: records as VenueRecord[] };
       const seq = await this.log.append(change);
       this.sinceBase.push({ seq, change });
+      this.compactor.logged(seq);
       const result = prepared.apply();
       this.maybeCompact();
       return { ...result, seq };
@@ -132,6 +134,7 @@ export class LiveVenues {
         const change: Change = { op: 'remove', ids: known };
         seq = await this.log.append(change);
         this.sinceBase.push({ seq, change });
+        this.compactor.logged(seq);
       }
       const result = this.engine.remove(ids);
       this.maybeCompact();
@@ -148,10 +151,11 @@ export class LiveVenues {
   }
 
   /**
-   * Resolves when the compaction worker has loaded the base (started by open, in
-   * the background), with the time it took, ms; a compaction started before waits for it.
+   * Resolves when the compaction worker has loaded the base and applied the log's batches
+   * (started by open, in the background), with the times it took; a compaction started
+   * before waits for it.
    */
-  get compactorReady(): Promise<number> {
+  get compactorReady(): Promise<CompactorStart> {
     return this.compactor.ready;
   }
 
@@ -187,7 +191,6 @@ export class LiveVenues {
     const t0 = performance.now();
     const dir = this.options.dir;
     const job: CompactionJob = await this.serial(async () => ({
-      logPath: this.log.path,
       upToSeq: this.log.lastSeq,
       outPath: join(dir, 'base.snapshot.next'),
     }));
@@ -200,6 +203,7 @@ export class LiveVenues {
       this.compactor.rebase(target);
       const after = this.sinceBase.filter((e) => e.seq > job.upToSeq);
       await this.log.keepAfter(job.upToSeq, after);
+      this.compactor.logReplaced();
       this.sinceBase = after;
       // The swap, in steps of one event-loop turn each so that queries run between them
       // (each is a millisecond or so at 1M venues): restore over the handed-over bytes, tree

@@ -1,0 +1,100 @@
+/**
+ * The compaction worker's reading of the change log (compaction-worker.ts): the main thread
+ * tells the worker the seq of each batch it logged, and the worker reads the new entries and
+ * applies them to its engine then, as runs, in the background. A compaction then finds every
+ * batch applied and only folds (Engine.compact): it neither parses the log nor builds the
+ * batches (docs/updates.md, "Applied as logged").
+ * - Only complete lines are read (a newline, the checksum right); the rest of the file is read
+ *   at the next catch-up. A line past the seq asked for is not applied: the main thread has
+ *   not acknowledged it yet (ChangeLog.append writes before it syncs).
+ * - A compaction replaces the log (ChangeLog.keepAfter renames a new file over it, holding the
+ *   entries the new base lacks): after {@link replaced}, or on finding a file with another
+ *   inode, the log is read from its start, and the entries applied already are skipped.
+ * - Applying an entry again changes nothing (each sets the state of the venues it names), so a
+ *   fresh follower starts at the log's first entry, whatever its base holds of the log.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { parseLine, type LogEntry } from './change-log.js';
+
+export class LogFollower {
+  readonly path: string;
+  /** The seq of the last entry applied (0: none yet). */
+  appliedSeq = 0;
+  /** The inode of the file read so far (-1: none). */
+  private inode = -1;
+  /** Bytes of that file read and consumed: whole lines, the entries applied or skipped. */
+  private offset = 0;
+
+  constructor(path: string) {
+    this.path = path;
+  }
+
+  /** Told that the log was replaced by a new file (read it from its start). */
+  replaced(): void {
+    this.inode = -1;
+    this.offset = 0;
+  }
+
+  /**
+   * Applies, in order, each entry after {@link appliedSeq} up to `toSeq` that the log holds,
+   * with `apply`; returns how many it applied. Throws if the log does not hold them all (a
+   * gap, or `toSeq` not reached): the entries applied stay applied, and a later call goes on
+   * from there. An entry whose `apply` throws is not counted applied.
+   */
+  catchUp(toSeq: number, apply: (entry: LogEntry) => void): number {
+    if (this.appliedSeq >= toSeq) return 0;
+    const bytes = this.readNew();
+    let applied = 0;
+    // Bytes of `bytes` consumed: whole lines, each applied or skipped.
+    let at = 0;
+    try {
+      while (at < bytes.length && this.appliedSeq < toSeq) {
+        const nl = bytes.indexOf(10, at);
+        if (nl < 0) break; // a line being written
+        const entry = parseLine(bytes.toString('utf8', at, nl));
+        if (entry === null || entry.seq > toSeq) break; // being written, or not acknowledged yet
+        if (entry.seq > this.appliedSeq) {
+          if (this.appliedSeq > 0 && entry.seq !== this.appliedSeq + 1) {
+            throw new Error(`change log ${this.path}: entry ${entry.seq} follows entry ${this.appliedSeq}, the entries between are missing`);
+          }
+          apply(entry);
+          this.appliedSeq = entry.seq;
+          applied++;
+        }
+        at = nl + 1;
+      }
+    } finally {
+      this.offset += at;
+    }
+    if (this.appliedSeq < toSeq) throw new Error(`change log ${this.path}: entry ${toSeq} was logged, but the log holds entries up to ${this.appliedSeq} only`);
+    return applied;
+  }
+
+  /** The bytes of the log after those consumed (from its start when the file was replaced); none when there is no log. */
+  private readNew(): Buffer {
+    let fd: number;
+    try {
+      fd = openSync(this.path, 'r');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
+      throw e;
+    }
+    try {
+      const { ino, size } = fstatSync(fd);
+      if (ino !== this.inode) {
+        this.inode = ino;
+        this.offset = 0;
+      }
+      const bytes = Buffer.allocUnsafe(Math.max(0, size - this.offset));
+      let read = 0;
+      while (read < bytes.length) {
+        const n = readSync(fd, bytes, read, bytes.length - read, this.offset + read);
+        if (n === 0) break;
+        read += n;
+      }
+      return bytes.subarray(0, read);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
