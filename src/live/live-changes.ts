@@ -379,13 +379,28 @@ function countGenres(side: Side, words: ReadonlySet<string>, into: Map<string, n
   }
   if (!any) return;
   const { termStart, termCodes, primaryGenre } = store;
+  // A venue's additional genres, read alone from its bytes (no full record decoded, none
+  // cached): only for a venue whose terms hold a word not its primary genre.
+  const picked = new PickedFields(['additionalGenres']);
+  // Term code of each spelling met (lookup normalises the word: a chain of regexes).
+  const codeOf = new Map<string, number>();
+  const lookup = (g: string): number => {
+    let c = codeOf.get(g);
+    if (c === undefined) codeOf.set(g, (c = store.terms.lookup(g)));
+    return c;
+  };
   for (let i = 0; i < store.size; i++) {
     if (side.hidden[i] !== 0) continue;
     for (let k = termStart[i]!; k < termStart[i + 1]!; k++) {
       const code = termCodes[k]!;
       const w = wordOf[code];
       if (w === undefined) continue;
-      if (primaryGenre[i] === code || (store.record(i).additionalGenres ?? []).some((g) => store.terms.lookup(g) === code)) into.set(w, into.get(w)! + 1);
+      if (primaryGenre[i] !== code) {
+        store.pick(i, picked);
+        const additional = (picked.values[0] as string[] | undefined) ?? [];
+        if (!additional.some((g) => lookup(g) === code)) continue;
+      }
+      into.set(w, into.get(w)! + 1);
     }
   }
 }
