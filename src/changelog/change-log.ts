@@ -107,10 +107,13 @@ export class ChangeLog {
   private handle: FileHandle | null = null;
   /** The seq of the last entry written (0: none). */
   lastSeq: number;
+  /** The file's length in bytes: whole lines only (see {@link append}). */
+  bytes: number;
 
-  private constructor(path: string, lastSeq: number) {
+  private constructor(path: string, lastSeq: number, bytes: number) {
     this.path = path;
     this.lastSeq = lastSeq;
+    this.bytes = bytes;
   }
 
   /** Opens (creating it if needed) the log at `path`, cutting off a torn last line; returns its entries. */
@@ -125,7 +128,7 @@ export class ChangeLog {
         closeSync(fd);
       }
     }
-    const log = new ChangeLog(path, entries.at(-1)?.seq ?? 0);
+    const log = new ChangeLog(path, entries.at(-1)?.seq ?? 0, goodBytes);
     log.handle = await open(path, 'a');
     await log.handle.sync();
     syncDirectory(dirname(path));
@@ -135,24 +138,46 @@ export class ChangeLog {
   /** Appends one batch and waits until it is on disk (fdatasync); returns its seq. */
   async append(change: Change): Promise<number> {
     const seq = this.lastSeq + 1;
-    await this.handle!.write(logLine({ seq, change }));
+    const line = Buffer.from(logLine({ seq, change }));
+    await this.handle!.write(line);
     await this.handle!.datasync();
     this.lastSeq = seq;
+    this.bytes += line.length;
     return seq;
   }
 
   /**
-   * Replaces the log by its entries after `seq` (they are not in the new base yet):
-   * written to a temporary file, synced, renamed over the log, directory synced. A crash
-   * at any point leaves either the old log or the new one, both correct over the new base
-   * (replaying an entry the base already holds changes nothing: each entry sets the state
-   * of the venues it names).
+   * Replaces the log by its bytes from `offset` on (the entries a new base does not hold:
+   * `offset` was {@link bytes} when that base's last entry was the last written), copied as
+   * they are: written to a temporary file, synced, renamed over the log, directory synced.
+   * Returns those entries. A crash at any point leaves either the old log or the new one, both
+   * correct over the new base (replaying an entry the base already holds changes nothing: each
+   * entry sets the state of the venues it names).
    */
-  async keepAfter(seq: number, entries: readonly LogEntry[]): Promise<void> {
+  async keepFrom(offset: number): Promise<LogEntry[]> {
+    const tail = Buffer.alloc(this.bytes - offset);
+    const source = await open(this.path, 'r');
+    try {
+      for (let done = 0; done < tail.length; ) {
+        const { bytesRead } = await source.read(tail, done, tail.length - done, offset + done);
+        if (bytesRead === 0) throw new VenueSearchError('invalid_data', `change log ${this.path} is shorter than the ${this.bytes} bytes written to it`, { param: 'path', value: this.path });
+        done += bytesRead;
+      }
+    } finally {
+      await source.close();
+    }
+    const entries: LogEntry[] = [];
+    for (let at = 0; at < tail.length; ) {
+      const nl = tail.indexOf(10, at);
+      const entry = nl < 0 ? null : parseLine(tail.toString('utf8', at, nl));
+      if (entry === null) throw new VenueSearchError('invalid_data', `change log ${this.path} is damaged at byte ${offset + at}, in lines written since the compaction began`, { param: 'path', value: this.path });
+      entries.push(entry);
+      at = nl + 1;
+    }
     const tmp = `${this.path}.next`;
     const out = await open(tmp, 'w');
     try {
-      for (const e of entries) if (e.seq > seq) await out.write(logLine(e));
+      await out.write(tail);
       await out.sync();
     } finally {
       await out.close();
@@ -161,6 +186,8 @@ export class ChangeLog {
     await rename(tmp, this.path);
     await syncDirectoryAsync(dirname(this.path));
     this.handle = await open(this.path, 'a');
+    this.bytes = tail.length;
+    return entries;
   }
 
   async close(): Promise<void> {

@@ -49,7 +49,7 @@ export class Compactor {
     this.post({ type: 'logged', seq });
   }
 
-  /** Tells the worker that the log was replaced by a new file (ChangeLog.keepAfter). */
+  /** Tells the worker that the log was replaced by a new file (ChangeLog.keepFrom). */
   logReplaced(): void {
     this.post({ type: 'log replaced' });
   }

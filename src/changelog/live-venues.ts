@@ -24,7 +24,7 @@ import type { Engine } from '../engine.js';
 import type { RemoveResult, UpsertResult } from '../live/live-changes.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { restoreSnapshotInSteps } from '../snapshot/read-snapshot.js';
-import { ChangeLog, syncDirectoryAsync, type Change, type LogEntry } from './change-log.js';
+import { ChangeLog, syncDirectoryAsync, type Change } from './change-log.js';
 import type { CompactionJob } from './compaction-worker.js';
 import { Compactor, type CompactorStart } from './compactor.js';
 import { LiveDirLock } from './live-dir-lock.js';
@@ -62,8 +62,6 @@ export class LiveVenues {
   readonly engine: Engine;
   private readonly options: LiveVenuesOptions;
   private readonly log: ChangeLog;
-  /** Log entries not in the current base file (all of them until the first compaction). */
-  private sinceBase: LogEntry[];
   private queue: Promise<unknown> = Promise.resolve();
   private compacting: Promise<CompactionReport> | null = null;
   private readonly compactor: Compactor;
@@ -71,7 +69,6 @@ export class LiveVenues {
   private constructor(
     engine: Engine,
     log: ChangeLog,
-    entries: LogEntry[],
     options: LiveVenuesOptions,
     compactor: Compactor,
     /** This process's hold on the live directory (one service per directory). */
@@ -80,7 +77,6 @@ export class LiveVenues {
     this.engine = engine;
     this.log = log;
     this.compactor = compactor;
-    this.sinceBase = entries;
     this.options = options;
   }
 
@@ -98,7 +94,7 @@ export class LiveVenues {
       const engine = await options.load(basePath);
       const { log, entries } = await ChangeLog.open(join(options.dir, 'changes.log'));
       applyLogged(engine, ...entries.map((e) => e.change));
-      return new LiveVenues(engine, log, entries, options, new Compactor(basePath, log.path, log.lastSeq), lock);
+      return new LiveVenues(engine, log, options, new Compactor(basePath, log.path, log.lastSeq), lock);
     } catch (err) {
       lock.release();
       throw err;
@@ -117,7 +113,6 @@ export class LiveVenues {
       const prepared = this.engine.prepareUpsert(records);
       const change: Change = { op: 'upsert', records: records as VenueRecord[] };
       const seq = await this.log.append(change);
-      this.sinceBase.push({ seq, change });
       this.compactor.logged(seq);
       const result = prepared.apply();
       this.maybeCompact();
@@ -133,7 +128,6 @@ export class LiveVenues {
       if (known.length > 0) {
         const change: Change = { op: 'remove', ids: known };
         seq = await this.log.append(change);
-        this.sinceBase.push({ seq, change });
         this.compactor.logged(seq);
       }
       const result = this.engine.remove(ids);
@@ -190,9 +184,10 @@ export class LiveVenues {
   private async runCompaction(): Promise<CompactionReport> {
     const t0 = performance.now();
     const dir = this.options.dir;
-    const job: CompactionJob = await this.serial(async () => ({
-      upToSeq: this.log.lastSeq,
-      outPath: join(dir, 'base.snapshot.next'),
+    // The log's length when its entry upToSeq was the last: the entries after it start there.
+    const { job, logBytes } = await this.serial(async () => ({
+      job: { upToSeq: this.log.lastSeq, outPath: join(dir, 'base.snapshot.next') } satisfies CompactionJob,
+      logBytes: this.log.bytes,
     }));
     const built = await this.compactor.run(job);
     return this.serial(async () => {
@@ -201,10 +196,9 @@ export class LiveVenues {
       await rename(job.outPath, target);
       await syncDirectoryAsync(dir);
       this.compactor.rebase(target);
-      const after = this.sinceBase.filter((e) => e.seq > job.upToSeq);
-      await this.log.keepAfter(job.upToSeq, after);
+      // The log cut to the entries after upToSeq (its bytes from logBytes on, copied as they are).
+      const after = await this.log.keepFrom(logBytes);
       this.compactor.logReplaced();
-      this.sinceBase = after;
       // The swap, in steps of one event-loop turn each so that queries run between them
       // (each is a millisecond or so at 1M venues): restore over the handed-over bytes, tree
       // and columns; create the search; re-apply each batch that arrived meanwhile; adopt.

@@ -7,7 +7,7 @@
  * - Only complete lines are read (a newline, the checksum right); the rest of the file is read
  *   at the next catch-up. A line past the seq asked for is not applied: the main thread has
  *   not acknowledged it yet (ChangeLog.append writes before it syncs).
- * - A compaction replaces the log (ChangeLog.keepAfter renames a new file over it, holding the
+ * - A compaction replaces the log (ChangeLog.keepFrom renames a new file over it, holding the
  *   entries the new base lacks): after {@link replaced}, or on finding a file with another
  *   inode, the log is read from its start, and the entries applied already are skipped.
  * - Applying an entry again changes nothing (each sets the state of the venues it names), so a

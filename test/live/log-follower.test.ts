@@ -67,7 +67,7 @@ describe('LogFollower', () => {
       writeFileSync(path, lines(1, 2, 3, 4));
       const { follower, applied, apply } = follow(path);
       follower.catchUp(4, apply);
-      // As ChangeLog.keepAfter(2, ...) leaves it: the entries after the new base, then more appended.
+      // As ChangeLog.keepFrom leaves it: the entries after the new base, then more appended.
       writeFileSync(`${path}.next`, lines(3, 4, 5));
       renameSync(`${path}.next`, path);
       appendFileSync(path, lines(6));
