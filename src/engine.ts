@@ -16,6 +16,7 @@ import { gazetteerCountriesFor } from './places/gazetteer-countries.js';
 import { LearntPlaces } from './places/learnt-places.js';
 import { checkUpsertBatch, LiveChanges, stalePreparedUpsert, type PreparedUpsert, type RemoveResult, type UpsertResult } from './live/live-changes.js';
 import type { LivePlaces } from './live/live-places.js';
+import type { FoldedBase } from './live/fold-sides.js';
 import { createSearchService, type SearchService } from './search/index.js';
 import type { MultiLocationSearch, PreparedSearchColumns } from './search/search-service.js';
 import { buildOpeningTables } from './search/opening-states.js';
@@ -50,6 +51,14 @@ export interface EngineOptions {
 
 /** A folded base's kd-tree leaves are sorted by latitude (foldSides sorts them, as a build does). */
 const FOLDED_LEAVES_SORTED = true;
+
+/** The options of a run's engine (src/live: records validated already; places are the live engine's). */
+const RUN_OPTIONS: EngineOptions = { validate: false, places: null };
+
+/** An engine over parts folded from engines' columns (src/live/fold-sides.ts): a compaction's base, or merged runs. */
+function engineFromFolded({ store, tree, hours, zones, find }: FoldedBase, options: EngineOptions): Engine {
+  return new Engine(new RestoredEngineParts(store, tree, hours, zones, null, find, undefined, FOLDED_LEAVES_SORTED), options);
+}
 
 /**
  * An engine's prebuilt parts, as a snapshot restores them (src/snapshot/read-snapshot.ts):
@@ -216,9 +225,9 @@ export class Engine {
    */
   compact(): this {
     if (this.live === null || this.live.pending === 0) return this;
-    const { store, tree, hours, zones, find } = this.live.fold();
+    const folded = this.live.fold();
     const places = this.live.keptPlaces();
-    this.adopt(new Engine(new RestoredEngineParts(store, tree, hours, zones, null, find, undefined, FOLDED_LEAVES_SORTED), { ...this.options, validate: false }));
+    this.adopt(engineFromFolded(folded, { ...this.options, validate: false }));
     this.keptPlaces = places;
     return this;
   }
@@ -247,7 +256,7 @@ export class Engine {
   }
 
   private changes(): LiveChanges {
-    this.live ??= new LiveChanges(this, (records) => new Engine(records, { validate: false, places: null }), this.keptPlaces);
+    this.live ??= new LiveChanges(this, { fromRecords: (records) => new Engine(records, RUN_OPTIONS), fromFolded: (folded) => engineFromFolded(folded, RUN_OPTIONS) }, this.keptPlaces);
     this.keptPlaces = null;
     return this.live;
   }
@@ -278,6 +287,11 @@ export class Engine {
    */
   nameTokensIfBuilt(): readonly string[] {
     return (this.findService?.names ?? this.restoredFind?.names)?.tokens ?? [];
+  }
+
+  /** Whether find's name index exists (built, or restored from a snapshot or a fold). */
+  get findBuilt(): boolean {
+    return this.findService !== null || this.restoredFind !== null;
   }
 
   /** Find's name index and density grid, built now if they are not yet (for a snapshot). */

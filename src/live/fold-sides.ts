@@ -8,6 +8,7 @@ import { HoursTable, HoursTableBuilder, UNKNOWN_SCHEDULE, ZoneTable } from '../h
 import { sortLeavesByLat } from '../spatial/leaf-order.js';
 import { CompactRecordsBuilder } from '../store/compact-records-builder.js';
 import { CompactRecordSource } from '../store/compact-records.js';
+import { IdIndex } from '../store/id-index.js';
 import { NO_GENRE, VenueStore } from '../store/venue-store.js';
 
 /** One part of the current data: an engine and its hidden bytes (1: replaced or removed). */
@@ -22,12 +23,28 @@ export interface FoldedBase {
   readonly tree: KDBush;
   readonly hours: HoursTable;
   readonly zones: ZoneTable;
-  readonly find: FindStructures;
+  /** Find's structures; null when not asked for (built at the engine's first find). */
+  readonly find: FindStructures | null;
 }
+
+/** What {@link foldSides} builds besides the store, tree and tables. */
+export interface FoldOptions {
+  /** Fold find's structures too (reads the first side's, building them if it has none yet); else `find` is null. */
+  readonly withFind: boolean;
+  /**
+   * The store finds ids by a hash (IdIndex: about one id read a lookup, against ~log2 n by
+   * binary search over the id order; building it reads every id once).
+   */
+  readonly hashIds: boolean;
+}
+
+/** A compaction's fold: find's structures folded, ids found by binary search (as a snapshot's store does). */
+export const BASE_FOLD: FoldOptions = { withFind: true, hashIds: false };
 
 /**
  * Compaction without a rebuild from records: the one base holding the venues of `sides` that
- * are not hidden, built from the sides' own columns and tables.
+ * are not hidden, built from the sides' own columns and tables (runs merge the same way:
+ * src/live/live-changes.ts).
  * - the order is that of a kd-tree over the venues' coordinates (as createEngine numbers
  *   venues; the tree is the spatial index);
  * - columns are copied; term and vibe codes are renumbered into dictionaries holding only the
@@ -37,8 +54,8 @@ export interface FoldedBase {
  *   blocks begin with (their replaced and removed records left unread in them, while at
  *   least 3/4 of the records the blocks hold are current: KEEP_BLOCKS_LIVE_SHARE; else they
  *   are copied byte for byte into new blocks); the dictionaries extend the first side's
- *   (CompactRecordsBuilder.extending); the others' records are decoded and encoded (the runs:
- *   the changes, a small part);
+ *   (CompactRecordsBuilder.extending); the others' records are transcoded (their bytes
+ *   copied, their dictionary codes renumbered: CompactRecordsBuilder.transcode);
  * - opening hours: each side's distinct schedules interned once, then a number per venue;
  *   time zones by name;
  * - find's name index from each side's words per venue (token ids renumbered into the sorted
@@ -49,7 +66,7 @@ export interface FoldedBase {
  * (test/live/oracle.test.ts): every answer's order is total over ids, and no answer depends
  * on dense indices or dictionary codes.
  */
-export function foldSides(sides: readonly FoldSide[], genres: readonly string[]): FoldedBase {
+export function foldSides(sides: readonly FoldSide[], genres: readonly string[], { withFind, hashIds }: FoldOptions = BASE_FOLD): FoldedBase {
   // The gathered venues (side by side, index ascending), then their kd-tree order.
   let n = 0;
   for (const side of sides) for (let i = 0; i < side.hidden.length; i++) if (side.hidden[i] === 0) n++;
@@ -138,6 +155,12 @@ export function foldSides(sides: readonly FoldSide[], genres: readonly string[])
     idOrder[out++] = o.k;
   }
   for (; copied < firstLive.length; copied++) idOrder[out++] = newIndex[0]![firstLive[copied]!]!;
+  const idOf = (k: number): string => stores[gSide[order[k]!]!]!.id(gIndex[order[k]!]!);
+  let idIndex: IdIndex | undefined;
+  if (hashIds) {
+    idIndex = new IdIndex(n);
+    for (let k = 0; k < n; k++) idIndex.add(idOf(k), k, idOf);
+  }
 
   // Records: the first side's kept in its blocks (or copied, when too few of the records
   // those hold would still be current), the others' encoded.
@@ -146,7 +169,9 @@ export function foldSides(sides: readonly FoldSide[], genres: readonly string[])
   for (let k = 0; k < n; k++) {
     const s = gSide[order[k]!]!;
     const i = gIndex[order[k]!]!;
-    if (s === 0 && source0 instanceof CompactRecordSource) records.copy(i, k);
+    const source = stores[s]!.source;
+    if (s === 0 && source instanceof CompactRecordSource) records.copy(i, k);
+    else if (source instanceof CompactRecordSource) records.transcode(source, i, k);
     else records.add(stores[s]!.record(i), lat[k]!, lon[k]!, k);
   }
 
@@ -195,11 +220,12 @@ export function foldSides(sides: readonly FoldSide[], genres: readonly string[])
       vibeCodes: vibes.codes,
       genreSpellings: genres,
       idOrder,
+      ...(idIndex !== undefined ? { idIndex } : {}),
     },
     records.finish(lat, lon),
   );
-  const names = foldNames(sides, order, gSide, gIndex);
-  return { store, tree, hours: hoursBuilder.finish(), zones: new ZoneTable(zoneCodes, zoneNames), find: { names, density: new DensityGrid(lat, lon) } };
+  const find = withFind ? { names: foldNames(sides, order, gSide, gIndex), density: new DensityGrid(lat, lon) } : null;
+  return { store, tree, hours: hoursBuilder.finish(), zones: new ZoneTable(zoneCodes, zoneNames), find };
 }
 
 /**

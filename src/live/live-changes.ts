@@ -11,7 +11,7 @@ import { SearchVocabulary } from '../search/search-vocabulary.js';
 import { WorstOfBest } from '../search/worst-of-best.js';
 import { validateVenue } from '../data/validate-venue.js';
 import { LearntPlaces } from '../places/learnt-places.js';
-import { foldSides, type FoldedBase } from './fold-sides.js';
+import { foldSides, type FoldedBase, type FoldSide } from './fold-sides.js';
 import { LivePlaces, type AddressedVenue } from './live-places.js';
 import { LiveWords } from './live-words.js';
 import type { Tombstones } from '../spatial/tombstones.js';
@@ -71,6 +71,14 @@ interface Side {
  */
 const RUN_GROWTH = 4;
 
+/** How a live engine builds its runs' engines. */
+export interface RunBuilders {
+  /** An engine over already validated records (a batch's run). */
+  readonly fromRecords: (records: VenueRecord[]) => Engine;
+  /** An engine over parts folded from runs (runs merged). */
+  readonly fromFolded: (folded: FoldedBase) => Engine;
+}
+
 /** A venue's place: side (0 = base, then runs, oldest first) and dense index there. */
 interface Where {
   readonly side: number;
@@ -84,10 +92,12 @@ interface Where {
  * - the base with tombstones (hidden bytes and their counts by tree position) for the
  *   venues replaced or removed since;
  * - runs: engines built with the same builder over the records of recent batches. Each
- *   upsert builds a run of its records; runs are merged (rebuilt together) whenever the
- *   one before the newest holds at most RUN_GROWTH times as many live venues, so a batch
- *   costs a small multiple of its own size and a record is rebuilt O(log pending) times;
- *   there are O(log pending) runs;
+ *   upsert builds a run of its records; runs are merged whenever the one before the newest
+ *   holds at most RUN_GROWTH times as many live venues, so a batch costs a small multiple
+ *   of its own size and a venue is merged O(log pending) times; there are O(log pending)
+ *   runs. A merge folds the runs' columns and tables (fold-sides.ts, as a compaction does:
+ *   the oldest run's records are kept as bytes, the others' transcoded), so no record is
+ *   decoded;
  * - `words`: the vocabulary words of the current record set, given to every side's search;
  * - `places`: places learnt from the current addresses, maintained venue by venue (built
  *   at the first use after a change).
@@ -105,7 +115,7 @@ export class LiveChanges {
   private sides: Side[];
   private readonly words: LiveWords;
   private livePlaces: LivePlaces | null = null;
-  private readonly makeEngine: (records: VenueRecord[]) => Engine;
+  private readonly build: RunBuilders;
   /** The merged page's bound shared by the sides' nearest-first walks (per search; reused). */
   private readonly pageBound = new WorstOfBest();
   /** Changes applied so far (a prepared upsert checks that none came in between). */
@@ -114,12 +124,12 @@ export class LiveChanges {
   readonly details = new DetailsService((id) => this.current(id)?.record ?? null);
 
   /**
-   * `makeEngine`: builds an engine over already validated records (a run). `places`: live
-   * places kept from before a compaction (they equal the base's records, see {@link fold}).
+   * `build`: how runs' engines are built. `places`: live places kept from before a
+   * compaction (they equal the base's records, see {@link fold}).
    */
-  constructor(base: Engine, makeEngine: (records: VenueRecord[]) => Engine, places: LivePlaces | null = null) {
+  constructor(base: Engine, build: RunBuilders, places: LivePlaces | null = null) {
     this.base = base;
-    this.makeEngine = makeEngine;
+    this.build = build;
     this.livePlaces = places;
     const tombstones = base.spatial.tombstones();
     this.sides = [{ engine: base, tombstones, hidden: tombstones.bytes, live: base.store.size }];
@@ -184,25 +194,21 @@ export class LiveChanges {
     }
     // Build the new run, merged with the runs before it while they are no larger; all of
     // it before any state changes (a build that refuses a record, or fails, changes nothing).
-    const hiddenBy = new Map<number, Set<number>>();
+    const hiddenBy = new Map<number, number[]>();
     for (const w of hide) {
-      let set = hiddenBy.get(w.side);
-      if (set === undefined) hiddenBy.set(w.side, (set = new Set()));
-      set.add(w.index);
+      let list = hiddenBy.get(w.side);
+      if (list === undefined) hiddenBy.set(w.side, (list = []));
+      list.push(w.index);
     }
-    let merged: VenueRecord[] = [...valid];
+    let mergedLive = valid.length;
     let keep = this.sides.length;
     while (keep > 1) {
-      const prev = this.sides[keep - 1]!;
-      const alsoHidden = hiddenBy.get(keep - 1);
-      if (prev.live - (alsoHidden?.size ?? 0) > RUN_GROWTH * merged.length) break;
-      const older: VenueRecord[] = [];
-      const store = prev.engine.store;
-      for (let i = 0; i < store.size; i++) if (prev.hidden[i] === 0 && alsoHidden?.has(i) !== true) older.push(store.record(i));
-      merged = older.concat(merged);
+      const liveAfter = this.sides[keep - 1]!.live - (hiddenBy.get(keep - 1)?.length ?? 0);
+      if (liveAfter > RUN_GROWTH * mergedLive) break;
+      mergedLive += liveAfter;
       keep--;
     }
-    const run = this.buildRun(merged);
+    const run = keep === this.sides.length ? this.buildRun(this.build.fromRecords([...valid])) : this.mergeRuns(keep, hiddenBy, valid);
     const result: UpsertResult = { inserted: valid.length - hide.length, replaced: hide.length };
     const version = this.version;
     return {
@@ -249,11 +255,40 @@ export class LiveChanges {
     return null;
   }
 
-  private buildRun(records: VenueRecord[]): Side {
-    const engine = this.makeEngine(records);
+  /** A run's side over `engine` (every venue live). */
+  private buildRun(engine: Engine): Side {
     const tombstones = engine.spatial.tombstones();
     engine.searcher().hide(tombstones);
-    return { engine, tombstones, hidden: tombstones.bytes, live: records.length };
+    return { engine, tombstones, hidden: tombstones.bytes, live: engine.store.size };
+  }
+
+  /**
+   * One run holding the live venues of the runs from `keep` on, less those the batch
+   * replaces (`hiddenBy`: per side, the dense indices it hides; the sides are not changed),
+   * and the batch's records: folded from the runs' columns, the batch's run built first.
+   * Find's structures are folded only when the oldest run has them; ids are hashed (every
+   * upsert looks each of its ids up in every run).
+   */
+  private mergeRuns(keep: number, hiddenBy: ReadonlyMap<number, readonly number[]>, valid: readonly VenueRecord[]): Side {
+    const folded: FoldSide[] = [];
+    const genres = new Set<string>();
+    for (let s = keep; s < this.sides.length; s++) {
+      const side = this.sides[s]!;
+      const also = hiddenBy.get(s);
+      let hidden = side.hidden;
+      if (also !== undefined) {
+        hidden = hidden.slice();
+        for (const i of also) hidden[i] = 1;
+      }
+      folded.push({ engine: side.engine, hidden });
+      for (const g of side.engine.store.genreSpellings) genres.add(g);
+    }
+    if (valid.length > 0) {
+      const batch = this.build.fromRecords([...valid]);
+      folded.push({ engine: batch, hidden: new Uint8Array(batch.store.size) });
+      for (const g of batch.store.genreSpellings) genres.add(g);
+    }
+    return this.buildRun(this.build.fromFolded(foldSides(folded, [...genres], { withFind: folded[0]!.engine.findBuilt, hashIds: true })));
   }
 
   /**

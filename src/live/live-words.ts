@@ -24,6 +24,8 @@ export class LiveWords {
   /** Raw spelling -> normal form (normalizeWord is a chain of regexes; data words repeat). */
   private readonly normal = new Map<string, string>();
   private readonly countGenres: (words: ReadonlySet<string>) => Map<string, number>;
+  /** One record's words while {@link count} counts them. */
+  private readonly scratch: string[] = [];
 
   /** The words of `base`'s venues; `countGenres(words)`: current venues using each word as a genre. */
   constructor(base: VenueStore, countGenres: (words: ReadonlySet<string>) => Map<string, number>) {
@@ -63,17 +65,26 @@ export class LiveWords {
     return genres;
   }
 
+  /**
+   * Counts a record's words in (by 1) or out (by -1): its genres (primary, additional) as
+   * genres and terms, its establishment flags as terms, its vibes as vibes, each word once.
+   * Per record, a few words: kept in a reused array (Sets cost ~2 us a record here).
+   */
   private count(r: VenueRecord, by: 1 | -1): void {
-    const genres = this.genreWords(r);
-    const terms = new Set(genres);
-    for (const f of r.establishmentFlags ?? []) terms.add(this.norm(f));
-    const vibes = new Set<string>();
-    for (const v of r.vibes ?? []) vibes.add(this.norm(v));
+    const words = this.scratch;
+    words.length = 0;
+    if (r.primaryGenre !== undefined) words.push(this.norm(r.primaryGenre));
+    const additional = r.additionalGenres;
+    if (additional != null) for (let m = 0; m < additional.length; m++) pushNew(words, this.norm(additional[m]!));
     // An uncounted word is present still; it is counted exactly when one of its venues goes.
-    for (const g of genres) if (this.genresUncounted.has(g)) genres.delete(g);
-    bump(this.genres, genres, by);
-    bump(this.terms, terms, by);
-    bump(this.vibes, vibes, by);
+    for (let m = 0; m < words.length; m++) if (!this.genresUncounted.has(words[m]!)) bump(this.genres, words[m]!, by);
+    const flags = r.establishmentFlags;
+    if (flags != null) for (let m = 0; m < flags.length; m++) pushNew(words, this.norm(flags[m]!));
+    for (let m = 0; m < words.length; m++) bump(this.terms, words[m]!, by);
+    words.length = 0;
+    const vibes = r.vibes;
+    if (vibes != null) for (let m = 0; m < vibes.length; m++) pushNew(words, this.norm(vibes[m]!));
+    for (let m = 0; m < words.length; m++) bump(this.vibes, words[m]!, by);
   }
 
   private norm(word: string): string {
@@ -94,10 +105,13 @@ function countRows(start: Uint32Array, codes: Uint16Array, words: readonly strin
   for (let c = 0; c < words.length; c++) if (per[c]! > 0) into.set(words[c]!, (into.get(words[c]!) ?? 0) + per[c]!);
 }
 
-function bump(counts: Map<string, number>, words: Set<string>, by: 1 | -1): void {
-  for (const w of words) {
-    const n = (counts.get(w) ?? 0) + by;
-    if (n > 0) counts.set(w, n);
-    else counts.delete(w);
-  }
+function bump(counts: Map<string, number>, word: string, by: 1 | -1): void {
+  const n = (counts.get(word) ?? 0) + by;
+  if (n > 0) counts.set(word, n);
+  else counts.delete(word);
+}
+
+/** Appends `word` unless `words` holds it (a record's few words). */
+function pushNew(words: string[], word: string): void {
+  if (!words.includes(word)) words.push(word);
 }

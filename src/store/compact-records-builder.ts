@@ -3,7 +3,7 @@ import type { VenueRecord } from '../schema/venue.js';
 import { buildArray } from './build-memory.js';
 import { BLOCK_BYTES, deepFreeze, Kind, kindOfKey, Tag } from './compact-format.js';
 import { RecordWriter } from './compact-record-writer.js';
-import { CompactRecordSource, DEFAULT_RECORD_CACHE_SIZE } from './compact-records.js';
+import { CompactRecordSource, DEFAULT_RECORD_CACHE_SIZE, type RecordCodeMap } from './compact-records.js';
 
 /**
  * Keys whose words the builder reports for the record last added (`CompactRecordsBuilder.
@@ -212,6 +212,9 @@ export class CompactRecordsBuilder {
   private readonly shapeRoot = shapeNode([]);
   private count = 0;
 
+  /** Per source given to {@link transcode}: its codes in this builder's dictionaries. */
+  private readonly codeMaps = new Map<CompactRecordSource, RecordCodeMap>();
+
   /** The source {@link copy} copies from (see {@link extending}). */
   private from: CompactRecordSource | null = null;
   /** Whether the source's blocks are this builder's first blocks (see {@link extending}). */
@@ -279,6 +282,45 @@ export class CompactRecordsBuilder {
     from.copyTo(i, this.writer);
     this.starts[index] = this.writer.start;
     this.count++;
+  }
+
+  /**
+   * Adds record `i` of `from` (a source with dictionaries of its own) as venue `index`: the
+   * bytes {@link add} would write for its decoded record, written without decoding it (its
+   * word, shape and shared codes renumbered into this builder's). The venue's store
+   * coordinates must be those it has in `from` (a location is written as Tag.POINT there).
+   */
+  transcode(from: CompactRecordSource, i: number, index: number): void {
+    if (index >= this.starts.length) this.growStarts(index + 1);
+    let codes = this.codeMaps.get(from);
+    if (codes === undefined) this.codeMaps.set(from, (codes = this.codeMapOf(from)));
+    const w = this.writer;
+    w.begin();
+    from.transcodeTo(i, w, codes);
+    this.starts[index] = w.start;
+    this.count++;
+  }
+
+  /** `from`'s codes in this builder's dictionaries, each looked up at its first use. */
+  private codeMapOf(from: CompactRecordSource): RecordCodeMap {
+    const { words, shapes, shared } = from.parts();
+    const wordMap = new Int32Array(words.length).fill(-1);
+    const shapeMap = new Int32Array(shapes.length).fill(-1);
+    const sharedMap = new Int32Array(shared.length).fill(-1);
+    return {
+      word: (c) => {
+        const known = wordMap[c]!;
+        return known >= 0 ? known : (wordMap[c] = this.words.code(words[c]!));
+      },
+      shape: (c) => {
+        const known = shapeMap[c]!;
+        return known >= 0 ? known : (shapeMap[c] = this.shapes.code(shapes[c]!.join('\u0000')));
+      },
+      shared: (c) => {
+        const known = sharedMap[c]!;
+        return known >= 0 ? known : (sharedMap[c] = this.sharedCodeOf(shared[c]));
+      },
+    };
   }
 
   /**

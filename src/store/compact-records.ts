@@ -49,6 +49,13 @@ export interface CompactRecordParts {
 }
 
 /** Reads the compact records (see the module comment). */
+/** A source's codes renumbered into another builder's dictionaries (see {@link CompactRecordSource.transcodeTo}). */
+export interface RecordCodeMap {
+  word(code: number): number;
+  shape(code: number): number;
+  shared(code: number): number;
+}
+
 export class CompactRecordSource implements RecordSource {
   readonly length: number;
   private pos = 0;
@@ -298,6 +305,59 @@ export class CompactRecordSource implements RecordSource {
     const keys = this.shapes[this.readVarint()]!;
     for (let k = 0; k < keys.length; k++) this.skipValue(this.block[this.pos++] as Tag, i);
     w.bytes(this.block, start, this.pos);
+  }
+
+  /**
+   * Appends record i to `w` with its codes renumbered by `codes` (this source's word, shape
+   * and shared-value codes to those of the builder `w` writes for): texts and tags are copied
+   * as they are, only the codes are read. The bytes are those the builder would write for the
+   * decoded record (compact-records-builder.ts: CompactRecordsBuilder.transcode), without
+   * building it.
+   */
+  transcodeTo(i: number, w: RecordWriter, codes: RecordCodeMap): void {
+    this.seek(i);
+    const buf = this.block;
+    const texts = this.pos;
+    this.skipText();
+    this.skipText();
+    w.bytes(buf, texts, this.pos);
+    const shape = this.readVarint();
+    w.varint(codes.shape(shape));
+    const n = this.shapes[shape]!.length;
+    for (let k = 0; k < n; k++) {
+      const tag = buf[this.pos++] as Tag;
+      w.byte(tag);
+      switch (tag) {
+        case Tag.TEXT:
+        case Tag.JSON: {
+          const at = this.pos;
+          this.skipText();
+          w.bytes(buf, at, this.pos);
+          break;
+        }
+        case Tag.WORD:
+          w.varint(codes.word(this.readVarint()));
+          break;
+        case Tag.WORDS: {
+          const m = this.readVarint();
+          w.varint(m);
+          for (let j = 0; j < m; j++) w.varint(codes.word(this.readVarint()));
+          break;
+        }
+        case Tag.SHARED:
+          w.varint(codes.shared(this.readVarint()));
+          break;
+        case Tag.ID:
+        case Tag.NAME:
+        case Tag.POINT:
+        case Tag.TRUE:
+        case Tag.FALSE:
+        case Tag.UNDEFINED:
+          break;
+        default:
+          throw new Error(`compact record ${i}: unknown tag ${String(tag)}`);
+      }
+    }
   }
 
   private decode(i: number): VenueRecord {

@@ -24,6 +24,8 @@ export interface StoreColumns {
   readonly genreSpellings: readonly string[];
   /** Venue indices in ascending id order (JavaScript string order). */
   readonly idOrder: Uint32Array;
+  /** A hash of the ids, when built (ids are then found by it, not by binary search over idOrder). */
+  readonly idIndex?: IdIndex;
 }
 
 /**
@@ -57,9 +59,9 @@ export class VenueStore {
   readonly vibeCodes: Uint16Array;
   /** Distinct genre strings as the data spells them (primary and additional genres). */
   readonly genreSpellings: readonly string[];
-  // id -> index: a typed-array hash table for a store built from records; for a restored
-  // store, binary search over `idOrder` (venue indices in ascending id order), which costs
-  // nothing to load.
+  // id -> index: a typed-array hash table for a store built from records (or folded runs);
+  // for a restored store, binary search over `idOrder` (venue indices in ascending id
+  // order), which costs nothing to load.
   private readonly idIndex: IdIndex | null;
   private readonly idOrder: Uint32Array | null;
   /** idsInOrder() of a store built from records, once computed. */
@@ -92,7 +94,7 @@ export class VenueStore {
     this.vibeStart = c.vibeStart;
     this.vibeCodes = c.vibeCodes;
     this.genreSpellings = c.genreSpellings;
-    if ('idIndex' in c) {
+    if (!('idOrder' in c)) {
       this.source = c.source;
       this.size = c.source.length;
       this.terms = c.terms;
@@ -108,7 +110,7 @@ export class VenueStore {
     for (const w of c.termWords) this.terms.intern(w);
     this.vibes = new TermDictionary();
     for (const w of c.vibeWords) this.vibes.intern(w);
-    this.idIndex = null;
+    this.idIndex = c.idIndex ?? null;
     this.idOrder = c.idOrder;
   }
 

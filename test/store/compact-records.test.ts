@@ -6,6 +6,7 @@ import { Engine, RestoredEngineParts, createEngine } from '../../src/engine.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import { buildOpeningTables } from '../../src/search/opening-states.js';
 import { CompactRecordSource } from '../../src/store/compact-records.js';
+import { CompactRecordsBuilder } from '../../src/store/compact-records-builder.js';
 import { ArrayRecordSource } from '../../src/store/record-source.js';
 import { VenueStore } from '../../src/store/venue-store.js';
 import { prng } from '../support/oracle.js';
@@ -104,6 +105,47 @@ describe('compact records: every record comes back equal, keys in the same order
       const r = store.record(i);
       expect(r.description).toBe(`${pad}${r.id.slice(1)}`);
     }
+  });
+
+  it('transcoded into a builder whose dictionaries differ (other words, shapes and hours first), every record comes back equal', () => {
+    const awkward = [
+      { name: 'Key order first', id: 'k1', location: at(51.5, -0.1), primaryGenre: 'pub' },
+      { id: 'lone-\uD800', name: 'Bad \uDC00 name', location: at(51.6, -0.1), description: 'd\uD83D', vibes: ['quiet', 'Quiet'] },
+      { id: 'u', name: 'Undef', location: at(51.8, -0.1), displayName: undefined, additionalGenres: ['a', 'a', 'Ä'], isChain: false },
+      { id: 'neg0', name: 'Zero', location: { type: 'Point', coordinates: [-0, 0] }, timeZone: 'Europe/London' },
+      { id: 'odd-location', name: 'Odd', location: { coordinates: [51.9, -0.1], type: 'Point' }, regularOpeningHours: 'not hours' },
+    ] as unknown as VenueRecord[];
+    const originals = [...fixtures(), ...generateBenchVenues(2000, 7), ...awkward];
+    const { store: from } = createEngine(originals, { validate: false });
+    const source = from.source as CompactRecordSource;
+    // The target's dictionaries are another data set's: other venues' words, key lists and hours get the first codes.
+    const first = generateBenchVenues(300, 99).map((r) => ({ ...r, id: `other-${r.id}`, vibes: ['lively', ...(r.vibes ?? [])] }));
+    const n = first.length + from.size;
+    const lat = new Float64Array(n);
+    const lon = new Float64Array(n);
+    const builder = new CompactRecordsBuilder(n);
+    first.forEach((r, k) => {
+      [lat[k], lon[k]] = r.location.coordinates;
+      builder.add(r, lat[k]!, lon[k]!, k);
+    });
+    for (let i = 0; i < from.size; i++) {
+      const k = first.length + i;
+      lat[k] = from.lat[i]!;
+      lon[k] = from.lon[i]!;
+      builder.transcode(source, i, k);
+    }
+    const to = builder.finish(lat, lon);
+    expect(to.parts().words.slice(0, 3)).not.toEqual(source.parts().words.slice(0, 3));
+    const expected = new Map(originals.map((r) => [r.id, JSON.stringify(r)]));
+    const wrong: string[] = [];
+    for (let i = 0; i < from.size; i++) {
+      const got = to.get(first.length + i);
+      if (JSON.stringify(got) !== expected.get(from.id(i)) || to.id(first.length + i) !== from.id(i)) wrong.push(from.id(i));
+    }
+    expect(wrong).toEqual([]);
+    expect(Object.is(to.get(first.length + from.indexOf('neg0')).location.coordinates[0], -0)).toBe(true);
+    expect(to.get(first.length + from.indexOf('lone-\uD800')).name).toBe('Bad \uDC00 name');
+    first.forEach((r, k) => expect(JSON.stringify(to.get(k))).toBe(JSON.stringify(r)));
   });
 
   it('duplicate ids are still a duplicate_id error naming the id', () => {
