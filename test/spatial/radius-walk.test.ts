@@ -183,14 +183,20 @@ describe('RadiusWalker against brute-force scans', () => {
       expect(given.size + rest, `circle ${q}: ${r.toFixed(0)} m`).toBe(expected.size);
     }
     expect(countedHidden).toBeGreaterThan(100);
-    // the Fenwick counts against a scan of the bytes in tree order
+    // the hidden counts against a scan of the bytes in tree order (random ranges, then the
+    // whole index, empty ranges, and ranges ending at each 32-position word boundary and at the end)
+    const last = kd.ids.length - 1;
+    const ranges: Array<[number, number]> = [[0, last], [last, last], [0, -1], [last + 1, last], [31, 30], [0, 31], [0, 32], [32, 63], [33, 64], [last - 40, last]];
     for (let q = 0; q < 200; q++) {
       const a = Math.floor(rnd() * kd.ids.length);
-      const b = Math.min(kd.ids.length - 1, a + Math.floor(rnd() * 5000));
+      ranges.push([a, Math.min(last, a + Math.floor(rnd() * 5000))]);
+    }
+    for (const [a, b] of ranges) {
       let n = 0;
       for (let p = a; p <= b; p++) n += tombstones.bytes[kd.ids[p]!]! !== 0 ? 1 : 0;
-      expect(tombstones.hiddenIn(a, b)).toBe(n);
+      expect(tombstones.hiddenIn(a, b), `positions ${a}..${b}`).toBe(n);
     }
+    expect(tombstones.hiddenIn(0, last)).toBe(tombstones.count);
   });
 
   it('gives what SpatialIndex.withinRadius gives, to the bit, on the same tree', () => {
