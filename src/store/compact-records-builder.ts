@@ -78,14 +78,17 @@ const SLOT_KEYS = ['open', 'close', 'isClosed', 'closeNextDay'];
 /** Scratch of `describeHours`; hours longer than this are keyed by JSON. */
 const hoursUnits = new Uint16Array(512);
 
-/** Minutes of an `HH:MM` time (two digits each), or -1 for any other text. */
+/**
+ * Minutes of an `HH:MM` time (two digits each, minutes under 60: so that no two texts give
+ * the same number, "10:75" and "11:15" would), or -1 for any other text.
+ */
 function clockMinutes(t: unknown): number {
   if (typeof t !== 'string' || t.length !== 5 || t.charCodeAt(2) !== 58) return -1;
   const h1 = t.charCodeAt(0) - 48;
   const h2 = t.charCodeAt(1) - 48;
   const m1 = t.charCodeAt(3) - 48;
   const m2 = t.charCodeAt(4) - 48;
-  if (!(h1 >= 0 && h1 <= 9 && h2 >= 0 && h2 <= 9 && m1 >= 0 && m1 <= 9 && m2 >= 0 && m2 <= 9)) return -1;
+  if (!(h1 >= 0 && h1 <= 9 && h2 >= 0 && h2 <= 9 && m1 >= 0 && m1 <= 5 && m2 >= 0 && m2 <= 9)) return -1;
   return (h1 * 10 + h2) * 60 + m1 * 10 + m2;
 }
 

@@ -84,6 +84,9 @@ describe('compact records: every record comes back equal, keys in the same order
       { id: 'u', name: 'Undef', location: at(51.8, -0.1), displayName: undefined, additionalGenres: ['a', 'a', 'Ä'] },
       { id: 'neg0', name: 'Zero', location: { type: 'Point', coordinates: [-0, 0] }, timeZone: 'Europe/London' },
       { id: 'odd-location', name: 'Odd', location: { coordinates: [51.9, -0.1], type: 'Point' } },
+      // hours shared by description: a time past :59 must not share the value of the time it adds up to
+      { id: 'h1', name: 'Quarter past', location: at(51.5, -0.2), regularOpeningHours: [{ days: ['Mon'], timeSlots: [{ open: '11:15', close: '23:00', isClosed: false, closeNextDay: false }] }] },
+      { id: 'h2', name: 'Seventy-five', location: at(51.5, -0.3), regularOpeningHours: [{ days: ['Mon'], timeSlots: [{ open: '10:75', close: '23:00', isClosed: false, closeNextDay: false }] }] },
     ] as unknown as VenueRecord[];
     const { store } = createEngine(records, { validate: false });
     for (const r of records) {
