@@ -155,9 +155,9 @@ export function foldSides(sides: readonly FoldSide[], genres: readonly string[],
     idOrder[out++] = o.k;
   }
   for (; copied < firstLive.length; copied++) idOrder[out++] = newIndex[0]![firstLive[copied]!]!;
-  const idOf = (k: number): string => stores[gSide[order[k]!]!]!.id(gIndex[order[k]!]!);
   let idIndex: IdIndex | undefined;
   if (hashIds) {
+    const idOf = (k: number): string => stores[gSide[order[k]!]!]!.id(gIndex[order[k]!]!);
     idIndex = new IdIndex(n);
     for (let k = 0; k < n; k++) idIndex.add(idOf(k), k, idOf);
   }

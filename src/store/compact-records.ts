@@ -328,13 +328,6 @@ export class CompactRecordSource implements RecordSource {
       const tag = buf[this.pos++] as Tag;
       w.byte(tag);
       switch (tag) {
-        case Tag.TEXT:
-        case Tag.JSON: {
-          const at = this.pos;
-          this.skipText();
-          w.bytes(buf, at, this.pos);
-          break;
-        }
         case Tag.WORD:
           w.varint(codes.word(this.readVarint()));
           break;
@@ -347,15 +340,12 @@ export class CompactRecordSource implements RecordSource {
         case Tag.SHARED:
           w.varint(codes.shared(this.readVarint()));
           break;
-        case Tag.ID:
-        case Tag.NAME:
-        case Tag.POINT:
-        case Tag.TRUE:
-        case Tag.FALSE:
-        case Tag.UNDEFINED:
-          break;
-        default:
-          throw new Error(`compact record ${i}: unknown tag ${String(tag)}`);
+        default: {
+          // No code in it (a text, JSON, or nothing past the tag): its bytes as they are.
+          const at = this.pos;
+          this.skipValue(tag, i);
+          w.bytes(buf, at, this.pos);
+        }
       }
     }
   }
