@@ -9,6 +9,7 @@ import { sortLeavesByLat } from '../spatial/leaf-order.js';
 import { CompactRecordsBuilder } from '../store/compact-records-builder.js';
 import { CompactRecordSource } from '../store/compact-records.js';
 import { IdIndex } from '../store/id-index.js';
+import { sortByString } from '../store/sort-by-string.js';
 import { NO_GENRE, VenueStore } from '../store/venue-store.js';
 
 /** One part of the current data: an engine and its hidden bytes (1: replaced or removed). */
@@ -123,22 +124,35 @@ export function foldSides(sides: readonly FoldSide[], genres: readonly string[],
   const first = stores[0]!;
   const firstLive: number[] = [];
   for (const i of first.idsInOrder()) if (sides[0]!.hidden[i] === 0) firstLive.push(i);
-  const others: Array<{ id: string; k: number }> = [];
+  // The other sides' live venues: their ids and new indices, sorted by id (a multikey
+  // quicksort reads each id a few times; a comparator sort called back per comparison and
+  // cost about 1 s for 500,000 ids).
+  const otherIds: string[] = [];
+  const otherNew: number[] = [];
   for (let s = 1; s < sides.length; s++) {
-    for (let i = 0; i < sides[s]!.hidden.length; i++) if (sides[s]!.hidden[i] === 0) others.push({ id: stores[s]!.id(i), k: newIndex[s]![i]! });
+    const hidden = sides[s]!.hidden;
+    for (let i = 0; i < hidden.length; i++) {
+      if (hidden[i] !== 0) continue;
+      otherIds.push(stores[s]!.id(i));
+      otherNew.push(newIndex[s]![i]!);
+    }
   }
-  others.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  // The others are few: each finds its place among the first side's by galloping and binary
-  // search (O(others x log) ids read, not one per venue).
+  const otherOrder = new Uint32Array(otherIds.length);
+  for (let j = 0; j < otherOrder.length; j++) otherOrder[j] = j;
+  sortByString(otherIds, otherOrder);
+  // Each of the others finds its place among the first side's by galloping from the last
+  // place, then binary search: O(others x log) ids read when the others are few (a
+  // compaction's runs), about one per venue when they are many (a full refresh).
   const idOrder = new Uint32Array(n);
   let out = 0;
   let a = 0;
   let copied = 0;
   const firstBefore = (x: number, id: string) => first.id(firstLive[x]!) < id;
-  for (const o of others) {
+  for (let m = 0; m < otherOrder.length; m++) {
+    const id = otherIds[otherOrder[m]!]!;
     let step = 1;
     let hi = a;
-    while (hi < firstLive.length && firstBefore(hi, o.id)) {
+    while (hi < firstLive.length && firstBefore(hi, id)) {
       a = hi + 1;
       hi += step;
       step *= 2;
@@ -147,12 +161,12 @@ export function foldSides(sides: readonly FoldSide[], genres: readonly string[],
     let lo = a;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (firstBefore(mid, o.id)) lo = mid + 1;
+      if (firstBefore(mid, id)) lo = mid + 1;
       else hi = mid;
     }
     for (; copied < lo; copied++) idOrder[out++] = newIndex[0]![firstLive[copied]!]!;
     a = lo;
-    idOrder[out++] = o.k;
+    idOrder[out++] = otherNew[otherOrder[m]!]!;
   }
   for (; copied < firstLive.length; copied++) idOrder[out++] = newIndex[0]![firstLive[copied]!]!;
   let idIndex: IdIndex | undefined;
@@ -337,12 +351,18 @@ function foldNames(sides: readonly FoldSide[], order: Uint32Array, gSide: Uint16
       if (firstMap[t] === -1) firstMap[t] = idOf(first.tokens[t]!);
     }
   }
-  // Per venue of the other sides: its name's words, as provisional ids.
+  // Per venue of the other sides: its name's words, as provisional ids, in one flat list per
+  // side (venue i's: `ids[start[i] .. start[i + 1])`; none for a hidden venue), not an array
+  // per venue (with an array per venue, GC took a fifth of a full refresh's compaction).
   const otherWords = sides.map((side, s) => {
-    if (s === 0) return [];
-    const rows: number[][] = new Array(side.hidden.length);
-    for (let i = 0; i < side.hidden.length; i++) if (side.hidden[i] === 0) rows[i] = nameTokens(side.engine.store.name(i)).map(idOf);
-    return rows;
+    const start = new Uint32Array(s === 0 ? 1 : side.hidden.length + 1);
+    const ids: number[] = [];
+    if (s === 0) return { start, ids };
+    for (let i = 0; i < side.hidden.length; i++) {
+      if (side.hidden[i] === 0) for (const word of nameTokens(side.engine.store.name(i))) ids.push(idOf(word));
+      start[i + 1] = ids.length;
+    }
+    return { start, ids };
   });
   const { tokens, rank } = sortedTokens(words);
   const n = order.length;
@@ -351,7 +371,7 @@ function foldNames(sides: readonly FoldSide[], order: Uint32Array, gSide: Uint16
   for (let k = 0; k < n; k++) {
     const s = gSide[order[k]!]!;
     const i = gIndex[order[k]!]!;
-    total += s === 0 ? first.venueStart[i + 1]! - first.venueStart[i]! : otherWords[s]![i]!.length;
+    total += s === 0 ? first.venueStart[i + 1]! - first.venueStart[i]! : otherWords[s]!.start[i + 1]! - otherWords[s]!.start[i]!;
     venueStart[k + 1] = total;
   }
   const venueTok = new Uint32Array(total);
@@ -360,7 +380,10 @@ function foldNames(sides: readonly FoldSide[], order: Uint32Array, gSide: Uint16
     const i = gIndex[order[k]!]!;
     let at = venueStart[k]!;
     if (s === 0) for (let e = first.venueStart[i]!; e < first.venueStart[i + 1]!; e++) venueTok[at++] = rank[firstMap[first.venueTok[e]!]!]!;
-    else for (const id of otherWords[s]![i]!) venueTok[at++] = rank[id]!;
+    else {
+      const { start, ids } = otherWords[s]!;
+      for (let e = start[i]!; e < start[i + 1]!; e++) venueTok[at++] = rank[ids[e]!]!;
+    }
   }
   return NameIndex.fromWords(tokens, venueStart, venueTok);
 }
