@@ -1,6 +1,6 @@
 import { toEstablishment } from '../details/establishment-record.js';
 import { isOpenAt } from '../details/open-now.js';
-import { LocalFrame, distanceMeters, frameDistanceSq, localFrameHolds } from '../geo/distance.js';
+import { LocalFrame, localFrameHolds } from '../geo/distance.js';
 import { createDefaultPlaceResolver } from '../places/default-resolver.js';
 import { gazetteerCountriesFor } from '../places/gazetteer-countries.js';
 import type { PlaceResolver, ResolvedPlace } from '../places/place-resolver.js';
@@ -13,6 +13,7 @@ import { DensityGrid } from './density-grid.js';
 import { checkFindParams, type CheckedFindParams, type FindParams } from './find-params.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { NameIndex, type PreparedNameQuery } from './name-index.js';
+import { MatchCollector } from './match-collector.js';
 import { CellWindow, postingCells } from './posting-cells.js';
 import { TopK } from './top-k.js';
 
@@ -61,6 +62,8 @@ export class FindService {
   readonly density: DensityGrid;
   private readonly hits = new HitBuffer();
   private readonly top: TopK;
+  /** Offers the name matches to `top` (see MatchCollector). */
+  private readonly collector: MatchCollector;
   private placesSource: FindServiceOptions['places'];
   private places: PlaceResolver | null = null;
   private hidden: Uint8Array | null = null;
@@ -83,6 +86,7 @@ export class FindService {
       this.density = new DensityGrid(store.lat, store.lon);
     }
     this.top = new TopK((i) => store.id(i));
+    this.collector = new MatchCollector(this.top);
     this.placesSource =
       options.places === undefined ? () => createDefaultPlaceResolver(store.records, { countries: gazetteerCountriesFor(store.lat, store.lon) }) : options.places;
   }
@@ -176,15 +180,9 @@ export class FindService {
 
   private collectByRelevance(q: PreparedNameQuery): number {
     this.lastPlan = 'names';
-    let total = 0;
-    const top = this.top;
-    const hidden = this.hidden;
-    this.names.forEachMatch(q, (i, key) => {
-      if (hidden !== null && hidden[i] !== 0) return;
-      total++;
-      top.offer(i, -key);
-    });
-    return total;
+    const collector = this.collector.byRelevance(this.hidden);
+    this.names.forEachMatch(q, collector);
+    return collector.total;
   }
 
   private collectByDistance(q: PreparedNameQuery, lat: number, lon: number, radius: number): number {
@@ -192,11 +190,11 @@ export class FindService {
       this.lastPlan = 'none';
       return 0;
     }
-    const top = this.top;
     const hidden = this.hidden;
-    let total = 0;
     if (this.density.estimateWithin(lat, lon, radius) < q.estimatedCandidates) {
       this.lastPlan = 'radius-then-names';
+      const top = this.top;
+      let total = 0;
       const hits = this.hits;
       const n = this.spatial.withinRadius(lat, lon, radius, hits);
       for (let h = 0; h < n; h++) {
@@ -211,28 +209,10 @@ export class FindService {
     }
     this.lastPlan = 'names-then-distance';
     // Same distance model as SpatialIndex.withinRadius, so both plans agree at the boundary.
-    const local = localFrameHolds(lat, radius);
-    const { kx0, kx1, kx2, ky0, ky1, ky2 } = new LocalFrame(lat, lon);
-    const r2 = radius * radius;
-    const vLat = this.store.lat;
-    const vLon = this.store.lon;
+    const collector = this.collector.withinRadius(hidden, lat, lon, radius, localFrameHolds(lat, radius), new LocalFrame(lat, lon), this.store.lat, this.store.lon);
     // Postings whose venue's cell lies outside the circle's box are skipped unread.
-    this.names.forEachMatch(q, (i) => {
-      if (hidden !== null && hidden[i] !== 0) return;
-      const y = vLat[i]!;
-      const x = vLon[i]!;
-      let d2: number;
-      if (local) d2 = frameDistanceSq(y, x, lat, lon, kx0, kx1, kx2, ky0, ky1, ky2);
-      else {
-        const d = distanceMeters(lat, lon, y, x);
-        d2 = d * d;
-      }
-      if (d2 <= r2) {
-        total++;
-        top.offer(i, Math.sqrt(d2));
-      }
-    }, this.postingCells(), this.window.around(lat, lon, radius));
-    return total;
+    this.names.forEachMatch(q, collector, this.postingCells(), this.window.around(lat, lon, radius));
+    return collector.total;
   }
 }
 

@@ -31,6 +31,18 @@ export interface PreparedNameQuery {
   readonly estimatedCandidates: number;
 }
 
+/**
+ * What {@link NameIndex.forEachMatch} calls for each match. An object with a method rather
+ * than a callback: find passes one object of one class (src/find/match-collector.ts), so the
+ * index's call sites always see one target. With two closures (one per find plan), the
+ * optimised enumeration was specialised on whichever it saw last and deoptimised at the
+ * other ("wrong feedback cell"), again after collections reset the call's feedback: the
+ * bench's deopt check found that loop in `visitTokenFast`.
+ */
+export interface MatchVisitor {
+  visit(venue: number, key: number): void;
+}
+
 /** A {@link NameIndex}'s built arrays, as a snapshot saves them (src/snapshot). */
 export interface NameIndexParts {
   readonly tokens: readonly string[];
@@ -294,18 +306,18 @@ export class NameIndex {
   }
 
   /**
-   * Calls `visit(venue, key)` once for every venue matching all words (key as in
+   * Calls `visitor.visit(venue, key)` once for every venue matching all words (key as in
    * {@link matchKey}), enumerating the rarest word's postings. Order: by token, then venue.
    * With `cells` (postingCells of this index) and `window`, only the venues whose posting
    * cell lies in the window are matched and visited (the others are skipped before their
    * words are read); without, every match.
    */
-  forEachMatch(q: PreparedNameQuery, visit: (venue: number, key: number) => void, cells: Uint32Array | null = null, window: CellWindow | null = null): void {
+  forEachMatch(q: PreparedNameQuery, visitor: MatchVisitor, cells: Uint32Array | null = null, window: CellWindow | null = null): void {
     if (q.rarest < 0) return;
     const word = q.words[q.rarest]!;
     const area = cells !== null && window !== null ? window : null;
     if (q.words.length === 1) {
-      this.forEachSingleWordMatch(word, visit, area === null ? null : cells, area);
+      this.forEachSingleWordMatch(word, visitor, area === null ? null : cells, area);
       return;
     }
     const { postStart, postVenue, postInfo } = this;
@@ -331,7 +343,7 @@ export class NameIndex {
         if (marks !== null && (marks[i >>> 5]! & (1 << (i & 31))) === 0) continue;
         if ((postInfo[p]! & shares) !== 0 && !this.isFirstMatchingToken(i, t, word)) continue;
         const key = this.matchKey(i, q);
-        if (key > 0) visit(i, key);
+        if (key > 0) visitor.visit(i, key);
       }
     };
     try {
@@ -393,13 +405,13 @@ export class NameIndex {
    * word no other word extends, as "coffee" often is) has none of them: its key is the
    * posting's, whatever the name's other words. `cells`/`window` as in forEachMatch.
    */
-  private forEachSingleWordMatch(word: PreparedWord, visit: (venue: number, key: number) => void, cells: Uint32Array | null, window: CellWindow | null): void {
+  private forEachSingleWordMatch(word: PreparedWord, visitor: MatchVisitor, cells: Uint32Array | null, window: CellWindow | null): void {
     const single: PreparedNameQuery = { words: [word], rarest: 0, estimatedCandidates: word.postings };
     const shares = (word.typo !== null ? word.typo.length : word.hi - word.lo) > 1 ? INFO_SHARES : 0;
     if (word.typo !== null) {
-      for (let k = 0; k < word.typo.length; k++) this.visitTokenFast(word.typo[k]!, MATCH_TYPO, shares, single, visit, cells, window);
+      for (let k = 0; k < word.typo.length; k++) this.visitTokenFast(word.typo[k]!, MATCH_TYPO, shares, single, visitor, cells, window);
     } else {
-      for (let t = word.lo; t < word.hi; t++) this.visitTokenFast(t, t === word.exact ? MATCH_EXACT : MATCH_PREFIX, shares, single, visit, cells, window);
+      for (let t = word.lo; t < word.hi; t++) this.visitTokenFast(t, t === word.exact ? MATCH_EXACT : MATCH_PREFIX, shares, single, visitor, cells, window);
     }
   }
 
@@ -409,7 +421,7 @@ export class NameIndex {
     quality: number,
     shares: number,
     single: PreparedNameQuery,
-    visit: (venue: number, key: number) => void,
+    visitor: MatchVisitor,
     cells: Uint32Array | null,
     window: CellWindow | null,
   ): void {
@@ -422,11 +434,11 @@ export class NameIndex {
         const row = cell >>> 16;
         const col = cell & 0xffff;
         if (row < rowLo || row > rowHi || col < colLo || col > colHi) continue;
-        this.visitPosting(p, t, quality, shares, single, visit, postVenue, postInfo);
+        this.visitPosting(p, t, quality, shares, single, visitor, postVenue, postInfo);
       }
       return;
     }
-    for (let p = postStart[t]!, end = postStart[t + 1]!; p < end; p++) this.visitPosting(p, t, quality, shares, single, visit, postVenue, postInfo);
+    for (let p = postStart[t]!, end = postStart[t + 1]!; p < end; p++) this.visitPosting(p, t, quality, shares, single, visitor, postVenue, postInfo);
   }
 
   /** One posting of the one-word fast path: its venue visited with its key. */
@@ -436,7 +448,7 @@ export class NameIndex {
     quality: number,
     shares: number,
     single: PreparedNameQuery,
-    visit: (venue: number, key: number) => void,
+    visitor: MatchVisitor,
     postVenue: Uint32Array,
     postInfo: Uint8Array,
   ): void {
@@ -444,11 +456,11 @@ export class NameIndex {
     const i = postVenue[p]!;
     if ((info & shares) !== 0) {
       if (!this.isFirstMatchingToken(i, t, single.words[0]!)) return;
-      visit(i, this.matchKey(i, single));
+      visitor.visit(i, this.matchKey(i, single));
       return;
     }
     const score = quality + ((info & INFO_LEAD) !== 0 ? 1 : 0);
-    visit(i, score * 64 + (MAX_COUNTED_WORDS - (info & MAX_COUNTED_WORDS)));
+    visitor.visit(i, score * 64 + (MAX_COUNTED_WORDS - (info & MAX_COUNTED_WORDS)));
   }
 
   /**

@@ -53,9 +53,11 @@ describe('NameIndex against a brute-force oracle (random names over a small voca
         const index = new NameIndex(names.map((n) => n.join(' ')));
         const q = index.prepare(query.join(' '));
         const got = new Map<number, number>();
-        index.forEachMatch(q, (i, key) => {
-          expect(got.has(i)).toBe(false);
-          got.set(i, key);
+        index.forEachMatch(q, {
+          visit: (i, key) => {
+            expect(got.has(i)).toBe(false);
+            got.set(i, key);
+          },
         });
         const dictionary = names.flat();
         for (let i = 0; i < names.length; i++) {
@@ -74,7 +76,7 @@ describe('NameIndex against a brute-force oracle (random names over a small voca
     for (const query of ['the', 'red', 'redh', 'red li']) {
       const q = index.prepare(query);
       const got = new Map<number, number>();
-      index.forEachMatch(q, (i, key) => got.set(i, key));
+      index.forEachMatch(q, { visit: (i, key) => got.set(i, key) });
       const dictionary = names.flatMap((n) => n.toLowerCase().split(' '));
       names.forEach((n, i) => expect(got.get(i) ?? 0).toBe(oracleKey(n.toLowerCase().split(' '), query.split(' '), dictionary)));
     }
@@ -85,7 +87,7 @@ describe('NameIndex against a brute-force oracle (random names over a small voca
     const q = index.prepare('red');
     expect(q.rarest).toBe(-1);
     let n = 0;
-    index.forEachMatch(q, () => n++);
+    index.forEachMatch(q, { visit: () => n++ });
     expect(n).toBe(0);
   });
 });
