@@ -177,7 +177,8 @@ export function foldSides(sides: readonly FoldSide[], genres: readonly string[],
   }
 
   // Records: the first side's kept in its blocks (or copied, when too few of the records
-  // those hold would still be current), the others' encoded.
+  // those hold would still be current), the others' transcoded (encoded from their record
+  // objects when a side holds objects, not compact records).
   const source0 = stores[0]!.source;
   const records = source0 instanceof CompactRecordSource ? CompactRecordsBuilder.extending(source0, n, keepsBlocks(source0, n, sides[0]!.hidden)) : new CompactRecordsBuilder(n);
   for (let k = 0; k < n; k++) {

@@ -48,7 +48,6 @@ export interface CompactRecordParts {
   readonly recordsWritten?: number;
 }
 
-/** Reads the compact records (see the module comment). */
 /** A source's codes renumbered into another builder's dictionaries (see {@link CompactRecordSource.transcodeTo}). */
 export interface RecordCodeMap {
   word(code: number): number;
@@ -56,6 +55,7 @@ export interface RecordCodeMap {
   shared(code: number): number;
 }
 
+/** Reads the compact records (see the module comment). */
 export class CompactRecordSource implements RecordSource {
   readonly length: number;
   private pos = 0;
