@@ -16,6 +16,7 @@ import { LivePlaces, type AddressedVenue } from './live-places.js';
 import { LiveWords } from './live-words.js';
 import type { Tombstones } from '../spatial/tombstones.js';
 import { PickedFields } from '../store/picked-fields.js';
+import type { VenueStore } from '../store/venue-store.js';
 
 /** What {@link Engine.upsert} did. */
 export interface UpsertResult {
@@ -83,7 +84,6 @@ export interface RunBuilders {
 interface Where {
   readonly side: number;
   readonly index: number;
-  readonly record: VenueRecord;
 }
 
 /**
@@ -121,7 +121,10 @@ export class LiveChanges {
   /** Changes applied so far (a prepared upsert checks that none came in between). */
   private version = 0;
   /** Details of the current records (the newest side holding an id answers). */
-  readonly details = new DetailsService((id) => this.current(id)?.record ?? null);
+  readonly details = new DetailsService((id) => {
+    const w = this.current(id);
+    return w === null ? null : this.sides[w.side]!.engine.store.record(w.index);
+  });
 
   /**
    * `build`: how runs' engines are built. `places`: live places kept from before a
@@ -194,12 +197,7 @@ export class LiveChanges {
     }
     // Build the new run, merged with the runs before it while they are no larger; all of
     // it before any state changes (a build that refuses a record, or fails, changes nothing).
-    const hiddenBy = new Map<number, number[]>();
-    for (const w of hide) {
-      let list = hiddenBy.get(w.side);
-      if (list === undefined) hiddenBy.set(w.side, (list = []));
-      list.push(w.index);
-    }
+    const hiddenBy = indicesBySide(hide);
     let mergedLive = valid.length;
     let keep = this.sides.length;
     while (keep > 1) {
@@ -208,14 +206,15 @@ export class LiveChanges {
       mergedLive += liveAfter;
       keep--;
     }
-    const run = keep === this.sides.length ? this.buildRun(this.build.fromRecords([...valid])) : this.mergeRuns(keep, hiddenBy, valid);
+    const batch = this.build.fromRecords([...valid]);
+    const run = keep === this.sides.length ? this.buildRun(batch) : this.mergeRuns(keep, hiddenBy, batch);
     const result: UpsertResult = { inserted: valid.length - hide.length, replaced: hide.length };
     const version = this.version;
     return {
       result,
       apply: () => {
         if (this.version !== version) throw stalePreparedUpsert();
-        this.commit(hide, valid, keep, run);
+        this.commit(hide, valid, batch.store, keep, run);
         return result;
       },
     };
@@ -242,7 +241,7 @@ export class LiveChanges {
       removed.push(id);
       hide.push(old);
     }
-    if (removed.length > 0) this.commit(hide, [], this.sides.length, null);
+    if (removed.length > 0) this.commit(hide, [], null, this.sides.length, null);
     return { removed, unknown };
   }
 
@@ -250,7 +249,7 @@ export class LiveChanges {
     for (let s = this.sides.length - 1; s >= 0; s--) {
       const side = this.sides[s]!;
       const i = side.engine.store.indexOf(id);
-      if (i >= 0 && side.hidden[i] === 0) return { side: s, index: i, record: side.engine.store.record(i) };
+      if (i >= 0 && side.hidden[i] === 0) return { side: s, index: i };
     }
     return null;
   }
@@ -265,11 +264,11 @@ export class LiveChanges {
   /**
    * One run holding the live venues of the runs from `keep` on, less those the batch
    * replaces (`hiddenBy`: per side, the dense indices it hides; the sides are not changed),
-   * and the batch's records: folded from the runs' columns, the batch's run built first.
+   * and the venues of `batch` (the batch's records, built): folded from their columns.
    * Find's structures are folded only when the oldest run has them; ids are hashed (every
    * upsert looks each of its ids up in every run).
    */
-  private mergeRuns(keep: number, hiddenBy: ReadonlyMap<number, readonly number[]>, valid: readonly VenueRecord[]): Side {
+  private mergeRuns(keep: number, hiddenBy: ReadonlyMap<number, readonly number[]>, batch: Engine): Side {
     const folded: FoldSide[] = [];
     const genres = new Set<string>();
     for (let s = keep; s < this.sides.length; s++) {
@@ -283,8 +282,7 @@ export class LiveChanges {
       folded.push({ engine: side.engine, hidden });
       for (const g of side.engine.store.genreSpellings) genres.add(g);
     }
-    if (valid.length > 0) {
-      const batch = this.build.fromRecords([...valid]);
+    if (batch.store.size > 0) {
       folded.push({ engine: batch, hidden: new Uint8Array(batch.store.size) });
       for (const g of batch.store.genreSpellings) genres.add(g);
     }
@@ -294,13 +292,24 @@ export class LiveChanges {
   /**
    * Applies a built batch: hides the replaced and removed venues, replaces the runs from
    * `keep` on by `run` (their live records are in it), then updates words, places and
-   * every side's vocabulary. Nothing here can fail.
+   * every side's vocabulary. `added`: the batch's records; `addedStore`: the store built
+   * over them alone (null when none). The words and places of the venues hidden are read
+   * from their sides' columns and bytes: no record is built. Nothing here can fail.
    */
-  private commit(hide: readonly Where[], added: readonly VenueRecord[], keep: number, run: Side | null): void {
+  private commit(hide: readonly Where[], added: readonly VenueRecord[], addedStore: VenueStore | null, keep: number, run: Side | null): void {
     this.version++;
+    const before = this.sides;
     // Words first: their lazy genre counts read the state before this batch.
-    this.words.removeAll(hide.map((w) => w.record));
-    for (const r of added) this.words.add(r);
+    this.words.removeAll([...indicesBySide(hide)].map(([s, indices]) => ({ store: before[s]!.engine.store, indices })));
+    if (addedStore !== null) this.words.add(addedStore, added);
+    const places = this.livePlaces;
+    if (places !== null) {
+      const picked = new PickedFields(['formattedAddress']);
+      for (const w of hide) {
+        const venue = addressedVenue(before[w.side]!.engine.store, w.index, picked);
+        if (venue !== null) places.remove(venue);
+      }
+    }
     for (const w of hide) {
       const side = this.sides[w.side]!;
       if (side.hidden[w.index] === 0) side.live--;
@@ -309,9 +318,10 @@ export class LiveChanges {
     const sides = this.sides.slice(0, keep);
     if (run !== null) sides.push(run);
     this.sides = sides.filter((side, s) => s === 0 || side.live > 0);
-    for (const w of hide) this.livePlaces?.remove(w.record);
-    for (const r of added) this.livePlaces?.add(r);
-    this.livePlaces?.flush();
+    if (places !== null) {
+      for (const r of added) places.add(r);
+      places.flush();
+    }
     const words = this.words.words();
     for (const side of this.sides) side.engine.searcher().useVocabulary(new SearchVocabulary(side.engine.store, words));
   }
@@ -450,11 +460,21 @@ function* addressedVenues(sides: readonly Side[]): Generator<AddressedVenue> {
     const store = side.engine.store;
     for (let i = 0; i < store.size; i++) {
       if (side.hidden[i] !== 0) continue;
-      store.pick(i, picked);
-      const formattedAddress = picked.values[0] as string | undefined;
-      if (formattedAddress !== undefined) yield { id: store.id(i), formattedAddress, location: { type: 'Point', coordinates: [store.lat[i]!, store.lon[i]!] } };
+      const venue = addressedVenue(store, i, picked);
+      if (venue !== null) yield venue;
     }
   }
+}
+
+/**
+ * Venue i of `store` as places are learnt from it, read without building its record, or
+ * null when it has no address; `picked`: a PickedFields of ['formattedAddress'].
+ */
+function addressedVenue(store: VenueStore, i: number, picked: PickedFields): AddressedVenue | null {
+  store.pick(i, picked);
+  const formattedAddress = picked.values[0] as string | undefined;
+  if (formattedAddress === undefined) return null;
+  return { id: store.id(i), formattedAddress, location: { type: 'Point', coordinates: [store.lat[i]!, store.lon[i]!] } };
 }
 
 /** The records of a side that are not hidden, in dense order. */
@@ -488,6 +508,17 @@ export function checkUpsertBatch(records: readonly unknown[]): readonly VenueRec
     seen.set(r.id, k + 1);
   }
   return records as readonly VenueRecord[];
+}
+
+/** The dense indices of `venues` grouped by side. */
+function indicesBySide(venues: readonly Where[]): Map<number, number[]> {
+  const bySide = new Map<number, number[]>();
+  for (const w of venues) {
+    let list = bySide.get(w.side);
+    if (list === undefined) bySide.set(w.side, (list = []));
+    list.push(w.index);
+  }
+  return bySide;
 }
 
 /** Whether slot sa of side a ranks before slot sb of side b (total desc, distance asc, id asc). */

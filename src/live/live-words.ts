@@ -1,6 +1,7 @@
 import type { VenueRecord } from '../schema/venue.js';
 import type { DataWords } from '../search/search-vocabulary.js';
-import type { VenueStore } from '../store/venue-store.js';
+import { NO_GENRE, type VenueStore } from '../store/venue-store.js';
+import { PickedFields } from '../store/picked-fields.js';
 import { normalizeWord } from '../store/vocabulary.js';
 
 /**
@@ -8,9 +9,11 @@ import { normalizeWord } from '../store/vocabulary.js';
  * genreSpellings, terms and vibes, in normal form), kept as counts of venues per word so
  * that a venue's removal drops a word exactly when no other venue has it.
  *
- * Term and vibe counts of the base come from its columns (no record is read). Whether a
- * word is a genre (primaryGenre or additionalGenres) is not in the columns for additional
- * genres, so a base genre word is assumed present until a venue using it as a genre goes;
+ * Term and vibe counts come from the stores' rows (the base's at the start, each batch's
+ * run's, the removed venues' rows in their sides): no record is read or built, and the word
+ * maps are touched once per distinct word of a batch. Whether a word is a genre
+ * (primaryGenre or additionalGenres) is not in the columns for additional genres, so a base
+ * genre word is assumed present until a venue using it as a genre goes;
  * its exact count is then asked of `countGenres` (over the state before the change; all
  * such words of a batch in one call) and kept up to date from there.
  * Invariant: a known count is the number of current venues that use the word (> 0).
@@ -24,67 +27,80 @@ export class LiveWords {
   /** Raw spelling -> normal form (normalizeWord is a chain of regexes; data words repeat). */
   private readonly normal = new Map<string, string>();
   private readonly countGenres: (words: ReadonlySet<string>) => Map<string, number>;
-  /** One record's words while {@link count} counts them. */
+  /** One venue's genre words while they are counted. */
   private readonly scratch: string[] = [];
+  /** A removed venue's additional genres, read from its bytes. */
+  private readonly pickedGenres = new PickedFields(['additionalGenres']);
 
   /** The words of `base`'s venues; `countGenres(words)`: current venues using each word as a genre. */
   constructor(base: VenueStore, countGenres: (words: ReadonlySet<string>) => Map<string, number>) {
     this.countGenres = countGenres;
-    countRows(base.termStart, base.termCodes, base.terms.words, this.terms);
-    countRows(base.vibeStart, base.vibeCodes, base.vibes.words, this.vibes);
+    countRows(base.termStart, base.termCodes, base.terms.words, null, 1, this.terms);
+    countRows(base.vibeStart, base.vibeCodes, base.vibes.words, null, 1, this.vibes);
     for (const g of base.genreSpellings) this.genresUncounted.add(this.norm(g));
   }
 
-  add(r: VenueRecord): void {
-    this.count(r, 1);
+  /**
+   * Counts in a batch's venues: `store` is the batch's run, built over `records` (its terms
+   * and vibes are read from the columns, its genres from the records).
+   */
+  add(store: VenueStore, records: readonly VenueRecord[]): void {
+    countRows(store.termStart, store.termCodes, store.terms.words, null, 1, this.terms);
+    countRows(store.vibeStart, store.vibeCodes, store.vibes.words, null, 1, this.vibes);
+    const words = this.scratch;
+    for (const r of records) {
+      words.length = 0;
+      if (r.primaryGenre !== undefined) words.push(this.norm(r.primaryGenre));
+      const additional = r.additionalGenres;
+      if (additional != null) for (let m = 0; m < additional.length; m++) pushNew(words, this.norm(additional[m]!));
+      // An uncounted word is present still; it is counted exactly when one of its venues goes.
+      for (let m = 0; m < words.length; m++) if (!this.genresUncounted.has(words[m]!)) bump(this.genres, words[m]!, 1);
+    }
+    words.length = 0;
   }
 
-  /** Removes venues' words; call before they leave the state `countGenres` sees. */
-  removeAll(records: readonly VenueRecord[]): void {
+  /**
+   * Counts out venues of the sides' stores (each group: a store and dense indices in it).
+   * Call before they leave the state `countGenres` sees. Terms and vibes are read from the
+   * columns; genres from the primaryGenre column and each venue's additionalGenres, picked
+   * from its bytes (no record is built).
+   */
+  removeAll(groups: ReadonlyArray<{ readonly store: VenueStore; readonly indices: readonly number[] }>): void {
+    // Every removed venue's genre words (normal forms, each once per venue), in one list.
+    const genreWords: string[] = [];
+    const words = this.scratch;
+    const picked = this.pickedGenres;
+    for (const { store, indices } of groups) {
+      const { primaryGenre } = store;
+      const termWords = store.terms.words;
+      for (const i of indices) {
+        words.length = 0;
+        if (primaryGenre[i] !== NO_GENRE) words.push(termWords[primaryGenre[i]!]!);
+        store.pick(i, picked);
+        const additional = picked.values[0] as string[] | undefined;
+        if (additional !== undefined) for (let m = 0; m < additional.length; m++) pushNew(words, this.norm(additional[m]!));
+        for (let m = 0; m < words.length; m++) genreWords.push(words[m]!);
+      }
+    }
+    words.length = 0;
     const uncounted = new Set<string>();
-    for (const r of records) for (const g of this.genreWords(r)) if (this.genresUncounted.has(g)) uncounted.add(g);
+    for (const g of genreWords) if (this.genresUncounted.has(g)) uncounted.add(g);
     if (uncounted.size > 0) {
       for (const [g, n] of this.countGenres(uncounted)) {
         this.genresUncounted.delete(g);
         if (n > 0) this.genres.set(g, n);
       }
     }
-    for (const r of records) this.count(r, -1);
+    for (const g of genreWords) if (!this.genresUncounted.has(g)) bump(this.genres, g, -1);
+    for (const { store, indices } of groups) {
+      countRows(store.termStart, store.termCodes, store.terms.words, indices, -1, this.terms);
+      countRows(store.vibeStart, store.vibeCodes, store.vibes.words, indices, -1, this.vibes);
+    }
   }
 
   /** The words now present, for SearchVocabulary. */
   words(): DataWords {
     return { genres: [...this.genres.keys(), ...this.genresUncounted], terms: [...this.terms.keys()], vibes: [...this.vibes.keys()] };
-  }
-
-  /** The normal forms of a record's genre words (primary and additional), each once. */
-  private genreWords(r: VenueRecord): Set<string> {
-    const genres = new Set<string>();
-    if (r.primaryGenre !== undefined) genres.add(this.norm(r.primaryGenre));
-    for (const g of r.additionalGenres ?? []) genres.add(this.norm(g));
-    return genres;
-  }
-
-  /**
-   * Counts a record's words in (by 1) or out (by -1): its genres (primary, additional) as
-   * genres and terms, its establishment flags as terms, its vibes as vibes, each word once.
-   * Per record, a few words: kept in a reused array (Sets cost ~2 us a record here).
-   */
-  private count(r: VenueRecord, by: 1 | -1): void {
-    const words = this.scratch;
-    words.length = 0;
-    if (r.primaryGenre !== undefined) words.push(this.norm(r.primaryGenre));
-    const additional = r.additionalGenres;
-    if (additional != null) for (let m = 0; m < additional.length; m++) pushNew(words, this.norm(additional[m]!));
-    // An uncounted word is present still; it is counted exactly when one of its venues goes.
-    for (let m = 0; m < words.length; m++) if (!this.genresUncounted.has(words[m]!)) bump(this.genres, words[m]!, by);
-    const flags = r.establishmentFlags;
-    if (flags != null) for (let m = 0; m < flags.length; m++) pushNew(words, this.norm(flags[m]!));
-    for (let m = 0; m < words.length; m++) bump(this.terms, words[m]!, by);
-    words.length = 0;
-    const vibes = r.vibes;
-    if (vibes != null) for (let m = 0; m < vibes.length; m++) pushNew(words, this.norm(vibes[m]!));
-    for (let m = 0; m < words.length; m++) bump(this.vibes, words[m]!, by);
   }
 
   private norm(word: string): string {
@@ -97,16 +113,24 @@ export class LiveWords {
   }
 }
 
-/** Adds, per word, the venues whose row (CSR `start`/`codes`, codes distinct per row) holds it. */
-function countRows(start: Uint32Array, codes: Uint16Array, words: readonly string[], into: Map<string, number>): void {
+/**
+ * Adds `by` times, per word, the venues whose row (CSR `start`/`codes`, codes distinct per
+ * row) holds it: the venues `indices`, or every venue (null).
+ */
+function countRows(start: Uint32Array, codes: Uint16Array, words: readonly string[], indices: readonly number[] | null, by: 1 | -1, into: Map<string, number>): void {
   const per = new Uint32Array(words.length);
-  const end = start[start.length - 1] ?? 0;
-  for (let k = 0; k < end; k++) per[codes[k]!]!++;
-  for (let c = 0; c < words.length; c++) if (per[c]! > 0) into.set(words[c]!, (into.get(words[c]!) ?? 0) + per[c]!);
+  if (indices === null) {
+    const end = start[start.length - 1] ?? 0;
+    for (let k = 0; k < end; k++) per[codes[k]!]!++;
+  } else {
+    for (const i of indices) for (let k = start[i]!, end = start[i + 1]!; k < end; k++) per[codes[k]!]!++;
+  }
+  for (let c = 0; c < words.length; c++) if (per[c]! > 0) bump(into, words[c]!, by * per[c]!);
 }
 
-function bump(counts: Map<string, number>, word: string, by: 1 | -1): void {
-  const n = (counts.get(word) ?? 0) + by;
+/** Adds `delta` venues to a word's count (dropping the word at 0). */
+function bump(counts: Map<string, number>, word: string, delta: number): void {
+  const n = (counts.get(word) ?? 0) + delta;
   if (n > 0) counts.set(word, n);
   else counts.delete(word);
 }

@@ -9,7 +9,7 @@ import { createEngine } from '../../src/engine.js';
 import { readSnapshot } from '../../src/snapshot/read-snapshot.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { loadFixtureVenues } from '../search/support.js';
-import { ChangeStream, seeded } from './change-stream.js';
+import { ChangeStream, seeded, type Change } from './change-stream.js';
 import { compareWithScratch } from './oracle-compare.js';
 
 function thrown(f: () => unknown): { code?: string; line?: number; recordId?: string; param?: string } {
@@ -82,6 +82,24 @@ describe('live data: upsert and remove against an engine built from scratch', ()
     stream.apply({ kind: 'remove', ids: leaving.map((r) => r.id) });
     expect(live.vocabulary().establishmentFilters).not.toContain('tapas');
     compareWithScratch(live, [...stream.expected.values()], 9004, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames });
+
+    // A vibe and an establishment flag leaving: every venue with the vibe 'buzzing' is
+    // replaced by itself without vibes (its words counted out of its side, in by its batch),
+    // then every venue with the flag 'servesBrunch' is removed.
+    const buzzing = [...stream.expected.values()].filter((r) => r.vibes?.includes('buzzing') === true);
+    expect(buzzing.length).toBeGreaterThan(0);
+    expect(live.vocabulary().vibes).toContain('buzzing');
+    expect(live.vocabulary().establishmentFilters).toContain('serves_brunch');
+    const quieter: Change = { kind: 'upsert', records: buzzing.map(({ vibes: _vibes, ...r }) => r) };
+    live.upsert(quieter.records);
+    stream.apply(quieter);
+    const brunch = [...stream.expected.values()].filter((r) => r.establishmentFlags?.includes('servesBrunch') === true).map((r) => r.id);
+    expect(brunch.length).toBeGreaterThan(0);
+    live.remove(brunch);
+    stream.apply({ kind: 'remove', ids: brunch });
+    expect(live.vocabulary().vibes).not.toContain('buzzing');
+    expect(live.vocabulary().establishmentFilters).not.toContain('serves_brunch');
+    compareWithScratch(live, [...stream.expected.values()], 9006, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames });
 
     // Changes after a compaction, then a snapshot of the live state and back.
     const more = stream.batch(300, 0);
