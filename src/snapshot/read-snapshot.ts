@@ -181,18 +181,40 @@ function nameTokenDecoder(snapshot: OpenedSnapshot, previous: readonly string[] 
   }
 }
 
-/** Strings of find's name dictionary, and record starts checked, per step of {@link restoreSnapshotInSteps} (about 2 ms each at most). */
-const TOKENS_PER_STEP = 15_000;
-const STARTS_PER_STEP = 100_000;
-/** Cells of find's density grid per step (a Map entry each). */
-const DENSITY_CELLS_PER_STEP = 20_000;
+/**
+ * Time a step of {@link restoreSnapshotInSteps} spends on the parts done in chunks before it
+ * yields, ms. Fixed counts per step (15,000 name words, 100,000 record starts) took 0.5 to
+ * 1.6 ms a step at 1M venues, but 2.4 to 5 ms for the first step of each, whose code had not
+ * run since the previous swap (bench/live.ts, a compaction's swap on 2 busy cores).
+ */
+const STEP_BUDGET_MS = 1;
+/** Chunks of a step, each well under the budget: strings of find's name dictionary, record starts checked, cells of find's density grid (a Map entry each). */
+const TOKENS_PER_CHUNK = 2_000;
+const STARTS_PER_CHUNK = 20_000;
+const DENSITY_CELLS_PER_CHUNK = 4_000;
+
+/**
+ * Runs `part(from, to)` over `[0, total)` in chunks of `chunk`, yielding once a step has
+ * taken {@link STEP_BUDGET_MS} (so a step takes at most the budget and one chunk).
+ */
+function* inChunks(total: number, chunk: number, part: (from: number, to: number) => void): Generator<void, void, void> {
+  let stepStart = performance.now();
+  for (let from = 0; from < total; from += chunk) {
+    part(from, Math.min(total, from + chunk));
+    if (performance.now() - stepStart >= STEP_BUDGET_MS) {
+      yield;
+      stepStart = performance.now();
+    }
+  }
+}
 
 /**
  * {@link restoreSnapshot} in steps, for a thread that serves queries meanwhile (a live
  * service's compaction swap): each `next()` does a part of the work (reading the header,
- * making find's name dictionary 15,000 words at a time, checking the record starts 100,000
- * at a time, the store and kd-tree, the opening-hours tables, the name index, the density
- * grid, the engine) and the last returns the engine. Throws as restoreSnapshot does.
+ * making find's name dictionary, checking the record starts, the store and kd-tree, the
+ * opening-hours tables, the name index, the density grid, the engine; the dictionary, the
+ * starts and the grid about a millisecond of work at a time: STEP_BUDGET_MS) and the last
+ * returns the engine. Throws as restoreSnapshot does.
  */
 export function restoreSnapshotInSteps(bytes: Uint8Array, name: string, options: EngineOptions = {}, prebuilt: PrebuiltParts = {}): Generator<void, Engine, void> {
   return restore(memoryBytes(bytes), name, options, prebuilt);
@@ -223,26 +245,24 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
   const lon = view('lon', 'Float64Array', n);
   const tokenDecoder = nameTokenDecoder(snapshot, prebuilt.nameTokens); // checks the dictionary's text is ASCII, else decodes it whole: a step of its own
   yield;
-  for (;;) {
-    let done: boolean;
+  yield* inChunks(tokenDecoder.count, TOKENS_PER_CHUNK, (from, to) => {
     try {
-      done = tokenDecoder.next(TOKENS_PER_STEP);
+      tokenDecoder.next(to - from);
     } catch (e) {
-      return bad(`its name dictionary is damaged (${(e as Error).message})`);
+      bad(`its name dictionary is damaged (${(e as Error).message})`);
     }
-    yield;
-    if (done) break;
-  }
+  });
+  yield;
   const tokens = tokenDecoder.result();
   const recordParts = recordPartsOf(header, view('recordStarts', 'Float64Array', n), view('records', 'Uint8Array', null), bad);
-  for (let from = 0; from < n; from += STARTS_PER_STEP) {
+  yield* inChunks(n, STARTS_PER_CHUNK, (from, to) => {
     try {
-      CompactRecordSource.checkStarts(recordParts, from, Math.min(n, from + STARTS_PER_STEP));
+      CompactRecordSource.checkStarts(recordParts, from, to);
     } catch (e) {
-      return bad(`its records are damaged (${(e as Error).message})`);
+      bad(`its records are damaged (${(e as Error).message})`);
     }
-    yield;
-  }
+  });
+  yield;
   let records: CompactRecordSource;
   try {
     records = CompactRecordSource.fromParts(recordParts, lat, lon, true, recordCacheSize);
@@ -309,10 +329,8 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
   const densityCells = view('densityCells', 'Float64Array', null);
   const densityCounts = view('densityCounts', 'Uint32Array', densityCells.length);
   const density = DensityGrid.empty();
-  for (let from = 0; from < densityCells.length; from += DENSITY_CELLS_PER_STEP) {
-    density.addCells(densityCells, densityCounts, from, Math.min(densityCells.length, from + DENSITY_CELLS_PER_STEP));
-    yield;
-  }
+  yield* inChunks(densityCells.length, DENSITY_CELLS_PER_CHUNK, (from, to) => density.addCells(densityCells, densityCounts, from, to));
+  yield;
   const leavesSorted = header.leavesSortedByLat === true ? true : undefined;
   return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt, { names, density }, prebuilt.search, leavesSorted), options);
 }
