@@ -8,6 +8,10 @@ export const LIVE_FIGURES = {
   compactionTotal: 'compaction: start to swap, wall (ms)',
   largestStall: 'compaction: largest gap between two searches of a query loop meanwhile (ms)',
   quietStall: 'the same query loop without a compaction: largest gap (ms)',
+  /** The same compaction in a process started with `node --single-threaded-gc` (docs/updates.md advises it on two cores; runs from 2026-11-28 12:00 UTC on). */
+  largestStallSingleThreadedGc: 'compaction, node --single-threaded-gc: largest gap between two searches of a query loop meanwhile (ms)',
+  quietStallSingleThreadedGc: 'the same query loop without a compaction, node --single-threaded-gc: largest gap (ms)',
+  /** The same with `node --v8-pool-size=1`, the advice of earlier runs (read from their results only). */
   largestStallOnePool: 'compaction, node --v8-pool-size=1: largest gap between two searches of a query loop meanwhile (ms)',
   largestSwapStep: 'compaction: largest main-thread step of the swap (ms)',
 } as const;

@@ -184,6 +184,22 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
   }
 }
 
+/**
+ * On a machine of two cores or fewer, a live service started without `node
+ * --single-threaded-gc` is told of it on stderr: its queries' largest stall during a
+ * compaction was 6 to 12 ms with Node's defaults, mostly under 2 ms with the flag (1M
+ * venues; docs/updates.md, "A service on two cores"). A V8 flag of the process's command
+ * line only: it cannot be set from here.
+ */
+function remindOfGcFlag(): void {
+  if (availableParallelism() > 2) return;
+  if (process.execArgv.some((a) => a === '--single-threaded-gc' || a === '--single_threaded_gc')) return;
+  process.stderr.write(
+    'venue-search: live data on 2 cores: start node with --single-threaded-gc for shorter query stalls during compactions ' +
+      `(node --single-threaded-gc ${process.argv[1] ?? 'main.js'} serve ...; docs/updates.md, "A service on two cores")\n`,
+  );
+}
+
 /** `cannot load <path>: <why>`, without the path twice when the reason starts with it (`<path>: line 2, ...`). */
 function cannotLoad(path: string, why: string): string {
   return why.startsWith(`${path}:`) ? `cannot load ${why}` : `cannot load ${path}: ${why}`;
@@ -386,6 +402,7 @@ async function serve(options: ServeOptions): Promise<void> {
   if (options.adminTokenFile !== undefined && options.engineThreads > 0) {
     fail('--admin-token-file (live data) changes the engine in place: leave out --engine-threads');
   }
+  if (options.adminTokenFile !== undefined) remindOfGcFlag();
   const live = options.adminTokenFile === undefined ? null : await openLive(options);
   const pool = options.engineThreads > 0 ? await startEnginePool(options.data, options.engineThreads) : null;
   const engine = live?.live.engine ?? pool ?? (await loadEngine(options.data));

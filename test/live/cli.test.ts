@@ -2,7 +2,7 @@
 // on disk checked with the service's start path afterwards.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,9 +18,9 @@ afterAll(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(args: string[], nodeFlags: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let stdout = '';
     let stderr = '';
@@ -54,9 +54,17 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
 
     // A second service on the same live directory is refused while the first runs: two
     // writers would put the same sequence numbers into one change log.
-    const second = await run(['serve', '--data', FIXTURES_PATH, '--port', '0', '--db', join(tmp, 'b.sqlite'), '--admin-token-file', token, '--live-dir', liveDir]);
+    const secondArgs = ['serve', '--data', FIXTURES_PATH, '--port', '0', '--db', join(tmp, 'b.sqlite'), '--admin-token-file', token, '--live-dir', liveDir];
+    const second = await run(secondArgs);
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(`is in use by process ${server.pid}`);
+    // On two cores or fewer a live service started without node --single-threaded-gc is
+    // reminded of it (docs/updates.md, "A service on two cores"); started with it, it is not.
+    const reminder = 'start node with --single-threaded-gc';
+    expect(second.stderr.includes(reminder)).toBe(availableParallelism() <= 2);
+    const flagged = await run(secondArgs, ['--single-threaded-gc']);
+    expect(flagged.stderr).toContain(`is in use by process ${server.pid}`);
+    expect(flagged.stderr).not.toContain(reminder);
 
     // The command's own mistakes: one line each, no stack trace.
     const someFile = join(tmp, 'some.ndjson');
