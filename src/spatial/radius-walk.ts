@@ -82,10 +82,11 @@ export class RadiusWalker {
    */
   readonly positionsAreVenues: boolean;
 
-  constructor(tree: KDBush) {
+  /** `positionsAreVenues`: whether tree position k holds venue k, when the caller knows it (SpatialIndex keeps it); found from the ids otherwise. */
+  constructor(tree: KDBush, positionsAreVenues: boolean = isIdentity(tree.ids)) {
     this.usable = tree.coords instanceof Float64Array;
     this.ids = tree.ids;
-    this.positionsAreVenues = isIdentity(tree.ids);
+    this.positionsAreVenues = positionsAreVenues;
     this.coords = this.usable ? (tree.coords as Float64Array) : new Float64Array(0);
     this.nodeSize = tree.nodeSize;
   }
@@ -384,7 +385,8 @@ export class RadiusWalker {
   }
 }
 
-function isIdentity(ids: Uint16Array | Uint32Array): boolean {
+/** Whether `ids[k] === k` for every k: a pass over every id (about 1 ms at 1M venues). */
+export function isIdentity(ids: Uint16Array | Uint32Array): boolean {
   for (let k = 0; k < ids.length; k++) if (ids[k] !== k) return false;
   return true;
 }

@@ -9,7 +9,7 @@ import { GroupWalker } from './group-walk.js';
 import type { HitBuffer } from './hit-buffer.js';
 import { nearestInto } from './kd-nearest.js';
 import { leavesSortedByLat, sortLeavesByLat } from './leaf-order.js';
-import { RadiusWalker } from './radius-walk.js';
+import { isIdentity, RadiusWalker } from './radius-walk.js';
 import { Tombstones } from './tombstones.js';
 
 const RANGE_STACK = new Uint32Array(3 * 64);
@@ -31,6 +31,8 @@ export class SpatialIndex {
   private readonly corridor: CorridorWalker;
   /** Whether every leaf's points rise in latitude (leaf-order.ts): the corridor walk then binary-searches a leaf's latitude band. A snapshot records it. */
   readonly leavesSortedByLat: boolean;
+  /** See {@link positionsAreVenues} (undefined until asked). */
+  private identityOrder: boolean | undefined;
 
   /**
    * Builds the tree over (lon[i], lat[i]) with `nodeSize` points per leaf, each leaf's points
@@ -179,8 +181,19 @@ export class SpatialIndex {
   }
 
   /** A nearest-first radius walker of this tree (counts whole subtrees): src/spatial/radius-walk.ts. */
+  /**
+   * Whether tree position k holds venue k (the engine's trees: src/engine.ts buildStore puts
+   * the venues in tree order; RadiusWalker.positionsAreVenues). Found at the first call, a
+   * pass over every id (about 1 ms at 1M venues), then kept: a compaction's swap asks it in a
+   * step of its own, before the search is made (src/changelog/live-venues.ts).
+   */
+  get positionsAreVenues(): boolean {
+    this.identityOrder ??= isIdentity(this.tree.ids);
+    return this.identityOrder;
+  }
+
   radiusWalker(): RadiusWalker {
-    return new RadiusWalker(this.tree);
+    return new RadiusWalker(this.tree, this.positionsAreVenues);
   }
 
   /** Empty tombstones of this tree's venues (live data: hidden venues counted by tree position). */
