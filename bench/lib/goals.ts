@@ -44,11 +44,6 @@ const SPREAD = 'spread data';
 const DENSE = 'town-centre data';
 
 /**
- * The goals stated in issues 2, 4, 5, 6, 15, 16, 17 and 18, checked against the workloads at
- * `size` venues (the goals are stated for 1M generated venues; the live-data and
- * memory-per-worker workloads state their own size). Each names its regime and data.
- */
-/**
  * The stall of the same compaction with the node flag docs/updates.md advises on two cores:
  * `--single-threaded-gc` in runs from 2026-11-28 12:00 UTC on, `--v8-pool-size=1` before.
  */
@@ -58,6 +53,11 @@ function advisedFlagStall(lf: Readonly<Record<string, number>>): string {
   return `with node --v8-pool-size=1: ${(lf[LIVE_FIGURES.largestStallOnePool] ?? Number.NaN).toFixed(1)} ms`;
 }
 
+/**
+ * The goals stated in issues 2, 4, 5, 6, 15, 16, 17 and 18, checked against the workloads at
+ * `size` venues (the goals are stated for 1M generated venues; the live-data and
+ * memory-per-worker workloads state their own size). Each names its regime and data.
+ */
 export function evaluateGoals(results: readonly WorkloadResult[], size: string): GoalStatus[] {
   const at = (name: string) => results.find((r) => r.workload === name && (r.params.venues === size || name.startsWith('HTTP')));
   const row = (r: WorkloadResult | undefined, task: string): Timing | undefined => r?.timings.find((t) => t.name.startsWith(task));
