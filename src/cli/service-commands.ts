@@ -402,8 +402,8 @@ async function serve(options: ServeOptions): Promise<void> {
   if (options.adminTokenFile !== undefined && options.engineThreads > 0) {
     fail('--admin-token-file (live data) changes the engine in place: leave out --engine-threads');
   }
-  if (options.adminTokenFile !== undefined) remindOfGcFlag();
   const live = options.adminTokenFile === undefined ? null : await openLive(options);
+  if (live !== null) remindOfGcFlag(); // once the live engine opened: not before an error that stops the start
   const pool = options.engineThreads > 0 ? await startEnginePool(options.data, options.engineThreads) : null;
   const engine = live?.live.engine ?? pool ?? (await loadEngine(options.data));
   startTime('engine loaded and warmed');
