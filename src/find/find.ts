@@ -45,6 +45,10 @@ export type FindPlan = 'none' | 'names' | 'names-then-distance' | 'radius-then-n
  * Name search over a store (interface 4.2, contract "Find"). Built once per engine; each
  * call is synchronous and allocates little beyond the page it returns.
  *
+ * When nothing matches the query as typed (within the radius, with a centre), it is tried
+ * again widened (NameIndex.prepare): a typed word that happens to start some name word
+ * ("lino" for "Lino") may still be a typo of the name meant ("Red Lion").
+ *
  * Order: with a centre, distance ascending then id; without, relevance (NameIndex.matchKey:
  * match quality, first-word bonus, shorter names first) descending, then dense index order (the
  * venue's dense index: relevance ties are common and an integer compare keeps them cheap).
@@ -115,7 +119,8 @@ export class FindService {
     const p = checkFindParams(params);
     const place = p.location !== null ? this.resolvePlace(p.location) : null;
     const centre = findCentre(p, place);
-    const found = this.collect(p.query, centre, p.maxDistanceMeters, p.offset + p.limit);
+    let found = this.collect(p.query, centre, p.maxDistanceMeters, p.offset + p.limit);
+    if (found.total === 0 && this.names.widens(p.query)) found = this.collect(p.query, centre, p.maxDistanceMeters, p.offset + p.limit, undefined, true);
     const establishments: FindEstablishment[] = [];
     for (let j = p.offset; j < found.venues.length; j++) {
       establishments.push(findEstablishment(this.store.record(found.venues[j]!), centre, found.costs[j]!, nowMs));
@@ -140,7 +145,8 @@ export class FindService {
    * The matches of `query` (within `radius` metres of `centre`, if given): their count and
    * the best `k` as dense indices with their costs (distance with a centre, minus the
    * relevance key without), in order. Exposed for the live-data merge (src/live), which
-   * passes `prefixKnown` (see NameIndex.prepare).
+   * passes `prefixKnown` (see NameIndex.prepare). `widened`: the query's words of 4+ letters
+   * also match within their typo budget (find's second try when nothing matched as typed).
    */
   collect(
     query: string,
@@ -148,8 +154,9 @@ export class FindService {
     radius: number,
     k: number,
     prefixKnown?: (word: string) => boolean,
+    widened = false,
   ): FoundVenues {
-    const q = this.names.prepare(query, prefixKnown);
+    const q = this.names.prepare(query, prefixKnown, widened);
     this.top.reset(k, centre === null ? this.idRank() : null);
     const total = centre === null ? this.collectByRelevance(q) : this.collectByDistance(q, centre.lat, centre.lon, radius);
     const { venues, costs } = this.top.sorted();

@@ -10,7 +10,8 @@ export const MATCH_TYPO = 1;
 /**
  * One query word resolved against the dictionary: the token ids `[lo, hi)` that start with
  * it (a contiguous range, the dictionary being sorted), the id equal to it (or -1), and,
- * when no token starts with it, the ids within a small edit distance (`typo`, ascending).
+ * when no token starts with it or the query is widened, the ids within a small edit
+ * distance (`typo`, ascending; for a widened word that starts tokens, its range among them).
  * `postings` is the number of (venue, token) postings the word can match: the cost of
  * enumerating candidates from it.
  */
@@ -199,20 +200,18 @@ export class NameIndex {
    * Resolves a query's words against the dictionary. Every word matches as a word prefix
    * ("red li" -> "Red Lion"); a word of 4+ letters that starts no dictionary word is matched
    * by bounded edit distance instead. Filler words (the, of, and, ...) are dropped when the
-   * query has other words.
+   * query has other words. `widened` (find's second try, when the query as typed matches
+   * nothing: see {@link widens}): every word of 4+ letters matches as a prefix or within its
+   * typo budget ("red lino" finds "Red Lion" although "Lino" is a name word).
    */
-  prepare(query: string, prefixKnown?: (word: string) => boolean): PreparedNameQuery {
-    let texts = nameTokens(query);
-    const significant = texts.filter((w) => !OPTIONAL_QUERY_WORDS.has(w));
-    if (significant.length > 0) texts = significant;
-    // Keep distinct words only: "red red" means "red".
-    texts = [...new Set(texts)];
+  prepare(query: string, prefixKnown?: (word: string) => boolean, widened = false): PreparedNameQuery {
+    const texts = queryWords(query);
     if (texts.length === 0) return EMPTY_QUERY;
     const words: PreparedWord[] = [];
     let rarest = -1;
     let best = Infinity;
     for (const text of texts) {
-      const w = this.prepareWord(text, prefixKnown);
+      const w = this.prepareWord(text, prefixKnown, widened);
       if (w.postings === 0) return EMPTY_QUERY; // a word nothing matches: the AND is empty
       if (w.postings < best) {
         best = w.postings;
@@ -224,21 +223,37 @@ export class NameIndex {
   }
 
   /**
+   * Whether `prepare(query, prefixKnown, true)` can match more than `prepare(query,
+   * prefixKnown)`: some word of 4+ letters is matched as a prefix as typed (a word matched
+   * by edit distance is matched so either way).
+   */
+  widens(query: string, prefixKnown?: (word: string) => boolean): boolean {
+    for (const text of queryWords(query)) {
+      if (typoBudget(text.length) > 0 && (prefixKnown === undefined ? this.hasPrefix(text, null) : prefixKnown(text))) return true;
+    }
+    return false;
+  }
+
+  /**
    * `prefixKnown(word)` says whether a word is matched as a prefix or by edit distance
    * (default: as a prefix when some dictionary word starts with it). Live data gives the
    * answer for the whole current record set, of which this index holds a part (src/live).
+   * `widened`: a prefix word with a typo budget also matches by edit distance; its `typo`
+   * list then holds its prefix range's tokens too (they are at distance 0), and `lo`/`hi`/
+   * `exact` still tell which of them match as a prefix or exactly.
    */
-  private prepareWord(text: string, prefixKnown?: (word: string) => boolean): PreparedWord {
+  private prepareWord(text: string, prefixKnown: ((word: string) => boolean) | undefined, widened: boolean): PreparedWord {
     const lo = this.lowerBound(text);
     const hi = this.lowerBound(text + '\uffff');
     const exact = lo < hi && this.tokens[lo] === text ? lo : -1;
-    if (prefixKnown === undefined ? lo < hi : prefixKnown(text)) {
+    const asPrefix = prefixKnown === undefined ? lo < hi : prefixKnown(text);
+    if (asPrefix && !(widened && typoBudget(text.length) > 0)) {
       return { text, lo, hi, exact, typo: null, postings: this.postStart[hi]! - this.postStart[lo]! };
     }
     const typo = this.typoCandidates(text);
     let postings = 0;
     for (let k = 0; k < typo.length; k++) postings += this.postStart[typo[k]! + 1]! - this.postStart[typo[k]!]!;
-    return { text, lo: 0, hi: 0, exact: -1, typo, postings };
+    return asPrefix ? { text, lo, hi, exact, typo, postings } : { text, lo: 0, hi: 0, exact: -1, typo, postings };
   }
 
   /**
@@ -409,7 +424,7 @@ export class NameIndex {
     const single: PreparedNameQuery = { words: [word], rarest: 0, estimatedCandidates: word.postings };
     const shares = (word.typo !== null ? word.typo.length : word.hi - word.lo) > 1 ? INFO_SHARES : 0;
     if (word.typo !== null) {
-      for (let k = 0; k < word.typo.length; k++) this.visitTokenFast(word.typo[k]!, MATCH_TYPO, shares, single, visitor, cells, window);
+      for (let k = 0; k < word.typo.length; k++) this.visitTokenFast(word.typo[k]!, tokenQuality(word, word.typo[k]!), shares, single, visitor, cells, window);
     } else {
       for (let t = word.lo; t < word.hi; t++) this.visitTokenFast(t, t === word.exact ? MATCH_EXACT : MATCH_PREFIX, shares, single, visitor, cells, window);
     }
@@ -487,6 +502,19 @@ function wordQuality(word: PreparedWord, t: number): number {
   if (t >= word.lo && t < word.hi) return t === word.exact ? MATCH_EXACT : MATCH_PREFIX;
   if (word.typo !== null && sortedHas(word.typo, t)) return MATCH_TYPO;
   return 0;
+}
+
+/** Quality of a token of the word's `typo` list (a widened word's list holds its prefix range too). */
+function tokenQuality(word: PreparedWord, t: number): number {
+  if (t >= word.lo && t < word.hi) return t === word.exact ? MATCH_EXACT : MATCH_PREFIX;
+  return MATCH_TYPO;
+}
+
+/** A query's words as matched: normalised, filler words dropped when others remain, each once ("red red" means "red"). */
+function queryWords(query: string): string[] {
+  const texts = nameTokens(query);
+  const significant = texts.filter((w) => !OPTIONAL_QUERY_WORDS.has(w));
+  return [...new Set(significant.length > 0 ? significant : texts)];
 }
 
 function sortedHas(a: Int32Array, x: number): boolean {

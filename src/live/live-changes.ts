@@ -377,7 +377,11 @@ export class LiveChanges {
     const centre = findCentre(p, place);
     const k = p.offset + p.limit;
     const prefixKnown = (word: string) => finders.some((f) => f.hasNamePrefix(word));
-    const found: FoundVenues[] = finders.map((f) => f.collect(p.query, centre, p.maxDistanceMeters, k, prefixKnown));
+    let found: FoundVenues[] = finders.map((f) => f.collect(p.query, centre, p.maxDistanceMeters, k, prefixKnown));
+    // The second try of FindService.find, decided over every side as one engine decides it.
+    if (found.every((f) => f.total === 0) && finders[0]!.names.widens(p.query, prefixKnown)) {
+      found = finders.map((f) => f.collect(p.query, centre, p.maxDistanceMeters, k, prefixKnown, true));
+    }
     const idOf = (s: number, x: number) => this.sides[s]!.engine.store.id(found[s]!.venues[x]!);
     const picks = mergeTop(
       found.map((f) => f.venues.length),

@@ -17,28 +17,33 @@ function osa(a: string, b: string): number {
     }
   return d[a.length]![b.length]!;
 }
-/** Quality of name word x for query word w; typo only when no word of any name starts with w. */
-function quality(x: string, w: string, dictionary: readonly string[]): number {
+/**
+ * Quality of name word x for query word w; typo only when no word of any name starts with w,
+ * or always when `widened` (find's second try, docs/find.md).
+ */
+function quality(x: string, w: string, dictionary: readonly string[], widened = false): number {
   if (x === w) return 3;
   if (x.startsWith(w)) return 2;
-  if (dictionary.some((y) => y.startsWith(w)) || w.length < 4 || x[0] !== w[0]) return 0;
+  if ((!widened && dictionary.some((y) => y.startsWith(w))) || w.length < 4 || x[0] !== w[0]) return 0;
   const budget = w.length < 8 ? 1 : 2;
   for (let j = 0; j <= x.length; j++) if (osa(w, x.slice(0, j)) <= budget) return 1;
   return 0;
 }
-function oracleKey(name: string[], query: string[], dictionary: readonly string[] = name): number {
-  let q = query.filter((w) => !FILLER.has(w));
-  if (q.length === 0) q = query;
-  q = [...new Set(q)];
+function significantWords(query: string[]): string[] {
+  const q = query.filter((w) => !FILLER.has(w));
+  return [...new Set(q.length === 0 ? query : q)];
+}
+function oracleKey(name: string[], query: string[], dictionary: readonly string[] = name, widened = false): number {
+  const q = significantWords(query);
   let score = 0;
   for (const w of q) {
     let best = 0;
-    for (const x of name) best = Math.max(best, quality(x, w, dictionary));
+    for (const x of name) best = Math.max(best, quality(x, w, dictionary, widened));
     if (best === 0) return 0;
     score += best;
   }
   const lead = name.length > 1 && FILLER.has(name[0]!) ? name[1]! : name[0];
-  if (lead !== undefined && quality(lead, q[0]!, dictionary) > 0) score += 1;
+  if (lead !== undefined && quality(lead, q[0]!, dictionary, widened) > 0) score += 1;
   return score * 64 + 63 - Math.min(name.length, 63);
 }
 
@@ -65,6 +70,35 @@ describe('NameIndex against a brute-force oracle (random names over a small voca
           expect(got.get(i) ?? 0).toBe(expected);
           expect(index.matchKey(i, q)).toBe(expected);
         }
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('widened (find\'s second try): every 4+ letter word also matches within its typo budget, with the oracle key; widens() says when that can change the matches', () => {
+    const name = fc.array(fc.constantFrom(...VOCAB, 'lino', 'linos', 'roses'), { minLength: 1, maxLength: 5 });
+    const queryWord = fc.constantFrom('r', 'red', 'redh', 'lion', 'lino', 'lions', 'crown', 'crwon', 'rose', 'rsoe', 'the', 'of');
+    fc.assert(
+      fc.property(fc.array(name, { minLength: 0, maxLength: 40 }), fc.array(queryWord, { minLength: 1, maxLength: 3 }), (names, query) => {
+        const index = new NameIndex(names.map((n) => n.join(' ')));
+        const dictionary = names.flat();
+        const q = index.prepare(query.join(' '), undefined, true);
+        const got = new Map<number, number>();
+        index.forEachMatch(q, {
+          visit: (i, key) => {
+            expect(got.has(i)).toBe(false);
+            got.set(i, key);
+          },
+        });
+        for (let i = 0; i < names.length; i++) {
+          const expected = oracleKey(names[i]!, query, dictionary, true);
+          expect(got.get(i) ?? 0).toBe(expected);
+          expect(index.matchKey(i, q)).toBe(expected);
+        }
+        // widens: some significant word of 4+ letters starts a dictionary word
+        const widens = significantWords(query).some((w) => w.length >= 4 && dictionary.some((y) => y.startsWith(w)));
+        expect(index.widens(query.join(' '))).toBe(widens);
+        if (!widens) for (let i = 0; i < names.length; i++) expect(oracleKey(names[i]!, query, dictionary, true)).toBe(oracleKey(names[i]!, query, dictionary));
       }),
       { numRuns: 1500 },
     );

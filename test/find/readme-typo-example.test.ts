@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine.js';
-import { collectRun, importOsm } from '../../src/import/index.js';
+import { collectRun, importFhrs, importOsm, mergeVenues } from '../../src/import/index.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import { geodesic } from '../support/oracle.js';
 import { hasShared, sharedFile } from '../support/real-data.js';
@@ -18,6 +18,9 @@ import { hasShared, sharedFile } from '../support/real-data.js';
  * spelling. Distances by GeographicLib.
  */
 const LONDON_PUBS = 'osm-london-pubs/london_pubs_points.ndjson';
+/** The README's import lines: OSM pubs (Overpass GeoJSON) and FSA hygiene data, merged. */
+const LONDON_OSM = 'osm-london-pubs/london_pubs_overpass_2024-11-25.geojson';
+const LONDON_FHRS = 'fhrs-london/fhrs_london_food_drink_2021-08-19.csv';
 const SOHO = { lat: 51.5136, lon: -0.1365 };
 const RADIUS = 5000;
 
@@ -76,5 +79,53 @@ describe.skipIf(!hasShared(LONDON_PUBS))('issue 14: README typo example "red lin
     expect(found.establishments.map((e) => e.id)).toEqual(byDistance);
     // the README goes on to read the first result's menus: there is a first result
     expect(engine.menus(found.establishments[0]!.id)).toBeInstanceOf(Array);
+  });
+});
+
+/**
+ * The same example on the data the README's import lines make (OSM pubs and FSA hygiene
+ * data, merged), as a user who follows the README runs it. FSA data names restaurants "Lino"
+ * and "Lino's cafe ltd", so "lino" starts a name word and, as typed, is matched as a prefix
+ * only: no name has both "red…" and "lino…" within 5 km of Soho. Find then tries the query
+ * widened (docs/find.md): "lino" also matches within its typo budget. Oracle as above, by
+ * hand: the names with a word starting "red" and one starting with a spelling one edit from
+ * "lino" ("lino" itself included), within 5 km by GeographicLib.
+ */
+describe.skipIf(!hasShared(LONDON_OSM) || !hasShared(LONDON_FHRS))('issue 14: "red lino" on OSM pubs merged with FSA data (a name word starts with "lino")', () => {
+  let records: VenueRecord[];
+  let engine: Engine;
+  const within = (r: VenueRecord) => geodesic(SOHO.lat, SOHO.lon, r.location.coordinates[0], r.location.coordinates[1]) <= RADIUS;
+
+  beforeAll(async () => {
+    const osm = await collectRun(importOsm(sharedFile(LONDON_OSM)));
+    const fhrs = await collectRun(importFhrs(sharedFile(LONDON_FHRS)));
+    records = mergeVenues([...osm.records, ...fhrs.records]).records;
+    engine = createEngine(records);
+  });
+
+  it('as typed, nothing matches: "lino" starts name words ("Lino"), and no name within 5 km has both', () => {
+    expect(records.filter((r) => nameWords(r.name).some((w) => w.startsWith('lino'))).map((r) => r.name)).toContain('Lino');
+    const strict = records.filter((r) => within(r) && nameWords(r.name).some((w) => w.startsWith('red')) && nameWords(r.name).some((w) => w.startsWith('lino')));
+    expect(strict).toEqual([]);
+  });
+
+  it('find tries again with typos: the brute-force matches within 5 km of Soho, nearest first, the Red Lions among them; "lino" alone still finds Lino', () => {
+    const spellings = [...oneEditAway('lino')];
+    const expected = records
+      .filter((r) => {
+        const words = nameWords(r.name);
+        return words.some((w) => w.startsWith('red')) && words.some((w) => spellings.some((s) => w.startsWith(s)));
+      })
+      .map((r) => ({ id: r.id, d: geodesic(SOHO.lat, SOHO.lon, r.location.coordinates[0], r.location.coordinates[1]) }))
+      .filter((r) => r.d <= RADIUS);
+    expect(expected.every((r) => Math.abs(r.d - RADIUS) > 1)).toBe(true);
+    const found = engine.find({ q: 'red lino', lat: SOHO.lat, lon: SOHO.lon, maxDistanceMeters: RADIUS, limit: 100 });
+    expect(found.totalFound).toBe(expected.length);
+    expect(found.establishments.map((e) => e.id)).toEqual([...expected].sort((a, b) => a.d - b.d).map((r) => r.id));
+    expect(found.establishments.filter((e) => /^(the )?(old )?red lion$/i.test(e.name)).length).toBeGreaterThanOrEqual(5);
+    // A query that matches as typed is not widened: "lino" finds the names with a word starting "lino", no Lion.
+    const lino = engine.find({ q: 'lino', limit: 100 });
+    const linoExpected = records.filter((r) => nameWords(r.name).some((w) => w.startsWith('lino'))).map((r) => r.id);
+    expect(lino.establishments.map((e) => e.id).sort()).toEqual(linoExpected.sort());
   });
 });
