@@ -45,9 +45,10 @@ export type FindPlan = 'none' | 'names' | 'names-then-distance' | 'radius-then-n
  * Name search over a store (interface 4.2, contract "Find"). Built once per engine; each
  * call is synchronous and allocates little beyond the page it returns.
  *
- * When nothing matches the query as typed (within the radius, with a centre), it is tried
- * again widened (NameIndex.prepare): a typed word that happens to start some name word
- * ("lino" for "Lino") may still be a typo of the name meant ("Red Lion").
+ * When no name anywhere matches the query as typed, it is tried again widened
+ * (NameIndex.prepare): a typed word that happens to start some name word ("lino" for
+ * "Lino") may still be a typo of the name meant ("Red Lion"). A query that names venues
+ * elsewhere, only not within the radius, is not widened: it was typed as meant.
  *
  * Order: with a centre, distance ascending then id; without, relevance (NameIndex.matchKey:
  * match quality, first-word bonus, shorter names first) descending, then dense index order (the
@@ -120,7 +121,9 @@ export class FindService {
     const place = p.location !== null ? this.resolvePlace(p.location) : null;
     const centre = findCentre(p, place);
     let found = this.collect(p.query, centre, p.maxDistanceMeters, p.offset + p.limit);
-    if (found.total === 0 && this.names.widens(p.query)) found = this.collect(p.query, centre, p.maxDistanceMeters, p.offset + p.limit, undefined, true);
+    if (found.total === 0 && this.names.widens(p.query) && (centre === null || !this.matchesAnywhere(p.query))) {
+      found = this.collect(p.query, centre, p.maxDistanceMeters, p.offset + p.limit, undefined, true);
+    }
     const establishments: FindEstablishment[] = [];
     for (let j = p.offset; j < found.venues.length; j++) {
       establishments.push(findEstablishment(this.store.record(found.venues[j]!), centre, found.costs[j]!, nowMs));
@@ -134,6 +137,11 @@ export class FindService {
    */
   hide(hidden: Uint8Array | null): void {
     this.hidden = hidden;
+  }
+
+  /** Whether a venue not hidden, anywhere, matches `query` as typed (no radius; see NameIndex.anyMatch). */
+  matchesAnywhere(query: string, prefixKnown?: (word: string) => boolean): boolean {
+    return this.names.anyMatch(this.names.prepare(query, prefixKnown), this.hidden);
   }
 
   /** Whether a venue not hidden has a name word starting with `word` (see NameIndex.prepare). */

@@ -200,9 +200,9 @@ export class NameIndex {
    * Resolves a query's words against the dictionary. Every word matches as a word prefix
    * ("red li" -> "Red Lion"); a word of 4+ letters that starts no dictionary word is matched
    * by bounded edit distance instead. Filler words (the, of, and, ...) are dropped when the
-   * query has other words. `widened` (find's second try, when the query as typed matches
-   * nothing: see {@link widens}): every word of 4+ letters matches as a prefix or within its
-   * typo budget ("red lino" finds "Red Lion" although "Lino" is a name word).
+   * query has other words. `widened` (find's second try, when no name anywhere matches the
+   * query as typed: see {@link widens}): every word of 4+ letters matches as a prefix or
+   * within its typo budget ("red lino" finds "Red Lion" although "Lino" is a name word).
    */
   prepare(query: string, prefixKnown?: (word: string) => boolean, widened = false): PreparedNameQuery {
     const texts = queryWords(query);
@@ -220,6 +220,26 @@ export class NameIndex {
       words.push(w);
     }
     return { words, rarest, estimatedCandidates: best };
+  }
+
+  /**
+   * Whether some venue that is not hidden (`hidden[i] === 0`) matches every word of `q`,
+   * wherever it is: the rarest word's postings are read until the first match.
+   */
+  anyMatch(q: PreparedNameQuery, hidden: Uint8Array | null): boolean {
+    if (q.rarest < 0) return false;
+    const word = q.words[q.rarest]!;
+    const { postStart, postVenue } = this;
+    const tokens = word.typo !== null ? word.typo.length : word.hi - word.lo;
+    for (let k = 0; k < tokens; k++) {
+      const t = word.typo !== null ? word.typo[k]! : word.lo + k;
+      for (let p = postStart[t]!, end = postStart[t + 1]!; p < end; p++) {
+        const i = postVenue[p]!;
+        if (hidden !== null && hidden[i] !== 0) continue;
+        if (q.words.length === 1 || this.matchKey(i, q) > 0) return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -379,7 +379,8 @@ export class LiveChanges {
     const prefixKnown = (word: string) => finders.some((f) => f.hasNamePrefix(word));
     let found: FoundVenues[] = finders.map((f) => f.collect(p.query, centre, p.maxDistanceMeters, k, prefixKnown));
     // The second try of FindService.find, decided over every side as one engine decides it.
-    if (found.every((f) => f.total === 0) && finders[0]!.names.widens(p.query, prefixKnown)) {
+    const nowhere = (): boolean => centre === null || !finders.some((f) => f.matchesAnywhere(p.query, prefixKnown));
+    if (found.every((f) => f.total === 0) && finders[0]!.names.widens(p.query, prefixKnown) && nowhere()) {
       found = finders.map((f) => f.collect(p.query, centre, p.maxDistanceMeters, k, prefixKnown, true));
     }
     const idOf = (s: number, x: number) => this.sides[s]!.engine.store.id(found[s]!.venues[x]!);

@@ -95,6 +95,9 @@ describe('NameIndex against a brute-force oracle (random names over a small voca
           expect(got.get(i) ?? 0).toBe(expected);
           expect(index.matchKey(i, q)).toBe(expected);
         }
+        // anyMatch (as typed, and widened): some name has a non-zero oracle key
+        expect(index.anyMatch(q, null)).toBe(names.some((nm) => oracleKey(nm, query, dictionary, true) > 0));
+        expect(index.anyMatch(index.prepare(query.join(' ')), null)).toBe(names.some((nm) => oracleKey(nm, query, dictionary) > 0));
         // widens: some significant word of 4+ letters starts a dictionary word
         const widens = significantWords(query).some((w) => w.length >= 4 && dictionary.some((y) => y.startsWith(w)));
         expect(index.widens(query.join(' '))).toBe(widens);
