@@ -1,4 +1,5 @@
-import { editDistance, typoBudget } from '../find/prefix-edit-distance.js';
+import { suggestionBudget } from '../find/close-spellings.js';
+import { editDistance } from '../find/prefix-edit-distance.js';
 import { nearDistanceMeters } from '../geo/distance.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { DEFAULT_GAZETTEER_COUNTRIES, Gazetteer, kindOfFeature, type GazetteerEntry } from './gazetteer.js';
@@ -94,7 +95,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
     if (typeof name !== 'string' || parsePostcode(name) !== null) return [];
     const key = placeKey(name);
     if (key.length < 3) return [];
-    const max = Math.max(1, typoBudget(key.length));
+    const max = suggestionBudget(key.length);
     const found: Array<{ key: string; edits: number }> = [];
     const byLength = this.namesByLength();
     for (let length = key.length - max; length <= key.length + max; length++) {

@@ -1,4 +1,5 @@
 import { describeValue, VenueSearchError } from '../errors.js';
+import { closeSpellings } from '../find/close-spellings.js';
 import {
   CHAIN_PREFERENCES,
   OPENING_STATES,
@@ -105,7 +106,7 @@ export class SearchVocabulary {
     values.forEach((value, i) => {
       const norm = this.normal(value);
       const isGenre = this.establishmentWords.get(norm);
-      if (isGenre === undefined) unknownValue(`${param}[${i}]`, value, 'establishmentFilters');
+      if (isGenre === undefined) unknownValue(`${param}[${i}]`, value, 'establishmentFilters', this.establishmentWords.keys());
       if (seen.has(norm)) return;
       seen.add(norm);
       const code = this.termCode.get(norm) ?? ABSENT;
@@ -119,7 +120,7 @@ export class SearchVocabulary {
     const bits: number[] = [];
     values.forEach((value, i) => {
       const bit = this.catersBitOf.get(this.normal(value)) ?? 0;
-      if (bit === 0) unknownValue(`${param}[${i}]`, value, 'catersFilters');
+      if (bit === 0) unknownValue(`${param}[${i}]`, value, 'catersFilters', CATERS_FLAGS);
       if (!bits.includes(bit)) bits.push(bit);
     });
     return bits;
@@ -131,7 +132,7 @@ export class SearchVocabulary {
     const seen = new Set<string>();
     values.forEach((value, i) => {
       const norm = this.normal(value);
-      if (!this.vibeWords.has(norm)) unknownValue(`${param}[${i}]`, value, 'vibes');
+      if (!this.vibeWords.has(norm)) unknownValue(`${param}[${i}]`, value, 'vibes', this.vibeWords);
       if (seen.has(norm)) return;
       seen.add(norm);
       const code = this.vibeCode.get(norm) ?? ABSENT;
@@ -154,10 +155,16 @@ export class SearchVocabulary {
   }
 }
 
-function unknownValue(param: string, value: string, field: string): never {
+/** Accepted values offered when a value is unknown ("did you mean"). */
+const MAX_VALUE_SUGGESTIONS = 3;
+
+/** `accepted`: the field's published values; those whose normal form is closest in spelling to the value's are offered. */
+function unknownValue(param: string, value: string, field: string, accepted: Iterable<string>): never {
+  const close = typeof value === 'string' ? closeSpellings(normalizeWord(value), accepted, MAX_VALUE_SUGGESTIONS, normalizeWord) : [];
+  const offer = close.length === 0 ? '' : `; did you mean ${close.map((c) => describeValue(c)).join(' or ')}?`;
   throw new VenueSearchError(
     'invalid_request',
-    `${param} is not a known ${field} value: ${describeValue(value)} (the vocabulary lists the accepted values)`,
+    `${param} is not a known ${field} value: ${describeValue(value)}${offer} (the vocabulary lists the accepted values)`,
     { param, value },
   );
 }

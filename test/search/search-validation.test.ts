@@ -78,6 +78,16 @@ describe('search request validation', () => {
     expect(errorOf({ ...ok, preferences: { vibes: ['gloomy'] } }).message).toContain('"gloomy"');
   });
 
+  it('an unknown vocabulary value offers the accepted ones within a typo of it, as published (vegann -> vegan, glutenfre -> glutenFree)', () => {
+    const message = (preferences: object) => errorOf({ ...ok, preferences }).message;
+    expect(message({ catersFilters: ['vegann'] })).toContain('"vegann"; did you mean "vegan"?');
+    // 2 edits from the normal form gluten_free (9 letters: 2 allowed); offered as the vocabulary spells it
+    expect(message({ catersFilters: ['glutenfre'] })).toContain('did you mean "glutenFree"?');
+    expect(message({ establishmentFilters: ['pub', 'Pubb'] })).toContain('preferences.establishmentFilters[1] is not a known establishmentFilters value: "Pubb"; did you mean "pub"?');
+    expect(message({ vibes: ['cozy'] })).toContain('did you mean "cosy"?');
+    expect(message({ catersFilters: ['carnivore'] })).not.toContain('did you mean');
+  });
+
   it('paging: limit 1..100, offset 0..10000, integers; defaults 20 and 0', () => {
     expect(errorOf(ok, { limit: 0 }).param).toBe('limit');
     expect(errorOf(ok, { limit: 101 }).code).toBe('limit_exceeded');
