@@ -188,8 +188,8 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
  * On a machine of two cores or fewer, a live service started without `node
  * --single-threaded-gc` is told of it on stderr: its queries' largest stall during a
  * compaction was 6.1 to 11.7 ms with Node's defaults, 1.6 to 6.7 ms with the flag (five
- * runs of six under 5 ms; 1M venues; docs/updates.md, "A service on two cores"). A V8 flag of the process's command
- * line only: it cannot be set from here.
+ * runs of six under 5 ms; 1M venues; docs/updates.md, "A service on two cores"). A V8 flag
+ * of the process's command line only: it cannot be set from here.
  */
 function remindOfGcFlag(): void {
   if (availableParallelism() > 2) return;

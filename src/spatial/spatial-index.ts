@@ -180,7 +180,6 @@ export class SpatialIndex {
     return this.corridor.walk(route, width, out, filter);
   }
 
-  /** A nearest-first radius walker of this tree (counts whole subtrees): src/spatial/radius-walk.ts. */
   /**
    * Whether tree position k holds venue k (the engine's trees: src/engine.ts buildStore puts
    * the venues in tree order; RadiusWalker.positionsAreVenues). Found at the first call, a
@@ -192,6 +191,7 @@ export class SpatialIndex {
     return this.identityOrder;
   }
 
+  /** A nearest-first radius walker of this tree (counts whole subtrees): src/spatial/radius-walk.ts. */
   radiusWalker(): RadiusWalker {
     return new RadiusWalker(this.tree, this.positionsAreVenues);
   }
