@@ -7,7 +7,17 @@ import { registerSnapshotCommand } from './snapshot-command.js';
 import { registerVenuesCommand } from './venues-command.js';
 
 /** The `venue-search` command line. Each command family registers itself here. */
-const program = new Command('venue-search').description('in-process venue search: import, query and serve venue data');
+const program = new Command('venue-search')
+  .description('venue search: import venue data, snapshot it, and serve the /v1 HTTP interface over it')
+  .addHelpText(
+    'after',
+    [
+      '',
+      'Searches have no command of their own: serve the data, then POST /v1/search/ or GET /v1/find',
+      '(README, "The two commands"), or call the engine in-process from Node: createEngine,',
+      'engine.search and engine.find (README, "Using the engine").',
+    ].join('\n'),
+  );
 registerImportCommands(program);
 await registerServiceCommandsIfAvailable(program);
 registerSnapshotCommand(program);

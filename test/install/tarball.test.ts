@@ -322,6 +322,9 @@ describe('the installed command line', () => {
     const cli = join(engineDir, 'node_modules/.bin/venue-search');
     const help = run(cli, ['--help'], engineDir);
     for (const command of ['import', 'serve', 'accounts', 'keys', 'snapshot']) expect(help.stdout).toMatch(new RegExp(`^ {2}${command}\\b`, 'm'));
+    // No search command: the help says where searches go instead.
+    expect(help.stdout).toContain('POST /v1/search/');
+    expect(help.stdout).toContain('engine.search');
     const serve = run(cli, ['serve', '--data', 'venues.ndjson'], engineDir, { allowFailure: true });
     expect(serve.status).toBe(1);
     expect(serve.stderr).toContain('npm install fastify');
