@@ -25,7 +25,7 @@ import { generateBenchVenues } from '../scripts/fixtures/bench-venues.js';
 import { seededRandom } from '../scripts/fixtures/random.js';
 import { ChangeLog } from '../src/changelog/change-log.js';
 import { LiveVenues } from '../src/changelog/live-venues.js';
-import { createEngine, type Engine } from '../src/engine.js';
+import { createEngine } from '../src/engine.js';
 import type { VenueRecord } from '../src/schema/venue.js';
 import { readSnapshot } from '../src/snapshot/read-snapshot.js';
 import { writeSnapshot } from '../src/snapshot/write-snapshot.js';
@@ -196,7 +196,7 @@ const SEARCH_TIMES_CAPACITY = 4_000_000;
 /** 3. compaction off the query path. */
 async function compactionPart(): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'live-bench-'));
-  let compaction: Record<string, number> = {};
+  let compaction: Record<string, number>;
   try {
     const basePath = join(dir, 'base.input.snapshot');
     writeSnapshot(createEngine(venues, { validate: false }), basePath);

@@ -26,6 +26,7 @@ let sink = 0;
 const gen = benchVenues(n, layout);
 const engine = createEngine(gen, { validate: false }).warm();
 gen.length = 0;
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- held alive on purpose: the decoded records as a large live heap
 const held = hold ? engine.store.records : null;
 const realGc = (globalThis as { gc: () => void }).gc;
 const trashBuf = new Float64Array(8 << 20);

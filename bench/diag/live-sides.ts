@@ -14,7 +14,7 @@ import { generateBenchVenues } from '../../scripts/fixtures/bench-venues.js';
 import { seededRandom } from '../../scripts/fixtures/random.js';
 import { createEngine, type Engine } from '../../src/engine.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
-import { checkSearchRequest, type MultiLocationSearch } from '../../src/search/search-service.js';
+import { checkSearchRequest } from '../../src/search/search-service.js';
 import type { Tombstones } from '../../src/spatial/tombstones.js';
 import { WorstOfBest } from '../../src/search/worst-of-best.js';
 import { BENCH_SEED } from '../lib/dataset.js';

@@ -89,7 +89,10 @@ export async function runSuite(o: SuiteOptions): Promise<string> {
       log(`  scaling at ${sizeLabel(n)}: done\n`);
     }
     if (isMain && on('cold')) emit(await coldStartWorkload(ctx));
-    ctx = null as unknown as BenchContext; // drop this size before loading the next
+    // Drop this size before loading the next (the loop's next pass reassigns both).
+    // eslint-disable-next-line no-useless-assignment
+    ctx = null as unknown as BenchContext;
+    // eslint-disable-next-line no-useless-assignment
     result = null as unknown as WorkloadResult;
     (globalThis as { gc?: () => void }).gc?.();
   }

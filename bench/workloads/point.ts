@@ -11,7 +11,7 @@ import type { SearchResponse } from '../../src/schema/search.js';
 import { HitBuffer } from '../../src/spatial/hit-buffer.js';
 import { symmetricDifference } from '../lib/baselines.js';
 import type { BenchContext } from '../lib/context.js';
-import { measure, measureLive, timeOnce } from '../lib/measure.js';
+import { measure, measureLive } from '../lib/measure.js';
 import { NOW, PREFS, groupBody, pointBody, pointCentres, weightedGroups, type LatLon } from '../lib/queries.js';
 import type { WorkloadResult } from '../lib/report.js';
 

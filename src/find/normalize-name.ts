@@ -8,6 +8,7 @@
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
 /** Apostrophes of every common form; removed, not split on, so possessives stay one word. */
 const APOSTROPHES = /['\u2018\u2019\u02bc\u0060\u00b4]/g;
+// eslint-disable-next-line no-control-regex -- every ASCII code point, controls included
 const ASCII = /^[\x00-\x7f]*$/;
 const SEPARATORS = /[^\p{L}\p{N}]+/u;
 /** Letters that NFKD does not decompose but people type as ASCII. */

@@ -125,13 +125,13 @@ export class GroupSearch implements GroupSink {
       this.threshold = this.best.add(cost);
       return;
     }
-    const total = venueTotal(this.store, this.prefs, venue, this.openingForFair(venue));
+    const total = venueTotal(this.store, this.prefs, venue, this.openingForFair());
     if (total >= 0) this.ranking!.push(venue, total, cost, 0);
   }
 
   /** GroupSink: whether the venue passes the hard preferences (for smallestFeasible). */
   passes(venue: number): boolean {
-    const source = this.fair ? this.openingForFair(venue) : this.openingFor(this.store.lat[venue]!, this.store.lon[venue]!, 0, 0);
+    const source = this.fair ? this.openingForFair() : this.openingFor(this.store.lat[venue]!, this.store.lon[venue]!, 0, 0);
     return venueTotal(this.store, this.prefs, venue, source) >= 0;
   }
 
@@ -161,7 +161,7 @@ export class GroupSearch implements GroupSink {
   }
 
   /** Fair modes: the opening source of the venue the walker just measured. */
-  private openingForFair(venue: number): OpenStateSource {
+  private openingForFair(): OpenStateSource {
     if (!this.timed) return this.opening;
     if (!this.onArrival) return this.arrivals.arriving(this.instant);
     const w = this.walker;
@@ -216,7 +216,7 @@ export class GroupSearch implements GroupSink {
         dist[p] = w.dist[p]!;
         counted[p] = w.counted[p] === 1 ? 1 : 0;
       }
-      view.source = this.openingForFair(i);
+      view.source = this.openingForFair();
     } else {
       for (let p = 0; p < n; p++) {
         dist[p] = frameDistance(this.frames[p]!, lat, lon);

@@ -71,7 +71,6 @@ describe('SIGKILL in the middle of a burst', () => {
 
     const { child, port } = await startServer(dbPath);
     const answered: string[] = [];
-    let failed = 0;
     let sent = 0;
     let killed = false;
     const KILL_AFTER = 120;
@@ -89,7 +88,7 @@ describe('SIGKILL in the middle of a burst', () => {
             }
           }
         } catch {
-          failed++;
+          // the service was killed: refused and reset connections are expected
         }
       }
     };

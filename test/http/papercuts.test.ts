@@ -146,6 +146,7 @@ describe('every error reaching a client is the envelope', () => {
       await app.app.close();
       await store.close();
     };
+    // eslint-disable-next-line prefer-const -- read by the hook installed below, assigned after it
     let socket: Socket | undefined;
     let appPort = 0;
     let during: RawResponse | undefined;

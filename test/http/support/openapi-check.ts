@@ -77,11 +77,23 @@ export class OpenApiChecker {
     let count = 0;
     for (const item of Object.values(this.paths)) {
       for (const operation of Object.values(item)) {
-        for (const p of operation.parameters ?? []) this.validator(p.schema), count++;
-        for (const m of Object.values(operation.requestBody?.content ?? {})) this.validator(m.schema), count++;
+        for (const p of operation.parameters ?? []) {
+          this.validator(p.schema);
+          count++;
+        }
+        for (const m of Object.values(operation.requestBody?.content ?? {})) {
+          this.validator(m.schema);
+          count++;
+        }
         for (const r of Object.values(operation.responses)) {
-          for (const m of Object.values(r.content ?? {})) this.validator(m.schema), count++;
-          for (const h of Object.values(r.headers ?? {})) this.validator(h.schema), count++;
+          for (const m of Object.values(r.content ?? {})) {
+            this.validator(m.schema);
+            count++;
+          }
+          for (const h of Object.values(r.headers ?? {})) {
+            this.validator(h.schema);
+            count++;
+          }
         }
       }
     }
