@@ -1,6 +1,8 @@
 import { readVenues, createEngine } from 'venue-search-engine';
 
 // Any venues file: NDJSON, a JSON array or GeoJSON, such as `venue-search import osm` writes.
+// The places below are in London: give it London venues (the README's London pubs import, or
+// the package's fixtures), or change the coordinates and place names to your data's.
 const { venues } = await readVenues(process.argv[2] ?? 'venues.ndjson');
 const engine = createEngine(venues, { validate: false }); // readVenues already validated
 
