@@ -12,6 +12,7 @@ import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'n
 import { availableParallelism } from 'node:os';
 import { basename, dirname, extname, join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { fileProblem } from '../data/file-problem.js';
 import { isVenueSearchError } from '../errors.js';
 import { DEFAULT_ROTATION_GRACE_MS, openAccount, rotateAccountKeys } from '../accounts/accounts.js';
 import { buildApp } from '../http/app.js';
@@ -161,7 +162,7 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
   try {
     token = readFileSync(options.adminTokenFile!, 'utf8').trim();
   } catch (err) {
-    fail(`cannot read --admin-token-file ${options.adminTokenFile}: ${(err as Error).message}`);
+    fail(`--admin-token-file ${options.adminTokenFile} ${fileProblem(err)}`);
   }
   if (token.length < MIN_ADMIN_TOKEN_LENGTH || /\s/.test(token)) {
     fail(`the operator token in ${options.adminTokenFile} must be one word of at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);

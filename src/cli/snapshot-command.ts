@@ -27,8 +27,11 @@ export function registerSnapshotCommand(program: Command, stderr: Writable & { i
     .requiredOption('--out <file>', 'snapshot file to write (replaced atomically)')
     .action(async (options: SnapshotOptions) => {
       const { data, out } = options;
-      if (!existsSync(data) || !statSync(data).isFile()) {
+      if (!existsSync(data)) {
         throw new VenueSearchError('invalid_data', `data file not found: ${data} (give a venues NDJSON, JSON or GeoJSON file with --data)`, { param: 'data', value: data });
+      }
+      if (!statSync(data).isFile()) {
+        throw new VenueSearchError('invalid_data', `--data must be a file; ${data} is not (give a venues NDJSON, JSON or GeoJSON file)`, { param: 'data', value: data });
       }
       if (isSnapshotFile(data)) {
         throw new VenueSearchError('invalid_data', `${data} is a snapshot already: serve it as it is (venue-search serve --data ${data}); --data takes a venues file (NDJSON, JSON or GeoJSON)`, { param: 'data', value: data });

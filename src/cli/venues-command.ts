@@ -9,6 +9,7 @@
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Command, InvalidArgumentError } from 'commander';
+import { fileProblem } from '../data/file-problem.js';
 import { describeLocation } from '../data/validate-venue.js';
 import { progressBar } from './progress-bar.js';
 
@@ -50,7 +51,7 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
   try {
     token = options.tokenFile !== undefined ? readFileSync(options.tokenFile, 'utf8').trim() : process.env.VENUE_SEARCH_ADMIN_TOKEN;
   } catch (err) {
-    fail(`cannot read --token-file ${options.tokenFile}: ${(err as Error).message}`);
+    fail(`--token-file ${options.tokenFile} ${fileProblem(err)}`);
   }
   if (token === undefined || token === '') fail('give the operator token with --token-file or VENUE_SEARCH_ADMIN_TOKEN');
   let total: number;
@@ -59,7 +60,7 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
     if (!stat.isFile()) fail(`--file ${options.file} is not a file (give an NDJSON file of venue records)`);
     total = stat.size;
   } catch (err) {
-    fail(`cannot read ${options.file}: ${(err as Error).message}`);
+    fail(`--file ${options.file} ${fileProblem(err)}`);
   }
   const url = adminVenuesUrl(options.server);
   const bar = progressBar(process.stderr, 'bytes');

@@ -6,6 +6,7 @@ import { PackageFileMissingError } from '../package-files.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { IdIndex } from '../store/id-index.js';
 import { fileChunks } from './file-chunks.js';
+import { fileProblem, isFileError } from './file-problem.js';
 import { geoJsonFeatureToRecord } from './geojson.js';
 import { JsonElementSplitter } from './json-elements.js';
 import { LineChunker, forEachLine } from './ndjson-lines.js';
@@ -141,7 +142,7 @@ export async function readVenuesInto(source: Source, options: ReadVenuesOptions,
     try {
       totalBytes = statSync(source).size;
     } catch (err) {
-      throw new VenueSearchError('invalid_data', `cannot read venue file ${source}: ${(err as Error).message}`, { file: source });
+      throw new VenueSearchError('invalid_data', `cannot read venue file ${source}: ${fileProblem(err)}`, { file: source });
     }
     stream = fileChunks(source, READ_CHUNK);
   } else {
@@ -370,7 +371,8 @@ export async function readVenuesInto(source: Source, options: ReadVenuesOptions,
   } catch (err) {
     // Not the data's fault: a bad record, or the package's own worker module missing (bundled).
     if (isVenueSearchError(err) || err instanceof PackageFileMissingError) throw err;
-    throw new VenueSearchError('invalid_data', `cannot read ${label}: ${(err as Error).message}`, { file: label });
+    const why = isFileError(err) ? `cannot read venue file ${label}: ${fileProblem(err)}` : `cannot read ${label}: ${(err as Error).message}`;
+    throw new VenueSearchError('invalid_data', why, { file: label });
   } finally {
     if (pool !== null) await (pool as ValidatePool).close();
   }

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { parse } from 'csv-parse';
+import { fileProblem, isFileError } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { DEFAULT_MAX_KM_FROM_AUTHORITY, fhrsFarFromAuthority, fhrsRowToVenue, type FhrsRow } from './fhrs-to-venue.js';
@@ -28,7 +29,8 @@ async function readRows(path: string): Promise<FhrsRow[]> {
   try {
     for await (const row of parser) rows.push(row as FhrsRow);
   } catch (err) {
-    throw new VenueSearchError('invalid_data', `FHRS file ${path} is not readable CSV: ${(err as Error).message}`, { file: path });
+    const why = isFileError(err) ? fileProblem(err) : `is not readable CSV: ${(err as Error).message}`;
+    throw new VenueSearchError('invalid_data', `FHRS file ${path} ${why}`, { file: path });
   }
   if (rows.length > 0 && !('FHRSID' in (rows[0] as object))) {
     throw new VenueSearchError('invalid_data', `FHRS file ${path} has no FHRSID column; got ${Object.keys(rows[0] as object).slice(0, 5).join(', ')}`, {

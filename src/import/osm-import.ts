@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { ImportReport } from './import-report.js';
@@ -85,7 +86,7 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
     try {
       next = await Promise.race([lines.next(), failed]);
     } catch (err) {
-      throw new VenueSearchError('invalid_data', `OSM file ${path} is not readable: ${(err as Error).message}`, { file: path });
+      throw new VenueSearchError('invalid_data', `OSM file ${path} ${fileProblem(err)}`, { file: path });
     }
     if (next.done) break;
     const line = next.value;
@@ -111,13 +112,17 @@ export function importOsm(path: string, options: ImportOptions = {}): ImportRun 
       yield* lineRows(path);
       return;
     }
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (err) {
+      throw new VenueSearchError('invalid_data', `OSM file ${path} ${fileProblem(err)}`, { file: path });
+    }
     let value: unknown;
     try {
-      value = JSON.parse(await readFile(path, 'utf8'));
+      value = JSON.parse(text);
     } catch (err) {
-      throw new VenueSearchError('invalid_data', `OSM file ${path} is not readable JSON: ${(err as Error).message}`, {
-        file: path,
-      });
+      throw new VenueSearchError('invalid_data', `OSM file ${path} is not readable JSON: ${(err as Error).message}`, { file: path });
     }
     const all = featureCollectionRows(value);
     total = all.filter((r) => r.kind !== 'derived').length;

@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { extentMeetsRegion, rowGroupExtent } from './overture-row-groups.js';
+import { fileProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { countryExtent } from './country-extent.js';
@@ -46,7 +47,7 @@ async function parquetFiles(path: string): Promise<string[]> {
   try {
     info = await stat(path);
   } catch (err) {
-    throw new VenueSearchError('invalid_data', `Overture input ${path} is not readable: ${(err as Error).message}`, { file: path });
+    throw new VenueSearchError('invalid_data', `Overture input ${path} ${fileProblem(err)}`, { file: path });
   }
   if (!info.isDirectory()) return [path];
   const out: string[] = [];

@@ -155,7 +155,7 @@ describe('readVenues bad input names the file, line, record id, field and value'
   });
 
   it('a missing file', async () => {
-    await expectError(readVenues(join(dir, 'nope.ndjson')), /cannot read venue file/, { code: 'invalid_data' });
+    await expectError(readVenues(join(dir, 'nope.ndjson')), /^cannot read venue file .*nope\.ndjson: not found$/, { code: 'invalid_data' });
   });
 
   it('skip mode keeps the good records and returns exactly the bad ones', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -89,10 +89,18 @@ describe('unreadable inputs are invalid_data errors naming the file', () => {
     for (const file of ['missing.geojson', 'missing.ndjson', 'missing.csv', 'missing.parquet']) {
       if ((kind === 'fhrs') !== file.endsWith('.csv') || (kind === 'overture') !== file.endsWith('.parquet')) continue;
       it(`import ${kind} ${file}`, async () => {
-        await expect(run(['import', kind, join(dir, file)])).rejects.toMatchObject({ code: 'invalid_data', message: expect.stringContaining(file) });
+        const label = { osm: 'OSM file', fhrs: 'FHRS file', overture: 'Overture input' }[kind];
+        await expect(run(['import', kind, join(dir, file)])).rejects.toMatchObject({ code: 'invalid_data', message: `${label} ${join(dir, file)} not found` });
       });
     }
   }
+  it('import osm and fhrs of a folder, and merge of one', async () => {
+    const folder = join(dir, 'a-folder.geojson');
+    mkdirSync(folder, { recursive: true });
+    await expect(run(['import', 'osm', folder])).rejects.toMatchObject({ code: 'invalid_data', message: `OSM file ${folder} is a folder, not a file` });
+    await expect(run(['import', 'fhrs', folder])).rejects.toMatchObject({ code: 'invalid_data', message: `FHRS file ${folder} is a folder, not a file` });
+    await expect(run(['import', 'merge', folder, folder])).rejects.toMatchObject({ code: 'invalid_data', message: `cannot read venue file ${folder}: is a folder, not a file` });
+  });
   it('import overture of a file that is not Parquet', async () => {
     const bad = join(dir, 'not.parquet');
     writeFileSync(bad, 'PAR1 but not really');

@@ -82,7 +82,8 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     const someFile = join(tmp, 'some.ndjson');
     writeFileSync(someFile, '{}\n');
     for (const [args, message] of [
-      [['--server', base, '--file', someFile, '--token-file', join(tmp, 'no-such-token')], 'cannot read --token-file'],
+      [['--server', base, '--file', someFile, '--token-file', join(tmp, 'no-such-token')], 'no-such-token not found'],
+      [['--server', base, '--file', join(tmp, 'no-such.ndjson'), '--token-file', token], 'no-such.ndjson not found'],
       [['--server', 'notaurl', '--file', someFile, '--token-file', token], '--server must be the service'],
       [['--server', 'ftp://127.0.0.1/', '--file', someFile, '--token-file', token], '--server must be an http:// or https:// URL'],
       [['--server', base, '--file', tmp, '--token-file', token], 'is not a file'],

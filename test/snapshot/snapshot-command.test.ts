@@ -64,6 +64,10 @@ describe('venue-search snapshot', () => {
     await expect(loadEngineFile(join(dir, 'missing.ndjson'), fail)).rejects.toThrow(/data file not found: .*missing\.ndjson .*or a snapshot/);
   });
 
+  it('a folder as data is an error saying it is not a file (not that it is missing)', async () => {
+    await expect(run('snapshot', '--data', dir, '--out', join(dir, 'never.vsnap'))).rejects.toThrow(`--data must be a file; ${dir} is not`);
+  });
+
   it('a snapshot given as --data is refused, saying to serve it as it is', async () => {
     const first = join(dir, 'first.vsnap');
     await run('snapshot', '--data', FIXTURES, '--out', first);
