@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { Command, InvalidArgumentError } from 'commander';
 import { readVenues } from '../data/read-venues.js';
+import { writeProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
 import type { ImportReport } from '../import/import-report.js';
@@ -48,7 +49,7 @@ async function openFile(path: string, option: string): Promise<Writable> {
   try {
     await once(out, 'open');
   } catch (err) {
-    throw new VenueSearchError('invalid_request', `cannot write ${option} ${path}: ${(err as Error).message}`, { param: option, value: path });
+    throw new VenueSearchError('invalid_request', `cannot write ${option} ${path}: ${writeProblem(err)}`, { param: option, value: path });
   }
   return out;
 }

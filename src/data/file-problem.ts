@@ -21,3 +21,27 @@ export function fileProblem(err: unknown): string {
 export function isFileError(err: unknown): boolean {
   return typeof (err as NodeJS.ErrnoException | null)?.syscall === 'string';
 }
+
+/**
+ * What went wrong creating a file for writing, for a message that names the file ("cannot
+ * write --output x: its folder does not exist"); the system's own message for the rarer errors.
+ */
+export function writeProblem(err: unknown): string {
+  switch ((err as NodeJS.ErrnoException | null)?.code) {
+    case 'ENOENT':
+      return 'its folder does not exist';
+    case 'ENOTDIR':
+      return 'a part of its path is a file, not a folder';
+    case 'EISDIR':
+      return 'it is a folder';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'the file system is read-only';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    default:
+      return (err as Error).message;
+  }
+}

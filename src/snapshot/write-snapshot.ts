@@ -1,5 +1,6 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { createEngine, type Engine } from '../engine.js';
+import { writeProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import { CompactRecordsBuilder } from '../store/compact-records-builder.js';
 import { CompactRecordSource } from '../store/compact-records.js';
@@ -52,7 +53,7 @@ export function writeSnapshot(engine: Engine, path: string, options: WriteSnapsh
   try {
     fd = openSync(tmp, 'w');
   } catch (e) {
-    throw new VenueSearchError('invalid_data', `cannot write snapshot ${path}: ${(e as Error).message}`, { param: 'path', value: path });
+    throw new VenueSearchError('invalid_data', `cannot write snapshot ${path}: ${writeProblem(e)}`, { param: 'path', value: path });
   }
   try {
     parts.write((bytes, at) => writeAll(fd, bytes, at));
