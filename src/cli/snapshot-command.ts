@@ -1,6 +1,8 @@
-import { existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
+import { writeProblem } from '../data/file-problem.js';
 import { createEngineFromFile } from '../data/read-engine.js';
 import { VenueSearchError } from '../errors.js';
 import { writeSnapshot } from '../snapshot/write-snapshot.js';
@@ -35,6 +37,12 @@ export function registerSnapshotCommand(program: Command, stderr: Writable & { i
       }
       if (isSnapshotFile(data)) {
         throw new VenueSearchError('invalid_data', `${data} is a snapshot already: serve it as it is (venue-search serve --data ${data}); --data takes a venues file (NDJSON, JSON or GeoJSON)`, { param: 'data', value: data });
+      }
+      // A snapshot that cannot be written is said before the venues are read and built (at 1M, a minute).
+      try {
+        accessSync(dirname(out), constants.W_OK);
+      } catch (err) {
+        throw new VenueSearchError('invalid_request', `cannot write snapshot ${out}: ${writeProblem(err)}`, { param: 'out', value: out });
       }
       const started = Date.now();
       const reading = progressBar(stderr, 'bytes');

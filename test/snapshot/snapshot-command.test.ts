@@ -64,6 +64,24 @@ describe('venue-search snapshot', () => {
     await expect(loadEngineFile(join(dir, 'missing.ndjson'), fail)).rejects.toThrow(/data file not found: .*missing\.ndjson .*or a snapshot/);
   });
 
+  it('an --out in a folder that does not exist is said before any reading', async () => {
+    const out = join(dir, 'no-such-folder', 'x.vsnap');
+    let said = '';
+    const stderr = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        said += String(chunk);
+        done();
+      },
+    });
+    const program = new Command('venue-search').exitOverride();
+    registerSnapshotCommand(program, stderr);
+    await expect(program.parseAsync(['snapshot', '--data', FIXTURES, '--out', out], { from: 'user' })).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: `cannot write snapshot ${out}: its folder does not exist`,
+    });
+    expect(said).not.toContain('built the engine'); // nothing was read or built
+  });
+
   it('a folder as data is an error saying it is not a file (not that it is missing)', async () => {
     await expect(run('snapshot', '--data', dir, '--out', join(dir, 'never.vsnap'))).rejects.toThrow(`--data must be a file; ${dir} is not`);
   });
