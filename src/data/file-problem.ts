@@ -1,3 +1,6 @@
+/** What {@link fileProblem} says of a folder given where a file is read. */
+export const IS_A_FOLDER = 'is a folder, not a file';
+
 /**
  * What went wrong opening or reading a file, for a message that names the file: "not found"
  * for a missing path, and so on; the system's own message for the rarer errors. `err` as
@@ -8,7 +11,7 @@ export function fileProblem(err: unknown): string {
     case 'ENOENT':
       return 'not found';
     case 'EISDIR':
-      return 'is a folder, not a file';
+      return IS_A_FOLDER;
     case 'EACCES':
     case 'EPERM':
       return 'not readable: permission denied';

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import KDBush from 'kdbush';
 import { checkEngineOptions, Engine, RestoredEngineParts, type EngineOptions } from '../engine.js';
+import { IS_A_FOLDER, fileProblem } from '../data/file-problem.js';
 import { describeValue, VenueSearchError } from '../errors.js';
 import { DensityGrid } from '../find/density-grid.js';
 import { NameIndex } from '../find/name-index.js';
@@ -80,7 +81,12 @@ export function readSnapshot(path: string, options: EngineOptions = {}): Engine 
   try {
     fd = openSync(path, 'r');
   } catch (e) {
-    throw new VenueSearchError('invalid_data', `cannot read snapshot ${path}: ${(e as Error).message}`, { param: 'path', value: path });
+    throw new VenueSearchError('invalid_data', `cannot read snapshot ${path}: ${fileProblem(e)}`, { param: 'path', value: path });
+  }
+  // Linux opens a folder for reading; its first read would fail with the system's EISDIR.
+  if (fstatSync(fd).isDirectory()) {
+    closeSync(fd);
+    throw new VenueSearchError('invalid_data', `cannot read snapshot ${path}: ${IS_A_FOLDER}`, { param: 'path', value: path });
   }
   try {
     return toEnd(restore(fileBytes(fd), path, options));

@@ -14,6 +14,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Engine, EngineOptions } from '../engine.js';
+import { fileProblem, isFileError } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { PreparedSearchColumns } from '../search/search-service.js';
 import { restoreSnapshot, type SharedTree } from './read-snapshot.js';
@@ -55,7 +56,8 @@ export function readSharedSnapshot(path: string): SharedSnapshot {
       closeSync(fd);
     }
   } catch (e) {
-    throw new VenueSearchError('invalid_data', `cannot read snapshot ${path}: ${(e as Error).message}`, { param: 'path', value: path });
+    const why = isFileError(e) ? fileProblem(e) : (e as Error).message;
+    throw new VenueSearchError('invalid_data', `cannot read snapshot ${path}: ${why}`, { param: 'path', value: path });
   }
   return sharedOver(shared, path);
 }

@@ -126,7 +126,8 @@ describe('snapshot edge cases and bad files', () => {
   });
 
   it('a missing file names the path', () => {
-    expect(() => readSnapshot(join(dir, 'nope.vsnap'))).toThrow(/cannot read snapshot .*nope\.vsnap/);
+    expect(() => readSnapshot(join(dir, 'nope.vsnap'))).toThrow(`cannot read snapshot ${join(dir, 'nope.vsnap')}: not found`);
+    expect(() => readSnapshot(dir)).toThrow(`cannot read snapshot ${dir}: is a folder, not a file`);
   });
 
   it('a truncated file (cut at every tenth of its length) is refused, never half loaded', () => {
