@@ -21,18 +21,24 @@ const fail = (message: string): never => {
   throw new Error(message);
 };
 
+/** Runs `venue-search <args>`, returning what it wrote to stderr. */
 async function run(...args: string[]): Promise<string> {
-  let text = '';
+  const said = { text: '' };
+  await runInto(said, args);
+  return said.text;
+}
+
+/** Runs `venue-search <args>`; what it writes to stderr goes to `said.text`, kept when the command fails. */
+async function runInto(said: { text: string }, args: string[]): Promise<void> {
   const stderr = new Writable({
     write(chunk: Buffer, _enc, done) {
-      text += String(chunk);
+      said.text += String(chunk);
       done();
     },
   });
   const program = new Command('venue-search').exitOverride();
   registerSnapshotCommand(program, stderr);
   await program.parseAsync(args, { from: 'user' });
-  return text;
 }
 
 describe('venue-search snapshot', () => {
@@ -66,20 +72,12 @@ describe('venue-search snapshot', () => {
 
   it('an --out in a folder that does not exist is said before any reading', async () => {
     const out = join(dir, 'no-such-folder', 'x.vsnap');
-    let said = '';
-    const stderr = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        said += String(chunk);
-        done();
-      },
-    });
-    const program = new Command('venue-search').exitOverride();
-    registerSnapshotCommand(program, stderr);
-    await expect(program.parseAsync(['snapshot', '--data', FIXTURES, '--out', out], { from: 'user' })).rejects.toMatchObject({
+    const said = { text: '' };
+    await expect(runInto(said, ['snapshot', '--data', FIXTURES, '--out', out])).rejects.toMatchObject({
       code: 'invalid_request',
       message: `cannot write snapshot ${out}: its folder does not exist`,
     });
-    expect(said).not.toContain('built the engine'); // nothing was read or built
+    expect(said.text).not.toContain('built the engine'); // nothing was read or built
   });
 
   it('a folder as data is an error saying it is not a file (not that it is missing)', async () => {
