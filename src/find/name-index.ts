@@ -59,6 +59,12 @@ const MAX_COUNTED_WORDS = 63;
 const INFO_LEAD = 0x80;
 const INFO_SHARES = 0x40;
 
+// NameIndex.sharedBest's byte: bits 0-1 the best match quality seen among the venue's
+// tokens (MATCH_TYPO..MATCH_EXACT, never 0 once seen), bit 2 set when one of them is the
+// name's lead word.
+const SHARED_QUALITY = 0x03;
+const SHARED_LEAD = 0x04;
+
 /**
  * A multi-word query marks the venues of its second rarest word when that word has at most
  * this many times the rarest word's postings: marking and clearing cost two bit writes per
@@ -98,6 +104,15 @@ export class NameIndex {
   private readonly optionalToken: Uint8Array;
   /** One bit per venue, all clear between calls: forEachMatch's marks (built at first use). */
   private marks: Uint32Array | null = null;
+  /**
+   * One byte per venue, all 0 between calls (built at first use): during a one-word
+   * enumeration, the best match so far of a venue whose postings are flagged INFO_SHARES
+   * (SHARED_* layout below), so that it is visited once, after every token.
+   */
+  private sharedBest: Uint8Array | null = null;
+  /** The first flagged posting of each such venue in the current one-word enumeration; `sharedCount` in use. */
+  private sharedPostings = new Uint32Array(64);
+  private sharedCount = 0;
 
   /** Builds the index over venue names (venue i's name is `names[i]`), or restores saved parts. */
   constructor(input: ArrayLike<string> | NameIndexParts) {
@@ -435,31 +450,33 @@ export class NameIndex {
    * value as matchKey) comes from postInfo without reading the venue's words. A venue can
    * occur under two of the word's tokens only if it has two words with the same first
    * letter (prefix-range tokens share their first letters, and typo tokens share the typed
-   * word's first letter); those few are ranked by matchKey and visited at the first of
-   * their tokens the word matches only (isFirstMatchingToken). A word of one token (a whole
-   * word no other word extends, as "coffee" often is) has none of them: its key is the
-   * posting's, whatever the name's other words. `cells`/`window` as in forEachMatch.
+   * word's first letter); the postings of those are flagged INFO_SHARES, and when the word
+   * has several tokens, such a venue's best quality and lead flag are gathered over its
+   * tokens in `sharedBest` and it is visited once, after the tokens (visitShared): the key
+   * is matchKey's, as one word's key is the best quality over the name's words plus the
+   * lead bonus, whichever token holds the lead word. A word of one token (a whole word no
+   * other word extends, as "coffee" often is) has none of them: its key is the posting's,
+   * whatever the name's other words. `cells`/`window` as in forEachMatch (a venue's
+   * postings share its cell, so a venue is in the window under every token or none).
    */
   private forEachSingleWordMatch(word: PreparedWord, visitor: MatchVisitor, cells: Uint32Array | null, window: CellWindow | null): void {
-    const single: PreparedNameQuery = { words: [word], rarest: 0, estimatedCandidates: word.postings };
     const shares = (word.typo !== null ? word.typo.length : word.hi - word.lo) > 1 ? INFO_SHARES : 0;
-    if (word.typo !== null) {
-      for (let k = 0; k < word.typo.length; k++) this.visitTokenFast(word.typo[k]!, tokenQuality(word, word.typo[k]!), shares, single, visitor, cells, window);
-    } else {
-      for (let t = word.lo; t < word.hi; t++) this.visitTokenFast(t, t === word.exact ? MATCH_EXACT : MATCH_PREFIX, shares, single, visitor, cells, window);
+    if (shares !== 0) this.sharedBest ??= new Uint8Array(this.size);
+    this.sharedCount = 0;
+    try {
+      if (word.typo !== null) {
+        for (let k = 0; k < word.typo.length; k++) this.visitTokenFast(word.typo[k]!, tokenQuality(word, word.typo[k]!), shares, visitor, cells, window);
+      } else {
+        for (let t = word.lo; t < word.hi; t++) this.visitTokenFast(t, t === word.exact ? MATCH_EXACT : MATCH_PREFIX, shares, visitor, cells, window);
+      }
+      this.visitShared(visitor);
+    } finally {
+      this.clearShared();
     }
   }
 
-  /** `shares`: INFO_SHARES when the word has several tokens (postings so flagged take the slow path), else 0. */
-  private visitTokenFast(
-    t: number,
-    quality: number,
-    shares: number,
-    single: PreparedNameQuery,
-    visitor: MatchVisitor,
-    cells: Uint32Array | null,
-    window: CellWindow | null,
-  ): void {
+  /** `shares`: INFO_SHARES when the word has several tokens (postings so flagged are gathered, not visited), else 0. */
+  private visitTokenFast(t: number, quality: number, shares: number, visitor: MatchVisitor, cells: Uint32Array | null, window: CellWindow | null): void {
     const { postStart, postVenue, postInfo } = this;
     if (cells !== null && window !== null) {
       // Same loop behind the cell test, kept apart so the loop without a window stays as lean.
@@ -469,33 +486,63 @@ export class NameIndex {
         const row = cell >>> 16;
         const col = cell & 0xffff;
         if (row < rowLo || row > rowHi || col < colLo || col > colHi) continue;
-        this.visitPosting(p, t, quality, shares, single, visitor, postVenue, postInfo);
+        this.visitPosting(p, quality, shares, visitor, postVenue, postInfo);
       }
       return;
     }
-    for (let p = postStart[t]!, end = postStart[t + 1]!; p < end; p++) this.visitPosting(p, t, quality, shares, single, visitor, postVenue, postInfo);
+    for (let p = postStart[t]!, end = postStart[t + 1]!; p < end; p++) this.visitPosting(p, quality, shares, visitor, postVenue, postInfo);
   }
 
-  /** One posting of the one-word fast path: its venue visited with its key. */
-  private visitPosting(
-    p: number,
-    t: number,
-    quality: number,
-    shares: number,
-    single: PreparedNameQuery,
-    visitor: MatchVisitor,
-    postVenue: Uint32Array,
-    postInfo: Uint8Array,
-  ): void {
+  /** One posting of the one-word fast path: its venue visited with its key, or gathered when flagged (see forEachSingleWordMatch). */
+  private visitPosting(p: number, quality: number, shares: number, visitor: MatchVisitor, postVenue: Uint32Array, postInfo: Uint8Array): void {
     const info = postInfo[p]!;
-    const i = postVenue[p]!;
     if ((info & shares) !== 0) {
-      if (!this.isFirstMatchingToken(i, t, single.words[0]!)) return;
-      visitor.visit(i, this.matchKey(i, single));
+      this.gatherShared(p, quality, info);
       return;
     }
     const score = quality + ((info & INFO_LEAD) !== 0 ? 1 : 0);
-    visitor.visit(i, score * 64 + (MAX_COUNTED_WORDS - (info & MAX_COUNTED_WORDS)));
+    visitor.visit(postVenue[p]!, score * 64 + (MAX_COUNTED_WORDS - (info & MAX_COUNTED_WORDS)));
+  }
+
+  /** Folds flagged posting p (of a token matched with `quality`) into its venue's sharedBest; the venue's first such posting is listed. */
+  private gatherShared(p: number, quality: number, info: number): void {
+    const best = this.sharedBest!;
+    const i = this.postVenue[p]!;
+    const seen = best[i]!;
+    if (seen === 0) {
+      if (this.sharedCount === this.sharedPostings.length) {
+        const grown = new Uint32Array(this.sharedPostings.length * 2);
+        grown.set(this.sharedPostings);
+        this.sharedPostings = grown;
+      }
+      this.sharedPostings[this.sharedCount++] = p;
+    }
+    const bestQuality = Math.max(seen & SHARED_QUALITY, quality);
+    best[i] = bestQuality | (seen & SHARED_LEAD) | ((info & INFO_LEAD) !== 0 ? SHARED_LEAD : 0);
+  }
+
+  /** Visits each gathered venue once with its key (the word count from its listed posting: every posting of a venue holds the same). */
+  private visitShared(visitor: MatchVisitor): void {
+    const best = this.sharedBest;
+    if (best === null) return;
+    const { sharedPostings, postVenue, postInfo } = this;
+    for (let k = 0, n = this.sharedCount; k < n; k++) {
+      const p = sharedPostings[k]!;
+      const i = postVenue[p]!;
+      const seen = best[i]!;
+      const score = (seen & SHARED_QUALITY) + ((seen & SHARED_LEAD) !== 0 ? 1 : 0);
+      visitor.visit(i, score * 64 + (MAX_COUNTED_WORDS - (postInfo[p]! & MAX_COUNTED_WORDS)));
+    }
+  }
+
+  /** Clears what gatherShared set (also when a visitor threw), so sharedBest is all 0 between calls. */
+  private clearShared(): void {
+    const best = this.sharedBest;
+    if (best !== null) {
+      const { sharedPostings, postVenue } = this;
+      for (let k = 0, n = this.sharedCount; k < n; k++) best[postVenue[sharedPostings[k]!]!] = 0;
+    }
+    this.sharedCount = 0;
   }
 
   /**

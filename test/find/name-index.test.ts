@@ -57,18 +57,21 @@ describe('NameIndex against a brute-force oracle (random names over a small voca
       fc.property(fc.array(name, { minLength: 0, maxLength: 40 }), fc.array(queryWord, { minLength: 1, maxLength: 3 }), (names, query) => {
         const index = new NameIndex(names.map((n) => n.join(' ')));
         const q = index.prepare(query.join(' '));
-        const got = new Map<number, number>();
-        index.forEachMatch(q, {
-          visit: (i, key) => {
-            expect(got.has(i)).toBe(false);
-            got.set(i, key);
-          },
-        });
         const dictionary = names.flat();
-        for (let i = 0; i < names.length; i++) {
-          const expected = oracleKey(names[i]!, query, dictionary);
-          expect(got.get(i) ?? 0).toBe(expected);
-          expect(index.matchKey(i, q)).toBe(expected);
+        // Twice on one index: an enumeration's scratch state must not leak into the next.
+        for (let round = 0; round < 2; round++) {
+          const got = new Map<number, number>();
+          index.forEachMatch(q, {
+            visit: (i, key) => {
+              expect(got.has(i)).toBe(false);
+              got.set(i, key);
+            },
+          });
+          for (let i = 0; i < names.length; i++) {
+            const expected = oracleKey(names[i]!, query, dictionary);
+            expect(got.get(i) ?? 0).toBe(expected);
+            expect(index.matchKey(i, q)).toBe(expected);
+          }
         }
       }),
       { numRuns: 1500 },
