@@ -107,7 +107,7 @@ export class NameIndex {
   /**
    * One byte per venue, all 0 between calls (built at first use): during a one-word
    * enumeration, the best match so far of a venue whose postings are flagged INFO_SHARES
-   * (SHARED_* layout below), so that it is visited once, after every token.
+   * (its bits: SHARED_QUALITY, SHARED_LEAD), so that it is visited once, after every token.
    */
   private sharedBest: Uint8Array | null = null;
   /** The first flagged posting of each such venue in the current one-word enumeration; `sharedCount` in use. */
@@ -357,7 +357,8 @@ export class NameIndex {
 
   /**
    * Calls `visitor.visit(venue, key)` once for every venue matching all words (key as in
-   * {@link matchKey}), enumerating the rarest word's postings. Order: by token, then venue.
+   * {@link matchKey}), enumerating the rarest word's postings. Order: by token, then venue
+   * (for a one-word query, the venues under two of its tokens come last).
    * With `cells` (postingCells of this index) and `window`, only the venues whose posting
    * cell lies in the window are matched and visited (the others are skipped before their
    * words are read); without, every match.
