@@ -76,7 +76,14 @@ export async function shownRanks(page: Page): Promise<{ rank: number; box: Box; 
   );
 }
 
-/** Resolves once the map has no move or zoom animation running. */
+/**
+ * Resolves once the map has no move or zoom animation running. Leaflet starts an animated
+ * zoom (a button's, or setView's) in the next animation frame, where it also fires
+ * `movestart`; looked at before that frame, the map seems settled while the move is about
+ * to start, and a click made then lands mid-animation (CI, a loaded machine: a person
+ * clicked onto the map drawn 35 px from the click). So two frames pass first.
+ */
 export async function mapSettled(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
   await page.waitForFunction(() => document.getElementById('map')?.getAttribute('data-moving') !== 'true' && document.querySelector('#map .leaflet-zoom-anim') === null);
 }
