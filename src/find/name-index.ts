@@ -67,10 +67,21 @@ const SHARED_LEAD = 0x04;
 
 /**
  * A multi-word query marks the venues of its second rarest word when that word has at most
- * this many times the rarest word's postings: marking and clearing cost two bit writes per
- * posting, a matchKey spared about ten times that (measured at 300k venues, issue 16).
+ * this many times the rarest word's postings, whatever share of the rarest word's venues
+ * the marks turn away: marking and clearing cost two bit writes per posting, a matchKey
+ * spared about MARK_GAIN times that (measured at 300k venues, issue 16; at 1M: 4.5 ns a
+ * posting marked and cleared, about 55 ns a matchKey spared).
  */
 const MARK_RATIO = 4;
+/**
+ * Above MARK_RATIO and up to this ratio, the marks pay when enough of the rarest word's
+ * venues lack the second word: they are marked when ratio < MARK_GAIN x the share of
+ * MARK_SAMPLES venues, spread over the rarest word's postings, that lack it. Above it,
+ * never ("costa c": every Costa has a c-word, and marking the 280,468 postings of "c" at 1M
+ * tripled the query's time).
+ */
+const MARK_GAIN = 10;
+const MARK_SAMPLES = 32;
 
 const EMPTY_QUERY: PreparedNameQuery = { words: [], rarest: -1, estimatedCandidates: 0 };
 const NO_TYPO = new Int32Array(0);
@@ -407,7 +418,8 @@ export class NameIndex {
 
   /**
    * The query word, other than the rarest, with the fewest postings, when marking its venues
-   * costs less than what the marks spare: its postings at most MARK_RATIO times the rarest's.
+   * costs less than what the marks spare: its postings at most MARK_RATIO times the rarest's,
+   * or up to MARK_GAIN times when a sample says enough candidates lack it (see MARK_GAIN).
    */
   private secondRarest(q: PreparedNameQuery): PreparedWord | null {
     const rarest = q.words[q.rarest]!;
@@ -416,7 +428,31 @@ export class NameIndex {
       const word = q.words[w]!;
       if (w !== q.rarest && (best === null || word.postings < best.postings)) best = word;
     }
-    return best !== null && best.postings <= MARK_RATIO * rarest.postings ? best : null;
+    if (best === null) return null;
+    const ratio = best.postings / rarest.postings;
+    if (ratio <= MARK_RATIO) return best;
+    if (ratio >= MARK_GAIN || rarest.typo !== null) return null;
+    return ratio < MARK_GAIN * this.sampledMissShare(rarest, best) ? best : null;
+  }
+
+  /**
+   * The share (0..1) of MARK_SAMPLES postings, evenly spread over `rarest`'s (a prefix range:
+   * one contiguous run of postings), whose venue has no word that `other` matches.
+   */
+  private sampledMissShare(rarest: PreparedWord, other: PreparedWord): number {
+    const from = this.postStart[rarest.lo]!;
+    const span = this.postStart[rarest.hi]! - from;
+    const samples = Math.min(MARK_SAMPLES, span);
+    if (samples === 0) return 0;
+    const { postVenue, venueStart, venueTok } = this;
+    let misses = 0;
+    for (let k = 0; k < samples; k++) {
+      const i = postVenue[from + Math.floor((k * span) / samples)]!;
+      let found = false;
+      for (let j = venueStart[i]!, end = venueStart[i + 1]!; j < end && !found; j++) found = wordQuality(other, venueTok[j]!) > 0;
+      if (!found) misses++;
+    }
+    return misses / samples;
   }
 
   /** Sets the bit of every venue having one of `word`'s tokens, in a bit set kept per index (all clear between calls). */
