@@ -391,7 +391,7 @@ export class NameIndex {
     const colHi = area?.colHi ?? 0;
     // The venues of the next rarest word, marked from its postings when they are few enough
     // (a bit test then spares matchKey, which reads the venue's words, for most candidates).
-    const second = this.secondRarest(q);
+    const second = this.secondRarest(q, area === null ? null : cells, area);
     const marks = second !== null ? this.markVenues(second) : null;
     const visitToken = (t: number): void => {
       for (let p = postStart[t]!, end = postStart[t + 1]!; p < end; p++) {
@@ -418,10 +418,13 @@ export class NameIndex {
 
   /**
    * The query word, other than the rarest, with the fewest postings, when marking its venues
-   * costs less than what the marks spare: its postings at most MARK_RATIO times the rarest's,
-   * or up to MARK_GAIN times when a sample says enough candidates lack it (see MARK_GAIN).
+   * costs less than what the marks spare. Without a window: its postings at most MARK_RATIO
+   * times the rarest's, or up to MARK_GAIN times when a sample says enough candidates lack
+   * it (see MARK_GAIN). With one (find's names-then-distance plan), only the rarest word's
+   * postings in the window are candidates, however many it has elsewhere: the sample then
+   * counts the postings in the window that lack the word, whatever the ratio.
    */
-  private secondRarest(q: PreparedNameQuery): PreparedWord | null {
+  private secondRarest(q: PreparedNameQuery, cells: Uint32Array | null, window: CellWindow | null): PreparedWord | null {
     const rarest = q.words[q.rarest]!;
     let best: PreparedWord | null = null;
     for (let w = 0; w < q.words.length; w++) {
@@ -430,29 +433,48 @@ export class NameIndex {
     }
     if (best === null) return null;
     const ratio = best.postings / rarest.postings;
-    if (ratio <= MARK_RATIO) return best;
-    if (ratio >= MARK_GAIN || rarest.typo !== null) return null;
-    return ratio < MARK_GAIN * this.sampledMissShare(rarest, best) ? best : null;
+    // A typo word's postings are not one contiguous run to sample: the ratio alone decides.
+    if (rarest.typo !== null) return ratio <= MARK_RATIO ? best : null;
+    if (ratio <= MARK_RATIO && window === null) return best;
+    if (ratio >= MARK_GAIN) return null;
+    return ratio < MARK_GAIN * this.sampledSpareShare(rarest, best, ratio, cells, window) ? best : null;
   }
 
   /**
    * The share (0..1) of MARK_SAMPLES postings, evenly spread over `rarest`'s (a prefix range:
-   * one contiguous run of postings), whose venue has no word that `other` matches.
+   * one contiguous run of postings), that the marks would pass over: in the window (when one
+   * is given), and whose venue has no word that `other` matches. Stops at 0 when the samples
+   * in the window are too few for the marks to pay at `ratio` (the venues' words unread).
    */
-  private sampledMissShare(rarest: PreparedWord, other: PreparedWord): number {
+  private sampledSpareShare(rarest: PreparedWord, other: PreparedWord, ratio: number, cells: Uint32Array | null, window: CellWindow | null): number {
     const from = this.postStart[rarest.lo]!;
     const span = this.postStart[rarest.hi]! - from;
     const samples = Math.min(MARK_SAMPLES, span);
     if (samples === 0) return 0;
+    const inWindow = (p: number): boolean => {
+      if (cells === null || window === null) return true;
+      const cell = cells[p]!;
+      const row = cell >>> 16;
+      const col = cell & 0xffff;
+      return row >= window.rowLo && row <= window.rowHi && col >= window.colLo && col <= window.colHi;
+    };
+    const sample = (k: number): number => from + Math.floor((k * span) / samples);
+    if (window !== null) {
+      let candidates = 0;
+      for (let k = 0; k < samples; k++) if (inWindow(sample(k))) candidates++;
+      if (ratio >= (MARK_GAIN * candidates) / samples) return 0;
+    }
     const { postVenue, venueStart, venueTok } = this;
-    let misses = 0;
+    let spared = 0;
     for (let k = 0; k < samples; k++) {
-      const i = postVenue[from + Math.floor((k * span) / samples)]!;
+      const p = sample(k);
+      if (!inWindow(p)) continue;
+      const i = postVenue[p]!;
       let found = false;
       for (let j = venueStart[i]!, end = venueStart[i + 1]!; j < end && !found; j++) found = wordQuality(other, venueTok[j]!) > 0;
-      if (!found) misses++;
+      if (!found) spared++;
     }
-    return misses / samples;
+    return spared / samples;
   }
 
   /** Sets the bit of every venue having one of `word`'s tokens, in a bit set kept per index (all clear between calls). */
