@@ -49,6 +49,25 @@ function oracleKey(name: string[], query: string[], dictionary: readonly string[
 
 const VOCAB = ['the', 'red', 'redhill', 'reds', 'lion', 'lions', 'li', 'of', 'rose', 'crown', 'cr', 'and'];
 
+/**
+ * forEachMatch visits every venue whose oracle key is not 0, once, with that key, and no
+ * other; matchKey gives the same key for every venue.
+ */
+function expectOracleVisits(index: NameIndex, q: ReturnType<NameIndex['prepare']>, names: string[][], query: string[], dictionary: string[], widened: boolean): void {
+  const got = new Map<number, number>();
+  index.forEachMatch(q, {
+    visit: (i, key) => {
+      expect(got.has(i)).toBe(false);
+      got.set(i, key);
+    },
+  });
+  for (let i = 0; i < names.length; i++) {
+    const expected = oracleKey(names[i]!, query, dictionary, widened);
+    expect(got.get(i) ?? 0).toBe(expected);
+    expect(index.matchKey(i, q)).toBe(expected);
+  }
+}
+
 describe('NameIndex against a brute-force oracle (random names over a small vocabulary)', () => {
   it('forEachMatch visits exactly the matching venues, once each, with the oracle key (one-word fast path and multi-word path)', () => {
     const name = fc.array(fc.constantFrom(...VOCAB), { minLength: 1, maxLength: 5 });
@@ -59,20 +78,7 @@ describe('NameIndex against a brute-force oracle (random names over a small voca
         const q = index.prepare(query.join(' '));
         const dictionary = names.flat();
         // Twice on one index: an enumeration's scratch state must not leak into the next.
-        for (let round = 0; round < 2; round++) {
-          const got = new Map<number, number>();
-          index.forEachMatch(q, {
-            visit: (i, key) => {
-              expect(got.has(i)).toBe(false);
-              got.set(i, key);
-            },
-          });
-          for (let i = 0; i < names.length; i++) {
-            const expected = oracleKey(names[i]!, query, dictionary);
-            expect(got.get(i) ?? 0).toBe(expected);
-            expect(index.matchKey(i, q)).toBe(expected);
-          }
-        }
+        for (let round = 0; round < 2; round++) expectOracleVisits(index, q, names, query, dictionary, false);
       }),
       { numRuns: 1500 },
     );
@@ -86,18 +92,7 @@ describe('NameIndex against a brute-force oracle (random names over a small voca
         const index = new NameIndex(names.map((n) => n.join(' ')));
         const dictionary = names.flat();
         const q = index.prepare(query.join(' '), undefined, true);
-        const got = new Map<number, number>();
-        index.forEachMatch(q, {
-          visit: (i, key) => {
-            expect(got.has(i)).toBe(false);
-            got.set(i, key);
-          },
-        });
-        for (let i = 0; i < names.length; i++) {
-          const expected = oracleKey(names[i]!, query, dictionary, true);
-          expect(got.get(i) ?? 0).toBe(expected);
-          expect(index.matchKey(i, q)).toBe(expected);
-        }
+        expectOracleVisits(index, q, names, query, dictionary, true);
         // anyMatch (as typed, and widened): some name has a non-zero oracle key
         expect(index.anyMatch(q, null)).toBe(names.some((nm) => oracleKey(nm, query, dictionary, true) > 0));
         expect(index.anyMatch(index.prepare(query.join(' ')), null)).toBe(names.some((nm) => oracleKey(nm, query, dictionary) > 0));
