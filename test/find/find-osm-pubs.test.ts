@@ -118,6 +118,31 @@ describe.skipIf(!HAVE_OSM_PUBS)('find on OSM London pubs', () => {
     expect(results.length).toBe(total);
   });
 
+  it('one word without a centre (short prefixes too): pages, their order and totalFound equal a brute-force ranking by the documented key, then id', () => {
+    // The documented key (docs/find.md): exact word 3, prefix 2; +1 when the query word
+    // matches the name's first significant word (one leading filler skipped); then fewer words first.
+    const oracleKey = (name: string, q: string): number => {
+      const n = words(name);
+      const quality = (x: string | undefined) => (x === q ? 3 : x !== undefined && x.startsWith(q) ? 2 : 0);
+      const best = Math.max(0, ...n.map(quality));
+      if (best === 0) return 0;
+      const lead = n.length > 1 && FILLER.has(n[0]!) ? n[1] : n[0];
+      return (best + (quality(lead) > 0 ? 1 : 0)) * 64 + 63 - Math.min(n.length, 63);
+    };
+    for (const q of ['c', 't', 'th', 'red', 'the', 'k', 'cafe']) {
+      const ranked = venues
+        .map((v) => ({ id: v.id, key: oracleKey(v.name, q) }))
+        .filter((m) => m.key > 0)
+        .sort((a, b) => b.key - a.key || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map((m) => m.id);
+      for (const [offset, limit] of [[0, 20], [0, 1], [37, 13], [ranked.length - 5, 20]] as const) {
+        const page = find.find({ q, offset: Math.max(0, offset), limit }, NOW);
+        expect(page.totalFound, q).toBe(ranked.length);
+        expect(page.establishments.map((e) => e.id), `${q} at ${offset}`).toEqual(ranked.slice(Math.max(0, offset), Math.max(0, offset) + limit));
+      }
+    }
+  });
+
   // Centre near Trafalgar Square; a rare word (names first) and a common one (radius first).
   for (const [q, plan] of [
     ['red', 'names-then-distance'],
