@@ -363,7 +363,7 @@ export class NameIndex {
       if (w === 0 && wordQuality(word, this.venueTok[lead]!) > 0) score += 1;
     }
     const count = end - start;
-    return score * 64 + (MAX_COUNTED_WORDS - (count > MAX_COUNTED_WORDS ? MAX_COUNTED_WORDS : count));
+    return relevanceKey(score, count > MAX_COUNTED_WORDS ? MAX_COUNTED_WORDS : count);
   }
 
   /**
@@ -451,13 +451,7 @@ export class NameIndex {
     const span = this.postStart[rarest.hi]! - from;
     const samples = Math.min(MARK_SAMPLES, span);
     if (samples === 0) return 0;
-    const inWindow = (p: number): boolean => {
-      if (cells === null || window === null) return true;
-      const cell = cells[p]!;
-      const row = cell >>> 16;
-      const col = cell & 0xffff;
-      return row >= window.rowLo && row <= window.rowHi && col >= window.colLo && col <= window.colHi;
-    };
+    const inWindow = (p: number): boolean => cells === null || window === null || window.has(cells[p]!);
     const sample = (k: number): number => from + Math.floor((k * span) / samples);
     if (window !== null) {
       let candidates = 0;
@@ -560,7 +554,7 @@ export class NameIndex {
       return;
     }
     const score = quality + ((info & INFO_LEAD) !== 0 ? 1 : 0);
-    visitor.visit(postVenue[p]!, score * 64 + (MAX_COUNTED_WORDS - (info & MAX_COUNTED_WORDS)));
+    visitor.visit(postVenue[p]!, relevanceKey(score, info & MAX_COUNTED_WORDS));
   }
 
   /** Folds flagged posting p (of a token matched with `quality`) into its venue's sharedBest; the venue's first such posting is listed. */
@@ -590,7 +584,7 @@ export class NameIndex {
       const i = postVenue[p]!;
       const seen = best[i]!;
       const score = (seen & SHARED_QUALITY) + ((seen & SHARED_LEAD) !== 0 ? 1 : 0);
-      visitor.visit(i, score * 64 + (MAX_COUNTED_WORDS - (postInfo[p]! & MAX_COUNTED_WORDS)));
+      visitor.visit(i, relevanceKey(score, postInfo[p]! & MAX_COUNTED_WORDS));
     }
   }
 
@@ -621,6 +615,11 @@ export class NameIndex {
     }
     return true;
   }
+}
+
+/** The relevance key (see matchKey) of a match with `score` (summed qualities and lead bonus) in a name of `words` words (at most MAX_COUNTED_WORDS). */
+function relevanceKey(score: number, words: number): number {
+  return score * 64 + (MAX_COUNTED_WORDS - words);
 }
 
 /** Quality of dictionary word `t` for a query word: exact, prefix, typo or 0. */
