@@ -26,6 +26,7 @@ import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.j
 import { clientErrorResponse } from './client-errors.js';
 import { HttpError, toErrorResponse, withRequestDetails } from './http-errors.js';
 import { addMethodNotAllowedRoutes, collectMethods } from './method-not-allowed.js';
+import { sharedRefSerializers } from './serializers.js';
 import { createValidatorCompiler, malformedQueryParam } from './validation.js';
 import { V1_PREFIX, v1Routes } from './v1/routes.js';
 import { ErrorEnvelopeSchema } from '../service/api-schemas.js';
@@ -92,6 +93,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => randomUUID(),
     // fastify's own 503 while closing has its own body; ours (below) answers the envelope
     return503OnClosing: false,
+    // one compiled serializer for all the error entries that are the envelope's $ref alone
+    schemaController: { compilersFactory: { buildSerializer: sharedRefSerializers() } },
   });
   let closing = false;
   app.addHook('preClose', async () => {
