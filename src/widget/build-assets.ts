@@ -10,7 +10,8 @@
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 export interface WidgetBundle {
   readonly script: string;
@@ -23,11 +24,23 @@ export const WIDGET_STYLESHEET_FILE = 'widget.css';
 /** The offline base map's file (world-atlas's Natural Earth 1:50m countries, TopoJSON). */
 export const BASE_MAP_FILE = 'countries-50m.json';
 
+/**
+ * The widget's source folder for this module's folder `here`: `here` itself when run from the
+ * sources, else the checkout's src/widget above the compiled copy (dist/src/widget, or the
+ * bench's .tmp/bench-dist/src/widget): the nearest ancestor holding src/widget/widget.css.
+ */
+function widgetSourcesDir(here: string): string {
+  if (existsSync(join(here, WIDGET_STYLESHEET_FILE))) return here;
+  for (let dir = dirname(here); dir !== dirname(dir); dir = dirname(dir)) {
+    const candidate = join(dir, 'src', 'widget');
+    if (existsSync(join(candidate, WIDGET_STYLESHEET_FILE))) return candidate;
+  }
+  return here;
+}
+
 /** Bundles the page script (ES2020, minified) and stylesheet in memory; throws if esbuild is missing. */
 export async function bundleWidget(): Promise<WidgetBundle> {
-  const here = fileURLToPath(new URL('.', import.meta.url));
-  // from dist/src/widget the sources are in src/widget of the same checkout
-  const srcDir = here.includes(join('dist', 'src', 'widget')) ? resolve(here, '../../../src/widget') : here;
+  const srcDir = widgetSourcesDir(fileURLToPath(new URL('.', import.meta.url)));
   const esbuild = await import('esbuild');
   // legal comments kept at the end: Leaflet's BSD-2 licence asks for its notice in the bundle
   const common = { bundle: true, write: false, minify: true, logLevel: 'silent', legalComments: 'eof' } as const;
