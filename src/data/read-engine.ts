@@ -21,7 +21,7 @@ export interface ReadEngineResult extends Omit<ReadVenuesResult, 'venues'> {
 export async function createEngineFromFile(source: Parameters<typeof readVenuesInto>[0], options: ReadVenuesOptions & Omit<EngineOptions, 'validate'> = {}): Promise<ReadEngineResult> {
   checkCallOptions(options, CREATE_ENGINE_FROM_FILE_OPTIONS);
   let builder: VenueStoreBuilder | null = null;
-  const { rejects, format } = await readVenuesInto(source, options, (expected) => (builder = new VenueStoreBuilder(expected)));
+  const { rejects, format } = await readVenuesInto(source, options, (expected) => (builder = new VenueStoreBuilder(expected)), false);
   const engineOptions = checkEngineOptions(options.places !== undefined ? { places: options.places } : {});
   return { engine: new Engine(builder ?? new VenueStoreBuilder(0), engineOptions), rejects, format };
 }

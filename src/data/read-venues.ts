@@ -10,7 +10,7 @@ import { fileProblem, isFileError } from './file-problem.js';
 import { geoJsonFeatureToRecord } from './geojson.js';
 import { JsonElementSplitter } from './json-elements.js';
 import { LineChunker, forEachLine } from './ndjson-lines.js';
-import { ValidatePool } from './validate-pool.js';
+import { ValidatePool, type LineVerdict } from './validate-pool.js';
 import { describeLocation, validateVenue } from './validate-venue.js';
 
 export type VenueFileFormat = 'ndjson' | 'json' | 'geojson';
@@ -78,13 +78,20 @@ class MalformedLine {
 }
 
 /**
- * Lines parsed by the reader, in line order, waiting to be admitted: with a worker's
- * verdict on them, or (`verdict` null: the workers were busy) validated by the reader.
+ * A block of lines waiting to be admitted, in line order: with a worker's verdict on them,
+ * or (`verdict` null: the workers were busy) validated by the reader. Parsed by the reader
+ * ahead of the verdict (`values`, `lines`) when the sink keeps the records anyway, else kept
+ * as bytes and parsed as they are admitted (`bytes`: the verdict's, or the reader's copy when
+ * there is no verdict), so that each record dies young.
  */
-interface ParsedBlock {
+interface PendingBlock {
   readonly values: unknown[];
   readonly lines: number[];
-  readonly verdict: Promise<ReadonlySet<number>> | null;
+  /** Parsed as admitted, without a verdict: the lines' bytes (a copy), else null. */
+  readonly bytes: Buffer | null;
+  /** Parsed as admitted: the number of the block's first line. */
+  readonly firstLine: number;
+  readonly verdict: Promise<LineVerdict> | null;
   /** The verdict is in (or there is none to wait for). */
   ready: boolean;
 }
@@ -130,8 +137,19 @@ export async function readVenues(source: Source, options: ReadVenuesOptions = {}
  * {@link readVenues}, handing each record admitted to a sink instead of keeping it (the same
  * records, errors and rejects, in the same order). `sinkFor(expected)` makes the sink, given a
  * guess of the number of records, when the first record is admitted (not at all if none is).
+ *
+ * `sinkKeepsRecords`: with worker threads, whether the reader parses lines ahead of the
+ * workers' verdicts (the sink keeps the objects anyway: readVenues), or only as it admits
+ * them, so that a sink which keeps a compact form (createEngineFromFile) never holds parsed
+ * records across blocks: held objects outlive the young generation, and at 1M venues the
+ * collector then copied and marked them for ~0.7 s of the read.
  */
-export async function readVenuesInto(source: Source, options: ReadVenuesOptions, sinkFor: (expected: number) => VenueSink): Promise<Omit<ReadVenuesResult, 'venues'>> {
+export async function readVenuesInto(
+  source: Source,
+  options: ReadVenuesOptions,
+  sinkFor: (expected: number) => VenueSink,
+  sinkKeepsRecords = true,
+): Promise<Omit<ReadVenuesResult, 'venues'>> {
   checkReadOptions(options);
   const file = typeof source === 'string' ? source : options.name;
   // the path as the caller gave it (two files of one name in different folders stay apart)
@@ -205,12 +223,13 @@ export async function readVenuesInto(source: Source, options: ReadVenuesOptions,
     rejects.push({ line, recordId: err.recordId, error: err });
   };
 
-  const accept = (text: string, line: number, format: VenueFileFormat): void => {
+  /** Parses, validates (unless a worker found it `valid`) and admits one record's text. */
+  const accept = (text: string, line: number, format: VenueFileFormat, valid = false): void => {
     records++;
     try {
       let value = parse(text, line);
       if (format === 'geojson') value = geoJsonFeatureToRecord(value, { file: label, line });
-      admit(validateVenue(value, { file: label, line }), line);
+      admit(valid ? (value as VenueRecord) : validateVenue(value, { file: label, line }), line);
     } catch (err) {
       rejected(err, line);
     }
@@ -221,9 +240,14 @@ export async function readVenuesInto(source: Source, options: ReadVenuesOptions,
   // the pool, admitted in line order once a block's verdict is in.
   const chunker = new LineChunker();
   let pool: ValidatePool | null = null;
-  const blocks: ParsedBlock[] = [];
-  const admitBlock = async (block: ParsedBlock): Promise<void> => {
-    const bad = block.verdict === null ? null : await block.verdict;
+  const blocks: PendingBlock[] = [];
+  const admitBlock = async (block: PendingBlock): Promise<void> => {
+    const verdict = block.verdict === null ? null : await block.verdict;
+    const bad = verdict === null ? null : verdict.bad;
+    if (!sinkKeepsRecords) {
+      forEachLine(verdict === null ? block.bytes! : verdict.bytes, block.firstLine, (text, line) => accept(text, line, 'ndjson', bad !== null && !bad.has(line)));
+      return;
+    }
     const { values, lines } = block;
     for (let k = 0; k < values.length; k++) {
       const line = lines[k]!;
@@ -249,22 +273,34 @@ export async function readVenuesInto(source: Source, options: ReadVenuesOptions,
     // A worker parses and validates a block more slowly than the reader only parses it: the
     // reader validates the blocks it parses while every worker has two waiting, and a small
     // block (the line joined across two chunks) whose round trip would cost more than it.
-    const verdict = pool.outstanding < 2 * (threads - 1) && lineBytes.length >= POOL_BLOCK_MIN_BYTES ? pool.validate(lineBytes, firstLine) : null;
-    const block: ParsedBlock = { values: [], lines: [], verdict, ready: verdict === null };
+    // Parsed as admitted, the reader is the slower side (it parses and builds, a worker parses
+    // and validates): every block may queue at the workers, BLOCKS_AHEAD each.
+    const queued = sinkKeepsRecords ? 2 * (threads - 1) : BLOCKS_AHEAD * (threads - 1);
+    const verdict = pool.outstanding < queued && lineBytes.length >= POOL_BLOCK_MIN_BYTES ? pool.validate(lineBytes, firstLine) : null;
+    if (!sinkKeepsRecords && verdict === null && blocks.length === 0) {
+      // nothing waits before it: admitted at once (the chunk's bytes are reused after the next)
+      lineNo += forEachLine(lineBytes, firstLine, (text, line) => accept(text, line, 'ndjson'));
+      return;
+    }
+    const held = !sinkKeepsRecords && verdict === null ? Buffer.from(lineBytes) : null;
+    const block: PendingBlock = { values: [], lines: [], bytes: held, firstLine, verdict, ready: verdict === null };
     verdict?.then(
       () => (block.ready = true),
       () => (block.ready = true),
     );
-    lineNo += forEachLine(lineBytes, firstLine, (text, line) => {
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        value = new MalformedLine(parseError(text, line));
-      }
-      block.values.push(value);
-      block.lines.push(line);
-    });
+    if (!sinkKeepsRecords) lineNo += lineCount(lineBytes);
+    else {
+      lineNo += forEachLine(lineBytes, firstLine, (text, line) => {
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch {
+          value = new MalformedLine(parseError(text, line));
+        }
+        block.values.push(value);
+        block.lines.push(line);
+      });
+    }
     blocks.push(block);
     while (blocks.length > 0 && (blocks[0]!.ready || blocks.length > BLOCKS_AHEAD * (threads - 1))) await admitBlock(blocks.shift()!);
   };
@@ -399,6 +435,11 @@ function countLineFeeds(bytes: Buffer): number {
   let count = 0;
   for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) count++;
   return count;
+}
+
+/** The lines of `bytes` as forEachLine numbers them: one per line feed, and a last one without. */
+function lineCount(bytes: Buffer): number {
+  return countLineFeeds(bytes) + (bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? 1 : 0);
 }
 
 /** The keys of {@link ReadVenuesOptions}. */

@@ -8,10 +8,17 @@ export interface ValidateJob {
   readonly firstLine: number;
 }
 
-/** A worker's answer: the lines of the job that fail validation. */
+/** A worker's answer: the lines of the job that fail validation, and the job's bytes handed back (transferred). */
 export interface ValidateVerdict {
   readonly id: number;
   readonly bad: readonly number[];
+  readonly bytes: Uint8Array;
+}
+
+/** What {@link ValidatePool.validate} resolves to: the failing lines, and the job's lines (a copy of the bytes given). */
+export interface LineVerdict {
+  readonly bad: ReadonlySet<number>;
+  readonly bytes: Buffer;
 }
 
 /**
@@ -23,7 +30,7 @@ export interface ValidateVerdict {
 export class ValidatePool {
   private readonly workers: Worker[] = [];
   private readonly pendingBytes: number[] = [];
-  private readonly waiting = new Map<number, { resolve: (bad: ReadonlySet<number>) => void; reject: (err: Error) => void; worker: number; bytes: number }>();
+  private readonly waiting = new Map<number, { resolve: (verdict: LineVerdict) => void; reject: (err: Error) => void; worker: number; bytes: number }>();
   private nextId = 0;
   private failure: Error | null = null;
 
@@ -36,7 +43,8 @@ export class ValidatePool {
         if (job === undefined) return;
         this.waiting.delete(verdict.id);
         this.pendingBytes[job.worker]! -= job.bytes;
-        job.resolve(new Set(verdict.bad));
+        const { bytes } = verdict;
+        job.resolve({ bad: new Set(verdict.bad), bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
       });
       worker.on('error', (err: Error) => this.fail(err));
       worker.on('exit', (code) => {
@@ -52,8 +60,8 @@ export class ValidatePool {
     return this.waiting.size;
   }
 
-  /** The lines of `bytes` (a copy is sent) that fail validation. */
-  validate(bytes: Buffer, firstLine: number): Promise<ReadonlySet<number>> {
+  /** The lines of `bytes` (a copy is sent, and handed back with the verdict) that fail validation. */
+  validate(bytes: Buffer, firstLine: number): Promise<LineVerdict> {
     if (this.failure !== null) return Promise.reject(this.failure);
     let w = 0;
     for (let k = 1; k < this.workers.length; k++) if (this.pendingBytes[k]! < this.pendingBytes[w]!) w = k;
@@ -61,7 +69,7 @@ export class ValidatePool {
     const copy = new Uint8Array(bytes.byteLength);
     copy.set(bytes);
     const job: ValidateJob = { id, bytes: copy, firstLine };
-    const verdict = new Promise<ReadonlySet<number>>((resolve, reject) => {
+    const verdict = new Promise<LineVerdict>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject, worker: w, bytes: copy.byteLength });
       this.pendingBytes[w]! += copy.byteLength;
       this.workers[w]!.postMessage(job, [copy.buffer]);

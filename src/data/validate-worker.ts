@@ -1,8 +1,8 @@
 /**
  * Worker thread of the reader's validation pool (validate-pool.ts): receives NDJSON lines
  * as bytes, parses and validates each, and answers with the numbers of the lines that
- * validateVenue would reject. Malformed lines are left to the reader, which parses every
- * line itself and reports them.
+ * validateVenue would reject, handing the bytes back (the reader may parse them only then).
+ * Malformed lines are left to the reader, which parses every line itself and reports them.
  */
 import { parentPort } from 'node:worker_threads';
 import { forEachLine } from './ndjson-lines.js';
@@ -20,6 +20,6 @@ parentPort!.on('message', (job: ValidateJob) => {
     }
     if (!isValidVenue(value)) bad.push(line);
   });
-  const verdict: ValidateVerdict = { id: job.id, bad };
-  parentPort!.postMessage(verdict);
+  const verdict: ValidateVerdict = { id: job.id, bad, bytes: job.bytes };
+  parentPort!.postMessage(verdict, [job.bytes.buffer as ArrayBuffer]);
 });

@@ -81,8 +81,11 @@ describe('readVenues with worker threads', () => {
     expect(oracle).toEqual([601]);
     const pool = new ValidatePool(1);
     try {
-      const bad = await pool.validate(Buffer.from(`${rows.join('\n')}\n`), 101);
-      expect([...bad]).toEqual(oracle);
+      const sent = Buffer.from(`${rows.join('\n')}\n`);
+      const verdict = await pool.validate(sent, 101);
+      expect([...verdict.bad]).toEqual(oracle);
+      // the lines come back as they were sent (the reader may parse them only then)
+      expect(verdict.bytes.equals(sent)).toBe(true);
     } finally {
       await pool.close();
     }
