@@ -142,7 +142,7 @@ export async function readVenues(source: Source, options: ReadVenuesOptions = {}
  * workers' verdicts (the sink keeps the objects anyway: readVenues), or only as it admits
  * them, so that a sink which keeps a compact form (createEngineFromFile) never holds parsed
  * records across blocks: held objects outlive the young generation, and at 1M venues the
- * collector then copied and marked them for ~0.7 s of the read.
+ * collector then spent 0.83 s of the read on them, 0.29 s without (CPU profiles).
  */
 export async function readVenuesInto(
   source: Source,
