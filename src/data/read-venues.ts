@@ -245,7 +245,7 @@ export async function readVenuesInto(
     const verdict = block.verdict === null ? null : await block.verdict;
     const bad = verdict === null ? null : verdict.bad;
     if (!sinkKeepsRecords) {
-      forEachLine(verdict === null ? block.bytes! : verdict.bytes, block.firstLine, (text, line) => accept(text, line, 'ndjson', bad !== null && !bad.has(line)));
+      forEachLine(verdict === null ? block.bytes! : verdict.bytes!, block.firstLine, (text, line) => accept(text, line, 'ndjson', bad !== null && !bad.has(line)));
       return;
     }
     const { values, lines } = block;
@@ -276,7 +276,7 @@ export async function readVenuesInto(
     // Parsed as admitted, the reader is the slower side (it parses and builds, a worker parses
     // and validates): every block may queue at the workers, BLOCKS_AHEAD each.
     const queued = sinkKeepsRecords ? 2 * (threads - 1) : BLOCKS_AHEAD * (threads - 1);
-    const verdict = pool.outstanding < queued && lineBytes.length >= POOL_BLOCK_MIN_BYTES ? pool.validate(lineBytes, firstLine) : null;
+    const verdict = pool.outstanding < queued && lineBytes.length >= POOL_BLOCK_MIN_BYTES ? pool.validate(lineBytes, firstLine, !sinkKeepsRecords) : null;
     if (!sinkKeepsRecords && verdict === null && blocks.length === 0) {
       // nothing waits before it: admitted at once (the chunk's bytes are reused after the next)
       lineNo += forEachLine(lineBytes, firstLine, (text, line) => accept(text, line, 'ndjson'));

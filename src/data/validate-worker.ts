@@ -1,7 +1,7 @@
 /**
  * Worker thread of the reader's validation pool (validate-pool.ts): receives NDJSON lines
  * as bytes, parses and validates each, and answers with the numbers of the lines that
- * validateVenue would reject, handing the bytes back (the reader may parse them only then).
+ * validateVenue would reject, handing the bytes back if asked (the reader then parses them).
  * Malformed lines are left to the reader, which parses every line itself and reports them.
  */
 import { parentPort } from 'node:worker_threads';
@@ -20,6 +20,6 @@ parentPort!.on('message', (job: ValidateJob) => {
     }
     if (!isValidVenue(value)) bad.push(line);
   });
-  const verdict: ValidateVerdict = { id: job.id, bad, bytes: job.bytes };
-  parentPort!.postMessage(verdict, [job.bytes.buffer as ArrayBuffer]);
+  const verdict: ValidateVerdict = { id: job.id, bad, bytes: job.handBack ? job.bytes : null };
+  parentPort!.postMessage(verdict, job.handBack ? [job.bytes.buffer as ArrayBuffer] : []);
 });
