@@ -26,14 +26,16 @@ export const BASE_MAP_FILE = 'countries-50m.json';
 
 /**
  * The widget's source folder for this module's folder `here`: `here` itself when run from the
- * sources, else the checkout's src/widget above the compiled copy (dist/src/widget, or the
- * bench's .tmp/bench-dist/src/widget): the nearest ancestor holding src/widget/widget.css.
+ * sources, else the package's src/widget above the compiled copy (dist/src/widget, or the
+ * bench's .tmp/bench-dist/src/widget): the nearest ancestor holding src/widget/widget.css, up
+ * to the package's root (the first folder with a package.json), never another project's.
  */
 function widgetSourcesDir(here: string): string {
   if (existsSync(join(here, WIDGET_STYLESHEET_FILE))) return here;
   for (let dir = dirname(here); dir !== dirname(dir); dir = dirname(dir)) {
     const candidate = join(dir, 'src', 'widget');
     if (existsSync(join(candidate, WIDGET_STYLESHEET_FILE))) return candidate;
+    if (existsSync(join(dir, 'package.json'))) break;
   }
   return here;
 }
