@@ -11,6 +11,14 @@ import { WorstOfBest } from './worst-of-best.js';
 const BEST_TOTAL = 1;
 /** Candidates scored per batch: the threshold rises between batches. */
 const BATCH = 64;
+/**
+ * Buckets of the ranges' lower distance bounds over the radius: the passes visit nearer
+ * ranges first, so the k nearest best-total matches are found early and farther ranges are
+ * passed over. Town-centre data, 1M, vegan + soft preferences: 71 candidates measured a search
+ * instead of 120 in the walk's order; ~3 % faster (48.6 against 50.0 µs, medians of 6
+ * alternated pairs of processes).
+ */
+const NEAR_BUCKETS = 8;
 
 /**
  * The matches of a POINT search around one centre, with preferences, that can reach ranks
@@ -20,8 +28,8 @@ const BATCH = 64;
  * covers the circle: it measures the venues of the subtrees crossing its edge and hands over
  * every index range it covered, the subtrees wholly inside marked whole (counted here by
  * their size, or by a popcount of the bit planes of the column filter: venue-bitmaps.ts).
- * Then, in two passes over the ranges, only venues whose total can reach the k-th best
- * total scored so far are measured and scored:
+ * Then, in two passes over the ranges (nearer ranges first), only venues whose total can
+ * reach the k-th best total scored so far are measured and scored:
  *   1. the venues meeting every asked part but the opening state, found 32 at a time from
  *      the bit planes; when k of them have the best total (1), no other venue can reach the
  *      page, nor a best-total one farther than the k-th nearest of them (such candidates,
@@ -42,6 +50,9 @@ export class ThresholdRank {
   private readonly scorer: BulkScorer;
   private readonly best = new WorstOfBest();
   private readonly ranges = new IndexRanges();
+  /** The walk's ranges, nearer first (NEAR_BUCKETS). */
+  private readonly byNear = new IndexRanges();
+  private readonly bucketCounts = new Int32Array(NEAR_BUCKETS + 1);
   private readonly candidates = new HitBuffer(BATCH);
   /** The k smallest distances of best-total matches so far. */
   private readonly nearest = new WorstOfBest();
@@ -90,7 +101,6 @@ export class ThresholdRank {
     // the k-th best total scored so far (-Infinity: fewer than k)
     let minTotal = Number.NEGATIVE_INFINITY;
     const at = this.at;
-    const first = ranges.length > 0 ? ranges.lo[0]! : 0;
     // Pass 1: the venues meeting every asked part but the opening state, 32 at a time. When k
     // of them have the best total, every other venue has a lower total: none can reach the page.
     const full = bitmaps.plan(prefs);
@@ -101,11 +111,13 @@ export class ThresholdRank {
       if (ranges.whole[r] === 1) matches += bitmaps.countFiltered(ranges.lo[r]!, ranges.hi[r]!);
       else if (edgeByPlanes) matches += bitmaps.countFilteredWithin(ranges.lo[r]!, ranges.hi[r]!, walker);
     }
+    const near = this.byNear.orderByNear(ranges, radius, NEAR_BUCKETS, this.bucketCounts);
+    const first = near.length > 0 ? near.lo[0]! : 0;
     if (full) {
       at[0] = 0;
       at[1] = first;
-      while (at[0]! < ranges.length) {
-        bitmaps.selectFull(ranges.lo, ranges.hi, ranges.near, ranges.length, this.bestNear, at, candidates, BATCH);
+      while (at[0]! < near.length) {
+        bitmaps.selectFull(near.lo, near.hi, near.near, near.length, this.bestNear, at, candidates, BATCH);
         if (candidates.length >= BATCH) minTotal = this.score(prefs, opening, ranking, minTotal);
       }
       if (candidates.length > 0) minTotal = this.score(prefs, opening, ranking, minTotal);
@@ -114,8 +126,8 @@ export class ThresholdRank {
     // Pass 2: the others whose bound reaches the k-th best total so far.
     at[0] = 0;
     at[1] = first;
-    while (at[0]! < ranges.length) {
-      scorer.selectRanges(prefs, ranges.lo, ranges.hi, ranges.length, at, minTotal, candidates, BATCH, full);
+    while (at[0]! < near.length) {
+      scorer.selectRanges(prefs, near.lo, near.hi, near.length, at, minTotal, candidates, BATCH, full);
       if (candidates.length >= BATCH) minTotal = this.score(prefs, opening, ranking, minTotal);
     }
     if (candidates.length > 0) this.score(prefs, opening, ranking, minTotal);

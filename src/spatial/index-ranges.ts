@@ -25,6 +25,30 @@ export class IndexRanges {
     return this;
   }
 
+  /**
+   * Fills this with the ranges of `from`, nearer ones first: by `near` in `buckets` equal
+   * buckets of [0, radius] (a counting sort: O(n); the given order kept within a bucket, a
+   * `near` beyond `radius` in the last bucket). `counts` is scratch of at least buckets + 1.
+   */
+  orderByNear(from: IndexRanges, radius: number, buckets: number, counts: Int32Array): this {
+    const n = from.length;
+    while (this.lo.length < n) this.grow();
+    counts.fill(0, 0, buckets + 1);
+    const scale = buckets / radius;
+    const { near } = from;
+    for (let r = 0; r < n; r++) counts[Math.min(buckets - 1, Math.floor(near[r]! * scale)) + 1]!++;
+    for (let b = 1; b <= buckets; b++) counts[b]! += counts[b - 1]!;
+    for (let r = 0; r < n; r++) {
+      const to = counts[Math.min(buckets - 1, Math.floor(near[r]! * scale))]!++;
+      this.lo[to] = from.lo[r]!;
+      this.hi[to] = from.hi[r]!;
+      this.near[to] = near[r]!;
+      this.whole[to] = from.whole[r]!;
+    }
+    this.length = n;
+    return this;
+  }
+
   push(lo: number, hi: number, near: number, whole: boolean): void {
     if (this.length === this.lo.length) this.grow();
     this.lo[this.length] = lo;
