@@ -28,18 +28,20 @@ export class IndexRanges {
   /**
    * Fills this with the ranges of `from`, nearer ones first: by `near` in `buckets` equal
    * buckets of [0, radius] (a counting sort: O(n); the given order kept within a bucket, a
-   * `near` beyond `radius` in the last bucket). `counts` is scratch of at least buckets + 1.
+   * `near` beyond `radius` in the last bucket). `radius` > 0, every `near` >= 0. `counts` is
+   * scratch of at least buckets + 1.
    */
   orderByNear(from: IndexRanges, radius: number, buckets: number, counts: Int32Array): this {
     const n = from.length;
     while (this.lo.length < n) this.grow();
     counts.fill(0, 0, buckets + 1);
-    const scale = buckets / radius;
     const { near } = from;
-    for (let r = 0; r < n; r++) counts[Math.min(buckets - 1, Math.floor(near[r]! * scale)) + 1]!++;
+    // near / radius, not near * (buckets / radius): a radius of a few ulps (>= 5e-324) makes
+    // that factor Infinity, and 0 * Infinity is NaN
+    for (let r = 0; r < n; r++) counts[Math.min(buckets - 1, Math.floor((near[r]! / radius) * buckets)) + 1]!++;
     for (let b = 1; b <= buckets; b++) counts[b]! += counts[b - 1]!;
     for (let r = 0; r < n; r++) {
-      const to = counts[Math.min(buckets - 1, Math.floor(near[r]! * scale))]!++;
+      const to = counts[Math.min(buckets - 1, Math.floor((near[r]! / radius) * buckets))]!++;
       this.lo[to] = from.lo[r]!;
       this.hi[to] = from.hi[r]!;
       this.near[to] = near[r]!;

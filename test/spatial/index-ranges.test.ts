@@ -26,6 +26,7 @@ describe('IndexRanges.orderByNear', () => {
       [1, 1000, 8],
       [300, 1000, 8],
       [57, 250, 3],
+      [40, 5e-324, 8], // the smallest radius a request can give: every near > 0 beyond it
     ] as const) {
       const from = new IndexRanges(8);
       for (let k = 0; k < n; k++) {
