@@ -62,11 +62,11 @@ export async function loadContext(n: number, opts: { fromFile: boolean; timeMs: 
     const path = await benchVenueFile(n);
     file = 'NDJSON';
     // createEngineFromFile (read + validate + build, never holding the records as objects) at
-    // 2, 1, 1 and 2 threads (each figure the mean of its two runs: one run of ~5 s moved by
-    // +-0.35 s between full runs, and the first in a process may pay for fresh memory, dear
-    // on this machine: docs/performance.md), the
-    // engines dropped; then readVenues at 2 threads (the venues dropped), then with its
-    // default, 1 thread (the venues kept); each after a full collection.
+    // 2, 1, 1 and 2 threads, the engines dropped (each figure the mean of its two runs: one run
+    // of ~5 s moved by +-0.35 s between full runs, and the first in a process may pay for fresh
+    // memory, dear on this machine: docs/performance.md); then readVenues at 2 threads (the
+    // venues dropped), then with its default, 1 thread (the venues kept); each after a full
+    // collection.
     for (const threads of FROM_FILE_THREAD_ORDER) {
       collectGarbage();
       const ms = (await timeOnceAsync(() => createEngineFromFile(path, { threads }))).ms;

@@ -94,6 +94,13 @@ export function forEachLine(bytes: Buffer, firstLine: number, fn: (text: string,
   return line - firstLine;
 }
 
+/** The lines of `bytes` as {@link forEachLine} numbers them, without decoding: one per line feed, and a last one without. */
+export function lineCount(bytes: Buffer): number {
+  let count = bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? 1 : 0;
+  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) count++;
+  return count;
+}
+
 /** Calls `fn` for each line of `text` (whole lines) that is not blank; returns the next line's number. */
 function eachLineOf(text: string, line: number, fn: (text: string, line: number) => void): number {
   const end = text.length;

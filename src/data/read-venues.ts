@@ -9,7 +9,7 @@ import { fileChunks } from './file-chunks.js';
 import { fileProblem, isFileError } from './file-problem.js';
 import { geoJsonFeatureToRecord } from './geojson.js';
 import { JsonElementSplitter } from './json-elements.js';
-import { LineChunker, forEachLine } from './ndjson-lines.js';
+import { LineChunker, forEachLine, lineCount } from './ndjson-lines.js';
 import { ValidatePool, type LineVerdict } from './validate-pool.js';
 import { describeLocation, validateVenue } from './validate-venue.js';
 
@@ -435,11 +435,6 @@ function countLineFeeds(bytes: Buffer): number {
   let count = 0;
   for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) count++;
   return count;
-}
-
-/** The lines of `bytes` as forEachLine numbers them: one per line feed, and a last one without. */
-function lineCount(bytes: Buffer): number {
-  return countLineFeeds(bytes) + (bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? 1 : 0);
 }
 
 /** The keys of {@link ReadVenuesOptions}. */

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { badRows, errorOf, fixtureFolder, fixtureLines } from './support/fixture-files.js';
 import { createEngineFromFile } from '../../src/data/read-engine.js';
-import { readVenues } from '../../src/data/read-venues.js';
-import { forEachLine } from '../../src/data/ndjson-lines.js';
+import { readVenues, type ReadVenuesResult } from '../../src/data/read-venues.js';
+import { forEachLine, lineCount } from '../../src/data/ndjson-lines.js';
 import { createEngine, type Engine } from '../../src/engine.js';
 import { prng } from '../support/oracle.js';
 
@@ -41,6 +41,21 @@ function expectSameEngine(engine: Engine, oracle: Engine): void {
   expect(engine.find({ q: b.name(11) }, { now: NOW })).toEqual(oracle.find({ q: b.name(11) }, { now: NOW }));
 }
 
+/** The rejects as a user reads them. */
+function rejectSummary(rejects: ReadVenuesResult['rejects']) {
+  return rejects.map((r) => ({ line: r.line, recordId: r.recordId, code: r.error.code, message: r.error.message, param: r.error.param, value: r.error.value }));
+}
+
+/** In skip mode at 1, 2 and 3 threads, createEngineFromFile rejects what readVenues (`read`) rejected and builds over the records it kept. */
+async function expectSkipModeAsRead(path: string, read: ReadVenuesResult): Promise<void> {
+  const oracle = createEngine(read.venues, { validate: false });
+  for (const threads of [1, 2, 3]) {
+    const { engine, rejects } = await createEngineFromFile(path, { threads, onInvalid: 'skip' });
+    expect(rejectSummary(rejects)).toEqual(rejectSummary(read.rejects));
+    expectSameEngine(engine, oracle);
+  }
+}
+
 describe('createEngineFromFile', () => {
   it('builds the engine createEngine builds over the records readVenues reads, at 1, 2 and 3 threads', async () => {
     const path = write('ok.ndjson', lines);
@@ -63,18 +78,12 @@ describe('createEngineFromFile', () => {
   it('in skip mode rejects what readVenues rejects and builds over the records it keeps', async () => {
     const path = write('bad.ndjson', badRows());
     const read = await readVenues(path, { onInvalid: 'skip' });
-    const summary = (rejects: typeof read.rejects) => rejects.map((r) => ({ line: r.line, recordId: r.recordId, code: r.error.code, message: r.error.message, param: r.error.param, value: r.error.value }));
-    expect(summary(read.rejects).map((r) => [r.line, r.code])).toEqual([
+    expect(read.rejects.map((r) => [r.line, r.error.code])).toEqual([
       [501, 'invalid_venue'],
       [1501, 'invalid_data'],
       [2501, 'duplicate_id'],
     ]);
-    const oracle = createEngine(read.venues, { validate: false });
-    for (const threads of [1, 2, 3]) {
-      const { engine, rejects } = await createEngineFromFile(path, { threads, onInvalid: 'skip' });
-      expect(summary(rejects)).toEqual(summary(read.rejects));
-      expectSameEngine(engine, oracle);
-    }
+    await expectSkipModeAsRead(path, read);
   }, 120_000);
 
   it('numbers lines as readVenues does across blank lines and a last line without a line feed, at 1, 2 and 3 threads', async () => {
@@ -89,19 +98,13 @@ describe('createEngineFromFile', () => {
     const path = join(dir, 'no-final-line-feed.ndjson');
     writeFileSync(path, rows.join('\n'));
     const read = await readVenues(path, { onInvalid: 'skip' });
-    const summary = (rejects: typeof read.rejects) => rejects.map((r) => ({ line: r.line, recordId: r.recordId, code: r.error.code, message: r.error.message }));
-    expect(summary(read.rejects).map((r) => [r.line, r.code])).toEqual([
+    expect(read.rejects.map((r) => [r.line, r.error.code])).toEqual([
       [503, 'invalid_venue'],
       [1504, 'invalid_data'],
       [2504, 'duplicate_id'],
       [rows.length, 'invalid_venue'],
     ]);
-    const oracle = createEngine(read.venues, { validate: false });
-    for (const threads of [1, 2, 3]) {
-      const { engine, rejects } = await createEngineFromFile(path, { threads, onInvalid: 'skip' });
-      expect(summary(rejects)).toEqual(summary(read.rejects));
-      expectSameEngine(engine, oracle);
-    }
+    await expectSkipModeAsRead(path, read);
   }, 120_000);
 
   it('reads a JSON array and a stream as readVenues does; empty input gives an empty engine', async () => {
@@ -134,6 +137,9 @@ describe('forEachLine', () => {
     const count = forEachLine(bytes, 10, (text, line) => seen.push([text, line]));
     const all = [...rows, 'last line without a feed'];
     expect(count).toBe(all.length);
+    expect(lineCount(bytes)).toBe(all.length);
+    expect(lineCount(Buffer.from(`${rows.join('\n')}\n`))).toBe(rows.length);
+    expect(lineCount(Buffer.alloc(0))).toBe(0);
     expect(seen).toEqual(all.map((text, k) => [text, k + 10] as [string, number]).filter(([text]) => text.trim() !== ''));
   });
 
