@@ -5,6 +5,8 @@ import { checkCallOptions } from '../call-options.js';
 import { PackageFileMissingError } from '../package-files.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { IdIndex } from '../store/id-index.js';
+import { encodedVenues, type EncodedVenues } from '../store/venue-encoder.js';
+import { encodeLines, type EncodedLines } from './encode-lines.js';
 import { fileChunks } from './file-chunks.js';
 import { fileProblem, isFileError } from './file-problem.js';
 import { geoJsonFeatureToRecord } from './geojson.js';
@@ -71,6 +73,10 @@ const MEASURED_GUESS_MARGIN = 1 / 32;
 const POOL_BLOCK_MIN_BYTES = 64 * 1024;
 /** Blocks of lines parsed ahead of their workers' verdicts, per worker. */
 const BLOCKS_AHEAD = 4;
+/** Blocks of lines a worker may have waiting to be encoded (more: the reader encodes the block itself). */
+const ENCODE_JOBS_PER_WORKER = 4;
+/** Blocks encoded and not yet taken in (by a worker or the reader) before the reader waits for the first. */
+const ENCODED_BLOCKS_HELD = 32;
 
 /** A line that is not JSON, kept in its place until the lines before it are admitted. */
 class MalformedLine {
@@ -78,21 +84,23 @@ class MalformedLine {
 }
 
 /**
- * A block of lines waiting to be admitted, in line order: with a worker's verdict on them,
- * or (`verdict` null: the workers were busy) validated by the reader. Parsed by the reader
- * ahead of the verdict (`values`, `lines`) when the sink keeps the records anyway, else kept
- * as bytes and parsed as they are admitted (`bytes`: the verdict's, or the reader's copy when
- * there is no verdict), so that each record dies young.
+ * A block of lines waiting to be admitted, in line order, parsed by the reader ahead of the
+ * verdict (`values`, `lines`): with a worker's verdict on them, or (`verdict` null: the
+ * workers were busy) validated by the reader.
  */
 interface PendingBlock {
   readonly values: unknown[];
   readonly lines: number[];
-  /** Parsed as admitted, without a verdict: the lines' bytes (a copy), else null. */
-  readonly bytes: Buffer | null;
-  /** Parsed as admitted: the number of the block's first line. */
-  readonly firstLine: number;
   readonly verdict: Promise<LineVerdict> | null;
   /** The verdict is in (or there is none to wait for). */
+  ready: boolean;
+}
+
+/** A block of lines encoded apart (encode-lines.ts), by a worker or the reader, waiting to be admitted in line order. */
+interface EncodedBlock {
+  readonly firstLine: number;
+  readonly encoded: Promise<EncodedLines> | EncodedLines;
+  /** The lines are encoded (or the worker failed). */
   ready: boolean;
 }
 
@@ -103,6 +111,14 @@ export interface VenueSink {
    * the order added; nothing added), or -1 once added.
    */
   addNew(record: VenueRecord): number;
+}
+
+/** A sink that also takes records encoded apart (a store builder: VenueStoreBuilder). */
+export interface EncodedVenueSink extends VenueSink {
+  /** {@link VenueSink.addNew} for record k of `encoded`. */
+  addEncoded(encoded: EncodedVenues, k: number): number;
+  /** Called once every record of `encoded` was offered. */
+  release(encoded: EncodedVenues): void;
 }
 
 /**
@@ -137,18 +153,30 @@ export async function readVenues(source: Source, options: ReadVenuesOptions = {}
  * {@link readVenues}, handing each record admitted to a sink instead of keeping it (the same
  * records, errors and rejects, in the same order). `sinkFor(expected)` makes the sink, given a
  * guess of the number of records, when the first record is admitted (not at all if none is).
- *
- * `sinkKeepsRecords`: with worker threads, whether the reader parses lines ahead of the
- * workers' verdicts (the sink keeps the objects anyway: readVenues), or only as it admits
- * them, so that a sink which keeps a compact form (createEngineFromFile) never holds parsed
- * records across blocks: held objects outlive the young generation, and at 1M venues the
- * collector then spent 0.83 s of the read on them, 0.29 s without (CPU profiles).
+ * With worker threads, the reader parses each block of NDJSON lines while a worker validates
+ * it.
  */
-export async function readVenuesInto(
+export function readVenuesInto(source: Source, options: ReadVenuesOptions, sinkFor: (expected: number) => VenueSink): Promise<Omit<ReadVenuesResult, 'venues'>> {
+  return readInto(source, options, sinkFor, false);
+}
+
+/**
+ * {@link readVenuesInto} for a sink that keeps a compact form (createEngineFromFile): with
+ * worker threads, blocks of NDJSON lines are parsed, validated and encoded apart, each by a
+ * worker or (while the workers are busy) by the reader, and the sink takes the encoded
+ * records in (their bytes copied, codes renumbered). The reader never holds parsed records
+ * across blocks (held objects outlive the young generation), and it parses only the blocks
+ * it encodes itself.
+ */
+export function readVenuesEncodedInto(source: Source, options: ReadVenuesOptions, sinkFor: (expected: number) => EncodedVenueSink): Promise<Omit<ReadVenuesResult, 'venues'>> {
+  return readInto(source, options, sinkFor, true);
+}
+
+async function readInto(
   source: Source,
   options: ReadVenuesOptions,
-  sinkFor: (expected: number) => VenueSink,
-  sinkKeepsRecords = true,
+  sinkFor: (expected: number) => VenueSink | EncodedVenueSink,
+  takesEncoded: boolean,
 ): Promise<Omit<ReadVenuesResult, 'venues'>> {
   checkReadOptions(options);
   const file = typeof source === 'string' ? source : options.name;
@@ -205,17 +233,23 @@ export async function readVenuesInto(
     const what = line === 1 ? `not a venues file (NDJSON, a JSON array or GeoJSON), line 1 is not JSON` : 'malformed JSON';
     return new VenueSearchError('invalid_data', `${describeLocation({ file: label, line })}: ${what}${detail}`, { file: label, line });
   };
+  const duplicateId = (id: string, line: number, first: number): VenueSearchError =>
+    new VenueSearchError('duplicate_id', `${describeLocation({ file: label, line })}: duplicate venue id ${JSON.stringify(id)} (first at line ${lineOfVenue[first]!})`, {
+      file: label,
+      line,
+      recordId: id,
+      param: 'id',
+      value: id,
+    });
   const admit = (record: VenueRecord, line: number): void => {
     const first = (sink ??= sinkFor(expectedRecords())).addNew(record);
-    if (first >= 0) {
-      throw new VenueSearchError('duplicate_id', `${describeLocation({ file: label, line })}: duplicate venue id ${JSON.stringify(record.id)} (first at line ${lineOfVenue[first]!})`, {
-        file: label,
-        line,
-        recordId: record.id,
-        param: 'id',
-        value: record.id,
-      });
-    }
+    if (first >= 0) throw duplicateId(record.id, line, first);
+    lineOfVenue.push(line);
+  };
+  /** Admits record k of a block encoded apart (a sink that takes them: readVenuesEncodedInto). */
+  const admitEncoded = (venues: EncodedVenues, k: number, line: number): void => {
+    const first = ((sink ??= sinkFor(expectedRecords())) as EncodedVenueSink).addEncoded(venues, k);
+    if (first >= 0) throw duplicateId(venues.records.id(k), line, first);
     lineOfVenue.push(line);
   };
   const rejected = (err: unknown, line: number): void => {
@@ -244,10 +278,6 @@ export async function readVenuesInto(
   const admitBlock = async (block: PendingBlock): Promise<void> => {
     const verdict = block.verdict === null ? null : await block.verdict;
     const bad = verdict === null ? null : verdict.bad;
-    if (!sinkKeepsRecords) {
-      forEachLine(verdict === null ? block.bytes! : verdict.bytes!, block.firstLine, (text, line) => accept(text, line, 'ndjson', bad !== null && !bad.has(line)));
-      return;
-    }
     const { values, lines } = block;
     for (let k = 0; k < values.length; k++) {
       const line = lines[k]!;
@@ -262,6 +292,60 @@ export async function readVenuesInto(
       if (records % 10_000 === 0) progress();
     }
   };
+  // Blocks encoded apart (readVenuesEncodedInto), admitted in line order.
+  const encodedBlocks: EncodedBlock[] = [];
+  const admitEncodedBlock = async (block: EncodedBlock): Promise<void> => {
+    const { venues: parts, lines, bad, bytes: blockBytes } = await block.encoded;
+    const venues = encodedVenues(parts);
+    // The bad lines' text, for the reader to report them as it always does (parse, validate).
+    const badText = new Map<number, string>();
+    if (bad.length > 0) {
+      const badLines = new Set(bad);
+      forEachLine(Buffer.from(blockBytes!.buffer, blockBytes!.byteOffset, blockBytes!.byteLength), block.firstLine, (text, line) => {
+        if (badLines.has(line)) badText.set(line, text);
+      });
+    }
+    let b = 0;
+    for (let k = 0; k < lines.length; k++) {
+      const line = lines[k]!;
+      for (; b < bad.length && bad[b]! < line; b++) accept(badText.get(bad[b]!)!, bad[b]!, 'ndjson');
+      records++;
+      try {
+        admitEncoded(venues, k, line);
+      } catch (err) {
+        rejected(err, line);
+      }
+      if (records % 10_000 === 0) progress();
+    }
+    for (; b < bad.length; b++) accept(badText.get(bad[b]!)!, bad[b]!, 'ndjson');
+    if (sink !== null) (sink as EncodedVenueSink).release(venues);
+  };
+  /**
+   * A block of lines for a sink that takes them encoded: to a worker while it has fewer than
+   * ENCODE_JOBS_PER_WORKER waiting, else encoded here (so neither side waits on the other);
+   * a small block (the line joined across two chunks) with nothing waiting before it is
+   * admitted at once.
+   */
+  const feedEncodedLineBytes = async (lineBytes: Buffer, firstLine: number): Promise<void> => {
+    const p = (pool ??= new ValidatePool(threads - 1));
+    const small = lineBytes.length < POOL_BLOCK_MIN_BYTES;
+    if (small && encodedBlocks.length === 0) {
+      lineNo += forEachLine(lineBytes, firstLine, (text, line) => accept(text, line, 'ndjson'));
+      return;
+    }
+    const toWorker = !small && p.outstanding < ENCODE_JOBS_PER_WORKER * (threads - 1);
+    const encoded = toWorker ? p.encode(lineBytes, firstLine) : encodeLines(lineBytes, firstLine, false);
+    const block: EncodedBlock = { firstLine, encoded, ready: !toWorker };
+    if (toWorker) {
+      (encoded as Promise<EncodedLines>).then(
+        () => (block.ready = true),
+        () => (block.ready = true),
+      );
+    }
+    lineNo += lineCount(lineBytes);
+    encodedBlocks.push(block);
+    while (encodedBlocks.length > 0 && (encodedBlocks[0]!.ready || encodedBlocks.length > ENCODED_BLOCKS_HELD)) await admitEncodedBlock(encodedBlocks.shift()!);
+  };
   const feedLineBytes = async (lineBytes: Buffer): Promise<void> => {
     const firstLine = lineNo + 1;
     if (meanLineBytes === 0 && lineBytes.length >= MEASURED_BLOCK_MIN_BYTES) meanLineBytes = lineBytes.length / Math.max(1, countLineFeeds(lineBytes));
@@ -269,38 +353,27 @@ export async function readVenuesInto(
       lineNo += forEachLine(lineBytes, firstLine, (text, line) => accept(text, line, 'ndjson'));
       return;
     }
+    if (takesEncoded) return feedEncodedLineBytes(lineBytes, firstLine);
     pool ??= new ValidatePool(threads - 1);
     // A worker parses and validates a block more slowly than the reader only parses it: the
     // reader validates the blocks it parses while every worker has two waiting, and a small
     // block (the line joined across two chunks) whose round trip would cost more than it.
-    // Parsed as admitted, the reader is the slower side (it parses and builds, a worker parses
-    // and validates): every block may queue at the workers, BLOCKS_AHEAD each.
-    const queued = sinkKeepsRecords ? 2 * (threads - 1) : BLOCKS_AHEAD * (threads - 1);
-    const verdict = pool.outstanding < queued && lineBytes.length >= POOL_BLOCK_MIN_BYTES ? pool.validate(lineBytes, firstLine, !sinkKeepsRecords) : null;
-    if (!sinkKeepsRecords && verdict === null && blocks.length === 0) {
-      // nothing waits before it: admitted at once (the chunk's bytes are reused after the next)
-      lineNo += forEachLine(lineBytes, firstLine, (text, line) => accept(text, line, 'ndjson'));
-      return;
-    }
-    const held = !sinkKeepsRecords && verdict === null ? Buffer.from(lineBytes) : null;
-    const block: PendingBlock = { values: [], lines: [], bytes: held, firstLine, verdict, ready: verdict === null };
+    const verdict = pool.outstanding < 2 * (threads - 1) && lineBytes.length >= POOL_BLOCK_MIN_BYTES ? pool.validate(lineBytes, firstLine) : null;
+    const block: PendingBlock = { values: [], lines: [], verdict, ready: verdict === null };
     verdict?.then(
       () => (block.ready = true),
       () => (block.ready = true),
     );
-    if (!sinkKeepsRecords) lineNo += lineCount(lineBytes);
-    else {
-      lineNo += forEachLine(lineBytes, firstLine, (text, line) => {
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch {
-          value = new MalformedLine(parseError(text, line));
-        }
-        block.values.push(value);
-        block.lines.push(line);
-      });
-    }
+    lineNo += forEachLine(lineBytes, firstLine, (text, line) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        value = new MalformedLine(parseError(text, line));
+      }
+      block.values.push(value);
+      block.lines.push(line);
+    });
     blocks.push(block);
     while (blocks.length > 0 && (blocks[0]!.ready || blocks.length > BLOCKS_AHEAD * (threads - 1))) await admitBlock(blocks.shift()!);
   };
@@ -402,6 +475,7 @@ export async function readVenuesInto(
         const rest = chunker.end();
         if (rest !== null) await feedLineBytes(rest);
         while (blocks.length > 0) await admitBlock(blocks.shift()!);
+        while (encodedBlocks.length > 0) await admitEncodedBlock(encodedBlocks.shift()!);
       }
     }
   } catch (err) {

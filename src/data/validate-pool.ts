@@ -1,38 +1,38 @@
 import type { Worker } from 'node:worker_threads';
 import { siblingModule, startWorker } from '../threads/start-worker.js';
+import type { EncodedLines } from './encode-lines.js';
 
-/** A block of NDJSON lines sent to a worker: `bytes` (whole lines), the first one numbered `firstLine`. */
+/**
+ * A block of NDJSON lines sent to a worker: `bytes` (whole lines), the first one numbered
+ * `firstLine`; `encode`: encode the valid records too (encode-lines.ts), else only validate.
+ */
 export interface ValidateJob {
   readonly id: number;
   readonly bytes: Uint8Array;
   readonly firstLine: number;
-  /** Whether the verdict hands the bytes back (else they stay with the worker). */
-  readonly handBack: boolean;
+  readonly encode: boolean;
 }
 
-/** A worker's answer: the lines of the job that fail validation, and the job's bytes if asked back (transferred). */
-export interface ValidateVerdict {
-  readonly id: number;
-  readonly bad: readonly number[];
-  readonly bytes: Uint8Array | null;
-}
+/** A worker's answer to a job: the lines that fail validation; or, for a job to encode, its encoded lines. */
+export type ValidateVerdict = { readonly id: number; readonly bad: readonly number[] } | { readonly id: number; readonly encoded: EncodedLines };
 
-/** What {@link ValidatePool.validate} resolves to: the failing lines, and (if asked back) the job's lines: a copy of the bytes given. */
+/** What {@link ValidatePool.validate} resolves to: the failing lines. */
 export interface LineVerdict {
   readonly bad: ReadonlySet<number>;
-  readonly bytes: Buffer | null;
 }
 
 /**
  * Worker threads that validate NDJSON lines (validate-worker.ts) while the reader parses the
  * same lines itself: the reader keeps its own objects and asks a worker only which lines
- * validateVenue would reject (it then builds those errors itself, so they are the same).
- * Jobs go to the worker with the fewest outstanding bytes.
+ * validateVenue would reject (it then builds those errors itself, so they are the same). Or
+ * that encode them (createEngineFromFile, which keeps no objects): the reader then takes the
+ * encoded records in without parsing them. Jobs go to the worker with the fewest outstanding
+ * bytes.
  */
 export class ValidatePool {
   private readonly workers: Worker[] = [];
   private readonly pendingBytes: number[] = [];
-  private readonly waiting = new Map<number, { resolve: (verdict: LineVerdict) => void; reject: (err: Error) => void; worker: number; bytes: number }>();
+  private readonly waiting = new Map<number, { resolve: (verdict: ValidateVerdict) => void; reject: (err: Error) => void; worker: number; bytes: number }>();
   private nextId = 0;
   private failure: Error | null = null;
 
@@ -45,8 +45,7 @@ export class ValidatePool {
         if (job === undefined) return;
         this.waiting.delete(verdict.id);
         this.pendingBytes[job.worker]! -= job.bytes;
-        const { bytes } = verdict;
-        job.resolve({ bad: new Set(verdict.bad), bytes: bytes === null ? null : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
+        job.resolve(verdict);
       });
       worker.on('error', (err: Error) => this.fail(err));
       worker.on('exit', (code) => {
@@ -63,20 +62,35 @@ export class ValidatePool {
   }
 
   /**
-   * The lines of `bytes` (a copy is sent) that fail validation; with `handBack`, the copy comes
-   * back with the verdict. Only when the caller needs it: each block handed back is memory the
-   * caller's isolate must collect (readVenues, holding a million records, then ran ~0.6 s of
-   * extra full collections at 1M).
+   * The lines of `bytes` (a copy is sent) that fail validation. The bytes stay with the
+   * worker: each block handed back would be memory the caller's isolate must collect
+   * (readVenues, holding a million records, then ran ~0.6 s of extra full collections at 1M).
    */
-  validate(bytes: Buffer, firstLine: number, handBack = false): Promise<LineVerdict> {
+  async validate(bytes: Buffer, firstLine: number): Promise<LineVerdict> {
+    const verdict = await this.send(bytes, firstLine, false);
+    if (!('bad' in verdict)) throw new Error('validation worker: a verdict expected');
+    return { bad: new Set(verdict.bad) };
+  }
+
+  /**
+   * The lines of `bytes` (a copy is sent) parsed, validated and encoded (encode-lines.ts) by a
+   * worker; the bytes come back only when a line is bad.
+   */
+  async encode(bytes: Buffer, firstLine: number): Promise<EncodedLines> {
+    const verdict = await this.send(bytes, firstLine, true);
+    if (!('encoded' in verdict)) throw new Error('validation worker: encoded lines expected');
+    return verdict.encoded;
+  }
+
+  private send(bytes: Buffer, firstLine: number, encode: boolean): Promise<ValidateVerdict> {
     if (this.failure !== null) return Promise.reject(this.failure);
     let w = 0;
     for (let k = 1; k < this.workers.length; k++) if (this.pendingBytes[k]! < this.pendingBytes[w]!) w = k;
     const id = this.nextId++;
     const copy = new Uint8Array(bytes.byteLength);
     copy.set(bytes);
-    const job: ValidateJob = { id, bytes: copy, firstLine, handBack };
-    const verdict = new Promise<LineVerdict>((resolve, reject) => {
+    const job: ValidateJob = { id, bytes: copy, firstLine, encode };
+    const verdict = new Promise<ValidateVerdict>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject, worker: w, bytes: copy.byteLength });
       this.pendingBytes[w]! += copy.byteLength;
       this.workers[w]!.postMessage(job, [copy.buffer]);

@@ -1,17 +1,27 @@
 /**
  * Worker thread of the reader's validation pool (validate-pool.ts): receives NDJSON lines
  * as bytes, parses and validates each, and answers with the numbers of the lines that
- * validateVenue would reject, handing the bytes back if asked (the reader then parses them).
- * Malformed lines are left to the reader, which parses every line itself and reports them.
+ * validateVenue would reject. Malformed lines are left to the reader, which parses every
+ * line itself and reports them.
+ * Or, for a job to encode, answers with the lines encoded (encode-lines.ts): the bytes come
+ * back only when a line is bad.
  */
 import { parentPort } from 'node:worker_threads';
+import { encodeLines } from './encode-lines.js';
 import { forEachLine } from './ndjson-lines.js';
 import { isValidVenue } from './validate-venue.js';
 import type { ValidateJob, ValidateVerdict } from './validate-pool.js';
 
 parentPort!.on('message', (job: ValidateJob) => {
+  const bytes = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
+  if (job.encode) {
+    const encoded = encodeLines(bytes, job.firstLine, true);
+    const verdict: ValidateVerdict = { id: job.id, encoded };
+    parentPort!.postMessage(verdict, encoded.bytes !== null ? [job.bytes.buffer as ArrayBuffer] : []);
+    return;
+  }
   const bad: number[] = [];
-  forEachLine(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), job.firstLine, (text, line) => {
+  forEachLine(bytes, job.firstLine, (text, line) => {
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -20,6 +30,6 @@ parentPort!.on('message', (job: ValidateJob) => {
     }
     if (!isValidVenue(value)) bad.push(line);
   });
-  const verdict: ValidateVerdict = { id: job.id, bad, bytes: job.handBack ? job.bytes : null };
-  parentPort!.postMessage(verdict, job.handBack ? [job.bytes.buffer as ArrayBuffer] : []);
+  const verdict: ValidateVerdict = { id: job.id, bad };
+  parentPort!.postMessage(verdict);
 });

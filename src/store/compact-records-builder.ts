@@ -292,11 +292,14 @@ export class CompactRecordsBuilder {
    * bytes {@link add} would write for its decoded record, written without decoding it (its
    * word, shape and shared codes renumbered into this builder's). The venue's store
    * coordinates must be those it has in `from` (a location is written as Tag.POINT there).
+   * Reports the record's words as {@link add} does.
    */
   transcode(from: CompactRecordSource, i: number, index: number): void {
     if (index >= this.starts.length) this.growStarts(index + 1);
     let codes = this.codeMaps.get(from);
     if (codes === undefined) this.codeMaps.set(from, (codes = this.codeMapOf(from)));
+    this.wordCount = 0;
+    this.wordsComplete = true;
     const w = this.writer;
     w.begin();
     from.transcodeTo(i, w, codes);
@@ -304,18 +307,42 @@ export class CompactRecordsBuilder {
     this.count++;
   }
 
-  /** `from`'s codes in this builder's dictionaries, each looked up at its first use. */
+  /**
+   * Forgets `from` (given to {@link transcode}): its code map, which keeps it alive. For a
+   * caller that transcodes many short-lived sources (createEngineFromFile: one per block of
+   * lines encoded apart).
+   */
+  release(from: CompactRecordSource): void {
+    this.codeMaps.delete(from);
+  }
+
+  /**
+   * `from`'s codes in this builder's dictionaries, each looked up at its first use. It also
+   * reports the record's words by key as {@link add} does (wordKeys, wordCodes, wordCount,
+   * wordsComplete), from the WORD_KEY_* of each position of the record's shape.
+   */
   private codeMapOf(from: CompactRecordSource): RecordCodeMap {
     const { words, shapes, shared } = from.parts();
     const wordMap = new Int32Array(words.length).fill(-1);
     const shapeMap = new Int32Array(shapes.length).fill(-1);
     const sharedMap = new Int32Array(shared.length).fill(-1);
+    /** Per shape code of `from`: the WORD_KEY_* (0: none) of each of its keys, made at first use. */
+    const wordKeysOfShape: (Uint8Array | undefined)[] = [];
+    let wordKeys: Uint8Array = new Uint8Array(0);
     return {
-      word: (c) => {
-        const known = wordMap[c]!;
-        return known >= 0 ? known : (wordMap[c] = this.words.code(words[c]!));
+      word: (c, position) => {
+        let code = wordMap[c]!;
+        if (code < 0) code = wordMap[c] = this.words.code(words[c]!);
+        const key = wordKeys[position]!;
+        if (key !== 0) this.reportWord(key, code);
+        return code;
+      },
+      plain: (position, tag) => {
+        // as add: a word key's value that is not stored as words (nor absent) leaves the report incomplete
+        if (wordKeys[position] !== 0 && tag !== Tag.UNDEFINED) this.wordsComplete = false;
       },
       shape: (c) => {
+        wordKeys = wordKeysOfShape[c] ??= Uint8Array.from(shapes[c]!, (key) => WORD_KEYS.get(key) ?? 0);
         const known = shapeMap[c]!;
         return known >= 0 ? known : (shapeMap[c] = this.shapes.code(shapes[c]!.join('\u0000')));
       },

@@ -48,11 +48,17 @@ export interface CompactRecordParts {
   readonly recordsWritten?: number;
 }
 
-/** A source's codes renumbered into another builder's dictionaries (see {@link CompactRecordSource.transcodeTo}). */
+/**
+ * A source's codes renumbered into another builder's dictionaries (see {@link
+ * CompactRecordSource.transcodeTo}). `shape` is asked first, once a record; `word` and
+ * `plain` are then told the position of the value in that shape's key list (`plain`: a value
+ * holding no code, with its tag).
+ */
 export interface RecordCodeMap {
-  word(code: number): number;
+  word(code: number, position: number): number;
   shape(code: number): number;
   shared(code: number): number;
+  plain?(position: number, tag: Tag): void;
 }
 
 /** Reads the compact records (see the module comment). */
@@ -329,19 +335,21 @@ export class CompactRecordSource implements RecordSource {
       w.byte(tag);
       switch (tag) {
         case Tag.WORD:
-          w.varint(codes.word(this.readVarint()));
+          w.varint(codes.word(this.readVarint(), k));
           break;
         case Tag.WORDS: {
           const m = this.readVarint();
           w.varint(m);
-          for (let j = 0; j < m; j++) w.varint(codes.word(this.readVarint()));
+          for (let j = 0; j < m; j++) w.varint(codes.word(this.readVarint(), k));
           break;
         }
         case Tag.SHARED:
+          codes.plain?.(k, tag);
           w.varint(codes.shared(this.readVarint()));
           break;
         default: {
           // No code in it (a text, JSON, or nothing past the tag): its bytes as they are.
+          codes.plain?.(k, tag);
           const at = this.pos;
           this.skipValue(tag, i);
           w.bytes(buf, at, this.pos);

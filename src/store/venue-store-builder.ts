@@ -11,6 +11,7 @@ import {
 } from './compact-records-builder.js';
 import { IdIndex } from './id-index.js';
 import type { RecordSource } from './record-source.js';
+import type { EncodedVenues } from './venue-encoder.js';
 import type { VenueStore } from './venue-store.js';
 import { TermDictionary, catersMask } from './vocabulary.js';
 
@@ -18,6 +19,11 @@ import { TermDictionary, catersMask } from './vocabulary.js';
 export const CHAIN_NO = 0;
 export const CHAIN_YES = 1;
 export const CHAIN_UNKNOWN = 2;
+
+/** The `chain` column value of a record. */
+export function chainCode(r: VenueRecord): number {
+  return r.isChain === undefined ? CHAIN_UNKNOWN : r.isChain ? CHAIN_YES : CHAIN_NO;
+}
 
 /** `primaryGenre` column value for a venue without one. */
 export const NO_GENRE = 0xffff;
@@ -102,9 +108,45 @@ export class VenueStoreBuilder {
     const lon = coordinates[1];
     this.pointIn[2 * i] = lat;
     this.pointIn[2 * i + 1] = lon;
+    this.compact.add(r, lat, lon, i);
+    this.addWords(i, chainCode(r), r);
+    return -1;
+  }
+
+  /**
+   * {@link addNew} for record k of `encoded` (encoded apart, in dictionaries of its own): its
+   * bytes are copied with their codes renumbered (CompactRecordsBuilder.transcode), nothing
+   * decoded. The store is the one addNew of the record itself would build.
+   */
+  addEncoded(encoded: EncodedVenues, k: number): number {
+    const i = this.count;
+    const from = encoded.records;
+    const first = this.ids.addNew(from.id(k), i, this.idOf);
+    if (first >= 0) return first;
+    if (i === this.chainCatersIn.length) this.grow();
+    this.pointIn[2 * i] = encoded.lat[k]!;
+    this.pointIn[2 * i + 1] = encoded.lon[k]!;
+    this.compact.transcode(from, k, i);
+    // Decoded only when its words were not all reported (more than the builder reports).
+    this.addWords(i, encoded.chain[k]!, this.compact.wordsComplete ? null : from.get(k));
+    return -1;
+  }
+
+  /**
+   * Forgets `encoded` once its records are added (the compact builder keeps a code map per
+   * source it transcoded from until told).
+   */
+  release(encoded: EncodedVenues): void {
+    this.compact.release(encoded.records);
+  }
+
+  /**
+   * Record i's chain and caters column values and its row of words, from the words the
+   * compact builder reported for it; `r` (the record itself) when they were not all
+   * reported, else null.
+   */
+  private addWords(i: number, chain: number, r: VenueRecord | null): void {
     const compact = this.compact;
-    compact.add(r, lat, lon, i);
-    const chain = r.isChain === undefined ? CHAIN_UNKNOWN : r.isChain ? CHAIN_YES : CHAIN_NO;
     const words = this.words;
     let caters: number;
     if (compact.wordsComplete) {
@@ -121,6 +163,7 @@ export class VenueStoreBuilder {
       for (let m = 0; m < wordCount; m++) if (wordKeys[m] === WORD_KEY_ESTABLISHMENT_FLAGS) words.push(wordCodes[m]!, SpellingRole.WORD);
       for (let m = 0; m < wordCount; m++) if (wordKeys[m] === WORD_KEY_VIBES) words.push(wordCodes[m]!, SpellingRole.VIBE);
     } else {
+      if (r === null) throw new Error('VenueStoreBuilder: the words of an incomplete report need the record');
       caters = catersMask(r.catersFlags);
       const primary = r.primaryGenre;
       const additional = r.additionalGenres;
@@ -134,7 +177,6 @@ export class VenueStoreBuilder {
     this.chainCatersIn[i] = (chain << 16) | caters;
     words.endRow(i);
     this.count = i + 1;
-    return -1;
   }
 
   /** The caters bits (implications applied) of word number `code`, computed once per word. */

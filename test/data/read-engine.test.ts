@@ -10,7 +10,10 @@ import { badRows, errorOf, fixtureFolder, fixtureLines } from './support/fixture
 import { createEngineFromFile } from '../../src/data/read-engine.js';
 import { readVenues, type ReadVenuesResult } from '../../src/data/read-venues.js';
 import { forEachLine, lineCount } from '../../src/data/ndjson-lines.js';
-import { createEngine, type Engine } from '../../src/engine.js';
+import { createEngine, Engine } from '../../src/engine.js';
+import type { VenueRecord } from '../../src/schema/venue.js';
+import { encodedVenues, VenueEncoder } from '../../src/store/venue-encoder.js';
+import { VenueStoreBuilder } from '../../src/store/venue-store-builder.js';
 import { prng } from '../support/oracle.js';
 
 const lines = fixtureLines;
@@ -120,6 +123,36 @@ describe('createEngineFromFile', () => {
     expect((await createEngineFromFile(chunks(), { name: 'stream' })).engine.size).toBe(50);
     expect((await createEngineFromFile(write('empty.ndjson', []))).engine.size).toBe(0);
   }, 60_000);
+});
+
+describe('VenueStoreBuilder.addEncoded', () => {
+  it('builds from records encoded apart, block by block, the store addNew builds from the records themselves', () => {
+    const records = lines.slice(0, 1200).map((l) => JSON.parse(l) as VenueRecord);
+    // more words than the compact builder reports for a record (64): the store reads them from the record
+    const many = { ...records[7]!, id: 'many-words', vibes: Array.from({ length: 70 }, (_, k) => `vibe ${k}`), catersFlags: ['vegan'] };
+    records.splice(300, 0, many);
+    records.splice(900, 0, { ...records[5]!, isChain: true }); // a repeated id: refused both ways
+    const direct = new VenueStoreBuilder(16);
+    const firstOfDirect = records.map((r) => direct.addNew(r));
+    const apart = new VenueStoreBuilder(16);
+    const firstOfApart: number[] = [];
+    // blocks of uneven sizes, each encoded in dictionaries of its own
+    for (let from = 0, size = 1; from < records.length; from += size, size = size * 3 + 1) {
+      const block = records.slice(from, from + size);
+      const encoder = new VenueEncoder(block.length, 4096);
+      for (const r of block) encoder.add(r);
+      const venues = encodedVenues(encoder.finish());
+      for (let k = 0; k < block.length; k++) firstOfApart.push(apart.addEncoded(venues, k));
+      apart.release(venues);
+    }
+    expect(firstOfApart).toEqual(firstOfDirect);
+    expect(firstOfDirect.filter((f) => f >= 0)).toEqual([5]);
+    const engine = new Engine(apart);
+    const oracle = new Engine(direct);
+    expectSameEngine(engine, oracle);
+    const i = oracle.store.indexOf('many-words');
+    expect(engine.search({ locations: [{ lat: oracle.store.lat[i]!, lon: oracle.store.lon[i]! }], mode: { mode: 'POINT', maxDistance: 200 }, preferences: { vibes: ['vibe 69'], catersFilters: ['vegan'] } }, { now: NOW }).establishments[0]!.id).toBe('many-words');
+  });
 });
 
 describe('forEachLine', () => {

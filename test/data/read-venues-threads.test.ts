@@ -8,6 +8,8 @@ import { readVenues } from '../../src/data/read-venues.js';
 import { ValidatePool } from '../../src/data/validate-pool.js';
 import { validateVenue } from '../../src/data/validate-venue.js';
 import { isVenueSearchError } from '../../src/errors.js';
+import { encodedVenues } from '../../src/store/venue-encoder.js';
+import { CHAIN_NO, CHAIN_UNKNOWN, CHAIN_YES } from '../../src/store/venue-store-builder.js';
 
 const lines = fixtureLines;
 const { write } = fixtureFolder('venues-threads-');
@@ -84,11 +86,44 @@ describe('readVenues with worker threads', () => {
       const sent = Buffer.from(`${rows.join('\n')}\n`);
       const verdict = await pool.validate(sent, 101);
       expect([...verdict.bad]).toEqual(oracle);
-      expect(verdict.bytes).toBeNull();
-      // asked back, the lines come back as they were sent (createEngineFromFile parses them only then)
-      const handed = await pool.validate(sent, 101, true);
-      expect([...handed.bad]).toEqual(oracle);
-      expect(handed.bytes!.equals(sent)).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it("a worker's encoded lines: every valid record as JSON.parse reads it, on its own line; the bad lines (malformed too) and their bytes", async () => {
+    const rows = badRows();
+    rows.splice(10, 0, '', '  ');
+    const valid: Array<[number, string]> = [];
+    const bad: number[] = [];
+    rows.forEach((row, i) => {
+      if (row.trim() === '') return;
+      try {
+        valid.push([i + 101, JSON.stringify(validateVenue(JSON.parse(row)))]);
+      } catch {
+        bad.push(i + 101);
+      }
+    });
+    expect(bad.length).toBe(2); // an invalid record and a malformed line (the duplicate id is valid alone: the reader finds it)
+    const pool = new ValidatePool(1);
+    try {
+      const sent = Buffer.from(`${rows.join('\n')}\n`);
+      const encoded = await pool.encode(sent, 101);
+      expect(encoded.bad).toEqual(bad);
+      expect(Buffer.from(encoded.bytes!).equals(sent)).toBe(true);
+      const venues = encodedVenues(encoded.venues);
+      const got = Array.from(encoded.lines, (line, k) => [line, JSON.stringify(venues.records.get(k))]);
+      expect(got).toEqual(valid);
+      valid.forEach(([, json], k) => {
+        const r = JSON.parse(json) as { location: { coordinates: [number, number] }; isChain?: boolean };
+        expect([venues.lat[k], venues.lon[k]]).toEqual(r.location.coordinates);
+        expect(venues.chain[k]).toBe(r.isChain === undefined ? CHAIN_UNKNOWN : r.isChain ? CHAIN_YES : CHAIN_NO);
+      });
+      // no bad line: the bytes stay with the worker
+      const clean = await pool.encode(Buffer.from(`${rows.slice(0, 100).join('\n')}\n`), 1);
+      expect(clean.bad).toEqual([]);
+      expect(clean.bytes).toBeNull();
+      expect(clean.lines.length).toBe(98);
     } finally {
       await pool.close();
     }
