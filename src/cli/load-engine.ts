@@ -9,6 +9,7 @@ import { MAGIC } from '../snapshot/snapshot-format.js';
 import { readSharedSnapshot, type SharedSnapshot } from '../snapshot/shared-snapshot.js';
 import { writeSnapshot } from '../snapshot/write-snapshot.js';
 import { progressBar } from './progress-bar.js';
+import { readThreads } from './read-threads.js';
 
 /**
  * Whether the file at `path` starts like a snapshot (reads its first bytes only); a file cut
@@ -30,10 +31,11 @@ export function isSnapshotFile(path: string): boolean {
 /**
  * The engine over a data file given on the command line: a snapshot (`venue-search
  * snapshot`) is loaded as it is; a venues file (NDJSON, JSON array, GeoJSON) is read,
- * validated and built. Throws VenueSearchError for bad data; `fail` is called for a path
- * that is missing or not a file.
+ * validated and built, with this process's share of the cores (`processes`: how many read it
+ * at once; read-threads.ts). Throws VenueSearchError for bad data; `fail` is called for a
+ * path that is missing or not a file.
  */
-export async function loadEngineFile(path: string, fail: (message: string) => never, report: LoadReport = null): Promise<{ engine: Engine; snapshot: boolean }> {
+export async function loadEngineFile(path: string, fail: (message: string) => never, report: LoadReport = null, processes = 1): Promise<{ engine: Engine; snapshot: boolean }> {
   if (!existsSync(path)) fail(`data file not found: ${path} (give a venues NDJSON, JSON or GeoJSON file, or a snapshot, with --data)`);
   if (!statSync(path).isFile()) fail(`--data must be a file; ${path} is not`);
   const started = performance.now();
@@ -45,7 +47,8 @@ export async function loadEngineFile(path: string, fail: (message: string) => ne
   const bar = report === null ? null : progressBar(report, 'bytes');
   let engine: Engine;
   try {
-    engine = (await createEngineFromFile(path, bar === null ? {} : { onProgress: (p) => bar.update(p.bytes, p.totalBytes) })).engine;
+    const threads = readThreads(processes);
+    engine = (await createEngineFromFile(path, bar === null ? { threads } : { threads, onProgress: (p) => bar.update(p.bytes, p.totalBytes) })).engine;
   } finally {
     bar?.stop();
   }
@@ -67,12 +70,12 @@ export function secondsSince(started: number): string {
 /**
  * The data file given on the command line as a snapshot in shared memory, for engine threads
  * (`serve --engine-threads`): a snapshot is read into it directly; a venues file is built
- * once and written as a snapshot to a temporary folder (removed after), then read. Errors as
- * for loadEngineFile.
+ * once and written as a snapshot to a temporary folder (removed after), then read. Errors and
+ * `processes` as for loadEngineFile.
  */
-export async function loadSharedSnapshot(path: string, fail: (message: string) => never, report: LoadReport = null): Promise<SharedSnapshot> {
+export async function loadSharedSnapshot(path: string, fail: (message: string) => never, report: LoadReport = null, processes = 1): Promise<SharedSnapshot> {
   if (existsSync(path) && statSync(path).isFile() && isSnapshotFile(path)) return readSharedSnapshot(path);
-  const { engine } = await loadEngineFile(path, fail, report);
+  const { engine } = await loadEngineFile(path, fail, report, processes);
   const dir = mkdtempSync(join(tmpdir(), 'venue-search-serve-'));
   try {
     const file = join(dir, 'venues.vsnap');

@@ -206,10 +206,10 @@ function cannotLoad(path: string, why: string): string {
   return why.startsWith(`${path}:`) ? `cannot load ${why}` : `cannot load ${path}: ${why}`;
 }
 
-/** The engine threads of `serve --engine-threads N` over the data file held once in shared memory. */
-async function startEnginePool(dataPath: string, threads: number): Promise<EnginePool> {
+/** The engine threads of `serve --engine-threads N` over the data file held once in shared memory (`processes`: serve's worker processes). */
+async function startEnginePool(dataPath: string, threads: number, processes: number): Promise<EnginePool> {
   try {
-    return await EnginePool.start(await loadSharedSnapshot(dataPath, fail, loadReport()), threads);
+    return await EnginePool.start(await loadSharedSnapshot(dataPath, fail, loadReport(), processes), threads);
   } catch (err) {
     if (isVenueSearchError(err)) fail(cannotLoad(dataPath, err.message));
     throw err;
@@ -227,11 +227,11 @@ function loadReport(): LoadReport {
   return isClusterWorker() && !isFirstClusterWorker() ? null : process.stderr;
 }
 
-async function loadEngine(dataPath: string) {
+async function loadEngine(dataPath: string, processes: number) {
   const report = loadReport();
   try {
     const started = performance.now();
-    const { engine, snapshot } = await loadEngineFile(dataPath, fail, report);
+    const { engine, snapshot } = await loadEngineFile(dataPath, fail, report, processes);
     const warming = performance.now();
     engine.warm();
     if (!snapshot) {
@@ -405,8 +405,8 @@ async function serve(options: ServeOptions): Promise<void> {
   }
   const live = options.adminTokenFile === undefined ? null : await openLive(options);
   if (live !== null) remindOfGcFlag(); // once the live engine opened: not before an error that stops the start
-  const pool = options.engineThreads > 0 ? await startEnginePool(options.data, options.engineThreads) : null;
-  const engine = live?.live.engine ?? pool ?? (await loadEngine(options.data));
+  const pool = options.engineThreads > 0 ? await startEnginePool(options.data, options.engineThreads, workers) : null;
+  const engine = live?.live.engine ?? pool ?? (await loadEngine(options.data, workers));
   startTime('engine loaded and warmed');
   const store = await openStore(options.db);
   startTime('accounts opened');

@@ -1,17 +1,26 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { writeProblem } from '../data/file-problem.js';
 import { createEngineFromFile } from '../data/read-engine.js';
 import { VenueSearchError } from '../errors.js';
 import { writeSnapshot } from '../snapshot/write-snapshot.js';
 import { progressBar } from './progress-bar.js';
 import { isSnapshotFile } from './load-engine.js';
+import { readThreads } from './read-threads.js';
 
 interface SnapshotOptions {
   data: string;
   out: string;
+  threads: number;
+}
+
+/** `--threads`: createEngineFromFile's range. */
+function parseThreads(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > 64) throw new InvalidArgumentError(`must be an integer 1..64; got ${JSON.stringify(text)}`);
+  return n;
 }
 
 /**
@@ -27,8 +36,9 @@ export function registerSnapshotCommand(program: Command, stderr: Writable & { i
     .description('build the engine over a venues file once and save it for fast loading')
     .requiredOption('--data <file>', 'venues file (NDJSON, JSON array or GeoJSON)')
     .requiredOption('--out <file>', 'snapshot file to write (replaced atomically)')
+    .option('--threads <n>', 'threads that read and build an NDJSON file (default: the cores, at most 4)', parseThreads, readThreads(1))
     .action(async (options: SnapshotOptions) => {
-      const { data, out } = options;
+      const { data, out, threads } = options;
       if (!existsSync(data)) {
         throw new VenueSearchError('invalid_data', `data file not found: ${data} (give a venues NDJSON, JSON or GeoJSON file with --data)`, { param: 'data', value: data });
       }
@@ -46,7 +56,7 @@ export function registerSnapshotCommand(program: Command, stderr: Writable & { i
       }
       const started = Date.now();
       const reading = progressBar(stderr, 'bytes');
-      const { engine } = await createEngineFromFile(data, { onProgress: (p) => reading.update(p.bytes, p.totalBytes) });
+      const { engine } = await createEngineFromFile(data, { threads, onProgress: (p) => reading.update(p.bytes, p.totalBytes) });
       reading.stop();
       stderr.write(`read ${engine.size} venues from ${data} and built the engine\n`);
       const writing = progressBar(stderr);
