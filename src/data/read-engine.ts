@@ -1,7 +1,7 @@
 import { checkEngineOptions, Engine, type EngineOptions } from '../engine.js';
 import { VenueStoreBuilder } from '../store/venue-store-builder.js';
 import { checkCallOptions } from '../call-options.js';
-import { READ_VENUES_OPTIONS, readVenuesEncodedInto, type ReadVenuesOptions, type ReadVenuesResult } from './read-venues.js';
+import { READ_VENUES_OPTIONS, readVenuesEncodedInto, type readVenues, type ReadVenuesOptions, type ReadVenuesResult } from './read-venues.js';
 
 /** The read options and the engine's (its records are validated as they are read: no `validate`). */
 const CREATE_ENGINE_FROM_FILE_OPTIONS = [...READ_VENUES_OPTIONS, 'places', 'recordCacheSize'];
@@ -18,7 +18,7 @@ export interface ReadEngineResult extends Omit<ReadVenuesResult, 'venues'> {
  * collector would copy and mark while the file is read). The engine is the one
  * `createEngine((await readVenues(source, options)).venues, options)` builds.
  */
-export async function createEngineFromFile(source: Parameters<typeof readVenuesEncodedInto>[0], options: ReadVenuesOptions & Omit<EngineOptions, 'validate'> = {}): Promise<ReadEngineResult> {
+export async function createEngineFromFile(source: Parameters<typeof readVenues>[0], options: ReadVenuesOptions & Omit<EngineOptions, 'validate'> = {}): Promise<ReadEngineResult> {
   checkCallOptions(options, CREATE_ENGINE_FROM_FILE_OPTIONS);
   let builder: VenueStoreBuilder | null = null;
   const { rejects, format } = await readVenuesEncodedInto(source, options, (expected) => (builder = new VenueStoreBuilder(expected)));

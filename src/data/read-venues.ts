@@ -113,7 +113,10 @@ export interface VenueSink {
   addNew(record: VenueRecord): number;
 }
 
-/** A sink that also takes records encoded apart (a store builder: VenueStoreBuilder). */
+/**
+ * A sink that also takes records encoded apart (a store builder: VenueStoreBuilder).
+ * @internal (createEngineFromFile's: its types are the package's own, out of its declarations)
+ */
 export interface EncodedVenueSink extends VenueSink {
   /** {@link VenueSink.addNew} for record k of `encoded`. */
   addEncoded(encoded: EncodedVenues, k: number): number;
@@ -167,6 +170,7 @@ export function readVenuesInto(source: Source, options: ReadVenuesOptions, sinkF
  * records in (their bytes copied, codes renumbered). The reader never holds parsed records
  * across blocks (held objects outlive the young generation), and it parses only the blocks
  * it encodes itself.
+ * @internal (see EncodedVenueSink)
  */
 export function readVenuesEncodedInto(source: Source, options: ReadVenuesOptions, sinkFor: (expected: number) => EncodedVenueSink): Promise<Omit<ReadVenuesResult, 'venues'>> {
   return readInto(source, options, sinkFor, true);

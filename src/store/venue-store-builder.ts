@@ -117,6 +117,7 @@ export class VenueStoreBuilder {
    * {@link addNew} for record k of `encoded` (encoded apart, in dictionaries of its own): its
    * bytes are copied with their codes renumbered (CompactRecordsBuilder.transcode), nothing
    * decoded. The store is the one addNew of the record itself would build.
+   * @internal (createEngineFromFile's: its types are the package's own, out of its declarations)
    */
   addEncoded(encoded: EncodedVenues, k: number): number {
     const i = this.count;
@@ -135,6 +136,7 @@ export class VenueStoreBuilder {
   /**
    * Forgets `encoded` once its records are added (the compact builder keeps a code map per
    * source it transcoded from until told).
+   * @internal (see addEncoded)
    */
   release(encoded: EncodedVenues): void {
     this.compact.release(encoded.records);
