@@ -326,18 +326,19 @@ async function readInto(
   };
   /**
    * A block of lines for a sink that takes them encoded: to a worker while it has fewer than
-   * ENCODE_JOBS_PER_WORKER waiting, else encoded here (so neither side waits on the other);
-   * a small block (the line joined across two chunks) with nothing waiting before it is
-   * admitted at once.
+   * ENCODE_JOBS_PER_WORKER waiting, else encoded here (so neither side waits on the other).
+   * A block that would stay here with nothing waiting before it (no worker ready yet, or a
+   * small block: the line joined across two chunks) is admitted at once, not encoded apart.
    */
   const feedEncodedLineBytes = async (lineBytes: Buffer, firstLine: number): Promise<void> => {
     const p = (pool ??= new ValidatePool(threads - 1));
+    p.throwIfFailed();
     const small = lineBytes.length < POOL_BLOCK_MIN_BYTES;
-    if (small && encodedBlocks.length === 0) {
+    const toWorker = !small && p.ready && p.outstanding < ENCODE_JOBS_PER_WORKER * (threads - 1);
+    if (!toWorker && encodedBlocks.length === 0) {
       lineNo += forEachLine(lineBytes, firstLine, (text, line) => accept(text, line, 'ndjson'));
       return;
     }
-    const toWorker = !small && p.outstanding < ENCODE_JOBS_PER_WORKER * (threads - 1);
     const encoded = toWorker ? p.encode(lineBytes, firstLine) : encodeLines(lineBytes, firstLine, false);
     const block: EncodedBlock = { firstLine, encoded, ready: !toWorker };
     if (toWorker) {
@@ -360,9 +361,11 @@ async function readInto(
     if (takesEncoded) return feedEncodedLineBytes(lineBytes, firstLine);
     pool ??= new ValidatePool(threads - 1);
     // A worker parses and validates a block more slowly than the reader only parses it: the
-    // reader validates the blocks it parses while every worker has two waiting, and a small
-    // block (the line joined across two chunks) whose round trip would cost more than it.
-    const verdict = pool.outstanding < 2 * (threads - 1) && lineBytes.length >= POOL_BLOCK_MIN_BYTES ? pool.validate(lineBytes, firstLine) : null;
+    // reader validates the blocks it parses while every worker has two waiting (or none is
+    // ready yet), and a small block (the line joined across two chunks) whose round trip
+    // would cost more than it.
+    pool.throwIfFailed();
+    const verdict = pool.ready && pool.outstanding < 2 * (threads - 1) && lineBytes.length >= POOL_BLOCK_MIN_BYTES ? pool.validate(lineBytes, firstLine) : null;
     const block: PendingBlock = { values: [], lines: [], verdict, ready: verdict === null };
     verdict?.then(
       () => (block.ready = true),

@@ -16,6 +16,9 @@ export interface ValidateJob {
 /** A worker's answer to a job: the lines that fail validation; or, for a job to encode, its encoded lines. */
 export type ValidateVerdict = { readonly id: number; readonly bad: readonly number[] } | { readonly id: number; readonly encoded: EncodedLines };
 
+/** What a worker posts: once, when it is ready for jobs (its modules loaded, its checker compiled); then a verdict per job. */
+export type ValidateWorkerMessage = ValidateVerdict | { readonly ready: true };
+
 /** What {@link ValidatePool.validate} resolves to: the failing lines. */
 export interface LineVerdict {
   readonly bad: ReadonlySet<number>;
@@ -26,12 +29,15 @@ export interface LineVerdict {
  * same lines itself: the reader keeps its own objects and asks a worker only which lines
  * validateVenue would reject (it then builds those errors itself, so they are the same). Or
  * that encode them (createEngineFromFile, which keeps no objects): the reader then takes the
- * encoded records in without parsing them. Jobs go to the worker with the fewest outstanding
- * bytes.
+ * encoded records in without parsing them. Jobs go to the ready worker with the fewest
+ * outstanding bytes; until one is ready (tens of milliseconds to start a thread and load its
+ * modules), the reader does the work itself ({@link ready}; a job sent before waits).
  */
 export class ValidatePool {
   private readonly workers: Worker[] = [];
   private readonly pendingBytes: number[] = [];
+  private readonly readyWorkers: boolean[] = [];
+  private readyCount = 0;
   private readonly waiting = new Map<number, { resolve: (verdict: ValidateVerdict) => void; reject: (err: Error) => void; worker: number; bytes: number }>();
   private nextId = 0;
   private failure: Error | null = null;
@@ -40,7 +46,13 @@ export class ValidatePool {
     for (let w = 0; w < size; w++) {
       const worker = startWorker(siblingModule(import.meta.url, 'validate-worker'), {});
       worker.unref();
-      worker.on('message', (verdict: ValidateVerdict) => {
+      worker.on('message', (message: ValidateWorkerMessage) => {
+        if ('ready' in message) {
+          this.readyWorkers[w] = true;
+          this.readyCount++;
+          return;
+        }
+        const verdict = message;
         const job = this.waiting.get(verdict.id);
         if (job === undefined) return;
         this.waiting.delete(verdict.id);
@@ -53,7 +65,18 @@ export class ValidatePool {
       });
       this.workers.push(worker);
       this.pendingBytes.push(0);
+      this.readyWorkers.push(false);
     }
+  }
+
+  /** Whether a worker is ready for jobs (a job sent before would wait for its start). */
+  get ready(): boolean {
+    return this.readyCount > 0;
+  }
+
+  /** Throws the error a worker failed with, if one did (a reader that does the work itself while no worker is ready would not see it otherwise). */
+  throwIfFailed(): void {
+    if (this.failure !== null) throw this.failure;
   }
 
   /** Jobs sent and not answered yet. */
@@ -84,8 +107,10 @@ export class ValidatePool {
 
   private send(bytes: Buffer, firstLine: number, encode: boolean): Promise<ValidateVerdict> {
     if (this.failure !== null) return Promise.reject(this.failure);
-    let w = 0;
-    for (let k = 1; k < this.workers.length; k++) if (this.pendingBytes[k]! < this.pendingBytes[w]!) w = k;
+    // The ready worker with the fewest outstanding bytes; with none ready, any (the job waits for its start).
+    const ready = this.readyCount > 0;
+    let w = -1;
+    for (let k = 0; k < this.workers.length; k++) if ((!ready || this.readyWorkers[k]) && (w < 0 || this.pendingBytes[k]! < this.pendingBytes[w]!)) w = k;
     const id = this.nextId++;
     const copy = new Uint8Array(bytes.byteLength);
     copy.set(bytes);

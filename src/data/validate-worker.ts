@@ -9,8 +9,8 @@
 import { parentPort } from 'node:worker_threads';
 import { encodeLines } from './encode-lines.js';
 import { forEachLine } from './ndjson-lines.js';
-import { isValidVenue } from './validate-venue.js';
-import type { ValidateJob, ValidateVerdict } from './validate-pool.js';
+import { isValidVenue, venueChecker } from './validate-venue.js';
+import type { ValidateJob, ValidateVerdict, ValidateWorkerMessage } from './validate-pool.js';
 
 parentPort!.on('message', (job: ValidateJob) => {
   const bytes = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
@@ -33,3 +33,8 @@ parentPort!.on('message', (job: ValidateJob) => {
   const verdict: ValidateVerdict = { id: job.id, bad };
   parentPort!.postMessage(verdict);
 });
+
+// Ready once the record checker is compiled (at its first use otherwise, inside the first job).
+venueChecker();
+const ready: ValidateWorkerMessage = { ready: true };
+parentPort!.postMessage(ready);

@@ -83,9 +83,12 @@ describe('readVenues with worker threads', () => {
     expect(oracle).toEqual([601]);
     const pool = new ValidatePool(1);
     try {
+      // not ready until its thread has started (the reader does the work itself meanwhile); a job sent before waits for it
+      expect(pool.ready).toBe(false);
       const sent = Buffer.from(`${rows.join('\n')}\n`);
       const verdict = await pool.validate(sent, 101);
       expect([...verdict.bad]).toEqual(oracle);
+      expect(pool.ready).toBe(true);
     } finally {
       await pool.close();
     }
