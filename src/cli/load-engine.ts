@@ -47,7 +47,7 @@ export async function loadEngineFile(path: string, fail: (message: string) => ne
   const bar = report === null ? null : progressBar(report, 'bytes');
   let engine: Engine;
   try {
-    const threads = readThreads(processes);
+    const threads = readThreads(processes, statSync(path).size);
     engine = (await createEngineFromFile(path, bar === null ? { threads } : { threads, onProgress: (p) => bar.update(p.bytes, p.totalBytes) })).engine;
   } finally {
     bar?.stop();

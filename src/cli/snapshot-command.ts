@@ -13,7 +13,7 @@ import { readThreads } from './read-threads.js';
 interface SnapshotOptions {
   data: string;
   out: string;
-  threads: number;
+  threads?: number;
 }
 
 /** `--threads`: createEngineFromFile's range. */
@@ -36,9 +36,9 @@ export function registerSnapshotCommand(program: Command, stderr: Writable & { i
     .description('build the engine over a venues file once and save it for fast loading')
     .requiredOption('--data <file>', 'venues file (NDJSON, JSON array or GeoJSON)')
     .requiredOption('--out <file>', 'snapshot file to write (replaced atomically)')
-    .option('--threads <n>', 'threads that read and build an NDJSON file (default: the cores, at most 4)', parseThreads, readThreads(1))
+    .option('--threads <n>', 'threads that read and build an NDJSON file (default: one per core, at most 4; 1 under 64 MB)', parseThreads)
     .action(async (options: SnapshotOptions) => {
-      const { data, out, threads } = options;
+      const { data, out } = options;
       if (!existsSync(data)) {
         throw new VenueSearchError('invalid_data', `data file not found: ${data} (give a venues NDJSON, JSON or GeoJSON file with --data)`, { param: 'data', value: data });
       }
@@ -55,6 +55,7 @@ export function registerSnapshotCommand(program: Command, stderr: Writable & { i
         throw new VenueSearchError('invalid_request', `cannot write snapshot ${out}: ${writeProblem(err)}`, { param: 'out', value: out });
       }
       const started = Date.now();
+      const threads = options.threads ?? readThreads(1, statSync(data).size);
       const reading = progressBar(stderr, 'bytes');
       const { engine } = await createEngineFromFile(data, { threads, onProgress: (p) => reading.update(p.bytes, p.totalBytes) });
       reading.stop();
