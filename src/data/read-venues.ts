@@ -353,7 +353,7 @@ async function readInto(
   };
   const feedLineBytes = async (lineBytes: Buffer): Promise<void> => {
     const firstLine = lineNo + 1;
-    if (meanLineBytes === 0 && lineBytes.length >= MEASURED_BLOCK_MIN_BYTES) meanLineBytes = lineBytes.length / Math.max(1, countLineFeeds(lineBytes));
+    if (meanLineBytes === 0 && lineBytes.length >= MEASURED_BLOCK_MIN_BYTES) meanLineBytes = lineBytes.length / Math.max(1, lineCount(lineBytes));
     if (threads < 2) {
       lineNo += forEachLine(lineBytes, firstLine, (text, line) => accept(text, line, 'ndjson'));
       return;
@@ -509,13 +509,6 @@ async function readInto(
   }
   progress();
   return { rejects, format };
-}
-
-/** The line feeds in `bytes`. */
-function countLineFeeds(bytes: Buffer): number {
-  let count = 0;
-  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) count++;
-  return count;
 }
 
 /** The keys of {@link ReadVenuesOptions}. */

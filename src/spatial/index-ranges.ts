@@ -36,12 +36,10 @@ export class IndexRanges {
     while (this.lo.length < n) this.grow();
     counts.fill(0, 0, buckets + 1);
     const { near } = from;
-    // near / radius, not near * (buckets / radius): a radius of a few ulps (>= 5e-324) makes
-    // that factor Infinity, and 0 * Infinity is NaN
-    for (let r = 0; r < n; r++) counts[Math.min(buckets - 1, Math.floor((near[r]! / radius) * buckets)) + 1]!++;
+    for (let r = 0; r < n; r++) counts[nearBucket(near[r]!, radius, buckets) + 1]!++;
     for (let b = 1; b <= buckets; b++) counts[b]! += counts[b - 1]!;
     for (let r = 0; r < n; r++) {
-      const to = counts[Math.min(buckets - 1, Math.floor((near[r]! / radius) * buckets))]!++;
+      const to = counts[nearBucket(near[r]!, radius, buckets)]!++;
       this.lo[to] = from.lo[r]!;
       this.hi[to] = from.hi[r]!;
       this.near[to] = near[r]!;
@@ -74,4 +72,14 @@ export class IndexRanges {
     whole.set(this.whole);
     this.whole = whole;
   }
+}
+
+/**
+ * The bucket (0 to buckets - 1) of a lower distance bound `near` among `buckets` equal
+ * buckets of [0, radius]; beyond `radius`, the last. near / radius, not near * (buckets /
+ * radius): a radius of a few ulps (>= 5e-324) makes that factor Infinity, and 0 * Infinity
+ * is NaN.
+ */
+function nearBucket(near: number, radius: number, buckets: number): number {
+  return Math.min(buckets - 1, Math.floor((near / radius) * buckets));
 }
