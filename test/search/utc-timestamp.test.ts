@@ -1,0 +1,85 @@
+// parseUtcTimestamp (atTime) against hand-computed instants and, on thousands of mutated
+// texts, against an independent reading of the same grammar: a regular expression and
+// Date.UTC, written here (the function itself reads character by character).
+import { describe, expect, it } from 'vitest';
+import { parseUtcTimestamp } from '../../src/search/validate-request.js';
+import { Rng } from '../../scripts/fixtures/random.js';
+
+/** The grammar as a regular expression: date, time, optional :SS and fraction, a UTC zone. */
+const GRAMMAR = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]00:?00)$/;
+
+function oracle(text: string): number {
+  const m = GRAMMAR.exec(text);
+  if (m === null) return Number.NaN;
+  const [year, month, day, hour, minute] = [1, 2, 3, 4, 5].map((g) => Number(m[g]));
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  const ms = m[7] === undefined ? 0 : Math.floor(Number(m[7]) * 1000);
+  if (month! < 1 || month! > 12 || hour! > 23 || minute! > 59 || second > 59) return Number.NaN;
+  const t = Date.UTC(year!, month! - 1, day!, hour!, minute!, second, ms);
+  return new Date(t).getUTCDate() === day ? t : Number.NaN;
+}
+
+describe('parseUtcTimestamp', () => {
+  it('reads the forms the interface allows, to the millisecond', () => {
+    // 2026-11-21 is day 20,778 after 1970-01-01: 56 years with 14 leap days (56 * 365 + 14 =
+    // 20,454) to 2026-01-01, then 304 days of January to October and 20 of November.
+    const day = 20_778 * 86_400_000;
+    expect(parseUtcTimestamp('2026-11-21T20:00:00Z')).toBe(day + 20 * 3_600_000);
+    expect(parseUtcTimestamp('2026-11-21T20:00Z')).toBe(day + 20 * 3_600_000);
+    expect(parseUtcTimestamp('2026-11-21T20:05:07+00:00')).toBe(day + 20 * 3_600_000 + 5 * 60_000 + 7_000);
+    expect(parseUtcTimestamp('2026-11-21T20:05:07-0000')).toBe(day + 20 * 3_600_000 + 5 * 60_000 + 7_000);
+    expect(parseUtcTimestamp('2026-11-21T00:00:00.5Z')).toBe(day + 500);
+    expect(parseUtcTimestamp('2026-11-21T00:00:00.123456789Z')).toBe(day + 123);
+    expect(parseUtcTimestamp('2028-02-29T12:00Z')).toBe(Date.UTC(2028, 1, 29, 12));
+  });
+
+  it('refuses what is not such a timestamp', () => {
+    for (const text of [
+      '',
+      '2026-11-21',
+      '2026-11-21T20:00:00', // no zone
+      '2026-11-21T20:00:00+01:00', // not UTC
+      '2026-11-21 20:00:00Z',
+      '2026-11-21T20:00:00.Z', // a dot without digits
+      '2026-11-21T20:00:00.1234567890Z', // ten digits
+      '2026-11-21T20:00.5Z', // a fraction without seconds
+      '2026-13-01T00:00Z',
+      '2026-00-01T00:00Z',
+      '2026-02-29T00:00Z', // not a leap year
+      '2026-04-31T00:00Z',
+      '2026-11-21T24:00Z',
+      '2026-11-21T23:60Z',
+      '2026-11-21T23:59:60Z',
+      '2026-11-21T20:00:00Zz',
+      '2026-11-21T20:00:00+00:0',
+      '2026-11-21T20:00:00+00:000',
+      '2026-11-21T20:00:00+0:000',
+      '２026-11-21T20:00Z', // a digit that is not ASCII
+      ' 2026-11-21T20:00Z',
+    ]) {
+      expect(parseUtcTimestamp(text), text).toBeNaN();
+    }
+  });
+
+  it('agrees with the regular expression and Date.UTC on mutated texts', () => {
+    const rng = new Rng(61);
+    const seeds = ['2026-11-21T20:00:00Z', '2026-02-28T23:59:59.999+00:00', '2024-02-29T00:00-0000', '0099-12-31T12:30:45.1Z', '2026-11-21T20:00:00.123456789+0000'];
+    const alphabet = '0123456789-:T.Z+ z٣';
+    let valid = 0;
+    for (let k = 0; k < 20_000; k++) {
+      let text = seeds[k % seeds.length]!;
+      for (let edits = rng.int(0, 3); edits > 0; edits--) {
+        const at = rng.int(0, text.length);
+        const c = alphabet[rng.int(0, alphabet.length - 1)]!;
+        const op = rng.int(0, 2);
+        text = op === 0 ? text.slice(0, at) + c + text.slice(at + 1) : op === 1 ? text.slice(0, at) + c + text.slice(at) : text.slice(0, at) + text.slice(at + 1);
+      }
+      const want = oracle(text);
+      expect(parseUtcTimestamp(text), text).toBe(want);
+      if (!Number.isNaN(want)) valid++;
+    }
+    // both kinds of answer are exercised
+    expect(valid).toBeGreaterThan(2_000);
+    expect(valid).toBeLessThan(18_000);
+  });
+});
