@@ -16,7 +16,7 @@ import { createEngine, type Engine } from '../../src/engine.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import { checkSearchRequest } from '../../src/search/search-service.js';
 import type { Tombstones } from '../../src/spatial/tombstones.js';
-import { WorstOfBest } from '../../src/search/worst-of-best.js';
+import { WorstOfBest } from '../../src/spatial/worst-of-best.js';
 import { BENCH_SEED } from '../lib/dataset.js';
 import { median } from '../lib/measure.js';
 import { cityRoutes, NOW, pathBody, pointBody, pointCentres, PREFS } from '../lib/queries.js';

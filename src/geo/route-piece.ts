@@ -84,6 +84,8 @@ export class PieceScreen {
   /** The bulge in metres, in the planar frame (for refineFoot). */
   bx = 0.5;
   by = 0.5;
+  /** The chord's largest distance from the curve, metres (|bx| + |by|): a bound for the planar distance's error. */
+  bulge = 0.5;
   /**
    * Squared screen distance, m^2: a point whose planar distance from the chord exceeds the
    * screen is further than the limit from the piece. +Infinity for a polar piece.
@@ -115,9 +117,9 @@ export class PieceScreen {
     const bx = bLon * kx;
     const by = bLat * ky;
     // The chord is up to |B| (the piece's bulge, metres) from the curve: widen the screen by
-    // it; the planar frame itself is within ~1 % of the truth at corridor offsets.
+    // it, and by the planar frame's own error (planarSurelyBeyond).
     const bulge = Math.abs(bx) + Math.abs(by);
-    const screen = limit * 1.02 + 1 + bulge;
+    const screen = planarSurelyBeyond(limit, bulge);
     // Taking the chord's foot for the curve's moves the foot by up to offset * angle (angle =
     // 4 |B| / len, between chord and curve) and lengthens the distance by at most offset *
     // angle^2 / 2: refine by Newton unless that is under 0.1 mm at the screen.
@@ -141,6 +143,7 @@ export class PieceScreen {
     this.invVV = vv > 0 ? 1 / vv : 0;
     this.bx = bx;
     this.by = by;
+    this.bulge = bulge;
     this.screenSq = polar ? Number.POSITIVE_INFINITY : screen * screen;
     this.polar = polar ? 1 : 0;
     this.refine = screen * angle * angle * 0.5 > 1e-4 ? 1 : 0;
@@ -165,6 +168,41 @@ export function chordFoot(lat: number, lon: number, lat0: number, lon0: number, 
   const ex = px - t * vx;
   const ey = py - t * vy;
   return ex * ex + ey * ey > screenSq ? -1 : t;
+}
+
+/**
+ * Squared planar distance (m^2) from (lat, lon) to the point at fraction `t` of a non-polar
+ * piece's chord (t from {@link chordFoot}), in the piece's planar frame. Arguments are a
+ * PieceScreen's fields.
+ */
+export function chordOffsetSq(lat: number, lon: number, t: number, lat0: number, lon0: number, kx: number, ky: number, vx: number, vy: number): number {
+  let dx = lon - lon0;
+  if (!(dx >= -180 && dx < 180)) dx = wrapLonDelta(dx);
+  const ex = dx * kx - t * vx;
+  const ey = (lat - lat0) * ky - t * vy;
+  return ex * ex + ey * ey;
+}
+
+/**
+ * What a point's planar distance e from a non-polar piece's chord ({@link chordOffsetSq})
+ * says of its exact distance d from the piece (metres), with `bulge` the PieceScreen's:
+ *   (e - SURE_ABSOLUTE_M - bulge) / SURE_RELATIVE <= d <= SURE_RELATIVE * e + SURE_ABSOLUTE_M + bulge.
+ * The chord is within `bulge` of the curve, and the planar frame within 0.2 % of the truth
+ * at corridor offsets (up to 12 km, against GeographicLib: test/geo/route-piece-bounds.test.ts);
+ * the bounds allow 2 % and a metre. The screen (PieceScreen.fill) and the nearest corridor walk
+ * (src/spatial/corridor.ts) both rest on them.
+ */
+export const SURE_RELATIVE = 1.02;
+export const SURE_ABSOLUTE_M = 1;
+
+/** The planar distance (m) at or under which a point is surely within `meters` of the piece (negative: none is). */
+export function planarSurelyWithin(meters: number, bulge: number): number {
+  return (meters - SURE_ABSOLUTE_M - bulge) / SURE_RELATIVE;
+}
+
+/** The planar distance (m) over which a point is surely further than `meters` from the piece. */
+export function planarSurelyBeyond(meters: number, bulge: number): number {
+  return meters * SURE_RELATIVE + SURE_ABSOLUTE_M + bulge;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { SearchEstablishment, SearchResponse } from '../schema/search.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { checkSearchRequest, searchResponse, type RankedMatches, type SearchAnswerExtras, type SearchOptions } from '../search/search-service.js';
 import { SearchVocabulary } from '../search/search-vocabulary.js';
-import { WorstOfBest } from '../search/worst-of-best.js';
+import { WorstOfBest } from '../spatial/worst-of-best.js';
 import { validateVenue } from '../data/validate-venue.js';
 import { LearntPlaces } from '../places/learnt-places.js';
 import { foldSides, type FoldedBase, type FoldSide } from './fold-sides.js';

@@ -12,7 +12,7 @@ import type { OpeningStates } from './opening-states.js';
 import type { Ranking } from './ranking.js';
 import { modeDurationMinutes, modeMinutes, travelCosts } from './travel-modes.js';
 import type { ValidBody } from './validate-request.js';
-import { WorstOfBest } from './worst-of-best.js';
+import { WorstOfBest } from '../spatial/worst-of-best.js';
 
 /**
  * The group side of a search (issue 15, docs/search.md "Fair meeting points" and "Open on

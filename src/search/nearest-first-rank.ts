@@ -5,7 +5,7 @@ import type { Tombstones } from '../spatial/tombstones.js';
 import type { BulkScorer } from './bulk-scorer.js';
 import type { CompiledPreferences, OpenStateSource } from './match.js';
 import type { Ranking } from './ranking.js';
-import { WorstOfBest } from './worst-of-best.js';
+import { WorstOfBest } from '../spatial/worst-of-best.js';
 
 /** The largest total a venue can have (match.ts: a weighted mean of parts in [0, 1], rounded). */
 const BEST_TOTAL = 1;

@@ -42,7 +42,7 @@ import { Ranking } from './ranking.js';
 import { travelObject } from './travel-object.js';
 import { routeHalfwayPoint } from './route-center.js';
 import { SearchVocabulary } from './search-vocabulary.js';
-import type { WorstOfBest } from './worst-of-best.js';
+import type { WorstOfBest } from '../spatial/worst-of-best.js';
 import { OccupiedCells, swappedCoordinatesHint } from './swapped-hint.js';
 import { validatePage, validateSearchBody, type ValidBody } from './validate-request.js';
 
@@ -307,7 +307,11 @@ export class MultiLocationSearch implements SearchService {
       counted = group.collect(ranking, k, filter);
     } else if (!nearestFirst || counted < 0) {
       counted = 0;
-      if (area.route) this.spatial.withinCorridor(area.route, area.radius, hits, filter);
+      if (area.route && prefs.asked === 0 && this.hidden === null) {
+        // Nothing asked: every match has the best total and ranks by distance, so only the
+        // k nearest to the route are written out with exact distances, the others counted.
+        counted = this.spatial.countCorridorNearest(area.route, area.radius, k, hits, filter) - hits.length;
+      } else if (area.route) this.spatial.withinCorridor(area.route, area.radius, hits, filter);
       else this.spatial.withinRadius(area.centerLat, area.centerLon, area.radius, hits, filter);
       if (this.hidden !== null) dropHidden(hits, this.hidden);
       ranking.clear();

@@ -5,7 +5,7 @@ import type { RadiusWalker } from '../spatial/radius-walk.js';
 import type { BulkScorer } from './bulk-scorer.js';
 import type { CompiledPreferences, OpenStateSource } from './match.js';
 import type { Ranking } from './ranking.js';
-import { WorstOfBest } from './worst-of-best.js';
+import { WorstOfBest } from '../spatial/worst-of-best.js';
 
 /** The largest total a venue can have (match.ts: a weighted mean of parts in [0, 1], rounded). */
 const BEST_TOTAL = 1;
@@ -139,7 +139,7 @@ export class ThresholdRank {
     const candidates = this.candidates;
     this.walker.keepWithin(candidates);
     // k matches have the best total: only a nearer one can still reach the page
-    if (this.bestNear < Number.POSITIVE_INFINITY) dropFartherThan(candidates, this.bestNear);
+    if (this.bestNear < Number.POSITIVE_INFINITY) candidates.dropFartherThan(this.bestNear);
     const from = ranking.length;
     this.scorer.scoreAppend(prefs, candidates, opening, ranking);
     candidates.clear();
@@ -156,15 +156,3 @@ export class ThresholdRank {
   }
 }
 
-/** Removes the hits farther than `maxDist` metres (order kept). */
-function dropFartherThan(hits: HitBuffer, maxDist: number): void {
-  const { idx, dist } = hits;
-  let w = 0;
-  for (let k = 0; k < hits.length; k++) {
-    if (dist[k]! > maxDist) continue;
-    idx[w] = idx[k]!;
-    dist[w] = dist[k]!;
-    w++;
-  }
-  hits.length = w;
-}

@@ -45,6 +45,22 @@ export class HitBuffer {
     }
   }
 
+  /** Removes the hits farther than `maxDist` metres (order kept); returns how many were removed. */
+  dropFartherThan(maxDist: number): number {
+    const { idx, dist, along } = this;
+    const n = this.length;
+    let kept = 0;
+    for (let k = 0; k < n; k++) {
+      if (dist[k]! > maxDist) continue;
+      idx[kept] = idx[k]!;
+      dist[kept] = dist[k]!;
+      along[kept] = along[k]!;
+      kept++;
+    }
+    this.length = kept;
+    return n - kept;
+  }
+
   private grow(): void {
     const cap = this.idx.length * 2 || 16;
     const idx = new Uint32Array(cap);

@@ -181,6 +181,19 @@ export class SpatialIndex {
   }
 
   /**
+   * The number of venues within `width` metres of the route (as {@link withinCorridor} finds
+   * them), writing into `out` (cleared first) at least the `k` nearest to the route (k >= 1;
+   * all those tied with the k-th) with their distances and along-route positions, and
+   * perhaps others: the venues that cannot be among the k nearest are only counted, most of
+   * them without an exact distance (CorridorWalker.countNearest).
+   */
+  countCorridorNearest(route: PreparedRoute, width: number, k: number, out: HitBuffer, filter: ColumnFilter | null = null): number {
+    out.clear();
+    if (this.size === 0 || !(width >= 0)) return 0;
+    return this.corridor.countNearest(route, width, Math.max(1, k), out, filter);
+  }
+
+  /**
    * Whether tree position k holds venue k (the engine's trees: src/engine.ts buildStore puts
    * the venues in tree order; RadiusWalker.positionsAreVenues). Found at the first call, a
    * pass over every id (about 1 ms at 1M venues), then kept: a compaction's swap asks it in a

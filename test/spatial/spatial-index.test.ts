@@ -181,6 +181,92 @@ describe('SpatialIndex.withinCorridor against a brute-force GeographicLib route 
   });
 });
 
+describe('SpatialIndex.countCorridorNearest against a brute-force GeographicLib route distance', () => {
+  /**
+   * The count must be the oracle's count of points within `width` (points within 5 cm of the
+   * edge may go either way), and the hits written must hold every point among the k nearest
+   * by the oracle (bar ties within 5 cm of the k-th), with distance and along position as the
+   * oracle gives them; every hit written must be in the corridor.
+   */
+  function checkNearest(points: Pt[], vertices: Array<[number, number]>, width: number, k: number, nodeSize?: number): { count: number; written: number } {
+    const index = build(points, nodeSize);
+    const route = new PreparedRoute(vertices.map((v) => v[0]), vertices.map((v) => v[1]));
+    const out = new HitBuffer();
+    const count = index.countCorridorNearest(route, width, k, out);
+    const written = new Map<number, { d: number; along: number }>();
+    for (let j = 0; j < out.length; j++) {
+      expect(written.has(out.idx[j]!), `venue ${out.idx[j]} written twice`).toBe(false);
+      written.set(out.idx[j]!, { d: out.dist[j]!, along: out.along[j]! });
+    }
+    const inside: Array<{ i: number; distance: number; along: number }> = [];
+    let edge = 0;
+    points.forEach((p, i) => {
+      const nearVertex = vertices.some(([la, lo]) => Math.abs(la - p.lat) < 5 && Math.abs(lo - p.lon) < 5);
+      if (!nearVertex) return expect(written.has(i)).toBe(false);
+      const exact = routeDistance(vertices, p.lat, p.lon);
+      if (Math.abs(exact.distance - width) < 0.05) edge++;
+      else if (exact.distance < width) inside.push({ i, ...exact });
+      else expect(written.has(i), `venue ${i} at ${exact.distance.toFixed(2)} m written`).toBe(false);
+    });
+    expect(count).toBeGreaterThanOrEqual(inside.length);
+    expect(count).toBeLessThanOrEqual(inside.length + edge);
+    expect(written.size).toBeGreaterThanOrEqual(Math.min(k, count));
+    inside.sort((a, b) => a.distance - b.distance);
+    const kth = inside.length >= k ? inside[k - 1]!.distance : Number.POSITIVE_INFINITY;
+    for (const v of inside) {
+      if (v.distance > kth - 0.05) break;
+      const got = written.get(v.i);
+      expect(got, `venue ${v.i}, ${v.distance.toFixed(2)} m from the route, not written`).toBeDefined();
+      expect(Math.abs(got!.d - v.distance)).toBeLessThan(0.05);
+      expect(Math.abs(got!.along - v.along)).toBeLessThan(2);
+    }
+    return { count, written: written.size };
+  }
+
+  it('fixtures: the Camden - Soho - Shoreditch walk, k = 1, 5, 20 and more than the corridor holds', () => {
+    const near = fixturePoints.filter((p) => Math.abs(p.lat - 51.52) < 0.05 && Math.abs(p.lon + 0.11) < 0.08);
+    const route: Array<[number, number]> = [[51.539, -0.1426], [51.5136, -0.1365], [51.5265, -0.0787]];
+    const all = checkNearest(near, route, 200, 100_000);
+    expect(all.written).toBe(all.count); // k beyond the count: every point written
+    for (const k of [1, 5, 20]) expect(checkNearest(near, route, 200, k).count).toBe(all.count);
+  });
+
+  it('a route that doubles back: each venue counted once, the nearer pass kept', () => {
+    const near = fixturePoints.filter((p) => Math.abs(p.lat - 51.512) < 0.01 && Math.abs(p.lon + 0.13) < 0.02);
+    const { count, written } = checkNearest(near, [[51.5136, -0.1365], [51.5117, -0.124], [51.5136, -0.1365]], 150, 3);
+    expect(count).toBeGreaterThan(10);
+    expect(written).toBeLessThan(count);
+  });
+
+  it('a dense band of 6,000 points around a 60 km diagonal route: most points counted without being written', () => {
+    const pts: Pt[] = [];
+    const rnd = prng(31);
+    const [a, b] = [[52.3, -1.9], [52.7, -1.2]] as const;
+    for (let i = 0; i < 6000; i++) {
+      const t = rnd() * 1.1 - 0.05;
+      // half of them within a few metres of the 1 km edge, the others anywhere across the band
+      const offset = (rnd() < 0.5 ? 1000 + (rnd() - 0.5) * 40 : rnd() * 1600) * (rnd() < 0.5 ? -1 : 1);
+      pts.push({ lat: a[0] + t * (b[0] - a[0]) - (offset * 0.6) / 111_000, lon: a[1] + t * (b[1] - a[1]) + (offset * 0.8) / 68_000 });
+    }
+    for (const k of [1, 20, 200]) {
+      const { count, written } = checkNearest(pts, [[a[0], a[1]], [b[0], b[1]]], 1000, k, 8);
+      expect(count).toBeGreaterThan(2500);
+      // the k nearest, and the few a nearer pass of a later piece moved under the k-th
+      expect(written).toBeLessThan(2 * k + 10);
+    }
+  });
+
+  it('Svalbard and Fiji: near a pole (every point measured) and across the antimeridian', () => {
+    const north: Pt[] = [];
+    const rnd = prng(32);
+    for (let i = 0; i < 1500; i++) north.push({ lat: 80.2 + rnd() * 0.8, lon: 15 + rnd() * 10 });
+    expect(checkNearest(north, [[80.3, 16], [80.9, 24]], 2000, 10).count).toBeGreaterThan(50);
+    const fiji: Pt[] = [];
+    for (let i = 0; i < 400; i++) fiji.push({ lat: -16.85 + (rnd() - 0.5) * 0.2, lon: ((180 + (rnd() - 0.5) * 0.6 + 540) % 360) - 180 });
+    expect(checkNearest(fiji, [[-16.8, 179.8], [-16.9, -179.8]], 3000, 10).count).toBeGreaterThan(20);
+  });
+});
+
 describe('column prefilter (non-compromise caters and chain) in the radius and corridor walks', () => {
   it('returns exactly the unfiltered hits whose columns pass, for radius and corridor, with the same distances', () => {
     const pts = fixturePoints.filter((p) => Math.abs(p.lat - 51.515) < 0.03 && Math.abs(p.lon + 0.12) < 0.05);
