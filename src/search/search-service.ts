@@ -307,13 +307,18 @@ export class MultiLocationSearch implements SearchService {
       counted = group.collect(ranking, k, filter);
     } else if (!nearestFirst || counted < 0) {
       counted = 0;
-      if (area.route && prefs.asked === 0 && this.hidden === null) {
+      if (area.route && prefs.asked === 0) {
         // Nothing asked: every match has the best total and ranks by distance, so only the
-        // k nearest to the route are written out with exact distances, the others counted.
+        // k nearest to the route are written out with exact distances, the others counted
+        // (hidden venues refused in the walk).
+        filter.hidden = this.hidden;
         counted = this.spatial.countCorridorNearest(area.route, area.radius, k, hits, filter) - hits.length;
-      } else if (area.route) this.spatial.withinCorridor(area.route, area.radius, hits, filter);
-      else this.spatial.withinRadius(area.centerLat, area.centerLon, area.radius, hits, filter);
-      if (this.hidden !== null) dropHidden(hits, this.hidden);
+        filter.hidden = null;
+      } else {
+        if (area.route) this.spatial.withinCorridor(area.route, area.radius, hits, filter);
+        else this.spatial.withinRadius(area.centerLat, area.centerLon, area.radius, hits, filter);
+        if (this.hidden !== null) dropHidden(hits, this.hidden);
+      }
       ranking.clear();
       const n = hits.length;
       const { idx, dist, along } = hits;

@@ -18,8 +18,9 @@ export class ColumnFilter {
   chainRequired = -1;
   /**
    * Venues to refuse (live data: replaced and removed ones), one byte per dense index
-   * (non-zero: refused), or null. Only the group walk reads it; the radius and corridor
-   * walks' hits are filtered afterwards (search-service's dropHidden).
+   * (non-zero: refused), or null. Only the group walk and the corridor's nearest walk
+   * (CorridorWalker.countNearest) read it; the radius and full corridor walks' hits are
+   * filtered afterwards (search-service's dropHidden).
    */
   hidden: Uint8Array | null = null;
 

@@ -348,6 +348,9 @@ export class CorridorWalker {
     const chain = filter?.chain ?? EMPTY_U8;
     const catersRequired = filter?.catersRequired ?? 0;
     const chainRequired = filter?.chainRequired ?? -1;
+    // Live data's hidden venues (replaced, removed): never counted nor written.
+    const hides = filter !== null && filter.hidden !== null;
+    const hidden = filter?.hidden ?? EMPTY_U8;
     const bc = this.boxes.coords;
     const minX = bc[4 * b]!;
     const minY = bc[4 * b + 1]!;
@@ -474,7 +477,7 @@ export class CorridorWalker {
         if (!prune && (x < minX || x > maxX || y < minY || y > maxY || (x >= seenMinX && x <= seenMaxX && y >= seenMinY && y <= seenMaxY))) continue;
         if (filtered) {
           const v = ids[j]!;
-          if ((caters[v]! & catersRequired) !== catersRequired || (chainRequired >= 0 && chain[v] !== chainRequired)) continue;
+          if ((caters[v]! & catersRequired) !== catersRequired || (chainRequired >= 0 && chain[v] !== chainRequired) || (hides && hidden[v] !== 0)) continue;
         }
         let t: number;
         let d: number;

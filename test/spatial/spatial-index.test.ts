@@ -188,11 +188,16 @@ describe('SpatialIndex.countCorridorNearest against a brute-force GeographicLib 
    * by the oracle (bar ties within 5 cm of the k-th), with distance and along position as the
    * oracle gives them; every hit written must be in the corridor.
    */
-  function checkNearest(points: Pt[], vertices: Array<[number, number]>, width: number, k: number, nodeSize?: number): { count: number; written: number } {
+  function checkNearest(points: Pt[], vertices: Array<[number, number]>, width: number, k: number, nodeSize?: number, hidden?: Uint8Array): { count: number; written: number } {
     const index = build(points, nodeSize);
     const route = new PreparedRoute(vertices.map((v) => v[0]), vertices.map((v) => v[1]));
     const out = new HitBuffer();
-    const count = index.countCorridorNearest(route, width, k, out);
+    let filter: ColumnFilter | null = null;
+    if (hidden) {
+      filter = new ColumnFilter(new Uint16Array(points.length), new Uint8Array(points.length));
+      filter.hidden = hidden;
+    }
+    const count = index.countCorridorNearest(route, width, k, out, filter);
     const written = new Map<number, { d: number; along: number }>();
     for (let j = 0; j < out.length; j++) {
       expect(written.has(out.idx[j]!), `venue ${out.idx[j]} written twice`).toBe(false);
@@ -202,7 +207,7 @@ describe('SpatialIndex.countCorridorNearest against a brute-force GeographicLib 
     let edge = 0;
     points.forEach((p, i) => {
       const nearVertex = vertices.some(([la, lo]) => Math.abs(la - p.lat) < 5 && Math.abs(lo - p.lon) < 5);
-      if (!nearVertex) return expect(written.has(i)).toBe(false);
+      if (!nearVertex || (hidden !== undefined && hidden[i] !== 0)) return expect(written.has(i)).toBe(false);
       const exact = routeDistance(vertices, p.lat, p.lon);
       if (Math.abs(exact.distance - width) < 0.05) edge++;
       else if (exact.distance < width) inside.push({ i, ...exact });
@@ -229,6 +234,16 @@ describe('SpatialIndex.countCorridorNearest against a brute-force GeographicLib 
     const all = checkNearest(near, route, 200, 100_000);
     expect(all.written).toBe(all.count); // k beyond the count: every point written
     for (const k of [1, 5, 20]) expect(checkNearest(near, route, 200, k).count).toBe(all.count);
+  });
+
+  it('hidden venues (live data) are neither counted nor written', () => {
+    const near = fixturePoints.filter((p) => Math.abs(p.lat - 51.52) < 0.05 && Math.abs(p.lon + 0.11) < 0.08);
+    const route: Array<[number, number]> = [[51.539, -0.1426], [51.5136, -0.1365], [51.5265, -0.0787]];
+    const hidden = Uint8Array.from(near, (_, i) => (i % 3 === 0 ? 1 : 0));
+    const all = checkNearest(near, route, 200, 5).count;
+    const shown = checkNearest(near, route, 200, 5, undefined, hidden).count;
+    expect(shown).toBeLessThan(all);
+    expect(shown).toBeGreaterThan(all / 2);
   });
 
   it('a route that doubles back: each venue counted once, the nearer pass kept', () => {
