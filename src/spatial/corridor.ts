@@ -343,7 +343,9 @@ export class CorridorWalker {
     const { ids, coords, nodeSize } = this.tree;
     const { stamp, slot, seen } = this;
     const filter = this.filter;
-    const filtered = filter !== null;
+    // The column part of the filter (the hidden venues are tested after the screen: most
+    // points a walk visits fail the screen).
+    const filtered = filter !== null && (filter.catersRequired !== 0 || filter.chainRequired >= 0);
     const caters = filter?.caters ?? EMPTY_U16;
     const chain = filter?.chain ?? EMPTY_U8;
     const catersRequired = filter?.catersRequired ?? 0;
@@ -477,18 +479,20 @@ export class CorridorWalker {
         if (!prune && (x < minX || x > maxX || y < minY || y > maxY || (x >= seenMinX && x <= seenMaxX && y >= seenMinY && y <= seenMaxY))) continue;
         if (filtered) {
           const v = ids[j]!;
-          if ((caters[v]! & catersRequired) !== catersRequired || (chainRequired >= 0 && chain[v] !== chainRequired) || (hides && hidden[v] !== 0)) continue;
+          if ((caters[v]! & catersRequired) !== catersRequired || (chainRequired >= 0 && chain[v] !== chainRequired)) continue;
         }
         let t: number;
         let d: number;
         // Not among the k nearest from this piece: measured only to be counted, near the edge.
         let countOnly = false;
         if (polar) {
+          if (hides && hidden[ids[j]!] !== 0) continue;
           t = polarFoot(y, x, lat0, lon0, lat1, lon1);
           d = polarFootDistance(y, x, t, lat0, lon0, lat1, lon1);
         } else {
           t = chordFoot(y, x, lat0, lon0, kx, ky, vx, vy, invVV, screenSq);
           if (t < 0) continue;
+          if (hides && hidden[ids[j]!] !== 0) continue;
           const eSq = chordOffsetSq(y, x, t, lat0, lon0, kx, ky, vx, vy);
           if (eSq > keepSq) {
             if (stamp[j] === gen) continue; // counted already
