@@ -4,6 +4,7 @@ import type { Writable } from 'node:stream';
 import { InvalidArgumentError, type Command } from 'commander';
 import { writeProblem } from '../data/file-problem.js';
 import { createEngineFromFile } from '../data/read-engine.js';
+import { MAX_READ_THREADS } from '../data/read-venues.js';
 import { VenueSearchError } from '../errors.js';
 import { writeSnapshot } from '../snapshot/write-snapshot.js';
 import { progressBar } from './progress-bar.js';
@@ -19,7 +20,7 @@ interface SnapshotOptions {
 /** `--threads`: createEngineFromFile's range. */
 function parseThreads(text: string): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text) || n < 1 || n > 64) throw new InvalidArgumentError(`must be an integer 1..64; got ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text) || n < 1 || n > MAX_READ_THREADS) throw new InvalidArgumentError(`must be an integer 1..${MAX_READ_THREADS}; got ${JSON.stringify(text)}`);
   return n;
 }
 

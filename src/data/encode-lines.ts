@@ -35,21 +35,15 @@ export function encodeLines(bytes: Buffer, firstLine: number, keepBytes: boolean
   const encoder = new VenueEncoder(capacity, bytes.length >>> 1);
   const lines = new Float64Array(capacity);
   const bad: number[] = [];
-  forEachLine(bytes, firstLine, (text, line) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      bad.push(line);
-      return;
-    }
-    if (!isValidVenue(value)) {
-      bad.push(line);
-      return;
-    }
-    lines[encoder.size] = line;
-    encoder.add(value as VenueRecord);
-  });
+  forEachValidVenue(
+    bytes,
+    firstLine,
+    (record, line) => {
+      lines[encoder.size] = line;
+      encoder.add(record);
+    },
+    (line) => bad.push(line),
+  );
   const n = encoder.size;
   return {
     venues: encoder.finish(),
@@ -57,4 +51,30 @@ export function encodeLines(bytes: Buffer, firstLine: number, keepBytes: boolean
     bad,
     bytes: bad.length === 0 ? null : keepBytes ? bytes : Uint8Array.from(bytes),
   };
+}
+
+/**
+ * Parses and validates each line of `bytes` as {@link encodeLines} does: `valid` gets each
+ * valid record, `invalid` each line that fails validation, `malformed` each line that is not
+ * JSON (by default `invalid`). What a worker of the reader's pool does with a block
+ * (validate-worker.ts, encodeLines).
+ */
+export function forEachValidVenue(
+  bytes: Buffer,
+  firstLine: number,
+  valid: (record: VenueRecord, line: number) => void,
+  invalid: (line: number) => void,
+  malformed: (line: number) => void = invalid,
+): void {
+  forEachLine(bytes, firstLine, (text, line) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      malformed(line);
+      return;
+    }
+    if (isValidVenue(value)) valid(value as VenueRecord, line);
+    else invalid(line);
+  });
 }

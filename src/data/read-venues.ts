@@ -524,11 +524,14 @@ function checkReadOptions(options: ReadVenuesOptions): void {
   if (name !== undefined && typeof name !== 'string') invalidRequest('options.name', name, 'a string');
 }
 
+/** The most threads a read may use (the `threads` option: 1 to this). */
+export const MAX_READ_THREADS = 64;
+
 /** The `threads` option checked (default 1). */
 function threadCount(threads: number | undefined): number {
   if (threads === undefined) return 1;
-  if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
-    throw new VenueSearchError('invalid_request', `threads must be an integer from 1 to 64; got ${describeValue(threads)}`, { param: 'threads', value: threads });
+  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_READ_THREADS) {
+    throw new VenueSearchError('invalid_request', `threads must be an integer from 1 to ${MAX_READ_THREADS}; got ${describeValue(threads)}`, { param: 'threads', value: threads });
   }
   return threads;
 }

@@ -7,9 +7,8 @@
  * back only when a line is bad.
  */
 import { parentPort } from 'node:worker_threads';
-import { encodeLines } from './encode-lines.js';
-import { forEachLine } from './ndjson-lines.js';
-import { isValidVenue, venueChecker } from './validate-venue.js';
+import { encodeLines, forEachValidVenue } from './encode-lines.js';
+import { venueChecker } from './validate-venue.js';
 import type { ValidateJob, ValidateVerdict, ValidateWorkerMessage } from './validate-pool.js';
 
 parentPort!.on('message', (job: ValidateJob) => {
@@ -21,15 +20,14 @@ parentPort!.on('message', (job: ValidateJob) => {
     return;
   }
   const bad: number[] = [];
-  forEachLine(bytes, job.firstLine, (text, line) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return;
-    }
-    if (!isValidVenue(value)) bad.push(line);
-  });
+  // malformed lines are not named: the reader reports them as it parses them
+  forEachValidVenue(
+    bytes,
+    job.firstLine,
+    () => {},
+    (line) => bad.push(line),
+    () => {},
+  );
   const verdict: ValidateVerdict = { id: job.id, bad };
   parentPort!.postMessage(verdict);
 });
