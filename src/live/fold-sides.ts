@@ -37,6 +37,11 @@ export interface FoldOptions {
    * binary search over the id order; building it reads every id once).
    */
   readonly hashIds: boolean;
+  /**
+   * The venues using each of `genres` as a genre, when known exactly (LiveWords: a base
+   * built or restored with its counts); the folded store keeps them (VenueStore.genreCounts).
+   */
+  readonly genreCounts?: ReadonlyMap<string, number> | null;
 }
 
 /** A compaction's fold: find's structures folded, ids found by binary search (as a snapshot's store does). */
@@ -67,7 +72,7 @@ export const BASE_FOLD: FoldOptions = { withFind: true, hashIds: false };
  * (test/live/oracle.test.ts): every answer's order is total over ids, and no answer depends
  * on dense indices or dictionary codes.
  */
-export function foldSides(sides: readonly FoldSide[], genres: readonly string[], { withFind, hashIds }: FoldOptions = BASE_FOLD): FoldedBase {
+export function foldSides(sides: readonly FoldSide[], genres: readonly string[], { withFind, hashIds, genreCounts }: FoldOptions = BASE_FOLD): FoldedBase {
   // The gathered venues (side by side, index ascending), then their kd-tree order.
   let n = 0;
   for (const side of sides) for (let i = 0; i < side.hidden.length; i++) if (side.hidden[i] === 0) n++;
@@ -234,6 +239,7 @@ export function foldSides(sides: readonly FoldSide[], genres: readonly string[],
       vibeStart: vibes.start,
       vibeCodes: vibes.codes,
       genreSpellings: genres,
+      ...(genreCounts != null ? { genreCounts } : {}),
       idOrder,
       ...(idIndex !== undefined ? { idIndex } : {}),
     },

@@ -11,7 +11,7 @@ import { SearchVocabulary } from '../search/search-vocabulary.js';
 import { WorstOfBest } from '../spatial/worst-of-best.js';
 import { validateVenue } from '../data/validate-venue.js';
 import { LearntPlaces } from '../places/learnt-places.js';
-import { foldSides, type FoldedBase, type FoldSide } from './fold-sides.js';
+import { BASE_FOLD, foldSides, type FoldedBase, type FoldSide } from './fold-sides.js';
 import { LivePlaces, type AddressedVenue } from './live-places.js';
 import { LiveWords } from './live-words.js';
 import type { Tombstones } from '../spatial/tombstones.js';
@@ -347,7 +347,7 @@ export class LiveChanges {
 
   /** The current records as one base, built from the sides' columns (fold-sides.ts): compaction. */
   fold(): FoldedBase {
-    return foldSides(this.sides, [...this.words.words().genres]);
+    return foldSides(this.sides, [...this.words.words().genres], { ...BASE_FOLD, genreCounts: this.words.exactGenreCounts() });
   }
 
   search(body: unknown, options: SearchOptions): SearchResponse {

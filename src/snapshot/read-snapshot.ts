@@ -291,6 +291,7 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
       vibeStart,
       vibeCodes: view('vibeCodes', 'Uint16Array', vibeStart[n] ?? 0),
       genreSpellings: header.genreSpellings,
+      ...genreCountsOf(header, bad),
       idOrder: view('idOrder', 'Uint32Array', n),
     },
     records,
@@ -342,6 +343,21 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
 }
 
 /** The compact records' parts: the `records` section cut into the header's blocks (the starts not checked yet). */
+/** The store's genreCounts from the header (none when the file predates them), checked. */
+function genreCountsOf(header: SnapshotHeader, bad: (why: string) => never): { genreCounts?: ReadonlyMap<string, number> } {
+  const pairs = header.genreCounts;
+  if (pairs === undefined) return {};
+  const counts = new Map<string, number>();
+  if (!Array.isArray(pairs)) bad('its genreCounts is not a list');
+  for (const pair of pairs) {
+    if (!(Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && Number.isInteger(pair[1]) && pair[1] > 0 && pair[1] <= header.size && !counts.has(pair[0]))) {
+      bad(`its genreCounts holds ${JSON.stringify(pair)}, not a genre word (once) and a count of 1 to ${header.size} venues`);
+    }
+    counts.set(pair[0], pair[1]);
+  }
+  return { genreCounts: counts };
+}
+
 function recordPartsOf(header: SnapshotHeader, starts: Float64Array, bytes: Uint8Array, bad: (why: string) => never): CompactRecordParts {
   const blocks: Uint8Array[] = [];
   let at = 0;

@@ -84,6 +84,12 @@ export interface SnapshotHeader {
   readonly termWords: readonly string[];
   readonly vibeWords: readonly string[];
   readonly genreSpellings: readonly string[];
+  /**
+   * [genre word, venues using it as a genre] for each genre word (VenueStore.genreCounts).
+   * Absent (files written before 2026-11-29, same format): not known, and live data counts
+   * a genre word the first time one of its venues goes.
+   */
+  readonly genreCounts?: ReadonlyArray<readonly [string, number]>;
   readonly zoneNames: readonly string[];
   /** Places learnt from the addresses with the default options; null when not saved. */
   readonly learntPlaces: LearntPlacesJson | null;

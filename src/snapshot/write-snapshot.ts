@@ -153,6 +153,7 @@ function layOut(engine: Engine, options: WriteSnapshotOptions): LaidOut {
     termWords: store.terms.words,
     vibeWords: store.vibes.words,
     genreSpellings: store.genreSpellings,
+    ...(store.genreCounts !== null ? { genreCounts: [...store.genreCounts] } : {}),
     zoneNames: tables.zones.names,
     learntPlaces: learnt,
     recordBlocks: compact.blocks.map((b) => b.byteLength),

@@ -33,6 +33,8 @@ export type BuiltStore = Pick<
   VenueStore,
   'lat' | 'lon' | 'chain' | 'caters' | 'primaryGenre' | 'terms' | 'termStart' | 'termCodes' | 'vibes' | 'vibeStart' | 'vibeCodes' | 'genreSpellings'
 > & {
+  /** Venues using each genre word (normal form) as their primary or an additional genre: known exactly at a build. */
+  readonly genreCounts: ReadonlyMap<string, number>;
   /** Venue id to venue index. */
   readonly idIndex: IdIndex;
   /** The store's own compact copy of the records (a CompactRecordSource). */
@@ -223,6 +225,10 @@ export class VenueStoreBuilder {
     const termCodes = new CodeRows(words.length);
     const vibeCodes = new CodeRows(words.vibeCount);
     const genreSpellings: string[] = [];
+    // Venues per genre term code (primary or additional genre; a venue once per code):
+    // `genreVenues[code]`, with `genreStamp[code]` the last venue (k + 1) counted for it.
+    let genreVenues = new Uint32Array(64);
+    let genreStamp = new Uint32Array(64);
     // Record i's data lies in the order added, venue k's at a random place in it (k follows
     // the kd-tree): it is moved into venue order reading the records in order and writing
     // each to its venue's place (scattered writes do not wait on memory as scattered reads
@@ -258,13 +264,25 @@ export class VenueStoreBuilder {
         }
         const code = words.termCode(sp, termDictionary);
         if (role === SpellingRole.PRIMARY) primaryGenre[k] = code;
-        if (role !== SpellingRole.WORD && words.firstAsGenre(sp)) genreSpellings.push(words.spellings[sp]!);
+        if (role !== SpellingRole.WORD) {
+          if (words.firstAsGenre(sp)) genreSpellings.push(words.spellings[sp]!);
+          if (code >= genreVenues.length) {
+            genreVenues = buildCopy(genreVenues, Math.max(code + 1, 2 * genreVenues.length));
+            genreStamp = buildCopy(genreStamp, genreVenues.length);
+          }
+          if (genreStamp[code] !== k + 1) {
+            genreStamp[code] = k + 1;
+            genreVenues[code]!++;
+          }
+        }
         termCodes.push(code);
       }
       termStart[k + 1] = termCodes.endRow();
       vibeStart[k + 1] = vibeCodes.endRow();
     }
     if (order !== undefined) this.ids.renumber(at);
+    const genreCounts = new Map<string, number>();
+    for (let code = 0; code < genreVenues.length; code++) if (genreVenues[code]! > 0) genreCounts.set(termDictionary.words[code]!, genreVenues[code]!);
     return {
       lat,
       lon,
@@ -278,6 +296,7 @@ export class VenueStoreBuilder {
       vibeStart,
       vibeCodes: vibeCodes.finish(),
       genreSpellings,
+      genreCounts,
       idIndex: this.ids,
       source: this.compact.finish(lat, lon, order),
     };

@@ -22,6 +22,8 @@ export interface StoreColumns {
   readonly vibeStart: Uint32Array;
   readonly vibeCodes: Uint16Array;
   readonly genreSpellings: readonly string[];
+  /** See {@link VenueStore.genreCounts}; absent: not known (a snapshot written before 2026-11-29). */
+  readonly genreCounts?: ReadonlyMap<string, number>;
   /** Venue indices in ascending id order (JavaScript string order). */
   readonly idOrder: Uint32Array;
   /** A hash of the ids, when built (ids are then found by it, not by binary search over idOrder). */
@@ -59,6 +61,13 @@ export class VenueStore {
   readonly vibeCodes: Uint16Array;
   /** Distinct genre strings as the data spells them (primary and additional genres). */
   readonly genreSpellings: readonly string[];
+  /**
+   * The venues using each genre word (its normal form: a `terms` word) as their primary or
+   * an additional genre, each venue once per word; only words with at least one. Null when
+   * not known (restored from a snapshot that lacks it): live data then counts a genre word
+   * from the venues' bytes the first time one of its venues goes (src/live/live-words.ts).
+   */
+  readonly genreCounts: ReadonlyMap<string, number> | null;
   // id -> index: a typed-array hash table for a store built from records (or folded runs);
   // for a restored store, binary search over `idOrder` (venue indices in ascending id
   // order), which costs nothing to load.
@@ -94,6 +103,7 @@ export class VenueStore {
     this.vibeStart = c.vibeStart;
     this.vibeCodes = c.vibeCodes;
     this.genreSpellings = c.genreSpellings;
+    this.genreCounts = c.genreCounts ?? null;
     if (!('idOrder' in c)) {
       this.source = c.source;
       this.size = c.source.length;

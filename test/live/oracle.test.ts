@@ -1,7 +1,7 @@
 // The live-data oracle: 10,000 random upserts and removes over the fixtures, in batches of
 // 1..500 (some with one bad record, which must change nothing); after every batch the live
 // engine must answer exactly as an engine built from scratch on the expected records.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,9 @@ import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { loadFixtureVenues } from '../search/support.js';
 import { ChangeStream, seeded, type Change } from './change-stream.js';
 import { compareWithScratch } from './oracle-compare.js';
+import { normalizeWord } from '../../src/store/vocabulary.js';
+import type { Engine } from '../../src/engine.js';
+import type { VenueRecord } from '../../src/schema/venue.js';
 
 function thrown(f: () => unknown): { code?: string; line?: number; recordId?: string; param?: string } {
   try {
@@ -22,6 +25,35 @@ function thrown(f: () => unknown): { code?: string; line?: number; recordId?: st
 }
 
 const STALE_WORDS = ['tapas', 'ramen', 'gastropub', 'taproom', 'creperie', 'buzzing', 'hidden_gem', 'industrial', 'serves_brunch'];
+
+/** Venues using each genre word (primary or additional, normal form), each venue once per word: a scan of the records. */
+function genreCountsOf(records: Iterable<VenueRecord>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of records) {
+    for (const w of new Set([r.primaryGenre, ...(r.additionalGenres ?? [])].filter((g) => g !== undefined).map((g) => normalizeWord(g)))) {
+      counts.set(w, (counts.get(w) ?? 0) + 1);
+    }
+  }
+  return new Map([...counts].sort());
+}
+
+/** The engine's base genre counts, sorted (null when its base does not know them). */
+function baseGenreCounts(engine: Engine): Map<string, number> | null {
+  const counts = engine.store.genreCounts;
+  return counts === null ? null : new Map([...counts].sort());
+}
+
+/** A snapshot file as written before genre counts were kept: its header without `genreCounts` (padded with spaces, same length). */
+function withoutGenreCounts(path: string): void {
+  const bytes = readFileSync(path);
+  const start = bytes.readDoubleLE(8);
+  const length = bytes.readDoubleLE(16);
+  const header = JSON.parse(bytes.toString('utf8', start, start + length)) as { genreCounts?: unknown };
+  expect(header.genreCounts).toBeDefined();
+  delete header.genreCounts;
+  bytes.write(JSON.stringify(header).padEnd(length, ' '), start, 'utf8');
+  writeFileSync(path, bytes);
+}
 
 describe('live data: upsert and remove against an engine built from scratch', () => {
   it('10,000 changes in batches of 1..500 with a compaction every 16 batches, compared after every batch, then after compaction and a snapshot', () => {
@@ -72,6 +104,8 @@ describe('live data: upsert and remove against an engine built from scratch', ()
     live.compact();
     expect(live.pendingChanges).toBe(0);
     const expected = [...stream.expected.values()];
+    // The folded base knows its genre counts (kept exact through every change since the build).
+    expect(baseGenreCounts(live)).toEqual(genreCountsOf(expected));
     compareWithScratch(live, expected, 9001, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames }, { searches: 60, finds: 30, details: 30 });
 
     // Words of the new base leaving: every venue using two of the stream's new genres goes
@@ -117,6 +151,7 @@ describe('live data: upsert and remove against an engine built from scratch', ()
       const path = join(dir, 'live.snapshot');
       writeSnapshot(live, path);
       const restored = readSnapshot(path);
+      expect(baseGenreCounts(restored)).toEqual(genreCountsOf(stream.expected.values()));
       compareWithScratch(restored, [...stream.expected.values()], 9002, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames }, { searches: 60, finds: 30, details: 30 });
       // A restored engine takes changes too.
       const again = stream.batch(200, 0);
@@ -124,6 +159,46 @@ describe('live data: upsert and remove against an engine built from scratch', ()
       else restored.remove(again.change.ids);
       stream.apply(again.change);
       compareWithScratch(restored, [...stream.expected.values()], 9003, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+
+  it('a base without genre counts (a snapshot written before they were kept) counts each genre word when one of its venues goes', () => {
+    const start = loadFixtureVenues();
+    const dir = mkdtempSync(join(tmpdir(), 'live-oracle-'));
+    try {
+      const path = join(dir, 'old.snapshot');
+      writeSnapshot(createEngine(start), path);
+      withoutGenreCounts(path);
+      const live = readSnapshot(path);
+      expect(live.store.genreCounts).toBeNull();
+      const stream = new ChangeStream(start, 23);
+      const rnd = seeded(99);
+      let changes = 0;
+      let batches = 0;
+      while (changes < 2_500) {
+        const size = 1 + Math.floor(rnd() ** 2 * 300);
+        const { change } = stream.batch(size, 0);
+        if (change.kind === 'remove') live.remove(change.ids);
+        else live.upsert(change.records);
+        stream.apply(change);
+        changes += size;
+        batches++;
+        compareWithScratch(live, [...stream.expected.values()], 20_000 + batches, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames }, { searches: 6, finds: 4, details: 4 });
+      }
+      // Every venue using a common genre of the fixtures goes: its count must reach 0 exactly.
+      const pubs = [...stream.expected.values()].filter((r) => [r.primaryGenre, ...(r.additionalGenres ?? [])].some((g) => g !== undefined && normalizeWord(g) === 'pub'));
+      expect(pubs.length).toBeGreaterThan(10);
+      expect(live.vocabulary().establishmentFilters).toContain('pub');
+      live.remove(pubs.map((r) => r.id));
+      stream.apply({ kind: 'remove', ids: pubs.map((r) => r.id) });
+      compareWithScratch(live, [...stream.expected.values()], 29_999, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames });
+      // A compaction keeps the counts once each of the old base's genre words was counted
+      // (here, with this seed, each had one of its venues replaced or removed).
+      live.compact();
+      expect(baseGenreCounts(live)).toEqual(genreCountsOf(stream.expected.values()));
+      compareWithScratch(live, [...stream.expected.values()], 30_000, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

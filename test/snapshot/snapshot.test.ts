@@ -225,6 +225,19 @@ describe('snapshot edge cases and bad files', () => {
     expect(() => readSnapshot(damaged)).toThrow(/not a usable venue-search snapshot: its name dictionary is damaged \(the strings end at \d+, their text is \d+ code units\)/);
   });
 
+  it('keeps the genre counts; a count that is not one of 1..size venues is refused, naming it', () => {
+    const restored = readSnapshot(file);
+    expect(restored.store.genreCounts).not.toBeNull();
+    expect(new Map([...restored.store.genreCounts!].sort())).toEqual(new Map([...createEngine(venues).store.genreCounts!].sort()));
+    const bytes = Buffer.from(readFileSync(file));
+    const pair = /"genreCounts":\[\["([a-z_]+)",(\d+)\]/.exec(bytes.toString('latin1'))!;
+    const at = bytes.lastIndexOf(pair[0]);
+    bytes.write(`"genreCounts":[["${pair[1]}",0]`.padEnd(pair[0].length, ' '), at, 'latin1');
+    const zero = join(dir, 'zero-genre.vsnap');
+    writeFileSync(zero, bytes);
+    expect(() => readSnapshot(zero)).toThrow(new RegExp(`not a usable venue-search snapshot: its genreCounts holds \\["${pair[1]}",0\\], not a genre word \\(once\\) and a count of 1 to ${venues.length} venues`));
+  });
+
   it('a section that does not fit the venue count is refused', () => {
     const bytes = Buffer.from(readFileSync(file));
     const at = bytes.lastIndexOf(`"size":${venues.length},`);

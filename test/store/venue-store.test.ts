@@ -68,6 +68,39 @@ describe('VenueStore columns', () => {
     expect(e.size).toBe(0);
   });
 
+  it('counts the venues using each genre word, each venue once per word (hand-computed)', () => {
+    const withGenres = createEngine([
+      ...records,
+      // the primary genre listed again, in another spelling, as an additional genre
+      { id: 'd', name: 'The Crown', location: at(51.5, -0.1), primaryGenre: 'Pub', additionalGenres: ['pub', 'Wine Bar', 'wineBar'] },
+      // a genre word that is also another venue's establishment flag: only genres count
+      { id: 'e', name: 'Cellar', location: at(51.6, -0.1), additionalGenres: ['Free Wifi'] },
+    ]).store;
+    expect(new Map([...withGenres.genreCounts!].sort())).toEqual(
+      new Map([
+        ['british', 1],
+        ['coffee_shop', 1],
+        ['free_wifi', 1],
+        ['pub', 2],
+        ['wine_bar', 1],
+      ]),
+    );
+  });
+
+  it('genre counts equal a scan of the records (3,000 fixtures)', () => {
+    const fixtures = readFileSync(new URL('../../fixtures/venues.ndjson', import.meta.url), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as VenueRecord);
+    const expected = new Map<string, number>();
+    for (const r of fixtures) {
+      const words = new Set([r.primaryGenre, ...(r.additionalGenres ?? [])].filter((g) => g !== undefined).map((g) => normalizeWord(g)));
+      for (const w of words) expected.set(w, (expected.get(w) ?? 0) + 1);
+    }
+    expect(expected.size).toBeGreaterThan(5);
+    expect(new Map([...createEngine(fixtures).store.genreCounts!].sort())).toEqual(new Map([...expected].sort()));
+  });
+
   it('the search path stays under 150 bytes per venue (fixtures)', () => {
     const e = createEngine(generateVenues(5000, 3));
     expect(e.searchPathBytes / e.size).toBeLessThan(150);
