@@ -118,4 +118,32 @@ describe('engine.upsert / engine.remove', () => {
     expect(e.search(near, { now }).totalResults).toBe(0);
     expect(e.size).toBe(0);
   });
+
+  it('with changes pending, the places learnt from addresses are built at the first find naming a place, not at the first find', () => {
+    const withAddress = (id: string, lat: number, area: string, postcode: string): VenueRecord => ({
+      ...venue(id, lat, -0.1),
+      formattedAddress: `${id} High Street, ${area}, London ${postcode}, UK`,
+    });
+    const records = [withAddress('a', 51.5, 'Quillbury', 'NW1 8AB'), withAddress('b', 51.501, 'Quillbury', 'NW1 8AC'), withAddress('c', 51.6, 'Fernhollow', 'EN5 4AA')];
+    const e = createEngine(records);
+    const moved = withAddress('c', 51.502, 'Quillbury', 'NW1 8AD');
+    e.upsert([moved]);
+    const live = (e as unknown as { live: { builtPlaces(): unknown } }).live;
+    expect(e.find({ q: 'venue' }, { now }).totalFound).toBe(3);
+    expect(live.builtPlaces()).toBeNull();
+    // then, at the first find naming one, the same answers as an engine built on the records
+    const scratch = createEngine([records[0]!, records[1]!, moved]);
+    const outcome = (engine: typeof e, location: string) => {
+      try {
+        return engine.find({ q: 'venue', location }, { now });
+      } catch (err) {
+        return { code: (err as { code?: string }).code, message: (err as Error).message };
+      }
+    };
+    // learnt from the addresses alone (no gazetteer knows them): c moved from Fernhollow to Quillbury
+    expect(outcome(e, 'Quillbury')).toMatchObject({ totalFound: 3 });
+    expect(outcome(e, 'Fernhollow')).toMatchObject({ code: 'unknown_place' });
+    for (const location of ['Quillbury', 'Fernhollow', 'NW1 8AD']) expect(outcome(e, location)).toEqual(outcome(scratch, location));
+    expect(live.builtPlaces()).not.toBeNull();
+  });
 });
