@@ -17,7 +17,7 @@ import type { WorkloadResult } from '../lib/report.js';
 
 /** What bench/live.ts writes (the parts the figures read). */
 interface LiveRun {
-  readonly upsert1000?: { medianMs: number; p99Ms: number; firstMs: number; at50kPendingMedianMs: number };
+  readonly upsert1000?: { medianMs: number; p99Ms: number; firstMs: number; firstAfterCompactionMs?: number; at50kPendingMedianMs: number };
   readonly searchWithPending?: { pending: number; rows: Array<{ workload: string; liveMedianUs: number; compactedMedianUs: number; ratio: number; rebuiltMedianUs?: number }> };
   readonly compaction?: Record<string, number>;
 }
@@ -54,6 +54,7 @@ export async function liveWorkload(size: number, timeMs: number): Promise<Worklo
     figures[LIVE_FIGURES.upsertP99] = u.p99Ms;
     figures['upsert of 1,000 venues at ~50,000 pending, median of 10 (ms)'] = u.at50kPendingMedianMs;
     figures['first upsert after a build (ms)'] = u.firstMs;
+    if (u.firstAfterCompactionMs !== undefined) figures['first upsert after a compaction (ms)'] = u.firstAfterCompactionMs;
   }
   for (const r of run.searchWithPending?.rows ?? []) {
     const name = LIVE_SEARCHES[r.workload as keyof typeof LIVE_SEARCHES] ?? r.workload;
