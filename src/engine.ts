@@ -225,10 +225,7 @@ export class Engine {
    */
   compact(): this {
     if (this.live === null || this.live.pending === 0) return this;
-    const folded = this.live.fold();
-    const places = this.live.keptPlaces();
-    this.adopt(engineFromFolded(folded, { ...this.options, validate: false }));
-    this.keptPlaces = places;
+    this.adopt(engineFromFolded(this.live.fold(), { ...this.options, validate: false }));
     return this;
   }
 
@@ -236,9 +233,14 @@ export class Engine {
    * Takes over `built`'s state (its base indexes and its own pending changes) in place of
    * this engine's: for an engine that holds exactly this one's current records (built or
    * restored from them, changes applied since). Synchronous: a query sees the old state or
-   * the new one. Places learnt so far are kept when `built` has no changes of its own.
+   * the new one. Places learnt so far are kept when `built` has no changes of its own; the
+   * live places (learnt places kept up to date venue by venue, built from every current
+   * record at the first find naming a place after a change) are kept unless `built` has its
+   * own, as they hold for the same current records (so a service's compaction does not make
+   * the next such find read every record again).
    */
   adopt(built: Engine): this {
+    const carried = this.live !== null ? this.live.keptPlaces() : this.keptPlaces;
     const learnt = built.live !== null ? null : this.live !== null ? this.live.builtPlaces() : this.learnt;
     this.store = built.store;
     this.spatial = built.spatial;
@@ -252,6 +254,14 @@ export class Engine {
     this.learnt = built.learnt ?? learnt;
     this.live = built.live;
     this.keptPlaces = built.keptPlaces;
+    if (carried !== null && this.hasDefaultPlaces && built.keptPlaces === null && (built.live === null || built.live.builtPlaces() === null)) {
+      // One LearntPlaces for the place resolver and the live places that write into it:
+      // `built`'s, which its find service (now this one's) may hold already.
+      if (built.learnt !== null) carried.retarget(built.learnt);
+      if (built.live !== null) built.live.adoptPlaces(carried);
+      else this.keptPlaces = carried;
+      this.learnt = carried.places;
+    }
     return this;
   }
 

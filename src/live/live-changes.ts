@@ -340,6 +340,14 @@ export class LiveChanges {
     return this.livePlaces?.places ?? null;
   }
 
+  /**
+   * Takes over `places`, built for the same current records (by the engine this one's base
+   * replaces: Engine.adopt), unless this one built its own.
+   */
+  adoptPlaces(places: LivePlaces): void {
+    this.livePlaces ??= places;
+  }
+
   /** The live places' state if built already (to carry over a compaction), else null. */
   keptPlaces(): LivePlaces | null {
     return this.livePlaces;

@@ -20,7 +20,7 @@ interface Member {
  * order of a place's venues).
  */
 export class LivePlaces {
-  private readonly target: LearntPlaces;
+  private target: LearntPlaces;
   /** `kind:key` -> the venues naming that place, by id. */
   private readonly groups = new Map<string, Map<string, Member>>();
   private readonly touched = new Set<string>();
@@ -28,11 +28,24 @@ export class LivePlaces {
   /** Learns from `records` (the current set) and replaces everything `target` held. */
   constructor(target: LearntPlaces, records: Iterable<AddressedVenue>) {
     this.target = target;
-    const saved = target.toJSON();
-    for (const [key] of saved.areas) target.update('area', key, undefined);
-    for (const [code] of saved.postcodes) target.update('postcode', code, undefined);
+    clear(target);
     for (const r of records) this.add(r);
     this.flush();
+  }
+
+  /**
+   * Writes from now on into `target` (another engine's LearntPlaces, which its place
+   * resolver may hold already: Engine.adopt), first replacing what it held by the places
+   * learnt so far (copied: no venue is read, nothing learnt again).
+   */
+  retarget(target: LearntPlaces): void {
+    if (target === this.target) return;
+    this.flush();
+    clear(target);
+    const learnt = this.target.toJSON();
+    for (const [key, place] of learnt.areas) target.update('area', key, place);
+    for (const [code, place] of learnt.postcodes) target.update('postcode', code, place);
+    this.target = target;
   }
 
   get places(): LearntPlaces {
@@ -84,4 +97,11 @@ export class LivePlaces {
     }
     this.touched.clear();
   }
+}
+
+/** Takes every place out of `places`. */
+function clear(places: LearntPlaces): void {
+  const saved = places.toJSON();
+  for (const [key] of saved.areas) places.update('area', key, undefined);
+  for (const [code] of saved.postcodes) places.update('postcode', code, undefined);
 }

@@ -1,6 +1,11 @@
 // The live-data API's edges: results, refusals that change nothing, an empty base.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine.js';
+import { readSnapshot } from '../../src/snapshot/read-snapshot.js';
+import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 
 const venue = (id: string, lat: number, lon: number, name = `Venue ${id}`): VenueRecord => ({
@@ -145,5 +150,64 @@ describe('engine.upsert / engine.remove', () => {
     expect(outcome(e, 'Fernhollow')).toMatchObject({ code: 'unknown_place' });
     for (const location of ['Quillbury', 'Fernhollow', 'NW1 8AD']) expect(outcome(e, location)).toEqual(outcome(scratch, location));
     expect(live.builtPlaces()).not.toBeNull();
+  });
+
+  it("a compaction's swap (adopt) keeps the live places: answers as a fresh build, and the next find naming a place reads no record", () => {
+    const at = (id: string, lat: number, area: string): VenueRecord => ({
+      ...venue(id, lat, -0.1),
+      formattedAddress: `${id} High Street, ${area}, London NW1 8A${id.toUpperCase()}, UK`,
+    });
+    const outcome = (engine: ReturnType<typeof createEngine>, location: string) => {
+      try {
+        return engine.find({ q: 'venue', location }, { now });
+      } catch (err) {
+        return { code: (err as { code?: string }).code, message: (err as Error).message };
+      }
+    };
+    // six venues in each area (a place is learnt from several), some moving between them
+    let current = new Map([...'abcdefghijkl'].map((id, k) => [id, at(id, 51.5 + k * 0.001, k < 6 ? 'Quillbury' : 'Fernhollow')]));
+    const e = createEngine([...current.values()]);
+    const change = (records: VenueRecord[], engines: Array<ReturnType<typeof createEngine>>) => {
+      for (const engine of engines) engine.upsert(records);
+      current = new Map([...current, ...records.map((r) => [r.id, r] as const)]);
+    };
+    const sameAsScratch = () => {
+      const scratch = createEngine([...current.values()]);
+      for (const location of ['Quillbury', 'Fernhollow']) {
+        expect(outcome(scratch, location)).toHaveProperty('establishments'); // a place learnt, not unknown_place
+        expect(outcome(e, location)).toEqual(outcome(scratch, location));
+      }
+    };
+    const livePlaces = () => (e as unknown as { live: { builtPlaces(): unknown } | null }).live?.builtPlaces() ?? null;
+    change([at('g', 51.51, 'Quillbury')], [e]);
+    sameAsScratch(); // builds the live places
+    expect(livePlaces()).not.toBeNull();
+    const dir = mkdtempSync(join(tmpdir(), 'adopt-places-'));
+    try {
+      // as the service swaps: an engine restored from the current records, a batch that came
+      // meanwhile applied to both, then adopted
+      writeSnapshot(e, join(dir, 'one.snapshot'));
+      const fresh = readSnapshot(join(dir, 'one.snapshot'));
+      change([at('a', 51.52, 'Fernhollow')], [e, fresh]);
+      e.adopt(fresh);
+      expect(livePlaces()).not.toBeNull();
+      sameAsScratch();
+      // and without a batch in between: the places wait for the next change
+      writeSnapshot(e, join(dir, 'two.snapshot'));
+      e.adopt(readSnapshot(join(dir, 'two.snapshot')));
+      sameAsScratch(); // its place resolver is made now, before the change
+      change([at('b', 51.53, 'Fernhollow'), at('h', 51.54, 'Quillbury')], [e]);
+      expect(livePlaces()).not.toBeNull();
+      sameAsScratch();
+      // an adopted engine whose own place resolver exists already (it answered a find naming a place)
+      writeSnapshot(e, join(dir, 'three.snapshot'));
+      const three = readSnapshot(join(dir, 'three.snapshot'));
+      expect(outcome(three, 'Quillbury')).toHaveProperty('establishments');
+      e.adopt(three);
+      change([at('c', 51.55, 'Fernhollow'), at('i', 51.56, 'Quillbury')], [e]);
+      sameAsScratch();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
