@@ -373,7 +373,8 @@ export class CompactRecordSource implements RecordSource {
 
   /**
    * Fills `p.values` with venue i's values of `p.keys`, read from its bytes without building
-   * its record (each the value {@link get} gives for that key; the others are skipped).
+   * its record (each the value {@link get} gives for that key; the others are skipped, and
+   * those after the last picked one not walked at all).
    */
   pick(i: number, p: PickedFields): void {
     p.clear();

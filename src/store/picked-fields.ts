@@ -13,7 +13,8 @@ export class PickedFields {
   readonly values: unknown[];
   /**
    * Per record shape of the source in {@link owner} (compact-records.ts numbers them): for
-   * each of the shape's keys in order, 1 + its index in `keys`, or 0 when not picked.
+   * each of the shape's keys in order, 1 + its index in `keys`, or 0 when not picked, up to
+   * its last picked key (a reader stops there: the record's other values are not walked).
    */
   private readonly slotsOfShape: Array<Uint8Array | undefined> = [];
   private owner: object | null = null;
@@ -37,7 +38,10 @@ export class PickedFields {
     }
     let slots = this.slotsOfShape[code];
     if (slots === undefined) {
-      slots = Uint8Array.from(shapeKeys, (key) => this.keys.indexOf(key) + 1);
+      const all = Uint8Array.from(shapeKeys, (key) => this.keys.indexOf(key) + 1);
+      let end = all.length;
+      while (end > 0 && all[end - 1] === 0) end--;
+      slots = all.subarray(0, end);
       this.slotsOfShape[code] = slots;
     }
     return slots;

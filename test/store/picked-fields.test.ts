@@ -40,6 +40,13 @@ describe('PickedFields: a few keys of every venue without its record', () => {
     }
   });
 
+  it('one key picked alone (the reader stops at it, or reads nothing past the name when the shape lacks it) gives the same', () => {
+    for (const records of [fixtures, bench]) {
+      const store = createEngine(records).store;
+      for (const key of KEYS) expectPicksEqualRecords(records, new PickedFields([key]), (i, p) => store.pick(i, p), (i) => store.id(i));
+    }
+  });
+
   it('records held as objects give the same', () => {
     const source = new ArrayRecordSource(fixtures);
     expectPicksEqualRecords(fixtures, new PickedFields(KEYS), (i, p) => source.pick(i, p), (i) => fixtures[i]!.id);
