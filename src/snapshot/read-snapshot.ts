@@ -342,7 +342,6 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
   return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt, { names, density }, prebuilt.search, leavesSorted), options);
 }
 
-/** The compact records' parts: the `records` section cut into the header's blocks (the starts not checked yet). */
 /** The store's genreCounts from the header (none when the file predates them), checked. */
 function genreCountsOf(header: SnapshotHeader, bad: (why: string) => never): { genreCounts?: ReadonlyMap<string, number> } {
   const pairs = header.genreCounts;
@@ -358,6 +357,7 @@ function genreCountsOf(header: SnapshotHeader, bad: (why: string) => never): { g
   return { genreCounts: counts };
 }
 
+/** The compact records' parts: the `records` section cut into the header's blocks (the starts not checked yet). */
 function recordPartsOf(header: SnapshotHeader, starts: Float64Array, bytes: Uint8Array, bad: (why: string) => never): CompactRecordParts {
   const blocks: Uint8Array[] = [];
   let at = 0;

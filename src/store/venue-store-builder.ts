@@ -227,8 +227,8 @@ export class VenueStoreBuilder {
     const genreSpellings: string[] = [];
     // Venues per genre term code (primary or additional genre; a venue once per code):
     // `genreVenues[code]`, with `genreStamp[code]` the last venue (k + 1) counted for it.
-    let genreVenues = new Uint32Array(64);
-    let genreStamp = new Uint32Array(64);
+    let genreVenues: Uint32Array = new Uint32Array(64);
+    let genreStamp: Uint32Array = new Uint32Array(64);
     // Record i's data lies in the order added, venue k's at a random place in it (k follows
     // the kd-tree): it is moved into venue order reading the records in order and writing
     // each to its venue's place (scattered writes do not wait on memory as scattered reads
@@ -267,8 +267,8 @@ export class VenueStoreBuilder {
         if (role !== SpellingRole.WORD) {
           if (words.firstAsGenre(sp)) genreSpellings.push(words.spellings[sp]!);
           if (code >= genreVenues.length) {
-            genreVenues = buildCopy(genreVenues, Math.max(code + 1, 2 * genreVenues.length));
-            genreStamp = buildCopy(genreStamp, genreVenues.length);
+            genreVenues = grown(genreVenues, code + 1);
+            genreStamp = grown(genreStamp, genreVenues.length);
           }
           if (genreStamp[code] !== k + 1) {
             genreStamp[code] = k + 1;
