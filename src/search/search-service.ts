@@ -293,6 +293,9 @@ export class MultiLocationSearch implements SearchService {
       area.route === null &&
       (this.hidden === null || (this.tombstones !== null && prefs.asked === 0)) &&
       (prefs.asked === 0 || (!group.isTimed && this.scorer.covers(prefs) && hardOnlyByColumns(prefs, filter)));
+    // A PATH whose every match has the best total: nothing asked, or only non-compromise
+    // parts the walk's column filter decides (caters, chain), each then met in full.
+    const nearestCorridor = area.route !== null && !group.isFair && (prefs.asked === 0 || (prefs.asked === prefs.hard && hardOnlyByColumns(prefs, filter)));
     if (nearestFirst) {
       // Preferences never reach here with hidden venues (above), so byThreshold needs no tombstones.
       counted =
@@ -307,10 +310,10 @@ export class MultiLocationSearch implements SearchService {
       counted = group.collect(ranking, k, filter);
     } else if (!nearestFirst || counted < 0) {
       counted = 0;
-      if (area.route && prefs.asked === 0) {
-        // Nothing asked: every match has the best total and ranks by distance, so only the
-        // k nearest to the route are written out with exact distances, the others counted
-        // (hidden venues refused in the walk).
+      if (nearestCorridor) {
+        // Every match has the best total and ranks by distance, so only the k nearest to the
+        // route are written out with exact distances, the others counted (hidden venues
+        // refused in the walk; the hard columns filtered in it).
         filter.hidden = this.hidden;
         counted = this.spatial.countCorridorNearest(area.route, area.radius, k, hits, filter) - hits.length;
         filter.hidden = null;
@@ -322,7 +325,7 @@ export class MultiLocationSearch implements SearchService {
       ranking.clear();
       const n = hits.length;
       const { idx, dist, along } = hits;
-      if (prefs.asked === 0) {
+      if (prefs.asked === 0 || nearestCorridor) {
         ranking.setAll(n, idx, dist, along, 1);
       } else if (!group.isTimed && this.scorer.covers(prefs)) {
         // One opening instant for every venue (group.begin set it): the bulk scorer applies.

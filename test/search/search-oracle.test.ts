@@ -105,6 +105,18 @@ function checkQuery(service: SearchService, venues: readonly VenueRecord[], kind
   tally.results += list.length;
 }
 
+/** Preferences asking only non-compromise caters flags and/or a chain preference (a PATH then walks in nearest mode). */
+function hardColumnPreferences(rnd: () => number, catersWords: readonly string[]): NonNullable<Query['preferences']> {
+  const roll = rnd();
+  const caters = roll < 0.7 ? Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => catersWords[Math.floor(rnd() * catersWords.length)]!) : [];
+  const chain = roll >= 0.4 ? (rnd() < 0.5 ? 'PREFER_INDEPENDENT' : 'PREFER_CHAIN') : undefined;
+  return {
+    ...(caters.length > 0 ? { catersFilters: caters } : {}),
+    ...(chain !== undefined ? { chainPreference: chain } : {}),
+    nonCompromise: [...(caters.length > 0 ? ['catersFilters' as const] : []), ...(chain !== undefined ? ['chainPreference' as const] : [])],
+  };
+}
+
 function oracleSuite(name: string, load: () => VenueRecord[], queries: { point: number; path: number }, seed: number): void {
   let venues: VenueRecord[];
   let service: SearchService;
@@ -132,6 +144,20 @@ function oracleSuite(name: string, load: () => VenueRecord[], queries: { point: 
       expect(tally.results).toBeGreaterThan(count);
     }, 120_000);
   }
+
+  it(`${name}: ${queries.path} random PATH queries asking only non-compromise caters or chain return exactly the brute-force set, in the contract's order`, () => {
+    const rnd = prng(seed + 2);
+    const vocabulary = service.vocabulary();
+    const tally: Tally = { queries: 0, results: 0, edge: 0, edgeDisagreements: 0 };
+    for (let q = 0; q < queries.path; q++) {
+      const query = randomQuery(rnd, venues, 'PATH', vocabulary, NOW);
+      query.preferences = hardColumnPreferences(rnd, vocabulary.catersFilters);
+      checkQuery(service, venues, kinds, indexOf, query, tally);
+    }
+    console.log(`[search oracle] ${name} PATH, hard caters or chain only: ${tally.queries} queries, ${tally.results} results`);
+    expect(tally.queries).toBe(queries.path);
+    expect(tally.results).toBeGreaterThan(queries.path);
+  }, 120_000);
 }
 
 describe.skipIf(!existsSync(FIXTURES_PATH))('search oracle: bundled fixtures (3,000 generated venues)', () => {
