@@ -15,6 +15,15 @@ const venue = (id: string, lat: number, lon: number, name = `Venue ${id}`): Venu
   primaryGenre: 'pub',
 });
 
+/** A find for "venue" naming `location`: its answer, or its error's code and message. */
+function outcome(engine: ReturnType<typeof createEngine>, location: string): unknown {
+  try {
+    return engine.find({ q: 'venue', location }, { now });
+  } catch (err) {
+    return { code: (err as { code?: string }).code, message: (err as Error).message };
+  }
+}
+
 const near = { locations: [{ lat: 51.5, lon: -0.1 }], mode: { mode: 'POINT', maxDistance: 5000 } };
 const now = Date.UTC(2026, 0, 5, 12);
 
@@ -138,13 +147,6 @@ describe('engine.upsert / engine.remove', () => {
     expect(live.builtPlaces()).toBeNull();
     // then, at the first find naming one, the same answers as an engine built on the records
     const scratch = createEngine([records[0]!, records[1]!, moved]);
-    const outcome = (engine: typeof e, location: string) => {
-      try {
-        return engine.find({ q: 'venue', location }, { now });
-      } catch (err) {
-        return { code: (err as { code?: string }).code, message: (err as Error).message };
-      }
-    };
     // learnt from the addresses alone (no gazetteer knows them): c moved from Fernhollow to Quillbury
     expect(outcome(e, 'Quillbury')).toMatchObject({ totalFound: 3 });
     expect(outcome(e, 'Fernhollow')).toMatchObject({ code: 'unknown_place' });
@@ -157,13 +159,6 @@ describe('engine.upsert / engine.remove', () => {
       ...venue(id, lat, -0.1),
       formattedAddress: `${id} High Street, ${area}, London NW1 8A${id.toUpperCase()}, UK`,
     });
-    const outcome = (engine: ReturnType<typeof createEngine>, location: string) => {
-      try {
-        return engine.find({ q: 'venue', location }, { now });
-      } catch (err) {
-        return { code: (err as { code?: string }).code, message: (err as Error).message };
-      }
-    };
     // six venues in each area (a place is learnt from several), some moving between them
     let current = new Map([...'abcdefghijkl'].map((id, k) => [id, at(id, 51.5 + k * 0.001, k < 6 ? 'Quillbury' : 'Fernhollow')]));
     const e = createEngine([...current.values()]);

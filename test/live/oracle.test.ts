@@ -11,9 +11,7 @@ import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { loadFixtureVenues } from '../search/support.js';
 import { ChangeStream, seeded, type Change } from './change-stream.js';
 import { compareWithScratch } from './oracle-compare.js';
-import { normalizeWord } from '../../src/store/vocabulary.js';
-import type { Engine } from '../../src/engine.js';
-import type { VenueRecord } from '../../src/schema/venue.js';
+import { genreWordsOf, scanGenreCounts, sortedCounts } from '../support/genre-counts.js';
 
 function thrown(f: () => unknown): { code?: string; line?: number; recordId?: string; param?: string } {
   try {
@@ -25,23 +23,6 @@ function thrown(f: () => unknown): { code?: string; line?: number; recordId?: st
 }
 
 const STALE_WORDS = ['tapas', 'ramen', 'gastropub', 'taproom', 'creperie', 'buzzing', 'hidden_gem', 'industrial', 'serves_brunch'];
-
-/** Venues using each genre word (primary or additional, normal form), each venue once per word: a scan of the records. */
-function genreCountsOf(records: Iterable<VenueRecord>): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const r of records) {
-    for (const w of new Set([r.primaryGenre, ...(r.additionalGenres ?? [])].filter((g) => g !== undefined).map((g) => normalizeWord(g)))) {
-      counts.set(w, (counts.get(w) ?? 0) + 1);
-    }
-  }
-  return new Map([...counts].sort());
-}
-
-/** The engine's base genre counts, sorted (null when its base does not know them). */
-function baseGenreCounts(engine: Engine): Map<string, number> | null {
-  const counts = engine.store.genreCounts;
-  return counts === null ? null : new Map([...counts].sort());
-}
 
 /** A snapshot file as written before genre counts were kept: its header without `genreCounts` (padded with spaces, same length). */
 function withoutGenreCounts(path: string): void {
@@ -105,7 +86,7 @@ describe('live data: upsert and remove against an engine built from scratch', ()
     expect(live.pendingChanges).toBe(0);
     const expected = [...stream.expected.values()];
     // The folded base knows its genre counts (kept exact through every change since the build).
-    expect(baseGenreCounts(live)).toEqual(genreCountsOf(expected));
+    expect(sortedCounts(live.store.genreCounts)).toEqual(scanGenreCounts(expected));
     compareWithScratch(live, expected, 9001, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames }, { searches: 60, finds: 30, details: 30 });
 
     // Words of the new base leaving: every venue using two of the stream's new genres goes
@@ -151,7 +132,7 @@ describe('live data: upsert and remove against an engine built from scratch', ()
       const path = join(dir, 'live.snapshot');
       writeSnapshot(live, path);
       const restored = readSnapshot(path);
-      expect(baseGenreCounts(restored)).toEqual(genreCountsOf(stream.expected.values()));
+      expect(sortedCounts(restored.store.genreCounts)).toEqual(scanGenreCounts(stream.expected.values()));
       compareWithScratch(restored, [...stream.expected.values()], 9002, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames }, { searches: 60, finds: 30, details: 30 });
       // A restored engine takes changes too.
       const again = stream.batch(200, 0);
@@ -188,7 +169,7 @@ describe('live data: upsert and remove against an engine built from scratch', ()
         compareWithScratch(live, [...stream.expected.values()], 20_000 + batches, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames }, { searches: 6, finds: 4, details: 4 });
       }
       // Every venue using a common genre of the fixtures goes: its count must reach 0 exactly.
-      const pubs = [...stream.expected.values()].filter((r) => [r.primaryGenre, ...(r.additionalGenres ?? [])].some((g) => g !== undefined && normalizeWord(g) === 'pub'));
+      const pubs = [...stream.expected.values()].filter((r) => genreWordsOf(r).has('pub'));
       expect(pubs.length).toBeGreaterThan(10);
       expect(live.vocabulary().establishmentFilters).toContain('pub');
       live.remove(pubs.map((r) => r.id));
@@ -197,7 +178,7 @@ describe('live data: upsert and remove against an engine built from scratch', ()
       // A compaction keeps the counts once each of the old base's genre words was counted
       // (here, with this seed, each had one of its venues replaced or removed).
       live.compact();
-      expect(baseGenreCounts(live)).toEqual(genreCountsOf(stream.expected.values()));
+      expect(sortedCounts(live.store.genreCounts)).toEqual(scanGenreCounts(stream.expected.values()));
       compareWithScratch(live, [...stream.expected.values()], 30_000, { ids: stream.everId, words: STALE_WORDS, names: stream.goneNames });
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import type { VenueRecord } from '../../src/schema/venue.js';
 import { CHAIN_NO, CHAIN_UNKNOWN, CHAIN_YES, NO_GENRE } from '../../src/store/venue-store.js';
 import { catersBit, catersMask, catersNames, normalizeWord } from '../../src/store/vocabulary.js';
 import { generateVenues } from '../../scripts/fixtures/generate-venues.js';
+import { scanGenreCounts, sortedCounts } from '../support/genre-counts.js';
 
 const at = (lat: number, lon: number) => ({ type: 'Point' as const, coordinates: [lat, lon] as [number, number] });
 
@@ -76,7 +77,7 @@ describe('VenueStore columns', () => {
       // a genre word that is also another venue's establishment flag: only genres count
       { id: 'e', name: 'Cellar', location: at(51.6, -0.1), additionalGenres: ['Free Wifi'] },
     ]).store;
-    expect(new Map([...withGenres.genreCounts!].sort())).toEqual(
+    expect(sortedCounts(withGenres.genreCounts)).toEqual(
       new Map([
         ['british', 1],
         ['coffee_shop', 1],
@@ -92,13 +93,9 @@ describe('VenueStore columns', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as VenueRecord);
-    const expected = new Map<string, number>();
-    for (const r of fixtures) {
-      const words = new Set([r.primaryGenre, ...(r.additionalGenres ?? [])].filter((g) => g !== undefined).map((g) => normalizeWord(g)));
-      for (const w of words) expected.set(w, (expected.get(w) ?? 0) + 1);
-    }
+    const expected = scanGenreCounts(fixtures);
     expect(expected.size).toBeGreaterThan(5);
-    expect(new Map([...createEngine(fixtures).store.genreCounts!].sort())).toEqual(new Map([...expected].sort()));
+    expect(sortedCounts(createEngine(fixtures).store.genreCounts)).toEqual(expected);
   });
 
   it('the search path stays under 150 bytes per venue (fixtures)', () => {
