@@ -6,7 +6,7 @@
 import type { VenueRecord } from '../schema/venue.js';
 import { VenueEncoder, type EncodedVenueParts } from '../store/venue-encoder.js';
 import { forEachLine, lineCount } from './ndjson-lines.js';
-import { isValidVenue } from './validate-venue.js';
+import { isValidParsedVenue } from './validate-venue.js';
 
 /** What {@link encodeLines} gives (plain data: a message can carry it). */
 export interface EncodedLines {
@@ -74,7 +74,7 @@ export function forEachValidVenue(
       malformed(line);
       return;
     }
-    if (isValidVenue(value)) valid(value as VenueRecord, line);
+    if (isValidParsedVenue(value)) valid(value as VenueRecord, line);
     else invalid(line);
   });
 }

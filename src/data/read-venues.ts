@@ -13,7 +13,7 @@ import { geoJsonFeatureToRecord } from './geojson.js';
 import { JsonElementSplitter } from './json-elements.js';
 import { LineChunker, forEachLine, lineCount } from './ndjson-lines.js';
 import { ValidatePool, type LineVerdict } from './validate-pool.js';
-import { describeLocation, validateVenue } from './validate-venue.js';
+import { describeLocation, validateParsedVenue } from './validate-venue.js';
 
 export type VenueFileFormat = 'ndjson' | 'json' | 'geojson';
 
@@ -267,7 +267,7 @@ async function readInto(
     try {
       let value = parse(text, line);
       if (format === 'geojson') value = geoJsonFeatureToRecord(value, { file: label, line });
-      admit(valid ? (value as VenueRecord) : validateVenue(value, { file: label, line }), line);
+      admit(valid ? (value as VenueRecord) : validateParsedVenue(value, { file: label, line }), line);
     } catch (err) {
       rejected(err, line);
     }
@@ -289,7 +289,7 @@ async function readInto(
       try {
         const value = values[k];
         if (value instanceof MalformedLine) throw value.error;
-        admit(bad === null || bad.has(line) ? validateVenue(value, { file: label, line }) : (value as VenueRecord), line);
+        admit(bad === null || bad.has(line) ? validateParsedVenue(value, { file: label, line }) : (value as VenueRecord), line);
       } catch (err) {
         rejected(err, line);
       }

@@ -2,6 +2,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { VenueSearchError, describeValue, isVenueSearchError, type VenueSearchErrorDetails } from '../errors.js';
 import { canonicalTimeZone } from '../hours/time-zone.js';
 import { checkWeeklyHours } from '../hours/weekly-intervals.js';
+import { compileParsedCheck, type ParsedValueCheck } from '../schema/parsed-check.js';
 import { VenueRecordSchema, type VenueRecord } from '../schema/venue.js';
 import { catersBit } from '../store/vocabulary.js';
 
@@ -14,6 +15,16 @@ let compiled: TypeCheck<typeof VenueRecordSchema> | undefined;
  */
 export function venueChecker(): TypeCheck<typeof VenueRecordSchema> {
   return (compiled ??= TypeCompiler.Compile(VenueRecordSchema));
+}
+
+let compiledForParsed: ParsedValueCheck | undefined;
+
+/**
+ * The record schema's check for values made by JSON.parse (schema/parsed-check.ts: the same
+ * verdict on them as {@link venueChecker}, about three times faster), compiled at its first use.
+ */
+export function parsedVenueChecker(): ParsedValueCheck {
+  return (compiledForParsed ??= compileParsedCheck(VenueRecordSchema));
 }
 
 export interface RecordLocation {
@@ -54,11 +65,22 @@ export function validateVenue(value: unknown, where: RecordLocation = {}): Venue
 }
 
 /**
- * Whether {@link validateVenue} accepts `value` (the same rules; no error built). For a
- * caller that only needs the verdict, such as the reader's worker threads.
+ * {@link validateVenue} for a value made by JSON.parse (a line of a venues file, a change
+ * log's record): the same verdict and errors, the schema checked faster. Only for such
+ * values: an object made in code may hide a property from the fast check (parsed-check.ts).
  */
-export function isValidVenue(value: unknown): boolean {
-  return venueChecker().Check(value) && ruleProblem(value as VenueRecord) === null;
+export function validateParsedVenue(value: unknown, where: RecordLocation = {}): VenueRecord {
+  if (isValidParsedVenue(value)) return value as VenueRecord;
+  return validateVenue(value, where); // throws the first problem
+}
+
+/**
+ * Whether {@link validateVenue} accepts `value`, a value made by JSON.parse (the same rules;
+ * no error built). For a caller that only needs the verdict, such as the reader's worker
+ * threads.
+ */
+export function isValidParsedVenue(value: unknown): boolean {
+  return parsedVenueChecker()(value) && ruleProblem(value as VenueRecord) === null;
 }
 
 /** A rule a schema-valid record breaks: the field, its bad value, and the rule broken. */

@@ -8,7 +8,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { encodeLines, forEachValidVenue } from './encode-lines.js';
-import { venueChecker } from './validate-venue.js';
+import { parsedVenueChecker } from './validate-venue.js';
 import type { ValidateJob, ValidateVerdict, ValidateWorkerMessage } from './validate-pool.js';
 
 parentPort!.on('message', (job: ValidateJob) => {
@@ -33,6 +33,6 @@ parentPort!.on('message', (job: ValidateJob) => {
 });
 
 // Ready once the record checker is compiled (at its first use otherwise, inside the first job).
-venueChecker();
+parsedVenueChecker();
 const ready: ValidateWorkerMessage = { ready: true };
 parentPort!.postMessage(ready);
