@@ -6,9 +6,11 @@ import { nearDistanceMeters } from '../geo/distance.js';
  * (outliers, such as a mistyped address or a same-named street in another town, dropped).
  * Null when fewer than `minShare` of the points lie in that cluster: the name is ambiguous
  * ("City Centre" of many towns) and is not learnt. Coordinates in degrees.
- * The result does not depend on the order of the points (the mean is summed in
- * coordinate order), so places kept up to date venue by venue (src/live) equal places
- * learnt afresh from the same venues.
+ * The result does not depend on the order of the points (each mean is summed in ascending
+ * order of its own coordinate), so places kept up to date venue by venue (src/live) equal
+ * places learnt afresh from the same venues. Sorted as typed arrays (numeric, no comparator
+ * call): a place such as "London" can gather hundreds of thousands of venues, and it is
+ * learnt again after every change naming it.
  */
 export function robustCentroid(
   lat: readonly number[],
@@ -18,25 +20,32 @@ export function robustCentroid(
 ): { lat: number; lon: number; count: number } | null {
   const n = lat.length;
   if (n === 0) return null;
-  const mLat = median(lat);
-  const mLon = median(lon);
-  let sLat = 0;
-  let sLon = 0;
+  const mLat = median(Float64Array.from(lat).sort());
+  const mLon = median(Float64Array.from(lon).sort());
+  // the points of the cluster, then each coordinate summed in ascending order
+  const inLat = new Float64Array(n);
+  const inLon = new Float64Array(n);
   let k = 0;
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => lat[a]! - lat[b]! || lon[a]! - lon[b]!);
-  for (const i of order) {
+  for (let i = 0; i < n; i++) {
     if (nearDistanceMeters(mLat, mLon, lat[i]!, lon[i]!) <= clusterMeters) {
-      sLat += lat[i]!;
-      sLon += lon[i]!;
+      inLat[k] = lat[i]!;
+      inLon[k] = lon[i]!;
       k++;
     }
   }
   if (k === 0 || k < minShare * n) return null;
-  return { lat: sLat / k, lon: sLon / k, count: k };
+  return { lat: ascendingSum(inLat.subarray(0, k).sort()) / k, lon: ascendingSum(inLon.subarray(0, k).sort()) / k, count: k };
 }
 
-function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+/** The median of ascending values (the mean of the middle two for an even count). */
+function median(sorted: Float64Array): number {
+  const m = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[m]! : (sorted[m - 1]! + sorted[m]!) / 2;
+}
+
+/** The sum of values already in ascending order, left to right. */
+function ascendingSum(sorted: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < sorted.length; i++) s += sorted[i]!;
+  return s;
 }
