@@ -65,9 +65,10 @@ export function validateVenue(value: unknown, where: RecordLocation = {}): Venue
 }
 
 /**
- * {@link validateVenue} for a value made by JSON.parse (a line of a venues file, a change
- * log's record): the same verdict and errors, the schema checked faster. Only for such
- * values: an object made in code may hide a property from the fast check (parsed-check.ts).
+ * {@link validateVenue} for a value made by JSON.parse (a record of a venues file, or the
+ * reader's record of a GeoJSON feature: its parsed properties spread into a literal): the
+ * same verdict and errors, the schema checked faster. Only for such values: an object made
+ * in code may hide a property from the fast check (parsed-check.ts).
  */
 export function validateParsedVenue(value: unknown, where: RecordLocation = {}): VenueRecord {
   if (isValidParsedVenue(value)) return value as VenueRecord;
