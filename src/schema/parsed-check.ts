@@ -93,7 +93,7 @@ class CheckWriter {
         const items = schema.items as TSchema[] | undefined;
         if (items === undefined) return `(Array.isArray(${v}) && ${v}.length === 0)`;
         const parts = [`Array.isArray(${v})`, `${v}.length === ${number(schema.maxItems)}`];
-        // an element is read into its own variable by the function of an object or array
+        // each element checked where it stands (an object or array element by its function)
         items.forEach((item, i) => parts.push(this.expression(item, `${v}[${i}]`)));
         return `(${parts.join(' && ')})`;
       }
