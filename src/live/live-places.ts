@@ -4,11 +4,61 @@ import type { VenueRecord } from '../schema/venue.js';
 /** What places are learnt from: a venue's id, address and point (a record has them). */
 export type AddressedVenue = Pick<VenueRecord, 'id' | 'formattedAddress' | 'location'>;
 
-/** One venue's share of a place: where it is and how its address spells the place. */
-interface Member {
-  readonly lat: number;
-  readonly lon: number;
-  readonly spelling: string;
+/**
+ * The venues naming one place, each in a slot of parallel arrays (where it is, how its address
+ * spells the place), found by id. A venue leaving moves the last slot into its own: the
+ * order of the slots is not kept (learnPlace does not depend on it). The arrays are handed to
+ * learnPlace as they are: no copy per place re-learnt.
+ */
+class PlaceMembers {
+  private readonly slotOf = new Map<string, number>();
+  private readonly ids: string[] = [];
+  readonly lat: number[] = [];
+  readonly lon: number[] = [];
+  private readonly spellings: string[] = [];
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** Adds the venue `id`, or moves it when it is here already. */
+  set(id: string, lat: number, lon: number, spelling: string): void {
+    let slot = this.slotOf.get(id);
+    if (slot === undefined) {
+      slot = this.ids.length;
+      this.slotOf.set(id, slot);
+      this.ids.push(id);
+    }
+    this.lat[slot] = lat;
+    this.lon[slot] = lon;
+    this.spellings[slot] = spelling;
+  }
+
+  delete(id: string): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    this.slotOf.delete(id);
+    const last = this.ids.length - 1;
+    if (slot !== last) {
+      const moved = this.ids[last]!;
+      this.ids[slot] = moved;
+      this.lat[slot] = this.lat[last]!;
+      this.lon[slot] = this.lon[last]!;
+      this.spellings[slot] = this.spellings[last]!;
+      this.slotOf.set(moved, slot);
+    }
+    this.ids.pop();
+    this.lat.pop();
+    this.lon.pop();
+    this.spellings.pop();
+  }
+
+  /** The members as learnPlace reads them (the coordinates are this object's own arrays). */
+  group(): Group {
+    const spellings = new Map<string, number>();
+    for (const spelling of this.spellings) spellings.set(spelling, (spellings.get(spelling) ?? 0) + 1);
+    return { lat: this.lat, lon: this.lon, spellings };
+  }
 }
 
 /**
@@ -21,9 +71,10 @@ interface Member {
  */
 export class LivePlaces {
   private target: LearntPlaces;
-  /** `kind:key` -> the venues naming that place, by id. */
-  private readonly groups = new Map<string, Map<string, Member>>();
-  private readonly touched = new Set<string>();
+  /** The venues naming each place, by kind and key. */
+  private readonly groups = { area: new Map<string, PlaceMembers>(), postcode: new Map<string, PlaceMembers>() };
+  /** The places whose venues changed since the last flush, by kind. */
+  private readonly touched = { area: new Set<string>(), postcode: new Set<string>() };
 
   /** Learns from `records` (the current set) and replaces everything `target` held. */
   constructor(target: LearntPlaces, records: Iterable<AddressedVenue>) {
@@ -53,49 +104,40 @@ export class LivePlaces {
   }
 
   add(r: AddressedVenue): void {
+    const [lat, lon] = r.location.coordinates;
     for (const p of placesNamedBy(r)) {
-      const k = `${p.kind}:${p.key}`;
-      let g = this.groups.get(k);
-      if (g === undefined) {
-        g = new Map();
-        this.groups.set(k, g);
+      const groups = this.groups[p.kind];
+      let members = groups.get(p.key);
+      if (members === undefined) {
+        members = new PlaceMembers();
+        groups.set(p.key, members);
       }
-      g.set(r.id, { lat: r.location.coordinates[0], lon: r.location.coordinates[1], spelling: p.spelling });
-      this.touched.add(k);
+      members.set(r.id, lat, lon, p.spelling);
+      this.touched[p.kind].add(p.key);
     }
   }
 
   remove(r: AddressedVenue): void {
     for (const p of placesNamedBy(r)) {
-      const k = `${p.kind}:${p.key}`;
-      const g = this.groups.get(k);
-      if (g === undefined) continue;
-      g.delete(r.id);
-      if (g.size === 0) this.groups.delete(k);
-      this.touched.add(k);
+      const groups = this.groups[p.kind];
+      const members = groups.get(p.key);
+      if (members === undefined) continue;
+      members.delete(r.id);
+      if (members.size === 0) groups.delete(p.key);
+      this.touched[p.kind].add(p.key);
     }
   }
 
   /** Re-learns the places touched since the last flush. */
   flush(): void {
-    for (const k of this.touched) {
-      const colon = k.indexOf(':');
-      const kind = k.slice(0, colon) as 'area' | 'postcode';
-      const key = k.slice(colon + 1);
-      const members = this.groups.get(k);
-      let place;
-      if (members !== undefined) {
-        const g: Group = { lat: [], lon: [], spellings: new Map() };
-        for (const m of members.values()) {
-          g.lat.push(m.lat);
-          g.lon.push(m.lon);
-          g.spellings.set(m.spelling, (g.spellings.get(m.spelling) ?? 0) + 1);
-        }
-        place = learnPlace(kind, key, g);
+    for (const kind of ['postcode', 'area'] as const) {
+      const touched = this.touched[kind];
+      for (const key of touched) {
+        const members = this.groups[kind].get(key);
+        this.target.update(kind, key, members === undefined ? undefined : learnPlace(kind, key, members.group()));
       }
-      this.target.update(kind, key, place);
+      touched.clear();
     }
-    this.touched.clear();
   }
 }
 
