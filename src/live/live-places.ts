@@ -5,55 +5,65 @@ import type { VenueRecord } from '../schema/venue.js';
 export type AddressedVenue = Pick<VenueRecord, 'id' | 'formattedAddress' | 'location'>;
 
 /**
- * The venues naming one place, each in a slot of parallel arrays (where it is, how its address
- * spells the place), found by id. A venue leaving moves the last slot into its own: the
- * order of the slots is not kept (learnPlace does not depend on it). The arrays are handed to
- * learnPlace as they are: no copy per place re-learnt.
+ * The venues naming one place, in parallel arrays (where each is, how its address spells
+ * the place), in no particular order (learnPlace does not depend on it). A venue that leaves
+ * is marked by id and taken out at the next {@link settle} (a scan that stops once every
+ * leaving venue is found; learning the place again reads all its venues anyway): no index by
+ * id is kept. The arrays are handed to learnPlace as they are.
+ *
+ * Invariant: a venue is here at most once. LivePlaces adds each current venue once, and a
+ * batch takes a replaced venue out (remove) before it adds its new record (add, which
+ * settles first, so that the new record is not taken for the leaving one).
  */
 class PlaceMembers {
-  private readonly slotOf = new Map<string, number>();
   private readonly ids: string[] = [];
   readonly lat: number[] = [];
   readonly lon: number[] = [];
   private readonly spellings: string[] = [];
+  /** The ids of the venues leaving at the next settle (null: none). */
+  private leaving: Set<string> | null = null;
 
-  get size(): number {
-    return this.ids.length;
+  add(id: string, lat: number, lon: number, spelling: string): void {
+    if (this.leaving !== null) this.settle();
+    this.ids.push(id);
+    this.lat.push(lat);
+    this.lon.push(lon);
+    this.spellings.push(spelling);
   }
 
-  /** Adds the venue `id`, or moves it when it is here already. */
-  set(id: string, lat: number, lon: number, spelling: string): void {
-    let slot = this.slotOf.get(id);
-    if (slot === undefined) {
-      slot = this.ids.length;
-      this.slotOf.set(id, slot);
-      this.ids.push(id);
+  remove(id: string): void {
+    (this.leaving ??= new Set()).add(id);
+  }
+
+  /** Takes the leaving venues out (each replaced by the last venue); returns how many are left. */
+  settle(): number {
+    const leaving = this.leaving;
+    const { ids, lat, lon, spellings } = this;
+    if (leaving !== null) {
+      let n = ids.length;
+      let found = 0;
+      for (let i = 0; i < n && found < leaving.size; ) {
+        if (!leaving.has(ids[i]!)) {
+          i++;
+          continue;
+        }
+        found++;
+        n--;
+        ids[i] = ids[n]!;
+        lat[i] = lat[n]!;
+        lon[i] = lon[n]!;
+        spellings[i] = spellings[n]!;
+      }
+      ids.length = n;
+      lat.length = n;
+      lon.length = n;
+      spellings.length = n;
+      this.leaving = null;
     }
-    this.lat[slot] = lat;
-    this.lon[slot] = lon;
-    this.spellings[slot] = spelling;
+    return ids.length;
   }
 
-  delete(id: string): void {
-    const slot = this.slotOf.get(id);
-    if (slot === undefined) return;
-    this.slotOf.delete(id);
-    const last = this.ids.length - 1;
-    if (slot !== last) {
-      const moved = this.ids[last]!;
-      this.ids[slot] = moved;
-      this.lat[slot] = this.lat[last]!;
-      this.lon[slot] = this.lon[last]!;
-      this.spellings[slot] = this.spellings[last]!;
-      this.slotOf.set(moved, slot);
-    }
-    this.ids.pop();
-    this.lat.pop();
-    this.lon.pop();
-    this.spellings.pop();
-  }
-
-  /** The members as learnPlace reads them (the coordinates are this object's own arrays). */
+  /** The venues as learnPlace reads them (the coordinates are this object's own arrays), once settled. */
   group(): Group {
     const spellings = new Map<string, number>();
     for (const spelling of this.spellings) spellings.set(spelling, (spellings.get(spelling) ?? 0) + 1);
@@ -63,8 +73,8 @@ class PlaceMembers {
 
 /**
  * Places learnt from a changing record set, kept up to date venue by venue: the venues
- * naming each area and postcode are kept by venue id, and a change re-learns only the
- * places the changed venues name (learnPlace over that place's venues). The result is
+ * naming each area and postcode are kept per place (PlaceMembers), and a change re-learns
+ * only the places the changed venues name (learnPlace over that place's venues). The result is
  * written into a LearntPlaces (the one the engine's place resolver reads), so that it
  * always equals `new LearntPlaces(current records)` (learnPlace does not depend on the
  * order of a place's venues).
@@ -112,18 +122,16 @@ export class LivePlaces {
         members = new PlaceMembers();
         groups.set(p.key, members);
       }
-      members.set(r.id, lat, lon, p.spelling);
+      members.add(r.id, lat, lon, p.spelling);
       this.touched[p.kind].add(p.key);
     }
   }
 
   remove(r: AddressedVenue): void {
     for (const p of placesNamedBy(r)) {
-      const groups = this.groups[p.kind];
-      const members = groups.get(p.key);
+      const members = this.groups[p.kind].get(p.key);
       if (members === undefined) continue;
-      members.delete(r.id);
-      if (members.size === 0) groups.delete(p.key);
+      members.remove(r.id);
       this.touched[p.kind].add(p.key);
     }
   }
@@ -131,10 +139,14 @@ export class LivePlaces {
   /** Re-learns the places touched since the last flush. */
   flush(): void {
     for (const kind of ['postcode', 'area'] as const) {
+      const groups = this.groups[kind];
       const touched = this.touched[kind];
       for (const key of touched) {
-        const members = this.groups[kind].get(key);
-        this.target.update(kind, key, members === undefined ? undefined : learnPlace(kind, key, members.group()));
+        const members = groups.get(key);
+        let place;
+        if (members !== undefined && members.settle() > 0) place = learnPlace(kind, key, members.group());
+        else groups.delete(key);
+        this.target.update(kind, key, place);
       }
       touched.clear();
     }
