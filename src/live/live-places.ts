@@ -1,4 +1,4 @@
-import { learnPlace, placesNamedBy, type Group, type LearntPlaces } from '../places/learnt-places.js';
+import { learnPlace, placesNamedBy, type AreaNameMemo, type Group, type LearntPlaces } from '../places/learnt-places.js';
 import type { VenueRecord } from '../schema/venue.js';
 
 /** What places are learnt from: a venue's id, address and point (a record has them). */
@@ -90,7 +90,8 @@ export class LivePlaces {
   constructor(target: LearntPlaces, records: Iterable<AddressedVenue>) {
     this.target = target;
     clear(target);
-    for (const r of records) this.add(r);
+    const memo: AreaNameMemo = new Map();
+    for (const r of records) this.add(r, memo);
     this.flush();
   }
 
@@ -113,9 +114,10 @@ export class LivePlaces {
     return this.target;
   }
 
-  add(r: AddressedVenue): void {
+  /** Adds a venue (`memo`: the build's, see AreaNameMemo). */
+  add(r: AddressedVenue, memo?: AreaNameMemo): void {
     const [lat, lon] = r.location.coordinates;
-    for (const p of placesNamedBy(r)) {
+    for (const p of placesNamedBy(r, memo)) {
       const groups = this.groups[p.kind];
       let members = groups.get(p.key);
       if (members === undefined) {

@@ -69,12 +69,13 @@ export class LearntPlaces {
   private learn(count: number, latOf: (i: number) => number, lonOf: (i: number) => number, addressOf: (i: number) => string | undefined, options: LearntPlacesOptions): void {
     const areaGroups = new Map<string, Group>();
     const postcodeGroups = new Map<string, Group>();
+    const memo: AreaNameMemo = new Map();
     for (let i = 0; i < count; i++) {
       const address = addressOf(i);
       if (address === undefined) continue;
       const lat = latOf(i);
       const lon = lonOf(i);
-      for (const { key, spelling, kind } of placesNamedIn(address)) addTo(kind === 'postcode' ? postcodeGroups : areaGroups, key, spelling, lat, lon);
+      for (const { key, spelling, kind } of placesNamedIn(address, memo)) addTo(kind === 'postcode' ? postcodeGroups : areaGroups, key, spelling, lat, lon);
     }
     for (const [code, g] of postcodeGroups) this.update('postcode', code, learnPlace('postcode', code, g, options));
     for (const [key, g] of areaGroups) this.update('area', key, learnPlace('area', key, g, options));
@@ -129,13 +130,22 @@ export interface NamedPlace {
   readonly spelling: string;
 }
 
+/**
+ * The area named by each address part met so far in one pass over many addresses, with its
+ * place key (null: the part names none). Addresses repeat their towns and districts: in the
+ * FHRS London extract, 73 % of the parts after the first are repeats, and working out a
+ * part's area costs most of {@link placesNamedIn} (about 1.6 of 1.95 µs an address). Held for
+ * one pass only: it grows with the distinct parts.
+ */
+export type AreaNameMemo = Map<string, { readonly area: string; readonly key: string } | null>;
+
 /** The places a venue's address names, each once (see the class comment for the rules). */
-export function placesNamedBy(r: Pick<VenueRecord, 'formattedAddress'>): NamedPlace[] {
-  return r.formattedAddress === undefined ? [] : placesNamedIn(r.formattedAddress);
+export function placesNamedBy(r: Pick<VenueRecord, 'formattedAddress'>, memo?: AreaNameMemo): NamedPlace[] {
+  return r.formattedAddress === undefined ? [] : placesNamedIn(r.formattedAddress, memo);
 }
 
-/** The places an address names, each once (see the class comment for the rules). */
-export function placesNamedIn(address: string): NamedPlace[] {
+/** The places an address names, each once (see the class comment for the rules); `memo`: one pass's (see AreaNameMemo). */
+export function placesNamedIn(address: string, memo?: AreaNameMemo): NamedPlace[] {
   const out: NamedPlace[] = [];
   const seenHere = new Set<string>();
   for (const m of address.toUpperCase().matchAll(UK_POSTCODE_IN_TEXT)) {
@@ -147,14 +157,23 @@ export function placesNamedIn(address: string): NamedPlace[] {
   }
   const parts = address.split(',');
   for (let p = 1; p < parts.length; p++) {
-    const area = areaName(parts[p]!);
-    if (area === null) continue;
-    const key = placeKey(area);
-    if (key === '' || seenHere.has(key)) continue;
-    seenHere.add(key);
-    out.push({ kind: 'area', key, spelling: area });
+    const named = areaOfPart(parts[p]!, memo);
+    if (named === null || named.key === '' || seenHere.has(named.key)) continue;
+    seenHere.add(named.key);
+    out.push({ kind: 'area', key: named.key, spelling: named.area });
   }
   return out;
+}
+
+/** The area an address part names, with its place key (null: none), through `memo` when given. */
+function areaOfPart(part: string, memo: AreaNameMemo | undefined): { readonly area: string; readonly key: string } | null {
+  let named = memo?.get(part);
+  if (named === undefined) {
+    const area = areaName(part);
+    named = area === null ? null : { area, key: placeKey(area) };
+    memo?.set(part, named);
+  }
+  return named;
 }
 
 /** What a group of venues teaches about one place, or undefined (too few, or ambiguous). */
