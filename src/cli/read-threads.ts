@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 /**
  * Most threads a command reads a venues file with by default (createEngineFromFile's
  * `threads`; `snapshot --threads` may ask up to MAX_READ_THREADS): at 1M venues on 2 cores,
- * 2 threads read and build in about 3.7 s against 5.3 s for 1 (docs/data-model.md); more
+ * 2 threads read and build in about 3.5 s against 4.6 s for 1 (docs/data-model.md); more
  * than 2 were not measured (the machines we measure on have two cores).
  */
 const MAX_DEFAULT_READ_THREADS = 4;
