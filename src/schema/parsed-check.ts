@@ -1,31 +1,41 @@
 /**
- * A schema's check for values made by JSON.parse, compiled to JavaScript as TypeBox's
- * TypeCompiler compiles its own, with the same verdict on such values (test/schema/
- * parsed-check.test.ts compares them). TypeBox stays the one definition of the rules and
- * gives every error message; this check only answers valid or not, faster on records:
+ * A schema's fast check, compiled to JavaScript as TypeBox's TypeCompiler compiles its own.
+ * TypeBox stays the one definition of the rules and gives every error message; this check
+ * only answers valid or not, faster on records:
  * - an object's properties are visited once each with `for...in` (a read through the
  *   enumeration cache), where TypeBox reads every known key (for a record, some thirty
  *   absent optional ones, each a megamorphic miss across the records' shapes) and lists the
  *   own keys into a fresh array to find unknown ones;
  * - an array is walked by index, where TypeBox makes a closure and an iterator per array.
  *
- * The same verdict holds for JSON values only: plain objects whose own properties are all
- * enumerable data properties (JSON.parse makes no other). An object made in code may have a
- * non-enumerable own property that `for...in` does not see and TypeBox does: check those with
- * TypeBox.
+ * Two kinds of values (FastCheckOptions.values):
+ * - 'json' (compileParsedCheck): values made by JSON.parse, plain objects whose own properties
+ *   are all enumerable data properties. On them the verdict is TypeBox's, valid or not
+ *   (test/schema/parsed-check.test.ts compares them).
+ * - 'any' (compileValueCheck): values made in code, which may hold what `for...in` does not
+ *   see and TypeBox does (a non-enumerable own property, a prototype's property or method).
+ *   Every object must also have Object.prototype or null as its prototype, and as many own
+ *   property names (Object.getOwnPropertyNames, as TypeBox lists them) as own keys `for...in`
+ *   visited; every array Array.prototype. So true means TypeBox says valid; false means "ask TypeBox"
+ *   (a plain value TypeBox refuses, or one this check cannot vouch for). Costs one list of
+ *   property names per object, which TypeBox makes too.
  *
- * The subset compiled: Object (properties, required, additionalProperties false or absent),
- * String (minLength, maxLength, pattern), Number and Integer (minimum, maximum, exclusive
- * bounds), Boolean, Null, Literal, Union, Array (items, minItems, maxItems) and Tuple. A node
- * with any other kind or keyword is checked by TypeBox's compiled check of that node, so the
- * verdict stays TypeBox's whatever the schema grows.
+ * The subset compiled: Object (properties, required, additionalProperties false or absent; no
+ * key that Object.prototype has, such as `constructor`: TypeBox reads an absent one through
+ * the prototype), String (minLength, maxLength, pattern), Number and Integer (minimum,
+ * maximum, exclusive bounds), Boolean, Null, Literal, Union, Array (items, minItems, maxItems)
+ * and Tuple. A node with any other kind or keyword is checked by TypeBox's compiled check of
+ * that node, so the verdict stays TypeBox's whatever the schema grows.
  */
 import { Kind, type TSchema } from '@sinclair/typebox';
 import { TypeSystemPolicy } from '@sinclair/typebox/system';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 
-/** A compiled verdict: whether a value made by JSON.parse meets the schema. */
+/** A compiled verdict: whether a value meets the schema (see the module comment for which values). */
 export type ParsedValueCheck = (value: unknown) => boolean;
+
+/** Which values a fast check is compiled for (see the module comment). */
+type CheckedValues = 'json' | 'any';
 
 /** Keywords that say nothing about validity, allowed on every node. */
 const ANNOTATIONS = ['$id', '$comment', 'title', 'description', 'default', 'examples', 'type'];
@@ -52,10 +62,24 @@ const NUMERIC = new Set(['minLength', 'maxLength', 'minimum', 'maximum', 'exclus
  * JSON.parse: true exactly when TypeBox's `TypeCompiler.Compile(schema).Check` is.
  */
 export function compileParsedCheck(schema: TSchema): ParsedValueCheck {
+  return compileFastCheck(schema, 'json');
+}
+
+/**
+ * Compiles `schema` into a check for any value, made in code or not: true only when
+ * TypeBox's `TypeCompiler.Compile(schema).Check` is; false when TypeBox refuses the value or
+ * this check cannot vouch for it (an object not plain: see the module comment), so a caller
+ * asks TypeBox then.
+ */
+export function compileValueCheck(schema: TSchema): ParsedValueCheck {
+  return compileFastCheck(schema, 'any');
+}
+
+function compileFastCheck(schema: TSchema, values: CheckedValues): ParsedValueCheck {
   // TypeBox's non-default policies change its verdicts: then its own check is the check.
   const policy = TypeSystemPolicy;
   if (policy.AllowNaN || policy.AllowArrayObject || policy.AllowNullVoid || policy.ExactOptionalPropertyTypes) return typeBoxCheck(schema);
-  const writer = new CheckWriter();
+  const writer = new CheckWriter(values);
   const root = writer.expression(schema, 'value');
   const source = `${writer.functions.join('\n')}\nreturn function check(value) { return ${root}; };`;
   return new Function('external', source)(writer.externals) as ParsedValueCheck;
@@ -74,6 +98,12 @@ class CheckWriter {
   readonly externals: unknown[] = [];
   /** The function of each object or array node written so far (a schema used in several places, such as the weekly hours, has one). */
   private readonly named = new Map<TSchema, string>();
+  /** 'any': every object and array is also checked to be plain (see the module comment). */
+  private readonly plain: boolean;
+
+  constructor(values: CheckedValues) {
+    this.plain = values === 'any';
+  }
 
   /** A JavaScript expression, true when the variable `v` meets `schema`. */
   expression(schema: TSchema, v: string): string {
@@ -129,7 +159,8 @@ class CheckWriter {
   /**
    * An object node's function: each own key visited once; a known key's value checked (an
    * optional one only when not undefined, as TypeBox does), an unknown key refused when
-   * additional properties are not allowed, and the required keys counted.
+   * additional properties are not allowed, and the required keys counted. For any value
+   * ('any'), also the prototype, and the keys visited against the own property names.
    */
   private objectFunction(schema: TSchema): string {
     const properties = (schema.properties ?? {}) as Record<string, TSchema>;
@@ -141,18 +172,23 @@ class CheckWriter {
         : `case ${JSON.stringify(key)}: if (x !== undefined && !${check}) return false; break;`;
     });
     const unknownKey = schema.additionalProperties === false ? 'return false;' : 'break;';
+    const plain = this.plain;
     return this.declare(
       (name) => `function ${name}(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;${plain ? `
+  const prototype = Object.getPrototypeOf(v);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  let visited = 0;` : ''}
   let required = 0;
-  for (const key in v) {
+  for (const key in v) {${plain ? `
+    if (Object.prototype.hasOwnProperty.call(v, key)) visited++;` : ''}
     const x = v[key];
     switch (key) {
       ${cases.join('\n      ')}
       default: ${unknownKey}
     }
   }
-  return required === ${required.size};
+  return required === ${required.size}${plain ? ' && visited === Object.getOwnPropertyNames(v).length' : ''};
 }`,
     );
   }
@@ -166,7 +202,7 @@ class CheckWriter {
     const check = this.expression(schema.items as TSchema, 'x');
     return this.declare(
       (name) => `function ${name}(v) {
-  if (!Array.isArray(v)${bounds}) return false;
+  if (!Array.isArray(v)${bounds}${this.plain ? ' || Object.getPrototypeOf(v) !== Array.prototype' : ''}) return false;
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
     if (!${check}) return false;
@@ -200,6 +236,8 @@ function compilable(schema: TSchema, kind: string): boolean {
   if (kind === 'Object') {
     if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return false;
     const properties = (schema.properties ?? {}) as Record<string, TSchema>;
+    // TypeBox reads a known key that is absent through the prototype (`v.constructor`)
+    if (Object.keys(properties).some((key) => key in Object.prototype)) return false;
     for (const key of (schema.required ?? []) as string[]) {
       const property = properties[key];
       // a required key with no property schema, or one of a kind outside the subset (Any,

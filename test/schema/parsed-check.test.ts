@@ -4,13 +4,16 @@
  * valid or not. The values: the fixtures, a record with every field, and tens of thousands of
  * mutants of them (a value replaced, a key removed or added, an array grown or emptied, strings
  * at every length limit of the interface), each passed through JSON text as a reader gets it.
+ * The check for values made in code (compileValueCheck) must agree on the same values, and on
+ * values JSON cannot make (hidden properties, prototypes) never say valid where TypeBox does not.
  */
 import { readFileSync } from 'node:fs';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../scripts/fixtures/random.js';
-import { compileParsedCheck } from '../../src/schema/parsed-check.js';
+import { compileParsedCheck, compileValueCheck } from '../../src/schema/parsed-check.js';
+import { validateVenue } from '../../src/data/validate-venue.js';
 import { VenueRecordSchema } from '../../src/schema/venue.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -212,5 +215,121 @@ describe('compileParsedCheck', () => {
     expect(check({ a: 'x', b: 1 })).toBe(true);
     expect(check({ b: 1 })).toBe(false);
     expect(TypeCompiler.Compile(schema).Check({ a: 'x', b: 1 })).toBe(true);
+  });
+});
+
+/** Object.defineProperty with a non-enumerable data property (for...in does not see it; TypeBox does). */
+function hide(o: object, key: string, value: unknown): void {
+  Object.defineProperty(o, key, { value, enumerable: false, writable: true, configurable: true });
+}
+
+describe('compileValueCheck', () => {
+  const oracle = TypeCompiler.Compile(VenueRecordSchema);
+  const check = compileValueCheck(VenueRecordSchema);
+  const fixtures = readFileSync(new URL('../../fixtures/venues.ndjson', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Json);
+  const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+  it('agrees with TypeBox on plain values: the fixtures, a full record and 20,000 mutants', () => {
+    expect(check(FULL_RECORD)).toBe(true);
+    for (const record of fixtures) expect(check(record)).toBe(oracle.Check(record));
+    const rng = new Rng(20261130);
+    const seeds = [FULL_RECORD, ...fixtures.slice(0, 200)];
+    const disagreements: string[] = [];
+    let valid = 0;
+    for (let k = 0; k < 20_000; k++) {
+      const value = mutant(seeds[k % seeds.length]!, rng);
+      const expected = oracle.Check(value);
+      if (expected) valid++;
+      if (check(value) !== expected && disagreements.length < 5) disagreements.push(JSON.stringify(value).slice(0, 400));
+    }
+    expect(disagreements).toEqual([]);
+    expect(valid).toBeGreaterThan(2000);
+  });
+
+  it('never vouches for a value with a hidden property, an odd prototype or an odd array', () => {
+    const base = copy(fixtures[0]!) as Record<string, unknown>;
+    expect(check(base)).toBe(true);
+    // a non-enumerable own key: unknown (TypeBox refuses), or known with a bad value (refuses)
+    const unknownHidden = copy(base);
+    hide(unknownHidden, 'secret', 1);
+    const badHidden = copy(base);
+    hide(badHidden, 'description', 5);
+    const badHiddenDeep = copy(base);
+    hide(badHiddenDeep.location as object, 'extra', true);
+    // a prototype's getter TypeBox reads for an absent key (a bad value), and a class instance
+    class WithGetter {
+      get description(): unknown {
+        return 5;
+      }
+    }
+    const inherited = Object.assign(new WithGetter(), copy(base));
+    // an array whose iterator (TypeBox's walk: for...of) yields other values than its indices hold
+    class Refusing<T> extends Array<T> {
+      override *[Symbol.iterator](): ArrayIterator<T> {
+        yield 5 as T;
+      }
+    }
+    const oddArray = copy(base);
+    oddArray.establishmentFlags = Refusing.from(['servesFood']);
+    for (const value of [unknownHidden, badHidden, badHiddenDeep, inherited, oddArray]) {
+      expect(oracle.Check(value)).toBe(false);
+      expect(check(value)).toBe(false);
+    }
+    // valid to TypeBox but not plain: not vouched for, and validateVenue still accepts it (TypeBox judges)
+    class Plain {}
+    const instance = Object.assign(new Plain(), copy(base));
+    expect(oracle.Check(instance)).toBe(true);
+    expect(check(instance)).toBe(false);
+    expect(validateVenue(instance)).toBe(instance);
+    // no prototype at all is plain data
+    const bare = Object.assign(Object.create(null) as object, copy(base));
+    expect(check(bare)).toBe(oracle.Check(bare));
+    expect(check(bare)).toBe(true);
+  });
+
+  it('counts own keys only when Object.prototype has an enumerable property', () => {
+    // A schema allowing unknown keys: an inherited enumerable key must not stand for a hidden own one.
+    const schema = Type.Object({ a: Type.Optional(Type.String()) });
+    const loose = compileValueCheck(schema);
+    const value = {};
+    hide(value, 'a', 5);
+    const proto = Object.prototype as Record<string, unknown>;
+    Object.defineProperty(proto, 'polluted', { value: 1, enumerable: true, configurable: true, writable: true });
+    try {
+      expect(TypeCompiler.Compile(schema).Check(value)).toBe(false);
+      expect(loose(value)).toBe(false);
+      expect(loose({ a: 'x' })).toBe(true);
+    } finally {
+      delete proto.polluted;
+    }
+  });
+
+  it('leaves a known key Object.prototype also has to TypeBox (it reads an absent one through the prototype)', () => {
+    const schema = Type.Object({ constructor: Type.Optional(Type.String()), a: Type.String() });
+    const typeBox = TypeCompiler.Compile(schema);
+    for (const compile of [compileValueCheck, compileParsedCheck]) {
+      const fast = compile(schema);
+      for (const value of [{ a: 'x' }, JSON.parse('{"a":"x","constructor":"c"}') as object, { a: 1 }]) expect(fast(value)).toBe(typeBox.Check(value));
+    }
+  });
+
+  it('says valid for random records built in code whenever, and only when, TypeBox does, unless one is not plain', () => {
+    const rng = new Rng(7);
+    let vouched = 0;
+    for (let k = 0; k < 3000; k++) {
+      const value = copy(fixtures[k % fixtures.length]!) as Record<string, unknown>;
+      const change = rng.int(0, 3);
+      if (change === 0) hide(value, rng.pick(['description', 'secret', 'vibes']), rng.pick(REPLACEMENTS));
+      else if (change === 1) Object.setPrototypeOf(value, rng.chance(0.5) ? null : { vibes: 'x' });
+      const expected = oracle.Check(value);
+      const got = check(value);
+      if (got) vouched++;
+      if (got) expect(expected).toBe(true);
+      if (change === 2 || (change === 1 && Object.getPrototypeOf(value) === null)) expect(got).toBe(expected);
+    }
+    expect(vouched).toBeGreaterThan(1000);
   });
 });
