@@ -146,23 +146,33 @@ export function placesNamedBy(r: Pick<VenueRecord, 'formattedAddress'>, memo?: A
 
 /** The places an address names, each once (see the class comment for the rules); `memo`: one pass's (see AreaNameMemo). */
 export function placesNamedIn(address: string, memo?: AreaNameMemo): NamedPlace[] {
+  // A handful of places an address: each key looked for in `out` itself (no set per address).
   const out: NamedPlace[] = [];
-  const seenHere = new Set<string>();
-  for (const m of address.toUpperCase().matchAll(UK_POSTCODE_IN_TEXT)) {
-    for (const code of [m[1]!, `${m[1]} ${m[2]}`]) {
-      if (seenHere.has(code)) continue;
-      seenHere.add(code);
-      out.push({ kind: 'postcode', key: code, spelling: code });
-    }
+  const text = address.toUpperCase();
+  const postcodes = POSTCODES_IN_ADDRESS;
+  postcodes.lastIndex = 0;
+  for (let m = postcodes.exec(text); m !== null; m = postcodes.exec(text)) {
+    const outward = m[1]!;
+    if (!named(out, outward)) out.push({ kind: 'postcode', key: outward, spelling: outward });
+    const full = `${outward} ${m[2]!}`;
+    if (!named(out, full)) out.push({ kind: 'postcode', key: full, spelling: full });
   }
   const parts = address.split(',');
   for (let p = 1; p < parts.length; p++) {
-    const named = areaOfPart(parts[p]!, memo);
-    if (named === null || named.key === '' || seenHere.has(named.key)) continue;
-    seenHere.add(named.key);
-    out.push({ kind: 'area', key: named.key, spelling: named.area });
+    const area = areaOfPart(parts[p]!, memo);
+    if (area === null || area.key === '' || named(out, area.key)) continue;
+    out.push({ kind: 'area', key: area.key, spelling: area.area });
   }
   return out;
+}
+
+/** UK_POSTCODE_IN_TEXT's own copy for placesNamedIn's exec loop (a global regex keeps its place in lastIndex). */
+const POSTCODES_IN_ADDRESS = new RegExp(UK_POSTCODE_IN_TEXT.source, UK_POSTCODE_IN_TEXT.flags);
+
+/** Whether `out` names `key` already. */
+function named(out: readonly NamedPlace[], key: string): boolean {
+  for (let k = 0; k < out.length; k++) if (out[k]!.key === key) return true;
+  return false;
 }
 
 /** The area an address part names, with its place key (null: none), through `memo` when given. */

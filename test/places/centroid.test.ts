@@ -2,12 +2,12 @@
  * robustCentroid (src/places/centroid.ts) against values computed here: the coordinate-wise
  * median by a plain sort, the cluster placed with GeographicLib (inliers well within the
  * radius, outliers well beyond it, so the engine's distance rule and the geodesic agree), and
- * the mean of the inliers.
+ * the mean of the inliers. The median's selection against a plain sort.
  */
 import geographiclib from 'geographiclib-geodesic';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../scripts/fixtures/random.js';
-import { robustCentroid } from '../../src/places/centroid.js';
+import { median, robustCentroid } from '../../src/places/centroid.js';
 import { geodesic } from '../support/oracle.js';
 
 const WGS84 = geographiclib.Geodesic.WGS84;
@@ -94,6 +94,50 @@ describe('robustCentroid', () => {
       const order = g.lat.map((_, i) => i).sort(() => rng.next() - 0.5);
       const again = robustCentroid(order.map((i) => g.lat[i]!), order.map((i) => g.lon[i]!), r, 0.6)!;
       expect([again.lat, again.lon, again.count]).toEqual([c.lat, c.lon, c.count]);
+    }
+  });
+
+  it('keeps the points due north just inside the radius, whatever the latitude screen skips', () => {
+    const [lat0, lon0] = [51.5074, -0.1278];
+    const at = (meters: number) => moved(lat0, lon0, 0, meters);
+    const centre = Array.from({ length: 6 }, () => [lat0, lon0]);
+    const points = [...centre, at(4990), at(5010), at(5060), at(6000), moved(lat0, lon0, 180, 4995)];
+    const c = robustCentroid(points.map((p) => p[0]!), points.map((p) => p[1]!), 5000, 0.6)!;
+    // the median is the centre; inside: the six there, 4990 m north and 4995 m south (GeographicLib distances)
+    expect(c.count).toBe(8);
+    const inside = [0, 1, 2, 3, 4, 5, 6, 10];
+    expect(c.lat).toBeCloseTo(inside.reduce((s, k) => s + points[k]![0]!, 0) / 8, 11);
+  });
+
+  it('gives the same centre to the bit for a large group in any order (more points than the scratch holds)', () => {
+    const rng = new Rng(77);
+    const g = group(rng, 53.48, -2.24, 5000, 3000, 900);
+    const c = robustCentroid(g.lat, g.lon, 5000, 0.6)!;
+    expect(c.count).toBe(3000);
+    expect(c.lat).toBeCloseTo(g.inside.reduce((s, k) => s + g.lat[k]!, 0) / 3000, 11);
+    expect(c.lon).toBeCloseTo(g.inside.reduce((s, k) => s + g.lon[k]!, 0) / 3000, 11);
+    const order = g.lat.map((_, i) => i).sort(() => rng.next() - 0.5);
+    const again = robustCentroid(order.map((i) => g.lat[i]!), order.map((i) => g.lon[i]!), 5000, 0.6)!;
+    expect([again.lat, again.lon]).toEqual([c.lat, c.lon]);
+  });
+});
+
+describe('median', () => {
+  it('is the middle of a plain sort (the mean of the two middles for an even count), on every kind of order', () => {
+    const rng = new Rng(5);
+    const shapes: Array<(n: number) => number[]> = [
+      (n) => Array.from({ length: n }, () => rng.next() * 100 - 50),
+      (n) => Array.from({ length: n }, () => rng.int(0, 3)), // many ties
+      (n) => Array.from({ length: n }, (_, i) => i), // ascending
+      (n) => Array.from({ length: n }, (_, i) => n - i), // descending
+      (n) => Array.from({ length: n }, () => 7), // all equal
+      (n) => Array.from({ length: n }, (_, i) => Math.min(i, n - i)), // organ pipe
+    ];
+    for (const shape of shapes) {
+      for (const n of [1, 2, 3, 4, 5, 8, 15, 16, 17, 31, 100, 1001, 4096]) {
+        const values = shape(n);
+        expect(median(Float64Array.from(values))).toBe(medianOf(values));
+      }
     }
   });
 });
