@@ -80,7 +80,7 @@ export function renderReadme(run: BenchRun): string {
   const vs = (r: WorkloadResult | undefined, prefix: string, label: string) => {
     const ours = r?.timings[0]?.medianUs;
     const theirs = med(r, prefix);
-    return ours !== undefined && theirs !== undefined ? `${label} ${time(theirs)} (${(theirs / ours).toFixed(1)}x ours)` : `${label}: not run`;
+    return ours !== undefined && theirs !== undefined ? `${label} ${time(theirs)} (${(theirs / ours).toFixed(2)}x ours)` : `${label}: not run`;
   };
   const live = (r: WorkloadResult | undefined) => {
     const t = r?.live?.[0];

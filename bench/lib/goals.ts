@@ -69,7 +69,7 @@ export function evaluateGoals(results: readonly WorkloadResult[], size: string):
   const ratio = (r: WorkloadResult | undefined, oursTask: string, theirsTask: string) => {
     const o = median(r, oursTask);
     const t = median(r, theirsTask);
-    return o !== undefined && t !== undefined ? { v: t / o, text: (v: number) => `${v.toFixed(1)}x (ours ${ms(o)}, baseline ${ms(t)})` } : undefined;
+    return o !== undefined && t !== undefined ? { v: t / o, text: (v: number) => `${v.toFixed(2)}x (ours ${ms(o)}, baseline ${ms(t)})` } : undefined;
   };
 
   const load = at(W.load);

@@ -8,17 +8,17 @@
  *   own keys into a fresh array to find unknown ones;
  * - an array is walked by index, where TypeBox makes a closure and an iterator per array.
  *
- * Two kinds of values (FastCheckOptions.values):
+ * Two kinds of values (CheckedValues):
  * - 'json' (compileParsedCheck): values made by JSON.parse, plain objects whose own properties
  *   are all enumerable data properties. On them the verdict is TypeBox's, valid or not
  *   (test/schema/parsed-check.test.ts compares them).
  * - 'any' (compileValueCheck): values made in code, which may hold what `for...in` does not
- *   see and TypeBox does (a non-enumerable own property, a prototype's property or method).
- *   Every object must also have Object.prototype or null as its prototype, and as many own
- *   property names (Object.getOwnPropertyNames, as TypeBox lists them) as own keys `for...in`
- *   visited; every array Array.prototype. So true means TypeBox says valid; false means "ask TypeBox"
- *   (a plain value TypeBox refuses, or one this check cannot vouch for). Costs one list of
- *   property names per object, which TypeBox makes too.
+ *   see and TypeBox does (a non-enumerable own property, a prototype's property, an array's
+ *   own iterator). Every object must also have Object.prototype or null as its prototype,
+ *   and as many own property names (Object.getOwnPropertyNames, as TypeBox lists them) as
+ *   own keys `for...in` visited; every array Array.prototype. So true means TypeBox says
+ *   valid; false means "ask TypeBox" (a plain value TypeBox refuses, or one this check
+ *   cannot vouch for). Costs one list of property names per object, which TypeBox makes too.
  *
  * The subset compiled: Object (properties, required, additionalProperties false or absent; no
  * key that Object.prototype has, such as `constructor`: TypeBox reads an absent one through
