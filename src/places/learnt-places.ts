@@ -177,13 +177,13 @@ function named(out: readonly NamedPlace[], key: string): boolean {
 
 /** The area an address part names, with its place key (null: none), through `memo` when given. */
 function areaOfPart(part: string, memo: AreaNameMemo | undefined): { readonly area: string; readonly key: string } | null {
-  let named = memo?.get(part);
-  if (named === undefined) {
+  let entry = memo?.get(part);
+  if (entry === undefined) {
     const area = areaName(part);
-    named = area === null ? null : { area, key: placeKey(area) };
-    memo?.set(part, named);
+    entry = area === null ? null : { area, key: placeKey(area) };
+    memo?.set(part, entry);
   }
-  return named;
+  return entry;
 }
 
 /** What a group of venues teaches about one place, or undefined (too few, or ambiguous). */
