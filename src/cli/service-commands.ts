@@ -24,7 +24,7 @@ import { AccountsDatabaseError, type AccountsStore } from '../accounts/accounts-
 import { isPostgresUrl, redactUrl, urlScheme } from '../accounts/database-url.js';
 import type { WidgetOptions } from '../widget/widget-page.js';
 import { LiveVenues } from '../changelog/live-venues.js';
-import { loadEngineFile, loadSharedSnapshot, secondsSince, type LoadReport } from './load-engine.js';
+import { isSnapshotFile, loadEngineFile, loadSharedSnapshot, secondsSince, type LoadReport } from './load-engine.js';
 import { EnginePool } from '../service/engine-pool.js';
 import { isClusterWorker, isFirstClusterWorker, reportListening, runPrimary, WorkerStartError } from './serve-cluster.js';
 
@@ -209,7 +209,11 @@ function cannotLoad(path: string, why: string): string {
 /** The engine threads of `serve --engine-threads N` over the data file held once in shared memory (`processes`: serve's worker processes). */
 async function startEnginePool(dataPath: string, threads: number, processes: number): Promise<EnginePool> {
   try {
-    return await EnginePool.start(await loadSharedSnapshot(dataPath, fail, loadReport(), processes), threads);
+    const report = loadReport();
+    const started = performance.now();
+    const pool = await EnginePool.start(await loadSharedSnapshot(dataPath, fail, report, processes), threads);
+    report?.write(`venue-search: loaded ${pool.venues} venues from ${isSnapshotFile(dataPath) ? 'the snapshot ' : ''}${dataPath} into ${threads} engine thread${threads === 1 ? '' : 's'} in ${secondsSince(started)}\n`);
+    return pool;
   } catch (err) {
     if (isVenueSearchError(err)) fail(cannotLoad(dataPath, err.message));
     throw err;

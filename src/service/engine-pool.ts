@@ -77,11 +77,18 @@ export class EnginePool implements EngineLike {
   private closed = false;
   private vocabularyAnswer: unknown;
   private venueExtentAnswer: unknown;
+  private venueCount = 0;
 
   private constructor(
     private readonly snapshot: SharedSnapshot,
-    readonly size: number,
+    /** Engine threads. */
+    readonly threadCount: number,
   ) {}
+
+  /** Venues in the engines (each thread's engine holds the same snapshot), known once started. */
+  get venues(): number {
+    return this.venueCount;
+  }
 
   /** Starts `threads` engine threads over `snapshot`; resolves once every one has restored its engine. */
   static async start(snapshot: SharedSnapshot, threads: number): Promise<EnginePool> {
@@ -97,7 +104,8 @@ export class EnginePool implements EngineLike {
     const thread = new EngineThread(startWorker(siblingModule(import.meta.url, 'engine-thread'), { snapshot: this.snapshot }, ENGINE_THREAD_LIMITS));
     this.threads[k] = thread;
     return new Promise((resolve, reject) => {
-      thread.worker.once('message', () => {
+      thread.worker.once('message', (ready: { ready: number }) => {
+        this.venueCount = ready.ready;
         thread.worker.on('message', (reply: EngineReply) => {
           const pending = thread.pending.get(reply.id);
           if (pending === undefined) return;

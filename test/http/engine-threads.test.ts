@@ -4,7 +4,7 @@
  * engine on the main thread). Both are real processes; every answer, errors included, must
  * be byte-identical, and the threaded server bills each answered request once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ import { randomPreferences } from '../search/oracle-queries.js';
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-threads-'));
 const children: ChildProcess[] = [];
 let plain: { base: string; key: string };
-let threaded: { base: string; key: string };
+let threaded: { base: string; key: string; output: () => string };
 
 function serve(db: string, extra: string[]) {
   return startServe(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--dev', '--port', '0', '--db', join(tmp, db), '--workers', '1', ...extra], '.');
@@ -45,6 +45,11 @@ async function ask(server: { base: string; key: string }, path: string, body?: u
 }
 
 describe('serve --engine-threads 2', () => {
+  it('reports the venues loaded into the threads, as serve without threads does', () => {
+    const venues = readFileSync('fixtures/venues.ndjson', 'utf8').split('\n').filter((line) => line.trim() !== '').length;
+    expect(threaded.output()).toContain(`venue-search: loaded ${venues} venues from fixtures/venues.ndjson into 2 engine threads in `);
+  });
+
   it('answers searches, finds, details and engine errors exactly as the engine on the main thread', async () => {
     const { venues } = await readVenues('fixtures/venues.ndjson');
     const rand = seededRandom(3);
