@@ -43,8 +43,14 @@ export interface BuildAppOptions {
   readonly bodyLimitBytes?: number;
   /** Time allowed to receive a whole request, ms. Default 15 s. */
   readonly requestTimeoutMs?: number;
-  /** Idle socket timeout, ms. Default 30 s. */
+  /** A socket silent this long while a request is read or answered is closed, ms. Default 30 s. */
   readonly connectionTimeoutMs?: number;
+  /**
+   * A connection idle between requests is kept this long, ms. Default 72 s (fastify's): above
+   * the 60 s idle timeout of common load balancers, so that the balancer, not the server,
+   * closes an idle connection (a server closing first races the balancer's next request).
+   */
+  readonly keepAliveTimeoutMs?: number;
   /**
    * The rate windows of each plan. Default: interface section 8 (`planWindows` in plans.ts).
    * An operator with custom contracts, or a load bench, can override it.
@@ -71,6 +77,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: options.bodyLimitBytes ?? 64 * 1024,
     requestTimeout: options.requestTimeoutMs ?? 15_000,
     connectionTimeout: options.connectionTimeoutMs ?? 30_000,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? 72_000,
     // maxParamLength: a venue id may be 200 characters (VenueIdParamsSchema); the router's
     // default of 100 answered longer ids with its own non-envelope 414
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_LENGTH },
