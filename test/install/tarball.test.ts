@@ -15,7 +15,7 @@
  */
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { geodesic, routeDistance } from '../support/oracle.js';
 import { hasShared, sharedFile } from '../support/real-data.js';
@@ -62,10 +62,30 @@ describe('engine-only install from the packed tarball', () => {
     expect(existsSync(join(modules, PKG.name, 'dist/src/index.js'))).toBe(true);
   });
 
+  it('ships source maps that carry their TypeScript (src/ itself is not in the package)', () => {
+    const dist = join(engineDir, 'node_modules', PKG.name, 'dist/src');
+    expect(existsSync(join(engineDir, 'node_modules', PKG.name, 'src'))).toBe(false);
+    const maps = findFiles(dist, (f) => f.endsWith('.js.map'));
+    expect(maps.length).toBeGreaterThan(50);
+    for (const map of maps) {
+      const { sources, sourcesContent } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[]; sourcesContent?: string[] };
+      expect(sourcesContent?.length, map).toBe(sources.length);
+      for (const [k, source] of sources.entries()) {
+        // the source a map names, resolved from the map's folder as a debugger would, is the repository's file
+        const inRepo = join(REPO, relative(join(engineDir, 'node_modules', PKG.name), join(dirname(map), source)));
+        expect(sourcesContent![k], map).toBe(readFileSync(inRepo, 'utf8'));
+      }
+    }
+  });
+
   it('the README shows the ES module and CommonJS examples exactly as the files run here', () => {
     expect(fencedBlocks(README, 'js')).toContain(EXAMPLE_ESM);
     expect(fencedBlocks(README, 'js')).toContain(EXAMPLE_CJS);
     expect(README).toContain(`npm install ${PKG.name}`);
+    // the files the README links are in the package too
+    const installed = join(engineDir, 'node_modules', PKG.name);
+    expect(readFileSync(join(installed, 'examples/quick-start.mjs'), 'utf8')).toBe(EXAMPLE_ESM);
+    expect(readFileSync(join(installed, 'examples/quick-start.cjs'), 'utf8')).toBe(EXAMPLE_CJS);
   });
 });
 
