@@ -22,8 +22,8 @@ const INSERT_TOP_UP_TO = 32;
  *
  * A page [offset, offset + limit) needs only the best K = offset + limit matches: when K is
  * small against the number of matches, or at most {@link SELECT_BELOW}, they are selected
- * with a bounded binary heap (O(n log K)), otherwise an index permutation is sorted. Reused
- * across queries.
+ * (K at most {@link INSERT_TOP_UP_TO}: into a sorted list by insertion; more: with a bounded
+ * binary heap, O(n log K)), otherwise an index permutation is sorted. Reused across queries.
  */
 export class Ranking {
   venue: Uint32Array;

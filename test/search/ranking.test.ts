@@ -1,7 +1,8 @@
 // Ranking.page (src/search/ranking.ts): every page equals the same slice of a brute-force
 // sort of the matches in the contract's order (total descending, distance ascending, id
 // ascending), over list lengths and page ends that reach each of its ways (the whole list
-// sorted, the bounded heap for a small page, the comparator sort of a long page), with many
+// sorted, insertion into a sorted list for a page end up to 32, the bounded heap for a larger
+// small page, the comparator sort of a long page), with many
 // ties of total and distance so that the id decides often.
 import { describe, expect, it } from 'vitest';
 import { Ranking } from '../../src/search/ranking.js';
