@@ -464,7 +464,7 @@ function countGenres(side: Side, words: ReadonlySet<string>, into: Map<string, n
 }
 
 /**
- * The current venues that have an address, as places are learnt from them (id, address,
+ * The current venues that have an address, as places are learnt from them (address and
  * point), read without building their records; in the order of {@link LiveChanges.records}.
  */
 function* addressedVenues(sides: readonly Side[]): Generator<AddressedVenue> {
@@ -487,7 +487,7 @@ function addressedVenue(store: VenueStore, i: number, picked: PickedFields): Add
   store.pick(i, picked);
   const formattedAddress = picked.values[0] as string | undefined;
   if (formattedAddress === undefined) return null;
-  return { id: store.id(i), formattedAddress, location: { type: 'Point', coordinates: [store.lat[i]!, store.lon[i]!] } };
+  return { formattedAddress, location: { type: 'Point', coordinates: [store.lat[i]!, store.lon[i]!] } };
 }
 
 /** The records of a side that are not hidden, in dense order. */

@@ -1,66 +1,81 @@
 import { learnPlace, placesNamedBy, type AreaNameMemo, type Group, type LearntPlaces } from '../places/learnt-places.js';
 import type { VenueRecord } from '../schema/venue.js';
 
-/** What places are learnt from: a venue's id, address and point (a record has them). */
-export type AddressedVenue = Pick<VenueRecord, 'id' | 'formattedAddress' | 'location'>;
+/** What places are learnt from: a venue's address and point (a record has them). */
+export type AddressedVenue = Pick<VenueRecord, 'formattedAddress' | 'location'>;
+
+/** A venue leaving a place: what it added (see PlaceMembers). */
+interface LeavingEntry {
+  readonly lat: number;
+  readonly lon: number;
+  readonly spelling: string;
+}
 
 /**
  * The venues naming one place, in parallel arrays (where each is, how its address spells
- * the place), in no particular order (learnPlace does not depend on it). A venue that leaves
- * is marked by id and taken out at the next {@link settle} (a scan that stops once every
- * leaving venue is found; learning the place again reads all its venues anyway): no index by
- * id is kept. The arrays are handed to learnPlace as they are.
+ * the place), in no particular order: the arrays are handed to learnPlace as they are.
  *
- * Invariant: a venue is here at most once. LivePlaces adds each current venue once, and a
- * batch takes a replaced venue out (remove) before it adds its new record (add, which
- * settles first, so that the new record is not taken for the leaving one).
+ * A multiset of (lat, lon, spelling) entries, one per current venue naming the place, and no
+ * ids: learnPlace reads only those values, so a venue that leaves is taken out as any one
+ * entry equal to what it added (several venues may share one: the multiset left, and so the
+ * place learnt, is the same whichever goes). Leaving entries are taken out at the next
+ * {@link settle}, a scan that stops once every one is found (learning the place again reads
+ * all its venues anyway). Adds and removals may come in any order before it. Not keeping ids
+ * spares reading every venue's id when the live places are built, and holding them (at 1M
+ * venues with addresses, a million strings).
  */
 class PlaceMembers {
-  private readonly ids: string[] = [];
   readonly lat: number[] = [];
   readonly lon: number[] = [];
   private readonly spellings: string[] = [];
-  /** The ids of the venues leaving at the next settle (null: none). */
-  private leaving: Set<string> | null = null;
+  /** The entries leaving at the next settle, by latitude (null: none). */
+  private leaving: Map<number, LeavingEntry[]> | null = null;
+  private leavingCount = 0;
 
-  add(id: string, lat: number, lon: number, spelling: string): void {
-    if (this.leaving !== null) this.settle();
-    this.ids.push(id);
+  add(lat: number, lon: number, spelling: string): void {
     this.lat.push(lat);
     this.lon.push(lon);
     this.spellings.push(spelling);
   }
 
-  remove(id: string): void {
-    (this.leaving ??= new Set()).add(id);
+  /** Marks one entry equal to (lat, lon, spelling), added before, to leave at the next settle. */
+  remove(lat: number, lon: number, spelling: string): void {
+    const leaving = (this.leaving ??= new Map());
+    let atLat = leaving.get(lat);
+    if (atLat === undefined) leaving.set(lat, (atLat = []));
+    atLat.push({ lat, lon, spelling });
+    this.leavingCount++;
   }
 
-  /** Takes the leaving venues out (each replaced by the last venue); returns how many are left. */
+  /** Takes the leaving entries out (each replaced by the last entry); returns how many are left. */
   settle(): number {
     const leaving = this.leaving;
-    const { ids, lat, lon, spellings } = this;
+    const { lat, lon, spellings } = this;
     if (leaving !== null) {
-      let n = ids.length;
-      let found = 0;
-      for (let i = 0; i < n && found < leaving.size; ) {
-        if (!leaving.has(ids[i]!)) {
+      let n = lat.length;
+      let left = this.leavingCount;
+      for (let i = 0; i < n && left > 0; ) {
+        const atLat = leaving.get(lat[i]!);
+        const k = atLat === undefined ? -1 : matchAt(atLat, lat[i]!, lon[i]!, spellings[i]!);
+        if (k < 0) {
           i++;
           continue;
         }
-        found++;
+        atLat![k] = atLat![atLat!.length - 1]!;
+        atLat!.pop();
+        left--;
         n--;
-        ids[i] = ids[n]!;
         lat[i] = lat[n]!;
         lon[i] = lon[n]!;
         spellings[i] = spellings[n]!;
       }
-      ids.length = n;
       lat.length = n;
       lon.length = n;
       spellings.length = n;
       this.leaving = null;
+      this.leavingCount = 0;
     }
-    return ids.length;
+    return lat.length;
   }
 
   /** The venues as learnPlace reads them (the coordinates are this object's own arrays), once settled. */
@@ -69,6 +84,15 @@ class PlaceMembers {
     for (const spelling of this.spellings) spellings.set(spelling, (spellings.get(spelling) ?? 0) + 1);
     return { lat: this.lat, lon: this.lon, spellings };
   }
+}
+
+/** The index in `entries` of one equal to (lat, lon, spelling), or -1; coordinates compared as Object.is does (-0 is not 0). */
+function matchAt(entries: readonly LeavingEntry[], lat: number, lon: number, spelling: string): number {
+  for (let k = 0; k < entries.length; k++) {
+    const e = entries[k]!;
+    if (Object.is(e.lat, lat) && Object.is(e.lon, lon) && e.spelling === spelling) return k;
+  }
+  return -1;
 }
 
 /**
@@ -124,16 +148,18 @@ export class LivePlaces {
         members = new PlaceMembers();
         groups.set(p.key, members);
       }
-      members.add(r.id, lat, lon, p.spelling);
+      members.add(lat, lon, p.spelling);
       this.touched[p.kind].add(p.key);
     }
   }
 
+  /** Takes a venue out: `r` as it was added (the same address and point). */
   remove(r: AddressedVenue): void {
+    const [lat, lon] = r.location.coordinates;
     for (const p of placesNamedBy(r)) {
       const members = this.groups[p.kind].get(p.key);
       if (members === undefined) continue;
-      members.remove(r.id);
+      members.remove(lat, lon, p.spelling);
       this.touched[p.kind].add(p.key);
     }
   }

@@ -64,4 +64,44 @@ describe('LivePlaces', () => {
       expect(entries(live.places), `batch ${batch}`).toEqual(entries(new LearntPlaces([...current.values()])));
     }
   });
+
+  it('takes out one of several venues that share a point and an address (and -0 apart from 0)', () => {
+    // Groups of 1 to 6 venues with the same point and address (one of them, in a group, at
+    // longitude -0 where the others are at 0); every batch removes or replaces some, adds copies.
+    const rng = new Rng(2912);
+    const models = fixtures.filter((r) => r.formattedAddress !== undefined).slice(0, 120);
+    const current = new Map<string, VenueRecord>();
+    let n = 0;
+    const copy = (model: VenueRecord, lon = model.location.coordinates[1]): VenueRecord => ({
+      ...model,
+      id: `copy-${n++}`,
+      location: { type: 'Point', coordinates: [model.location.coordinates[0], lon] },
+    });
+    for (const [m, model] of models.entries()) {
+      for (let k = rng.int(1, 6); k > 0; k--) {
+        const r = m % 10 === 0 ? copy(model, k % 2 === 0 ? -0 : 0) : copy(model);
+        current.set(r.id, r);
+      }
+    }
+    const live = new LivePlaces(new LearntPlaces([]), current.values());
+    expect(entries(live.places)).toEqual(entries(new LearntPlaces([...current.values()])));
+    for (let batch = 0; batch < 30; batch++) {
+      const ids = [...current.keys()];
+      const leaving = new Set<string>();
+      while (leaving.size < Math.min(ids.length, rng.int(1, 25))) leaving.add(rng.pick(ids));
+      const incoming: VenueRecord[] = [];
+      for (const id of leaving) if (rng.next() < 0.4) incoming.push({ ...current.get(id)!, formattedAddress: rng.pick(models).formattedAddress! });
+      for (let k = rng.int(0, 8); k > 0; k--) incoming.push(copy(rng.pick(models)));
+      // replacements keep their ids; the adds come before the flush, in any order with the removals
+      for (const r of incoming) if (!leaving.has(r.id)) live.add(r);
+      for (const id of leaving) live.remove(current.get(id)!);
+      for (const id of leaving) current.delete(id);
+      for (const r of incoming) {
+        if (leaving.has(r.id)) live.add(r);
+        current.set(r.id, r);
+      }
+      live.flush();
+      expect(entries(live.places), `batch ${batch}`).toEqual(entries(new LearntPlaces([...current.values()])));
+    }
+  });
 });
