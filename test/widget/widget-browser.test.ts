@@ -91,6 +91,26 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     await page.close();
   });
 
+  it('a venue without opening hours reads "Hours unknown", not "Closed", in the list and in its details (unknown is not closed)', async () => {
+    const page = await openWidget();
+    await page.fill('#find-q', 'stag');
+    await page.waitForSelector('#results li');
+    const rows = await page.$$eval('#results li', (items) =>
+      items.map((li) => ({ id: li.getAttribute('data-id') ?? '', text: li.querySelector('.open-state')?.textContent ?? '', className: li.querySelector('.open-state')?.className ?? '' })),
+    );
+    const hoursKnown = (id: string) => (fixtureVenues.find((v) => v.id === id)!.regularOpeningHours ?? []).length > 0;
+    expect(rows.filter((r) => !hoursKnown(r.id)).length).toBeGreaterThan(0);
+    expect(rows.filter((r) => hoursKnown(r.id)).length).toBeGreaterThan(0);
+    for (const row of rows) {
+      if (hoursKnown(row.id)) expect(row.text, row.id).not.toBe('Hours unknown');
+      else expect(row, row.id).toMatchObject({ text: 'Hours unknown', className: 'open-state unknown' });
+    }
+    const unknown = rows.findIndex((r) => !hoursKnown(r.id));
+    await page.locator('#results li button').nth(unknown).click();
+    await expect.poll(() => page.textContent('#details .open-state')).toBe('Hours unknown');
+    await page.close();
+  });
+
   it('meet up: three people (one by place name, two by map clicks) give results with the centre and the radius circle drawn to scale', async () => {
     const page = await openWidget();
     await addPersonByName(page, 'London');

@@ -2,7 +2,7 @@
  * The detail panel of one venue: basic details (address, contact, hours, images) and its
  * menus with prices in pounds, under the dietary notice the interface asks for.
  */
-import { formatPounds, h, humanize } from './format.js';
+import { formatPounds, h, humanize, openState } from './format.js';
 import type { BasicDetails, Menu, MenuList } from './types.js';
 
 export const DIETARY_NOTICE =
@@ -71,7 +71,8 @@ export function renderDetails(panel: HTMLElement, details: BasicDetails, menus: 
   const facts = h('p', 'muted');
   facts.textContent = [details.primaryGenre, ...details.additionalGenres].filter((g): g is string => g !== undefined).map(humanize).join(' · ');
   panel.append(facts);
-  panel.append(h('p', details.isOpen ? 'open-state open' : 'open-state closed', details.isOpen ? 'Open now' : 'Closed now'));
+  const state = openState(details.isOpen, details.regularOpeningHours.length > 0, { open: 'Open now', closed: 'Closed now' });
+  panel.append(h('p', state.className, state.text));
   if (details.formattedAddress !== undefined) panel.append(h('p', 'address', details.formattedAddress));
   if (details.description !== undefined) panel.append(h('p', '', details.description));
   if (details.wordOnTheStreet !== undefined) panel.append(h('blockquote', '', details.wordOnTheStreet));

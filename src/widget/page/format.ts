@@ -21,6 +21,17 @@ export function humanize(value: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/**
+ * A venue's open state in words and its class (`open-state open|closed|unknown`). The
+ * service's `isOpen` is false for a venue whose hours are unknown too (no
+ * `regularOpeningHours`: docs/hours.md, "Unknown is not closed"), so `hoursKnown` tells a
+ * closed venue from one whose hours nobody gave.
+ */
+export function openState(isOpen: boolean, hoursKnown: boolean, words: { readonly open: string; readonly closed: string }): { readonly className: string; readonly text: string } {
+  if (isOpen) return { className: 'open-state open', text: words.open };
+  return hoursKnown ? { className: 'open-state closed', text: words.closed } : { className: 'open-state unknown', text: 'Hours unknown' };
+}
+
 export function formatScore(part: number): string {
   return part.toFixed(2);
 }

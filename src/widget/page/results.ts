@@ -3,7 +3,7 @@
  * distance, open state (in words, not only colour) and, for searches, the score and its
  * parts and each person's travel estimate.
  */
-import { formatDistance, formatScore, h, humanize } from './format.js';
+import { formatDistance, formatScore, h, humanize, openState } from './format.js';
 import type { FindEstablishment, MatchScore, SearchEstablishment } from './types.js';
 
 /** What the list shows for one venue, from a find or a search result. */
@@ -16,6 +16,8 @@ export interface ResultRow {
   readonly address: string | undefined;
   readonly distanceMeters: number | undefined;
   readonly isOpen: boolean;
+  /** Whether the venue has opening hours at all (an empty `regularOpeningHours`: unknown, not closed). */
+  readonly hoursKnown: boolean;
   readonly score: MatchScore | undefined;
   readonly alongRouteMeters: number | undefined;
   readonly travel: Readonly<Record<string, { distanceMeters: number; durationMinutes: number }>> | undefined;
@@ -42,6 +44,7 @@ export function rowFromFind(e: FindEstablishment): ResultRow {
     address: e.formattedAddress,
     distanceMeters: e.distanceMeters,
     isOpen: e.isOpen,
+    hoursKnown: e.regularOpeningHours.length > 0,
     score: undefined,
     alongRouteMeters: undefined,
     travel: undefined,
@@ -158,7 +161,8 @@ export function renderResults(
       facts.append(h('span', 'distance', `${formatDistance(row.distanceMeters)} ${where}`));
     }
     if (row.alongRouteMeters !== undefined) facts.append(h('span', 'along', `${formatDistance(row.alongRouteMeters)} along the route`));
-    facts.append(h('span', row.isOpen ? 'open-state open' : 'open-state closed', row.isOpen ? options.openWord : 'Closed'));
+    const state = openState(row.isOpen, row.hoursKnown, { open: options.openWord, closed: 'Closed' });
+    facts.append(h('span', state.className, state.text));
     button.append(facts);
     if (row.address !== undefined && options.mode === 'find') button.append(h('span', 'address', row.address));
     button.addEventListener('click', () => options.onOpen(row, button));
