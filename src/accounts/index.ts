@@ -12,6 +12,9 @@ export type {
   UsageEntry,
 } from './accounts-store.js';
 export { SqliteAccountsStore, type SqliteAccountsStoreOptions } from './sqlite-accounts-store.js';
+export { AccountsDatabaseError } from './accounts-store.js';
+export { MissingDatabaseClientError } from './database-clients.js';
+export { SqliteNativeModuleError } from './sqlite-native.js';
 export { openAccount, rotateAccountKeys, DEFAULT_ROTATION_GRACE_MS, type OpenedAccount, type RotatedKeys } from './accounts.js';
 export { generateApiKey, hashApiKey, keyKindOf, maskKeys, type KeyKind } from './keys.js';
 export { publicKeyMayCall } from './public-key-scope.js';

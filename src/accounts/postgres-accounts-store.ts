@@ -21,7 +21,8 @@
  * starting together apply each migration once.
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { pgModule } from './database-clients.js';
 import {
   AccountsDatabaseError,
   type AccountRecord,
@@ -54,10 +55,12 @@ export interface PostgresAccountsStoreOptions {
 const INT8_OID = 20;
 
 /** BIGINT columns as numbers: every amount and time here is an integer below 2^53. */
-const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (text: string) => Number(text) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-};
+function typeParsers(client: typeof pg): { getTypeParser: typeof pg.types.getTypeParser } {
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      oid === INT8_OID ? (text: string) => Number(text) : client.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+  };
+}
 
 interface AccountRow {
   id: string;
@@ -82,10 +85,12 @@ export class PostgresAccountsStore implements AccountsStore {
 
   /** Connects, applies the migrations, and returns the store; AccountsDatabaseError if it cannot. */
   static async open(url: string, options: PostgresAccountsStoreOptions = {}): Promise<PostgresAccountsStore> {
-    const pool = new pg.Pool({
+    // pg itself missing: MissingDatabaseClientError
+    const client = pgModule();
+    const pool = new client.Pool({
       connectionString: url,
       max: options.maxConnections ?? 10,
-      types,
+      types: typeParsers(client),
       // every transaction's commit waits for its WAL flush unless it says otherwise
       options: '-c synchronous_commit=on',
     });

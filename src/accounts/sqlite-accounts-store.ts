@@ -35,7 +35,6 @@
  * Money: integers in micro-pounds; `balance_micros >= 0` is also a CHECK constraint.
  */
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import {
   AccountsDatabaseError,
@@ -58,6 +57,7 @@ import { RATE_COUNTERS_TABLE, openRateCounters, prepareChargeBatch, prepareRateB
 import { LedgerThread } from './ledger-thread.js';
 import type { RateDecision } from './rate-limit.js';
 import { sqliteNativeModuleError } from './sqlite-native.js';
+import { sqliteDatabaseClass } from './database-clients.js';
 import { TurnBatcher } from './turn-batcher.js';
 
 const SCHEMA = `
@@ -156,6 +156,8 @@ export class SqliteAccountsStore implements AccountsStore {
 
   /** Opens (creating if needed) the database at `path`; `':memory:'` for a throwaway store. */
   constructor(path: string, options: SqliteAccountsStoreOptions = {}) {
+    // better-sqlite3 itself missing: MissingDatabaseClientError, thrown as it is
+    const Database = sqliteDatabaseClass();
     let opened: SqliteDatabase | undefined;
     try {
       opened = new Database(path);

@@ -22,6 +22,7 @@ import { normalizeOrigin } from '../accounts/origins.js';
 import { MICROS_PER_GBP, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../accounts/plans.js';
 import { AccountsDatabaseError, type AccountsStore } from '../accounts/accounts-store.js';
 import { isPostgresUrl, redactUrl, urlScheme } from '../accounts/database-url.js';
+import { MissingDatabaseClientError } from '../accounts/database-clients.js';
 import type { WidgetOptions } from '../widget/widget-page.js';
 import { LiveVenues } from '../changelog/live-venues.js';
 import { isSnapshotFile, loadEngineFile, loadSharedSnapshot, secondsSince, type LoadReport } from './load-engine.js';
@@ -58,6 +59,19 @@ function parseGraceHours(text: string): number {
 }
 
 /**
+ * The operator commands' clock: the service's (src/cli/service-clock.ts: a clock file when
+ * VENUE_SEARCH_CLOCK_FILE names one, for tests), so that grace periods and ledger times agree
+ * with a serve reading the same clock. A bad clock file stops the command with its message.
+ */
+function operatorNow(): number {
+  try {
+    return serviceClock().clock();
+  } catch (err) {
+    fail((err as Error).message);
+  }
+}
+
+/**
  * Opens the accounts database: a PostgreSQL server for a `postgres://` URL (migrations applied
  * at open), else an SQLite file. Stops with one line naming it (no stack trace, exit 1).
  */
@@ -71,10 +85,8 @@ async function openStore(db: string): Promise<AccountsStore> {
     if (isPostgresUrl(db)) return await (await import('../accounts/postgres-accounts-store.js')).PostgresAccountsStore.open(db);
     return new (await import('../accounts/sqlite-accounts-store.js')).SqliteAccountsStore(db);
   } catch (err) {
-    if (err instanceof AccountsDatabaseError) fail(err.message);
-    if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && /'pg'/.test((err as Error).message)) {
-      fail(`a PostgreSQL accounts database needs the optional peer dependency pg: npm install pg`);
-    }
+    // a missing client (better-sqlite3, pg) is named with its install line
+    if (err instanceof AccountsDatabaseError || err instanceof MissingDatabaseClientError) fail(err.message);
     throw err;
   }
 }
@@ -282,7 +294,7 @@ function saveDevelopmentKeys(file: string, keys: DevelopmentKeys): void {
 }
 
 async function keysStillValid(store: AccountsStore, keys: DevelopmentKeys): Promise<boolean> {
-  const now = Date.now();
+  const now = operatorNow();
   for (const key of [keys.secretKey, keys.publicKey]) {
     const principal = await store.findKey(hashApiKey(key), now);
     if (principal?.accountId !== DEV_ACCOUNT_ID) return false;
@@ -304,7 +316,7 @@ async function developmentKeys(store: AccountsStore, dbPath: string): Promise<De
     if (saved !== undefined && (await keysStillValid(store, saved))) return saved;
     if ((await store.getAccount(DEV_ACCOUNT_ID)) === undefined) {
       try {
-        const opened = await openAccount(store, 'Enterprise', { accountId: DEV_ACCOUNT_ID });
+        const opened = await openAccount(store, 'Enterprise', { accountId: DEV_ACCOUNT_ID, nowMs: operatorNow() });
         const keys = { accountId: opened.accountId, secretKey: opened.secretKey, publicKey: opened.publicKey };
         saveDevelopmentKeys(file, keys);
         return keys;
@@ -317,7 +329,7 @@ async function developmentKeys(store: AccountsStore, dbPath: string): Promise<De
         throw err;
       }
     }
-    const rotated = await rotateAccountKeys(store, DEV_ACCOUNT_ID, { graceMs: DEFAULT_ROTATION_GRACE_MS });
+    const rotated = await rotateAccountKeys(store, DEV_ACCOUNT_ID, { graceMs: DEFAULT_ROTATION_GRACE_MS, nowMs: operatorNow() });
     const keys = { accountId: DEV_ACCOUNT_ID, secretKey: rotated.secretKey!, publicKey: rotated.publicKey! };
     saveDevelopmentKeys(file, keys);
     return keys;
@@ -488,7 +500,7 @@ export function registerServiceCommands(program: Command): void {
     .addOption(new Option('--plan <plan>', 'rate-limit plan').choices(PLAN_NAMES).makeOptionMandatory())
     .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
     .action(async (options: { plan: PlanName; db: string }) => {
-      const opened = await withStore(options.db, (store) => openAccount(store, options.plan));
+      const opened = await withStore(options.db, (store) => openAccount(store, options.plan, { nowMs: operatorNow() }));
       printJson(opened);
     });
   accounts
@@ -504,7 +516,7 @@ export function registerServiceCommands(program: Command): void {
       } catch (err) {
         fail((err as Error).message);
       }
-      const balanceMicros = await withAccount(options.db, accountId, (store) => store.topUp(accountId, amountMicros, Date.now()));
+      const balanceMicros = await withAccount(options.db, accountId, (store) => store.topUp(accountId, amountMicros, operatorNow()));
       printJson({ accountId, toppedUpMicros: amountMicros, balanceMicros, balanceGBP: (balanceMicros / MICROS_PER_GBP).toFixed(6) });
     });
 
@@ -544,6 +556,7 @@ export function registerServiceCommands(program: Command): void {
         rotateAccountKeys(store, accountId, {
           ...(options.only === undefined ? {} : { kinds: [options.only] }),
           graceMs: Math.round(options.graceHours * 3_600_000),
+          nowMs: operatorNow(),
         }),
       );
       printJson({ ...rotated, previousKeysExpireAt: new Date(rotated.previousKeysExpireAtMs).toISOString() });

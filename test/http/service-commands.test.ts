@@ -3,12 +3,14 @@
  * topup`, `keys rotate`. Oracle: the printed keys are used against a fresh app on the same
  * database file (they must authenticate), and GBP amounts are converted by hand.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { registerServiceCommands } from '../../src/cli/service-commands.js';
+import { CLOCK_FILE_ENV } from '../../src/cli/service-clock.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { createHarness, FakeClock } from './support/harness.js';
 import { runServiceCommand } from './support/run-service-command.js';
 
@@ -60,6 +62,34 @@ describe('operator commands', () => {
     expect(await status(String(created['secretKey']))).toBe(401); // grace over
     expect(await status(rotated['secretKey']!)).toBe(200);
     await h.close();
+  });
+
+  it('follow the service clock file, as serve does: account creation, top-up and key grace periods', async () => {
+    const db = join(tmp, 'clocked.sqlite');
+    const clockFile = join(tmp, 'clock');
+    const t = Date.UTC(2030, 0, 1, 0, 0, 0);
+    writeFileSync(clockFile, String(t));
+    vi.stubEnv(CLOCK_FILE_ENV, clockFile);
+    try {
+      const created = (await run('accounts', 'create', '--plan', 'StartUp', '--db', db)) as Record<string, string>;
+      const accountId = created['accountId']!;
+      writeFileSync(clockFile, String(t + 60_000));
+      await run('accounts', 'topup', accountId, '1', '--db', db);
+      writeFileSync(clockFile, String(t + 120_000));
+      const rotated = (await run('keys', 'rotate', accountId, '--grace-hours', '2', '--db', db)) as Record<string, string>;
+      expect(rotated['previousKeysExpireAt']).toBe(new Date(t + 120_000 + 2 * 3_600_000).toISOString());
+      const store = new SqliteAccountsStore(db);
+      try {
+        expect((await store.getAccount(accountId))!.createdAtMs).toBe(t);
+        // the opening credit and the top-up, read from the ledger table itself
+        const times = store.db.prepare('SELECT at_ms FROM ledger WHERE account_id = ? ORDER BY seq').all(accountId) as Array<{ at_ms: number }>;
+        expect(times.map((row) => row.at_ms)).toEqual([t, t + 60_000]);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('topup rejects a float-looking or negative amount and an unknown account with exit code 1', async () => {

@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { geodesic, routeDistance } from '../support/oracle.js';
 import { hasShared, sharedFile } from '../support/real-data.js';
 import { startServe } from '../support/serve-process.js';
+import { startPostgres } from '../support/postgres-server.js';
 import { fencedBlocks, findFiles, npmInstall, REPO, run, userEnv } from './install-support.js';
 
 const LONDON_OSM = 'osm-london-pubs/london_pubs_overpass_2024-11-25.geojson';
@@ -398,5 +399,66 @@ describe('the installed command line', () => {
     expect(serve.stderr).toContain('better-sqlite3 is installed but its native module was never built');
     expect(serve.stderr).toContain('\n  npm approve-scripts better-sqlite3 && npm rebuild better-sqlite3\n');
     expect(serve.stderr).not.toMatch(/Tried:|\n\s+at /);
+  }, 300_000);
+});
+
+describe('a service on PostgreSQL only: the service packages and pg, no better-sqlite3', () => {
+  it('imports the HTTP and PostgreSQL entries, keeps its accounts on a real server, and names better-sqlite3 when an SQLite file is asked for', async () => {
+    const pgDir = join(root, 'postgres-user');
+    run('mkdir', ['-p', pgDir], root);
+    run('npm', ['init', '-y'], pgDir);
+    const peers = Object.keys(PKG.peerDependencies)
+      .filter((p) => p !== 'better-sqlite3')
+      .map((p) => `${p}@${PKG.devDependencies[p]}`);
+    npmInstall(pgDir, [tarball, ...peers]);
+    expect(existsSync(join(pgDir, 'node_modules/better-sqlite3'))).toBe(false);
+    // both entries load without better-sqlite3; the SQLite store says what it needs when made
+    const probe = run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const http = await import('${PKG.name}/http'); const pg = await import('${PKG.name}/postgres');
+         let sqlite = 'opened'; try { new http.SqliteAccountsStore(':memory:'); } catch (err) { sqlite = err.name + ': ' + err.message; }
+         console.log(JSON.stringify({ buildApp: typeof http.buildApp, open: typeof pg.PostgresAccountsStore.open, sqlite }));`,
+      ],
+      pgDir,
+    );
+    const seen = JSON.parse(probe.stdout) as { buildApp: string; open: string; sqlite: string };
+    expect(seen).toEqual({
+      buildApp: 'function',
+      open: 'function',
+      sqlite: 'MissingDatabaseClientError: an SQLite accounts database needs the optional peer dependency better-sqlite3, which is not installed: npm install better-sqlite3',
+    });
+    const cli = join(pgDir, 'node_modules/.bin/venue-search');
+    // the default --db is an SQLite file: one line naming the package, no stack trace
+    const sqliteCreate = run(cli, ['accounts', 'create', '--plan', 'StartUp', '--db', join(pgDir, 'accounts.sqlite')], pgDir, { allowFailure: true });
+    expect(sqliteCreate.status).toBe(1);
+    expect(sqliteCreate.stderr).toContain('needs the optional peer dependency better-sqlite3, which is not installed: npm install better-sqlite3');
+    expect(sqliteCreate.stderr).not.toMatch(/\n\s+at /);
+    const server = await startPostgres();
+    try {
+      const url = await server.createDatabase('pg_only_install');
+      const created = run(cli, ['accounts', 'create', '--plan', 'StartUp', '--db', url], pgDir);
+      const account = JSON.parse(created.stdout) as { accountId: string; plan: string };
+      expect(account.plan).toBe('StartUp');
+      // read back through the library's own PostgreSQL entry, as an operator tool would
+      const read = run(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const { PostgresAccountsStore } = await import('${PKG.name}/postgres');
+           const store = await PostgresAccountsStore.open(${JSON.stringify(url)});
+           const found = await store.getAccount(${JSON.stringify(account.accountId)});
+           await store.close();
+           console.log(JSON.stringify({ id: found.id, plan: found.plan }));`,
+        ],
+        pgDir,
+      );
+      expect(JSON.parse(read.stdout)).toEqual({ id: account.accountId, plan: 'StartUp' });
+    } finally {
+      await server.stop();
+    }
   }, 300_000);
 });

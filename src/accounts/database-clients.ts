@@ -1,0 +1,48 @@
+/**
+ * The accounts stores' database clients, loaded at first use: better-sqlite3 for an SQLite
+ * file, pg for a PostgreSQL server. Both are optional peer dependencies (docs/packaging.md),
+ * and a service needs only the one its database uses: a service on PostgreSQL installs no
+ * native SQLite build, and importing `venue-search-engine/http` loads neither client. Both
+ * packages are CommonJS, so they load synchronously (`createRequire`).
+ */
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
+import type Pg from 'pg';
+
+const requireClient = createRequire(import.meta.url);
+
+/** A store's database client is not installed; the message names the package and the install line. */
+export class MissingDatabaseClientError extends Error {
+  override readonly name = 'MissingDatabaseClientError';
+  constructor(
+    readonly packageName: string,
+    database: string,
+    cause: unknown,
+  ) {
+    super(`${database} needs the optional peer dependency ${packageName}, which is not installed: npm install ${packageName}`, { cause });
+  }
+}
+
+/** `require(packageName)`, or MissingDatabaseClientError when the package itself is not installed. */
+export function loadDatabaseClient(packageName: string, database: string): unknown {
+  try {
+    return requireClient(packageName) as unknown;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // only the package itself missing; a package that is there but fails to load keeps its own error
+    if (code === 'MODULE_NOT_FOUND' && new RegExp(`'${packageName}'`).test((err as Error).message)) {
+      throw new MissingDatabaseClientError(packageName, database, err);
+    }
+    throw err;
+  }
+}
+
+/** better-sqlite3's Database class. */
+export function sqliteDatabaseClass(): typeof BetterSqlite3 {
+  return loadDatabaseClient('better-sqlite3', 'an SQLite accounts database') as typeof BetterSqlite3;
+}
+
+/** The pg module. */
+export function pgModule(): typeof Pg {
+  return loadDatabaseClient('pg', 'a PostgreSQL accounts database') as typeof Pg;
+}
