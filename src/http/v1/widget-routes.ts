@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import { createWidgetSite, PLACE_LABELS_PATH, placeLabelsAsset, type WidgetSiteDependencies } from '../../widget/widget-page.js';
 import type { WidgetAsset } from '../../widget/widget-assets.js';
 import { HttpError } from '../http-errors.js';
+import type { LonLatBox } from '../../geo/bbox.js';
 import { NoQuerySchema } from '../../service/api-schemas.js';
 
 export type { WidgetOptions } from '../../widget/widget-page.js';
@@ -44,8 +45,10 @@ export function widgetRoutes(deps: WidgetSiteDependencies): FastifyPluginAsync {
         .send(answer.html);
     });
 
-    // the gazetteer's place names for the offline base map; no venue data, so no key needed
-    app.get(`/${PLACE_LABELS_PATH}`, { schema: { hide: true } }, async (request, reply) => sendAsset(request, reply, placeLabelsAsset(), 'public, max-age=86400'));
+    // the gazetteer's place names around the venues for the offline base map; no venue data, so no key needed
+    app.get(`/${PLACE_LABELS_PATH}`, { schema: { hide: true } }, async (request, reply) =>
+      sendAsset(request, reply, placeLabelsAsset(((await deps.venueExtent?.()) ?? null) as LonLatBox | null), 'public, max-age=86400'),
+    );
 
     app.get('/assets/:file', { schema: { hide: true, querystring: NoQuerySchema } }, async (request, reply) => {
       const file = (request.params as { file: string }).file;
