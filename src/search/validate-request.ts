@@ -122,7 +122,8 @@ function invalid(param: string, value: unknown, expected: string): never {
 }
 
 /**
- * Milliseconds since the epoch of an ISO 8601 UTC timestamp, or NaN: `YYYY-MM-DDTHH:MM`, then
+ * Milliseconds since the epoch of an ISO 8601 UTC timestamp in the years 100 to 9999, or NaN:
+ * `YYYY-MM-DDTHH:MM`, then
  * optionally `:SS` and after it a fraction of 1 to 9 digits, then `Z`, `+00:00`, `-00:00`,
  * `+0000` or `-0000`. Read character by character (every search with `atTime` parses one: a
  * regular expression and its match array cost about ten times as much).
@@ -134,7 +135,8 @@ export function parseUtcTimestamp(text: string): number {
   const day = digitsAt(text, 8, 2);
   const hour = digitsAt(text, 11, 2);
   const minute = digitsAt(text, 14, 2);
-  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0) return Number.NaN;
+  // years 100 to 9999 (docs/hours.md); Date.UTC would also read years 0 to 99 as 1900 to 1999
+  if (year < 100 || month < 0 || day < 0 || hour < 0 || minute < 0) return Number.NaN;
   let at = 16;
   let second = 0;
   let ms = 0;

@@ -14,7 +14,7 @@ function oracle(text: string): number {
   const [year, month, day, hour, minute] = [1, 2, 3, 4, 5].map((g) => Number(m[g]));
   const second = m[6] === undefined ? 0 : Number(m[6]);
   const ms = m[7] === undefined ? 0 : Math.floor(Number(m[7]) * 1000);
-  if (month! < 1 || month! > 12 || hour! > 23 || minute! > 59 || second > 59) return Number.NaN;
+  if (year! < 100 || month! < 1 || month! > 12 || hour! > 23 || minute! > 59 || second > 59) return Number.NaN;
   const t = Date.UTC(year!, month! - 1, day!, hour!, minute!, second, ms);
   return new Date(t).getUTCDate() === day ? t : Number.NaN;
 }
@@ -31,6 +31,13 @@ describe('parseUtcTimestamp', () => {
     expect(parseUtcTimestamp('2026-11-21T00:00:00.5Z')).toBe(day + 500);
     expect(parseUtcTimestamp('2026-11-21T00:00:00.123456789Z')).toBe(day + 123);
     expect(parseUtcTimestamp('2028-02-29T12:00Z')).toBe(Date.UTC(2028, 1, 29, 12));
+    // the first and last years accepted (docs/hours.md), against Date's own ISO reading
+    expect(parseUtcTimestamp('0100-01-01T00:00Z')).toBe(Date.parse('0100-01-01T00:00:00Z'));
+    expect(parseUtcTimestamp('9999-12-31T23:59:59.999Z')).toBe(Date.parse('9999-12-31T23:59:59.999Z'));
+  });
+
+  it('refuses the years 0 to 99 (Date.UTC would read them as 1900 to 1999)', () => {
+    for (const text of ['0000-01-01T00:00Z', '0001-01-01T12:00:00Z', '0050-06-01T12:00Z', '0099-12-31T23:59Z']) expect(parseUtcTimestamp(text), text).toBeNaN();
   });
 
   it('refuses what is not such a timestamp', () => {
