@@ -80,6 +80,31 @@ export class SearchVocabulary {
     for (const v of words?.vibes ?? store.vibes.words) this.vibeWords.add(v);
   }
 
+  /**
+   * Per vocabulary, its normal forms by their letters and digits alone ({@link looseKey}),
+   * made at the first word not found as it is; AMBIGUOUS where two normal forms share one.
+   */
+  private looseForms: { establishment: Map<string, string>; caters: Map<string, string>; vibes: Map<string, string> } | null = null;
+
+  /**
+   * The vocabulary's normal form for request word `norm` (a normal form): itself when the
+   * vocabulary has it, else the one normal form with the same letters and digits, so that
+   * case alone never tells two words apart: `dairyfree` and `DAIRYFREE` (normal forms
+   * `dairyfree`) are `dairyFree` (`dairy_free`), as `coffeeshop` is `coffee_shop`
+   * (CONTRACT.md: matching is case-insensitive; camel case splits words, so case would).
+   * Unknown, or shared by two normal forms: `norm` itself (refused by the caller).
+   */
+  private known(norm: string, words: { has(form: string): boolean }, vocabulary: 'establishment' | 'caters' | 'vibes'): string {
+    if (words.has(norm)) return norm;
+    this.looseForms ??= {
+      establishment: looseIndex(this.establishmentWords.keys()),
+      caters: looseIndex(this.catersBitOf.keys()),
+      vibes: looseIndex(this.vibeWords),
+    };
+    const form = this.looseForms[vocabulary].get(looseKey(norm));
+    return form === undefined || form === AMBIGUOUS ? norm : form;
+  }
+
   /** normalizeWord, memoised for the words requests use over and over. */
   private normal(word: string): string {
     let norm = this.normalized.get(word);
@@ -104,7 +129,7 @@ export class SearchVocabulary {
     const flags: number[] = [];
     const seen = new Set<string>();
     values.forEach((value, i) => {
-      const norm = this.normal(value);
+      const norm = this.known(this.normal(value), this.establishmentWords, 'establishment');
       const isGenre = this.establishmentWords.get(norm);
       if (isGenre === undefined) unknownValue(`${param}[${i}]`, value, 'establishmentFilters', this.establishmentWords.keys());
       if (seen.has(norm)) return;
@@ -119,7 +144,7 @@ export class SearchVocabulary {
   resolveCaters(values: readonly string[], param: string): number[] {
     const bits: number[] = [];
     values.forEach((value, i) => {
-      const bit = this.catersBitOf.get(this.normal(value)) ?? 0;
+      const bit = this.catersBitOf.get(this.known(this.normal(value), this.catersBitOf, 'caters')) ?? 0;
       if (bit === 0) unknownValue(`${param}[${i}]`, value, 'catersFilters', CATERS_FLAGS);
       if (!bits.includes(bit)) bits.push(bit);
     });
@@ -131,7 +156,7 @@ export class SearchVocabulary {
     const codes: number[] = [];
     const seen = new Set<string>();
     values.forEach((value, i) => {
-      const norm = this.normal(value);
+      const norm = this.known(this.normal(value), this.vibeWords, 'vibes');
       if (!this.vibeWords.has(norm)) unknownValue(`${param}[${i}]`, value, 'vibes', this.vibeWords);
       if (seen.has(norm)) return;
       seen.add(norm);
@@ -153,6 +178,23 @@ export class SearchVocabulary {
       modes: [...SEARCH_MODES],
     };
   }
+}
+
+/** A loose index's mark for a key two normal forms share. */
+const AMBIGUOUS = '\u0000';
+
+/** A normal form's letters and digits alone (`dairy_free` -> `dairyfree`). */
+function looseKey(norm: string): string {
+  return norm.replace(/_/g, '');
+}
+
+function looseIndex(forms: Iterable<string>): Map<string, string> {
+  const index = new Map<string, string>();
+  for (const form of forms) {
+    const key = looseKey(form);
+    index.set(key, index.has(key) && index.get(key) !== form ? AMBIGUOUS : form);
+  }
+  return index;
 }
 
 /** Accepted values offered when a value is unknown ("did you mean"). */

@@ -53,6 +53,7 @@ const cases: Array<[string, unknown, string, string]> = [
   ['unknown chain preference', { ...ok, preferences: { chainPreference: 'PREFER_BIG' } }, 'invalid_request', 'preferences.chainPreference'],
   ['opening state missing', { ...ok, preferences: { openingConditions: {} } }, 'invalid_request', 'preferences.openingConditions.state'],
   ['atTime not a timestamp', { ...ok, preferences: { openingConditions: { state: 'OPEN', atTime: 'tonight' } } }, 'invalid_request', 'preferences.openingConditions.atTime'],
+  ['atTime in the year 1 (before the years accepted)', { ...ok, preferences: { openingConditions: { state: 'OPEN', atTime: '0001-01-01T12:00:00Z' } } }, 'invalid_request', 'preferences.openingConditions.atTime'],
   ['atTime on 30 February', { ...ok, preferences: { openingConditions: { state: 'OPEN', atTime: '2026-02-30T20:00:00Z' } } }, 'invalid_request', 'preferences.openingConditions.atTime'],
   ['atTime without a UTC designator', { ...ok, preferences: { openingConditions: { state: 'OPEN', atTime: '2026-11-21T20:00:00' } } }, 'invalid_request', 'preferences.openingConditions.atTime'],
   ['body not an object', 'POINT', 'invalid_request', 'body'],
@@ -109,6 +110,32 @@ describe('search request validation', () => {
     }
     const vibes = service.search({ ...ok, preferences: { vibes: ['COSY'], nonCompromise: ['vibes'] } }, { now: NOW });
     expect(vibes.establishments.map((e) => e.id)).toEqual(['a']);
+  });
+
+  it('case alone never tells two words apart: coffeeshop, COFFEESHOP, dairyfree, DAIRYFREE, freeWiFi, FREEWIFI match as their vocabulary words', () => {
+    const ids = (preferences: object) => service.search({ ...ok, preferences }, { now: NOW }).establishments.map((e) => e.id);
+    for (const word of ['coffeeshop', 'COFFEESHOP', 'CoffeeShop']) {
+      expect(ids({ establishmentFilters: [word], nonCompromise: ['establishmentFilters'] }), word).toEqual(['a']);
+    }
+    for (const word of ['dairyfree', 'DAIRYFREE', 'DairyFree', 'dairy free']) {
+      expect(ids({ catersFilters: [word], nonCompromise: ['catersFilters'] }), word).toEqual(['a']); // a is vegan: dairy-free by implication
+    }
+    for (const word of ['freewifi', 'FREEWIFI', 'freeWiFi', 'Free WiFi']) {
+      expect(ids({ establishmentFilters: [word], nonCompromise: ['establishmentFilters'] }), word).toEqual(['b']);
+    }
+    expect(ids({ vibes: ['cOsY'], nonCompromise: ['vibes'] })).toEqual(['a']);
+  });
+
+  it('a word whose letters two vocabulary words share (beer_hall, beerhall) is refused unless it names one of them', () => {
+    const both = createEngine([
+      { id: 'h1', name: 'One', location: { type: 'Point', coordinates: [51.5136, -0.1365] }, primaryGenre: 'beer_hall' },
+      { id: 'h2', name: 'Two', location: { type: 'Point', coordinates: [51.514, -0.137] }, primaryGenre: 'beerhall' },
+    ]);
+    const ask = (word: string) => both.search({ ...ok, preferences: { establishmentFilters: [word], nonCompromise: ['establishmentFilters'] } }, { now: NOW });
+    expect(ask('Beer Hall').establishments.map((e) => e.id)).toEqual(['h1']);
+    expect(ask('BEERHALL').establishments.map((e) => e.id)).toEqual(['h2']);
+    // "bEerhall" is b_eerhall: neither, and its letters are both's
+    expect(() => ask('bEerhall')).toThrow(/not a known establishmentFilters value/);
   });
 
   it('catersFilters apply implications: a vegan venue caters dairyFree, eggFree and vegetarian', () => {
