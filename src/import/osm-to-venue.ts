@@ -116,6 +116,14 @@ function establishmentFlags(tags: Readonly<Record<string, string>>): string[] {
     flags.push('servesAlcohol');
   }
   if (tags.cocktails === 'yes' || tags['drink:cocktail'] === 'yes') flags.push('servesCocktails');
+  // Facts also recorded in `amenities` / `accessibility` (below), flagged too: establishment
+  // filters match genres and flags only (CONTRACT.md), and the search vocabulary publishes
+  // these words (src/search/search-vocabulary.ts STATIC_FLAGS), so without the flag they
+  // could never match. Each flag exactly when its field below is true.
+  if (yesNo(tags.dog, ['yes', 'leashed']) === true) flags.push('dogFriendly');
+  if (tags.outdoor_seating !== undefined && tags.outdoor_seating !== 'no') flags.push('outdoorSeating');
+  if (yesNo(tags.wheelchair, ['yes', 'designated']) === true) flags.push('wheelchairAccessible');
+  if (yesNo(tags.live_music) === true) flags.push('liveMusic');
   return flags;
 }
 

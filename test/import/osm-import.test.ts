@@ -67,8 +67,9 @@ describe('importOsm: Overpass GeoJSON sample (fixtures/import/osm-overpass-sampl
     expect(report.counters.get('diet tag not recorded: diet:vegetarian=limited')).toBe(1);
   });
 
-  it('internet_access=wlan -> freeWifi unless internet_access:fee=yes; pub -> servesAlcohol; cocktails -> servesCocktails', () => {
-    expect(get('osm:node/1001').establishmentFlags).toEqual(['freeWifi', 'servesAlcohol']);
+  it('internet_access=wlan -> freeWifi unless internet_access:fee=yes; pub -> servesAlcohol; cocktails -> servesCocktails; dog, outdoor_seating, wheelchair, live_music flagged as in amenities', () => {
+    // node/1001: dog=leashed, outdoor_seating=garden, wheelchair=yes; way/2002: outdoor_seating=no
+    expect(get('osm:node/1001').establishmentFlags).toEqual(['freeWifi', 'servesAlcohol', 'dogFriendly', 'outdoorSeating', 'wheelchairAccessible']);
     expect(get('osm:way/2002').establishmentFlags).toBeUndefined();
     expect(get('osm:relation/3004').establishmentFlags).toEqual(['servesAlcohol', 'servesCocktails']);
   });

@@ -7,6 +7,8 @@ import { distanceMeters } from '../../src/geo/distance.js';
 import type { ImportReport } from '../../src/import/import-report.js';
 import { collectRun, importFhrs, importOsm, mergeVenues, type OpeningHoursConversion } from '../../src/import/index.js';
 import { VenueRecordSchema, type VenueRecord } from '../../src/schema/venue.js';
+import { createEngine } from '../../src/engine.js';
+import { geodesic } from '../support/oracle.js';
 
 /**
  * Every real extract under ../shared/data imports, counts add up, every record validates,
@@ -101,5 +103,28 @@ describe.skipIf(!present)('real data: every file imports, counts add up, output 
     expect(records).toHaveLength(osm.length + fhrs.length - linkedIds.size);
     expect(report.balanced()).toBe(true);
     console.info(`[import] merge London pubs + FHRS: ${linkedIds.size} FHRS rows linked, ${records.length} venues`);
+  });
+
+  it('the published words dog_friendly, outdoor_seating, wheelchair_accessible, live_music find exactly the London pubs whose amenities say so', async () => {
+    const osm = (await imported('osm-london-pubs/london_pubs_overpass_2024-11-25.geojson')).records;
+    const engine = createEngine(osm);
+    const centre = { lat: 51.5074, lon: -0.1278 };
+    const R = 40_000;
+    const facts: Array<[string, (r: VenueRecord) => boolean | undefined]> = [
+      ['dog_friendly', (r) => r.amenities?.dogFriendly],
+      ['outdoor_seating', (r) => r.amenities?.outdoorSeating],
+      ['wheelchair_accessible', (r) => r.accessibility?.wheelchairEntrance],
+      ['live_music', (r) => r.amenities?.liveMusic],
+    ];
+    for (const [word, fact] of facts) {
+      // oracle: the records themselves, and GeographicLib for the circle
+      const expected = osm.filter((r) => fact(r) === true && geodesic(centre.lat, centre.lon, r.location.coordinates[0], r.location.coordinates[1]) <= R).length;
+      expect(expected, word).toBeGreaterThan(5);
+      const res = engine.search(
+        { locations: [centre], mode: { mode: 'POINT', maxDistance: R }, preferences: { establishmentFilters: [word], nonCompromise: ['establishmentFilters'] } },
+        { limit: 1 },
+      );
+      expect(res.totalResults, word).toBe(expected);
+    }
   });
 });
