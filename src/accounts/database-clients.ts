@@ -30,7 +30,7 @@ export function loadDatabaseClient(packageName: string, database: string): unkno
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     // only the package itself missing; a package that is there but fails to load keeps its own error
-    if (code === 'MODULE_NOT_FOUND' && new RegExp(`'${packageName}'`).test((err as Error).message)) {
+    if (code === 'MODULE_NOT_FOUND' && (err as Error).message.includes(`'${packageName}'`)) {
       throw new MissingDatabaseClientError(packageName, database, err);
     }
     throw err;

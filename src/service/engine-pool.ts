@@ -79,11 +79,7 @@ export class EnginePool implements EngineLike {
   private venueExtentAnswer: unknown;
   private venueCount = 0;
 
-  private constructor(
-    private readonly snapshot: SharedSnapshot,
-    /** Engine threads. */
-    readonly threadCount: number,
-  ) {}
+  private constructor(private readonly snapshot: SharedSnapshot) {}
 
   /** Venues in the engines (each thread's engine holds the same snapshot), known once started. */
   get venues(): number {
@@ -93,7 +89,7 @@ export class EnginePool implements EngineLike {
   /** Starts `threads` engine threads over `snapshot`; resolves once every one has restored its engine. */
   static async start(snapshot: SharedSnapshot, threads: number): Promise<EnginePool> {
     if (!(Number.isInteger(threads) && threads >= 1)) throw new RangeError(`threads must be an integer >= 1; got ${threads}`);
-    const pool = new EnginePool(snapshot, threads);
+    const pool = new EnginePool(snapshot);
     await Promise.all(Array.from({ length: threads }, (_, k) => pool.startThread(k)));
     pool.vocabularyAnswer = await pool.call('vocabulary', []);
     pool.venueExtentAnswer = await pool.call('venueExtent', []);

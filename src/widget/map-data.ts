@@ -13,6 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { inLonLatBox, type LonLatBox } from '../geo/bbox.js';
+import { normalizeLon } from '../geo/ellipsoid.js';
 import { Gazetteer } from '../places/gazetteer.js';
 import { BASE_MAP_FILE } from './build-assets.js';
 
@@ -65,14 +66,9 @@ export function worldPlaceLabelsJson(extent: LonLatBox): string {
   const box: LonLatBox = {
     south: Math.max(-90, extent.south - m),
     north: Math.min(90, extent.north + m),
-    west: wide ? -180 : wrapLongitude(extent.west - m),
-    east: wide ? 180 : wrapLongitude(extent.east + m),
+    west: wide ? -180 : normalizeLon(extent.west - m),
+    east: wide ? 180 : normalizeLon(extent.east + m),
   };
   const rows = placeLabels(Gazetteer.fromAllTheCities(null)).filter((r) => inLonLatBox(r[1], r[2], box));
   return JSON.stringify(rows.slice(0, MAX_WORLD_LABELS));
-}
-
-/** A longitude in [-180, 180). */
-function wrapLongitude(lon: number): number {
-  return ((((lon + 180) % 360) + 360) % 360) - 180;
 }
