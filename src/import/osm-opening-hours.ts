@@ -24,9 +24,11 @@ import { formatClock, intervalsToWeeklyHours, MINUTES_PER_DAY, MINUTES_PER_WEEK 
  *   more than half of the weeks and opens at all (approximated, with a note); else the hours are
  *   left out (with a note). In a week with a clock change in the process zone, a time inside the skipped or
  *   repeated hour can read differently; only such a week's vote can change.
- * - Unknown-state spans (open end `10:00+`, `unknown`, comment-only rules) are left out
- *   (the library does not call them open either), with a note. Comments on open spans are
- *   dropped with a note.
+ * - A value with unknown-state spans (open end `10:00+`, `unknown`, comment-only rules) has
+ *   no hours (with a note), even when other days have times: the weekly form cannot say
+ *   "unknown" for part of a week, and every minute it leaves out reads as closed, so keeping
+ *   the other days would call the venue closed when the source says it is open from 10:00.
+ *   Comments on open spans are dropped with a note.
  * - A value without any digit that opens at some time (`open`, `Mo-Fr`) states no times:
  *   left out with a note. `24/7`, `off` and `closed` convert exactly.
  * - A value the library rejects: no hours, note `unparsed: <reason>`.
@@ -241,8 +243,11 @@ export function convertOsmOpeningHours(value: string): OpeningHoursConversion {
     notes.push(`left out: comment ${quoted(week.openComments)}`);
   }
 
-  if (week.known.length === 0 && week.unknown.length > 0) {
-    return { status: 'omitted', notes: [...notes, 'left out: no opening time of known state'] };
+  if (week.unknown.length > 0) {
+    // The weekly form has no "unknown" span: a day or an evening left out would read as
+    // closed, so a venue the source calls open (from 10:00, close unknown) would be closed.
+    const why = week.known.length === 0 ? 'no opening time of known state' : 'the weekly form cannot say "unknown" for part of the week, and would read those times as closed';
+    return { status: 'omitted', notes: [...notes, `left out: ${why}`] };
   }
   if (!/[0-9]/.test(rules) && week.known.length > 0 && !rules.includes('24/7')) {
     return { status: 'omitted', notes: [...notes, `left out: ${JSON.stringify(value)} gives no times`] };

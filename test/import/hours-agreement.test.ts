@@ -160,3 +160,44 @@ describe.skipIf(!present)('opening hours: imported weekly form agrees with the o
     expect(pastMidnightValues).toBeGreaterThan(10);
   });
 });
+
+describe.skipIf(!present)('opening hours: never "closed" where the source says open or unknown (every real string)', () => {
+  it('every week-stable value of the three extracts: each hour of an ordinary week the weekly form calls closed, the library calls closed and not unknown', () => {
+    const values = new Set<string>();
+    for (const f of FILES) {
+      const fc = JSON.parse(readFileSync(DATA + f, 'utf8')) as { features: Array<{ properties: Record<string, unknown> }> };
+      for (const feature of fc.features) {
+        const v = feature.properties.opening_hours;
+        if (typeof v === 'string' && v.trim() !== '') values.add(v.trim());
+      }
+    }
+    const clock = new LocalClock();
+    const week = WEEKS[0]!;
+    const start = new Date(week.y, week.m, week.d).getTime();
+    const failures: string[] = [];
+    let openEnded = 0;
+    let checked = 0;
+    for (const value of values) {
+      let oh: OpeningHours;
+      try {
+        oh = new OpeningHours(value, null, 0);
+      } catch {
+        continue; // unparsed: no hours, so nothing is called closed
+      }
+      if (!oh.isWeekStable()) continue;
+      if (/\+|unknown/.test(value)) openEnded++;
+      const conv = convertOsmOpeningHours(value);
+      if (conv.hours === undefined) continue;
+      const compiled = compileWeeklyHours(conv.hours) as Uint16Array;
+      checked++;
+      for (let t = start + 30 * MIN; t < start + 7 * DAY; t += HOUR) {
+        if (isOpenInIntervals(compiled, clock.minuteOfWeek(ZONE, t))) continue;
+        const date = new Date(t);
+        if (oh.getState(date) || oh.getUnknown(date)) failures.push(`${JSON.stringify(value)} at ${date.toString()}: ours closed, library ${oh.getStateString(date, true)}`);
+      }
+    }
+    console.info(`[import] closed-only-when-closed: ${values.size} distinct values, ${checked} week-stable with hours checked hourly, ${openEnded} with open ends or unknown spans, ${failures.length} failures`);
+    expect(openEnded).toBeGreaterThan(10); // the real data holds the case this guards
+    expect(failures.slice(0, 10)).toEqual([]);
+  });
+});

@@ -112,14 +112,18 @@ describe('convertOsmOpeningHours: what the weekly form cannot say is noted, neve
     expect(conv.notes.join(' ')).toMatch(/open-ended/);
   });
 
-  it('open end on one day: the other days kept, that day closed, noted', () => {
+  it('open end on one day: no hours (that day would read as closed), noted with the span', () => {
     const conv = convertOsmOpeningHours('Mo-Fr 10:00-18:00, Sa 10:00+');
-    expect(conv.status).toBe('approximated');
-    expect(conv.hours).toEqual([
-      { days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], timeSlots: [slot('10:00', '18:00')] },
-      { days: ['Sat', 'Sun'], timeSlots: [closed] },
-    ]);
+    expect(conv.status).toBe('omitted');
+    expect(conv.hours).toBeUndefined();
     expect(conv.notes.join(' ')).toMatch(/Sat 10:00-24:00/);
+    expect(conv.notes.join(' ')).toMatch(/read those times as closed/);
+  });
+
+  it('an open-ended evening after a known lunch: no hours either', () => {
+    const conv = convertOsmOpeningHours('Mo-Fr 12:00-14:00, 18:00+');
+    expect(conv.status).toBe('omitted');
+    expect(conv.hours).toBeUndefined();
   });
 
   it('a few closed dates: the most common week, approximated with a note', () => {
