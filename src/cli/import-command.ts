@@ -106,6 +106,20 @@ function lonLatBox(value: string): LonLatBox {
   return { west, south, east, north };
 }
 
+/**
+ * The error for a `merge` input holding no venue record: most likely a raw source (an OSM,
+ * FHRS or gzip file) given where imported venues are expected. Its records would all be
+ * skipped, and the merge would write the other inputs alone.
+ */
+function noVenueRecords(file: string, rejects: ReadonlyArray<{ line: number; error: Error }>): VenueSearchError {
+  const first = rejects[0];
+  const why =
+    first === undefined
+      ? 'holds no venue records'
+      : `holds no venue records: all ${rejects.length} are invalid (line ${first.line}: ${first.error.message.slice(0, 160)}); a raw OSM, FHRS or Overture file is imported first (\`venue-search import osm|fhrs|overture\`), then merged`;
+  return new VenueSearchError('invalid_data', `merge input ${file} ${why}`, { file });
+}
+
 export function registerImportCommands(program: Command, io: ImportCommandIo = { stdout: process.stdout, stderr: process.stderr }): void {
   const imp = program.command('import').description('import venue records from OpenStreetMap, FSA hygiene data or Overture Maps places (NDJSON out)');
 
@@ -165,6 +179,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
       const rejected: Array<{ file: string; line: number; message: string }> = [];
       for (const file of files) {
         const { venues, rejects } = await readVenues(file, { onInvalid: 'skip' });
+        if (venues.length === 0) throw noVenueRecords(file, rejects);
         all.push(...venues);
         for (const r of rejects) rejected.push({ file, line: r.line, message: r.error.message });
       }

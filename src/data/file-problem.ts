@@ -1,3 +1,5 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+
 /** What {@link fileProblem} says of a folder given where a file is read. */
 export const IS_A_FOLDER = 'is a folder, not a file';
 
@@ -46,5 +48,31 @@ export function writeProblem(err: unknown): string {
       return 'no space left on the device';
     default:
       return (err as Error).message;
+  }
+}
+
+/**
+ * What a file whose first bytes are `head` is, when it is a compressed or binary format that
+ * no text reader here takes, said as the advice for the error ("is gzip-compressed:
+ * decompress it first"); else undefined. By the formats' magic numbers.
+ */
+export function binaryFormatProblem(head: Uint8Array): string | undefined {
+  if (head[0] === 0x1f && head[1] === 0x8b) return 'is gzip-compressed: decompress it first (gunzip)';
+  if (head[0] === 0x50 && head[1] === 0x41 && head[2] === 0x52 && head[3] === 0x31) return 'is a Parquet file: import it with `venue-search import overture`';
+  if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) return 'is a zip archive: extract it first';
+  if (head[0] === 0x28 && head[1] === 0xb5 && head[2] === 0x2f && head[3] === 0xfd) return 'is zstd-compressed: decompress it first (zstd -d)';
+  if (head[0] === 0x42 && head[1] === 0x5a && head[2] === 0x68) return 'is bzip2-compressed: decompress it first (bunzip2)';
+  return undefined;
+}
+
+/** The first bytes of a file (fewer when it is shorter); file errors as node:fs throws them. */
+export function fileHead(path: string, bytes = 4): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(bytes);
+    const n = readSync(fd, head, 0, bytes, 0);
+    return head.subarray(0, n);
+  } finally {
+    closeSync(fd);
   }
 }

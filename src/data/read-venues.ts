@@ -8,7 +8,7 @@ import { IdIndex } from '../store/id-index.js';
 import { encodedVenues, type EncodedVenues } from '../store/venue-encoder.js';
 import { encodeLines, type EncodedLines } from './encode-lines.js';
 import { fileChunks } from './file-chunks.js';
-import { fileProblem, isFileError } from './file-problem.js';
+import { binaryFormatProblem, fileProblem, isFileError } from './file-problem.js';
 import { geoJsonFeatureToRecord } from './geojson.js';
 import { JsonElementSplitter } from './json-elements.js';
 import { LineChunker, forEachLine, lineCount } from './ndjson-lines.js';
@@ -470,11 +470,19 @@ async function readInto(
     for await (const chunk of stream) {
       // A source of strings is read as text; a source of bytes as bytes (strings in it encoded).
       if (first) textMode = typeof chunk === 'string';
-      first = false;
       bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
-      const buf = typeof chunk === 'string' ? null : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-      if (textMode) feedText(buf === null ? (chunk as string) : decoder.write(buf), false);
-      else await feedBytes(buf ?? Buffer.from(chunk as string, 'utf8'), false);
+      let buf = typeof chunk === 'string' ? null : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      let text = typeof chunk === 'string' ? chunk : null;
+      if (first && buf !== null) {
+        const problem = binaryFormatProblem(buf);
+        if (problem !== undefined) throw new VenueSearchError('invalid_data', `${label} ${problem}`, { file: label });
+      }
+      // A byte order mark (written by some Windows editors) is not part of the first line.
+      if (first && buf !== null && buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
+      if (first && text !== null && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      first = false;
+      if (textMode) feedText(buf === null ? text! : decoder.write(buf), false);
+      else await feedBytes(buf ?? Buffer.from(text!, 'utf8'), false);
     }
     if (!textMode) {
       if (format === undefined) await feedBytes(Buffer.alloc(0), true);

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { parse } from 'csv-parse';
-import { fileProblem, isFileError } from '../data/file-problem.js';
+import { binaryFormatProblem, fileHead, fileProblem, isFileError } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { DEFAULT_MAX_KM_FROM_AUTHORITY, fhrsFarFromAuthority, fhrsRowToVenue, type FhrsRow } from './fhrs-to-venue.js';
@@ -19,28 +19,76 @@ export interface FhrsImportOptions extends ImportOptions {
   readonly maxKmFromAuthority?: number;
 }
 
-async function readRows(path: string): Promise<FhrsRow[]> {
+/** Columns a row needs to become a venue (docs/import.md): a file without one of them is refused. */
+const REQUIRED_COLUMNS = ['FHRSID', 'BusinessName', 'BusinessType', 'Latitude', 'Longitude'] as const;
+
+/** A row whose number of fields differs from the header's (a cut or broken line): reported, never mapped. */
+interface BrokenRow {
+  /** The line of the file it ends on (1 = the header). */
+  readonly line: number;
+  readonly fields: number;
+}
+
+interface FhrsFile {
+  readonly rows: FhrsRow[];
+  readonly broken: BrokenRow[];
+  readonly columns: number;
+}
+
+async function readRows(path: string): Promise<FhrsFile> {
+  let problem: string | undefined;
+  try {
+    problem = binaryFormatProblem(fileHead(path));
+  } catch (err) {
+    problem = fileProblem(err);
+  }
+  if (problem !== undefined) throw new VenueSearchError('invalid_data', `FHRS file ${path} ${problem}`, { file: path });
   const rows: FhrsRow[] = [];
+  const broken: BrokenRow[] = [];
   const input = createReadStream(path);
-  const parser = parse({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true });
+  // Rows as arrays, so that a row with too few or too many fields is seen (a cut last line
+  // would otherwise map its cut field: a longitude "-0." read as 0, 4 km off).
+  const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, info: true });
   // pipe() does not forward a read error (a missing file) to the parser: do it here.
   input.once('error', (err) => parser.destroy(err));
   input.pipe(parser);
+  let header: string[] | null = null;
   try {
-    for await (const row of parser) rows.push(row as FhrsRow);
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      if (header === null) {
+        header = record;
+        checkHeader(path, header);
+      } else if (record.length !== header.length) broken.push({ line: info.lines, fields: record.length });
+      else {
+        const row: Record<string, string> = {};
+        for (let c = 0; c < header.length; c++) row[header[c]!] = record[c]!;
+        rows.push(row);
+      }
+    }
   } catch (err) {
+    if (err instanceof VenueSearchError) throw err;
     const why = isFileError(err) ? fileProblem(err) : `is not readable CSV: ${(err as Error).message}`;
     throw new VenueSearchError('invalid_data', `FHRS file ${path} ${why}`, { file: path });
   }
-  if (rows.length > 0 && !('FHRSID' in (rows[0] as object))) {
-    throw new VenueSearchError('invalid_data', `FHRS file ${path} has no FHRSID column; got ${Object.keys(rows[0] as object).slice(0, 5).join(', ')}`, {
-      file: path,
-    });
-  }
-  return rows;
+  if (header === null) throw new VenueSearchError('invalid_data', `FHRS file ${path} is empty: a header row (${REQUIRED_COLUMNS.join(', ')}, ...) is expected`, { file: path });
+  return { rows, broken, columns: header.length };
 }
 
-async function* mapRows(rows: readonly FhrsRow[], report: ImportReport, options: FhrsImportOptions): AsyncGenerator<VenueRecord> {
+/** Refuses a header without a column a venue needs, naming the missing ones and the first columns found. */
+function checkHeader(path: string, header: readonly string[]): void {
+  const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c));
+  if (missing.length === 0) return;
+  const found = header.slice(0, 5).map((c) => JSON.stringify(c.slice(0, 40))).join(', ');
+  throw new VenueSearchError('invalid_data', `FHRS file ${path} has no ${missing.join(', ')} column${missing.length > 1 ? 's' : ''} (the FSA API's column names are expected); its header starts ${found}`, {
+    file: path,
+  });
+}
+
+async function* mapRows(rows: readonly FhrsRow[], report: ImportReport, options: FhrsImportOptions, broken: FhrsFile['broken'] = [], columns = 0): AsyncGenerator<VenueRecord> {
+  for (const b of broken) {
+    report.read++;
+    report.skip('wrong_column_count', `line ${b.line}`, `${b.fields} fields, the header has ${columns}`);
+  }
   const maxKm = options.maxKmFromAuthority ?? DEFAULT_MAX_KM_FROM_AUTHORITY;
   const far = Number.isFinite(maxKm) ? fhrsFarFromAuthority(rows, maxKm) : new Map<string, number>();
   const seen = new Set<string>();
@@ -53,7 +101,7 @@ async function* mapRows(rows: readonly FhrsRow[], report: ImportReport, options:
     else if (km !== undefined) {
       report.skip('far_from_local_authority', ref, `${km.toFixed(0)} km from ${row.LocalAuthorityName ?? '?'}`);
     } else if (admitRecord(out.record, ref, seen, report)) yield out.record;
-    options.onProgress?.(report.read, rows.length);
+    options.onProgress?.(report.read, rows.length + broken.length);
   }
 }
 
@@ -67,7 +115,8 @@ export function importFhrsRows(rows: readonly FhrsRow[], options: FhrsImportOpti
 export function importFhrs(path: string, options: FhrsImportOptions = {}): ImportRun {
   const report = new ImportReport(options.source ?? basename(path));
   async function* records(): AsyncGenerator<VenueRecord> {
-    yield* mapRows(await readRows(path), report, options);
+    const file = await readRows(path);
+    yield* mapRows(file.rows, report, options, file.broken, file.columns);
   }
   return { report, records: records() };
 }

@@ -23,6 +23,9 @@ export const DEFAULT_MAX_KM_FROM_AUTHORITY = 40;
 const MIN_ROWS_FOR_MEDIAN = 5;
 const ADDRESS_COLUMNS = ['AddressLine1', 'AddressLine2', 'AddressLine3', 'AddressLine4', 'PostCode'] as const;
 
+/** A coordinate as the FSA writes it: signed digits, a point and more digits, an exponent (`-1.1E-05`), the last two optional. */
+const DECIMAL = /^[+-]?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+
 function cell(row: FhrsRow, column: string): string | undefined {
   const v = row[column]?.trim();
   return v ? v : undefined;
@@ -43,6 +46,8 @@ export function fhrsPoint(row: FhrsRow): { lat: number; lon: number } | { reason
   const latText = cell(row, 'Latitude');
   const lonText = cell(row, 'Longitude');
   if (latText === undefined || lonText === undefined) return { reason: 'missing_coordinates' };
+  // Decimals only: Number() also takes "-0." (a cut "-0.0598..." read as 0), "0x1A", ".5".
+  if (!DECIMAL.test(latText) || !DECIMAL.test(lonText)) return { reason: 'bad_coordinates', detail: `${latText},${lonText}` };
   const lat = Number(latText);
   const lon = Number(lonText);
   if (!Number.isFinite(lat) || !Number.isFinite(lon) || Math.abs(lat) > 90 || Math.abs(lon) > 180 || (lat === 0 && lon === 0)) {

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileProblem } from '../data/file-problem.js';
+import { binaryFormatProblem, fileHead, fileProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { ImportReport } from './import-report.js';
@@ -81,6 +81,10 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
   failed.catch(() => {});
   const lines = createInterface({ input, crlfDelay: Infinity })[Symbol.asyncIterator]();
   let n = 0;
+  /** Lines that are not blank, and those among them holding an OSM id (an OSM points file's kind). */
+  let nonBlank = 0;
+  let withOsmId = 0;
+  let firstValue: unknown;
   for (;;) {
     let next: IteratorResult<string>;
     try {
@@ -89,18 +93,55 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
       throw new VenueSearchError('invalid_data', `OSM file ${path} ${fileProblem(err)}`, { file: path });
     }
     if (next.done) break;
-    const line = next.value;
     n++;
+    // A byte order mark (some Windows editors write one) is not part of the first line.
+    const line = n === 1 && next.value.charCodeAt(0) === 0xfeff ? next.value.slice(1) : next.value;
     if (line.trim() === '') continue;
+    nonBlank++;
     let value: unknown;
     try {
       value = JSON.parse(line);
-    } catch {
-      yield { kind: 'skip', ref: `line ${n}`, reason: 'malformed_line' };
+    } catch (err) {
+      yield { kind: 'skip', ref: `line ${n}`, reason: 'malformed_line', detail: (err as Error).message.slice(0, 80) };
       continue;
     }
-    yield pointsLineRow(value, n);
+    if (nonBlank === 1) firstValue = value;
+    const row = pointsLineRow(value, n);
+    if (!(row.kind === 'skip' && row.reason === 'missing_osm_id')) withOsmId++;
+    yield row;
   }
+  if (withOsmId === 0) throw notAnOsmFile(path, nonBlank === 0 ? 'holds no lines' : `has no line with an osm_id among its ${nonBlank}${looksLikeVenues(firstValue) ? ': it holds venue records (already imported?); give them to readVenues or serve --data as they are' : ''}`, 'points NDJSON');
+}
+
+/** Refuses a missing file, or a compressed or binary one, in one line naming it (before any row is read). */
+function refuseBinary(path: string): void {
+  let problem: string | undefined;
+  try {
+    problem = binaryFormatProblem(fileHead(path));
+  } catch (err) {
+    problem = fileProblem(err);
+  }
+  if (problem !== undefined) throw new VenueSearchError('invalid_data', `OSM file ${path} ${problem}`, { file: path });
+}
+
+/** True for a value shaped like a venue record (`id` and `location`): a file already imported. */
+function looksLikeVenues(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'id' in value && 'location' in value;
+}
+
+/** The error for a file that is not of the kind its importer reads (not an import with every row skipped). */
+function notAnOsmFile(path: string, why: string, kind: 'points NDJSON' | 'GeoJSON'): VenueSearchError {
+  const expected = kind === 'GeoJSON' ? 'an Overpass or Veggiekarte GeoJSON FeatureCollection' : '{osm_id, lat, lon, tags} lines';
+  return new VenueSearchError('invalid_data', `OSM file ${path} ${why} (${expected} expected)`, { file: path });
+}
+
+/** What a JSON value is, for an error: `a Feature`, `a JSON array`, `an object without "features"`. */
+function describeJson(value: unknown): string {
+  if (Array.isArray(value)) return 'a JSON array';
+  if (value === null || typeof value !== 'object') return `a JSON ${value === null ? 'null' : typeof value}`;
+  const type = (value as { type?: unknown }).type;
+  if (typeof type === 'string' && type !== 'FeatureCollection') return `a GeoJSON ${type.slice(0, 40)}`;
+  return 'an object without a "features" array';
 }
 
 /** Imports an OSM file: Overpass or Veggiekarte GeoJSON, or a points NDJSON file. */
@@ -108,6 +149,7 @@ export function importOsm(path: string, options: ImportOptions = {}): ImportRun 
   const report = new ImportReport(options.source ?? basename(path));
   let total: number | undefined;
   async function* rows(): AsyncGenerator<OsmRow> {
+    refuseBinary(path);
     if (isLineFile(path)) {
       yield* lineRows(path);
       return;
@@ -118,12 +160,15 @@ export function importOsm(path: string, options: ImportOptions = {}): ImportRun 
     } catch (err) {
       throw new VenueSearchError('invalid_data', `OSM file ${path} ${fileProblem(err)}`, { file: path });
     }
+    // A byte order mark (some Windows editors write one) is not JSON.
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (err) {
-      throw new VenueSearchError('invalid_data', `OSM file ${path} is not readable JSON: ${(err as Error).message}`, { file: path });
+      throw new VenueSearchError('invalid_data', `OSM file ${path} is not readable JSON: ${(err as Error).message.slice(0, 200)}`, { file: path });
     }
+    if (!Array.isArray((value as { features?: unknown } | null)?.features)) throw notAnOsmFile(path, `holds ${describeJson(value)}`, 'GeoJSON');
     const all = featureCollectionRows(value);
     total = all.filter((r) => r.kind !== 'derived').length;
     yield* all;

@@ -1,0 +1,150 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { Command } from 'commander';
+import { afterAll, describe, expect, it } from 'vitest';
+import { registerImportCommands } from '../../src/cli/import-command.js';
+import { readVenues } from '../../src/data/read-venues.js';
+import { collectRun, importFhrs } from '../../src/import/index.js';
+import { importOsm } from '../../src/import/osm-import.js';
+
+/**
+ * Real files made messy the way users' files are (a byte order mark, a cut last line, a
+ * renamed column, a compressed or wrong file given by mistake): each is read as the clean
+ * file is, or refused in one line naming the file and what is wrong; never half-imported
+ * with exit status 0. Oracles: the documented counts of the clean files (docs/import.md) and
+ * values read from the raw files here.
+ */
+const DATA = new URL('../../../shared/data/', import.meta.url).pathname;
+const PUBS_GEOJSON = DATA + 'osm-london-pubs/london_pubs_overpass_2024-11-25.geojson';
+const PUBS_POINTS = DATA + 'osm-london-pubs/london_pubs_points.ndjson';
+const FHRS = DATA + 'fhrs-london/fhrs_london_food_drink_2021-08-19.csv';
+const PARQUET = DATA + 'overture-places-sample/overture_places_us_sample.parquet';
+const FIXTURES = new URL('../../fixtures/venues.ndjson', import.meta.url).pathname;
+const present = [PUBS_GEOJSON, PUBS_POINTS, FHRS, PARQUET].every(existsSync);
+const dir = mkdtempSync(join(tmpdir(), 'venue-wrong-files-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+function file(name: string, content: string | Buffer): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+async function cli(args: string[]): Promise<{ stderr: string; error: unknown }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const chunks: Buffer[] = [];
+  stdout.resume();
+  stderr.on('data', (c: Buffer) => chunks.push(c));
+  const program = new Command('venue-search').exitOverride().configureOutput({ writeErr: () => {} });
+  registerImportCommands(program, { stdout, stderr });
+  let error: unknown;
+  try {
+    await program.parseAsync(['node', 'venue-search', ...args]);
+  } catch (err) {
+    error = err;
+  }
+  return { stderr: Buffer.concat(chunks).toString(), error };
+}
+
+describe.skipIf(!present)('import: real files with a byte order mark read as without one', () => {
+  it('OSM points NDJSON and GeoJSON with a BOM: the 3,055 London pubs, as documented for the clean files', async () => {
+    const points = await collectRun(importOsm(file('bom.ndjson', Buffer.concat([BOM, readFileSync(PUBS_POINTS)]))));
+    expect(points.report.written).toBe(3055);
+    expect(points.report.skipReasons.has('malformed_line')).toBe(false);
+    const geojson = await collectRun(importOsm(file('bom.geojson', Buffer.concat([BOM, readFileSync(PUBS_GEOJSON)]))));
+    expect(geojson.report.written).toBe(3055);
+  });
+
+  it('readVenues of the fixtures with a BOM: every line read, none rejected (line count by hand)', async () => {
+    const lines = readFileSync(FIXTURES, 'utf8').split('\n').filter((l) => l.trim() !== '').length;
+    const { venues, rejects } = await readVenues(file('bom-venues.ndjson', Buffer.concat([BOM, readFileSync(FIXTURES)])), { onInvalid: 'skip' });
+    expect(rejects).toEqual([]);
+    expect(venues).toHaveLength(lines);
+  });
+});
+
+describe.skipIf(!present)('import: files of the wrong kind are refused in one line naming the file', () => {
+  const gz = () => file('pubs.ndjson.gz', gzipSync(readFileSync(PUBS_POINTS)));
+
+  it('gzip to the OSM and FHRS importers and to readVenues: "decompress it first"', async () => {
+    const path = gz();
+    await expect(collectRun(importOsm(path))).rejects.toThrow(`OSM file ${path} is gzip-compressed: decompress it first`);
+    await expect(collectRun(importFhrs(path))).rejects.toThrow(`FHRS file ${path} is gzip-compressed`);
+    await expect(readVenues(path)).rejects.toThrow(`${path} is gzip-compressed`);
+  });
+
+  it('Parquet to the OSM importer names the Overture importer', async () => {
+    await expect(collectRun(importOsm(PARQUET))).rejects.toThrow(/is a Parquet file: import it with `venue-search import overture`/);
+  });
+
+  it('a single Feature, an array, an empty points file, venue records: refused, saying what the file holds', async () => {
+    const firstFeature = (JSON.parse(readFileSync(PUBS_GEOJSON, 'utf8')) as { features: unknown[] }).features[0];
+    await expect(collectRun(importOsm(file('one.geojson', JSON.stringify(firstFeature))))).rejects.toThrow(/holds a GeoJSON Feature \(an Overpass or Veggiekarte GeoJSON FeatureCollection expected\)/);
+    await expect(collectRun(importOsm(file('arr.geojson', '[]')))).rejects.toThrow(/holds a JSON array/);
+    await expect(collectRun(importOsm(file('empty.ndjson', '\n\n')))).rejects.toThrow(/holds no lines/);
+    await expect(collectRun(importOsm(file('venues.ndjson', readFileSync(FIXTURES))))).rejects.toThrow(/it holds venue records \(already imported\?\)/);
+  });
+
+  it('merge given a raw OSM file: refused, naming the file and its first invalid line; nothing written', async () => {
+    const out = join(dir, 'merged.ndjson');
+    const { error } = await cli(['import', 'merge', PUBS_GEOJSON, FIXTURES, '-o', out]);
+    expect(String(error)).toMatch(new RegExp(`merge input ${PUBS_GEOJSON} holds no venue records: all 3070 are invalid \\(line \\d+: .*Polygon`));
+    expect(existsSync(out) ? readFileSync(out, 'utf8') : '').toBe('');
+  });
+});
+
+describe.skipIf(!present)('import fhrs: broken rows and missing columns (the London CSV, cut and renamed)', () => {
+  const text = () => readFileSync(FHRS, 'utf8');
+  const header = () => text().slice(0, text().indexOf('\n')).split(',');
+
+  it('a file cut inside the last longitude: that row is bad_coordinates (not a venue 4 km east), the rest as before', async () => {
+    const all = text();
+    const at = all.indexOf('51.432439,-0.059862');
+    const cut = all.slice(0, at + '51.432439,-0.'.length);
+    const cutRow = cut.slice(cut.lastIndexOf('\n') + 1);
+    const id = cutRow.split(',')[0]!;
+    expect(cutRow.split(',')).toHaveLength(header().length); // the cut is in the last column
+    const { records, report } = await collectRun(importFhrs(file('cut.csv', cut)));
+    expect(records.find((r) => r.id === `fhrs:${id}`)).toBeUndefined();
+    expect(report.skipReasons.get('bad_coordinates')?.examples).toEqual([`fhrs:${id} (51.432439,-0.)`]);
+  });
+
+  it('a row with too few fields: skipped wrong_column_count with its line and both counts', async () => {
+    const lines = text().split('\n');
+    const short = lines[3]!.split(',').slice(0, 14).join(',');
+    const { records, report } = await collectRun(importFhrs(file('short.csv', [lines[0], lines[1], lines[2], short, lines[4]].join('\n'))));
+    expect(records).toHaveLength(3);
+    expect(report.skipReasons.get('wrong_column_count')?.examples).toEqual([`line 4 (14 fields, the header has ${header().length})`]);
+    expect(report.balanced()).toBe(true);
+  });
+
+  it('a renamed Latitude column, a header without coordinates, an empty file: refused naming the columns', async () => {
+    const lines = text().split('\n').slice(0, 50);
+    const lower = [lines[0]!.replace('Latitude', 'latitude'), ...lines.slice(1)].join('\n');
+    await expect(collectRun(importFhrs(file('lower.csv', lower)))).rejects.toThrow(/has no Latitude column \(the FSA API's column names are expected\); its header starts "FHRSID"/);
+    const noCoords = lines.map((l) => l.split(',').slice(0, -2).join(',')).join('\n');
+    await expect(collectRun(importFhrs(file('nocoords.csv', noCoords)))).rejects.toThrow(/has no Latitude, Longitude columns/);
+    await expect(collectRun(importFhrs(file('empty.csv', '')))).rejects.toThrow(/is empty: a header row/);
+  });
+
+  it('the CLI prints the refusal as one line and exits 1 (src/cli/main.ts in a child process)', () => {
+    const lower = file('lower2.csv', text().split('\n').slice(0, 5).join('\n').replace('Latitude', 'Lat'));
+    const main = new URL('../../src/cli/main.ts', import.meta.url).pathname;
+    let status = 0;
+    let stderr = '';
+    try {
+      execFileSync(process.execPath, ['--import', 'tsx', main, 'import', 'fhrs', lower, '-o', join(dir, 'x.ndjson')], { stdio: 'pipe' });
+    } catch (err) {
+      status = (err as { status: number }).status;
+      stderr = String((err as { stderr: Buffer }).stderr);
+    }
+    expect(status).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([`venue-search: FHRS file ${lower} has no Latitude column (the FSA API's column names are expected); its header starts "FHRSID", "LocalAuthorityBusinessID", "BusinessName", "BusinessType", "BusinessTypeID"`]);
+  });
+});
