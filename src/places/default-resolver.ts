@@ -75,7 +75,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
       const place = this.choose(learnt, entries, venues);
       return place === null ? null : { ...place, kind: 'postcode' };
     }
-    const key = placeKey(name);
+    const key = this.knownKey(name);
     if (key === '') return null;
     const learnt = this.learnt.area(key);
     const entries = this.candidates(key);
@@ -135,6 +135,22 @@ export class DefaultPlaceResolver implements PlaceResolver {
     return byLength;
   }
 
+  /**
+   * The place key of `name`, or of the same name with `&` for "and" or "and" for `&`
+   * ("Elephant and Castle" is the gazetteer's "Elephant & Castle"), when only that one is
+   * known: placeKey turns `&` into a space, so the two spellings have different keys.
+   */
+  private knownKey(name: string): string {
+    const key = placeKey(name);
+    if (this.isKnown(key)) return key;
+    for (const other of andSpellings(name, key)) if (this.isKnown(other)) return other;
+    return key;
+  }
+
+  private isKnown(key: string): boolean {
+    return this.learnt.area(key) !== undefined || this.candidates(key).length > 0;
+  }
+
   /** Rules 2 and 3 for one name: a learnt place (or undefined) and the gazetteer candidates. */
   private choose(learnt: ResolvedPlace | undefined, entries: readonly GazetteerEntry[], venues: VenueDensity | undefined): ResolvedPlace | null {
     if (learnt !== undefined) {
@@ -164,13 +180,23 @@ export class DefaultPlaceResolver implements PlaceResolver {
     for (const suffix of GENERIC_SUFFIXES) {
       for (const e of this.gazetteer.lookup(`${key} ${suffix}`)) if (!precise || e.population >= CITY_POPULATION) all.push(e);
     }
+    // "Newcastle" may mean Newcastle upon Tyne: a qualified name is a candidate on the same terms.
+    for (const e of this.gazetteer.qualified(key)) if (!precise || e.population >= CITY_POPULATION) all.push(e);
     return all;
   }
 }
 
+/** The other place keys `name` (whose key is `key`) may be written with: `&` as "and", "and" as `&`. */
+function andSpellings(name: string, key: string): string[] {
+  const out: string[] = [];
+  if (name.includes('&')) out.push(placeKey(name.replace(/&/g, ' and ')));
+  if (/\band\b/.test(key)) out.push(key.replace(/\band\b/g, ' ').replace(/ +/g, ' ').trim());
+  return out;
+}
+
 /**
  * Among places sharing a name, the one among the data's venues: the most venues within
- * PLACE_VENUES_RADIUS_METERS, compared in powers of two (1, 2-3, 4-7, ... venues: counts
+ * PLACE_VENUES_RADIUS_METERS, compared in powers of two (1-2, 3-6, 7-14, ... venues: floor(log2(1 + n)): counts
  * within a factor of two are a tie, so two points of one neighbourhood are not told apart
  * by grid-cell noise); when no candidate has venues that near, the nearest to any venue.
  * Ties, and a resolver called without `venues`: the most prominent (see compareProminence).

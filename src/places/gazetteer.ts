@@ -58,6 +58,9 @@ export interface OutcodeEntry {
   readonly precise?: boolean;
 }
 
+/** A place key of a name qualified by what it stands on: its head, then `upon`, `on` or `under` and the rest. */
+const QUALIFIED_NAME = /^(.+?) (?:upon|on|under) .+$/;
+
 /**
  * The embedded gazetteer. Lookups are by place key (see placeKey); several entries may
  * share one (Richmond, London and Richmond, North Yorkshire). Outward postcodes (`NW1`)
@@ -72,6 +75,8 @@ export interface OutcodeEntry {
 export class Gazetteer {
   private readonly byKey = new Map<string, GazetteerEntry[]>();
   private readonly outcodes = new Map<string, OutcodeEntry>();
+  /** Qualified names by their head (see {@link qualified}); null until first asked. */
+  private byHead: Map<string, GazetteerEntry[]> | null = null;
   readonly size: number;
 
   constructor(entries: Iterable<GazetteerEntry>, outcodes: Iterable<OutcodeEntry> = []) {
@@ -95,6 +100,26 @@ export class Gazetteer {
   /** Entries named `key` (a placeKey), or an empty list. */
   lookup(key: string): readonly GazetteerEntry[] {
     return this.byKey.get(key) ?? [];
+  }
+
+  /**
+   * Entries whose name is `head` qualified by a river or a landmark: "Newcastle upon Tyne",
+   * "Stoke-on-Trent", "Newcastle-under-Lyme" for `newcastle` / `stoke` (place keys). The
+   * index is built at the first call.
+   */
+  qualified(head: string): readonly GazetteerEntry[] {
+    if (this.byHead === null) {
+      const byHead = new Map<string, GazetteerEntry[]>();
+      for (const [key, list] of this.byKey) {
+        const m = QUALIFIED_NAME.exec(key);
+        if (m === null) continue;
+        const known = byHead.get(m[1]!);
+        if (known === undefined) byHead.set(m[1]!, [...list]);
+        else known.push(...list);
+      }
+      this.byHead = byHead;
+    }
+    return this.byHead.get(head) ?? [];
   }
 
   /** An outward postcode (`NW1`, upper case), or undefined. */

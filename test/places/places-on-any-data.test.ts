@@ -181,6 +181,32 @@ describe('ambiguous names prefer the place among the data\'s venues (synthetic v
   });
 });
 
+describe('names written another way: "and" for "&", a city by its first word (synthetic venues, no addresses)', () => {
+  // en.wikipedia.org/wiki/Elephant_and_Castle infobox: 51°29′42″N 0°06′00″W (the junction)
+  const ELEPHANT = { lat: 51.495, lon: -0.1 };
+  // en.wikipedia.org/wiki/Newcastle_upon_Tyne infobox: 54°58′40″N 1°36′48″W (Grey's Monument)
+  const NEWCASTLE_UPON_TYNE = { lat: 54.97778, lon: -1.61333 };
+  // en.wikipedia.org/wiki/Stoke-on-Trent infobox: 53°00′09″N 2°11′10″W (Hanley)
+  const STOKE_ON_TRENT = { lat: 53.0025, lon: -2.1861 };
+  const centreOf = (engine: Engine, location: string) => {
+    const s = engine.find({ q: 'arms', location }).searchLocation!;
+    return { lat: s.Lat, lon: s.Lon };
+  };
+  const metres = (a: Reference, b: Reference) => geodesic(a.lat, a.lon, b.lat, b.lon);
+
+  it('"Elephant and Castle" and "Elephant & Castle" are the same place, within 1.5 km of the junction (the area around it)', () => {
+    const london = createEngine(venuesAround('l', 51.5, -0.1, 40));
+    for (const name of ['Elephant and Castle', 'Elephant & Castle', 'elephant AND castle']) expect(metres(centreOf(london, name), ELEPHANT), name).toBeLessThan(1500);
+  });
+
+  it('"Newcastle" with venues on Tyneside is Newcastle upon Tyne; "Stoke" with venues in the Potteries is Stoke-on-Trent', () => {
+    const tyneside = createEngine(venuesAround('t', 54.975, -1.6, 40));
+    expect(metres(centreOf(tyneside, 'Newcastle'), NEWCASTLE_UPON_TYNE)).toBeLessThan(3000);
+    const potteries = createEngine(venuesAround('p', 53.01, -2.18, 40));
+    expect(metres(centreOf(potteries, 'Stoke'), STOKE_ON_TRENT)).toBeLessThan(5000);
+  });
+});
+
 describe('learnt places and the gazetteer (synthetic venues with addresses)', () => {
   const withAddress = (id: string, lat: number, lon: number, address: string): VenueRecord => ({
     id,
