@@ -94,7 +94,11 @@ export class LiveVenues {
       const engine = await options.load(basePath);
       const { log, entries } = await ChangeLog.open(join(options.dir, 'changes.log'));
       applyLogged(engine, ...entries.map((e) => e.change));
-      return new LiveVenues(engine, log, options, new Compactor(basePath, log.path, log.lastSeq), lock);
+      const live = new LiveVenues(engine, log, options, new Compactor(basePath, log.path, log.lastSeq), lock);
+      // A log replayed past the threshold (a service stopped before its compaction ran) is
+      // compacted now, not at the next change.
+      live.maybeCompact();
+      return live;
     } catch (err) {
       lock.release();
       throw err;
@@ -226,6 +230,7 @@ export class LiveVenues {
       // every id (about 1 ms at 1M), then the rest.
       await step(() => fresh.spatial.positionsAreVenues);
       await step(() => fresh.searcher());
+      const baseVenues = fresh.size;
       const replayFrom = steps.length;
       for (const e of after) await step(() => applyLogged(fresh, e.change));
       await step(() => this.engine.adopt(fresh));
@@ -236,7 +241,7 @@ export class LiveVenues {
       const adoptMs = steps.at(-1) ?? 0;
       const replayMs = sum(steps.slice(replayFrom, -1));
       const phases = { ...built.phases, renameAndLogMs: w1 - w0, restoreMs, restoreSteps, largestRestoreStepMs, searcherMs, replayMs, adoptMs, largestSwapStepMs: Math.max(...steps) };
-      const report: CompactionReport = { venues: this.engine.size, upToSeq: job.upToSeq, buildMs: built.ms, totalMs: performance.now() - t0, swapMs: steps.reduce((x, y) => x + y, 0), phases };
+      const report: CompactionReport = { venues: baseVenues, upToSeq: job.upToSeq, buildMs: built.ms, totalMs: performance.now() - t0, swapMs: steps.reduce((x, y) => x + y, 0), phases };
       this.options.onCompaction?.(report);
       return report;
     });

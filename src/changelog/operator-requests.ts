@@ -19,7 +19,8 @@ export function operatorTokenChecker(token: string): (authorization: string | un
   const expected = digest(token);
   return (authorization) => {
     if (authorization === undefined) return 'missing';
-    const match = /^Bearer (.+)$/.exec(authorization);
+    // The scheme's name is case-insensitive (RFC 9110 11.1); one or more spaces before the token.
+    const match = /^bearer +(.+)$/i.exec(authorization);
     return match !== null && timingSafeEqual(digest(match[1]!), expected) ? 'ok' : 'invalid';
   };
 }

@@ -12,7 +12,7 @@ import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'n
 import { availableParallelism } from 'node:os';
 import { basename, dirname, extname, join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { fileProblem } from '../data/file-problem.js';
+import { fileProblem, isFileError, writeProblem } from '../data/file-problem.js';
 import { isVenueSearchError } from '../errors.js';
 import { DEFAULT_ROTATION_GRACE_MS, openAccount, rotateAccountKeys } from '../accounts/accounts.js';
 import { buildApp } from '../http/app.js';
@@ -25,6 +25,7 @@ import { isPostgresUrl, redactUrl, urlScheme } from '../accounts/database-url.js
 import { MissingDatabaseClientError } from '../accounts/database-clients.js';
 import type { WidgetOptions } from '../widget/widget-page.js';
 import { LiveVenues } from '../changelog/live-venues.js';
+import { operatorTokenProblem } from './operator-token.js';
 import { isSnapshotFile, loadEngineFile, loadSharedSnapshot, secondsSince, type LoadReport } from './load-engine.js';
 import { EnginePool } from '../service/engine-pool.js';
 import { isClusterWorker, isFirstClusterWorker, reportListening, runPrimary, WorkerStartError } from './serve-cluster.js';
@@ -134,15 +135,13 @@ export interface ServeOptions {
   workers?: number;
   adminTokenFile?: string;
   liveDir?: string;
-  compactAfter: number;
+  /** Given only with --admin-token-file (LiveVenues' default when absent). */
+  compactAfter?: number;
   /** Engine threads over one shared snapshot (0: the engine runs on the main thread). */
   engineThreads: number;
   /** The base URL clients use (behind a TLS proxy: `https://api.example.com`), for openapi.json's `servers`. */
   publicUrl?: string;
 }
-
-/** Shortest operator token accepted (characters). */
-const MIN_ADMIN_TOKEN_LENGTH = 16;
 
 /**
  * `--public-url`: an absolute http(s) URL without credentials, query or fragment; a path is
@@ -176,15 +175,14 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
   } catch (err) {
     fail(`--admin-token-file ${options.adminTokenFile} ${fileProblem(err)}`);
   }
-  if (token.length < MIN_ADMIN_TOKEN_LENGTH || /\s/.test(token)) {
-    fail(`the operator token in ${options.adminTokenFile} must be one word of at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
-  }
+  const problem = operatorTokenProblem(token, options.adminTokenFile!);
+  if (problem !== undefined) fail(problem);
   const dir = options.liveDir ?? `${options.data}.live`;
   try {
     const live = await LiveVenues.open({
       dataPath: options.data,
       dir,
-      compactAfter: options.compactAfter,
+      ...(options.compactAfter === undefined ? {} : { compactAfter: options.compactAfter }),
       load: async (path) => (await loadEngineFile(path, fail, loadReport())).engine,
       onCompaction: (r) =>
         process.stderr.write(`venue-search: compacted ${r.venues} venues (log up to ${r.upToSeq}) in ${Math.round(r.totalMs)} ms, swap ${r.swapMs.toFixed(1)} ms\n`),
@@ -193,7 +191,34 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
     return { live, token, dir };
   } catch (err) {
     if (isVenueSearchError(err)) fail(`cannot load ${options.data} with the changes in ${dir}: ${err.message}`);
+    if (isFileError(err)) fail(`--live-dir ${dir} cannot be used: ${liveDirProblem(err as NodeJS.ErrnoException, dir)}`);
     throw err;
+  }
+}
+
+/** Why the live directory (or a file in it) could not be made or opened, in a few words. */
+function liveDirProblem(err: NodeJS.ErrnoException, dir: string): string {
+  const where = err.path !== undefined && err.path !== dir ? `${err.path}: ` : '';
+  if (err.code === 'EEXIST' || err.code === 'ENOTDIR') return `${where}a file is in the way of the folder`;
+  return `${where}${writeProblem(err)}`;
+}
+
+/**
+ * A service started without --admin-token-file serves --data as it is. Flags of live data
+ * are then refused (they would be ignored), and live changes kept beside the data (the
+ * default live directory holding a change log or a compacted base) are named in a warning:
+ * an operator who left the token out of one restart would otherwise serve stale data.
+ */
+function checkStaticStart(options: ServeOptions): void {
+  if (options.liveDir !== undefined || options.compactAfter !== undefined) {
+    fail(`${options.liveDir !== undefined ? '--live-dir' : '--compact-after'} is for live data: give --admin-token-file too (without it, --data is served as it is and no change log is read)`);
+  }
+  const dir = `${options.data}.live`;
+  const kept = ['changes.log', 'base.snapshot'].filter((f) => existsSync(join(dir, f)));
+  if (kept.length > 0) {
+    process.stderr.write(
+      `warning: ${dir} holds live changes (${kept.join(', ')}) that this start does NOT serve: --data ${options.data} is served as it is; give --admin-token-file to serve them\n`,
+    );
   }
 }
 
@@ -414,6 +439,7 @@ async function serve(options: ServeOptions): Promise<void> {
   if (options.adminTokenFile !== undefined && (options.workers ?? 1) > 1) {
     fail('--admin-token-file (live data) runs in one process: leave out --workers or give --workers 1');
   }
+  if (options.adminTokenFile === undefined && !isClusterWorker()) checkStaticStart(options);
   const workers = options.adminTokenFile !== undefined ? 1 : (options.workers ?? availableParallelism());
   if (workers > 1 && !isClusterWorker()) return servePrimary(options, workers);
   if (options.adminTokenFile !== undefined && options.engineThreads > 0) {
@@ -490,7 +516,7 @@ export function registerServiceCommands(program: Command): void {
     .addOption(new Option('--widget-tile-attribution <text>', 'older name of --widget-tiles-attribution').hideHelp())
     .option('--admin-token-file <file>', 'enable PUT/DELETE /admin/venues (live data), authenticated by the token in this file; one process')
     .option('--live-dir <dir>', 'change log and compacted snapshots of live data (default: <data>.live)')
-    .option('--compact-after <n>', 'pending changes that start a compaction in a worker thread (0: never)', parseCount, 50_000)
+    .option('--compact-after <n>', 'pending changes that start a compaction in a worker thread (default 50000; 0: never)', parseCount)
     .action(async (options: ServeOptions) => serve(options));
 
   const accounts = program.command('accounts').description('operator actions on accounts');

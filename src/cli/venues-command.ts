@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { Command, InvalidArgumentError } from 'commander';
 import { fileProblem } from '../data/file-problem.js';
 import { describeLocation } from '../data/validate-venue.js';
+import { operatorTokenProblem } from './operator-token.js';
 import { progressBar } from './progress-bar.js';
 
 interface UpsertOptions {
@@ -54,6 +55,8 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
     fail(`--token-file ${options.tokenFile} ${fileProblem(err)}`);
   }
   if (token === undefined || token === '') fail('give the operator token with --token-file or VENUE_SEARCH_ADMIN_TOKEN');
+  const tokenProblem = operatorTokenProblem(token, options.tokenFile ?? 'VENUE_SEARCH_ADMIN_TOKEN');
+  if (tokenProblem !== undefined) fail(tokenProblem);
   let total: number;
   try {
     const stat = statSync(options.file);
@@ -81,7 +84,9 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
       });
     } catch (err) {
       bar.stop();
-      fail(`cannot reach ${url.origin}: ${(err as Error).message} (${sums.batches} batches applied before)`);
+      fail(
+        `cannot reach ${url.origin}: ${(err as Error).message} (${sums.batches} batches applied before; the batch of lines ${lineNumbers[0]}..${lineNumbers.at(-1)} was sent and may or may not be applied: running the same file again is safe, upserts replace by id)`,
+      );
     }
     const answer = (await res.json().catch(() => ({}))) as { message?: string; param?: string; inserted?: number; replaced?: number };
     if (!res.ok) {
@@ -89,7 +94,8 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
       const inBatch = /line (\d+)/.exec(answer.message ?? '');
       const fileLine = inBatch ? lineNumbers[Number(inBatch[1]) - 1] : undefined;
       const where = fileLine !== undefined ? `${describeLocation({ file: options.file, line: fileLine })}: ` : '';
-      fail(`${where}batch of lines ${lineNumbers[0]}..${lineNumbers.at(-1)} refused (${res.status}): ${answer.message ?? res.statusText}; ${sums.batches} earlier batches were applied`);
+      const hint = res.status === 404 && sums.batches === 0 ? ' (a service started without --admin-token-file has no /admin routes)' : '';
+      fail(`${where}batch of lines ${lineNumbers[0]}..${lineNumbers.at(-1)} refused (${res.status}): ${answer.message ?? res.statusText}${hint}; ${sums.batches} earlier batches were applied`);
     }
     sums.batches++;
     sums.records += lines.length;

@@ -9,7 +9,7 @@
  * rate limited. A batch is acknowledged (200) only after it is in the change log on disk.
  * Errors use the one envelope (http-errors.ts).
  */
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { LiveVenues } from '../changelog/live-venues.js';
 import { NDJSON_TYPES, operatorTokenChecker, parseVenueLines } from '../changelog/operator-requests.js';
 import { isVenueSearchError } from '../errors.js';
@@ -29,8 +29,10 @@ export function adminRoutes(options: AdminRoutesOptions): FastifyPluginAsync {
   const checkToken = operatorTokenChecker(options.token);
   const { live } = options;
   return async function admin(app: FastifyInstance): Promise<void> {
-    app.addHook('onRequest', async (request: FastifyRequest) => {
+    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       const check = checkToken(request.headers.authorization);
+      // A 401 names the scheme it wants (RFC 9110 11.6.1).
+      if (check !== 'ok') void reply.header('www-authenticate', 'Bearer realm="venue-search admin"');
       if (check === 'missing') throw new HttpError('missing_admin_token', 'admin routes need the operator token: Authorization: Bearer <token>');
       if (check === 'invalid') throw new HttpError('invalid_admin_token', 'the operator token is not valid');
     });

@@ -221,7 +221,7 @@ export class LiveChanges {
   }
 
   remove(ids: readonly unknown[]): RemoveResult {
-    if (!Array.isArray(ids)) throw new VenueSearchError('invalid_request', 'remove expects an array of venue ids', { param: 'ids', value: ids });
+    if (!Array.isArray(ids)) throw new VenueSearchError('invalid_request', `remove expects an array of venue ids; got ${describeValue(ids)}`, { param: 'ids', value: ids });
     ids.forEach((id, k) => {
       if (typeof id !== 'string') {
         throw new VenueSearchError('invalid_request', `ids[${k}] must be a venue id (a string); got ${describeValue(id)}`, { param: `ids[${k}]`, value: id });
@@ -230,14 +230,16 @@ export class LiveChanges {
     const hide: Where[] = [];
     const removed: string[] = [];
     const unknown: string[] = [];
-    const done = new Set<string>();
+    // An id given twice is reported once, where its first mention puts it.
+    const seen = new Set<string>();
     for (const id of ids as readonly string[]) {
-      const old = done.has(id) ? null : this.current(id);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const old = this.current(id);
       if (old === null) {
         unknown.push(id);
         continue;
       }
-      done.add(id);
       removed.push(id);
       hide.push(old);
     }

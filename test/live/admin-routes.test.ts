@@ -63,7 +63,15 @@ describe('admin routes: security', () => {
       ]) {
         expect(res.statusCode, JSON.stringify(headers)).toBe(401);
         expect(res.json()).toMatchObject({ type: 'authentication_error', code: expect.stringMatching(/admin_token/), message: expect.any(String) });
+        expect(res.headers['www-authenticate']).toBe('Bearer realm="venue-search admin"');
       }
+    }
+    // The scheme's name in any case (RFC 9110 11.1): the token opens the routes.
+    for (const scheme of ['bearer', 'BEARER']) {
+      const res = await s.app.inject({ method: 'DELETE', url: '/admin/venues/no-such-venue', headers: { authorization: `${scheme} ${TOKEN}` } });
+      expect(res.statusCode, scheme).toBe(404);
+      expect(res.json()).toMatchObject({ code: 'venue_not_found' });
+      expect(res.headers['www-authenticate']).toBeUndefined();
     }
     expect(s.live.engine.has('intruder')).toBe(false);
     expect(s.live.engine.has(fixtures[0]!.id)).toBe(true);

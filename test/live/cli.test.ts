@@ -87,11 +87,14 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
       [['--server', 'notaurl', '--file', someFile, '--token-file', token], '--server must be the service'],
       [['--server', 'ftp://127.0.0.1/', '--file', someFile, '--token-file', token], '--server must be an http:// or https:// URL'],
       [['--server', base, '--file', tmp, '--token-file', token], 'is not a file'],
+      // a wrong file given as the token (here the test's own records): refused, its content not echoed
+      [['--server', base, '--file', someFile, '--token-file', someFile], `the operator token in ${someFile} must be one word of at least 16 characters`],
     ] as const) {
       const r = await run(['venues', 'upsert', ...args]);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toMatch(new RegExp(`^venue-search: .*${message.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
       expect(r.stderr).not.toMatch(/\n\s+at /); // no stack
+      expect(r.stderr).not.toContain('Bearer');
     }
 
     const fixtures = loadFixtureVenues();
@@ -159,5 +162,45 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     restarted.kill('SIGKILL');
     expect(startLines).toContain(`Base: ${join(liveDir, 'base.snapshot')} (compacted from --data and the changes since; --data is not read while it exists)`);
     expect(startLines.some((l) => l.startsWith(`warning: --data ${shipped} changed after`) && l.includes('NOT served'))).toBe(true);
+  }, 120_000);
+
+  it('live-data flags without --admin-token-file are refused; changes kept beside the data but not served are named; an unusable --live-dir is one line', async () => {
+    const token = join(tmp, 'token2');
+    writeFileSync(token, 'cli-test-operator-token-0002\n');
+    const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);
+
+    const aFile = join(tmp, 'a-file');
+    writeFileSync(aFile, 'not a folder');
+    const inTheWay = await run(['serve', '--data', FIXTURES_PATH, '--port', '0', '--db', join(tmp, 'c.sqlite'), '--admin-token-file', token, '--live-dir', aFile]);
+    expect(inTheWay.code).toBe(1);
+    expect(inTheWay.stderr.trim()).toBe(`venue-search: --live-dir ${aFile} cannot be used: a file is in the way of the folder`);
+
+    for (const [flags, named] of [
+      [['--live-dir', join(tmp, 'unused')], '--live-dir'],
+      [['--compact-after', '10'], '--compact-after'],
+    ] as const) {
+      const r = await run(['serve', '--data', FIXTURES_PATH, '--port', '0', '--workers', '1', '--db', join(tmp, 'd.sqlite'), ...flags]);
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim()).toBe(`venue-search: ${named} is for live data: give --admin-token-file too (without it, --data is served as it is and no change log is read)`);
+      noStack(r.stderr);
+    }
+
+    // A change log beside the data (the default live directory) that a start without the token would ignore.
+    const data = join(tmp, 'static.ndjson');
+    copyFileSync(FIXTURES_PATH, data);
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(`${data}.live`);
+    writeFileSync(join(`${data}.live`, 'changes.log'), '');
+    const server = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--data', data, '--port', '0', '--workers', '1', '--db', join(tmp, 'e.sqlite')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    children.push(server);
+    const first = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no line from serve')), 60_000);
+      createInterface({ input: server.stderr! }).once('line', (line) => {
+        clearTimeout(timer);
+        resolve(line);
+      });
+    });
+    server.kill('SIGKILL');
+    expect(first).toBe(`warning: ${data}.live holds live changes (changes.log) that this start does NOT serve: --data ${data} is served as it is; give --admin-token-file to serve them`);
   }, 120_000);
 });

@@ -33,7 +33,7 @@ describe('engine.upsert / engine.remove', () => {
     expect(e.upsert([venue('b', 51.502, -0.1, 'Moved'), venue('c', 51.503, -0.1)])).toEqual({ inserted: 1, replaced: 1 });
     expect(e.size).toBe(3);
     expect(e.basic('b', { now }).name).toBe('Moved');
-    expect(e.remove(['a', 'zz', 'a', 'c'])).toEqual({ removed: ['a', 'c'], unknown: ['zz', 'a'] });
+    expect(e.remove(['a', 'zz', 'a', 'c', 'zz'])).toEqual({ removed: ['a', 'c'], unknown: ['zz'] }); // an id given twice is reported once
     expect(e.search(near, { now }).establishments.map((x) => x.id)).toEqual(['b']);
     expect(() => e.basic('a', { now })).toThrow(expect.objectContaining({ code: 'venue_not_found', param: 'id' }));
   });

@@ -13,6 +13,7 @@ import { loadEngineFile } from '../../src/cli/load-engine.js';
 import { logLine, type LogEntry } from '../../src/changelog/change-log.js';
 import { LiveVenues } from '../../src/changelog/live-venues.js';
 import { LogFollower } from '../../src/changelog/log-follower.js';
+import { readSnapshot } from '../../src/snapshot/read-snapshot.js';
 import { FIXTURES_PATH, loadFixtureVenues } from '../search/support.js';
 import { ChangeStream, seeded } from './change-stream.js';
 import { compareWithScratch } from './oracle-compare.js';
@@ -134,6 +135,9 @@ describe('the compaction worker applying batches once logged', () => {
       for (let b = 0; b < during; b++) await send();
       const report = await compaction;
       expect(report.upToSeq).toBeGreaterThan(seq);
+      // The venues of the base written (which may hold batches logged after upToSeq that the
+      // worker had applied already), not the engine's after the batches re-applied over it.
+      expect(report.venues).toBe(readSnapshot(join(dir, 'base.snapshot')).size);
       seq = report.upToSeq;
       compareWithScratch(live.engine, [...stream.expected.values()], 700 + round, stale());
     }
@@ -149,6 +153,20 @@ describe('the compaction worker applying batches once logged', () => {
     }
     await again.compact();
     compareWithScratch(again.engine, [...stream.expected.values()], 800, stale());
+    // A log replayed past the threshold at open (a service stopped before compacting) is compacted at once.
+    for (let b = 0; b < 2; b++) {
+      const { change } = stream.batch(40, 0);
+      if (change.kind === 'upsert') await again.upsert(change.records);
+      else await again.remove(change.ids);
+      stream.apply(change);
+    }
+    const pending = again.engine.pendingChanges;
     await again.close();
+    const over = await LiveVenues.open({ dataPath: FIXTURES_PATH, dir, compactAfter: pending, load });
+    expect(over.compaction).not.toBeNull();
+    expect((await over.compaction)!.venues).toBe(stream.expected.size);
+    expect(over.engine.pendingChanges).toBe(0);
+    compareWithScratch(over.engine, [...stream.expected.values()], 801, stale());
+    await over.close();
   }, 300_000);
 });
