@@ -2,7 +2,7 @@ import KDBush from 'kdbush';
 import { validateVenue } from './data/validate-venue.js';
 import { createDetailsService, type DetailsService } from './details/details.js';
 import { checkCallOptions } from './call-options.js';
-import { invalidRequest, VenueSearchError } from './errors.js';
+import { describeValue, invalidRequest, VenueSearchError } from './errors.js';
 import { createFindService, type FindService, type FindStructures } from './find/find.js';
 import type { FindParams } from './find/find-params.js';
 import type { PlaceResolver } from './places/place-resolver.js';
@@ -101,7 +101,13 @@ export interface SearchCallOptions extends AtInstant {
  * Not re-entrant across threads (scratch buffers are reused), which Node never needs.
  */
 export class Engine {
-  /** The base's store and spatial index (the venues as built; see {@link upsert} for changes since). */
+  /**
+   * The base's store and spatial index: the venues as built, or as last compacted. They do
+   * not follow {@link upsert} and {@link remove} (a removed venue is still in them, an
+   * inserted one is not) until {@link compact} folds the changes in, and then they are new
+   * objects: positions from the old ones (a HitBuffer's indices) mean nothing in them.
+   * search, find and details always answer over the current records.
+   */
   store: VenueStore;
   spatial: SpatialIndex;
   private readonly options: EngineOptions;
@@ -142,7 +148,7 @@ export class Engine {
       builder = venues;
     } else {
       if (!Array.isArray(venues)) {
-        throw new VenueSearchError('invalid_data', 'createEngine expects an array of venue records', { value: venues });
+        throw new VenueSearchError('invalid_data', `createEngine expects an array of venue records; got ${describeValue(venues)}`, { param: 'venues', value: venues });
       }
       if (options.validate !== false) {
         for (let i = 0; i < venues.length; i++) validateVenue(venues[i], { line: i + 1 });

@@ -183,6 +183,12 @@ async function readInto(
   takesEncoded: boolean,
 ): Promise<Omit<ReadVenuesResult, 'venues'>> {
   checkReadOptions(options);
+  if (typeof source !== 'string' && !(typeof source === 'object' && source !== null && Symbol.asyncIterator in source)) {
+    throw new VenueSearchError('invalid_request', `the venues to read must be a file path or an async iterable of text or bytes (a stream); got ${describeValue(source)}`, {
+      param: 'source',
+      value: source,
+    });
+  }
   const file = typeof source === 'string' ? source : options.name;
   // the path as the caller gave it (two files of one name in different folders stay apart)
   const label = file ?? 'input';

@@ -66,7 +66,8 @@ export class DetailsService {
 
   /** The stored record of `id`; throws `venue_not_found` (param `id`) naming it. */
   recordOf(id: string): VenueRecord {
-    const r = typeof id === 'string' ? this.lookup(id) : null;
+    if (typeof id !== 'string') throw new VenueSearchError('invalid_request', `id must be a venue id (a string); got ${describeValue(id)}`, { param: 'id', value: id });
+    const r = this.lookup(id);
     if (r === null) throw new VenueSearchError('venue_not_found', `no venue with id ${describeValue(id)}`, { param: 'id', value: id });
     return r;
   }

@@ -505,7 +505,7 @@ function* liveRecords(side: Side): Generator<VenueRecord> {
  */
 export function checkUpsertBatch(records: readonly unknown[]): readonly VenueRecord[] {
   if (!Array.isArray(records)) {
-    throw new VenueSearchError('invalid_data', 'upsert expects an array of venue records', { value: records });
+    throw new VenueSearchError('invalid_data', `upsert expects an array of venue records; got ${describeValue(records)}`, { param: 'records', value: records });
   }
   /** Line (1-based position in the batch) of each id's first record. */
   const seen = new Map<string, number>();

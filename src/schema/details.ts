@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ImageSchema, WeeklyHoursSchema } from './common.js';
 import { EstablishmentSchema } from './establishment.js';
 import { MenusResponseSchema } from './menus.js';
+import type { Answer } from './answer.js';
 import {
   AccessibilitySchema,
   AmenitiesSchema,
@@ -49,15 +50,15 @@ const AdvancedExtras = Type.Object({
 
 /** GET /v1/establishments/basic/{id} (2.8). Serialisation schema: no other field leaks. */
 export const BasicDetailsSchema = Type.Composite([DetailsEstablishment, BasicExtras], { $id: 'BasicDetails', additionalProperties: false });
-export type BasicDetails = Static<typeof BasicDetailsSchema>;
+export type BasicDetails = Answer<Static<typeof BasicDetailsSchema>>;
 
 /** GET /v1/establishments/advanced/{id} (2.9). */
 export const AdvancedDetailsSchema = Type.Composite([DetailsEstablishment, BasicExtras, AdvancedExtras], {
   $id: 'AdvancedDetails',
   additionalProperties: false,
 });
-export type AdvancedDetails = Static<typeof AdvancedDetailsSchema>;
+export type AdvancedDetails = Answer<Static<typeof AdvancedDetailsSchema>>;
 
 /** GET /v1/establishments/menus/{id} (2.10): the active menus, `[]` when none. */
 export const MenuListSchema = Type.Array(MenusResponseSchema.items, { $id: 'MenuList' });
-export type MenuList = Static<typeof MenuListSchema>;
+export type MenuList = Answer<Static<typeof MenuListSchema>>;

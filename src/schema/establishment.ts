@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LatLonPointSchema, WeeklyHoursSchema } from './common.js';
+import type { Answer } from './answer.js';
 
 /**
  * The establishment record of search and find results (interface 2.4). Built per result
@@ -33,4 +34,4 @@ export const EstablishmentSchema = Type.Object(
   },
   { $id: 'Establishment' },
 );
-export type Establishment = Static<typeof EstablishmentSchema>;
+export type Establishment = Answer<Static<typeof EstablishmentSchema>>;

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CapitalLatLonSchema } from './common.js';
 import { EstablishmentSchema } from './establishment.js';
+import type { Answer } from './answer.js';
 
 /** Longest accepted search term, characters. */
 export const MAX_FIND_QUERY_LENGTH = 200;
@@ -39,7 +40,7 @@ export const FindEstablishmentSchema = Type.Composite(
   [Type.Omit(EstablishmentSchema, ['distanceMeters']), Type.Object({ distanceMeters: Type.Optional(Type.Number({ minimum: 0 })) })],
   { $id: 'FindEstablishment', additionalProperties: false },
 );
-export type FindEstablishment = Static<typeof FindEstablishmentSchema>;
+export type FindEstablishment = Answer<Static<typeof FindEstablishmentSchema>>;
 
 /** Where a `location` name was resolved to (present only when `location` was given). */
 export const ResolvedPlaceSchema = Type.Object(
@@ -66,4 +67,4 @@ export const FindResponseSchema = Type.Object(
   },
   { $id: 'FindResponse', additionalProperties: false },
 );
-export type FindResponse = Static<typeof FindResponseSchema>;
+export type FindResponse = Answer<Static<typeof FindResponseSchema>>;

@@ -12,6 +12,7 @@ import { EstablishmentSchema } from './establishment.js';
 // The limits live in a module of their own (no TypeBox), so that the widget's page script
 // reads the same numbers without bundling the schema library.
 import { DEFAULT_LIMIT, MAX_FILTER_VALUES, MAX_LIMIT, MAX_LOCATIONS, MAX_OFFSET, MAX_PATH_DISTANCE_METERS, MAX_POINT_DISTANCE_METERS } from './search-limits.js';
+import type { Answer } from './answer.js';
 export * from './search-limits.js';
 
 /** Preference field names: the values `nonCompromise` may list. */
@@ -156,7 +157,7 @@ export const MatchScoreSchema = Type.Object(
   },
   { $id: 'MatchScore', additionalProperties: false },
 );
-export type MatchScore = Static<typeof MatchScoreSchema>;
+export type MatchScore = Answer<Static<typeof MatchScoreSchema>>;
 
 export const TravelEstimateSchema = Type.Object(
   {
@@ -167,7 +168,7 @@ export const TravelEstimateSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-export type TravelEstimate = Static<typeof TravelEstimateSchema>;
+export type TravelEstimate = Answer<Static<typeof TravelEstimateSchema>>;
 
 /** POINT results: the trips of the people counted for this venue (docs/search.md, "Fair meeting points"). */
 export const GroupSummarySchema = Type.Object(
@@ -185,7 +186,7 @@ export const GroupSummarySchema = Type.Object(
   },
   { $id: 'GroupSummary', additionalProperties: false },
 );
-export type GroupSummary = Static<typeof GroupSummarySchema>;
+export type GroupSummary = Answer<Static<typeof GroupSummarySchema>>;
 
 export const SearchEstablishmentSchema = Type.Composite(
   [
@@ -204,7 +205,7 @@ export const SearchEstablishmentSchema = Type.Composite(
   ],
   { $id: 'SearchEstablishment' },
 );
-export type SearchEstablishment = Static<typeof SearchEstablishmentSchema>;
+export type SearchEstablishment = Answer<Static<typeof SearchEstablishmentSchema>>;
 
 /**
  * Set only on an empty answer that looks like a mistake: `lat_lon_swapped` when the centre is
@@ -218,7 +219,7 @@ export const SearchHintSchema = Type.Object(
   },
   { additionalProperties: false, description: 'Why an empty answer may be a mistake in the request.' },
 );
-export type SearchHint = Static<typeof SearchHintSchema>;
+export type SearchHint = Answer<Static<typeof SearchHintSchema>>;
 
 export const SearchResponseSchema = Type.Object(
   {
@@ -239,7 +240,7 @@ export const SearchResponseSchema = Type.Object(
   },
   { $id: 'SearchResponse', additionalProperties: false },
 );
-export type SearchResponse = Static<typeof SearchResponseSchema>;
+export type SearchResponse = Answer<Static<typeof SearchResponseSchema>>;
 
 export const SearchVocabularySchema = Type.Object(
   {

@@ -1,6 +1,6 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { createEngine, type Engine } from '../engine.js';
-import { writeProblem } from '../data/file-problem.js';
+import { isFileError, writeProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import { CompactRecordsBuilder } from '../store/compact-records-builder.js';
 import { CompactRecordSource } from '../store/compact-records.js';
@@ -66,6 +66,7 @@ export function writeSnapshot(engine: Engine, path: string, options: WriteSnapsh
       // already closed
     }
     rmSync(tmp, { force: true });
+    if (isFileError(e)) throw new VenueSearchError('invalid_data', `cannot write snapshot ${path}: ${writeProblem(e)}`, { param: 'path', value: path });
     throw e;
   }
 }

@@ -89,10 +89,21 @@ export class VenueStoreBuilder {
     return this.pointIn.subarray(0, 2 * this.count);
   }
 
-  /** Adds a record; a repeated id is a `duplicate_id` error. */
+  /**
+   * Adds a record; a repeated id is a `duplicate_id` error naming both records by their
+   * line, the number of each in the order added from 1 (createEngine's array: index + 1, as
+   * its validation names records).
+   */
   add(r: VenueRecord): void {
-    if (this.addNew(r) >= 0) {
-      throw new VenueSearchError('duplicate_id', `duplicate venue id ${JSON.stringify(r.id)}`, { param: 'id', value: r.id, recordId: r.id });
+    const line = this.count + 1;
+    const first = this.addNew(r);
+    if (first >= 0) {
+      throw new VenueSearchError('duplicate_id', `line ${line}: duplicate venue id ${JSON.stringify(r.id)} (first at line ${first + 1})`, {
+        param: 'id',
+        value: r.id,
+        recordId: r.id,
+        line,
+      });
     }
   }
 

@@ -87,6 +87,8 @@ describe('engine-only install from the packed tarball', () => {
     const installed = join(engineDir, 'node_modules', PKG.name);
     expect(readFileSync(join(installed, 'examples/quick-start.mjs'), 'utf8')).toBe(EXAMPLE_ESM);
     expect(readFileSync(join(installed, 'examples/quick-start.cjs'), 'utf8')).toBe(EXAMPLE_CJS);
+    // docs/updates.md (shipped in docs/) links its worked example
+    expect(readFileSync(join(installed, 'examples/feed-service.mjs'), 'utf8')).toBe(readFileSync(join(REPO, 'examples/feed-service.mjs'), 'utf8'));
   });
 });
 

@@ -60,7 +60,7 @@ describe('VenueStore columns', () => {
   });
 
   it('duplicate ids and invalid records are errors naming them', () => {
-    expect(() => createEngine([records[0]!, { ...records[1]!, id: 'a' }])).toThrow(/duplicate venue id "a"/);
+    expect(() => createEngine([records[0]!, { ...records[1]!, id: 'a' }])).toThrow(/^line 2: duplicate venue id "a" \(first at line 1\)$/);
     expect(() => createEngine([{ ...records[0]!, location: at(95, 0) }])).toThrow(/field location\.coordinates\[0\]/);
   });
 

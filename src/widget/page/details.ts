@@ -3,7 +3,7 @@
  * menus with prices in pounds, under the dietary notice the interface asks for.
  */
 import { formatPounds, h, humanize, openState } from './format.js';
-import type { BasicDetails, Menu, MenuList } from './types.js';
+import type { BasicDetails, MenuList } from './types.js';
 
 export const DIETARY_NOTICE =
   'Dietary information comes from the venue and may be incomplete or out of date. Checking that a venue and its dishes suit your dietary needs is your responsibility: ask the venue before you order.';
@@ -27,7 +27,7 @@ function hoursList(details: BasicDetails): HTMLElement {
   return list;
 }
 
-function menuBlock(menu: Menu): HTMLElement {
+function menuBlock(menu: MenuList[number]): HTMLElement {
   const block = h('section', 'menu');
   const title = h('h4', '', menu.name);
   if (menu.price !== undefined) title.append(h('span', 'price', ` ${formatPounds(menu.price)}`));

@@ -5,4 +5,3 @@
 export type { SearchResponse, SearchEstablishment, SearchVocabulary, Preferences, MatchScore } from '../../schema/search.js';
 export type { FindResponse, FindEstablishment } from '../../schema/find.js';
 export type { BasicDetails, MenuList } from '../../schema/details.js';
-export type { Menu, MenuItem } from '../../schema/menus.js';
