@@ -1,5 +1,5 @@
 /** The named keys of T that are optional (not an index signature's: `travel`'s labels). */
-type OptionalKeys<T> = { [K in keyof T]-?: string extends K ? never : number extends K ? never : {} extends Pick<T, K> ? K : never }[keyof T];
+type OptionalKeys<T> = { [K in keyof T]-?: string extends K ? never : number extends K ? never : Record<never, never> extends Pick<T, K> ? K : never }[keyof T];
 
 /**
  * A response type as the engine returns it: T (a TypeBox `Static` of a response schema) where
