@@ -116,8 +116,11 @@ export class ChangeLog {
     this.bytes = bytes;
   }
 
-  /** Opens (creating it if needed) the log at `path`, cutting off a torn last line; returns its entries. */
-  static async open(path: string): Promise<{ log: ChangeLog; entries: LogEntry[] }> {
+  /**
+   * Opens (creating it if needed) the log at `path`, cutting off a torn last line; returns its
+   * entries and the bytes cut (0 when none: a torn line is a batch that was never acknowledged).
+   */
+  static async open(path: string): Promise<{ log: ChangeLog; entries: LogEntry[]; tornBytes: number }> {
     const { entries, goodBytes, tornBytes } = readLog(path);
     if (tornBytes > 0) {
       const fd = openSync(path, 'r+');
@@ -132,7 +135,7 @@ export class ChangeLog {
     log.handle = await open(path, 'a');
     await log.handle.sync();
     syncDirectory(dirname(path));
-    return { log, entries };
+    return { log, entries, tornBytes };
   }
 
   /** Appends one batch and waits until it is on disk (fdatasync); returns its seq. */

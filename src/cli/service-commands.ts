@@ -381,11 +381,11 @@ function compactedBaseLines(dataPath: string, dir: string): string[] {
 }
 
 /** The lines `serve` prints once it listens: where, and the development keys with --dev. */
-async function servingLines(options: ServeOptions, port: number, dev: DevelopmentKeys | undefined, workers: number): Promise<string[]> {
+async function servingLines(options: ServeOptions, port: number, dev: DevelopmentKeys | undefined, workers: number, served = options.data): Promise<string[]> {
   const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
   const processes = workers > 1 ? `, ${workers} worker processes` : '';
   const threads = options.engineThreads > 0 ? `, ${options.engineThreads} engine threads${workers > 1 ? ' each' : ''} over one shared copy of the data` : '';
-  const lines = [`venue-search: serving ${options.data} on ${base}/v1/ (accounts: ${describeDb(options.db)}${processes}${threads})`];
+  const lines = [`venue-search: serving ${served} on ${base}/v1/ (accounts: ${describeDb(options.db)}${processes}${threads})`];
   if (dev !== undefined) {
     lines.push(
       `Development account (Enterprise plan, opened with 10 GBP credit; keys kept in ${developmentKeysFile(options.db)}):`,
@@ -463,15 +463,16 @@ async function serve(options: ServeOptions): Promise<void> {
   if (clockFile !== undefined) process.stderr.write(`warning: the service clock reads ${clockFile} (${CLOCK_FILE_ENV}; for tests only)\n`);
   const app = await buildApp({ engine, accounts: store, clock, logger: { level: 'info' }, widget: widgetOptionsOf(options), publicUrl: options.publicUrl, ...admin });
   startTime('app built');
-  const close = async (): Promise<void> => {
+  const close = async (signal: string): Promise<void> => {
+    if (!isClusterWorker()) process.stderr.write(`venue-search: ${signal}: closing (requests in flight are answered first)\n`);
     await app.close();
     await pool?.close();
     await live?.live.close();
     await store.close();
     process.exit(0);
   };
-  process.once('SIGINT', () => void close());
-  process.once('SIGTERM', () => void close());
+  process.once('SIGINT', () => void close('SIGINT'));
+  process.once('SIGTERM', () => void close('SIGTERM'));
   try {
     await app.listen({ port: options.port, host: options.host });
   } catch (err) {
@@ -484,10 +485,18 @@ async function serve(options: ServeOptions): Promise<void> {
   // a worker reports to its primary, which prints once for all
   if (isClusterWorker()) return reportListening(port);
   const dev = options.dev === true ? await developmentKeys(store, options.db) : undefined;
-  const lines = await servingLines(options, port, dev, 1);
+  // A live service serves its compacted base (and the log over it) once there is one, not --data.
+  const lines = await servingLines(options, port, dev, 1, live === null ? options.data : LiveVenues.basePath({ dataPath: options.data, dir: live.dir }));
   if (live !== null) {
     const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
-    lines.splice(1, 0, `Admin routes on ${base}/admin/ (live data in ${live.dir}; ${live.live.engine.pendingChanges} pending changes replayed)`, ...compactedBaseLines(options.data, live.dir));
+    const { batches, tornBytes } = live.live.opened;
+    const torn = tornBytes > 0 ? `; cut a torn last line of ${tornBytes} bytes from the log, a batch never acknowledged` : '';
+    lines.splice(
+      1,
+      0,
+      `Admin routes on ${base}/admin/ (live data in ${live.dir}; ${batches} logged batches replayed, ${live.live.engine.pendingChanges} pending changes${torn})`,
+      ...compactedBaseLines(options.data, live.dir),
+    );
   }
   process.stderr.write(`${lines.join('\n')}\n`);
 }

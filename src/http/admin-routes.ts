@@ -55,7 +55,9 @@ export function adminRoutes(options: AdminRoutesOptions): FastifyPluginAsync {
         const lines = parseVenueLines(request.body);
         if (!lines.ok) throw new HttpError(lines.code, lines.message, lines.param);
         const result = await recordsCall(() => live.upsert(lines.records));
-        return { ...result, pendingChanges: live.engine.pendingChanges, venues: live.engine.size };
+        const answer = { ...result, pendingChanges: live.engine.pendingChanges, venues: live.engine.size };
+        request.log.info(answer, 'venues upserted');
+        return answer;
       },
     );
 
@@ -63,7 +65,9 @@ export function adminRoutes(options: AdminRoutesOptions): FastifyPluginAsync {
       const { id } = request.params as { id: string };
       const result = await live.remove([id]);
       if (result.removed.length === 0) throw new HttpError('venue_not_found', `no venue with id ${JSON.stringify(id)}`, 'id');
-      return { removed: id, seq: result.seq, pendingChanges: live.engine.pendingChanges, venues: live.engine.size };
+      const answer = { removed: id, seq: result.seq, pendingChanges: live.engine.pendingChanges, venues: live.engine.size };
+      request.log.info(answer, 'venue removed');
+      return answer;
     });
 
     app.post('/compact', async () => ({ ...(await live.compact()) }));

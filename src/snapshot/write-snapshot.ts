@@ -1,7 +1,8 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { createEngine, type Engine } from '../engine.js';
 import { isFileError, writeProblem } from '../data/file-problem.js';
-import { VenueSearchError } from '../errors.js';
+import { checkCallOptions } from '../call-options.js';
+import { describeValue, VenueSearchError } from '../errors.js';
 import { CompactRecordsBuilder } from '../store/compact-records-builder.js';
 import { CompactRecordSource } from '../store/compact-records.js';
 import type { VenueStore } from '../store/venue-store.js';
@@ -32,6 +33,9 @@ export interface WriteSnapshotOptions {
   readonly writtenBy?: string;
 }
 
+/** The keys of {@link WriteSnapshotOptions} (a misspelt one is refused, naming it). */
+const WRITE_SNAPSHOT_OPTIONS: readonly string[] = ['onProgress', 'writtenBy'] satisfies ReadonlyArray<keyof WriteSnapshotOptions>;
+
 /** Bytes per write call (a single call takes at most 2 GiB). */
 const MAX_WRITE = 1 << 30;
 
@@ -47,6 +51,8 @@ const MAX_WRITE = 1 << 30;
  * UTF-16 surrogate (named with its venue), which the snapshot's readers expect to be UTF-8.
  */
 export function writeSnapshot(engine: Engine, path: string, options: WriteSnapshotOptions = {}): void {
+  checkCallOptions(options, WRITE_SNAPSHOT_OPTIONS);
+  if (typeof path !== 'string' || path === '') throw new VenueSearchError('invalid_request', `path must be the snapshot file to write; got ${describeValue(path)}`, { param: 'path', value: path });
   const parts = layOut(engine, options);
   const tmp = `${path}.${process.pid}.part`;
   let fd: number;

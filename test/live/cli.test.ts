@@ -138,6 +138,10 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     expect(live.engine.has('late-0')).toBe(false);
     await live.compact(); // writes <live-dir>/base.snapshot
     await live.close();
+    // A batch torn by a crash mid-write (never acknowledged): cut at the next start, and said so.
+    const { appendFileSync } = await import('node:fs');
+    const tornLine = '12345678 {"seq":99,"op":"upsert","rec';
+    appendFileSync(join(liveDir, 'changes.log'), tornLine);
 
     // A new data file shipped afterwards is not what is served: serve says so.
     const shipped = join(tmp, 'shipped.ndjson');
@@ -160,6 +164,11 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
       });
     });
     restarted.kill('SIGKILL');
+    // what is served is named first: the compacted base, not --data
+    const serving = startLines.findIndex((l) => l.startsWith('venue-search: serving'));
+    expect(startLines[serving]).toMatch(new RegExp(`^venue-search: serving ${join(liveDir, 'base.snapshot').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} on http`));
+    expect(startLines[serving + 1]).toMatch(/^Admin routes on http:\/\/.*\/admin\/ \(live data in .*; 0 logged batches replayed, 0 pending changes; cut a torn last line of \d+ bytes from the log, a batch never acknowledged\)$/);
+    expect(startLines[serving + 1]).toContain(`of ${Buffer.byteLength(tornLine)} bytes`);
     expect(startLines).toContain(`Base: ${join(liveDir, 'base.snapshot')} (compacted from --data and the changes since; --data is not read while it exists)`);
     expect(startLines.some((l) => l.startsWith(`warning: --data ${shipped} changed after`) && l.includes('NOT served'))).toBe(true);
   }, 120_000);
@@ -193,14 +202,21 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     writeFileSync(join(`${data}.live`, 'changes.log'), '');
     const server = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--data', data, '--port', '0', '--workers', '1', '--db', join(tmp, 'e.sqlite')], { stdio: ['ignore', 'ignore', 'pipe'] });
     children.push(server);
-    const first = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no line from serve')), 60_000);
-      createInterface({ input: server.stderr! }).once('line', (line) => {
+    const lines: string[] = [];
+    createInterface({ input: server.stderr! }).on('line', (line) => lines.push(line));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`serve did not start: ${lines.join(' | ')}`)), 60_000);
+      const poll = setInterval(() => {
+        if (!lines.some((l) => l.startsWith('venue-search: serving'))) return;
+        clearInterval(poll);
         clearTimeout(timer);
-        resolve(line);
-      });
+        resolve();
+      }, 20);
     });
-    server.kill('SIGKILL');
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    expect(lines.at(-1)).toBe('venue-search: SIGTERM: closing (requests in flight are answered first)');
+    const first = lines[0];
     expect(first).toBe(`warning: ${data}.live holds live changes (changes.log) that this start does NOT serve: --data ${data} is served as it is; give --admin-token-file to serve them`);
   }, 120_000);
 });

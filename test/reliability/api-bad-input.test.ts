@@ -38,6 +38,11 @@ describe('the engine API names what is wrong', () => {
     expect(() => engine.basic(5 as never)).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'id', message: 'id must be a venue id (a string); got 5' }));
   });
 
+  it('writeSnapshot with a misspelt option or no path: refused, naming it', () => {
+    expect(() => writeSnapshot(engine, join(dir, 'x.vsnap'), { onProgres: () => {} } as never)).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'options.onProgres' }));
+    expect(() => writeSnapshot(engine, undefined as never)).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'path', message: 'path must be the snapshot file to write; got undefined' }));
+  });
+
   it('writeSnapshot to a folder: invalid_data naming the path, no raw EISDIR, no part file left', () => {
     expect(() => writeSnapshot(engine, dir)).toThrow(expect.objectContaining({ code: 'invalid_data', param: 'path', message: `cannot write snapshot ${dir}: it is a folder` }));
     expect(readdirSync(tmpdir()).filter((f) => f.startsWith(`${basename(dir)}.`) && f.endsWith('.part'))).toEqual([]);
