@@ -133,7 +133,7 @@ export function featureCollectionRows(fc: unknown): OsmRow[] {
     } else if (el.type === undefined || el.id === undefined) {
       rows.push({ kind: 'skip', ref: el.ref, reason: 'missing_osm_id' });
     } else if (!el.point) {
-      rows.push({ kind: 'skip', ref: el.ref, reason: 'bad_geometry', detail: f.geometry?.type ?? 'no geometry' });
+      rows.push({ kind: 'skip', ref: el.ref, reason: 'bad_geometry', detail: describeGeometry(f.geometry) });
     } else {
       rows.push({ kind: 'element', element: { type: el.type, id: el.id, tags: el.tags, point: el.point } });
     }
@@ -150,6 +150,13 @@ export function featureCollectionRows(fc: unknown): OsmRow[] {
   return rows;
 }
 
+/** A geometry no point could be taken from, for a skip's example: its type, and a Point's coordinates. */
+function describeGeometry(g: Geometry | null | undefined): string {
+  if (g === null || g === undefined) return 'no geometry';
+  if (g.type === 'Point') return `Point ${JSON.stringify(g.coordinates)}`.slice(0, 80);
+  return String(g.type);
+}
+
 /** One line of the points NDJSON (`{osm_id, lat, lon, tags}`). */
 export function pointsLineRow(value: unknown, lineNumber: number): OsmRow {
   const v = value as { osm_id?: unknown; lat?: unknown; lon?: unknown; tags?: unknown } | null;
@@ -157,7 +164,7 @@ export function pointsLineRow(value: unknown, lineNumber: number): OsmRow {
   const ref = parsed ? `${parsed.type}/${parsed.id}` : `line ${lineNumber}`;
   if (!parsed) return { kind: 'skip', ref, reason: 'missing_osm_id' };
   const point = representativePoint({ type: 'Point', coordinates: [v?.lon as number, v?.lat as number] });
-  if (!point) return { kind: 'skip', ref, reason: 'bad_geometry', detail: 'lat/lon' };
+  if (!point) return { kind: 'skip', ref, reason: 'bad_geometry', detail: `lat ${JSON.stringify(v?.lat)}, lon ${JSON.stringify(v?.lon)}`.slice(0, 80) };
   const tags = v?.tags && typeof v.tags === 'object' ? stringTags(v.tags as Record<string, unknown>, '@') : {};
   return { kind: 'element', element: { ...parsed, tags, point } };
 }

@@ -196,7 +196,11 @@ export function osmElementToVenue(el: OsmElement, ctx: MapContext): MapOutcome {
   const wikidata = tags.wikidata?.trim();
   record.externalIds = { osm: osmRef };
   if (fhrs && /^[0-9]+$/.test(fhrs)) record.externalIds.fhrs = fhrs;
-  else if (fhrs) report.count('fhrs:id not recorded (not a number)');
+  else if (fhrs && /^[0-9]+( *; *[0-9]+)+$/.test(fhrs)) {
+    // OSM's list of values ("354096;1398897": one venue, two inspected premises): the first links it.
+    record.externalIds.fhrs = fhrs.split(';')[0]!.trim();
+    report.count('fhrs:id with several values (the first kept)');
+  } else if (fhrs) report.count('fhrs:id not recorded (not a number)');
   if (wikidata && WIKIDATA_ID.test(wikidata)) record.externalIds.wikidata = wikidata;
 
   const eFlags = establishmentFlags(tags);

@@ -31,7 +31,7 @@ describe('importOsm: Overpass GeoJSON sample (fixtures/import/osm-overpass-sampl
       missing_name: ['node/1003 (amenity=restaurant)'],
       not_food_or_drink: ['node/1004 (amenity=bank)'],
       site_relation_member: ['way/2005 (tags on relation/3003)', 'way/2006 (tags on relation/3003)'],
-      bad_geometry: ['node/1008 (Point)'],
+      bad_geometry: ['node/1008 (Point [200,95])'], // the fixture's coordinates, out of range
       duplicate_id: ['node/1001'],
     });
     expect(report.balanced()).toBe(true);
@@ -178,11 +178,22 @@ describe('importOsm: points NDJSON', () => {
     ]);
     const examples = Object.fromEntries([...report.skipReasons].map(([k, g]) => [k, g.examples]));
     expect(examples).toEqual({
-      bad_geometry: ['node/9003 (lat/lon)'],
+      bad_geometry: ['node/9003 (lat "north", lon -0.1)'], // as the fixture's line 3 has them
       malformed_line: [expect.stringMatching(/^line 4 \(.*JSON/)], // with JSON.parse's reason (its wording is the runtime's)
       missing_osm_id: ['line 5'],
     });
     expect(report.read).toBe(5);
     expect(report.balanced()).toBe(true);
+  });
+});
+
+describe('importOsmRows: fhrs:id', () => {
+  it('a list of ids (OSM ";" values) links by the first, counted; text is not recorded', async () => {
+    const { importOsmRows } = await import('../../src/import/osm-import.js');
+    const row = (id: string, fhrs: string) => ({ kind: 'element' as const, element: { type: 'node' as const, id, tags: { amenity: 'pub', name: `Pub ${id}`, 'fhrs:id': fhrs }, point: { lat: 51.5, lon: -0.1 } } });
+    const { records, report } = await collectRun(importOsmRows([row('1', '354096;1398897'), row('2', '776662; 776662'), row('3', '12345'), row('4', 'see notes')]));
+    expect(records.map((r) => r.externalIds?.fhrs)).toEqual(['354096', '776662', '12345', undefined]);
+    expect(report.counters.get('fhrs:id with several values (the first kept)')).toBe(2);
+    expect(report.counters.get('fhrs:id not recorded (not a number)')).toBe(1);
   });
 });
