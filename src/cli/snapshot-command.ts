@@ -60,6 +60,8 @@ export function registerSnapshotCommand(program: Command, stderr: Writable & { i
       const reading = progressBar(stderr, 'bytes');
       const { engine } = await createEngineFromFile(data, { threads, onProgress: (p) => reading.update(p.bytes, p.totalBytes) });
       reading.stop();
+      // An empty input is a mistake (an empty change log, a truncated download), not a data set to serve.
+      if (engine.size === 0) throw new VenueSearchError('invalid_data', `${data} holds no venue records: no snapshot written`, { param: 'data', value: data });
       stderr.write(`read ${engine.size} venues from ${data} and built the engine\n`);
       const writing = progressBar(stderr);
       writeSnapshot(engine, out, { onProgress: (p) => writing.update(p.done, p.total) });

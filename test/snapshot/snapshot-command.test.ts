@@ -2,7 +2,7 @@
  * `venue-search snapshot` in-process, and `serve --data` telling a snapshot from a venues
  * file (loadEngineFile). The oracle: an engine built from the fixture records directly.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -97,6 +97,14 @@ describe('venue-search snapshot', () => {
       message: `cannot write snapshot ${out}: its folder does not exist`,
     });
     expect(said.text).not.toContain('built the engine'); // nothing was read or built
+  });
+
+  it('an empty data file (an empty change log, a cut download) is refused, and no snapshot is written', async () => {
+    const empty = join(dir, 'empty.ndjson');
+    writeFileSync(empty, '\n');
+    const out = join(dir, 'empty.vsnap');
+    await expect(run('snapshot', '--data', empty, '--out', out)).rejects.toThrow(`${empty} holds no venue records: no snapshot written`);
+    expect(() => statSync(out)).toThrow();
   });
 
   it('a folder as data is an error saying it is not a file (not that it is missing)', async () => {
