@@ -178,6 +178,11 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
   const problem = operatorTokenProblem(token, options.adminTokenFile!);
   if (problem !== undefined) fail(problem);
   const dir = options.liveDir ?? `${options.data}.live`;
+  // Beside data inside node_modules (the package's own fixtures), the default would put the
+  // durable change log where the next npm install deletes it.
+  if (options.liveDir === undefined && dir.split(/[\\/]/).includes('node_modules')) {
+    fail(`the default live directory ${dir} is inside node_modules, where a reinstall would delete the change log: give --live-dir`);
+  }
   try {
     const live = await LiveVenues.open({
       dataPath: options.data,

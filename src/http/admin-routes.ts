@@ -13,9 +13,13 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { LiveVenues } from '../changelog/live-venues.js';
 import { NDJSON_TYPES, operatorTokenChecker, parseVenueLines } from '../changelog/operator-requests.js';
 import { isVenueSearchError } from '../errors.js';
+import { NoQuerySchema } from '../service/api-schemas.js';
 import { HttpError, httpParam } from './http-errors.js';
 
 export const ADMIN_PREFIX = '/admin';
+
+/** The admin routes take no query parameter: one is refused (400, naming it), as under /v1. Not in openapi.json. */
+const NO_QUERY = { hide: true, querystring: NoQuerySchema };
 
 export interface AdminRoutesOptions {
   readonly live: LiveVenues;
@@ -42,6 +46,7 @@ export function adminRoutes(options: AdminRoutesOptions): FastifyPluginAsync {
     app.put(
       '/venues',
       {
+        schema: NO_QUERY,
         bodyLimit: options.bodyLimitBytes ?? 32 * 1024 * 1024,
         // Before any body parser runs: a JSON body would otherwise be parsed (and refused as
         // invalid JSON, 400) instead of being refused for its type (415).
@@ -61,7 +66,7 @@ export function adminRoutes(options: AdminRoutesOptions): FastifyPluginAsync {
       },
     );
 
-    app.delete('/venues/:id', async (request) => {
+    app.delete('/venues/:id', { schema: NO_QUERY }, async (request) => {
       const { id } = request.params as { id: string };
       const result = await live.remove([id]);
       if (result.removed.length === 0) throw new HttpError('venue_not_found', `no venue with id ${JSON.stringify(id)}`, 'id');
@@ -70,7 +75,7 @@ export function adminRoutes(options: AdminRoutesOptions): FastifyPluginAsync {
       return answer;
     });
 
-    app.post('/compact', async () => ({ ...(await live.compact()) }));
+    app.post('/compact', { schema: NO_QUERY }, async () => ({ ...(await live.compact()) }));
   };
 }
 

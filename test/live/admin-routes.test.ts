@@ -66,6 +66,11 @@ describe('admin routes: security', () => {
         expect(res.headers['www-authenticate']).toBe('Bearer realm="venue-search admin"');
       }
     }
+    // A query parameter is refused, naming it, as under /v1; nothing done.
+    const withQuery = await s.app.inject({ method: 'DELETE', url: `/admin/venues/${fixtures[0]!.id}?force=1`, headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(withQuery.statusCode).toBe(400);
+    expect(withQuery.json()).toMatchObject({ type: 'invalid_request_error', param: 'force' });
+    expect(s.live.engine.has(fixtures[0]!.id)).toBe(true);
     // The scheme's name in any case (RFC 9110 11.1): the token opens the routes.
     for (const scheme of ['bearer', 'BEARER']) {
       const res = await s.app.inject({ method: 'DELETE', url: '/admin/venues/no-such-venue', headers: { authorization: `${scheme} ${TOKEN}` } });

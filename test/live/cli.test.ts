@@ -184,6 +184,15 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     expect(inTheWay.code).toBe(1);
     expect(inTheWay.stderr.trim()).toBe(`venue-search: --live-dir ${aFile} cannot be used: a file is in the way of the folder`);
 
+    // Data inside node_modules (the package's fixtures): the default live directory would be lost at the next install.
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(tmp, 'node_modules', 'pkg'), { recursive: true });
+    const packaged = join(tmp, 'node_modules', 'pkg', 'venues.ndjson');
+    copyFileSync(FIXTURES_PATH, packaged);
+    const inModules = await run(['serve', '--data', packaged, '--port', '0', '--db', join(tmp, 'g.sqlite'), '--admin-token-file', token]);
+    expect(inModules.code).toBe(1);
+    expect(inModules.stderr.trim()).toBe(`venue-search: the default live directory ${packaged}.live is inside node_modules, where a reinstall would delete the change log: give --live-dir`);
+
     for (const [flags, named] of [
       [['--live-dir', join(tmp, 'unused')], '--live-dir'],
       [['--compact-after', '10'], '--compact-after'],
@@ -197,7 +206,6 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     // A change log beside the data (the default live directory) that a start without the token would ignore.
     const data = join(tmp, 'static.ndjson');
     copyFileSync(FIXTURES_PATH, data);
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(`${data}.live`);
     writeFileSync(join(`${data}.live`, 'changes.log'), '');
     const server = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--data', data, '--port', '0', '--workers', '1', '--db', join(tmp, 'e.sqlite')], { stdio: ['ignore', 'ignore', 'pipe'] });
