@@ -21,6 +21,8 @@ export interface DefaultPlaceResolverOptions extends LearntPlacesOptions {
 
 /** Generic words a district name may add to the name people say ("Camden" for "Camden Town"). */
 const GENERIC_SUFFIXES = ['town', 'village', 'city', 'centre', 'center'];
+/** An approximate postal point this near a surveyed place of the same letters is that place (metres; Kirk Michael's IM6 point lies 11.8 km off). */
+const ROUGH_POINT_METERS = 20_000;
 /** A suffixed name of this many people or more is a candidate even beside precise own entries. */
 const CITY_POPULATION = 100_000;
 
@@ -182,6 +184,16 @@ export class DefaultPlaceResolver implements PlaceResolver {
     }
     // "Newcastle" may mean Newcastle upon Tyne: a qualified name is a candidate on the same terms.
     for (const e of this.gazetteer.qualified(key)) if (!precise || e.population >= CITY_POPULATION) all.push(e);
+    // A name known only by an approximate postal point may be surveyed under other word
+    // breaks ("Kirk Michael" is GeoNames' "Kirkmichael"): those are candidates too, and an
+    // approximate point near one of them is that place roughly placed, so it is dropped.
+    if (!precise) {
+      const surveyed = this.gazetteer.spacedOtherwise(key).filter(isPrecise);
+      if (surveyed.length > 0) {
+        const rough = (e: GazetteerEntry) => !isPrecise(e) && surveyed.some((p) => nearDistanceMeters(p.lat, p.lon, e.lat, e.lon) <= ROUGH_POINT_METERS);
+        return [...all.filter((e) => !rough(e)), ...surveyed];
+      }
+    }
     return all;
   }
 }

@@ -77,6 +77,8 @@ export class Gazetteer {
   private readonly outcodes = new Map<string, OutcodeEntry>();
   /** Qualified names by their head (see {@link qualified}); null until first asked. */
   private byHead: Map<string, GazetteerEntry[]> | null = null;
+  /** Place keys by their letters without spaces (see {@link spacedOtherwise}); null until first asked. */
+  private bySolidKey: Map<string, string[]> | null = null;
   readonly size: number;
 
   constructor(entries: Iterable<GazetteerEntry>, outcodes: Iterable<OutcodeEntry> = []) {
@@ -120,6 +122,26 @@ export class Gazetteer {
       this.byHead = byHead;
     }
     return this.byHead.get(head) ?? [];
+  }
+
+  /**
+   * Entries whose name is `key` written with other word breaks ("Kirkmichael" for `kirk
+   * michael`, and the other way), its own excepted. The index is built at the first call.
+   */
+  spacedOtherwise(key: string): readonly GazetteerEntry[] {
+    if (this.bySolidKey === null) {
+      const bySolid = new Map<string, string[]>();
+      for (const k of this.byKey.keys()) {
+        const solid = k.replace(/ /g, '');
+        const keys = bySolid.get(solid);
+        if (keys === undefined) bySolid.set(solid, [k]);
+        else keys.push(k);
+      }
+      this.bySolidKey = bySolid;
+    }
+    const out: GazetteerEntry[] = [];
+    for (const k of this.bySolidKey.get(key.replace(/ /g, '')) ?? []) if (k !== key) out.push(...this.lookup(k));
+    return out;
   }
 
   /** An outward postcode (`NW1`, upper case), or undefined. */

@@ -199,6 +199,13 @@ describe('names written another way: "and" for "&", a city by its first word (sy
     for (const name of ['Elephant and Castle', 'Elephant & Castle', 'elephant AND castle']) expect(metres(centreOf(london, name), ELEPHANT), name).toBeLessThan(1500);
   });
 
+  it('"Kirk Michael" (only an approximate postal point under that spelling) is the surveyed village "Kirkmichael", Isle of Man', () => {
+    // en.wikipedia.org/wiki/Kirk_Michael infobox: 54°17′N 4°35′W (the village on the A3)
+    const KIRK_MICHAEL = { lat: 54.2833, lon: -4.5833 };
+    const island = createEngine([...venuesAround('m', 54.283, -4.585, 5), ...venuesAround('d', 54.15, -4.48, 40)]);
+    for (const name of ['Kirk Michael', 'Kirkmichael']) expect(metres(centreOf(island, name), KIRK_MICHAEL), name).toBeLessThan(1500);
+  });
+
   it('"Newcastle" with venues on Tyneside is Newcastle upon Tyne; "Stoke" with venues in the Potteries is Stoke-on-Trent', () => {
     const tyneside = createEngine(venuesAround('t', 54.975, -1.6, 40));
     expect(metres(centreOf(tyneside, 'Newcastle'), NEWCASTLE_UPON_TYNE)).toBeLessThan(3000);
