@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { parse } from 'csv-parse';
-import { binaryFormatProblem, fileHead, fileProblem, isFileError } from '../data/file-problem.js';
+import { fileProblem, isFileError, textFileProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { DEFAULT_MAX_KM_FROM_AUTHORITY, fhrsFarFromAuthority, fhrsRowToVenue, type FhrsRow } from './fhrs-to-venue.js';
@@ -36,12 +36,7 @@ interface FhrsFile {
 }
 
 async function readRows(path: string): Promise<FhrsFile> {
-  let problem: string | undefined;
-  try {
-    problem = binaryFormatProblem(fileHead(path));
-  } catch (err) {
-    problem = fileProblem(err);
-  }
+  const problem = textFileProblem(path);
   if (problem !== undefined) throw new VenueSearchError('invalid_data', `FHRS file ${path} ${problem}`, { file: path });
   const rows: FhrsRow[] = [];
   const broken: BrokenRow[] = [];

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
-import { binaryFormatProblem, fileHead, fileProblem } from '../data/file-problem.js';
+import { fileProblem, textFileProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { ImportReport } from './import-report.js';
@@ -115,12 +115,7 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
 
 /** Refuses a missing file, or a compressed or binary one, in one line naming it (before any row is read). */
 function refuseBinary(path: string): void {
-  let problem: string | undefined;
-  try {
-    problem = binaryFormatProblem(fileHead(path));
-  } catch (err) {
-    problem = fileProblem(err);
-  }
+  const problem = textFileProblem(path);
   if (problem !== undefined) throw new VenueSearchError('invalid_data', `OSM file ${path} ${problem}`, { file: path });
 }
 
@@ -135,7 +130,7 @@ function notAnOsmFile(path: string, why: string, kind: 'points NDJSON' | 'GeoJSO
   return new VenueSearchError('invalid_data', `OSM file ${path} ${why} (${expected} expected)`, { file: path });
 }
 
-/** What a JSON value is, for an error: `a Feature`, `a JSON array`, `an object without "features"`. */
+/** What a JSON value is, for an error: `a GeoJSON Feature`, `a JSON array`, `an object without a "features" array`. */
 function describeJson(value: unknown): string {
   if (Array.isArray(value)) return 'a JSON array';
   if (value === null || typeof value !== 'object') return `a JSON ${value === null ? 'null' : typeof value}`;

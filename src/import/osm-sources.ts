@@ -53,7 +53,7 @@ export function veggieTags(p: Record<string, unknown>): Record<string, string> {
   if (!tags.shop) set('shop', s('shop'));
   // Veggiekarte makes a name up ("node 255601157") for an element OSM has no name for: not a name.
   const name = s('name');
-  if (name !== undefined && !(name === `${String(p._type)} ${String(p._id)}`)) tags.name = name;
+  if (name !== undefined && name !== `${String(p._type)} ${String(p._id)}`) tags.name = name;
   set('addr:street', s('addr_street'));
   set('addr:city', s('addr_city'));
   set('addr:postcode', s('addr_postcode'));
