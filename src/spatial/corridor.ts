@@ -88,7 +88,7 @@ export class CorridorWalker {
   /**
    * Writes into `out` every point within `width` metres of the route (inclusive), with its
    * distance and along-route position. A point near several pieces (a route that doubles
-   * back) keeps its smallest distance; on a tie (within a micrometre), the earliest piece.
+   * back) keeps its smallest distance; on a tie (within SAME_PASS_METERS, a millimetre), the earliest piece.
    */
   walk(route: PreparedRoute, width: number, out: HitBuffer, filter: ColumnFilter | null = null): number {
     this.walkPieces(route, width, out, filter, 0);
@@ -300,7 +300,7 @@ export class CorridorWalker {
           slot[j] = out.push(ids[j]!, d, along);
         } else {
           const k = slot[j]!;
-          // Strictly nearer by more than float noise: equal passes keep the earliest.
+          // Nearer by more than a millimetre (SAME_PASS_METERS): equal passes keep the earliest.
           out.improve(k, d, along);
         }
       }
@@ -523,7 +523,7 @@ export class CorridorWalker {
           // smallest of them is never below the k-th smallest distance in the corridor.
           keepSq = keepSqOf(best.add(d), bulge);
         } else {
-          // Strictly nearer by more than float noise: equal passes keep the earliest.
+          // Nearer by more than a millimetre (SAME_PASS_METERS): equal passes keep the earliest.
           out.improve(slot[j]!, d, along);
         }
       }

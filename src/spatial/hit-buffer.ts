@@ -1,4 +1,12 @@
 /**
+ * Two passes of a route nearer to a venue than this to each other (metres) are a tie, won by
+ * the earliest. A millimetre: well above the distance's rounding (a piece's distance is
+ * exact to about 1e-6 m, so the same ground measured from two pieces differs by that much),
+ * well below what any data can tell apart.
+ */
+export const SAME_PASS_METERS = 1e-3;
+
+/**
  * Query results as parallel typed arrays: venue index, distance (metres) and, for corridor
  * queries, position along the route (metres). Grows by doubling and is reused across
  * queries, so a steady stream of queries allocates nothing. Valid entries: [0, length).
@@ -35,11 +43,11 @@ export class HitBuffer {
   }
 
   /**
-   * Hit `k` takes (distance, along) when strictly nearer by more than float noise (1e-6 m):
-   * equal passes keep the earliest.
+   * Hit `k` takes (distance, along) when nearer by more than SAME_PASS_METERS: equal passes
+   * (a route that doubles back over the same ground) keep the earliest.
    */
   improve(k: number, distance: number, along: number): void {
-    if (distance < this.dist[k]! - 1e-6) {
+    if (distance < this.dist[k]! - SAME_PASS_METERS) {
       this.dist[k] = distance;
       this.along[k] = along;
     }

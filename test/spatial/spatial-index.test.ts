@@ -150,6 +150,14 @@ describe('SpatialIndex.withinCorridor against a brute-force GeographicLib route 
     expect(n).toBeGreaterThan(10);
   });
 
+  it('a route out, back and out again along one meridian: every venue keeps its earliest pass (ties within 1 mm)', () => {
+    // Legs 0 (A to B), 2 (B to A) and 3 (A to C) cover the same ground: each venue's nearest
+    // point is the same on all three, measured from each with its own rounding.
+    const rnd = prng(20261129);
+    const band: Pt[] = Array.from({ length: 400 }, () => ({ lat: 51.5 + rnd() * 0.01, lon: -0.12 + (rnd() * 2 - 1) * 0.003 }));
+    expect(checkCorridor(band, [[51.5, -0.12], [51.52, -0.12], [51.5, -0.12], [51.51, -0.12]], 300)).toBeGreaterThan(300);
+  });
+
   it('dense band around a diagonal 60 km route of three 20 km pieces: the pruned walk misses nothing at the edges', () => {
     // 6,000 points in a band of +-1.6 km around a SW-NE route through the Midlands, most
     // of them near the 1 km edge: every kd subtree pruned by the capsule test must hold
