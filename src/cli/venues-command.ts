@@ -5,6 +5,7 @@
  * and durable when its answer arrives; on the first refused batch the command stops,
  * naming the file line of the bad record (earlier batches stay applied). The token comes
  * from --token-file or VENUE_SEARCH_ADMIN_TOKEN. Needs no service packages (plain fetch).
+ * `venue-search venues remove --server URL --file ids.txt`: the venues of a file of ids removed.
  */
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -47,24 +48,34 @@ function parseBatch(text: string): number {
   return n;
 }
 
-async function upsertFile(options: UpsertOptions): Promise<void> {
+/** The operator token from --token-file or VENUE_SEARCH_ADMIN_TOKEN, checked by serve's rule; stops the command when it is missing or unusable. */
+function operatorToken(tokenFile: string | undefined): string {
   let token: string | undefined;
   try {
-    token = options.tokenFile !== undefined ? readFileSync(options.tokenFile, 'utf8').trim() : process.env.VENUE_SEARCH_ADMIN_TOKEN;
+    token = tokenFile !== undefined ? readFileSync(tokenFile, 'utf8').trim() : process.env.VENUE_SEARCH_ADMIN_TOKEN;
   } catch (err) {
-    fail(`--token-file ${options.tokenFile} ${fileProblem(err)}`);
+    fail(`--token-file ${tokenFile} ${fileProblem(err)}`);
   }
   if (token === undefined || token === '') fail('give the operator token with --token-file or VENUE_SEARCH_ADMIN_TOKEN');
-  const tokenProblem = operatorTokenProblem(token, options.tokenFile ?? 'VENUE_SEARCH_ADMIN_TOKEN');
+  const tokenProblem = operatorTokenProblem(token, tokenFile ?? 'VENUE_SEARCH_ADMIN_TOKEN');
   if (tokenProblem !== undefined) fail(tokenProblem);
-  let total: number;
+  return token;
+}
+
+/** The size of the --file to send, bytes; stops the command when it is not a readable file. */
+function inputFileBytes(file: string, what: string): number {
   try {
-    const stat = statSync(options.file);
-    if (!stat.isFile()) fail(`--file ${options.file} is not a file (give an NDJSON file of venue records)`);
-    total = stat.size;
+    const stat = statSync(file);
+    if (!stat.isFile()) fail(`--file ${file} is not a file (give ${what})`);
+    return stat.size;
   } catch (err) {
-    fail(`--file ${options.file} ${fileProblem(err)}`);
+    fail(`--file ${file} ${fileProblem(err)}`);
   }
+}
+
+async function upsertFile(options: UpsertOptions): Promise<void> {
+  const token = operatorToken(options.tokenFile);
+  const total = inputFileBytes(options.file, 'an NDJSON file of venue records');
   const url = adminVenuesUrl(options.server);
   const bar = progressBar(process.stderr, 'bytes');
   const sums = { batches: 0, records: 0, inserted: 0, replaced: 0 };
@@ -121,6 +132,47 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
   process.stdout.write(`${JSON.stringify(sums, null, 2)}\n`);
 }
 
+/**
+ * `venues remove`: each venue id of the file (one a line) taken out of a running service,
+ * one `DELETE /admin/venues/{id}` each (durable when answered). An id the service does not
+ * hold (404 venue_not_found) is counted as unknown, not an error; any other refusal stops
+ * the command, naming the file line (earlier removals stay applied).
+ */
+async function removeFile(options: Omit<UpsertOptions, 'batch'>): Promise<void> {
+  const token = operatorToken(options.tokenFile);
+  const total = inputFileBytes(options.file, 'a file of venue ids, one a line');
+  const base = adminVenuesUrl(options.server);
+  const bar = progressBar(process.stderr, 'bytes');
+  const sums = { removed: 0, unknown: 0 };
+  let lineNo = 0;
+  let read = 0;
+  for await (const line of createInterface({ input: createReadStream(options.file), crlfDelay: Infinity })) {
+    lineNo++;
+    read += Buffer.byteLength(line) + 1;
+    const id = line.trim();
+    if (id === '') continue;
+    const url = new URL(`${base.pathname}/${encodeURIComponent(id)}`, base);
+    let res: Response;
+    try {
+      res = await fetch(url, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    } catch (err) {
+      bar.stop();
+      fail(`cannot reach ${base.origin}: ${(err as Error).message} (${sums.removed} venues removed before; the removal of line ${lineNo} was sent and may or may not be applied: running the same file again is safe, a removed id is then unknown)`);
+    }
+    const answer = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
+    if (res.ok) sums.removed++;
+    else if (res.status === 404 && answer.code === 'venue_not_found') sums.unknown++;
+    else {
+      bar.stop();
+      const hint = res.status === 404 ? ' (a service started without --admin-token-file has no /admin routes)' : '';
+      fail(`${describeLocation({ file: options.file, line: lineNo })}: removal of ${JSON.stringify(id)} refused (${res.status}): ${answer.message ?? res.statusText}${hint}; ${sums.removed} venues were removed before`);
+    }
+    bar.update(read, total);
+  }
+  bar.stop();
+  process.stdout.write(`${JSON.stringify(sums, null, 2)}\n`);
+}
+
 export function registerVenuesCommand(program: Command): void {
   const venues = program.command('venues').description('change the venues of a running service (live data)');
   venues
@@ -131,4 +183,11 @@ export function registerVenuesCommand(program: Command): void {
     .option('--token-file <file>', 'file holding the operator token (else VENUE_SEARCH_ADMIN_TOKEN)')
     .option('--batch <n>', 'records per request', parseBatch, 1000)
     .action(async (options: UpsertOptions) => upsertFile(options));
+  venues
+    .command('remove')
+    .description('remove the venues whose ids a file lists, one a line, from a running service (DELETE /admin/venues/{id} each)')
+    .requiredOption('--server <url>', 'the service, e.g. http://127.0.0.1:8080')
+    .requiredOption('--file <ids.txt>', 'venue ids, one a line')
+    .option('--token-file <file>', 'file holding the operator token (else VENUE_SEARCH_ADMIN_TOKEN)')
+    .action(async (options: Omit<UpsertOptions, 'batch'>) => removeFile(options));
 }

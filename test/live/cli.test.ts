@@ -123,6 +123,17 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     expect(dup.code).toBe(1);
     expect(dup.stderr).toContain(`${twice}: line 6: batch of lines 3..6 refused (400): line 4: duplicate venue id "twice-a"`);
 
+    // venues remove: ids one a line (blank lines skipped); an id the service does not hold is
+    // counted as unknown; an id with '/' or ' ' goes percent-encoded.
+    const idsFile = join(tmp, 'ids.txt');
+    writeFileSync(idsFile, ['cli-2498', '', 'no such/venue id', 'cli-2497', 'cli-2498'].join('\n') + '\n');
+    const removed = await run(['venues', 'remove', '--server', base, '--file', idsFile, '--token-file', token]);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(JSON.parse(removed.stdout)).toEqual({ removed: 2, unknown: 2 });
+    const noAdmin = await run(['venues', 'remove', '--server', base.replace(/:\d+$/, ':9'), '--file', idsFile, '--token-file', token]);
+    expect(noAdmin.code).toBe(1);
+    expect(noAdmin.stderr).toMatch(/^venue-search: cannot reach http:\/\/127\.0\.0\.1:9: .*the removal of line 1 was sent and may or may not be applied: running the same file again is safe/);
+
     const wrongToken = join(tmp, 'wrong');
     writeFileSync(wrongToken, 'not-the-operator-token-at-all');
     const denied = await run(['venues', 'upsert', '--server', base, '--file', good, '--token-file', wrongToken]);
@@ -132,9 +143,10 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     server.kill('SIGKILL');
     await new Promise((r) => server.once('exit', r));
     const live = await LiveVenues.open({ dataPath: FIXTURES_PATH, dir: liveDir, compactAfter: 0, load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine });
-    expect(live.engine.size).toBe(fixtures.length + 2400);
+    expect(live.engine.size).toBe(fixtures.length + 2400 - 2);
     expect(live.engine.basic(fixtures[7]!.id).name).toBe('Changed 7');
     expect(live.engine.basic('cli-2499').name).toBe('New 2499');
+    expect(live.engine.has('cli-2498') || live.engine.has('cli-2497')).toBe(false);
     expect(live.engine.has('late-0')).toBe(false);
     await live.compact(); // writes <live-dir>/base.snapshot
     await live.close();
