@@ -3,14 +3,23 @@
  * decomposition, accents dropped, lower case, apostrophes removed inside words
  * (`O'Neill's` -> `oneills`, `Fuller's` -> `fullers`), `&` read as `and`, every other
  * non-letter-or-digit a word separator (`Café-Bar` -> `cafe`, `bar`).
+ *
+ * Accents are the marks a reader may leave out: the Latin, Greek and Cyrillic diacritics
+ * (U+0300-036F after decomposition), Hebrew points and Arabic vowel marks (`מַטְעַם` = `מטעם`,
+ * `مَطْعَم` = `مطعم`). Other combining marks are part of their word: the vowel signs of Indic
+ * and South-East Asian scripts are letters to their readers (`दिल्ली` is one word, not
+ * `द ल ल`).
  */
 
-const COMBINING_MARKS = /[\u0300-\u036f]/g;
+/** The version of these rules, recorded in snapshots: a name index built by other rules is rebuilt at load. */
+export const NAME_TOKENS_VERSION = 2;
+
+const COMBINING_MARKS = /[\u0300-\u036f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed]/g;
 /** Apostrophes of every common form; removed, not split on, so possessives stay one word. */
 const APOSTROPHES = /['\u2018\u2019\u02bc\u0060\u00b4]/g;
 // eslint-disable-next-line no-control-regex -- every ASCII code point, controls included
 const ASCII = /^[\x00-\x7f]*$/;
-const SEPARATORS = /[^\p{L}\p{N}]+/u;
+const SEPARATORS = /[^\p{L}\p{N}\p{M}]+/u;
 /** Letters that NFKD does not decompose but people type as ASCII. */
 const FOLD: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
 const FOLD_RE = /[ßæœøłđðþı]/g;

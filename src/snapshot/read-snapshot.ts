@@ -5,6 +5,7 @@ import { IS_A_FOLDER, fileProblem } from '../data/file-problem.js';
 import { describeValue, VenueSearchError } from '../errors.js';
 import { DensityGrid } from '../find/density-grid.js';
 import { NameIndex } from '../find/name-index.js';
+import { NAME_TOKENS_VERSION } from '../find/normalize-name.js';
 import { HoursTable, ZoneTable } from '../hours/index.js';
 import { LearntPlaces } from '../places/learnt-places.js';
 import { CompactRecordSource, isRecordCacheSize, type CompactRecordParts } from '../store/compact-records.js';
@@ -339,7 +340,9 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
   yield* inChunks(densityCells.length, DENSITY_CELLS_PER_CHUNK, (from, to) => density.addCells(densityCells, densityCounts, from, to));
   yield;
   const leavesSorted = header.leavesSortedByLat === true ? true : undefined;
-  return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt, { names, density }, prebuilt.search, leavesSorted), options);
+  // A name index cut into words by other rules than this version's is built again at the first find.
+  const find = header.nameRules === NAME_TOKENS_VERSION ? { names, density } : null;
+  return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt, find, prebuilt.search, leavesSorted), options);
 }
 
 /** The store's genreCounts from the header (none when the file predates them), checked. */

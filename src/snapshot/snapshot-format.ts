@@ -108,6 +108,13 @@ export interface SnapshotHeader {
    * written before it) or false: checked at load.
    */
   readonly leavesSortedByLat?: boolean;
+  /**
+   * The rules find's name index was built by (NAME_TOKENS_VERSION, src/find/normalize-name.ts).
+   * Absent (files written before 2026-11-29, version 1) or another version: the index is not
+   * restored but built from the records at the first find, so that names and queries are cut
+   * into words by the same rules.
+   */
+  readonly nameRules?: number;
   readonly sections: Readonly<Record<SectionName, SectionEntry>>;
 }
 

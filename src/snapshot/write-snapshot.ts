@@ -2,6 +2,7 @@ import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { createEngine, type Engine } from '../engine.js';
 import { isFileError, writeProblem } from '../data/file-problem.js';
 import { checkCallOptions } from '../call-options.js';
+import { NAME_TOKENS_VERSION } from '../find/normalize-name.js';
 import { describeValue, VenueSearchError } from '../errors.js';
 import { CompactRecordsBuilder } from '../store/compact-records-builder.js';
 import { CompactRecordSource } from '../store/compact-records.js';
@@ -169,6 +170,7 @@ function layOut(engine: Engine, options: WriteSnapshotOptions): LaidOut {
     recordShared: compact.shared,
     recordsWritten: compact.recordsWritten ?? n,
     leavesSortedByLat: spatial.leavesSortedByLat,
+    nameRules: NAME_TOKENS_VERSION,
     sections,
   };
   const text = Buffer.from(JSON.stringify(header), 'utf8');

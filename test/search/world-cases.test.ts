@@ -159,6 +159,11 @@ describe('find: non-Latin names (case and accent folding; scripts without spaces
       v('tr', 'ÇİĞ KÖFTE', 41, 29),
       v('ko', '스타벅스 강남점', 37.5, 127),
       v('ar', 'مطعم الشام', 33.5, 36.3),
+      // vocalised Arabic and pointed Hebrew (marks a reader may leave out); Hindi, whose vowel signs are letters
+      v('ar-vowelled', 'مَطْعَم بيروت', 33.9, 35.5),
+      v('he', 'קָפֶה נַחַת', 32.08, 34.78),
+      v('hi-delhi', 'दिल्ली ढाबा', 28.6, 77.2),
+      v('hi-dal', 'दाल भंडार', 28.61, 77.21),
     ],
     { places: null },
   );
@@ -180,6 +185,10 @@ describe('find: non-Latin names (case and accent folding; scripts without spaces
     ['Turkish dotted capital I and cedilla folded', 'cig kofte', ['tr']],
     ['Korean word', '강남', ['ko']],
     ['Arabic word', 'الشام', ['ar']],
+    ['Arabic without vowel marks finds the vowelled name (and the plain one)', 'مطعم', ['ar', 'ar-vowelled']],
+    ['Hebrew without points finds the pointed name', 'קפה', ['he']],
+    ['Hindi: a word with vowel signs is one word (not its consonants)', 'दिल्ली', ['hi-delhi']],
+    ['Hindi: the other name by its own word', 'दाल', ['hi-dal']],
   ] as const)('%s: %s', (_what, q, want) => {
     expect(found(q)).toEqual(want);
   });

@@ -282,3 +282,28 @@ describe('snapshot edge cases and bad files', () => {
     expect(() => writeSnapshot(built, join(dir, 'no', 'such', 'x.vsnap'))).toThrow(`cannot write snapshot ${join(dir, 'no', 'such', 'x.vsnap')}: its folder does not exist`);
   });
 });
+
+describe('a snapshot whose name index was cut into words by older rules (no nameRules in its header)', () => {
+  it('is read with the index built again from the records: a Hindi name is found by its word, as a fresh engine finds it', () => {
+    const hindi: VenueRecord[] = [
+      { id: 'hi-delhi', name: 'दिल्ली ढाबा', location: { type: 'Point', coordinates: [28.6, 77.2] } },
+      { id: 'hi-dal', name: 'दाल भंडार', location: { type: 'Point', coordinates: [28.61, 77.21] } },
+    ];
+    const path = join(dir, 'older-rules.vsnap');
+    writeSnapshot(createEngine(hindi).warm(), path);
+    expect(readSnapshot(path, { places: null }).findBuilt).toBe(true); // this version's rules: the index is restored
+    const bytes = readFileSync(path);
+    const current = Buffer.from('"nameRules":2,');
+    const at = bytes.indexOf(current);
+    expect(at).toBeGreaterThan(0);
+    // The same header with the key renamed (same length, so every offset holds): as files before it.
+    Buffer.from('"nameRulez":2,').copy(bytes, at);
+    writeFileSync(path, bytes);
+    expect(readSnapshot(path, { places: null }).findBuilt).toBe(false); // older rules: not restored, built at the first find
+    const found = (q: string) => readSnapshot(path, { places: null }).find({ q }, { now: 0 }).establishments.map((e) => e.id);
+    expect(found('दिल्ली')).toEqual(['hi-delhi']);
+    expect(found('दाल')).toEqual(['hi-dal']);
+    const fresh = createEngine(hindi, { places: null });
+    expect(fresh.find({ q: 'दिल्ली' }, { now: 0 }).establishments.map((e) => e.id)).toEqual(['hi-delhi']);
+  });
+});
