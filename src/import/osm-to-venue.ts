@@ -158,6 +158,8 @@ export function osmElementToVenue(el: OsmElement, ctx: MapContext): MapOutcome {
           : 'no amenity';
     return { ok: false, reason: 'not_food_or_drink', detail: what };
   }
+  // shop=vacant: the premises stand empty (a venue that closed, whose amenity Veggiekarte still shows).
+  if (tags.shop === 'vacant') return { ok: false, reason: 'vacant', detail: `amenity=${tags.amenity ?? '?'}` };
   const name = text(tags, 'name', 'name:en', 'brand');
   if (name === undefined) return { ok: false, reason: 'missing_name', detail: `amenity=${tags.amenity ?? tags.shop}` };
 
