@@ -14,6 +14,7 @@ import { benchVenues, benchVenueFilePath, sizeLabel } from '../lib/dataset.js';
 import { childScript, repoPath } from '../lib/paths.js';
 import type { WorkloadResult } from '../lib/report.js';
 import { FORMAT_VERSION } from '../../src/snapshot/snapshot-format.js';
+import { NAME_TOKENS_VERSION } from '../../src/find/normalize-name.js';
 
 interface ThreadsMemory {
   readonly threads: number;
@@ -23,9 +24,13 @@ interface ThreadsMemory {
   readonly answered: number[];
 }
 
-/** The bench snapshot of `n` venues in .tmp/bench/ (written once per snapshot format, then reused). */
+/**
+ * The bench snapshot of `n` venues in .tmp/bench/ (written once per snapshot format and name
+ * rules, then reused: a file of older name rules would have each thread build its own name
+ * index, as a service reading it would).
+ */
 function benchSnapshot(n: number): string {
-  const path = benchVenueFilePath(n).replace(/\.ndjson$/, `-format${FORMAT_VERSION}.vsnap`);
+  const path = benchVenueFilePath(n).replace(/\.ndjson$/, `-format${FORMAT_VERSION}-names${NAME_TOKENS_VERSION}.vsnap`);
   if (existsSync(path)) return path;
   mkdirSync(repoPath('.tmp', 'bench'), { recursive: true });
   const tmp = `${path}.${process.pid}.part`;
