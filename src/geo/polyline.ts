@@ -190,3 +190,14 @@ function appendLeg(out: number[], latA: number, lonA: number, latB: number, lonB
   }
   return along;
 }
+
+/**
+ * One route kept alive for the life of the process, so that the hidden class of a route
+ * (its fields, added in order by the constructor) is never collected: V8 holds such a class
+ * only weakly, and once no route outlived a full collection, every optimised function that
+ * reads routes (the corridor walk, the search) was thrown away and compiled again at the
+ * next searches ("weak objects" in --trace-deopt), a cost paid in the first searches after
+ * each major collection.
+ */
+export const ROUTE_SHAPE_ANCHOR = new PreparedRoute([0, 0], [0, 1e-3]);
+
