@@ -8,6 +8,7 @@ import { IdIndex } from '../store/id-index.js';
 import { encodedVenues, type EncodedVenues } from '../store/venue-encoder.js';
 import { encodeLines, type EncodedLines } from './encode-lines.js';
 import { fileChunks } from './file-chunks.js';
+import { bytesWithoutByteOrderMark, withoutByteOrderMark } from './byte-order-mark.js';
 import { binaryFormatProblem, fileProblem, isFileError } from './file-problem.js';
 import { geoJsonFeatureToRecord } from './geojson.js';
 import { JsonElementSplitter } from './json-elements.js';
@@ -484,8 +485,8 @@ async function readInto(
         if (problem !== undefined) throw new VenueSearchError('invalid_data', `${label} ${problem}`, { file: label });
       }
       // A byte order mark (written by some Windows editors) is not part of the first line.
-      if (first && buf !== null && buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
-      if (first && text !== null && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      if (first && buf !== null) buf = bytesWithoutByteOrderMark(buf);
+      if (first && text !== null) text = withoutByteOrderMark(text);
       first = false;
       if (textMode) feedText(buf === null ? text! : decoder.write(buf), false);
       else await feedBytes(buf ?? Buffer.from(text!, 'utf8'), false);

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
+import { withoutByteOrderMark } from '../data/byte-order-mark.js';
 import { fileProblem, textFileProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
@@ -95,7 +96,7 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
     if (next.done) break;
     n++;
     // A byte order mark (some Windows editors write one) is not part of the first line.
-    const line = n === 1 && next.value.charCodeAt(0) === 0xfeff ? next.value.slice(1) : next.value;
+    const line = n === 1 ? withoutByteOrderMark(next.value) : next.value;
     if (line.trim() === '') continue;
     nonBlank++;
     let value: unknown;
@@ -155,8 +156,7 @@ export function importOsm(path: string, options: ImportOptions = {}): ImportRun 
     } catch (err) {
       throw new VenueSearchError('invalid_data', `OSM file ${path} ${fileProblem(err)}`, { file: path });
     }
-    // A byte order mark (some Windows editors write one) is not JSON.
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    text = withoutByteOrderMark(text);
     let value: unknown;
     try {
       value = JSON.parse(text);

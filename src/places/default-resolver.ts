@@ -77,10 +77,9 @@ export class DefaultPlaceResolver implements PlaceResolver {
       const place = this.choose(learnt, entries, venues);
       return place === null ? null : { ...place, kind: 'postcode' };
     }
-    const key = this.knownKey(name);
+    const { key, entries } = this.knownKey(name);
     if (key === '') return null;
     const learnt = this.learnt.area(key);
-    const entries = this.candidates(key);
     if (learnt !== undefined || entries.length < 2 || venues === undefined) return this.choose(learnt, entries, venues);
     if (this.picksFor !== venues) [this.picks, this.picksFor] = [new Map(), venues];
     let pick = this.picks.get(key);
@@ -138,19 +137,19 @@ export class DefaultPlaceResolver implements PlaceResolver {
   }
 
   /**
-   * The place key of `name`, or of the same name with `&` for "and" or "and" for `&`
+   * The place key of `name` and its gazetteer candidates, or those of the same name with `&` for "and" or "and" for `&`
    * ("Elephant and Castle" is the gazetteer's "Elephant & Castle"), when only that one is
    * known: placeKey turns `&` into a space, so the two spellings have different keys.
    */
-  private knownKey(name: string): string {
+  private knownKey(name: string): { key: string; entries: readonly GazetteerEntry[] } {
     const key = placeKey(name);
-    if (this.isKnown(key)) return key;
-    for (const other of andSpellings(name, key)) if (this.isKnown(other)) return other;
-    return key;
-  }
-
-  private isKnown(key: string): boolean {
-    return this.learnt.area(key) !== undefined || this.candidates(key).length > 0;
+    const entries = this.candidates(key);
+    if (entries.length > 0 || this.learnt.area(key) !== undefined) return { key, entries };
+    for (const other of andSpellings(name, key)) {
+      const otherEntries = this.candidates(other);
+      if (otherEntries.length > 0 || this.learnt.area(other) !== undefined) return { key: other, entries: otherEntries };
+    }
+    return { key, entries };
   }
 
   /** Rules 2 and 3 for one name: a learnt place (or undefined) and the gazetteer candidates. */

@@ -38,7 +38,8 @@ const WEEKS = [
 ];
 
 
-function sampleValues(): string[] {
+/** Every distinct non-blank `opening_hours` value of the three extracts, trimmed. */
+function allValues(): Set<string> {
   const values = new Set<string>();
   for (const f of FILES) {
     const fc = JSON.parse(readFileSync(DATA + f, 'utf8')) as { features: Array<{ properties: Record<string, unknown> }> };
@@ -47,7 +48,11 @@ function sampleValues(): string[] {
       if (typeof v === 'string' && v.trim() !== '') values.add(v.trim());
     }
   }
-  const sorted = [...values].sort();
+  return values;
+}
+
+function sampleValues(): string[] {
+  const sorted = [...allValues()].sort();
   const rnd = seededRandom(20260329);
   for (let i = sorted.length - 1; i > 0; i--) {
     const j = Math.floor(rnd() * (i + 1));
@@ -163,14 +168,7 @@ describe.skipIf(!present)('opening hours: imported weekly form agrees with the o
 
 describe.skipIf(!present)('opening hours: never "closed" where the source says open or unknown (every real string)', () => {
   it('every week-stable value of the three extracts: each hour of an ordinary week the weekly form calls closed, the library calls closed and not unknown', () => {
-    const values = new Set<string>();
-    for (const f of FILES) {
-      const fc = JSON.parse(readFileSync(DATA + f, 'utf8')) as { features: Array<{ properties: Record<string, unknown> }> };
-      for (const feature of fc.features) {
-        const v = feature.properties.opening_hours;
-        if (typeof v === 'string' && v.trim() !== '') values.add(v.trim());
-      }
-    }
+    const values = allValues();
     const clock = new LocalClock();
     const week = WEEKS[0]!;
     const start = new Date(week.y, week.m, week.d).getTime();

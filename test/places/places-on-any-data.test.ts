@@ -139,6 +139,17 @@ function venuesAround(prefix: string, lat: number, lon: number, n: number): Venu
   return out;
 }
 
+/** The centre find resolved `location` to, on `engine`. */
+function centreOf(engine: Engine, location: string): Reference {
+  const s = engine.find({ q: 'arms', location }).searchLocation!;
+  return { lat: s.Lat, lon: s.Lon };
+}
+
+/** Metres between two points (GeographicLib). */
+function metres(a: Reference, b: Reference): number {
+  return geodesic(a.lat, a.lon, b.lat, b.lon);
+}
+
 describe('ambiguous names prefer the place among the data\'s venues (synthetic venues, no addresses)', () => {
   // en.wikipedia.org/wiki/Richmond,_London: 51°27′25″N 0°18′12″W (Richmond town centre)
   const RICHMOND_LONDON = { lat: 51.457, lon: -0.3033 };
@@ -148,11 +159,6 @@ describe('ambiguous names prefer the place among the data\'s venues (synthetic v
   const LIVERPOOL = { lat: 53.4075, lon: -2.9919 };
   // en.wikipedia.org/wiki/Kensington infobox: 51°30′00″N 0°11′28″W (Kensington High Street)
   const KENSINGTON_LONDON = { lat: 51.5, lon: -0.1911 };
-  const centreOf = (engine: Engine, location: string) => {
-    const s = engine.find({ q: 'arms', location }).searchLocation!;
-    return { lat: s.Lat, lon: s.Lon };
-  };
-  const metres = (a: Reference, b: Reference) => geodesic(a.lat, a.lon, b.lat, b.lon);
 
   it('Richmond: venues in south-west London -> Richmond, London; venues in North Yorkshire -> Richmond, North Yorkshire', () => {
     const london = createEngine(venuesAround('l', 51.46, -0.3, 40));
@@ -188,11 +194,6 @@ describe('names written another way: "and" for "&", a city by its first word (sy
   const NEWCASTLE_UPON_TYNE = { lat: 54.97778, lon: -1.61333 };
   // en.wikipedia.org/wiki/Stoke-on-Trent infobox: 53°00′09″N 2°11′10″W (Hanley)
   const STOKE_ON_TRENT = { lat: 53.0025, lon: -2.1861 };
-  const centreOf = (engine: Engine, location: string) => {
-    const s = engine.find({ q: 'arms', location }).searchLocation!;
-    return { lat: s.Lat, lon: s.Lon };
-  };
-  const metres = (a: Reference, b: Reference) => geodesic(a.lat, a.lon, b.lat, b.lon);
 
   it('"Elephant and Castle" and "Elephant & Castle" are the same place, within 1.5 km of the junction (the area around it)', () => {
     const london = createEngine(venuesAround('l', 51.5, -0.1, 40));
