@@ -17,7 +17,8 @@
  *     `outcodes` its number of rows, precise = 1 when that point has GeoNames accuracy 4
  *     (the point of the GeoNames feature of that name) rather than 1 to 3 (an estimate
  *     shared by several names of the district). A postal place within MERGE_METERS of a
- *     first-file place of the same name is that place: only its outcode count is added.
+ *     first-file place of the same name (TOWN_REACH_METERS of a town of TOWN_POPULATION or
+ *     more) is that place: only its outcode count is added.
  *     A row at a town point (below) that is not the place's own point takes its outward
  *     code's point, at accuracy 0 (Aldgate, EC3: the City, not Charing Cross).
  * - `O code lat lon - 0 rows precise`: one outward postcode (`NW1`). The file names outward
@@ -48,6 +49,15 @@ import { placeKey } from '../../src/places/place-name.js';
 
 const LINK_METERS = 10_000;
 const MERGE_METERS = 5_000;
+/**
+ * A postal place within this distance of a first-file place of the same name with
+ * TOWN_POPULATION people or more is that town: a town's post-town rows are spread over the
+ * districts around it (Sheffield's rows 14 to 17 km north of it, Huntingdon's 14 km). Not
+ * further: real villages named after a town lie 25 to 30 km from it (Farnworth by Widnes,
+ * Oldbury in Shropshire, Crewe by Farndon).
+ */
+const TOWN_REACH_METERS = 20_000;
+const TOWN_POPULATION = 10_000;
 const OUTCODE_CLUSTER_METERS = 10_000;
 /**
  * GeoNames postal accuracy (blank read as 0): 4 = the point of the named place's own
@@ -154,10 +164,11 @@ for (const [key, rows] of postalByKey) {
     const point = representative(cluster);
     const known = placesByKey.get(key) ?? [];
     let merged: PlaceRow | null = null;
-    let best = MERGE_METERS;
+    let best = Infinity;
     for (const p of known) {
       const d = nearDistanceMeters(p.lat, p.lon, point.lat, point.lon);
-      if (d <= best) [merged, best] = [p, d];
+      const reach = p.population >= TOWN_POPULATION ? TOWN_REACH_METERS : MERGE_METERS;
+      if (d <= reach && d < best) [merged, best] = [p, d];
     }
     if (merged !== null) {
       merged.outcodes += cluster.length;

@@ -181,8 +181,9 @@ export class DefaultPlaceResolver implements PlaceResolver {
     for (const suffix of GENERIC_SUFFIXES) {
       for (const e of this.gazetteer.lookup(`${key} ${suffix}`)) if (!precise || e.population >= CITY_POPULATION) all.push(e);
     }
-    // "Newcastle" may mean Newcastle upon Tyne: a qualified name is a candidate on the same terms.
-    for (const e of this.gazetteer.qualified(key)) if (!precise || e.population >= CITY_POPULATION) all.push(e);
+    // "Newcastle" may mean Newcastle upon Tyne, "Kingston" Kingston upon Thames: a qualified
+    // name with a known population (a town, not a hamlet by a river) is a candidate.
+    for (const e of this.gazetteer.qualified(key)) if (!precise || e.population > 0) all.push(e);
     // A name known only by an approximate postal point may be surveyed under other word
     // breaks ("Kirk Michael" is GeoNames' "Kirkmichael"): those are candidates too, and an
     // approximate point near one of them is that place roughly placed, so it is dropped.
@@ -206,10 +207,18 @@ function andSpellings(name: string, key: string): string[] {
 }
 
 /**
- * Among places sharing a name, the one among the data's venues: the most venues within
- * PLACE_VENUES_RADIUS_METERS, compared in powers of two (1-2, 3-6, 7-14, ... venues: floor(log2(1 + n)): counts
- * within a factor of two are a tie, so two points of one neighbourhood are not told apart
- * by grid-cell noise); when no candidate has venues that near, the nearest to any venue.
+ * Among places sharing a name, the one among the data's venues, and among those the most
+ * prominent kind of place:
+ * 1. The candidates with venues within PLACE_VENUES_RADIUS_METERS, if any; else all.
+ * 2. Of those, the highest {@link prominenceClass}: a city before a town, a town before a
+ *    place of unknown population (a postal name, a neighbourhood). "Preston" on data
+ *    spread over Britain is the city in Lancashire, not the Brighton suburb among more
+ *    venues; "Leeds" on the London pubs (near neither) is the city, not the Kent village
+ *    nearer London.
+ * 3. With venues near: the most venues within PLACE_VENUES_RADIUS_METERS, compared in powers
+ *    of two (1-2, 3-6, 7-14, ... venues: floor(log2(1 + n)): counts within a factor of two
+ *    are a tie, so two points of one neighbourhood are not told apart by grid-cell noise).
+ *    With none near: the nearest to any venue.
  * Ties, and a resolver called without `venues`: the most prominent (see compareProminence).
  */
 export function pickAmong(entries: readonly GazetteerEntry[], venues: VenueDensity | undefined): GazetteerEntry {
@@ -220,20 +229,34 @@ export function pickAmong(entries: readonly GazetteerEntry[], venues: VenueDensi
     return best;
   }
   const tiers = entries.map((e) => venueTier(venues, e.lat, e.lon));
-  const top = Math.max(...tiers);
-  if (top === 0) {
-    let bestD = Infinity;
-    for (const e of entries) {
-      const d = venues.nearestVenueMeters(e.lat, e.lon);
-      if (d < bestD || (d === bestD && compareProminence(e, best) < 0)) [best, bestD] = [e, d];
-    }
-    return best;
-  }
+  const anyNear = tiers.some((t) => t > 0);
+  const inPlay = entries.map((_, i) => !anyNear || tiers[i]! > 0);
+  const topClass = Math.max(...entries.map((e, i) => (inPlay[i] ? prominenceClass(e) : -1)));
+  const eligible = (i: number) => inPlay[i]! && prominenceClass(entries[i]!) === topClass;
   let chosen: GazetteerEntry | null = null;
+  if (!anyNear) {
+    let bestD = Infinity;
+    entries.forEach((e, i) => {
+      if (!eligible(i)) return;
+      const d = venues.nearestVenueMeters(e.lat, e.lon);
+      if (chosen === null || d < bestD || (d === bestD && compareProminence(e, chosen) < 0)) [chosen, bestD] = [e, d];
+    });
+    return chosen ?? best;
+  }
+  let topTier = 0;
+  entries.forEach((_, i) => {
+    if (eligible(i)) topTier = Math.max(topTier, tiers[i]!);
+  });
   entries.forEach((e, i) => {
-    if (tiers[i] === top && (chosen === null || compareProminence(e, chosen) < 0)) chosen = e;
+    if (eligible(i) && tiers[i] === topTier && (chosen === null || compareProminence(e, chosen) < 0)) chosen = e;
   });
   return chosen ?? best;
+}
+
+/** 2: a city (see kindOfFeature); 1: another place with a known population; 0: none known. */
+function prominenceClass(e: GazetteerEntry): number {
+  if (kindOfFeature(e.featureCode, e.population) === 'city') return 2;
+  return e.population > 0 ? 1 : 0;
 }
 
 /** floor(log2(1 + venues within PLACE_VENUES_RADIUS_METERS)): 0 for none. */

@@ -187,6 +187,49 @@ describe('ambiguous names prefer the place among the data\'s venues (synthetic v
   });
 });
 
+describe('a town\'s name means the town, not a hamlet or postal name of the same name (synthetic venues, no addresses)', () => {
+  // en.wikipedia.org infobox coordinates of each town centre
+  const PRESTON_LANCASHIRE = { lat: 53.759, lon: -2.699 }; // 53°45′32″N 2°41′57″W
+  const LEEDS = { lat: 53.7997, lon: -1.5492 }; // 53°47′59″N 1°32′57″W
+  const SHEFFIELD = { lat: 53.3811, lon: -1.4701 }; // 53°22′52″N 1°28′12″W
+  const WESTON_SUPER_MARE = { lat: 51.346, lon: -2.977 }; // 51°20′46″N 2°58′37″W
+  const KINGSTON_UPON_THAMES = { lat: 51.4085, lon: -0.3064 }; // 51°24′31″N 0°18′23″W
+  /** Venues in central London, in Brighton (by Preston Park), and a few in Preston and Sheffield. */
+  const acrossBritain = () =>
+    createEngine([
+      ...venuesAround('l', 51.51, -0.13, 60),
+      ...venuesAround('b', 50.84, -0.14, 60),
+      ...venuesAround('p', 53.76, -2.7, 5),
+      ...venuesAround('s', 53.38, -1.47, 5),
+    ]);
+
+  it('"Preston" on venues across Britain, most by Brighton\'s Preston: Preston, Lancashire (a city, venues there too)', () => {
+    expect(metres(centreOf(acrossBritain(), 'Preston'), PRESTON_LANCASHIRE)).toBeLessThan(3000);
+  });
+
+  it('"Sheffield": the city, not its post town\'s rows 14 to 17 km north of it', () => {
+    expect(metres(centreOf(acrossBritain(), 'Sheffield'), SHEFFIELD)).toBeLessThan(3000);
+  });
+
+  it('names with no candidate near the venues (London only): the town, not the same-named village nearer London', () => {
+    const london = createEngine(venuesAround('l', 51.51, -0.13, 60));
+    expect(metres(centreOf(london, 'Leeds'), LEEDS)).toBeLessThan(3000);
+    expect(metres(centreOf(london, 'Preston'), PRESTON_LANCASHIRE)).toBeLessThan(3000);
+    expect(metres(centreOf(london, 'Weston-super-Mare'), WESTON_SUPER_MARE)).toBeLessThan(3000);
+  });
+
+  it('"Kingston" with venues in south-west London: Kingston upon Thames', () => {
+    const southWest = createEngine(venuesAround('k', 51.41, -0.3, 40));
+    expect(metres(centreOf(southWest, 'Kingston'), KINGSTON_UPON_THAMES)).toBeLessThan(3000);
+  });
+
+  it('the data still decide between places of one kind, and a hamlet among the venues beats a town far from them', () => {
+    // Preston Park, Brighton (en.wikipedia.org/wiki/Preston,_Brighton: 50°50′N 0°09′W) with venues only there
+    const brighton = createEngine(venuesAround('b', 50.84, -0.14, 40));
+    expect(metres(centreOf(brighton, 'Preston'), { lat: 50.8333, lon: -0.15 })).toBeLessThan(3000);
+  });
+});
+
 describe('names written another way: "and" for "&", a city by its first word (synthetic venues, no addresses)', () => {
   // en.wikipedia.org/wiki/Elephant_and_Castle infobox: 51°29′42″N 0°06′00″W (the junction)
   const ELEPHANT = { lat: 51.495, lon: -0.1 };
