@@ -75,7 +75,7 @@ export interface AccountsStore {
   findKey(digest: Uint8Array, nowMs: number): Promise<KeyPrincipal | undefined>;
   /**
    * Adds new keys; the account's existing unexpired keys of the same kinds stop working at
-   * `nowMs + graceMs` (0 ends them now).
+   * replacedKeysExpireAtMs(nowMs, graceMs) (a grace of 0 ends them now, on every clock).
    */
   rotateKeys(accountId: string, keys: readonly NewKeyDigest[], options: { readonly nowMs: number; readonly graceMs: number }): Promise<void>;
   /** Counts one request against the windows, atomically (see rate-limit.ts for the rules). */

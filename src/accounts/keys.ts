@@ -43,3 +43,13 @@ const KEY_IN_TEXT = /\b(sk|pk)_[A-Za-z0-9_-]+/g;
 export function maskKeys(text: string): string {
   return text.replace(KEY_IN_TEXT, '$1_[redacted]');
 }
+
+/**
+ * When a rotation's replaced keys stop working, ms since the epoch: `nowMs + graceMs`, or 0
+ * for no grace. Each serving process compares the stored time with its own clock, so a zero
+ * grace is stored as the epoch rather than the rotating machine's "now": a leaked key then
+ * ends everywhere at once, whichever clock is ahead.
+ */
+export function replacedKeysExpireAtMs(nowMs: number, graceMs: number): number {
+  return graceMs === 0 ? 0 : nowMs + graceMs;
+}

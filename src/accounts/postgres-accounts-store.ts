@@ -38,7 +38,7 @@ import {
 } from './accounts-store.js';
 import { BalanceMirror } from './balance-mirror.js';
 import { DEFAULT_KEY_CACHE_TTL_MS, KeyCache, lookupKey } from './key-cache.js';
-import type { KeyKind } from './keys.js';
+import { replacedKeysExpireAtMs, type KeyKind } from './keys.js';
 import { BILLABLE_KINDS, isPlanName, type BillableKind, type PlanName, type RateWindow } from './plans.js';
 import { migratePostgres } from './postgres-migrations.js';
 import { decideRate, type RateDecision } from './rate-limit.js';
@@ -178,7 +178,7 @@ export class PostgresAccountsStore implements AccountsStore {
     await this.transaction(async (c) => {
       const found = await c.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
       if (found.rowCount === 0) throw new RangeError(`no account ${JSON.stringify(accountId)}`);
-      const expiresAt = options.nowMs + options.graceMs;
+      const expiresAt = replacedKeysExpireAtMs(options.nowMs, options.graceMs);
       for (const kind of new Set(keys.map((k) => k.kind))) {
         // only ever brings an expiry forward: a key already on a shorter grace keeps it
         await c.query('UPDATE api_keys SET expires_at_ms = $1 WHERE account_id = $2 AND kind = $3 AND (expires_at_ms IS NULL OR expires_at_ms > $1)', [

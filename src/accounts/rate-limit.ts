@@ -2,6 +2,7 @@
  * Fixed-window rate limiting, the pure arithmetic. A window of `windowMs` starts at every
  * multiple of `windowMs` since the Unix epoch (seconds on the second, days at 00:00 UTC), so
  * every process sharing the accounts database agrees on the boundaries without coordination.
+ * Where their clocks differ, the window already stored by the one ahead is the current one.
  *
  * Invariants: a request is admitted only when EVERY window still has room, and then it
  * counts in every window; a rejected request (429) counts in none. The store applies this
@@ -46,8 +47,11 @@ export function decideRate(
   nowMs: number,
 ): { decision: RateDecision; next: WindowCounter[] } {
   const current = windows.map((window, i) => {
-    const start = windowStartMs(window, nowMs);
     const stored = counters[i];
+    // A stored window later than this clock's was started by a process whose clock is ahead:
+    // it is the current one (its count holds), never reset to an earlier one. Processes whose
+    // clocks differ then share one counter per window, the most advanced clock's.
+    const start = Math.max(windowStartMs(window, nowMs), stored?.windowStart ?? -Infinity);
     const count = stored !== undefined && stored.windowStart === start ? stored.count : 0;
     return { window, start, count };
   });

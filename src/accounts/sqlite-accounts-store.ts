@@ -51,7 +51,7 @@ import {
 } from './accounts-store.js';
 import { BalanceMirror } from './balance-mirror.js';
 import { DEFAULT_KEY_CACHE_TTL_MS, KeyCache, lookupKey } from './key-cache.js';
-import type { KeyKind } from './keys.js';
+import { replacedKeysExpireAtMs, type KeyKind } from './keys.js';
 import { BILLABLE_KINDS, isPlanName, type BillableKind, type PlanName, type RateWindow } from './plans.js';
 import { RATE_COUNTERS_TABLE, openRateCounters, prepareChargeBatch, prepareRateBatch, rateCountersPath, type RateRequest } from './ledger-ops.js';
 import { LedgerThread } from './ledger-thread.js';
@@ -278,8 +278,8 @@ export class SqliteAccountsStore implements AccountsStore {
       .transaction(() => {
         if (this.stmt.getAccount.get(accountId) === undefined) throw new RangeError(`no account ${JSON.stringify(accountId)}`);
         const kinds = new Set(keys.map((k) => k.kind));
+        const expiresAt = replacedKeysExpireAtMs(options.nowMs, options.graceMs);
         for (const kind of kinds) {
-          const expiresAt = options.nowMs + options.graceMs;
           this.stmt.expireKeys.run(expiresAt, accountId, kind, expiresAt);
         }
         for (const key of keys) this.stmt.insertKey.run(Buffer.from(key.digest), accountId, key.kind, options.nowMs);

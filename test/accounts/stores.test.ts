@@ -190,6 +190,41 @@ describe.each(KINDS)('$name store', (kind) => {
     expect(await b.findKey(digest, 3)).toBeUndefined();
   });
 
+  it('a rotation without grace from a machine whose clock is 30 s ahead ends the old key at once on an instance whose clock is behind', async () => {
+    const db = await kind.fresh();
+    const [operator, server] = [await db.open(), await db.open({ keyCacheTtlMs: 0 })];
+    const t = Date.UTC(2026, 10, 29, 14, 3, 24);
+    const acct = await openAccount(operator, 'Scale', { nowMs: t - 60_000 });
+    const digest = hashApiKey(acct.secretKey);
+    expect((await server.findKey(digest, t))?.accountId).toBe(acct.accountId);
+    await rotateAccountKeys(operator, acct.accountId, { kinds: ['secret'], graceMs: 0, nowMs: t + 30_000 });
+    expect(await server.findKey(digest, t + 1000)).toBeUndefined();
+    // a grace period still ends at the rotating machine's time plus the grace
+    const other = await openAccount(operator, 'Scale', { nowMs: t - 60_000 });
+    const otherDigest = hashApiKey(other.secretKey);
+    await rotateAccountKeys(operator, other.accountId, { kinds: ['secret'], graceMs: 60_000, nowMs: t });
+    expect((await server.findKey(otherDigest, t + 59_999))?.accountId).toBe(other.accountId);
+    expect(await server.findKey(otherDigest, t + 60_000)).toBeUndefined();
+  });
+
+  it('rate windows across instances whose clocks differ by 400 ms: at midnight, the instance behind counts in the new day the other started (1/s holds)', async () => {
+    const db = await kind.fresh();
+    const [a, b] = [await db.open(), await db.open()];
+    const acct = await openAccount(a, 'Builder', { nowMs: 0 });
+    const windows: RateWindow[] = [
+      { name: 'second', limit: 1, windowMs: 1000 },
+      { name: 'day', limit: 3, windowMs: 86_400_000 },
+    ];
+    const midnight = Date.UTC(2027, 1, 10);
+    for (const t of [midnight - 5000, midnight - 3000, midnight - 2000]) expect((await a.consumeRate(acct.accountId, windows, t)).admitted).toBe(true);
+    const outcomes: string[] = [];
+    for (let k = 0; k < 10; k++) {
+      const [store, t] = k % 2 === 0 ? [a, midnight - 300 + k * 20] : [b, midnight + 100 + k * 20];
+      outcomes.push(`${k % 2 === 0 ? 'A' : 'B'}:${(await store.consumeRate(acct.accountId, windows, t)).admitted ? 200 : 429}`);
+    }
+    expect(outcomes.join(' ')).toBe('A:429 B:200 A:429 B:429 A:429 B:429 A:429 B:429 A:429 B:429');
+  });
+
   it('allowed origins round-trip; an unknown account is a RangeError', async () => {
     const db = await kind.fresh();
     const store = await db.open();

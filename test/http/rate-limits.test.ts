@@ -52,6 +52,46 @@ describe('decideRate against a brute-force oracle', () => {
   });
 });
 
+describe('decideRate across processes whose clocks differ (one stored counter per window)', () => {
+  // Builder-like: 1 per second, 3 per day. Process A's clock is 400 ms behind B's.
+  const windows: RateWindow[] = [
+    { name: 'second', limit: 1, windowMs: SECOND_MS },
+    { name: 'day', limit: 3, windowMs: 86_400_000 },
+  ];
+  const midnight = Date.UTC(2027, 1, 10);
+
+  it('a process behind never resets the window the one ahead started: A (day full, 23:59:59.7) and B (00:00:00.1) alternating admit only B\'s first', () => {
+    // A's day is full: three requests admitted on the 9th, in three seconds
+    let counters: (WindowCounter | undefined)[] = [undefined, undefined];
+    for (const t of [midnight - 5000, midnight - 3000, midnight - 2000]) {
+      const { decision, next } = decideRate(windows, counters, t);
+      expect(decision.admitted).toBe(true);
+      counters = next;
+    }
+    const outcomes: string[] = [];
+    for (let k = 0; k < 10; k++) {
+      const who = k % 2 === 0 ? 'A' : 'B';
+      // both advance 20 ms per request; A stays 400 ms behind B
+      const t = (who === 'A' ? midnight - 300 : midnight + 100) + k * 20;
+      const { decision, next } = decideRate(windows, counters, t);
+      outcomes.push(`${who}:${decision.admitted ? 200 : 429}`);
+      counters = next;
+    }
+    // hand-computed: A's first request finds the 9th full; B starts the 10th (1 of 3, 1 of 1
+    // in its second); every later request, A's or B's, counts in B's second, already used
+    expect(outcomes.join(' ')).toBe('A:429 B:200 A:429 B:429 A:429 B:429 A:429 B:429 A:429 B:429');
+    expect(counters[1]).toEqual({ windowStart: midnight, count: 1 });
+  });
+
+  it('the process behind reports the window it counted in: its reset is the later window\'s end', () => {
+    const ahead = decideRate(windows, [undefined, undefined], midnight + 100).next;
+    const { decision } = decideRate(windows, ahead, midnight - 300);
+    expect(decision.admitted).toBe(false);
+    expect(decision.windows[0]!.resetAtMs).toBe(midnight + 1000);
+    expect(decision.windows[1]!.resetAtMs).toBe(midnight + 86_400_000);
+  });
+});
+
 describe('two keys of one account hammering one plan', () => {
   it('Hobbyist (2/s): 10 concurrent requests from sk and pk in one second -> exactly 2 served, 8 x 429 with headers; the next second 2 more', async () => {
     const clock = new FakeClock(Date.UTC(2026, 2, 10, 12, 0, 0, 250));
