@@ -106,6 +106,21 @@ export interface AccountsStore {
   close(): Promise<void>;
 }
 
+/**
+ * A charge whose outcome the database could not confirm: the connection broke after the
+ * statement was sent, and the ledger could not be read afterwards. The request may have been
+ * charged (its ledger row then holds `requestId`); the answer is not sent.
+ */
+export class ChargeOutcomeUnknownError extends Error {
+  override readonly name = 'ChargeOutcomeUnknownError';
+  constructor(
+    readonly requestId: string,
+    cause: unknown,
+  ) {
+    super(`the charge of request ${requestId} may have committed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
 /** The accounts database cannot be opened for reading and writing (message names it and the cause). */
 export class AccountsDatabaseError extends Error {
   override readonly name = 'AccountsDatabaseError';

@@ -15,7 +15,9 @@
  * negative, and concurrency cannot overspend: other requests may interleave between steps 1
  * and 3 (other processes, or an async store), but the conditional debit in step 3 is the
  * single point of decision. A crash after step 3 but before the reply leaves a charge for an
- * unanswered request; it can never leave an answered request uncharged or charged twice.
+ * unanswered request, as does a database connection that broke during step 3 when the
+ * database cannot be asked afterwards (ChargeOutcomeUnknownError, a 500 that says so); it
+ * can never leave an answered request uncharged or charged twice.
  */
 import type { AccountsStore, ChargeRequest } from './accounts-store.js';
 

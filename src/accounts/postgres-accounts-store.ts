@@ -25,6 +25,7 @@ import type pg from 'pg';
 import { pgModule } from './database-clients.js';
 import {
   AccountsDatabaseError,
+  ChargeOutcomeUnknownError,
   type AccountRecord,
   type AccountsStore,
   type BalancePrecheck,
@@ -70,6 +71,8 @@ interface AccountRow {
 }
 
 const UNIQUE_VIOLATION = '23505';
+/** How long a broken charge's server process may take to end before its outcome is called unknown. */
+const BROKEN_CHARGE_WAIT_MS = 5000;
 
 export class PostgresAccountsStore implements AccountsStore {
   private readonly keyCache: KeyCache;
@@ -247,8 +250,12 @@ export class PostgresAccountsStore implements AccountsStore {
       throw new RangeError(`costMicros must be a positive integer; got ${request.costMicros}`);
     }
     let result: ChargeResult;
+    const client = await this.pool.connect();
+    // the server process running the statement: if the connection breaks, the statement may
+    // still commit there, so its outcome is read only once that process has ended
+    const backend = (client as unknown as { processID?: number }).processID ?? null;
     try {
-      const { rows } = await this.pool.query<{ balance_after_micros: number }>(
+      const { rows } = await client.query<{ balance_after_micros: number }>(
         `WITH debit AS (
            UPDATE accounts SET balance_micros = balance_micros - $2 WHERE id = $1 AND balance_micros >= $2 RETURNING balance_micros
          )
@@ -257,6 +264,7 @@ export class PostgresAccountsStore implements AccountsStore {
          RETURNING balance_after_micros`,
         [request.accountId, request.costMicros, request.requestId, request.kind, request.nowMs],
       );
+      client.release();
       const row = rows[0];
       if (row !== undefined) {
         result = { charged: true, balanceMicros: row.balance_after_micros };
@@ -269,11 +277,43 @@ export class PostgresAccountsStore implements AccountsStore {
       }
     } catch (err) {
       // the UNIQUE request id refused a second charge; the statement (debit included) rolled back
-      if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
-      result = { charged: false, reason: 'duplicate_request', balanceMicros: (await this.balanceMicros(request.accountId)) ?? 0 };
+      if ((err as { code?: string }).code === UNIQUE_VIOLATION) {
+        client.release();
+        result = { charged: false, reason: 'duplicate_request', balanceMicros: (await this.balanceMicros(request.accountId)) ?? 0 };
+      } else {
+        // the connection broke (a network cut, a failover, a terminated backend): this one is
+        // dropped, and whether the charge committed is learnt from the ledger
+        client.release(err instanceof Error ? err : true);
+        result = await this.settleBrokenCharge(request, backend, err);
+      }
     }
     this.mirror.afterCharge(request.accountId, result);
     return result;
+  }
+
+  /**
+   * The outcome of a charge whose connection broke: once the server process that ran it has
+   * ended (terminated if still there), its ledger row says whether it committed. Throws
+   * ChargeOutcomeUnknownError when the database cannot be asked (then nothing is known).
+   */
+  private async settleBrokenCharge(request: ChargeRequest, backend: number | null, cause: unknown): Promise<ChargeResult> {
+    try {
+      if (backend !== null) {
+        await this.pool.query('SELECT pg_terminate_backend($1)', [backend]);
+        const deadline = Date.now() + BROKEN_CHARGE_WAIT_MS;
+        while ((await this.pool.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [backend])).rowCount !== 0) {
+          if (Date.now() > deadline) throw new Error(`server process ${backend} still running after ${BROKEN_CHARGE_WAIT_MS} ms`);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      }
+      const { rows } = await this.pool.query<{ balance_after_micros: number }>('SELECT balance_after_micros FROM ledger WHERE request_id = $1', [request.requestId]);
+      const row = rows[0];
+      if (row !== undefined) return { charged: true, balanceMicros: row.balance_after_micros };
+    } catch (err) {
+      throw new ChargeOutcomeUnknownError(request.requestId, err);
+    }
+    // not committed: the statement's own error stands (the request fails, uncharged)
+    throw cause;
   }
 
   async topUp(accountId: string, amountMicros: number, nowMs: number): Promise<number> {

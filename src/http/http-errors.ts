@@ -5,6 +5,7 @@
  * fault (CONTRACT "HTTP errors"). `type` groups errors the way Stripe does; `code` is stable
  * and machine-readable. Anything a client sent maps to a 4xx; only our own faults are 500.
  */
+import { ChargeOutcomeUnknownError } from '../accounts/accounts-store.js';
 import { describeValue, isVenueSearchError, type VenueSearchErrorCode } from '../errors.js';
 import type { ErrorEnvelope, ErrorType } from '../service/api-schemas.js';
 import { isPublishedLimit } from '../search/validate-request.js';
@@ -164,6 +165,7 @@ export function httpParam(enginePath: string | undefined): string | undefined {
 
 /** Maps anything thrown while serving a request to a status and an envelope. */
 export function toErrorResponse(err: unknown): ErrorResponse {
+  if (err instanceof ChargeOutcomeUnknownError) return chargeOutcomeUnknown(err.requestId);
   if (err instanceof HttpError) {
     return { status: err.status, body: envelope(err.message, err.code, err.param), headers: err.headers };
   }
@@ -199,6 +201,15 @@ export function toErrorResponse(err: unknown): ErrorResponse {
     }
   }
   return internalError();
+}
+
+/**
+ * A charge the database could not confirm (ChargeOutcomeUnknownError): the only 500 that
+ * cannot say "not charged".
+ */
+function chargeOutcomeUnknown(requestId: string): ErrorResponse {
+  const message = `internal error: the database did not confirm whether this request was charged; if it was, the ledger holds its Request-Id ${requestId} (GET /v1/business/balances shows the balance)`;
+  return { status: 500, body: envelope(message, 'internal_error'), headers: {} };
 }
 
 function internalError(): ErrorResponse {
