@@ -111,7 +111,8 @@ describe('cached keys and rotation', () => {
     expect(await status(h, acct.secretKey)).toBe(200); // read at monotonic 0
     expect(await status(uncached, acct.secretKey)).toBe(200);
     await rotateAccountKeys(operator, acct.accountId, { kinds: ['secret'], graceMs: 0, nowMs: clock.nowMs });
-    expect(storedExpiry(dbPath, acct.secretKey)).toBe(T0);
+    // no grace: stored as expired at the epoch, so that no server's clock, however far behind, keeps it
+    expect(storedExpiry(dbPath, acct.secretKey)).toBe(0);
     expect(await status(uncached, acct.secretKey)).toBe(401);
     monotonic = 999;
     expect(await status(h, acct.secretKey)).toBe(200); // the documented bound: cached for up to the TTL
