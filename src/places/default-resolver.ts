@@ -182,8 +182,10 @@ export class DefaultPlaceResolver implements PlaceResolver {
       for (const e of this.gazetteer.lookup(`${key} ${suffix}`)) if (!precise || e.population >= CITY_POPULATION) all.push(e);
     }
     // "Newcastle" may mean Newcastle upon Tyne, "Kingston" Kingston upon Thames: a qualified
-    // name with a known population (a town, not a hamlet by a river) is a candidate.
-    for (const e of this.gazetteer.qualified(key)) if (!precise || e.population > 0) all.push(e);
+    // name is a candidate when it is a more prominent kind of place than every one of the
+    // name's own ("Radcliffe", a town, is not Radcliffe on Trent, another).
+    const ownClass = Math.max(-1, ...own.map(prominenceClass));
+    for (const e of this.gazetteer.qualified(key)) if (!precise || prominenceClass(e) > ownClass) all.push(e);
     // A name known only by an approximate postal point may be surveyed under other word
     // breaks ("Kirk Michael" is GeoNames' "Kirkmichael"): those are candidates too, and an
     // approximate point near one of them is that place roughly placed, so it is dropped.
@@ -207,18 +209,22 @@ function andSpellings(name: string, key: string): string[] {
 }
 
 /**
- * Among places sharing a name, the one among the data's venues, and among those the most
- * prominent kind of place:
- * 1. The candidates with venues within PLACE_VENUES_RADIUS_METERS, if any; else all.
+ * Among places sharing a name, the one in the data's region, and there the most prominent
+ * kind of place:
+ * 1. The candidates within the data's reach: no farther from the nearest venue than
+ *    PLACE_VENUES_RADIUS_METERS or VenueDensity.reachMeters (the gaps between the venues'
+ *    areas: a few km for a city's data, about 24 km for venues spread thinly over Britain);
+ *    if none is, all of them.
  * 2. Of those, the highest {@link prominenceClass}: a city before a town, a town before a
  *    place of unknown population (a postal name, a neighbourhood). "Preston" on data
  *    spread over Britain is the city in Lancashire, not the Brighton suburb among more
  *    venues; "Leeds" on the London pubs (near neither) is the city, not the Kent village
- *    nearer London.
- * 3. With venues near: the most venues within PLACE_VENUES_RADIUS_METERS, compared in powers
- *    of two (1-2, 3-6, 7-14, ... venues: floor(log2(1 + n)): counts within a factor of two
- *    are a tie, so two points of one neighbourhood are not told apart by grid-cell noise).
- *    With none near: the nearest to any venue.
+ *    nearer London; "Brackley" on Britain's vegetarian venues is the town 12 km from the
+ *    nearest of them, not a Highland hamlet beside some.
+ * 3. Of those, the most venues within PLACE_VENUES_RADIUS_METERS, compared in powers of two
+ *    (1-2, 3-6, 7-14, ... venues: floor(log2(1 + n)): counts within a factor of two are a
+ *    tie, so two points of one neighbourhood are not told apart by grid-cell noise); when
+ *    none has venues that near, the nearest to any venue.
  * Ties, and a resolver called without `venues`: the most prominent (see compareProminence).
  */
 export function pickAmong(entries: readonly GazetteerEntry[], venues: VenueDensity | undefined): GazetteerEntry {
@@ -228,27 +234,28 @@ export function pickAmong(entries: readonly GazetteerEntry[], venues: VenueDensi
     for (const e of entries) if (compareProminence(e, best) < 0) best = e;
     return best;
   }
+  const reach = Math.max(PLACE_VENUES_RADIUS_METERS, venues.reachMeters?.() ?? 0);
   const tiers = entries.map((e) => venueTier(venues, e.lat, e.lon));
-  const anyNear = tiers.some((t) => t > 0);
-  const inPlay = entries.map((_, i) => !anyNear || tiers[i]! > 0);
-  const topClass = Math.max(...entries.map((e, i) => (inPlay[i] ? prominenceClass(e) : -1)));
-  const eligible = (i: number) => inPlay[i]! && prominenceClass(entries[i]!) === topClass;
-  let chosen: GazetteerEntry | null = null;
-  if (!anyNear) {
-    let bestD = Infinity;
-    entries.forEach((e, i) => {
-      if (!eligible(i)) return;
-      const d = venues.nearestVenueMeters(e.lat, e.lon);
-      if (chosen === null || d < bestD || (d === bestD && compareProminence(e, chosen) < 0)) [chosen, bestD] = [e, d];
-    });
-    return chosen ?? best;
-  }
+  // metres to the nearest venue; a tier above 0 already says "within reach" (grid scans spared)
+  const nearest = entries.map((e, i) => (tiers[i]! > 0 ? 0 : venues.nearestVenueMeters(e.lat, e.lon)));
+  const anyInReach = nearest.some((d) => d <= reach);
+  const inPlay = (i: number) => !anyInReach || nearest[i]! <= reach;
+  let topClass = -1;
+  entries.forEach((e, i) => {
+    if (inPlay(i)) topClass = Math.max(topClass, prominenceClass(e));
+  });
+  const eligible = (i: number) => inPlay(i) && prominenceClass(entries[i]!) === topClass;
   let topTier = 0;
   entries.forEach((_, i) => {
     if (eligible(i)) topTier = Math.max(topTier, tiers[i]!);
   });
+  let chosen: GazetteerEntry | null = null;
+  let chosenD = Infinity;
   entries.forEach((e, i) => {
-    if (eligible(i) && tiers[i] === topTier && (chosen === null || compareProminence(e, chosen) < 0)) chosen = e;
+    if (!eligible(i) || tiers[i] !== topTier) return;
+    // tier 0 (no venue within PLACE_VENUES_RADIUS_METERS): the nearest to a venue
+    const d = topTier > 0 ? 0 : nearest[i]!;
+    if (chosen === null || d < chosenD || (d === chosenD && compareProminence(e, chosen) < 0)) [chosen, chosenD] = [e, d];
   });
   return chosen ?? best;
 }

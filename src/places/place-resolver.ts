@@ -26,6 +26,11 @@ export interface VenueDensity {
   venuesNear(lat: number, lon: number, radiusMeters: number): number;
   /** Metres from a point to the nearest venue, to grid-cell precision; Infinity when there are none. */
   nearestVenueMeters(lat: number, lon: number): number;
+  /**
+   * How far from the nearest venue a point still lies within the data's region (metres):
+   * about the gaps between the venues' own areas. Optional; without it, 10 km.
+   */
+  reachMeters?(): number;
 }
 
 export interface PlaceResolver {

@@ -33,6 +33,33 @@ describe('DensityGrid as the VenueDensity of place resolution (brute-force oracl
     );
   });
 
+  it('reachMeters is the 95th percentile of occupied cells\' nearest occupied neighbours (centre to centre, within 60 rings), brute force', () => {
+    const CELL = 0.05;
+    const cellOf = ([lat, lon]: readonly [number, number]) => [Math.floor((lat + 90) / CELL), Math.floor((lon + 180) / CELL)] as const;
+    const centre = ([r, c]: readonly [number, number]) => [(r + 0.5) * CELL - 90, (c + 0.5) * CELL - 180] as const;
+    expect(grid([]).reachMeters()).toBe(0);
+    expect(grid([[51.51, -0.11], [51.512, -0.112]]).reachMeters()).toBe(0); // one cell: no neighbour
+    fc.assert(
+      fc.property(points, (ps) => {
+        const cells = [...new Map(ps.map((p) => { const c = cellOf(p); return [`${c[0]},${c[1]}`, c] as const; })).values()];
+        const nearest: number[] = [];
+        for (const a of cells) {
+          let best = Infinity;
+          for (const b of cells) {
+            if (a === b || Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1])) > 60) continue;
+            best = Math.min(best, geodesic(...centre(a), ...centre(b)));
+          }
+          if (best !== Infinity) nearest.push(best);
+        }
+        nearest.sort((x, y) => x - y);
+        const expected = nearest.length === 0 ? 0 : nearest[Math.min(nearest.length - 1, Math.floor(0.95 * nearest.length))]!;
+        const reach = grid(ps).reachMeters();
+        expect(Math.abs(reach - expected)).toBeLessThanOrEqual(expected * 0.005 + 1e-9);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('nearestVenueMeters is the nearest venue distance to within half a cell diagonal; Infinity for no venues', () => {
     expect(grid([]).nearestVenueMeters(51.5, -0.1)).toBe(Infinity);
     fc.assert(

@@ -128,6 +128,31 @@ describe.skipIf(!hasShared(LONDON_PUBS))('issue 14: place names on the OSM Londo
   });
 });
 
+const VEGGIE_GB = 'osm-veggie-gb/veggiekarte_gb_2022-12-02.geojson';
+
+describe.skipIf(!hasShared(VEGGIE_GB))('towns on venues spread thinly over Great Britain (OSM vegetarian venues, project importer)', () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    const { records } = await collectRun(importOsm(sharedFile(VEGGIE_GB)));
+    engine = createEngine(records);
+  });
+
+  // en.wikipedia.org infobox coordinates of each town centre. Each has a same-named hamlet or
+  // postal place with more of these venues within 10 km than the town has (Brackley, Highland;
+  // Dudley, Northumberland; Luton, Chatham; Sleaford, Surrey; Wishaw, Warwickshire). Dudley and
+  // Luton have a few venues near them; Brackley, Sleaford and Wishaw lie 12 to 20 km from the
+  // nearest, within the data's reach (about 24 km here).
+  it.each([
+    ['Brackley', { lat: 52.0322, lon: -1.147 }], // 52°01′56″N 1°08′49″W
+    ['Dudley', { lat: 52.508, lon: -2.089 }], // 52°30′29″N 2°05′20″W
+    ['Luton', { lat: 51.8783, lon: -0.4147 }], // 51°52′42″N 0°24′53″W
+    ['Sleaford', { lat: 52.996, lon: -0.413 }], // 52°59′46″N 0°24′47″W
+    ['Wishaw', { lat: 55.7739, lon: -3.9189 }], // 55°46′26″N 3°55′08″W
+  ] as const)('%j resolves to the town, within 5 km of its centre', (name, ref) => {
+    expect(metres(centreOf(engine, name), ref)).toBeLessThan(5000);
+  });
+});
+
 /** Venues with no address around a point: a spiral of `n` points within ~1.5 km. */
 function venuesAround(prefix: string, lat: number, lon: number, n: number): VenueRecord[] {
   const out: VenueRecord[] = [];
