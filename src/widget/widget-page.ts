@@ -31,7 +31,11 @@ export interface WidgetOptions {
   readonly tileAttribution?: string;
 }
 
-/** Content-Security-Policy of the page. `frameAncestors` is `*` or the allowed origins. */
+/**
+ * Content-Security-Policy of the page. `frameAncestors`: the allowed origins, or none for any
+ * page: then the policy names no `frame-ancestors` at all (`*` would not let a page opened
+ * from disk, a `file:` URL, embed it in Chromium).
+ */
 export function widgetCsp(options: { tileOrigins?: readonly string[]; frameAncestors: readonly string[] }): string {
   const img = ["'self'", 'data:', 'https:', ...(options.tileOrigins ?? [])];
   return [
@@ -42,7 +46,7 @@ export function widgetCsp(options: { tileOrigins?: readonly string[]; frameAnces
     "connect-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
-    `frame-ancestors ${options.frameAncestors.length === 0 ? '*' : ["'self'", ...options.frameAncestors].join(' ')}`,
+    ...(options.frameAncestors.length === 0 ? [] : [`frame-ancestors ${["'self'", ...options.frameAncestors].join(' ')}`]),
   ].join('; ');
 }
 

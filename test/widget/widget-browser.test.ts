@@ -6,9 +6,12 @@
  * The map's fitting, highlighting, base map and accessibility are in widget-map.test.ts.
  * Each test saves a screenshot to test-output/widget/.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { centroid, distance, point, points } from '@turf/turf';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -108,6 +111,69 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     const unknown = rows.findIndex((r) => !hoursKnown(r.id));
     await page.locator('#results li button').nth(unknown).click();
     await expect.poll(() => page.textContent('#details .open-state')).toBe('Hours unknown');
+    await page.close();
+  });
+
+  it('meet up: two people from one place, and a map click after a removal, get labels of their own; the searches are answered (no 400)', async () => {
+    const page = await openWidget();
+    const answers: Array<{ status: number; labels: string[] }> = [];
+    page.on('response', async (r) => {
+      if (r.url().includes('/v1/search')) answers.push({ status: r.status(), labels: (r.request().postDataJSON() as { locations: { label: string }[] }).locations.map((l) => l.label) });
+    });
+    await addPersonByName(page, 'London');
+    await page.fill('#place-name', 'London');
+    await page.click('#place-form button[type="submit"]');
+    await expect.poll(() => page.locator('#locations li').count()).toBe(2);
+    const map = (await page.locator('#map').boundingBox())!;
+    await page.mouse.click(map.x + map.width / 2 + 110, map.y + map.height / 2 + 50); // Person 3
+    await page.mouse.click(map.x + map.width / 2 - 90, map.y + map.height / 2 + 110); // Person 4
+    await expect.poll(() => page.locator('#locations li').count()).toBe(4);
+    await page.click('#locations li:nth-child(3) button.remove'); // Person 3 goes: three people again
+    await page.mouse.click(map.x + map.width / 2 - 60, map.y + map.height / 2 - 80); // the 4th person, but Person 4 is taken
+    await expect.poll(() => page.locator('#locations li').count()).toBe(4);
+    const labels = await page.$$eval('#locations .person-name', (n) => n.map((e) => e.textContent));
+    expect(labels).toEqual(['London', 'London (2)', 'Person 4', 'Person 5']);
+    await expect.poll(() => answers.some((a) => a.labels.length === 4)).toBe(true);
+    expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+    expect(await page.locator('#notice').isVisible()).toBe(false);
+    await page.close();
+  });
+
+  it('meet up: a weight field searches what it shows: empty is 1, -1 is refused in words (no search), two zeros are refused in words', async () => {
+    const page = await openWidget();
+    const sent: Array<Array<number | undefined>> = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/v1/search')) sent.push((r.postDataJSON() as { locations: { weight?: number }[] }).locations.map((l) => l.weight));
+    });
+    await addPersonByName(page, 'London');
+    const map = (await page.locator('#map').boundingBox())!;
+    await page.mouse.click(map.x + map.width / 2 + 110, map.y + map.height / 2 + 50);
+    await page.waitForSelector('#results li');
+    const weight = (k: number) => page.locator('#locations li').nth(k).locator('input[type="number"]');
+    const set = async (k: number, value: string) => {
+      await weight(k).fill(value);
+      await weight(k).press('Tab');
+    };
+    // 2 then empty: the search sends 2, then no weight (the API's 1)
+    await set(0, '2');
+    await expect.poll(() => sent.at(-1)).toEqual([2, undefined]);
+    await set(0, '');
+    await expect.poll(() => sent.at(-1)).toEqual([undefined, undefined]);
+    expect(await weight(0).inputValue()).toBe('');
+    // -1: shown as typed, marked invalid with a message, and nothing searched
+    const before = sent.length;
+    await set(0, '-1');
+    await expect.poll(() => weight(0).getAttribute('aria-invalid')).toBe('true');
+    expect(await weight(0).inputValue()).toBe('-1');
+    expect(await page.locator('#locations li').nth(0).locator('.field-error').textContent()).toBe('The weight of London must be 0 or more; -1 is below 0.');
+    await expect.poll(() => page.textContent('#results-status')).toBe('No search until every weight is valid.');
+    // both 0: refused in words, not sent
+    await set(0, '0');
+    await set(1, '0');
+    await expect.poll(() => page.textContent('#results-status')).toBe('At least one person needs a weight above 0.');
+    await page.waitForTimeout(500); // past the search debounce
+    expect(sent.length).toBe(before);
+    expect(await weight(0).getAttribute('aria-invalid')).toBeNull();
     await page.close();
   });
 
@@ -550,6 +616,24 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     } finally {
       embedder.closeAllConnections(); // the browser keeps its keep-alive sockets open
       await new Promise((resolve) => embedder.close(resolve));
+    }
+  });
+
+  it('docs/widget.md\'s iframe in a plain HTML file opened from disk (file://) shows the widget: no allowed origins, any page', async () => {
+    const account = await session.server.open('Enterprise');
+    const folder = mkdtempSync(join(tmpdir(), 'venue-search-embed-'));
+    const file = join(folder, 'index.html');
+    writeFileSync(file, `<!doctype html><title>my page</title><iframe id="w" src="${session.server.base}/v1/widget/?key=${account.publicKey}" width="900" height="600" title="Venue search"></iframe>`);
+    const page = await session.browser.context.newPage();
+    try {
+      await page.goto(pathToFileURL(file).href);
+      const frame = page.frameLocator('#w');
+      await frame.locator('body[data-ready="true"]').waitFor({ timeout: 10_000 });
+      await frame.locator('#find-q').fill('nando');
+      await frame.locator('#results li').first().waitFor();
+    } finally {
+      await page.close();
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 

@@ -202,6 +202,12 @@ describe.skipIf(!chromiumAvailable)('widget map in headless Chromium', () => {
     await expect.poll(() => everythingInView(page, 'meet'), { timeout: 10_000 }).toEqual([]);
     await page.mouse.move(5, 5);
     expect(await axeSeriousOrCritical(page)).toEqual([]);
+    // a result's accessible name (Chromium's accessibility tree) says everything the result
+    // shows: its name, kind, distance and open state, then what pressing it does
+    const first = page.locator('#results > li:nth-child(1) > button');
+    const spoken = (await first.ariaSnapshot()).replace(/''/g, "'"); // YAML doubles a quote
+    for (const shown of await first.locator('.name, .facts > span').allTextContents()) expect(spoken).toContain(shown);
+    expect(spoken).toContain('show details and menu');
     await page.$eval('.side', (side) => side.scrollTo(0, 0));
     await page.screenshot({ path: `${SHOTS}/map-meet-desktop.png` });
     if (DOCS) await page.screenshot({ path: 'docs/widget.png' });

@@ -150,7 +150,6 @@ export function renderResults(
     item.addEventListener('focusout', () => options.onHover(undefined));
     const button = h('button', 'result-button');
     button.type = 'button';
-    button.setAttribute('aria-label', `${i + 1}. ${row.name}: show details and menu`);
     const title = h('span', 'result-title');
     title.append(h('span', 'rank', String(i + 1)), h('span', 'name', row.name));
     button.append(title);
@@ -165,6 +164,9 @@ export function renderResults(
     facts.append(h('span', state.className, state.text));
     button.append(facts);
     if (row.address !== undefined && options.mode === 'find') button.append(h('span', 'address', row.address));
+    // the button's name is its content (rank, name, kind, distance, open state), so a screen
+    // reader announces what is shown; what pressing it does is said after, unseen
+    button.append(h('span', 'sr-only', ': show details and menu'));
     button.addEventListener('click', () => options.onOpen(row, button));
     item.append(button);
     if (row.score !== undefined) item.append(scoreBlock(row.score));

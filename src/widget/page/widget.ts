@@ -14,6 +14,7 @@ import { formatDistance, h } from './format.js';
 import { MapView, type LatLon, type MapExtent, type MapLayers } from './map.js';
 import { describeEmptyAnswer, offerWords } from './empty-answer.js';
 import { metresField } from './metres-field.js';
+import { readWeight, uniqueLabel, weightsProblem } from './person-weight.js';
 import { chosenTime, readPreferences, setUpPreferences } from './preferences.js';
 import { renderResults, rowFromFind, rowFromSearch, type ResultRow } from './results.js';
 import type { BasicDetails, FindResponse, MenuList, SearchResponse, SearchVocabulary } from './types.js';
@@ -22,7 +23,8 @@ type Mode = 'find' | 'meet' | 'route';
 
 interface Person extends LatLon {
   label: string;
-  weight: number;
+  /** The weight field's text, searched as shown (see person-weight.ts). */
+  weightText: string;
   travelMode?: TravelMode | undefined;
 }
 
@@ -82,7 +84,7 @@ function start(): void {
     startExtent: config.venueExtent ?? null,
     onHover: (id) => highlight(id),
     onPick: (point) => {
-      if (mode === 'meet') addPerson({ ...point, label: `Person ${people.length + 1}`, weight: 1 }, false);
+      if (mode === 'meet') addPerson({ ...point, label: nextPersonLabel(), weightText: '1' }, false);
       else if (mode === 'route') {
         route.push(point);
         routeChanged();
@@ -207,14 +209,18 @@ function start(): void {
     if (mode === 'find') return;
     const maxDistance = mode === 'meet' ? radius.read() : corridorMeters();
     if (maxDistance === undefined) return clearResults(`No search until the ${mode === 'meet' ? 'radius' : 'distance from the route'} is valid.`);
+    const weights = people.map((p) => readWeight(p.weightText, p.label).weight);
+    if (mode === 'meet' && weights.some((w) => w === undefined)) return clearResults('No search until every weight is valid.');
+    const weightsRefused = mode === 'meet' ? weightsProblem(weights as number[]) : undefined;
+    if (weightsRefused !== undefined) return clearResults(weightsRefused);
     const body = {
       locations:
         mode === 'meet'
-          ? people.map((p) => ({
+          ? people.map((p, i) => ({
               lat: p.lat,
               lon: p.lon,
               label: p.label,
-              ...(p.weight === 1 ? {} : { weight: p.weight }),
+              ...(weights[i] === 1 ? {} : { weight: weights[i] }),
               ...(p.travelMode === undefined ? {} : { travelMode: p.travelMode }),
             }))
           : route.map((p) => ({ lat: p.lat, lon: p.lon })),
@@ -307,11 +313,23 @@ function start(): void {
       weight.type = 'number';
       weight.min = '0';
       weight.step = '0.5';
-      weight.value = String(person.weight);
+      weight.value = person.weightText;
       weight.setAttribute('aria-label', `Weight of ${person.label}`);
+      const weightError = h('p', 'field-error');
+      weightError.id = `weight-error-${i}`;
+      weight.setAttribute('aria-describedby', weightError.id);
+      const showWeight = (): void => {
+        const problem = readWeight(person.weightText, person.label).problem;
+        weightError.hidden = problem === undefined;
+        weightError.textContent = problem ?? '';
+        if (problem === undefined) weight.removeAttribute('aria-invalid');
+        else weight.setAttribute('aria-invalid', 'true');
+      };
+      showWeight();
       weight.addEventListener('change', () => {
-        const value = Number(weight.value);
-        person.weight = Number.isFinite(value) && value >= 0 ? value : 1;
+        // badInput: the field holds text that is not a number, and its value reads as ''
+        person.weightText = weight.validity.badInput ? 'NaN' : weight.value;
+        showWeight();
         scheduleSearch();
       });
       weightLabel.append('weight ', weight);
@@ -328,10 +346,17 @@ function start(): void {
         drawMap();
         scheduleSearch();
       });
-      li.append(who, weightLabel, travels, remove);
+      li.append(who, weightLabel, travels, remove, weightError);
       peopleList.append(li);
     });
     fairness.peopleChanged(people.length);
+  };
+  /** `Person k`, k the person's place in the list, or the next number no one has (after a removal). */
+  const nextPersonLabel = (): string => {
+    const taken = new Set(people.map((p) => p.label));
+    let k = people.length + 1;
+    while (taken.has(`Person ${k}`)) k++;
+    return `Person ${k}`;
   };
   const addPerson = (person: Person, recentre: boolean): void => {
     people.push(person);
@@ -353,7 +378,7 @@ function start(): void {
         if (place === undefined) return showNotice(`"${name}" is not a place the service knows.`);
         showNotice(undefined);
         input.value = '';
-        addPerson({ lat: place.Lat, lon: place.Lon, label: place.name, weight: 1 }, true);
+        addPerson({ lat: place.Lat, lon: place.Lon, label: uniqueLabel(place.name, people.map((p) => p.label)), weightText: '1' }, true);
       })
       .catch(fail);
   });
