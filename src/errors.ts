@@ -54,10 +54,16 @@ export function isVenueSearchError(err: unknown): err is VenueSearchError {
   return err instanceof VenueSearchError;
 }
 
+/** The first `units` UTF-16 units of `text`, one fewer when the cut would split a surrogate pair (an emoji). */
+function wholeCharacters(text: string, units: number): string {
+  const last = text.charCodeAt(units - 1);
+  return last >= 0xd800 && last <= 0xdbff ? text.slice(0, units - 1) : text.slice(0, units);
+}
+
 /** Renders a value for an error message: short, unambiguous (`"abc"`, `NaN`, `undefined`). */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') {
-    const s = value.length > 80 ? `${value.slice(0, 77)}...` : value;
+    const s = value.length > 80 ? `${wholeCharacters(value, 77)}...` : value;
     return JSON.stringify(s);
   }
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
@@ -65,7 +71,7 @@ export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   try {
     const json = JSON.stringify(value);
-    return json.length > 80 ? `${json.slice(0, 77)}...` : json;
+    return json.length > 80 ? `${wholeCharacters(json, 77)}...` : json;
   } catch {
     return Object.prototype.toString.call(value);
   }

@@ -2,6 +2,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { VenueSearchError, describeValue, isVenueSearchError, type VenueSearchErrorDetails } from '../errors.js';
 import { canonicalTimeZone } from '../hours/time-zone.js';
 import { checkWeeklyHours } from '../hours/weekly-intervals.js';
+import { firstSchemaError } from '../schema/character-count.js';
 import { compileParsedCheck, compileValueCheck, type ParsedValueCheck } from '../schema/parsed-check.js';
 import { VenueRecordSchema, type VenueRecord } from '../schema/venue.js';
 import { catersBit } from '../store/vocabulary.js';
@@ -64,13 +65,11 @@ export function validateVenue(value: unknown, where: RecordLocation = {}): Venue
   // The fast check vouches for most records (about half TypeBox's cost a record); TypeBox
   // judges the others, and names the first problem.
   const checker = venueChecker();
-  if (!valueVenueChecker()(value) && !checker.Check(value)) {
-    const first = checker.Errors(value).First();
-    const field = first ? pointerToPath(first.path) : '';
-    const bad = first ? first.value : value;
+  const first = !valueVenueChecker()(value) && !checker.Check(value) ? firstSchemaError(checker, value) : undefined;
+  if (first !== undefined) {
     // only the first letter lowered: the rest may quote a pattern or a literal ('Point') exactly
-    const reason = first ? first.message.charAt(0).toLowerCase() + first.message.slice(1) : 'invalid record';
-    throw recordError(value, where, field, bad, reason);
+    const reason = first.message.charAt(0).toLowerCase() + first.message.slice(1);
+    throw recordError(value, where, pointerToPath(first.path), first.value, reason);
   }
   const problem = ruleProblem(value as VenueRecord);
   if (problem !== null) throw recordError(value, where, problem.field, problem.value, problem.reason);

@@ -1,4 +1,5 @@
 import { VenueSearchError, describeValue, invalidRequest } from '../errors.js';
+import { characterCount } from '../schema/character-count.js';
 import {
   DEFAULT_FIND_DISTANCE_METERS,
   DEFAULT_FIND_LIMIT,
@@ -66,7 +67,7 @@ export function checkFindParams(p: FindParams): CheckedFindParams {
   if (raw === undefined) invalidRequest('q', raw, 'a search term of at least 1 character');
   const query = raw.trim();
   if (query.length === 0) invalidRequest(param, raw, 'a search term of at least 1 character');
-  if (query.length > MAX_FIND_QUERY_LENGTH) invalidRequest(param, raw, `at most ${MAX_FIND_QUERY_LENGTH} characters long`);
+  if (characterCount(query) > MAX_FIND_QUERY_LENGTH) invalidRequest(param, raw, `at most ${MAX_FIND_QUERY_LENGTH} characters long`);
 
   let centre: CheckedFindParams['centre'] = null;
   if (p.lat !== undefined || p.lon !== undefined) {
@@ -80,7 +81,7 @@ export function checkFindParams(p: FindParams): CheckedFindParams {
   let location: string | null = null;
   if (p.location !== undefined) {
     if (typeof p.location !== 'string' || p.location.trim().length === 0) invalidRequest('location', p.location, 'a non-empty place name');
-    if (p.location.length > MAX_FIND_QUERY_LENGTH) invalidRequest('location', p.location, `at most ${MAX_FIND_QUERY_LENGTH} characters long`);
+    if (characterCount(p.location) > MAX_FIND_QUERY_LENGTH) invalidRequest('location', p.location, `at most ${MAX_FIND_QUERY_LENGTH} characters long`);
     if (centre !== null) invalidRequest('location', p.location, 'omitted when lat and lon are given (one centre only)');
     location = p.location.trim();
   }

@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { VenueSearchError, describeValue } from '../errors.js';
+import { firstSchemaError } from '../schema/character-count.js';
 import { leadingIndexKeys } from './travel-object.js';
 import {
   DEFAULT_LIMIT,
@@ -95,9 +96,10 @@ export function isPublishedLimit(keyword: string | undefined, param: string): bo
   return (keyword === 'maximum' || keyword === 'maxItems') && !/(^|\.)(lat|lon)$/.test(param);
 }
 
-function fail(check: TypeCheck<TSchema>, value: unknown, root: string): never {
-  const error = check.Errors(value).First();
-  if (error === undefined) throw new VenueSearchError('invalid_request', `${root || 'request'} is invalid`);
+/** Throws for the first error JSON Schema also makes (see firstSchemaError); returns when there is none. */
+function failUnlessValid(check: TypeCheck<TSchema>, value: unknown, root: string): void {
+  const error = firstSchemaError(check, value);
+  if (error === undefined) return;
   const param = jsonPointerToPath(error.path, root) || root || 'body';
   if (error.type === ValueErrorType.ObjectAdditionalProperties) {
     const known = Object.keys(((error.schema as { properties?: object }).properties ?? {}) as object);
@@ -214,7 +216,7 @@ const MIN_POSITIVE_WEIGHT = 1e-6;
 const MAX_WEIGHT = 1e6;
 
 export function validateSearchBody(value: unknown): ValidBody {
-  if (!bodyCheck.Check(value)) fail(bodyCheck, value, '');
+  if (!bodyCheck.Check(value)) failUnlessValid(bodyCheck, value, '');
   const body = value as SearchBody;
   let anyPositive = false;
   const labels = new Map<string, number>();
@@ -281,6 +283,6 @@ export interface PageOptions {
 /** `limit` 1..100 (default 20) and `offset` 0..MAX_OFFSET (default 0), integers. */
 export function validatePage(options: PageOptions): { limit: number; offset: number } {
   const page = { limit: options.limit ?? DEFAULT_LIMIT, offset: options.offset ?? 0 };
-  if (!queryCheck.Check(page)) fail(queryCheck, page, '');
+  if (!queryCheck.Check(page)) failUnlessValid(queryCheck, page, '');
   return page;
 }

@@ -1,0 +1,103 @@
+/**
+ * String lengths are counted as JSON Schema counts them (code points), so the engine refuses
+ * exactly what the published schemas refuse. The oracle is ajv (its default unicode-aware
+ * length) over the same TypeBox schemas the OpenAPI document publishes.
+ */
+import AjvModule from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { validateVenue } from '../../src/data/validate-venue.js';
+import { createEngine } from '../../src/engine.js';
+import { VenueSearchError, describeValue } from '../../src/errors.js';
+import { characterCount } from '../../src/schema/character-count.js';
+import { SearchBodySchema } from '../../src/schema/search.js';
+import { VenueRecordSchema } from '../../src/schema/venue.js';
+
+const BEER = '\u{1F37A}'; // one character, two UTF-16 units
+/** The schema as JSON, each named sub-schema's `$id` kept once (the record schema inlines DayName three times; no `$ref` reads them). */
+function once(schema: object): object {
+  const seen = new Set<string>();
+  return JSON.parse(JSON.stringify(schema), function (key, value: unknown) {
+    if (key === '$id' && typeof value === 'string') {
+      if (seen.has(value)) return undefined;
+      seen.add(value);
+    }
+    return value;
+  }) as object;
+}
+// draft-07 ajv: the record schema's coordinates are a tuple in the `items: [...]` form
+const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as typeof AjvModule;
+const bodyValid = new Ajv({ strict: false }).compile(once(SearchBodySchema));
+const venueValid = new Ajv({ strict: false }).compile(once(VenueRecordSchema));
+
+const engine = createEngine([
+  { id: 'a:1', name: 'The Red Lion', location: { type: 'Point', coordinates: [51.5, -0.12] } },
+  { id: 'a:2', name: 'The Crown', location: { type: 'Point', coordinates: [51.501, -0.121] } },
+]);
+
+function body(label: string): unknown {
+  return { locations: [{ lat: 51.5, lon: -0.12, label }, { lat: 51.502, lon: -0.118 }], mode: { mode: 'POINT', maxDistance: 1000 } };
+}
+
+function refusal(run: () => unknown): VenueSearchError | undefined {
+  try {
+    run();
+    return undefined;
+  } catch (err) {
+    if (err instanceof VenueSearchError) return err;
+    throw err;
+  }
+}
+
+describe('lengths in characters, as the published schemas count them (ajv oracle)', () => {
+  it('characterCount counts code points: an emoji is one, an unpaired surrogate one, plain text its length', () => {
+    expect(characterCount('')).toBe(0);
+    expect(characterCount('abc')).toBe(3);
+    expect(characterCount(BEER.repeat(5))).toBe(5);
+    expect(characterCount(`a${BEER}b`)).toBe(3);
+    expect(characterCount('\ud83c')).toBe(1);
+    expect(characterCount('\udf7a\ud83c')).toBe(2); // reversed halves are no pair
+    expect(characterCount(`x${'\ud83c'}`)).toBe(2);
+  });
+
+  it.each([50, 51, 100, 101])('a search label of %i emoji: the engine and ajv agree', (n) => {
+    const b = body(BEER.repeat(n));
+    const err = refusal(() => engine.search(b, { now: 0 }));
+    expect(err === undefined).toBe(bodyValid(b));
+    if (err !== undefined) {
+      expect(err.param).toBe('locations[0].label');
+      expect(err.message).toContain('at most 100 characters');
+    }
+  });
+
+  it.each([
+    [150, true],
+    [200, true],
+    [201, false],
+  ])('find q of %i emoji (schema: 1 to 200 characters) accepted: %s; a location too', (n, ok) => {
+    const q = BEER.repeat(n);
+    expect(refusal(() => engine.find({ q }, { now: 0 })) === undefined).toBe(ok);
+    const err = refusal(() => engine.find({ q: 'lion', location: q }, { now: 0 }));
+    // accepted by the length rule, the location is then an unknown place
+    expect(err?.code).toBe(ok ? 'unknown_place' : 'invalid_request');
+  });
+
+  it('a venue name of 300 emoji (600 UTF-16 units, schema: at most 500 characters) is a valid record, 501 emoji is not; ajv agrees', () => {
+    for (const [n, ok] of [[300, true], [500, true], [501, false]] as const) {
+      const record = { id: 'e:1', name: BEER.repeat(n), location: { type: 'Point', coordinates: [51.5, -0.12] } };
+      expect(venueValid(record)).toBe(ok);
+      expect(refusal(() => validateVenue(record)) === undefined).toBe(ok);
+    }
+  });
+
+  it('a long value in a message is cut between characters, never inside an emoji', () => {
+    for (const prefix of ['', 'a']) {
+      const text = describeValue(prefix + BEER.repeat(60));
+      expect(text.isWellFormed()).toBe(true);
+      expect(text).not.toMatch(/\\ud[89ab]/i);
+      expect(text.endsWith('..."')).toBe(true);
+      expect(describeValue([prefix + BEER.repeat(60)]).isWellFormed()).toBe(true);
+    }
+    const err = refusal(() => engine.search(body(BEER.repeat(101)), { now: 0 }));
+    expect(err?.message.isWellFormed()).toBe(true);
+  });
+});
