@@ -39,9 +39,26 @@ export function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
 
 const KEY_IN_TEXT = /\b(sk|pk)_[A-Za-z0-9_-]+/g;
 
-/** Masks anything shaped like an API key (any length after the prefix), for log lines. */
+/**
+ * Masks anything shaped like an API key (`sk_` or `pk_` and any length after it), for log
+ * lines. A URL may carry a key percent-encoded (`sk%5f...`, `%73%6b%5f...`): when the text
+ * decoded holds a key, the decoded text is masked and returned instead.
+ */
 export function maskKeys(text: string): string {
-  return text.replace(KEY_IN_TEXT, '$1_[redacted]');
+  const masked = text.replace(KEY_IN_TEXT, '$1_[redacted]');
+  if (!text.includes('%')) return masked;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(text);
+  } catch {
+    // not valid percent-encoding as a whole: each escape of a key's characters decoded alone
+    decoded = text.replace(/%[0-9A-Fa-f]{2}/g, (escape) => {
+      const c = String.fromCharCode(parseInt(escape.slice(1), 16));
+      return /[A-Za-z0-9_-]/.test(c) ? c : escape;
+    });
+  }
+  KEY_IN_TEXT.lastIndex = 0;
+  return KEY_IN_TEXT.test(decoded) ? decoded.replace(KEY_IN_TEXT, '$1_[redacted]') : masked;
 }
 
 /**

@@ -15,7 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { AccountsStore } from '../accounts/accounts-store.js';
 import { ADMIN_PREFIX, adminRoutes, type AdminRoutesOptions } from './admin-routes.js';
 import type { EngineLike } from '../service/engine-like.js';
@@ -25,7 +25,7 @@ import { requestLogOptions } from '../service/request-log.js';
 import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.js';
 import { clientErrorResponse } from './client-errors.js';
 import { HttpError, toErrorResponse, withRequestDetails } from './http-errors.js';
-import { addMethodNotAllowedRoutes, collectMethods } from './method-not-allowed.js';
+import { addMethodNotAllowedRoutes, collectMethods, methodNotAllowed, type MethodNotAllowedConfig } from './method-not-allowed.js';
 import { sharedRefSerializers } from './serializers.js';
 import { createValidatorCompiler, malformedQueryParam } from './validation.js';
 import { V1_PREFIX, v1Routes } from './v1/routes.js';
@@ -116,6 +116,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
     const malformed = malformedQueryParam(request.url);
     if (malformed !== undefined) throw new HttpError('invalid_url', `query parameter ${JSON.stringify(malformed)} is not valid percent-encoded UTF-8`, malformed);
+  });
+  // Before a body is read: an unknown path (404) and another method (405) are answered without
+  // reading it (a body they cannot parse is no 400); a compressed body is refused after the
+  // key, the permission and the rate window (the guard's onRequest), as docs/http.md orders
+  // the checks; a request without a body (a GET) is not refused for the header.
+  app.addHook('preParsing', async (request) => {
+    // an unknown path is a 404 before its body is read (a body it cannot parse is no 400)
+    if (request.is404) throw routeNotFound(request);
+    const allowed = (request.routeOptions.config as MethodNotAllowedConfig).allowedMethods;
+    if (allowed !== undefined) throw methodNotAllowed(request.method, allowed);
+    if (!hasBody(request.headers)) return;
     const encoding = request.headers['content-encoding'];
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
       throw new HttpError('unsupported_media_type', `Content-Encoding ${JSON.stringify(encoding)} is not supported; send the body uncompressed`);
@@ -129,10 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     void reply.code(response.status).headers(response.headers).send(response.body);
   });
   app.setNotFoundHandler((request, reply) => {
-    const raw = maskKeys(request.url.split('?', 1)[0] ?? '');
-    const path = raw.length > 200 ? `${raw.slice(0, 197)}...` : raw;
-    const error = new HttpError('route_not_found', `no such path: ${request.method} ${path}`);
-    const response = toErrorResponse(error);
+    const response = toErrorResponse(routeNotFound(request));
     void reply.code(response.status).send(response.body);
   });
 
@@ -152,4 +160,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   addMethodNotAllowedRoutes(app, v1Methods);
   return app;
+}
+
+/** Whether a request carries a body (a length above 0, or chunks), as HTTP/1.1 frames one. */
+function hasBody(headers: FastifyRequest['headers']): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && length.trim() !== '0');
+}
+
+/** The 404 of an unknown path, naming it (keys masked, at most 200 characters). */
+function routeNotFound(request: FastifyRequest): HttpError {
+  const raw = maskKeys(request.url.split('?', 1)[0] ?? '');
+  const path = raw.length > 200 ? `${raw.slice(0, 197)}...` : raw;
+  return new HttpError('route_not_found', `no such path: ${request.method} ${path}`);
 }

@@ -8,7 +8,8 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import type { AccountsStore, KeyPrincipal } from '../accounts/accounts-store.js';
 import { admitRequest } from '../accounts/admission.js';
 import type { PlanName, RateWindow } from '../accounts/plans.js';
-import { HttpError } from './http-errors.js';
+import { API_KEY_CHALLENGE } from '../service/openapi-responses.js';
+import { HTTP_ERRORS, HttpError } from './http-errors.js';
 import { presentedKey } from './key-header.js';
 
 /** Routes with `config: { public: true }` skip the guard (the OpenAPI document). */
@@ -25,6 +26,9 @@ export function principalOf(request: FastifyRequest): KeyPrincipal {
   return principal;
 }
 
+/** The challenge every 401 of the guard carries (RFC 9110). */
+const CHALLENGE: Readonly<Record<string, string>> = { 'www-authenticate': API_KEY_CHALLENGE };
+
 export function createGuard(
   accounts: AccountsStore,
   clock: () => number,
@@ -34,16 +38,19 @@ export function createGuard(
     if ((request.routeOptions.config as GuardRouteConfig).public === true) return;
     const presented = presentedKey(request.headers);
     if (presented.kind === 'none') {
-      throw new HttpError('missing_api_key', 'no API key: send your key in the API-Key header');
+      throw new HttpError('missing_api_key', 'no API key: send your key in the API-Key header', undefined, CHALLENGE);
     }
     if (presented.kind === 'conflict') {
-      throw new HttpError('conflicting_api_keys', 'more than one API key was sent: send exactly one in the API-Key header');
+      throw new HttpError('conflicting_api_keys', 'more than one API key was sent: send exactly one in the API-Key header', undefined, CHALLENGE);
     }
     const path = request.url.split('?', 1)[0] ?? request.url;
     const admission = await admitRequest(accounts, { key: presented.key, method: request.method, path, headers: request.headers, nowMs: clock(), planWindows });
     reply.headers(admission.headers);
     // every refusal code is a catalogue code: HttpError's parameter type checks it
-    if (!admission.admitted) throw new HttpError(admission.code, admission.message, undefined, admission.headers);
+    if (!admission.admitted) {
+      const challenge = HTTP_ERRORS[admission.code].status === 401 ? CHALLENGE : {};
+      throw new HttpError(admission.code, admission.message, undefined, { ...admission.headers, ...challenge });
+    }
     principals.set(request, admission.principal);
   };
 }

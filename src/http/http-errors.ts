@@ -109,12 +109,16 @@ interface AjvLikeError {
   data?: unknown;
 }
 
-/** The dotted parameter name of a schema validation error (`mode.maxDistance`, `locations.0.lat`). */
+/**
+ * The dotted parameter name of a schema validation error (`mode.maxDistance`, `locations.0.lat`);
+ * a key that is the empty string is named `""` (`locations.0.""`), as the engine names it.
+ */
 export function paramOfValidationError(error: AjvLikeError): string {
-  const segments = (error.instancePath ?? '').split('/').filter((s) => s.length > 0);
+  const path = error.instancePath ?? '';
+  const segments = path === '' ? [] : path.split('/').slice(1);
   const extra = error.params?.['missingProperty'] ?? error.params?.['additionalProperty'];
   if (typeof extra === 'string') segments.push(extra);
-  return segments.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
+  return segments.map((s) => (s === '' ? '""' : s.replace(/~1/g, '/').replace(/~0/g, '~'))).join('.');
 }
 
 /**

@@ -27,6 +27,16 @@ export function collectMethods(app: FastifyInstance, prefix: string): MethodsByU
   return methodsByUrl;
 }
 
+/** The route config of a 405 route: the methods the path serves, as the `Allow` header lists them. */
+export interface MethodNotAllowedConfig {
+  readonly allowedMethods?: string;
+}
+
+/** The 405 of `method` on a path that serves `allow` (`GET, POST`). */
+export function methodNotAllowed(method: string, allow: string): HttpError {
+  return new HttpError('method_not_allowed', `${method} is not allowed on this path; allowed: ${allow}`, undefined, { allow });
+}
+
 export function addMethodNotAllowedRoutes(app: FastifyInstance, methodsByUrl: MethodsByUrl): void {
   // a snapshot: the routes added below pass through the same onRoute hook
   for (const [url, methods] of [...methodsByUrl]) {
@@ -37,8 +47,10 @@ export function addMethodNotAllowedRoutes(app: FastifyInstance, methodsByUrl: Me
       method: others,
       url,
       schema: { hide: true },
+      // read by the app's body checks (app.ts), which a 405 comes before
+      config: { allowedMethods: allow } satisfies MethodNotAllowedConfig,
       handler: async (request) => {
-        throw new HttpError('method_not_allowed', `${request.method} is not allowed on this path; allowed: ${allow}`, undefined, { allow });
+        throw methodNotAllowed(request.method, allow);
       },
     });
   }

@@ -25,11 +25,11 @@ import {
 const bodyCheck = TypeCompiler.Compile(SearchBodySchema);
 const queryCheck = TypeCompiler.Compile(SearchQuerySchema);
 
-/** `/locations/2/lat` -> `locations[2].lat`. */
+/** `/locations/2/lat` -> `locations[2].lat`; a key that is the empty string is named `""` (`/` -> `""`). */
 export function jsonPointerToPath(pointer: string, root = ''): string {
   let path = root;
-  for (const raw of pointer.split('/').slice(1)) {
-    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const raw of pointer === '' ? [] : pointer.split('/').slice(1)) {
+    const part = raw === '' ? '""' : raw.replace(/~1/g, '/').replace(/~0/g, '~');
     if (/^[0-9]+$/.test(part)) path += `[${part}]`;
     else path += path === '' ? part : `.${part}`;
   }

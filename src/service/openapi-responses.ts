@@ -15,6 +15,12 @@
  */
 import { ERROR_ENVELOPE_REF } from './api-schemas.js';
 
+/**
+ * The `WWW-Authenticate` challenge of a 401 on the API's routes (RFC 9110: a 401 names how
+ * to authenticate): the key, in the `API-Key` header. Sent by the guard (src/http/guard.ts).
+ */
+export const API_KEY_CHALLENGE = 'APIKey realm="venue-search", header="API-Key"';
+
 const DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: 'Invalid request: `param` names the field (`invalid_request`, `limit_exceeded`, `unknown_place`, `invalid_json`, `invalid_url`, `invalid_content_length`; `malformed_request` when the HTTP itself is not well-formed).',
   401: 'Missing, malformed, unknown or expired API key.',
@@ -67,10 +73,16 @@ function rateLimitHeaders(required: boolean): Record<string, HeaderEntry> {
 
 const RETRY_AFTER: HeaderEntry = { description: 'Seconds until the full window resets.', type: 'integer', minimum: 1, required: true };
 
+/** The challenge of every 401 (RFC 9110: a 401 names how to authenticate): API_KEY_CHALLENGE. */
+const WWW_AUTHENTICATE: HeaderEntry = { description: 'How to authenticate: the key goes in the `API-Key` header.', type: 'string', enum: [API_KEY_CHALLENGE], required: true };
+
+const ALLOW: HeaderEntry = { description: 'On a 405: the methods this path serves.', type: 'string' };
+
 /** Statuses answered before the guard counted the request: no rate-limit headers. */
 const BEFORE_COUNTING = new Set([401, 403]);
 
 function errorHeaders(status: number): Record<string, HeaderEntry> {
+  if (status === 401) return { 'Request-Id': REQUEST_ID, 'WWW-Authenticate': WWW_AUTHENTICATE };
   if (BEFORE_COUNTING.has(status)) return { 'Request-Id': REQUEST_ID };
   if (status === 429) return { 'Request-Id': REQUEST_ID, ...rateLimitHeaders(true), 'Retry-After': RETRY_AFTER };
   return { 'Request-Id': REQUEST_ID, ...rateLimitHeaders(false) };
@@ -87,7 +99,15 @@ export function errorResponses(...statuses: number[]): Record<string, object> {
   for (const status of statuses) {
     out[String(status)] = { $ref: ERROR_ENVELOPE_REF, description: DESCRIPTIONS[status] ?? 'Error.', headers: errorHeaders(status) };
   }
-  out['4xx'] = { $ref: ERROR_ENVELOPE_REF, description: 'Any other client error: 404 unknown path (`route_not_found`), 405 another method (`method_not_allowed`, with `Allow`), 408 request not received in time (`request_timeout`), 431 headers too large (`headers_too_large`).' };
-  out['5xx'] = { $ref: ERROR_ENVELOPE_REF, description: 'A fault of the service, or the service shutting down (503); the request was not charged.' };
+  out['4xx'] = {
+    $ref: ERROR_ENVELOPE_REF,
+    description: 'Any other client error: 404 unknown path (`route_not_found`), 405 another method (`method_not_allowed`, with `Allow`), 408 request not received in time (`request_timeout`), 431 headers too large (`headers_too_large`).',
+    headers: { 'Request-Id': REQUEST_ID, Allow: ALLOW },
+  };
+  out['5xx'] = {
+    $ref: ERROR_ENVELOPE_REF,
+    description: 'A fault of the service, or the service shutting down (503); not charged, but for a charge the database could not confirm, which the message says (docs/http.md).',
+    headers: { 'Request-Id': REQUEST_ID },
+  };
   return out;
 }

@@ -81,10 +81,19 @@ describe('logs', () => {
     await h.app.inject({ method: 'GET', url: `/v1/find?q=nando&api_key=${acct.secretKey}`, headers: { API_KEY: acct.publicKey } });
     await h.app.inject({ method: 'GET', url: `/v1/nowhere/${acct.publicKey}` });
     await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'api-key': 'sk_wrong' } });
+    // percent-encoded, as a client library may send any character of a URL
+    const encodeAll = (text: string) => [...text].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+    await h.app.inject({ method: 'GET', url: `/v1/find?q=${acct.secretKey.replace('_', '%5f')}` });
+    await h.app.inject({ method: 'GET', url: `/v1/find?q=${encodeAll(acct.secretKey)}` });
+    await h.app.inject({ method: 'GET', url: `/v1/find?q=%E0%A4%A&key=${encodeAll(acct.publicKey)}` }); // a bad escape beside it
     const log = lines.join('');
     expect(lines.length).toBeGreaterThan(4);
     expect(log).toContain('/v1/find');
-    for (const key of [acct.secretKey, acct.publicKey]) expect(log).not.toContain(key.slice(3));
+    for (const key of [acct.secretKey, acct.publicKey]) {
+      expect(log).not.toContain(key.slice(3));
+      expect(log).not.toContain(encodeAll(key.slice(3)));
+      expect(log).not.toContain(encodeAll(key).slice(9, 30)); // any run of the escaped key after its prefix
+    }
     expect(log).not.toContain('sk_wrong');
     await h.close();
   });

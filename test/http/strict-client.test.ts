@@ -13,6 +13,7 @@
  *   starts at the next second, so the answer equals the one for `00:00:00` of the next day;
  * - `--public-url` refuses what is not a base URL, naming the value.
  */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePublicUrl } from '../../src/cli/service-commands.js';
 import type { SearchResponse } from '../../src/schema/search.js';
@@ -128,6 +129,24 @@ describe('a compressed body is a 415 naming the encoding', () => {
     expect(await h.accounts.balanceMicros(acct.accountId)).toBe(before);
   });
 
+  it('the encoding is checked where docs/http.md orders it: after the route, the key and the rate window; a request without a body is not refused for it', async () => {
+    const acct = await h.open();
+    const gzip = { 'content-encoding': 'gzip' };
+    const body = Buffer.from([0x1f, 0x8b, 0x08, 0x00]);
+    const answer = async (method: 'GET' | 'POST' | 'PUT', url: string, headers: Record<string, string>, payload?: Buffer) => (await h.app.inject({ method, url, headers: { ...gzip, ...headers }, ...(payload ? { payload } : {}) }));
+    expect((await answer('GET', '/v1/find?q=lion', { 'api-key': acct.secretKey })).statusCode).toBe(200);
+    expect((await answer('GET', '/v1/openapi.json', {})).statusCode).toBe(200);
+    expect((await answer('POST', '/v1/search/', { 'content-type': 'application/json' }, body)).statusCode).toBe(401);
+    expect((await answer('POST', '/v1/search/', { 'api-key': 'sk_nope', 'content-type': 'application/json' }, body)).statusCode).toBe(401);
+    expect((await answer('POST', '/v1/nope', { 'api-key': acct.secretKey, 'content-type': 'application/json' }, body)).statusCode).toBe(404);
+    const wrongMethod = await answer('PUT', '/v1/search/', { 'content-type': 'application/json' }, body);
+    expect(wrongMethod.statusCode).toBe(405);
+    // a keyed search with a compressed body reached the rate window: counted, its headers sent
+    const refused = await answer('POST', '/v1/search/', { 'api-key': acct.secretKey, 'content-type': 'application/json' }, body);
+    expect(refused.statusCode).toBe(415);
+    expect(refused.headers['x-ratelimit-remaining']).toBeDefined();
+  });
+
   it('Content-Encoding: identity is no encoding: the search is served', async () => {
     const acct = await h.open();
     const res = await h.app.inject({
@@ -208,5 +227,71 @@ describe('messages a client can act on', () => {
     expect(xml).toMatchObject({ status: 415, body: { code: 'unsupported_media_type', message: 'send the body as application/json; got Content-Type "text/xml"' } });
     const big = await search(`{"x":"${'x'.repeat(70_000)}"}`, { 'content-type': 'application/json' });
     expect(big).toMatchObject({ status: 413, body: { code: 'body_too_large', message: "the body is over this route's limit of 65536 bytes" } });
+  });
+});
+
+describe('what strict HTTP clients and tools check', () => {
+  it('every 401 of the API names its challenge (RFC 9110): no key, an unknown key, two keys', async () => {
+    const acct = await h.open();
+    for (const headers of [{}, { 'api-key': 'sk_nope' }, { 'api-key': acct.secretKey, api_key: acct.publicKey }]) {
+      const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=lion', headers });
+      expect(res.statusCode).toBe(401);
+      expect(res.headers['www-authenticate']).toBe('APIKey realm="venue-search", header="API-Key"');
+    }
+  });
+
+  it('openapi.json names a URL in servers: the request\'s origin, or "/" when its Host makes none (an HTTP/1.0 health check sends none)', async () => {
+    // over a real socket: the request line and headers exactly as written
+    const address = await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    const served = (head: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.end(`${head}\r\n\r\n`));
+        let text = '';
+        socket.on('data', (d: Buffer) => (text += d.toString('utf8')));
+        socket.on('end', () => resolve((JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { servers: { url: string }[] }).servers[0]!.url));
+        socket.on('error', reject);
+      });
+    expect(await served('GET /v1/openapi.json HTTP/1.1\r\nHost: api.example:8080\r\nConnection: close')).toBe('http://api.example:8080');
+    expect(await served('GET /v1/openapi.json HTTP/1.0')).toBe('/');
+  });
+
+  it('a field or query parameter whose name is empty is named "" (not "body" or "querystring"), over HTTP and in-process', async () => {
+    const acct = await h.open();
+    const search = async (payload: object) => (await h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey }, payload })).json() as { param: string; message: string };
+    const point = { mode: { mode: 'POINT', maxDistance: 1000 } };
+    expect(await search({ '': 1, locations: [{ lat: 53.8, lon: -1.55 }], ...point })).toMatchObject({ param: '""', message: '"" is not a known parameter' });
+    expect(await search({ locations: [{ lat: 53.8, lon: -1.55, '': 2 }], ...point })).toMatchObject({ param: 'locations.0.""' });
+    const find = (await h.app.inject({ method: 'GET', url: '/v1/find?q=red&=5', headers: { 'api-key': acct.secretKey } })).json() as { param: string };
+    expect(find.param).toBe('""');
+    let thrown: { param?: string; message: string } | undefined;
+    try {
+      h.engine.search({ '': 1, locations: [{ lat: 53.8, lon: -1.55 }], ...point }, {});
+    } catch (err) {
+      thrown = err as { param?: string; message: string };
+    }
+    expect(thrown?.param).toBe('""');
+    expect(thrown?.message).toMatch(/^"" is not a known field/);
+  });
+});
+
+describe('the OpenAPI document declares the headers every answer carries', () => {
+  it('each operation\'s 4XX and 5XX answers declare Request-Id (and 4XX Allow, for a 405); every 401 WWW-Authenticate; and the answers carry them', async () => {
+    const doc = (await h.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as { paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>> };
+    let operations = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        operations++;
+        const fallback = (status: string) => op.responses[status] ?? op.responses[status.toLowerCase()];
+        expect(Object.keys(fallback('4XX')?.headers ?? {}), `${method} ${path} 4XX`).toEqual(expect.arrayContaining(['Request-Id', 'Allow']));
+        expect(Object.keys(fallback('5XX')?.headers ?? {}), `${method} ${path} 5XX`).toContain('Request-Id');
+        if (op.responses['401'] !== undefined) expect(Object.keys(op.responses['401'].headers ?? {}), `${method} ${path} 401`).toContain('WWW-Authenticate');
+      }
+    }
+    expect(operations).toBeGreaterThanOrEqual(8);
+    const wrongMethod = await h.app.inject({ method: 'DELETE', url: '/v1/find' });
+    expect(wrongMethod.statusCode).toBe(405);
+    expect(wrongMethod.headers['request-id']).toBeDefined();
+    expect(wrongMethod.headers.allow).toBe('GET');
   });
 });

@@ -93,11 +93,23 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
     let published: Record<string, unknown> | undefined;
     app.get('/openapi.json', { config: { public: true }, schema: { hide: true, querystring: NoQuerySchema } }, async (request, reply) => {
       published ??= publishedDocument(plugin.swagger(), { prefix: V1_PREFIX });
-      const serverUrl = deps.publicUrl ?? `${request.protocol}://${request.host}`;
+      // the request's own origin only when its Host makes one (an HTTP/1.0 health check sends none)
+      const serverUrl = deps.publicUrl ?? originOf(request.protocol, request.host) ?? '/';
       reply.header('cache-control', 'no-cache');
       return { ...published, servers: [{ url: serverUrl, description: 'This service' }] };
     });
   };
+}
+
+/** `scheme://host` when `host` is a valid authority (a name or address, an optional port), else undefined. */
+function originOf(protocol: string, host: string): string | undefined {
+  if (host === '') return undefined;
+  try {
+    const url = new URL(`${protocol}://${host}`);
+    return url.pathname === '/' && url.username === '' && url.search === '' && url.hash === '' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
