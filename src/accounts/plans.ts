@@ -73,9 +73,13 @@ export function priceMicros(kind: BillableKind, requestedLimit = SEARCH_RESULTS_
  * Parses a GBP amount written in decimal (`"12"`, `"0.50"`, `"3.141592"`) to exact micros
  * without going through a binary float. At most 6 decimal places; must be > 0.
  */
+/** Whole-pound digits an amount may have (999,999,999 GBP: micro-GBP stay exact in a double). */
+const MAX_GBP_DIGITS = 9;
+
 export function parseGbpToMicros(text: string): number {
-  const match = /^(\d{1,9})(?:\.(\d{1,6}))?$/.exec(text.trim());
+  const match = /^(\d+)(?:\.(\d{1,6}))?$/.exec(text.trim());
   if (!match) throw new RangeError(`amount must be a positive GBP amount with at most 6 decimals, e.g. 25 or 12.50; got ${JSON.stringify(text)}`);
+  if (match[1]!.replace(/^0+(?=\d)/, '').length > MAX_GBP_DIGITS) throw new RangeError(`amount must be at most 999,999,999 GBP; got ${JSON.stringify(text)}`);
   const pounds = Number(match[1]);
   const fraction = Number((match[2] ?? '').padEnd(6, '0'));
   const micros = pounds * MICROS_PER_GBP + fraction;

@@ -2,6 +2,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSyn
 import { tmpdir } from 'node:os';
 import type { Writable } from 'node:stream';
 import { join } from 'node:path';
+import { fileProblem } from '../data/file-problem.js';
 import { createEngineFromFile } from '../data/read-engine.js';
 import type { Engine } from '../engine.js';
 import { isSnapshot, readSnapshot } from '../snapshot/read-snapshot.js';
@@ -29,6 +30,21 @@ export function isSnapshotFile(path: string): boolean {
 }
 
 /**
+ * Why `path`, given with --data, cannot be read: missing, not a file, or not readable (one
+ * line naming it); null when it can be opened for reading.
+ */
+export function dataFileProblem(path: string): string | null {
+  if (!existsSync(path)) return `data file not found: ${path} (give a venues NDJSON, JSON or GeoJSON file, or a snapshot, with --data)`;
+  if (!statSync(path).isFile()) return `--data must be a file; ${path} is not`;
+  try {
+    closeSync(openSync(path, 'r'));
+  } catch (err) {
+    return `cannot read --data ${path}: ${fileProblem(err)}`;
+  }
+  return null;
+}
+
+/**
  * The engine over a data file given on the command line: a snapshot (`venue-search
  * snapshot`) is loaded as it is; a venues file (NDJSON, JSON array, GeoJSON) is read,
  * validated and built, with this process's share of the cores (`processes`: how many read it
@@ -36,8 +52,8 @@ export function isSnapshotFile(path: string): boolean {
  * path that is missing or not a file.
  */
 export async function loadEngineFile(path: string, fail: (message: string) => never, report: LoadReport = null, processes = 1): Promise<{ engine: Engine; snapshot: boolean }> {
-  if (!existsSync(path)) fail(`data file not found: ${path} (give a venues NDJSON, JSON or GeoJSON file, or a snapshot, with --data)`);
-  if (!statSync(path).isFile()) fail(`--data must be a file; ${path} is not`);
+  const problem = dataFileProblem(path);
+  if (problem !== null) fail(problem);
   const started = performance.now();
   if (isSnapshotFile(path)) {
     const engine = readSnapshot(path);
@@ -74,7 +90,9 @@ export function secondsSince(started: number): string {
  * `processes` as for loadEngineFile.
  */
 export async function loadSharedSnapshot(path: string, fail: (message: string) => never, report: LoadReport = null, processes = 1): Promise<SharedSnapshot> {
-  if (existsSync(path) && statSync(path).isFile() && isSnapshotFile(path)) return readSharedSnapshot(path);
+  const problem = dataFileProblem(path);
+  if (problem !== null) fail(problem);
+  if (isSnapshotFile(path)) return readSharedSnapshot(path);
   const { engine } = await loadEngineFile(path, fail, report, processes);
   const dir = mkdtempSync(join(tmpdir(), 'venue-search-serve-'));
   try {

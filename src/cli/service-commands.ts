@@ -389,7 +389,7 @@ function compactedBaseLines(dataPath: string, dir: string): string[] {
 async function servingLines(options: ServeOptions, port: number, dev: DevelopmentKeys | undefined, workers: number, served = options.data): Promise<string[]> {
   const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
   const processes = workers > 1 ? `, ${workers} worker processes` : '';
-  const threads = options.engineThreads > 0 ? `, ${options.engineThreads} engine threads${workers > 1 ? ' each' : ''} over one shared copy of the data` : '';
+  const threads = options.engineThreads > 0 ? `, ${options.engineThreads} engine thread${options.engineThreads === 1 ? '' : 's'}${workers > 1 ? ' each' : ''} over one shared copy of the data` : '';
   const lines = [`venue-search: serving ${served} on ${base}/v1/ (accounts: ${describeDb(options.db)}${processes}${threads})`];
   if (dev !== undefined) {
     lines.push(

@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import { InvalidArgumentError, type Command } from 'commander';
@@ -8,7 +8,7 @@ import { MAX_READ_THREADS } from '../data/read-venues.js';
 import { VenueSearchError } from '../errors.js';
 import { writeSnapshot } from '../snapshot/write-snapshot.js';
 import { progressBar } from './progress-bar.js';
-import { isSnapshotFile } from './load-engine.js';
+import { dataFileProblem, isSnapshotFile } from './load-engine.js';
 import { readThreads } from './read-threads.js';
 
 interface SnapshotOptions {
@@ -40,12 +40,8 @@ export function registerSnapshotCommand(program: Command, stderr: Writable & { i
     .option('--threads <n>', 'threads that read and build an NDJSON file (default: one per core, at most 4; 1 under 64 MB)', parseThreads)
     .action(async (options: SnapshotOptions) => {
       const { data, out } = options;
-      if (!existsSync(data)) {
-        throw new VenueSearchError('invalid_data', `data file not found: ${data} (give a venues NDJSON, JSON or GeoJSON file with --data)`, { param: 'data', value: data });
-      }
-      if (!statSync(data).isFile()) {
-        throw new VenueSearchError('invalid_data', `--data must be a file; ${data} is not (give a venues NDJSON, JSON or GeoJSON file)`, { param: 'data', value: data });
-      }
+      const problem = dataFileProblem(data);
+      if (problem !== null) throw new VenueSearchError('invalid_data', problem, { param: 'data', value: data });
       if (isSnapshotFile(data)) {
         throw new VenueSearchError('invalid_data', `${data} is a snapshot already: serve it as it is (venue-search serve --data ${data}); --data takes a venues file (NDJSON, JSON or GeoJSON)`, { param: 'data', value: data });
       }

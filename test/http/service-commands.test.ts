@@ -3,7 +3,8 @@
  * topup`, `keys rotate`. Oracle: the printed keys are used against a fresh app on the same
  * database file (they must authenticate), and GBP amounts are converted by hand.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -99,8 +100,12 @@ describe('operator commands', () => {
     await expect(program.parseAsync(['accounts', 'topup', 'acct_x', '1e3', '--db', db], { from: 'user' })).rejects.toThrow('exit 1');
     await expect(program.parseAsync(['accounts', 'topup', 'acct_x', '-5', '--db', db], { from: 'user' })).rejects.toThrow();
     await expect(program.parseAsync(['accounts', 'topup', 'acct_nobody', '5', '--db', db], { from: 'user' })).rejects.toThrow('exit 1');
+    await expect(program.parseAsync(['accounts', 'topup', 'acct_x', '1000000000', '--db', db], { from: 'user' })).rejects.toThrow('exit 1');
     expect(exit).toHaveBeenCalledWith(1);
-    expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toContain('no account "acct_nobody"');
+    const said = stderr.mock.calls.map((c) => String(c[0])).join('');
+    expect(said).toContain('no account "acct_nobody"');
+    // the cap is named, not a decimals rule the amount does not break
+    expect(said).toContain('amount must be at most 999,999,999 GBP; got "1000000000"');
     // the store was closed before the command stopped: SQLite left no write-ahead log behind
     expect(existsSync(`${db}-wal`)).toBe(false);
   });
@@ -152,6 +157,41 @@ describe('operator commands', () => {
       await expect(program.parseAsync(['serve', '--data', file, '--db', join(tmp, 'serve.sqlite'), '--workers', '1'], { from: 'user' })).rejects.toThrow('exit 1');
       expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toMatch(message);
       vi.restoreAllMocks();
+    }
+  });
+});
+
+describe('a data file the service may not read', () => {
+  /** Runs the CLI as another user than the file's owner: `nobody` under root (root reads anything), else this user on a file of mode 000. */
+  function unreadable(): { file: string; run: (args: string[]) => { status: number | null; stderr: string } } {
+    const dir = mkdtempSync(join(tmpdir(), 'venue-search-unreadable-'));
+    chmodSync(dir, 0o777);
+    const file = join(dir, 'venues.ndjson');
+    writeFileSync(file, '{"id":"a:1","name":"A","location":{"type":"Point","coordinates":[51.5,-0.1]}}\n');
+    const root = process.getuid?.() === 0;
+    chmodSync(file, root ? 0o600 : 0o000);
+    if (root) chownSync(file, 0, 0);
+    const asUser = root ? { uid: Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim()), gid: Number(execFileSync('id', ['-g', 'nobody'], { encoding: 'utf8' }).trim()) } : {};
+    return {
+      file,
+      run: (args) => {
+        const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', ...asUser, env: { ...process.env, HOME: dir, TMPDIR: dir }, timeout: 60_000 });
+        return { status: r.status, stderr: r.stderr };
+      },
+    };
+  }
+
+  it('serve and snapshot stop with one line naming the file and "permission denied", no stack trace', () => {
+    const { file, run } = unreadable();
+    const dir = join(file, '..');
+    for (const args of [
+      ['serve', '--data', file, '--db', join(dir, 'accounts.sqlite'), '--workers', '1', '--port', '0'],
+      ['serve', '--data', file, '--db', join(dir, 'accounts.sqlite'), '--workers', '1', '--engine-threads', '1', '--port', '0'],
+      ['snapshot', '--data', file, '--out', join(dir, 'out.vsnap')],
+    ]) {
+      const { status, stderr } = run(args);
+      expect(status, args.join(' ')).toBe(1);
+      expect(stderr.trim().split('\n'), args.join(' ')).toEqual([`venue-search: cannot read --data ${file}: not readable: permission denied`]);
     }
   });
 });
