@@ -13,13 +13,37 @@ export function urlScheme(db: string): string | null {
   return /^[a-z][a-z0-9+.-]*:\/\//i.exec(db)?.[0] ?? null;
 }
 
-/** The URL without its password, for messages and logs (any scheme). */
+/**
+ * The part of a URL-like string between `://` and its last `@` (user and password), with its
+ * offsets; null when it has none. Read on the raw text, so that a password holding a raw
+ * `/`, `#` or `@` (which a URL parser takes for the path, fragment or host) is found whole.
+ */
+function userInfo(url: string): { readonly start: number; readonly end: number } | null {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url);
+  if (scheme === null) return null;
+  const end = url.lastIndexOf('@');
+  return end < scheme[0].length ? null : { start: scheme[0].length, end };
+}
+
+/**
+ * The URL without its password, for messages and logs (any scheme, parsable or not): the
+ * user name kept, the rest of the user info up to the last `@` masked (`postgres://bob:***@host/db`).
+ */
 export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password !== '') u.password = '***';
-    return u.toString();
-  } catch {
-    return `${urlScheme(url) ?? 'postgres://'}(unparseable URL)`;
-  }
+  const info = userInfo(url);
+  if (info === null) return url;
+  const text = url.slice(info.start, info.end);
+  const colon = text.indexOf(':');
+  return colon < 0 ? url : `${url.slice(0, info.start)}${text.slice(0, colon)}:***${url.slice(info.end)}`;
+}
+
+/**
+ * Why a database URL cannot be read as its writer meant, or null: a user or password holding
+ * a raw `/`, `?`, `#` or `@` (a URL parser ends the user info at the first of them, and then
+ * connects to a host made of the password's rest). Percent-encoding fixes it.
+ */
+export function databaseUrlProblem(url: string): string | null {
+  const info = userInfo(url);
+  if (info === null || !/[/?#@]/.test(url.slice(info.start, info.end))) return null;
+  return `${redactUrl(url)} does not parse: its user or password holds a raw "/", "?", "#" or "@"; percent-encode them (encodeURIComponent(password))`;
 }

@@ -43,7 +43,7 @@ import { replacedKeysExpireAtMs, type KeyKind } from './keys.js';
 import { BILLABLE_KINDS, isPlanName, type BillableKind, type PlanName, type RateWindow } from './plans.js';
 import { migratePostgres } from './postgres-migrations.js';
 import { decideRate, type RateDecision } from './rate-limit.js';
-import { redactUrl } from './database-url.js';
+import { databaseUrlProblem, redactUrl } from './database-url.js';
 
 export interface PostgresAccountsStoreOptions {
   /** Most connections this process opens. Default 10. */
@@ -88,6 +88,8 @@ export class PostgresAccountsStore implements AccountsStore {
 
   /** Connects, applies the migrations, and returns the store; AccountsDatabaseError if it cannot. */
   static async open(url: string, options: PostgresAccountsStoreOptions = {}): Promise<PostgresAccountsStore> {
+    const unparsable = databaseUrlProblem(url);
+    if (unparsable !== null) throw new AccountsDatabaseError(redactUrl(url), new Error(unparsable));
     // pg itself missing: MissingDatabaseClientError
     const client = pgModule();
     const pool = new client.Pool({

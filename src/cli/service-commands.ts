@@ -21,7 +21,7 @@ import { hashApiKey } from '../accounts/keys.js';
 import { normalizeOrigin } from '../accounts/origins.js';
 import { MICROS_PER_GBP, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../accounts/plans.js';
 import { AccountsDatabaseError, type AccountsStore } from '../accounts/accounts-store.js';
-import { isPostgresUrl, redactUrl, urlScheme } from '../accounts/database-url.js';
+import { databaseUrlProblem, isPostgresUrl, redactUrl, urlScheme } from '../accounts/database-url.js';
 import { MissingDatabaseClientError } from '../accounts/database-clients.js';
 import type { WidgetOptions } from '../widget/widget-page.js';
 import { LiveVenues } from '../changelog/live-venues.js';
@@ -81,6 +81,8 @@ async function openStore(db: string): Promise<AccountsStore> {
   if (!isPostgresUrl(db) && urlScheme(db) !== null) {
     fail(`--db ${redactUrl(db)} is not a database this service can use: give an SQLite file, or a postgres:// URL`);
   }
+  const unparsable = isPostgresUrl(db) ? databaseUrlProblem(db) : null;
+  if (unparsable !== null) fail(`--db ${unparsable}`);
   try {
     // each client is loaded only when used: pg and better-sqlite3 are optional for the package
     if (isPostgresUrl(db)) return await (await import('../accounts/postgres-accounts-store.js')).PostgresAccountsStore.open(db);

@@ -127,6 +127,11 @@ describe('operator commands', () => {
     expect(printed.match(/no accounts database at .*no-such-accounts\.sqlite/g)).toHaveLength(3);
     expect(printed).toContain('--db mysql://ops:***@db.example.com/accounts is not a database this service can use');
     expect(printed).not.toContain('hunter2');
+    // a password with raw "@", "/" and "#": refused as it is written, no part of it printed
+    await expect(program.parseAsync(['accounts', 'create', '--plan', 'StartUp', '--db', 'postgres://bob:p@ss/w:rd#1@127.0.0.1:1/venues'], { from: 'user' })).rejects.toThrow('exit 1');
+    const after = stderr.mock.calls.map((c) => String(c[0])).join('');
+    expect(after).toContain('--db postgres://bob:***@127.0.0.1:1/venues does not parse: its user or password holds a raw "/", "?", "#" or "@"; percent-encode them');
+    for (const piece of ['p@ss', 'ss/w', 'rd#1']) expect(after).not.toContain(piece);
   });
 
   it('serve stops with exit code 1 and a message naming the file for a missing file, a directory, a bad record, malformed JSON and a CSV (not a venues file)', async () => {
