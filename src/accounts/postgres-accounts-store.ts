@@ -71,6 +71,8 @@ interface AccountRow {
 }
 
 const UNIQUE_VIOLATION = '23505';
+/** A connection pooler's refusal of the startup `options` parameter (PgBouncer: "unsupported startup parameter: options"). */
+const STARTUP_OPTIONS_REFUSED = /unsupported startup parameter.*options/i;
 /** How long a broken charge's server process may take to end before its outcome is called unknown. */
 const BROKEN_CHARGE_WAIT_MS = 5000;
 
@@ -82,14 +84,34 @@ export class PostgresAccountsStore implements AccountsStore {
     /** The connection pool; exposed for tests and operator tools that read the ledger. */
     readonly pool: pg.Pool,
     options: PostgresAccountsStoreOptions,
+    /**
+     * Whether the connections reach PostgreSQL directly, so that a connection's process id is
+     * its server process's (a pooler hands out ids of its own, which must never be terminated).
+     */
+    private readonly direct: boolean,
   ) {
     this.keyCache = new KeyCache(options.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS, undefined, options.monotonicClock);
   }
 
-  /** Connects, applies the migrations, and returns the store; AccountsDatabaseError if it cannot. */
+  /**
+   * Connects, applies the migrations, and returns the store; AccountsDatabaseError if it cannot.
+   * Every connection asks for `synchronous_commit = on` at its start (a charge's commit waits
+   * for its WAL flush). A connection pooler in transaction mode (PgBouncer) refuses that
+   * startup parameter: the store then connects without it and requires the server's own
+   * setting to be on, refusing to open when it is off (the guarantee would be silently lost).
+   */
   static async open(url: string, options: PostgresAccountsStoreOptions = {}): Promise<PostgresAccountsStore> {
     const unparsable = databaseUrlProblem(url);
     if (unparsable !== null) throw new AccountsDatabaseError(redactUrl(url), new Error(unparsable));
+    try {
+      return await PostgresAccountsStore.connect(url, options, true);
+    } catch (err) {
+      if (!(err instanceof AccountsDatabaseError) || !STARTUP_OPTIONS_REFUSED.test(String((err.cause as Error | undefined)?.message))) throw err;
+      return await PostgresAccountsStore.connect(url, options, false);
+    }
+  }
+
+  private static async connect(url: string, options: PostgresAccountsStoreOptions, startupOptions: boolean): Promise<PostgresAccountsStore> {
     // pg itself missing: MissingDatabaseClientError
     const client = pgModule();
     const pool = new client.Pool({
@@ -97,7 +119,7 @@ export class PostgresAccountsStore implements AccountsStore {
       max: options.maxConnections ?? 10,
       types: typeParsers(client),
       // every transaction's commit waits for its WAL flush unless it says otherwise
-      options: '-c synchronous_commit=on',
+      ...(startupOptions ? { options: '-c synchronous_commit=on' } : {}),
     });
     // a connection's error (the server restarting, a network cut) must not crash the process:
     // the query running on it is rejected on its own, and the pool opens a new connection next time
@@ -105,11 +127,19 @@ export class PostgresAccountsStore implements AccountsStore {
     pool.on('connect', (client) => client.on('error', () => {}));
     try {
       await migratePostgres(pool);
+      if (!startupOptions) {
+        const { rows } = await pool.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
+        if (rows[0]?.synchronous_commit === 'off') {
+          throw new Error(
+            'the connection pooler does not pass the service\'s synchronous_commit = on, and the server\'s own setting is off, so a charge could be lost in a database crash: set it on for this database (ALTER DATABASE <name> SET synchronous_commit = on)',
+          );
+        }
+      }
     } catch (err) {
       await pool.end().catch(() => {});
       throw new AccountsDatabaseError(redactUrl(url), err);
     }
-    return new PostgresAccountsStore(pool, options);
+    return new PostgresAccountsStore(pool, options, startupOptions);
   }
 
   private async transaction<T>(run: (client: pg.PoolClient) => Promise<T>, settings = ''): Promise<T> {
@@ -255,7 +285,7 @@ export class PostgresAccountsStore implements AccountsStore {
     const client = await this.pool.connect();
     // the server process running the statement: if the connection breaks, the statement may
     // still commit there, so its outcome is read only once that process has ended
-    const backend = (client as unknown as { processID?: number }).processID ?? null;
+    const backend = this.direct ? ((client as unknown as { processID?: number }).processID ?? null) : null;
     try {
       const { rows } = await client.query<{ balance_after_micros: number }>(
         `WITH debit AS (
@@ -294,16 +324,17 @@ export class PostgresAccountsStore implements AccountsStore {
   }
 
   /**
-   * The outcome of a charge whose connection broke: once the server process that ran it has
-   * ended (terminated if still there), its ledger row says whether it committed. Throws
-   * ChargeOutcomeUnknownError when the database cannot be asked (then nothing is known).
+   * The outcome of a charge whose connection broke: once the server process that ran it is no
+   * longer running the charge statement (it may still commit it), its ledger row says whether
+   * it committed. Nothing is terminated. Throws ChargeOutcomeUnknownError when the database
+   * cannot be asked, or the statement still runs after BROKEN_CHARGE_WAIT_MS.
    */
   private async settleBrokenCharge(request: ChargeRequest, backend: number | null, cause: unknown): Promise<ChargeResult> {
     try {
       if (backend !== null) {
-        await this.pool.query('SELECT pg_terminate_backend($1)', [backend]);
         const deadline = Date.now() + BROKEN_CHARGE_WAIT_MS;
-        while ((await this.pool.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [backend])).rowCount !== 0) {
+        const running = "SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active' AND query LIKE 'WITH debit AS%'";
+        while ((await this.pool.query(running, [backend])).rowCount !== 0) {
           if (Date.now() > deadline) throw new Error(`server process ${backend} still running after ${BROKEN_CHARGE_WAIT_MS} ms`);
           await new Promise((resolve) => setTimeout(resolve, 10));
         }

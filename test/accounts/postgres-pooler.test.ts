@@ -1,0 +1,71 @@
+/**
+ * docs/deploy.md, "Beyond one database's write rate": a connection pooler in transaction
+ * mode (a real PgBouncer) between the service and PostgreSQL. PgBouncer refuses the
+ * `options` startup parameter the store asks `synchronous_commit = on` with; the store then
+ * connects without it, and opens only when the server's own setting keeps charges durable.
+ * The oracle is the ledger read over a direct connection.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAccount } from '../../src/accounts/accounts.js';
+import { planWindows, priceMicros } from '../../src/accounts/plans.js';
+import { PostgresAccountsStore } from '../../src/accounts/postgres-accounts-store.js';
+import { pgbouncerAvailable, startPgBouncer, type Pooler } from '../support/pgbouncer.js';
+import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+
+let server: PostgresServer;
+const poolers: Pooler[] = [];
+beforeAll(async () => {
+  server = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  for (const p of poolers) await p.stop();
+  await server?.stop();
+});
+
+/** A new database (set up by `prepare` over a direct connection first), and a PgBouncer in front of it. */
+async function pooled(database: string, prepare: (client: pg.Client) => Promise<unknown> = async () => {}): Promise<{ direct: string; pooler: string }> {
+  const direct = await server.createDatabase(database);
+  const client = new pg.Client({ connectionString: direct });
+  await client.connect();
+  try {
+    await prepare(client);
+  } finally {
+    await client.end();
+  }
+  const pooler = await startPgBouncer(direct);
+  poolers.push(pooler);
+  return { direct, pooler: pooler.url };
+}
+
+describe.skipIf(!pgbouncerAvailable && process.env['CI'] === undefined)('through PgBouncer in transaction mode', () => {
+  it('the store opens, charges exactly once and counts rate windows; the ledger read directly agrees', async () => {
+    const { direct, pooler } = await pooled('through_pooler');
+    const store = await PostgresAccountsStore.open(pooler);
+    try {
+      const acct = await openAccount(store, 'Scale', { nowMs: 0 });
+      const price = priceMicros('search');
+      const results = await Promise.all(Array.from({ length: 20 }, (_, k) => store.charge({ accountId: acct.accountId, costMicros: price, requestId: `r${k % 10}`, kind: 'search', nowMs: 1 })));
+      expect(results.filter((r) => r.charged)).toHaveLength(10);
+      expect((await store.consumeRate(acct.accountId, planWindows('Scale'), Date.UTC(2026, 0, 1))).admitted).toBe(true);
+      const client = new pg.Client({ connectionString: direct });
+      await client.connect();
+      try {
+        const { rows } = await client.query("SELECT count(*)::int AS n, (SELECT balance_micros::text FROM accounts WHERE id = $1) AS balance FROM ledger WHERE account_id = $1 AND kind = 'search'", [acct.accountId]);
+        expect(rows[0].n).toBe(10);
+        expect(Number(rows[0].balance)).toBe((await store.balanceMicros(acct.accountId))!);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('with the database\'s synchronous_commit off, the store refuses to open through the pooler, saying how to set it', async () => {
+    const { direct, pooler } = await pooled('async_commit', (client) => client.query('ALTER DATABASE async_commit SET synchronous_commit = off'));
+    await expect(PostgresAccountsStore.open(pooler)).rejects.toThrow(/synchronous_commit = on, and the server's own setting is off.*ALTER DATABASE <name> SET synchronous_commit = on/);
+    // directly, the store's own startup setting keeps charges durable: it opens
+    await (await PostgresAccountsStore.open(direct)).close();
+  });
+});
