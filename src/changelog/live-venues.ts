@@ -29,6 +29,7 @@ import type { CompactionJob } from './compaction-worker.js';
 import { Compactor, type CompactorStart } from './compactor.js';
 import { LiveDirLock } from './live-dir-lock.js';
 import { applyLogged } from './fold-changes.js';
+import { recordDataOrigin } from './data-origin.js';
 
 export interface LiveVenuesOptions {
   /** The venues file or snapshot the service was started with. */
@@ -93,6 +94,8 @@ export class LiveVenues {
     const lock = LiveDirLock.acquire(options.dir);
     try {
       const basePath = LiveVenues.basePath(options);
+      // while the base is --data itself, the directory records which file that is (data-origin.ts)
+      if (basePath === options.dataPath) recordDataOrigin(options.dir, options.dataPath);
       const engine = await options.load(basePath);
       const { log, entries, tornBytes } = await ChangeLog.open(join(options.dir, 'changes.log'));
       applyLogged(engine, ...entries.map((e) => e.change));

@@ -24,6 +24,7 @@ import { AccountsDatabaseError, type AccountsStore } from '../accounts/accounts-
 import { databaseUrlProblem, isPostgresUrl, redactUrl, urlScheme } from '../accounts/database-url.js';
 import { MissingDatabaseClientError } from '../accounts/database-clients.js';
 import type { WidgetOptions } from '../widget/widget-page.js';
+import { isDataOrigin } from '../changelog/data-origin.js';
 import { LiveVenues } from '../changelog/live-venues.js';
 import { operatorTokenProblem } from './operator-token.js';
 import { isSnapshotFile, loadEngineFile, loadSharedSnapshot, secondsSince, type LoadReport } from './load-engine.js';
@@ -370,16 +371,19 @@ async function developmentKeys(store: AccountsStore, dbPath: string): Promise<De
 
 /**
  * With a compacted base in the live directory, what is served is that base (and the changes
- * after it), not --data (docs/updates.md): say so, and warn when --data changed after it was
- * written (a new data file shipped to a live-data service is not read).
+ * after it), not --data (docs/updates.md): say so, and warn when --data is not the file the
+ * directory started from (a new data file shipped to a live-data service is not read),
+ * whatever its modification time (src/changelog/data-origin.ts).
  */
 function compactedBaseLines(dataPath: string, dir: string): string[] {
   const basePath = LiveVenues.basePath({ dataPath, dir });
   if (basePath === dataPath) return [];
   const lines = [`Base: ${basePath} (compacted from --data and the changes since; --data is not read while it exists)`];
   try {
-    if (statSync(dataPath).mtimeMs > statSync(basePath).mtimeMs) {
-      lines.push(`warning: --data ${dataPath} changed after ${basePath} was written, and is NOT served; to serve it, start with a fresh --live-dir (its changes are then not carried over)`);
+    // the recorded origin says it by content; a directory without one, by modification time
+    const origin = isDataOrigin(dir, dataPath);
+    if (origin === false || (origin === undefined && statSync(dataPath).mtimeMs > statSync(basePath).mtimeMs)) {
+      lines.push(`warning: --data ${dataPath} is not the file ${basePath} was compacted from, and is NOT served; to serve it, start with a fresh --live-dir (its changes are then not carried over)`);
     }
   } catch {
     // --data gone: the compacted base is all there is, as said above

@@ -1,7 +1,7 @@
 // `serve --admin-token-file` and `venues upsert` end to end: real processes, the change log
 // on disk checked with the service's start path afterwards.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -155,9 +155,13 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     const tornLine = '12345678 {"seq":99,"op":"upsert","rec';
     appendFileSync(join(liveDir, 'changes.log'), tornLine);
 
-    // A new data file shipped afterwards is not what is served: serve says so.
+    // A new data file shipped afterwards is not what is served: serve says so, even when the
+    // copy kept the building machine's older modification time (rsync -a, cp -p).
     const shipped = join(tmp, 'shipped.ndjson');
-    copyFileSync(FIXTURES_PATH, shipped);
+    const rebuilt = readFileSync(FIXTURES_PATH, 'utf8').trimEnd().split('\n').slice(0, -1);
+    writeFileSync(shipped, `${rebuilt.join('\n')}\n`);
+    const built = statSync(join(liveDir, 'base.snapshot')).mtime.getTime() / 1000 - 3600;
+    utimesSync(shipped, built, built);
     const restarted = spawn(
       process.execPath,
       ['--import', 'tsx', MAIN, 'serve', '--data', shipped, '--port', '0', '--db', join(tmp, 'a.sqlite'), '--admin-token-file', token, '--live-dir', liveDir],
@@ -182,7 +186,7 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     expect(startLines[serving + 1]).toMatch(/^Admin routes on http:\/\/.*\/admin\/ \(live data in .*; 0 logged batches replayed, 0 pending changes; cut a torn last line of \d+ bytes from the log, a batch never acknowledged\)$/);
     expect(startLines[serving + 1]).toContain(`of ${Buffer.byteLength(tornLine)} bytes`);
     expect(startLines).toContain(`Base: ${join(liveDir, 'base.snapshot')} (compacted from --data and the changes since; --data is not read while it exists)`);
-    expect(startLines.some((l) => l.startsWith(`warning: --data ${shipped} changed after`) && l.includes('NOT served'))).toBe(true);
+    expect(startLines.some((l) => l.startsWith(`warning: --data ${shipped} is not the file ${join(liveDir, 'base.snapshot')} was compacted from`) && l.includes('NOT served'))).toBe(true);
   }, 120_000);
 
   it('live-data flags without --admin-token-file are refused; changes kept beside the data but not served are named; an unusable --live-dir is one line', async () => {
