@@ -69,13 +69,13 @@ export function priceMicros(kind: BillableKind, requestedLimit = SEARCH_RESULTS_
   return Math.ceil(requestedLimit / SEARCH_RESULTS_PER_GROUP) * unit;
 }
 
+/** Whole-pound digits an amount may have (999,999,999 GBP: micro-GBP stay exact in a double). */
+const MAX_GBP_DIGITS = 9;
+
 /**
  * Parses a GBP amount written in decimal (`"12"`, `"0.50"`, `"3.141592"`) to exact micros
  * without going through a binary float. At most 6 decimal places; must be > 0.
  */
-/** Whole-pound digits an amount may have (999,999,999 GBP: micro-GBP stay exact in a double). */
-const MAX_GBP_DIGITS = 9;
-
 export function parseGbpToMicros(text: string): number {
   const match = /^(\d+)(?:\.(\d{1,6}))?$/.exec(text.trim());
   if (!match) throw new RangeError(`amount must be a positive GBP amount with at most 6 decimals, e.g. 25 or 12.50; got ${JSON.stringify(text)}`);

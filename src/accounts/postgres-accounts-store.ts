@@ -73,7 +73,7 @@ interface AccountRow {
 const UNIQUE_VIOLATION = '23505';
 /** A connection pooler's refusal of the startup `options` parameter (PgBouncer: "unsupported startup parameter: options"). */
 const STARTUP_OPTIONS_REFUSED = /unsupported startup parameter.*options/i;
-/** How long a broken charge's server process may take to end before its outcome is called unknown. */
+/** How long a broken charge's statement may still run on its server process before its outcome is called unknown. */
 const BROKEN_CHARGE_WAIT_MS = 5000;
 
 export class PostgresAccountsStore implements AccountsStore {
@@ -86,7 +86,7 @@ export class PostgresAccountsStore implements AccountsStore {
     options: PostgresAccountsStoreOptions,
     /**
      * Whether the connections reach PostgreSQL directly, so that a connection's process id is
-     * its server process's (a pooler hands out ids of its own, which must never be terminated).
+     * its server process's (a pooler hands out ids of its own: never looked up).
      */
     private readonly direct: boolean,
   ) {
@@ -284,40 +284,42 @@ export class PostgresAccountsStore implements AccountsStore {
     let result: ChargeResult;
     const client = await this.pool.connect();
     // the server process running the statement: if the connection breaks, the statement may
-    // still commit there, so its outcome is read only once that process has ended
+    // still commit there, so its outcome is read once that process no longer runs it
     const backend = this.direct ? ((client as unknown as { processID?: number }).processID ?? null) : null;
+    let rows: { balance_after_micros: number }[];
     try {
-      const { rows } = await client.query<{ balance_after_micros: number }>(
-        `WITH debit AS (
-           UPDATE accounts SET balance_micros = balance_micros - $2 WHERE id = $1 AND balance_micros >= $2 RETURNING balance_micros
-         )
-         INSERT INTO ledger (account_id, request_id, kind, amount_micros, balance_after_micros, at_ms)
-         SELECT $1, $3, $4, -$2::bigint, balance_micros, $5 FROM debit
-         RETURNING balance_after_micros`,
-        [request.accountId, request.costMicros, request.requestId, request.kind, request.nowMs],
-      );
+      rows = (
+        await client.query<{ balance_after_micros: number }>(
+          `WITH debit AS (
+             UPDATE accounts SET balance_micros = balance_micros - $2 WHERE id = $1 AND balance_micros >= $2 RETURNING balance_micros
+           )
+           INSERT INTO ledger (account_id, request_id, kind, amount_micros, balance_after_micros, at_ms)
+           SELECT $1, $3, $4, -$2::bigint, balance_micros, $5 FROM debit
+           RETURNING balance_after_micros`,
+          [request.accountId, request.costMicros, request.requestId, request.kind, request.nowMs],
+        )
+      ).rows;
       client.release();
-      const row = rows[0];
-      if (row !== undefined) {
-        result = { charged: true, balanceMicros: row.balance_after_micros };
-      } else {
-        const balance = await this.balanceMicros(request.accountId);
-        result =
-          balance === undefined
-            ? { charged: false, reason: 'unknown_account', balanceMicros: 0 }
-            : { charged: false, reason: 'insufficient_balance', balanceMicros: balance };
-      }
     } catch (err) {
+      const duplicate = (err as { code?: string }).code === UNIQUE_VIOLATION;
+      // a broken connection is dropped from the pool, never reused
+      client.release(duplicate ? undefined : err instanceof Error ? err : true);
       // the UNIQUE request id refused a second charge; the statement (debit included) rolled back
-      if ((err as { code?: string }).code === UNIQUE_VIOLATION) {
-        client.release();
-        result = { charged: false, reason: 'duplicate_request', balanceMicros: (await this.balanceMicros(request.accountId)) ?? 0 };
-      } else {
-        // the connection broke (a network cut, a failover, a terminated backend): this one is
-        // dropped, and whether the charge committed is learnt from the ledger
-        client.release(err instanceof Error ? err : true);
-        result = await this.settleBrokenCharge(request, backend, err);
-      }
+      if (duplicate) result = { charged: false, reason: 'duplicate_request', balanceMicros: (await this.balanceMicros(request.accountId)) ?? 0 };
+      // the connection broke (a network cut, a failover): whether the charge committed is learnt from the ledger
+      else result = await this.settleBrokenCharge(request, backend, err);
+      this.mirror.afterCharge(request.accountId, result);
+      return result;
+    }
+    const row = rows[0];
+    if (row !== undefined) {
+      result = { charged: true, balanceMicros: row.balance_after_micros };
+    } else {
+      const balance = await this.balanceMicros(request.accountId);
+      result =
+        balance === undefined
+          ? { charged: false, reason: 'unknown_account', balanceMicros: 0 }
+          : { charged: false, reason: 'insufficient_balance', balanceMicros: balance };
     }
     this.mirror.afterCharge(request.accountId, result);
     return result;
