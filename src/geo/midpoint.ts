@@ -10,8 +10,9 @@ export interface WeightedPoint {
 
 /**
  * The weighted geographic midpoint: the weighted mean of the points' unit vectors, projected
- * back to the surface. Equal weights inside a city give the plain average to well under a
- * metre; unlike the plain average it stays right across the antimeridian and near the poles.
+ * back to the surface. Inside a city it lies metres to tens of metres from the plain average
+ * of the coordinates (27 m for Heathrow and Stratford); unlike the plain average it stays
+ * right across the antimeridian and near the poles.
  * Weights are validated by the caller's schema; here a zero total or vectors that cancel out
  * (antipodal points of equal weight) have no centre and are rejected.
  */
