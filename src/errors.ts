@@ -54,10 +54,17 @@ export function isVenueSearchError(err: unknown): err is VenueSearchError {
   return err instanceof VenueSearchError;
 }
 
-/** The first `units` UTF-16 units of `text`, one fewer when the cut would split a surrogate pair (an emoji). */
+/** Cuts text between user-perceived characters (an emoji sequence such as a family is one). */
+const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/** The longest start of `text` of at most `units` UTF-16 units that ends between two user-perceived characters. */
 function wholeCharacters(text: string, units: number): string {
-  const last = text.charCodeAt(units - 1);
-  return last >= 0xd800 && last <= 0xdbff ? text.slice(0, units - 1) : text.slice(0, units);
+  let end = 0;
+  for (const { index, segment } of GRAPHEMES.segment(text)) {
+    if (index + segment.length > units) break;
+    end = index + segment.length;
+  }
+  return text.slice(0, end);
 }
 
 /** Renders a value for an error message: short, unambiguous (`"abc"`, `NaN`, `undefined`). */

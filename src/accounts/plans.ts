@@ -69,6 +69,23 @@ export function priceMicros(kind: BillableKind, requestedLimit = SEARCH_RESULTS_
   return Math.ceil(requestedLimit / SEARCH_RESULTS_PER_GROUP) * unit;
 }
 
+/**
+ * The most a balance may hold, micro-GBP: beyond it a double no longer counts every micro-pound
+ * (about 9 billion GBP). A top-up that would pass it is refused (the stores check it inside
+ * the top-up's transaction).
+ */
+export const MAX_BALANCE_MICROS = Number.MAX_SAFE_INTEGER;
+
+/** The refusal of a top-up that would take `accountId`'s balance past MAX_BALANCE_MICROS. */
+export function balanceLimitError(accountId: string, amountMicros: number): RangeError {
+  // exact: whole pounds and the micro-pounds apart (a double holds neither quotient exactly)
+  const gbp = (micros: number) => {
+    const fraction = String(micros % MICROS_PER_GBP).padStart(6, '0').replace(/0+$/, '');
+    return `${Math.floor(micros / MICROS_PER_GBP).toLocaleString('en-GB')}${fraction === '' ? '' : `.${fraction}`}`;
+  };
+  return new RangeError(`a balance may hold at most ${gbp(MAX_BALANCE_MICROS)} GBP; topping up ${gbp(amountMicros)} GBP would take ${accountId} past it`);
+}
+
 /** Whole-pound digits an amount may have (999,999,999 GBP: micro-GBP stay exact in a double). */
 const MAX_GBP_DIGITS = 9;
 

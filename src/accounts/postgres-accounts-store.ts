@@ -40,7 +40,7 @@ import {
 import { BalanceMirror } from './balance-mirror.js';
 import { DEFAULT_KEY_CACHE_TTL_MS, KeyCache, lookupKey } from './key-cache.js';
 import { replacedKeysExpireAtMs, type KeyKind } from './keys.js';
-import { BILLABLE_KINDS, isPlanName, type BillableKind, type PlanName, type RateWindow } from './plans.js';
+import { BILLABLE_KINDS, MAX_BALANCE_MICROS, balanceLimitError, isPlanName, type BillableKind, type PlanName, type RateWindow } from './plans.js';
 import { migratePostgres } from './postgres-migrations.js';
 import { decideRate, type RateDecision } from './rate-limit.js';
 import { databaseUrlProblem, redactUrl } from './database-url.js';
@@ -362,6 +362,8 @@ export class PostgresAccountsStore implements AccountsStore {
       ]);
       const row = rows[0];
       if (row === undefined) throw new RangeError(`no account ${JSON.stringify(accountId)}`);
+      // thrown inside the transaction: the credit rolls back
+      if (row.balance_micros > MAX_BALANCE_MICROS) throw balanceLimitError(accountId, amountMicros);
       await c.query(
         `INSERT INTO ledger (account_id, request_id, kind, amount_micros, balance_after_micros, at_ms) VALUES ($1, $2, 'topup', $3, $4, $5)`,
         [accountId, `topup:${randomUUID()}`, amountMicros, row.balance_micros, nowMs],

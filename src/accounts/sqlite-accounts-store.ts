@@ -52,7 +52,7 @@ import {
 import { BalanceMirror } from './balance-mirror.js';
 import { DEFAULT_KEY_CACHE_TTL_MS, KeyCache, lookupKey } from './key-cache.js';
 import { replacedKeysExpireAtMs, type KeyKind } from './keys.js';
-import { BILLABLE_KINDS, isPlanName, type BillableKind, type PlanName, type RateWindow } from './plans.js';
+import { BILLABLE_KINDS, MAX_BALANCE_MICROS, balanceLimitError, isPlanName, type BillableKind, type PlanName, type RateWindow } from './plans.js';
 import { RATE_COUNTERS_TABLE, openRateCounters, prepareChargeBatch, prepareRateBatch, rateCountersPath, type RateRequest } from './ledger-ops.js';
 import { LedgerThread } from './ledger-thread.js';
 import type { RateDecision } from './rate-limit.js';
@@ -320,6 +320,8 @@ export class SqliteAccountsStore implements AccountsStore {
       .transaction(() => {
         const row = this.stmt.credit.get(amountMicros, accountId);
         if (row === undefined) throw new RangeError(`no account ${JSON.stringify(accountId)}`);
+        // thrown inside the transaction: the credit rolls back
+        if (row.balance_micros > MAX_BALANCE_MICROS) throw balanceLimitError(accountId, amountMicros);
         this.stmt.insertLedger.run(accountId, `topup:${randomUUID()}`, 'topup', amountMicros, row.balance_micros, nowMs);
         return row.balance_micros;
       })

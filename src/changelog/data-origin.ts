@@ -3,7 +3,7 @@
  * compacted base, --data is no longer read (docs/updates.md), and a new data file shipped to
  * the machine is not served; `serve` warns then. The file's modification time cannot tell:
  * `rsync -a`, `cp -p` and object-storage tools keep the building machine's. So the directory
- * records, while its base is still --data itself, a fingerprint of that file's content.
+ * records, while its base is still --data itself, a fingerprint of that file's whole content.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
@@ -11,29 +11,25 @@ import { join } from 'node:path';
 
 /** The record in the live directory: `{ "fingerprint": "<size>:<sha256 hex>" }`. */
 export const DATA_ORIGIN_FILE = 'data-origin.json';
-/** Bytes hashed at each end of the file (the whole file when it is smaller than twice this). */
-const END_BYTES = 1 << 20;
+/** Bytes read at a time while hashing. */
+const CHUNK_BYTES = 4 << 20;
 
-/** The file's size and the SHA-256 of its first and last MiB: a data file rebuilt differs in both, at the cost of reading 2 MiB. */
+/**
+ * The file's size and the SHA-256 of its whole content: a rebuilt file differs even where a
+ * single letter changed and the size stayed. Reads the file once (about 0.7 s for 450 MB on
+ * the 2-core test machine), at a live-data service's start only.
+ */
 export function dataFingerprint(path: string): string {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
     const hash = createHash('sha256');
-    const buffer = Buffer.allocUnsafe(Math.min(size, 2 * END_BYTES));
-    const read = (position: number, length: number) => {
-      let done = 0;
-      while (done < length) {
-        const n = readSync(fd, buffer, done, length - done, position + done);
-        if (n === 0) break;
-        done += n;
-      }
-      hash.update(buffer.subarray(0, done));
-    };
-    if (size <= 2 * END_BYTES) read(0, size);
-    else {
-      read(0, END_BYTES);
-      read(size - END_BYTES, END_BYTES);
+    const buffer = Buffer.allocUnsafe(Math.min(size, CHUNK_BYTES));
+    for (let position = 0; position < size; ) {
+      const n = readSync(fd, buffer, 0, Math.min(buffer.length, size - position), position);
+      if (n === 0) break;
+      hash.update(buffer.subarray(0, n));
+      position += n;
     }
     return `${size}:${hash.digest('hex')}`;
   } finally {

@@ -16,3 +16,11 @@ export const MAX_FILTER_VALUES = 50;
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 20;
 export const MAX_OFFSET = 10_000;
+/**
+ * Bounds of a non-zero location `weight`. Weights are relative (only their ratios matter), so
+ * the bounds take nothing from a caller, and they keep the weighted sums of up to 100
+ * locations finite and normal: 1e307 overflowed them (a centre of NaN), 5e-324 vanished in
+ * them (a centre at 0, 0).
+ */
+export const MIN_POSITIVE_WEIGHT = 1e-6;
+export const MAX_WEIGHT = 1e6;

@@ -3,6 +3,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { VenueSearchError, describeValue } from '../errors.js';
 import { firstSchemaError } from '../schema/character-count.js';
+import { MAX_WEIGHT, MIN_POSITIVE_WEIGHT } from '../schema/search-limits.js';
 import { leadingIndexKeys } from './travel-object.js';
 import {
   DEFAULT_LIMIT,
@@ -206,14 +207,6 @@ export interface ValidBody {
   /** `mode.quorum`, default the number of locations. */
   readonly quorum: number;
 }
-
-/**
- * Bounds of a non-zero `weight`. Weights are relative (only their ratios matter), so the bounds
- * take nothing from a caller, and they keep the weighted sums of up to 100 locations finite and
- * normal: 1e307 overflowed them (a centre of NaN), 5e-324 vanished in them (a centre at 0, 0).
- */
-const MIN_POSITIVE_WEIGHT = 1e-6;
-const MAX_WEIGHT = 1e6;
 
 export function validateSearchBody(value: unknown): ValidBody {
   if (!bodyCheck.Check(value)) failUnlessValid(bodyCheck, value, '');

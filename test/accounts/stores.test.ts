@@ -225,6 +225,30 @@ describe.each(KINDS)('$name store', (kind) => {
     expect(outcomes.join(' ')).toBe('A:429 B:200 A:429 B:429 A:429 B:429 A:429 B:429 A:429 B:429');
   });
 
+  it('a balance stays exact to the micro-pound: a top-up that would pass 2^53 - 1 micro-GBP is refused and changes nothing', async () => {
+    const db = await kind.fresh();
+    const store = await db.open();
+    const acct = await openAccount(store, 'Scale', { nowMs: 0 });
+    const topUp = 999_999_999_000_000; // the most one top-up takes: 999,999,999 GBP
+    let expected = BigInt((await store.balanceMicros(acct.accountId))!);
+    let refused: unknown;
+    for (let k = 0; k < 11 && refused === undefined; k++) {
+      try {
+        const balance = await store.topUp(acct.accountId, topUp, k + 1);
+        expected += BigInt(topUp);
+        expect(BigInt(balance)).toBe(expected);
+      } catch (err) {
+        refused = err;
+      }
+    }
+    // BigInt oracle: 10 GBP + 9 top-ups fit under 9,007,199,254.740991 GBP; the 10th does not
+    expect(expected).toBe(10_000_000n + 9n * BigInt(topUp));
+    expect(refused).toBeInstanceOf(RangeError);
+    expect((refused as Error).message).toMatch(/^a balance may hold at most 9,007,199,254\.740991 GBP; topping up 999,999,999 GBP would take acct_\w+ past it$/);
+    expect(BigInt((await store.balanceMicros(acct.accountId))!)).toBe(expected);
+    expect(BigInt((await store.usage(acct.accountId)).find.costMicros)).toBe(0n);
+  });
+
   it('allowed origins round-trip; an unknown account is a RangeError', async () => {
     const db = await kind.fresh();
     const store = await db.open();

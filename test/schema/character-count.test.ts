@@ -103,5 +103,11 @@ describe('lengths in characters, as the published schemas count them (ajv oracle
     }
     const err = refusal(() => engine.search(body(BEER.repeat(101)), { now: 0 }));
     expect(wellFormed(err?.message ?? '')).toBe(true);
+    // an emoji sequence (a family: three people joined by zero-width joiners) is one character
+    const FAMILY = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}';
+    for (let pad = 70; pad < 80; pad++) {
+      const shown = describeValue(`${'a'.repeat(pad)}${FAMILY}${'z'.repeat(20)}`);
+      expect(shown.includes(FAMILY) || !shown.includes('\u{1F468}'), `${pad}: ${shown}`).toBe(true);
+    }
   });
 });

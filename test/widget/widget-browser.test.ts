@@ -165,8 +165,14 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     await set(0, '-1');
     await expect.poll(() => weight(0).getAttribute('aria-invalid')).toBe('true');
     expect(await weight(0).inputValue()).toBe('-1');
-    expect(await page.locator('#locations li').nth(0).locator('.field-error').textContent()).toBe('The weight of London must be 0 or more; -1 is below 0.');
+    expect(await page.locator('#locations li').nth(0).locator('.field-error').textContent()).toBe('The weight of London must be 0, or a number from 0.000001 to 1,000,000; -1 is below 0.');
     await expect.poll(() => page.textContent('#results-status')).toBe('No search until every weight is valid.');
+    // beyond the API's range: the same, in the field, not a 400 from the service
+    await set(0, '2000000');
+    expect(await page.locator('#locations li').nth(0).locator('.field-error').textContent()).toBe('The weight of London must be 0, or a number from 0.000001 to 1,000,000; 2000000 is out of range.');
+    await set(1, '0.0000001');
+    await expect.poll(() => weight(1).getAttribute('aria-invalid')).toBe('true');
+    await set(1, '1');
     // both 0: refused in words, not sent
     await set(0, '0');
     await set(1, '0');

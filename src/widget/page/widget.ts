@@ -152,6 +152,8 @@ function start(): void {
     rows = [];
     list.replaceChildren();
     status.textContent = message;
+    // an earlier answer's error no longer describes what the page shows
+    showNotice(undefined);
     drawMap();
   };
 
