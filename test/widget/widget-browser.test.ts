@@ -183,6 +183,32 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     await page.close();
   });
 
+  it('meet up: a search still in flight when a weight turns invalid does not show its answer afterwards', async () => {
+    const page = await openWidget();
+    await addPersonByName(page, 'London');
+    const map = (await page.locator('#map').boundingBox())!;
+    await page.mouse.click(map.x + map.width / 2 + 110, map.y + map.height / 2 + 50);
+    await page.waitForSelector('#results li');
+    // the next search's answer is held back 1.5 s
+    let held = 0;
+    await page.route('**/v1/search/**', async (route) => {
+      held++;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue().catch(() => {}); // aborted by the page meanwhile
+    });
+    const weight = (k: number) => page.locator('#locations li').nth(k).locator('input[type="number"]');
+    await weight(0).fill('2');
+    await weight(0).press('Tab');
+    await expect.poll(() => held).toBe(1);
+    await weight(0).fill('-1');
+    await weight(0).press('Tab');
+    await expect.poll(() => page.textContent('#results-status')).toBe('No search until every weight is valid.');
+    await page.waitForTimeout(2000); // past the held answer
+    expect(await page.locator('#results li').count()).toBe(0);
+    expect(await page.textContent('#results-status')).toBe('No search until every weight is valid.');
+    await page.close();
+  });
+
   it('meet up: three people (one by place name, two by map clicks) give results with the centre and the radius circle drawn to scale', async () => {
     const page = await openWidget();
     await addPersonByName(page, 'London');

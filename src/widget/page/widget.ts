@@ -145,6 +145,9 @@ function start(): void {
   };
 
   const clearResults = (message: string): void => {
+    // a search still in flight answers for what the page no longer shows
+    inFlight?.abort();
+    inFlight = undefined;
     lastSearch = undefined;
     pageAt = undefined;
     widenRadius.hidden = true;
