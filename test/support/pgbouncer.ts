@@ -1,16 +1,14 @@
 /**
  * A real PgBouncer (Debian's `pgbouncer` package) in transaction mode in front of a test
  * PostgreSQL: the pooler docs/deploy.md recommends beyond one database's write rate. Trust
- * authentication (`auth_type = any`, every client logged in as the database URL's user), a free loopback port, run
- * as the `postgres` user under root (PgBouncer refuses to run as root); stopped and deleted
- * by `stop()`.
+ * authentication (`auth_type = any`, every client logged in as the database URL's user), a
+ * free loopback port, run as the `postgres` user under root (PgBouncer refuses to run as
+ * root); stopped and deleted by `stop()`.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { chownSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { freePort, serverUser, startDatabaseProcess } from './database-process.js';
 
 export const PGBOUNCER = '/usr/sbin/pgbouncer';
 export const pgbouncerAvailable = existsSync(PGBOUNCER);
@@ -21,26 +19,13 @@ export interface Pooler {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** PgBouncer in transaction mode for the database at `databaseUrl` (a test server's). */
 export async function startPgBouncer(databaseUrl: string): Promise<Pooler> {
   const target = new URL(databaseUrl);
   const database = target.pathname.slice(1);
   const dir = mkdtempSync(join(tmpdir(), 'venue-search-pgbouncer-'));
-  const root = process.getuid?.() === 0;
-  const user = root ? { uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()) } : {};
-  if ('uid' in user) chownSync(dir, user.uid!, user.gid!);
+  const user = serverUser();
+  if ('uid' in user) chownSync(dir, user.uid, user.gid);
   const port = await freePort();
   const ini = join(dir, 'pgbouncer.ini');
   writeFileSync(
@@ -61,41 +46,8 @@ export async function startPgBouncer(databaseUrl: string): Promise<Pooler> {
       '',
     ].join('\n'),
   );
-  if ('uid' in user) chownSync(ini, user.uid!, user.gid!);
-  const child: ChildProcess = spawn(PGBOUNCER, [ini], { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir, ...user });
-  let log = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    log = (log + String(chunk)).slice(-4000);
-  });
+  if ('uid' in user) chownSync(ini, user.uid, user.gid);
   const url = `postgres://postgres@127.0.0.1:${port}/${database}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.query('SELECT 1');
-      await client.end();
-      break;
-    } catch {
-      await client.end().catch(() => {});
-      if (child.exitCode !== null || Date.now() > deadline) {
-        child.kill('SIGKILL');
-        rmSync(dir, { recursive: true, force: true });
-        throw new Error(`PgBouncer did not start on port ${port}: ${log}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  return {
-    url,
-    async stop(): Promise<void> {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGINT');
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const pooler = await startDatabaseProcess('PgBouncer', PGBOUNCER, [ini], { dir, url, timeoutMs: 20_000 });
+  return { url, stop: () => pooler.stop('SIGINT', 5000) };
 }

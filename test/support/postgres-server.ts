@@ -5,12 +5,12 @@
  * run as root, so under root both run as the `postgres` user (spawned with its uid and gid).
  * `fsync` stays on: durability figures measured against it are real.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort, serverUser, startDatabaseProcess } from './database-process.js';
 
 export interface PostgresServer {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
@@ -28,27 +28,6 @@ function binDir(): string {
   return join(root, versions[0]!, 'bin');
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Under root, the `postgres` user's ids, for spawning the server's programs as that user. */
-function serverUser(): { uid: number; gid: number } | Record<string, never> {
-  if (process.getuid?.() !== 0) return {};
-  return {
-    uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
-    gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
-  };
-}
-
 export async function startPostgres(): Promise<PostgresServer> {
   const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), 'venue-search-pg-'));
@@ -59,30 +38,8 @@ export async function startPostgres(): Promise<PostgresServer> {
   const port = await freePort();
   const args = [
     '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on', '-c', 'synchronous_commit=on'];
-  // spawned directly (not through su/runuser), so stop()'s signal reaches the server itself
-  const child: ChildProcess = spawn(join(bin, 'postgres'), args, { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir, ...user });
-  let log = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    log = (log + String(chunk)).slice(-4000);
-  });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.end();
-      break;
-    } catch {
-      await client.end().catch(() => {});
-      if (child.exitCode !== null || Date.now() > deadline) {
-        child.kill('SIGKILL');
-        rmSync(dir, { recursive: true, force: true });
-        throw new Error(`PostgreSQL did not start on port ${port}: ${log}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  const server = await startDatabaseProcess('PostgreSQL', join(bin, 'postgres'), args, { dir, url, timeoutMs: 30_000 });
   return {
     url,
     async createDatabase(name: string): Promise<string> {
@@ -95,14 +52,6 @@ export async function startPostgres(): Promise<PostgresServer> {
       }
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
-    async stop(): Promise<void> {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGINT'); // fast shutdown
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop: () => server.stop('SIGINT', 10_000), // SIGINT: fast shutdown
   };
 }

@@ -17,7 +17,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { chromiumAvailable } from './support/browser.js';
 import { drawnPoints, mapSettled, shownRanks, type DrawnPoint } from './support/map-dom.js';
-import { addPersonByName, drawRouteAround } from './support/widget-actions.js';
+import { addPersonByName, drawRouteAround, meetUpTwo, setWeight } from './support/widget-actions.js';
 import { FIXTURES, startWidgetServer } from './support/widget-server.js';
 import { SHOTS, widgetSession } from './support/widget-session.js';
 
@@ -145,15 +145,9 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     page.on('request', (r) => {
       if (r.url().includes('/v1/search')) sent.push((r.postDataJSON() as { locations: { weight?: number }[] }).locations.map((l) => l.weight));
     });
-    await addPersonByName(page, 'London');
-    const map = (await page.locator('#map').boundingBox())!;
-    await page.mouse.click(map.x + map.width / 2 + 110, map.y + map.height / 2 + 50);
-    await page.waitForSelector('#results li');
+    await meetUpTwo(page);
     const weight = (k: number) => page.locator('#locations li').nth(k).locator('input[type="number"]');
-    const set = async (k: number, value: string) => {
-      await weight(k).fill(value);
-      await weight(k).press('Tab');
-    };
+    const set = (k: number, value: string) => setWeight(page, k, value);
     // 2 then empty: the search sends 2, then no weight (the API's 1)
     await set(0, '2');
     await expect.poll(() => sent.at(-1)).toEqual([2, undefined]);
@@ -185,10 +179,7 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
 
   it('meet up: a search still in flight when a weight turns invalid does not show its answer afterwards', async () => {
     const page = await openWidget();
-    await addPersonByName(page, 'London');
-    const map = (await page.locator('#map').boundingBox())!;
-    await page.mouse.click(map.x + map.width / 2 + 110, map.y + map.height / 2 + 50);
-    await page.waitForSelector('#results li');
+    await meetUpTwo(page);
     // the next search's answer is held back 1.5 s
     let held = 0;
     await page.route('**/v1/search/**', async (route) => {
@@ -196,12 +187,9 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       await route.continue().catch(() => {}); // aborted by the page meanwhile
     });
-    const weight = (k: number) => page.locator('#locations li').nth(k).locator('input[type="number"]');
-    await weight(0).fill('2');
-    await weight(0).press('Tab');
+    await setWeight(page, 0, '2');
     await expect.poll(() => held).toBe(1);
-    await weight(0).fill('-1');
-    await weight(0).press('Tab');
+    await setWeight(page, 0, '-1');
     await expect.poll(() => page.textContent('#results-status')).toBe('No search until every weight is valid.');
     await page.waitForTimeout(2000); // past the held answer
     expect(await page.locator('#results li').count()).toBe(0);

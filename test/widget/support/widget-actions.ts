@@ -23,3 +23,18 @@ export async function drawRouteAround(page: Page, place: string, offsets: (map: 
   const map = (await page.locator('#map').boundingBox())!;
   for (const [dx, dy] of offsets(map)) await page.mouse.click(map.x + map.width / 2 + dx, map.y + map.height / 2 + dy);
 }
+
+/** Meet-up with two people: London by name, one more by a click beside the map's centre; waits for the results. */
+export async function meetUpTwo(page: Page): Promise<void> {
+  await addPersonByName(page, 'London');
+  const map = (await page.locator('#map').boundingBox())!;
+  await page.mouse.click(map.x + map.width / 2 + 110, map.y + map.height / 2 + 50);
+  await page.waitForSelector('#results li');
+}
+
+/** Types `value` into person `k`'s weight field and leaves it (Tab), as a user edits it. */
+export async function setWeight(page: Page, k: number, value: string): Promise<void> {
+  const field = page.locator('#locations li').nth(k).locator('input[type="number"]');
+  await field.fill(value);
+  await field.press('Tab');
+}
