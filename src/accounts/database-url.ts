@@ -14,14 +14,26 @@ export function urlScheme(db: string): string | null {
 }
 
 /**
- * The part of a URL-like string between `://` and its last `@` (user and password), with its
- * offsets; null when it has none. Read on the raw text, so that a password holding a raw
- * `/`, `#` or `@` (which a URL parser takes for the path, fragment or host) is found whole.
+ * Where a URL's connection parameters begin: the first `?` followed by `name=` (libpq's
+ * parameters are identifiers: `?sslmode=require&application_name=me@laptop`), or -1. A `?`
+ * in a raw password is not followed by one, except by a rare chance.
+ */
+function parametersStart(url: string, from: number): number {
+  const match = /\?[A-Za-z_][A-Za-z0-9_]*=/.exec(url.slice(from));
+  return match === null ? -1 : from + match.index;
+}
+
+/**
+ * The part of a URL-like string between `://` and the last `@` before its parameters (user
+ * and password), with its offsets; null when it has none. Read on the raw text, so that a
+ * password holding a raw `/`, `#` or `@` (which a URL parser takes for the path, fragment or
+ * host) is found whole, while an `@` in a parameter's value is not taken for one.
  */
 function userInfo(url: string): { readonly start: number; readonly end: number } | null {
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url);
   if (scheme === null) return null;
-  const end = url.lastIndexOf('@');
+  const parameters = parametersStart(url, scheme[0].length);
+  const end = parameters < 0 ? url.lastIndexOf('@') : url.lastIndexOf('@', parameters);
   return end < scheme[0].length ? null : { start: scheme[0].length, end };
 }
 
