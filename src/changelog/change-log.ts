@@ -10,7 +10,7 @@
  * refuses the file, naming the line.
  */
 import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
-import { open, rename, type FileHandle } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { VenueSearchError } from '../errors.js';
@@ -99,6 +99,29 @@ export function syncDirectory(dir: string): void {
 }
 
 /**
+ * A batch the change log could not take (a full disk, an I/O error). It was not applied and
+ * is not acknowledged. `cutBack`: the file was cut back to its last whole line, so the log
+ * takes the next batch as usual once the cause is fixed; otherwise it takes none until the
+ * service restarts.
+ */
+export class ChangeLogWriteError extends Error {
+  override readonly name = 'ChangeLogWriteError';
+  constructor(
+    readonly path: string,
+    cause: unknown,
+    readonly cutBack: boolean,
+  ) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(
+      cutBack
+        ? `the change log ${path} could not take the batch (${why}); nothing of it was kept or applied`
+        : `the change log ${path} takes no batch until the service restarts: a write failed (${why}) and the file could not be cut back to its last whole batch`,
+      { cause },
+    );
+  }
+}
+
+/**
  * The log file, open for appending. Appends are serialised by the caller (one batch at a
  * time: LiveVenues queues them).
  */
@@ -109,6 +132,12 @@ export class ChangeLog {
   lastSeq: number;
   /** The file's length in bytes: whole lines only (see {@link append}). */
   bytes: number;
+  /**
+   * Why the log takes no more batches (null: it does): an append failed and the file could not
+   * be cut back to its last whole line, so a batch appended after it would follow a torn line.
+   * A restart cuts the torn line off (it was never acknowledged).
+   */
+  private unusable: unknown = null;
 
   private constructor(path: string, lastSeq: number, bytes: number) {
     this.path = path;
@@ -138,15 +167,42 @@ export class ChangeLog {
     return { log, entries, tornBytes };
   }
 
-  /** Appends one batch and waits until it is on disk (fdatasync); returns its seq. */
+  /**
+   * Appends one batch and waits until it is on disk (fdatasync); returns its seq. A write that
+   * fails part-way (a full disk writes short, then refuses) or a failed sync cuts the file
+   * back to its last whole line and throws {@link ChangeLogWriteError}: the batch is then
+   * absent, as a batch that was never acknowledged must be, and the next batch starts on a
+   * line of its own.
+   */
   async append(change: Change): Promise<number> {
+    if (this.unusable !== null) throw new ChangeLogWriteError(this.path, this.unusable, false);
     const seq = this.lastSeq + 1;
     const line = Buffer.from(logLine({ seq, change }));
-    await this.handle!.write(line);
-    await this.handle!.datasync();
+    try {
+      for (let done = 0; done < line.length; ) {
+        const { bytesWritten } = await this.handle!.write(line, done, line.length - done);
+        if (bytesWritten <= 0) throw new Error(`the file took none of the last ${line.length - done} bytes`);
+        done += bytesWritten;
+      }
+      await this.handle!.datasync();
+    } catch (err) {
+      throw await this.cutBack(err);
+    }
     this.lastSeq = seq;
     this.bytes += line.length;
     return seq;
+  }
+
+  /** After a failed append: the file cut back to {@link bytes} and synced, or marked unusable if even that fails. */
+  private async cutBack(cause: unknown): Promise<ChangeLogWriteError> {
+    try {
+      await this.handle!.truncate(this.bytes);
+      await this.handle!.datasync();
+      return new ChangeLogWriteError(this.path, cause, true);
+    } catch {
+      this.unusable = cause;
+      return new ChangeLogWriteError(this.path, cause, false);
+    }
   }
 
   /**
@@ -180,11 +236,15 @@ export class ChangeLog {
     const tmp = `${this.path}.next`;
     const out = await open(tmp, 'w');
     try {
-      await out.write(tail);
+      await out.writeFile(tail);
       await out.sync();
-    } finally {
+    } catch (err) {
+      // the log itself is untouched; a partial copy would only take the disk's space
       await out.close();
+      await rm(tmp, { force: true });
+      throw err;
     }
+    await out.close();
     await this.handle!.close();
     await rename(tmp, this.path);
     await syncDirectoryAsync(dirname(this.path));

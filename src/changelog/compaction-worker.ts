@@ -27,7 +27,7 @@
  * the next job goes on from there. A batch that does not apply here (it did on the main
  * thread, so only a damaged log) fails every job, and the service keeps its base and log.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, readlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, readlinkSync, rmSync, writeSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { isSnapshotFile } from '../cli/load-engine.js';
@@ -139,9 +139,13 @@ function compact(engine: Engine, log: LogFollower, job: CompactionJob): WorkerMe
   try {
     for (let done = 0; done < image.length; ) done += writeSync(fd, image, done, Math.min(1 << 30, image.length - done), done);
     fsyncSync(fd);
-  } finally {
+  } catch (err) {
+    // a partial file would only hold the disk's space (and a full disk is the usual cause)
     closeSync(fd);
+    rmSync(job.outPath, { force: true });
+    throw err;
   }
+  closeSync(fd);
   const writeAndSyncMs = mark();
   const bytes = image.buffer as unknown as SharedArrayBuffer;
   // The tree and the search columns stay this engine's: copies are handed over.

@@ -25,6 +25,20 @@ export interface CompactorStart {
   readonly entries: number;
 }
 
+/**
+ * A compaction that did not finish: the worker failed (a full disk while writing the new
+ * base, a worker that stopped) or the swap's file steps did. The base and the change log are
+ * as they were (a new base already renamed in holds only batches the log still holds), and no
+ * partial file is left behind.
+ */
+export class CompactionFailedError extends Error {
+  override readonly name = 'CompactionFailedError';
+  constructor(cause: unknown) {
+    const why = cause instanceof Error ? cause.message.replace(/^compaction failed: /, '') : String(cause);
+    super(`compaction failed: ${why}; the base and the change log are as they were`, { cause });
+  }
+}
+
 export class Compactor {
   private worker: Worker | null = null;
   private basePath: string;

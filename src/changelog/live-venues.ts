@@ -26,7 +26,7 @@ import type { VenueRecord } from '../schema/venue.js';
 import { restoreSnapshotInSteps } from '../snapshot/read-snapshot.js';
 import { ChangeLog, syncDirectoryAsync, type Change } from './change-log.js';
 import type { CompactionJob } from './compaction-worker.js';
-import { Compactor, type CompactorStart } from './compactor.js';
+import { CompactionFailedError, Compactor, type CompactorStart } from './compactor.js';
 import { LiveDirLock } from './live-dir-lock.js';
 import { applyLogged } from './fold-changes.js';
 import { recordDataOrigin } from './data-origin.js';
@@ -42,6 +42,8 @@ export interface LiveVenuesOptions {
   readonly load: (path: string) => Promise<Engine>;
   /** Told of each finished compaction (logs, benchmarks). */
   readonly onCompaction?: (report: CompactionReport) => void;
+  /** Told of each compaction that failed, started on request or by the threshold (logs). */
+  readonly onCompactionFailed?: (error: CompactionFailedError) => void;
 }
 
 export interface CompactionReport {
@@ -147,9 +149,15 @@ export class LiveVenues {
 
   /** Starts a compaction unless one runs; resolves when it is swapped in. */
   compact(): Promise<CompactionReport> {
-    this.compacting ??= this.runCompaction().finally(() => {
-      this.compacting = null;
-    });
+    this.compacting ??= this.runCompaction()
+      .catch((err: unknown) => {
+        const failed = err instanceof CompactionFailedError ? err : new CompactionFailedError(err);
+        this.options.onCompactionFailed?.(failed);
+        throw failed;
+      })
+      .finally(() => {
+        this.compacting = null;
+      });
     return this.compacting;
   }
 
@@ -179,7 +187,7 @@ export class LiveVenues {
     const after = this.options.compactAfter ?? 50_000;
     if (after > 0 && this.compacting === null && this.engine.pendingChanges >= after) {
       this.compact().catch(() => {
-        // a failed compaction leaves the base and the log as they were; the next batch retries
+        // reported through onCompactionFailed; the base and the log are as they were, and the next batch retries
       });
     }
   }

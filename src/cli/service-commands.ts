@@ -27,7 +27,7 @@ import type { WidgetOptions } from '../widget/widget-page.js';
 import { isDataOrigin } from '../changelog/data-origin.js';
 import { LiveVenues } from '../changelog/live-venues.js';
 import { operatorTokenProblem } from './operator-token.js';
-import { isSnapshotFile, loadEngineFile, loadSharedSnapshot, secondsSince, type LoadReport } from './load-engine.js';
+import { dataFileProblem, isSnapshotFile, loadEngineFile, loadSharedSnapshot, secondsSince, type LoadReport } from './load-engine.js';
 import { EnginePool } from '../service/engine-pool.js';
 import { isClusterWorker, isFirstClusterWorker, reportListening, runPrimary, WorkerStartError } from './serve-cluster.js';
 
@@ -186,6 +186,12 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
   if (options.liveDir === undefined && dir.split(/[\\/]/).includes('node_modules')) {
     fail(`the default live directory ${dir} is inside node_modules, where a reinstall would delete the change log: give --live-dir`);
   }
+  // --data is read unless a compaction left a base of its own: a missing or unreadable one is
+  // named as such, not as a live directory that cannot be used
+  if (LiveVenues.basePath({ dataPath: options.data, dir }) === options.data) {
+    const dataProblem = dataFileProblem(options.data);
+    if (dataProblem !== null) fail(dataProblem);
+  }
   try {
     const live = await LiveVenues.open({
       dataPath: options.data,
@@ -194,6 +200,7 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
       load: async (path) => (await loadEngineFile(path, fail, loadReport())).engine,
       onCompaction: (r) =>
         process.stderr.write(`venue-search: compacted ${r.venues} venues (log up to ${r.upToSeq}) in ${Math.round(r.totalMs)} ms, swap ${r.swapMs.toFixed(1)} ms\n`),
+      onCompactionFailed: (err) => process.stderr.write(`venue-search: ${err.message}\n`),
     });
     live.engine.warm();
     return { live, token, dir };

@@ -6,10 +6,13 @@
  * They exist only when the service was started with an operator token
  * (`serve --admin-token-file F`), and every request must carry it as
  * `Authorization: Bearer <token>`: customer API keys do not open them. Never billed or
- * rate limited. A batch is acknowledged (200) only after it is in the change log on disk.
+ * rate limited. A batch is acknowledged (200) only after it is in the change log on disk; one
+ * the log could not take (a full disk) is a 503 naming the cause, and nothing of it is kept.
  * Errors use the one envelope (http-errors.ts).
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { ChangeLogWriteError } from '../changelog/change-log.js';
+import { CompactionFailedError } from '../changelog/compactor.js';
 import type { LiveVenues } from '../changelog/live-venues.js';
 import { NDJSON_TYPES, operatorTokenChecker, parseVenueLines } from '../changelog/operator-requests.js';
 import { isVenueSearchError } from '../errors.js';
@@ -68,18 +71,22 @@ export function adminRoutes(options: AdminRoutesOptions): FastifyPluginAsync {
 
     app.delete('/venues/:id', { schema: NO_QUERY }, async (request) => {
       const { id } = request.params as { id: string };
-      const result = await live.remove([id]);
+      const result = await recordsCall(() => live.remove([id]));
       if (result.removed.length === 0) throw new HttpError('venue_not_found', `no venue with id ${JSON.stringify(id)}`, 'id');
       const answer = { removed: id, seq: result.seq, pendingChanges: live.engine.pendingChanges, venues: live.engine.size };
       request.log.info(answer, 'venue removed');
       return answer;
     });
 
-    app.post('/compact', { schema: NO_QUERY }, async () => ({ ...(await live.compact()) }));
+    app.post('/compact', { schema: NO_QUERY }, async () => ({ ...(await recordsCall(() => live.compact())) }));
   };
 }
 
-/** Bad records are the client's fault here (400), not the operator's data file (500 elsewhere). */
+/**
+ * Bad records are the client's fault here (400), not the operator's data file (500 elsewhere).
+ * A batch the change log could not take (a full disk) and a failed compaction are 503s that
+ * say why: the client is the operator, and the same request succeeds once the cause is fixed.
+ */
 async function recordsCall<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
@@ -87,6 +94,7 @@ async function recordsCall<T>(run: () => Promise<T>): Promise<T> {
     if (isVenueSearchError(err) && (err.code === 'invalid_venue' || err.code === 'duplicate_id' || err.code === 'invalid_data')) {
       throw new HttpError(err.code === 'invalid_data' ? 'invalid_request' : err.code, err.message, httpParam(err.param));
     }
+    if (err instanceof ChangeLogWriteError || err instanceof CompactionFailedError) throw new HttpError('service_unavailable', err.message);
     throw err;
   }
 }

@@ -200,8 +200,23 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     expect(inTheWay.code).toBe(1);
     expect(inTheWay.stderr.trim()).toBe(`venue-search: --live-dir ${aFile} cannot be used: a file is in the way of the folder`);
 
+    // A missing --data, or a folder given as --data, is named as such (audit 59e: it was
+    // blamed on the live directory), and no live directory is left behind.
+    const { mkdirSync, existsSync } = await import('node:fs');
+    const missing = join(tmp, 'no-such.vsnap');
+    const folder = join(tmp, 'a-folder.vsnap');
+    mkdirSync(folder);
+    for (const [data, said] of [
+      [missing, `venue-search: data file not found: ${missing} (give a venues NDJSON, JSON or GeoJSON file, or a snapshot, with --data)`],
+      [folder, `venue-search: --data must be a file; ${folder} is not`],
+    ] as const) {
+      const refused = await run(['serve', '--data', data, '--port', '0', '--db', join(tmp, 'm.sqlite'), '--admin-token-file', token, '--live-dir', join(tmp, 'live-of-missing')]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.trim()).toBe(said);
+      expect(existsSync(join(tmp, 'live-of-missing'))).toBe(false);
+    }
+
     // Data inside node_modules (the package's fixtures): the default live directory would be lost at the next install.
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(join(tmp, 'node_modules', 'pkg'), { recursive: true });
     const packaged = join(tmp, 'node_modules', 'pkg', 'venues.ndjson');
     copyFileSync(FIXTURES_PATH, packaged);
