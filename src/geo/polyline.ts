@@ -19,6 +19,7 @@ import {
   polarFoot,
   polarFootDistance,
   pushPiece,
+  curveFoot,
   refineFoot,
 } from './route-piece.js';
 import { SHORT_GEODESIC_MAX_METERS, shortGeodesic } from './short-geodesic.js';
@@ -121,6 +122,7 @@ export class PreparedRoute {
     } else {
       t = chordFoot(lat, lon, ps.lat0, ps.lon0, ps.kx, ps.ky, ps.vx, ps.vy, ps.invVV, ps.screenSq);
       if (t < 0) return { distance: Number.POSITIVE_INFINITY, along: Number.NaN };
+      t = curveFoot(t, ps.alongBulge);
       if (ps.refine === 1) t = refineFoot(lat, lon, t, ps.lat0, ps.lon0, ps.kx, ps.ky, ps.vx, ps.vy, ps.bx, ps.by);
       distance = pieceFootDistance(lat, lon, t, ps.lat0, ps.lon0, ps.dLat, ps.dLon, ps.bLat, ps.bLon, ps.midLat, ps.kx, ps.ky, ps.dkx, ps.dky);
     }

@@ -10,6 +10,7 @@ import {
   planarSurelyWithin,
   polarFoot,
   polarFootDistance,
+  curveFoot,
   refineFoot,
 } from '../geo/route-piece.js';
 import type { ColumnFilter } from './column-filter.js';
@@ -183,6 +184,7 @@ export class CorridorWalker {
     const screenSq = ps.screenSq;
     const polar = ps.polar === 1;
     const refine = ps.refine === 1;
+    const alongBulge = ps.alongBulge;
     const along0 = ps.along0;
     const pieceLength = ps.length;
     const dLatP = ps.dLat;
@@ -290,6 +292,7 @@ export class CorridorWalker {
         } else {
           t = chordFoot(y, x, lat0, lon0, kx, ky, vx, vy, invVV, screenSq);
           if (t < 0) continue;
+          t = curveFoot(t, alongBulge);
           if (refine) t = refineFoot(y, x, t, lat0, lon0, kx, ky, vx, vy, bx, by);
           d = pieceFootDistance(y, x, t, lat0, lon0, dLatP, dLonP, bLatP, bLonP, midLatP, kx, ky, dkx, dky);
         }
@@ -373,6 +376,7 @@ export class CorridorWalker {
     const screenSq = ps.screenSq;
     const polar = ps.polar === 1;
     const refine = ps.refine === 1;
+    const alongBulge = ps.alongBulge;
     const along0 = ps.along0;
     const pieceLength = ps.length;
     const bulge = ps.bulge;
@@ -504,6 +508,7 @@ export class CorridorWalker {
             }
             countOnly = true;
           }
+          t = curveFoot(t, alongBulge);
           if (refine) t = refineFoot(y, x, t, lat0, lon0, kx, ky, vx, vy, bx, by);
           d = pieceFootDistance(y, x, t, lat0, lon0, dLatP, dLonP, bLatP, bLonP, midLatP, kx, ky, dkx, dky);
         }
