@@ -6,6 +6,7 @@
  * and machine-readable. Anything a client sent maps to a 4xx; only our own faults are 500.
  */
 import { ChargeOutcomeUnknownError } from '../accounts/accounts-store.js';
+import { maskKeys } from '../accounts/keys.js';
 import { describeValue, isVenueSearchError, type VenueSearchErrorCode } from '../errors.js';
 import type { ErrorEnvelope, ErrorType } from '../service/api-schemas.js';
 import { isPublishedLimit } from '../search/validate-request.js';
@@ -220,7 +221,14 @@ function internalError(): ErrorResponse {
   return { status: 500, body: envelope('internal error; the request was not charged', 'internal_error'), headers: {} };
 }
 
-function envelope(message: string, code: HttpErrorCode, param?: string): ErrorEnvelope {
+/**
+ * The envelope of an error. Its message and param never echo an API key (docs/security.md):
+ * a key a client put in the wrong place (a path, a parameter's name or value, a body field)
+ * is masked here, the one place every error message passes, as the request log masks it.
+ */
+function envelope(text: string, code: HttpErrorCode, field?: string): ErrorEnvelope {
   const { type } = HTTP_ERRORS[code];
-  return param === undefined || param === '' ? { message, type, code } : { message, type, code, param };
+  const message = maskKeys(text);
+  if (field === undefined || field === '') return { message, type, code };
+  return { message, type, code, param: maskKeys(field) };
 }

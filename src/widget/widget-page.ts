@@ -10,6 +10,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AccountsStore } from '../accounts/accounts-store.js';
+import { maskKeys } from '../accounts/keys.js';
 import { principalOfKey, publicKeyOriginCheck } from '../accounts/admission.js';
 import { inLonLatBox, type LonLatBox } from '../geo/bbox.js';
 import { DEFAULT_COUNTRIES_BOX } from '../places/gazetteer-countries.js';
@@ -138,7 +139,8 @@ export async function createWidgetSite(deps: WidgetSiteDependencies): Promise<Wi
     const key = typeof raw === 'string' ? raw.trim() : undefined;
     const unknown = Object.keys(query).find((name) => name !== 'key');
     if (unknown !== undefined) {
-      return message(400, 'Unknown parameter', `This page takes only the key parameter (/v1/widget/?key=pk_...); ${JSON.stringify(unknown.slice(0, 50))} is not known.`);
+      // a key pasted without `key=` (`?sk_...`) is named masked, never written into the page
+      return message(400, 'Unknown parameter', `This page takes only the key parameter (/v1/widget/?key=pk_...); ${JSON.stringify(maskKeys(unknown.slice(0, 50)))} is not known.`);
     }
     if (assets === undefined) return message(503, 'Widget unavailable', 'unavailable' in loaded ? loaded.unavailable : 'not built');
     if (key === undefined || key === '') {

@@ -32,7 +32,7 @@ describe('PATH: venues on a long leg, narrow corridors', () => {
               const q = wgs84.Direct(p.lat2!, p.lon2!, p.azi2! + 90, off);
               const id = `v${k}-${off}`;
               truth.set(id, { along, off });
-              venues.push({ id, name: 'On the way', location: { type: 'Point', coordinates: [q.lat2!, q.lon2!] } });
+              venues.push({ id, name: 'On the way', location: { type: 'Point' as const, coordinates: [q.lat2!, q.lon2!] as [number, number] } });
             }
           }
           const engine = createEngine(venues);

@@ -98,3 +98,32 @@ describe('logs', () => {
     await h.close();
   });
 });
+
+describe('error messages never echo a key (docs/security.md), wherever a client put it', () => {
+  it('a key in a path, a parameter name or value, a body field, a header value, or the widget address comes back masked', async () => {
+    const h = await createHarness({ extra: { widget: {} } });
+    const acct = await h.open();
+    const key = { 'api-key': acct.secretKey };
+    const body = (mode: string) => JSON.stringify({ locations: [{ lat: 51.5, lon: -0.12 }], mode: { mode, maxDistance: 500 } });
+    const cases = [
+      { method: 'GET', url: `/v1/establishments/basic/${acct.secretKey}`, headers: key },
+      { method: 'GET', url: `/v1/find?q=costa&location=${acct.secretKey}`, headers: key },
+      { method: 'GET', url: `/v1/find?q=costa&${acct.publicKey}=1`, headers: key },
+      { method: 'POST', url: '/v1/search/', headers: { ...key, 'content-type': 'application/json' }, payload: body(acct.secretKey) },
+      { method: 'POST', url: '/v1/search/', headers: { ...key, 'content-type': 'application/json', 'content-encoding': acct.secretKey }, payload: body('POINT') },
+      { method: 'GET', url: `/v1/widget/assets/${acct.secretKey}.js` },
+      { method: 'GET', url: `/v1/widget/?${acct.secretKey}` },
+      { method: 'GET', url: `/v1/widget/?${encodeURIComponent(`key=${acct.secretKey}`)}` },
+    ] as const;
+    for (const c of cases) {
+      const res = await h.app.inject(c as Parameters<typeof h.app.inject>[0]);
+      const where = `${c.method} ${c.url.replace(acct.secretKey, '<sk>').replace(acct.publicKey, '<pk>')}`;
+      expect(res.statusCode, where).toBeGreaterThanOrEqual(400);
+      // the refusal still says what was wrong, with the key's kind
+      expect(res.body, where).toMatch(/(sk|pk)_\[redacted\]/);
+      for (const secret of [acct.secretKey, acct.publicKey, acct.secretKey.slice(3), acct.publicKey.slice(3)]) expect(res.body, where).not.toContain(secret);
+    }
+    await h.close();
+  });
+});
+
