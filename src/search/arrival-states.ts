@@ -4,7 +4,12 @@ import type { OpeningStates } from './opening-states.js';
 const MS_PER_MINUTE = 60_000;
 /** Epoch day 0 (1970-01-01) was a Thursday: day 3 of a Monday-first week. */
 const EPOCH_DAY_OF_WEEK = 3;
-/** Arrival plus stay never lies further than this past the departure (a 50 km walk is ~14 h, a stay at most 24 h). */
+/**
+ * How far past the departure each zone's offset is checked once per query (two Intl calls):
+ * an arrival plus stay within it is read by arithmetic while the offset held. Most lie within
+ * it (a 50 km walk is ~14 h, a stay at most 24 h); one beyond it (a long route: 1,000 km by
+ * DRIVE, 180 km on foot) is read from the clock, venue by venue.
+ */
 const HORIZON_MS = 48 * 60 * MS_PER_MINUTE;
 
 /**
@@ -12,7 +17,7 @@ const HORIZON_MS = 48 * 60 * MS_PER_MINUTE;
  * venue is read at its own arrival (departure + its travel), and must stay open
  * `stayMinutes` real minutes after it (a clock change during the stay: stateAcrossChange).
  * Per query, each time zone met costs two Intl calls (its UTC offset at the departure and
- * 48 hours later); while they agree, a venue's local minute is arithmetic. A zone whose
+ * 48 hours later); while they agree, a venue's local minute within those 48 hours is arithmetic (a later one is read from the clock). A zone whose
  * clocks change inside the horizon is read from the clock per venue (memoised per UTC
  * minute). Set the venue's instant with `arriving`, then ask.
  */
@@ -71,7 +76,7 @@ export class ArrivalStates {
       this.stableOfZone[z] = at === later ? 1 : 2;
       this.stampOfZone[z] = this.generation;
     }
-    if (this.stableOfZone[z] !== 1) return this.clock.minuteOfWeek(name, this.arrivalMs);
+    if (this.stableOfZone[z] !== 1 || this.beyondHorizon()) return this.clock.minuteOfWeek(name, this.arrivalMs);
     const local = Math.floor(this.arrivalMs / MS_PER_MINUTE) + this.offsetOfZone[z]! + EPOCH_DAY_OF_WEEK * MINUTES_PER_DAY;
     return ((local % MINUTES_PER_WEEK) + MINUTES_PER_WEEK) % MINUTES_PER_WEEK;
   }
@@ -80,8 +85,13 @@ export class ArrivalStates {
   state(i: number): number {
     const minute = this.minuteOf(i); // stamps the zone
     const z = this.opening.zones.codes[i]!;
-    if (this.stay === 0 || this.stableOfZone[z] === 1) return openThrough(this.opening.hours, i, minute, this.stay);
+    if (this.stay === 0 || (this.stableOfZone[z] === 1 && !this.beyondHorizon())) return openThrough(this.opening.hours, i, minute, this.stay);
     return this.stateAcrossChange(i, this.opening.zones.names[z]!, minute);
+  }
+
+  /** Whether the current arrival's stay ends past the horizon the zones' offsets were checked over. */
+  private beyondHorizon(): boolean {
+    return this.arrivalMs + this.stay * MS_PER_MINUTE > this.departureMs + HORIZON_MS;
   }
 
   /**
