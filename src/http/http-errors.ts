@@ -9,6 +9,7 @@ import { ChargeOutcomeUnknownError } from '../accounts/accounts-store.js';
 import { maskKeys } from '../accounts/keys.js';
 import { describeValue, isVenueSearchError, type VenueSearchErrorCode } from '../errors.js';
 import type { ErrorEnvelope, ErrorType } from '../service/api-schemas.js';
+import { maximumNote } from '../schema/search-limits.js';
 import { isPublishedLimit } from '../search/validate-request.js';
 
 export type { ErrorEnvelope, ErrorType };
@@ -133,7 +134,8 @@ function validationMessage(errors: readonly AjvLikeError[], param: string, conte
   if (error.keyword === 'additionalProperties') return `${where} is not a known parameter`;
   const allowed = allowedValues(errors);
   if (allowed !== null) return `${where} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}; got ${describeValue(error.data)}`;
-  return `${where} ${error.message ?? 'is invalid'}; got ${describeValue(error.data)}`;
+  const note = error.keyword === 'maximum' ? maximumNote(param) : '';
+  return `${where} ${error.message ?? 'is invalid'}${note}; got ${describeValue(error.data)}`;
 }
 
 /** The values a `const` union or an `enum` at the first error's place accepts, or null. */

@@ -10,6 +10,15 @@ export const MAX_LOCATIONS = 100;
 export const MAX_POINT_DISTANCE_METERS = 50_000;
 /** Largest PATH half-width (distance either side of the route), metres. */
 export const MAX_PATH_DISTANCE_METERS = 10_000;
+/**
+ * What a message of the schema's `maximum` on `mode.maxDistance` (the POINT radius, the larger
+ * bound) adds, so that a PATH request over it is told its own limit too: the schema cannot
+ * tell the modes apart, and it is checked before the PATH bound.
+ */
+export function maximumNote(param: string): string {
+  return param === 'mode.maxDistance' ? ` (POINT; in PATH mode <= ${MAX_PATH_DISTANCE_METERS})` : '';
+}
+
 /** Most values in one filter list. */
 export const MAX_FILTER_VALUES = 50;
 /** Paging: `limit` 1..100 (default 20); `offset` 0..MAX_OFFSET (default 0). */

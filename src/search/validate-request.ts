@@ -3,7 +3,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { VenueSearchError, describeValue } from '../errors.js';
 import { firstSchemaError } from '../schema/character-count.js';
-import { MAX_WEIGHT, MIN_POSITIVE_WEIGHT } from '../schema/search-limits.js';
+import { MAX_WEIGHT, MIN_POSITIVE_WEIGHT, maximumNote } from '../schema/search-limits.js';
 import { leadingIndexKeys } from './travel-object.js';
 import {
   DEFAULT_LIMIT,
@@ -111,7 +111,8 @@ function failUnlessValid(check: TypeCheck<TSchema>, value: unknown, root: string
     );
   }
   const code = isPublishedLimit(LIMIT_BOUNDS.get(error.type), param) ? 'limit_exceeded' : 'invalid_request';
-  throw new VenueSearchError(code, `${param} must be ${expectation(error)}; got ${describeValue(error.value)}`, {
+  const note = LIMIT_BOUNDS.get(error.type) === 'maximum' ? maximumNote(param) : '';
+  throw new VenueSearchError(code, `${param} must be ${expectation(error)}${note}; got ${describeValue(error.value)}`, {
     param,
     value: error.value,
   });

@@ -138,6 +138,28 @@ describe('400 invalid request names the parameter', () => {
     expect(await charges(acct.accountId)).toBe(0);
   });
 
+  it('a PATH maxDistance over the POINT bound is told the PATH bound too, in-process and over HTTP alike (audit 59d)', async () => {
+    const acct = await h.open();
+    const route = { locations: [{ lat: 51.5, lon: -0.12 }, { lat: 51.52, lon: -0.1 }] };
+    const expected = (got: number) => `mode.maxDistance must be <= 50000 (POINT; in PATH mode <= 10000); got ${got}`;
+    for (const maxDistance of [50_001, 60_000]) {
+      const body = { ...route, mode: { mode: 'PATH', maxDistance } };
+      let message = '';
+      try {
+        h.engine.search(body, { now: 0 });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).toBe(expected(maxDistance));
+      const res = await h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey }, payload: body });
+      expectEnvelope(res, 400, 'invalid_request_error', 'limit_exceeded', 'mode.maxDistance');
+      expect(res.json<{ message: string }>().message).toBe(expected(maxDistance));
+    }
+    // between the bounds, the PATH check itself names its bound
+    const between = { ...route, mode: { mode: 'PATH', maxDistance: 20_000 } };
+    expect(() => h.engine.search(between, { now: 0 })).toThrow('mode.maxDistance must be <= 10000 in PATH mode; got 20000');
+  });
+
   it('an engine VenueSearchError keeps its code and param (limit_exceeded: PATH wider than 10 km) and is not charged', async () => {
     const acct = await h.open();
     const res = await h.app.inject({
