@@ -65,9 +65,11 @@ export function checkFindParams(p: FindParams): CheckedFindParams {
   const raw = q ?? alias;
   const param = q !== undefined ? 'q' : 'name';
   if (raw === undefined) invalidRequest('q', raw, 'a search term of at least 1 character');
+  // The length is the published schema's (its maxLength counts the term as sent, spaces
+  // included), so the engine refuses exactly what a strict HTTP client's validator refuses.
+  if (characterCount(raw) > MAX_FIND_QUERY_LENGTH) invalidRequest(param, raw, `at most ${MAX_FIND_QUERY_LENGTH} characters long`);
   const query = raw.trim();
   if (query.length === 0) invalidRequest(param, raw, 'a search term of at least 1 character');
-  if (characterCount(query) > MAX_FIND_QUERY_LENGTH) invalidRequest(param, raw, `at most ${MAX_FIND_QUERY_LENGTH} characters long`);
 
   let centre: CheckedFindParams['centre'] = null;
   if (p.lat !== undefined || p.lon !== undefined) {

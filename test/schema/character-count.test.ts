@@ -9,6 +9,7 @@ import { validateVenue } from '../../src/data/validate-venue.js';
 import { createEngine } from '../../src/engine.js';
 import { VenueSearchError, describeValue } from '../../src/errors.js';
 import { characterCount } from '../../src/schema/character-count.js';
+import { FindQuerySchema } from '../../src/schema/find.js';
 import { SearchBodySchema } from '../../src/schema/search.js';
 import { VenueRecordSchema } from '../../src/schema/venue.js';
 
@@ -27,6 +28,7 @@ function once(schema: object): object {
 // draft-07 ajv: the record schema's coordinates are a tuple in the `items: [...]` form
 const bodyValid = new Ajv({ strict: false }).compile(once(SearchBodySchema));
 const venueValid = new Ajv({ strict: false }).compile(once(VenueRecordSchema));
+const findQueryValid = new Ajv({ strict: false }).compile(once(FindQuerySchema));
 
 const engine = createEngine([
   { id: 'a:1', name: 'The Red Lion', location: { type: 'Point', coordinates: [51.5, -0.12] } },
@@ -83,6 +85,15 @@ describe('lengths in characters, as the published schemas count them (ajv oracle
     const err = refusal(() => engine.find({ q: 'lion', location: q }, { now: 0 }));
     // accepted by the length rule, the location is then an unknown place
     expect(err?.code).toBe(ok ? 'unknown_place' : 'invalid_request');
+  });
+
+  it('a find q padded with spaces is counted as sent, as ajv counts it (audit 59b: HTTP refused it, the engine took it)', () => {
+    for (const q of [`red lion${' '.repeat(192)}`, `red lion${' '.repeat(193)}`, ` ${'a'.repeat(200)} `, `${'a'.repeat(200)}\t`, `  ${BEER.repeat(198)}`, `  ${BEER.repeat(199)}`]) {
+      const ok = findQueryValid({ q });
+      const err = refusal(() => engine.find({ q }, { now: 0 }));
+      expect(err === undefined, JSON.stringify(q)).toBe(ok);
+      if (err !== undefined) expect(err.message).toContain('at most 200 characters long');
+    }
   });
 
   it('a venue name of 300 emoji (600 UTF-16 units, schema: at most 500 characters) is a valid record, 501 emoji is not; ajv agrees', () => {
