@@ -41,8 +41,13 @@ export interface BuildAppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Largest accepted request body, bytes. Default 64 KiB. */
   readonly bodyLimitBytes?: number;
-  /** Time allowed to receive a whole request, ms. Default 15 s. */
+  /** Time allowed to receive a whole request, headers and body, ms. Default 15 s. */
   readonly requestTimeoutMs?: number;
+  /**
+   * How often Node checks the requests being received against requestTimeoutMs, ms. Default
+   * 30 s (Node's): a request too slow is answered 408 up to this long after its time ran out.
+   */
+  readonly timeoutCheckIntervalMs?: number;
   /** A socket silent this long while a request is read or answered is closed, ms. Default 30 s. */
   readonly connectionTimeoutMs?: number;
   /**
@@ -72,10 +77,15 @@ const MAX_PATH_PARAM_LENGTH = 200;
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? Date.now;
+  const requestTimeout = options.requestTimeoutMs ?? 15_000;
   const app = Fastify({
+    // Once a request's headers are in, Node enforces the larger of requestTimeout and
+    // headersTimeout (60 s by default, which fastify leaves): set both, so that a body
+    // trickled byte by byte is bounded as the headers are.
+    http: { headersTimeout: requestTimeout, ...(options.timeoutCheckIntervalMs === undefined ? {} : { connectionsCheckingInterval: options.timeoutCheckIntervalMs }) },
     logger: requestLogOptions(options.logger),
     bodyLimit: options.bodyLimitBytes ?? 64 * 1024,
-    requestTimeout: options.requestTimeoutMs ?? 15_000,
+    requestTimeout,
     connectionTimeout: options.connectionTimeoutMs ?? 30_000,
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 72_000,
     // maxParamLength: a venue id may be 200 characters (VenueIdParamsSchema); the router's

@@ -59,3 +59,61 @@ describe('connection timeouts', () => {
     expect(ms).toBeLessThan(CONNECTION_MS + 10_000);
   });
 });
+
+describe('a request that arrives too slowly (audit 59c)', () => {
+  const REQUEST_MS = 1500;
+  let slow: Harness;
+  let slowPort: number;
+  beforeAll(async () => {
+    slow = await createHarness({ extra: { requestTimeoutMs: REQUEST_MS, timeoutCheckIntervalMs: 250, connectionTimeoutMs: 60_000 } });
+    await slow.app.listen({ port: 0, host: '127.0.0.1' });
+    slowPort = (slow.app.server.address() as { port: number }).port;
+  });
+  afterAll(() => slow.close());
+
+  /** Sends `head` at once, then `body` one byte every 200 ms; resolves with the answer and the ms until the server closed the socket. */
+  function trickle(head: string, body: string, maxMs: number): Promise<{ ms: number; received: string }> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(slowPort, '127.0.0.1');
+      let received = '';
+      let start = 0;
+      let timer: NodeJS.Timeout | undefined;
+      const guard = setTimeout(() => {
+        clearInterval(timer);
+        socket.destroy();
+        reject(new Error(`still open after ${maxMs} ms`));
+      }, maxMs);
+      socket.on('connect', () => {
+        start = performance.now();
+        socket.write(head);
+        let i = 0;
+        timer = setInterval(() => {
+          if (i < body.length && !socket.destroyed) socket.write(body[i++]!);
+        }, 200);
+      });
+      socket.on('data', (chunk) => (received += String(chunk)));
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        clearTimeout(guard);
+        clearInterval(timer);
+        resolve({ ms: performance.now() - start, received });
+      });
+    });
+  }
+
+  it('a body trickled byte by byte is answered 408 once requestTimeoutMs has passed, as headers trickled are', async () => {
+    const { secretKey } = await slow.open();
+    const body = JSON.stringify({ locations: [{ lat: 51.5, lon: -0.12 }], mode: { mode: 'POINT', maxDistance: 500 } }).repeat(4);
+    const head = `POST /v1/search/ HTTP/1.1\r\nHost: x\r\nAPI-Key: ${secretKey}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const { ms, received } = await trickle(head, body, 20_000);
+    expect(received.startsWith('HTTP/1.1 408')).toBe(true);
+    expect(received).toContain('"code":"request_timeout"');
+    expect(ms).toBeGreaterThanOrEqual(REQUEST_MS - 50);
+    // before the fix Node's 60 s headersTimeout held it
+    expect(ms).toBeLessThan(REQUEST_MS + 5_000);
+    const headers = await trickle('GET /v1/openapi.json HTTP/1.1\r\n', 'Host: x\r\nX-Slow: 1234567890123456789012345678901234567890\r\n\r\n', 20_000);
+    expect(headers.received.startsWith('HTTP/1.1 408')).toBe(true);
+    expect(headers.ms).toBeLessThan(REQUEST_MS + 5_000);
+  }, 30_000);
+});
+
