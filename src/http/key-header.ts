@@ -8,18 +8,20 @@ export type PresentedKey = { kind: 'none' } | { kind: 'conflict' } | { kind: 'ke
 
 /**
  * Reads the key from `API-Key` (any letter case: Node lower-cases header names) or `API_KEY`.
- * A header repeated, or both headers with different values, is a conflict (401), never a guess.
+ * Different keys (in the two headers, or in one header sent twice) are a conflict (401),
+ * never a guess; the same key sent twice (as some proxies repeat a header) is that key.
+ * Node joins a repeated header's lines into one value with ", " (RFC 9110 5.3); a key never
+ * holds a comma, so the value is split on commas.
  */
 export function presentedKey(headers: Readonly<Record<string, string | string[] | undefined>>): PresentedKey {
   // the usual request: one API-Key header, no API_KEY
   const only = headers['api-key'];
-  if (typeof only === 'string' && headers['api_key'] === undefined) return { kind: 'key', key: only.trim() };
+  if (typeof only === 'string' && headers['api_key'] === undefined && !only.includes(',')) return { kind: 'key', key: only.trim() };
   const values: string[] = [];
   for (const name of ['api-key', 'api_key']) {
     const value = headers[name];
     if (value === undefined) continue;
-    if (Array.isArray(value)) values.push(...value);
-    else values.push(value);
+    for (const line of Array.isArray(value) ? value : [value]) values.push(...line.split(','));
   }
   const distinct = [...new Set(values.map((v) => v.trim()))];
   if (distinct.length === 0) return { kind: 'none' };

@@ -7,6 +7,7 @@
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/accounts/keys.js';
+import { buildApp } from '../../src/http/app.js';
 import { ErrorEnvelopeSchema } from '../../src/service/api-schemas.js';
 import { createHarness, ledgerRows, type Harness } from './support/harness.js';
 
@@ -242,6 +243,34 @@ describe('401 authentication', () => {
     }
     const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'API-Key': acct.secretKey, API_KEY: acct.publicKey } });
     expectEnvelope(res, 401, 'authentication_error', 'conflicting_api_keys');
+  });
+
+  it('API-Key sent as two header lines, as a real socket carries them: the same key twice is that key, two keys a conflict (audit 59c)', async () => {
+    const { request } = await import('node:http');
+    const acct = await h.open();
+    const other = await h.open();
+    const listening = await buildApp({ engine: h.engine, accounts: h.accounts, clock: h.clock.now });
+    await listening.listen({ port: 0, host: '127.0.0.1' });
+    const port = (listening.server.address() as { port: number }).port;
+    // Node's client sends an array header as one line per value
+    const get = (keys: string[]) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request({ port, host: '127.0.0.1', path: '/v1/find?q=nando', headers: { 'API-Key': keys } }, (res) => {
+          let body = '';
+          res.on('data', (c) => (body += String(c)));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      expect((await get([acct.secretKey, acct.secretKey])).status).toBe(200);
+      const conflict = await get([acct.secretKey, other.secretKey]);
+      expect(conflict.status).toBe(401);
+      expect(JSON.parse(conflict.body)).toMatchObject({ code: 'conflicting_api_keys' });
+    } finally {
+      await listening.close();
+    }
   });
 
   it('the 401 message never echoes the key', async () => {
