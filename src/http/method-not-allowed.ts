@@ -8,15 +8,26 @@
  * Use: `const methods = collectMethods(app, '/v1')` before the plugins are registered (it
  * hooks `onRoute`), then `addMethodNotAllowedRoutes(app, methods)` after them.
  */
+import { METHODS } from 'node:http';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { HttpError } from './http-errors.js';
 
-const ALL_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+/**
+ * Every method Node's parser accepts (TRACE, PROPFIND, SEARCH, ...) is made known to the
+ * router, which routes only seven by default: a method it does not know was a 404 on a known
+ * path. CONNECT is not a request for a path (Node hands it to the server's `connect` event).
+ */
+function acceptEveryMethod(app: FastifyInstance): void {
+  for (const method of METHODS) {
+    if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method);
+  }
+}
 
 /** The methods served at each route URL (prefix included), as routes are registered. */
 export type MethodsByUrl = Map<string, Set<HTTPMethods>>;
 
 export function collectMethods(app: FastifyInstance, prefix: string): MethodsByUrl {
+  acceptEveryMethod(app);
   const methodsByUrl: MethodsByUrl = new Map();
   app.addHook('onRoute', (route) => {
     if (route.url !== prefix && !route.url.startsWith(`${prefix}/`)) return;
@@ -40,7 +51,7 @@ export function methodNotAllowed(method: string, allow: string): HttpError {
 export function addMethodNotAllowedRoutes(app: FastifyInstance, methodsByUrl: MethodsByUrl): void {
   // a snapshot: the routes added below pass through the same onRoute hook
   for (const [url, methods] of [...methodsByUrl]) {
-    const others = ALL_METHODS.filter((m) => !methods.has(m));
+    const others = app.supportedMethods.filter((m) => !methods.has(m as HTTPMethods)) as HTTPMethods[];
     if (others.length === 0) continue;
     const allow = [...methods].join(', ');
     app.route({

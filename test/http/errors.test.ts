@@ -326,6 +326,13 @@ describe('402, 403, 404, 405, 413, 415', () => {
       expectEnvelope(res, 405, 'invalid_request_error', 'method_not_allowed');
       expect(res.headers['allow'], `${method} ${url}`).toBe(allow);
     }
+    // every method Node parses, not only the router's seven (audit 59c: TRACE and WebDAV's were 404s)
+    for (const method of ['TRACE', 'PROPFIND', 'SEARCH', 'MKCOL', 'LOCK', 'PURGE']) {
+      const res = await h.app.inject({ method: method as 'GET', url: '/v1/find?q=nando' });
+      expectEnvelope(res, 405, 'invalid_request_error', 'method_not_allowed');
+      expect(res.headers['allow'], method).toBe('GET');
+      expectEnvelope(await h.app.inject({ method: method as 'GET', url: '/v1/no-such-path' }), 404, 'invalid_request_error', 'route_not_found');
+    }
     // HEAD is not served automatically (it would bill a GET with no body): 405, no body
     const head = await h.app.inject({ method: 'HEAD', url: '/v1/find?q=nando' });
     expect(head.statusCode).toBe(405);
