@@ -102,6 +102,10 @@ describe('GET /v1/widget/', () => {
     const london = source.filter((c) => c.name === 'London').sort((a, b) => b.population - a.population)[0]!;
     expect(rows[0]).toEqual(['London', Number(london.loc.coordinates[1].toFixed(4)), Number(london.loc.coordinates[0].toFixed(4)), london.population, 0]);
     expect(rows.filter((r) => r[4] === 1)).toHaveLength(source.filter((c) => c.featureCode === 'PPLX').length);
+    // it takes no parameter, as every route refuses one it does not take (audit 59c: it answered 200)
+    const extra = await h.app.inject({ url: '/v1/widget/places.json?x=1' });
+    expect(extra.statusCode).toBe(400);
+    expect(extra.json()).toMatchObject({ code: 'invalid_request', param: 'x', message: 'x is not a known parameter' });
   });
 
   it('place labels on data outside the British Isles (the fixtures\' New York venues alone): the world\'s places around the venues, most populous first', async () => {

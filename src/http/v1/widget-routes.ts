@@ -46,7 +46,7 @@ export function widgetRoutes(deps: WidgetSiteDependencies): FastifyPluginAsync {
     });
 
     // the gazetteer's place names around the venues for the offline base map; no venue data, so no key needed
-    app.get(`/${PLACE_LABELS_PATH}`, { schema: { hide: true } }, async (request, reply) =>
+    app.get(`/${PLACE_LABELS_PATH}`, { schema: { hide: true, querystring: NoQuerySchema } }, async (request, reply) =>
       sendAsset(request, reply, placeLabelsAsset(((await deps.venueExtent?.()) ?? null) as LonLatBox | null), 'public, max-age=86400'),
     );
 
