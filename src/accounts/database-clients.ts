@@ -5,6 +5,7 @@
  * native SQLite build, and importing `venue-search-engine/http` loads neither client. Both
  * packages are CommonJS, so they load synchronously (`createRequire`).
  */
+import { closeSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import type Pg from 'pg';
@@ -40,6 +41,26 @@ export function loadDatabaseClient(packageName: string, database: string): unkno
 /** better-sqlite3's Database class. */
 export function sqliteDatabaseClass(): typeof BetterSqlite3 {
   return loadDatabaseClient('better-sqlite3', 'an SQLite accounts database') as typeof BetterSqlite3;
+}
+
+/**
+ * Opens the SQLite file at `path` (':memory:' or '' for a private database). A file that does
+ * not exist yet is first created empty with mode 0600: it holds key digests, balances and the
+ * ledger (or rate counters), and SQLite gives its `-wal` and `-shm` files the database file's
+ * mode, so none of them is ever world-readable (SQLite alone creates them 0644 under the usual
+ * umask; docs/security.md). An existing file keeps the mode its operator gave it.
+ */
+export function openSqliteFile(path: string): BetterSqlite3.Database {
+  const Database = sqliteDatabaseClass();
+  if (path !== ':memory:' && path !== '') {
+    try {
+      closeSync(openSync(path, 'wx', 0o600));
+    } catch (err) {
+      // already there: opened as it is; any other problem is new Database's to report
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return new Database(path);
+    }
+  }
+  return new Database(path);
 }
 
 /** The pg module. */

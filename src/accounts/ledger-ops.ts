@@ -15,7 +15,7 @@
  */
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import type { ChargeRequest, ChargeResult } from './accounts-store.js';
-import { sqliteDatabaseClass } from './database-clients.js';
+import { openSqliteFile } from './database-clients.js';
 import type { RateWindow } from './plans.js';
 import { decideRate, type RateDecision, type WindowCounter } from './rate-limit.js';
 
@@ -46,7 +46,7 @@ export function rateCountersPath(accountsPath: string): string {
  * kill -9; an OS crash may lose the last increments, in the client's favour).
  */
 export function openRateCounters(path: string, busyTimeoutMs: number): SqliteDatabase {
-  const db = new (sqliteDatabaseClass())(path);
+  const db = openSqliteFile(path);
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
@@ -62,7 +62,7 @@ export function openRateCounters(path: string, busyTimeoutMs: number): SqliteDat
 
 /** Opens the ledger's connection: WAL, `synchronous=FULL` (a commit is on disk when it returns). */
 export function openLedgerConnection(path: string, busyTimeoutMs: number): SqliteDatabase {
-  const db = new (sqliteDatabaseClass())(path);
+  const db = openSqliteFile(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');

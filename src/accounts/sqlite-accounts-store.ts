@@ -57,7 +57,7 @@ import { RATE_COUNTERS_TABLE, openRateCounters, prepareChargeBatch, prepareRateB
 import { LedgerThread } from './ledger-thread.js';
 import type { RateDecision } from './rate-limit.js';
 import { sqliteNativeModuleError } from './sqlite-native.js';
-import { sqliteDatabaseClass } from './database-clients.js';
+import { openSqliteFile, sqliteDatabaseClass } from './database-clients.js';
 import { TurnBatcher } from './turn-batcher.js';
 
 const SCHEMA = `
@@ -157,10 +157,10 @@ export class SqliteAccountsStore implements AccountsStore {
   /** Opens (creating if needed) the database at `path`; `':memory:'` for a throwaway store. */
   constructor(path: string, options: SqliteAccountsStoreOptions = {}) {
     // better-sqlite3 itself missing: MissingDatabaseClientError, thrown as it is
-    const Database = sqliteDatabaseClass();
+    sqliteDatabaseClass();
     let opened: SqliteDatabase | undefined;
     try {
-      opened = new Database(path);
+      opened = openSqliteFile(path);
       opened.pragma('journal_mode = WAL');
       opened.pragma('synchronous = FULL');
       opened.pragma('foreign_keys = ON');
