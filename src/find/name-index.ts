@@ -26,6 +26,14 @@ export interface PreparedWord {
 
 export interface PreparedNameQuery {
   readonly words: readonly PreparedWord[];
+  /**
+   * The dictionary ids of every word of the query as typed, in order, filler words and
+   * repeats included ("The Cafe", "Caffe Caffe"), when `words` dropped some of them; null when
+   * it dropped none (the summed qualities, lead bonus and word count already put a name equal
+   * to the query first) or when a word is not in this index's dictionary (no name equals it).
+   * A name equal to it is an exact name match (matchKey: EXACT_NAME).
+   */
+  readonly whole: Uint32Array | null;
   /** Index in `words` of the word with the fewest postings (candidates come from it); -1 when nothing can match. */
   readonly rarest: number;
   /** Upper bound on the candidates enumerated from the rarest word. */
@@ -56,6 +64,13 @@ export interface NameIndexParts {
 
 /** Word counts above this rank like it (6 bits of the key and of postInfo). */
 const MAX_COUNTED_WORDS = 63;
+/**
+ * The word-count part of the relevance key of a name equal to the whole query (filler words
+ * and repeats included): above every counted name's (MAX_COUNTED_WORDS - words, at most 62),
+ * so among names of one summed quality the name typed in full comes first ("The Cafe" before
+ * "Cafe" for the query "The Cafe"; audit 59b).
+ */
+const EXACT_NAME = MAX_COUNTED_WORDS;
 const INFO_LEAD = 0x80;
 const INFO_SHARES = 0x40;
 
@@ -83,7 +98,7 @@ const MARK_RATIO = 4;
 const MARK_GAIN = 10;
 const MARK_SAMPLES = 32;
 
-const EMPTY_QUERY: PreparedNameQuery = { words: [], rarest: -1, estimatedCandidates: 0 };
+const EMPTY_QUERY: PreparedNameQuery = { words: [], whole: null, rarest: -1, estimatedCandidates: 0 };
 const NO_TYPO = new Int32Array(0);
 
 /**
@@ -245,7 +260,20 @@ export class NameIndex {
       }
       words.push(w);
     }
-    return { words, rarest, estimatedCandidates: best };
+    return { words, whole: this.wholeQuery(query, texts.length), rarest, estimatedCandidates: best };
+  }
+
+  /** PreparedNameQuery.whole of `query`, whose matched words are `matched` many. */
+  private wholeQuery(query: string, matched: number): Uint32Array | null {
+    const all = nameTokens(query);
+    if (all.length === matched || all.length > MAX_COUNTED_WORDS) return null;
+    const ids = new Uint32Array(all.length);
+    for (let k = 0; k < all.length; k++) {
+      const t = this.lowerBound(all[k]!);
+      if (t >= this.tokens.length || this.tokens[t] !== all[k]) return null;
+      ids[k] = t;
+    }
+    return ids;
   }
 
   /**
@@ -363,7 +391,16 @@ export class NameIndex {
       if (w === 0 && wordQuality(word, this.venueTok[lead]!) > 0) score += 1;
     }
     const count = end - start;
+    const whole = q.whole;
+    if (whole !== null && count === whole.length && this.isWholeName(start, whole)) return score * 64 + EXACT_NAME;
     return relevanceKey(score, count > MAX_COUNTED_WORDS ? MAX_COUNTED_WORDS : count);
+  }
+
+  /** Whether the name whose words start at `start` is `whole`, word for word (as long). */
+  private isWholeName(start: number, whole: Uint32Array): boolean {
+    const venueTok = this.venueTok;
+    for (let k = 0; k < whole.length; k++) if (venueTok[start + k] !== whole[k]) return false;
+    return true;
   }
 
   /**
@@ -378,7 +415,8 @@ export class NameIndex {
     if (q.rarest < 0) return;
     const word = q.words[q.rarest]!;
     const area = cells !== null && window !== null ? window : null;
-    if (q.words.length === 1) {
+    // (a query with an exact-name rule reads each candidate's words: the general path)
+    if (q.words.length === 1 && q.whole === null) {
       this.forEachSingleWordMatch(word, visitor, area === null ? null : cells, area);
       return;
     }

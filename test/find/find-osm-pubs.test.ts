@@ -143,6 +143,49 @@ describe.skipIf(!HAVE_OSM_PUBS)('find on OSM London pubs', () => {
     }
   });
 
+  it('a query with filler or repeated words: pages equal a brute-force ranking by the documented key with the exact-name rule (audit 59b)', () => {
+    // docs/find.md: per significant query word (fillers dropped, repeats once) the best quality
+    // over the name's words, summed; +1 when the first matches the name's lead word; then a
+    // name equal to the whole query as typed first; then fewer words first.
+    const oracleKey = (name: string, q: string): number => {
+      const typed = words(q);
+      const significant = [...new Set(typed.filter((w) => !FILLER.has(w)))];
+      const n = words(name);
+      const quality = (w: string, x: string | undefined) => (x === w ? 3 : x !== undefined && x.startsWith(w) ? 2 : 0);
+      let score = 0;
+      for (const w of significant) {
+        const best = Math.max(0, ...n.map((x) => quality(w, x)));
+        if (best === 0) return 0;
+        score += best;
+      }
+      const lead = n.length > 1 && FILLER.has(n[0]!) ? n[1] : n[0];
+      if (quality(significant[0]!, lead) > 0) score += 1;
+      if (n.join(' ') === typed.join(' ')) return score * 64 + 63;
+      return score * 64 + 63 - Math.min(n.length, 63);
+    };
+    for (const q of ['the crown', 'The Red Lion', 'the kings head', 'red red lion', 'the prince of wales', 'The Queens']) {
+      const ranked = venues
+        .map((v) => ({ id: v.id, key: oracleKey(v.name, q) }))
+        .filter((m) => m.key > 0)
+        .sort((a, b) => b.key - a.key || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map((m) => m.id);
+      expect(ranked.length, q).toBeGreaterThan(1);
+      const page = find.find({ q, limit: 20 }, NOW);
+      expect(page.totalFound, q).toBe(ranked.length);
+      expect(page.establishments.map((e) => e.id), q).toEqual(ranked.slice(0, 20));
+    }
+    // every name of the data, searched as it is written, finds a venue of that name first
+    const byName = new Map(venues.map((v) => [words(v.name).join(' '), v.name]));
+    let checked = 0;
+    for (const [key, name] of byName) {
+      if (key === '' || name.length > 200) continue;
+      const first = find.find({ q: name, limit: 1 }, NOW).establishments[0];
+      expect(first === undefined ? null : words(first.name).join(' '), name).toBe(key);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(2000);
+  });
+
   // Centre near Trafalgar Square; a rare word (names first) and a common one (radius first).
   for (const [q, plan] of [
     ['red', 'names-then-distance'],

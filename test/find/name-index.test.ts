@@ -4,8 +4,9 @@ import { NameIndex } from '../../src/find/name-index.js';
 
 // Oracle of the documented relevance key, on plain strings (no dictionary, no postings):
 // per query word the best of exact 3 / prefix 2 / typo 1 over the name's words (all must match),
-// +1 when the first query word matches the name's first significant word, then
-// 63 - min(word count, 63) in the low 6 bits.
+// +1 when the first query word matches the name's first significant word, then in the low
+// 6 bits 63 for a name equal to the whole query as typed (fillers and repeats included) when
+// matching dropped some of its words, else 63 - min(word count, 63).
 const FILLER = new Set(['the', 'a', 'an', 'of', 'and', 'ye']);
 /** Textbook optimal-string-alignment distance. */
 function osa(a: string, b: string): number {
@@ -44,6 +45,7 @@ function oracleKey(name: string[], query: string[], dictionary: readonly string[
   }
   const lead = name.length > 1 && FILLER.has(name[0]!) ? name[1]! : name[0];
   if (lead !== undefined && quality(lead, q[0]!, dictionary, widened) > 0) score += 1;
+  if (q.length < query.length && name.join(' ') === query.join(' ')) return score * 64 + 63;
   return score * 64 + 63 - Math.min(name.length, 63);
 }
 
