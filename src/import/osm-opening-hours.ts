@@ -128,7 +128,9 @@ function describeSpans(intervals: readonly number[]): string {
     const a = intervals[i] as number;
     const b = intervals[i + 1] as number;
     const sameDay = Math.floor(a / MINUTES_PER_DAY) === Math.floor((b - 1) / MINUTES_PER_DAY);
-    parts.push(sameDay ? `${at(a)}-${formatClock(b - Math.floor(a / MINUTES_PER_DAY) * MINUTES_PER_DAY)}` : `${at(a)} to ${at(b)}`);
+    // a span of the whole week would read "Mon 00:00 to Mon 00:00"
+    if (b - a >= MINUTES_PER_WEEK) parts.push('all week');
+    else parts.push(sameDay ? `${at(a)}-${formatClock(b - Math.floor(a / MINUTES_PER_DAY) * MINUTES_PER_DAY)}` : `${at(a)} to ${at(b)}`);
   }
   const more = intervals.length / 2 - parts.length;
   return parts.join(', ') + (more > 0 ? ` and ${more} more` : '');

@@ -112,6 +112,12 @@ describe('convertOsmOpeningHours: what the weekly form cannot say is noted, neve
     expect(conv.notes.join(' ')).toMatch(/open-ended/);
   });
 
+  it('a comment alone (unknown all week): the note says "all week", not "Mon 00:00 to Mon 00:00" (audit 59a)', () => {
+    const conv = convertOsmOpeningHours('"Open daily"');
+    expect(conv.status).toBe('omitted');
+    expect(conv.notes[0]).toBe('left out: open-ended or unknown times (comment "Open daily"): all week');
+  });
+
   it('open end on one day: no hours (that day would read as closed), noted with the span', () => {
     const conv = convertOsmOpeningHours('Mo-Fr 10:00-18:00, Sa 10:00+');
     expect(conv.status).toBe('omitted');
