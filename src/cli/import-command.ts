@@ -7,6 +7,7 @@ import { writeProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
 import type { ImportReport } from '../import/import-report.js';
+import { ImportOutput } from './output-file.js';
 import { progressBar } from './progress-bar.js';
 import type { ImportRun } from '../import/osm-import.js';
 import type { OvertureImportOptions } from '../import/overture-import.js';
@@ -29,16 +30,6 @@ interface OutputOptions {
   reportJson?: string;
 }
 
-async function writeLine(out: Writable, line: string): Promise<void> {
-  if (!out.write(line)) await once(out, 'drain');
-}
-
-async function closeOutput(out: Writable, io: ImportCommandIo): Promise<void> {
-  if (out === io.stdout) return;
-  out.end();
-  await once(out, 'finish');
-}
-
 /**
  * A file opened for writing, once the system has opened it: a path that cannot be written
  * (no such folder, no permission) is `invalid_request` naming the option and the path, before
@@ -54,8 +45,17 @@ async function openFile(path: string, option: string): Promise<Writable> {
   return out;
 }
 
-async function openOutput(path: string | undefined, io: ImportCommandIo): Promise<Writable> {
-  return path === undefined || path === '-' ? io.stdout : await openFile(path, '--output');
+/** Writes `records` as NDJSON lines to the output, which is discarded (no partial file left) when anything fails. */
+async function writeRecords(out: ImportOutput, records: AsyncIterable<VenueRecord> | Iterable<VenueRecord>, finish: () => void = () => {}): Promise<void> {
+  try {
+    for await (const record of records) await out.writeLine(`${JSON.stringify(record)}\n`);
+    finish();
+    await out.close();
+  } catch (err) {
+    finish();
+    out.discard();
+    throw err;
+  }
 }
 
 async function writeReport(report: ImportReport, options: OutputOptions, io: ImportCommandIo, reportOut: Writable | null): Promise<void> {
@@ -66,22 +66,32 @@ async function writeReport(report: ImportReport, options: OutputOptions, io: Imp
   }
 }
 
-/** The `--report-json` file, opened before the import runs (null without the option). */
-async function openReport(options: OutputOptions): Promise<Writable | null> {
-  return options.reportJson ? await openFile(options.reportJson, '--report-json') : null;
+/**
+ * The `--report-json` file, opened before the import runs (null without the option); when it
+ * cannot be, the output opened before it is discarded: nothing is written.
+ */
+async function openReport(options: OutputOptions, out: ImportOutput): Promise<Writable | null> {
+  try {
+    return options.reportJson ? await openFile(options.reportJson, '--report-json') : null;
+  } catch (err) {
+    out.discard();
+    throw err;
+  }
 }
 
 async function runImport(make: (onProgress: (r: number, t: number | undefined) => void) => ImportRun, options: OutputOptions, io: ImportCommandIo): Promise<void> {
-  const out = await openOutput(options.output, io);
-  const reportOut = await openReport(options);
+  const out = await ImportOutput.open(options.output, io.stdout);
+  const reportOut = await openReport(options, out);
   const bar = progressBar(io.stderr);
-  const run = make(bar.update);
+  let run: ImportRun;
   try {
-    for await (const record of run.records) await writeLine(out, `${JSON.stringify(record)}\n`);
-  } finally {
+    run = make(bar.update);
+  } catch (err) {
     bar.stop();
-    await closeOutput(out, io);
+    out.discard();
+    throw err;
   }
+  await writeRecords(out, run.records, () => bar.stop());
   await writeReport(run.report, options, io, reportOut);
 }
 
@@ -173,28 +183,36 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .option('-o, --output <file>', 'write NDJSON here instead of stdout')
     .option('--report-json <file>', 'also write the report as JSON')
     .action(async (files: string[], options: OutputOptions) => {
-      const out = await openOutput(options.output, io);
-      const reportOut = await openReport(options);
-      const all: VenueRecord[] = [];
-      const rejected: Array<{ file: string; line: number; message: string }> = [];
-      for (const file of files) {
-        const { venues, rejects } = await readVenues(file, { onInvalid: 'skip' });
-        if (venues.length === 0) throw noVenueRecords(file, rejects);
-        all.push(...venues);
-        for (const r of rejects) rejected.push({ file, line: r.line, message: r.error.message });
-      }
-      const { mergeVenues } = await import('../import/merge.js');
-      const { records, report } = mergeVenues(all);
-      // Records readVenues rejected count as read and skipped, so the report still adds up.
-      for (const r of rejected) {
-        report.read++;
-        report.skip('invalid_input_record', `${r.file}:${r.line}`, r.message.slice(0, 200));
-      }
+      const out = await ImportOutput.open(options.output, io.stdout);
+      const reportOut = await openReport(options, out);
+      let merged: Awaited<ReturnType<typeof mergeFiles>>;
       try {
-        for (const record of records) await writeLine(out, `${JSON.stringify(record)}\n`);
-      } finally {
-        await closeOutput(out, io);
+        merged = await mergeFiles(files);
+      } catch (err) {
+        out.discard();
+        throw err;
       }
-      await writeReport(report, options, io, reportOut);
+      await writeRecords(out, merged.records);
+      await writeReport(merged.report, options, io, reportOut);
     });
+}
+
+/** The merge of the imported files' venues, and its report. */
+async function mergeFiles(files: readonly string[]) {
+  const all: VenueRecord[] = [];
+  const rejected: Array<{ file: string; line: number; message: string }> = [];
+  for (const file of files) {
+    const { venues, rejects } = await readVenues(file, { onInvalid: 'skip' });
+    if (venues.length === 0) throw noVenueRecords(file, rejects);
+    all.push(...venues);
+    for (const r of rejects) rejected.push({ file, line: r.line, message: r.error.message });
+  }
+  const { mergeVenues } = await import('../import/merge.js');
+  const { records, report } = mergeVenues(all);
+  // Records readVenues rejected count as read and skipped, so the report still adds up.
+  for (const r of rejected) {
+    report.read++;
+    report.skip('invalid_input_record', `${r.file}:${r.line}`, r.message.slice(0, 200));
+  }
+  return { records, report };
 }
