@@ -37,25 +37,31 @@ export function dataFingerprint(path: string): string {
   }
 }
 
-/** Records `dataPath` as the origin of the live directory `dir` (its base is that file now). */
-export function recordDataOrigin(dir: string, dataPath: string): void {
+/** Records `fingerprint` (dataFingerprint of --data) as the origin of the live directory `dir` (its base is that file now). */
+export function recordDataOrigin(dir: string, fingerprint: string): void {
   const file = join(dir, DATA_ORIGIN_FILE);
   const temporary = `${file}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify({ fingerprint: dataFingerprint(dataPath) })}\n`);
+  writeFileSync(temporary, `${JSON.stringify({ fingerprint })}\n`);
   renameSync(temporary, file);
 }
 
-/**
- * Whether `dataPath` is the file the live directory `dir` recorded as its origin; undefined
- * when the directory recorded none (made before this record existed) or it cannot be read.
- */
-export function isDataOrigin(dir: string, dataPath: string): boolean | undefined {
+/** The fingerprint the live directory `dir` recorded as its origin; undefined when it recorded none (made before this record existed) or it cannot be read. */
+export function recordedDataOrigin(dir: string): string | undefined {
   const file = join(dir, DATA_ORIGIN_FILE);
   if (!existsSync(file)) return undefined;
   try {
     const { fingerprint } = JSON.parse(readFileSync(file, 'utf8')) as { fingerprint?: unknown };
-    return typeof fingerprint === 'string' ? fingerprint === dataFingerprint(dataPath) : undefined;
+    return typeof fingerprint === 'string' ? fingerprint : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether `dataPath` is the file the live directory `dir` recorded as its origin; undefined
+ * when the directory recorded none or it cannot be read.
+ */
+export function isDataOrigin(dir: string, dataPath: string): boolean | undefined {
+  const recorded = recordedDataOrigin(dir);
+  return recorded === undefined ? undefined : recorded === dataFingerprint(dataPath);
 }

@@ -17,10 +17,11 @@
  * Writes (batches, compaction steps) run one at a time, in arrival order. One process at a
  * time holds the live directory (live-dir-lock.ts): a second service on it is refused.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Engine } from '../engine.js';
+import { VenueSearchError } from '../errors.js';
 import type { RemoveResult, UpsertResult } from '../live/live-changes.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { restoreSnapshotInSteps } from '../snapshot/read-snapshot.js';
@@ -29,7 +30,7 @@ import type { CompactionJob } from './compaction-worker.js';
 import { CompactionFailedError, Compactor, type CompactorStart } from './compactor.js';
 import { LiveDirLock } from './live-dir-lock.js';
 import { applyLogged } from './fold-changes.js';
-import { recordDataOrigin } from './data-origin.js';
+import { DATA_ORIGIN_FILE, dataFingerprint, recordDataOrigin, recordedDataOrigin } from './data-origin.js';
 
 export interface LiveVenuesOptions {
   /** The venues file or snapshot the service was started with. */
@@ -59,6 +60,30 @@ export interface CompactionReport {
   readonly swapMs: number;
   /** Where the time went: the worker's phases and the main thread's steps, ms. */
   readonly phases: Readonly<Record<string, number>>;
+}
+
+/**
+ * Records --data as the live directory's origin, after checking it is the file the directory
+ * started from when the change log holds batches: those were made over that file, and
+ * replaying them over another (a new export shipped to the machine) could undo or repeat its
+ * own changes, silently. Such a start is refused, naming the ways out; the recorded origin is
+ * never overwritten then. With an empty log there is nothing to replay: the new file is
+ * recorded.
+ */
+function checkAndRecordDataOrigin(dir: string, dataPath: string): void {
+  const fingerprint = dataFingerprint(dataPath);
+  const recorded = recordedDataOrigin(dir);
+  if (recorded === fingerprint) return;
+  const log = join(dir, 'changes.log');
+  if (recorded !== undefined && existsSync(log) && statSync(log).size > 0) {
+    throw new VenueSearchError(
+      'invalid_data',
+      `--data ${dataPath} is not the file ${dir} started from (its fingerprint is in ${join(dir, DATA_ORIGIN_FILE)}), and ${log} holds changes made over that file: ` +
+        `start with that file, or with a fresh --live-dir to serve ${dataPath} without those changes; if ${dataPath} holds the same venues (a snapshot of that file), remove ${join(dir, DATA_ORIGIN_FILE)} to record it instead`,
+      { param: '--data', value: dataPath },
+    );
+  }
+  recordDataOrigin(dir, fingerprint);
 }
 
 export class LiveVenues {
@@ -97,7 +122,7 @@ export class LiveVenues {
     try {
       const basePath = LiveVenues.basePath(options);
       // while the base is --data itself, the directory records which file that is (data-origin.ts)
-      if (basePath === options.dataPath) recordDataOrigin(options.dir, options.dataPath);
+      if (basePath === options.dataPath) checkAndRecordDataOrigin(options.dir, options.dataPath);
       const engine = await options.load(basePath);
       const { log, entries, tornBytes } = await ChangeLog.open(join(options.dir, 'changes.log'));
       applyLogged(engine, ...entries.map((e) => e.change));
