@@ -35,7 +35,10 @@ export function isSnapshotFile(path: string): boolean {
  */
 export function dataFileProblem(path: string): string | null {
   if (!existsSync(path)) return `data file not found: ${path} (give a venues NDJSON, JSON or GeoJSON file, or a snapshot, with --data)`;
-  if (!statSync(path).isFile()) return `--data must be a file; ${path} is not`;
+  const stat = statSync(path);
+  if (!stat.isFile()) return `--data must be a file; ${path} is not`;
+  // as `snapshot` refuses it: an export that failed, not a data set (a live directory's base is written whole, so there it is damage)
+  if (stat.size === 0) return `${path} is empty: it holds no venue records (an empty file is a mistake, not a data set)`;
   try {
     closeSync(openSync(path, 'r'));
   } catch (err) {

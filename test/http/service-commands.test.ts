@@ -145,9 +145,13 @@ describe('operator commands', () => {
     writeFileSync(csv, 'name,lat,lon,country\nAbbey Dore,51.96667,-2.9,GB\n');
     const dir = join(tmp, 'dir.ndjson');
     mkdirSync(dir, { recursive: true });
+    // audit 59e: an empty file was served as 0 venues (an export that failed)
+    const empty = join(tmp, 'empty.vsnap');
+    writeFileSync(empty, '');
     const cases: [string, RegExp][] = [
       [join(tmp, 'missing.ndjson'), /data file not found: .*missing\.ndjson/],
       [dir, /must be a file; .*dir\.ndjson/],
+      [empty, /empty\.vsnap is empty: it holds no venue records \(an empty file is a mistake, not a data set\)/],
       [bad, /bad\.ndjson.*line 1.*"x".*location/],
       [malformed, /cannot load .*malformed\.ndjson: line 2: malformed JSON/],
       [csv, /cannot load .*gb_places_geonames\.csv: line 1: not a venues file \(NDJSON, a JSON array or GeoJSON\), line 1 is not JSON: /],
