@@ -9,7 +9,7 @@
  * (it was never acknowledged). A bad line before the last is damage, not a crash: reading
  * refuses the file, naming the line.
  */
-import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -34,8 +34,8 @@ export function logLine(entry: LogEntry): string {
  * The entries of the log at `path` ([] when there is none), and the byte length of its
  * complete lines (what is left when a torn last line is cut off).
  */
-export function readLog(path: string): { entries: LogEntry[]; goodBytes: number; tornBytes: number } {
-  if (!existsSync(path)) return { entries: [], goodBytes: 0, tornBytes: 0 };
+export function readLog(path: string): { entries: LogEntry[]; goodBytes: number; tornBytes: number; tornWhole: boolean } {
+  if (!existsSync(path)) return { entries: [], goodBytes: 0, tornBytes: 0, tornWhole: false };
   const bytes = readFileSync(path);
   const entries: LogEntry[] = [];
   let at = 0;
@@ -48,7 +48,7 @@ export function readLog(path: string): { entries: LogEntry[]; goodBytes: number;
     if (entry === null || nl < 0) {
       // Only the last line may be torn by a crash (a line without its newline is torn too:
       // the batch was acknowledged only after the whole line was on disk).
-      if (nl < 0 || nl === bytes.length - 1) return { entries, goodBytes: at, tornBytes: bytes.length - at };
+      if (nl < 0 || nl === bytes.length - 1) return { entries, goodBytes: at, tornBytes: bytes.length - at, tornWhole: nl >= 0 };
       throw new VenueSearchError('invalid_data', `change log ${path} is damaged at line ${lineNo} (not the last line, so not a torn write)`, { param: 'path', value: path, line: lineNo });
     }
     if (entry.seq !== (entries.at(-1)?.seq ?? entry.seq - 1) + 1) {
@@ -57,7 +57,7 @@ export function readLog(path: string): { entries: LogEntry[]; goodBytes: number;
     entries.push(entry);
     at = end + 1;
   }
-  return { entries, goodBytes: bytes.length, tornBytes: 0 };
+  return { entries, goodBytes: bytes.length, tornBytes: 0, tornWhole: false };
 }
 
 /** The entry of one log line (without its newline), or null when it is not a whole, intact line. */
@@ -76,6 +76,19 @@ export function parseLine(line: string): LogEntry | null {
   if (o.op === 'upsert' && Array.isArray(o.records)) return { seq: o.seq, change: { op: 'upsert', records: o.records as VenueRecord[] } };
   if (o.op === 'remove' && Array.isArray(o.ids)) return { seq: o.seq, change: { op: 'remove', ids: o.ids as string[] } };
   return null;
+}
+
+/** Appends the log's bytes from `from` on to `<path>.torn` and syncs it (ChangeLog.open, before it cuts them). */
+function keepTornBytes(path: string, from: number): void {
+  const torn = readFileSync(path).subarray(from);
+  const fd = openSync(`${path}.torn`, 'a');
+  try {
+    writeFileSync(fd, torn);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  syncDirectory(dirname(path));
 }
 
 /** {@link syncDirectory} without blocking the thread (the compaction runs beside queries). */
@@ -147,11 +160,16 @@ export class ChangeLog {
 
   /**
    * Opens (creating it if needed) the log at `path`, cutting off a torn last line; returns its
-   * entries and the bytes cut (0 when none: a torn line is a batch that was never acknowledged).
+   * entries and the bytes cut (0 when none). A last line without its newline is a write a
+   * crash interrupted: a batch never acknowledged. A whole last line whose checksum fails
+   * (`tornWhole`) is most likely the same (a crash may persist a write's pages out of order),
+   * but may be damage since it was written: either way it cannot be replayed, and its bytes
+   * are appended to `<path>.torn` (synced) before the cut, so nothing is thrown away.
    */
-  static async open(path: string): Promise<{ log: ChangeLog; entries: LogEntry[]; tornBytes: number }> {
-    const { entries, goodBytes, tornBytes } = readLog(path);
+  static async open(path: string): Promise<{ log: ChangeLog; entries: LogEntry[]; tornBytes: number; tornWhole: boolean }> {
+    const { entries, goodBytes, tornBytes, tornWhole } = readLog(path);
     if (tornBytes > 0) {
+      keepTornBytes(path, goodBytes);
       const fd = openSync(path, 'r+');
       try {
         ftruncateSync(fd, goodBytes);
@@ -164,7 +182,7 @@ export class ChangeLog {
     log.handle = await open(path, 'a');
     await log.handle.sync();
     syncDirectory(dirname(path));
-    return { log, entries, tornBytes };
+    return { log, entries, tornBytes, tornWhole };
   }
 
   /**

@@ -102,7 +102,7 @@ export class LiveVenues {
     /** This process's hold on the live directory (one service per directory). */
     private readonly lock: LiveDirLock,
     /** What open found: the log's batches replayed over the base, and the bytes of a torn last line cut off (0: none). */
-    readonly opened: { readonly batches: number; readonly tornBytes: number } = { batches: 0, tornBytes: 0 },
+    readonly opened: { readonly batches: number; readonly tornBytes: number; readonly tornWhole?: boolean } = { batches: 0, tornBytes: 0 },
   ) {
     this.engine = engine;
     this.log = log;
@@ -124,9 +124,9 @@ export class LiveVenues {
       // while the base is --data itself, the directory records which file that is (data-origin.ts)
       if (basePath === options.dataPath) checkAndRecordDataOrigin(options.dir, options.dataPath);
       const engine = await options.load(basePath);
-      const { log, entries, tornBytes } = await ChangeLog.open(join(options.dir, 'changes.log'));
+      const { log, entries, tornBytes, tornWhole } = await ChangeLog.open(join(options.dir, 'changes.log'));
       applyLogged(engine, ...entries.map((e) => e.change));
-      const live = new LiveVenues(engine, log, options, new Compactor(basePath, log.path, log.lastSeq), lock, { batches: entries.length, tornBytes });
+      const live = new LiveVenues(engine, log, options, new Compactor(basePath, log.path, log.lastSeq), lock, tornBytes > 0 ? { batches: entries.length, tornBytes, tornWhole } : { batches: entries.length, tornBytes });
       // A log replayed past the threshold (a service stopped before its compaction ran) is
       // compacted now, not at the next change.
       live.maybeCompact();

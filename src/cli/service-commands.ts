@@ -507,8 +507,13 @@ async function serve(options: ServeOptions): Promise<void> {
   const lines = await servingLines(options, port, dev, 1, live === null ? options.data : LiveVenues.basePath({ dataPath: options.data, dir: live.dir }));
   if (live !== null) {
     const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
-    const { batches, tornBytes } = live.live.opened;
-    const torn = tornBytes > 0 ? `; cut a torn last line of ${tornBytes} bytes from the log, a batch never acknowledged` : '';
+    const { batches, tornBytes, tornWhole } = live.live.opened;
+    const torn =
+      tornBytes === 0
+        ? ''
+        : tornWhole === true
+          ? `; cut a damaged last line of ${tornBytes} bytes from the log (its checksum fails: a write a crash interrupted, or damage since; kept in changes.log.torn)`
+          : `; cut a torn last line of ${tornBytes} bytes from the log, a batch never acknowledged (kept in changes.log.torn)`;
     lines.splice(
       1,
       0,

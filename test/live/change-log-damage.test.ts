@@ -1,0 +1,60 @@
+/**
+ * A change log's last line that cannot be replayed is cut at the next start, and its bytes
+ * are kept in `changes.log.torn` (audit 59e: a whole last line with a flipped byte was cut and
+ * thrown away as "a batch never acknowledged"). A bad line before the last is refused.
+ * Oracle: the bytes written here by hand, and node:zlib's crc32 of the JSON.
+ */
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ChangeLog } from '../../src/changelog/change-log.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'change-log-damage-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** One log line as the format says: the JSON's crc32 in 8 hex digits, a space, the JSON, a newline. */
+function line(seq: number, ids: string[]): string {
+  const json = JSON.stringify({ seq, op: 'remove', ids });
+  return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
+}
+
+describe('a change log whose last line cannot be replayed', () => {
+  it('a whole last line with a flipped byte: cut, reported as whole, its bytes kept in changes.log.torn', async () => {
+    const path = join(dir, 'flipped.log');
+    const last = line(2, ['b', 'c']);
+    const flipped = last.replace('"c"', '"d"'); // same length, newline kept, checksum now wrong
+    writeFileSync(path, line(1, ['a']) + flipped);
+    const { log, entries, tornBytes, tornWhole } = await ChangeLog.open(path);
+    await log.close();
+    expect(entries.map((e) => e.seq)).toEqual([1]);
+    expect(tornBytes).toBe(Buffer.byteLength(flipped));
+    expect(tornWhole).toBe(true);
+    expect(readFileSync(path, 'utf8')).toBe(line(1, ['a']));
+    expect(readFileSync(`${path}.torn`, 'utf8')).toBe(flipped);
+  });
+
+  it('a last line without its newline: cut as a write a crash interrupted, kept too; a later cut is appended', async () => {
+    const path = join(dir, 'torn.log');
+    const partial = line(2, ['b']).slice(0, 20);
+    writeFileSync(path, line(1, ['a']) + partial);
+    const first = await ChangeLog.open(path);
+    await first.log.close();
+    expect(first.tornWhole).toBe(false);
+    expect(readFileSync(`${path}.torn`, 'utf8')).toBe(partial);
+    appendFileSync(path, 'x');
+    const second = await ChangeLog.open(path);
+    await second.log.close();
+    expect(readFileSync(`${path}.torn`, 'utf8')).toBe(`${partial}x`);
+  });
+
+  it('a bad line before the last is refused, naming it, and nothing is cut or kept aside', async () => {
+    const path = join(dir, 'middle.log');
+    const text = line(1, ['a']).replace('"a"', '"z"') + line(2, ['b']);
+    writeFileSync(path, text);
+    await expect(ChangeLog.open(path)).rejects.toThrow(`change log ${path} is damaged at line 1 (not the last line, so not a torn write)`);
+    expect(readFileSync(path, 'utf8')).toBe(text);
+    expect(existsSync(`${path}.torn`)).toBe(false);
+  });
+});
