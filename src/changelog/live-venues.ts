@@ -19,7 +19,7 @@
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Engine } from '../engine.js';
 import { VenueSearchError } from '../errors.js';
 import type { RemoveResult, UpsertResult } from '../live/live-changes.js';
@@ -60,6 +60,20 @@ export interface CompactionReport {
   readonly swapMs: number;
   /** Where the time went: the worker's phases and the main thread's steps, ms. */
   readonly phases: Readonly<Record<string, number>>;
+}
+
+/**
+ * Creates `dir` and any missing parent. A recursive mkdir reports ENOENT for a parent on a
+ * read-only file system; the folder's own mkdir then tells the real cause (EROFS, EACCES),
+ * so that the message names it (audit 59e: "its folder does not exist" on a read-only mount).
+ */
+function makeDirectory(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync(dirname(dir))) throw err;
+    mkdirSync(dir);
+  }
 }
 
 /**
@@ -117,7 +131,7 @@ export class LiveVenues {
 
   /** Loads the base and replays the log over it. */
   static async open(options: LiveVenuesOptions): Promise<LiveVenues> {
-    mkdirSync(options.dir, { recursive: true });
+    makeDirectory(options.dir);
     const lock = LiveDirLock.acquire(options.dir);
     try {
       const basePath = LiveVenues.basePath(options);
