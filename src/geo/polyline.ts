@@ -201,5 +201,5 @@ function appendLeg(out: number[], latA: number, lonA: number, latB: number, lonB
  * next searches ("weak objects" in --trace-deopt), a cost paid in the first searches after
  * each major collection.
  */
-export const ROUTE_SHAPE_ANCHOR = new PreparedRoute([51.5, 51.5001], [-0.1, -0.1001]);
+export const ROUTE_SHAPE_ANCHOR = new PreparedRoute(Float64Array.of(51.5, 51.5001), Float64Array.of(-0.1, -0.1001));
 

@@ -419,8 +419,10 @@ function resolveArea(valid: ValidBody): SearchArea {
   const { locations, mode } = valid.body;
   const radius = mode.maxDistance;
   if (mode.mode === 'PATH' && locations.length > 1) {
-    const lats = locations.map((l) => l.lat);
-    const lons = locations.map((l) => l.lon);
+    // typed arrays, as the shape anchor's: the route's constructor sees one kind of argument
+    // (arrays from map() are holey or packed, doubles or small integers, by their values)
+    const lats = Float64Array.from(locations, (l) => l.lat);
+    const lons = Float64Array.from(locations, (l) => l.lon);
     const route = new PreparedRoute(lats, lons);
     const c = routeHalfwayPoint(route);
     return { centerLat: c.lat, centerLon: c.lon, radius, route };
