@@ -23,7 +23,7 @@ import { maskKeys } from '../accounts/keys.js';
 import { OPENAPI_HEAD } from '../service/openapi-document.js';
 import { requestLogOptions } from '../service/request-log.js';
 import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.js';
-import { clientErrorResponse } from './client-errors.js';
+import { clientErrorResponse, connectResponse, expectationResponse } from './client-errors.js';
 import { HttpError, toErrorResponse, withRequestDetails } from './http-errors.js';
 import { addMethodNotAllowedRoutes, collectMethods, methodNotAllowed, type MethodNotAllowedConfig } from './method-not-allowed.js';
 import { sharedRefSerializers } from './serializers.js';
@@ -82,7 +82,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Once a request's headers are in, Node enforces the larger of requestTimeout and
     // headersTimeout (60 s by default, which fastify leaves): set both, so that a body
     // trickled byte by byte is bounded as the headers are.
-    http: { headersTimeout: requestTimeout, ...(options.timeoutCheckIntervalMs === undefined ? {} : { connectionsCheckingInterval: options.timeoutCheckIntervalMs }) },
+    // requireHostHeader off: a request without Host is answered by the onRequest hook below,
+    // in the envelope with a Request-Id, not by Node's bare 400
+    http: {
+      headersTimeout: requestTimeout,
+      requireHostHeader: false,
+      ...(options.timeoutCheckIntervalMs === undefined ? {} : { connectionsCheckingInterval: options.timeoutCheckIntervalMs }),
+    },
     logger: requestLogOptions(options.logger),
     bodyLimit: options.bodyLimitBytes ?? 64 * 1024,
     requestTimeout,
@@ -113,6 +119,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // one compiled serializer for all the error entries that are the envelope's $ref alone
     schemaController: { compilersFactory: { buildSerializer: sharedRefSerializers() } },
   });
+  // what Node would answer itself, outside the envelope (a CONNECT: nothing at all)
+  app.server.on('connect', connectResponse);
+  app.server.on('checkExpectation', expectationResponse);
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -120,6 +129,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(createValidatorCompiler());
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
+    // RFC 9112 3.2: an HTTP/1.1 request without Host is a 400
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      reply.header('connection', 'close');
+      throw new HttpError('malformed_request', 'an HTTP/1.1 request needs a Host header');
+    }
     if (closing) {
       reply.header('connection', 'close');
       throw new HttpError('service_unavailable', 'the service is shutting down; retry the request (it was not charged)');

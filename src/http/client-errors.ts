@@ -6,7 +6,7 @@
  * it, as Node's own handler does. A reset or already-closed socket gets nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { HttpError, toErrorResponse } from './http-errors.js';
 
@@ -21,18 +21,46 @@ function errorFor(code: string | undefined): HttpError {
   }
 }
 
+/** Writes `error`'s envelope as a whole HTTP/1.1 response on `socket` (then closed by the caller). */
+function writeEnvelope(socket: Duplex, error: HttpError): void {
+  const response = toErrorResponse(error);
+  const body = JSON.stringify(response.body);
+  if (!socket.writable) return;
+  const extra = Object.entries(response.headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.write(
+    `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? 'Error'}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}` +
+      // every response carries a Request-Id (docs/http.md); there is no request to log it with
+      `Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** A fastify `clientErrorHandler`: the envelope, then the socket is closed. */
 export function clientErrorResponse(err: NodeJS.ErrnoException, socket: Duplex): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const response = toErrorResponse(errorFor(err.code));
-  const body = JSON.stringify(response.body);
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? 'Error'}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        // every response carries a Request-Id (docs/http.md); there is no request to log it with
-        `Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
+  writeEnvelope(socket, errorFor(err.code));
   socket.destroy(err);
+}
+
+/**
+ * The server's `connect` listener: a CONNECT (a proxy tunnel request) is no request for a
+ * path, so Node hands it to this event, and without a listener closed the socket with no
+ * answer. It is a 405 in the envelope.
+ */
+export function connectResponse(_request: IncomingMessage, socket: Duplex): void {
+  writeEnvelope(socket, new HttpError('method_not_allowed', 'CONNECT is not served: this service is not a proxy'));
+  socket.end();
+}
+
+/**
+ * The server's `checkExpectation` listener: an `Expect` header other than `100-continue`,
+ * which Node answered with a bare 417 of its own. A 417 in the envelope.
+ */
+export function expectationResponse(request: IncomingMessage, response: ServerResponse): void {
+  const failed = toErrorResponse(new HttpError('expectation_failed', `Expect ${JSON.stringify(String(request.headers.expect ?? '').slice(0, 100))} is not supported; only 100-continue is`));
+  const body = JSON.stringify(failed.body);
+  response.writeHead(failed.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'request-id': randomUUID(), connection: 'close' });
+  response.end(body);
 }

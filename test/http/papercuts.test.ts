@@ -118,10 +118,23 @@ describe('every error reaching a client is the envelope', () => {
     expect(res.headers['request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('404 for a method the router does not know (PROPFIND)', async () => {
+  it('405 with Allow for a method the router did not know (PROPFIND; audit 59c: a 404)', async () => {
     const res = await rawExchange(port, 'PROPFIND /v1/find HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-    expect([404, 405]).toContain(res.status);
-    expectEnvelope(res, res.status, res.status === 404 ? 'route_not_found' : 'method_not_allowed');
+    expectEnvelope(res, 405, 'method_not_allowed');
+    expect(res.headers['allow']).toBe('GET');
+  });
+
+  it('what Node answered itself is the envelope with a Request-Id: no Host, an unknown Expect, CONNECT (audit 59c)', async () => {
+    const noHost = await rawExchange(port, 'GET /v1/find?q=a HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expectEnvelope(noHost, 400, 'malformed_request');
+    expect(JSON.parse(noHost.body)).toMatchObject({ message: 'an HTTP/1.1 request needs a Host header' });
+    // HTTP/1.0 has no Host requirement: it is routed (here: no key, a 401)
+    expect((await rawExchange(port, 'GET /v1/find?q=a HTTP/1.0\r\n\r\n')).status).toBe(401);
+    const expectation = await rawExchange(port, 'GET /v1/find?q=a HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nConnection: close\r\n\r\n');
+    expectEnvelope(expectation, 417, 'expectation_failed');
+    const tunnel = await rawExchange(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expectEnvelope(tunnel, 405, 'method_not_allowed');
+    for (const res of [noHost, expectation, tunnel]) expect(res.headers['request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('400 for a body that is not JSON, and for a Content-Length that does not match', async () => {
