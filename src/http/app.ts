@@ -136,7 +136,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
     if (closing) {
       reply.header('connection', 'close');
-      throw new HttpError('service_unavailable', 'the service is shutting down; retry the request (it was not charged)');
+      // the operator routes are never billed: no word of charges there
+      const billed = !request.url.startsWith(`${ADMIN_PREFIX}/`);
+      throw new HttpError('service_unavailable', `the service is shutting down; retry the request${billed ? ' (it was not charged)' : ''}`);
     }
     const malformed = malformedQueryParam(request.url);
     if (malformed !== undefined) throw new HttpError('invalid_url', `query parameter ${JSON.stringify(malformed)} is not valid percent-encoded UTF-8`, malformed);
