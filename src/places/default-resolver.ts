@@ -136,20 +136,10 @@ export class DefaultPlaceResolver implements PlaceResolver {
     return byLength;
   }
 
-  /**
-   * The place key of `name` and its gazetteer candidates, or those of the same name with `&` for "and" or "and" for `&`
-   * ("Elephant and Castle" is the gazetteer's "Elephant & Castle"), when only that one is
-   * known: placeKey turns `&` into a space, so the two spellings have different keys.
-   */
+  /** The place key of `name` and its gazetteer candidates. */
   private knownKey(name: string): { key: string; entries: readonly GazetteerEntry[] } {
     const key = placeKey(name);
-    const entries = this.candidates(key);
-    if (entries.length > 0 || this.learnt.area(key) !== undefined) return { key, entries };
-    for (const other of andSpellings(name, key)) {
-      const otherEntries = this.candidates(other);
-      if (otherEntries.length > 0 || this.learnt.area(other) !== undefined) return { key: other, entries: otherEntries };
-    }
-    return { key, entries };
+    return { key, entries: this.candidates(key) };
   }
 
   /** Rules 2 and 3 for one name: a learnt place (or undefined) and the gazetteer candidates. */
@@ -198,14 +188,6 @@ export class DefaultPlaceResolver implements PlaceResolver {
     }
     return all;
   }
-}
-
-/** The other place keys `name` (whose key is `key`) may be written with: `&` as "and", "and" as `&`. */
-function andSpellings(name: string, key: string): string[] {
-  const out: string[] = [];
-  if (name.includes('&')) out.push(placeKey(name.replace(/&/g, ' and ')));
-  if (/\band\b/.test(key)) out.push(key.replace(/\band\b/g, ' ').replace(/ +/g, ' ').trim());
-  return out;
 }
 
 /**

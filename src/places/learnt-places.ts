@@ -41,7 +41,10 @@ export class LearntPlaces {
   /** Places as saved by {@link toJSON} (a snapshot), without the records. */
   static fromJSON(saved: LearntPlacesJson): LearntPlaces {
     const places = new LearntPlaces([]);
-    for (const [key, p] of saved.areas) places.areas.set(key, p);
+    // Keyed again by the place's name: a snapshot written before `&` was keyed as "and"
+    // (2026-11-29) holds "elephant castle" for "Elephant & Castle" (a key is the placeKey of
+    // every spelling of its group, so of the name kept).
+    for (const [, p] of saved.areas) places.areas.set(placeKey(p.name), p);
     for (const [code, p] of saved.postcodes) places.postcodes.set(code, p);
     return places;
   }

@@ -1,7 +1,8 @@
 /**
  * Normal form of a place name for lookup: accents dropped, lower case, apostrophes removed,
- * every other non-letter-or-digit a single space, "saint" written "st" ("St. Albans",
- * "Saint Albans" and "st albans" are one key).
+ * `&` written "and", every other non-letter-or-digit a single space, "saint" written "st"
+ * ("St. Albans", "Saint Albans" and "st albans" are one key; so are "Elephant & Castle" and
+ * "Elephant and Castle", whichever the gazetteer or the venues' addresses spell).
  */
 export function placeKey(name: string): string {
   return name
@@ -9,6 +10,7 @@ export function placeKey(name: string): string {
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/['\u2019\u2018`]/g, '')
+    .replace(/&/g, ' and ')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim()
     .replace(/\bsaint\b/g, 'st');

@@ -273,6 +273,15 @@ describe('names written another way: "and" for "&", a city by its first word (sy
   // en.wikipedia.org/wiki/Stoke-on-Trent infobox: 53°00′09″N 2°11′10″W (Hanley)
   const STOKE_ON_TRENT = { lat: 53.0025, lon: -2.1861 };
 
+  it('both spellings are one place when the venues\' addresses teach one of them (audit 59b: 949 m apart on the FHRS data)', () => {
+    // addresses spelling the area "Elephant And Castle" (as FHRS London's do) and a few "Elephant & Castle"
+    const addressed = venuesAround('e', 51.4945, -0.1, 30).map((v, i) => ({ ...v, formattedAddress: `${i} New Kent Road, ${i % 5 === 0 ? 'Elephant & Castle' : 'Elephant And Castle'}, London SE1 6TJ` }));
+    const engine = createEngine([...addressed, ...venuesAround('l', 51.51, -0.13, 30)]);
+    const places = ['Elephant and Castle', 'Elephant & Castle', 'elephant AND castle'].map((name) => engine.find({ q: 'arms', location: name, limit: 1 }, { now: 0 }).resolvedPlace!);
+    for (const p of places) expect({ Lat: p.Lat, Lon: p.Lon }).toEqual({ Lat: places[0]!.Lat, Lon: places[0]!.Lon });
+    expect(metres(centreOf(engine, 'Elephant & Castle'), ELEPHANT)).toBeLessThan(1500);
+  });
+
   it('"Elephant and Castle" and "Elephant & Castle" are the same place, within 1.5 km of the junction (the area around it)', () => {
     const london = createEngine(venuesAround('l', 51.5, -0.1, 40));
     for (const name of ['Elephant and Castle', 'Elephant & Castle', 'elephant AND castle']) expect(metres(centreOf(london, name), ELEPHANT), name).toBeLessThan(1500);
