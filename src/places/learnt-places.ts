@@ -41,10 +41,11 @@ export class LearntPlaces {
   /** Places as saved by {@link toJSON} (a snapshot), without the records. */
   static fromJSON(saved: LearntPlacesJson): LearntPlaces {
     const places = new LearntPlaces([]);
-    // Keyed again by the place's name: a snapshot written before `&` was keyed as "and"
+    // A name holding "&" is keyed again: a snapshot written before `&` was keyed as "and"
     // (2026-11-29) holds "elephant castle" for "Elephant & Castle" (a key is the placeKey of
-    // every spelling of its group, so of the name kept).
-    for (const [, p] of saved.areas) places.areas.set(placeKey(p.name), p);
+    // every spelling of its group, so of the name kept). Other keys are as they were, and are
+    // not worked out again (a snapshot's start stays a read).
+    for (const [key, p] of saved.areas) places.areas.set(p.name.includes('&') ? placeKey(p.name) : key, p);
     for (const [code, p] of saved.postcodes) places.postcodes.set(code, p);
     return places;
   }
