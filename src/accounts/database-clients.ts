@@ -55,9 +55,8 @@ export function openSqliteFile(path: string): BetterSqlite3.Database {
   if (path !== ':memory:' && path !== '') {
     try {
       closeSync(openSync(path, 'wx', 0o600));
-    } catch (err) {
-      // already there: opened as it is; any other problem is new Database's to report
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return new Database(path);
+    } catch {
+      // already there (EEXIST): opened as it is; any other problem is new Database's to report
     }
   }
   return new Database(path);

@@ -45,10 +45,26 @@ async function openFile(path: string, option: string): Promise<Writable> {
   return out;
 }
 
-/** Writes `records` as NDJSON lines to the output, which is discarded (no partial file left) when anything fails. */
-async function writeRecords(out: ImportOutput, records: AsyncIterable<VenueRecord> | Iterable<VenueRecord>, finish: () => void = () => {}): Promise<void> {
+/**
+ * One import's output: the output (and `--report-json`) opened before any work, `produce`
+ * run, its records written as NDJSON lines, then the report. When anything fails the output
+ * is discarded: no partial file is left. `finish` runs once the records are written or the
+ * run failed (the progress bar stops).
+ */
+async function writeImport(
+  options: OutputOptions,
+  io: ImportCommandIo,
+  produce: () => Promise<{ records: AsyncIterable<VenueRecord> | Iterable<VenueRecord>; report: ImportReport }>,
+  finish: () => void = () => {},
+): Promise<void> {
+  const out = await ImportOutput.open(options.output, io.stdout);
+  let reportOut: Writable | null;
+  let report: ImportReport;
   try {
-    for await (const record of records) await out.writeLine(`${JSON.stringify(record)}\n`);
+    reportOut = await openReport(options);
+    const produced = await produce();
+    report = produced.report;
+    for await (const record of produced.records) await out.writeLine(`${JSON.stringify(record)}\n`);
     finish();
     await out.close();
   } catch (err) {
@@ -56,6 +72,7 @@ async function writeRecords(out: ImportOutput, records: AsyncIterable<VenueRecor
     out.discard();
     throw err;
   }
+  await writeReport(report, options, io, reportOut);
 }
 
 async function writeReport(report: ImportReport, options: OutputOptions, io: ImportCommandIo, reportOut: Writable | null): Promise<void> {
@@ -66,33 +83,14 @@ async function writeReport(report: ImportReport, options: OutputOptions, io: Imp
   }
 }
 
-/**
- * The `--report-json` file, opened before the import runs (null without the option); when it
- * cannot be, the output opened before it is discarded: nothing is written.
- */
-async function openReport(options: OutputOptions, out: ImportOutput): Promise<Writable | null> {
-  try {
-    return options.reportJson ? await openFile(options.reportJson, '--report-json') : null;
-  } catch (err) {
-    out.discard();
-    throw err;
-  }
+/** The `--report-json` file, opened before the import runs (null without the option). */
+async function openReport(options: OutputOptions): Promise<Writable | null> {
+  return options.reportJson ? await openFile(options.reportJson, '--report-json') : null;
 }
 
 async function runImport(make: (onProgress: (r: number, t: number | undefined) => void) => ImportRun, options: OutputOptions, io: ImportCommandIo): Promise<void> {
-  const out = await ImportOutput.open(options.output, io.stdout);
-  const reportOut = await openReport(options, out);
   const bar = progressBar(io.stderr);
-  let run: ImportRun;
-  try {
-    run = make(bar.update);
-  } catch (err) {
-    bar.stop();
-    out.discard();
-    throw err;
-  }
-  await writeRecords(out, run.records, () => bar.stop());
-  await writeReport(run.report, options, io, reportOut);
+  await writeImport(options, io, async () => make(bar.update), () => bar.stop());
 }
 
 function positiveNumber(value: string): number {
@@ -183,17 +181,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .option('-o, --output <file>', 'write NDJSON here instead of stdout')
     .option('--report-json <file>', 'also write the report as JSON')
     .action(async (files: string[], options: OutputOptions) => {
-      const out = await ImportOutput.open(options.output, io.stdout);
-      const reportOut = await openReport(options, out);
-      let merged: Awaited<ReturnType<typeof mergeFiles>>;
-      try {
-        merged = await mergeFiles(files);
-      } catch (err) {
-        out.discard();
-        throw err;
-      }
-      await writeRecords(out, merged.records);
-      await writeReport(merged.report, options, io, reportOut);
+      await writeImport(options, io, () => mergeFiles(files));
     });
 }
 

@@ -246,7 +246,8 @@ export class NameIndex {
    * within its typo budget ("red lino" finds "Red Lion" although "Lino" is a name word).
    */
   prepare(query: string, prefixKnown?: (word: string) => boolean, widened = false): PreparedNameQuery {
-    const texts = queryWords(query);
+    const typed = nameTokens(query);
+    const texts = queryWords(query, typed);
     if (texts.length === 0) return EMPTY_QUERY;
     const words: PreparedWord[] = [];
     let rarest = -1;
@@ -260,12 +261,11 @@ export class NameIndex {
       }
       words.push(w);
     }
-    return { words, whole: this.wholeQuery(query, texts.length), rarest, estimatedCandidates: best };
+    return { words, whole: this.wholeQuery(typed, texts.length), rarest, estimatedCandidates: best };
   }
 
-  /** PreparedNameQuery.whole of `query`, whose matched words are `matched` many. */
-  private wholeQuery(query: string, matched: number): Uint32Array | null {
-    const all = nameTokens(query);
+  /** PreparedNameQuery.whole of a query whose words as typed are `all`, and matched words `matched` many. */
+  private wholeQuery(all: readonly string[], matched: number): Uint32Array | null {
     if (all.length === matched || all.length > MAX_COUNTED_WORDS) return null;
     const ids = new Uint32Array(all.length);
     for (let k = 0; k < all.length; k++) {
@@ -674,8 +674,7 @@ function tokenQuality(word: PreparedWord, t: number): number {
 }
 
 /** A query's words as matched: normalised, filler words dropped when others remain, each once ("red red" means "red"). */
-function queryWords(query: string): string[] {
-  const texts = nameTokens(query);
+function queryWords(query: string, texts: readonly string[] = nameTokens(query)): string[] {
   const significant = texts.filter((w) => !OPTIONAL_QUERY_WORDS.has(w));
   return [...new Set(significant.length > 0 ? significant : texts)];
 }

@@ -17,9 +17,9 @@ const HORIZON_MS = 48 * 60 * MS_PER_MINUTE;
  * venue is read at its own arrival (departure + its travel), and must stay open
  * `stayMinutes` real minutes after it (a clock change during the stay: stateAcrossChange).
  * Per query, each time zone met costs two Intl calls (its UTC offset at the departure and
- * 48 hours later); while they agree, a venue's local minute within those 48 hours is arithmetic (a later one is read from the clock). A zone whose
- * clocks change inside the horizon is read from the clock per venue (memoised per UTC
- * minute). Set the venue's instant with `arriving`, then ask.
+ * 48 hours later); while they agree, a venue's local minute within those 48 hours is
+ * arithmetic. A zone whose clocks change inside the horizon, and an arrival past it, are read
+ * from the clock per venue (memoised per UTC minute). Set the venue's instant with `arriving`, then ask.
  */
 export class ArrivalStates {
   private readonly opening: OpeningStates;

@@ -8,34 +8,14 @@
 // The service starts from a snapshot of the fixtures, as an operator serves one (20 starts:
 // test/support/fixtures-snapshot.ts). Compactions write their own snapshot in the live
 // directory, so every base of the test is a snapshot.
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { loadEngineFile } from '../../src/cli/load-engine.js';
-import { LiveVenues } from '../../src/changelog/live-venues.js';
+import { describe, expect, it } from 'vitest';
 import { loadFixtureVenues } from '../search/support.js';
-import { writeFixturesSnapshot } from '../support/fixtures-snapshot.js';
-import { spawnPortServer } from '../support/port-server.js';
 import { seeded } from './change-stream.js';
+import { liveServerFixture } from './support/live-server-fixture.js';
 
 const TOKEN = 'crash-test-operator-token-42';
-const tmp = mkdtempSync(join(tmpdir(), 'live-crash-'));
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-const SERVER = join(import.meta.dirname, 'support', 'live-server.ts');
-const BASE_SNAPSHOT = writeFixturesSnapshot(tmp);
-
-async function startServer(liveDir: string): Promise<{ child: ChildProcess; base: string }> {
-  const { child, port } = await spawnPortServer(SERVER, [BASE_SNAPSHOT, liveDir, TOKEN, '400']);
-  children.push(child);
-  return { child, base: `http://127.0.0.1:${port}` };
-}
+const server = liveServerFixture('live-crash-', TOKEN);
 
 interface Sent {
   readonly kind: 'put' | 'delete';
@@ -47,7 +27,7 @@ interface Sent {
 
 describe('live data: SIGKILL during a stream of admin batches', () => {
   it('keeps every acknowledged batch and applies others all or nothing, over 20 kills', async () => {
-    const liveDir = join(tmp, 'live');
+    const liveDir = join(server.tmp, 'live');
     const rnd = seeded(20_26);
     const present = new Map<string, string>(loadFixtureVenues().map((r) => [r.id, r.name])); // id -> name known to be there
     const absent = new Set<string>();
@@ -55,7 +35,7 @@ describe('live data: SIGKILL during a stream of admin batches', () => {
     let unackedWhole = 0;
     let unackedAbsent = 0;
     for (let round = 0; round < 20; round++) {
-      const { child, base } = await startServer(liveDir);
+      const { child, base } = await server.start(liveDir, 400);
       const sent: Sent[] = [];
       let stop = false;
       const auth = { authorization: `Bearer ${TOKEN}` };
@@ -94,7 +74,7 @@ describe('live data: SIGKILL during a stream of admin batches', () => {
       await Promise.all(lanes);
 
       // The service's start path over the files the killed process left.
-      const live = await LiveVenues.open({ dataPath: BASE_SNAPSHOT, dir: liveDir, compactAfter: 0, load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine });
+      const live = await server.reopen(liveDir);
       const engine = live.engine;
       for (const s of sent) {
         const there = s.ids.filter((id) => engine.has(id) && (s.kind === 'delete' || engine.basic(id).name === s.name));

@@ -5,29 +5,16 @@
 // short and the next one fails (EFBIG), as writes on a full disk do (short, then ENOSPC).
 // Oracle: the batches the client saw acknowledged, read back by the service's start path
 // (LiveVenues.open, a fresh process's view of the files) and by the log reader.
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { loadEngineFile } from '../../src/cli/load-engine.js';
+import { describe, expect, it } from 'vitest';
 import { readLog } from '../../src/changelog/change-log.js';
-import { LiveVenues } from '../../src/changelog/live-venues.js';
-import { writeFixturesSnapshot } from '../support/fixtures-snapshot.js';
-import { spawnPortServer } from '../support/port-server.js';
+import { liveServerFixture } from './support/live-server-fixture.js';
 
 const TOKEN = 'disk-full-operator-token-42';
-const tmp = mkdtempSync(join(tmpdir(), 'live-disk-full-'));
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-const SERVER = join(import.meta.dirname, 'support', 'live-server.ts');
-const BASE_SNAPSHOT = writeFixturesSnapshot(tmp);
+const server = liveServerFixture('live-disk-full-', TOKEN);
 /** Half the fixtures' snapshot: the log's first batches fit under it, a compacted base does not. */
-const LIMIT_BYTES = Math.floor(statSync(BASE_SNAPSHOT).size / 2 / 512) * 512;
+const LIMIT_BYTES = Math.floor(statSync(server.baseSnapshot).size / 2 / 512) * 512;
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 
 /** A PUT body of `n` venues named `name` (about 190 bytes a venue in the log). */
@@ -42,14 +29,10 @@ async function put(base: string, body: string): Promise<{ status: number; answer
   return { status: res.status, answer: (await res.json()) as { code?: string; message?: string } };
 }
 
-const reopen = (dir: string) => LiveVenues.open({ dataPath: BASE_SNAPSHOT, dir, compactAfter: 0, load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine });
-
 describe('live data on a disk that fills up', () => {
   it('refuses the batch that does not fit with a 503 naming the cause, keeps nothing of it, and takes the next batch that fits', async () => {
-    const dir = join(tmp, 'log');
-    const { child, port } = await spawnPortServer(SERVER, [BASE_SNAPSHOT, dir, TOKEN, '0'], { fileSizeBytes: LIMIT_BYTES });
-    children.push(child);
-    const base = `http://127.0.0.1:${port}`;
+    const dir = join(server.tmp, 'log');
+    const { child, base } = await server.start(dir, 0, { fileSizeBytes: LIMIT_BYTES });
     const acked: string[][] = [];
     let refused: { ids: string[]; status: number; answer: { code?: string; message?: string } } | null = null;
     for (let b = 0; refused === null; b++) {
@@ -80,7 +63,7 @@ describe('live data on a disk that fills up', () => {
     const read = readLog(join(dir, 'changes.log'));
     expect(read.tornBytes).toBe(0);
     expect(read.entries.map((e) => (e.change.op === 'upsert' ? e.change.records.map((r) => r.id) : []))).toEqual(acked);
-    const live = await reopen(dir);
+    const live = await server.reopen(dir);
     expect(live.opened).toEqual({ batches: acked.length, tornBytes: 0 });
     for (const ids of acked) for (const id of ids) expect(live.engine.has(id), id).toBe(true);
     for (const id of refused.ids) expect(live.engine.has(id), id).toBe(false);
@@ -88,10 +71,8 @@ describe('live data on a disk that fills up', () => {
   }, 120_000);
 
   it('a compaction that cannot write its base answers 503 naming the cause, leaves no partial file, and changes nothing', async () => {
-    const dir = join(tmp, 'compact');
-    const { child, port } = await spawnPortServer(SERVER, [BASE_SNAPSHOT, dir, TOKEN, '0'], { fileSizeBytes: LIMIT_BYTES });
-    children.push(child);
-    const base = `http://127.0.0.1:${port}`;
+    const dir = join(server.tmp, 'compact');
+    const { child, base } = await server.start(dir, 0, { fileSizeBytes: LIMIT_BYTES });
     const first = batch('Before the compaction', 20);
     expect((await put(base, first.body)).status).toBe(200);
     const res = await fetch(`${base}/admin/compact`, { method: 'POST', headers: AUTH });
@@ -107,7 +88,7 @@ describe('live data on a disk that fills up', () => {
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     expect(readFileSync(join(dir, 'changes.log'), 'utf8').split('\n').length).toBe(3);
-    const live = await reopen(dir);
+    const live = await server.reopen(dir);
     expect(live.opened).toEqual({ batches: 2, tornBytes: 0 });
     for (const id of [...first.ids, ...second.ids]) expect(live.engine.has(id), id).toBe(true);
     await live.close();
