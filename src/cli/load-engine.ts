@@ -30,19 +30,21 @@ export function isSnapshotFile(path: string): boolean {
 }
 
 /**
- * Why `path`, given with --data, cannot be read: missing, not a file, or not readable (one
- * line naming it); null when it can be opened for reading.
+ * Why `path`, given with --data (or, with `role` 'base', a live directory's compacted base),
+ * cannot be read: missing, not a file, or not readable (one line naming it); null when it can
+ * be opened for reading.
  */
-export function dataFileProblem(path: string): string | null {
-  if (!existsSync(path)) return `data file not found: ${path} (give a venues NDJSON, JSON or GeoJSON file, or a snapshot, with --data)`;
+export function dataFileProblem(path: string, role: 'data' | 'base' = 'data'): string | null {
+  const what = role === 'data' ? '--data' : "the live directory's compacted base";
+  if (!existsSync(path)) return role === 'data' ? `data file not found: ${path} (give a venues NDJSON, JSON or GeoJSON file, or a snapshot, with --data)` : `${what} ${path} is missing`;
   const stat = statSync(path);
-  if (!stat.isFile()) return `--data must be a file; ${path} is not`;
+  if (!stat.isFile()) return `${what} must be a file; ${path} is not${role === 'base' ? ' (compactions write it there: move whatever is in the way)' : ''}`;
   // as `snapshot` refuses it: an export that failed, not a data set (a live directory's base is written whole, so there it is damage)
   if (stat.size === 0) return `${path} is empty: it holds no venue records (an empty file is a mistake, not a data set)`;
   try {
     closeSync(openSync(path, 'r'));
   } catch (err) {
-    return `cannot read --data ${path}: ${fileProblem(err)}`;
+    return `cannot read ${what} ${path}: ${fileProblem(err)}`;
   }
   return null;
 }

@@ -188,10 +188,9 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
   }
   // --data is read unless a compaction left a base of its own: a missing or unreadable one is
   // named as such, not as a live directory that cannot be used
-  if (LiveVenues.basePath({ dataPath: options.data, dir }) === options.data) {
-    const dataProblem = dataFileProblem(options.data);
-    if (dataProblem !== null) fail(dataProblem);
-  }
+  const base = LiveVenues.basePath({ dataPath: options.data, dir });
+  const baseProblem = dataFileProblem(base, base === options.data ? 'data' : 'base');
+  if (baseProblem !== null) fail(baseProblem);
   try {
     const live = await LiveVenues.open({
       dataPath: options.data,

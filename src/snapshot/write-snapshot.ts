@@ -1,4 +1,5 @@
-import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { createEngine, type Engine } from '../engine.js';
 import { isFileError, writeProblem } from '../data/file-problem.js';
 import { checkCallOptions } from '../call-options.js';
@@ -46,7 +47,9 @@ const MAX_WRITE = 1 << 30;
  * opening-hours tables, find's name index and density grid, the learnt places), then writes
  * each section straight from the engine's typed arrays and record blocks. Atomic: the file
  * is written under a temporary name and renamed into place, so a crash never leaves a half
- * file at `path`. Synchronous I/O (a tool's job, not the engine's hot path).
+ * file at `path`. The temporary file is `<path>.<pid>.part`; one left by a writer whose
+ * process is gone (killed mid-write) is removed once this write is in place. Synchronous
+ * I/O (a tool's job, not the engine's hot path).
  *
  * Errors (`invalid_data`): a path that cannot be written; an id or name holding an unpaired
  * UTF-16 surrogate (named with its venue), which the snapshot's readers expect to be UTF-8.
@@ -75,6 +78,35 @@ export function writeSnapshot(engine: Engine, path: string, options: WriteSnapsh
     rmSync(tmp, { force: true });
     if (isFileError(e)) throw new VenueSearchError('invalid_data', `cannot write snapshot ${path}: ${writeProblem(e)}`, { param: 'path', value: path });
     throw e;
+  }
+  removeAbandonedParts(path);
+}
+
+/** Removes `<path>.<pid>.part` files whose writer's process no longer runs (best effort: a file that cannot be removed stays). */
+function removeAbandonedParts(path: string): void {
+  const dir = dirname(path);
+  const prefix = `${basename(path)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.part')) continue;
+    const pid = name.slice(prefix.length, -'.part'.length);
+    if (!/^[1-9]\d*$/.test(pid) || processRuns(Number(pid))) continue;
+    rmSync(join(dir, name), { force: true });
+  }
+}
+
+/** Whether a process with this id runs on this machine (signal 0 checks without sending anything). */
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

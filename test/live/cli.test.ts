@@ -218,6 +218,15 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
       expect(existsSync(join(tmp, 'live-of-missing'))).toBe(false);
     }
 
+    // A folder where a compaction writes the base is named as the live directory's base, not as --data.
+    const baseInTheWay = join(tmp, 'live-base-folder');
+    mkdirSync(join(baseInTheWay, 'base.snapshot'), { recursive: true });
+    const badBase = await run(['serve', '--data', FIXTURES_PATH, '--port', '0', '--db', join(tmp, 'b.sqlite'), '--admin-token-file', token, '--live-dir', baseInTheWay]);
+    expect(badBase.code).toBe(1);
+    expect(badBase.stderr.trim()).toBe(
+      `venue-search: the live directory's compacted base must be a file; ${join(baseInTheWay, 'base.snapshot')} is not (compactions write it there: move whatever is in the way)`,
+    );
+
     // Data inside node_modules (the package's fixtures): the default live directory would be lost at the next install.
     mkdirSync(join(tmp, 'node_modules', 'pkg'), { recursive: true });
     const packaged = join(tmp, 'node_modules', 'pkg', 'venues.ndjson');

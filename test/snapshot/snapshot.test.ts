@@ -1,3 +1,4 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -89,6 +90,23 @@ describe('snapshot round trip on the 3,000 fixture venues', () => {
   it('reports progress up to the venue count and leaves no temporary file behind', () => {
     expect(progress.at(-1)).toBe(venues.length);
     expect(readdirSync(dir).filter((f) => f.includes('.part'))).toEqual([]);
+  });
+
+  it("a writer's temporary file left by a process that is gone is removed by the next write; a running writer's is kept", async () => {
+    const target = join(dir, 'killed.vsnap');
+    // Each shell writes `<target>.<its pid>.part`, as writeSnapshot names its temporary file.
+    const gone = spawnSync('sh', ['-c', 'echo partial > "$0.$$.part"', target]);
+    expect(gone.status).toBe(0);
+    const running = spawn('sh', ['-c', 'echo partial > "$0.$$.part"; exec sleep 60', target]);
+    try {
+      const runningPart = `killed.vsnap.${running.pid}.part`;
+      await expect.poll(() => readdirSync(dir).includes(runningPart)).toBe(true);
+      expect(readdirSync(dir).filter((f) => f.startsWith('killed.vsnap.'))).toHaveLength(2);
+      writeSnapshot(built, target);
+      expect(readdirSync(dir).filter((f) => f.startsWith('killed.vsnap'))).toEqual(['killed.vsnap', runningPart]);
+    } finally {
+      running.kill('SIGKILL');
+    }
   });
 
   it('a restored engine can be written again: the second file has the same bytes', () => {
