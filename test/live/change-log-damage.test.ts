@@ -5,11 +5,12 @@
  * Oracle: the bytes written here by hand, and node:zlib's crc32 of the JSON.
  */
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ChangeLog } from '../../src/changelog/change-log.js';
+import { ChangeLog, ChangeLogWriteError } from '../../src/changelog/change-log.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'change-log-damage-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -56,5 +57,36 @@ describe('a change log whose last line cannot be replayed', () => {
     await expect(ChangeLog.open(path)).rejects.toThrow(`change log ${path} is damaged at line 1 (not the last line, so not a torn write)`);
     expect(readFileSync(path, 'utf8')).toBe(text);
     expect(existsSync(`${path}.torn`)).toBe(false);
+  });
+});
+
+describe('a change log whose failed append cannot even be cut back', () => {
+  // The fault: the log's handle swapped for one opened read-only on the same file, so the
+  // kernel refuses both the write (EBADF) and the cut (ftruncate on a read-only descriptor).
+  it('refuses that batch and every later one, naming the restart, and a restart takes batches again with nothing lost', async () => {
+    const path = join(dir, 'unusable.log');
+    const { log } = await ChangeLog.open(path);
+    await log.append({ op: 'remove', ids: ['kept'] });
+    const writable = (log as unknown as { handle: FileHandle }).handle;
+    (log as unknown as { handle: FileHandle }).handle = await open(path, 'r');
+
+    const first = await log.append({ op: 'remove', ids: ['refused'] }).catch((e: unknown) => e);
+    expect(first).toBeInstanceOf(ChangeLogWriteError);
+    expect(first).toMatchObject({ cutBack: false, path });
+    expect((first as Error).message).toMatch(/takes no batch until the service restarts: a write failed \(.*EBADF.*\)/);
+    // Even with a working handle again, the log stays shut: the file's end is unknown.
+    await (log as unknown as { handle: FileHandle }).handle.close();
+    (log as unknown as { handle: FileHandle }).handle = writable;
+    const second = await log.append({ op: 'remove', ids: ['after'] }).catch((e: unknown) => e);
+    expect(second).toMatchObject({ cutBack: false, message: expect.stringContaining('EBADF') });
+    expect(log.lastSeq).toBe(1);
+    await log.close();
+
+    expect(readFileSync(path, 'utf8')).toBe(line(1, ['kept']));
+    const reopened = await ChangeLog.open(path);
+    expect(reopened.entries.map((e) => e.change)).toEqual([{ op: 'remove', ids: ['kept'] }]);
+    expect(await reopened.log.append({ op: 'remove', ids: ['next'] })).toBe(2);
+    await reopened.log.close();
+    expect(readFileSync(path, 'utf8')).toBe(line(1, ['kept']) + line(2, ['next']));
   });
 });
