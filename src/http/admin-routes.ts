@@ -18,6 +18,7 @@ import { NDJSON_TYPES, operatorTokenChecker, parseVenueLines } from '../changelo
 import { isVenueSearchError } from '../errors.js';
 import { NoQuerySchema } from '../service/api-schemas.js';
 import { HttpError, httpParam } from './http-errors.js';
+import { bodyText } from './body-text.js';
 
 export const ADMIN_PREFIX = '/admin';
 
@@ -43,7 +44,13 @@ export function adminRoutes(options: AdminRoutesOptions): FastifyPluginAsync {
       if (check === 'missing') throw new HttpError('missing_admin_token', 'admin routes need the operator token: Authorization: Bearer <token>');
       if (check === 'invalid') throw new HttpError('invalid_admin_token', 'the operator token is not valid');
     });
-    app.addContentTypeParser(NDJSON_TYPES, { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    app.addContentTypeParser(NDJSON_TYPES, { parseAs: 'buffer' }, (_request, body, done) => {
+      try {
+        done(null, bodyText(body as Buffer));
+      } catch (err) {
+        done(err as Error, undefined);
+      }
+    });
 
     const notNdjson = () => new HttpError('unsupported_media_type', `send venue records as NDJSON (Content-Type: ${NDJSON_TYPES[0]})`);
     app.put(

@@ -24,6 +24,7 @@ import { OPENAPI_HEAD } from '../service/openapi-document.js';
 import { requestLogOptions } from '../service/request-log.js';
 import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.js';
 import { clientErrorResponse, connectResponse, expectationResponse } from './client-errors.js';
+import { checkBodyCharset, parseJsonBody } from './body-text.js';
 import { HttpError, toErrorResponse, withRequestDetails } from './http-errors.js';
 import { addMethodNotAllowedRoutes, collectMethods, methodNotAllowed, type MethodNotAllowedConfig } from './method-not-allowed.js';
 import { sharedRefSerializers } from './serializers.js';
@@ -157,8 +158,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
       throw new HttpError('unsupported_media_type', `Content-Encoding ${JSON.stringify(encoding)} is not supported; send the body uncompressed`);
     }
+    checkBodyCharset(request.headers['content-type']);
   });
   app.removeContentTypeParser('text/plain');
+  // fastify's own JSON parser answers every refusal "Body is not valid JSON": this one says why
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as Buffer));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
 
   app.setErrorHandler((err, request, reply) => {
     const response = toErrorResponse(withRequestDetails(err, request.headers['content-type'], request.routeOptions.bodyLimit));

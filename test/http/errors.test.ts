@@ -189,20 +189,60 @@ describe('400 invalid request names the parameter', () => {
       headers: { 'api-key': acct.secretKey, 'content-type': 'application/json' },
       payload: '{"locations":[{"lat":53.8,"lon":-1.55}],"mode":{"mode":"POINT","maxDistance":100},"__proto__":{"admin":true}}',
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().type).toBe('invalid_request_error');
-    expect(h.engine.calls.search).toBe(0);
-  });
-
-  it('malformed JSON body is a 400, not a 500', async () => {
-    const acct = await h.open();
-    const res = await h.app.inject({
+    expectEnvelope(res, 400, 'invalid_request_error', 'invalid_json');
+    // the body is valid JSON: the message says what is refused, not "not valid JSON"
+    expect(res.json().message).toContain('"__proto__" key');
+    const nested = await h.app.inject({
       method: 'POST',
       url: '/v1/search/',
       headers: { 'api-key': acct.secretKey, 'content-type': 'application/json' },
-      payload: '{"locations": [',
+      payload: '{"locations":[{"lat":53.8,"lon":-1.55,"constructor":{"prototype":{"admin":true}}}],"mode":{"mode":"POINT","maxDistance":100}}',
     });
-    expectEnvelope(res, 400, 'invalid_request_error', 'invalid_json');
+    expectEnvelope(nested, 400, 'invalid_request_error', 'invalid_json');
+    expect(nested.json().message).toContain('"constructor" object with a "prototype" key');
+    expect(h.engine.calls.search).toBe(0);
+    expect(await charges(acct.accountId)).toBe(0);
+  });
+
+  it("malformed JSON body is a 400, not a 500, with the parser's reason and position", async () => {
+    const acct = await h.open();
+    for (const payload of ['{"locations": [', '{"locations": [{"lat": 53.8, "lon": -1.55,}]}', "{'mode': 'POINT'}"]) {
+      const res = await h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey, 'content-type': 'application/json' }, payload });
+      expectEnvelope(res, 400, 'invalid_request_error', 'invalid_json');
+      // oracle: V8's own JSON.parse on the same text
+      let reason = '';
+      try {
+        JSON.parse(payload);
+      } catch (err) {
+        reason = (err as Error).message;
+      }
+      expect(reason).not.toBe('');
+      expect(res.json().message).toBe(`the body is not valid JSON: ${reason}`);
+    }
+    const empty = await h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey, 'content-type': 'application/json' }, payload: '' });
+    expectEnvelope(empty, 400, 'invalid_request_error', 'invalid_json');
+    expect(empty.json().message).toBe('the body is empty: send a JSON object');
+    expect(h.engine.calls.search).toBe(0);
+  });
+
+  it('a body in another charset than UTF-8 is refused (415 if it says so, 400 if its bytes are not UTF-8), never searched with U+FFFD in its place', async () => {
+    const acct = await h.open();
+    const body = JSON.stringify({ ...searchBody, preferences: { cuisine: ['Café'] } });
+    const latin1 = Buffer.from(body, 'latin1');
+    expect(latin1.includes(0xe9)).toBe(true); // é as one Latin-1 byte, which UTF-8 cannot start a character with here
+    const declared = await h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey, 'content-type': 'application/json; charset=ISO-8859-1' }, payload: latin1 });
+    expectEnvelope(declared, 415, 'invalid_request_error', 'unsupported_media_type');
+    expect(declared.json().message).toBe('send the body in UTF-8; got Content-Type "application/json; charset=ISO-8859-1"');
+    const undeclared = await h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey, 'content-type': 'application/json' }, payload: latin1 });
+    expectEnvelope(undeclared, 400, 'invalid_request_error', 'invalid_json');
+    expect(undeclared.json().message).toBe('the body is not valid UTF-8: send JSON text in UTF-8');
+    expect(h.engine.calls.search).toBe(0);
+    expect(await charges(acct.accountId)).toBe(0);
+    // UTF-8, said in any of its spellings, or not said at all, is served
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'application/json; charset=utf8']) {
+      const served = await h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey, 'content-type': type }, payload: Buffer.from(JSON.stringify(searchBody), 'utf8') });
+      expect(served.statusCode, type).toBe(200);
+    }
   });
 
   it('balances range: null is not coerced (from: null -> 400 param from), unknown body field rejected, to before from rejected', async () => {

@@ -134,6 +134,17 @@ describe('admin routes: changes', () => {
     const withCharset = await s.app.inject({ method: 'PUT', url: '/admin/venues', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'Application/X-NDJSON; charset=utf-8' }, payload: '{"id": "x",\n' });
     expect(withCharset.statusCode).toBe(400);
     expect(withCharset.json()).toMatchObject({ code: 'invalid_json', param: 'line 1' });
+    // a name in Latin-1 bytes would be stored with U+FFFD in place of its letters: refused, nothing changed
+    const latin1 = Buffer.from(ndjson([venue('latin-1', 'Café Rouge')]), 'latin1');
+    const notUtf8 = await s.app.inject({ method: 'PUT', url: '/admin/venues', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-ndjson' }, payload: latin1 });
+    expect(notUtf8.statusCode).toBe(400);
+    expect(notUtf8.json()).toMatchObject({ code: 'invalid_json', message: 'the body is not valid UTF-8: send JSON text in UTF-8' });
+    const saysLatin1 = await s.app.inject({ method: 'PUT', url: '/admin/venues', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-ndjson; charset=latin1' }, payload: latin1 });
+    expect(saysLatin1.statusCode).toBe(415);
+    expect(s.live.engine.has('latin-1')).toBe(false);
+    const utf8 = await put(s.app, ndjson([venue('utf-8', 'Café Rouge')]));
+    expect(utf8.statusCode).toBe(200);
+    expect(s.live.engine.basic('utf-8').name).toBe('Café Rouge');
     const tooBig = await put(s.app, ndjson(Array.from({ length: 3000 }, (_, k) => venue(`big-${k}`, 'x'.repeat(400)))));
     expect(tooBig.statusCode).toBe(413);
     expect(tooBig.json()).toMatchObject({ code: 'body_too_large' });
@@ -148,6 +159,7 @@ describe('admin routes: changes', () => {
     expected.set('new-1', venue('new-1', 'The Live Wire'));
     expected.set(fixtures[1]!.id, { ...fixtures[1]!, name: 'Renamed Venue' });
     expected.delete(fixtures[2]!.id);
+    expected.set('utf-8', venue('utf-8', 'Café Rouge'));
     const check = (engine: typeof s.live.engine) => {
       expect(engine.size).toBe(expected.size);
       expect(engine.basic('new-1').name).toBe('The Live Wire');
@@ -159,10 +171,10 @@ describe('admin routes: changes', () => {
 
     s = await service(dir, true); // replay of the log
     check(s.live.engine);
-    expect(s.live.engine.pendingChanges).toBe(4); // 2 base venues hidden + 2 in the delta
+    expect(s.live.engine.pendingChanges).toBe(5); // 2 base venues hidden + 3 in the delta (new-1, the renamed venue, utf-8)
     const compacted = await s.app.inject({ method: 'POST', url: '/admin/compact', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(compacted.statusCode).toBe(200);
-    expect(compacted.json()).toMatchObject({ venues: expected.size, upToSeq: 2 });
+    expect(compacted.json()).toMatchObject({ venues: expected.size, upToSeq: 3 }); // the first upsert, utf-8's, the removal
     expect(s.live.engine.pendingChanges).toBe(0);
     expect(readFileSync(join(dir, 'changes.log'), 'utf8')).toBe('');
     check(s.live.engine);
