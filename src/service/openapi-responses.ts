@@ -28,7 +28,7 @@ const DESCRIPTIONS: Readonly<Record<number, string>> = {
   403: 'A public key on an endpoint outside its permitted list (`public_key_not_permitted`), or from an origin the account does not allow (`origin_not_allowed`).',
   404: 'Unknown venue id (`venue_not_found`).',
   413: 'Request body over the route\'s limit, 64 KiB (`body_too_large`).',
-  415: 'Request body is not application/json, or is compressed (`unsupported_media_type`).',
+  415: 'Request body is not application/json, is in a charset other than UTF-8, or is compressed (`unsupported_media_type`).',
   429: 'A rate-limit window of the plan is full (`rate_limited`).',
 };
 
