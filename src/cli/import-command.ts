@@ -1,9 +1,6 @@
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { Command, InvalidArgumentError } from 'commander';
 import { readVenues } from '../data/read-venues.js';
-import { writeProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
 import type { ImportReport } from '../import/import-report.js';
@@ -31,25 +28,10 @@ interface OutputOptions {
 }
 
 /**
- * A file opened for writing, once the system has opened it: a path that cannot be written
- * (no such folder, no permission) is `invalid_request` naming the option and the path, before
- * any import work is done (then printed as one line, not as a stream's unhandled error).
- */
-async function openFile(path: string, option: string): Promise<Writable> {
-  const out = createWriteStream(path, 'utf8');
-  try {
-    await once(out, 'open');
-  } catch (err) {
-    throw new VenueSearchError('invalid_request', `cannot write ${option} ${path}: ${writeProblem(err)}`, { param: option, value: path });
-  }
-  return out;
-}
-
-/**
  * One import's output: the output (and `--report-json`) opened before any work, `produce`
- * run, its records written as NDJSON lines, then the report. When anything fails the output
- * is discarded: no partial file is left. `finish` runs once the records are written or the
- * run failed (the progress bar stops).
+ * run, its records written as NDJSON lines, then the report. When anything fails, the output
+ * and the report are discarded: no partial file is left (output-file.ts). `finish` runs once
+ * the records are written or the run failed (the progress bar stops).
  */
 async function writeImport(
   options: OutputOptions,
@@ -58,10 +40,10 @@ async function writeImport(
   finish: () => void = () => {},
 ): Promise<void> {
   const out = await ImportOutput.open(options.output, io.stdout);
-  let reportOut: Writable | null;
+  let reportOut: ImportOutput | null = null;
   let report: ImportReport;
   try {
-    reportOut = await openReport(options);
+    reportOut = options.reportJson ? await ImportOutput.open(options.reportJson, null, '--report-json') : null;
     const produced = await produce();
     report = produced.report;
     for await (const record of produced.records) await out.writeLine(`${JSON.stringify(record)}\n`);
@@ -70,22 +52,19 @@ async function writeImport(
   } catch (err) {
     finish();
     out.discard();
+    reportOut?.discard();
     throw err;
   }
-  await writeReport(report, options, io, reportOut);
-}
-
-async function writeReport(report: ImportReport, options: OutputOptions, io: ImportCommandIo, reportOut: Writable | null): Promise<void> {
   io.stderr.write(`${report.format()}\n`);
   if (reportOut !== null) {
-    reportOut.end(`${JSON.stringify(report.toJSON(), null, 2)}\n`);
-    await once(reportOut, 'finish');
+    try {
+      await reportOut.writeLine(`${JSON.stringify(report.toJSON(), null, 2)}\n`);
+      await reportOut.close();
+    } catch (err) {
+      reportOut.discard();
+      throw err;
+    }
   }
-}
-
-/** The `--report-json` file, opened before the import runs (null without the option). */
-async function openReport(options: OutputOptions): Promise<Writable | null> {
-  return options.reportJson ? await openFile(options.reportJson, '--report-json') : null;
 }
 
 async function runImport(make: (onProgress: (r: number, t: number | undefined) => void) => ImportRun, options: OutputOptions, io: ImportCommandIo): Promise<void> {

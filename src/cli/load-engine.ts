@@ -54,7 +54,8 @@ export function dataFileProblem(path: string, role: 'data' | 'base' = 'data'): s
  * snapshot`) is loaded as it is; a venues file (NDJSON, JSON array, GeoJSON) is read,
  * validated and built, with this process's share of the cores (`processes`: how many read it
  * at once; read-threads.ts). Throws VenueSearchError for bad data; `fail` is called for a
- * path that is missing or not a file.
+ * path that is missing or not a file, and for a venues file holding no records (a snapshot
+ * of 0 venues is served: a live directory's base once every venue was removed).
  */
 export async function loadEngineFile(path: string, fail: (message: string) => never, report: LoadReport = null, processes = 1): Promise<{ engine: Engine; snapshot: boolean }> {
   const problem = dataFileProblem(path);
@@ -73,6 +74,8 @@ export async function loadEngineFile(path: string, fail: (message: string) => ne
   } finally {
     bar?.stop();
   }
+  // as for an empty file (dataFileProblem): blank lines, `[]` or a FeatureCollection without features is a mistake, not a data set
+  if (engine.size === 0) fail(`${path} holds no venue records (an empty data set is a mistake, not one to serve)`);
   report?.write(`venue-search: read ${engine.size} venues from ${path} in ${secondsSince(started)}\n`);
   return { engine, snapshot: false };
 }

@@ -1,17 +1,29 @@
 /**
- * Where an import writes its NDJSON: a file (`-o`) or stdout, written line by line with
+ * Where an import writes its NDJSON (`-o`, or stdout) and its `--report-json`: written with
  * back-pressure. A write that fails (a full disk, a closed pipe) stops the command with one
- * line naming the output and the cause, never a stack trace or a silent exit. A file is
- * written under a temporary name beside it (`<path>.partial`) and renamed over `path` only
- * once whole, so a failed import leaves no truncated file, and an earlier output stays as it
- * was (as `venue-search snapshot` does).
+ * line naming the output and the cause, never a stack trace or a silent exit.
+ *
+ * A regular file (or a path not there yet) is written under a temporary name beside it
+ * (`<path>.partial`) and renamed over it only once whole, so a failed import leaves no
+ * truncated file and an earlier output stays as it was (as `venue-search snapshot` does). A
+ * symbolic link to a regular file is written the same way at its target (the link stays a
+ * link). Anything else (a named pipe, a device such as /dev/stdout or /dev/null, a link to
+ * one) is written through, as a shell redirection would: a rename would replace the pipe or
+ * device node itself with a file.
  */
-import { createWriteStream, rmSync } from 'node:fs';
+import { createWriteStream, lstatSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
 import { once } from 'node:events';
 import { rename } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { writeProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
+
+/** How a path given for output is written. */
+type OutputTarget =
+  /** written as `<file>.partial`, then renamed to `file` (the path itself, or a link's target) */
+  | { readonly kind: 'whole'; readonly file: string }
+  /** written through (a pipe or a device): what is written cannot be taken back */
+  | { readonly kind: 'through' };
 
 export class ImportOutput {
   /** The first error the stream reported (a write fails after `write` returned). */
@@ -19,25 +31,34 @@ export class ImportOutput {
 
   private constructor(
     private readonly out: Writable,
-    /** `--output <path>`, or `stdout`: how messages name it. */
+    /** `--output <path>`, `stdout`, `--report-json <path>`: how messages name it. */
     private readonly name: string,
-    /** The file being written and where it goes when whole; null for stdout. */
+    /** The option (`--output`, `--report-json`) and its value, for the error's param. */
+    private readonly option: string,
+    private readonly value: string,
+    /** The file being written and where it goes when whole; null when written through (stdout, a pipe, a device). */
     private readonly file: { readonly partial: string; readonly path: string } | null,
   ) {
     out.on('error', (err) => (this.failure ??= err));
   }
 
-  /** stdout, or a new file at `path` (opened now: a path that cannot be written is refused before any import work). */
-  static async open(path: string | undefined, stdout: Writable): Promise<ImportOutput> {
-    if (path === undefined || path === '-') return new ImportOutput(stdout, 'stdout', null);
-    const partial = `${path}.partial`;
-    const out = createWriteStream(partial, 'utf8');
+  /**
+   * `stdout` when `path` is absent or `-` (and `stdout` is given), else the file at `path`,
+   * opened now: a path that cannot be written is refused before any import work.
+   */
+  static async open(path: string | undefined, stdout: Writable | null, option = '--output'): Promise<ImportOutput> {
+    if (stdout !== null && (path === undefined || path === '-')) return new ImportOutput(stdout, 'stdout', option, '-', null);
+    if (path === undefined) throw new Error(`${option}: a path is needed`);
+    const name = `${option} ${path}`;
+    const target = outputTarget(path, option);
+    const written = target.kind === 'whole' ? `${target.file}.partial` : path;
+    const out = createWriteStream(written, 'utf8');
     try {
       await once(out, 'open');
     } catch (err) {
-      throw new VenueSearchError('invalid_request', `cannot write --output ${path}: ${writeProblem(err)}`, { param: '--output', value: path });
+      throw new VenueSearchError('invalid_request', `cannot write ${name}: ${writeProblem(err)}`, { param: option, value: path });
     }
-    return new ImportOutput(out, `--output ${path}`, { partial, path });
+    return new ImportOutput(out, name, option, path, target.kind === 'whole' ? { partial: written, path: target.file } : null);
   }
 
   async writeLine(line: string): Promise<void> {
@@ -46,20 +67,20 @@ export class ImportOutput {
     if (!this.out.write(line)) await this.settle(once(this.out, 'drain'));
   }
 
-  /** Ends the output: a file is flushed and renamed into place; stdout is left open. */
+  /** Ends the output: a file is flushed and renamed into place; a pipe or device is flushed and closed; stdout is left open. */
   async close(): Promise<void> {
     this.check();
-    if (this.file === null) return;
+    if (this.name === 'stdout') return;
     this.out.end();
     await this.settle(once(this.out, 'finish'));
-    await rename(this.file.partial, this.file.path);
+    if (this.file !== null) await rename(this.file.partial, this.file.path);
   }
 
   /** After a failed run: the partial file removed (nothing is left that looks like an output). */
   discard(): void {
-    if (this.file === null) return;
+    if (this.name === 'stdout') return;
     this.out.destroy();
-    rmSync(this.file.partial, { force: true });
+    if (this.file !== null) rmSync(this.file.partial, { force: true });
   }
 
   private check(): void {
@@ -76,6 +97,27 @@ export class ImportOutput {
 
   private error(cause: unknown): VenueSearchError {
     const why = (cause as NodeJS.ErrnoException).code === 'EPIPE' ? 'the reader closed it' : writeProblem(cause);
-    return new VenueSearchError('invalid_request', `cannot write ${this.name}: ${why}${this.file === null ? '' : '; nothing written'}`, { param: '--output', value: this.file?.path ?? '-' });
+    return new VenueSearchError('invalid_request', `cannot write ${this.name}: ${why}${this.file === null ? '' : '; nothing written'}`, { param: this.option, value: this.value });
+  }
+}
+
+/** How `path` is written (see the file's comment); a folder is refused, naming the option. */
+function outputTarget(path: string, option: string): OutputTarget {
+  const entry = statOrNull(() => lstatSync(path));
+  if (entry === null || entry.isFile()) return { kind: 'whole', file: path };
+  const followed = entry.isSymbolicLink() ? statOrNull(() => statSync(path)) : entry;
+  // a dangling link: written through, creating its target as a redirection would
+  if (followed === null) return { kind: 'through' };
+  if (followed.isDirectory()) throw new VenueSearchError('invalid_request', `cannot write ${option} ${path}: it is a folder; give a file`, { param: option, value: path });
+  if (followed.isFile()) return { kind: 'whole', file: realpathSync(path) };
+  return { kind: 'through' };
+}
+
+/** The stat, or null when there is none to read (missing, a link loop, no permission): the open that follows names the cause. */
+function statOrNull(stat: () => Stats): Stats | null {
+  try {
+    return stat();
+  } catch {
+    return null;
   }
 }

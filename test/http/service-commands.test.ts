@@ -148,10 +148,20 @@ describe('operator commands', () => {
     // audit 59e: an empty file was served as 0 venues (an export that failed)
     const empty = join(tmp, 'empty.vsnap');
     writeFileSync(empty, '');
+    // audit 60a: a file of blank lines, an empty array or FeatureCollection was served as 0 venues
+    const noRecords = [
+      ['blank.ndjson', '\n\n'],
+      ['array.json', '[]\n'],
+      ['collection.geojson', '{"type":"FeatureCollection","features":[]}\n'],
+    ].map(([name, text]) => {
+      writeFileSync(join(tmp, name!), text!);
+      return [join(tmp, name!), new RegExp(`${name!.replace('.', '\\.')} holds no venue records \\(an empty data set is a mistake, not one to serve\\)`)] as [string, RegExp];
+    });
     const cases: [string, RegExp][] = [
       [join(tmp, 'missing.ndjson'), /data file not found: .*missing\.ndjson/],
       [dir, /must be a file; .*dir\.ndjson/],
       [empty, /empty\.vsnap is empty: it holds no venue records \(an empty file is a mistake, not a data set\)/],
+      ...noRecords,
       [bad, /bad\.ndjson.*line 1.*"x".*location/],
       [malformed, /cannot load .*malformed\.ndjson: line 2: malformed JSON/],
       [csv, /cannot load .*gb_places_geonames\.csv: line 1: not a venues file \(NDJSON, a JSON array or GeoJSON\), line 1 is not JSON: /],

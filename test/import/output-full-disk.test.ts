@@ -29,9 +29,9 @@ function runLimited(args: string[], stdoutFile?: string): Promise<{ code: number
 }
 
 describe.skipIf(!existsSync(FHRS))('import onto a disk that fills up', () => {
-  it('-o: one line naming the output and the cause, exit 1, no file left; an earlier output kept', async () => {
+  it('-o: one line naming the output and the cause, exit 1, no file left (nor its --report-json); an earlier output kept', async () => {
     const out = join(tmp, 'fhrs.ndjson');
-    const { code, stderr } = await runLimited(['import', 'fhrs', FHRS, '-o', out]);
+    const { code, stderr } = await runLimited(['import', 'fhrs', FHRS, '-o', out, '--report-json', join(tmp, 'fhrs-report.json')]);
     expect(code).toBe(1);
     expect(stderr).toMatch(new RegExp(`^venue-search: cannot write --output ${out.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: .*(EFBIG|too large).*; nothing written\\n$`));
     expect(readdirSync(tmp).filter((f) => f.startsWith('fhrs'))).toEqual([]);

@@ -1,0 +1,80 @@
+// Where `-o` points at something other than a plain file (audit 60a: the whole-or-nothing
+// rename replaced a symbolic link, a named pipe, even /dev/full, with a regular file). The
+// CLI runs as a user runs it. Oracle: the folder's entries as lstat sees them, and the bytes
+// `-o` writes to a plain file, which are JSON.parse'd line by line and counted against the
+// import's own report (352 written of the Isle of Man file, test/import/real-data.test.ts).
+import { execFile } from 'node:child_process';
+import { createReadStream, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const MAIN = new URL('../../src/cli/main.ts', import.meta.url).pathname;
+const IOM = new URL('../../../shared/data/osm-isle-of-man-food-drink/iom_food_and_drink_overpass.geojson', import.meta.url).pathname;
+const tmp = mkdtempSync(join(tmpdir(), 'import-targets-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function run(args: string[]): Promise<{ code: number; stderr: string }> {
+  try {
+    const r = await promisify(execFile)(process.execPath, ['--import', 'tsx', MAIN, ...args]);
+    return { code: 0, stderr: r.stderr };
+  } catch (err) {
+    const e = err as { code: number; stderr: string };
+    return { code: e.code, stderr: e.stderr };
+  }
+}
+
+describe.skipIf(!existsSync(IOM))('import -o onto a link, a pipe or a folder', () => {
+  let plain: Buffer;
+  beforeAll(async () => {
+    expect((await run(['import', 'osm', IOM, '-o', join(tmp, 'plain.ndjson')])).code).toBe(0);
+    plain = readFileSync(join(tmp, 'plain.ndjson'));
+    const lines = plain.toString('utf8').trim().split('\n');
+    expect(lines.map((l) => JSON.parse(l) as { id: string }).every((r) => typeof r.id === 'string')).toBe(true);
+    expect(lines).toHaveLength(352);
+  }, 60_000);
+
+  it('a symbolic link to a file: the file gets the output whole, the link stays a link', async () => {
+    const dir = join(tmp, 'link');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'target.ndjson'), 'old\n');
+    symlinkSync('target.ndjson', join(dir, 'current.ndjson'));
+    const r = await run(['import', 'osm', IOM, '-o', join(dir, 'current.ndjson'), '--report-json', join(dir, 'report.json')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lstatSync(join(dir, 'current.ndjson')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(dir, 'current.ndjson'))).toBe('target.ndjson');
+    expect(readFileSync(join(dir, 'target.ndjson')).equals(plain)).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toMatchObject({ written: 352 });
+    expect(readdirSync(dir).sort()).toEqual(['current.ndjson', 'report.json', 'target.ndjson']);
+  }, 60_000);
+
+  it('a named pipe: written through to its reader, and still a pipe', async () => {
+    const fifo = join(tmp, 'pipe.ndjson');
+    await promisify(execFile)('mkfifo', [fifo]);
+    const chunks: Buffer[] = [];
+    const reader = new Promise<Buffer>((resolve, reject) => {
+      const s = createReadStream(fifo);
+      s.on('data', (c) => chunks.push(c as Buffer));
+      s.on('end', () => resolve(Buffer.concat(chunks)));
+      s.on('error', reject);
+    });
+    const r = await run(['import', 'osm', IOM, '-o', fifo]);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await reader).equals(plain)).toBe(true);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(readdirSync(tmp).filter((f) => f.startsWith('pipe'))).toEqual(['pipe.ndjson']);
+  }, 60_000);
+
+  it('a folder is refused before any work, naming the option', async () => {
+    const folder = join(tmp, 'a-folder');
+    mkdirSync(folder);
+    const r = await run(['import', 'osm', IOM, '-o', folder]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`venue-search: cannot write --output ${folder}: it is a folder; give a file\n`);
+    const report = await run(['import', 'osm', IOM, '-o', join(tmp, 'x.ndjson'), '--report-json', folder]);
+    expect(report.code).toBe(1);
+    expect(report.stderr).toBe(`venue-search: cannot write --report-json ${folder}: it is a folder; give a file\n`);
+    expect(existsSync(join(tmp, 'x.ndjson'))).toBe(false);
+  }, 60_000);
+});
