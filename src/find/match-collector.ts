@@ -1,4 +1,4 @@
-import { distanceMeters, frameDistanceSq, type LocalFrame } from '../geo/distance.js';
+import { frameDistanceSq, ruledFromFrame, type LocalFrame } from '../geo/distance.js';
 import type { MatchVisitor } from './name-index.js';
 import type { TopK } from './top-k.js';
 
@@ -76,10 +76,9 @@ export class MatchCollector implements MatchVisitor {
     }
     const y = this.vLat[i]!;
     const x = this.vLon[i]!;
-    let d2: number;
-    if (this.local) d2 = frameDistanceSq(y, x, this.lat, this.lon, this.kx0, this.kx1, this.kx2, this.ky0, this.ky1, this.ky2);
-    else {
-      const d = distanceMeters(this.lat, this.lon, y, x);
+    let d2 = frameDistanceSq(y, x, this.lat, this.lon, this.kx0, this.kx1, this.kx2, this.ky0, this.ky1, this.ky2);
+    if (!this.local) {
+      const d = ruledFromFrame(Math.sqrt(d2), this.lat, this.lon, y, x);
       d2 = d * d;
     }
     if (d2 <= this.r2) {

@@ -111,9 +111,19 @@ export class LocalFrame {
    * localFrameHolds allows, the exact formula beyond.
    */
   ruledDistance(lat: number, lon: number): number {
-    const d = this.distance(lat, lon);
-    return localFrameHolds(this.lat, d) ? d : nearDistanceMeters(this.lat, this.lon, lat, lon);
+    return ruledFromFrame(this.distance(lat, lon), this.lat, this.lon, lat, lon);
   }
+}
+
+/**
+ * The distance rule for one pair, given `frameMeters`, the distance the local frame of
+ * (lat0, lon0) gives to (lat, lon): that distance where localFrameHolds allows it, the
+ * exact formula beyond. Every distance from an origin to a venue goes through it (or through
+ * the frame alone, in a walk whose whole radius the frame holds), so a venue's distance does
+ * not depend on the radius a query asked.
+ */
+export function ruledFromFrame(frameMeters: number, lat0: number, lon0: number, lat: number, lon: number): number {
+  return localFrameHolds(lat0, frameMeters) ? frameMeters : nearDistanceMeters(lat0, lon0, lat, lon);
 }
 
 /**
@@ -180,7 +190,7 @@ export function writeRuledDistance(frames: Float64Array, f: number, lonLat: Floa
   const lat = lonLat[2 * i + 1]!;
   const lon = lonLat[2 * i]!;
   const d = Math.sqrt(frameDistanceSq(lat, lon, lat0, lon0, frames[o + FRAME_KX0]!, frames[o + FRAME_KX1]!, frames[o + FRAME_KX2]!, frames[o + FRAME_KY0]!, frames[o + FRAME_KY1]!, frames[o + FRAME_KY2]!));
-  out[k] = localFrameHolds(lat0, d) ? d : nearDistanceMeters(lat0, lon0, lat, lon);
+  out[k] = ruledFromFrame(d, lat0, lon0, lat, lon);
 }
 
 /**

@@ -1,7 +1,7 @@
 import KDBush from 'kdbush';
 import { VenueSearchError } from '../errors.js';
 import { BoxList } from '../geo/bbox.js';
-import { LocalFrame, distanceMeters, frameDistanceSq, localFrameHolds } from '../geo/distance.js';
+import { LocalFrame, frameDistanceSq, localFrameHolds, ruledFromFrame } from '../geo/distance.js';
 import type { PreparedRoute } from '../geo/polyline.js';
 import type { ColumnFilter } from './column-filter.js';
 import { CorridorWalker } from './corridor.js';
@@ -126,7 +126,8 @@ export class SpatialIndex {
             if (x >= minX && x <= maxX && y >= minY && y <= maxY) {
               const v = ids[i]!;
               if (filtered && ((caters[v]! & catersRequired) !== catersRequired || (chainRequired >= 0 && chain[v] !== chainRequired))) continue;
-              const d2 = local ? frameDistanceSq(y, x, lat, lon, kx0, kx1, kx2, ky0, ky1, ky2) : sq(distanceMeters(lat, lon, y, x));
+              let d2 = frameDistanceSq(y, x, lat, lon, kx0, kx1, kx2, ky0, ky1, ky2);
+              if (!local) d2 = sq(ruledFromFrame(Math.sqrt(d2), lat, lon, y, x));
               if (d2 <= r2) {
                 oIdx[len] = v;
                 oDist[len] = Math.sqrt(d2);
@@ -143,7 +144,8 @@ export class SpatialIndex {
         if (x >= minX && x <= maxX && y >= minY && y <= maxY) {
           const v = ids[m]!;
           if (!filtered || ((caters[v]! & catersRequired) === catersRequired && (chainRequired < 0 || chain[v] === chainRequired))) {
-            const d2 = local ? frameDistanceSq(y, x, lat, lon, kx0, kx1, kx2, ky0, ky1, ky2) : sq(distanceMeters(lat, lon, y, x));
+            let d2 = frameDistanceSq(y, x, lat, lon, kx0, kx1, kx2, ky0, ky1, ky2);
+            if (!local) d2 = sq(ruledFromFrame(Math.sqrt(d2), lat, lon, y, x));
             if (d2 <= r2) {
               oIdx[len] = v;
               oDist[len] = Math.sqrt(d2);
