@@ -92,7 +92,7 @@ export function widgetPageHtml(config: WidgetConfig, assets: { scriptHref: strin
 <p id="find-hint" class="hint">Results appear as you type.</p>
 </div>
 <div id="meet-panel" class="panel" hidden>
-<p class="hint">Add two or more people: click the map, or type a place name. Weights are optional (a person with weight 2 counts twice).</p>
+<p class="hint">Add two or more people: click the map (or press Enter on it), or type a place name. Weights are optional (a person with weight 2 counts twice).</p>
 <form id="place-form" class="row">
 <label for="place-name" class="sr-only">Place name</label>
 <input id="place-name" type="text" autocomplete="off" placeholder="Place name, e.g. Leeds">
@@ -116,7 +116,7 @@ export function widgetPageHtml(config: WidgetConfig, assets: { scriptHref: strin
 </fieldset>
 </div>
 <div id="route-panel" class="panel" hidden>
-<p class="hint">Click the map to draw the route, point by point.</p>
+<p class="hint">Click the map (or press Enter on it) to draw the route, point by point.</p>
 <p id="route-summary" class="summary">No route points yet.</p>
 <div class="row">
 <button id="route-undo" type="button">Remove last point</button>
@@ -148,6 +148,7 @@ ${checkboxGroupPlaceholder('pref-vibes', 'Vibes')}
 <button id="search-button" class="primary" type="button" hidden>Search</button>
 <h2 id="results-heading">Results</h2>
 <p id="results-status" class="status" role="status" aria-live="polite"></p>
+<p id="announce" class="sr-only" role="status" aria-live="polite"></p>
 <button id="widen-radius" type="button" hidden></button>
 <ol id="results" class="results" aria-labelledby="results-heading"></ol>
 <button id="show-more" type="button" hidden>Show more</button>

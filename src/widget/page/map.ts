@@ -105,6 +105,8 @@ export class MapView {
   private readonly venueMarkers = new Map<string, L.Marker>();
   private corridor: L.Polyline | undefined;
   private highlighted: string | undefined;
+  /** The browser asks for reduced motion: no animated pans or zooms. */
+  private readonly reducedMotion: boolean;
 
   constructor(
     private readonly container: HTMLElement,
@@ -127,7 +129,14 @@ export class MapView {
       markerZoomAnimation: !reducedMotion,
       worldCopyJump: true,
     });
-    this.map.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
+    // outside the frame: an embedded widget followed the link and lost its search
+    this.map.attributionControl.setPrefix('<a href="https://leafletjs.com" target="_blank" rel="noopener">Leaflet</a>');
+    if (reducedMotion) {
+      // Leaflet animates pans (arrow keys, fits) whatever the zoom options say: not with reduced motion
+      const panBy = this.map.panBy.bind(this.map);
+      this.map.panBy = (offset, options) => panBy(offset, { ...options, animate: false });
+    }
+    this.reducedMotion = reducedMotion;
     addBaseMap(this.map, options);
     if (options.placeLabelsHref !== null) new PlaceLabels(this.map, options.placeLabelsHref);
     this.overlays.addTo(this.map);
@@ -179,7 +188,7 @@ export class MapView {
   }
 
   setView(centre: LatLon, zoom: number): void {
-    this.map.setView(ll(centre), zoom);
+    this.map.setView(ll(centre), zoom, { animate: !this.reducedMotion });
   }
 
   zoomBy(delta: number): void {
@@ -266,7 +275,7 @@ export class MapView {
     if (corridorMeters !== undefined && route.length > 1) for (const p of route) reach(p, corridorMeters);
     if (!bounds.isValid()) return;
     if (onlyIfOutside && this.paddedView().contains(bounds)) return;
-    this.map.fitBounds(bounds, { paddingTopLeft: FIT_PADDING_TOP_LEFT, paddingBottomRight: FIT_PADDING_BOTTOM_RIGHT, maxZoom: FIT_MAX_ZOOM });
+    this.map.fitBounds(bounds, { paddingTopLeft: FIT_PADDING_TOP_LEFT, paddingBottomRight: FIT_PADDING_BOTTOM_RIGHT, maxZoom: FIT_MAX_ZOOM, animate: !this.reducedMotion });
   }
 
   /** The view less the fit's padding (the part where fitContent puts what it frames). */

@@ -58,6 +58,11 @@ function start(): void {
   const api = new WidgetApi(key, location.href);
   const notice = byId<HTMLDivElement>('notice');
   const status = byId<HTMLParagraphElement>('results-status');
+  /** Says what an action changed (a person or route point added or removed) to screen readers. */
+  const announcer = byId<HTMLParagraphElement>('announce');
+  const announce = (words: string): void => {
+    announcer.textContent = words;
+  };
   const list = byId<HTMLOListElement>('results');
   const detailsPanel = byId<HTMLElement>('details');
   const searchButton = byId<HTMLButtonElement>('search-button');
@@ -84,10 +89,14 @@ function start(): void {
     startExtent: config.venueExtent ?? null,
     onHover: (id) => highlight(id),
     onPick: (point) => {
-      if (mode === 'meet') addPerson({ ...point, label: nextPersonLabel(), weightText: '1' }, false);
-      else if (mode === 'route') {
+      if (mode === 'meet') {
+        const label = nextPersonLabel();
+        addPerson({ ...point, label, weightText: '1' }, false);
+        announce(`${label} added at ${point.lat.toFixed(4)}, ${point.lon.toFixed(4)}.`);
+      } else if (mode === 'route') {
         route.push(point);
         routeChanged();
+        announce(`Route point ${route.length} added. ${routeSummary.textContent ?? ''}`);
       }
     },
     onVenue: (id) => {
@@ -112,6 +121,17 @@ function start(): void {
     if ((err as Error).name === 'AbortError') return;
     showNotice(err instanceof WidgetApiError ? err.message : 'Something went wrong in the widget. Please reload the page.');
     status.textContent = '';
+  };
+
+  /**
+   * A find or search that failed: the notice says why, and the list no longer shows the
+   * previous query's answer (it would read as this query's).
+   */
+  const failSearch = (err: unknown): void => {
+    if ((err as Error).name === 'AbortError') return;
+    clearResults('The search failed; the reason is in the message above.');
+    fail(err);
+    status.textContent = 'The search failed; the reason is in the message above.';
   };
 
   const drawMap = (): void => {
@@ -183,7 +203,7 @@ function start(): void {
       showRows(first.rows, first.total);
       map.fitContent();
     } catch (err) {
-      fail(err);
+      failSearch(err);
     }
   };
   findInput.addEventListener('input', () => {
@@ -210,7 +230,7 @@ function start(): void {
    */
   const runSearch = async (asked: boolean): Promise<void> => {
     if (mode === 'meet' && people.length < 2) return clearResults(people.length === 0 ? 'Add two or more people to meet up.' : 'Add at least one more person.');
-    if (mode === 'route' && route.length < 2) return clearResults('Click the map at least twice to draw a route.');
+    if (mode === 'route' && route.length < 2) return clearResults('Add two or more route points on the map to draw a route.');
     if (mode === 'find') return;
     const maxDistance = mode === 'meet' ? radius.read() : corridorMeters();
     if (maxDistance === undefined) return clearResults(`No search until the ${mode === 'meet' ? 'radius' : 'distance from the route'} is valid.`);
@@ -252,7 +272,7 @@ function start(): void {
       if (asked) map.fitContent();
       else if (mode === 'meet') map.fitContent(true);
     } catch (err) {
-      fail(err);
+      failSearch(err);
     }
   };
   /** An empty answer in words, with the service's smallest radius that finds something as a button. */
@@ -348,6 +368,10 @@ function start(): void {
       remove.addEventListener('click', () => {
         people.splice(i, 1);
         renderPeople();
+        // the keyboard stays in the list: the next person's Remove, else the one before, else the place name
+        const removes = peopleList.querySelectorAll<HTMLButtonElement>('button.remove');
+        (removes[Math.min(i, removes.length - 1)] ?? byId<HTMLInputElement>('place-name')).focus();
+        announce(`${person.label} removed.`);
         drawMap();
         scheduleSearch();
       });
@@ -401,16 +425,34 @@ function start(): void {
   byId('route-undo').addEventListener('click', () => {
     route.pop();
     routeChanged();
+    announce(`Last route point removed. ${routeSummary.textContent ?? ''}`);
   });
   byId('route-clear').addEventListener('click', () => {
     route.length = 0;
     routeChanged();
+    announce('Route cleared.');
   });
 
   // ---- details
   let returnFocus: HTMLElement | undefined;
+  const phoneWidth = window.matchMedia('(max-width: 720px)');
+  /** What the detail panel covers at phone width: inert while it is open there, so focus and reading stay in it. */
+  const covered = ['.top', '#notice', '.side', '.map-wrap'].map((selector) => document.querySelector<HTMLElement>(selector)).filter((e): e is HTMLElement => e !== null);
+  const setDetailsModal = (): void => {
+    const modal = !detailsPanel.hidden && phoneWidth.matches;
+    for (const element of covered) element.inert = modal;
+    if (modal) {
+      detailsPanel.setAttribute('role', 'dialog');
+      detailsPanel.setAttribute('aria-modal', 'true');
+    } else {
+      detailsPanel.removeAttribute('role');
+      detailsPanel.removeAttribute('aria-modal');
+    }
+  };
+  phoneWidth.addEventListener('change', setDetailsModal);
   const closeDetails = (): void => {
     detailsPanel.hidden = true;
+    setDetailsModal();
     selectedId = undefined;
     drawMap();
     returnFocus?.focus();
@@ -424,12 +466,14 @@ function start(): void {
       const [details, menus] = await Promise.all([api.get<BasicDetails>(`../establishments/basic/${id}`, {}), api.get<MenuList>(`../establishments/menus/${id}`, {})]);
       showNotice(undefined);
       renderDetails(detailsPanel, details, menus, closeDetails);
+      setDetailsModal();
     } catch (err) {
       fail(err);
     }
   };
-  detailsPanel.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape') closeDetails();
+  // Escape closes the panel wherever the focus is (at phone width it may have left the panel for the browser's own controls)
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !detailsPanel.hidden) closeDetails();
   });
 
   // ---- modes
@@ -441,6 +485,7 @@ function start(): void {
     prefs.hidden = next === 'find';
     searchButton.hidden = next === 'find';
     detailsPanel.hidden = true;
+    setDetailsModal();
     widenRadius.hidden = true;
     showMore.hidden = true;
     pageAt = undefined;
