@@ -188,6 +188,9 @@ export const GroupSummarySchema = Type.Object(
 );
 export type GroupSummary = Answer<Static<typeof GroupSummarySchema>>;
 
+/** A pattern every string matches, line breaks included (`.` matches none of \n, \r, U+2028, U+2029). */
+const ANY_STRING_PATTERN = '^[\\s\\S]*$';
+
 export const SearchEstablishmentSchema = Type.Composite(
   [
     EstablishmentSchema,
@@ -195,8 +198,12 @@ export const SearchEstablishmentSchema = Type.Composite(
       matchScore: MatchScoreSchema,
       /** PATH only: metres along the route to the venue's nearest point on it. */
       alongRouteMeters: Type.Optional(Type.Number({ minimum: 0 })),
-      /** Per input location, keyed by its `label` or else its index ("0", "1", ...). */
-      travel: Type.Record(Type.String(), TravelEstimateSchema),
+      /**
+       * Per input location, keyed by its `label` or else its index ("0", "1", ...). The key
+       * pattern matches every string: TypeBox's default (`^.*$`) misses a label holding a line
+       * break, which the response serializer then dropped (audit 60c).
+       */
+      travel: Type.Record(Type.String({ pattern: ANY_STRING_PATTERN }), TravelEstimateSchema),
       /** Soft preferences this venue does not fully meet (field names of `preferences`). */
       relaxed: Type.Array(literals(PREFERENCE_FIELDS)),
       /** POINT only: the counted people's trips (issue 15). */
