@@ -1,4 +1,4 @@
-import { frameDistanceSq, ruledFromFrame, type LocalFrame } from '../geo/distance.js';
+import { frameDistanceSq, ruledFromFrame, squaredRadius, type LocalFrame } from '../geo/distance.js';
 import type { MatchVisitor } from './name-index.js';
 import type { TopK } from './top-k.js';
 
@@ -60,7 +60,7 @@ export class MatchCollector implements MatchVisitor {
     this.ky0 = frame.ky0;
     this.ky1 = frame.ky1;
     this.ky2 = frame.ky2;
-    this.r2 = radius * radius;
+    this.r2 = squaredRadius(radius);
     this.vLat = vLat;
     this.vLon = vLon;
     return this;

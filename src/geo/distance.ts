@@ -54,6 +54,33 @@ export function localFrameHolds(lat: number, meters: number): boolean {
   return meters <= LOCAL_FRAME_MAX_METERS && Math.abs(lat) + meters / MIN_METERS_PER_DEG_LAT < POLAR_LIMIT_DEG;
 }
 
+const ULP_BITS = new Float64Array(1);
+const ULP_INT = new BigInt64Array(ULP_BITS.buffer);
+
+/**
+ * The squared radius (m^2) a walk compares squared distances with, so that the edge is
+ * inclusive as reported: the largest double `x` with `Math.sqrt(x) <= radius`. Then
+ * `d2 <= squaredRadius(radius)` exactly when the reported distance `Math.sqrt(d2)` is at most
+ * `radius`; `radius * radius` can round below the square of a distance equal to `radius`,
+ * leaving out a venue whose reported distance is the radius asked (audit 60b). 0, NaN and
+ * an infinite or overflowing radius give `radius * radius`.
+ */
+export function squaredRadius(radius: number): number {
+  let x = radius * radius;
+  if (!(x > 0 && x < Infinity)) return x;
+  // sqrt is monotone, so {x : sqrt(x) <= radius} is a prefix of the doubles: step to its last one (a step or two)
+  while (x > 0 && Math.sqrt(x) > radius) x = stepDouble(x, -1n);
+  for (let next = stepDouble(x, 1n); Math.sqrt(next) <= radius; next = stepDouble(x, 1n)) x = next;
+  return x;
+}
+
+/** The positive double next to `x` (> 0) upwards (`step` 1n) or downwards (-1n). */
+function stepDouble(x: number, step: bigint): number {
+  ULP_BITS[0] = x;
+  ULP_INT[0]! += step;
+  return ULP_BITS[0]!;
+}
+
 /**
  * Squared distance (m^2) from a frame's origin (lat0, lon0) to (lat, lon), given the frame's
  * scale coefficients (LocalFrame's fields): a pure function of numbers, for loops that hold

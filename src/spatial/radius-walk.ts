@@ -1,6 +1,6 @@
 import type KDBush from 'kdbush';
 import { BOX_BOUNDS_STRIDE, BoxLayout, prepareBoxBounds, writeBoxLowerBound, writeBoxUpperBound } from '../geo/box-distance.js';
-import { LocalFrame, frameDistanceSq, localFrameHolds } from '../geo/distance.js';
+import { LocalFrame, frameDistanceSq, localFrameHolds, squaredRadius } from '../geo/distance.js';
 import type { ColumnFilter } from './column-filter.js';
 import type { HitBuffer } from './hit-buffer.js';
 import { writeWorldBox } from './node-box.js';
@@ -110,7 +110,7 @@ export class RadiusWalker {
     this.lat = lat;
     this.lon = lon;
     this.radius = radius;
-    this.r2 = radius * radius;
+    this.r2 = squaredRadius(radius);
     this.kx0 = f.kx0;
     this.kx1 = f.kx1;
     this.kx2 = f.kx2;

@@ -1,7 +1,7 @@
 import KDBush from 'kdbush';
 import { VenueSearchError } from '../errors.js';
 import { BoxList } from '../geo/bbox.js';
-import { LocalFrame, frameDistanceSq, localFrameHolds, ruledFromFrame } from '../geo/distance.js';
+import { LocalFrame, frameDistanceSq, localFrameHolds, ruledFromFrame, squaredRadius } from '../geo/distance.js';
 import type { PreparedRoute } from '../geo/polyline.js';
 import type { ColumnFilter } from './column-filter.js';
 import { CorridorWalker } from './corridor.js';
@@ -88,7 +88,7 @@ export class SpatialIndex {
     // The frame's coefficients in locals: the loops below read no object's properties.
     const local = localFrameHolds(lat, radius);
     const { kx0, kx1, kx2, ky0, ky1, ky2 } = new LocalFrame(lat, lon);
-    const r2 = radius * radius;
+    const r2 = squaredRadius(radius);
     const { ids, coords, nodeSize } = this.tree;
     let oIdx = out.idx;
     let oDist = out.dist;
