@@ -40,6 +40,21 @@ function writeEnvelope(socket: Duplex, error: HttpError): void {
 /** A fastify `clientErrorHandler`: the envelope, then the socket is closed. */
 export function clientErrorResponse(err: NodeJS.ErrnoException, socket: Duplex): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  // A request before the bad one on this connection (pipelined) may still be answering; its
+  // answer goes first, as HTTP/1.1 answers in order, then the error. Closing at once lost an
+  // answer the service had already charged for (audit 60c). `_httpMessage` is the response
+  // Node has attached to the socket (the first of the queue), null when none is in flight.
+  const answering = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (answering !== null && answering !== undefined && !answering.writableFinished) {
+    answering.once('close', () => closeWith(socket, err));
+    return;
+  }
+  closeWith(socket, err);
+}
+
+/** The envelope of the parser's error `err` written on `socket`, which is then closed. */
+function closeWith(socket: Duplex, err: NodeJS.ErrnoException): void {
+  if (socket.destroyed) return;
   writeEnvelope(socket, errorFor(err.code));
   socket.destroy(err);
 }

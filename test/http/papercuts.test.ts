@@ -151,6 +151,26 @@ describe('every error reaching a client is the envelope', () => {
     expectEnvelope(conflicting, 400, 'malformed_request');
   });
 
+  it('a valid request pipelined before a malformed one is answered first, then the 400: what was charged was sent (audit 60c)', async () => {
+    const acct = await server.open();
+    for (const garbage of ['HELLO\r\n\r\n', `GET /v1/find?q=a HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`]) {
+      const text = await new Promise<string>((resolve, reject) => {
+        const s = connect(port, '127.0.0.1');
+        let all = '';
+        s.on('data', (chunk: Buffer) => (all += chunk.toString('utf8')));
+        s.once('error', reject);
+        s.once('close', () => resolve(all));
+        s.write(`GET /v1/find?q=nando&lat=53.8&lon=-1.55&limit=1 HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.secretKey}\r\n\r\n${garbage}`);
+      });
+      const first = parseResponse(text)!;
+      expect(first.status, text.slice(0, 200)).toBe(200);
+      expect((JSON.parse(first.body) as { totalFound: number }).totalFound).toBeGreaterThan(0);
+      const rest = text.slice(text.indexOf(first.body) + first.body.length);
+      expectEnvelope(parseResponse(rest)!, garbage.startsWith('HELLO') ? 400 : 431, garbage.startsWith('HELLO') ? 'malformed_request' : 'headers_too_large');
+    }
+    expect((await server.ledger(acct.accountId)).filter((r) => r.amount_micros < 0)).toHaveLength(2);
+  });
+
   it('503 envelope for a request arriving on an open connection while the server shuts down', async () => {
     // built here, not by createHarness (which readies the app: no hook can be added after)
     const store = new SqliteAccountsStore(':memory:');
