@@ -37,15 +37,21 @@ export function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-const KEY_IN_TEXT = /\b(sk|pk)_[A-Za-z0-9_-]+/g;
+/**
+ * Key-shaped text: `sk_` or `pk_` starting a word, with any length after it, or glued to the
+ * end of another word (`osm_sk_...`, `1sk_...`: audit 60a) with at least 16 key characters
+ * after it (so that `desk_lamp` and `risk_level` stay as they are). Group 1 or 2 is the prefix.
+ */
+const KEY_IN_TEXT = /\b(sk|pk)_[A-Za-z0-9_-]+|(sk|pk)_[A-Za-z0-9_-]{16,}/g;
+const redact = (_match: string, atWord: string | undefined, glued: string | undefined): string => `${atWord ?? glued}_[redacted]`;
 
 /**
- * Masks anything shaped like an API key (`sk_` or `pk_` and any length after it), for log
+ * Masks anything shaped like an API key (KEY_IN_TEXT), for log
  * lines. A URL may carry a key percent-encoded (`sk%5f...`, `%73%6b%5f...`): when the text
  * decoded holds a key, the decoded text is masked and returned instead.
  */
 export function maskKeys(text: string): string {
-  const masked = text.replace(KEY_IN_TEXT, '$1_[redacted]');
+  const masked = text.replace(KEY_IN_TEXT, redact);
   if (!text.includes('%')) return masked;
   let decoded: string;
   try {
@@ -58,7 +64,7 @@ export function maskKeys(text: string): string {
     });
   }
   KEY_IN_TEXT.lastIndex = 0;
-  return KEY_IN_TEXT.test(decoded) ? decoded.replace(KEY_IN_TEXT, '$1_[redacted]') : masked;
+  return KEY_IN_TEXT.test(decoded) ? decoded.replace(KEY_IN_TEXT, redact) : masked;
 }
 
 /**

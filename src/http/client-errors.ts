@@ -40,12 +40,13 @@ function writeEnvelope(socket: Duplex, error: HttpError): void {
 /** A fastify `clientErrorHandler`: the envelope, then the socket is closed. */
 export function clientErrorResponse(err: NodeJS.ErrnoException, socket: Duplex): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  // A request before the bad one on this connection (pipelined) may still be answering; its
-  // answer goes first, as HTTP/1.1 answers in order, then the error. Closing at once lost an
-  // answer the service had already charged for (audit 60c). `_httpMessage` is the response
-  // Node has attached to the socket (the first of the queue), null when none is in flight.
+  // A request before the bad one on this connection (pipelined), received whole, may still be
+  // answering; its answer goes first, as HTTP/1.1 answers in order, then the error. Closing at
+  // once lost an answer the service had already charged for (audit 60c). `_httpMessage` is the
+  // response Node has attached to the socket (the first of the queue), null when none is in
+  // flight; a request not received whole (a body that timed out, or broke) is the one in error.
   const answering = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (answering !== null && answering !== undefined && !answering.writableFinished) {
+  if (answering !== null && answering !== undefined && !answering.writableFinished && answering.req.complete) {
     answering.once('close', () => closeWith(socket, err));
     return;
   }

@@ -5,7 +5,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { rotateAccountKeys } from '../../src/accounts/accounts.js';
-import { hashApiKey } from '../../src/accounts/keys.js';
+import { hashApiKey, maskKeys } from '../../src/accounts/keys.js';
 import { publicKeyMayCall } from '../../src/accounts/public-key-scope.js';
 import { createHarness } from './support/harness.js';
 
@@ -114,6 +114,12 @@ describe('error messages never echo a key (docs/security.md), wherever a client 
       { method: 'GET', url: `/v1/widget/assets/${acct.secretKey}.js` },
       { method: 'GET', url: `/v1/widget/?${acct.secretKey}` },
       { method: 'GET', url: `/v1/widget/?${encodeURIComponent(`key=${acct.secretKey}`)}` },
+      // glued to the word before it (audit 60a: `\b` let these through whole)
+      { method: 'GET', url: `/v1/establishments/basic/osm_${acct.secretKey}`, headers: key },
+      { method: 'GET', url: `/v1/establishments/basic/abc${acct.publicKey}`, headers: key },
+      { method: 'GET', url: `/v1/find?q=x&limit=1${acct.secretKey}`, headers: key },
+      { method: 'GET', url: `/v1/find?q=x&location=zzsoho_${acct.secretKey}`, headers: key },
+      { method: 'GET', url: `/v1/widget/?x${acct.secretKey}=1` },
     ];
     for (const c of cases) {
       const res = await h.app.inject(c);
@@ -125,5 +131,9 @@ describe('error messages never echo a key (docs/security.md), wherever a client 
     }
     await h.close();
   });
-});
 
+  it('words that merely hold sk_ or pk_ are left as they are; a token starting with one is masked', () => {
+    for (const text of ['desk_lamp', 'risk_level', 'the kiosk_2 stand', 'sk_', 'a pk_ alone']) expect(maskKeys(text), text).toBe(text);
+    expect(maskKeys('a pk_short token')).toBe('a pk_[redacted] token');
+  });
+});
