@@ -4,7 +4,8 @@
  * line naming the output and the cause, never a stack trace or a silent exit.
  *
  * A regular file (or a path not there yet) is written under a temporary name beside it
- * (`<path>.partial`) and renamed over it only once whole, so a failed import leaves no
+ * (`<path>.<pid>.partial`: two imports to one path at once never share it) and renamed over
+ * it only once whole (removed if the command is stopped by SIGINT, SIGTERM or SIGHUP), so a failed import leaves no
  * truncated file and an earlier output stays as it was (as `venue-search snapshot` does). A
  * symbolic link to a regular file is written the same way at its target (the link stays a
  * link). Anything else (a named pipe, a device such as /dev/stdout or /dev/null, a link to
@@ -51,14 +52,34 @@ export class ImportOutput {
     if (path === undefined) throw new Error(`${option}: a path is needed`);
     const name = `${option} ${path}`;
     const target = outputTarget(path, option);
-    const written = target.kind === 'whole' ? `${target.file}.partial` : path;
+    const written = target.kind === 'whole' ? `${target.file}.${process.pid}.partial` : path;
     const out = createWriteStream(written, 'utf8');
     try {
       await once(out, 'open');
     } catch (err) {
       throw new VenueSearchError('invalid_request', `cannot write ${name}: ${writeProblem(err)}`, { param: option, value: path });
     }
-    return new ImportOutput(out, name, option, path, target.kind === 'whole' ? { partial: written, path: target.file } : null);
+    const output = new ImportOutput(out, name, option, path, target.kind === 'whole' ? { partial: written, path: target.file } : null);
+    output.removeOnSignals();
+    return output;
+  }
+
+  /** Signals that stop a command from a terminal or a service manager: the partial file is removed first. */
+  private static readonly STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+  /** Until the output is closed or discarded, a stop signal removes the partial file, then stops the process as the signal would. */
+  private readonly onStopSignal = (signal: NodeJS.Signals): void => {
+    this.discard();
+    process.kill(process.pid, signal);
+  };
+
+  private removeOnSignals(): void {
+    if (this.file === null) return;
+    for (const signal of ImportOutput.STOP_SIGNALS) process.once(signal, this.onStopSignal);
+  }
+
+  private keepSignals(): void {
+    for (const signal of ImportOutput.STOP_SIGNALS) process.off(signal, this.onStopSignal);
   }
 
   async writeLine(line: string): Promise<void> {
@@ -73,14 +94,24 @@ export class ImportOutput {
     if (this.name === 'stdout') return;
     this.out.end();
     await this.settle(once(this.out, 'finish'));
-    if (this.file !== null) await rename(this.file.partial, this.file.path);
+    if (this.file === null) return;
+    try {
+      await rename(this.file.partial, this.file.path);
+    } catch (err) {
+      // a folder put in the way while the import ran, a path removed: one line, and nothing left behind
+      this.discard();
+      throw this.error(err);
+    }
+    this.keepSignals();
   }
 
   /** After a failed run: the partial file removed (nothing is left that looks like an output). */
   discard(): void {
     if (this.name === 'stdout') return;
     this.out.destroy();
-    if (this.file !== null) rmSync(this.file.partial, { force: true });
+    if (this.file === null) return;
+    rmSync(this.file.partial, { force: true });
+    this.keepSignals();
   }
 
   private check(): void {

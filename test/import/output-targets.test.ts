@@ -3,7 +3,8 @@
 // CLI runs as a user runs it. Oracle: the folder's entries as lstat sees them, and the bytes
 // `-o` writes to a plain file, which are JSON.parse'd line by line and counted against the
 // import's own report (352 written of the Isle of Man file, test/import/real-data.test.ts).
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createReadStream, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +66,34 @@ describe.skipIf(!existsSync(IOM))('import -o onto a link, a pipe or a folder', (
     expect(lstatSync(fifo).isFIFO()).toBe(true);
     expect(readdirSync(tmp).filter((f) => f.startsWith('pipe'))).toEqual(['pipe.ndjson']);
   }, 60_000);
+
+  it('two imports to one path at once: each writes its own partial file, and the path ends up holding one whole output', async () => {
+    const dir = join(tmp, 'together');
+    mkdirSync(dir);
+    const out = join(dir, 'out.ndjson');
+    const results = await Promise.all([run(['import', 'osm', IOM, '-o', out]), run(['import', 'osm', IOM, '-o', out])]);
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(out).equals(plain)).toBe(true);
+    expect(readdirSync(dir)).toEqual(['out.ndjson']);
+  }, 60_000);
+
+  it('an import stopped by SIGTERM or SIGINT leaves no partial file, and an earlier output as it was', async () => {
+    const FHRS = new URL('../../../shared/data/fhrs-london/fhrs_london_food_drink_2021-08-19.csv', import.meta.url).pathname;
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const dir = join(tmp, `stopped-${signal}`);
+      mkdirSync(dir);
+      const out = join(dir, 'fhrs.ndjson');
+      writeFileSync(out, 'earlier\n');
+      const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'import', 'fhrs', FHRS, '-o', out], { stdio: 'ignore' });
+      // stopped once its partial file is there, mid-import
+      await expect.poll(() => readdirSync(dir).some((f) => f.endsWith('.partial')), { timeout: 30_000, interval: 20 }).toBe(true);
+      child.kill(signal);
+      const [, stoppedBy] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+      expect(stoppedBy).toBe(signal);
+      expect(readdirSync(dir)).toEqual(['fhrs.ndjson']);
+      expect(readFileSync(out, 'utf8')).toBe('earlier\n');
+    }
+  }, 90_000);
 
   it('a folder is refused before any work, naming the option', async () => {
     const folder = join(tmp, 'a-folder');
