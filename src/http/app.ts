@@ -23,7 +23,7 @@ import { maskKeys } from '../accounts/keys.js';
 import { OPENAPI_HEAD } from '../service/openapi-document.js';
 import { requestLogOptions } from '../service/request-log.js';
 import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.js';
-import { clientErrorResponse, connectResponse, expectationResponse } from './client-errors.js';
+import { clientErrorResponse, connectResponse, continueResponse, expectationResponse } from './client-errors.js';
 import { checkBodyCharset, parseJsonBody } from './body-text.js';
 import { HttpError, toErrorResponse, withRequestDetails } from './http-errors.js';
 import { addMethodNotAllowedRoutes, collectMethods, methodNotAllowed, type MethodNotAllowedConfig } from './method-not-allowed.js';
@@ -123,6 +123,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // what Node would answer itself, outside the envelope (a CONNECT: nothing at all)
   app.server.on('connect', connectResponse);
   app.server.on('checkExpectation', expectationResponse);
+  app.server.on('checkContinue', continueResponse);
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -130,10 +131,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(createValidatorCompiler());
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
-    // RFC 9112 3.2: an HTTP/1.1 request without Host is a 400
+    // RFC 9112 3.2: an HTTP/1.1 request without Host, or any request with more than one, is a 400
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       reply.header('connection', 'close');
       throw new HttpError('malformed_request', 'an HTTP/1.1 request needs a Host header');
+    }
+    if (hostLines(request.raw.rawHeaders) > 1) {
+      reply.header('connection', 'close');
+      throw new HttpError('malformed_request', 'a request has one Host header; this one has several');
     }
     if (closing) {
       reply.header('connection', 'close');
@@ -210,4 +215,11 @@ function routeNotFound(request: FastifyRequest): HttpError {
   const raw = maskKeys(request.url.split('?', 1)[0] ?? '');
   const path = raw.length > 200 ? `${raw.slice(0, 197)}...` : raw;
   return new HttpError('route_not_found', `no such path: ${request.method} ${path}`);
+}
+
+/** How many Host lines a request's raw headers hold (name, value, name, value, ...; Node keeps only the first). */
+function hostLines(rawHeaders: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.length === 4 && rawHeaders[i]!.toLowerCase() === 'host') n++;
+  return n;
 }

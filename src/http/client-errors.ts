@@ -6,7 +6,7 @@
  * it, as Node's own handler does. A reset or already-closed socket gets nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { HttpError, toErrorResponse } from './http-errors.js';
 
@@ -74,6 +74,18 @@ export function connectResponse(_request: IncomingMessage, socket: Duplex): void
  * The server's `checkExpectation` listener: an `Expect` header other than `100-continue`,
  * which Node answered with a bare 417 of its own. A 417 in the envelope.
  */
+/**
+ * The server's `checkContinue` listener. Node takes any `Expect` holding the word
+ * `100-continue` for it (`100-continue-x`, `foo, 100-continue`: audit 60a); only the
+ * expectation `100-continue` itself is met (100 Continue, then the request is served, as
+ * Node does), anything else is the 417 of {@link expectationResponse}.
+ */
+export function continueResponse(this: Server, request: IncomingMessage, response: ServerResponse): void {
+  if (String(request.headers.expect).trim().toLowerCase() !== '100-continue') return expectationResponse(request, response);
+  response.writeContinue();
+  this.emit('request', request, response);
+}
+
 export function expectationResponse(request: IncomingMessage, response: ServerResponse): void {
   const failed = toErrorResponse(new HttpError('expectation_failed', `Expect ${JSON.stringify(String(request.headers.expect ?? '').slice(0, 100))} is not supported; only 100-continue is`));
   const body = JSON.stringify(failed.body);

@@ -128,10 +128,28 @@ describe('every error reaching a client is the envelope', () => {
     const noHost = await rawExchange(port, 'GET /v1/find?q=a HTTP/1.1\r\nConnection: close\r\n\r\n');
     expectEnvelope(noHost, 400, 'malformed_request');
     expect(JSON.parse(noHost.body)).toMatchObject({ message: 'an HTTP/1.1 request needs a Host header' });
+    // audit 60a: two Host lines were served (Node keeps the first)
+    const twoHosts = await rawExchange(port, 'GET /v1/find?q=a HTTP/1.1\r\nHost: x\r\nHost: y\r\nConnection: close\r\n\r\n');
+    expectEnvelope(twoHosts, 400, 'malformed_request');
+    expect(JSON.parse(twoHosts.body)).toMatchObject({ message: 'a request has one Host header; this one has several' });
     // HTTP/1.0 has no Host requirement: it is routed (here: no key, a 401)
     expect((await rawExchange(port, 'GET /v1/find?q=a HTTP/1.0\r\n\r\n')).status).toBe(401);
     const expectation = await rawExchange(port, 'GET /v1/find?q=a HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nConnection: close\r\n\r\n');
     expectEnvelope(expectation, 417, 'expectation_failed');
+    // Node reads these as 100-continue (the word inside them); they are other expectations (audit 60a)
+    for (const expect100 of ['100-continue-x', 'foo, 100-continue']) {
+      expectEnvelope(await rawExchange(port, `GET /v1/find?q=a HTTP/1.1\r\nHost: x\r\nExpect: ${expect100}\r\nConnection: close\r\n\r\n`), 417, 'expectation_failed');
+    }
+    // the expectation itself, in any case: 100 Continue, then the request is served (here: no key, a 401)
+    const continued = await new Promise<string>((resolve, reject) => {
+      const s = connect(port, '127.0.0.1');
+      let all = '';
+      s.on('data', (chunk: Buffer) => (all += chunk.toString('utf8')));
+      s.once('error', reject);
+      s.once('close', () => resolve(all));
+      s.write('POST /v1/search/ HTTP/1.1\r\nHost: x\r\nExpect: 100-Continue\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
+    });
+    expect(continued.startsWith('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 401 ')).toBe(true);
     const tunnel = await rawExchange(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
     expectEnvelope(tunnel, 405, 'method_not_allowed');
     for (const res of [noHost, expectation, tunnel]) expect(res.headers['request-id']).toMatch(/^[0-9a-f-]{36}$/);
