@@ -83,12 +83,20 @@ function keepTornBytes(path: string, from: number): void {
   const torn = readFileSync(path).subarray(from);
   const fd = openSync(`${path}.torn`, 'a');
   try {
+    // each cut on a line of its own after a header, so that two cuts (torn lines end without a newline) stay apart
+    writeFileSync(fd, tornHeader(torn.length, from, new Date()));
     writeFileSync(fd, torn);
+    if (torn.at(-1) !== 0x0a) writeFileSync(fd, '\n');
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
   syncDirectory(dirname(path));
+}
+
+/** The line `changes.log.torn` holds before each cut: when, how many bytes, from where. */
+export function tornHeader(bytes: number, from: number, at: Date): string {
+  return `# ${at.toISOString()}: ${bytes} bytes cut from the end of the log at byte ${from}\n`;
 }
 
 /** {@link syncDirectory} without blocking the thread (the compaction runs beside queries). */

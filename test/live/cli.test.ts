@@ -186,7 +186,8 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     expect(startLines[serving + 1]).toMatch(/^Admin routes on http:\/\/.*\/admin\/ \(live data in .*; 0 logged batches replayed, 0 pending changes; cut a torn last line of \d+ bytes from the log, a batch never acknowledged \(kept in changes\.log\.torn\)\)$/);
     expect(startLines[serving + 1]).toContain(`of ${Buffer.byteLength(tornLine)} bytes`);
     // the cut bytes are kept, not thrown away (audit 59e)
-    expect(readFileSync(join(liveDir, 'changes.log.torn'), 'utf8')).toBe(tornLine);
+    expect(readFileSync(join(liveDir, 'changes.log.torn'), 'utf8')).toMatch(new RegExp(`^# [0-9T:.Z-]+: ${Buffer.byteLength(tornLine)} bytes cut from the end of the log at byte \\d+\\n`));
+    expect(readFileSync(join(liveDir, 'changes.log.torn'), 'utf8').split('\n')[1]).toBe(tornLine.replace(/\n$/, ''));
     expect(startLines).toContain(`Base: ${join(liveDir, 'base.snapshot')} (compacted from --data and the changes since; --data is not read while it exists)`);
     expect(startLines.some((l) => l.startsWith(`warning: --data ${shipped} is not the file ${join(liveDir, 'base.snapshot')} was compacted from`) && l.includes('NOT served'))).toBe(true);
   }, 120_000);
