@@ -193,6 +193,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.addSchema(ErrorEnvelopeSchema);
   const v1Methods = collectMethods(app, V1_PREFIX);
+  const adminMethods = collectMethods(app, ADMIN_PREFIX);
   const vocabulary = () => options.engine.vocabulary();
   const venueExtent = () => options.engine.venueExtent?.() ?? null;
   await app.register(widgetRoutes({ ...options.widget, vocabulary, venueExtent, accounts: options.accounts, clock }), { prefix: WIDGET_PREFIX });
@@ -201,6 +202,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     prefix: V1_PREFIX,
   });
   addMethodNotAllowedRoutes(app, v1Methods);
+  addMethodNotAllowedRoutes(app, adminMethods);
   return app;
 }
 

@@ -94,6 +94,23 @@ describe('admin routes: security', () => {
     }
     expect(plain.live.engine.has('intruder')).toBe(false);
     expect(plain.live.engine.has(fixtures[0]!.id)).toBe(true);
+    // another method on an admin path: 404 there too (the paths do not exist)
+    expect((await plain.app.inject({ method: 'GET', url: '/admin/venues' })).statusCode).toBe(404);
+  });
+
+  it('another method on an admin path is a 405 naming the methods it serves, as under /v1 (audit 60a: a 404), and changes nothing', async () => {
+    for (const [method, url, allow] of [
+      ['GET', '/admin/venues', 'PUT'],
+      ['POST', '/admin/venues', 'PUT'],
+      ['GET', `/admin/venues/${fixtures[0]!.id}`, 'DELETE'],
+      ['PUT', '/admin/compact', 'POST'],
+    ] as const) {
+      const res = await s.app.inject({ method, url, headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(res.statusCode, `${method} ${url}`).toBe(405);
+      expect(res.headers['allow']).toBe(allow);
+      expect(res.json()).toMatchObject({ code: 'method_not_allowed' });
+    }
+    expect(s.live.engine.has(fixtures[0]!.id)).toBe(true);
   });
 
   it('never bills: the customer balance is untouched by admin calls', async () => {
