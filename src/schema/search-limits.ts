@@ -16,7 +16,10 @@ export const MAX_PATH_DISTANCE_METERS = 10_000;
  * tell the modes apart, and it is checked before the PATH bound.
  */
 export function maximumNote(param: string): string {
-  return param === 'mode.maxDistance' ? ` (POINT; in PATH mode <= ${MAX_PATH_DISTANCE_METERS})` : '';
+  if (param === 'mode.maxDistance') return ` (POINT; in PATH mode <= ${MAX_PATH_DISTANCE_METERS})`;
+  // `locations[2].weight` (the engine's path) or `locations.2.weight` (HTTP's)
+  if (/^locations(\[\d+\]|\.\d+)\.weight$/.test(param)) return ` (a weight is 0, or a number from ${MIN_POSITIVE_WEIGHT} to ${MAX_WEIGHT}: weights are relative)`;
+  return '';
 }
 
 /** Most values in one filter list. */

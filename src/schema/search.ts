@@ -11,7 +11,7 @@ import { EstablishmentSchema } from './establishment.js';
 
 // The limits live in a module of their own (no TypeBox), so that the widget's page script
 // reads the same numbers without bundling the schema library.
-import { DEFAULT_LIMIT, MAX_FILTER_VALUES, MAX_LIMIT, MAX_LOCATIONS, MAX_OFFSET, MAX_PATH_DISTANCE_METERS, MAX_POINT_DISTANCE_METERS } from './search-limits.js';
+import { DEFAULT_LIMIT, MAX_FILTER_VALUES, MAX_LIMIT, MAX_LOCATIONS, MAX_OFFSET, MAX_PATH_DISTANCE_METERS, MAX_POINT_DISTANCE_METERS, MAX_WEIGHT, MIN_POSITIVE_WEIGHT } from './search-limits.js';
 import type { Answer } from './answer.js';
 export * from './search-limits.js';
 
@@ -49,7 +49,11 @@ export const LocationInputSchema = Type.Object(
     lat: Type.Number({ minimum: -90, maximum: 90, description: 'Latitude, degrees (WGS84).' }),
     lon: Type.Number({ minimum: -180, maximum: 180, description: 'Longitude, degrees (WGS84).' }),
     weight: Type.Optional(
-      Type.Number({ minimum: 0, description: 'POINT: relative weight (default 1); finite, >= 0, at least one > 0.' }),
+      Type.Number({
+        minimum: 0,
+        maximum: MAX_WEIGHT,
+        description: `POINT: relative weight (default 1): 0, or a number from ${MIN_POSITIVE_WEIGHT} to ${MAX_WEIGHT} (a weight between 0 and ${MIN_POSITIVE_WEIGHT} is refused); at least one > 0.`,
+      }),
     ),
     label: Type.Optional(
       Type.String({ minLength: 1, maxLength: 100, description: 'Key of this location in each result\'s `travel`.' }),

@@ -90,11 +90,11 @@ const LIMIT_BOUNDS: ReadonlyMap<ValueErrorType, 'maximum' | 'maxItems'> = new Ma
  * `param` (`locations[2].lat` or dotted `locations.2.lat`) breaks one of the engine's
  * published limits (`limit_exceeded`: too many locations, a distance, limit or offset too
  * large) rather than being invalid input (`invalid_request`): a maximum or most-items bound,
- * except a coordinate's range. The one rule for the engine's own validation and for the HTTP
+ * except a coordinate's range and a weight's. The one rule for the engine's own validation and for the HTTP
  * adapter's schema validation, so a request gets the same code either way.
  */
 export function isPublishedLimit(keyword: string | undefined, param: string): boolean {
-  return (keyword === 'maximum' || keyword === 'maxItems') && !/(^|\.)(lat|lon)$/.test(param);
+  return (keyword === 'maximum' || keyword === 'maxItems') && !/(^|\.)(lat|lon|weight)$/.test(param);
 }
 
 /** Throws for the first error JSON Schema also makes (see firstSchemaError); returns when there is none. */

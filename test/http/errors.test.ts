@@ -204,6 +204,18 @@ describe('400 invalid request names the parameter', () => {
     expect(await charges(acct.accountId)).toBe(0);
   });
 
+  it('a weight over 1,000,000 is a 400 invalid_request naming it, with the weights\' rule', async () => {
+    const acct = await h.open();
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/v1/search/',
+      headers: { 'api-key': acct.secretKey },
+      payload: { locations: [{ lat: 53.82, lon: -1.55, weight: 1e307 }, { lat: 53.83, lon: -1.55 }], mode: { mode: 'POINT', maxDistance: 1000 } },
+    });
+    expectEnvelope(res, 400, 'invalid_request_error', 'invalid_request', 'locations.0.weight');
+    expect(res.json().message).toBe('locations.0.weight must be <= 1000000 (a weight is 0, or a number from 0.000001 to 1000000: weights are relative); got 1e+307');
+  });
+
   it("malformed JSON body is a 400, not a 500, with the parser's reason and position", async () => {
     const acct = await h.open();
     for (const payload of ['{"locations": [', '{"locations": [{"lat": 53.8, "lon": -1.55,}]}', "{'mode': 'POINT'}"]) {
