@@ -73,8 +73,13 @@ export interface BuildAppOptions {
   readonly admin?: AdminRoutesOptions;
 }
 
-/** Longest path parameter (a venue id), characters: VenueIdParamsSchema's maxLength. */
-const MAX_PATH_PARAM_LENGTH = 200;
+/**
+ * Longest path parameter the router takes, characters: above any venue id (VenueIdParamsSchema's
+ * maxLength, 200), so that a longer id reaches the routes' checks in their order (404/405, key,
+ * rate limit, then the 400 of the schema: audit 60c) and only what no URL within Node's 16 KiB
+ * header limit would hold is refused by the router itself.
+ */
+const MAX_PATH_PARAM_LENGTH = 16 * 1024;
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? Date.now;
@@ -95,8 +100,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestTimeout,
     connectionTimeout: options.connectionTimeoutMs ?? 30_000,
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 72_000,
-    // maxParamLength: a venue id may be 200 characters (VenueIdParamsSchema); the router's
-    // default of 100 answered longer ids with its own non-envelope 414
+    // maxParamLength: the router's default of 100 answered longer ids with its own non-envelope 414
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_LENGTH },
     // URLs the router itself refuses (bad percent-encoding, a path parameter over the limit)
     // get the envelope too, not fastify's `{error, statusCode}` body echoing the whole path

@@ -118,6 +118,19 @@ describe('every error reaching a client is the envelope', () => {
     expect(res.headers['request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('a details id over 200 characters goes through the checks in their order: 405, then 401, then a counted 400 (audit 60c: a 400 before all)', async () => {
+    const long = 'x'.repeat(201);
+    const wrongMethod = await rawExchange(port, `DELETE /v1/establishments/basic/${long} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expectEnvelope(wrongMethod, 405, 'method_not_allowed');
+    expectEnvelope(await rawExchange(port, `GET /v1/establishments/basic/${long} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`), 401, 'missing_api_key');
+    const acct = await server.open();
+    const keyed = await rawExchange(port, `GET /v1/establishments/basic/${long} HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.secretKey}\r\nConnection: close\r\n\r\n`);
+    expectEnvelope(keyed, 400, 'invalid_request');
+    expect(JSON.parse(keyed.body)).toMatchObject({ param: 'id' });
+    // it reached the rate check: counted, with the rate-limit headers
+    expect(Object.keys(keyed.headers).some((name) => name.startsWith('ratelimit') || name.startsWith('x-ratelimit'))).toBe(true);
+  });
+
   it('405 with Allow for a method the router did not know (PROPFIND; audit 59c: a 404)', async () => {
     const res = await rawExchange(port, 'PROPFIND /v1/find HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expectEnvelope(res, 405, 'method_not_allowed');
