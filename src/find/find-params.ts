@@ -69,7 +69,7 @@ export function checkFindParams(p: FindParams): CheckedFindParams {
   // included), so the engine refuses exactly what a strict HTTP client's validator refuses.
   if (characterCount(raw) > MAX_FIND_QUERY_LENGTH) invalidRequest(param, raw, `at most ${MAX_FIND_QUERY_LENGTH} characters long`);
   const query = raw.trim();
-  if (query.length === 0) invalidRequest(param, raw, 'a search term of at least 1 character');
+  if (query.length === 0) invalidRequest(param, raw, 'a search term of at least 1 character other than spaces');
 
   let centre: CheckedFindParams['centre'] = null;
   if (p.lat !== undefined || p.lon !== undefined) {

@@ -49,6 +49,10 @@ describe('find parameters', () => {
     expect(e.param).toBe(param);
   });
 
+  it('a q of spaces only says so (audit 60c: "at least 1 character" for " ", which is one)', () => {
+    expect(errorOf(() => checkFindParams({ q: '   ' })).message).toBe('q must be a search term of at least 1 character other than spaces; got "   "');
+  });
+
   it('unknown place: unknown_place naming the place, with and without a resolver', () => {
     const engine = createEngine([{ id: 'a', name: 'Red Lion', location: { type: 'Point', coordinates: [51.5, -0.1] } }]);
     const plain = createFindService(engine.store, engine.spatial, { places: null });
