@@ -23,7 +23,7 @@ export const API_KEY_CHALLENGE = 'APIKey realm="venue-search", header="API-Key"'
 
 const DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: 'Invalid request: `param` names the field (`invalid_request`, `limit_exceeded`, `unknown_place`, `invalid_json`, `invalid_url`, `invalid_content_length`; `malformed_request` when the HTTP itself is not well-formed).',
-  401: 'Missing, malformed, unknown or expired API key.',
+  401: 'Missing, malformed, unknown or expired API key, or two different keys in one request (`conflicting_api_keys`).',
   402: 'The balance cannot cover this request: not served, not charged (`insufficient_balance`).',
   403: 'A public key on an endpoint outside its permitted list (`public_key_not_permitted`), or from an origin the account does not allow (`origin_not_allowed`).',
   404: 'Unknown venue id (`venue_not_found`).',
@@ -101,7 +101,7 @@ export function errorResponses(...statuses: number[]): Record<string, object> {
   }
   out['4xx'] = {
     $ref: ERROR_ENVELOPE_REF,
-    description: 'Any other client error: 404 unknown path (`route_not_found`), 405 another method (`method_not_allowed`, with `Allow`), 408 request not received in time (`request_timeout`), 431 headers too large (`headers_too_large`).',
+    description: 'Any other client error: 404 unknown path (`route_not_found`), 405 another method (`method_not_allowed`, with `Allow`), 408 request not received in time (`request_timeout`), 417 an `Expect` other than `100-continue` (`expectation_failed`), 431 headers too large (`headers_too_large`).',
     headers: { 'Request-Id': REQUEST_ID, Allow: ALLOW },
   };
   out['5xx'] = {
