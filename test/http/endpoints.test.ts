@@ -171,6 +171,13 @@ describe('balances', () => {
 });
 
 describe('OpenAPI', () => {
+  it("openapi.json's servers: the request's origin from a Host that names a host, '/' otherwise (audit 60c: a quote was copied into the URL)", async () => {
+    const served = async (host: string) => ((await h.app.inject({ method: 'GET', url: '/v1/openapi.json', headers: { host } })).json() as { servers: Array<{ url: string }> }).servers[0]!.url;
+    expect(await served('venues.example.com:8443')).toBe('http://venues.example.com:8443');
+    expect(await served('[::1]:3000')).toBe('http://[::1]:3000');
+    for (const host of ['a"b', 'a b', 'a<b>', "a'b", 'x`y']) expect(await served(host), host).toBe('/');
+  });
+
   it('GET /v1/openapi.json needs no key and documents every v1 route with the error envelope', async () => {
     const res = await h.app.inject({ method: 'GET', url: '/v1/openapi.json' });
     expect(res.statusCode).toBe(200);

@@ -102,8 +102,12 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
 }
 
 /** `scheme://host` when `host` is a valid authority (a name or address, an optional port), else undefined. */
+/** A Host header that names a host: a DNS name or IPv4 address, or a bracketed IPv6 literal, and an optional port. */
+const HOST_AND_PORT = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
 function originOf(protocol: string, host: string): string | undefined {
-  if (host === '') return undefined;
+  // a DNS name or IP literal and a port only: WHATWG URL keeps characters such as `"` in a host (audit 60c)
+  if (!HOST_AND_PORT.test(host)) return undefined;
   try {
     const url = new URL(`${protocol}://${host}`);
     return url.pathname === '/' && url.username === '' && url.search === '' && url.hash === '' ? url.origin : undefined;
