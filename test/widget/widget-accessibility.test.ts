@@ -122,6 +122,23 @@ describe.skipIf(!chromiumAvailable)('widget accessibility (audit 60d)', () => {
     await page.close();
   });
 
+  it('an unknown place name is said under its field, which is marked invalid, in the widget\'s words', async () => {
+    const page = await session.openWidget();
+    await page.check('input[name="mode"][value="meet"]');
+    await page.fill('#place-name', 'Qwxzyville');
+    await page.press('#place-name', 'Enter');
+    await page.waitForSelector('#place-error:not([hidden])');
+    expect(await page.textContent('#place-error')).toBe('"Qwxzyville" is not a place the service knows. Try a town, an area or a postcode.');
+    expect(await page.getAttribute('#place-name', 'aria-invalid')).toBe('true');
+    expect(await page.locator('#notice').isHidden()).toBe(true);
+    await page.fill('#place-name', 'Leeds');
+    await page.press('#place-name', 'Enter');
+    await page.waitForSelector('#locations li');
+    expect(await page.locator('#place-error').isHidden()).toBe(true);
+    expect(await page.getAttribute('#place-name', 'aria-invalid')).toBeNull();
+    await page.close();
+  });
+
   it('the page never scrolls as a whole: with 20 results listed it is as tall as the window', async () => {
     const page = await session.openWidget({ viewport: { width: 1280, height: 800 } });
     await page.fill('#find-q', 'nando');

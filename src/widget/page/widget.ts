@@ -399,17 +399,30 @@ function start(): void {
     const input = byId<HTMLInputElement>('place-name');
     const name = input.value.trim();
     if (name === '') return;
+    // an unknown place is said under the field, which is marked invalid (not in the API's words)
+    const placeError = byId<HTMLParagraphElement>('place-error');
+    const showPlaceProblem = (problem: string | undefined): void => {
+      placeError.hidden = problem === undefined;
+      placeError.textContent = problem ?? '';
+      if (problem === undefined) input.removeAttribute('aria-invalid');
+      else input.setAttribute('aria-invalid', 'true');
+    };
+    const unknownPlace = `"${name}" is not a place the service knows. Try a town, an area or a postcode.`;
     // a find with `location` resolves the place name; its venues are not needed (limit 1)
     void api
       .get<FindResponse>('../find', { q: name, location: name, limit: 1 })
       .then((found) => {
         const place = found.resolvedPlace;
-        if (place === undefined) return showNotice(`"${name}" is not a place the service knows.`);
+        if (place === undefined) return showPlaceProblem(unknownPlace);
+        showPlaceProblem(undefined);
         showNotice(undefined);
         input.value = '';
         addPerson({ lat: place.Lat, lon: place.Lon, label: uniqueLabel(place.name, people.map((p) => p.label)), weightText: '1' }, true);
       })
-      .catch(fail);
+      .catch((err: unknown) => {
+        if (err instanceof WidgetApiError && err.code === 'unknown_place') showPlaceProblem(unknownPlace);
+        else fail(err);
+      });
   });
 
   // ---- route
