@@ -5,8 +5,9 @@
  *
  * A regular file (or a path not there yet) is written under a temporary name beside it
  * (`<path>.<pid>.partial`: two imports to one path at once never share it) and renamed over
- * it only once whole (removed if the command is stopped by SIGINT, SIGTERM or SIGHUP), so a failed import leaves no
- * truncated file and an earlier output stays as it was (as `venue-search snapshot` does). A
+ * it only once whole (removed if the command is stopped by SIGINT, SIGTERM or SIGHUP), so a
+ * failed import leaves no truncated file and an earlier output stays as it was (as
+ * `venue-search snapshot` does). A
  * symbolic link to a regular file is written the same way at its target (the link stays a
  * link). Anything else (a named pipe, a device such as /dev/stdout or /dev/null, a link to
  * one) is written through, as a shell redirection would: a rename would replace the pipe or
@@ -21,7 +22,7 @@ import { VenueSearchError } from '../errors.js';
 
 /** How a path given for output is written. */
 type OutputTarget =
-  /** written as `<file>.partial`, then renamed to `file` (the path itself, or a link's target) */
+  /** written as `<file>.<pid>.partial`, then renamed to `file` (the path itself, or a link's target) */
   | { readonly kind: 'whole'; readonly file: string }
   /** written through (a pipe or a device): what is written cannot be taken back */
   | { readonly kind: 'through' };
