@@ -84,7 +84,7 @@ export function widgetPageHtml(config: WidgetConfig, assets: { scriptHref: strin
 </fieldset>
 </header>
 <div id="notice" class="notice" role="alert" hidden></div>
-<div class="layout">
+<main class="layout">
 <section class="side" aria-label="Search">
 <div id="find-panel" class="panel">
 <label for="find-q">Venue name</label>
@@ -163,7 +163,7 @@ ${checkboxGroupPlaceholder('pref-vibes', 'Vibes')}
 </div>
 </section>
 <aside id="details" class="details" aria-labelledby="details-name" tabindex="-1" hidden></aside>
-</div>
+</main>
 </div>
 </body>
 </html>

@@ -139,6 +139,46 @@ describe.skipIf(!chromiumAvailable)('widget accessibility (audit 60d)', () => {
     await page.close();
   });
 
+  it('at 320 px (400 % zoom), and at 390 px with WCAG 1.4.12 text spacing, the people rows and the detail panel reflow: no sideways scrolling', async () => {
+    const addByName = async (page: Page, names: string[]) => {
+      await page.check('input[name="mode"][value="meet"]');
+      for (const [k, name] of names.entries()) {
+        await page.fill('#place-name', name);
+        await page.press('#place-name', 'Enter');
+        await expect.poll(() => page.locator('#locations li').count()).toBe(k + 1);
+      }
+    };
+    const narrow = await session.openWidget({ viewport: { width: 320, height: 640 } });
+    await addByName(narrow, ['Leeds', 'York', 'Harrogate']);
+    expect(await narrow.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await narrow.check('input[name="mode"][value="find"]');
+    await openFirstNando(narrow);
+    const close = (await narrow.locator('#details button.close').boundingBox())!;
+    expect(close.x + close.width).toBeLessThanOrEqual(320);
+    await narrow.close();
+
+    const spaced = await session.openWidget({ viewport: { width: 390, height: 844 } });
+    await addByName(spaced, ['Leeds', 'York', 'Harrogate']);
+    // the user's text spacing of WCAG 1.4.12, set on every element (the page's CSP refuses a style sheet from outside)
+    await spaced.evaluate(() => {
+      for (const element of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
+        element.style.setProperty('line-height', '1.5', 'important');
+        element.style.setProperty('letter-spacing', '0.12em', 'important');
+        element.style.setProperty('word-spacing', '0.16em', 'important');
+        if (element.tagName === 'P') element.style.setProperty('margin-bottom', '2em', 'important');
+      }
+    });
+    expect(await spaced.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await spaced.close();
+  });
+
+  it('landmarks: the page has a main region, and the map\'s unnamed drawing layer is hidden from screen readers (the lists carry it)', async () => {
+    const page = await session.openWidget();
+    expect(await page.locator('main').count()).toBe(1);
+    expect(await page.getAttribute('.leaflet-overlay-pane', 'aria-hidden')).toBe('true');
+    await page.close();
+  });
+
   it('the page never scrolls as a whole: with 20 results listed it is as tall as the window', async () => {
     const page = await session.openWidget({ viewport: { width: 1280, height: 800 } });
     await page.fill('#find-q', 'nando');

@@ -60,6 +60,7 @@ export function renderDetails(panel: HTMLElement, details: BasicDetails, menus: 
   const header = h('div', 'details-header');
   const name = h('h2', '', details.displayName || details.name);
   name.id = 'details-name';
+  name.dir = 'auto';
   name.tabIndex = -1;
   const close = h('button', 'close', '×');
   close.type = 'button';

@@ -140,6 +140,8 @@ export class MapView {
     addBaseMap(this.map, options);
     if (options.placeLabelsHref !== null) new PlaceLabels(this.map, options.placeLabelsHref);
     this.overlays.addTo(this.map);
+    // the circle, route and corridor are drawn in one unnamed svg: hidden from screen readers (the lists carry everything)
+    this.map.getPane('overlayPane')?.setAttribute('aria-hidden', 'true');
     this.venueGroup = L.markerClusterGroup({
       maxClusterRadius: clusterRadiusPx,
       disableClusteringAtZoom: MAX_ZOOM - 1,

@@ -151,7 +151,9 @@ export function renderResults(
     const button = h('button', 'result-button');
     button.type = 'button';
     const title = h('span', 'result-title');
-    title.append(h('span', 'rank', String(i + 1)), h('span', 'name', row.name));
+    const name = h('span', 'name', row.name);
+    name.dir = 'auto'; // a right-to-left name keeps its own order beside the page's left-to-right words
+    title.append(h('span', 'rank', String(i + 1)), name);
     button.append(title);
     const facts = h('span', 'facts');
     if (row.kind !== undefined) facts.append(h('span', 'kind', humanize(row.kind)));
