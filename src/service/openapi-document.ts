@@ -83,6 +83,65 @@ function renamedOperations(item: Json, suffix: string): Json {
 export interface PublishedDocumentOptions {
   /** Keep only paths under this prefix (`/v1`). */
   readonly prefix: string;
+  /**
+   * Named schemas (`SearchResponse`, `MatchScore`, ...): each as the routes inline it (the
+   * compilers take no `$id`: plain-schema.ts), in every form a route may carry it. Where the
+   * document holds one, it becomes a `$ref` to `components.schemas.<name>`, so a generated
+   * client gets one named type per shape instead of anonymous copies (audit 60c).
+   */
+  readonly named?: ReadonlyArray<{ readonly name: string; readonly forms: readonly Json[] }>;
+}
+
+/**
+ * `value` as @fastify/swagger publishes a schema: each `const: x` written `enum: [x]`, and a
+ * `patternProperties` of one pattern written `additionalProperties` (a map's values).
+ */
+function asSwaggerPublishes(value: Json): Json {
+  if (Array.isArray(value)) return value.map(asSwaggerPublishes);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, Json> = {};
+  for (const [key, v] of Object.entries(value as Record<string, Json>)) {
+    if (key === 'const') out['enum'] = [v];
+    else if (key === 'patternProperties' && v !== null && typeof v === 'object' && Object.keys(v).length === 1) out['additionalProperties'] = asSwaggerPublishes(Object.values(v)[0]);
+    else out[key] = asSwaggerPublishes(v);
+  }
+  return out;
+}
+
+/** `value` as JSON with its keys sorted: equal for two schemas exactly when they are the same. */
+function canonical(value: Json): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  const entries = Object.entries(value as Record<string, Json>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+}
+
+/**
+ * `value` with every sub-schema equal to a named form replaced by a `$ref` to it (outermost
+ * first); the components it refers to are added to `components`, their own named parts
+ * referred to likewise.
+ */
+function referNamed(value: Json, byForm: ReadonlyMap<string, string>, components: Record<string, Json>): Json {
+  if (Array.isArray(value)) return value.map((v) => referNamed(v, byForm, components));
+  if (value === null || typeof value !== 'object') return value;
+  // as it is, or without the description of the response it is the schema of (@fastify/swagger copies that there)
+  const { description: _description, ...shape } = value as Record<string, Json>;
+  const asIs = byForm.get(canonical(value));
+  const name = asIs ?? byForm.get(canonical(shape));
+  if (name !== undefined) {
+    if (!(name in components)) {
+      components[name] = {}; // taken before its body is built: a shape that holds itself refers to itself
+      components[name] = referParts(asIs !== undefined ? (value as Record<string, Json>) : shape, byForm, components);
+    }
+    return { $ref: `#/components/schemas/${name}` };
+  }
+  return referParts(value as Record<string, Json>, byForm, components);
+}
+
+function referParts(value: Record<string, Json>, byForm: ReadonlyMap<string, string>, components: Record<string, Json>): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const [key, v] of Object.entries(value)) out[key] = referNamed(v, byForm, components);
+  return out;
 }
 
 /** The published document (without `servers`, which depend on the request). */
@@ -98,5 +157,16 @@ export function publishedDocument(swaggerDocument: Json, options: PublishedDocum
     }
   }
   headerRequirements(paths);
-  return { ...document, paths };
+  if (options.named === undefined || options.named.length === 0) return { ...document, paths };
+  const byForm = new Map<string, string>();
+  for (const { name, forms } of options.named) {
+    for (const form of forms) {
+      const key = canonical(asSwaggerPublishes(tuplesAs2020(form)));
+      if (!byForm.has(key)) byForm.set(key, name);
+    }
+  }
+  const components = (document['components'] ?? {}) as Record<string, Json> & { schemas?: Record<string, Json> };
+  const schemas: Record<string, Json> = { ...(components.schemas ?? {}) };
+  const referred = referNamed(paths, byForm, schemas) as Record<string, Json>;
+  return { ...document, paths: referred, components: { ...components, schemas } };
 }

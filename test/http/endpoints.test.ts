@@ -199,10 +199,13 @@ describe('OpenAPI', () => {
     expect(doc.components.securitySchemes.ApiKey).toEqual({ type: 'apiKey', in: 'header', name: 'API-Key' });
     const findParams = doc.paths['/v1/find'].get.parameters.map((p: { name: string }) => p.name).sort();
     expect(findParams).toEqual(['lat', 'limit', 'location', 'lon', 'maxDistanceMeters', 'name', 'offset', 'q']);
-    expect(doc.paths['/v1/search/'].post.requestBody.content['application/json'].schema.required).toEqual(['locations', 'mode']);
+    // a named shape is a $ref to its component (openapi-document.ts)
+    const named = (schema: { $ref?: string }) => (schema.$ref === undefined ? schema : doc.components.schemas[schema.$ref.split('/').at(-1)!]);
+    const searchBody = named(doc.paths['/v1/search/'].post.requestBody.content['application/json'].schema);
+    expect(searchBody.required).toEqual(['locations', 'mode']);
     // what the server refuses, the document refuses too (audit 60c: weights over 1,000,000 passed a client's validator)
-    expect(doc.paths['/v1/search/'].post.requestBody.content['application/json'].schema.properties.locations.items.properties.weight).toMatchObject({ minimum: 0, maximum: 1_000_000 });
-    expect(doc.paths['/v1/search/'].post.responses['200'].content['application/json'].schema.required).toContain('establishments');
+    expect(searchBody.properties.locations.items.properties.weight).toMatchObject({ minimum: 0, maximum: 1_000_000 });
+    expect(named(doc.paths['/v1/search/'].post.responses['200'].content['application/json'].schema).required).toContain('establishments');
     expect(doc.components.schemas.ErrorEnvelope.required).toEqual(['message', 'type', 'code']);
     expect(doc.paths['/v1/find'].get.responses['4XX'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
     expect(Object.keys(doc.paths['/v1/find'].get.responses).sort()).toEqual(['200', '400', '401', '402', '403', '429', '4XX', '5XX']);

@@ -77,7 +77,16 @@ describe('the document', () => {
     for (const header of Object.values(search.responses['429']!.headers!)) expect(header.schema).not.toHaveProperty('schema');
     const text = JSON.stringify(document);
     expect(text).not.toContain('additionalItems');
-    const location = JSON.parse(text).paths['/v1/establishments/basic/{id}'].get.responses['200'].content['application/json'].schema.properties.location;
+    const published = JSON.parse(text);
+    // the answers' shapes are named components, referred to where they appear (audit 60c: five anonymous copies of a venue)
+    expect(published.paths['/v1/establishments/basic/{id}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/BasicDetails' });
+    expect(published.paths['/v1/search/'].post.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SearchResponse' });
+    expect(published.paths['/v1/search/'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SearchBody' });
+    expect(published.components.schemas.SearchResponse.properties.establishments.items).toEqual({ $ref: '#/components/schemas/SearchEstablishment' });
+    expect(Object.keys(published.components.schemas).sort()).toEqual(
+      ['AdvancedDetails', 'BasicDetails', 'DayName', 'ErrorEnvelope', 'FindEstablishment', 'FindResponse', 'GroupSummary', 'MatchScore', 'Menu', 'MenuList', 'SearchBody', 'SearchEstablishment', 'SearchResponse', 'SearchVocabulary'].sort(),
+    );
+    const location = published.components.schemas.BasicDetails.properties.location;
     expect(location.properties.coordinates).toMatchObject({ type: 'array', items: false, minItems: 2, maxItems: 2 });
     expect(location.properties.coordinates.prefixItems).toHaveLength(2);
     // every error status of every operation is the one component

@@ -17,6 +17,7 @@ import { DEFAULT_LIMIT, SearchQuerySchema } from '../../schema/search.js';
 import { NoQuerySchema } from '../../service/api-schemas.js';
 import type { EngineLike, FindParams } from '../../service/engine-like.js';
 import { publishedDocument } from '../../service/openapi-document.js';
+import { namedSchemaForms } from '../../service/venue-responses.js';
 import { V1_OPERATIONS } from '../../service/v1-operations.js';
 import { serveCharged } from '../billing.js';
 import { createGuard, principalOf } from '../guard.js';
@@ -92,7 +93,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
 
     let published: Record<string, unknown> | undefined;
     app.get('/openapi.json', { config: { public: true }, schema: { hide: true, querystring: NoQuerySchema } }, async (request, reply) => {
-      published ??= publishedDocument(plugin.swagger(), { prefix: V1_PREFIX });
+      published ??= publishedDocument(plugin.swagger(), { prefix: V1_PREFIX, named: namedSchemaForms() });
       // the request's own origin only when its Host makes one (an HTTP/1.0 health check sends none)
       const serverUrl = deps.publicUrl ?? originOf(request.protocol, request.host) ?? '/';
       reply.header('cache-control', 'no-cache');
