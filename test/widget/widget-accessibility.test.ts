@@ -172,6 +172,27 @@ describe.skipIf(!chromiumAvailable)('widget accessibility (audit 60d)', () => {
     await spaced.close();
   });
 
+  it('the map\'s venues and groups come in the Tab order of their ranks (audit 60d: in markercluster\'s order), also after a zoom', async () => {
+    const page = await session.openWidget({ viewport: { width: 1280, height: 800 } });
+    await page.fill('#find-q', 'nando');
+    await page.waitForSelector('#results li:nth-child(20)');
+    await mapSettled(page);
+    const tabRanks = () =>
+      page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLElement>('.leaflet-marker-pane [tabindex]')).map((el) => Number(el.dataset.rank ?? el.querySelector<HTMLElement>('.cluster-badge')!.dataset.ranks!.split(' ')[0])),
+      );
+    for (const zoom of ['initial', 'in']) {
+      if (zoom === 'in') {
+        await page.click('#zoom-in');
+        await mapSettled(page);
+      }
+      const ranks = await tabRanks();
+      expect(ranks.length, zoom).toBeGreaterThan(1);
+      expect(ranks, zoom).toEqual([...ranks].sort((a, b) => a - b));
+    }
+    await page.close();
+  });
+
   it('landmarks: the page has a main region, and the map\'s unnamed drawing layer is hidden from screen readers (the lists carry it)', async () => {
     const page = await session.openWidget();
     expect(await page.locator('main').count()).toBe(1);

@@ -162,7 +162,10 @@ export class MapView {
       options.onPick({ lat: c.lat, lon: c.lng });
     });
     // clusters are rebuilt on zoom: the highlight follows the venue into its new group
-    this.map.on('zoomend moveend', () => this.applyHighlight());
+    this.map.on('zoomend moveend', () => {
+      this.applyHighlight();
+      this.orderVenuesByRank();
+    });
     this.map.on('zoomend', () => this.sizeCorridor());
     this.map.on('movestart', () => (container.dataset.moving = 'true'));
     // the view on the container, for the browser tests: zoom, and the centre's lat and lon
@@ -254,6 +257,25 @@ export class MapView {
       this.overlays.addLayer(marker);
     }
     this.applyHighlight();
+    this.orderVenuesByRank();
+  }
+
+  /**
+   * The markers in the Tab order of the ranks: people first, then each venue or group by its
+   * best rank (markercluster adds them in the order it walks its tree, which is no order a
+   * person can follow: audit 60d). Left as they are while one has the focus (moving a
+   * focused element would drop the focus).
+   */
+  private orderVenuesByRank(): void {
+    const pane = this.map.getPane('markerPane');
+    if (pane === undefined || pane.contains(document.activeElement)) return;
+    const rankOf = (el: Element): number => {
+      const own = (el as HTMLElement).dataset.rank ?? el.querySelector<HTMLElement>('.cluster-badge')?.dataset.ranks?.split(' ')[0];
+      return own === undefined ? 0 : Number(own); // people and the centre: 0, first
+    };
+    const markers = Array.from(pane.children);
+    const ordered = [...markers].sort((a, b) => rankOf(a) - rankOf(b));
+    if (ordered.some((el, k) => el !== markers[k])) pane.append(...ordered);
   }
 
   /**
