@@ -3,7 +3,9 @@
  * (the request line included) over Node's 16 KiB limit, a malformed request, a request not
  * received within `requestTimeout`. Node emits `clientError` with the socket; this writes our
  * envelope on it (instead of fastify's `{"error", "message", "statusCode"}` body) and closes
- * it, as Node's own handler does. A reset or already-closed socket gets nothing.
+ * it, as Node's own handler does. A reset or already-closed socket gets nothing. Also the
+ * other answers Node would write itself, outside the envelope: to a CONNECT, and to an
+ * `Expect` header.
  */
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -71,10 +73,6 @@ export function connectResponse(_request: IncomingMessage, socket: Duplex): void
 }
 
 /**
- * The server's `checkExpectation` listener: an `Expect` header other than `100-continue`,
- * which Node answered with a bare 417 of its own. A 417 in the envelope.
- */
-/**
  * The server's `checkContinue` listener. Node takes any `Expect` holding the word
  * `100-continue` for it (`100-continue-x`, `foo, 100-continue`: audit 60a); only the
  * expectation `100-continue` itself is met (100 Continue, then the request is served, as
@@ -86,6 +84,10 @@ export function continueResponse(this: Server, request: IncomingMessage, respons
   this.emit('request', request, response);
 }
 
+/**
+ * The server's `checkExpectation` listener: an `Expect` header other than `100-continue`,
+ * which Node answered with a bare 417 of its own. A 417 in the envelope.
+ */
 export function expectationResponse(request: IncomingMessage, response: ServerResponse): void {
   const failed = toErrorResponse(new HttpError('expectation_failed', `Expect ${JSON.stringify(String(request.headers.expect ?? '').slice(0, 100))} is not supported; only 100-continue is`));
   const body = JSON.stringify(failed.body);

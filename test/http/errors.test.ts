@@ -183,21 +183,12 @@ describe('400 invalid request names the parameter', () => {
 
   it('a JSON body with __proto__ (prototype poisoning) is a 400, not a 500', async () => {
     const acct = await h.open();
-    const res = await h.app.inject({
-      method: 'POST',
-      url: '/v1/search/',
-      headers: { 'api-key': acct.secretKey, 'content-type': 'application/json' },
-      payload: '{"locations":[{"lat":53.8,"lon":-1.55}],"mode":{"mode":"POINT","maxDistance":100},"__proto__":{"admin":true}}',
-    });
+    const post = (payload: string) => h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey, 'content-type': 'application/json' }, payload });
+    const res = await post('{"locations":[{"lat":53.8,"lon":-1.55}],"mode":{"mode":"POINT","maxDistance":100},"__proto__":{"admin":true}}');
     expectEnvelope(res, 400, 'invalid_request_error', 'invalid_json');
     // the body is valid JSON: the message says what is refused, not "not valid JSON"
     expect(res.json().message).toContain('"__proto__" key');
-    const nested = await h.app.inject({
-      method: 'POST',
-      url: '/v1/search/',
-      headers: { 'api-key': acct.secretKey, 'content-type': 'application/json' },
-      payload: '{"locations":[{"lat":53.8,"lon":-1.55,"constructor":{"prototype":{"admin":true}}}],"mode":{"mode":"POINT","maxDistance":100}}',
-    });
+    const nested = await post('{"locations":[{"lat":53.8,"lon":-1.55,"constructor":{"prototype":{"admin":true}}}],"mode":{"mode":"POINT","maxDistance":100}}');
     expectEnvelope(nested, 400, 'invalid_request_error', 'invalid_json');
     expect(nested.json().message).toContain('"constructor" object with a "prototype" key');
     expect(h.engine.calls.search).toBe(0);

@@ -75,6 +75,18 @@ function rawExchange(port: number, request: string, socket?: Socket): Promise<Ra
   });
 }
 
+/** Sends `request` on a new connection to `port` and reads everything until the server closes it. */
+function readUntilClosed(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const s = connect(port, '127.0.0.1');
+    let all = '';
+    s.on('data', (chunk: Buffer) => (all += chunk.toString('utf8')));
+    s.once('error', reject);
+    s.once('close', () => resolve(all));
+    s.write(request);
+  });
+}
+
 function expectEnvelope(res: RawResponse, status: number, code: string): void {
   expect({ status: res.status, type: res.headers['content-type'] }).toEqual({ status, type: 'application/json; charset=utf-8' });
   const body = JSON.parse(res.body) as Record<string, unknown>;
@@ -154,14 +166,7 @@ describe('every error reaching a client is the envelope', () => {
       expectEnvelope(await rawExchange(port, `GET /v1/find?q=a HTTP/1.1\r\nHost: x\r\nExpect: ${expect100}\r\nConnection: close\r\n\r\n`), 417, 'expectation_failed');
     }
     // the expectation itself, in any case: 100 Continue, then the request is served (here: no key, a 401)
-    const continued = await new Promise<string>((resolve, reject) => {
-      const s = connect(port, '127.0.0.1');
-      let all = '';
-      s.on('data', (chunk: Buffer) => (all += chunk.toString('utf8')));
-      s.once('error', reject);
-      s.once('close', () => resolve(all));
-      s.write('POST /v1/search/ HTTP/1.1\r\nHost: x\r\nExpect: 100-Continue\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
-    });
+    const continued = await readUntilClosed(port, 'POST /v1/search/ HTTP/1.1\r\nHost: x\r\nExpect: 100-Continue\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
     expect(continued.startsWith('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 401 ')).toBe(true);
     const tunnel = await rawExchange(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
     expectEnvelope(tunnel, 405, 'method_not_allowed');
@@ -185,14 +190,7 @@ describe('every error reaching a client is the envelope', () => {
   it('a valid request pipelined before a malformed one is answered first, then the 400: what was charged was sent (audit 60c)', async () => {
     const acct = await server.open();
     for (const garbage of ['HELLO\r\n\r\n', `GET /v1/find?q=a HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`]) {
-      const text = await new Promise<string>((resolve, reject) => {
-        const s = connect(port, '127.0.0.1');
-        let all = '';
-        s.on('data', (chunk: Buffer) => (all += chunk.toString('utf8')));
-        s.once('error', reject);
-        s.once('close', () => resolve(all));
-        s.write(`GET /v1/find?q=nando&lat=53.8&lon=-1.55&limit=1 HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.secretKey}\r\n\r\n${garbage}`);
-      });
+      const text = await readUntilClosed(port, `GET /v1/find?q=nando&lat=53.8&lon=-1.55&limit=1 HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.secretKey}\r\n\r\n${garbage}`);
       const first = parseResponse(text)!;
       expect(first.status, text.slice(0, 200)).toBe(200);
       expect((JSON.parse(first.body) as { totalFound: number }).totalFound).toBeGreaterThan(0);
