@@ -10,6 +10,7 @@ import { maskKeys } from '../accounts/keys.js';
 import { describeValue, isVenueSearchError, type VenueSearchErrorCode } from '../errors.js';
 import type { ErrorEnvelope, ErrorType } from '../service/api-schemas.js';
 import { maximumNote } from '../schema/search-limits.js';
+import { patternMeaning } from '../schema/pattern-meanings.js';
 import { isPublishedLimit } from '../search/validate-request.js';
 
 export type { ErrorEnvelope, ErrorType };
@@ -135,6 +136,8 @@ function validationMessage(errors: readonly AjvLikeError[], param: string, conte
   if (error.keyword === 'additionalProperties') return `${where} is not a known parameter`;
   const allowed = allowedValues(errors);
   if (allowed !== null) return `${where} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}; got ${describeValue(error.data)}`;
+  const meaning = error.keyword === 'pattern' ? patternMeaning(error.params?.['pattern']) : undefined;
+  if (meaning !== undefined) return `${where} must be ${meaning}; got ${describeValue(error.data)}`;
   const note = error.keyword === 'maximum' ? maximumNote(param) : '';
   return `${where} ${error.message ?? 'is invalid'}${note}; got ${describeValue(error.data)}`;
 }

@@ -1,6 +1,7 @@
 import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox';
 import { CapitalLatLonSchema } from './common.js';
 import { EstablishmentSchema } from './establishment.js';
+import { UTC_TIMESTAMP_PATTERN } from './pattern-meanings.js';
 
 /**
  * The search request (interface 4.1: body 2.1-2.3, query `limit`/`offset`) and response
@@ -98,7 +99,12 @@ export const OpeningConditionsSchema = Type.Object(
   {
     state: literals(OPENING_STATES),
     atTime: Type.Optional(
-      Type.String({ maxLength: 40, description: 'ISO 8601 UTC timestamp (`2026-11-21T20:00:00Z`); default: now.' }),
+      Type.String({
+        maxLength: 40,
+        pattern: UTC_TIMESTAMP_PATTERN,
+        description:
+          'ISO 8601 UTC timestamp (`2026-11-21T20:00:00Z`): seconds and a fraction of up to 9 digits optional, zone `Z`, `+00:00` or `+0000`; a leap second (`23:59:60`) is the start of the next second. Default: now.',
+      }),
     ),
     onArrival: Type.Optional(
       Type.Boolean({

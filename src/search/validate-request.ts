@@ -3,6 +3,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { VenueSearchError, describeValue } from '../errors.js';
 import { firstSchemaError } from '../schema/character-count.js';
+import { UTC_TIMESTAMP_MEANING, patternMeaning } from '../schema/pattern-meanings.js';
 import { MAX_WEIGHT, MIN_POSITIVE_WEIGHT, maximumNote } from '../schema/search-limits.js';
 import { leadingIndexKeys } from './travel-object.js';
 import {
@@ -68,6 +69,8 @@ function expectation(error: ValueError): string {
       return `a string of at most ${String(s['maxLength'])} characters`;
     case ValueErrorType.ObjectRequiredProperty:
       return 'present';
+    case ValueErrorType.StringPattern:
+      return patternMeaning(s['pattern']) ?? error.message.replace(/^Expected /, '');
     case ValueErrorType.Union: {
       const options = (s['anyOf'] as Array<{ const?: unknown }> | undefined)?.map((o) => o.const);
       if (options && options.every((o) => typeof o === 'string')) return `one of ${options.join(', ')}`;
@@ -129,11 +132,14 @@ function invalid(param: string, value: unknown, expected: string): never {
  * Milliseconds since the epoch of an ISO 8601 UTC timestamp in the years 100 to 9999, or NaN:
  * `YYYY-MM-DDTHH:MM`, then
  * optionally `:SS` and after it a fraction of 1 to 9 digits, then `Z`, `+00:00`, `-00:00`,
- * `+0000` or `-0000`. Read character by character (every search with `atTime` parses one: a
+ * `+0000` or `-0000` (`T` and `Z` in either case, as RFC 3339 allows; the syntax is
+ * UTC_TIMESTAMP_PATTERN's). A leap second (`23:59:60`, as RFC 3339 and JSON Schema's
+ * `date-time` allow it) is the start of the next second, as POSIX time and the balances
+ * route count it. Read character by character (every search with `atTime` parses one: a
  * regular expression and its match array cost about ten times as much).
  */
 export function parseUtcTimestamp(text: string): number {
-  if (text.charCodeAt(4) !== DASH || text.charCodeAt(7) !== DASH || text.charCodeAt(10) !== LETTER_T || text.charCodeAt(13) !== COLON) return Number.NaN;
+  if (text.charCodeAt(4) !== DASH || text.charCodeAt(7) !== DASH || (text.charCodeAt(10) | LOWER_CASE_BIT) !== LOWER_T || text.charCodeAt(13) !== COLON) return Number.NaN;
   const year = digitsAt(text, 0, 4);
   const month = digitsAt(text, 5, 2);
   const day = digitsAt(text, 8, 2);
@@ -157,18 +163,21 @@ export function parseUtcTimestamp(text: string): number {
     }
   }
   if (!isUtcZone(text, at)) return Number.NaN;
-  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return Number.NaN;
-  const t = Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  const leapSecond = second === 60 && hour === 23 && minute === 59;
+  if (month < 1 || month > 12 || hour > 23 || minute > 59 || (second > 59 && !leapSecond)) return Number.NaN;
+  const t = Date.UTC(year, month - 1, day, hour, minute, leapSecond ? 59 : second, ms);
   // Date.UTC rolls 2026-02-30 over to March: reject dates that do not exist.
   if (new Date(t).getUTCDate() !== day) return Number.NaN;
-  return t;
+  return leapSecond ? t + 1000 : t;
 }
 
 const DASH = 45;
 const DOT = 46;
 const COLON = 58;
-const LETTER_T = 84;
-const LETTER_Z = 90;
+/** ORed into an ASCII letter, its lower case: `T` and `t` both give LOWER_T. */
+const LOWER_CASE_BIT = 0x20;
+const LOWER_T = 116;
+const LOWER_Z = 122;
 const PLUS = 43;
 /** Digits of a second's fraction, at most (nanoseconds). */
 const MAX_FRACTION_DIGITS = 9;
@@ -187,7 +196,7 @@ function digitsAt(text: string, at: number, n: number): number {
 /** Whether `text` from `at` to its end is `Z`, `+00:00`, `-00:00`, `+0000` or `-0000`. */
 function isUtcZone(text: string, at: number): boolean {
   const rest = text.length - at;
-  if (rest === 1) return text.charCodeAt(at) === LETTER_Z;
+  if (rest === 1) return (text.charCodeAt(at) | LOWER_CASE_BIT) === LOWER_Z;
   const sign = text.charCodeAt(at);
   if ((sign !== PLUS && sign !== DASH) || digitsAt(text, at + 1, 2) !== 0) return false;
   if (rest === 5) return digitsAt(text, at + 3, 2) === 0;
@@ -263,7 +272,7 @@ export function validateSearchBody(value: unknown): ValidBody {
   if (atTime !== undefined) {
     atTimeMs = parseUtcTimestamp(atTime);
     if (Number.isNaN(atTimeMs)) {
-      invalid('preferences.openingConditions.atTime', atTime, 'an ISO 8601 UTC timestamp such as "2026-11-21T20:00:00Z"');
+      invalid('preferences.openingConditions.atTime', atTime, UTC_TIMESTAMP_MEANING);
     }
   }
   return { body, atTimeMs, travelKeys, travelIndexKeys: leadingIndexKeys(travelKeys), fairness, quorum };

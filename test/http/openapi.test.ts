@@ -114,6 +114,43 @@ describe('the document', () => {
     expect(res.statusCode).toBe(200);
     checker.checkResponse('POST', url, res);
   });
+
+  it('atTime: a strict client and the service agree on which timestamps are valid, and a refused one is named in words', async () => {
+    const checker = new OpenApiChecker(document);
+    const acct = await h.open();
+    // [atTime, the document lets it through, the service answers 200]: RFC 3339's lower case
+    // and leap second are accepted; a dated zone, a date without a time or a word are
+    // refused by both; a day that does not exist passes the pattern and is refused by the
+    // service (a JSON Schema pattern cannot know the calendar).
+    const cases: Array<[string, boolean, boolean]> = [
+      ['2026-11-27T20:00:00Z', true, true],
+      ['2026-11-27t20:00:00z', true, true],
+      ['2016-12-31T23:59:60Z', true, true],
+      ['2026-11-27T20:00+00:00', true, true],
+      ['2026-11-27T20:00:00.123456789Z', true, true],
+      ['2026-11-27T20:00:00+01:00', false, false],
+      ['2026-11-27', false, false],
+      ['tonight', false, false],
+      ['2026-11-27T20:00:00.1234567890Z', false, false],
+      ['2026-02-30T20:00:00Z', true, false],
+    ];
+    for (const [atTime, documented, served] of cases) {
+      const body = { ...POINT, preferences: { openingConditions: { state: 'OPEN', atTime } } };
+      let accepted = true;
+      try {
+        checker.checkRequest('POST', '/v1/search/', body);
+      } catch {
+        accepted = false;
+      }
+      expect(accepted, atTime).toBe(documented);
+      const res = await h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey }, payload: body });
+      expect(res.statusCode, atTime).toBe(served ? 200 : 400);
+      if (!served) {
+        expect(res.json().param, atTime).toBe('preferences.openingConditions.atTime');
+        expect(res.json().message, atTime).toBe(`preferences.openingConditions.atTime must be an ISO 8601 UTC timestamp such as "2026-11-21T20:00:00Z"; got ${JSON.stringify(atTime)}`);
+      }
+    }
+  });
 });
 
 interface Replayed {
