@@ -35,8 +35,10 @@ export function bodyText(bytes: Buffer): string {
 
 /**
  * A JSON body parsed (a leading byte order mark is skipped). Refused with 400 `invalid_json`,
- * saying why: empty, not UTF-8, not JSON (V8's message, with the position), or holding a
- * `__proto__` key or a `constructor.prototype` (prototype pollution, secure-json-parse).
+ * saying why, when it is empty, not UTF-8 or not JSON (V8's message, with the position). Valid
+ * JSON holding a `__proto__` key or a `constructor` object with a `prototype` key (prototype
+ * pollution, secure-json-parse's rule) is refused with 400 `invalid_request` naming the key's
+ * place, as an unknown field is: no request field has either name.
  */
 export function parseJsonBody(bytes: Buffer): unknown {
   if (bytes.length === 0) throw new HttpError('invalid_json', 'the body is empty: send a JSON object');
@@ -46,8 +48,41 @@ export function parseJsonBody(bytes: Buffer): unknown {
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     if (why.startsWith('Object contains forbidden prototype property')) {
-      throw new HttpError('invalid_json', 'the body holds a "__proto__" key or a "constructor" object with a "prototype" key, which are refused (prototype pollution)');
+      // The error path only: JSON.parse keeps such keys as plain own properties, so the first
+      // one can be found and named.
+      const param = forbiddenKeyParam(JSON.parse(text) as unknown) ?? '';
+      throw new HttpError(
+        'invalid_request',
+        `${param} is not a known parameter: a "__proto__" key, or a "constructor" object with a "prototype" key, is refused (prototype pollution)`,
+        param,
+      );
     }
     throw new HttpError('invalid_json', `the body is not valid JSON: ${why}`);
   }
+}
+
+/**
+ * The dotted place (`locations.0.__proto__`, as schema errors name fields) of a `__proto__`
+ * key, or of a `constructor` key holding an object with an own `prototype` key, in a value from
+ * JSON.parse (the shallowest such key); undefined when there is none. Walked with a stack of its own: a body
+ * may nest deeper than the call stack.
+ */
+export function forbiddenKeyParam(value: unknown): string | undefined {
+  const pending: Array<{ value: unknown; param: string }> = [{ value, param: '' }];
+  while (pending.length > 0) {
+    const { value: node, param } = pending.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    const keys = Object.keys(node);
+    const children: Array<{ value: unknown; param: string }> = [];
+    for (const key of keys) {
+      const child = (node as Record<string, unknown>)[key];
+      const place = param === '' ? key : `${param}.${key}`;
+      if (key === '__proto__') return place;
+      if (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype')) return place;
+      children.push({ value: child, param: place });
+    }
+    // An object's own keys are checked before its children's, so the shallowest is named.
+    for (let k = children.length - 1; k >= 0; k--) pending.push(children[k]!);
+  }
+  return undefined;
 }
