@@ -40,6 +40,8 @@ export class ImportOutput {
     private readonly value: string,
     /** The file being written and where it goes when whole; null when written through (stdout, a pipe, a device). */
     private readonly file: { readonly partial: string; readonly path: string } | null,
+    /** Whether the stream is the process's stdout, which the output never ends nor destroys. */
+    private readonly isStdout = false,
   ) {
     out.on('error', (err) => (this.failure ??= err));
   }
@@ -49,7 +51,7 @@ export class ImportOutput {
    * opened now: a path that cannot be written is refused before any import work.
    */
   static async open(path: string | undefined, stdout: Writable | null, option = '--output'): Promise<ImportOutput> {
-    if (stdout !== null && (path === undefined || path === '-')) return new ImportOutput(stdout, 'stdout', option, '-', null);
+    if (stdout !== null && (path === undefined || path === '-')) return new ImportOutput(stdout, 'stdout', option, '-', null, true);
     if (path === undefined) throw new Error(`${option}: a path is needed`);
     const name = `${option} ${path}`;
     const target = outputTarget(path, option);
@@ -92,7 +94,7 @@ export class ImportOutput {
   /** Ends the output: a file is flushed and renamed into place; a pipe or device is flushed and closed; stdout is left open. */
   async close(): Promise<void> {
     this.check();
-    if (this.name === 'stdout') return;
+    if (this.isStdout) return;
     this.out.end();
     await this.settle(once(this.out, 'finish'));
     if (this.file === null) return;
@@ -108,7 +110,7 @@ export class ImportOutput {
 
   /** After a failed run: the partial file removed (nothing is left that looks like an output). */
   discard(): void {
-    if (this.name === 'stdout') return;
+    if (this.isStdout) return;
     this.out.destroy();
     if (this.file === null) return;
     rmSync(this.file.partial, { force: true });
