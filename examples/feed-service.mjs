@@ -12,7 +12,9 @@ import { isVenueSearchError, readSnapshot, validateVenue, writeSnapshot } from '
 // change twice is harmless: each sets a venue's state.
 export function openFeedService({ snapshot, feed, report = console.warn }) {
   const cursorFile = `${snapshot}.cursor`;
-  const engine = readSnapshot(snapshot);
+  // Warmed for changes: the first find naming a place after a change then reads no address
+  // (at 1M venues with addresses that read takes seconds).
+  const engine = readSnapshot(snapshot).warm({ forChanges: true });
   let cursor = existsSync(cursorFile) ? JSON.parse(readFileSync(cursorFile, 'utf8')).cursor : null;
 
   // Every minute.

@@ -14,8 +14,8 @@ import type { HoursTable, ZoneTable } from './hours/index.js';
 import { createDefaultPlaceResolver } from './places/default-resolver.js';
 import { gazetteerCountriesFor } from './places/gazetteer-countries.js';
 import { LearntPlaces } from './places/learnt-places.js';
-import { checkUpsertBatch, LiveChanges, stalePreparedUpsert, type PreparedUpsert, type RemoveResult, type UpsertResult } from './live/live-changes.js';
-import type { LivePlaces } from './live/live-places.js';
+import { addressedVenuesOf, checkUpsertBatch, LiveChanges, stalePreparedUpsert, type PreparedUpsert, type RemoveResult, type UpsertResult } from './live/live-changes.js';
+import { LivePlaces } from './live/live-places.js';
 import type { FoldedBase } from './live/fold-sides.js';
 import { createSearchService, type SearchService } from './search/index.js';
 import type { MultiLocationSearch, PreparedSearchColumns } from './search/search-service.js';
@@ -84,6 +84,12 @@ export class RestoredEngineParts {
 /** The instant a call is evaluated at, ms since the epoch (UTC). Default: now. */
 export interface AtInstant {
   readonly now?: number;
+}
+
+/** Options of {@link Engine.warm}. */
+export interface WarmOptions {
+  /** Also build what the first find naming a place after a change would: the live places (default false). */
+  readonly forChanges?: boolean;
 }
 
 export interface SearchCallOptions extends AtInstant {
@@ -289,12 +295,37 @@ export class Engine {
    * snapshot saves the indexes, so warming an engine read from one only runs two linear
    * passes over arrays it holds (the id ranks from the id order, the posting cells from the
    * postings and the coordinates).
+   *
+   * `forChanges: true`, for an engine that will take changes (upsert, remove): the learnt
+   * places are built as live places, which keep the venues naming each place so that a
+   * change re-learns only the places its venues name. Without it the first find naming a
+   * place after a change reads every current record's address to build them (seconds at 1M
+   * addressed venues, on the thread that serves queries); with it that read is done here,
+   * and the places hold those venues' points and spellings from then on (docs/updates.md).
    */
-  warm(): this {
+  warm(options: WarmOptions = {}): this {
+    const { forChanges = false } = checkCallOptions(options, WARM_OPTIONS) as WarmOptions;
+    if (typeof forChanges !== 'boolean') invalidRequest('options.forChanges', forChanges, 'true or false');
     this.searcher();
     this.finder().warm();
-    if (this.hasDefaultPlaces && this.live === null) this.learntPlaces();
+    if (!this.hasDefaultPlaces) return this;
+    if (forChanges) this.buildLivePlaces();
+    else if (this.live === null) this.learntPlaces();
     return this;
+  }
+
+  /**
+   * The live places (see warm's `forChanges`), built now if they are not yet: with changes,
+   * those of the current records; without, kept for the first change (as a compaction
+   * keeps them), written into the learnt places the place resolver reads.
+   */
+  private buildLivePlaces(): void {
+    if (this.live !== null) {
+      this.learntPlaces();
+      return;
+    }
+    this.keptPlaces ??= new LivePlaces(this.learnt ?? new LearntPlaces([]), addressedVenuesOf(this.store));
+    this.learnt = this.keptPlaces.places;
   }
 
   /**
@@ -458,6 +489,7 @@ export function createEngine(venues: readonly VenueRecord[], options: EngineOpti
 const SEARCH_CALL_OPTIONS = ['now', 'limit', 'offset'] as const;
 const AT_INSTANT_OPTIONS = ['now'] as const;
 const ENGINE_OPTIONS = ['validate', 'places', 'recordCacheSize'] as const;
+const WARM_OPTIONS = ['forChanges'] as const;
 
 /** Whether find's params (unchecked) name a place (`location`). */
 function namesPlace(params: FindParams): boolean {

@@ -1,5 +1,5 @@
 // The `venue-search` entry point: the engine and its building blocks. Re-exports only.
-export { createEngine, Engine, type EngineOptions, type AtInstant, type SearchCallOptions } from './engine.js';
+export { createEngine, Engine, type EngineOptions, type AtInstant, type SearchCallOptions, type WarmOptions } from './engine.js';
 export type { UpsertResult, RemoveResult, PreparedUpsert } from './live/live-changes.js';
 export { VenueSearchError, isVenueSearchError, type VenueSearchErrorCode } from './errors.js';
 export { PackageFileMissingError } from './package-files.js';

@@ -201,7 +201,7 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
         process.stderr.write(`venue-search: compacted ${r.venues} venues (log up to ${r.upToSeq}) in ${Math.round(r.totalMs)} ms, swap ${r.swapMs.toFixed(1)} ms\n`),
       onCompactionFailed: (err) => process.stderr.write(`venue-search: ${err.message}\n`),
     });
-    live.engine.warm();
+    live.engine.warm({ forChanges: true });
     return { live, token, dir };
   } catch (err) {
     if (isVenueSearchError(err)) fail(`cannot load ${options.data} with the changes in ${dir}: ${err.message}`);

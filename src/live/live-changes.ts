@@ -470,14 +470,16 @@ function countGenres(side: Side, words: ReadonlySet<string>, into: Map<string, n
  * point), read without building their records; in the order of {@link LiveChanges.records}.
  */
 function* addressedVenues(sides: readonly Side[]): Generator<AddressedVenue> {
+  for (const side of sides) yield* addressedVenuesOf(side.engine.store, side.hidden);
+}
+
+/** The venues of `store` that have an address, as places are learnt from them, but those `hidden` marks (non-zero), in dense order. */
+export function* addressedVenuesOf(store: VenueStore, hidden: Uint8Array | null = null): Generator<AddressedVenue> {
   const picked = new PickedFields(['formattedAddress']);
-  for (const side of sides) {
-    const store = side.engine.store;
-    for (let i = 0; i < store.size; i++) {
-      if (side.hidden[i] !== 0) continue;
-      const venue = addressedVenue(store, i, picked);
-      if (venue !== null) yield venue;
-    }
+  for (let i = 0; i < store.size; i++) {
+    if (hidden !== null && hidden[i] !== 0) continue;
+    const venue = addressedVenue(store, i, picked);
+    if (venue !== null) yield venue;
   }
 }
 
