@@ -37,24 +37,59 @@ export function dataFingerprint(path: string): string {
   }
 }
 
-/** Records `fingerprint` (dataFingerprint of --data) as the origin of the live directory `dir` (its base is that file now). */
-export function recordDataOrigin(dir: string, fingerprint: string): void {
+/**
+ * What the live directory records in DATA_ORIGIN_FILE: the origin's fingerprint, and whether a
+ * compaction has written its base (`base.snapshot`) there. Once it has, the changes folded into
+ * that base are no longer in the change log, so a start without it would serve --data without
+ * them: the start is refused instead (LiveVenues.basePath).
+ */
+interface OriginRecord {
+  readonly fingerprint?: string;
+  readonly compacted?: true;
+}
+
+function readOriginRecord(dir: string): OriginRecord {
+  const file = join(dir, DATA_ORIGIN_FILE);
+  if (!existsSync(file)) return {};
+  try {
+    const { fingerprint, compacted } = JSON.parse(readFileSync(file, 'utf8')) as { fingerprint?: unknown; compacted?: unknown };
+    return { ...(typeof fingerprint === 'string' ? { fingerprint } : {}), ...(compacted === true ? { compacted } : {}) };
+  } catch {
+    return {};
+  }
+}
+
+function writeOriginRecord(dir: string, record: OriginRecord): void {
   const file = join(dir, DATA_ORIGIN_FILE);
   const temporary = `${file}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify({ fingerprint })}\n`);
+  writeFileSync(temporary, `${JSON.stringify(record)}\n`);
   renameSync(temporary, file);
+}
+
+/** Records `fingerprint` (dataFingerprint of --data) as the origin of the live directory `dir` (its base is that file now). */
+export function recordDataOrigin(dir: string, fingerprint: string): void {
+  writeOriginRecord(dir, { ...readOriginRecord(dir), fingerprint });
 }
 
 /** The fingerprint the live directory `dir` recorded as its origin; undefined when it recorded none (made before this record existed) or it cannot be read. */
 export function recordedDataOrigin(dir: string): string | undefined {
-  const file = join(dir, DATA_ORIGIN_FILE);
-  if (!existsSync(file)) return undefined;
-  try {
-    const { fingerprint } = JSON.parse(readFileSync(file, 'utf8')) as { fingerprint?: unknown };
-    return typeof fingerprint === 'string' ? fingerprint : undefined;
-  } catch {
-    return undefined;
-  }
+  return readOriginRecord(dir).fingerprint;
+}
+
+/**
+ * Records that a compaction renamed its base into the live directory `dir` (call it after that
+ * rename is durable, and sync the directory after it). Returns false when it was recorded already.
+ */
+export function recordCompactedBase(dir: string): boolean {
+  const record = readOriginRecord(dir);
+  if (record.compacted === true) return false;
+  writeOriginRecord(dir, { ...record, compacted: true });
+  return true;
+}
+
+/** Whether the live directory `dir` recorded that a compaction wrote its base there (directories compacted before 2026-11-29 recorded none). */
+export function recordedCompactedBase(dir: string): boolean {
+  return readOriginRecord(dir).compacted === true;
 }
 
 /**

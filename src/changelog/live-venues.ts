@@ -17,7 +17,7 @@
  * Writes (batches, compaction steps) run one at a time, in arrival order. One process at a
  * time holds the live directory (live-dir-lock.ts): a second service on it is refused.
  */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Engine } from '../engine.js';
@@ -30,7 +30,7 @@ import type { CompactionJob } from './compaction-worker.js';
 import { CompactionFailedError, Compactor, type CompactorStart } from './compactor.js';
 import { LiveDirLock } from './live-dir-lock.js';
 import { applyLogged } from './fold-changes.js';
-import { DATA_ORIGIN_FILE, dataFingerprint, recordDataOrigin, recordedDataOrigin } from './data-origin.js';
+import { DATA_ORIGIN_FILE, dataFingerprint, recordCompactedBase, recordDataOrigin, recordedCompactedBase, recordedDataOrigin } from './data-origin.js';
 
 export interface LiveVenuesOptions {
   /** The venues file or snapshot the service was started with. */
@@ -73,6 +73,16 @@ function makeDirectory(dir: string): void {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync(dirname(dir))) throw err;
     mkdirSync(dir);
+  }
+}
+
+/** Whether there is a directory entry at `path`, whatever it is (a link to nothing included). */
+function entryExists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -124,9 +134,15 @@ export class LiveVenues {
     this.options = options;
   }
 
+  /**
+   * The base to load: the live directory's compacted base when there is an entry at its path
+   * (a dangling link included: loading it names it missing) or the directory recorded a
+   * compaction (then a missing base is named, not replaced by --data: the changes folded into
+   * it left the change log), else --data.
+   */
   static basePath(options: Pick<LiveVenuesOptions, 'dataPath' | 'dir'>): string {
     const compacted = join(options.dir, 'base.snapshot');
-    return existsSync(compacted) ? compacted : options.dataPath;
+    return entryExists(compacted) || recordedCompactedBase(options.dir) ? compacted : options.dataPath;
   }
 
   /** Loads the base and replays the log over it. */
@@ -251,6 +267,8 @@ export class LiveVenues {
       const target = join(dir, 'base.snapshot');
       await rename(job.outPath, target);
       await syncDirectoryAsync(dir);
+      // Once: from now on a start without the base is refused (basePath), before the log is cut.
+      if (recordCompactedBase(dir)) await syncDirectoryAsync(dir);
       this.compactor.rebase(target);
       // The log cut to the entries after upToSeq (its bytes from logBytes on, copied as they are).
       const after = await this.log.keepFrom(logBytes);

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { Writable } from 'node:stream';
 import { join } from 'node:path';
@@ -29,6 +29,15 @@ export function isSnapshotFile(path: string): boolean {
   }
 }
 
+/** Whether `path` is a symbolic link (a dangling one included). */
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Why `path`, given with --data (or, with `role` 'base', a live directory's compacted base),
  * cannot be read: missing, not a file, or not readable (one line naming it); null when it can
@@ -36,7 +45,11 @@ export function isSnapshotFile(path: string): boolean {
  */
 export function dataFileProblem(path: string, role: 'data' | 'base' = 'data'): string | null {
   const what = role === 'data' ? '--data' : "the live directory's compacted base";
-  if (!existsSync(path)) return role === 'data' ? `data file not found: ${path} (give a venues NDJSON, JSON or GeoJSON file, or a snapshot, with --data)` : `${what} ${path} is missing`;
+  if (!existsSync(path)) {
+    if (role === 'data') return `data file not found: ${path} (give a venues NDJSON, JSON or GeoJSON file, or a snapshot, with --data)`;
+    // the changes compacted into the base left the change log: --data alone would lose them
+    return `${what} ${path} is missing${isLink(path) ? ' (a link to nothing)' : ''}: the changes compacted into it are no longer in the change log, so --data is not served without it. Put it back (docs/snapshots.md: copy it, never move it), or start with a fresh --live-dir to serve --data without those changes`;
+  }
   const stat = statSync(path);
   if (!stat.isFile()) return `${what} must be a file; ${path} is not${role === 'base' ? ' (compactions write it there: move whatever is in the way)' : ''}`;
   // as `snapshot` refuses it: an export that failed, not a data set (a live directory's base is written whole, so there it is damage)

@@ -1,7 +1,7 @@
 // `serve --admin-token-file` and `venues upsert` end to end: real processes, the change log
 // on disk checked with the service's start path afterwards.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -190,6 +190,24 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     expect(readFileSync(join(liveDir, 'changes.log.torn'), 'utf8').split('\n')[1]).toBe(tornLine.replace(/\n$/, ''));
     expect(startLines).toContain(`Base: ${join(liveDir, 'base.snapshot')} (compacted from --data and the changes since; --data is not read while it exists)`);
     expect(startLines.some((l) => l.startsWith(`warning: --data ${shipped} is not the file ${join(liveDir, 'base.snapshot')} was compacted from`) && l.includes('NOT served'))).toBe(true);
+
+    // The compacted base moved away, or a link to nothing in its place (audit 61b N1): refused,
+    // naming it, not served from --data without the changes compacted into it.
+    const compactedBase = join(liveDir, 'base.snapshot');
+    const movedAway = join(tmp, 'moved-away.snapshot');
+    renameSync(compactedBase, movedAway);
+    const missingSaid = `venue-search: the live directory's compacted base ${compactedBase} is missing`;
+    const withoutBase = await run(['serve', '--data', shipped, '--port', '0', '--db', join(tmp, 'a.sqlite'), '--admin-token-file', token, '--live-dir', liveDir]);
+    expect(withoutBase.code).toBe(1);
+    expect(withoutBase.stderr.trim()).toBe(
+      `${missingSaid}: the changes compacted into it are no longer in the change log, so --data is not served without it. Put it back (docs/snapshots.md: copy it, never move it), or start with a fresh --live-dir to serve --data without those changes`,
+    );
+    symlinkSync(join(tmp, 'not-mounted', 'base.snapshot'), compactedBase);
+    const dangling = await run(['serve', '--data', shipped, '--port', '0', '--db', join(tmp, 'a.sqlite'), '--admin-token-file', token, '--live-dir', liveDir]);
+    expect(dangling.code).toBe(1);
+    expect(dangling.stderr.trim().startsWith(`${missingSaid} (a link to nothing): `)).toBe(true);
+    rmSync(compactedBase);
+    renameSync(movedAway, compactedBase);
   }, 120_000);
 
   it('live-data flags without --admin-token-file are refused; changes kept beside the data but not served are named; an unusable --live-dir is one line', async () => {
