@@ -4,7 +4,7 @@ import { readVenues } from '../data/read-venues.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
 import type { ImportReport } from '../import/import-report.js';
-import { ImportOutput } from './output-file.js';
+import { ImportOutput, sameOutputFile } from './output-file.js';
 import { progressBar } from './progress-bar.js';
 import type { ImportRun } from '../import/osm-import.js';
 import type { OvertureImportOptions } from '../import/overture-import.js';
@@ -39,16 +39,27 @@ async function writeImport(
   produce: () => Promise<{ records: AsyncIterable<VenueRecord> | Iterable<VenueRecord>; report: ImportReport }>,
   finish: () => void = () => {},
 ): Promise<void> {
-  const out = await ImportOutput.open(options.output, io.stdout);
+  const { output, reportJson } = options;
+  if (reportJson !== undefined && output !== undefined && output !== '-' && sameOutputFile(output, reportJson)) {
+    throw new VenueSearchError('invalid_request', `--report-json ${reportJson} is the file --output writes (${output}): give each its own file`, { param: '--report-json', value: reportJson });
+  }
+  const out = await ImportOutput.open(output, io.stdout);
   let reportOut: ImportOutput | null = null;
   let report: ImportReport;
   try {
-    reportOut = options.reportJson ? await ImportOutput.open(options.reportJson, null, '--report-json') : null;
+    reportOut = reportJson ? await ImportOutput.open(reportJson, null, '--report-json') : null;
     const produced = await produce();
     report = produced.report;
     for await (const record of produced.records) await out.writeLine(`${JSON.stringify(record)}\n`);
     finish();
-    await out.close();
+    // Both written whole before either is put in place: a report that cannot be written
+    // leaves the output as it was too.
+    await out.flush();
+    if (reportOut !== null) {
+      await reportOut.writeLine(`${JSON.stringify(report.toJSON(), null, 2)}\n`);
+      await reportOut.flush();
+    }
+    await out.commit();
   } catch (err) {
     finish();
     out.discard();
@@ -56,15 +67,8 @@ async function writeImport(
     throw err;
   }
   io.stderr.write(`${report.format()}\n`);
-  if (reportOut !== null) {
-    try {
-      await reportOut.writeLine(`${JSON.stringify(report.toJSON(), null, 2)}\n`);
-      await reportOut.close();
-    } catch (err) {
-      reportOut.discard();
-      throw err;
-    }
-  }
+  // Only a rename is left (it fails if a folder was put in the report's way meanwhile): the output is in place.
+  await reportOut?.commit(output === undefined || output === '-' ? 'the output' : `--output ${output}`);
 }
 
 async function runImport(make: (onProgress: (r: number, t: number | undefined) => void) => ImportRun, options: OutputOptions, io: ImportCommandIo): Promise<void> {

@@ -16,6 +16,7 @@
 import { createWriteStream, lstatSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
 import { once } from 'node:events';
 import { rename } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { writeProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
@@ -93,17 +94,30 @@ export class ImportOutput {
 
   /** Ends the output: a file is flushed and renamed into place; a pipe or device is flushed and closed; stdout is left open. */
   async close(): Promise<void> {
+    await this.flush();
+    await this.commit();
+  }
+
+  /** Writes out what was written so far and ends the stream (a file stays under its temporary name until {@link commit}); stdout is left open. */
+  async flush(): Promise<void> {
     this.check();
     if (this.isStdout) return;
     this.out.end();
     await this.settle(once(this.out, 'finish'));
+  }
+
+  /**
+   * After {@link flush}: a file is renamed into place. `written`: what was put in place before
+   * this (another output), named in the message if the rename fails.
+   */
+  async commit(written?: string): Promise<void> {
     if (this.file === null) return;
     try {
       await rename(this.file.partial, this.file.path);
     } catch (err) {
       // a folder put in the way while the import ran, a path removed: one line, and nothing left behind
       this.discard();
-      throw this.error(err);
+      throw this.error(err, written);
     }
     this.keepSignals();
   }
@@ -129,10 +143,24 @@ export class ImportOutput {
     }
   }
 
-  private error(cause: unknown): VenueSearchError {
+  private error(cause: unknown, written?: string): VenueSearchError {
     const why = (cause as NodeJS.ErrnoException).code === 'EPIPE' ? 'the reader closed it' : writeProblem(cause);
-    return new VenueSearchError('invalid_request', `cannot write ${this.name}: ${why}${this.file === null ? '' : '; nothing written'}`, { param: this.option, value: this.value });
+    const left = written !== undefined ? `; ${written} was written, this was not` : this.file === null ? '' : '; nothing written';
+    return new VenueSearchError('invalid_request', `cannot write ${this.name}: ${why}${left}`, { param: this.option, value: this.value });
   }
+}
+
+/**
+ * Whether two output paths name one file: the same path, a link to it, or another hard link
+ * of it (the same device and inode). Two outputs on one file would write over each other.
+ */
+export function sameOutputFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  const real = (path: string): string => statOrNull(() => statSync(path)) === null ? resolve(path) : realpathSync(path);
+  if (real(a) === real(b)) return true;
+  const statA = statOrNull(() => statSync(a));
+  const statB = statOrNull(() => statSync(b));
+  return statA !== null && statB !== null && statA.isFile() && statA.dev === statB.dev && statA.ino === statB.ino;
 }
 
 /** How `path` is written (see the file's comment); a folder is refused, naming the option. */

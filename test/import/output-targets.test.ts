@@ -5,7 +5,7 @@
 // import's own report (352 written of the Isle of Man file, test/import/real-data.test.ts).
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createReadStream, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -94,6 +94,32 @@ describe.skipIf(!existsSync(IOM))('import -o onto a link, a pipe or a folder', (
       expect(readFileSync(out, 'utf8')).toBe('earlier\n');
     }
   }, 90_000);
+
+  it('--report-json on the file -o writes (the same path, a link to it, a hard link of it) is refused before any work (audit 61b N2)', async () => {
+    const dir = join(tmp, 'same');
+    mkdirSync(dir);
+    const out = join(dir, 'same.json');
+    writeFileSync(out, '{"old":1}\n');
+    symlinkSync('same.json', join(dir, 'link.json'));
+    linkSync(out, join(dir, 'hard.json'));
+    for (const report of [out, join(dir, 'link.json'), join(dir, 'hard.json'), join(dir, '.', 'same.json')]) {
+      const r = await run(['import', 'osm', IOM, '-o', out, '--report-json', report]);
+      expect(r.code, report).toBe(1);
+      expect(r.stderr.trim(), report).toBe(`venue-search: --report-json ${report} is the file --output writes (${out}): give each its own file`);
+      expect(readFileSync(out, 'utf8')).toBe('{"old":1}\n');
+    }
+    expect(readdirSync(dir).sort()).toEqual(['hard.json', 'link.json', 'same.json']);
+  }, 60_000);
+
+  it('a report that cannot be written leaves -o as it was, so "nothing written" is true (audit 61b N6)', async () => {
+    const out = join(tmp, 'kept.ndjson');
+    writeFileSync(out, 'old\n');
+    const r = await run(['import', 'osm', IOM, '-o', out, '--report-json', '/dev/full']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe('venue-search: cannot write --report-json /dev/full: no space left on the device');
+    expect(readFileSync(out, 'utf8')).toBe('old\n');
+    expect(readdirSync(tmp).filter((name) => name.includes('.partial'))).toEqual([]);
+  }, 60_000);
 
   it('a folder is refused before any work, naming the option', async () => {
     const folder = join(tmp, 'a-folder');
