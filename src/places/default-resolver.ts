@@ -98,13 +98,17 @@ export class DefaultPlaceResolver implements PlaceResolver {
     if (key.length < 3) return [];
     const max = suggestionBudget(key.length);
     const found: Array<{ key: string; edits: number }> = [];
-    const byLength = this.namesByLength();
-    for (let length = key.length - max; length <= key.length + max; length++) {
-      for (const k of byLength.get(length) ?? []) {
-        if (k === key) continue;
-        const edits = editDistance(key, k, max);
-        if (edits <= max) found.push({ key: k, edits });
-      }
+    const consider = (k: string): void => {
+      if (k === key) return;
+      const edits = editDistance(key, k, max);
+      if (edits <= max) found.push({ key: k, edits });
+    };
+    const byLength = this.gazetteerKeysByLength();
+    for (let length = key.length - max; length <= key.length + max; length++) for (const k of byLength.get(length) ?? []) consider(k);
+    // The learnt names as they are now: live data learns and unlearns places (an error path:
+    // one pass over the learnt areas).
+    for (const [k] of this.learnt.areaEntries()) {
+      if (Math.abs(k.length - key.length) <= max && this.gazetteer.lookup(k).length === 0) consider(k);
     }
     const ranked = found.map(({ key: k, edits }) => {
       const entries = this.gazetteer.lookup(k);
@@ -121,17 +125,18 @@ export class DefaultPlaceResolver implements PlaceResolver {
     return out;
   }
 
-  /** Every known place key (gazetteer and learnt), by length: built at the first suggestion. */
-  private namesByLength(): ReadonlyMap<number, readonly string[]> {
+  /**
+   * The gazetteer's place keys by length, built at the first suggestion (the gazetteer does not
+   * change; the learnt places may, so they are read at each suggestion).
+   */
+  private gazetteerKeysByLength(): ReadonlyMap<number, readonly string[]> {
     if (this.keysByLength !== null) return this.keysByLength;
     const byLength = new Map<number, string[]>();
-    const add = (k: string): void => {
+    for (const k of this.gazetteer.keys()) {
       const list = byLength.get(k.length);
       if (list === undefined) byLength.set(k.length, [k]);
       else list.push(k);
-    };
-    for (const k of this.gazetteer.keys()) add(k);
-    for (const [k] of this.learnt.areaEntries()) if (this.gazetteer.lookup(k).length === 0) add(k);
+    }
     this.keysByLength = byLength;
     return byLength;
   }
