@@ -34,6 +34,7 @@ interface OutputOptions {
  * the records are written or the run failed (the progress bar stops).
  */
 async function writeImport(
+  inputs: readonly string[],
   options: OutputOptions,
   io: ImportCommandIo,
   produce: () => Promise<{ records: AsyncIterable<VenueRecord> | Iterable<VenueRecord>; report: ImportReport }>,
@@ -42,6 +43,11 @@ async function writeImport(
   const { output, reportJson } = options;
   if (reportJson !== undefined && output !== undefined && output !== '-' && sameOutputFile(output, reportJson)) {
     throw new VenueSearchError('invalid_request', `--report-json ${reportJson} is the file --output writes (${output}): give each its own file`, { param: '--report-json', value: reportJson });
+  }
+  // An output onto an input would replace the data it is read from (a slip of tab completion).
+  for (const [option, path] of [['--output', output], ['--report-json', reportJson]] as const) {
+    const input = path === undefined || path === '-' ? undefined : inputs.find((file) => sameOutputFile(path, file));
+    if (input !== undefined) throw new VenueSearchError('invalid_request', `${option} ${path} is the input ${input}: the import would replace what it reads; give another file`, { param: option, value: path });
   }
   const out = await ImportOutput.open(output, io.stdout);
   let reportOut: ImportOutput | null = null;
@@ -71,9 +77,9 @@ async function writeImport(
   await reportOut?.commit(output === undefined || output === '-' ? 'the output' : `--output ${output}`);
 }
 
-async function runImport(make: (onProgress: (r: number, t: number | undefined) => void) => ImportRun, options: OutputOptions, io: ImportCommandIo): Promise<void> {
+async function runImport(input: string, make: (onProgress: (r: number, t: number | undefined) => void) => ImportRun, options: OutputOptions, io: ImportCommandIo): Promise<void> {
   const bar = progressBar(io.stderr);
-  await writeImport(options, io, async () => make(bar.update), () => bar.stop());
+  await writeImport([input], options, io, async () => make(bar.update), () => bar.stop());
 }
 
 function positiveNumber(value: string): number {
@@ -122,7 +128,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .option('--report-json <file>', 'also write the report as JSON')
     .action(async (file: string, options: OutputOptions) => {
       const { importOsm } = await import('../import/osm-import.js');
-      await runImport((onProgress) => importOsm(file, { onProgress }), options, io);
+      await runImport(file, (onProgress) => importOsm(file, { onProgress }), options, io);
     });
 
   imp
@@ -135,7 +141,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .action(async (file: string, options: OutputOptions & { maxKmFromAuthority?: number }) => {
       const fhrsOptions = options.maxKmFromAuthority !== undefined ? { maxKmFromAuthority: options.maxKmFromAuthority } : {};
       const { importFhrs } = await import('../import/fhrs-import.js');
-      await runImport((onProgress) => importFhrs(file, { onProgress, ...fhrsOptions }), options, io);
+      await runImport(file, (onProgress) => importFhrs(file, { onProgress, ...fhrsOptions }), options, io);
     });
 
   imp
@@ -154,7 +160,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
         ...(options.country !== undefined ? { country: options.country } : {}),
       };
       const { importOverture } = await import('../import/overture-import.js');
-      await runImport((onProgress) => importOverture(path, { onProgress, ...overture }), options, io);
+      await runImport(path, (onProgress) => importOverture(path, { onProgress, ...overture }), options, io);
     });
 
   imp
@@ -164,7 +170,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .option('-o, --output <file>', 'write NDJSON here instead of stdout')
     .option('--report-json <file>', 'also write the report as JSON')
     .action(async (files: string[], options: OutputOptions) => {
-      await writeImport(options, io, () => mergeFiles(files));
+      await writeImport(files, options, io, () => mergeFiles(files));
     });
 }
 
@@ -175,7 +181,8 @@ async function mergeFiles(files: readonly string[]) {
   for (const file of files) {
     const { venues, rejects } = await readVenues(file, { onInvalid: 'skip' });
     if (venues.length === 0) throw noVenueRecords(file, rejects);
-    all.push(...venues);
+    // one at a time: push(...venues) passes every venue as an argument, past V8's stack above ~110k
+    for (const venue of venues) all.push(venue);
     for (const r of rejects) rejected.push({ file, line: r.line, message: r.error.message });
   }
   const { mergeVenues } = await import('../import/merge.js');

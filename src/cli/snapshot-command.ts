@@ -7,6 +7,7 @@ import { createEngineFromFile } from '../data/read-engine.js';
 import { MAX_READ_THREADS } from '../data/read-venues.js';
 import { VenueSearchError } from '../errors.js';
 import { writeSnapshot } from '../snapshot/write-snapshot.js';
+import { sameOutputFile } from './output-file.js';
 import { progressBar } from './progress-bar.js';
 import { dataFileProblem, isSnapshotFile } from './load-engine.js';
 import { readThreads } from './read-threads.js';
@@ -46,6 +47,12 @@ export function registerSnapshotCommand(program: Command, stderr: Writable & { i
         throw new VenueSearchError('invalid_data', `${data} is a snapshot already: serve it as it is (venue-search serve --data ${data}); --data takes a venues file (NDJSON, JSON or GeoJSON)`, { param: 'data', value: data });
       }
       // A snapshot that cannot be written is said before the venues are read and built (at 1M, a minute).
+      if (sameOutputFile(out, data)) {
+        throw new VenueSearchError('invalid_request', `--out ${out} is the --data file: the snapshot would replace the venues it is built from; give another file`, { param: 'out', value: out });
+      }
+      if (statSync(out, { throwIfNoEntry: false })?.isDirectory() === true) {
+        throw new VenueSearchError('invalid_request', `cannot write snapshot ${out}: it is a folder; give a file`, { param: 'out', value: out });
+      }
       try {
         accessSync(dirname(out), constants.W_OK);
       } catch (err) {

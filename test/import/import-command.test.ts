@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerImportCommands } from '../../src/cli/import-command.js';
 import { readVenues } from '../../src/data/read-venues.js';
+import { generateBenchVenues } from '../../scripts/fixtures/bench-venues.js';
 
 const FIX = new URL('../../fixtures/import/', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'venue-import-'));
@@ -50,6 +51,21 @@ describe('venue-search import (commander, in-process)', () => {
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { read: number; written: number; skipped: number };
     expect(report).toMatchObject({ read: 11, written: 9, skipped: 2 });
   });
+
+  it('merge of a file of 150,000 venues: written whole (audit 61a: push(...venues) overflowed the stack above ~110k)', async () => {
+    const big = join(dir, 'big.ndjson');
+    const generated = generateBenchVenues(150_000, 61);
+    writeFileSync(big, `${generated.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const merged = join(dir, 'big-merged.ndjson');
+    const { stderr } = await run(['import', 'merge', big, '-o', merged]);
+    expect(stderr).toMatch(/^import merge: read 150000, /m);
+    const written = readFileSync(merged, 'utf8').trimEnd().split('\n');
+    // every id once (the merge may join venues it takes for one, and says how many)
+    const ids = new Set(written.map((line) => (JSON.parse(line) as { id: string }).id));
+    expect(ids.size).toBe(written.length);
+    expect(stderr).toContain(`written ${written.length}`);
+    expect(written.length).toBeGreaterThan(140_000);
+  }, 120_000);
 
   it('import overture --bbox -o file --report-json: venues inside the box only, report counts the row groups', async () => {
     const sample = new URL('../../../shared/data/overture-places-sample/overture_places_us_sample.parquet', import.meta.url).pathname;

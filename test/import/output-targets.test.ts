@@ -111,6 +111,20 @@ describe.skipIf(!existsSync(IOM))('import -o onto a link, a pipe or a folder', (
     expect(readdirSync(dir).sort()).toEqual(['hard.json', 'link.json', 'same.json']);
   }, 60_000);
 
+  it('-o or --report-json onto the input is refused before any work, and the input stays (audit 61a)', async () => {
+    const dir = join(tmp, 'onto-input');
+    mkdirSync(dir);
+    const input = join(dir, 'iom.geojson');
+    writeFileSync(input, readFileSync(IOM));
+    for (const [args, option] of [[['-o', input], '--output'], [['-o', join(dir, 'out.ndjson'), '--report-json', input], '--report-json']] as const) {
+      const r = await run(['import', 'osm', input, ...args]);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr.trim()).toBe(`venue-search: ${option} ${input} is the input ${input}: the import would replace what it reads; give another file`);
+      expect(readFileSync(input).equals(readFileSync(IOM))).toBe(true);
+    }
+    expect(readdirSync(dir)).toEqual(['iom.geojson']);
+  }, 60_000);
+
   it('a report that cannot be written leaves -o as it was, so "nothing written" is true (audit 61b N6)', async () => {
     const out = join(tmp, 'kept.ndjson');
     writeFileSync(out, 'old\n');

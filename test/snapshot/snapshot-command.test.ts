@@ -2,7 +2,7 @@
  * `venue-search snapshot` in-process, and `serve --data` telling a snapshot from a venues
  * file (loadEngineFile). The oracle: an engine built from the fixture records directly.
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -97,6 +97,26 @@ describe('venue-search snapshot', () => {
       message: `cannot write snapshot ${out}: its folder does not exist`,
     });
     expect(said.text).not.toContain('built the engine'); // nothing was read or built
+  });
+
+  it('an --out that is the --data file (or a link to it), or a folder, is refused before any reading (audit 61a)', async () => {
+    const data = join(dir, 'own.ndjson');
+    copyFileSync(FIXTURES, data);
+    symlinkSync('own.ndjson', join(dir, 'own-link.ndjson'));
+    for (const out of [data, join(dir, 'own-link.ndjson')]) {
+      const said = { text: '' };
+      await expect(runInto(said, ['snapshot', '--data', data, '--out', out])).rejects.toMatchObject({
+        code: 'invalid_request',
+        message: `--out ${out} is the --data file: the snapshot would replace the venues it is built from; give another file`,
+      });
+      expect(said.text).not.toContain('built the engine');
+    }
+    expect(readFileSync(data).equals(readFileSync(FIXTURES))).toBe(true);
+    const folder = join(dir, 'a-folder-out');
+    mkdirSync(folder);
+    const said = { text: '' };
+    await expect(runInto(said, ['snapshot', '--data', data, '--out', folder])).rejects.toMatchObject({ code: 'invalid_request', message: `cannot write snapshot ${folder}: it is a folder; give a file` });
+    expect(said.text).not.toContain('built the engine');
   });
 
   it('an empty data file (an empty change log, a cut download) is refused, and no snapshot is written', async () => {
