@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { createEngine, type Engine } from '../engine.js';
 import { isFileError, writeProblem } from '../data/file-problem.js';
@@ -96,7 +96,13 @@ function removeAbandonedParts(path: string): void {
     if (!name.startsWith(prefix) || !name.endsWith('.part')) continue;
     const pid = name.slice(prefix.length, -'.part'.length);
     if (!/^[1-9]\d*$/.test(pid) || processRuns(Number(pid))) continue;
-    rmSync(join(dir, name), { force: true });
+    const part = join(dir, name);
+    try {
+      // a regular file only: a folder of that name is someone's, not an abandoned write
+      if (lstatSync(part).isFile()) unlinkSync(part);
+    } catch {
+      // best effort (not ours to remove, gone meanwhile): the snapshot itself is written
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import KDBush from 'kdbush';
@@ -107,6 +107,15 @@ describe('snapshot round trip on the 3,000 fixture venues', () => {
     } finally {
       running.kill('SIGKILL');
     }
+  });
+
+  it('a folder named as an abandoned temporary file is left alone, and the write succeeds (audit 61b N5)', () => {
+    const target = join(dir, 'folder-part.vsnap');
+    mkdirSync(`${target}.999998.part`);
+    writeFileSync(join(`${target}.999998.part`, 'inside'), 'x');
+    expect(() => writeSnapshot(built, target)).not.toThrow();
+    expect(readdirSync(dir).filter((f) => f.startsWith('folder-part.vsnap')).sort()).toEqual(['folder-part.vsnap', 'folder-part.vsnap.999998.part']);
+    expect(readdirSync(`${target}.999998.part`)).toEqual(['inside']);
   });
 
   it('a restored engine can be written again: the second file has the same bytes', () => {
