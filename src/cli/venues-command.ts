@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { Command, InvalidArgumentError } from 'commander';
 import { fileProblem } from '../data/file-problem.js';
 import { describeLocation } from '../data/validate-venue.js';
+import { VENUE_ID_MAX_LENGTH, VENUE_ID_PATTERN } from '../schema/venue.js';
 import { operatorTokenProblem } from './operator-token.js';
 import { progressBar } from './progress-bar.js';
 
@@ -73,6 +74,23 @@ function inputFileBytes(file: string, what: string): number {
   }
 }
 
+/** The codes of a fetch that failed before its request could reach the service (no connection made). */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * Why a fetch failed (undici's "fetch failed" carries the cause: `connect ECONNREFUSED
+ * 127.0.0.1:8080`), and whether its request may have reached the service (false when no
+ * connection was made).
+ */
+function fetchFailure(err: unknown, url: URL): { why: string; mayHaveArrived: boolean } {
+  const cause = (err as { cause?: NodeJS.ErrnoException & { errors?: NodeJS.ErrnoException[] } }).cause;
+  // fetch never connects to the ports browsers block (the Fetch standard's "bad port")
+  if (cause?.message === 'bad port') return { why: `fetch refuses port ${url.port} (one of the ports browsers block): serve the admin routes on another port`, mayHaveArrived: false };
+  const code = cause?.code ?? cause?.errors?.[0]?.code;
+  const why = cause?.message || cause?.errors?.[0]?.message || (err as Error).message;
+  return { why, mayHaveArrived: code === undefined || !NOT_CONNECTED.has(code) };
+}
+
 async function upsertFile(options: UpsertOptions): Promise<void> {
   const token = operatorToken(options.tokenFile);
   const total = inputFileBytes(options.file, 'an NDJSON file of venue records');
@@ -95,8 +113,10 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
       });
     } catch (err) {
       bar.stop();
+      const { why, mayHaveArrived } = fetchFailure(err, url);
+      const batch = `the batch of lines ${lineNumbers[0]}..${lineNumbers.at(-1)}`;
       fail(
-        `cannot reach ${url.origin}: ${(err as Error).message} (${sums.batches} batches applied before; the batch of lines ${lineNumbers[0]}..${lineNumbers.at(-1)} was sent and may or may not be applied: running the same file again is safe, upserts replace by id)`,
+        `cannot reach ${url.origin}: ${why} (${sums.batches} batches applied before; ${mayHaveArrived ? `${batch} was sent and may or may not be applied` : `${batch} was not sent`}: running the same file again is safe, upserts replace by id)`,
       );
     }
     const answer = (await res.json().catch(() => ({}))) as { message?: string; param?: string; inserted?: number; replaced?: number };
@@ -133,6 +153,23 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
 }
 
 /**
+ * Stops the command, before anything is sent, at the first line of `file` that cannot be a
+ * venue id (VENUE_ID_PATTERN): a venue-records file given to `remove` (each line a JSON
+ * record) would otherwise be sent line by line as ids, every one unknown.
+ */
+function checkIdLines(file: string): void {
+  const idPattern = new RegExp(VENUE_ID_PATTERN);
+  const lines = readFileSync(file, 'utf8').split('\n');
+  for (let k = 0; k < lines.length; k++) {
+    const id = lines[k]!.trim();
+    if (id === '' || (idPattern.test(id) && id.length <= VENUE_ID_MAX_LENGTH)) continue;
+    const shown = id.length > 60 ? `${id.slice(0, 60)}…` : id;
+    const record = id.startsWith('{') ? ' (a venue record: this command takes venue ids, one a line; `venues upsert` takes records)' : '';
+    fail(`${describeLocation({ file, line: k + 1 })}: ${JSON.stringify(shown)} is not a venue id${record}; nothing was removed`);
+  }
+}
+
+/**
  * `venues remove`: each venue id of the file (one a line) taken out of a running service,
  * one `DELETE /admin/venues/{id}` each (durable when answered). An id the service does not
  * hold (404 venue_not_found) is counted as unknown, not an error; any other refusal stops
@@ -142,6 +179,7 @@ async function removeFile(options: Omit<UpsertOptions, 'batch'>): Promise<void> 
   const token = operatorToken(options.tokenFile);
   const total = inputFileBytes(options.file, 'a file of venue ids, one a line');
   const base = adminVenuesUrl(options.server);
+  checkIdLines(options.file);
   const bar = progressBar(process.stderr, 'bytes');
   const sums = { removed: 0, unknown: 0 };
   let lineNo = 0;
@@ -157,7 +195,9 @@ async function removeFile(options: Omit<UpsertOptions, 'batch'>): Promise<void> 
       res = await fetch(url, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
     } catch (err) {
       bar.stop();
-      fail(`cannot reach ${base.origin}: ${(err as Error).message} (${sums.removed} venues removed before; the removal of line ${lineNo} was sent and may or may not be applied: running the same file again is safe, a removed id is then unknown)`);
+      const { why, mayHaveArrived } = fetchFailure(err, base);
+      const removal = `the removal of line ${lineNo}`;
+      fail(`cannot reach ${base.origin}: ${why} (${sums.removed} venues removed before; ${mayHaveArrived ? `${removal} was sent and may or may not be applied` : `${removal} was not sent`}: running the same file again is safe, a removed id is then unknown)`);
     }
     const answer = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
     if (res.ok) sums.removed++;

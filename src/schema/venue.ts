@@ -100,9 +100,13 @@ export const EventSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** A venue id: a letter or digit, then letters, digits and `. _ : / -` (`osm:node/123`, `fhrs:456`), at most VENUE_ID_MAX_LENGTH characters. */
+export const VENUE_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:/-]*$';
+export const VENUE_ID_MAX_LENGTH = 128;
+
 export const VenueRecordSchema = Type.Object(
   {
-    id: Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9][A-Za-z0-9._:/-]*$' }),
+    id: Type.String({ minLength: 1, maxLength: VENUE_ID_MAX_LENGTH, pattern: VENUE_ID_PATTERN }),
     name: Type.String({ minLength: 1, maxLength: 500 }),
     displayName: Type.Optional(Type.String({ maxLength: 500 })),
     formattedAddress: Type.Optional(Str()),

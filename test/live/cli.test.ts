@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadEngineFile } from '../../src/cli/load-engine.js';
@@ -124,15 +125,31 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     expect(dup.stderr).toContain(`${twice}: line 6: batch of lines 3..6 refused (400): line 4: duplicate venue id "twice-a"`);
 
     // venues remove: ids one a line (blank lines skipped); an id the service does not hold is
-    // counted as unknown; an id with '/' or ' ' goes percent-encoded.
+    // counted as unknown; an id with '/' or ':' goes percent-encoded.
     const idsFile = join(tmp, 'ids.txt');
-    writeFileSync(idsFile, ['cli-2498', '', 'no such/venue id', 'cli-2497', 'cli-2498'].join('\n') + '\n');
+    writeFileSync(idsFile, ['cli-2498', '', 'no-such:venue/id', 'cli-2497', 'cli-2498'].join('\n') + '\n');
+    // A file of venue records given to remove (audit 61a): refused before anything is sent.
+    const recordsAsIds = await run(['venues', 'remove', '--server', base, '--file', good, '--token-file', token]);
+    expect(recordsAsIds.code).toBe(1);
+    expect(recordsAsIds.stderr).toMatch(new RegExp(`^venue-search: ${good.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: line 1: "\\{.*…" is not a venue id \\(a venue record: this command takes venue ids, one a line; \`venues upsert\` takes records\\); nothing was removed\\n$`));
     const removed = await run(['venues', 'remove', '--server', base, '--file', idsFile, '--token-file', token]);
     expect(removed.code, removed.stderr).toBe(0);
     expect(JSON.parse(removed.stdout)).toEqual({ removed: 2, unknown: 2 });
-    const noAdmin = await run(['venues', 'remove', '--server', base.replace(/:\d+$/, ':9'), '--file', idsFile, '--token-file', token]);
+    // Nothing listens there: nothing was sent, and the cause is named (audit 61a: "fetch failed ... was sent").
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const freePort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const nowhere = `http://127.0.0.1:${freePort}`;
+    const noAdmin = await run(['venues', 'remove', '--server', nowhere, '--file', idsFile, '--token-file', token]);
     expect(noAdmin.code).toBe(1);
-    expect(noAdmin.stderr).toMatch(/^venue-search: cannot reach http:\/\/127\.0\.0\.1:9: .*the removal of line 1 was sent and may or may not be applied: running the same file again is safe/);
+    expect(noAdmin.stderr).toContain(`venue-search: cannot reach ${nowhere}: connect ECONNREFUSED 127.0.0.1:${freePort} (0 venues removed before; the removal of line 1 was not sent: running the same file again is safe`);
+    const upsertNowhere = await run(['venues', 'upsert', '--server', nowhere, '--file', good, '--token-file', token]);
+    expect(upsertNowhere.code).toBe(1);
+    expect(upsertNowhere.stderr).toMatch(new RegExp(`^venue-search: cannot reach http://127\\.0\\.0\\.1:${freePort}: connect ECONNREFUSED 127\\.0\\.0\\.1:${freePort} \\(0 batches applied before; the batch of lines 1\\.\\.\\d+ was not sent: running the same file again is safe`));
+    // a port fetch never connects to (the Fetch standard's blocked ports)
+    const badPort = await run(['venues', 'remove', '--server', 'http://127.0.0.1:9', '--file', idsFile, '--token-file', token]);
+    expect(badPort.stderr).toContain('cannot reach http://127.0.0.1:9: fetch refuses port 9 (one of the ports browsers block): serve the admin routes on another port (0 venues removed before; the removal of line 1 was not sent');
 
     const wrongToken = join(tmp, 'wrong');
     writeFileSync(wrongToken, 'not-the-operator-token-at-all');
