@@ -33,17 +33,32 @@ export function progressBar(stream: Writable & { isTTY?: boolean }, unit: Progre
     Presets.shades_classic,
   );
   let started = false;
+  // While the bar runs the terminal's cursor is hidden and its line wrapping off: a stop
+  // signal stops the bar first (restoring both), then, unless another listener handles the
+  // signal, stops the process as the signal would.
+  const onStopSignal = (signal: NodeJS.Signals): void => {
+    stop();
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const stop = (): void => {
+    if (!started) return;
+    started = false;
+    bar.stop();
+    for (const signal of STOP_SIGNALS) process.off(signal, onStopSignal);
+  };
   return {
     update(done, total) {
       if (!started) {
         bar.start(total ?? 0, 0);
         started = true;
+        for (const signal of STOP_SIGNALS) process.once(signal, onStopSignal);
       }
       if (total !== undefined && total !== bar.getTotal()) bar.setTotal(total);
       bar.update(done);
     },
-    stop: () => {
-      if (started) bar.stop();
-    },
+    stop,
   };
 }
+
+/** Signals that stop a command from a terminal or a service manager. */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];

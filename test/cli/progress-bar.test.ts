@@ -1,4 +1,6 @@
-// The command line's progress bar: silent off a terminal; on one, bytes shown in MB.
+// The command line's progress bar: silent off a terminal; on one, bytes shown in MB; a stop
+// signal restores the terminal (cursor shown, line wrapping on) before the process stops.
+import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { progressBar } from '../../src/cli/progress-bar.js';
@@ -34,5 +36,42 @@ describe('progressBar', () => {
     i.stop();
     expect(items.text()).toContain('15/30');
     expect(items.text()).not.toContain('MB');
+  });
+
+  it('a stop signal while the bar runs shows the cursor and turns line wrapping back on; another listener of the signal keeps the process', () => {
+    const term = terminal();
+    const bar = progressBar(term.stream);
+    const before = process.listenerCount('SIGINT');
+    bar.update(5, 10);
+    expect(process.listenerCount('SIGINT')).toBe(before + 1);
+    expect(term.text()).toContain('\x1b[?25l'); // cursor hidden while it runs
+    const kept = (): void => {};
+    process.on('SIGINT', kept); // the command's own handler (serve's close): the process is its to stop
+    try {
+      process.emit('SIGINT', 'SIGINT');
+    } finally {
+      process.off('SIGINT', kept);
+    }
+    const after = term.text().slice(term.text().lastIndexOf('\x1b[?25l'));
+    expect(after).toContain('\x1b[?25h');
+    expect(after).toContain('\x1b[?7h');
+    expect(process.listenerCount('SIGINT')).toBe(before);
+    bar.stop(); // stopped already: nothing more
+  });
+
+  it('alone, the signal then stops the process as it would have (a child process interrupts itself)', () => {
+    const script = `
+      import { PassThrough } from 'node:stream';
+      import { progressBar } from ${JSON.stringify(new URL('../../src/cli/progress-bar.ts', import.meta.url).pathname)};
+      const stream = Object.assign(new PassThrough(), { isTTY: true, columns: 80, cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+      stream.pipe(process.stdout);
+      progressBar(stream).update(1, 10);
+      setTimeout(() => process.kill(process.pid, 'SIGINT'), 50);
+      setTimeout(() => { console.log('still running'); process.exit(0); }, 3000);
+    `;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(child.signal).toBe('SIGINT');
+    expect(child.stdout).not.toContain('still running');
+    expect(child.stdout).toContain('\x1b[?25h');
   });
 });
