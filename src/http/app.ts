@@ -23,7 +23,7 @@ import { maskKeys } from '../accounts/keys.js';
 import { OPENAPI_HEAD } from '../service/openapi-document.js';
 import { requestLogOptions } from '../service/request-log.js';
 import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.js';
-import { clientErrorResponse, connectResponse, continueResponse, expectationResponse } from './client-errors.js';
+import { clientErrorResponse, connectResponse, continueResponse, expectationResponse, queueResponse } from './client-errors.js';
 import { checkBodyCharset, parseJsonBody } from './body-text.js';
 import { HttpError, toErrorResponse, withRequestDetails } from './http-errors.js';
 import { addMethodNotAllowedRoutes, collectMethods, methodNotAllowed, type MethodNotAllowedConfig } from './method-not-allowed.js';
@@ -124,6 +124,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // one compiled serializer for all the error entries that are the envelope's $ref alone
     schemaController: { compilersFactory: { buildSerializer: sharedRefSerializers() } },
   });
+  // the answers Node has queued on each connection, for clientErrorResponse to send before
+  // a pipelined malformed request's error (prepended: before any listener answers)
+  for (const event of ['request', 'checkContinue', 'checkExpectation']) app.server.prependListener(event, queueResponse);
   // what Node would answer itself, outside the envelope (a CONNECT: nothing at all)
   app.server.on('connect', connectResponse);
   app.server.on('checkExpectation', expectationResponse);

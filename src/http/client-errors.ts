@@ -39,20 +39,60 @@ function writeEnvelope(socket: Duplex, error: HttpError): void {
   );
 }
 
-/** A fastify `clientErrorHandler`: the envelope, then the socket is closed. */
+/** The responses Node has created on a connection and not yet closed, oldest first (see below). */
+const kQueued = Symbol('venue-search.queuedResponses');
+/** Set once a parser error on the connection is waiting for the answers ahead of it. */
+const kErrorPending = Symbol('venue-search.errorPending');
+type ClientSocket = Duplex & { [kQueued]?: ServerResponse[]; [kErrorPending]?: true };
+
+/**
+ * The server's `request`, `checkContinue` and `checkExpectation` listener (prepended, so it
+ * sees every response Node creates): records `response` on its connection until it closes.
+ * Node answers pipelined requests in order, one at a time: `socket._httpMessage` is only the
+ * head of its queue, the rest wait in a list of its own we cannot read; this is that list.
+ */
+export function queueResponse(request: IncomingMessage, response: ServerResponse): void {
+  const queue = ((request.socket as ClientSocket)[kQueued] ??= []);
+  if (queue[queue.length - 1] === response) return; // continueResponse emits `request` again
+  queue.push(response);
+  response.once('close', () => {
+    const at = queue.indexOf(response);
+    if (at >= 0) queue.splice(at, 1);
+  });
+}
+
+/**
+ * A fastify `clientErrorHandler`: the envelope, then the socket is closed.
+ *
+ * Invariant: every request received whole before the bad one on this connection (pipelined)
+ * is answered, in order, before the error, and only then is the socket closed: HTTP/1.1
+ * answers in order, and its answer may already be charged (docs/http.md, Billing). So this
+ * waits for the last such response Node has queued ({@link queueResponse}), not the first:
+ * Node sends them one after the other, so when the last has gone, all have (waiting for the
+ * head alone lost the third and later answers of a pipeline, charged: audit 60c, 61b N3).
+ * Their engine calls and charges may still be running; the wait ends when the last answer is
+ * written out, or when the socket closes first (a reset, a write error, Node's idle timeout
+ * for a client that does not read). A request not received whole (a body that timed out, or
+ * broke) is the one in error and gets the error, not a wait for its own answer.
+ */
 export function clientErrorResponse(err: NodeJS.ErrnoException, socket: Duplex): void {
-  if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  // A request before the bad one on this connection (pipelined), received whole, may still be
-  // answering; its answer goes first, as HTTP/1.1 answers in order, then the error. Closing at
-  // once lost an answer the service had already charged for (audit 60c). `_httpMessage` is the
-  // response Node has attached to the socket (the first of the queue), null when none is in
-  // flight; a request not received whole (a body that timed out, or broke) is the one in error.
-  const answering = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (answering !== null && answering !== undefined && !answering.writableFinished && answering.req.complete) {
-    answering.once('close', () => closeWith(socket, err));
-    return;
-  }
-  closeWith(socket, err);
+  const client = socket as ClientSocket;
+  // Node calls this again for the bytes that arrive after the error (the rest of a 20 KB
+  // header): the first call's wait answers them all
+  if (err.code === 'ECONNRESET' || socket.destroyed || client[kErrorPending]) return;
+  const last = client[kQueued]?.findLast((response) => response.req.complete && !response.writableFinished);
+  if (last === undefined) return closeWith(socket, err);
+  client[kErrorPending] = true;
+  // what follows the error is not read: not parsed again and again, and a FIN after it (a
+  // client that half-closes) does not make Node end the socket before the answers are out
+  socket.pause();
+  const answered = (): void => {
+    last.off('close', answered);
+    socket.off('close', answered);
+    closeWith(socket, err);
+  };
+  last.once('close', answered);
+  socket.once('close', answered);
 }
 
 /** The envelope of the parser's error `err` written on `socket`, which is then closed. */

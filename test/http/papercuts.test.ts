@@ -51,6 +51,20 @@ function parseResponse(text: string): RawResponse | undefined {
   return { status: Number(statusLine!.split(' ')[1]), headers, body: body.slice(0, length) };
 }
 
+/** Every whole HTTP/1.1 response in `text`, in order (Content-Length framed, counted in bytes). */
+function parseAll(text: string): RawResponse[] {
+  const all: RawResponse[] = [];
+  let rest = Buffer.from(text);
+  for (;;) {
+    const end = rest.indexOf('\r\n\r\n');
+    const length = /\r\ncontent-length:\s*(\d+)/i.exec(rest.subarray(0, end).toString('latin1'))?.[1];
+    if (end < 0 || length === undefined || rest.length < end + 4 + Number(length)) return all;
+    // parseResponse on this response alone (head, then its body), so that its body is whole
+    all.push(parseResponse(rest.subarray(0, end + 4 + Number(length)).toString('utf8'))!);
+    rest = rest.subarray(end + 4 + Number(length));
+  }
+}
+
 /** Sends `request` on `socket` (a new connection to `port` unless given) and reads one response. */
 function rawExchange(port: number, request: string, socket?: Socket): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
@@ -75,15 +89,21 @@ function rawExchange(port: number, request: string, socket?: Socket): Promise<Ra
   });
 }
 
-/** Sends `request` on a new connection to `port` and reads everything until the server closes it. */
-function readUntilClosed(port: number, request: string): Promise<string> {
+/**
+ * Sends `request` on a new connection to `port` and reads everything until the server closes
+ * it; with `halfClose`, ends the client's side (a FIN) once the request is written.
+ */
+function readUntilClosed(port: number, request: string, halfClose = false): Promise<string> {
   return new Promise((resolve, reject) => {
     const s = connect(port, '127.0.0.1');
-    let all = '';
-    s.on('data', (chunk: Buffer) => (all += chunk.toString('utf8')));
+    const chunks: Buffer[] = [];
+    s.on('data', (chunk: Buffer) => chunks.push(chunk));
     s.once('error', reject);
-    s.once('close', () => resolve(all));
-    s.write(request);
+    // decoded once: a character split between two chunks stays whole
+    s.once('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    s.write(request, () => {
+      if (halfClose) s.end();
+    });
   });
 }
 
@@ -198,6 +218,32 @@ describe('every error reaching a client is the envelope', () => {
       expectEnvelope(parseResponse(rest)!, garbage.startsWith('HELLO') ? 400 : 431, garbage.startsWith('HELLO') ? 'malformed_request' : 'headers_too_large');
     }
     expect((await server.ledger(acct.accountId)).filter((r) => r.amount_micros < 0)).toHaveLength(2);
+  });
+
+  it('3 or 5 valid requests pipelined before a malformed one are all answered, in order, then the 400/431, a client half-closing too: one charge per 200 (audit 61b N3)', async () => {
+    const acct = await server.open();
+    const big = `GET /v1/find?q=a HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`;
+    // [good requests, then, status, code, the client half-closes after sending]
+    const cases: [number, string, number, string, boolean][] = [
+      [3, 'HELLO\r\n\r\n', 400, 'malformed_request', false],
+      [5, 'HELLO\r\n\r\n', 400, 'malformed_request', false],
+      [3, big, 431, 'headers_too_large', false],
+      // its FIN, after the error, is not read: Node would otherwise end the socket at once
+      [3, 'HELLO\r\n\r\n', 400, 'malformed_request', true],
+    ];
+    let charged = 0;
+    for (const [good, garbage, status, code, halfClose] of cases) {
+      // request i asks for limit=i, which its answer echoes: the order can be read
+      const finds = Array.from({ length: good }, (_, i) => `GET /v1/find?q=nando&lat=53.8&lon=-1.55&limit=${i + 1} HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.secretKey}\r\n\r\n`);
+      const text = await readUntilClosed(port, finds.join('') + garbage, halfClose);
+      const answers = parseAll(text);
+      const label = `${good} + ${status}${halfClose ? ', half-closed' : ''}: ${JSON.stringify(text.slice(0, 120))}`;
+      expect(answers.map((a) => a.status), label).toEqual([...Array<number>(good).fill(200), status]);
+      answers.slice(0, good).forEach((a, i) => expect((JSON.parse(a.body) as { limit: number }).limit, label).toBe(i + 1));
+      expectEnvelope(answers[good]!, status, code);
+      charged += good;
+      expect((await server.ledger(acct.accountId)).filter((r) => r.amount_micros < 0), label).toHaveLength(charged);
+    }
   });
 
   it('503 envelope for a request arriving on an open connection while the server shuts down', async () => {
