@@ -1,8 +1,11 @@
 import { distance as turfDistance } from '@turf/turf';
 import { describe, expect, it } from 'vitest';
-import { FRAME_STRIDE, LocalFrame, distanceMeters, nearDistanceMeters, storeFrame, writeFrameDistanceSq, writeRuledDistance } from '../../src/geo/distance.js';
+import geographiclib from 'geographiclib-geodesic';
+import { FRAME_BLEND_METERS, FRAME_STRIDE, LocalFrame, distanceMeters, frameReach, geodesicMeters, localFrameHolds, nearDistanceMeters, ruledFromFrame, storeFrame, writeFrameDistanceSq, writeRuledDistance } from '../../src/geo/distance.js';
 import { frameDistance } from '../../src/geo/frame-distance.js';
 import { geodesic, prng } from '../support/oracle.js';
+
+const wgs84 = geographiclib.Geodesic.WGS84;
 
 describe('distanceMeters (WGS84) against GeographicLib', () => {
   it('London to Manchester (hand-checked: about 263 km)', () => {
@@ -117,5 +120,73 @@ describe('LocalFrame and nearDistanceMeters against GeographicLib', () => {
 
   it('near the pole nearDistanceMeters falls back to the ellipsoidal formula', () => {
     expect(Math.abs(nearDistanceMeters(89.99, 0, 89.99, 180) - geodesic(89.99, 0, 89.99, 180))).toBeLessThan(0.01);
+  });
+});
+
+describe('geodesicMeters (Vincenty) against GeographicLib', () => {
+  it('within 0.1 mm on 3,000 random lines of up to 1,000 km and 1 mm up to 10,000 km, |lat| <= 89', () => {
+    const rnd = prng(61);
+    let worstNear = 0;
+    let worstFar = 0;
+    for (let i = 0; i < 3000; i++) {
+      const lat1 = (rnd() * 2 - 1) * 89;
+      const lon1 = (rnd() * 2 - 1) * 180;
+      const far = i % 3 === 0;
+      const end = wgs84.Direct(lat1, lon1, rnd() * 360, rnd() * (far ? 10_000_000 : 1_000_000));
+      const err = Math.abs(geodesicMeters(lat1, lon1, end.lat2!, end.lon2!) - geodesic(lat1, lon1, end.lat2!, end.lon2!));
+      if (far) worstFar = Math.max(worstFar, err);
+      else worstNear = Math.max(worstNear, err);
+    }
+    expect(worstNear).toBeLessThan(1e-4);
+    expect(worstFar).toBeLessThan(1e-3);
+    expect(geodesicMeters(51.5, -0.1, 51.5, -0.1)).toBe(0);
+    // nearly antipodal: Vincenty's iteration does not converge, Lambert's formula answers (within 0.1 %)
+    expect(Math.abs(geodesicMeters(0, 0, 0.5, 179.7) - geodesic(0, 0, 0.5, 179.7)) / geodesic(0, 0, 0.5, 179.7)).toBeLessThan(1e-3);
+  });
+});
+
+describe('the distance rule across the frame\'s reach (audit 61b N4)', () => {
+  const ruled = (frame: LocalFrame, lat: number, lon: number) => ruledFromFrame(frame.distance(lat, lon), frame.lat, frame.lon, lat, lon);
+
+  it('grows with the geodesic distance along every bearing from 0 to 12 km, no step at 10 or 11 km, within the frame\'s error of GeographicLib', () => {
+    // the frame's documented error at 10 km (src/geo/distance.ts), by latitude of the origin
+    const cases = [[0, 0.0005], [30, 0.001], [51.5, 0.0025], [60, 0.005], [70, 0.01], [79.9, 0.04], [79.95, 0.04], [79.99, 0.04], [-45, 0.0025]] as const;
+    for (const [lat0, bound] of cases) {
+      const frame = new LocalFrame(lat0, 10);
+      for (let az = 0; az < 360; az += 22.5) {
+        let prev = -1;
+        // coarse out to 12 km, and every 1 mm within 5 cm of the reach and of the band's end
+        const reach = frameReach(lat0);
+        const steps: number[] = [];
+        for (let s = 0; s <= 12_000; s += 100) steps.push(s);
+        for (const at of [reach, reach + FRAME_BLEND_METERS]) for (let k = -50; k <= 50; k++) steps.push(at + k * 0.001);
+        steps.sort((a, b) => a - b);
+        for (const s of new Set(steps)) {
+          const p = wgs84.Direct(lat0, 10, az, s);
+          const d = ruled(frame, p.lat2!, p.lon2!);
+          expect(Math.abs(d - s), `lat0 ${lat0} az ${az} at ${s}`).toBeLessThanOrEqual(bound);
+          if (prev >= 0) expect(d, `lat0 ${lat0} az ${az} at ${s}`).toBeGreaterThan(prev);
+          prev = d;
+        }
+      }
+    }
+  });
+
+  it('a venue beyond the reach is reported beyond it, to the bit (a walk the frame reaches tests the frame alone)', () => {
+    const rnd = prng(62);
+    for (let i = 0; i < 2000; i++) {
+      const lat0 = i % 4 === 0 ? 79.9 + rnd() * 0.1 : (rnd() * 2 - 1) * 79;
+      const frame = new LocalFrame(lat0, 10);
+      const reach = frameReach(lat0);
+      const p = wgs84.Direct(lat0, 10, rnd() * 360, reach + (rnd() - 0.5) * 1e-6);
+      const f = frame.distance(p.lat2!, p.lon2!);
+      const d = ruledFromFrame(f, lat0, 10, p.lat2!, p.lon2!);
+      expect(localFrameHolds(lat0, f)).toBe(f <= reach);
+      if (f <= reach) expect(d).toBe(f);
+      else expect(d).toBeGreaterThan(reach);
+    }
+    // at and beyond 80 degrees the frame reaches nothing: the geodesic formula throughout
+    expect(localFrameHolds(80.5, 0)).toBe(false);
+    expect(ruledFromFrame(new LocalFrame(85, 0).distance(85.01, 0), 85, 0, 85.01, 0)).toBe(geodesicMeters(85, 0, 85.01, 0));
   });
 });

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine.js';
 import { geodesic } from '../support/oracle.js';
 import { loadLondonPubs } from './support.js';
+import { RING_LATITUDES, accuracyAt10km, ringVenues } from './ten-km-ring.js';
 
 const venues = loadLondonPubs();
 const byId = new Map(venues.map((v) => [v.id, v]));
@@ -39,7 +40,7 @@ describe.skipIf(venues.length === 0)('distances and order whatever the radius (L
       const wide = distances(radius);
       for (const [id, { d }] of near) expect(wide.get(id)?.d, `${id} at radius ${radius}`).toBe(d);
       for (const [id, { d, travel }] of wide) expect(travel, `travel of ${id} at radius ${radius}`).toBe(Math.round(d * 10) / 10);
-      // within 1 mm + 1e-6 of the geodesic within 10 km (the frame), 1 mm + 2e-6 beyond (Lambert's formula)
+      // within 1 mm + 1e-6 of the geodesic within 10 km (the frame), 1 mm + 2e-6 beyond (the blend, then the geodesic formula: far inside it)
       const list = [...wide.keys()];
       let checked = 0;
       for (let k = 0; k < list.length; k++) {
@@ -67,4 +68,52 @@ describe.skipIf(venues.length === 0)('distances and order whatever the radius (L
     }
     expect(same).toBeGreaterThan(20);
   });
+});
+
+/**
+ * Across the 10 km switch (audit 61b N4): the frame within 10 km and Lambert's formula beyond
+ * differed by up to 1.4 cm there, so a venue 10,000.001 m away was reported nearer than one
+ * at 9,999.999 m on the same bearing. Venues on rings straddling 10 km (and the end of the
+ * blend band at 11 km) around centres at 0, 30, 51.5, 60 and 70 degrees, 8 bearings.
+ */
+describe('order and distances across the 10 km switch (synthetic rings, GeographicLib)', () => {
+  const METERS = [9_999.99, 9_999.999, 10_000, 10_000.001, 10_000.01, 10_500, 10_999.999, 11_000.001];
+  for (const lat of RING_LATITUDES) {
+    it(`centre at ${lat} degrees: geodesic order, documented accuracy, the same distance at every radius`, () => {
+      const ring = ringVenues(lat, 10, METERS);
+      const ringEngine = createEngine(ring.map((v) => v.record));
+      const at = (maxDistance: number) => {
+        const r = ringEngine.search({ locations: [{ lat, lon: 10 }], mode: { mode: 'POINT', maxDistance } }, { limit: 100, now: NOW });
+        expect(r.totalResults).toBe(r.establishments.length);
+        return r.establishments.map((e) => ({ id: e.id, d: e.distanceMeters, travel: e.travel['0']!.distanceMeters }));
+      };
+      const all = at(12_000);
+      expect(all.length).toBe(ring.length);
+      const reported = new Map(all.map((e) => [e.id, e.d]));
+      const accuracy = accuracyAt10km(lat);
+      // on one bearing the reported distance grows with the geodesic one, whatever the gap (2 mm here)
+      for (const a of ring) {
+        for (const b of ring) {
+          if (a.geodesic >= b.geodesic) continue;
+          const da = reported.get(a.id)!;
+          const db = reported.get(b.id)!;
+          if (a.azimuth === b.azimuth) expect(da, `${a.id} before ${b.id}: ${da} vs ${db}`).toBeLessThan(db);
+          else if (b.geodesic - a.geodesic > 2 * accuracy) expect(da, `${a.id} before ${b.id}: ${da} vs ${db}`).toBeLessThan(db);
+        }
+      }
+      // within the documented accuracy of GeographicLib
+      for (const v of ring) expect(Math.abs(reported.get(v.id)! - v.geodesic), `${v.id}: ${reported.get(v.id)}`).toBeLessThanOrEqual(accuracy);
+      // the answer lists them in that order (equal scores: distanceMeters ascending)
+      for (let k = 1; k < all.length; k++) expect(all[k]!.d).toBeGreaterThanOrEqual(all[k - 1]!.d);
+      // radius-independent: the same distances (to the bit) from every radius that holds them
+      for (const radius of [9_999.99, 10_000, 10_000.001, 10_001, 11_000, 50_000]) {
+        const some = at(radius);
+        expect(some.length).toBe([...reported.values()].filter((d) => d <= radius).length);
+        for (const e of some) {
+          expect(e.d, `${e.id} at radius ${radius}`).toBe(reported.get(e.id));
+          expect(e.travel).toBe(Math.round(e.d * 10) / 10);
+        }
+      }
+    });
+  }
 });
