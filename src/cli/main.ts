@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { isVenueSearchError } from '../errors.js';
 import { registerImportCommands } from './import-command.js';
@@ -6,8 +7,25 @@ import { registerServiceCommandsIfAvailable } from './service-peers.js';
 import { registerSnapshotCommand } from './snapshot-command.js';
 import { registerVenuesCommand } from './venues-command.js';
 
+/**
+ * The package's version, from its package.json: three folders up from dist/src/cli when
+ * built (installed), two up from src/cli in a checkout.
+ */
+function packageVersion(): string {
+  for (const up of ['../../../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: unknown; version?: unknown };
+      if (pkg.name === 'venue-search-engine' && typeof pkg.version === 'string') return pkg.version;
+    } catch {
+      // not there: the other layout
+    }
+  }
+  return 'unknown';
+}
+
 /** The `venue-search` command line. Each command family registers itself here. */
 const program = new Command('venue-search')
+  .version(packageVersion(), '-V, --version', 'print the version of venue-search-engine')
   .description('venue search: import venue data, snapshot it, and serve the /v1 HTTP interface over it')
   .addHelpText(
     'after',

@@ -397,12 +397,23 @@ function compactedBaseLines(dataPath: string, dir: string): string[] {
   return lines;
 }
 
+/**
+ * The service's base URL as printed (`http://host:port`): a wildcard address listens
+ * everywhere but is no address to visit (browsers refuse 0.0.0.0), so it is named by this
+ * machine's loopback.
+ */
+function printedBase(listenHost: string, port: number): string {
+  const host = listenHost === '0.0.0.0' ? '127.0.0.1' : listenHost === '::' ? '::1' : listenHost;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 /** The lines `serve` prints once it listens: where, and the development keys with --dev. */
 async function servingLines(options: ServeOptions, port: number, dev: DevelopmentKeys | undefined, workers: number, served = options.data): Promise<string[]> {
-  const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+  const base = printedBase(options.host, port);
   const processes = workers > 1 ? `, ${workers} worker processes` : '';
   const threads = options.engineThreads > 0 ? `, ${options.engineThreads} engine thread${options.engineThreads === 1 ? '' : 's'}${workers > 1 ? ' each' : ''} over one shared copy of the data` : '';
-  const lines = [`venue-search: serving ${served} on ${base}/v1/ (accounts: ${describeDb(options.db)}${processes}${threads})`];
+  // `/v1/` is the routes' prefix, not a page: the line names the document that lists them
+  const lines = [`venue-search: serving ${served} on ${base}/v1/ (accounts: ${describeDb(options.db)}${processes}${threads}; the routes: ${base}/v1/openapi.json)`];
   if (dev !== undefined) {
     lines.push(
       `Development account (Enterprise plan, opened with 10 GBP credit; keys kept in ${developmentKeysFile(options.db)}):`,
@@ -505,7 +516,7 @@ async function serve(options: ServeOptions): Promise<void> {
   // A live service serves its compacted base (and the log over it) once there is one, not --data.
   const lines = await servingLines(options, port, dev, 1, live === null ? options.data : LiveVenues.basePath({ dataPath: options.data, dir: live.dir }));
   if (live !== null) {
-    const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+    const base = printedBase(options.host, port);
     const { batches, tornBytes, tornWhole } = live.live.opened;
     const torn =
       tornBytes === 0
@@ -516,7 +527,7 @@ async function serve(options: ServeOptions): Promise<void> {
     lines.splice(
       1,
       0,
-      `Admin routes on ${base}/admin/ (live data in ${live.dir}; ${batches} logged batches replayed, ${live.live.engine.pendingChanges} pending changes${torn})`,
+      `Admin routes on ${base}/admin/ (PUT venues, DELETE venues/{id}, POST compact; live data in ${live.dir}; ${batches} logged batches replayed, ${live.live.engine.pendingChanges} pending changes${torn})`,
       ...compactedBaseLines(options.data, live.dir),
     );
   }

@@ -82,6 +82,8 @@ describe('serve --workers 2 (issue 18)', () => {
         });
         child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
       });
+      // the start line names a URL that answers (audit 61a: `/v1/` is a prefix, a 404)
+      expect(err).toContain(`2 worker processes; the routes: ${base}/v1/openapi.json)`);
       // each worker loads its own copy; the first reports for both
       expect(err.match(/venue-search: read \d+ venues from fixtures\/venues\.ndjson/g)).toHaveLength(1);
       // the primary's two node children (the workers)

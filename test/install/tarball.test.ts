@@ -348,6 +348,9 @@ describe('the installed command line', () => {
     // No search command: the help says where searches go instead.
     expect(help.stdout).toContain('POST /v1/search/');
     expect(help.stdout).toContain('engine.search');
+    // the installed package's version (dist/src/cli finds the package.json three folders up)
+    const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+    expect(run(cli, ['--version'], engineDir).stdout.trim()).toBe(version);
     const serve = run(cli, ['serve', '--data', 'venues.ndjson'], engineDir, { allowFailure: true });
     expect(serve.status).toBe(1);
     expect(serve.stderr).toContain('npm install fastify');

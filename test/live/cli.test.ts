@@ -200,7 +200,7 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     // what is served is named first: the compacted base, not --data
     const serving = startLines.findIndex((l) => l.startsWith('venue-search: serving'));
     expect(startLines[serving]).toMatch(new RegExp(`^venue-search: serving ${join(liveDir, 'base.snapshot').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} on http`));
-    expect(startLines[serving + 1]).toMatch(/^Admin routes on http:\/\/.*\/admin\/ \(live data in .*; 0 logged batches replayed, 0 pending changes; cut a torn last line of \d+ bytes from the log, a batch never acknowledged \(kept in changes\.log\.torn\)\)$/);
+    expect(startLines[serving + 1]).toMatch(/^Admin routes on http:\/\/.*\/admin\/ \(PUT venues, DELETE venues\/\{id\}, POST compact; live data in .*; 0 logged batches replayed, 0 pending changes; cut a torn last line of \d+ bytes from the log, a batch never acknowledged \(kept in changes\.log\.torn\)\)$/);
     expect(startLines[serving + 1]).toContain(`of ${Buffer.byteLength(tornLine)} bytes`);
     // the cut bytes are kept, not thrown away (audit 59e)
     expect(readFileSync(join(liveDir, 'changes.log.torn'), 'utf8')).toMatch(new RegExp(`^# [0-9T:.Z-]+: ${Buffer.byteLength(tornLine)} bytes cut from the end of the log at byte \\d+\\n`));
