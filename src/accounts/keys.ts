@@ -14,7 +14,9 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 export type KeyKind = 'secret' | 'public';
 
 const PREFIX: Readonly<Record<KeyKind, string>> = { secret: 'sk_', public: 'pk_' };
-const KEY_PATTERN = /^(sk|pk)_[A-Za-z0-9_-]{43}$/;
+/** Characters after the prefix: 32 random bytes in base64url. */
+const KEY_BODY_LENGTH = 43;
+const KEY_PATTERN = new RegExp(`^(sk|pk)_[A-Za-z0-9_-]{${KEY_BODY_LENGTH}}$`);
 
 export function generateApiKey(kind: KeyKind): string {
   return PREFIX[kind] + randomBytes(32).toString('base64url');
@@ -39,10 +41,11 @@ export function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
 
 /**
  * Key-shaped text: `sk_` or `pk_` starting a word, with any length after it, or glued to the
- * end of another word (`osm_sk_...`, `1sk_...`: audit 60a) with at least 16 key characters
- * after it (so that `desk_lamp` and `risk_level` stay as they are). Group 1 or 2 is the prefix.
+ * end of another word (`osm_sk_...`, `1sk_...`: audit 60a) with a whole key's characters
+ * after it, KEY_BODY_LENGTH or more (so that `desk_lamp`, `risk_level` and
+ * `Whisk_and_Whistle_Kitchen` stay as they are: audit 61b). Group 1 or 2 is the prefix.
  */
-const KEY_IN_TEXT = /\b(sk|pk)_[A-Za-z0-9_-]+|(sk|pk)_[A-Za-z0-9_-]{16,}/g;
+const KEY_IN_TEXT = new RegExp(`\\b(sk|pk)_[A-Za-z0-9_-]+|(sk|pk)_[A-Za-z0-9_-]{${KEY_BODY_LENGTH},}`, 'g');
 const redact = (_match: string, atWord: string | undefined, glued: string | undefined): string => `${atWord ?? glued}_[redacted]`;
 
 /**

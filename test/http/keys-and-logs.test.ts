@@ -133,7 +133,9 @@ describe('error messages never echo a key (docs/security.md), wherever a client 
   });
 
   it('words that merely hold sk_ or pk_ are left as they are; a token starting with one is masked', () => {
-    for (const text of ['desk_lamp', 'risk_level', 'the kiosk_2 stand', 'sk_', 'a pk_ alone']) expect(maskKeys(text), text).toBe(text);
+    for (const text of ['desk_lamp', 'risk_level', 'the kiosk_2 stand', 'sk_', 'a pk_ alone', 'Whisk_and_Whistle_Kitchen', 'task_management_system_v2', 'location "Whisk_and_Whistle_Kitchen_of_Old_Bermondsey"']) {
+      expect(maskKeys(text), text).toBe(text);
+    }
     expect(maskKeys('a pk_short token')).toBe('a pk_[redacted] token');
   });
 });
