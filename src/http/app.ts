@@ -147,6 +147,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       reply.header('connection', 'close');
       throw new HttpError('malformed_request', 'a request has one Host header; this one has several');
     }
+    // ... and one whose Host is not `host[:port]` (RFC 9112 3.2: "an invalid field value"; a
+    // list `a, b` on one line is not one host)
+    if (request.headers.host !== undefined && !HOST_FIELD.test(request.headers.host)) {
+      reply.header('connection', 'close');
+      throw new HttpError('malformed_request', `the Host header must be one host name or address, with an optional port; got ${JSON.stringify(request.headers.host.slice(0, 100))}`);
+    }
     if (closing) {
       reply.header('connection', 'close');
       // the operator routes are never billed: no word of charges there
@@ -225,6 +231,13 @@ function routeNotFound(request: FastifyRequest): HttpError {
   const path = raw.length > 200 ? `${raw.slice(0, 197)}...` : raw;
   return new HttpError('route_not_found', `no such path: ${request.method} ${path}`);
 }
+
+/**
+ * A Host field's syntax (RFC 9112 3.2, RFC 3986 3.2.2): an IP literal in brackets, or a
+ * registered name or IPv4 address (unreserved characters, percent-escapes, sub-delimiters;
+ * possibly empty), then an optional `:port`.
+ */
+const HOST_FIELD = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]*)(?::[0-9]*)?$/;
 
 /** How many Host lines a request's raw headers hold (name, value, name, value, ...; Node keeps only the first). */
 function hostLines(rawHeaders: readonly string[]): number {

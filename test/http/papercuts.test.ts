@@ -177,6 +177,16 @@ describe('every error reaching a client is the envelope', () => {
     const twoHosts = await rawExchange(port, 'GET /v1/find?q=a HTTP/1.1\r\nHost: x\r\nHost: y\r\nConnection: close\r\n\r\n');
     expectEnvelope(twoHosts, 400, 'malformed_request');
     expect(JSON.parse(twoHosts.body)).toMatchObject({ message: 'a request has one Host header; this one has several' });
+    // audit 61b: a list on one line, or a value that is no host, is an invalid Host (RFC 9112 3.2)
+    for (const host of ['a, b', 'a b', 'a/b', 'a:b:c', '[::1']) {
+      const bad = await rawExchange(port, `GET /v1/find?q=a HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      expectEnvelope(bad, 400, 'malformed_request');
+      expect(JSON.parse(bad.body)).toMatchObject({ message: `the Host header must be one host name or address, with an optional port; got ${JSON.stringify(host)}` });
+    }
+    // valid hosts are routed (no key: a 401)
+    for (const host of ['example.com', 'example.com:8080', '[::1]:18220', '127.0.0.1', 'a_b.internal', 'host.']) {
+      expect((await rawExchange(port, `GET /v1/find?q=a HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)).status, host).toBe(401);
+    }
     // HTTP/1.0 has no Host requirement: it is routed (here: no key, a 401)
     expect((await rawExchange(port, 'GET /v1/find?q=a HTTP/1.0\r\n\r\n')).status).toBe(401);
     const expectation = await rawExchange(port, 'GET /v1/find?q=a HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nConnection: close\r\n\r\n');
