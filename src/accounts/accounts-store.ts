@@ -38,11 +38,17 @@ export interface ChargeRequest {
   readonly kind: BillableKind;
   readonly costMicros: number;
   readonly nowMs: number;
+  /**
+   * The last instant (ms since the epoch, the service's clock) the charge may be made: after
+   * it the answer can no longer be delivered (the connection is closed), so the charge is
+   * not made (`too_late`) however long the database took to get to it. Absent: no deadline.
+   */
+  readonly deadlineMs?: number;
 }
 
 export type ChargeResult =
   | { readonly charged: true; readonly balanceMicros: number }
-  | { readonly charged: false; readonly reason: 'insufficient_balance' | 'duplicate_request' | 'unknown_account'; readonly balanceMicros: number };
+  | { readonly charged: false; readonly reason: 'insufficient_balance' | 'duplicate_request' | 'unknown_account' | 'too_late'; readonly balanceMicros: number };
 
 export interface BalancePrecheck {
   readonly covers: boolean;

@@ -14,7 +14,9 @@
  * So an answered request has exactly one committed ledger row, the balance never goes
  * negative, and concurrency cannot overspend: other requests may interleave between steps 1
  * and 3 (other processes, or an async store), but the conditional debit in step 3 is the
- * single point of decision. A crash after step 3 but before the reply leaves a charge for an
+ * single point of decision. The charge carries a deadline (ChargeRequest.deadlineMs, before
+ * the connection's idle timeout closes it): a database that gets to it later (a lock held
+ * long, a pooler queueing while its server is down) makes no charge (audit 61c). A crash after step 3 but before the reply leaves a charge for an
  * unanswered request, as does a database connection that broke during step 3 when the
  * database cannot be asked afterwards (ChargeOutcomeUnknownError, a 500 that says so); it
  * can never leave an answered request uncharged or charged twice.
@@ -26,16 +28,16 @@ export type ChargedRequest = Omit<ChargeRequest, 'nowMs'>;
 
 export type ChargedAnswer<T> =
   | { readonly served: true; readonly answer: T }
-  /** Not served, not charged: the balance (micro-GBP) cannot cover `costMicros`. */
-  | { readonly served: false; readonly costMicros: number; readonly balanceMicros: number };
+  /** Not served, not charged: the balance (micro-GBP) cannot cover `costMicros`, or the charge's deadline passed (`too_late`). */
+  | { readonly served: false; readonly reason: 'insufficient_balance' | 'too_late'; readonly costMicros: number; readonly balanceMicros: number };
 
 /** Steps 1-3; the caller sends `answer` only when `served`. `clock`: ms since the epoch, for the ledger row. */
 export async function chargedAnswer<T>(accounts: AccountsStore, request: ChargedRequest, clock: () => number, produce: () => T | Promise<T>): Promise<ChargedAnswer<T>> {
   const { accountId, costMicros } = request;
   const precheck = await accounts.precheckBalance(accountId, costMicros);
-  if (!precheck.covers) return { served: false, costMicros, balanceMicros: precheck.balanceMicros };
+  if (!precheck.covers) return { served: false, reason: 'insufficient_balance', costMicros, balanceMicros: precheck.balanceMicros };
   const answer = await produce();
   const charge = await accounts.charge({ ...request, nowMs: clock() });
-  if (!charge.charged) return { served: false, costMicros, balanceMicros: charge.balanceMicros };
+  if (!charge.charged) return { served: false, reason: charge.reason === 'too_late' ? 'too_late' : 'insufficient_balance', costMicros, balanceMicros: charge.balanceMicros };
   return { served: true, answer };
 }

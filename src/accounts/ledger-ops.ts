@@ -95,6 +95,8 @@ export function prepareChargeBatch(ledgerDb: SqliteDatabase): (requests: readonl
     if (ledgerHas.get(request.requestId) !== undefined) {
       return { charged: false, reason: 'duplicate_request', balanceMicros: current.balance_micros };
     }
+    // in the write transaction: after any wait for the database's lock
+    if (request.deadlineMs !== undefined && Date.now() > request.deadlineMs) return { charged: false, reason: 'too_late', balanceMicros: current.balance_micros };
     const row = debit.get(request.costMicros, request.accountId, request.costMicros);
     if (row === undefined) return { charged: false, reason: 'insufficient_balance', balanceMicros: current.balance_micros };
     insertLedger.run(request.accountId, request.requestId, request.kind, -request.costMicros, row.balance_micros, request.nowMs);

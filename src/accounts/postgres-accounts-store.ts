@@ -290,13 +290,22 @@ export class PostgresAccountsStore implements AccountsStore {
     try {
       rows = (
         await client.query<{ balance_after_micros: number }>(
+          // The deadline ($6) is compared with the database's clock after the account's row is
+          // locked: the inner sub-select locks the row (waiting for another transaction's lock,
+          // or run late out of a pooler's queue), the outer one reads the clock from the row it
+          // returns (a clock read in the locking select itself is taken before the wait). A
+          // statement run too late debits nothing. The two clocks must agree within seconds
+          // (docs/deploy.md).
           `WITH debit AS (
-             UPDATE accounts SET balance_micros = balance_micros - $2 WHERE id = $1 AND balance_micros >= $2 RETURNING balance_micros
+             UPDATE accounts SET balance_micros = balance_micros - $2
+             WHERE id = $1 AND balance_micros >= $2
+               AND ($6::float8 IS NULL OR (SELECT clock_timestamp() FROM (SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE) AS locked) <= to_timestamp($6::float8 / 1000))
+             RETURNING balance_micros
            )
            INSERT INTO ledger (account_id, request_id, kind, amount_micros, balance_after_micros, at_ms)
            SELECT $1, $3, $4, -$2::bigint, balance_micros, $5 FROM debit
            RETURNING balance_after_micros`,
-          [request.accountId, request.costMicros, request.requestId, request.kind, request.nowMs],
+          [request.accountId, request.costMicros, request.requestId, request.kind, request.nowMs, request.deadlineMs ?? null],
         )
       ).rows;
       client.release();
@@ -319,7 +328,9 @@ export class PostgresAccountsStore implements AccountsStore {
       result =
         balance === undefined
           ? { charged: false, reason: 'unknown_account', balanceMicros: 0 }
-          : { charged: false, reason: 'insufficient_balance', balanceMicros: balance };
+          : request.deadlineMs !== undefined && Date.now() > request.deadlineMs && balance >= request.costMicros
+            ? { charged: false, reason: 'too_late', balanceMicros: balance }
+            : { charged: false, reason: 'insufficient_balance', balanceMicros: balance };
     }
     this.mirror.afterCharge(request.accountId, result);
     return result;

@@ -26,9 +26,29 @@ export async function serveCharged(
     const serialized = reply.serialize(await produce());
     return typeof serialized === 'string' ? Buffer.from(serialized, 'utf8') : serialized;
   };
-  const result = await chargedAnswer(accounts, { accountId, requestId: request.id, kind, costMicros }, clock, encode);
+  const deadlineMs = chargeDeadlineMs(request.server.initialConfig.connectionTimeout);
+  const result = await chargedAnswer(accounts, { accountId, requestId: request.id, kind, costMicros, ...(deadlineMs === undefined ? {} : { deadlineMs }) }, clock, encode);
+  if (!result.served && result.reason === 'too_late') {
+    // the connection is most likely closed by now: for the log, and a client still there
+    throw new HttpError('service_unavailable', 'the accounts database took too long to charge this request, so it was not charged and not answered; retry it');
+  }
   if (!result.served) {
     throw new HttpError('insufficient_balance', `this request costs ${result.costMicros} micro-GBP but the balance is ${result.balanceMicros} micro-GBP; top up the account`);
   }
   reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(result.answer);
+}
+
+/** Time kept, ms, between a charge's deadline and the connection's idle timeout: for the commit and the send. */
+const CHARGE_DEADLINE_MARGIN_MS = 2000;
+
+/**
+ * The last instant (Date.now() ms) a request's charge may be made: a socket silent for
+ * `connectionTimeoutMs` (counted from the request's last bytes, just before this) is closed,
+ * and a charge after that would be for an answer never delivered (audit 61c: a row lock held
+ * 35 s, or a pooler queueing while its server was down, charged after the client got nothing).
+ * Undefined when connections have no timeout (0).
+ */
+function chargeDeadlineMs(connectionTimeoutMs: number | undefined): number | undefined {
+  if (connectionTimeoutMs === undefined || !(connectionTimeoutMs > 0)) return undefined;
+  return Date.now() + Math.max(connectionTimeoutMs - CHARGE_DEADLINE_MARGIN_MS, connectionTimeoutMs / 2);
 }

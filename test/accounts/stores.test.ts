@@ -25,6 +25,8 @@ interface StoreKind {
     open(options?: { keyCacheTtlMs?: number; monotonicClock?: () => number }): Promise<AccountsStore>;
     /** Charges (negative amounts) in the ledger of `accountId`, over a separate connection. */
     charges(accountId: string): Promise<{ requestId: string; amount: number }[]>;
+    /** Holds the write lock a charge of `accountId` waits for (another connection's transaction) until the returned function is called. */
+    holdLock(accountId: string): Promise<() => Promise<void>>;
   }>;
 }
 
@@ -64,6 +66,14 @@ const KINDS: readonly StoreKind[] = [
             db.close();
           }
         },
+        async holdLock() {
+          const db = new Database(file);
+          db.prepare('BEGIN IMMEDIATE').run();
+          return async () => {
+            db.prepare('COMMIT').run();
+            db.close();
+          };
+        },
       };
     },
   },
@@ -86,6 +96,16 @@ const KINDS: readonly StoreKind[] = [
           } finally {
             await client.end();
           }
+        },
+        async holdLock(accountId) {
+          const client = new pg.Client({ connectionString: url });
+          await client.connect();
+          await client.query('BEGIN');
+          await client.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+          return async () => {
+            await client.query('COMMIT');
+            await client.end();
+          };
         },
       };
     },
@@ -124,6 +144,22 @@ describe.each(KINDS)('$name store', (kind) => {
     expect(results.filter((r) => !r.charged && r.reason === 'duplicate_request').length).toBe(2);
     expect(await a.balanceMicros(acct.accountId)).toBe(10_000_000 - FIND);
     expect(await a.charge({ ...request, accountId: 'acct_none', requestId: 'req-2' })).toEqual({ charged: false, reason: 'unknown_account', balanceMicros: 0 });
+  });
+
+  it('a charge the database gets to after its deadline is not made (audit 61c: the client had been answered nothing at 30 s, then charged)', async () => {
+    const db = await kind.fresh();
+    const store = await db.open();
+    const acct = await openAccount(store, 'Scale', { nowMs: 0 });
+    const release = await db.holdLock(acct.accountId);
+    const late = store.charge({ accountId: acct.accountId, requestId: 'late', kind: 'find', costMicros: FIND, nowMs: 1, deadlineMs: Date.now() + 300 });
+    const inTime = store.charge({ accountId: acct.accountId, requestId: 'in-time', kind: 'find', costMicros: FIND, nowMs: 2, deadlineMs: Date.now() + 30_000 });
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await release();
+    // (its balance is read before or after the other charge's debit: they wait for the lock together)
+    expect(await late).toMatchObject({ charged: false, reason: 'too_late' });
+    expect(await inTime).toEqual({ charged: true, balanceMicros: 10_000_000 - FIND });
+    expect((await db.charges(acct.accountId)).map((r) => r.requestId)).toEqual(['in-time']);
+    expect(await store.balanceMicros(acct.accountId)).toBe(10_000_000 - FIND);
   });
 
   it('balances and usage exact to the micro-pound: top-ups, every kind, a time range', async () => {

@@ -85,6 +85,29 @@ describe('balance of exactly K finds, 2K concurrent finds', () => {
     await h.close();
   });
 
+  it("a charge carries a deadline before the connection's idle timeout; one the store makes too late is a 503 saying it was not charged (audit 61c)", async () => {
+    const h = await createHarness({ extra: { connectionTimeoutMs: 10_000 } });
+    const acct = await h.open('Enterprise');
+    const key = { 'api-key': acct.secretKey };
+    const charge = h.accounts.charge.bind(h.accounts);
+    const deadlines: number[] = [];
+    h.accounts.charge = (request) => {
+      deadlines.push(request.deadlineMs! - Date.now());
+      return charge(request);
+    };
+    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: key })).statusCode).toBe(200);
+    // 10 s less the 2 s kept for the commit and the send
+    expect(deadlines[0]).toBeGreaterThan(7000);
+    expect(deadlines[0]).toBeLessThanOrEqual(8000);
+    // a store that got to the charge after it (here: a deadline already past)
+    h.accounts.charge = (request) => charge({ ...request, deadlineMs: Date.now() - 1 });
+    const late = await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: key });
+    expect(late.statusCode).toBe(503);
+    expect(late.json()).toMatchObject({ code: 'service_unavailable', message: 'the accounts database took too long to charge this request, so it was not charged and not answered; retry it' });
+    expect((await ledgerRows(h.accounts, acct.accountId)).filter((r) => r.amount_micros < 0)).toHaveLength(1);
+    await h.close();
+  });
+
   it('the store refuses a second charge under the same request id', async () => {
     const store = new SqliteAccountsStore(':memory:');
     const { openAccount } = await import('../../src/accounts/accounts.js');
