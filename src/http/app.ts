@@ -24,7 +24,9 @@ import { OPENAPI_HEAD } from '../service/openapi-document.js';
 import { requestLogOptions } from '../service/request-log.js';
 import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.js';
 import { clientErrorResponse, connectResponse, continueResponse, expectationResponse, queueResponse } from './client-errors.js';
+import { isAccountsUnavailable } from '../accounts/accounts-unavailable.js';
 import { checkBodyCharset, parseJsonBody } from './body-text.js';
+import { OutageLog } from './outage-log.js';
 import { HttpError, toErrorResponse, withRequestDetails } from './http-errors.js';
 import { addMethodNotAllowedRoutes, collectMethods, methodNotAllowed, type MethodNotAllowedConfig } from './method-not-allowed.js';
 import { sharedRefSerializers } from './serializers.js';
@@ -189,9 +191,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
   });
 
+  const outage = new OutageLog();
   app.setErrorHandler((err, request, reply) => {
     const response = toErrorResponse(withRequestDetails(err, request.headers['content-type'], request.routeOptions.bodyLimit));
-    if (response.status >= 500) request.log.error({ err }, 'request failed');
+    if (isAccountsUnavailable(err)) outage.refusedOne(request.log, err);
+    else if (response.status >= 500) request.log.error({ err }, 'request failed');
     void reply.code(response.status).headers(response.headers).send(response.body);
   });
   app.setNotFoundHandler((request, reply) => {

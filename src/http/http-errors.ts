@@ -6,6 +6,7 @@
  * and machine-readable. Anything a client sent maps to a 4xx; only our own faults are 500.
  */
 import { ChargeOutcomeUnknownError } from '../accounts/accounts-store.js';
+import { isAccountsUnavailable } from '../accounts/accounts-unavailable.js';
 import { maskKeys } from '../accounts/keys.js';
 import { describeValue, isVenueSearchError, type VenueSearchErrorCode } from '../errors.js';
 import type { ErrorEnvelope, ErrorType } from '../service/api-schemas.js';
@@ -177,6 +178,7 @@ export function httpParam(enginePath: string | undefined): string | undefined {
 /** Maps anything thrown while serving a request to a status and an envelope. */
 export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof ChargeOutcomeUnknownError) return chargeOutcomeUnknown(err.requestId);
+  if (isAccountsUnavailable(err)) return accountsUnavailable();
   if (err instanceof HttpError) {
     return { status: err.status, body: envelope(err.message, err.code, err.param), headers: err.headers };
   }
@@ -221,6 +223,18 @@ export function toErrorResponse(err: unknown): ErrorResponse {
 function chargeOutcomeUnknown(requestId: string): ErrorResponse {
   const message = `internal error: the database did not confirm whether this request was charged; if it was, the ledger holds its Request-Id ${requestId} (GET /v1/business/balances shows the balance)`;
   return { status: 500, body: envelope(message, 'internal_error'), headers: {} };
+}
+
+/** Seconds a client is asked to wait before retrying while the accounts database is out of reach. */
+const ACCOUNTS_RETRY_AFTER_SECONDS = 5;
+
+/** The accounts database out of reach (isAccountsUnavailable): a 503 to retry, not "our fault" (audit 61c). */
+function accountsUnavailable(): ErrorResponse {
+  return {
+    status: 503,
+    body: envelope('the accounts database cannot be reached just now; the request was not charged: retry it', 'service_unavailable'),
+    headers: { 'retry-after': String(ACCOUNTS_RETRY_AFTER_SECONDS) },
+  };
 }
 
 function internalError(): ErrorResponse {

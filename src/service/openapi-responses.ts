@@ -72,6 +72,7 @@ function rateLimitHeaders(required: boolean): Record<string, HeaderEntry> {
 }
 
 const RETRY_AFTER: HeaderEntry = { description: 'Seconds until the full window resets.', type: 'integer', minimum: 1, required: true };
+const RETRY_AFTER_UNAVAILABLE: HeaderEntry = { description: 'On a 503 while the accounts database is out of reach: seconds to wait before retrying.', type: 'integer', minimum: 1 };
 
 /** The challenge of every 401 (RFC 9110: a 401 names how to authenticate): API_KEY_CHALLENGE. */
 const WWW_AUTHENTICATE: HeaderEntry = { description: 'How to authenticate: the key goes in the `API-Key` header.', type: 'string', enum: [API_KEY_CHALLENGE], required: true };
@@ -106,8 +107,9 @@ export function errorResponses(...statuses: number[]): Record<string, object> {
   };
   out['5xx'] = {
     $ref: ERROR_ENVELOPE_REF,
-    description: 'A fault of the service, or the service shutting down (503); not charged, but for a charge the database could not confirm, which the message says (docs/http.md).',
-    headers: { 'Request-Id': REQUEST_ID },
+    description:
+      'A fault of the service; or 503: the service shutting down, the accounts database out of reach (with `Retry-After`), or a charge the database got to too late. Not charged, but for a charge the database could not confirm, which the message says (docs/http.md).',
+    headers: { 'Request-Id': REQUEST_ID, 'Retry-After': RETRY_AFTER_UNAVAILABLE },
   };
   return out;
 }

@@ -1,0 +1,21 @@
+/**
+ * Whether an error from an accounts store means its database cannot be reached or cannot take
+ * requests now (a server stopped or restarting, a network cut, a pooler that cannot log in, a
+ * full connection table, a busy SQLite file past its wait): the request can be retried, and
+ * it was not charged (a charge whose outcome is unknown is ChargeOutcomeUnknownError, caught
+ * before this). Read from the error's own `code`, or its cause's: Node's system errors, and
+ * PostgreSQL's SQLSTATE classes 08 (connection exception), 57P (operator intervention) and
+ * 53300 (too many connections).
+ */
+export function isAccountsUnavailable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || code.startsWith('57P'))) return true;
+    // node-postgres's own words for a connection it lost or could not make in time
+    if (typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect)/.test(message)) return true;
+  }
+  return false;
+}
+
+/** Node's system errors for a database out of reach, PostgreSQL's 53300, SQLite's busy file. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', '53300', 'SQLITE_BUSY']);

@@ -1,0 +1,92 @@
+// A database out of reach is a 503 to retry, logged once in a while, not a 500 with a stack
+// trace per request (audit 61c F3, F4). The errors classified are real ones: node-postgres
+// connecting to a port nothing listens on, and better-sqlite3 on a file another connection
+// holds locked; an engine error or a plain bug stays what it was.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isAccountsUnavailable } from '../../src/accounts/accounts-unavailable.js';
+import { VenueSearchError } from '../../src/errors.js';
+import { OutageLog } from '../../src/http/outage-log.js';
+import { createHarness } from '../http/support/harness.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'accounts-unavailable-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function refusedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('isAccountsUnavailable', () => {
+  it('node-postgres refused a connection; SQLite busy past its wait', async () => {
+    const client = new pg.Client({ host: '127.0.0.1', port: await refusedPort(), user: 'x', database: 'x', connectionTimeoutMillis: 2000 });
+    const refused = await client.connect().then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(refused).not.toBeNull();
+    expect(isAccountsUnavailable(refused)).toBe(true);
+    const file = join(tmp, 'busy.sqlite');
+    const holder = new Database(file);
+    holder.exec('CREATE TABLE t (x)');
+    holder.prepare('BEGIN IMMEDIATE').run();
+    const other = new Database(file, { timeout: 0 });
+    let busy: unknown = null;
+    try {
+      other.prepare('BEGIN IMMEDIATE').run();
+    } catch (err) {
+      busy = err;
+    }
+    holder.prepare('COMMIT').run();
+    holder.close();
+    other.close();
+    expect(isAccountsUnavailable(busy)).toBe(true);
+  });
+
+  it('is false for an engine error, a bug, and a PostgreSQL error about the statement itself', () => {
+    expect(isAccountsUnavailable(new VenueSearchError('invalid_request', 'limit must be <= 100'))).toBe(false);
+    expect(isAccountsUnavailable(new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe(false);
+    expect(isAccountsUnavailable(Object.assign(new Error('duplicate key value'), { code: '23505' }))).toBe(false);
+    expect(isAccountsUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
+    expect(isAccountsUnavailable(Object.assign(new Error('wrapped'), { cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }) }))).toBe(true);
+  });
+});
+
+describe('the service while the accounts database is out of reach', () => {
+  it('answers 503 with Retry-After and "not charged"; the log gets one line per 10 s with a count, not one per request', async () => {
+    const h = await createHarness();
+    const acct = await h.open('Enterprise');
+    const key = { 'api-key': acct.secretKey };
+    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: key })).statusCode).toBe(200);
+    const precheck = h.accounts.precheckBalance.bind(h.accounts);
+    h.accounts.precheckBalance = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    const down = await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: key });
+    expect(down.statusCode).toBe(503);
+    expect(down.headers['retry-after']).toBe('5');
+    expect(down.json()).toEqual({ message: 'the accounts database cannot be reached just now; the request was not charged: retry it', type: 'api_error', code: 'service_unavailable' });
+    h.accounts.precheckBalance = precheck;
+    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: key })).statusCode).toBe(200);
+    expect((await h.ledger(acct.accountId)).filter((r) => r.amount_micros < 0)).toHaveLength(2);
+    await h.close();
+
+    let now = 0;
+    const lines: Array<{ fields: Record<string, unknown>; message: string }> = [];
+    const log = { warn: (fields: Record<string, unknown>, message: string) => lines.push({ fields, message }) } as never;
+    const outage = new OutageLog(() => now);
+    const err = new Error('connect ECONNREFUSED 127.0.0.1:5432');
+    for (let k = 0; k < 1000; k++) {
+      outage.refusedOne(log, err);
+      now += 15; // 1000 requests over 15 s
+    }
+    expect(lines.map((l) => l.fields['refused'])).toEqual([1, 667]);
+    expect(lines[1]!.message).toBe('accounts database out of reach: 667 requests refused with 503 since the last such line (connect ECONNREFUSED 127.0.0.1:5432)');
+  });
+});
