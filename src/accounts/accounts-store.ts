@@ -98,6 +98,8 @@ export interface AccountsStore {
   precheckBalance(accountId: string, costMicros: number): Promise<BalancePrecheck>;
   /** Debits `costMicros` and writes one ledger row, atomically, only if the balance covers it. */
   charge(request: ChargeRequest): Promise<ChargeResult>;
+  /** Asks the database something trivial; resolves once it answers (a readiness probe: GET /v1/health). */
+  ping(): Promise<void>;
   /** Credits the account (operator top-up); returns the new balance. */
   topUp(accountId: string, amountMicros: number, nowMs: number): Promise<number>;
   /** Charged requests and their cost by kind, over `range` or since the account opened. */

@@ -362,6 +362,10 @@ export class PostgresAccountsStore implements AccountsStore {
     throw cause;
   }
 
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
   async topUp(accountId: string, amountMicros: number, nowMs: number): Promise<number> {
     if (!Number.isSafeInteger(amountMicros) || amountMicros <= 0) {
       throw new RangeError(`amountMicros must be a positive integer; got ${amountMicros}`);

@@ -312,6 +312,10 @@ export class SqliteAccountsStore implements AccountsStore {
     return this.charges.submit(request);
   }
 
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
   async topUp(accountId: string, amountMicros: number, nowMs: number): Promise<number> {
     if (!Number.isSafeInteger(amountMicros) || amountMicros <= 0) {
       throw new RangeError(`amountMicros must be a positive integer; got ${amountMicros}`);

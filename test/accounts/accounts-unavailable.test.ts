@@ -90,3 +90,28 @@ describe('the service while the accounts database is out of reach', () => {
     expect(lines[1]!.message).toBe('accounts database out of reach: 667 requests refused with 503 since the last such line (connect ECONNREFUSED 127.0.0.1:5432)');
   });
 });
+
+describe('GET /v1/health (readiness)', () => {
+  it('200 while the accounts database answers, 503 when it fails or does not answer in 2 s; no key needed, nothing billed', async () => {
+    const h = await createHarness();
+    const ok = await h.app.inject({ method: 'GET', url: '/v1/health' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ status: 'ok' });
+    const ping = h.accounts.ping.bind(h.accounts);
+    h.accounts.ping = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    const refused = await h.app.inject({ method: 'GET', url: '/v1/health' });
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json()).toMatchObject({ code: 'service_unavailable' });
+    h.accounts.ping = () => new Promise(() => {}); // a database that never answers
+    const started = Date.now();
+    const hung = await h.app.inject({ method: 'GET', url: '/v1/health' });
+    expect(hung.statusCode).toBe(503);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+    h.accounts.ping = ping;
+    expect((await h.app.inject({ method: 'GET', url: '/v1/health' })).statusCode).toBe(200);
+    // an operator's route: not in the published document
+    const doc = (await h.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).not.toContain('/v1/health');
+    await h.close();
+  });
+});

@@ -91,6 +91,24 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
       return balances(principalOf(request).accountId, { fromMs, toMs });
     });
 
+    // Readiness, for load balancers: 200 while the accounts database answers (within
+    // HEALTH_TIMEOUT_MS), else 503 (every billed or keyed request would fail now); no key,
+    // never billed or rate limited; not in the OpenAPI document (an operator's route).
+    app.get('/health', { config: { public: true }, schema: { hide: true, querystring: NoQuerySchema } }, async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${HEALTH_TIMEOUT_MS} ms`), { code: 'ETIMEDOUT' })), HEALTH_TIMEOUT_MS);
+      });
+      try {
+        // a database error (or the timeout, ETIMEDOUT) out of reach is the 503 of isAccountsUnavailable
+        await Promise.race([deps.accounts.ping(), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+      return { status: 'ok' };
+    });
+
     let published: Record<string, unknown> | undefined;
     app.get('/openapi.json', { config: { public: true }, schema: { hide: true, querystring: NoQuerySchema } }, async (request, reply) => {
       published ??= publishedDocument(plugin.swagger(), { prefix: V1_PREFIX, named: namedSchemaForms() });
@@ -102,10 +120,13 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
   };
 }
 
-/** `scheme://host` when `host` is a valid authority (a name or address, an optional port), else undefined. */
+/** How long GET /v1/health waits for the accounts database, ms. */
+const HEALTH_TIMEOUT_MS = 2000;
+
 /** A Host header that names a host: a DNS name or IPv4 address, or a bracketed IPv6 literal, and an optional port. */
 const HOST_AND_PORT = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
+/** `scheme://host` when `host` is a valid authority (a name or address, an optional port), else undefined. */
 function originOf(protocol: string, host: string): string | undefined {
   // a DNS name or IP literal and a port only: WHATWG URL keeps characters such as `"` in a host (audit 60c)
   if (!HOST_AND_PORT.test(host)) return undefined;
