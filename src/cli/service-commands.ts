@@ -397,6 +397,9 @@ function compactedBaseLines(dataPath: string, dir: string): string[] {
   return lines;
 }
 
+/** How long a stop signal waits for the requests in flight, ms: past the 30 s connection timeout. */
+const DRAIN_LIMIT_MS = 40_000;
+
 /**
  * The service's base URL as printed (`http://host:port`): a wildcard address listens
  * everywhere but is no address to visit (browsers refuse 0.0.0.0), so it is named by this
@@ -493,6 +496,13 @@ async function serve(options: ServeOptions): Promise<void> {
   startTime('app built');
   const close = async (signal: string): Promise<void> => {
     if (!isClusterWorker()) process.stderr.write(`venue-search: ${signal}: closing (requests in flight are answered first)\n`);
+    // A request stuck on the accounts database (a pooler queueing while PostgreSQL is down)
+    // would hold the close for minutes (audit 61c: 118 s, past systemd's 90 s stop timeout);
+    // its client was dropped at the connection timeout, and its charge's deadline has passed.
+    setTimeout(() => {
+      process.stderr.write(`venue-search: ${signal}: requests still waiting for the accounts database after ${DRAIN_LIMIT_MS / 1000} s; stopping without them (not charged)\n`);
+      process.exit(1);
+    }, DRAIN_LIMIT_MS).unref();
     await app.close();
     await pool?.close();
     await live?.live.close();
