@@ -26,6 +26,7 @@ import { MissingDatabaseClientError } from '../accounts/database-clients.js';
 import type { WidgetOptions } from '../widget/widget-page.js';
 import { isDataOrigin } from '../changelog/data-origin.js';
 import { LiveVenues } from '../changelog/live-venues.js';
+import { SNAPSHOT_FORMAT_MISMATCH } from '../snapshot/read-snapshot.js';
 import { operatorTokenProblem } from './operator-token.js';
 import { dataFileProblem, isSnapshotFile, loadEngineFile, loadSharedSnapshot, secondsSince, type LoadReport } from './load-engine.js';
 import { EnginePool } from '../service/engine-pool.js';
@@ -204,6 +205,14 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
     live.engine.warm({ forChanges: true });
     return { live, token, dir };
   } catch (err) {
+    // A compacted base of another snapshot format holds changes that are nowhere else (the log
+    // was cut): "write it again from the NDJSON" does not apply to it (audit 61c)
+    if (isVenueSearchError(err) && base !== options.data && err.message.includes(SNAPSHOT_FORMAT_MISMATCH)) {
+      fail(
+        `the live directory's compacted base ${base} was written by another version (${err.message.slice(err.message.indexOf('format ')).split(';')[0]}), and the changes compacted into it are only there: ` +
+          'run the version that wrote it on this directory once more and write its current venues out as NDJSON (docs/updates.md, "Upgrading a live directory"), then start this version from that file with a fresh --live-dir',
+      );
+    }
     if (isVenueSearchError(err)) fail(`cannot load ${options.data} with the changes in ${dir}: ${err.message}`);
     if (isFileError(err)) fail(`--live-dir ${dir} cannot be used: ${liveDirProblem(err as NodeJS.ErrnoException, dir)}`);
     throw err;

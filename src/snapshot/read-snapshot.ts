@@ -28,6 +28,9 @@ const CONSTRUCTORS = { Float64Array, Uint32Array, Uint16Array, Uint8Array } as c
 const MAX_READ = 1 << 30;
 
 /** Whether `bytes` (a file's first bytes) start like a snapshot. */
+/** The words of the error for a snapshot of another format (the live service tells that case apart). */
+export const SNAPSHOT_FORMAT_MISMATCH = 'this version reads format';
+
 export function isSnapshot(bytes: Uint8Array): boolean {
   return bytes.length >= MAGIC.length && Buffer.from(bytes.subarray(0, MAGIC.length)).toString('latin1') === MAGIC;
 }
@@ -151,7 +154,7 @@ function open(file: SnapshotBytes, name: string): OpenedSnapshot {
   } catch {
     return bad('its header is not valid JSON');
   }
-  if (header.format !== FORMAT_VERSION) bad(`format ${String(header.format)}, this version reads format ${FORMAT_VERSION}; write it again from the NDJSON`);
+  if (header.format !== FORMAT_VERSION) bad(`format ${String(header.format)}, ${SNAPSHOT_FORMAT_MISMATCH} ${FORMAT_VERSION}; write it again from the NDJSON`);
   if (header.littleEndian !== IS_LITTLE_ENDIAN) bad('it was written on a machine of the other byte order');
   const n = header.size;
   if (!Number.isInteger(n) || n < 0) bad(`venue count ${String(n)}`);

@@ -263,6 +263,26 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
       `venue-search: the live directory's compacted base must be a file; ${join(baseInTheWay, 'base.snapshot')} is not (compactions write it there: move whatever is in the way)`,
     );
 
+    // A compacted base of another snapshot format (an older version's): its changes are only
+    // there, so the advice is to export them with that version, not "write it again from the NDJSON" (audit 61c F6).
+    const olderDir = join(tmp, 'live-older-format');
+    mkdirSync(olderDir);
+    const olderBase = join(olderDir, 'base.snapshot');
+    const { writeSnapshot } = await import('../../src/snapshot/write-snapshot.js');
+    const { createEngine } = await import('../../src/engine.js');
+    writeSnapshot(createEngine(loadFixtureVenues().slice(0, 50)), olderBase);
+    const bytes = readFileSync(olderBase);
+    const [start, length] = [bytes.readDoubleLE(8), bytes.readDoubleLE(16)];
+    const header = JSON.parse(bytes.toString('utf8', start, start + length)) as { format: number };
+    bytes.write(JSON.stringify({ ...header, format: header.format - 1 }).padEnd(length, ' '), start, 'utf8');
+    writeFileSync(olderBase, bytes);
+    const older = await run(['serve', '--data', FIXTURES_PATH, '--port', '0', '--db', join(tmp, 'o.sqlite'), '--admin-token-file', token, '--live-dir', olderDir]);
+    expect(older.code).toBe(1);
+    expect(older.stderr.trim()).toBe(
+      `venue-search: the live directory's compacted base ${olderBase} was written by another version (format ${header.format - 1}, this version reads format ${header.format}), and the changes compacted into it are only there: ` +
+        'run the version that wrote it on this directory once more and write its current venues out as NDJSON (docs/updates.md, "Upgrading a live directory"), then start this version from that file with a fresh --live-dir',
+    );
+
     // Data inside node_modules (the package's fixtures): the default live directory would be lost at the next install.
     mkdirSync(join(tmp, 'node_modules', 'pkg'), { recursive: true });
     const packaged = join(tmp, 'node_modules', 'pkg', 'venues.ndjson');
