@@ -4,10 +4,11 @@ import { describeValue, VenueSearchError } from '../errors.js';
 import { checkFindParams, type FindParams } from '../find/find-params.js';
 import { findCentre, findEstablishment, findResponse, type FoundVenues } from '../find/find.js';
 import type { FindEstablishment, FindResponse } from '../schema/find.js';
-import type { SearchEstablishment, SearchResponse } from '../schema/search.js';
+import type { SearchEstablishment, SearchHint, SearchResponse } from '../schema/search.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { checkSearchRequest, searchResponse, type RankedMatches, type SearchAnswerExtras, type SearchOptions } from '../search/search-service.js';
 import { SearchVocabulary } from '../search/search-vocabulary.js';
+import { LiveOccupiedCells, swappedCoordinatesHint } from '../search/swapped-hint.js';
 import { WorstOfBest } from '../spatial/worst-of-best.js';
 import { validateVenue } from '../data/validate-venue.js';
 import { LearntPlaces } from '../places/learnt-places.js';
@@ -115,6 +116,8 @@ export class LiveChanges {
   private sides: Side[];
   private readonly words: LiveWords;
   private livePlaces: LivePlaces | null = null;
+  /** The current records' one-degree cells, for the swapped-coordinates hint: counted at the first empty answer, then kept (null: not yet). */
+  private occupied: LiveOccupiedCells | null = null;
   private readonly build: RunBuilders;
   /** The merged page's bound shared by the sides' nearest-first walks (per search; reused). */
   private readonly pageBound = new WorstOfBest();
@@ -312,11 +315,16 @@ export class LiveChanges {
         if (venue !== null) places.remove(venue);
       }
     }
+    const occupied = this.occupied;
     for (const w of hide) {
       const side = this.sides[w.side]!;
-      if (side.hidden[w.index] === 0) side.live--;
+      if (side.hidden[w.index] === 0) {
+        side.live--;
+        occupied?.remove(side.engine.store.lat[w.index]!, side.engine.store.lon[w.index]!);
+      }
       side.tombstones.hide(w.index);
     }
+    if (occupied !== null) for (const r of added) occupied.add(r.location.coordinates[0], r.location.coordinates[1]);
     const sides = this.sides.slice(0, keep);
     if (run !== null) sides.push(run);
     this.sides = sides.filter((side, s) => s === 0 || side.live > 0);
@@ -355,6 +363,18 @@ export class LiveChanges {
     return this.livePlaces;
   }
 
+  /** The current records' occupied cells (see {@link occupied}), counted now if they are not yet. */
+  private occupiedCells(): LiveOccupiedCells {
+    if (this.occupied !== null) return this.occupied;
+    const occupied = new LiveOccupiedCells();
+    for (const side of this.sides) {
+      const { lat, lon, size } = side.engine.store;
+      for (let i = 0; i < size; i++) if (side.hidden[i] === 0) occupied.add(lat[i]!, lon[i]!);
+    }
+    this.occupied = occupied;
+    return occupied;
+  }
+
   /** The current records as one base, built from the sides' columns (fold-sides.ts): compaction. */
   fold(): FoldedBase {
     return foldSides(this.sides, [...this.words.words().genres], { ...BASE_FOLD, genreCounts: this.words.exactGenreCounts() });
@@ -376,7 +396,9 @@ export class LiveChanges {
     const establishments: SearchEstablishment[] = page.map(([s, x]) => searchers[s]!.establishment(ranked[s]!.slots[x]!, ranked[s]!.prefs, request));
     let count = 0;
     for (const r of ranked) count += r.count;
-    return searchResponse(request, establishments, count, mergedExtras(ranked, count === 0 ? searchers.map((searcher) => searcher.emptyAnswerExtras(request)) : null));
+    const empty = count === 0 ? searchers.map((searcher) => searcher.emptyAnswerExtras(request)) : null;
+    const hint = count === 0 ? swappedCoordinatesHint(this.occupiedCells(), request.area.centerLat, request.area.centerLon) : undefined;
+    return searchResponse(request, establishments, count, mergedExtras(ranked, empty, hint));
   }
 
   find(params: FindParams, nowMs: number): FindResponse {
@@ -572,11 +594,10 @@ function mergeTop(lengths: readonly number[], k: number, before: (a: number, x: 
 /**
  * What the answer says beside its page, over the base and the runs: the fair centre is the
  * people's (the same on every side). When nothing matched on any side (`empty`: each side's
- * empty-answer extras), the smallest feasible maxDistance is the least any side needs and the
- * swapped-coordinates hint is the base's (the runs are small and recent: their cells alone
- * must not claim the data lies elsewhere).
+ * empty-answer extras), the smallest feasible maxDistance is the least any side needs, and
+ * `hint` is the swapped-coordinates hint of the current records' cells (LiveOccupiedCells).
  */
-function mergedExtras(ranked: readonly RankedMatches[], empty: ReadonlyArray<Pick<RankedMatches, 'smallestFeasibleMaxDistance' | 'hint'>> | null): SearchAnswerExtras {
+function mergedExtras(ranked: readonly RankedMatches[], empty: ReadonlyArray<Pick<RankedMatches, 'smallestFeasibleMaxDistance'>> | null, hint: SearchHint | undefined): SearchAnswerExtras {
   const centre = ranked[0]!.centre;
   if (empty === null) return { centre, smallestFeasibleMaxDistance: undefined, hint: undefined };
   let smallest: number | undefined;
@@ -584,5 +605,5 @@ function mergedExtras(ranked: readonly RankedMatches[], empty: ReadonlyArray<Pic
     const need = r.smallestFeasibleMaxDistance;
     if (need !== undefined && (smallest === undefined || need < smallest)) smallest = need;
   }
-  return { centre, smallestFeasibleMaxDistance: smallest, hint: empty[0]!.hint };
+  return { centre, smallestFeasibleMaxDistance: smallest, hint };
 }

@@ -38,6 +38,11 @@ export class OccupiedCells {
    * about one degree of the data. Longitude wraps at the antimeridian; latitude stops at the poles.
    */
   near(lat: number, lon: number): boolean {
+    return OccupiedCells.nearIn(this.cells, lat, lon);
+  }
+
+  /** {@link near} over `cells` (1 per occupied cell, this class's layout). */
+  static nearIn(cells: ArrayLike<number>, lat: number, lon: number): boolean {
     const r0 = OccupiedCells.row(lat);
     const c0 = OccupiedCells.col(lon);
     for (let dr = -1; dr <= 1; dr++) {
@@ -45,10 +50,53 @@ export class OccupiedCells {
       if (r < 0 || r >= OccupiedCells.ROWS) continue;
       for (let dc = -1; dc <= 1; dc++) {
         const c = (c0 + dc + OccupiedCells.COLS) % OccupiedCells.COLS;
-        if (this.cells[OccupiedCells.index(r, c)] === 1) return true;
+        if (cells[OccupiedCells.index(r, c)] === 1) return true;
       }
     }
     return false;
+  }
+
+  /** The index of the cell of (lat, lon) in {@link cells}. */
+  static cellOf(lat: number, lon: number): number {
+    return OccupiedCells.index(OccupiedCells.row(lat), OccupiedCells.col(lon));
+  }
+
+  static get cellCount(): number {
+    return OccupiedCells.ROWS * OccupiedCells.COLS;
+  }
+}
+
+/**
+ * The occupied cells of a changing record set (live data): a count of venues per cell, kept
+ * as venues come and go, so that the hint reads the current records' cells, as an engine
+ * built from them would (audit 61d: the base's cells still counted removed venues and
+ * ignored new ones).
+ */
+export class LiveOccupiedCells {
+  private readonly counts = new Uint32Array(OccupiedCells.cellCount);
+  /** 1 per cell whose count is above 0 (OccupiedCells' layout). */
+  private readonly cells = new Uint8Array(OccupiedCells.cellCount);
+  private total = 0;
+
+  get empty(): boolean {
+    return this.total === 0;
+  }
+
+  add(lat: number, lon: number): void {
+    const cell = OccupiedCells.cellOf(lat, lon);
+    if (this.counts[cell]!++ === 0) this.cells[cell] = 1;
+    this.total++;
+  }
+
+  /** Takes out one venue added at (lat, lon) before. */
+  remove(lat: number, lon: number): void {
+    const cell = OccupiedCells.cellOf(lat, lon);
+    if (--this.counts[cell]! === 0) this.cells[cell] = 0;
+    this.total--;
+  }
+
+  near(lat: number, lon: number): boolean {
+    return OccupiedCells.nearIn(this.cells, lat, lon);
   }
 }
 
@@ -60,7 +108,7 @@ const round = (x: number): number => Math.round(x * 1e5) / 1e5;
  * near it, the request most likely wrote `[lon, lat]` (GeoJSON's order) where the interface
  * wants `lat` and `lon`. Otherwise undefined: no hint for a search that is merely empty.
  */
-export function swappedCoordinatesHint(data: OccupiedCells, centerLat: number, centerLon: number): SearchHint | undefined {
+export function swappedCoordinatesHint(data: Pick<OccupiedCells, 'empty' | 'near'>, centerLat: number, centerLon: number): SearchHint | undefined {
   if (data.empty || Math.abs(centerLon) > 90 || data.near(centerLat, centerLon) || !data.near(centerLon, centerLat)) return undefined;
   return {
     code: 'lat_lon_swapped',
