@@ -76,6 +76,10 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
   if (value === undefined) return 'undefined';
   if (value === null) return 'null';
+  // JSON would show a Date as its string and a Set or a Map as {}: say what they are
+  if (value instanceof Date) return `a Date (${Number.isNaN(value.getTime()) ? 'invalid' : value.toISOString()})`;
+  if (value instanceof Set) return `a Set of ${value.size}`;
+  if (value instanceof Map) return `a Map of ${value.size}`;
   try {
     const json = JSON.stringify(value);
     return json.length > 80 ? `${wholeCharacters(json, 77)}...` : json;

@@ -112,7 +112,7 @@ function ruleProblem(record: VenueRecord): RuleProblem | null {
   if (!isWellFormed(record.id)) return { field: 'id', value: record.id, reason: 'holds an unpaired UTF-16 surrogate, which UTF-8 (a snapshot) cannot keep' };
   if (!isWellFormed(record.name)) return { field: 'name', value: record.name, reason: 'holds an unpaired UTF-16 surrogate, which UTF-8 (a snapshot) cannot keep' };
   const unknown = unknownCatersFlag(record);
-  if (unknown !== undefined) return { field: 'catersFlags', value: unknown, reason: 'unknown caters flag' };
+  if (unknown >= 0) return { field: `catersFlags[${unknown}]`, value: record.catersFlags![unknown], reason: 'unknown caters flag' };
   if (!knownTimeZone(record)) return { field: 'timeZone', value: record.timeZone, reason: 'must be an IANA time zone name such as "Europe/London"' };
   for (const field of HOURS_FIELDS) {
     try {
@@ -137,9 +137,11 @@ function knownTimeZone(record: VenueRecord): boolean {
 }
 
 /** The first caters flag of a schema-valid record that is not in the vocabulary. */
-function unknownCatersFlag(record: VenueRecord): string | undefined {
-  for (const flag of record.catersFlags ?? []) if (catersBit(flag) === 0) return flag;
-  return undefined;
+/** The index of the first caters flag the engine does not know, or -1. */
+function unknownCatersFlag(record: VenueRecord): number {
+  const flags = record.catersFlags ?? [];
+  for (let k = 0; k < flags.length; k++) if (catersBit(flags[k]!) === 0) return k;
+  return -1;
 }
 
 function recordError(value: unknown, where: RecordLocation, field: string, bad: unknown, reason: string): VenueSearchError {

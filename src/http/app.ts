@@ -151,7 +151,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
     // ... and one whose Host is not `host[:port]` (RFC 9112 3.2: "an invalid field value"; a
     // list `a, b` on one line is not one host)
-    if (request.headers.host !== undefined && !HOST_FIELD.test(request.headers.host)) {
+    if (request.headers.host !== undefined && !HOST_FIELD.test(request.headers.host.trim())) {
       reply.header('connection', 'close');
       throw new HttpError('malformed_request', `the Host header must be one host name or address, with an optional port; got ${JSON.stringify(request.headers.host.slice(0, 100))}`);
     }

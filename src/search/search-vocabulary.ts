@@ -166,12 +166,17 @@ export class SearchVocabulary {
     return codes;
   }
 
-  /** The published vocabulary (sorted normal forms). */
+  /**
+   * The published vocabulary (sorted normal forms). A data word with no letter or digit a-z,
+   * 0-9 (`"  "`, or a word in another script) has the empty normal form: it is not listed, as
+   * a search cannot ask for it (a filter is a string of at least one character; audit 61d).
+   */
   toJSON(): SearchVocabularyJson {
+    const asked = (word: string): boolean => word !== '';
     return {
-      establishmentFilters: [...this.establishmentWords.keys()].sort(),
+      establishmentFilters: [...this.establishmentWords.keys()].filter(asked).sort(),
       catersFilters: [...CATERS_FLAGS],
-      vibes: [...this.vibeWords].sort(),
+      vibes: [...this.vibeWords].filter(asked).sort(),
       chainPreference: [...CHAIN_PREFERENCES],
       openingStates: [...OPENING_STATES],
       nonCompromise: [...PREFERENCE_FIELDS],

@@ -261,7 +261,10 @@ describe(`hostile input, seed ${SEED}`, () => {
           if (asset.statusCode >= 400) expectEnvelope(asset.statusCode, asset.payload, `asset ${file.slice(0, 80)}`);
           const api = await within(5000, h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { ...headers, 'API-Key': widgetAcct.publicKey } }), 'find with origin');
           checkAnswer({ statusCode: api.statusCode, payload: api.payload, cacheControl: api.headers['cache-control'] as string | undefined, url: '/v1/find' }, `find ${what}`);
-          expect([200, 403], `find ${what}`).toContain(api.statusCode);
+          // a Host that is not one host[:port] is a 400 before anything else (RFC 9112 3.2, audit 61b)
+          const hostInvalid = headers['host'] !== undefined && !/^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]*)(?::[0-9]*)?$/.test(headers['host'].trim());
+          if (hostInvalid) expect(api.statusCode, `find ${what}`).toBe(400);
+          else expect([200, 403], `find ${what}`).toContain(api.statusCode);
         },
       ),
       runs,

@@ -1,0 +1,38 @@
+// What the published vocabulary and error messages say about values a caller can meet (audit
+// 61d): a data word with no letter or digit is not listed as a filter (a search cannot ask for
+// ""), and a Date, a Set or a Map given where a value is checked is named as such, not as its
+// JSON ("2026-...", {}).
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine.js';
+import { describeValue } from '../../src/errors.js';
+import type { VenueRecord } from '../../src/schema/venue.js';
+
+const at = { type: 'Point', coordinates: [51.5, -0.12] } as const;
+
+describe('published words', () => {
+  it('a flag or vibe of no letter or digit is not in the vocabulary, before and after live changes; every listed word can be asked for', () => {
+    const engine = createEngine([{ id: 'a', name: 'A', location: at, establishmentFlags: ['  ', 'servesBrunch'], vibes: ['!!', 'cosy'] } as VenueRecord]);
+    const check = (): void => {
+      const v = engine.vocabulary();
+      expect(v.establishmentFilters).not.toContain('');
+      expect(v.vibes).not.toContain('');
+      expect(v.establishmentFilters).toContain('serves_brunch');
+      for (const word of v.establishmentFilters) {
+        expect(() => engine.search({ locations: [{ lat: 51.5, lon: -0.12 }], mode: { mode: 'POINT', maxDistance: 100 }, preferences: { establishmentFilters: [word] } }, { now: 0 }), word).not.toThrow();
+      }
+    };
+    check();
+    engine.upsert([{ id: 'b', name: 'B', location: at, establishmentFlags: ['--'] } as VenueRecord]);
+    check();
+  });
+
+  it('a Date, a Set and a Map are described as what they are', () => {
+    expect(describeValue(new Date(Date.UTC(2026, 10, 29, 20)))).toBe('a Date (2026-11-29T20:00:00.000Z)');
+    expect(describeValue(new Date(Number.NaN))).toBe('a Date (invalid)');
+    expect(describeValue(new Set(['a', 'b']))).toBe('a Set of 2');
+    expect(describeValue(new Map())).toBe('a Map of 0');
+    const engine = createEngine([{ id: 'a', name: 'A', location: at } as VenueRecord]);
+    expect(() => engine.find({ q: 'a' }, { now: new Date(0) as never })).toThrow('options.now must be ms since the epoch in the years 100 to 9999; got a Date (1970-01-01T00:00:00.000Z)');
+    expect(() => engine.remove(new Set(['a']) as never)).toThrow(/got a Set of 1/);
+  });
+});
