@@ -7,7 +7,7 @@ export { readVenues, type ReadVenuesOptions, type ReadVenuesResult, type Rejecte
 export { createEngineFromFile, type ReadEngineResult } from './data/read-engine.js';
 export { validateVenue } from './data/validate-venue.js';
 export { writeSnapshot, type WriteSnapshotOptions, type SnapshotProgress } from './snapshot/write-snapshot.js';
-export { readSnapshot, restoreSnapshot, isSnapshot } from './snapshot/read-snapshot.js';
+export { readSnapshot, restoreSnapshot, isSnapshot, type SnapshotReadOptions } from './snapshot/read-snapshot.js';
 export { distanceMeters, nearDistanceMeters, LocalFrame } from './geo/distance.js';
 export { weightedMidpoint, type WeightedPoint } from './geo/midpoint.js';
 export { PreparedRoute } from './geo/polyline.js';

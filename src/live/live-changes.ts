@@ -36,8 +36,8 @@ export interface PreparedUpsert {
 }
 
 /** What {@link PreparedUpsert.apply} throws when another change came in between (it then changes nothing). */
-export function stalePreparedUpsert(): Error {
-  return new Error('a prepared upsert applies only before any other change');
+export function stalePreparedUpsert(): VenueSearchError {
+  return new VenueSearchError('invalid_request', 'a prepared upsert applies only before any other change (or compaction): prepare it again');
 }
 
 /** What {@link Engine.remove} did. */

@@ -69,6 +69,9 @@ function memoryBytes(bytes: Uint8Array): SnapshotBytes {
   return { length: bytes.length, own: false, read: (offset, length) => bytes.subarray(offset, offset + length) };
 }
 
+/** readSnapshot's options: createEngine's but `validate` (a snapshot's records were validated when it was written). */
+export type SnapshotReadOptions = Omit<EngineOptions, 'validate'>;
+
 /**
  * Loads an engine from a snapshot written by `writeSnapshot`: each section is read into its
  * own buffer and used as it is (typed arrays, the kd-tree, the name index, the compact
@@ -79,8 +82,15 @@ function memoryBytes(bytes: Uint8Array): SnapshotBytes {
  * Errors (`invalid_data`, naming the file): not a snapshot, another format version, another
  * byte order, a truncated file or a section that does not fit the venue count.
  */
-export function readSnapshot(path: string, options: EngineOptions = {}): Engine {
+export function readSnapshot(path: string, options: SnapshotReadOptions = {}): Engine {
   checkEngineOptions(options);
+  // the records were validated when the snapshot was written; taking `validate` and ignoring it misled (audit 61d)
+  if ((options as EngineOptions).validate !== undefined) {
+    throw new VenueSearchError('invalid_request', `options.validate is not an option of readSnapshot (its options: places, recordCacheSize): a snapshot's records were validated when it was written, and are not again; got ${describeValue((options as EngineOptions).validate)}`, {
+      param: 'options.validate',
+      value: (options as EngineOptions).validate,
+    });
+  }
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -123,7 +133,9 @@ export interface PrebuiltParts {
 
 /** {@link readSnapshot} over bytes already in memory (views of them are kept); `name` is used in error messages. */
 export function restoreSnapshot(bytes: Uint8Array, name: string, options: EngineOptions = {}, prebuilt: PrebuiltParts = {}, sharedTree?: SharedTree): Engine {
-  return toEnd(restore(memoryBytes(bytes), name, options, prebuilt, sharedTree));
+  if (!(bytes instanceof Uint8Array)) throw new VenueSearchError('invalid_request', `bytes must be a snapshot's bytes (a Uint8Array or a Buffer); got ${describeValue(bytes)}`, { param: 'bytes', value: bytes });
+  // a caller who gave no name (JavaScript): the messages name "the bytes given"
+  return toEnd(restore(memoryBytes(bytes), typeof name === 'string' && name !== '' ? name : 'the bytes given', options, prebuilt, sharedTree));
 }
 
 /** A snapshot whose prefix and header were read and checked: its sections, each read or viewed on demand. */

@@ -1,6 +1,6 @@
 import { closeSync, lstatSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { createEngine, type Engine } from '../engine.js';
+import { createEngine, Engine } from '../engine.js';
 import { isFileError, writeProblem } from '../data/file-problem.js';
 import { checkCallOptions } from '../call-options.js';
 import { NAME_TOKENS_VERSION } from '../find/normalize-name.js';
@@ -56,6 +56,7 @@ const MAX_WRITE = 1 << 30;
  */
 export function writeSnapshot(engine: Engine, path: string, options: WriteSnapshotOptions = {}): void {
   checkCallOptions(options, WRITE_SNAPSHOT_OPTIONS);
+  if (!(engine instanceof Engine)) throw new VenueSearchError('invalid_request', `engine must be an engine (createEngine, readSnapshot); got ${describeValue(engine)}`, { param: 'engine', value: engine });
   if (typeof path !== 'string' || path === '') throw new VenueSearchError('invalid_request', `path must be the snapshot file to write; got ${describeValue(path)}`, { param: 'path', value: path });
   const parts = layOut(engine, options);
   const tmp = `${path}.${process.pid}.part`;

@@ -64,7 +64,7 @@ describe('engine.upsert / engine.remove', () => {
       const stale = e.prepareUpsert([venue('late', 51.5, -0.1)]);
       between();
       const before = ids(e);
-      expect(() => stale.apply()).toThrow(/applies only before any other change/);
+      expect(() => stale.apply()).toThrow(expect.objectContaining({ code: 'invalid_request', message: expect.stringMatching(/applies only before any other change/) }));
       expect(ids(e)).toEqual(before);
       expect(e.has('late')).toBe(false);
     }

@@ -118,6 +118,14 @@ describe('snapshot round trip on the 3,000 fixture venues', () => {
     expect(readdirSync(`${target}.999998.part`)).toEqual(['inside']);
   });
 
+  it('a JavaScript caller giving the wrong things gets invalid_request naming them, not a TypeError from inside (audit 61d)', () => {
+    expect(() => writeSnapshot({} as never, join(dir, 'never.vsnap'))).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'engine' }));
+    expect(() => restoreSnapshot('abc' as never, 'x')).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'bytes', message: 'bytes must be a snapshot\'s bytes (a Uint8Array or a Buffer); got "abc"' }));
+    expect(() => restoreSnapshot(new Uint8Array(64), undefined as never)).toThrow(/^the bytes given is not a usable venue-search snapshot/);
+    // an option it would ignore is refused, saying why
+    expect(() => readSnapshot(file, { validate: true } as never)).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'options.validate' }));
+  });
+
   it('a restored engine can be written again: the second file has the same bytes', () => {
     const again = join(dir, 'again.vsnap');
     writeSnapshot(restored, again);
