@@ -57,7 +57,9 @@ export interface ReadVenuesResult {
   readonly format: VenueFileFormat;
 }
 
-type Source = string | AsyncIterable<string | Uint8Array>;
+/** What readVenues reads: a file path, or a stream (or any async iterable) of its text or bytes. */
+export type VenueSource = string | AsyncIterable<string | Uint8Array>;
+type Source = VenueSource;
 
 /** Bytes read from a file at a time. */
 const READ_CHUNK = 1 << 20;
