@@ -8,8 +8,8 @@ import { describeLocation } from './validate-venue.js';
  * importers' business (they choose a representative point); here they are an error.
  */
 export function geoJsonFeatureToRecord(value: unknown, where: { file: string; line: number }): unknown {
-  const fail = (field: string, bad: unknown, why: string): never => {
-    throw new VenueSearchError('invalid_venue', `${describeLocation(where)}, field ${field}: ${why}; got ${describeValue(bad)}`, {
+  const fail = (field: string, bad: unknown, why: string, hint = ''): never => {
+    throw new VenueSearchError('invalid_venue', `${describeLocation(where)}, field ${field}: ${why}; got ${describeValue(bad)}${hint}`, {
       file: where.file,
       line: where.line,
       param: field,
@@ -21,7 +21,8 @@ export function geoJsonFeatureToRecord(value: unknown, where: { file: string; li
   }
   const feature = value as { id?: unknown; geometry?: { type?: unknown; coordinates?: unknown }; properties?: unknown };
   const geometry = feature.geometry;
-  if (!geometry || geometry.type !== 'Point') fail('geometry.type', geometry?.type, 'must be a Point');
+  // a way or an area: an OpenStreetMap export (Overpass) given as venues, which `import osm` turns into points
+  if (!geometry || geometry.type !== 'Point') fail('geometry.type', geometry?.type, 'must be a Point', ' (a raw OpenStreetMap export is imported first: `venue-search import osm`)');
   const coords = geometry!.coordinates;
   if (!Array.isArray(coords) || coords.length < 2) fail('geometry.coordinates', coords, 'must be [lon, lat]');
   const [lon, lat] = coords as unknown[];

@@ -243,7 +243,10 @@ async function readInto(
    * given to --data): say what a venues file is; further on, the file has a bad line.
    */
   const malformed = (line: number, detail: string): VenueSearchError => {
-    const what = line === 1 ? `not a venues file (NDJSON, a JSON array or GeoJSON), line 1 is not JSON` : 'malformed JSON';
+    const what =
+      line === 1
+        ? `not a venues file (NDJSON, a JSON array or GeoJSON), line 1 is not JSON; a raw source is imported first (\`venue-search import osm|fhrs|overture\`)`
+        : 'malformed JSON';
     return new VenueSearchError('invalid_data', `${describeLocation({ file: label, line })}: ${what}${detail}`, { file: label, line });
   };
   const duplicateId = (id: string, line: number, first: number): VenueSearchError =>

@@ -151,7 +151,7 @@ describe('readVenues bad input names the file, line, record id, field and value'
 
   it('a GeoJSON feature that is not a point, and a truncated JSON array', async () => {
     const fc = { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [] }, properties: { id: 'x', name: 'X' } }] };
-    await expectError(readVenues(file('poly.geojson', JSON.stringify(fc))), /field geometry\.type: must be a Point/, { param: 'geometry.type' });
+    await expectError(readVenues(file('poly.geojson', JSON.stringify(fc))), /field geometry\.type: must be a Point; got "Polygon" \(a raw OpenStreetMap export is imported first: `venue-search import osm`\)/, { param: 'geometry.type' });
     await expectError(readVenues(file('cut.json', JSON.stringify([redLion, crown]).slice(0, -20))), /ends early/, { code: 'invalid_data' });
   });
 

@@ -164,7 +164,7 @@ describe('operator commands', () => {
       ...noRecords,
       [bad, /bad\.ndjson.*line 1.*"x".*location/],
       [malformed, /cannot load .*malformed\.ndjson: line 2: malformed JSON/],
-      [csv, /cannot load .*gb_places_geonames\.csv: line 1: not a venues file \(NDJSON, a JSON array or GeoJSON\), line 1 is not JSON: /],
+      [csv, /cannot load .*gb_places_geonames\.csv: line 1: not a venues file \(NDJSON, a JSON array or GeoJSON\), line 1 is not JSON; a raw source is imported first \(`venue-search import osm\|fhrs\|overture`\): /],
     ];
     for (const [file, message] of cases) {
       vi.spyOn(process, 'exit').mockImplementation(((code: number) => {
