@@ -1,7 +1,8 @@
 import type { Writable } from 'node:stream';
 import { Command, InvalidArgumentError } from 'commander';
 import { readVenues } from '../data/read-venues.js';
-import { VenueSearchError } from '../errors.js';
+import { isVenueSearchError, VenueSearchError } from '../errors.js';
+import { countryExtent } from '../import/country-extent.js';
 import type { VenueRecord } from '../schema/venue.js';
 import type { ImportReport } from '../import/import-report.js';
 import { ImportOutput, sameOutputFile } from './output-file.js';
@@ -82,16 +83,35 @@ async function runImport(input: string, make: (onProgress: (r: number, t: number
   await writeImport([input], options, io, async () => make(bar.update), () => bar.stop());
 }
 
+/** A decimal number as written on a command line (`40`, `2.5`, `.5`, `1e3`): not `0x10`, `Infinity` or an empty string, which Number() takes. */
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+function decimal(value: string): number {
+  const n = DECIMAL.test(value.trim()) ? Number(value) : Number.NaN;
+  return Number.isFinite(n) ? n : Number.NaN;
+}
+
 function positiveNumber(value: string): number {
-  const n = Number(value);
+  const n = decimal(value);
   if (!(n > 0)) throw new InvalidArgumentError(`expected a positive number of kilometres; got ${JSON.stringify(value)}`);
   return n;
 }
 
 function confidence(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !(n >= 0 && n <= 1)) throw new InvalidArgumentError(`expected a number from 0 to 1; got ${JSON.stringify(value)}`);
+  const n = decimal(value);
+  if (!(n >= 0 && n <= 1)) throw new InvalidArgumentError(`expected a number from 0 to 1; got ${JSON.stringify(value)}`);
   return n;
+}
+
+/** An ISO 3166-1 alpha-2 code the importer knows (checked now, so the error names the option before any work). */
+function countryCode(value: string): string {
+  try {
+    countryExtent(value);
+  } catch (err) {
+    if (isVenueSearchError(err)) throw new InvalidArgumentError(err.message.replace(/^country must be/, 'must be'));
+    throw err;
+  }
+  return value;
 }
 
 /** `west,south,east,north` in degrees; west > east crosses the antimeridian. */
@@ -152,7 +172,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .option('--report-json <file>', 'also write the report as JSON')
     .option('--min-confidence <n>', 'skip places whose confidence is below this (0 to 1, default 0.5)', confidence)
     .option('--bbox <west,south,east,north>', 'keep places inside this box only; row groups outside it are not read', lonLatBox)
-    .option('--country <code>', 'keep places whose address is in this country only (ISO alpha-2); row groups far from it are not read')
+    .option('--country <code>', 'keep places whose address is in this country only (ISO alpha-2); row groups far from it are not read', countryCode)
     .action(async (path: string, options: OutputOptions & { minConfidence?: number; bbox?: LonLatBox; country?: string }) => {
       const overture: OvertureImportOptions = {
         ...(options.minConfidence !== undefined ? { minConfidence: options.minConfidence } : {}),

@@ -52,6 +52,17 @@ describe('venue-search import (commander, in-process)', () => {
     expect(report).toMatchObject({ read: 11, written: 9, skipped: 2 });
   });
 
+  it('numbers and codes on the command line: decimal only, and a bad value names its option before any work (audit 61a)', async () => {
+    const csv = FIX + 'fhrs-sample.csv';
+    for (const bad of ['0x10', '1e999', 'Infinity', '', '12km']) {
+      await expect(run(['import', 'fhrs', csv, '--max-km-from-authority', bad]), bad).rejects.toThrow(`option '--max-km-from-authority <km>' argument '${bad}' is invalid. expected a positive number of kilometres; got ${JSON.stringify(bad)}`);
+    }
+    await expect(run(['import', 'fhrs', csv, '--max-km-from-authority', '.5', '-o', join(dir, 'half-km.ndjson')])).resolves.toBeDefined();
+    const parquet = new URL('../../../shared/data/overture-places-sample/overture_places_us_sample.parquet', import.meta.url).pathname;
+    await expect(run(['import', 'overture', parquet, '--min-confidence', '0x1'])).rejects.toThrow("option '--min-confidence <n>' argument '0x1' is invalid");
+    await expect(run(['import', 'overture', parquet, '--country', 'usa'])).rejects.toThrow(`option '--country <code>' argument 'usa' is invalid. must be an ISO 3166-1 alpha-2 code such as GB or FJ; got "usa"`);
+  });
+
   it('merge of a file of 150,000 venues: written whole (audit 61a: push(...venues) overflowed the stack above ~110k)', async () => {
     const big = join(dir, 'big.ndjson');
     const generated = generateBenchVenues(150_000, 61);
