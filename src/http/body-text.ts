@@ -12,17 +12,40 @@ import { HttpError } from './http-errors.js';
 /** Charset parameters meaning UTF-8 (US-ASCII is a subset of it), lower-cased. */
 const UTF8_CHARSETS: readonly string[] = ['utf-8', 'utf8', 'us-ascii'];
 
-/** The `charset` parameter of a Content-Type header, lower-cased and unquoted; undefined when it has none. */
-function charsetOf(contentType: string): string | undefined {
-  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
-  return match === null ? undefined : (match[1] ?? match[2] ?? '').toLowerCase();
+/**
+ * The `charset` parameters of a Content-Type header, lower-cased and unquoted (RFC 9110
+ * 5.6.6: `type/subtype *( OWS ";" OWS name "=" ( token / quoted-string ) )`): read parameter
+ * by parameter, so that a `;charset=` inside another parameter's quoted value is not one.
+ */
+function charsetsOf(contentType: string): string[] {
+  const charsets: string[] = [];
+  let at = contentType.indexOf(';');
+  while (at >= 0 && at < contentType.length) {
+    const eq = contentType.indexOf('=', at + 1);
+    if (eq < 0) break;
+    const name = contentType.slice(at + 1, eq).trim().toLowerCase();
+    let value = '';
+    let end = eq + 1;
+    while (end < contentType.length && (contentType[end] === ' ' || contentType[end] === '\t')) end++;
+    if (contentType[end] === '"') {
+      // a quoted string: up to the closing quote, `\x` standing for x
+      for (end++; end < contentType.length && contentType[end] !== '"'; end++) value += contentType[end] === '\\' ? (contentType[++end] ?? '') : contentType[end];
+      end = contentType.indexOf(';', end);
+    } else {
+      const next = contentType.indexOf(';', end);
+      value = contentType.slice(end, next < 0 ? undefined : next).trim();
+      end = next;
+    }
+    if (name === 'charset') charsets.push(value.toLowerCase());
+    at = end;
+  }
+  return charsets;
 }
 
-/** A 415 when the Content-Type names a charset other than UTF-8 (checked before the body is read). */
+/** A 415 when the Content-Type names a charset other than UTF-8, in any of its charset parameters (checked before the body is read). */
 export function checkBodyCharset(contentType: string | undefined): void {
   if (contentType === undefined) return;
-  const charset = charsetOf(contentType);
-  if (charset !== undefined && !UTF8_CHARSETS.includes(charset)) {
+  if (charsetsOf(contentType).some((charset) => !UTF8_CHARSETS.includes(charset))) {
     throw new HttpError('unsupported_media_type', `send the body in UTF-8; got Content-Type ${JSON.stringify(contentType)}`);
   }
 }

@@ -247,10 +247,14 @@ describe('400 invalid request names the parameter', () => {
     expect(h.engine.calls.search).toBe(0);
     expect(await charges(acct.accountId)).toBe(0);
     // UTF-8, said in any of its spellings, or not said at all, is served
-    for (const type of ['application/json', 'application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'application/json; charset=utf8']) {
+    // (a `;charset=` inside another parameter's quoted value is not a charset: audit 61b)
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'application/json; charset=utf8', 'application/json; foo="x;charset=latin1"', 'application/json; foo="a\\"b;charset=latin1"; charset=utf-8']) {
       const served = await h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey, 'content-type': type }, payload: Buffer.from(JSON.stringify(searchBody), 'utf8') });
       expect(served.statusCode, type).toBe(200);
     }
+    // two charsets, one of them not UTF-8: refused, not read as the first
+    const twice = await h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey, 'content-type': 'application/json; charset=utf-8; charset=latin1' }, payload: Buffer.from(JSON.stringify(searchBody), 'utf8') });
+    expectEnvelope(twice, 415, 'invalid_request_error', 'unsupported_media_type');
   });
 
   it('balances range: null is not coerced (from: null -> 400 param from), unknown body field rejected, to before from rejected', async () => {
