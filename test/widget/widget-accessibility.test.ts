@@ -131,6 +131,10 @@ describe.skipIf(!chromiumAvailable)('widget accessibility (audit 60d)', () => {
     expect(await page.textContent('#place-error')).toBe('"Qwxzyville" is not a place the service knows. Try a town, an area or a postcode.');
     expect(await page.getAttribute('#place-name', 'aria-invalid')).toBe('true');
     expect(await page.locator('#notice').isHidden()).toBe(true);
+    // editing the field takes the words back: they described the name that was sent (audit 61b)
+    await page.type('#place-name', 'x');
+    expect(await page.locator('#place-error').isHidden()).toBe(true);
+    expect(await page.getAttribute('#place-name', 'aria-invalid')).toBeNull();
     await page.fill('#place-name', 'Leeds');
     await page.press('#place-name', 'Enter');
     await page.waitForSelector('#locations li');

@@ -394,19 +394,24 @@ function start(): void {
     drawMap();
     scheduleSearch();
   };
+  // an unknown place is said under the field, which is marked invalid (not in the API's words),
+  // until the field is edited (the words no longer describe what it holds)
+  const placeInput = byId<HTMLInputElement>('place-name');
+  const placeError = byId<HTMLParagraphElement>('place-error');
+  const showPlaceProblem = (problem: string | undefined): void => {
+    placeError.hidden = problem === undefined;
+    placeError.textContent = problem ?? '';
+    if (problem === undefined) placeInput.removeAttribute('aria-invalid');
+    else placeInput.setAttribute('aria-invalid', 'true');
+  };
+  placeInput.addEventListener('input', () => {
+    if (!placeError.hidden) showPlaceProblem(undefined);
+  });
   byId<HTMLFormElement>('place-form').addEventListener('submit', (e) => {
     e.preventDefault();
-    const input = byId<HTMLInputElement>('place-name');
+    const input = placeInput;
     const name = input.value.trim();
     if (name === '') return;
-    // an unknown place is said under the field, which is marked invalid (not in the API's words)
-    const placeError = byId<HTMLParagraphElement>('place-error');
-    const showPlaceProblem = (problem: string | undefined): void => {
-      placeError.hidden = problem === undefined;
-      placeError.textContent = problem ?? '';
-      if (problem === undefined) input.removeAttribute('aria-invalid');
-      else input.setAttribute('aria-invalid', 'true');
-    };
     const unknownPlace = `"${name}" is not a place the service knows. Try a town, an area or a postcode.`;
     // a find with `location` resolves the place name; its venues are not needed (limit 1)
     void api
