@@ -16,7 +16,7 @@
 import { createWriteStream, lstatSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
 import { once } from 'node:events';
 import { rename } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { writeProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
@@ -57,11 +57,16 @@ export class ImportOutput {
     const name = `${option} ${path}`;
     const target = outputTarget(path, option);
     const written = target.kind === 'whole' ? `${target.file}.${process.pid}.partial` : path;
-    const out = createWriteStream(written, 'utf8');
+    // a file replaced whole keeps its permission bits (an output kept private stays so)
+    const mode = target.kind === 'whole' ? statOrNull(() => statSync(target.file))?.mode : undefined;
+    const out = createWriteStream(written, mode === undefined ? { encoding: 'utf8' } : { encoding: 'utf8', mode: mode & 0o777 });
     try {
       await once(out, 'open');
     } catch (err) {
-      throw new VenueSearchError('invalid_request', `cannot write ${name}: ${writeProblem(err)}`, { param: option, value: path });
+      // the partial file is made beside the output: a folder that cannot take it is the cause, not the output file
+      const code = (err as NodeJS.ErrnoException).code;
+      const why = target.kind === 'whole' && (code === 'EACCES' || code === 'EPERM') ? `${writeProblem(err)} in its folder ${dirname(target.file)} (the output is written beside it, then renamed in)` : writeProblem(err);
+      throw new VenueSearchError('invalid_request', `cannot write ${name}: ${why}`, { param: option, value: path });
     }
     const output = new ImportOutput(out, name, option, path, target.kind === 'whole' ? { partial: written, path: target.file } : null);
     output.removeOnSignals();

@@ -5,7 +5,7 @@
 // import's own report (352 written of the Isle of Man file, test/import/real-data.test.ts).
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createReadStream, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, createReadStream, existsSync, linkSync, lstatSync, statSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -123,6 +123,16 @@ describe.skipIf(!existsSync(IOM))('import -o onto a link, a pipe or a folder', (
       expect(readFileSync(input).equals(readFileSync(IOM))).toBe(true);
     }
     expect(readdirSync(dir)).toEqual(['iom.geojson']);
+  }, 60_000);
+
+  it('a file replaced whole keeps its permission bits (an output kept private stays private; audit 61b N10)', async () => {
+    const out = join(tmp, 'private.ndjson');
+    writeFileSync(out, 'old\n', { mode: 0o600 });
+    chmodSync(out, 0o600);
+    const r = await run(['import', 'osm', IOM, '-o', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    expect(readFileSync(out).equals(plain)).toBe(true);
   }, 60_000);
 
   it('a report that cannot be written leaves -o as it was, so "nothing written" is true (audit 61b N6)', async () => {
