@@ -70,7 +70,14 @@ export function dataFileProblem(path: string, role: 'data' | 'base' = 'data'): s
  * path that is missing or not a file, and for a venues file holding no records (a snapshot
  * of 0 venues is served: a live directory's base once every venue was removed).
  */
-export async function loadEngineFile(path: string, fail: (message: string) => never, report: LoadReport = null, processes = 1): Promise<{ engine: Engine; snapshot: boolean }> {
+export async function loadEngineFile(
+  path: string,
+  fail: (message: string) => never,
+  report: LoadReport = null,
+  processes = 1,
+  /** A venues file of no records is served (a live-data service to be filled by its admin routes). */
+  allowNoRecords = false,
+): Promise<{ engine: Engine; snapshot: boolean }> {
   const problem = dataFileProblem(path);
   if (problem !== null) fail(problem);
   const started = performance.now();
@@ -88,7 +95,9 @@ export async function loadEngineFile(path: string, fail: (message: string) => ne
     bar?.stop();
   }
   // as for an empty file (dataFileProblem): blank lines, `[]` or a FeatureCollection without features is a mistake, not a data set
-  if (engine.size === 0) fail(`${path} holds no venue records (an empty data set is a mistake, not one to serve)`);
+  if (engine.size === 0 && !allowNoRecords) {
+    fail(`${path} holds no venue records (an empty data set is a mistake, not one to serve; a live-data service, --admin-token-file, starts from one)`);
+  }
   report?.write(`venue-search: read ${engine.size} venues from ${path} in ${secondsSince(started)}\n`);
   return { engine, snapshot: false };
 }

@@ -197,7 +197,8 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
       dataPath: options.data,
       dir,
       ...(options.compactAfter === undefined ? {} : { compactAfter: options.compactAfter }),
-      load: async (path) => (await loadEngineFile(path, fail, loadReport())).engine,
+      // a live service may start with no venue, to be filled through PUT /admin/venues
+      load: async (path) => (await loadEngineFile(path, fail, loadReport(), 1, true)).engine,
       onCompaction: (r) =>
         process.stderr.write(`venue-search: compacted ${r.venues} venues (log up to ${r.upToSeq}) in ${Math.round(r.totalMs)} ms, swap ${r.swapMs.toFixed(1)} ms\n`),
       onCompactionFailed: (err) => process.stderr.write(`venue-search: ${err.message}\n`),

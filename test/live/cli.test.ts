@@ -35,10 +35,10 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
  * `serve --admin-token-file` on the fixtures, node started with `nodeFlags`: resolves once it
  * prints its admin routes, with their base URL and the stderr lines printed until then.
  */
-async function startLiveServer(token: string, liveDir: string, db: string, nodeFlags: string[] = []): Promise<{ server: ChildProcess; base: string; startLines: string[] }> {
+async function startLiveServer(token: string, liveDir: string, db: string, nodeFlags: string[] = [], data = FIXTURES_PATH): Promise<{ server: ChildProcess; base: string; startLines: string[] }> {
   const server = spawn(
     process.execPath,
-    [...nodeFlags, '--import', 'tsx', MAIN, 'serve', '--data', FIXTURES_PATH, '--port', '0', '--db', db, '--admin-token-file', token, '--live-dir', liveDir],
+    [...nodeFlags, '--import', 'tsx', MAIN, 'serve', '--data', data, '--port', '0', '--db', db, '--admin-token-file', token, '--live-dir', liveDir],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   children.push(server);
@@ -71,6 +71,20 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     const flagged = await startLiveServer(token, join(tmp, 'live-flagged'), join(tmp, 'f.sqlite'), ['--single-threaded-gc']);
     expect(flagged.startLines.some((l) => l.includes(reminder))).toBe(false);
     flagged.server.kill('SIGTERM');
+
+    // A live service starts from a venues file of no records, to be filled through its admin
+    // routes (audit 61b N9; a service without --admin-token-file refuses one).
+    const noRecords = join(tmp, 'no-records.json');
+    writeFileSync(noRecords, '[]\n');
+    const empty = await startLiveServer(token, join(tmp, 'live-empty'), join(tmp, 'e.sqlite'), [], noRecords);
+    const put = await fetch(`${empty.base}/admin/venues`, {
+      method: 'PUT',
+      headers: { authorization: 'Bearer cli-test-operator-token-0001', 'content-type': 'application/x-ndjson' },
+      body: `${JSON.stringify({ id: 'first-venue', name: 'The First', location: { type: 'Point', coordinates: [51.5, -0.1] } })}\n`,
+    });
+    expect(put.status).toBe(200);
+    expect(await put.json()).toMatchObject({ inserted: 1, venues: 1 });
+    empty.server.kill('SIGTERM');
 
     // A second service on the same live directory is refused while the first runs: two
     // writers would put the same sequence numbers into one change log.
