@@ -129,13 +129,13 @@ export class ChargeOutcomeUnknownError extends Error {
   }
 }
 
-/** The accounts database cannot be opened, or not for writing (message names it, the option that gives it, and the cause). */
+/** The accounts database cannot be opened, or not for writing (message names it and the cause). */
 export class AccountsDatabaseError extends Error {
   override readonly name = 'AccountsDatabaseError';
   constructor(
     readonly path: string,
     cause: unknown,
   ) {
-    super(`cannot open the accounts database ${path} (--db): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(`cannot open the accounts database ${path}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }

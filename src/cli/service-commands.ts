@@ -91,7 +91,8 @@ async function openStore(db: string): Promise<AccountsStore> {
     return new (await import('../accounts/sqlite-accounts-store.js')).SqliteAccountsStore(db);
   } catch (err) {
     // a missing client (better-sqlite3, pg) is named with its install line
-    if (err instanceof AccountsDatabaseError || err instanceof MissingDatabaseClientError) fail(err.message);
+    if (err instanceof AccountsDatabaseError) fail(`--db: ${err.message}`);
+    if (err instanceof MissingDatabaseClientError) fail(err.message);
     throw err;
   }
 }

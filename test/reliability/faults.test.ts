@@ -228,7 +228,7 @@ describe('an accounts database that cannot be written', () => {
     const dbPath = make();
     const before = existsSync(dbPath) && !dbPath.endsWith('a-directory') ? sha256(dbPath) : undefined;
     const result = await runServe(['--data', FIXTURES, '--db', dbPath]);
-    expectCleanFailure(result, new RegExp(`cannot open the accounts database ${dbPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(--db\\): ${cause.source}`));
+    expectCleanFailure(result, new RegExp(`--db: cannot open the accounts database ${dbPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ${cause.source}`));
     if (before !== undefined) expect(sha256(dbPath)).toBe(before);
   });
 
@@ -242,7 +242,7 @@ describe('an accounts database that cannot be written', () => {
     immutable.push(dbPath);
     expect(() => new SqliteAccountsStore(dbPath)).toThrow(AccountsDatabaseError);
     const result = await runServe(['--data', FIXTURES, '--db', dbPath]);
-    expectCleanFailure(result, /cannot open the accounts database .*immutable\.sqlite \(--db\): attempt to write a readonly database/);
+    expectCleanFailure(result, /--db: cannot open the accounts database .*immutable\.sqlite: attempt to write a readonly database/);
     spawnSync('chattr', ['-i', dbPath]);
     expect(sha256(dbPath)).toBe(before);
   });
