@@ -8,7 +8,7 @@
  *   keys rotate <accountId> [--db accounts.sqlite] [--only secret|public] [--grace-hours 24]
  * Operator commands print one JSON object on stdout; errors go to stderr with exit code 1.
  */
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, extname, join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -22,7 +22,7 @@ import { normalizeOrigin } from '../accounts/origins.js';
 import { MICROS_PER_GBP, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../accounts/plans.js';
 import { AccountsDatabaseError, type AccountsStore } from '../accounts/accounts-store.js';
 import { databaseUrlProblem, isPostgresUrl, redactUrl, urlScheme } from '../accounts/database-url.js';
-import { MissingDatabaseClientError } from '../accounts/database-clients.js';
+import { MissingDatabaseClientError, pgModule, sqliteDatabaseClass } from '../accounts/database-clients.js';
 import type { WidgetOptions } from '../widget/widget-page.js';
 import { isDataOrigin } from '../changelog/data-origin.js';
 import { LiveVenues } from '../changelog/live-venues.js';
@@ -78,6 +78,34 @@ function operatorNow(): number {
  * Opens the accounts database: a PostgreSQL server for a `postgres://` URL (migrations applied
  * at open), else an SQLite file. Stops with one line naming it (no stack trace, exit 1).
  */
+/**
+ * What makes --db unusable that can be told before the data is loaded (a minute at 1M venues),
+ * without making or touching the database (a start that fails on its data must leave it
+ * untouched): its client package not installed, or an SQLite file's folder missing or not
+ * writable. Null when none; the open itself finds the rest.
+ */
+function accountsDbPrecheck(db: string): string | null {
+  try {
+    if (isPostgresUrl(db)) {
+      pgModule();
+      return null;
+    }
+    sqliteDatabaseClass();
+  } catch (err) {
+    if (err instanceof MissingDatabaseClientError) return err.message;
+    throw err;
+  }
+  if (existsSync(db) || db === ':memory:') return null;
+  const folder = dirname(db);
+  if (!existsSync(folder)) return `--db: cannot make the accounts database ${db}: its folder ${folder} does not exist`;
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch (err) {
+    return `--db: cannot make the accounts database ${db} in ${folder}: ${writeProblem(err)}`;
+  }
+  return null;
+}
+
 async function openStore(db: string): Promise<AccountsStore> {
   // Any other URL (mysql://, https://...) would otherwise be taken for an SQLite file's name.
   if (!isPostgresUrl(db) && urlScheme(db) !== null) {
@@ -483,6 +511,9 @@ async function serve(options: ServeOptions): Promise<void> {
   }
   if (options.adminTokenFile === undefined && !isClusterWorker()) checkStaticStart(options);
   const workers = options.adminTokenFile !== undefined ? 1 : (options.workers ?? availableParallelism());
+  // said before the data is loaded, in the primary before any worker starts
+  const dbProblem = accountsDbPrecheck(options.db);
+  if (dbProblem !== null) fail(dbProblem);
   if (workers > 1 && !isClusterWorker()) return servePrimary(options, workers);
   if (options.adminTokenFile !== undefined && options.engineThreads > 0) {
     fail('--admin-token-file (live data) changes the engine in place: leave out --engine-threads');

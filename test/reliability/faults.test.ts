@@ -232,6 +232,14 @@ describe('an accounts database that cannot be written', () => {
     if (before !== undefined) expect(sha256(dbPath)).toBe(before);
   });
 
+  it('an accounts database in a folder that does not exist is said before the data is read (a minute at 1M venues; audit 61a)', async () => {
+    const dbPath = join(tmp, 'no-such-folder', 'accounts.sqlite');
+    const result = await runServe(['--data', FIXTURES, '--db', dbPath]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(`venue-search: --db: cannot make the accounts database ${dbPath}: its folder ${join(tmp, 'no-such-folder')} does not exist`);
+    expect(existsSync(join(tmp, 'no-such-folder'))).toBe(false);
+  });
+
   it.skipIf(!chattrWorks)('regression: an immutable accounts file (chattr +i; stops root too) was opened read-only without a word and every request answered 500; now serve refuses to start', async () => {
     const dbPath = join(tmp, 'immutable.sqlite');
     const setup = new SqliteAccountsStore(dbPath);
