@@ -74,6 +74,8 @@ async function writeImport(
     throw err;
   }
   io.stderr.write(`${report.format()}\n`);
+  // an empty output is likely a filter that matched nothing (--country, --bbox) or the wrong file: serve and snapshot refuse one
+  if (report.written === 0) io.stderr.write('warning: no venue was written; serve and snapshot refuse a file of no venues\n');
   // Only a rename is left (it fails if a folder was put in the report's way meanwhile): the output is in place.
   await reportOut?.commit(output === undefined || output === '-' ? 'the output' : `--output ${output}`);
 }
@@ -89,6 +91,12 @@ const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 function decimal(value: string): number {
   const n = DECIMAL.test(value.trim()) ? Number(value) : Number.NaN;
   return Number.isFinite(n) ? n : Number.NaN;
+}
+
+/** --report-json: a file (`-` would mix the report into the records on stdout). */
+function reportFile(value: string): string {
+  if (value === '-') throw new InvalidArgumentError('the report is written to a file, not to stdout (which carries the records with -o -): give a file');
+  return value;
 }
 
 function positiveNumber(value: string): number {
@@ -145,7 +153,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .description('OSM Overpass or Veggiekarte GeoJSON, or a points NDJSON file, to venue records')
     .argument('<file>', 'input file (.geojson/.json, or .ndjson/.jsonl with {osm_id, lat, lon, tags} lines)')
     .option('-o, --output <file>', 'write NDJSON here instead of stdout')
-    .option('--report-json <file>', 'also write the report as JSON')
+    .option('--report-json <file>', 'also write the report as JSON, to a file', reportFile)
     .action(async (file: string, options: OutputOptions) => {
       const { importOsm } = await import('../import/osm-import.js');
       await runImport(file, (onProgress) => importOsm(file, { onProgress }), options, io);
@@ -156,7 +164,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .description('FSA Food Hygiene Rating Scheme CSV (API column names) to venue records')
     .argument('<file>', 'input CSV with a header row')
     .option('-o, --output <file>', 'write NDJSON here instead of stdout')
-    .option('--report-json <file>', 'also write the report as JSON')
+    .option('--report-json <file>', 'also write the report as JSON, to a file', reportFile)
     .option('--max-km-from-authority <km>', 'skip rows geocoded further than this from their local authority (default 40)', positiveNumber)
     .action(async (file: string, options: OutputOptions & { maxKmFromAuthority?: number }) => {
       const fhrsOptions = options.maxKmFromAuthority !== undefined ? { maxKmFromAuthority: options.maxKmFromAuthority } : {};
@@ -169,7 +177,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .description('Overture Maps places GeoParquet (a file, or a folder of .parquet files) to food and drink venue records')
     .argument('<file-or-folder>', 'a .parquet file, or a folder whose .parquet files (and its subfolders\') are read in name order')
     .option('-o, --output <file>', 'write NDJSON here instead of stdout')
-    .option('--report-json <file>', 'also write the report as JSON')
+    .option('--report-json <file>', 'also write the report as JSON, to a file', reportFile)
     .option('--min-confidence <n>', 'skip places whose confidence is below this (0 to 1, default 0.5)', confidence)
     .option('--bbox <west,south,east,north>', 'keep places inside this box only; row groups outside it are not read', lonLatBox)
     .option('--country <code>', 'keep places whose address is in this country only (ISO alpha-2); row groups far from it are not read', countryCode)
@@ -188,7 +196,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .description('merge imported NDJSON files: OSM records take the gaps from the FHRS records their fhrs:id names and from the Overture records they match (name within 50 m, or website or phone)')
     .argument('<files...>', 'venue files (NDJSON, JSON or GeoJSON, as readVenues reads them)')
     .option('-o, --output <file>', 'write NDJSON here instead of stdout')
-    .option('--report-json <file>', 'also write the report as JSON')
+    .option('--report-json <file>', 'also write the report as JSON, to a file', reportFile)
     .action(async (files: string[], options: OutputOptions) => {
       await writeImport(files, options, io, () => mergeFiles(files));
     });

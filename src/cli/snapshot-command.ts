@@ -32,12 +32,18 @@ function parseThreads(text: string): number {
  * writes it as a snapshot that `serve --data <file>` (or `readSnapshot`) loads in a fraction
  * of the time. Progress bars on stderr when it is a terminal; a summary line at the end.
  */
+/** --out: a file (a snapshot is written whole and renamed into place; `-` is not stdout here). */
+function snapshotOut(value: string): string {
+  if (value === '-') throw new InvalidArgumentError('a snapshot is written to a file (whole, then renamed into place), not to stdout: give a file');
+  return value;
+}
+
 export function registerSnapshotCommand(program: Command, stderr: Writable & { isTTY?: boolean } = process.stderr): void {
   program
     .command('snapshot')
     .description('build the engine over a venues file once and save it for fast loading')
     .requiredOption('--data <file>', 'venues file (NDJSON, JSON array or GeoJSON)')
-    .requiredOption('--out <file>', 'snapshot file to write (replaced atomically)')
+    .requiredOption('-o, --out <file>', 'snapshot file to write (replaced atomically; a file, not stdout)', snapshotOut)
     .option('--threads <n>', 'threads that read and build an NDJSON file (default: one per core, at most 4; 1 under 64 MB)', parseThreads)
     .action(async (options: SnapshotOptions) => {
       const { data, out } = options;

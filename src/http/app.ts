@@ -195,6 +195,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setErrorHandler((err, request, reply) => {
     const response = toErrorResponse(withRequestDetails(err, request.headers['content-type'], request.routeOptions.bodyLimit));
     if (isAccountsUnavailable(err)) outage.refusedOne(request.log, err);
+    // a 503 the service means (shutting down, a change log that cannot take a batch) is no fault: no stack trace
+    else if (err instanceof HttpError && err.code === 'service_unavailable') request.log.warn({ code: err.code }, err.message);
     else if (response.status >= 500) request.log.error({ err }, 'request failed');
     void reply.code(response.status).headers(response.headers).send(response.body);
   });

@@ -119,6 +119,13 @@ describe('venue-search snapshot', () => {
     expect(said.text).not.toContain('built the engine');
   });
 
+  it('-o is --out; "-" is refused as stdout would be meant (a snapshot is written whole to a file; audit 61a)', async () => {
+    const out = join(dir, 'short-flag.vsnap');
+    await run('snapshot', '--data', FIXTURES, '-o', out);
+    expect(statSync(out).size).toBeGreaterThan(0);
+    await expect(run('snapshot', '--data', FIXTURES, '--out', '-')).rejects.toThrow("option '-o, --out <file>' argument '-' is invalid. a snapshot is written to a file (whole, then renamed into place), not to stdout: give a file");
+  }, 60_000);
+
   it('an empty data file (an empty change log, a cut download) is refused, and no snapshot is written', async () => {
     const empty = join(dir, 'empty.ndjson');
     writeFileSync(empty, '\n');
