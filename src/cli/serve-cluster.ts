@@ -76,10 +76,12 @@ export async function runPrimary(workers: number, log: (line: string) => void): 
     log(`venue-search: worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`);
     fork();
   });
-  const stop = (): void => {
+  const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
     stopping = true;
     const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
+    // what a single process says (its workers say nothing: isClusterWorker)
+    log(`venue-search: ${signal}: closing ${alive.length} worker process${alive.length === 1 ? '' : 'es'} (requests in flight are answered first)`);
     let left = alive.length;
     if (left === 0) process.exit(0);
     for (const worker of alive) {
@@ -89,7 +91,7 @@ export async function runPrimary(workers: number, log: (line: string) => void): 
       worker.process.kill('SIGTERM');
     }
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
   return port;
 }

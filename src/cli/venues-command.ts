@@ -102,10 +102,12 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
   let lineNumbers: number[] = [];
   let lineNo = 0;
   let read = 0;
+  let sending = false;
   const send = async (): Promise<void> => {
     if (lines.length === 0) return;
     let res: Response;
     try {
+      sending = true;
       res = await fetch(url, {
         method: 'PUT',
         headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${token}` },
@@ -120,6 +122,7 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
       );
     }
     const answer = (await res.json().catch(() => ({}))) as { message?: string; param?: string; inserted?: number; replaced?: number };
+    sending = false;
     if (!res.ok) {
       bar.stop();
       const inBatch = /line (\d+)/.exec(answer.message ?? '');
@@ -137,6 +140,15 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
     lineNumbers = [];
     bytes = 0;
   };
+  // Stopped by the operator (Ctrl-C): what was applied, and that the file can be sent again
+  // (the bar, stopped first, restores the terminal: progress-bar.ts)
+  const onStop = (signal: NodeJS.Signals): void => {
+    bar.stop();
+    const inFlight = lines.length > 0 && sending ? `; the batch of lines ${lineNumbers[0]}..${lineNumbers.at(-1)} was sent and may or may not be applied` : '';
+    process.stderr.write(`venue-search: ${signal}: stopped after ${sums.batches} batches applied (${sums.records} records)${inFlight}: running the same file again is safe, upserts replace by id\n`);
+    process.kill(process.pid, signal);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, onStop);
   const input = createInterface({ input: createReadStream(options.file), crlfDelay: Infinity });
   for await (const line of input) {
     lineNo++;
@@ -148,6 +160,7 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
     if (lines.length >= options.batch || bytes >= MAX_BATCH_BYTES) await send();
   }
   await send();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, onStop);
   bar.stop();
   process.stdout.write(`${JSON.stringify(sums, null, 2)}\n`);
 }

@@ -110,6 +110,8 @@ describe('serve --workers 2 (issue 18)', () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
+      // the primary says it is closing, as a single process does (audit 61a)
+      expect(err).toContain('venue-search: SIGTERM: closing 2 worker processes (requests in flight are answered first)');
     } finally {
       child.kill('SIGKILL');
     }

@@ -1,0 +1,50 @@
+// `venues upsert` stopped by Ctrl-C (SIGINT) while a batch is in flight: it says what was
+// applied and that the batch in flight may or may not be, then stops as the signal would
+// (audit 61a: it exited 130 saying nothing). The service here accepts the connection and never
+// answers, so the first batch is in flight when the signal comes.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
+const tmp = mkdtempSync(join(tmpdir(), 'venues-interrupt-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('venues upsert, interrupted', () => {
+  it('says how many batches were applied and that the one in flight may or may not be, then stops on the signal', async () => {
+    const sockets: Socket[] = [];
+    let received = '';
+    const silent = createServer((socket) => {
+      sockets.push(socket);
+      socket.on('data', (d) => (received += String(d)));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    const file = join(tmp, 'changes.ndjson');
+    const record = (i: number) => JSON.stringify({ id: `v${i}`, name: `Venue ${i}`, location: { type: 'Point', coordinates: [51.5, -0.1] } });
+    writeFileSync(file, `${Array.from({ length: 30 }, (_, i) => record(i)).join('\n')}\n`);
+    const token = join(tmp, 'token');
+    writeFileSync(token, 'an-operator-token-of-enough-length\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'venues', 'upsert', '--server', `http://127.0.0.1:${port}`, '--file', file, '--token-file', token, '--batch', '10'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += String(d)));
+    try {
+      await expect.poll(() => received.includes('PUT /admin/venues'), { timeout: 30_000 }).toBe(true);
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+      child.kill('SIGINT');
+      expect(await exited).toBe('SIGINT');
+      expect(stderr.trim()).toBe(
+        'venue-search: SIGINT: stopped after 0 batches applied (0 records); the batch of lines 1..10 was sent and may or may not be applied: running the same file again is safe, upserts replace by id',
+      );
+    } finally {
+      child.kill('SIGKILL');
+      for (const s of sockets) s.destroy();
+      silent.close();
+    }
+  }, 60_000);
+});
