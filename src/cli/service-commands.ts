@@ -75,10 +75,6 @@ function operatorNow(): number {
 }
 
 /**
- * Opens the accounts database: a PostgreSQL server for a `postgres://` URL (migrations applied
- * at open), else an SQLite file. Stops with one line naming it (no stack trace, exit 1).
- */
-/**
  * What makes --db unusable that can be told before the data is loaded (a minute at 1M venues),
  * without making or touching the database (a start that fails on its data must leave it
  * untouched): its client package not installed, or an SQLite file's folder missing or not
@@ -106,6 +102,10 @@ function accountsDbPrecheck(db: string): string | null {
   return null;
 }
 
+/**
+ * Opens the accounts database: a PostgreSQL server for a `postgres://` URL (migrations applied
+ * at open), else an SQLite file. Stops with one line naming it (no stack trace, exit 1).
+ */
 async function openStore(db: string): Promise<AccountsStore> {
   // Any other URL (mysql://, https://...) would otherwise be taken for an SQLite file's name.
   if (!isPostgresUrl(db) && urlScheme(db) !== null) {

@@ -25,6 +25,12 @@ function parseThreads(text: string): number {
   return n;
 }
 
+/** --out: a file (a snapshot is written whole and renamed into place; `-` is not stdout here). */
+function snapshotOut(value: string): string {
+  if (value === '-') throw new InvalidArgumentError('a snapshot is written to a file (whole, then renamed into place), not to stdout: give a file');
+  return value;
+}
+
 /**
  * `venue-search snapshot --data <venues file> --out <file>`: reads and validates the venues
  * once, builds the engine (indexes, opening-hours and time-zone tables, find's name index,
@@ -32,12 +38,6 @@ function parseThreads(text: string): number {
  * writes it as a snapshot that `serve --data <file>` (or `readSnapshot`) loads in a fraction
  * of the time. Progress bars on stderr when it is a terminal; a summary line at the end.
  */
-/** --out: a file (a snapshot is written whole and renamed into place; `-` is not stdout here). */
-function snapshotOut(value: string): string {
-  if (value === '-') throw new InvalidArgumentError('a snapshot is written to a file (whole, then renamed into place), not to stdout: give a file');
-  return value;
-}
-
 export function registerSnapshotCommand(program: Command, stderr: Writable & { isTTY?: boolean } = process.stderr): void {
   program
     .command('snapshot')

@@ -136,8 +136,7 @@ function knownTimeZone(record: VenueRecord): boolean {
   return record.timeZone === undefined || canonicalTimeZone(record.timeZone) !== null;
 }
 
-/** The first caters flag of a schema-valid record that is not in the vocabulary. */
-/** The index of the first caters flag the engine does not know, or -1. */
+/** The index of the first caters flag of a schema-valid record that is not in the vocabulary, or -1. */
 function unknownCatersFlag(record: VenueRecord): number {
   const flags = record.catersFlags ?? [];
   for (let k = 0; k < flags.length; k++) if (catersBit(flags[k]!) === 0) return k;

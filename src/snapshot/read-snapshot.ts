@@ -27,10 +27,10 @@ const CONSTRUCTORS = { Float64Array, Uint32Array, Uint16Array, Uint8Array } as c
 /** Bytes per read call (a single call takes at most 2 GiB). */
 const MAX_READ = 1 << 30;
 
-/** Whether `bytes` (a file's first bytes) start like a snapshot. */
 /** The words of the error for a snapshot of another format (the live service tells that case apart). */
 export const SNAPSHOT_FORMAT_MISMATCH = 'this version reads format';
 
+/** Whether `bytes` (a file's first bytes) start like a snapshot. */
 export function isSnapshot(bytes: Uint8Array): boolean {
   return bytes.length >= MAGIC.length && Buffer.from(bytes.subarray(0, MAGIC.length)).toString('latin1') === MAGIC;
 }
