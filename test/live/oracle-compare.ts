@@ -54,6 +54,13 @@ export function compareWithScratch(
       outcome(() => scratch.search(body, page)),
     );
   }
+  // one search around a venue's point with lat and lon exchanged: usually nothing there, and
+  // the answer's swapped-coordinates hint must be the fresh engine's (live cell counts)
+  const swappedAt = pick(pool).location.coordinates;
+  if (Math.abs(swappedAt[1]) <= 90) {
+    const body = { locations: [{ lat: swappedAt[1], lon: swappedAt[0] }], mode: { mode: 'POINT', maxDistance: 1000 } };
+    expect(outcome(() => live.search(body, { now })), `swapped search ${JSON.stringify(body)}`).toEqual(outcome(() => scratch.search(body, { now })));
+  }
   const learnt = scratch.learntPlaces().toJSON();
   const placeNames = [...learnt.areas.map(([, p]) => p.name), ...learnt.postcodes.map(([code]) => code), 'Nowhere Special'];
   for (let f = 0; f < counts.finds; f++) {
