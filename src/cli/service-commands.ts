@@ -596,7 +596,7 @@ export function registerServiceCommands(program: Command): void {
   program
     .command('serve')
     .description('serve the /v1 HTTP interface over a venues file')
-    .requiredOption('--data <file>', 'venues file (NDJSON, JSON array or GeoJSON) or a snapshot written by `venue-search snapshot`')
+    .requiredOption('--data <file>', '(required) venues file (NDJSON, JSON array or GeoJSON) or a snapshot written by `venue-search snapshot`')
     .option('--port <port>', 'TCP port', parsePort, 8080)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)

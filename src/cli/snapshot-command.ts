@@ -42,8 +42,8 @@ export function registerSnapshotCommand(program: Command, stderr: Writable & { i
   program
     .command('snapshot')
     .description('build the engine over a venues file once and save it for fast loading')
-    .requiredOption('--data <file>', 'venues file (NDJSON, JSON array or GeoJSON)')
-    .requiredOption('-o, --out <file>', 'snapshot file to write (replaced atomically; a file, not stdout)', snapshotOut)
+    .requiredOption('--data <file>', '(required) venues file (NDJSON, JSON array or GeoJSON)')
+    .requiredOption('-o, --out <file>', '(required) snapshot file to write (replaced atomically; a file, not stdout)', snapshotOut)
     .option('--threads <n>', 'threads that read and build an NDJSON file (default: one per core, at most 4; 1 under 64 MB)', parseThreads)
     .action(async (options: SnapshotOptions) => {
       const { data, out } = options;

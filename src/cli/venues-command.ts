@@ -128,6 +128,8 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
       const inBatch = /line (\d+)/.exec(answer.message ?? '');
       const fileLine = inBatch ? lineNumbers[Number(inBatch[1]) - 1] : undefined;
       const where = fileLine !== undefined ? `${describeLocation({ file: options.file, line: fileLine })}: ` : '';
+      // the service numbers the batch's records; the file's line numbers are the ones to say
+      if (fileLine !== undefined) answer.message = answer.message!.replace(/\bline (\d+)\b/g, (_m, n: string) => `line ${lineNumbers[Number(n) - 1] ?? n}`);
       const hint = res.status === 404 && sums.batches === 0 ? ' (a service started without --admin-token-file has no /admin routes)' : '';
       fail(`${where}batch of lines ${lineNumbers[0]}..${lineNumbers.at(-1)} refused (${res.status}): ${answer.message ?? res.statusText}${hint}; ${sums.batches} earlier batches were applied`);
     }
@@ -231,16 +233,16 @@ export function registerVenuesCommand(program: Command): void {
   venues
     .command('upsert')
     .description('insert or replace the venues of an NDJSON file on a running service (PUT /admin/venues)')
-    .requiredOption('--server <url>', 'the service, e.g. http://127.0.0.1:8080')
-    .requiredOption('--file <changes.ndjson>', 'venue records, one JSON object a line')
+    .requiredOption('--server <url>', '(required) the service, e.g. http://127.0.0.1:8080')
+    .requiredOption('--file <changes.ndjson>', '(required) venue records, one JSON object a line')
     .option('--token-file <file>', 'file holding the operator token (else VENUE_SEARCH_ADMIN_TOKEN)')
     .option('--batch <n>', 'records per request', parseBatch, 1000)
     .action(async (options: UpsertOptions) => upsertFile(options));
   venues
     .command('remove')
     .description('remove the venues whose ids a file lists, one a line, from a running service (DELETE /admin/venues/{id} each)')
-    .requiredOption('--server <url>', 'the service, e.g. http://127.0.0.1:8080')
-    .requiredOption('--file <ids.txt>', 'venue ids, one a line')
+    .requiredOption('--server <url>', '(required) the service, e.g. http://127.0.0.1:8080')
+    .requiredOption('--file <ids.txt>', '(required) venue ids, one a line')
     .option('--token-file <file>', 'file holding the operator token (else VENUE_SEARCH_ADMIN_TOKEN)')
     .action(async (options: Omit<UpsertOptions, 'batch'>) => removeFile(options));
 }

@@ -128,7 +128,8 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     writeFileSync(bad, `\n${lines.slice(0, 2).join("\n")}\n\n${lines.slice(2).join("\n")}\n`);
     const refused = await run(['venues', 'upsert', '--server', base, '--file', bad, '--token-file', token]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`${bad}: line 7: batch of lines 2..7 refused (400): line 5, venue "late-bad", field location.coordinates[1]`);
+    // the service's record number within the batch (5) is said as the file's line (7): one numbering (audit 61a)
+    expect(refused.stderr).toContain(`${bad}: line 7: batch of lines 2..7 refused (400): line 7, venue "late-bad", field location.coordinates[1]`);
     expect(refused.stderr).toContain('late-bad');
 
     const twice = join(tmp, 'twice.ndjson');
@@ -136,7 +137,7 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     writeFileSync(twice, `\n\n${dupLines.join('\n')}\n`);
     const dup = await run(['venues', 'upsert', '--server', base, '--file', twice, '--token-file', token]);
     expect(dup.code).toBe(1);
-    expect(dup.stderr).toContain(`${twice}: line 6: batch of lines 3..6 refused (400): line 4: duplicate venue id "twice-a"`);
+    expect(dup.stderr).toContain(`${twice}: line 6: batch of lines 3..6 refused (400): line 6: duplicate venue id "twice-a" in one batch (first at line 3)`);
 
     // venues remove: ids one a line (blank lines skipped); an id the service does not hold is
     // counted as unknown; an id with '/' or ':' goes percent-encoded.
