@@ -60,16 +60,18 @@ export class ImportOutput {
     // a file replaced whole keeps its permission bits (an output kept private stays so)
     const mode = target.kind === 'whole' ? statOrNull(() => statSync(target.file))?.mode : undefined;
     const out = createWriteStream(written, mode === undefined ? { encoding: 'utf8' } : { encoding: 'utf8', mode: mode & 0o777 });
+    const output = new ImportOutput(out, name, option, path, target.kind === 'whole' ? { partial: written, path: target.file } : null);
+    // before the file exists: a signal between its creation and the open's answer removes it too
+    output.removeOnSignals();
     try {
       await once(out, 'open');
     } catch (err) {
+      output.keepSignals();
       // the partial file is made beside the output: a folder that cannot take it is the cause, not the output file
       const code = (err as NodeJS.ErrnoException).code;
       const why = target.kind === 'whole' && (code === 'EACCES' || code === 'EPERM') ? `${writeProblem(err)} in its folder ${dirname(target.file)} (the output is written beside it, then renamed in)` : writeProblem(err);
       throw new VenueSearchError('invalid_request', `cannot write ${name}: ${why}`, { param: option, value: path });
     }
-    const output = new ImportOutput(out, name, option, path, target.kind === 'whole' ? { partial: written, path: target.file } : null);
-    output.removeOnSignals();
     return output;
   }
 
