@@ -20,6 +20,7 @@ import { dirname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { writeProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
+import { STOP_SIGNALS } from './stop-signals.js';
 
 /** How a path given for output is written. */
 type OutputTarget =
@@ -75,9 +76,6 @@ export class ImportOutput {
     return output;
   }
 
-  /** Signals that stop a command from a terminal or a service manager: the partial file is removed first. */
-  private static readonly STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
   /** Until the output is closed or discarded, a stop signal removes the partial file, then stops the process as the signal would. */
   private readonly onStopSignal = (signal: NodeJS.Signals): void => {
     this.discard();
@@ -86,11 +84,11 @@ export class ImportOutput {
 
   private removeOnSignals(): void {
     if (this.file === null) return;
-    for (const signal of ImportOutput.STOP_SIGNALS) process.once(signal, this.onStopSignal);
+    for (const signal of STOP_SIGNALS) process.once(signal, this.onStopSignal);
   }
 
   private keepSignals(): void {
-    for (const signal of ImportOutput.STOP_SIGNALS) process.off(signal, this.onStopSignal);
+    for (const signal of STOP_SIGNALS) process.off(signal, this.onStopSignal);
   }
 
   async writeLine(line: string): Promise<void> {

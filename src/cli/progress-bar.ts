@@ -1,5 +1,6 @@
 import cliProgress from 'cli-progress';
 import type { Writable } from 'node:stream';
+import { STOP_SIGNALS } from './stop-signals.js';
 
 // cli-progress is CommonJS: Node's ESM loader finds SingleBar and Presets among its named
 // exports but not Format, so everything is read from the module object.
@@ -59,6 +60,3 @@ export function progressBar(stream: Writable & { isTTY?: boolean }, unit: Progre
     stop,
   };
 }
-
-/** Signals that stop a command from a terminal or a service manager. */
-const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];

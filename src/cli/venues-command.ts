@@ -15,6 +15,7 @@ import { describeLocation } from '../data/validate-venue.js';
 import { VENUE_ID_MAX_LENGTH, VENUE_ID_PATTERN } from '../schema/venue.js';
 import { operatorTokenProblem } from './operator-token.js';
 import { progressBar } from './progress-bar.js';
+import { STOP_SIGNALS } from './stop-signals.js';
 
 interface UpsertOptions {
   server: string;
@@ -150,7 +151,7 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
     process.stderr.write(`venue-search: ${signal}: stopped after ${sums.batches} batches applied (${sums.records} records)${inFlight}: running the same file again is safe, upserts replace by id\n`);
     process.kill(process.pid, signal);
   };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, onStop);
+  for (const signal of STOP_SIGNALS) process.once(signal, onStop);
   const input = createInterface({ input: createReadStream(options.file), crlfDelay: Infinity });
   for await (const line of input) {
     lineNo++;
@@ -162,7 +163,7 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
     if (lines.length >= options.batch || bytes >= MAX_BATCH_BYTES) await send();
   }
   await send();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, onStop);
+  for (const signal of STOP_SIGNALS) process.off(signal, onStop);
   bar.stop();
   process.stdout.write(`${JSON.stringify(sums, null, 2)}\n`);
 }

@@ -85,8 +85,7 @@ const VINCENTY_EP2 = (WGS84_A * WGS84_A - WGS84_B * WGS84_B) / (WGS84_B * WGS84_
  * Against GeographicLib at 10 km it is within 0.3 mm at the equator, 0.6 mm at 30 degrees,
  * 2 mm at 51.5, 3.7 mm at 60, 9 mm at 70 and 37 mm just below 80 (too long, never more than
  * 0.03 mm too short; the relative error grows as the square of the distance; test/geo);
- * relative
- * error under 5e-4 within 100 km of the origin.
+ * relative error under 5e-4 within 100 km of the origin.
  *
  * Which formula a query uses is one rule, {@link ruledFromFrame} (reach: {@link frameReach},
  * {@link localFrameHolds}): radius, corridor, find and travel estimates all ask it.

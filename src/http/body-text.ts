@@ -86,9 +86,9 @@ export function parseJsonBody(bytes: Buffer): unknown {
 
 /**
  * The dotted place (`locations.0.__proto__`, as schema errors name fields) of a `__proto__`
- * key, or of a `constructor` key holding an object with an own `prototype` key, in a value from
- * JSON.parse (the shallowest such key); undefined when there is none. Walked with a stack of its own: a body
- * may nest deeper than the call stack.
+ * key, or of a `constructor` key holding an object with an own `prototype` key, in a value
+ * from JSON.parse (the shallowest such key); undefined when there is none. Walked with a
+ * stack of its own: a body may nest deeper than the call stack.
  */
 export function forbiddenKeyParam(value: unknown): string | undefined {
   const pending: Array<{ value: unknown; param: string }> = [{ value, param: '' }];
