@@ -167,9 +167,9 @@ export class SearchVocabulary {
   }
 
   /**
-   * The published vocabulary (sorted normal forms). A data word with no letter or digit a-z,
-   * 0-9 (`"  "`, or a word in another script) has the empty normal form: it is not listed, as
-   * a search cannot ask for it (a filter is a string of at least one character; audit 61d).
+   * The published vocabulary (sorted normal forms). A data word with no letter or digit of
+   * any script (`"  "`, `"!!"`, an emoji) has the empty normal form: it is not listed, as a
+   * search cannot ask for it (a filter is a string of at least one character; audit 61d).
    */
   toJSON(): SearchVocabularyJson {
     const asked = (word: string): boolean => word !== '';

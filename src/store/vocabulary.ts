@@ -1,15 +1,18 @@
 /**
  * Vocabulary words. Matching is case-insensitive and treats `coffee_shop`, `coffeeShop` and
- * `Coffee Shop` as the same word: the normal form is lower snake case without accents.
+ * `Coffee Shop` as the same word: the normal form is lower snake case without Latin accents
+ * (U+0300-U+036F after NFKD), in NFC. Letters and digits of every script are kept
+ * (`居心地`, `καφενείο` -> `καφενειο`); anything else between them is one `_`.
  */
 export function normalizeWord(word: string): string {
   return word
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([\p{Ll}\p{Nd}])(\p{Lu})/gu, '$1_$2')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '_')
+    .replace(/^_+|_+$/g, '')
+    .normalize('NFC');
 }
 
 /** The dietary flags of the interface (2.4), in bit order. At most 16. */

@@ -26,6 +26,30 @@ describe('published words', () => {
     check();
   });
 
+  it('words in other scripts keep their letters: listed, asked for in any case, and matched (they used to normalise to "")', () => {
+    const venues = [
+      { id: 'a', name: 'A', location: at, primaryGenre: 'パン屋', establishmentFlags: ['Καφενείο'], vibes: ['居心地'] },
+      { id: 'b', name: 'B', location: at, primaryGenre: 'Café', vibes: ['cosy'] },
+    ] as VenueRecord[];
+    const engine = createEngine(venues);
+    const ids = (preferences: object): string[] =>
+      engine.search({ locations: [{ lat: 51.5, lon: -0.12 }], mode: { mode: 'POINT', maxDistance: 100 }, preferences }, { now: 0 }).establishments.map((e) => e.id);
+    const check = (): void => {
+      const v = engine.vocabulary();
+      // hand-normalised: Greek accents are U+0301 after NFKD, dropped as Latin ones are
+      expect(v.establishmentFilters).toEqual(expect.arrayContaining(['パン屋', 'καφενειο', 'cafe']));
+      expect(v.vibes).toContain('居心地');
+      expect(ids({ establishmentFilters: ['パン屋'], nonCompromise: ['establishmentFilters'] })).toEqual(['a']);
+      expect(ids({ establishmentFilters: ['ΚΑΦΕΝΕΊΟ'], nonCompromise: ['establishmentFilters'] })).toEqual(['a']);
+      expect(ids({ vibes: ['居心地'], nonCompromise: ['vibes'] })).toEqual(['a']);
+      expect(ids({ establishmentFilters: ['cafe'], nonCompromise: ['establishmentFilters'] })).toEqual(['b']);
+    };
+    check();
+    engine.upsert([{ id: 'c', name: 'C', location: { type: 'Point', coordinates: [51.6, -0.12] }, vibes: ['Ζεστό'] } as VenueRecord]);
+    check();
+    expect(engine.vocabulary().vibes).toContain('ζεστο');
+  });
+
   it('a Date, a Set and a Map are described as what they are', () => {
     expect(describeValue(new Date(Date.UTC(2026, 10, 29, 20)))).toBe('a Date (2026-11-29T20:00:00.000Z)');
     expect(describeValue(new Date(Number.NaN))).toBe('a Date (invalid)');
