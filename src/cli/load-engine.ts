@@ -1,14 +1,11 @@
-import { closeSync, existsSync, lstatSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, existsSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { join } from 'node:path';
 import { fileProblem } from '../data/file-problem.js';
 import { createEngineFromFile } from '../data/read-engine.js';
 import type { Engine } from '../engine.js';
 import { isSnapshot, readSnapshot } from '../snapshot/read-snapshot.js';
 import { MAGIC } from '../snapshot/snapshot-format.js';
-import { readSharedSnapshot, type SharedSnapshot } from '../snapshot/shared-snapshot.js';
-import { writeSnapshot } from '../snapshot/write-snapshot.js';
+import { readSharedSnapshot, shareEngine, type SharedSnapshot } from '../snapshot/shared-snapshot.js';
 import { progressBar } from './progress-bar.js';
 import { readThreads } from './read-threads.js';
 
@@ -116,20 +113,18 @@ export function secondsSince(started: number): string {
 /**
  * The data file given on the command line as a snapshot in shared memory, for engine threads
  * (`serve --engine-threads`): a snapshot is read into it directly; a venues file is built
- * once and written as a snapshot to a temporary folder (removed after), then read. Errors and
- * `processes` as for loadEngineFile.
+ * once and laid out as a snapshot in shared memory (no temporary file: a stop during the start
+ * leaves nothing behind). Errors and `processes` as for loadEngineFile.
  */
 export async function loadSharedSnapshot(path: string, fail: (message: string) => never, report: LoadReport = null, processes = 1): Promise<SharedSnapshot> {
   const problem = dataFileProblem(path);
   if (problem !== null) fail(problem);
   if (isSnapshotFile(path)) return readSharedSnapshot(path);
   const { engine } = await loadEngineFile(path, fail, report, processes);
-  const dir = mkdtempSync(join(tmpdir(), 'venue-search-serve-'));
   try {
-    const file = join(dir, 'venues.vsnap');
-    writeSnapshot(engine, file);
-    return { ...readSharedSnapshot(file), name: path };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+    return shareEngine(engine, path);
+  } catch (e) {
+    if (e instanceof RangeError) fail(`${path}: its venues make a snapshot over 2 GiB, too large to lay out in memory as serve starts; write it once with \`venue-search snapshot --data ${path} --out <file>\` and serve that file`);
+    throw e;
   }
 }

@@ -40,8 +40,18 @@ registerImportCommands(program);
 await registerServiceCommandsIfAvailable(program);
 registerSnapshotCommand(program);
 registerVenuesCommand(program);
+/**
+ * `help import osm` as `import osm --help`: commander's help command takes one command name
+ * and would show `import`'s help. One name, or any option, is left to commander.
+ */
+function helpArgv(argv: readonly string[]): string[] {
+  const [runtime, script, first, ...names] = argv;
+  if (first !== 'help' || names.length < 2 || names.some((name) => name.startsWith('-'))) return [...argv];
+  return [runtime!, script!, ...names, '--help'];
+}
+
 try {
-  await program.parseAsync(process.argv);
+  await program.parseAsync(helpArgv(process.argv));
 } catch (err) {
   // Bad input is the user's to fix: say what and where, without a stack trace.
   if (!isVenueSearchError(err)) throw err;

@@ -18,6 +18,7 @@ import { fileProblem, isFileError } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { PreparedSearchColumns } from '../search/search-service.js';
 import { restoreSnapshot, type SharedTree } from './read-snapshot.js';
+import { snapshotImage } from './write-snapshot.js';
 
 /** Bytes per read call (a single call takes at most 2 GiB). */
 const MAX_READ = 1 << 30;
@@ -38,6 +39,15 @@ export function shareSnapshot(bytes: Uint8Array, name: string): SharedSnapshot {
   const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
   shared.set(bytes);
   return sharedOver(shared, name);
+}
+
+/**
+ * The snapshot of `engine` laid out straight into shared memory (no file on the way, so
+ * nothing to tidy up if the process is stopped); `name` is used in error messages. Throws
+ * RangeError for a snapshot over 2 GiB, as {@link snapshotImage} does.
+ */
+export function shareEngine(engine: Engine, name: string): SharedSnapshot {
+  return sharedOver(snapshotImage(engine, { shared: true }), name);
 }
 
 /** Reads the snapshot file at `path` straight into shared memory (no private copy on the way). */

@@ -348,6 +348,9 @@ describe('the installed command line', () => {
     // No search command: the help says where searches go instead.
     expect(help.stdout).toContain('POST /v1/search/');
     expect(help.stdout).toContain('engine.search');
+    // a sub-command's help by `help` as by `--help` (commander's own help command takes one name)
+    expect(run(cli, ['help', 'import', 'osm'], engineDir).stdout).toBe(run(cli, ['import', 'osm', '--help'], engineDir).stdout);
+    expect(run(cli, ['help', 'import', 'osm'], engineDir).stdout).toContain('Usage: venue-search import osm ');
     // the installed package's version (dist/src/cli finds the package.json three folders up)
     const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
     expect(run(cli, ['--version'], engineDir).stdout.trim()).toBe(version);
