@@ -28,15 +28,33 @@ export type ChargedRequest = Omit<ChargeRequest, 'nowMs'>;
 
 export type ChargedAnswer<T> =
   | { readonly served: true; readonly answer: T }
-  /** Not served, not charged: the balance (micro-GBP) cannot cover `costMicros`, or the charge's deadline passed (`too_late`). */
-  | { readonly served: false; readonly reason: 'insufficient_balance' | 'too_late'; readonly costMicros: number; readonly balanceMicros: number };
+  /**
+   * Not served, not charged: the balance (micro-GBP) cannot cover `costMicros`, the charge's
+   * deadline passed (`too_late`), or the client left before the charge (`client_gone`).
+   */
+  | { readonly served: false; readonly reason: 'insufficient_balance' | 'too_late' | 'client_gone'; readonly costMicros: number; readonly balanceMicros: number };
 
-/** Steps 1-3; the caller sends `answer` only when `served`. `clock`: ms since the epoch, for the ledger row. */
-export async function chargedAnswer<T>(accounts: AccountsStore, request: ChargedRequest, clock: () => number, produce: () => T | Promise<T>): Promise<ChargedAnswer<T>> {
+/**
+ * Steps 1-3; the caller sends `answer` only when `served`. `clock`: ms since the epoch, for
+ * the ledger row. `deliverable`: whether the answer can still reach the client, asked once the
+ * answer is made, just before the charge (a client gone by then is not charged; one that
+ * leaves during the charge's commit still is, as after a crash: see above).
+ */
+export async function chargedAnswer<T>(
+  accounts: AccountsStore,
+  request: ChargedRequest,
+  clock: () => number,
+  produce: () => T | Promise<T>,
+  deliverable: () => boolean = () => true,
+): Promise<ChargedAnswer<T>> {
   const { accountId, costMicros } = request;
   const precheck = await accounts.precheckBalance(accountId, costMicros);
   if (!precheck.covers) return { served: false, reason: 'insufficient_balance', costMicros, balanceMicros: precheck.balanceMicros };
   const answer = await produce();
+  // one turn of the event loop first: a close read in this turn's I/O (a FIN sent right after
+  // the request) has then been seen
+  await new Promise(setImmediate);
+  if (!deliverable()) return { served: false, reason: 'client_gone', costMicros, balanceMicros: precheck.balanceMicros };
   const charge = await accounts.charge({ ...request, nowMs: clock() });
   if (!charge.charged) return { served: false, reason: charge.reason === 'too_late' ? 'too_late' : 'insufficient_balance', costMicros, balanceMicros: charge.balanceMicros };
   return { served: true, answer };

@@ -27,7 +27,14 @@ export async function serveCharged(
     return typeof serialized === 'string' ? Buffer.from(serialized, 'utf8') : serialized;
   };
   const deadlineMs = chargeDeadlineMs(request.server.initialConfig.connectionTimeout);
-  const result = await chargedAnswer(accounts, { accountId, requestId: request.id, kind, costMicros, ...(deadlineMs === undefined ? {} : { deadlineMs }) }, clock, encode);
+  const result = await chargedAnswer(accounts, { accountId, requestId: request.id, kind, costMicros, ...(deadlineMs === undefined ? {} : { deadlineMs }) }, clock, encode, () => clientStillThere(request));
+  if (!result.served && result.reason === 'client_gone') {
+    // nobody to send it to: not charged, and said in the log (the envelope goes nowhere)
+    request.log.info({ code: 'client_gone' }, 'the client closed the connection before the answer: not charged, not answered');
+    reply.hijack();
+    reply.raw.destroy();
+    return;
+  }
   if (!result.served && result.reason === 'too_late') {
     // the connection is most likely closed by now: for the log, and a client still there
     throw new HttpError('service_unavailable', 'the accounts database took too long to charge this request, so it was not charged and not answered; retry it');
@@ -36,6 +43,17 @@ export async function serveCharged(
     throw new HttpError('insufficient_balance', `this request costs ${result.costMicros} micro-GBP but the balance is ${result.balanceMicros} micro-GBP; top up the account`);
   }
   reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(result.answer);
+}
+
+/**
+ * Whether the request's connection can still carry its answer. A client that closed its side
+ * (a FIN: Node then aborts the connection's requests and ends the socket, as nginx and Apache
+ * read a FIN during a request) or reset it cannot. light-my-request's sockets (app.inject) have
+ * neither flag: there.
+ */
+function clientStillThere(request: FastifyRequest): boolean {
+  const socket = request.raw.socket as { readonly destroyed?: boolean; readonly writable?: boolean } | null;
+  return !request.raw.destroyed && !(socket !== null && (socket.destroyed === true || socket.writable === false));
 }
 
 /** Time kept, ms, between a charge's deadline and the connection's idle timeout: for the commit and the send. */

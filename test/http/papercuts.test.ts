@@ -256,6 +256,23 @@ describe('every error reaching a client is the envelope', () => {
     }
   });
 
+  it('a client that closes its side (FIN) before its answers, as nc -N or shutdown(SHUT_WR) does, is not answered and not charged', async () => {
+    const acct = await server.open();
+    const charges = async (): Promise<number> => (await server.ledger(acct.accountId)).filter((r) => r.amount_micros < 0).length;
+    const find = (limit: number): string => `GET /v1/find?q=nando&lat=53.8&lon=-1.55&limit=${limit} HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.secretKey}\r\n\r\n`;
+    for (const count of [1, 3]) {
+      const before = await charges();
+      // a FIN is read as the client leaving (as Node, nginx and Apache read it): nothing is sent
+      expect(await readUntilClosed(port, Array.from({ length: count }, (_, i) => find(i + 1)).join(''), true)).toBe('');
+      // time for the service to have served and charged them, had it done so
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await charges()).toBe(before);
+      // the same request on a connection kept open is answered and charged: the ledger is read right
+      expect(parseAll(await readUntilClosed(port, find(1).replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'))).map((a) => a.status)).toEqual([200]);
+      expect(await charges()).toBe(before + 1);
+    }
+  });
+
   it('503 envelope for a request arriving on an open connection while the server shuts down', async () => {
     // built here, not by createHarness (which readies the app: no hook can be added after)
     const store = new SqliteAccountsStore(':memory:');
