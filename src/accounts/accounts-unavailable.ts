@@ -10,12 +10,12 @@
 export function isAccountsUnavailable(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const { code, message } = e as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || code.startsWith('57P'))) return true;
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || code.startsWith('57P') || code.startsWith('SQLITE_BUSY_'))) return true;
     // node-postgres's own words for a connection it lost or could not make in time
     if (typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect)/.test(message)) return true;
   }
   return false;
 }
 
-/** Node's system errors for a database out of reach, PostgreSQL's 53300, SQLite's busy file. */
+/** Node's system errors for a database out of reach, PostgreSQL's 53300, SQLite's busy file (and its extended codes, SQLITE_BUSY_*). */
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', '53300', 'SQLITE_BUSY']);

@@ -46,7 +46,7 @@ export class LedgerThread {
       if (waiting === undefined) return;
       this.waiting.delete(reply.id);
       if (this.waiting.size === 0) worker.unref();
-      if ('error' in reply) waiting.reject(new Error(`accounts database write failed: ${reply.error}`));
+      if ('error' in reply) waiting.reject(Object.assign(new Error(`accounts database write failed: ${reply.error}`), reply.code === undefined ? {} : { code: reply.code }));
       else waiting.resolve(JSON.parse(reply.results) as ChargeResult[]);
     });
     const fail = (err: unknown) => {

@@ -18,7 +18,8 @@ export interface LedgerWorkerData {
 
 export type LedgerRequest = { readonly id: number; readonly requests: string } | { readonly close: true };
 
-export type LedgerReply = { readonly id: number; readonly results: string } | { readonly id: number; readonly error: string };
+/** `code`: the error's own code (better-sqlite3's `SQLITE_BUSY`, Node's system codes), which isAccountsUnavailable reads. */
+export type LedgerReply = { readonly id: number; readonly results: string } | { readonly id: number; readonly error: string; readonly code?: string };
 
 const port = parentPort;
 if (port === null) throw new Error('ledger-worker.ts runs as a worker thread only');
@@ -36,7 +37,8 @@ port.on('message', (message: LedgerRequest) => {
   try {
     reply = { id: message.id, results: JSON.stringify(chargeBatch(JSON.parse(message.requests) as ChargeRequest[])) };
   } catch (err) {
-    reply = { id: message.id, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+    const code = (err as { code?: unknown } | null)?.code;
+    reply = { id: message.id, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err), ...(typeof code === 'string' ? { code } : {}) };
   }
   port.postMessage(reply);
 });

@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAccountsUnavailable } from '../../src/accounts/accounts-unavailable.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { VenueSearchError } from '../../src/errors.js';
 import { OutageLog } from '../../src/http/outage-log.js';
 import { createHarness } from '../http/support/harness.js';
@@ -49,6 +50,26 @@ describe('isAccountsUnavailable', () => {
     holder.close();
     other.close();
     expect(isAccountsUnavailable(busy)).toBe(true);
+  });
+
+  it('a charge in the ledger thread on a file another connection holds locked past the wait (audit 62a 4)', async () => {
+    const file = join(tmp, 'ledger-busy.sqlite');
+    const store = new SqliteAccountsStore(file, { busyTimeoutMs: 100 });
+    await store.insertAccount({ id: 'acct_busy', plan: 'Enterprise', createdAtMs: 0, openingCreditMicros: 1_000_000, keys: [] });
+    const charge = (requestId: string) => store.charge({ accountId: 'acct_busy', requestId, kind: 'find', costMicros: 10, nowMs: 1 });
+    // as a sqlite3 shell or a backup tool can hold it (WAL: reads still pass)
+    const holder = new Database(file);
+    holder.prepare('BEGIN EXCLUSIVE').run();
+    const busy = await charge('r1').then(
+      () => null,
+      (err: unknown) => err,
+    );
+    holder.prepare('COMMIT').run();
+    holder.close();
+    expect(busy).not.toBeNull();
+    expect(isAccountsUnavailable(busy)).toBe(true);
+    expect(await charge('r2')).toEqual({ charged: true, balanceMicros: 999_990 });
+    await store.close();
   });
 
   it('is false for an engine error, a bug, and a PostgreSQL error about the statement itself', () => {
