@@ -193,7 +193,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
 
   imp
     .command('merge')
-    .description('merge imported NDJSON files: OSM records take the gaps from the FHRS records their fhrs:id names and from the Overture records they match (name within 50 m, or website or phone)')
+    .description('merge imported NDJSON files: OSM records take the gaps from the FHRS records their fhrs:id names and from the Overture records they match (same name within 50 m, or website or phone and compatible names within 100 m)')
     .argument('<files...>', 'venue files (NDJSON, JSON or GeoJSON, as readVenues reads them)')
     .option('-o, --output <file>', 'write NDJSON here instead of stdout')
     .option('--report-json <file>', 'also write the report as JSON, to a file', reportFile)

@@ -19,7 +19,7 @@ import { linkOvertureToOsm } from './overture-osm-join.js';
  *   FHRS id all take its gaps (counted in the report).
  *
  * An Overture record (id `overture:...`) linked to an OSM record by overture-osm-join.ts
- * (same name within 50 m, or a shared website or phone) fills that OSM record's remaining
+ * (same name within 50 m, or a shared website or phone, compatible names, within 100 m) fills that OSM record's remaining
  * gaps the same way, after FHRS, and is not written on its own (`merged_into_osm`). The
  * merged venue so has OSM's opening hours, which Overture does not publish.
  *

@@ -167,14 +167,14 @@ describe('merge: Overture venues join OSM venues so that OSM hours come across',
     expect(report.balanced()).toBe(true);
   });
 
-  it('a shared website (scheme, www and trailing slash ignored) or phone (national vs international form) links within 1 km, not at 1.5 km', () => {
+  it('a shared website (scheme, www and trailing slash ignored) or phone (national vs international form) links compatible names within 100 m, not at 150 m', () => {
     const { records } = mergeVenues([
       osm(1, 'Red Lion', lat0, lon0, { websiteUri: 'http://www.redlion.example/' }),
-      ov('a', 'The Red Lion Pub', away(lat0, lon0, 90, 900), { websiteUri: 'https://redlion.example' }),
+      ov('a', 'The Red Lion Pub', away(lat0, lon0, 90, 90), { websiteUri: 'https://redlion.example' }),
       osm(2, 'Blue Boar', lat0 + 0.05, lon0, { contactNumber: '020 7946 0000' }),
-      ov('b', 'Blue Boar Inn', away(lat0 + 0.05, lon0, 0, 700), { contactNumber: '+44 20 7946 0000' }),
+      ov('b', 'Blue Boar Inn', away(lat0 + 0.05, lon0, 0, 70), { contactNumber: '+44 20 7946 0000' }),
       osm(3, 'Green Man', lat0 - 0.05, lon0, { websiteUri: 'https://greenman.example/' }),
-      ov('c', 'Green Man', away(lat0 - 0.05, lon0, 180, 1500), { websiteUri: 'https://greenman.example/' }),
+      ov('c', 'Green Man', away(lat0 - 0.05, lon0, 180, 150), { websiteUri: 'https://greenman.example/' }),
     ]);
     expect(records.map((r) => r.id)).toEqual(['osm:node/1', 'osm:node/2', 'osm:node/3', 'overture:c']);
     expect(records[0]?.formattedAddress).toBe('a address');
