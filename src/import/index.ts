@@ -13,4 +13,5 @@ export { fhrsRowToVenue, type FhrsRow } from './fhrs-to-venue.js';
 export { featureCollectionRows, pointsLineRow, type OsmRow } from './osm-sources.js';
 export { importOverture, type OvertureImportOptions } from './overture-import.js';
 export { overturePlaceToVenue, type OverturePlace, type OverturePlaceFilter, type LonLatBox } from './overture-to-venue.js';
+export { linkFhrsToOsmByName } from './fhrs-osm-join.js';
 export { linkOvertureToOsm, SAME_NAME_METERS, SHARED_CONTACT_METERS } from './overture-osm-join.js';

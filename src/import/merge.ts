@@ -1,6 +1,7 @@
 import { distanceMeters } from '../geo/distance.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { ImportReport } from './import-report.js';
+import { linkFhrsToOsmByName } from './fhrs-osm-join.js';
 import { linkOvertureToOsm } from './overture-osm-join.js';
 
 /**
@@ -18,10 +19,16 @@ import { linkOvertureToOsm } from './overture-osm-join.js';
  * - the linked FHRS record is not written on its own. Several OSM records naming the same
  *   FHRS id all take its gaps (counted in the report).
  *
+ * OSM and FHRS records that no `fhrs:id` links (the OSM record has none, or one absent from
+ * the inputs; the FHRS record is named by no OSM record) are linked by equal names within
+ * 50 m (fhrs-osm-join.ts), each taking at most one partner, nearest first; such a pair
+ * becomes one record by the same rule. The report counts links of each kind.
+ *
  * An Overture record (id `overture:...`) linked to an OSM record by overture-osm-join.ts
- * (same name within 50 m, or a shared website or phone, compatible names, within 100 m) fills that OSM record's remaining
- * gaps the same way, after FHRS, and is not written on its own (`merged_into_osm`). The
- * merged venue so has OSM's opening hours, which Overture does not publish.
+ * (same name within 50 m, or a shared website or phone and compatible names within
+ * 100 m) fills that OSM record's remaining gaps the same way, after FHRS, and is not
+ * written on its own (`merged_into_osm`). The merged venue so has OSM's opening hours,
+ * which Overture does not publish.
  *
  * Unlinked records pass through unchanged, in input order. A repeated id keeps the first
  * record and skips the rest (`duplicate_id`).
@@ -57,6 +64,11 @@ function isFhrsSource(r: VenueRecord): boolean {
 
 export function mergeVenues(records: Iterable<VenueRecord>, report = new ImportReport('merge')): { records: VenueRecord[]; report: ImportReport } {
   const all = [...records];
+  // Only the first record of each id takes part (the others are skipped as duplicates).
+  const firstOfId = new Map<string, number>();
+  all.forEach((r, i) => firstOfId.has(r.id) || firstOfId.set(r.id, i));
+  const isFirst = (i: number) => firstOfId.get((all[i] as VenueRecord).id) === i;
+
   const fhrsById = new Map<string, VenueRecord>();
   for (const r of all) {
     const fhrs = r.externalIds?.fhrs;
@@ -73,10 +85,21 @@ export function mergeVenues(records: Iterable<VenueRecord>, report = new ImportR
     } else report.count('OSM fhrs:id with no FHRS record in the inputs');
   }
 
-  // Only the first record of each id takes part (the others are skipped as duplicates).
-  const firstOfId = new Map<string, number>();
-  all.forEach((r, i) => firstOfId.has(r.id) || firstOfId.set(r.id, i));
-  const overtureLinks = linkOvertureToOsm(all, (i) => firstOfId.get((all[i] as VenueRecord).id) === i);
+  // Name-and-distance links between the OSM and FHRS records no fhrs:id links (it keeps priority).
+  const nameFhrs: number[] = [];
+  const nameOsm: number[] = [];
+  all.forEach((r, i) => {
+    if (!isFirst(i)) return;
+    const fhrs = r.externalIds?.fhrs;
+    if (isFhrsSource(r)) {
+      if (fhrsById.get(fhrs as string) === r && !linkedBy.has(fhrs as string)) nameFhrs.push(i);
+    } else if (r.externalIds?.osm !== undefined && (fhrs === undefined || !fhrsById.has(fhrs))) nameOsm.push(i);
+  });
+  const fhrsNameLinks = linkFhrsToOsmByName(all, nameFhrs, nameOsm);
+  const fhrsByNameOf = new Map<number, number>();
+  for (const [f, osm] of fhrsNameLinks) fhrsByNameOf.set(osm, f);
+
+  const overtureLinks = linkOvertureToOsm(all, isFirst);
   const overtureOf = new Map<number, number>();
   for (const [o, osm] of overtureLinks) overtureOf.set(osm, o);
 
@@ -90,7 +113,7 @@ export function mergeVenues(records: Iterable<VenueRecord>, report = new ImportR
       continue;
     }
     seen.add(r.id);
-    const linkedOsm = overtureLinks.get(i);
+    const linkedOsm = overtureLinks.get(i) ?? fhrsNameLinks.get(i);
     if (linkedOsm !== undefined) {
       report.skip('merged_into_osm', r.id, `into ${(all[linkedOsm] as VenueRecord).id}`);
       continue;
@@ -103,12 +126,17 @@ export function mergeVenues(records: Iterable<VenueRecord>, report = new ImportR
     const partner = fhrs !== undefined && r.externalIds?.osm !== undefined ? fhrsById.get(fhrs) : undefined;
     let merged = r;
     if (partner) {
-      report.count('linked OSM records');
+      report.count('OSM records linked to FHRS by fhrs:id');
       if ((linkedBy.get(fhrs as string)?.length ?? 0) > 1) report.count('OSM records sharing one FHRS record');
       const [lat1, lon1] = r.location.coordinates;
       const [lat2, lon2] = partner.location.coordinates;
       if (distanceMeters(lat1, lon1, lat2, lon2) > FAR_LINK_METERS) report.count(`linked points more than ${FAR_LINK_METERS} m apart`);
       merged = fillGaps(r, partner);
+    }
+    const byName = fhrsByNameOf.get(i);
+    if (byName !== undefined) {
+      report.count('OSM records linked to FHRS by name and distance');
+      merged = fillGaps(merged, all[byName] as VenueRecord);
     }
     const overture = overtureOf.get(i);
     if (overture !== undefined) {

@@ -1,5 +1,8 @@
 import { OPTIONAL_QUERY_WORDS, nameTokens } from '../find/normalize-name.js';
 
+/** Two records of equal names (`sameVenueName`) are one venue when their points are at most this far apart, metres. */
+export const SAME_NAME_METERS = 50;
+
 /**
  * How the merge's joins compare venue names (Overture↔OSM, FHRS↔OSM): one rule for both.
  *

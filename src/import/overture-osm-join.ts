@@ -1,5 +1,5 @@
 import type { VenueRecord } from '../schema/venue.js';
-import { compatibleVenueNames, sameVenueName } from './name-key.js';
+import { SAME_NAME_METERS, compatibleVenueNames, sameVenueName } from './name-key.js';
 import { pairNearest } from './nearest-pairs.js';
 
 /**
@@ -25,7 +25,7 @@ import { pairNearest } from './nearest-pairs.js';
  * Each record takes at most one partner: candidate pairs are taken nearest first, and a
  * pair whose Overture or OSM record is already linked is passed over (nearest-pairs.ts).
  */
-export const SAME_NAME_METERS = 50;
+export { SAME_NAME_METERS };
 export const SHARED_CONTACT_METERS = 100;
 
 export function isOvertureRecord(r: VenueRecord): boolean {

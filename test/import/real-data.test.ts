@@ -33,6 +33,50 @@ async function* ndjson(records: VenueRecord[]): AsyncGenerator<string> {
   for (const r of records) yield `${JSON.stringify(r)}\n`;
 }
 
+/** Oracle name key: NFKD, marks and apostrophes dropped, `&` = and, lower case, non-letters split, a leading "the" dropped. */
+function oracleNameKey(name: string): string {
+  const words = name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/['\u2018\u2019\u02bc`\u00b4]/g, '')
+    .replace(/&/g, ' and ')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== '');
+  if (words.length > 1 && words[0] === 'the') words.shift();
+  return words.join(' ');
+}
+
+/**
+ * Equal keys within 50 m (GeographicLib), nearest pair first (ties: FHRS then OSM input
+ * order; FHRS points are postcode centroids, so a pub's two FHRS rows often share one), one
+ * partner each: OSM id -> FHRS id (`externalIds.fhrs`).
+ */
+function nameLinkOracle(osm: VenueRecord[], fhrs: VenueRecord[]): Map<string, string> {
+  const byKey = new Map<string, number[]>();
+  fhrs.forEach((f, i) => {
+    const key = oracleNameKey(f.name);
+    if (key !== '') byKey.set(key, [...(byKey.get(key) ?? []), i]);
+  });
+  const pairs: Array<{ o: VenueRecord; f: VenueRecord; oi: number; fi: number; meters: number }> = [];
+  osm.forEach((o, oi) => {
+    for (const fi of byKey.get(oracleNameKey(o.name)) ?? []) {
+      const f = fhrs[fi] as VenueRecord;
+      const meters = geodesic(o.location.coordinates[0], o.location.coordinates[1], f.location.coordinates[0], f.location.coordinates[1]);
+      if (meters <= 50) pairs.push({ o, f, oi, fi, meters });
+    }
+  });
+  pairs.sort((a, b) => a.meters - b.meters || a.fi - b.fi || a.oi - b.oi);
+  const links = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const { o, f } of pairs) {
+    if (links.has(o.id) || taken.has(f.id)) continue;
+    links.set(o.id, f.externalIds?.fhrs as string);
+    taken.add(f.id);
+  }
+  return links;
+}
+
 const skipCounts = (report: ImportReport) => Object.fromEntries([...report.skipReasons].map(([k, g]) => [k, g.count]));
 
 describe.skipIf(!present)('real data: every file imports, counts add up, output validates and loads', () => {
@@ -96,16 +140,30 @@ describe.skipIf(!present)('real data: every file imports, counts add up, output 
     expect(worst).toBeLessThan(100);
   });
 
-  it('merge London pubs with FHRS: linked = OSM fhrs:id values present among imported FHRS ids (set oracle)', async () => {
+  it('merge London pubs with FHRS: id links = OSM fhrs:id values present among imported FHRS ids (set oracle); name links = a brute-force nearest-first pairing (GeographicLib, own name folding)', async () => {
     const osm = (await imported('osm-london-pubs/london_pubs_overpass_2024-11-25.geojson')).records;
     const fhrs = (await imported('fhrs-london/fhrs_london_food_drink_2021-08-19.csv')).records;
     const fhrsIds = new Set(fhrs.map((r) => r.externalIds?.fhrs));
     const linkedIds = new Set(osm.map((r) => r.externalIds?.fhrs).filter((id) => id !== undefined && fhrsIds.has(id)));
+    const byName = nameLinkOracle(
+      osm.filter((r) => !fhrsIds.has(r.externalIds?.fhrs)),
+      fhrs.filter((r) => !linkedIds.has(r.externalIds?.fhrs)),
+    );
     const { records, report } = mergeVenues([...osm, ...fhrs]);
-    expect(report.skipReasons.get('merged_into_osm')?.count).toBe(linkedIds.size);
-    expect(records).toHaveLength(osm.length + fhrs.length - linkedIds.size);
+    expect(report.counters.get('OSM records linked to FHRS by fhrs:id')).toBe(osm.filter((r) => fhrsIds.has(r.externalIds?.fhrs)).length);
+    expect(report.counters.get('OSM records linked to FHRS by name and distance')).toBe(byName.size);
+    expect(byName.size).toBeGreaterThan(500);
+    expect(report.skipReasons.get('merged_into_osm')?.count).toBe(linkedIds.size + byName.size);
+    expect(records).toHaveLength(osm.length + fhrs.length - linkedIds.size - byName.size);
+    // The pairs themselves: each oracle FHRS record is gone; an OSM record without its own fhrs:id takes its partner's (OSM first).
+    const merged = new Map(records.map((r) => [r.id, r]));
+    const ownFhrs = new Map(osm.map((r) => [r.id, r.externalIds?.fhrs]));
+    for (const [osmId, fhrsId] of byName) {
+      expect(merged.has(`fhrs:${fhrsId}`), fhrsId).toBe(false);
+      expect(merged.get(osmId)?.externalIds?.fhrs, osmId).toBe(ownFhrs.get(osmId) ?? fhrsId);
+    }
     expect(report.balanced()).toBe(true);
-    console.info(`[import] merge London pubs + FHRS: ${linkedIds.size} FHRS rows linked, ${records.length} venues`);
+    console.info(`[import] merge London pubs + FHRS: ${linkedIds.size} FHRS rows linked by fhrs:id, ${byName.size} by name, ${records.length} venues`);
   });
 
   it('the published words dog_friendly, outdoor_seating, wheelchair_accessible, live_music find exactly the London pubs whose amenities say so', async () => {
