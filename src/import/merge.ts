@@ -1,8 +1,12 @@
 import { distanceMeters } from '../geo/distance.js';
 import type { VenueRecord } from '../schema/venue.js';
+import { fillGaps } from './fill-gaps.js';
 import { ImportReport } from './import-report.js';
 import { linkFhrsToOsmByName } from './fhrs-osm-join.js';
 import { linkOvertureToOsm } from './overture-osm-join.js';
+import { foldRepeatedIds } from './repeated-ids.js';
+
+export { fillGaps };
 
 /**
  * Merges venues from OSM, FHRS and Overture imports (pure, synchronous).
@@ -11,11 +15,9 @@ import { linkOvertureToOsm } from './overture-osm-join.js';
  * (one with `externalIds.fhrs` and no `externalIds.osm`, id `fhrs:<n>` from our importer)
  * is linked to it:
  * - the merged record keeps the OSM id, name and location (FHRS points are postcode
- *   centroids) and every field OSM has;
- * - FHRS fills the fields OSM lacks (typically `formattedAddress`, `primaryGenre`);
- *   objects (`externalIds`, `amenities`, `business`, ...) are merged key by key, OSM first;
- *   flag lists (`establishmentFlags`, `catersFlags`) are united, OSM's first; other lists
- *   (`additionalGenres`) stay OSM's when OSM has any;
+ *   centroids) and every field OSM has; FHRS fills the fields OSM lacks (typically
+ *   `formattedAddress`, `primaryGenre`), by `fillGaps` (fill-gaps.ts: objects key by key,
+ *   flag lists united, OSM first);
  * - the linked FHRS record is not written on its own. Several OSM records naming the same
  *   FHRS id all take its gaps (counted in the report).
  *
@@ -30,44 +32,23 @@ import { linkOvertureToOsm } from './overture-osm-join.js';
  * written on its own (`merged_into_osm`). The merged venue so has OSM's opening hours,
  * which Overture does not publish.
  *
- * Unlinked records pass through unchanged, in input order. A repeated id keeps the first
- * record and skips the rest (`duplicate_id`).
+ * Unlinked records pass through unchanged, in input order. Records of one id (overlapping
+ * extracts) are folded into the first before any link (repeated-ids.ts): it keeps its
+ * values and takes the fields it lacks from the others, which are skipped (`duplicate_id`).
  */
 
 /** Linked points further apart than this are counted (a hint of a wrong `fhrs:id`). */
 export const FAR_LINK_METERS = 500;
-
-const UNITED_LISTS = new Set(['establishmentFlags', 'catersFlags']);
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** `primary` with the gaps filled from `secondary` (see the module comment). */
-export function fillGaps(primary: VenueRecord, secondary: VenueRecord): VenueRecord {
-  const out: Record<string, unknown> = { ...primary };
-  for (const [key, value] of Object.entries(secondary)) {
-    if (key === 'id' || key === 'location' || value === undefined) continue;
-    const mine = out[key];
-    if (mine === undefined) out[key] = structuredClone(value);
-    else if (isPlainObject(mine) && isPlainObject(value)) out[key] = { ...value, ...mine };
-    else if (UNITED_LISTS.has(key) && Array.isArray(mine) && Array.isArray(value)) {
-      out[key] = [...mine, ...value.filter((v) => !mine.includes(v))];
-    }
-  }
-  return out as VenueRecord;
-}
 
 function isFhrsSource(r: VenueRecord): boolean {
   return r.externalIds?.fhrs !== undefined && r.externalIds.osm === undefined;
 }
 
 export function mergeVenues(records: Iterable<VenueRecord>, report = new ImportReport('merge')): { records: VenueRecord[]; report: ImportReport } {
-  const all = [...records];
-  // Only the first record of each id takes part (the others are skipped as duplicates).
-  const firstOfId = new Map<string, number>();
-  all.forEach((r, i) => firstOfId.has(r.id) || firstOfId.set(r.id, i));
-  const isFirst = (i: number) => firstOfId.get((all[i] as VenueRecord).id) === i;
+  const input = [...records];
+  report.read += input.length;
+  // Invariant from here: one record per id (repeats folded into the first, skipped as duplicate_id).
+  const all = foldRepeatedIds(input, report);
 
   const fhrsById = new Map<string, VenueRecord>();
   for (const r of all) {
@@ -89,7 +70,6 @@ export function mergeVenues(records: Iterable<VenueRecord>, report = new ImportR
   const nameFhrs: number[] = [];
   const nameOsm: number[] = [];
   all.forEach((r, i) => {
-    if (!isFirst(i)) return;
     const fhrs = r.externalIds?.fhrs;
     if (isFhrsSource(r)) {
       if (fhrsById.get(fhrs as string) === r && !linkedBy.has(fhrs as string)) nameFhrs.push(i);
@@ -99,20 +79,13 @@ export function mergeVenues(records: Iterable<VenueRecord>, report = new ImportR
   const fhrsByNameOf = new Map<number, number>();
   for (const [f, osm] of fhrsNameLinks) fhrsByNameOf.set(osm, f);
 
-  const overtureLinks = linkOvertureToOsm(all, isFirst);
+  const overtureLinks = linkOvertureToOsm(all);
   const overtureOf = new Map<number, number>();
   for (const [o, osm] of overtureLinks) overtureOf.set(osm, o);
 
   const out: VenueRecord[] = [];
-  const seen = new Set<string>();
   for (let i = 0; i < all.length; i++) {
     const r = all[i] as VenueRecord;
-    report.read++;
-    if (seen.has(r.id)) {
-      report.skip('duplicate_id', r.id);
-      continue;
-    }
-    seen.add(r.id);
     const linkedOsm = overtureLinks.get(i) ?? fhrsNameLinks.get(i);
     if (linkedOsm !== undefined) {
       report.skip('merged_into_osm', r.id, `into ${(all[linkedOsm] as VenueRecord).id}`);

@@ -166,6 +166,26 @@ describe.skipIf(!present)('real data: every file imports, counts add up, output 
     console.info(`[import] merge London pubs + FHRS: ${linkedIds.size} FHRS rows linked by fhrs:id, ${byName.size} by name, ${records.length} venues`);
   });
 
+  it('merge London pubs + Veggiekarte (overlapping OSM extracts): each repeated id holds the union of both copies\' diet flags (set oracle)', async () => {
+    const pubs = (await imported('osm-london-pubs/london_pubs_overpass_2024-11-25.geojson')).records;
+    const veg = (await imported('osm-veggie-gb/veggiekarte_gb_2022-12-02.geojson')).records;
+    const vegById = new Map(veg.map((r) => [r.id, r]));
+    const shared = pubs.filter((r) => vegById.has(r.id));
+    const { records, report } = mergeVenues([...pubs, ...veg]);
+    const merged = new Map(records.map((r) => [r.id, r]));
+    let gained = 0;
+    for (const p of shared) {
+      const union = new Set([...(p.catersFlags ?? []), ...(vegById.get(p.id)?.catersFlags ?? [])]);
+      expect(new Set(merged.get(p.id)?.catersFlags ?? []), p.id).toEqual(union);
+      if (union.size > (p.catersFlags?.length ?? 0)) gained++;
+    }
+    expect(gained).toBe(3); // audit 62d finding 7: osm:way/497785764, way/171299014, way/940451832
+    expect(report.skipReasons.get('duplicate_id')?.count).toBe(shared.length);
+    expect(records).toHaveLength(pubs.length + veg.length - shared.length);
+    expect(report.balanced()).toBe(true);
+    console.info(`[import] merge London pubs + Veggiekarte: ${shared.length} repeated ids folded, ${report.counters.get('fields filled from a repeated id')} fields filled`);
+  });
+
   it('the published words dog_friendly, outdoor_seating, wheelchair_accessible, live_music find exactly the London pubs whose amenities say so', async () => {
     const osm = (await imported('osm-london-pubs/london_pubs_overpass_2024-11-25.geojson')).records;
     const engine = createEngine(osm);
