@@ -53,7 +53,8 @@ export async function serveCharged(
  */
 function clientStillThere(request: FastifyRequest): boolean {
   const socket = request.raw.socket as { readonly destroyed?: boolean; readonly writable?: boolean } | null;
-  return !request.raw.destroyed && !(socket !== null && (socket.destroyed === true || socket.writable === false));
+  // the socket, not the request: a request whose body has been read is destroyed by Node (autoDestroy) while its client waits
+  return !(socket !== null && (socket.destroyed === true || socket.writable === false));
 }
 
 /** Time kept, ms, between a charge's deadline and the connection's idle timeout: for the commit and the send. */
