@@ -2,7 +2,8 @@
  * The options objects of the public calls, checked at the boundary so that a JavaScript
  * caller (no compiler to catch a typo) gets an error naming the option, never a TypeError
  * from inside or an option silently ignored:
- * - absent (`undefined`) or a plain object, not `null`, an array or a primitive;
+ * - absent (`undefined`) or a plain object, not `null`, an array, a primitive or a Map (a
+ *   Map's entries are not options: plain-data.ts);
  * - only the keys the call takes (`{ limt: 5 }` is refused, naming `options.limt`);
  * - `now`, where taken, an instant the opening-hours tables cover (years 100 to 9999, ms
  *   since the epoch), named `options.now` (the request's own `atTime` is checked apart).
@@ -10,11 +11,12 @@
  */
 import { describeValue, invalidRequest, VenueSearchError } from './errors.js';
 import { isSupportedInstant } from './hours/local-clock.js';
+import { isPlainObject } from './plain-data.js';
 
 /** `options` as the call's options object (see the module comment); `{}` when absent. */
 export function checkCallOptions(options: unknown, keys: readonly string[], name = 'options'): Record<string, unknown> {
   if (options === undefined) return {};
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) invalidRequest(name, options, 'an object (or left out)');
+  if (!isPlainObject(options)) invalidRequest(name, options, 'a plain object (or left out)');
   const record = options as Record<string, unknown>;
   // for-in, not Object.keys: no array per call (search calls this every time)
   for (const key in record) {

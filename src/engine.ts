@@ -154,7 +154,8 @@ export class Engine {
       builder = venues;
     } else {
       if (!Array.isArray(venues)) {
-        throw new VenueSearchError('invalid_data', `createEngine expects an array of venue records; got ${describeValue(venues)}`, { param: 'venues', value: venues });
+        const iterable = typeof (venues as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] === 'function';
+        throw new VenueSearchError('invalid_data', `createEngine expects an array of venue records; got ${describeValue(venues)}${iterable ? ' (spread it into one: [...records])' : ''}`, { param: 'venues', value: venues });
       }
       if (options.validate !== false) {
         for (let i = 0; i < venues.length; i++) validateVenue(venues[i], { line: i + 1 });

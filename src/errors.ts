@@ -80,6 +80,15 @@ export function describeValue(value: unknown): string {
   if (value instanceof Date) return `a Date (${Number.isNaN(value.getTime()) ? 'invalid' : value.toISOString()})`;
   if (value instanceof Set) return `a Set of ${value.size}`;
   if (value instanceof Map) return `a Map of ${value.size}`;
+  // an iterator or a class instance: its kind, not the {} JSON shows (a generator of records, a Float64Array)
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    const proto = Object.getPrototypeOf(value) as unknown;
+    if (proto !== Object.prototype && proto !== null) {
+      const tag = Object.prototype.toString.call(value).slice(8, -1);
+      const kind = tag !== 'Object' ? tag : ((value as { constructor?: { name?: unknown } }).constructor?.name as string | undefined) || 'object';
+      return `${/^[AEIOUaeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
+    }
+  }
   try {
     const json = JSON.stringify(value);
     return json.length > 80 ? `${wholeCharacters(json, 77)}...` : json;

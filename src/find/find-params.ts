@@ -1,4 +1,5 @@
 import { VenueSearchError, describeValue, invalidRequest } from '../errors.js';
+import { isPlainObject } from '../plain-data.js';
 import { characterCount } from '../schema/character-count.js';
 import {
   DEFAULT_FIND_DISTANCE_METERS,
@@ -47,7 +48,7 @@ export interface CheckedFindParams {
  * - `limit` integer 1..100 (default 20), `offset` integer 0..10,000 (default 0).
  */
 export function checkFindParams(p: FindParams): CheckedFindParams {
-  if (p === null || typeof p !== 'object' || Array.isArray(p)) invalidRequest('params', p, 'an object');
+  if (!isPlainObject(p)) invalidRequest('params', p, 'a plain object');
   for (const key of Object.keys(p)) {
     // a misspelt parameter (`radius`) would otherwise be silently ignored, as search refuses unknown fields
     if (!FIND_PARAM_NAMES.includes(key as keyof FindParams)) invalidRequest(key, (p as Record<string, unknown>)[key], `left out: it is not a find parameter (they are ${FIND_PARAM_NAMES.join(', ')})`);

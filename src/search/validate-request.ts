@@ -5,6 +5,7 @@ import { VenueSearchError, describeValue } from '../errors.js';
 import { firstSchemaError } from '../schema/character-count.js';
 import { UTC_TIMESTAMP_MEANING, patternMeaning } from '../schema/pattern-meanings.js';
 import { MAX_WEIGHT, MIN_POSITIVE_WEIGHT, maximumNote } from '../schema/search-limits.js';
+import { firstNonPlainObject } from '../plain-data.js';
 import { leadingIndexKeys } from './travel-object.js';
 import {
   DEFAULT_LIMIT,
@@ -105,6 +106,11 @@ function failUnlessValid(check: TypeCheck<TSchema>, value: unknown, root: string
   const error = firstSchemaError(check, value);
   if (error === undefined) return;
   const param = jsonPointerToPath(error.path, root) || root || 'body';
+  // a Map or a Set where an object is wanted reads as one with no keys: name it, not the key it lacks
+  const odd = firstNonPlainObject(value, root);
+  if (odd !== null && (odd.path === '' || param === odd.path || param.startsWith(`${odd.path}.`) || param.startsWith(`${odd.path}[`))) {
+    invalid(odd.path === '' ? 'body' : odd.path, odd.value, 'a plain object (as JSON gives)');
+  }
   if (error.type === ValueErrorType.ObjectAdditionalProperties) {
     const known = Object.keys(((error.schema as { properties?: object }).properties ?? {}) as object);
     throw new VenueSearchError(
@@ -220,6 +226,9 @@ export interface ValidBody {
 
 export function validateSearchBody(value: unknown): ValidBody {
   if (!bodyCheck.Check(value)) failUnlessValid(bodyCheck, value, '');
+  // the schema took it: an object it read as one with no keys (a Map, a Date) is still refused
+  const odd = firstNonPlainObject(value, '');
+  if (odd !== null) invalid(odd.path === '' ? 'body' : odd.path, odd.value, 'a plain object (as JSON gives)');
   const body = value as SearchBody;
   let anyPositive = false;
   const labels = new Map<string, number>();

@@ -50,6 +50,35 @@ describe('published words', () => {
     expect(engine.vocabulary().vibes).toContain('ζεστο');
   });
 
+  it('a Map, a Set, a Date or a class instance where the search wants an object is refused naming the field, never read as {} (audit 62a 7)', () => {
+    const engine = createEngine([{ id: 'a', name: 'A', location: at, primaryGenre: 'pub' }, { id: 'b', name: 'B', location: at, primaryGenre: 'cafe' }] as VenueRecord[]);
+    const base = { locations: [{ lat: 51.5, lon: -0.12 }], mode: { mode: 'POINT', maxDistance: 100 } };
+    const refused = (body: unknown, options: unknown = { now: 0 }): [string, string | undefined] => {
+      try {
+        engine.search(body as never, options as never);
+      } catch (e) {
+        return [(e as Error).message, (e as { param?: string }).param];
+      }
+      return ['accepted', undefined];
+    };
+    class Prefs {
+      establishmentFilters = ['pub'];
+    }
+    expect(refused({ ...base, preferences: new Map([['establishmentFilters', ['pub']]]) })).toEqual(['preferences must be a plain object (as JSON gives); got a Map of 1', 'preferences']);
+    expect(refused({ ...base, preferences: new Prefs() })).toEqual(['preferences must be a plain object (as JSON gives); got a Prefs', 'preferences']);
+    expect(refused({ ...base, mode: new Map([['mode', 'POINT']]) })).toEqual(['mode must be a plain object (as JSON gives); got a Map of 1', 'mode']);
+    expect(refused(new Map())).toEqual(['body must be a plain object (as JSON gives); got a Map of 0', 'body']);
+    expect(refused({ ...base, locations: [new Set()] })).toEqual(['locations[0] must be a plain object (as JSON gives); got a Set of 0', 'locations[0]']);
+    expect(refused(base, new Map([['limit', 1]]))).toEqual(['options must be a plain object (or left out); got a Map of 1', 'options']);
+    // a Date where a string is wanted keeps the schema's own words
+    expect(refused({ ...base, preferences: { openingConditions: { state: 'OPEN', atTime: new Date(0) } } })[1]).toBe('preferences.openingConditions.atTime');
+    expect(() => engine.find(new Map([['q', 'a']]) as never)).toThrow('params must be a plain object; got a Map of 1');
+    // an object without a prototype is JSON's data too
+    const bare = Object.assign(Object.create(null) as object, { establishmentFilters: ['pub'], nonCompromise: ['establishmentFilters'] });
+    expect(engine.search({ ...base, preferences: bare } as never, { now: 0 }).establishments.map((e) => e.id)).toEqual(['a']);
+    expect(() => createEngine(new Set() as never)).toThrow('createEngine expects an array of venue records; got a Set of 0 (spread it into one: [...records])');
+  });
+
   it('a Date, a Set and a Map are described as what they are', () => {
     expect(describeValue(new Date(Date.UTC(2026, 10, 29, 20)))).toBe('a Date (2026-11-29T20:00:00.000Z)');
     expect(describeValue(new Date(Number.NaN))).toBe('a Date (invalid)');
