@@ -143,6 +143,24 @@ function hoursFor(value: string, ctx: MapContext): OpeningHoursConversion {
   return conv;
 }
 
+/**
+ * The tag saying a venue no longer trades, or undefined: `disused=yes`, or a
+ * `disused:amenity` with no live `amenity` (the venue is gone; a live `amenity` beside it
+ * means the place reopened, as two London pubs tagged `amenity=pub` + `disused:amenity=pub`).
+ */
+function disusedTag(tags: Readonly<Record<string, string>>): string | undefined {
+  if (tags.disused === 'yes') return 'disused=yes';
+  const was = tags['disused:amenity'];
+  if (was !== undefined && tags.amenity === undefined) return `disused:amenity=${was}`;
+  return undefined;
+}
+
+/** `opening_hours=closed` or `off` (any case, trimmed): closed every day of the week, not a venue one can visit. */
+function closedAllWeek(value: string | undefined): boolean {
+  const v = value?.trim().toLowerCase();
+  return v === 'closed' || v === 'off';
+}
+
 /** Maps one OSM element to a venue record, or says why it is not one. */
 export function osmElementToVenue(el: OsmElement, ctx: MapContext): MapOutcome {
   const { tags } = el;
@@ -160,6 +178,9 @@ export function osmElementToVenue(el: OsmElement, ctx: MapContext): MapOutcome {
   }
   // shop=vacant: the premises stand empty (a venue that closed, whose amenity Veggiekarte still shows).
   if (tags.shop === 'vacant') return { ok: false, reason: 'vacant', detail: `amenity=${tags.amenity ?? '?'}` };
+  const disused = disusedTag(tags);
+  if (disused !== undefined) return { ok: false, reason: 'disused', detail: disused };
+  if (closedAllWeek(tags.opening_hours)) return { ok: false, reason: 'closed_all_week', detail: `opening_hours=${tags.opening_hours?.trim()}` };
   const name = text(tags, 'name', 'name:en', 'brand');
   if (name === undefined) return { ok: false, reason: 'missing_name', detail: `amenity=${tags.amenity ?? tags.shop}` };
 

@@ -82,15 +82,16 @@ const skipCounts = (report: ImportReport) => Object.fromEntries([...report.skipR
 describe.skipIf(!present)('real data: every file imports, counts add up, output validates and loads', () => {
   const expected: Array<[string, { read: number; written: number; derived: number; skips: Record<string, number> }]> = [
     // 3,070 features; 4 site-relation member ways without amenity; 12 pubs without a name;
-    // relation/8757463 (The Sussex Arms) built from its two members.
-    ['osm-london-pubs/london_pubs_overpass_2024-11-25.geojson', { read: 3070, written: 3055, derived: 1, skips: { missing_name: 12, site_relation_member: 4 } }],
-    ['osm-london-pubs/london_pubs_points.ndjson', { read: 3067, written: 3055, derived: 0, skips: { missing_name: 12 } }],
+    // relation/8757463 (The Sussex Arms) built from its two members; 3 disused=yes, 4 opening_hours=closed (audit 62d finding 2).
+    ['osm-london-pubs/london_pubs_overpass_2024-11-25.geojson', { read: 3070, written: 3048, derived: 1, skips: { missing_name: 12, site_relation_member: 4, disused: 3, closed_all_week: 4 } }],
+    ['osm-london-pubs/london_pubs_points.ndjson', { read: 3067, written: 3048, derived: 0, skips: { missing_name: 12, disused: 3, closed_all_week: 4 } }],
     // 1 shop=vacant (an empty unit still tagged as the restaurant it was)
     ['osm-isle-of-man-food-drink/iom_food_and_drink_overpass.geojson', { read: 362, written: 352, derived: 0, skips: { missing_name: 9, vacant: 1 } }],
     // icons that are not places to eat or drink: 52, plus 59 maki_star-stroked shops of which 3 are pastry shops (kept as bakery);
     // 5 places to eat whose name Veggiekarte made up from the OSM id ("node 255601157", SOURCE.md: OSM has none);
-    // 3 restaurants and take-aways tagged shop=vacant (6 in the file; the other 3 are not places to eat).
-    ['osm-veggie-gb/veggiekarte_gb_2022-12-02.geojson', { read: 3638, written: 3522, derived: 0, skips: { not_food_or_drink: 108, missing_name: 5, vacant: 3 } }],
+    // 3 restaurants and take-aways tagged shop=vacant (6 in the file; the other 3 are not places to eat);
+    // 9 places to eat with opening_hours closed (6) or off (3).
+    ['osm-veggie-gb/veggiekarte_gb_2022-12-02.geojson', { read: 3638, written: 3513, derived: 0, skips: { not_food_or_drink: 108, missing_name: 5, vacant: 3, closed_all_week: 9 } }],
     // 33,461 rows, 31,832 with coordinates, 7 of them geocoded far outside London.
     ['fhrs-london/fhrs_london_food_drink_2021-08-19.csv', { read: 33461, written: 31825, derived: 0, skips: { missing_coordinates: 1629, far_from_local_authority: 7 } }],
   ];

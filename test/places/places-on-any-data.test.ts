@@ -62,7 +62,7 @@ describe.skipIf(!hasShared(LONDON_PUBS))('issue 14: place names on the OSM Londo
 
   beforeAll(async () => {
     const { records } = await collectRun(importOsm(sharedFile(LONDON_PUBS)));
-    expect(records.length).toBe(3055);
+    expect(records.length).toBe(3048);
     withAddresses = createEngine(records);
     withoutAddresses = createEngine(
       records.map((r) => {
