@@ -32,8 +32,8 @@ export interface OvertureImportOptions extends ImportOptions {
   readonly country?: string;
 }
 
-/** The columns the mapping reads (those a file has; `open` and other extras are ignored). */
-const COLUMNS = ['id', 'geometry', 'bbox', 'names', 'categories', 'taxonomy', 'basic_category', 'confidence', 'websites', 'socials', 'emails', 'phones', 'brand', 'addresses'];
+/** The columns the mapping reads (those a file has; `open` and other extras are ignored; `operating_status` is optional). */
+const COLUMNS = ['id', 'geometry', 'bbox', 'names', 'categories', 'taxonomy', 'basic_category', 'confidence', 'operating_status', 'websites', 'socials', 'emails', 'phones', 'brand', 'addresses'];
 
 interface ParquetInput {
   readonly path: string;

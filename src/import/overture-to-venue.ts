@@ -28,6 +28,13 @@ export interface OverturePlaceFilter {
 
 export const DEFAULT_MIN_CONFIDENCE = 0.5;
 
+/**
+ * Overture's `operating_status` values of a place one cannot visit; each is its own skip
+ * reason. `open`, null, an absent column (older releases, the bundled sample) and any other
+ * value import the place.
+ */
+const CLOSED_STATUSES: ReadonlySet<string> = new Set(['permanently_closed', 'temporarily_closed']);
+
 const MAX_TEXT = 2000;
 const MAX_LIST_ITEM = 200;
 const WIKIDATA_ID = /^Q[0-9]+$/;
@@ -174,6 +181,8 @@ export function overturePlaceToVenue(row: OverturePlace, filter: OverturePlaceFi
   const { primary, alternates } = categoryWords(row);
   const kind = placeKind(primary, alternates);
   if (kind === undefined) return { ok: false, reason: 'not_food_or_drink', detail: primary[0] ?? 'no category' };
+  const status = text(row.operating_status);
+  if (status !== undefined && CLOSED_STATUSES.has(status)) return { ok: false, reason: status, detail: kind.word };
   const confidence = row.confidence;
   if (typeof confidence === 'number' && confidence < filter.minConfidence) {
     return { ok: false, reason: 'low_confidence', detail: confidence.toFixed(2) };
