@@ -4,8 +4,23 @@
  * rows, such as an OSM site relation built from its member ways).
  */
 
-/** How many skip examples are kept per reason. */
+/** How many skip examples are kept per reason (the short form, on stderr). */
 export const EXAMPLES_PER_REASON = 5;
+
+/**
+ * How many skipped records `skippedRecords` lists at most (about 150 MB). Every skip of the
+ * real extracts is listed; the bound keeps a whole Overture release (tens of millions of
+ * rows, most of them not food or drink) from filling memory, and `skippedRecordsComplete`
+ * says when it was reached.
+ */
+export const MAX_LISTED_SKIPS = 1_000_000;
+
+/** One skipped input record: its source id (`node/123`, `fhrs:456`, `line 7`), the reason and a detail. */
+export interface SkippedRecord {
+  reason: string;
+  ref: string;
+  detail?: string;
+}
 
 export interface SkipGroup {
   count: number;
@@ -22,6 +37,10 @@ export interface ImportReportJson {
   skipReasons: Record<string, SkipGroup>;
   /** Other counts worth knowing (opening-hours outcomes, tags not recorded, ...). */
   counters: Record<string, number>;
+  /** Every skipped record in input order (the first MAX_LISTED_SKIPS); `examples` above are their first five per reason. */
+  skippedRecords: SkippedRecord[];
+  /** False when more records were skipped than MAX_LISTED_SKIPS (the counts stay exact). */
+  skippedRecordsComplete: boolean;
 }
 
 export class ImportReport {
@@ -30,8 +49,14 @@ export class ImportReport {
   derived = 0;
   readonly skipReasons = new Map<string, SkipGroup>();
   readonly counters = new Map<string, number>();
+  /** Invariant: the first `min(skipped, maxListed)` skips, in the order they were reported. */
+  readonly skippedRecords: SkippedRecord[] = [];
 
-  constructor(readonly source: string) {}
+  /** `maxListed`: how many skipped records to list (tests lower it). */
+  constructor(
+    readonly source: string,
+    private readonly maxListed = MAX_LISTED_SKIPS,
+  ) {}
 
   get skipped(): number {
     let n = 0;
@@ -47,6 +72,7 @@ export class ImportReport {
     }
     group.count++;
     if (group.examples.length < EXAMPLES_PER_REASON) group.examples.push(detail ? `${ref} (${detail})` : ref);
+    if (this.skippedRecords.length < this.maxListed) this.skippedRecords.push(detail ? { reason, ref, detail } : { reason, ref });
   }
 
   count(counter: string, n = 1): void {
@@ -73,10 +99,12 @@ export class ImportReport {
       skipped: this.skipped,
       skipReasons: Object.fromEntries(sortByCount(this.skipReasons)),
       counters: Object.fromEntries(sortByCount(this.counters)),
+      skippedRecords: [...this.skippedRecords],
+      skippedRecordsComplete: this.skippedRecords.length === this.skipped,
     };
   }
 
-  /** Plain-text report for a terminal. */
+  /** Plain-text report for a terminal: five examples per reason, the rest only counted (toJSON lists every one). */
   format(): string {
     const j = this.toJSON();
     const lines = [
@@ -84,7 +112,8 @@ export class ImportReport {
         (j.derived > 0 ? `, derived ${j.derived}` : ''),
     ];
     for (const [reason, g] of Object.entries(j.skipReasons)) {
-      lines.push(`  skipped ${g.count} ${reason}: ${g.examples.join('; ')}${g.count > g.examples.length ? '; ...' : ''}`);
+      const more = g.count - g.examples.length;
+      lines.push(`  skipped ${g.count} ${reason}: ${g.examples.join('; ')}${more > 0 ? `; and ${more} more (all listed by --report-json)` : ''}`);
     }
     for (const [name, n] of Object.entries(j.counters)) lines.push(`  ${name}: ${n}`);
     return lines.join('\n');

@@ -2,7 +2,7 @@
 export { importOsm, importOsmRows, collectRun, type ImportOptions, type ImportRun } from './osm-import.js';
 export { importFhrs, importFhrsRows, type FhrsImportOptions } from './fhrs-import.js';
 export { mergeVenues, fillGaps } from './merge.js';
-export { ImportReport, type ImportReportJson, type SkipGroup } from './import-report.js';
+export { ImportReport, type ImportReportJson, type SkipGroup, type SkippedRecord } from './import-report.js';
 export {
   convertOsmOpeningHours,
   type OpeningHoursConversion,
