@@ -1,5 +1,6 @@
 import { distanceMeters } from '../geo/distance.js';
 import type { VenueRecord } from '../schema/venue.js';
+import { cleanText } from './clean-text.js';
 import type { MapOutcome } from './osm-to-venue.js';
 
 /**
@@ -35,7 +36,7 @@ function cell(row: FhrsRow, column: string): string | undefined {
 export function formatFhrsAddress(row: FhrsRow): string | undefined {
   const parts: string[] = [];
   for (const c of ADDRESS_COLUMNS) {
-    const v = cell(row, c);
+    const v = cleanText(row[c]);
     if (v && !parts.includes(v)) parts.push(v);
   }
   return parts.length > 0 ? parts.join(', ') : undefined;
@@ -62,7 +63,7 @@ export function fhrsRowToVenue(row: FhrsRow): MapOutcome {
   const type = cell(row, 'BusinessType') ?? '';
   const kind = FHRS_BUSINESS_GENRE[type];
   if (!kind) return { ok: false, reason: 'unsupported_business_type', detail: type || 'empty' };
-  const name = cell(row, 'BusinessName');
+  const name = cleanText(row.BusinessName);
   if (!name) return { ok: false, reason: 'missing_name' };
   const point = fhrsPoint(row);
   if ('reason' in point) return { ok: false, reason: point.reason, ...(point.detail ? { detail: point.detail } : {}) };

@@ -1,4 +1,5 @@
 import type { VenueRecord } from '../schema/venue.js';
+import { cleanText } from './clean-text.js';
 import type { ImportReport } from './import-report.js';
 import type { LatLon } from './osm-geometry.js';
 import { convertOsmOpeningHours, type OpeningHoursConversion } from './osm-opening-hours.js';
@@ -47,6 +48,15 @@ function text(tags: Readonly<Record<string, string>>, ...keys: string[]): string
   return undefined;
 }
 
+/** The first of the keys with a name left after cleanText (a name of zero-width spaces is none). */
+function nameText(tags: Readonly<Record<string, string>>, ...keys: string[]): string | undefined {
+  for (const k of keys) {
+    const v = cleanText(tags[k]);
+    if (v) return v;
+  }
+  return undefined;
+}
+
 /** First entry of an OSM `;`-separated list (`phone=+44 1;+44 2`). */
 function firstOfList(v: string | undefined): string | undefined {
   return v?.split(';')[0]?.trim() || undefined;
@@ -73,7 +83,7 @@ export function cuisineGenres(cuisine: string | undefined, primary: string | und
 
 /** `addr:*` to one line: `housename, housenumber street, suburb, city postcode` (UK order). */
 export function formatOsmAddress(tags: Readonly<Record<string, string>>): string | undefined {
-  const t = (k: string): string | undefined => tags[k]?.trim() || undefined;
+  const t = (k: string): string | undefined => cleanText(tags[k]);
   const street = t('addr:street') ?? t('addr:place');
   const number = t('addr:housenumber');
   const streetLine = street ? (number ? `${number} ${street}` : street) : number;
@@ -181,7 +191,7 @@ export function osmElementToVenue(el: OsmElement, ctx: MapContext): MapOutcome {
   const disused = disusedTag(tags);
   if (disused !== undefined) return { ok: false, reason: 'disused', detail: disused };
   if (closedAllWeek(tags.opening_hours)) return { ok: false, reason: 'closed_all_week', detail: `opening_hours=${tags.opening_hours?.trim()}` };
-  const name = text(tags, 'name', 'name:en', 'brand');
+  const name = nameText(tags, 'name', 'name:en', 'brand');
   if (name === undefined) return { ok: false, reason: 'missing_name', detail: `amenity=${tags.amenity ?? tags.shop}` };
 
   const osmRef = `${el.type}/${el.id}`;

@@ -1,6 +1,7 @@
 import type { Geometry } from 'geojson';
 import { wkbToGeojson } from 'hyparquet/src/wkb.js';
 import type { VenueRecord } from '../schema/venue.js';
+import { cleanText } from './clean-text.js';
 import { representativePoint, type LatLon } from './osm-geometry.js';
 import type { MapOutcome } from './osm-to-venue.js';
 import { ALCOHOL_GENRES, COCKTAIL_WORDS, FOOD_GENRES, FOOD_AND_DRINK_ROOTS, categoryMeaning, type CategoryMeaning } from './overture-vocabulary.js';
@@ -134,7 +135,7 @@ export function formatOvertureAddress(addresses: unknown): string | undefined {
   const a = addresses.find(isObject);
   if (a === undefined) return undefined;
   const regionLine = [text(a.region), text(a.postcode)].filter(Boolean).join(' ') || undefined;
-  const parts = [text(a.freeform), text(a.locality), regionLine, text(a.country)].filter((p): p is string => !!p);
+  const parts = [text(a.freeform), text(a.locality), regionLine, text(a.country)].map(cleanText).filter((p): p is string => !!p);
   const unique = parts.filter((p, i) => parts.indexOf(p) === i);
   return unique.length > 0 ? unique.join(', ').slice(0, MAX_TEXT) : undefined;
 }
@@ -188,7 +189,7 @@ export function overturePlaceToVenue(row: OverturePlace, filter: OverturePlaceFi
     return { ok: false, reason: 'low_confidence', detail: confidence.toFixed(2) };
   }
   const names = row.names;
-  const name = isObject(names) ? text(names.primary) : undefined;
+  const name = isObject(names) ? cleanText(text(names.primary)) : undefined;
   if (name === undefined) return { ok: false, reason: 'missing_name', detail: kind.word };
   const id = text(row.id);
   if (id === undefined) return { ok: false, reason: 'missing_id' };
