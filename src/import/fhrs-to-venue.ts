@@ -1,6 +1,7 @@
 import { distanceMeters } from '../geo/distance.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { cleanText } from './clean-text.js';
+import { isNullIsland, NULL_ISLAND_REASON } from './null-island.js';
 import type { MapOutcome } from './osm-to-venue.js';
 
 /**
@@ -51,9 +52,10 @@ export function fhrsPoint(row: FhrsRow): { lat: number; lon: number } | { reason
   if (!DECIMAL.test(latText) || !DECIMAL.test(lonText)) return { reason: 'bad_coordinates', detail: `${latText},${lonText}` };
   const lat = Number(latText);
   const lon = Number(lonText);
-  if (!Number.isFinite(lat) || !Number.isFinite(lon) || Math.abs(lat) > 90 || Math.abs(lon) > 180 || (lat === 0 && lon === 0)) {
+  if (!Number.isFinite(lat) || !Number.isFinite(lon) || Math.abs(lat) > 90 || Math.abs(lon) > 180) {
     return { reason: 'bad_coordinates', detail: `${latText},${lonText}` };
   }
+  if (isNullIsland(lat, lon)) return { reason: NULL_ISLAND_REASON, detail: `${latText},${lonText}` };
   return { lat, lon };
 }
 

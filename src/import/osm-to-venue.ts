@@ -1,6 +1,7 @@
 import type { VenueRecord } from '../schema/venue.js';
 import { cleanText } from './clean-text.js';
 import type { ImportReport } from './import-report.js';
+import { isNullIsland, NULL_ISLAND_REASON } from './null-island.js';
 import type { LatLon } from './osm-geometry.js';
 import { convertOsmOpeningHours, type OpeningHoursConversion } from './osm-opening-hours.js';
 import {
@@ -175,6 +176,7 @@ function closedAllWeek(value: string | undefined): boolean {
 export function osmElementToVenue(el: OsmElement, ctx: MapContext): MapOutcome {
   const { tags } = el;
   const { report } = ctx;
+  if (isNullIsland(el.point.lat, el.point.lon)) return { ok: false, reason: NULL_ISLAND_REASON, detail: '0,0' };
   const genre = genreOf(tags);
   if (genre === undefined) {
     const what = tags.amenity

@@ -2,6 +2,7 @@ import type { Geometry } from 'geojson';
 import { wkbToGeojson } from 'hyparquet/src/wkb.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { cleanText } from './clean-text.js';
+import { isNullIsland, NULL_ISLAND_REASON } from './null-island.js';
 import { representativePoint, type LatLon } from './osm-geometry.js';
 import type { MapOutcome } from './osm-to-venue.js';
 import { ALCOHOL_GENRES, COCKTAIL_WORDS, FOOD_GENRES, FOOD_AND_DRINK_ROOTS, categoryMeaning, type CategoryMeaning } from './overture-vocabulary.js';
@@ -174,6 +175,7 @@ function brandOf(row: OverturePlace): { name?: string; wikidata?: string } {
 export function overturePlaceToVenue(row: OverturePlace, filter: OverturePlaceFilter): MapOutcome {
   const point = overturePoint(row);
   if (point === undefined) return { ok: false, reason: 'bad_geometry' };
+  if (isNullIsland(point.lat, point.lon)) return { ok: false, reason: NULL_ISLAND_REASON, detail: '0,0' };
   if (filter.bbox !== undefined && !inLonLatBox(point.lat, point.lon, filter.bbox)) return { ok: false, reason: 'outside_bbox' };
   if (filter.country !== undefined) {
     const country = overtureCountry(row);
