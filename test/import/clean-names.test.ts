@@ -9,7 +9,7 @@ import { collectRun, importFhrs, importOsm, importOverture } from '../../src/imp
 /**
  * Audit 62d finding 8: names and addresses from every importer lose control and format
  * characters (a newline or tab is a space), whitespace runs are one space, trimmed; the
- * bidi marks LRM/RLM/ALM are kept. Expected strings are written by hand, code points spelt out.
+ * joiners (ZWNJ, ZWJ) and the bidi marks LRM/RLM/ALM are kept. Expected strings are written by hand, code points spelt out.
  */
 const dir = mkdtempSync(join(tmpdir(), 'venue-clean-names-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,7 +24,10 @@ describe('cleanText: the one rule (audit 62d finding 8)', () => {
   it.each([
     ['Red\nLion' + ZWSP, 'Red Lion'],
     ['  The\t\tAnchor \r\n', 'The Anchor'],
-    [BOM + 'Caf\u00E9' + ZWJ + ' Nero', 'Caf\u00E9 Nero'],
+    [BOM + 'Caf\u00E9' + ZWSP + ' Nero', 'Caf\u00E9 Nero'],
+    // spelling, kept: a Persian non-joiner (می‌خانه), an emoji sequence held by joiners
+    ['\u0645\u06CC\u200C\u062E\u0627\u0646\u0647', '\u0645\u06CC\u200C\u062E\u0627\u0646\u0647'],
+    ['Pub \u{1F468}' + ZWJ + '\u{1F373}', 'Pub \u{1F468}' + ZWJ + '\u{1F373}'],
     ['Cafe\u0301 \u00A0 Ne\u0301ro', 'Cafe\u0301 Ne\u0301ro'], // NFD accents kept, no-break space collapsed
     ['Bell\u0000\u0007 Inn\u00AD', 'Bell Inn'],
     [RLO + 'nuB' + '\u202C', 'nuB'],
