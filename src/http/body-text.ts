@@ -23,7 +23,9 @@ function charsetsOf(contentType: string): string[] {
   while (at >= 0 && at < contentType.length) {
     const eq = contentType.indexOf('=', at + 1);
     if (eq < 0) break;
-    const name = contentType.slice(at + 1, eq).trim().toLowerCase();
+    // the name after the last `;` before the `=`: empty parameters (`;;`) and ones without a value come before it
+    const segment = contentType.slice(at + 1, eq);
+    const name = segment.slice(segment.lastIndexOf(';') + 1).trim().toLowerCase();
     let value = '';
     let end = eq + 1;
     while (end < contentType.length && (contentType[end] === ' ' || contentType[end] === '\t')) end++;

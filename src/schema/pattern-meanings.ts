@@ -12,7 +12,7 @@
 export const UTC_TIMESTAMP_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\\.[0-9]{1,9})?)?(?:[Zz]|[+-]00:?00)$';
 
 /** What UTC_TIMESTAMP_PATTERN and parseUtcTimestamp accept, in words. */
-export const UTC_TIMESTAMP_MEANING = 'an ISO 8601 UTC timestamp such as "2026-11-21T20:00:00Z"';
+export const UTC_TIMESTAMP_MEANING = 'an ISO 8601 UTC timestamp in the years 100 to 9999, such as "2026-11-21T20:00:00Z"';
 
 const MEANINGS: ReadonlyMap<string, string> = new Map([[UTC_TIMESTAMP_PATTERN, UTC_TIMESTAMP_MEANING]]);
 

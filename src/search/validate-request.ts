@@ -5,6 +5,7 @@ import { VenueSearchError, describeValue } from '../errors.js';
 import { firstSchemaError } from '../schema/character-count.js';
 import { UTC_TIMESTAMP_MEANING, patternMeaning } from '../schema/pattern-meanings.js';
 import { MAX_WEIGHT, MIN_POSITIVE_WEIGHT, maximumNote } from '../schema/search-limits.js';
+import { isSupportedInstant } from '../hours/local-clock.js';
 import { firstNonPlainObject } from '../plain-data.js';
 import { leadingIndexKeys } from './travel-object.js';
 import {
@@ -280,7 +281,8 @@ export function validateSearchBody(value: unknown): ValidBody {
   const atTime = body.preferences?.openingConditions?.atTime;
   if (atTime !== undefined) {
     atTimeMs = parseUtcTimestamp(atTime);
-    if (Number.isNaN(atTimeMs)) {
+    // the leap second ending 9999 reads as the first instant of 10000, past the clocks' years
+    if (Number.isNaN(atTimeMs) || !isSupportedInstant(atTimeMs)) {
       invalid('preferences.openingConditions.atTime', atTime, UTC_TIMESTAMP_MEANING);
     }
   }

@@ -255,6 +255,11 @@ describe('400 invalid request names the parameter', () => {
     // two charsets, one of them not UTF-8: refused, not read as the first
     const twice = await h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey, 'content-type': 'application/json; charset=utf-8; charset=latin1' }, payload: Buffer.from(JSON.stringify(searchBody), 'utf8') });
     expectEnvelope(twice, 415, 'invalid_request_error', 'unsupported_media_type');
+    // empty parameters and a parameter without a value before it (RFC 9110 5.6.6: `*( OWS ";" OWS [ parameter ] )`): still a charset (audit 62a 3)
+    for (const type of ['application/json;;charset=latin1', 'application/json; ; charset=latin1', 'application/json; foo; charset=latin1']) {
+      const refused = await h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey, 'content-type': type }, payload: Buffer.from(JSON.stringify(searchBody), 'utf8') });
+      expect(refused.statusCode, type).toBe(415);
+    }
   });
 
   it('balances range: null is not coerced (from: null -> 400 param from), unknown body field rejected, to before from rejected', async () => {

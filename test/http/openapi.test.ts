@@ -133,6 +133,11 @@ describe('the document', () => {
       ['tonight', false, false],
       ['2026-11-27T20:00:00.1234567890Z', false, false],
       ['2026-02-30T20:00:00Z', true, false],
+      // the years 100 to 9999 (docs/hours.md): the leap second ending 9999 is the first instant of 10000 (audit 62a 2)
+      ['9999-12-31T23:59:59Z', true, true],
+      ['9999-12-31T23:59:60Z', true, false],
+      ['0099-12-31T23:59:59Z', true, false],
+      ['0100-01-01T00:00:00Z', true, true],
     ];
     for (const [atTime, documented, served] of cases) {
       const body = { ...POINT, preferences: { openingConditions: { state: 'OPEN', atTime } } };
@@ -147,7 +152,7 @@ describe('the document', () => {
       expect(res.statusCode, atTime).toBe(served ? 200 : 400);
       if (!served) {
         expect(res.json().param, atTime).toBe('preferences.openingConditions.atTime');
-        expect(res.json().message, atTime).toBe(`preferences.openingConditions.atTime must be an ISO 8601 UTC timestamp such as "2026-11-21T20:00:00Z"; got ${JSON.stringify(atTime)}`);
+        expect(res.json().message, atTime).toBe(`preferences.openingConditions.atTime must be an ISO 8601 UTC timestamp in the years 100 to 9999, such as "2026-11-21T20:00:00Z"; got ${JSON.stringify(atTime)}`);
       }
     }
   });
