@@ -8,7 +8,7 @@ import type { AccountsStore } from '../accounts/accounts-store.js';
 import { chargedAnswer } from '../accounts/charged-answer.js';
 import type { BillableKind } from '../accounts/plans.js';
 import { principalOf } from './guard.js';
-import { HttpError } from './http-errors.js';
+import { ACCOUNTS_RETRY_AFTER_SECONDS, HttpError } from './http-errors.js';
 
 export async function serveCharged(
   accounts: AccountsStore,
@@ -37,7 +37,9 @@ export async function serveCharged(
   }
   if (!result.served && result.reason === 'too_late') {
     // the connection is most likely closed by now: for the log, and a client still there
-    throw new HttpError('service_unavailable', 'the accounts database took too long to charge this request, so it was not charged and not answered; retry it');
+    throw new HttpError('service_unavailable', 'the accounts database took too long to charge this request, so it was not charged and not answered; retry it', undefined, {
+      'retry-after': String(ACCOUNTS_RETRY_AFTER_SECONDS),
+    });
   }
   if (!result.served) {
     throw new HttpError('insufficient_balance', `this request costs ${result.costMicros} micro-GBP but the balance is ${result.balanceMicros} micro-GBP; top up the account`);

@@ -226,7 +226,7 @@ function chargeOutcomeUnknown(requestId: string): ErrorResponse {
 }
 
 /** Seconds a client is asked to wait before retrying while the accounts database is out of reach. */
-const ACCOUNTS_RETRY_AFTER_SECONDS = 5;
+export const ACCOUNTS_RETRY_AFTER_SECONDS = 5;
 
 /** The accounts database out of reach (isAccountsUnavailable): a 503 to retry, not "our fault" (audit 61c). */
 function accountsUnavailable(): ErrorResponse {

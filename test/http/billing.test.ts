@@ -104,6 +104,8 @@ describe('balance of exactly K finds, 2K concurrent finds', () => {
     const late = await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: key });
     expect(late.statusCode).toBe(503);
     expect(late.json()).toMatchObject({ code: 'service_unavailable', message: 'the accounts database took too long to charge this request, so it was not charged and not answered; retry it' });
+    // as every 503 of the accounts database: when to retry (audit 62a 9)
+    expect(late.headers['retry-after']).toBe('5');
     expect((await ledgerRows(h.accounts, acct.accountId)).filter((r) => r.amount_micros < 0)).toHaveLength(1);
     await h.close();
   });
