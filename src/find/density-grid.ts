@@ -21,8 +21,10 @@ const REACH_MAX_RINGS = 60;
 export class DensityGrid implements VenueDensity {
   private readonly counts = new Map<number, number>();
   private readonly boxes = new BoxList(4);
-  /** reachMeters' answer, computed at the first call (null until then, and after cells are added). */
+  /** reachMeters' answer, computed at the first call (null until then, and after the occupied cells change). */
   private reach: number | null = null;
+  /** Venues added and removed by {@link add} and {@link remove} so far (see {@link version}). */
+  private changes = 0;
 
   constructor(lat: Float64Array, lon: Float64Array) {
     for (let i = 0; i < lat.length; i++) {
@@ -40,6 +42,35 @@ export class DensityGrid implements VenueDensity {
   addCells(cells: Float64Array, counts: Uint32Array, from: number, to: number): void {
     for (let k = from; k < to; k++) this.counts.set(cells[k]!, counts[k]!);
     this.reach = null;
+  }
+
+  /**
+   * Changes with every {@link add} and {@link remove} (a live engine's grid follows its
+   * records): whoever keeps answers computed from the grid compares it (VenueDensity.version).
+   */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** Counts one more venue at (lat, lon), degrees. */
+  add(lat: number, lon: number): void {
+    const key = cellKey(lat, lon);
+    const n = this.counts.get(key) ?? 0;
+    this.counts.set(key, n + 1);
+    if (n === 0) this.reach = null; // a cell newly occupied: the reach reads the occupied cells only
+    this.changes++;
+  }
+
+  /** Takes out one venue counted at (lat, lon) before. */
+  remove(lat: number, lon: number): void {
+    const key = cellKey(lat, lon);
+    const n = this.counts.get(key) ?? 0;
+    if (n === 0) throw new RangeError(`density grid: no venue counted at ${lat}, ${lon} to remove`);
+    if (n === 1) {
+      this.counts.delete(key);
+      this.reach = null;
+    } else this.counts.set(key, n - 1);
+    this.changes++;
   }
 
   /** The occupied cells and their venue counts, in the Map's order (for a snapshot). */

@@ -3,7 +3,7 @@ import { isOpenAt } from '../details/open-now.js';
 import { LocalFrame, localFrameHolds } from '../geo/distance.js';
 import { createDefaultPlaceResolver } from '../places/default-resolver.js';
 import { gazetteerCountriesFor } from '../places/gazetteer-countries.js';
-import type { PlaceResolver, ResolvedPlace } from '../places/place-resolver.js';
+import type { PlaceResolver, ResolvedPlace, VenueDensity } from '../places/place-resolver.js';
 import { UnknownPlaceError } from '../places/unknown-place-error.js';
 import type { FindEstablishment, FindResponse } from '../schema/find.js';
 import { HitBuffer } from '../spatial/hit-buffer.js';
@@ -102,17 +102,24 @@ export class FindService {
   }
 
   /**
-   * Resolves a place name with the configured resolver, telling it where the venues are
-   * (the density grid). Unknown: throws `unknown_place` (UnknownPlaceError) naming it and
-   * offering the resolver's suggestions.
+   * Resolves a place name with the configured resolver (or `resolver`: a live engine's
+   * default resolver of another gazetteer, its current venues' own), telling it where the
+   * venues are (`venues`: this store's density grid, or a live engine's grid of its current
+   * records). Unknown: throws `unknown_place` (UnknownPlaceError) naming it and offering the
+   * resolver's suggestions.
    */
-  resolvePlace(name: string): ResolvedPlace {
+  resolvePlace(name: string, venues: VenueDensity = this.density, resolver: PlaceResolver | null = this.resolver()): ResolvedPlace {
+    const place = resolver?.resolve(name, venues) ?? null;
+    if (place === null) throw new UnknownPlaceError(name, resolver?.suggest?.(name, MAX_PLACE_SUGGESTIONS, venues) ?? []);
+    return place;
+  }
+
+  /** The configured place resolver, made at the first call (null: place names disabled). */
+  private resolver(): PlaceResolver | null {
     if (this.places === null && this.placesSource !== undefined && this.placesSource !== null) {
       this.places = typeof this.placesSource === 'function' ? this.placesSource() : this.placesSource;
     }
-    const place = this.places?.resolve(name, this.density) ?? null;
-    if (place === null) throw new UnknownPlaceError(name, this.places?.suggest?.(name, MAX_PLACE_SUGGESTIONS, this.density) ?? []);
-    return place;
+    return this.places;
   }
 
   /** GET /v1/find. `nowMs` (UTC ms) is the instant `isOpen` is computed for. */

@@ -2,7 +2,9 @@ import { DetailsService } from '../details/details.js';
 import type { Engine } from '../engine.js';
 import { describeValue, VenueSearchError } from '../errors.js';
 import { checkFindParams, type FindParams } from '../find/find-params.js';
-import { findCentre, findEstablishment, findResponse, type FoundVenues } from '../find/find.js';
+import { findCentre, findEstablishment, findResponse, type FindService, type FoundVenues } from '../find/find.js';
+import { createDefaultPlaceResolver } from '../places/default-resolver.js';
+import type { PlaceResolver, ResolvedPlace } from '../places/place-resolver.js';
 import type { FindEstablishment, FindResponse } from '../schema/find.js';
 import type { SearchEstablishment, SearchHint, SearchResponse } from '../schema/search.js';
 import type { VenueRecord } from '../schema/venue.js';
@@ -15,6 +17,7 @@ import { LearntPlaces } from '../places/learnt-places.js';
 import { BASE_FOLD, foldSides, type FoldedBase, type FoldSide } from './fold-sides.js';
 import { LivePlaces, type AddressedVenue } from './live-places.js';
 import { LiveWords } from './live-words.js';
+import { LiveVenueSpread } from './live-venue-spread.js';
 import type { Tombstones } from '../spatial/tombstones.js';
 import { PickedFields } from '../store/picked-fields.js';
 import type { VenueStore } from '../store/venue-store.js';
@@ -118,6 +121,10 @@ export class LiveChanges {
   private livePlaces: LivePlaces | null = null;
   /** The current records' one-degree cells, for the swapped-coordinates hint: counted at the first empty answer, then kept (null: not yet). */
   private occupied: LiveOccupiedCells | null = null;
+  /** Where the current records are, for place names (density grid, gazetteer countries): built at the first find naming a place, then kept (null: not yet). */
+  private spread: LiveVenueSpread | null = null;
+  /** The default place resolver of the current records' gazetteer countries when they are not the base's (made at the first need). */
+  private otherResolver: PlaceResolver | null = null;
   private readonly build: RunBuilders;
   /** The merged page's bound shared by the sides' nearest-first walks (per search; reused). */
   private readonly pageBound = new WorstOfBest();
@@ -315,16 +322,21 @@ export class LiveChanges {
         if (venue !== null) places.remove(venue);
       }
     }
-    const occupied = this.occupied;
+    const { occupied, spread } = this;
     for (const w of hide) {
       const side = this.sides[w.side]!;
       if (side.hidden[w.index] === 0) {
         side.live--;
-        occupied?.remove(side.engine.store.lat[w.index]!, side.engine.store.lon[w.index]!);
+        const { lat, lon } = side.engine.store;
+        occupied?.remove(lat[w.index]!, lon[w.index]!);
+        spread?.remove(lat[w.index]!, lon[w.index]!);
       }
       side.tombstones.hide(w.index);
     }
-    if (occupied !== null) for (const r of added) occupied.add(r.location.coordinates[0], r.location.coordinates[1]);
+    for (const r of added) {
+      occupied?.add(r.location.coordinates[0], r.location.coordinates[1]);
+      spread?.add(r.location.coordinates[0], r.location.coordinates[1]);
+    }
     const sides = this.sides.slice(0, keep);
     if (run !== null) sides.push(run);
     this.sides = sides.filter((side, s) => s === 0 || side.live > 0);
@@ -375,6 +387,23 @@ export class LiveChanges {
     return occupied;
   }
 
+  /**
+   * A place name resolved as an engine built from the current records would: the places of
+   * one name chosen, and the suggestions ordered, by where the current venues are, with the
+   * gazetteer of their countries (see {@link spread}). `finder`: the base's.
+   */
+  private resolvePlace(finder: FindService, name: string): ResolvedPlace {
+    const spread = (this.spread ??= new LiveVenueSpread(
+      this.sides.map((side) => ({ store: side.engine.store, hidden: side.hidden })),
+      finder.density,
+    ));
+    const countries = spread.countries();
+    // the base's resolver has the base's countries; a user's resolver keeps its own choice
+    if (!this.base.hasDefaultPlaces || sameCountries(countries, spread.baseCountries)) return finder.resolvePlace(name, spread.grid);
+    if (this.otherResolver === null) this.otherResolver = createDefaultPlaceResolver(this.base.learntPlaces(), { countries });
+    return finder.resolvePlace(name, spread.grid, this.otherResolver);
+  }
+
   /** The current records as one base, built from the sides' columns (fold-sides.ts): compaction. */
   fold(): FoldedBase {
     return foldSides(this.sides, [...this.words.words().genres], { ...BASE_FOLD, genreCounts: this.words.exactGenreCounts() });
@@ -405,7 +434,7 @@ export class LiveChanges {
     const p = checkFindParams(params);
     const finders = this.sides.map((side) => side.engine.finder());
     this.sides.forEach((side, s) => finders[s]!.hide(side.hidden));
-    const place = p.location !== null ? finders[0]!.resolvePlace(p.location) : null;
+    const place = p.location !== null ? this.resolvePlace(finders[0]!, p.location) : null;
     const centre = findCentre(p, place);
     const k = p.offset + p.limit;
     const prefixKnown = (word: string) => finders.some((f) => f.hasNamePrefix(word));
@@ -606,4 +635,9 @@ function mergedExtras(ranked: readonly RankedMatches[], empty: ReadonlyArray<Pic
     if (need !== undefined && (smallest === undefined || need < smallest)) smallest = need;
   }
   return { centre, smallestFeasibleMaxDistance: smallest, hint };
+}
+
+/** Whether two gazetteer country choices are the same (null: the world). */
+function sameCountries(a: readonly string[] | null, b: readonly string[] | null): boolean {
+  return a === b || (a !== null && b !== null && a.length === b.length && a.every((c, i) => c === b[i]));
 }

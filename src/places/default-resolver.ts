@@ -49,11 +49,13 @@ export class DefaultPlaceResolver implements PlaceResolver {
   private readonly agreeMeters: number;
   /**
    * Picks among several gazetteer candidates, by name key, for the `venues` they were made
-   * for (the data does not change under one engine; another VenueDensity clears them).
-   * Bounded by the gazetteer's names; spares the grid scan of a name far from every venue.
+   * for, at its `version` (another VenueDensity, or a new version of it: live changes,
+   * clears them). Bounded by the gazetteer's names; spares the grid scan of a name far from
+   * every venue.
    */
   private picks = new Map<string, GazetteerEntry>();
   private picksFor: VenueDensity | undefined;
+  private picksVersion: number | undefined;
   private keysByLength: Map<number, string[]> | null = null;
 
   /** `learnt`: the venues' records to learn places from, or places already learnt. */
@@ -81,7 +83,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
     if (key === '') return null;
     const learnt = this.learnt.area(key);
     if (learnt !== undefined || entries.length < 2 || venues === undefined) return this.choose(learnt, entries, venues);
-    if (this.picksFor !== venues) [this.picks, this.picksFor] = [new Map(), venues];
+    if (this.picksFor !== venues || this.picksVersion !== venues.version) [this.picks, this.picksFor, this.picksVersion] = [new Map(), venues, venues.version];
     let pick = this.picks.get(key);
     if (pick === undefined) this.picks.set(key, (pick = pickAmong(entries, venues)));
     return fromEntry(pick);

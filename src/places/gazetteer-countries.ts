@@ -22,10 +22,25 @@ const OUTSIDE_SHARE = 0.01;
  * place name is resolved, not at engine build.
  */
 export function gazetteerCountriesFor(lat: ArrayLike<number>, lon: ArrayLike<number>): readonly string[] | null {
-  const allowed = Math.floor(lat.length * OUTSIDE_SHARE);
+  const allowed = allowedOutside(lat.length);
   let outside = 0;
   for (let i = 0; i < lat.length; i++) {
-    if (!inLonLatBox(lat[i]!, lon[i]!, DEFAULT_COUNTRIES_BOX) && ++outside > allowed) return null;
+    if (outsideDefaultCountries(lat[i]!, lon[i]!) && ++outside > allowed) return null;
   }
   return DEFAULT_GAZETTEER_COUNTRIES;
+}
+
+/** {@link gazetteerCountriesFor} of `total` venues of which `outside` lie outside DEFAULT_COUNTRIES_BOX (a live engine counts them as venues come and go). */
+export function gazetteerCountriesOfCounts(outside: number, total: number): readonly string[] | null {
+  return outside > allowedOutside(total) ? null : DEFAULT_GAZETTEER_COUNTRIES;
+}
+
+/** Whether a venue at (lat, lon), degrees, counts against the default countries. */
+export function outsideDefaultCountries(lat: number, lon: number): boolean {
+  return !inLonLatBox(lat, lon, DEFAULT_COUNTRIES_BOX);
+}
+
+/** Venues of `total` that may lie outside the box with the default countries kept. */
+function allowedOutside(total: number): number {
+  return Math.floor(total * OUTSIDE_SHARE);
 }

@@ -31,6 +31,12 @@ export interface VenueDensity {
    * about the gaps between the venues' own areas. Optional; without it, 10 km.
    */
   reachMeters?(): number;
+  /**
+   * Optional; changes whenever the venues it describes change (a live engine's grid follows
+   * upserts and removes). Without it the venues are taken never to change under one object,
+   * so a resolver may keep answers computed from it.
+   */
+  readonly version?: number;
 }
 
 export interface PlaceResolver {

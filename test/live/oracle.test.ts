@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine.js';
+import type { VenueRecord } from '../../src/schema/venue.js';
 import { readSnapshot } from '../../src/snapshot/read-snapshot.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { loadFixtureVenues } from '../search/support.js';
@@ -145,6 +146,70 @@ describe('live data: upsert and remove against an engine built from scratch', ()
       rmSync(dir, { recursive: true, force: true });
     }
   }, 300_000);
+
+  it('venues upserted in the Isle of Man, far from the base, choose among places of one name as a fresh engine does: Colby, and the order of "Pele"\'s suggestions (audit 62a 8)', () => {
+    // The base: London and Leeds (there Colby is another's than the Isle of Man's); the
+    // upserts: venues around Colby and Peel, Isle of Man, without addresses (so no place is
+    // learnt from them: the gazetteer's candidates are chosen by where the venues are).
+    const start = loadFixtureVenues();
+    const at = (r: VenueRecord, k: number, lat: number, lon: number): VenueRecord => {
+      const { formattedAddress: _address, ...rest } = r;
+      return { ...rest, id: `iom-${k}`, location: { type: 'Point', coordinates: [lat + (k % 5) * 0.002, lon + (k % 3) * 0.002] } };
+    };
+    const colby = start.slice(0, 6).map((r, k) => at(r, k, 54.0967, -4.7059));
+    const peel = start.slice(6, 12).map((r, k) => at(r, 6 + k, 54.2221, -4.691));
+    for (const warm of [false, true]) {
+      const live = createEngine(start);
+      if (warm) live.warm({ forChanges: true });
+      const stream = new ChangeStream(start, 62);
+      const counts = { searches: 2, finds: 2, details: 2 };
+      const stale = () => ({ ids: stream.everId, words: STALE_WORDS, names: stream.goneNames });
+      compareWithScratch(live, [...stream.expected.values()], 62_000, stale(), counts);
+      expect(live.find({ q: 'the', location: 'Colby' }).resolvedPlace).not.toMatchObject({ Lat: 54.0967, Lon: -4.7059 });
+      const steps: Change[] = [
+        { kind: 'upsert', records: colby },
+        { kind: 'remove', ids: colby.map((r) => r.id) },
+        { kind: 'upsert', records: peel },
+        { kind: 'upsert', records: colby.slice(0, 2) },
+      ];
+      for (const [n, change] of steps.entries()) {
+        if (change.kind === 'upsert') live.upsert(change.records);
+        else live.remove(change.ids);
+        stream.apply(change);
+        compareWithScratch(live, [...stream.expected.values()], 62_001 + n, stale(), counts);
+        const colbyNow = live.find({ q: 'the', location: 'Colby' }).resolvedPlace;
+        if (n === 0) expect(colbyNow).toMatchObject({ Lat: 54.0967, Lon: -4.7059 });
+        if (n === 1) expect(colbyNow).not.toMatchObject({ Lat: 54.0967, Lon: -4.7059 });
+      }
+      live.compact();
+      compareWithScratch(live, [...stream.expected.values()], 62_009, stale(), counts);
+    }
+  });
+
+  it('venues upserted outside the British Isles (over 1 % of them) make place names read the world\'s gazetteer, as a fresh engine\'s do; removed, the British one again (audit 62a 8)', () => {
+    const start = loadFixtureVenues().slice(0, 100);
+    // Colby, Wisconsin (GeoNames 44.90997, -90.31569): outside the box, 1 venue of 101 is allowed (floor(1.01)), 2 of 102 are not
+    const wisconsin = start.slice(0, 2).map(({ formattedAddress: _address, ...r }, k): VenueRecord => ({ ...r, id: `wi-${k}`, location: { type: 'Point', coordinates: [44.91 + k * 0.001, -90.316] } }));
+    const live = createEngine(start);
+    const stream = new ChangeStream(start, 63);
+    const stale = () => ({ ids: stream.everId, words: STALE_WORDS, names: stream.goneNames });
+    const counts = { searches: 2, finds: 2, details: 2 };
+    const inWisconsin = () => live.find({ q: 'the', location: 'Colby' }).resolvedPlace?.Lat === 44.90997;
+    expect(inWisconsin()).toBe(false); // a British Colby
+    const steps: Change[] = [
+      { kind: 'upsert', records: wisconsin.slice(0, 1) },
+      { kind: 'upsert', records: wisconsin.slice(1) },
+      { kind: 'remove', ids: ['wi-0'] },
+    ];
+    const wisconsinAfter = [false, true, false];
+    for (const [n, change] of steps.entries()) {
+      if (change.kind === 'upsert') live.upsert(change.records);
+      else live.remove(change.ids);
+      stream.apply(change);
+      compareWithScratch(live, [...stream.expected.values()], 63_001 + n, stale(), counts);
+      expect(inWisconsin(), `after step ${n}`).toBe(wisconsinAfter[n]);
+    }
+  });
 
   it('a base without genre counts (a snapshot written before they were kept) counts each genre word when one of its venues goes', () => {
     const start = loadFixtureVenues();
