@@ -9,7 +9,7 @@
  * (it was never acknowledged). A bad line before the last is damage, not a crash: reading
  * refuses the file, naming the line.
  */
-import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -58,6 +58,30 @@ export function readLog(path: string): { entries: LogEntry[]; goodBytes: number;
     at = end + 1;
   }
   return { entries, goodBytes: bytes.length, tornBytes: 0, tornWhole: false };
+}
+
+/**
+ * The seq of the log's first line, read from its first bytes alone (a line starts
+ * `<crc> {"seq":n,`, logLine); undefined when there is no log, it is empty, or its start is
+ * not a line's. A log is started at seq 1 and only a compaction cuts lines from its front
+ * (ChangeLog.keepFrom), so a first seq above 1 says a compaction folded the lines before it
+ * into the base, even in a live directory that recorded no compaction (data-origin.ts).
+ */
+export function firstLoggedSeq(path: string): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const head = Buffer.alloc(64);
+    const n = readSync(fd, head, 0, head.length, 0);
+    const seq = /^[0-9a-f]{8} \{"seq":(\d+),/.exec(head.toString('latin1', 0, n))?.[1];
+    return seq === undefined ? undefined : Number(seq);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The entry of one log line (without its newline), or null when it is not a whole, intact line. */

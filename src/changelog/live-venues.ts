@@ -25,7 +25,7 @@ import { VenueSearchError } from '../errors.js';
 import type { RemoveResult, UpsertResult } from '../live/live-changes.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { restoreSnapshotInSteps } from '../snapshot/read-snapshot.js';
-import { ChangeLog, syncDirectoryAsync, type Change } from './change-log.js';
+import { ChangeLog, firstLoggedSeq, syncDirectoryAsync, type Change } from './change-log.js';
 import type { CompactionJob } from './compaction-worker.js';
 import { CompactionFailedError, Compactor, type CompactorStart } from './compactor.js';
 import { LiveDirLock } from './live-dir-lock.js';
@@ -136,13 +136,16 @@ export class LiveVenues {
 
   /**
    * The base to load: the live directory's compacted base when there is an entry at its path
-   * (a dangling link included: loading it names it missing) or the directory recorded a
-   * compaction (then a missing base is named, not replaced by --data: the changes folded into
-   * it left the change log), else --data.
+   * (a dangling link included: loading it names it missing) or a compaction happened there
+   * (then a missing base is named, not replaced by --data: the changes folded into it left
+   * the change log), else --data. A compaction happened when the directory recorded one, or
+   * when its change log starts above seq 1 (firstLoggedSeq: the lines before were cut by
+   * one; a directory compacted by a release before 2026-11-29 recorded none).
    */
   static basePath(options: Pick<LiveVenuesOptions, 'dataPath' | 'dir'>): string {
     const compacted = join(options.dir, 'base.snapshot');
-    return entryExists(compacted) || recordedCompactedBase(options.dir) ? compacted : options.dataPath;
+    const folded = () => recordedCompactedBase(options.dir) || (firstLoggedSeq(join(options.dir, 'changes.log')) ?? 1) > 1;
+    return entryExists(compacted) || folded() ? compacted : options.dataPath;
   }
 
   /** Loads the base and replays the log over it. */
@@ -154,6 +157,9 @@ export class LiveVenues {
       // while the base is --data itself, the directory records which file that is (data-origin.ts)
       if (basePath === options.dataPath) checkAndRecordDataOrigin(options.dir, options.dataPath);
       const engine = await options.load(basePath);
+      // A compacted base loaded: from now on a start without it is refused (basePath), also in
+      // a directory a release before 2026-11-29 compacted, which recorded nothing.
+      if (basePath !== options.dataPath && recordCompactedBase(options.dir)) await syncDirectoryAsync(options.dir);
       const { log, entries, tornBytes, tornWhole } = await ChangeLog.open(join(options.dir, 'changes.log'));
       applyLogged(engine, ...entries.map((e) => e.change));
       const live = new LiveVenues(engine, log, options, new Compactor(basePath, log.path, log.lastSeq), lock, tornBytes > 0 ? { batches: entries.length, tornBytes, tornWhole } : { batches: entries.length, tornBytes });
