@@ -2,7 +2,7 @@ import { closeSync, existsSync, lstatSync, openSync, readSync, statSync } from '
 import type { Writable } from 'node:stream';
 import { fileProblem } from '../data/file-problem.js';
 import { createEngineFromFile } from '../data/read-engine.js';
-import type { Engine } from '../engine.js';
+import { createEngine, type Engine } from '../engine.js';
 import { isSnapshot, readSnapshot } from '../snapshot/read-snapshot.js';
 import { MAGIC } from '../snapshot/snapshot-format.js';
 import { readSharedSnapshot, shareEngine, type SharedSnapshot } from '../snapshot/shared-snapshot.js';
@@ -38,9 +38,10 @@ function isLink(path: string): boolean {
 /**
  * Why `path`, given with --data (or, with `role` 'base', a live directory's compacted base),
  * cannot be read: missing, not a file, or not readable (one line naming it); null when it can
- * be opened for reading.
+ * be opened for reading. An empty --data file (0 bytes) is refused too, unless `noRecords`
+ * (a live-data service: see loadEngineFile); an empty base is damage, always refused.
  */
-export function dataFileProblem(path: string, role: 'data' | 'base' = 'data'): string | null {
+export function dataFileProblem(path: string, role: 'data' | 'base' = 'data', noRecords = false): string | null {
   const what = role === 'data' ? '--data' : "the live directory's compacted base";
   if (!existsSync(path)) {
     if (role === 'data') return `data file not found: ${path} (give a venues NDJSON, JSON or GeoJSON file, or a snapshot, with --data)`;
@@ -50,7 +51,7 @@ export function dataFileProblem(path: string, role: 'data' | 'base' = 'data'): s
   const stat = statSync(path);
   if (!stat.isFile()) return `${what} must be a file; ${path} is not${role === 'base' ? ' (compactions write it there: move whatever is in the way)' : ''}`;
   // as `snapshot` refuses it: an export that failed, not a data set (a live directory's base is written whole, so there it is damage)
-  if (stat.size === 0) return `${path} is empty: it holds no venue records (an empty file is a mistake, not a data set)`;
+  if (stat.size === 0 && !(noRecords && role === 'data')) return `${path} is empty: it holds no venue records (an empty file is a mistake, not a data set)`;
   try {
     closeSync(openSync(path, 'r'));
   } catch (err) {
@@ -75,9 +76,15 @@ export async function loadEngineFile(
   /** A venues file of no records is served (a live-data service to be filled by its admin routes). */
   allowNoRecords = false,
 ): Promise<{ engine: Engine; snapshot: boolean }> {
-  const problem = dataFileProblem(path);
+  const problem = dataFileProblem(path, 'data', allowNoRecords);
   if (problem !== null) fail(problem);
   const started = performance.now();
+  // No records, one rule whatever the bytes: 0 bytes (what `import` writes for no venue) as
+  // blank lines, `[]` or a FeatureCollection without features (read below).
+  if (statSync(path).size === 0) {
+    report?.write(`venue-search: read 0 venues from ${path} (an empty file) in ${secondsSince(started)}\n`);
+    return { engine: createEngine([]), snapshot: false };
+  }
   if (isSnapshotFile(path)) {
     const engine = readSnapshot(path);
     report?.write(`venue-search: loaded ${engine.size} venues from the snapshot ${path} in ${secondsSince(started)}\n`);

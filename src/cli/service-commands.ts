@@ -219,15 +219,16 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
   // --data is read unless a compaction left a base of its own: a missing or unreadable one is
   // named as such, not as a live directory that cannot be used
   const base = LiveVenues.basePath({ dataPath: options.data, dir });
-  const baseProblem = dataFileProblem(base, base === options.data ? 'data' : 'base');
+  const baseProblem = dataFileProblem(base, base === options.data ? 'data' : 'base', true);
   if (baseProblem !== null) fail(baseProblem);
   try {
     const live = await LiveVenues.open({
       dataPath: options.data,
       dir,
       ...(options.compactAfter === undefined ? {} : { compactAfter: options.compactAfter }),
-      // a live service may start with no venue, to be filled through PUT /admin/venues
-      load: async (path) => (await loadEngineFile(path, fail, loadReport(), 1, true)).engine,
+      // a live service may start from --data of no venue (any bytes saying none: 0 bytes, `[]`,
+      // blank lines), to be filled through PUT /admin/venues; its compacted base is never empty
+      load: async (path) => (await loadEngineFile(path, fail, loadReport(), 1, path === options.data)).engine,
       onCompaction: (r) =>
         process.stderr.write(`venue-search: compacted ${r.venues} venues (log up to ${r.upToSeq}) in ${Math.round(r.totalMs)} ms, swap ${r.swapMs.toFixed(1)} ms\n`),
       onCompactionFailed: (err) => process.stderr.write(`venue-search: ${err.message}\n`),

@@ -62,7 +62,9 @@ describe('venue-search import (commander, in-process)', () => {
     await expect(run(['import', 'overture', parquet, '--min-confidence', '0x1'])).rejects.toThrow("option '--min-confidence <n>' argument '0x1' is invalid");
     // a filter that keeps nothing: the run succeeds, and says the output is empty
     const fiji = await run(['import', 'overture', parquet, '--country', 'FJ', '-o', join(dir, 'fiji.ndjson')]);
-    expect(fiji.stderr).toContain('warning: no venue was written; serve and snapshot refuse a file of no venues');
+    expect(fiji.stderr).toContain(
+      'warning: no venue was written; serve and snapshot refuse a file of no venues (a live-data service, serve --admin-token-file, starts from one, to be filled through PUT /admin/venues)\n',
+    );
     await expect(run(['import', 'fhrs', csv, '--report-json', '-'])).rejects.toThrow("option '--report-json <file>' argument '-' is invalid. the report is written to a file, not to stdout (which carries the records with -o -): give a file");
     await expect(run(['import', 'overture', parquet, '--country', 'usa'])).rejects.toThrow(`option '--country <code>' argument 'usa' is invalid. must be an ISO 3166-1 alpha-2 code such as GB or FJ; got "usa"`);
   });

@@ -242,6 +242,27 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     renameSync(movedAway, compactedBase);
   }, 120_000);
 
+  it('a live service starts from the 0-byte file `import` writes for no venue, as from `[]` or blank lines: one rule for no records, whatever the bytes (audit 62a 5)', async () => {
+    const token = join(tmp, 'token-zero');
+    writeFileSync(token, 'cli-test-operator-token-0003\n');
+    const zeroBytes = join(tmp, 'no-venue.ndjson');
+    writeFileSync(zeroBytes, '');
+    const fromZero = await startLiveServer(token, join(tmp, 'live-zero'), join(tmp, 'z.sqlite'), [], zeroBytes);
+    expect(fromZero.startLines.some((l) => l.startsWith(`venue-search: read 0 venues from ${zeroBytes} (an empty file) in `))).toBe(true);
+    const put = await fetch(`${fromZero.base}/admin/venues`, {
+      method: 'PUT',
+      headers: { authorization: 'Bearer cli-test-operator-token-0003', 'content-type': 'application/x-ndjson' },
+      body: `${JSON.stringify({ id: 'first-venue', name: 'The First', location: { type: 'Point', coordinates: [51.5, -0.1] } })}\n`,
+    });
+    expect(put.status).toBe(200);
+    expect(await put.json()).toMatchObject({ inserted: 1, venues: 1 });
+    fromZero.server.kill('SIGTERM');
+    // without --admin-token-file it is still refused, as an empty file
+    const refused = await run(['serve', '--data', zeroBytes, '--port', '0', '--db', join(tmp, 'z2.sqlite')]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toBe(`venue-search: ${zeroBytes} is empty: it holds no venue records (an empty file is a mistake, not a data set)`);
+  }, 120_000);
+
   it('live-data flags without --admin-token-file are refused; changes kept beside the data but not served are named; an unusable --live-dir is one line', async () => {
     const token = join(tmp, 'token2');
     writeFileSync(token, 'cli-test-operator-token-0002\n');
