@@ -3,29 +3,30 @@
  * back-pressure. A write that fails (a full disk, a closed pipe) stops the command with one
  * line naming the output and the cause, never a stack trace or a silent exit.
  *
- * A regular file (or a path not there yet) is written under a temporary name beside it
+ * A regular file (or a path not there yet, or a link to either) is written under a temporary name beside it
  * (`<path>.<pid>.partial`: two imports to one path at once never share it) and renamed over
  * it only once whole (removed if the command is stopped by SIGINT, SIGTERM or SIGHUP), so a
  * failed import leaves no truncated file and an earlier output stays as it was (as
  * `venue-search snapshot` does). A
- * symbolic link to a regular file is written the same way at its target (the link stays a
- * link). Anything else (a named pipe, a device such as /dev/stdout or /dev/null, a link to
+ * symbolic link is written the same way at its target (the link stays a link; replaced-file.ts
+ * holds the rules both share). Anything else (a named pipe, a device such as /dev/stdout or /dev/null, a link to
  * one) is written through, as a shell redirection would: a rename would replace the pipe or
  * device node itself with a file.
  */
-import { createWriteStream, lstatSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
+import { createWriteStream, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
+import { resolve } from 'node:path';
 import { once } from 'node:events';
 import { rename } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { writeProblem } from '../data/file-problem.js';
+import { keptMode, partFileProblem, replacedFile } from '../data/replaced-file.js';
 import { VenueSearchError } from '../errors.js';
 import { STOP_SIGNALS } from './stop-signals.js';
 
 /** How a path given for output is written. */
 type OutputTarget =
-  /** written as `<file>.<pid>.partial`, then renamed to `file` (the path itself, or a link's target) */
-  | { readonly kind: 'whole'; readonly file: string }
+  /** written as `<file>.<pid>.partial` with `mode` (the replaced file's bits), then renamed to `file` (the path itself, or a link's target) */
+  | { readonly kind: 'whole'; readonly file: string; readonly mode: number | undefined }
   /** written through (a pipe or a device): what is written cannot be taken back */
   | { readonly kind: 'through' };
 
@@ -58,9 +59,8 @@ export class ImportOutput {
     const name = `${option} ${path}`;
     const target = outputTarget(path, option);
     const written = target.kind === 'whole' ? `${target.file}.${process.pid}.partial` : path;
-    // a file replaced whole keeps its permission bits (an output kept private stays so)
-    const mode = target.kind === 'whole' ? statOrNull(() => statSync(target.file))?.mode : undefined;
-    const out = createWriteStream(written, mode === undefined ? { encoding: 'utf8' } : { encoding: 'utf8', mode: mode & 0o777 });
+    const mode = target.kind === 'whole' ? target.mode : undefined;
+    const out = createWriteStream(written, mode === undefined ? { encoding: 'utf8' } : { encoding: 'utf8', mode });
     const output = new ImportOutput(out, name, option, path, target.kind === 'whole' ? { partial: written, path: target.file } : null);
     // before the file exists: a signal between its creation and the open's answer removes it too
     output.removeOnSignals();
@@ -68,9 +68,7 @@ export class ImportOutput {
       await once(out, 'open');
     } catch (err) {
       output.keepSignals();
-      // the partial file is made beside the output: a folder that cannot take it is the cause, not the output file
-      const code = (err as NodeJS.ErrnoException).code;
-      const why = target.kind === 'whole' && (code === 'EACCES' || code === 'EPERM') ? `${writeProblem(err)} in its folder ${dirname(target.file)} (the output is written beside it, then renamed in)` : writeProblem(err);
+      const why = target.kind === 'whole' ? partFileProblem(err, target.file) : writeProblem(err);
       throw new VenueSearchError('invalid_request', `cannot write ${name}: ${why}`, { param: option, value: path });
     }
     return output;
@@ -170,17 +168,13 @@ export function sameOutputFile(a: string, b: string): boolean {
 
 /** How `path` is written (see the file's comment); a folder is refused, naming the option. */
 function outputTarget(path: string, option: string): OutputTarget {
-  const entry = statOrNull(() => lstatSync(path));
-  if (entry === null || entry.isFile()) return { kind: 'whole', file: path };
-  const followed = entry.isSymbolicLink() ? statOrNull(() => statSync(path)) : entry;
-  // a dangling link: written through, creating its target as a redirection would
-  if (followed === null) return { kind: 'through' };
-  if (followed.isDirectory()) throw new VenueSearchError('invalid_request', `cannot write ${option} ${path}: it is a folder; give a file`, { param: option, value: path });
-  if (followed.isFile()) return { kind: 'whole', file: realpathSync(path) };
+  const { file, entry } = replacedFile(path);
+  if (entry === null || entry.isFile()) return { kind: 'whole', file, mode: keptMode(entry) };
+  if (entry.isDirectory()) throw new VenueSearchError('invalid_request', `cannot write ${option} ${path}: it is a folder; give a file`, { param: option, value: path });
   return { kind: 'through' };
 }
 
-/** The stat, or null when there is none to read (missing, a link loop, no permission): the open that follows names the cause. */
+/** The stat, or null when there is none to read (missing, a link loop, no permission). */
 function statOrNull(stat: () => Stats): Stats | null {
   try {
     return stat();

@@ -1,11 +1,10 @@
-import { accessSync, constants, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { statSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { InvalidArgumentError, type Command } from 'commander';
-import { writeProblem } from '../data/file-problem.js';
 import { createEngineFromFile } from '../data/read-engine.js';
 import { MAX_READ_THREADS } from '../data/read-venues.js';
 import { VenueSearchError } from '../errors.js';
+import { snapshotTarget } from '../snapshot/snapshot-target.js';
 import { writeSnapshot } from '../snapshot/write-snapshot.js';
 import { sameOutputFile } from './output-file.js';
 import { progressBar } from './progress-bar.js';
@@ -56,14 +55,8 @@ export function registerSnapshotCommand(program: Command, stderr: Writable & { i
       if (sameOutputFile(out, data)) {
         throw new VenueSearchError('invalid_request', `--out ${out} is the --data file: the snapshot would replace the venues it is built from; give another file`, { param: 'out', value: out });
       }
-      if (statSync(out, { throwIfNoEntry: false })?.isDirectory() === true) {
-        throw new VenueSearchError('invalid_request', `cannot write snapshot ${out}: it is a folder; give a file`, { param: 'out', value: out });
-      }
-      try {
-        accessSync(dirname(out), constants.W_OK);
-      } catch (err) {
-        throw new VenueSearchError('invalid_request', `cannot write snapshot ${out}: ${writeProblem(err)}`, { param: 'out', value: out });
-      }
+      // a device, a pipe or a folder at --out (or behind its link), or a folder that refuses the temporary file
+      snapshotTarget(out, 'out', 'invalid_request');
       const started = Date.now();
       const threads = options.threads ?? readThreads(1, statSync(data).size);
       const reading = progressBar(stderr, 'bytes');

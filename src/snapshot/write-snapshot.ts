@@ -2,6 +2,7 @@ import { closeSync, lstatSync, openSync, readdirSync, renameSync, rmSync, unlink
 import { basename, dirname, join } from 'node:path';
 import { createEngine, Engine } from '../engine.js';
 import { isFileError, writeProblem } from '../data/file-problem.js';
+import { partFileProblem } from '../data/replaced-file.js';
 import { checkCallOptions } from '../call-options.js';
 import { NAME_TOKENS_VERSION } from '../find/normalize-name.js';
 import { describeValue, VenueSearchError } from '../errors.js';
@@ -20,6 +21,7 @@ import {
   type SectionType,
   type SnapshotHeader,
 } from './snapshot-format.js';
+import { snapshotTarget } from './snapshot-target.js';
 import { encodeStrings } from './string-list.js';
 
 export interface SnapshotProgress {
@@ -49,7 +51,10 @@ const MAX_WRITE = 1 << 30;
  * is written under a temporary name and renamed into place, so a crash never leaves a half
  * file at `path`. The temporary file is `<path>.<pid>.part`; one left by a writer whose
  * process is gone (killed mid-write) is removed once this write is in place. Synchronous
- * I/O (a tool's job, not the engine's hot path).
+ * I/O (a tool's job, not the engine's hot path). A symbolic link at `path` is followed (its
+ * target is replaced, the link kept), a replaced file's permission bits are kept, and a path
+ * that is not a regular file (a device, a pipe, a folder) is refused before any work
+ * (snapshot-target.ts).
  *
  * Errors (`invalid_data`): a path that cannot be written; an id or name holding an unpaired
  * UTF-16 surrogate (named with its venue), which the snapshot's readers expect to be UTF-8.
@@ -58,18 +63,19 @@ export function writeSnapshot(engine: Engine, path: string, options: WriteSnapsh
   checkCallOptions(options, WRITE_SNAPSHOT_OPTIONS);
   if (!(engine instanceof Engine)) throw new VenueSearchError('invalid_request', `engine must be an engine (createEngine, readSnapshot); got ${describeValue(engine)}`, { param: 'engine', value: engine });
   if (typeof path !== 'string' || path === '') throw new VenueSearchError('invalid_request', `path must be the snapshot file to write; got ${describeValue(path)}`, { param: 'path', value: path });
+  const target = snapshotTarget(path);
   const parts = layOut(engine, options);
-  const tmp = `${path}.${process.pid}.part`;
+  const tmp = `${target.file}.${process.pid}.part`;
   let fd: number;
   try {
-    fd = openSync(tmp, 'w');
+    fd = openSync(tmp, 'w', target.mode);
   } catch (e) {
-    throw new VenueSearchError('invalid_data', `cannot write snapshot ${path}: ${writeProblem(e)}`, { param: 'path', value: path });
+    throw new VenueSearchError('invalid_data', `cannot write snapshot ${path}: ${partFileProblem(e, target.file)}`, { param: 'path', value: path });
   }
   try {
     parts.write((bytes, at) => writeAll(fd, bytes, at));
     closeSync(fd);
-    renameSync(tmp, path);
+    renameSync(tmp, target.file);
   } catch (e) {
     try {
       closeSync(fd);
@@ -80,7 +86,7 @@ export function writeSnapshot(engine: Engine, path: string, options: WriteSnapsh
     if (isFileError(e)) throw new VenueSearchError('invalid_data', `cannot write snapshot ${path}: ${writeProblem(e)}`, { param: 'path', value: path });
     throw e;
   }
-  removeAbandonedParts(path);
+  removeAbandonedParts(target.file);
 }
 
 /** Removes `<path>.<pid>.part` files whose writer's process no longer runs (best effort: a file that cannot be removed stays). */

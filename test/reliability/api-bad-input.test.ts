@@ -44,7 +44,7 @@ describe('the engine API names what is wrong', () => {
   });
 
   it('writeSnapshot to a folder: invalid_data naming the path, no raw EISDIR, no part file left', () => {
-    expect(() => writeSnapshot(engine, dir)).toThrow(expect.objectContaining({ code: 'invalid_data', param: 'path', message: `cannot write snapshot ${dir}: it is a folder` }));
+    expect(() => writeSnapshot(engine, dir)).toThrow(expect.objectContaining({ code: 'invalid_data', param: 'path', message: `cannot write snapshot ${dir}: it is a folder; give a file` }));
     expect(readdirSync(tmpdir()).filter((f) => f.startsWith(`${basename(dir)}.`) && f.endsWith('.part'))).toEqual([]);
   });
 });
