@@ -13,13 +13,12 @@
  * one) is written through, as a shell redirection would: a rename would replace the pipe or
  * device node itself with a file.
  */
-import { createWriteStream, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
-import { resolve } from 'node:path';
+import { createWriteStream, rmSync, statSync, type Stats } from 'node:fs';
 import { once } from 'node:events';
 import { rename } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { writeProblem } from '../data/file-problem.js';
-import { keptMode, partFileProblem, replacedFile } from '../data/replaced-file.js';
+import { keptMode, partFileProblem, replacedFile, resolvedPath } from '../data/replaced-file.js';
 import { VenueSearchError } from '../errors.js';
 import { STOP_SIGNALS } from './stop-signals.js';
 
@@ -158,9 +157,8 @@ export class ImportOutput {
  * of it (the same device and inode). Two outputs on one file would write over each other.
  */
 export function sameOutputFile(a: string, b: string): boolean {
-  if (resolve(a) === resolve(b)) return true;
-  const real = (path: string): string => statOrNull(() => statSync(path)) === null ? resolve(path) : realpathSync(path);
-  if (real(a) === real(b)) return true;
+  // resolved: a link whose target is still to be written names that target
+  if (resolvedPath(a) === resolvedPath(b)) return true;
   const statA = statOrNull(() => statSync(a));
   const statB = statOrNull(() => statSync(b));
   return statA !== null && statB !== null && statA.isFile() && statA.dev === statB.dev && statA.ino === statB.ino;

@@ -111,6 +111,22 @@ describe.skipIf(!existsSync(IOM))('import -o onto a link, a pipe or a folder', (
     expect(readdirSync(dir).sort()).toEqual(['hard.json', 'link.json', 'same.json']);
   }, 60_000);
 
+  it('-o and --report-json meeting through a link whose target is not there yet are refused, both ways, and nothing is made (audit 62a 1)', async () => {
+    const dir = join(tmp, 'dangling');
+    mkdirSync(dir);
+    mkdirSync(join(dir, 'sub'));
+    symlinkSync('new.json', join(dir, 'dl.json')); // new.json does not exist yet
+    symlinkSync('sub', join(dir, 'via')); // a folder link, then a dangling link in it
+    symlinkSync('../new.json', join(dir, 'sub', 'up.json'));
+    for (const [out, report] of [[join(dir, 'new.json'), join(dir, 'dl.json')], [join(dir, 'dl.json'), join(dir, 'new.json')], [join(dir, 'via', 'up.json'), join(dir, 'new.json')]] as const) {
+      const r = await run(['import', 'osm', IOM, '-o', out, '--report-json', report]);
+      expect(r.code, `${out} ${report}`).toBe(1);
+      expect(r.stderr.trim()).toBe(`venue-search: --report-json ${report} is the file --output writes (${out}): give each its own file`);
+      expect(existsSync(join(dir, 'new.json'))).toBe(false);
+    }
+    expect(readdirSync(dir).sort()).toEqual(['dl.json', 'sub', 'via']);
+  }, 60_000);
+
   it('-o or --report-json onto the input is refused before any work, and the input stays (audit 61a)', async () => {
     const dir = join(tmp, 'onto-input');
     mkdirSync(dir);
