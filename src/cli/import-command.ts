@@ -5,7 +5,7 @@ import { isVenueSearchError, VenueSearchError } from '../errors.js';
 import { countryExtent } from '../import/country-extent.js';
 import type { VenueRecord } from '../schema/venue.js';
 import type { ImportReport } from '../import/import-report.js';
-import { ImportOutput, sameOutputFile } from './output-file.js';
+import { ImportOutput, outputFileName, sameOutputFile } from './output-file.js';
 import { progressBar } from './progress-bar.js';
 import type { ImportRun } from '../import/osm-import.js';
 import type { OvertureImportOptions } from '../import/overture-import.js';
@@ -97,6 +97,7 @@ function decimal(value: string): number {
 
 /** --report-json: a file (`-` would mix the report into the records on stdout). */
 function reportFile(value: string): string {
+  outputFileName(value);
   if (value === '-') throw new InvalidArgumentError('the report is written to a file, not to stdout (which carries the records with -o -): give a file');
   return value;
 }
@@ -154,7 +155,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .command('osm')
     .description('OSM Overpass or Veggiekarte GeoJSON, or a points NDJSON file, to venue records')
     .argument('<file>', 'input file (.geojson/.json, or .ndjson/.jsonl with {osm_id, lat, lon, tags} lines)')
-    .option('-o, --output <file>', 'write NDJSON here instead of stdout')
+    .option('-o, --output <file>', 'write NDJSON here instead of stdout', outputFileName)
     .option('--report-json <file>', 'also write the report as JSON, to a file', reportFile)
     .action(async (file: string, options: OutputOptions) => {
       const { importOsm } = await import('../import/osm-import.js');
@@ -165,7 +166,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .command('fhrs')
     .description('FSA Food Hygiene Rating Scheme CSV (API column names) to venue records')
     .argument('<file>', 'input CSV with a header row')
-    .option('-o, --output <file>', 'write NDJSON here instead of stdout')
+    .option('-o, --output <file>', 'write NDJSON here instead of stdout', outputFileName)
     .option('--report-json <file>', 'also write the report as JSON, to a file', reportFile)
     .option('--max-km-from-authority <km>', 'skip rows geocoded further than this from their local authority (default 40)', positiveNumber)
     .action(async (file: string, options: OutputOptions & { maxKmFromAuthority?: number }) => {
@@ -178,7 +179,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .command('overture')
     .description('Overture Maps places GeoParquet (a file, or a folder of .parquet files) to food and drink venue records')
     .argument('<file-or-folder>', 'a .parquet file, or a folder whose .parquet files (and its subfolders\') are read in name order')
-    .option('-o, --output <file>', 'write NDJSON here instead of stdout')
+    .option('-o, --output <file>', 'write NDJSON here instead of stdout', outputFileName)
     .option('--report-json <file>', 'also write the report as JSON, to a file', reportFile)
     .option('--min-confidence <n>', 'skip places whose confidence is below this (0 to 1, default 0.5)', confidence)
     .option('--bbox <west,south,east,north>', 'keep places inside this box only; row groups outside it are not read', lonLatBox)
@@ -197,7 +198,7 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .command('merge')
     .description('merge imported NDJSON files: OSM records take the gaps from the FHRS records their fhrs:id names and from the Overture records they match (same name within 50 m, or website or phone and compatible names within 100 m)')
     .argument('<files...>', 'venue files (NDJSON, JSON or GeoJSON, as readVenues reads them)')
-    .option('-o, --output <file>', 'write NDJSON here instead of stdout')
+    .option('-o, --output <file>', 'write NDJSON here instead of stdout', outputFileName)
     .option('--report-json <file>', 'also write the report as JSON, to a file', reportFile)
     .action(async (files: string[], options: OutputOptions) => {
       await writeImport(files, options, io, () => mergeFiles(files));

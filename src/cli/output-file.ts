@@ -17,10 +17,21 @@ import { createWriteStream, rmSync, statSync, type Stats } from 'node:fs';
 import { once } from 'node:events';
 import { rename } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
+import { InvalidArgumentError } from 'commander';
 import { writeProblem } from '../data/file-problem.js';
 import { keptMode, partFileProblem, replacedFile, resolvedPath } from '../data/replaced-file.js';
 import { VenueSearchError } from '../errors.js';
 import { STOP_SIGNALS } from './stop-signals.js';
+
+/**
+ * A command-line parser for an output file option (`-o`, `--report-json`, `snapshot --out`):
+ * an empty value (an unset shell variable, `--out "$OUT"`) is refused at once, naming the
+ * option, before any work.
+ */
+export function outputFileName(value: string): string {
+  if (value === '') throw new InvalidArgumentError('must name a file; got an empty string');
+  return value;
+}
 
 /** How a path given for output is written. */
 type OutputTarget =

@@ -6,7 +6,7 @@ import { MAX_READ_THREADS } from '../data/read-venues.js';
 import { VenueSearchError } from '../errors.js';
 import { snapshotTarget } from '../snapshot/snapshot-target.js';
 import { writeSnapshot } from '../snapshot/write-snapshot.js';
-import { sameOutputFile } from './output-file.js';
+import { outputFileName, sameOutputFile } from './output-file.js';
 import { progressBar } from './progress-bar.js';
 import { dataFileProblem, isSnapshotFile } from './load-engine.js';
 import { readThreads } from './read-threads.js';
@@ -26,6 +26,7 @@ function parseThreads(text: string): number {
 
 /** --out: a file (a snapshot is written whole and renamed into place; `-` is not stdout here). */
 function snapshotOut(value: string): string {
+  outputFileName(value);
   if (value === '-') throw new InvalidArgumentError('a snapshot is written to a file (whole, then renamed into place), not to stdout: give a file');
   return value;
 }

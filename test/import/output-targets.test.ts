@@ -127,6 +127,17 @@ describe.skipIf(!existsSync(IOM))('import -o onto a link, a pipe or a folder', (
     expect(readdirSync(dir).sort()).toEqual(['dl.json', 'sub', 'via']);
   }, 60_000);
 
+  it('an empty -o or --report-json (an unset shell variable) is refused at once, naming the option (audit 62a 17)', async () => {
+    const dir = join(tmp, 'empty-name');
+    mkdirSync(dir);
+    for (const [args, option] of [[['-o', ''], "-o, --output <file>"], [['-o', join(dir, 'out.ndjson'), '--report-json', ''], '--report-json <file>']] as const) {
+      const r = await run(['import', 'osm', IOM, ...args]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`error: option '${option}' argument '' is invalid. must name a file; got an empty string\n`);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  }, 60_000);
+
   it('-o or --report-json onto the input is refused before any work, and the input stays (audit 61a)', async () => {
     const dir = join(tmp, 'onto-input');
     mkdirSync(dir);

@@ -126,6 +126,14 @@ describe('venue-search snapshot', () => {
     await expect(run('snapshot', '--data', FIXTURES, '--out', '-')).rejects.toThrow("option '-o, --out <file>' argument '-' is invalid. a snapshot is written to a file (whole, then renamed into place), not to stdout: give a file");
   }, 60_000);
 
+  it('an empty --out (an unset shell variable) is refused before any reading, naming the option (audit 62a 17)', async () => {
+    const said = { text: '' };
+    for (const flag of ['--out', '-o']) {
+      await expect(runInto(said, ['snapshot', '--data', FIXTURES, flag, ''])).rejects.toThrow("option '-o, --out <file>' argument '' is invalid. must name a file; got an empty string");
+    }
+    expect(said.text).toBe('');
+  });
+
   it('an empty data file (an empty change log, a cut download) is refused, and no snapshot is written', async () => {
     const empty = join(dir, 'empty.ndjson');
     writeFileSync(empty, '\n');
