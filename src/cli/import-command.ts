@@ -82,9 +82,10 @@ async function writeImport(
   await reportOut?.commit(output === undefined || output === '-' ? 'the output' : `--output ${output}`);
 }
 
-async function runImport(input: string, make: (onProgress: (r: number, t: number | undefined) => void) => ImportRun, options: OutputOptions, io: ImportCommandIo): Promise<void> {
+/** `inputs`: every file the import reads (default: `input` itself), none of which an output may be. */
+async function runImport(input: string, make: (onProgress: (r: number, t: number | undefined) => void) => ImportRun, options: OutputOptions, io: ImportCommandIo, inputs: readonly string[] = [input]): Promise<void> {
   const bar = progressBar(io.stderr);
-  await writeImport([input], options, io, async () => make(bar.update), () => bar.stop());
+  await writeImport([input, ...inputs], options, io, async () => make(bar.update), () => bar.stop());
 }
 
 /** A decimal number as written on a command line (`40`, `2.5`, `.5`, `1e3`): not `0x10`, `Infinity` or an empty string, which Number() takes. */
@@ -190,8 +191,9 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
         ...(options.bbox !== undefined ? { bbox: options.bbox } : {}),
         ...(options.country !== undefined ? { country: options.country } : {}),
       };
-      const { importOverture } = await import('../import/overture-import.js');
-      await runImport(path, (onProgress) => importOverture(path, { onProgress, ...overture }), options, io);
+      const { importOverture, parquetFiles } = await import('../import/overture-import.js');
+      // a folder's .parquet files are inputs too: -o onto one of them would replace it
+      await runImport(path, (onProgress) => importOverture(path, { onProgress, ...overture }), options, io, await parquetFiles(path));
     });
 
   imp

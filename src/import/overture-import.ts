@@ -41,8 +41,12 @@ interface ParquetInput {
   readonly metadata: FileMetaData;
 }
 
-/** Every `.parquet` file of a folder and its subfolders (Overture releases are partitioned), sorted by path. */
-async function parquetFiles(path: string): Promise<string[]> {
+/**
+ * The files an import of `path` reads: the file itself, or every `.parquet` file of a folder
+ * and its subfolders (Overture releases are partitioned), sorted by path. The command checks
+ * its outputs against them (an output onto an input is refused).
+ */
+export async function parquetFiles(path: string): Promise<string[]> {
   let info;
   try {
     info = await stat(path);

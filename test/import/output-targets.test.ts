@@ -184,3 +184,29 @@ describe.skipIf(!existsSync(IOM))('import -o onto a link, a pipe or a folder', (
     expect(existsSync(join(tmp, 'x.ndjson'))).toBe(false);
   }, 60_000);
 });
+
+const OVERTURE = new URL('../../../shared/data/overture-places-sample/overture_places_us_sample.parquet', import.meta.url).pathname;
+
+describe.skipIf(!existsSync(OVERTURE))('import overture <folder>: its .parquet files are inputs', () => {
+  it('-o or --report-json onto a .parquet file the folder walk reads is refused before any work, the file left as it was (audit 62a 12)', async () => {
+    const dir = join(tmp, 'overture');
+    const places = join(dir, 'places');
+    mkdirSync(join(places, 'theme=places'), { recursive: true });
+    const first = join(places, 'part-0.parquet');
+    const nested = join(places, 'theme=places', 'part-1.parquet');
+    writeFileSync(first, readFileSync(OVERTURE));
+    writeFileSync(nested, readFileSync(OVERTURE));
+    for (const [args, option, input] of [
+      [['-o', first], '--output', first],
+      [['-o', nested], '--output', nested],
+      [['-o', join(dir, 'out.ndjson'), '--report-json', first], '--report-json', first],
+    ] as const) {
+      const r = await run(['import', 'overture', places, ...args]);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr.trim()).toBe(`venue-search: ${option} ${input} is the input ${input}: the import would replace what it reads; give another file`);
+    }
+    for (const file of [first, nested]) expect(readFileSync(file).equals(readFileSync(OVERTURE))).toBe(true);
+    expect(readdirSync(dir)).toEqual(['places']);
+    expect(readdirSync(places, { recursive: true }).sort()).toEqual(['part-0.parquet', 'theme=places', join('theme=places', 'part-1.parquet')]);
+  }, 90_000);
+});
