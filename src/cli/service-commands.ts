@@ -77,8 +77,9 @@ function operatorNow(): number {
 /**
  * What makes --db unusable that can be told before the data is loaded (a minute at 1M venues),
  * without making or touching the database (a start that fails on its data must leave it
- * untouched): its client package not installed, or an SQLite file's folder missing or not
- * writable. Null when none; the open itself finds the rest.
+ * untouched): its client package not installed, or an SQLite file's folder missing, a file,
+ * or not writable (a database still to be made or an existing one). Null when none; the
+ * open itself finds the rest.
  */
 function accountsDbPrecheck(db: string): string | null {
   try {
@@ -91,13 +92,19 @@ function accountsDbPrecheck(db: string): string | null {
     if (err instanceof MissingDatabaseClientError) return err.message;
     throw err;
   }
-  if (existsSync(db) || db === ':memory:') return null;
+  if (db === ':memory:') return null;
   const folder = dirname(db);
-  if (!existsSync(folder)) return `--db: cannot make the accounts database ${db}: its folder ${folder} does not exist`;
+  const folderEntry = statSync(folder, { throwIfNoEntry: false });
+  if (folderEntry === undefined) return `--db: cannot make the accounts database ${db}: its folder ${folder} does not exist`;
+  if (!folderEntry.isDirectory()) return `--db: cannot open the accounts database ${db}: ${folder} is a file, not a folder`;
+  const exists = existsSync(db);
   try {
+    // an existing database needs its folder writable too: SQLite makes its journal, WAL and
+    // shared-memory files there, and the rate counters' file (`<db>-rates`) is made beside it
     accessSync(folder, constants.W_OK);
   } catch (err) {
-    return `--db: cannot make the accounts database ${db} in ${folder}: ${writeProblem(err)}`;
+    if (!exists) return `--db: cannot make the accounts database ${db} in ${folder}: ${writeProblem(err)}`;
+    return `--db: cannot use the accounts database ${db}: ${writeProblem(err)} in its folder ${folder} (SQLite writes its journal and WAL files beside the database)`;
   }
   return null;
 }

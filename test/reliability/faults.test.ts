@@ -211,7 +211,7 @@ describe('an accounts database that cannot be written', () => {
       const file = join(tmp, 'regular-file');
       writeFileSync(file, 'x');
       return join(file, 'accounts.sqlite');
-    }, /unable to open database file/],
+    }, /\S+regular-file is a file, not a folder/],
     ['a directory', () => {
       const dir = join(tmp, 'a-directory');
       mkdirSync(dir);
