@@ -625,7 +625,7 @@ export function registerServiceCommands(program: Command): void {
   accounts
     .command('create')
     .description('open an account with 10 GBP credit; prints its id, secret key and public key (shown once)')
-    .addOption(new Option('--plan <plan>', 'rate-limit plan').choices(PLAN_NAMES).makeOptionMandatory())
+    .addOption(new Option('--plan <plan>', '(required) rate-limit plan').choices(PLAN_NAMES).makeOptionMandatory())
     .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
     .action(async (options: { plan: PlanName; db: string }) => {
       const opened = await withStore(options.db, (store) => openAccount(store, options.plan, { nowMs: operatorNow() }));
