@@ -1,4 +1,5 @@
 import { VenueSearchError, describeValue } from '../errors.js';
+import { IMPORT_OSM_HINT } from './raw-source.js';
 import { describeLocation } from './validate-venue.js';
 
 /**
@@ -22,7 +23,7 @@ export function geoJsonFeatureToRecord(value: unknown, where: { file: string; li
   const feature = value as { id?: unknown; geometry?: { type?: unknown; coordinates?: unknown }; properties?: unknown };
   const geometry = feature.geometry;
   // a way or an area: an OpenStreetMap export (Overpass) given as venues, which `import osm` turns into points
-  if (!geometry || geometry.type !== 'Point') fail('geometry.type', geometry?.type, 'must be a Point', ' (a raw OpenStreetMap export is imported first: `venue-search import osm`)');
+  if (!geometry || geometry.type !== 'Point') fail('geometry.type', geometry?.type, 'must be a Point', IMPORT_OSM_HINT);
   const coords = geometry!.coordinates;
   if (!Array.isArray(coords) || coords.length < 2) fail('geometry.coordinates', coords, 'must be [lon, lat]');
   const [lon, lat] = coords as unknown[];
