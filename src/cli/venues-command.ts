@@ -88,8 +88,41 @@ function fetchFailure(err: unknown, url: URL): { why: string; mayHaveArrived: bo
   // fetch never connects to the ports browsers block (the Fetch standard's "bad port")
   if (cause?.message === 'bad port') return { why: `fetch refuses port ${url.port} (one of the ports browsers block): serve the admin routes on another port`, mayHaveArrived: false };
   const code = cause?.code ?? cause?.errors?.[0]?.code;
+  // a TLS handshake that failed (an https:// URL of a plain-HTTP service, a certificate not
+  // trusted) ends before any byte of the request is sent
+  if (code !== undefined && (/^ERR_(?:SSL|TLS)_/.test(code) || CERTIFICATE_CODES.has(code))) {
+    const reason = (cause as { reason?: unknown } | undefined)?.reason;
+    const said = typeof reason === 'string' ? reason : (cause?.message ?? code).split('\n')[0]!;
+    const plain = code === 'ERR_SSL_WRONG_VERSION_NUMBER' && url.protocol === 'https:' ? ': the service answers plain HTTP, give an http:// URL' : '';
+    return { why: `the TLS handshake failed (${said})${plain}`, mayHaveArrived: false };
+  }
   const why = cause?.message || cause?.errors?.[0]?.message || (err as Error).message;
   return { why, mayHaveArrived: code === undefined || !NOT_CONNECTED.has(code) };
+}
+
+/** OpenSSL's certificate verification failures (Node's error codes): the handshake stops before the request. */
+const CERTIFICATE_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_SIGNATURE_FAILURE',
+]);
+
+/**
+ * Why the service answered 404 at `adminUrl` (`<server>/admin/venues`): a --server ending in
+ * /v1 (the admin routes are at the service's root, not under /v1), else a service without
+ * live data.
+ */
+function notFoundHint(adminUrl: URL): string {
+  const server = adminUrl.pathname.replace(/\/admin\/venues(?:\/.*)?$/, '');
+  if (/\/v1$/.test(server)) return ` (--server is the service's root URL, without /v1: ${adminUrl.origin}${server.slice(0, -3)})`;
+  return ' (a service started without --admin-token-file has no /admin routes)';
 }
 
 async function upsertFile(options: UpsertOptions): Promise<void> {
@@ -131,7 +164,7 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
       const where = fileLine !== undefined ? `${describeLocation({ file: options.file, line: fileLine })}: ` : '';
       // the service numbers the batch's records; the file's line numbers are the ones to say
       if (fileLine !== undefined) answer.message = answer.message!.replace(/\bline (\d+)\b/g, (_m, n: string) => `line ${lineNumbers[Number(n) - 1] ?? n}`);
-      const hint = res.status === 404 && sums.batches === 0 ? ' (a service started without --admin-token-file has no /admin routes)' : '';
+      const hint = res.status === 404 && sums.batches === 0 ? notFoundHint(url) : '';
       fail(`${where}batch of lines ${lineNumbers[0]}..${lineNumbers.at(-1)} refused (${res.status}): ${answer.message ?? res.statusText}${hint}; ${sums.batches} earlier batches were applied`);
     }
     sums.batches++;
@@ -220,7 +253,7 @@ async function removeFile(options: Omit<UpsertOptions, 'batch'>): Promise<void> 
     else if (res.status === 404 && answer.code === 'venue_not_found') sums.unknown++;
     else {
       bar.stop();
-      const hint = res.status === 404 ? ' (a service started without --admin-token-file has no /admin routes)' : '';
+      const hint = res.status === 404 ? notFoundHint(base) : '';
       fail(`${describeLocation({ file: options.file, line: lineNo })}: removal of ${JSON.stringify(id)} refused (${res.status}): ${answer.message ?? res.statusText}${hint}; ${sums.removed} venues were removed before`);
     }
     bar.update(read, total);
