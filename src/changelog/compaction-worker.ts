@@ -44,6 +44,8 @@ import { LogFollower } from './log-follower.js';
 export interface CompactionJob {
   readonly upToSeq: number;
   readonly outPath: string;
+  /** The permission bits of the base it replaces (kept); absent: the default. */
+  readonly mode?: number;
 }
 
 /** What the worker is started with. */
@@ -135,7 +137,7 @@ function compact(engine: Engine, log: LogFollower, job: CompactionJob): WorkerMe
   // The file's bytes in one buffer of their own: written, synced, then handed over as they are.
   const image = snapshotImage(engine, { shared: true });
   const imageMs = mark();
-  const fd = openSync(job.outPath, 'w');
+  const fd = openSync(job.outPath, 'w', job.mode);
   try {
     for (let done = 0; done < image.length; ) done += writeSync(fd, image, done, Math.min(1 << 30, image.length - done), done);
     fsyncSync(fd);

@@ -25,6 +25,7 @@ import { VenueSearchError } from '../errors.js';
 import type { RemoveResult, UpsertResult } from '../live/live-changes.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { restoreSnapshotInSteps } from '../snapshot/read-snapshot.js';
+import { snapshotTarget } from '../snapshot/snapshot-target.js';
 import { ChangeLog, firstLoggedSeq, syncDirectoryAsync, type Change } from './change-log.js';
 import type { CompactionJob } from './compaction-worker.js';
 import { CompactionFailedError, Compactor, type CompactorStart } from './compactor.js';
@@ -263,16 +264,20 @@ export class LiveVenues {
     const t0 = performance.now();
     const dir = this.options.dir;
     // The log's length when its entry upToSeq was the last: the entries after it start there.
+    const target = join(dir, 'base.snapshot');
+    // A base.snapshot that is a link (moved to another volume for space): its target gets the
+    // new base, written beside it, and the link stays; a device or a folder there is refused
+    // (snapshot-target.ts: the rule `snapshot -o` follows). The replaced file keeps its mode.
+    const base = snapshotTarget(target);
     const { job, logBytes } = await this.serial(async () => ({
-      job: { upToSeq: this.log.lastSeq, outPath: join(dir, 'base.snapshot.next') } satisfies CompactionJob,
+      job: { upToSeq: this.log.lastSeq, outPath: `${base.file}.next`, ...(base.mode !== undefined ? { mode: base.mode } : {}) } satisfies CompactionJob,
       logBytes: this.log.bytes,
     }));
     const built = await this.compactor.run(job);
     return this.serial(async () => {
       const w0 = performance.now();
-      const target = join(dir, 'base.snapshot');
-      await rename(job.outPath, target);
-      await syncDirectoryAsync(dir);
+      await rename(job.outPath, base.file);
+      await syncDirectoryAsync(dirname(base.file));
       // Once: from now on a start without the base is refused (basePath), before the log is cut.
       if (recordCompactedBase(dir)) await syncDirectoryAsync(dir);
       this.compactor.rebase(target);

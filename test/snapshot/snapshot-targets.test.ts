@@ -15,6 +15,9 @@ import { registerSnapshotCommand } from '../../src/cli/snapshot-command.js';
 import { readVenues } from '../../src/data/read-venues.js';
 import { createEngine } from '../../src/engine.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
+import { readSnapshot } from '../../src/snapshot/read-snapshot.js';
+import { loadEngineFile } from '../../src/cli/load-engine.js';
+import { LiveVenues } from '../../src/changelog/live-venues.js';
 
 const FIXTURES = 'fixtures/venues.ndjson';
 const root = process.getuid?.() === 0;
@@ -100,6 +103,35 @@ describe('snapshot -o onto something that is not a regular file (audit 62a 16)',
     expect(readdirSync(live)).toEqual(['base.snapshot']);
     expect(readdirSync(volume)).toEqual(['base.snapshot']);
   });
+});
+
+describe('a live directory compaction onto a base.snapshot that is a link (audit 62a 16)', () => {
+  it('the linked file on the other volume gets the new base (its mode kept), the link stays a link, nothing is left beside either', async () => {
+    const live = join(dir, 'live-compact');
+    const volume = join(dir, 'volume-compact');
+    mkdirSync(live);
+    mkdirSync(volume);
+    const { venues } = await readVenues(FIXTURES);
+    writeSnapshot(createEngine(venues), join(volume, 'base.snapshot'));
+    chmodSync(join(volume, 'base.snapshot'), 0o600);
+    symlinkSync(join(volume, 'base.snapshot'), join(live, 'base.snapshot'));
+    const load = async (p: string) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine;
+    const service = await LiveVenues.open({ dataPath: FIXTURES, dir: live, compactAfter: 0, load });
+    try {
+      await service.upsert([{ id: 'new-62a', name: 'The Linked Base', location: { type: 'Point', coordinates: [51.5, -0.1] } }]);
+      await service.compact();
+    } finally {
+      await service.close();
+    }
+    expect(lstatSync(join(live, 'base.snapshot')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(live, 'base.snapshot'))).toBe(join(volume, 'base.snapshot'));
+    const base = readSnapshot(join(volume, 'base.snapshot'));
+    expect(base.size).toBe(venues.length + 1);
+    expect(base.store.name(base.store.indexOf('new-62a'))).toBe('The Linked Base');
+    expect(lstatSync(join(volume, 'base.snapshot')).mode & 0o777).toBe(0o600);
+    expect(readdirSync(volume)).toEqual(['base.snapshot']);
+    expect(readdirSync(live).filter((name) => name.startsWith('base.snapshot'))).toEqual(['base.snapshot']);
+  }, 60_000);
 });
 
 describe('snapshot -o keeps the replaced file\'s mode; a folder that refuses the temporary file is named (audit 62a 11)', () => {
