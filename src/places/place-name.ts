@@ -16,6 +16,48 @@ export function placeKey(name: string): string {
     .replace(/\bsaint\b/g, 'st');
 }
 
+/**
+ * The words of an administrative area's name that people leave out when they name it, as
+ * place keys: "Greater London" is "London", "City and County of Swansea" "Swansea",
+ * "Bridgend county borough" "Bridgend", "Sir Powys" (Welsh: county) "Powys", "Orkney
+ * Islands" "Orkney", "Aberdeen City" "Aberdeen", "County Antrim" "Antrim".
+ */
+const ADMIN_PREFIX = /^(?:(?:royal |metropolitan )?borough of |city and (?:borough|county) of |city of |county of |district of |greater |county |sir )/;
+const ADMIN_SUFFIX = / (?:county borough|council|city|islands|greater)$/;
+
+const areaKeysMemo = new Map<string, readonly string[]>();
+
+/**
+ * The place keys an area name (GeoNames admin1 or admin2, or a country) is known by: its
+ * own, and without its administrative words. Memoised: a few hundred distinct names.
+ */
+export function areaKeys(name: string): readonly string[] {
+  let keys = areaKeysMemo.get(name);
+  if (keys === undefined) {
+    const own = placeKey(name);
+    const bare = own.replace(ADMIN_PREFIX, '').replace(ADMIN_SUFFIX, '');
+    areaKeysMemo.set(name, (keys = bare !== own && bare !== '' ? [own, bare] : [own]));
+  }
+  return keys;
+}
+
+/**
+ * The readings of a place name qualified by its area after a comma ("St Ives, Cornwall",
+ * "Newport, Wales"): each comma splits it into a place and an area, both trimmed and not
+ * empty, the last comma first ("Ash, Sevenoaks, Kent" is "Ash, Sevenoaks" in "Kent", then
+ * "Ash" in "Sevenoaks, Kent"; GeoNames spells some areas with a comma: "Oakley, Bournemouth,
+ * Christchurch and Poole Council"). None without a comma.
+ */
+export function areaQualifiedReadings(name: string): Array<{ place: string; area: string }> {
+  const out: Array<{ place: string; area: string }> = [];
+  for (let at = name.lastIndexOf(','); at >= 0; at = at === 0 ? -1 : name.lastIndexOf(',', at - 1)) {
+    const place = name.slice(0, at).trim();
+    const area = name.slice(at + 1).trim();
+    if (place !== '' && area !== '') out.push({ place, area });
+  }
+  return out;
+}
+
 /** A full UK postcode anywhere in a text: outward code, optional space, inward code. */
 export const UK_POSTCODE_IN_TEXT = /\b([A-Z]{1,2}[0-9][A-Z0-9]?) ?([0-9][A-Z]{2})\b/g;
 const OUTWARD_ONLY = /^[A-Z]{1,2}[0-9][A-Z0-9]?$/;

@@ -1,24 +1,62 @@
 import { VenueSearchError, describeValue } from '../errors.js';
 
+/** At most this many areas are named in the message for a name qualified by an area it is not in. */
+const MAX_LISTED_AREAS = 8;
+
+/** A known place name qualified by an area where no place of that name is ("St Ives, Devon"). */
+export interface NameInOtherAreas {
+  /** The name before the comma, as given ("St Ives"). */
+  readonly place: string;
+  /** The qualifier after it, as given ("Devon"). */
+  readonly area: string;
+  /** The areas places of that name are in, the default (the one the bare name resolves to without venues) first. */
+  readonly areas: readonly string[];
+}
+
 /**
  * `unknown_place` for a `location` no resolver knows. It is a VenueSearchError (same code,
  * param and value, so the HTTP adapter maps it to 400 like any other) that also carries
  * the known names closest in spelling, best first; the message offers them too
  * (`location "Shoredich" is not a place we know; did you mean "Shoreditch"?`).
+ *
+ * For a known name qualified by an area it is not in (`inOtherAreas`), the message lists the
+ * areas it is in and how to pick one (`location "St Ives, Devon": no St Ives in Devon; St Ives
+ * is in Cornwall, Cambridgeshire and Hampshire; say which, e.g. "St Ives, Cornwall"`), and
+ * the suggestions are those qualified names ("St Ives, Cornwall", ...).
  */
 export class UnknownPlaceError extends VenueSearchError {
   readonly suggestions: readonly string[];
 
-  constructor(name: string, suggestions: readonly string[]) {
-    super('unknown_place', unknownPlaceMessage(name, suggestions), { param: 'location', value: name });
+  constructor(name: string, suggestions: readonly string[], inOtherAreas?: NameInOtherAreas) {
+    super('unknown_place', inOtherAreas === undefined ? unknownPlaceMessage(name, suggestions) : otherAreasMessage(name, inOtherAreas), { param: 'location', value: name });
     this.suggestions = suggestions;
+  }
+
+  /** The error for a known name qualified by an area it is not in; suggests the name in each listed area. */
+  static inOtherAreas(name: string, inOtherAreas: NameInOtherAreas): UnknownPlaceError {
+    const listed = inOtherAreas.areas.slice(0, MAX_LISTED_AREAS);
+    return new UnknownPlaceError(
+      name,
+      listed.map((a) => `${inOtherAreas.place}, ${a}`),
+      inOtherAreas,
+    );
   }
 }
 
 function unknownPlaceMessage(name: string, suggestions: readonly string[]): string {
   const base = `location ${describeValue(name)} is not a place we know`;
   if (suggestions.length === 0) return base;
-  const quoted = suggestions.map((s) => describeValue(s));
-  const list = quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]!}`;
-  return `${base}; did you mean ${list}?`;
+  return `${base}; did you mean ${listed(suggestions.map((s) => describeValue(s)), 'or')}?`;
+}
+
+function otherAreasMessage(name: string, { place, area, areas }: NameInOtherAreas): string {
+  const shown = areas.slice(0, MAX_LISTED_AREAS);
+  const more = areas.length - shown.length;
+  const where = more > 0 ? `${shown.join(', ')} and ${more} other area${more === 1 ? '' : 's'}` : listed(shown, 'and');
+  return `location ${describeValue(name)}: no ${place} in ${area}; ${place} is in ${where}; say which, e.g. ${describeValue(`${place}, ${areas[0]!}`)}`;
+}
+
+/** "a", "a or b", "a, b or c" (or "and"). */
+function listed(items: readonly string[], conjunction: 'or' | 'and'): string {
+  return items.length === 1 ? items[0]! : `${items.slice(0, -1).join(', ')} ${conjunction} ${items[items.length - 1]!}`;
 }
