@@ -42,7 +42,9 @@ export interface VenueDensity {
 export interface PlaceResolver {
   /**
    * The place a name means, or null when unknown. Pure: no I/O per call. `venues`, when
-   * given, tells where the data is (for choosing between places of one name).
+   * given, tells where the data is (for choosing between places of one name). May throw an
+   * UnknownPlaceError of its own, with a more telling message than a null would give (the
+   * default resolver does for a known name qualified by an area it is not in: "St Ives, Devon").
    */
   resolve(name: string, venues?: VenueDensity): ResolvedPlace | null;
   /** Up to `limit` known names close in spelling to an unknown `name`, best first (optional). */
