@@ -273,6 +273,19 @@ describe('every error reaching a client is the envelope', () => {
     }
   });
 
+  it('a POST search over a real socket (its body read to the end, so Node destroys the request stream) is answered and charged, also when the client then closes its side', async () => {
+    const acct = await server.open();
+    const charges = async (): Promise<number> => (await server.ledger(acct.accountId)).filter((r) => r.amount_micros < 0).length;
+    const body = JSON.stringify({ locations: [{ lat: 51.5085, lon: -0.1257 }, { lat: 51.51, lon: -0.13 }], mode: { mode: 'POINT', maxDistance: 1000 } });
+    const search = `POST /v1/search/?limit=2 HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.secretKey}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+    const before = await charges();
+    expect(parseAll(await readUntilClosed(port, search)).map((a) => a.status)).toEqual([200]);
+    expect(await charges()).toBe(before + 1);
+    expect(await readUntilClosed(port, search, true)).toBe('');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await charges()).toBe(before + 1);
+  });
+
   it('503 envelope for a request arriving on an open connection while the server shuts down', async () => {
     // built here, not by createHarness (which readies the app: no hook can be added after)
     const store = new SqliteAccountsStore(':memory:');
