@@ -50,11 +50,17 @@ export interface MapPerson extends LatLon {
   readonly label: string;
 }
 
+/** A searched disc: the venues qualify by their distance from its centre, metres. */
+export interface MapCircle extends LatLon {
+  readonly meters: number;
+}
+
 export interface MapLayers {
   venues: readonly MapVenue[];
   people: readonly MapPerson[];
   centre?: LatLon | undefined;
-  radiusMeters?: number | undefined;
+  /** The discs the search qualified venues by (the centre's, or each person's in a fair meet-up). */
+  circles: readonly MapCircle[];
   route: readonly LatLon[];
   corridorMeters?: number | undefined;
   selectedId?: string | undefined;
@@ -99,7 +105,7 @@ function listWords(items: readonly (string | number)[]): string {
 
 export class MapView {
   readonly map: L.Map;
-  private layers: MapLayers = { venues: [], people: [], route: [] };
+  private layers: MapLayers = { venues: [], people: [], route: [], circles: [] };
   private readonly overlays = L.layerGroup();
   private readonly venueGroup: L.MarkerClusterGroup;
   private readonly venueMarkers = new Map<string, L.Marker>();
@@ -207,7 +213,7 @@ export class MapView {
     this.venueGroup.clearLayers();
     this.venueMarkers.clear();
     this.corridor = undefined;
-    const { venues, people, centre, radiusMeters, route, corridorMeters, selectedId } = layers;
+    const { venues, people, centre, circles, route, corridorMeters, selectedId } = layers;
     if (route.length > 0) {
       if (corridorMeters !== undefined && route.length > 1) {
         // the corridor is the route swept by a disc: a round-capped stroke 2 x distance wide
@@ -223,10 +229,10 @@ export class MapView {
         setData(vertex.getElement(), { index: i, lat: p.lat, lon: p.lon });
       });
     }
-    if (centre !== undefined && radiusMeters !== undefined) {
-      const circle = L.circle(ll(centre), { radius: radiusMeters, className: 'radius', interactive: false, weight: 2, dashArray: '6 4' });
+    for (const c of circles) {
+      const circle = L.circle(ll(c), { radius: c.meters, className: 'radius', interactive: false, weight: 2, dashArray: '6 4' });
       this.overlays.addLayer(circle);
-      setData(circle.getElement(), { meters: radiusMeters });
+      setData(circle.getElement(), { lat: c.lat, lon: c.lon, meters: c.meters });
     }
     for (const venue of venues) {
       const marker = this.venueMarker(venue, venue.id === selectedId);
@@ -279,13 +285,13 @@ export class MapView {
   }
 
   /**
-   * Frames the people, the route with its corridor, the radius circle and the venues, with
+   * Frames the people, the route with its corridor, the searched circles and the venues, with
    * padding, as close as FIT_MAX_ZOOM. Nothing drawn: the view stays. `onlyIfOutside`: the
    * view stays too when all of it already lies inside the view less the padding (a search
    * that follows clicks on the map moves it only to show what would be hidden).
    */
   fitContent(onlyIfOutside = false): void {
-    const { venues, people, centre, radiusMeters, route, corridorMeters } = this.layers;
+    const { venues, people, centre, circles, route, corridorMeters } = this.layers;
     const bounds = L.latLngBounds([]);
     for (const p of [...venues, ...people, ...route]) bounds.extend(ll(p));
     if (centre !== undefined) bounds.extend(ll(centre));
@@ -295,7 +301,7 @@ export class MapView {
       const dLon = meters / metersPerDegLon(p.lat);
       bounds.extend([p.lat - dLat, p.lon - dLon]).extend([p.lat + dLat, p.lon + dLon]);
     };
-    if (centre !== undefined && radiusMeters !== undefined) reach(centre, radiusMeters);
+    for (const c of circles) reach(c, c.meters);
     if (corridorMeters !== undefined && route.length > 1) for (const p of route) reach(p, corridorMeters);
     if (!bounds.isValid()) return;
     if (onlyIfOutside && this.paddedView().contains(bounds)) return;

@@ -11,10 +11,11 @@ import { WidgetApi, WidgetApiError } from './api.js';
 import { renderDetails } from './details.js';
 import { setUpFairness, travelModeSelect, type TravelMode } from './fairness.js';
 import { formatDistance, h } from './format.js';
-import { MapView, type LatLon, type MapExtent, type MapLayers } from './map.js';
+import { MapView, type LatLon, type MapCircle, type MapExtent, type MapLayers } from './map.js';
 import { describeEmptyAnswer, offerWords } from './empty-answer.js';
 import { metresField } from './metres-field.js';
 import { readWeight, uniqueLabel, weightsProblem } from './person-weight.js';
+import { searchedCircles } from './searched-area.js';
 import { chosenTime, readPreferences, setUpPreferences } from './preferences.js';
 import { renderResults, rowFromFind, rowFromSearch, type ResultRow } from './results.js';
 import type { BasicDetails, FindResponse, MenuList, SearchResponse, SearchVocabulary } from './types.js';
@@ -72,6 +73,8 @@ function start(): void {
   const route: LatLon[] = [];
   let rows: ResultRow[] = [];
   let lastSearch: SearchResponse | undefined;
+  /** The discs `lastSearch` qualified its venues by (searched-area.ts). */
+  let lastCircles: MapCircle[] = [];
   let inFlight: AbortController | undefined;
   let timer: number | undefined;
   let selectedId: string | undefined;
@@ -139,11 +142,12 @@ function start(): void {
       venues: rows.map((r, i) => ({ id: r.id, name: r.name, lat: r.lat, lon: r.lon, rank: i + 1 })),
       people: mode === 'meet' ? people : [],
       route: mode === 'route' ? route : [],
+      circles: [],
       selectedId,
     };
     if (mode === 'meet' && lastSearch !== undefined) {
       layers.centre = { lat: lastSearch.centerPoint.Lat, lon: lastSearch.centerPoint.Lon };
-      layers.radiusMeters = lastSearch.radius;
+      layers.circles = lastCircles;
     }
     if (mode === 'route') layers.corridorMeters = corridorMeters();
     map.setLayers(layers);
@@ -238,6 +242,7 @@ function start(): void {
     if (mode === 'meet' && weights.some((w) => w === undefined)) return clearResults('No search until every weight is valid.');
     const weightsRefused = mode === 'meet' ? weightsProblem(weights as number[]) : undefined;
     if (weightsRefused !== undefined) return clearResults(weightsRefused);
+    const fairFields = fairness.modeFields(people.length);
     const body = {
       locations:
         mode === 'meet'
@@ -251,7 +256,7 @@ function start(): void {
           : route.map((p) => ({ lat: p.lat, lon: p.lon })),
       mode:
         mode === 'meet'
-          ? { mode: 'POINT', maxDistance, ...fairness.modeFields(people.length) }
+          ? { mode: 'POINT', maxDistance, ...fairFields }
           : { mode: 'PATH', maxDistance },
       preferences: readPreferences(),
     };
@@ -261,6 +266,7 @@ function start(): void {
       const result = await searchAt(0, nextRequest());
       showNotice(undefined);
       lastSearch = result;
+      lastCircles = mode === 'meet' ? searchedCircles(result, fairFields.fairness, body.locations) : [];
       pageAt = async (offset, signal) => {
         const next = await searchAt(offset, signal);
         return { rows: next.establishments.map(rowFromSearch), total: next.totalResults };
