@@ -9,6 +9,8 @@ export class WidgetApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The service's own message ('' without one): some carry more than the page says (place suggestions). */
+    readonly serverMessage = '',
   ) {
     super(message);
     this.name = 'WidgetApiError';
@@ -73,6 +75,7 @@ export class WidgetApi {
       // a non-JSON error body (a proxy's page): the status alone explains it
     }
     const code = envelope.code ?? 'http_error';
-    throw new WidgetApiError(response.status, code, describeFailure(response.status, code, envelope.message ?? '', response.headers.get('retry-after')));
+    const serverMessage = envelope.message ?? '';
+    throw new WidgetApiError(response.status, code, describeFailure(response.status, code, serverMessage, response.headers.get('retry-after')), serverMessage);
   }
 }

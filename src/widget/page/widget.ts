@@ -15,6 +15,7 @@ import { MapView, type LatLon, type MapCircle, type MapExtent, type MapLayers } 
 import { describeEmptyAnswer, offerWords } from './empty-answer.js';
 import { metresField } from './metres-field.js';
 import { readWeight, uniqueLabel, weightsProblem } from './person-weight.js';
+import { placeSuggestions } from './place-suggestions.js';
 import { searchedCircles } from './searched-area.js';
 import { chosenTime, readPreferences, setUpPreferences } from './preferences.js';
 import { renderResults, rowFromFind, rowFromSearch, type ResultRow } from './results.js';
@@ -404,34 +405,54 @@ function start(): void {
   // until the field is edited (the words no longer describe what it holds)
   const placeInput = byId<HTMLInputElement>('place-name');
   const placeError = byId<HTMLParagraphElement>('place-error');
-  const showPlaceProblem = (problem: string | undefined): void => {
+  /** `suggestions`: the service's names for what was typed, as buttons that add that place. */
+  const showPlaceProblem = (problem: string | undefined, suggestions: readonly string[] = []): void => {
     placeError.hidden = problem === undefined;
     placeError.textContent = problem ?? '';
+    if (suggestions.length > 0) {
+      placeError.append(' Did you mean ');
+      suggestions.forEach((name, i) => {
+        const button = h('button', 'place-suggestion', name);
+        button.type = 'button';
+        button.addEventListener('click', () => {
+          placeInput.value = name;
+          placeForm.requestSubmit();
+          placeInput.focus();
+        });
+        placeError.append(i === 0 ? '' : i === suggestions.length - 1 ? ' or ' : ', ', button);
+      });
+      placeError.append('?');
+    }
     if (problem === undefined) placeInput.removeAttribute('aria-invalid');
     else placeInput.setAttribute('aria-invalid', 'true');
   };
   placeInput.addEventListener('input', () => {
     if (!placeError.hidden) showPlaceProblem(undefined);
   });
-  byId<HTMLFormElement>('place-form').addEventListener('submit', (e) => {
+  const placeForm = byId<HTMLFormElement>('place-form');
+  placeForm.addEventListener('submit', (e) => {
     e.preventDefault();
     const input = placeInput;
     const name = input.value.trim();
     if (name === '') return;
-    const unknownPlace = `"${name}" is not a place the service knows. Try a town, an area or a postcode.`;
+    const unknownPlace = `"${name}" is not a place the service knows.`;
+    const tryWords = ' Try a town, an area or a postcode.';
     // a find with `location` resolves the place name; its venues are not needed (limit 1)
     void api
       .get<FindResponse>('../find', { q: name, location: name, limit: 1 })
       .then((found) => {
         const place = found.resolvedPlace;
-        if (place === undefined) return showPlaceProblem(unknownPlace);
+        if (place === undefined) return showPlaceProblem(unknownPlace + tryWords);
         showPlaceProblem(undefined);
         showNotice(undefined);
         input.value = '';
         addPerson({ lat: place.Lat, lon: place.Lon, label: uniqueLabel(place.name, people.map((p) => p.label)), weightText: '1' }, true);
       })
       .catch((err: unknown) => {
-        if (err instanceof WidgetApiError && err.code === 'unknown_place') showPlaceProblem(unknownPlace);
+        if (err instanceof WidgetApiError && err.code === 'unknown_place') {
+          const suggestions = placeSuggestions(err.serverMessage);
+          showPlaceProblem(suggestions.length === 0 ? unknownPlace + tryWords : unknownPlace, suggestions);
+        }
         else fail(err);
       });
   });
