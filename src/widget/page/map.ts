@@ -17,8 +17,14 @@ import { PlaceLabels } from './place-labels.js';
 
 export const MIN_ZOOM = 2;
 export const MAX_ZOOM = 18;
-/** The closest a fit zooms in (a single venue is not shown at building scale). */
-const FIT_MAX_ZOOM = 16;
+/** The closest a fit zooms in on operator tiles (a single venue is not shown at building scale). */
+const FIT_MAX_ZOOM_TILES = 16;
+/**
+ * The closest a fit zooms in on the offline base, which has no streets: the zoom where it
+ * names every town and district (place-labels.ts), so a lone venue is shown among names
+ * rather than on a blank map (audit 62c finding 4).
+ */
+const FIT_MAX_ZOOM_OFFLINE = 13;
 /** The first view when the service does not say where its venues are: Great Britain. */
 const DEFAULT_VIEW = { centre: [54.2, -2.5] as L.LatLngTuple, zoom: 5 };
 /** The closest the first view zooms in on the venues' extent (a one-town dataset opens on the town). */
@@ -286,7 +292,7 @@ export class MapView {
 
   /**
    * Frames the people, the route with its corridor, the searched circles and the venues, with
-   * padding, as close as FIT_MAX_ZOOM. Nothing drawn: the view stays. `onlyIfOutside`: the
+   * padding, as close as FIT_MAX_ZOOM_TILES (FIT_MAX_ZOOM_OFFLINE on the offline base). Nothing drawn: the view stays. `onlyIfOutside`: the
    * view stays too when all of it already lies inside the view less the padding (a search
    * that follows clicks on the map moves it only to show what would be hidden).
    */
@@ -305,7 +311,8 @@ export class MapView {
     if (corridorMeters !== undefined && route.length > 1) for (const p of route) reach(p, corridorMeters);
     if (!bounds.isValid()) return;
     if (onlyIfOutside && this.paddedView().contains(bounds)) return;
-    this.map.fitBounds(bounds, { paddingTopLeft: FIT_PADDING_TOP_LEFT, paddingBottomRight: FIT_PADDING_BOTTOM_RIGHT, maxZoom: FIT_MAX_ZOOM, animate: !this.reducedMotion });
+    const maxZoom = this.container.dataset.base === 'tiles' ? FIT_MAX_ZOOM_TILES : FIT_MAX_ZOOM_OFFLINE;
+    this.map.fitBounds(bounds, { paddingTopLeft: FIT_PADDING_TOP_LEFT, paddingBottomRight: FIT_PADDING_BOTTOM_RIGHT, maxZoom, animate: !this.reducedMotion });
   }
 
   /** The view less the fit's padding (the part where fitContent puts what it frames). */
