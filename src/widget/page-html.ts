@@ -17,9 +17,9 @@ export interface WidgetConfig {
   /** Base-map tile URL template (`{z}`, `{x}`, `{y}`, optional `{s}`, `{r}`), or null for the offline base. */
   readonly tileUrl: string | null;
   readonly tileAttribution: string | null;
-  /** The offline base map's TopoJSON (relative to the page), or null (tiles configured, or no world-atlas). */
+  /** The offline base map's TopoJSON (relative to the page), or null (no world-atlas); with tiles, loaded only if they fail. */
   readonly baseMapHref: string | null;
-  /** The place labels' JSON (relative to the page), or null when tiles are configured. */
+  /** The place labels' JSON (relative to the page), or null; with tiles, loaded only if they fail. */
   readonly placeLabelsHref: string | null;
 }
 

@@ -127,9 +127,8 @@ export async function createWidgetSite(deps: WidgetSiteDependencies): Promise<Wi
   const assets: WidgetAssets | undefined = 'unavailable' in loaded ? undefined : loaded;
   const assetsByName = new Map<string, WidgetAsset>();
   for (const a of assets === undefined ? [] : [assets.script, assets.stylesheet, assets.baseMap]) if (a !== undefined) assetsByName.set(a.name, a);
-  // the offline base is drawn only when no tiles are configured
-  const offline = deps.tileUrl === undefined;
-  const baseMapHref = offline && assets?.baseMap !== undefined ? `assets/${assets.baseMap.name}` : null;
+  // the offline base is drawn when no tiles are configured, or when the tiles cannot be loaded
+  const baseMapHref = assets?.baseMap !== undefined ? `assets/${assets.baseMap.name}` : null;
   const stylesheetHref = assets === undefined ? undefined : `assets/${assets.stylesheet.name}`;
   const messageCsp = widgetCsp({ frameAncestors: [] });
   const message = (status: number, title: string, text: string): WidgetHtml => ({ status, html: widgetMessageHtml(title, text, stylesheetHref), csp: messageCsp });
@@ -168,7 +167,7 @@ export async function createWidgetSite(deps: WidgetSiteDependencies): Promise<Wi
         tileUrl: deps.tileUrl ?? null,
         tileAttribution: deps.tileAttribution ?? null,
         baseMapHref,
-        placeLabelsHref: offline ? PLACE_LABELS_PATH : null,
+        placeLabelsHref: PLACE_LABELS_PATH,
       },
       { scriptHref: `assets/${assets.script.name}`, stylesheetHref: `assets/${assets.stylesheet.name}` },
     );

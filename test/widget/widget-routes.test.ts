@@ -218,8 +218,8 @@ describe('operator base-map tiles', () => {
       const acct = await tiled.open();
       const res = await tiled.app.inject({ url: `/v1/widget/?key=${acct.publicKey}` });
       expect(directives(String(res.headers['content-security-policy'])).get('img-src')).toBe("'self' data: https: https://tiles.example.org");
-      // with tiles, the offline base and its labels are not loaded
-      expect(JSON.parse(/<script type="application\/json" id="widget-config">([^<]*)<\/script>/.exec(res.body)![1]!)).toMatchObject({ baseMapHref: null, placeLabelsHref: null });
+      // with tiles, the offline base and its labels are offered for when the tiles fail (audit 62c finding 2)
+      expect(JSON.parse(/<script type="application\/json" id="widget-config">([^<]*)<\/script>/.exec(res.body)![1]!)).toMatchObject({ baseMapHref: expect.stringMatching(/^assets\/countries-50m\./), placeLabelsHref: 'places.json' });
       const config = JSON.parse(/<script type="application\/json" id="widget-config">([^<]*)<\/script>/.exec(res.body)![1]!);
       expect(config).toMatchObject({ tileUrl: 'https://tiles.example.org/{z}/{x}/{y}.png', tileAttribution: '© Example tiles' });
     } finally {

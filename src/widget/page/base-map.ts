@@ -2,8 +2,10 @@
  * The map's base: the operator's XYZ tiles when configured, otherwise an offline base drawn
  * from data this service serves (no network): land, coastlines and country borders from
  * Natural Earth 1:50m (TopoJSON from the `world-atlas` package), on a canvas in its own pane
- * below everything else. The container gets `data-base="tiles" | "offline"` and, once the
- * offline base is drawn, `data-base-drawn` with the number of coastline lines.
+ * below everything else. Tiles that all fail give way to the offline base, with a note on the
+ * map. The container gets `data-base="tiles" | "offline"` (`data-base-fallback="tiles-failed"`
+ * after such a switch) and, once the offline base is drawn, `data-base-drawn` with the number
+ * of coastline lines.
  */
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { feature, mesh } from 'topojson-client';
@@ -52,20 +54,59 @@ function unwrapGeometry<G extends GeoJSON.Geometry>(g: G): G {
   }
 }
 
-export function addBaseMap(map: L.Map, options: BaseMapOptions): void {
+/**
+ * Tile errors, with no tile loaded, after which the tiles give way to the offline base (a
+ * tile server that is down or blocked answered nothing: the map was plain sea, with one
+ * console error per tile; audit 62c finding 2). A few, not one: a single missing tile is
+ * the server's business, not a reason to drop the operator's map.
+ */
+const TILE_FAILURES_BEFORE_OFFLINE = 4;
+const TILES_FAILED_NOTE = 'The map tiles could not be loaded: showing the offline map.';
+
+/**
+ * Adds the base: the operator's tiles, else the offline base. `onOffline` runs once the
+ * offline base is chosen (at once without tiles, or when the tiles fail): the place names
+ * belong to it.
+ */
+export function addBaseMap(map: L.Map, options: BaseMapOptions, onOffline: () => void): void {
   const container = map.getContainer();
-  if (options.tileUrl !== null) {
-    container.dataset.base = 'tiles';
-    L.tileLayer(options.tileUrl, {
-      // Leaflet writes attributions as HTML; the operator's credit line is plain text
-      attribution: options.tileAttribution === null ? '' : escapeHtml(options.tileAttribution),
-      maxZoom: 19,
-      referrerPolicy: 'no-referrer',
-    }).addTo(map);
-    return;
-  }
+  if (options.tileUrl === null) return addOfflineBase(map, options, onOffline);
+  container.dataset.base = 'tiles';
+  const tiles = L.tileLayer(options.tileUrl, {
+    // Leaflet writes attributions as HTML; the operator's credit line is plain text
+    attribution: options.tileAttribution === null ? '' : escapeHtml(options.tileAttribution),
+    maxZoom: 19,
+    referrerPolicy: 'no-referrer',
+  }).addTo(map);
+  let loaded = 0;
+  let failed = 0;
+  tiles.on('tileload', () => loaded++);
+  tiles.on('tileerror', () => {
+    failed++;
+    if (loaded > 0 || failed < TILE_FAILURES_BEFORE_OFFLINE || !map.hasLayer(tiles)) return;
+    map.removeLayer(tiles); // Leaflet stops the tiles still loading
+    container.dataset.baseFallback = 'tiles-failed';
+    showNote(map, TILES_FAILED_NOTE);
+    addOfflineBase(map, options, onOffline);
+  });
+}
+
+/** A line of text on the map, top left, announced politely; clicks on it do not reach the map. */
+function showNote(map: L.Map, text: string): void {
+  const note = L.DomUtil.create('p', 'map-note');
+  note.setAttribute('role', 'status');
+  note.textContent = text;
+  L.DomEvent.disableClickPropagation(note);
+  const control = new L.Control({ position: 'topleft' });
+  control.onAdd = () => note;
+  control.addTo(map);
+}
+
+function addOfflineBase(map: L.Map, options: BaseMapOptions, onOffline: () => void): void {
+  const container = map.getContainer();
   container.dataset.base = 'offline';
   map.attributionControl.addAttribution('Natural Earth, GeoNames');
+  onOffline();
   if (options.baseMapHref === null) return;
   const pane = map.createPane('base');
   pane.classList.add('base-pane');

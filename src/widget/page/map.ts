@@ -149,8 +149,10 @@ export class MapView {
       this.map.panBy = (offset, options) => panBy(offset, { ...options, animate: false });
     }
     this.reducedMotion = reducedMotion;
-    addBaseMap(this.map, options);
-    if (options.placeLabelsHref !== null) new PlaceLabels(this.map, options.placeLabelsHref);
+    const placeLabelsHref = options.placeLabelsHref;
+    addBaseMap(this.map, options, () => {
+      if (placeLabelsHref !== null) new PlaceLabels(this.map, placeLabelsHref);
+    });
     this.overlays.addTo(this.map);
     // the circle, route and corridor are drawn in one unnamed svg: hidden from screen readers (the lists carry everything)
     this.map.getPane('overlayPane')?.setAttribute('aria-hidden', 'true');
