@@ -25,6 +25,8 @@ const FIT_MAX_ZOOM_TILES = 16;
  * rather than on a blank map (audit 62c finding 4).
  */
 const FIT_MAX_ZOOM_OFFLINE = 13;
+/** Person pins' z offset: below every venue badge (1000 - rank) and group (0), whatever their screen row. */
+const PEOPLE_Z_OFFSET = -1_000_000;
 /** The first view when the service does not say where its venues are: Great Britain. */
 const DEFAULT_VIEW = { centre: [54.2, -2.5] as L.LatLngTuple, zoom: 5 };
 /** The closest the first view zooms in on the venues' extent (a one-town dataset opens on the town). */
@@ -249,8 +251,9 @@ export class MapView {
     this.venueGroup.addLayers([...this.venueMarkers.values()]);
     people.forEach((person, i) => {
       const icon = L.divIcon({ className: 'person-marker', html: span('pin', String(i + 1)), iconSize: [28, 36], iconAnchor: [14, 36] });
-      // people (the user's own input, few) stand above the venues
-      const marker = L.marker(ll(person), { icon, interactive: false, keyboard: false, zIndexOffset: 2000 });
+      // people stand below the venues and groups: a pin hid their numbers (audit 62c finding 6),
+      // while the people's own list names them; below any rank's offset (1000 - rank, ranks to 10,020)
+      const marker = L.marker(ll(person), { icon, interactive: false, keyboard: false, zIndexOffset: PEOPLE_Z_OFFSET });
       marker.on('add', () => {
         const el = marker.getElement();
         el?.setAttribute('role', 'img');
