@@ -141,7 +141,8 @@ ${checkboxGroupPlaceholder('pref-diet', 'Dietary needs')}
 <option value="at">Open at a chosen time</option>
 </select>
 <label for="open-at" class="sr-only">Date and time</label>
-<input id="open-at" type="datetime-local" hidden>
+<input id="open-at" type="datetime-local" hidden aria-describedby="open-at-zone">
+<p id="open-at-zone" class="hint" hidden></p>
 </fieldset>
 <label class="check"><input type="checkbox" id="independent"> Independent venues only</label>
 ${checkboxGroupPlaceholder('pref-vibes', 'Vibes')}

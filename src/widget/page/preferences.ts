@@ -6,6 +6,7 @@
  */
 import { h, humanize } from './format.js';
 import type { Preferences, SearchVocabulary } from './types.js';
+import { deviceZone, wallTimeIn, wallTimeToUtc } from './zoned-time.js';
 
 function fillChoices(fieldset: HTMLElement, name: string, values: readonly string[], onChange: () => void): void {
   const list = h('div', 'choice-list');
@@ -26,33 +27,45 @@ function checked(name: string): string[] {
   return Array.from(document.querySelectorAll<HTMLInputElement>(`input[name="${name}"]:checked`)).map((i) => i.value);
 }
 
+/**
+ * The zone the chosen time is read in: the search area's (zoned-time.ts), else the device's
+ * until there is a person or a route point. Shown under the field, so nobody has to guess.
+ */
+let readZone: { zone: string; ofArea: boolean } = { zone: deviceZone(), ofArea: false };
+
+/** Sets the zone "open at a chosen time" is read in: the search area's, or null for the device's. */
+export function setTimeZone(areaZone: string | null): void {
+  readZone = areaZone === null ? { zone: deviceZone(), ofArea: false } : { zone: areaZone, ofArea: true };
+  const note = document.getElementById('open-at-zone');
+  if (note !== null) note.textContent = readZone.ofArea ? `Times are ${readZone.zone} time, where the venues are.` : `Times are your device's time zone, ${readZone.zone}, until a place is chosen.`;
+}
+
 export function setUpPreferences(vocabulary: SearchVocabulary, onChange: () => void): void {
   fillChoices(document.getElementById('pref-kinds')!, 'kind', vocabulary.establishmentFilters, onChange);
   fillChoices(document.getElementById('pref-diet')!, 'diet', vocabulary.catersFilters, onChange);
   fillChoices(document.getElementById('pref-vibes')!, 'vibe', vocabulary.vibes, onChange);
   const openMode = document.getElementById('open-mode') as HTMLSelectElement;
   const openAt = document.getElementById('open-at') as HTMLInputElement;
+  const zoneNote = document.getElementById('open-at-zone') as HTMLParagraphElement;
+  setTimeZone(null);
   openMode.addEventListener('change', () => {
     openAt.hidden = openMode.value !== 'at';
-    if (openMode.value === 'at' && openAt.value === '') {
-      const soon = new Date(Date.now() + 3_600_000);
-      soon.setMinutes(0, 0, 0);
-      const local = new Date(soon.getTime() - soon.getTimezoneOffset() * 60_000);
-      openAt.value = local.toISOString().slice(0, 16);
-    }
+    zoneNote.hidden = openAt.hidden;
+    // the next whole hour on the clocks the time is read in
+    if (openMode.value === 'at' && openAt.value === '') openAt.value = `${wallTimeIn(Date.now() + 3_600_000, readZone.zone).slice(0, 13)}:00`;
     onChange();
   });
   openAt.addEventListener('change', onChange);
   document.getElementById('independent')!.addEventListener('change', onChange);
 }
 
-/** The chosen time as an ISO UTC instant, when "open at a chosen time" is selected. */
+/** The chosen time as an ISO UTC instant, read in the zone `setTimeZone` set, when "open at a chosen time" is selected. */
 export function chosenTime(): string | undefined {
   const openMode = (document.getElementById('open-mode') as HTMLSelectElement).value;
   const value = (document.getElementById('open-at') as HTMLInputElement).value;
   if (openMode !== 'at' || value === '') return undefined;
-  const instant = new Date(value); // datetime-local is the browser's local time
-  return Number.isNaN(instant.getTime()) ? undefined : instant.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const instant = wallTimeToUtc(value, readZone.zone);
+  return instant === undefined ? undefined : new Date(instant).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 export function readPreferences(): Preferences {

@@ -17,7 +17,8 @@ import { metresField } from './metres-field.js';
 import { readWeight, uniqueLabel, weightsProblem } from './person-weight.js';
 import { placeSuggestions } from './place-suggestions.js';
 import { searchedCircles } from './searched-area.js';
-import { chosenTime, readPreferences, setUpPreferences } from './preferences.js';
+import { chosenTime, readPreferences, setTimeZone, setUpPreferences } from './preferences.js';
+import { searchAreaZone } from './zoned-time.js';
 import { renderResults, rowFromFind, rowFromSearch, type ResultRow } from './results.js';
 import type { BasicDetails, FindResponse, MenuList, SearchResponse, SearchVocabulary } from './types.js';
 
@@ -234,6 +235,8 @@ function start(): void {
    * the map too, but may also be added by place name, off screen).
    */
   const runSearch = async (asked: boolean): Promise<void> => {
+    // a chosen opening time is read where the venues are: the people's or the route's zone
+    if (mode !== 'find') setTimeZone(searchAreaZone(mode === 'meet' ? people : route));
     if (mode === 'meet' && people.length < 2) return clearResults(people.length === 0 ? 'Add two or more people to meet up.' : 'Add at least one more person.');
     if (mode === 'route' && route.length < 2) return clearResults('Add two or more route points on the map to draw a route.');
     if (mode === 'find') return;
