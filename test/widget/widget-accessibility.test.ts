@@ -212,6 +212,31 @@ describe.skipIf(!chromiumAvailable)('widget accessibility (audit 60d)', () => {
     await page.close();
   });
 
+  it('audit 62c finding 5: in the docs\' 640 px iframe the two-column page never scrolls as a whole (find, and a meet-up with the preferences open); at 390 px, one column, it scrolls down, never sideways', async () => {
+    for (const width of [1280, 390]) {
+      const host = await session.browser.context.newPage();
+      await host.setViewportSize({ width, height: 800 });
+      // the embedding snippet of docs/widget.md, on a blank page
+      await host.setContent(`<iframe src="${session.server.base}/v1/widget/?key=${session.publicKey}" title="Venue search" width="100%" height="640" style="border:0"></iframe>`);
+      const frame = (await (await host.waitForSelector('iframe')).contentFrame())!;
+      await frame.waitForSelector('body[data-ready="true"]');
+      await frame.fill('#find-q', 'nando');
+      await frame.waitForSelector('#results li:nth-child(20)');
+      const size = () => frame.evaluate(() => ({ height: document.documentElement.scrollHeight, window: innerHeight, width: document.documentElement.scrollWidth, windowWidth: innerWidth }));
+      const found = await size();
+      expect(found.window).toBe(640);
+      expect(found.width, `${width} px: sideways`).toBeLessThanOrEqual(found.windowWidth);
+      if (width === 1280) expect(found.height, 'find, two columns').toBeLessThanOrEqual(640);
+      else expect(found.height, 'find, one column').toBeGreaterThan(640);
+      if (width === 1280) {
+        await frame.check('input[name="mode"][value="meet"]');
+        await frame.click('#prefs summary');
+        expect((await size()).height, 'meet-up with preferences, two columns').toBeLessThanOrEqual(640);
+      }
+      await host.close();
+    }
+  });
+
   it('focus rings have 3:1 against the page, and the focused map shows one above its panes', async () => {
     const page = await session.openWidget({ viewport: { width: 1280, height: 800 } });
     await page.focus('#find-q');
