@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { VenueSearchError } from '../errors.js';
 
@@ -6,12 +7,25 @@ import { VenueSearchError } from '../errors.js';
  * One process at a time in a live directory (docs/updates.md): two services appending to one
  * change log would write the same sequence numbers, and the log would then refuse to load.
  *
- * `<dir>/lock` holds the owner's pid and that process's start time (Linux: field 22 of
- * /proc/<pid>/stat, clock ticks after boot; empty elsewhere). It is created with O_EXCL
- * when the directory is opened and removed when it is closed. A lock whose owner is gone
- * (SIGKILL, a crash, a reboot) is taken over at once: its pid is not running, is this
- * process's own (a container restarted with the same pid), or runs a process that started
- * at another time than the owner did (the pid was reused).
+ * `<dir>/lock` is one line: the owner's pid, that process's start time (Linux: field 22 of
+ * /proc/<pid>/stat, clock ticks after boot; empty elsewhere), then `key=value` fields naming
+ * where that pid means something: `host` (os.hostname()), `boot` (Linux
+ * /proc/sys/kernel/random/boot_id), `pidns` (Linux /proc/self/ns/pid, e.g. `pid:[4026531836]`)
+ * and `dir`, the directory's own `device:inode` (values URI-encoded; a field that cannot be
+ * read is left out). It is created with O_EXCL when the directory is opened and removed when
+ * it is closed.
+ *
+ * An existing lock is judged in this order (audit 62b finding 1):
+ * - its `host` is another, or (same host and boot) its `pidns` is another: the owner runs in
+ *   another container or on another machine sharing the volume, and whether it still runs
+ *   cannot be checked from here: refused, naming it and the file to remove if it is gone;
+ * - same host, another `boot`: the machine restarted since, the owner is gone: taken over;
+ * - otherwise (and for a lock without these fields, written before 2026-11-30) the pid
+ *   decides: the owner is gone (SIGKILL, a crash) and its lock taken over when its pid is not
+ *   running, is this process's own, or runs a process that started at another time than the
+ *   owner did (the pid was reused).
+ * A container restarted after a crash gets a new PID namespace, so its predecessor's lock is
+ * refused as another namespace's: remove it once that predecessor is known to be gone.
  *
  * Not guarded: two processes taking over the same stale lock at the same instant (each
  * removes it, then only one creates it; the other may remove the new one first). Starts
@@ -26,7 +40,8 @@ export class LiveDirLock {
   /** Takes the lock of `dir`; throws VenueSearchError (`invalid_request`, param `liveDir`) while another live process holds it. */
   static acquire(dir: string): LiveDirLock {
     const path = resolve(dir, 'lock');
-    const mine = `${process.pid} ${processStartTime(process.pid)}\n`;
+    const here = whereAmI(dir);
+    const mine = `${process.pid} ${processStartTime(process.pid)}${fieldsText(here)}\n`;
     for (let attempt = 0; attempt < 3; attempt++) {
       let fd: number;
       try {
@@ -34,12 +49,25 @@ export class LiveDirLock {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
         const owner = readOwner(path);
-        if (LiveDirLock.held.has(path) || (owner !== null && ownerIsRunning(owner))) {
-          throw new VenueSearchError(
+        const inUse = (pid: number): VenueSearchError =>
+          new VenueSearchError(
             'invalid_request',
-            `the live directory ${dir} is in use by process ${owner?.pid ?? process.pid} (${path}); one service at a time may hold a live directory: stop that one, or give this one another --live-dir`,
+            `the live directory ${dir} is in use by process ${pid} (${path}); one service at a time may hold a live directory: stop that one, or give this one another --live-dir`,
             { param: 'liveDir', value: dir },
           );
+        if (LiveDirLock.held.has(path)) throw inUse(process.pid);
+        if (owner !== null) {
+          const verdict = judge(owner, here);
+          if (verdict === 'elsewhere') {
+            const where = owner.fields.host !== here.host ? `on host ${owner.fields.host ?? '?'} (this is ${here.host ?? '?'})` : `in another PID namespace on this host (${owner.fields.pidns ?? '?'}; this is ${here.pidns ?? '?'}: another container)`;
+            throw new VenueSearchError(
+              'invalid_request',
+              `the live directory ${dir} is held by process ${owner.pid} ${where} (${path}), which cannot be checked from here; one service at a time may hold a live directory: stop that one, or give this one another --live-dir. If that service is gone (it crashed or was killed), remove ${path} and start again`,
+              { param: 'liveDir', value: dir },
+            );
+          } else if (verdict === 'pid' && ownerIsRunning(owner)) {
+            throw inUse(owner.pid);
+          }
         }
         removeIfPresent(path); // its owner is gone: take it over
         continue;
@@ -63,10 +91,51 @@ export class LiveDirLock {
   }
 }
 
+/** Where a pid means something, and which directory the lock was written for (fields left out where unknown). */
+interface Whereabouts {
+  readonly host?: string;
+  readonly boot?: string;
+  readonly pidns?: string;
+  /** The live directory's `device:inode`. */
+  readonly dir?: string;
+}
+
 interface LockOwner {
   readonly pid: number;
   /** The owner's start time as processStartTime gave it ('' where unknown). */
   readonly started: string;
+  readonly fields: Whereabouts;
+}
+
+const FIELDS = ['host', 'boot', 'pidns', 'dir'] as const;
+
+function whereAmI(dir: string): Whereabouts {
+  const read = (fn: () => string): string | undefined => {
+    try {
+      return fn().trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const host = read(() => hostname());
+  const boot = read(() => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8'));
+  const pidns = read(() => readlinkSync('/proc/self/ns/pid'));
+  const st = statSync(dir); // the directory exists: the caller made it
+  return { ...(host === undefined ? {} : { host }), ...(boot === undefined ? {} : { boot }), ...(pidns === undefined ? {} : { pidns }), dir: `${st.dev}:${st.ino}` };
+}
+
+function fieldsText(w: Whereabouts): string {
+  return FIELDS.map((k) => (w[k] === undefined ? '' : ` ${k}=${encodeURIComponent(w[k])}`)).join('');
+}
+
+/** `elsewhere`: its owner's pid means nothing here (another host or PID namespace); `gone`: this host restarted since; `pid`: its pid decides. */
+function judge(owner: LockOwner, here: Whereabouts): 'elsewhere' | 'gone' | 'pid' {
+  const { fields } = owner;
+  const known = (k: keyof Whereabouts): boolean => fields[k] !== undefined && here[k] !== undefined;
+  if (known('host') && fields.host !== here.host) return 'elsewhere';
+  if (known('boot') && fields.boot !== here.boot) return 'gone';
+  if (known('pidns') && fields.pidns !== here.pidns) return 'elsewhere';
+  return 'pid';
 }
 
 function readOwner(path: string): LockOwner | null {
@@ -76,10 +145,22 @@ function readOwner(path: string): LockOwner | null {
   } catch {
     return null; // removed meanwhile
   }
-  const [pidText, started = ''] = text.trim().split(' ');
+  const [pidText, started = '', ...rest] = text.trim().split(' ');
   const pid = Number(pidText);
+  const fields: Record<string, string> = {};
+  for (const field of rest) {
+    const eq = field.indexOf('=');
+    const key = field.slice(0, eq);
+    if (eq > 0 && (FIELDS as readonly string[]).includes(key)) {
+      try {
+        fields[key] = decodeURIComponent(field.slice(eq + 1));
+      } catch {
+        // a damaged field is as good as absent
+      }
+    }
+  }
   // a lock cut short (the owner died between create and write) has no owner worth waiting for
-  return Number.isSafeInteger(pid) && pid > 0 ? { pid, started } : null;
+  return Number.isSafeInteger(pid) && pid > 0 ? { pid, started, fields } : null;
 }
 
 /** Whether the lock's owner still runs: its pid runs, is not ours (this process's own holds are in LiveDirLock.held), and started when the owner did. */

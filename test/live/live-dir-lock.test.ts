@@ -1,8 +1,8 @@
 // One service per live directory: a second one is refused while the first runs; a lock whose
 // owner is gone (SIGKILL, a reused pid, a restarted container's own pid) is taken over.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LiveDirLock } from '../../src/changelog/live-dir-lock.js';
@@ -58,5 +58,46 @@ describe('LiveDirLock', () => {
     writeFileSync(join(dir, 'lock'), '');
     LiveDirLock.acquire(dir).release();
     expect(existsSync(join(dir, 'lock'))).toBe(false);
+  });
+
+  // audit 62b finding 1: a pid means something only on its host and in its PID namespace
+  it('records the holder beyond its pid (host, boot id, PID namespace, the folder); refuses a holder on another host or in another PID namespace, naming the file to remove', () => {
+    const dir = join(tmp, 'elsewhere');
+    mkdirSync(dir);
+    const lock = LiveDirLock.acquire(dir);
+    const written = readFileSync(join(dir, 'lock'), 'utf8');
+    lock.release();
+    // independent oracle: what this machine says about itself
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    const pidns = readlinkSync('/proc/self/ns/pid');
+    const st = statSync(dir);
+    const startTime = readFileSync(`/proc/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19];
+    const folder = `${st.dev}:${st.ino}`;
+    expect(written).toBe(`${process.pid} ${startTime} host=${encodeURIComponent(hostname())} boot=${boot} pidns=${encodeURIComponent(pidns)} dir=${encodeURIComponent(folder)}\n`);
+
+    // what a service in another container on this machine writes (its pid does not run here:
+    // the pid check alone took such a lock over)
+    const file = join(dir, 'lock');
+    const lockPath = file;
+    writeFileSync(file, `999999 12345 host=${encodeURIComponent(hostname())} boot=${boot} pidns=pid%3A%5B4026532999%5D dir=${encodeURIComponent(folder)}\n`);
+    expect(() => LiveDirLock.acquire(dir)).toThrow(
+      expect.objectContaining({
+        code: 'invalid_request',
+        param: 'liveDir',
+        message: `the live directory ${dir} is held by process 999999 in another PID namespace on this host (pid:[4026532999]; this is ${pidns}: another container) (${lockPath}), which cannot be checked from here; one service at a time may hold a live directory: stop that one, or give this one another --live-dir. If that service is gone (it crashed or was killed), remove ${lockPath} and start again`,
+      }),
+    );
+    expect(readFileSync(file, 'utf8')).toMatch(/^999999 12345 /); // left as it was
+    // another machine sharing the volume: same inode, its own device number and boot id
+    writeFileSync(file, `999999 12345 host=db-2.internal boot=0f105aef-0000-4d5d-871a-bf3f1c8dbcf4 pidns=pid%3A%5B4026531836%5D dir=${encodeURIComponent(`77:${st.ino}`)}\n`);
+    expect(() => LiveDirLock.acquire(dir)).toThrow(`is held by process 999999 on host db-2.internal (this is ${hostname()}) (${lockPath}), which cannot be checked from here`);
+    // the same host since rebooted: its owner is gone
+    writeFileSync(file, `${process.ppid} 12345 host=${encodeURIComponent(hostname())} boot=00000000-0000-0000-0000-000000000000 pidns=${encodeURIComponent(pidns)} dir=${encodeURIComponent(folder)}\n`);
+    LiveDirLock.acquire(dir).release();
+    // same host, boot and namespace: the pid decides, as before (the parent runs, its start time recorded)
+    const parentStart = readFileSync(`/proc/${process.ppid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19];
+    writeFileSync(file, `${process.ppid} ${parentStart} host=${encodeURIComponent(hostname())} boot=${boot} pidns=${encodeURIComponent(pidns)} dir=${encodeURIComponent(folder)}\n`);
+    expect(() => LiveDirLock.acquire(dir)).toThrow(`the live directory ${dir} is in use by process ${process.ppid} (${lockPath}); one service at a time may hold a live directory: stop that one, or give this one another --live-dir`);
+    rmSync(file);
   });
 });
