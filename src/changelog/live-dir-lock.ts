@@ -15,7 +15,10 @@ import { VenueSearchError } from '../errors.js';
  * read is left out). It is created with O_EXCL when the directory is opened and removed when
  * it is closed.
  *
- * An existing lock is judged in this order (audit 62b finding 1):
+ * An existing lock is judged in this order (audit 62b findings 1 and 5):
+ * - its `dir` is not this directory (another inode; or, on this host, another device): the
+ *   directory was copied with its lock (`cp -a`), the lock is stale and is replaced, saying so
+ *   on stderr;
  * - its `host` is another, or (same host and boot) its `pidns` is another: the owner runs in
  *   another container or on another machine sharing the volume, and whether it still runs
  *   cannot be checked from here: refused, naming it and the file to remove if it is gone;
@@ -58,7 +61,11 @@ export class LiveDirLock {
         if (LiveDirLock.held.has(path)) throw inUse(process.pid);
         if (owner !== null) {
           const verdict = judge(owner, here);
-          if (verdict === 'elsewhere') {
+          if (verdict === 'copied') {
+            process.stderr.write(
+              `venue-search: the lock of the live directory ${dir} (${path}) was written for another directory (folder ${owner.fields.dir ?? '?'}, this one ${here.dir ?? '?'}: copied with it, cp -a); it is stale and is replaced\n`,
+            );
+          } else if (verdict === 'elsewhere') {
             const where = owner.fields.host !== here.host ? `on host ${owner.fields.host ?? '?'} (this is ${here.host ?? '?'})` : `in another PID namespace on this host (${owner.fields.pidns ?? '?'}; this is ${here.pidns ?? '?'}: another container)`;
             throw new VenueSearchError(
               'invalid_request',
@@ -69,7 +76,7 @@ export class LiveDirLock {
             throw inUse(owner.pid);
           }
         }
-        removeIfPresent(path); // its owner is gone: take it over
+        removeIfPresent(path); // its owner is gone, or the lock was copied: take it over
         continue;
       }
       try {
@@ -128,10 +135,17 @@ function fieldsText(w: Whereabouts): string {
   return FIELDS.map((k) => (w[k] === undefined ? '' : ` ${k}=${encodeURIComponent(w[k])}`)).join('');
 }
 
-/** `elsewhere`: its owner's pid means nothing here (another host or PID namespace); `gone`: this host restarted since; `pid`: its pid decides. */
-function judge(owner: LockOwner, here: Whereabouts): 'elsewhere' | 'gone' | 'pid' {
+/** `copied`: the lock names another directory; `elsewhere`: its owner's pid means nothing here (another host or PID namespace); `gone`: this host restarted since; `pid`: its pid decides. */
+function judge(owner: LockOwner, here: Whereabouts): 'copied' | 'elsewhere' | 'gone' | 'pid' {
   const { fields } = owner;
   const known = (k: keyof Whereabouts): boolean => fields[k] !== undefined && here[k] !== undefined;
+  const sameHost = known('host') && fields.host === here.host && (!known('boot') || fields.boot === here.boot);
+  if (fields.dir !== undefined && here.dir !== undefined) {
+    // a volume shared by two machines has one inode but may have a device number per machine
+    const [dev, ino] = fields.dir.split(':');
+    const [hereDev, hereIno] = here.dir.split(':');
+    if (ino !== hereIno || (sameHost && dev !== hereDev)) return 'copied';
+  }
   if (known('host') && fields.host !== here.host) return 'elsewhere';
   if (known('boot') && fields.boot !== here.boot) return 'gone';
   if (known('pidns') && fields.pidns !== here.pidns) return 'elsewhere';

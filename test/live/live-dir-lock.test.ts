@@ -1,7 +1,7 @@
 // One service per live directory: a second one is refused while the first runs; a lock whose
 // owner is gone (SIGKILL, a reused pid, a restarted container's own pid) is taken over.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -100,4 +100,40 @@ describe('LiveDirLock', () => {
     expect(() => LiveDirLock.acquire(dir)).toThrow(`the live directory ${dir} is in use by process ${process.ppid} (${lockPath}); one service at a time may hold a live directory: stop that one, or give this one another --live-dir`);
     rmSync(file);
   });
+
+  // audit 62b finding 5: `cp -a L1 L4` copies L1's lock, which named L1's healthy service
+  it('replaces a lock copied with its directory (cp -a) while the original holder runs, saying so on stderr', async () => {
+    const l1 = join(tmp, 'L1');
+    mkdirSync(l1);
+    writeFileSync(join(l1, 'changes.log'), '');
+    const child = await holder(l1);
+    try {
+      const l4 = join(tmp, 'L4');
+      cpSync(l1, l4, { recursive: true, preserveTimestamps: true });
+      const copied = readFileSync(join(l4, 'lock'), 'utf8');
+      expect(copied).toBe(readFileSync(join(l1, 'lock'), 'utf8'));
+      const st1 = statSync(l1);
+      const st4 = statSync(l4);
+      const stderr: string[] = [];
+      const write = process.stderr.write;
+      process.stderr.write = ((chunk: string) => (stderr.push(String(chunk)), true)) as typeof process.stderr.write;
+      let lock: LiveDirLock;
+      try {
+        lock = LiveDirLock.acquire(l4);
+      } finally {
+        process.stderr.write = write;
+      }
+      expect(stderr.join('')).toBe(
+        `venue-search: the lock of the live directory ${l4} (${join(l4, 'lock')}) was written for another directory (folder ${st1.dev}:${st1.ino}, this one ${st4.dev}:${st4.ino}: copied with it, cp -a); it is stale and is replaced\n`,
+      );
+      expect(readFileSync(join(l4, 'lock'), 'utf8')).toMatch(new RegExp(`^${process.pid} .* dir=${st4.dev}%3A${st4.ino}\\n$`));
+      // L1 is still held by its own service, untouched
+      expect(readFileSync(join(l1, 'lock'), 'utf8')).toBe(copied);
+      expect(() => LiveDirLock.acquire(l1)).toThrow(`in use by process ${child.pid}`);
+      lock.release();
+    } finally {
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+    }
+  }, 60_000);
 });
