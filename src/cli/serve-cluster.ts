@@ -91,7 +91,9 @@ export async function runPrimary(workers: number, log: (line: string) => void): 
       worker.process.kill('SIGTERM');
     }
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  // `on`: a repeated signal while the workers drain is ignored (stop() runs once), not Node's
+  // default, which would end the primary and with it every worker (cluster's rule)
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   return port;
 }

@@ -559,8 +559,18 @@ async function serve(options: ServeOptions): Promise<void> {
     await store.close();
     process.exit(0);
   };
-  process.once('SIGINT', () => void close('SIGINT'));
-  process.once('SIGTERM', () => void close('SIGTERM'));
+  // `on`, not `once`: a stop signal while closing is ignored, not Node's default (death). A
+  // worker of `serve --workers N` stopped by systemd gets two SIGTERMs, the unit's (sent to
+  // every process of its cgroup) and its primary's; the second killed it with its requests
+  // in flight (audit 62b finding 3). The drain limit above still ends a close that hangs.
+  let closing = false;
+  const onStop = (signal: NodeJS.Signals): void => {
+    if (closing) return;
+    closing = true;
+    void close(signal);
+  };
+  process.on('SIGINT', onStop);
+  process.on('SIGTERM', onStop);
   try {
     await app.listen({ port: options.port, host: options.host });
   } catch (err) {

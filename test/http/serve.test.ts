@@ -2,10 +2,11 @@
  * `venue-search serve --dev` end to end: a real process over the bundled fixtures, the
  * printed development keys used over loopback, SIGTERM for a clean stop.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openAccount } from '../../src/accounts/accounts.js';
 import { priceMicros } from '../../src/accounts/plans.js';
@@ -116,4 +117,75 @@ describe('serve --workers 2 (issue 18)', () => {
       child.kill('SIGKILL');
     }
   });
+});
+
+/** Starts `serve --workers 2` on `db` (extra flags after); resolves once it prints where it serves. */
+async function startWorkers(db: string, data: string, extra: readonly string[] = []): Promise<{ child: ChildProcess; base: string; stderr: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', data, '--port', '0', '--db', db, '--workers', '2', ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr!.on('data', (chunk: Buffer) => (err += String(chunk)));
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start in 60 s: ${err}`)), 60_000);
+    const look = (): void => {
+      const found = /serving .* on (http:\/\/\S+)\/v1\/ .*2 worker processes/.exec(err)?.[1];
+      if (found === undefined) return;
+      clearTimeout(timer);
+      resolve(found);
+    };
+    child.stderr!.on('data', look);
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
+  });
+  return { child, base, stderr: () => err };
+}
+
+function workerPids(primary: number): number[] {
+  return execFileSync('ps', ['--ppid', String(primary), '-o', 'pid=,comm='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.trim().endsWith('node'))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
+}
+
+describe('serve --workers 2: stop signals', () => {
+  // audit 62b finding 3: systemd's default KillMode=control-group sends SIGTERM to the primary
+  // and every worker at once; each worker then got a second SIGTERM from its primary, after its
+  // one-shot handler was spent, and died with its requests in flight
+  it('SIGTERM to the primary and both workers at once (systemctl stop): every request in flight is answered and charged, exit 0', async () => {
+    const db = join(tmp, 'group-term.sqlite');
+    const store = new SqliteAccountsStore(db);
+    const acct = await openAccount(store, 'Enterprise', { openingCreditMicros: 100 * priceMicros('find') });
+    await store.close();
+    const { child, base, stderr } = await startWorkers(db, 'fixtures/venues.ndjson');
+    try {
+      const workers = workerPids(child.pid!);
+      expect(workers).toHaveLength(2);
+      // hold the accounts database's write lock: each charge waits for it (busy timeout 5 s),
+      // so the requests are in flight in their workers while the signals arrive
+      const holder = new Database(db);
+      holder.prepare('BEGIN IMMEDIATE').run();
+      const N = 8;
+      const answers = Array.from({ length: N }, async () => {
+        try {
+          const res = await fetch(`${base}/v1/find?q=nando`, { headers: { 'API-Key': acct.secretKey, connection: 'close' } });
+          await res.arrayBuffer();
+          return res.status;
+        } catch (err) {
+          return `${(err as Error).message}: ${String((err as Error).cause)}`;
+        }
+      });
+      await new Promise((r) => setTimeout(r, 700));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      for (const pid of [child.pid!, ...workers]) process.kill(pid, 'SIGTERM');
+      await new Promise((r) => setTimeout(r, 1500));
+      holder.prepare('COMMIT').run();
+      holder.close();
+      expect(await Promise.all(answers)).toEqual(Array.from({ length: N }, () => 200));
+      expect(await exited).toBe(0);
+      expect(stderr()).toContain('venue-search: SIGTERM: closing 2 worker processes (requests in flight are answered first)');
+      const check = new SqliteAccountsStore(db);
+      expect((await ledgerRows(check, acct.accountId)).filter((r) => r.amount_micros < 0)).toHaveLength(N);
+      await check.close();
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 90_000);
 });
