@@ -5,6 +5,14 @@
  * replaces a worker that dies, and on SIGINT/SIGTERM stops them all (each finishes its
  * requests in flight) before exiting. A worker that loses its primary exits (cluster's rule).
  *
+ * A replacement that dies before it listens (a data file emptied by a botched deploy, the
+ * accounts database down) is started again after a delay doubling from 0.5 s; after
+ * RESTART_LIMIT such deaths in a row (about 8 s of tries) the primary stops every worker and
+ * exits 1 naming the last one's error, so that a service manager (systemd's `Restart=`) or an
+ * operator acts. Until 2026-11-30 it re-forked at once, forever (audit 62b finding 2). A
+ * replacement that listens resets the count. Workers' stderr passes through the primary,
+ * which keeps each one's last line for that message.
+ *
  * Billing and limits stay exact across workers because each worker's store is a client of
  * the one accounts database (SQLite file locks, or PostgreSQL transactions), exactly as
  * separate machines would be.
@@ -44,9 +52,44 @@ export class WorkerStartError extends Error {
   }
 }
 
+/** Replacements that die before listening, in a row, after which the primary gives up. */
+export const RESTART_LIMIT = 5;
+/** The delay before the first re-start of a replacement that died before listening; doubles each time. */
+const FIRST_RESTART_DELAY_MS = 500;
+
+/** Each worker's stderr: resolves with its last line (its start error, when it died starting) once the stream ends. */
+const lastLines = new WeakMap<Worker, Promise<string | undefined>>();
+
+/** Forks a worker whose stderr passes through this process, keeping its last line. */
+function fork(): Worker {
+  const worker = cluster.fork();
+  let tail = '';
+  const stderr = worker.process.stderr;
+  stderr?.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    tail = (tail + String(chunk)).slice(-4096);
+  });
+  const ended = new Promise<void>((resolve) => {
+    if (stderr === null || stderr === undefined) return resolve();
+    stderr.once('close', resolve);
+    // a worker's own child could keep the pipe open past the worker's exit: wait 1 s at most
+    worker.once('exit', () => setTimeout(resolve, 1000).unref());
+  });
+  lastLines.set(
+    worker,
+    ended.then(() => tail.trimEnd().split('\n').pop()?.trim() || undefined),
+  );
+  return worker;
+}
+
+/** The last line `worker` wrote on stderr, once its stderr has ended. */
+async function lastLine(worker: Worker): Promise<string | undefined> {
+  return lastLines.get(worker);
+}
+
 /** Forks one worker; resolves with its port once it listens, rejects if it exits first. */
 function startWorker(): Promise<number> {
-  const worker = cluster.fork();
+  const worker = fork();
   return new Promise((resolve, reject) => {
     let listening = false;
     worker.on('message', (message: unknown) => {
@@ -55,7 +98,8 @@ function startWorker(): Promise<number> {
       resolve(message.port);
     });
     worker.once('exit', (code) => {
-      if (!listening) reject(new WorkerStartError(code ?? 1));
+      // its message passes through this process: let it out before the command exits
+      if (!listening) void lastLine(worker).then(() => reject(new WorkerStartError(code ?? 1)));
     });
   });
 }
@@ -68,25 +112,57 @@ function startWorker(): Promise<number> {
  */
 export async function runPrimary(workers: number, log: (line: string) => void): Promise<number> {
   let stopping = false;
-  const fork = (): Worker => cluster.fork();
+  // stderr piped (to keep each worker's last line), stdout and the request log straight through
+  cluster.setupPrimary({ stdio: ['inherit', 'inherit', 'pipe', 'ipc'] });
   const port = await startWorker();
   await Promise.all(Array.from({ length: workers - 1 }, startWorker));
+  // the workers started so far listen; a replacement counts once it does
+  const listened = new WeakSet<Worker>(Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined));
+  let failedStarts = 0;
+  const pending = new Set<NodeJS.Timeout>();
+  cluster.on('listening', (worker) => {
+    listened.add(worker);
+    failedStarts = 0;
+  });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
-    log(`venue-search: worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`);
-    fork();
+    const how = signal ?? `code ${code}`;
+    if (listened.has(worker)) {
+      log(`venue-search: worker ${worker.process.pid} exited (${how}); starting another`);
+      fork();
+      return;
+    }
+    failedStarts++;
+    void lastLine(worker).then((line) => replaceFailed(worker, how, line ?? '(it printed nothing)'));
   });
-  const stop = (signal: NodeJS.Signals): void => {
+  const replaceFailed = (worker: Worker, how: string, why: string): void => {
+    if (stopping) return;
+    if (failedStarts >= RESTART_LIMIT) {
+      log(`venue-search: ${failedStarts} workers in a row exited before listening; the last (${how}): ${why}; stopping (serve exits 1)`);
+      stopAll('giving up', 1);
+      return;
+    }
+    const delay = FIRST_RESTART_DELAY_MS * 2 ** (failedStarts - 1);
+    log(`venue-search: worker ${worker.process.pid} exited before listening (${how}), ${failedStarts} in a row; starting another in ${delay / 1000} s`);
+    const timer = setTimeout(() => {
+      pending.delete(timer);
+      if (!stopping) fork();
+    }, delay);
+    pending.add(timer);
+  };
+  const stop = (signal: NodeJS.Signals): void => stopAll(signal, 0);
+  const stopAll = (signal: NodeJS.Signals | 'giving up', exitCode: number): void => {
     if (stopping) return;
     stopping = true;
+    for (const timer of pending) clearTimeout(timer);
     const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
     // what a single process says (its workers say nothing: isClusterWorker)
     log(`venue-search: ${signal}: closing ${alive.length} worker process${alive.length === 1 ? '' : 'es'} (requests in flight are answered first)`);
     let left = alive.length;
-    if (left === 0) process.exit(0);
+    if (left === 0) process.exit(exitCode);
     for (const worker of alive) {
       worker.once('exit', () => {
-        if (--left === 0) process.exit(0);
+        if (--left === 0) process.exit(exitCode);
       });
       worker.process.kill('SIGTERM');
     }

@@ -3,7 +3,7 @@
  * printed development keys used over loopback, SIGTERM for a clean stop.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -184,6 +184,50 @@ describe('serve --workers 2: stop signals', () => {
       const check = new SqliteAccountsStore(db);
       expect((await ledgerRows(check, acct.accountId)).filter((r) => r.amount_micros < 0)).toHaveLength(N);
       await check.close();
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 90_000);
+});
+
+describe('serve --workers 2: a replacement worker that cannot start', () => {
+  // audit 62b finding 2: it was re-forked at once, forever, and the primary never exited
+  it('is started again after a doubling delay, and after 5 such deaths in a row the primary exits 1 naming the last error', async () => {
+    const db = join(tmp, 'restart-loop.sqlite');
+    const data = join(tmp, 'restart-loop.ndjson');
+    writeFileSync(data, readFileSync('fixtures/venues.ndjson'));
+    const { child, stderr } = await startWorkers(db, data);
+    try {
+      const workers = workerPids(child.pid!);
+      expect(workers).toHaveLength(2);
+      // a botched deploy empties the data file, then a worker dies: its replacements cannot load it
+      writeFileSync(data, '');
+      const failures: number[] = []; // when each "exited before listening" line arrived
+      child.stderr!.on('data', (chunk: Buffer) => {
+        for (const _ of String(chunk).matchAll(/exited before listening \(/g)) failures.push(performance.now());
+      });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      process.kill(workers[0]!, 'SIGKILL');
+      const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running after 60 s'), 60_000))]);
+      expect(code).toBe(1);
+      const err = stderr();
+      const empty = `venue-search: ${data} is empty: it holds no venue records (an empty file is a mistake, not a data set)`;
+      expect(err).toContain(`venue-search: worker ${workers[0]} exited (SIGKILL); starting another\n`);
+      const retries = [...err.matchAll(/worker \d+ exited before listening \(code 1\), (\d) in a row; starting another in ([\d.]+) s\n/g)].map((m) => [Number(m[1]), Number(m[2])]);
+      expect(retries).toEqual([
+        [1, 0.5],
+        [2, 1],
+        [3, 2],
+        [4, 4],
+      ]);
+      // the delays were waited: each next failure came at least that long after the previous
+      expect(failures).toHaveLength(4);
+      for (let k = 1; k < 4; k++) expect(failures[k]! - failures[k - 1]!).toBeGreaterThanOrEqual(retries[k - 1]![1]! * 1000 - 50);
+      expect(err).toContain(`venue-search: 5 workers in a row exited before listening; the last (code 1): ${empty}; stopping (serve exits 1)\n`);
+      // each replacement said why (its stderr passes through the primary), 5 times
+      expect(err.split(empty).length - 1).toBe(5 + 1);
+      // the other worker was stopped too
+      expect(() => process.kill(workers[1]!, 0)).toThrow(/ESRCH/);
     } finally {
       child.kill('SIGKILL');
     }
