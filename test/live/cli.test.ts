@@ -1,7 +1,7 @@
 // `serve --admin-token-file` and `venues upsert` end to end: real processes, the change log
 // on disk checked with the service's start path afterwards.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
@@ -360,5 +360,45 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     expect(lines.at(-1)).toBe('venue-search: SIGTERM: closing (requests in flight are answered first)');
     const first = lines[0];
     expect(first).toBe(`warning: ${data}.live holds live changes (changes.log) that this start does NOT serve: --data ${data} is served as it is; give --admin-token-file to serve them`);
+  }, 120_000);
+
+  // docs/deploy.md "Many machines", adding an instance (audit 62b findings 4 and 5): the lock
+  // copied with the directory named L1's running service, and L4 was refused in its name
+  it('a new instance started on a copy of a running instance\'s live directory (cp -a L1 L4) replaces the copied lock and serves the changes; L1 keeps its own', async () => {
+    const token = join(tmp, 'token-copy');
+    writeFileSync(token, 'cli-test-operator-token-0001\n');
+    const l1 = join(tmp, 'L1');
+    const one = await startLiveServer(token, l1, join(tmp, 'l1.sqlite'));
+    const auth = { authorization: 'Bearer cli-test-operator-token-0001', 'content-type': 'application/x-ndjson' };
+    const put = await fetch(`${one.base}/admin/venues`, {
+      method: 'PUT',
+      headers: auth,
+      body: `${JSON.stringify({ id: 'copied-venue', name: 'The Copy', location: { type: 'Point', coordinates: [51.5, -0.1] } })}\n`,
+    });
+    expect(put.status).toBe(200);
+    const l4 = join(tmp, 'L4');
+    cpSync(l1, l4, { recursive: true, preserveTimestamps: true });
+    expect(readFileSync(join(l4, 'lock'), 'utf8')).toMatch(new RegExp(`^${one.server.pid} `));
+    const four = await startLiveServer(token, l4, join(tmp, 'l4.sqlite'));
+    try {
+      expect(four.startLines).toContain(
+        `venue-search: the lock of the live directory ${l4} (${join(l4, 'lock')}) was written for another directory (folder ${statSync(l1).dev}:${statSync(l1).ino}, this one ${statSync(l4).dev}:${statSync(l4).ino}: copied with it, cp -a); it is stale and is replaced`,
+      );
+      expect(four.startLines.join('\n')).toContain('1 logged batches replayed');
+      // L4 holds the venue sent to L1 before the copy: removing it there finds it
+      const removed = await fetch(`${four.base}/admin/venues/copied-venue`, { method: 'DELETE', headers: auth });
+      expect(removed.status).toBe(200);
+      expect(readFileSync(join(l4, 'lock'), 'utf8')).toMatch(new RegExp(`^${four.server.pid} `));
+      // L1 still holds its directory and the venue (its own lock, untouched)
+      expect(readFileSync(join(l1, 'lock'), 'utf8')).toMatch(new RegExp(`^${one.server.pid} `));
+      const again = await fetch(`${one.base}/admin/venues/copied-venue`, { method: 'DELETE', headers: auth });
+      expect(again.status).toBe(200);
+    } finally {
+      for (const s of [one.server, four.server]) {
+        const gone = new Promise((r) => s.once('exit', r));
+        s.kill('SIGTERM');
+        await gone;
+      }
+    }
   }, 120_000);
 });
