@@ -1,6 +1,6 @@
 // One service per live directory: a second one is refused while the first runs; a lock whose
 // owner is gone (SIGKILL, a reused pid, a restarted container's own pid) is taken over.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +100,34 @@ describe('LiveDirLock', () => {
     expect(() => LiveDirLock.acquire(dir)).toThrow(`the live directory ${dir} is in use by process ${process.ppid} (${lockPath}); one service at a time may hold a live directory: stop that one, or give this one another --live-dir`);
     rmSync(file);
   });
+
+  // the audit's own repro: a second service in another PID namespace (unshare, as a container
+  // is) on the same directory; before, it saw the holder's pid as not running and took over
+  const canUnshare = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true']).status === 0;
+  it.skipIf(!canUnshare)('a process in a real other PID namespace (unshare --pid) is refused while this one holds the lock, and this one while it holds it', async () => {
+    const dir = join(tmp, 'namespaces');
+    mkdirSync(dir);
+    const inNamespace = (): { status: number | null; out: string } => {
+      const r = spawnSync(
+        'unshare',
+        ['--pid', '--fork', '--mount-proc', process.execPath, '--import', 'tsx', '-e', `const { LiveDirLock } = await import(${JSON.stringify(MODULE)}); try { LiveDirLock.acquire(${JSON.stringify(dir)}); console.log('held'); } catch (err) { console.log(err.message); }`],
+        { encoding: 'utf8' },
+      );
+      return { status: r.status, out: r.stdout.trim() };
+    };
+    const lock = LiveDirLock.acquire(dir);
+    const mine = readFileSync(join(dir, 'lock'), 'utf8');
+    const outside = inNamespace();
+    expect(outside.out).toMatch(new RegExp(`^the live directory ${dir} is held by process ${process.pid} in another PID namespace on this host \\(pid:\\[\\d+\\]; this is pid:\\[\\d+\\]: another container\\)`));
+    expect(readFileSync(join(dir, 'lock'), 'utf8')).toBe(mine);
+    lock.release();
+    // the other way round: the namespace's process held it (pid 1 there) and was killed with its namespace
+    expect(inNamespace().out).toBe('held');
+    const theirs = readFileSync(join(dir, 'lock'), 'utf8');
+    expect(theirs).toMatch(/^1 \d+ host=/);
+    expect(() => LiveDirLock.acquire(dir)).toThrow(`is held by process 1 in another PID namespace on this host`);
+    rmSync(join(dir, 'lock'));
+  }, 60_000);
 
   // audit 62b finding 5: `cp -a L1 L4` copies L1's lock, which named L1's healthy service
   it('replaces a lock copied with its directory (cp -a) while the original holder runs, saying so on stderr', async () => {
