@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { VenueSearchError } from '../errors.js';
@@ -27,18 +27,43 @@ import { VenueSearchError } from '../errors.js';
  *   decides: the owner is gone (SIGKILL, a crash) and its lock taken over when its pid is not
  *   running, is this process's own, or runs a process that started at another time than the
  *   owner did (the pid was reused).
- * A container restarted after a crash gets a new PID namespace, so its predecessor's lock is
- * refused as another namespace's: remove it once that predecessor is known to be gone.
+ *
+ * A holder marks its lock alive every LOCK_REFRESH_MS (the file's modification time), so an
+ * owner that cannot be checked from here (`elsewhere`) is judged by that mark instead: a lock
+ * not marked for LOCK_STALE_MS is a crashed owner's and is taken over, saying so on stderr (a
+ * container restarted after a crash gets a new PID namespace: its predecessor's lock is
+ * stale a minute after the crash); a fresher one is refused.
  *
  * Not guarded: two processes taking over the same stale lock at the same instant (each
  * removes it, then only one creates it; the other may remove the new one first). Starts
  * that race like that are an operator's own doing (start one service per directory).
  */
+/** How often a holder marks its lock alive (the file's modification time), ms. */
+export const LOCK_REFRESH_MS = 10_000;
+/**
+ * A lock whose owner cannot be checked from here and that has not been marked alive for this
+ * long is stale, ms: six marks missed (a shared volume's clock may differ from this machine's
+ * by some seconds).
+ */
+export const LOCK_STALE_MS = 60_000;
+
 export class LiveDirLock {
   /** Lock files this process holds (a second hold from this process is refused too). */
   private static readonly held = new Set<string>();
+  /** Marks the lock alive every LOCK_REFRESH_MS while held (unref'd: it keeps no process alive). */
+  private readonly refresh: NodeJS.Timeout;
 
-  private constructor(readonly path: string) {}
+  private constructor(readonly path: string) {
+    this.refresh = setInterval(() => {
+      try {
+        const now = new Date();
+        utimesSync(path, now, now);
+      } catch {
+        // gone or unwritable for a moment: the next mark tries again
+      }
+    }, LOCK_REFRESH_MS);
+    this.refresh.unref();
+  }
 
   /** Takes the lock of `dir`; throws VenueSearchError (`invalid_request`, param `liveDir`) while another live process holds it. */
   static acquire(dir: string): LiveDirLock {
@@ -65,11 +90,14 @@ export class LiveDirLock {
             process.stderr.write(
               `venue-search: the lock of the live directory ${dir} (${path}) was written for another directory (folder ${owner.fields.dir ?? '?'}, this one ${here.dir ?? '?'}: copied with it, cp -a); it is stale and is replaced\n`,
             );
+          } else if (verdict === 'elsewhere' && markedAgoMs(path) > LOCK_STALE_MS) {
+            process.stderr.write(
+              `venue-search: the lock of the live directory ${dir} (${path}) was held by process ${owner.pid} ${elsewhereText(owner, here)}, which has not marked it alive for ${Math.round(markedAgoMs(path) / 1000)} s (it marks it every ${LOCK_REFRESH_MS / 1000} s): that service is gone, and the lock is taken over\n`,
+            );
           } else if (verdict === 'elsewhere') {
-            const where = owner.fields.host !== here.host ? `on host ${owner.fields.host ?? '?'} (this is ${here.host ?? '?'})` : `in another PID namespace on this host (${owner.fields.pidns ?? '?'}; this is ${here.pidns ?? '?'}: another container)`;
             throw new VenueSearchError(
               'invalid_request',
-              `the live directory ${dir} is held by process ${owner.pid} ${where} (${path}), which cannot be checked from here; one service at a time may hold a live directory: stop that one, or give this one another --live-dir. If that service is gone (it crashed or was killed), remove ${path} and start again`,
+              `the live directory ${dir} is held by process ${owner.pid} ${elsewhereText(owner, here)} (${path}), which cannot be checked from here; it marked the lock alive ${Math.round(markedAgoMs(path) / 1000)} s ago; one service at a time may hold a live directory: stop that one, or give this one another --live-dir. If that service is gone (it crashed or was killed), start again once ${LOCK_STALE_MS / 1000} s have passed since its last mark, or remove ${path}`,
               { param: 'liveDir', value: dir },
             );
           } else if (verdict === 'pid' && ownerIsRunning(owner)) {
@@ -92,6 +120,7 @@ export class LiveDirLock {
 
   /** Gives the directory up (idempotent). */
   release(): void {
+    clearInterval(this.refresh);
     if (!LiveDirLock.held.delete(this.path)) return;
     const owner = readOwner(this.path);
     if (owner !== null && owner.pid === process.pid) removeIfPresent(this.path);
@@ -129,6 +158,22 @@ function whereAmI(dir: string): Whereabouts {
   const pidns = read(() => readlinkSync('/proc/self/ns/pid'));
   const st = statSync(dir); // the directory exists: the caller made it
   return { ...(host === undefined ? {} : { host }), ...(boot === undefined ? {} : { boot }), ...(pidns === undefined ? {} : { pidns }), dir: `${st.dev}:${st.ino}` };
+}
+
+/** Where an `elsewhere` owner runs, in words. */
+function elsewhereText(owner: LockOwner, here: Whereabouts): string {
+  return owner.fields.host !== here.host
+    ? `on host ${owner.fields.host ?? '?'} (this is ${here.host ?? '?'})`
+    : `in another PID namespace on this host (${owner.fields.pidns ?? '?'}; this is ${here.pidns ?? '?'}: another container)`;
+}
+
+/** Ms since the lock at `path` was last marked alive (its modification time); 0 if it is gone. */
+function markedAgoMs(path: string): number {
+  try {
+    return Math.max(0, Date.now() - statSync(path).mtimeMs);
+  } catch {
+    return 0;
+  }
 }
 
 function fieldsText(w: Whereabouts): string {

@@ -1,10 +1,10 @@
 // One service per live directory: a second one is refused while the first runs; a lock whose
 // owner is gone (SIGKILL, a reused pid, a restarted container's own pid) is taken over.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { LiveDirLock } from '../../src/changelog/live-dir-lock.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'live-lock-'));
@@ -84,10 +84,24 @@ describe('LiveDirLock', () => {
       expect.objectContaining({
         code: 'invalid_request',
         param: 'liveDir',
-        message: `the live directory ${dir} is held by process 999999 in another PID namespace on this host (pid:[4026532999]; this is ${pidns}: another container) (${lockPath}), which cannot be checked from here; one service at a time may hold a live directory: stop that one, or give this one another --live-dir. If that service is gone (it crashed or was killed), remove ${lockPath} and start again`,
+        message: `the live directory ${dir} is held by process 999999 in another PID namespace on this host (pid:[4026532999]; this is ${pidns}: another container) (${lockPath}), which cannot be checked from here; it marked the lock alive 0 s ago; one service at a time may hold a live directory: stop that one, or give this one another --live-dir. If that service is gone (it crashed or was killed), start again once 60 s have passed since its last mark, or remove ${lockPath}`,
       }),
     );
     expect(readFileSync(file, 'utf8')).toMatch(/^999999 12345 /); // left as it was
+    // the same lock not marked alive for over a minute (its container crashed, and a restart
+    // came up in a new namespace): the crashed owner's, taken over, said on stderr
+    const longAgo = new Date(Date.now() - 75_000);
+    utimesSync(file, longAgo, longAgo);
+    const said: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => said.push(chunk) > 0) as typeof process.stderr.write;
+    try {
+      LiveDirLock.acquire(dir).release();
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(said.join('')).toBe(`venue-search: the lock of the live directory ${dir} (${lockPath}) was held by process 999999 in another PID namespace on this host (pid:[4026532999]; this is ${pidns}: another container), which has not marked it alive for 75 s (it marks it every 10 s): that service is gone, and the lock is taken over\n`);
+    writeFileSync(file, `999999 12345 host=${encodeURIComponent(hostname())} boot=${boot} pidns=pid%3A%5B4026532999%5D dir=${encodeURIComponent(folder)}\n`);
     // another machine sharing the volume: same inode, its own device number and boot id
     writeFileSync(file, `999999 12345 host=db-2.internal boot=0f105aef-0000-4d5d-871a-bf3f1c8dbcf4 pidns=pid%3A%5B4026531836%5D dir=${encodeURIComponent(`77:${st.ino}`)}\n`);
     expect(() => LiveDirLock.acquire(dir)).toThrow(`is held by process 999999 on host db-2.internal (this is ${hostname()}) (${lockPath}), which cannot be checked from here`);
@@ -99,6 +113,26 @@ describe('LiveDirLock', () => {
     writeFileSync(file, `${process.ppid} ${parentStart} host=${encodeURIComponent(hostname())} boot=${boot} pidns=${encodeURIComponent(pidns)} dir=${encodeURIComponent(folder)}\n`);
     expect(() => LiveDirLock.acquire(dir)).toThrow(`the live directory ${dir} is in use by process ${process.ppid} (${lockPath}); one service at a time may hold a live directory: stop that one, or give this one another --live-dir`);
     rmSync(file);
+  });
+
+  it('a holder marks its lock alive every 10 s (the file\'s modification time), and stops when it lets go', () => {
+    const dir = join(tmp, 'marks');
+    mkdirSync(dir);
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const lock = LiveDirLock.acquire(dir);
+      const file = join(dir, 'lock');
+      const longAgo = new Date(Date.now() - 120_000);
+      utimesSync(file, longAgo, longAgo);
+      vi.advanceTimersByTime(9_999);
+      expect(Date.now() - statSync(file).mtimeMs).toBeGreaterThan(100_000);
+      vi.advanceTimersByTime(1);
+      expect(Date.now() - statSync(file).mtimeMs).toBeLessThan(5_000);
+      lock.release();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   // the audit's own repro: a second service in another PID namespace (unshare, as a container
