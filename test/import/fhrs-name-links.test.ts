@@ -1,24 +1,21 @@
-import geographiclib from 'geographiclib-geodesic';
 import { describe, expect, it } from 'vitest';
 import { mergeVenues } from '../../src/import/index.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
+import { geodesic, geodesicDirect } from '../support/oracle.js';
 
 /**
  * Regressions of audit 62d finding 1: OSM and FHRS records that no `fhrs:id` links are
  * linked by equal names within 50 m. Hand-made records, expected output written out by
  * hand; test points are placed at GeographicLib geodesic distances and checked back with it.
  */
-const wgs84 = geographiclib.Geodesic.WGS84;
-
 function away([lat, lon]: [number, number], azimuth: number, meters: number): [number, number] {
-  const d = wgs84.Direct(lat, lon, azimuth, meters);
-  return [d.lat2 as number, d.lon2 as number];
+  return geodesicDirect(lat, lon, azimuth, meters);
 }
 
 function metersBetween(a: VenueRecord, b: VenueRecord): number {
   const [lat1, lon1] = a.location.coordinates;
   const [lat2, lon2] = b.location.coordinates;
-  return wgs84.Inverse(lat1, lon1, lat2, lon2).s12 as number;
+  return geodesic(lat1, lon1, lat2, lon2);
 }
 
 const osm = (id: number, name: string, at: [number, number], extra: Partial<VenueRecord> = {}): VenueRecord => ({

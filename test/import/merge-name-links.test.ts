@@ -1,25 +1,22 @@
-import geographiclib from 'geographiclib-geodesic';
 import { describe, expect, it } from 'vitest';
 import { mergeVenues } from '../../src/import/index.js';
 import { compatibleVenueNames, venueNameKey } from '../../src/import/name-key.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
+import { geodesic, geodesicDirect } from '../support/oracle.js';
 
 /**
  * Regressions of audit 62d finding 9 (Overture↔OSM join): hand-made records, expected links
  * written out by hand; each test point is placed at a GeographicLib geodesic distance from
  * its partner, and that distance is checked back with GeographicLib.
  */
-const wgs84 = geographiclib.Geodesic.WGS84;
-
 function away(lat: number, lon: number, azimuth: number, meters: number): [number, number] {
-  const d = wgs84.Direct(lat, lon, azimuth, meters);
-  return [d.lat2 as number, d.lon2 as number];
+  return geodesicDirect(lat, lon, azimuth, meters);
 }
 
 function metersBetween(a: VenueRecord, b: VenueRecord): number {
   const [lat1, lon1] = a.location.coordinates;
   const [lat2, lon2] = b.location.coordinates;
-  return wgs84.Inverse(lat1, lon1, lat2, lon2).s12 as number;
+  return geodesic(lat1, lon1, lat2, lon2);
 }
 
 const osm = (id: number, name: string, [lat, lon]: [number, number], extra: Partial<VenueRecord> = {}): VenueRecord => ({

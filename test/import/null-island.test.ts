@@ -5,6 +5,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '../../src/import/import-report.js';
 import { collectRun, importFhrs, importOsm, importOverture } from '../../src/import/index.js';
+import { wkbPointHex } from '../support/wkb.js';
 
 /**
  * Audit 62d finding 8: a point at exactly 0,0 is refused by every importer under the one
@@ -43,16 +44,8 @@ describe('0,0 is bad_coordinates in every importer (audit 62d finding 8)', () =>
 
   it('Overture: a WKB point at 0,0 skipped (file written by DuckDB)', async () => {
     const file = join(dir, 'overture.parquet');
-    const wkb = (lon: number, lat: number): string => {
-      const b = Buffer.alloc(21);
-      b[0] = 1;
-      b.writeUInt32LE(1, 1);
-      b.writeDoubleLE(lon, 5);
-      b.writeDoubleLE(lat, 13);
-      return b.toString('hex');
-    };
     const row = (id: string, lon: number, lat: number): string =>
-      `SELECT '${id}' AS id, from_hex('${wkb(lon, lat)}') AS geometry, {'primary': 'Cafe ${id}'} AS names, {'primary': 'cafe', 'alternate': []::VARCHAR[]} AS categories, 0.9 AS confidence`;
+      `SELECT '${id}' AS id, from_hex('${wkbPointHex(lon, lat)}') AS geometry, {'primary': 'Cafe ${id}'} AS names, {'primary': 'cafe', 'alternate': []::VARCHAR[]} AS categories, 0.9 AS confidence`;
     const duck = await (await DuckDBInstance.create(':memory:')).connect();
     await duck.run(`COPY (${row('zero', 0, 0)} UNION ALL ${row('near', 0, 1e-7)}) TO '${file}' (FORMAT parquet)`);
     const { records, report } = await collectRun(importOverture(file));

@@ -2,6 +2,7 @@ import geographiclib from 'geographiclib-geodesic';
 import { describe, expect, it } from 'vitest';
 import { mergeVenues, overturePlaceToVenue, type OverturePlace } from '../../src/import/index.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
+import { wkbPoint } from '../support/wkb.js';
 
 /**
  * The Overture mapping on hand-made rows (the shapes of Overture's schema, old and new
@@ -11,15 +12,6 @@ import type { VenueRecord } from '../../src/schema/venue.js';
 const filter = { minConfidence: 0.5 };
 const wgs84 = geographiclib.Geodesic.WGS84;
 
-/** Little-endian ISO WKB point, built by hand. */
-function wkbPoint(lon: number, lat: number): Uint8Array {
-  const b = Buffer.alloc(21);
-  b[0] = 1;
-  b.writeUInt32LE(1, 1);
-  b.writeDoubleLE(lon, 5);
-  b.writeDoubleLE(lat, 13);
-  return new Uint8Array(b);
-}
 
 const base: OverturePlace = {
   id: 'abc-123',

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectRun, importOverture } from '../../src/import/index.js';
+import { wkbPointHex } from '../support/wkb.js';
 
 /**
  * Audit 62d finding 3: Overture's optional `operating_status` column is read;
@@ -20,15 +21,6 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Little-endian ISO WKB of a point, as hex for DuckDB's from_hex. */
-function wkbPointHex(lon: number, lat: number): string {
-  const b = Buffer.alloc(21);
-  b[0] = 1;
-  b.writeUInt32LE(1, 1);
-  b.writeDoubleLE(lon, 5);
-  b.writeDoubleLE(lat, 13);
-  return b.toString('hex');
-}
 
 describe('import overture: operating_status (audit 62d finding 3)', () => {
   // Hand-written places: the expected outcome of each is its status, read by eye.

@@ -5,13 +5,11 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadEngineFile } from '../../src/cli/load-engine.js';
-import { registerSnapshotCommand } from '../../src/cli/snapshot-command.js';
 import { readVenues } from '../../src/data/read-venues.js';
 import { createEngine } from '../../src/engine.js';
+import { runSnapshotCommand } from './run-snapshot-command.js';
 
 const dir = mkdtempSync(join(os.tmpdir(), 'venue-search-snapshot-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,21 +22,8 @@ const fail = (message: string): never => {
 /** Runs `venue-search <args>`, returning what it wrote to stderr. */
 async function run(...args: string[]): Promise<string> {
   const said = { text: '' };
-  await runInto(said, args);
+  await runSnapshotCommand(said, args);
   return said.text;
-}
-
-/** Runs `venue-search <args>`; what it writes to stderr goes to `said.text`, kept when the command fails. */
-async function runInto(said: { text: string }, args: string[]): Promise<void> {
-  const stderr = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      said.text += String(chunk);
-      done();
-    },
-  });
-  const program = new Command('venue-search').exitOverride();
-  registerSnapshotCommand(program, stderr);
-  await program.parseAsync(args, { from: 'user' });
 }
 
 describe('venue-search snapshot', () => {
@@ -77,7 +62,7 @@ describe('venue-search snapshot', () => {
     expect(answers[1]).toEqual(oracle);
     for (const bad of ['0', '65', '1.5', 'two']) {
       const said = { text: '' };
-      await expect(runInto(said, ['snapshot', '--data', FIXTURES, '--out', join(dir, 'never.vsnap'), '--threads', bad])).rejects.toThrow(`option '--threads <n>' argument '${bad}' is invalid. must be an integer 1..64; got "${bad}"`);
+      await expect(runSnapshotCommand(said, ['snapshot', '--data', FIXTURES, '--out', join(dir, 'never.vsnap'), '--threads', bad])).rejects.toThrow(`option '--threads <n>' argument '${bad}' is invalid. must be an integer 1..64; got "${bad}"`);
       expect(said.text).not.toContain('built the engine');
     }
   }, 60_000);
@@ -92,7 +77,7 @@ describe('venue-search snapshot', () => {
   it('an --out in a folder that does not exist is said before any reading', async () => {
     const out = join(dir, 'no-such-folder', 'x.vsnap');
     const said = { text: '' };
-    await expect(runInto(said, ['snapshot', '--data', FIXTURES, '--out', out])).rejects.toMatchObject({
+    await expect(runSnapshotCommand(said, ['snapshot', '--data', FIXTURES, '--out', out])).rejects.toMatchObject({
       code: 'invalid_request',
       message: `cannot write snapshot ${out}: its folder does not exist`,
     });
@@ -105,7 +90,7 @@ describe('venue-search snapshot', () => {
     symlinkSync('own.ndjson', join(dir, 'own-link.ndjson'));
     for (const out of [data, join(dir, 'own-link.ndjson')]) {
       const said = { text: '' };
-      await expect(runInto(said, ['snapshot', '--data', data, '--out', out])).rejects.toMatchObject({
+      await expect(runSnapshotCommand(said, ['snapshot', '--data', data, '--out', out])).rejects.toMatchObject({
         code: 'invalid_request',
         message: `--out ${out} is the --data file: the snapshot would replace the venues it is built from; give another file`,
       });
@@ -115,7 +100,7 @@ describe('venue-search snapshot', () => {
     const folder = join(dir, 'a-folder-out');
     mkdirSync(folder);
     const said = { text: '' };
-    await expect(runInto(said, ['snapshot', '--data', data, '--out', folder])).rejects.toMatchObject({ code: 'invalid_request', message: `cannot write snapshot ${folder}: it is a folder; give a file` });
+    await expect(runSnapshotCommand(said, ['snapshot', '--data', data, '--out', folder])).rejects.toMatchObject({ code: 'invalid_request', message: `cannot write snapshot ${folder}: it is a folder; give a file` });
     expect(said.text).not.toContain('built the engine');
   });
 
@@ -129,7 +114,7 @@ describe('venue-search snapshot', () => {
   it('an empty --out (an unset shell variable) is refused before any reading, naming the option (audit 62a 17)', async () => {
     const said = { text: '' };
     for (const flag of ['--out', '-o']) {
-      await expect(runInto(said, ['snapshot', '--data', FIXTURES, flag, ''])).rejects.toThrow("option '-o, --out <file>' argument '' is invalid. must name a file; got an empty string");
+      await expect(runSnapshotCommand(said, ['snapshot', '--data', FIXTURES, flag, ''])).rejects.toThrow("option '-o, --out <file>' argument '' is invalid. must name a file; got an empty string");
     }
     expect(said.text).toBe('');
   });

@@ -8,16 +8,14 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerSnapshotCommand } from '../../src/cli/snapshot-command.js';
 import { readVenues } from '../../src/data/read-venues.js';
 import { createEngine } from '../../src/engine.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { readSnapshot } from '../../src/snapshot/read-snapshot.js';
 import { loadEngineFile } from '../../src/cli/load-engine.js';
 import { LiveVenues } from '../../src/changelog/live-venues.js';
+import { runSnapshotCommand } from './run-snapshot-command.js';
 
 const FIXTURES = 'fixtures/venues.ndjson';
 const root = process.getuid?.() === 0;
@@ -26,15 +24,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs `venue-search snapshot --data FIXTURES --out <out>` in-process; `said.text` gets its stderr. */
 async function snapshot(out: string, said = { text: '' }): Promise<void> {
-  const stderr = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      said.text += String(chunk);
-      done();
-    },
-  });
-  const program = new Command('venue-search').exitOverride();
-  registerSnapshotCommand(program, stderr);
-  await program.parseAsync(['snapshot', '--data', FIXTURES, '--out', out], { from: 'user' });
+  await runSnapshotCommand(said, ['snapshot', '--data', FIXTURES, '--out', out]);
 }
 
 let plain: Buffer;

@@ -11,6 +11,12 @@ export function geodesic(lat1: number, lon1: number, lat2: number, lon2: number)
   return wgs84.Inverse(lat1, lon1, lat2, lon2).s12!;
 }
 
+/** The point `meters` from (lat, lon) along the WGS84 geodesic leaving at `azimuth` (degrees from north): [lat, lon]. */
+export function geodesicDirect(lat: number, lon: number, azimuth: number, meters: number): [number, number] {
+  const d = wgs84.Direct(lat, lon, azimuth, meters);
+  return [d.lat2!, d.lon2!];
+}
+
 /**
  * Distance (metres) from a point to a route whose legs are WGS84 geodesics, and where along
  * the route (metres) the nearest point lies, by golden-section search along each leg (the
