@@ -104,8 +104,10 @@ export async function runSuite(o: SuiteOptions): Promise<string> {
       'venue-search: median latency by dataset size',
       `${m.cpu}, ${m.cores} cores, Node ${m.node}; limit 20; ${mode} run ${new Date().toISOString().slice(0, 10)}`,
     );
-    // The committed chart comes from full runs; a quick run's goes to .tmp/bench/.
-    const chart = pathToFileURL(o.quick ? repoPath('.tmp', 'bench', 'scaling-quick.svg') : repoPath('bench', 'results', 'scaling.svg'));
+    // The committed chart comes from the whole full run (label `full`); a quick or partial
+    // run's goes to .tmp/bench/, beside nothing committed.
+    const label = o.label ?? mode;
+    const chart = pathToFileURL(label === 'full' ? repoPath('bench', 'results', 'scaling.svg') : repoPath('.tmp', 'bench', `scaling-${label}.svg`));
     mkdirSync(new URL('.', chart), { recursive: true });
     writeFileSync(chart, svg);
     log(`chart: ${chart.pathname}\n`);
