@@ -165,7 +165,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (malformed !== undefined) throw new HttpError('invalid_url', `query parameter ${JSON.stringify(malformed)} is not valid percent-encoded UTF-8`, malformed);
   });
   // Before a body is read: an unknown path (404) and another method (405) are answered without
-  // reading it (a body they cannot parse is no 400); a compressed body is refused after the
+  // reading it (a body they cannot parse is no 400); a compressed or transfer-coded body is refused after the
   // key, the permission and the rate window (the guard's onRequest), as docs/http.md orders
   // the checks; a request without a body (a GET) is not refused for the header.
   app.addHook('preParsing', async (request) => {
@@ -174,6 +174,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const allowed = (request.routeOptions.config as MethodNotAllowedConfig).allowedMethods;
     if (allowed !== undefined) throw methodNotAllowed(request.method, allowed);
     if (!hasBody(request.headers)) return;
+    // a transfer coding other than chunked (`gzip, chunked`): Node de-chunks the body and
+    // ignores the rest, so the bytes would be read as if they were not coded (audit 63b F1;
+    // RFC 9112 6.1 suggests 501: a 415 like Content-Encoding's, one code for "not this body")
+    const transfer = request.headers['transfer-encoding'];
+    if (transfer !== undefined && transfer.split(',').some((coding) => coding.trim().toLowerCase() !== 'chunked')) {
+      throw new HttpError('unsupported_media_type', `Transfer-Encoding ${JSON.stringify(transfer.slice(0, 100))} is not supported; send the body with chunked or a Content-Length`);
+    }
     const encoding = request.headers['content-encoding'];
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
       throw new HttpError('unsupported_media_type', `Content-Encoding ${JSON.stringify(encoding)} is not supported; send the body uncompressed`);

@@ -1,0 +1,46 @@
+/**
+ * Audit 63b, what the service does on the wire with requests no client library sends but a
+ * raw socket can: transfer codings it does not implement (F1), absolute-form request targets
+ * (F4), `Expect: 100-continue` (F7), and the cache header of error answers (F6).
+ * Oracles: raw HTTP/1.1 over a socket (test/http/support/raw-http.ts), the ledger.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from './support/harness.js';
+import { expectEnvelope, rawExchange } from './support/raw-http.js';
+
+let server: Harness;
+let port: number;
+beforeAll(async () => {
+  server = await createHarness();
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.app.server.address();
+  port = typeof address === 'object' && address !== null ? address.port : 0;
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const SEARCH_BODY = JSON.stringify({ locations: [{ lat: 53.8, lon: -1.55 }], mode: { mode: 'POINT', maxDistance: 1000 } });
+const charges = async (accountId: string): Promise<number> => (await server.ledger(accountId)).filter((r) => r.amount_micros < 0).length;
+
+describe('transfer codings (audit 63b F1)', () => {
+  const chunkedSearch = (key: string, transferEncoding: string): string =>
+    `POST /v1/search/?limit=1 HTTP/1.1\r\nHost: x\r\nAPI-Key: ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: ${transferEncoding}\r\nConnection: close\r\n\r\n` +
+    `${Buffer.byteLength(SEARCH_BODY).toString(16)}\r\n${SEARCH_BODY}\r\n0\r\n\r\n`;
+
+  it('a transfer coding other than chunked (gzip, chunked) is a 415, never charged: its bytes are not read as if uncoded', async () => {
+    const acct = await server.open();
+    for (const coding of ['gzip, chunked', 'foo, chunked', 'GZIP ,chunked']) {
+      const res = await rawExchange(port, chunkedSearch(acct.secretKey, coding));
+      expectEnvelope(res, 415, 'unsupported_media_type');
+      expect(JSON.parse(res.body).message).toContain('Transfer-Encoding');
+    }
+    expect(await charges(acct.accountId)).toBe(0);
+  });
+
+  it('chunked alone, in any case, is read and served', async () => {
+    const acct = await server.open();
+    for (const coding of ['chunked', 'Chunked']) expect((await rawExchange(port, chunkedSearch(acct.secretKey, coding))).status, coding).toBe(200);
+    expect(await charges(acct.accountId)).toBe(2);
+  });
+});
