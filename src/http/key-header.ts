@@ -23,7 +23,8 @@ export function presentedKey(headers: Readonly<Record<string, string | string[] 
     if (value === undefined) continue;
     for (const line of Array.isArray(value) ? value : [value]) values.push(...line.split(','));
   }
-  const distinct = [...new Set(values.map((v) => v.trim()))];
+  // empty items (a stray comma: `k,`, or `,` alone) are no key: dropped, not a second key
+  const distinct = [...new Set(values.map((v) => v.trim()).filter((v) => v !== ''))];
   if (distinct.length === 0) return { kind: 'none' };
   if (distinct.length > 1) return { kind: 'conflict' };
   return { kind: 'key', key: distinct[0]! };

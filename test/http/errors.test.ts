@@ -330,6 +330,15 @@ describe('401 authentication', () => {
     }
   });
 
+  it('empty comma items are no key (audit 63b F5): `sk_...,` is that key, `,` alone is a missing key, two keys beside an empty item still a conflict', async () => {
+    const acct = await h.open();
+    const other = await h.open();
+    const find = (value: string) => h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'api-key': value } });
+    for (const value of [`${acct.secretKey},`, `,${acct.secretKey}`, ` ${acct.secretKey} , `]) expect((await find(value)).statusCode, value).toBe(200);
+    for (const value of [',', ' , ,']) expectEnvelope(await find(value), 401, 'authentication_error', 'missing_api_key');
+    expectEnvelope(await find(`${acct.secretKey},,${other.secretKey}`), 401, 'authentication_error', 'conflicting_api_keys');
+  });
+
   it('the 401 message never echoes the key', async () => {
     const key = generateApiKey('secret');
     const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'api-key': key } });
