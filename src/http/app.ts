@@ -22,6 +22,7 @@ import type { EngineLike } from '../service/engine-like.js';
 import { maskKeys } from '../accounts/keys.js';
 import { OPENAPI_HEAD } from '../service/openapi-document.js';
 import { requestLogOptions } from '../service/request-log.js';
+import { targetPath } from './request-target.js';
 import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.js';
 import { clientErrorResponse, connectResponse, continueResponse, expectationResponse, queueResponse } from './client-errors.js';
 import { isAccountsUnavailable } from '../accounts/accounts-unavailable.js';
@@ -158,7 +159,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (closing) {
       reply.header('connection', 'close');
       // the operator routes are never billed: no word of charges there
-      const billed = !request.url.startsWith(`${ADMIN_PREFIX}/`);
+      const billed = !targetPath(request.url).startsWith(`${ADMIN_PREFIX}/`);
       throw new HttpError('service_unavailable', `the service is shutting down; retry the request${billed ? ' (it was not charged)' : ''}`);
     }
     const malformed = malformedQueryParam(request.url);
@@ -240,7 +241,7 @@ function hasBody(headers: FastifyRequest['headers']): boolean {
 
 /** The 404 of an unknown path, naming it (keys masked, at most 200 characters). */
 function routeNotFound(request: FastifyRequest): HttpError {
-  const raw = maskKeys(request.url.split('?', 1)[0] ?? '');
+  const raw = maskKeys(targetPath(request.url));
   const path = raw.length > 200 ? `${raw.slice(0, 197)}...` : raw;
   return new HttpError('route_not_found', `no such path: ${request.method} ${path}`);
 }

@@ -11,6 +11,7 @@ import type { PlanName, RateWindow } from '../accounts/plans.js';
 import { API_KEY_CHALLENGE } from '../service/openapi-responses.js';
 import { HTTP_ERRORS, HttpError } from './http-errors.js';
 import { presentedKey } from './key-header.js';
+import { targetPath } from './request-target.js';
 
 /** Routes with `config: { public: true }` skip the guard (the OpenAPI document). */
 export interface GuardRouteConfig {
@@ -43,7 +44,8 @@ export function createGuard(
     if (presented.kind === 'conflict') {
       throw new HttpError('conflicting_api_keys', 'more than one API key was sent: send exactly one in the API-Key header', undefined, CHALLENGE);
     }
-    const path = request.url.split('?', 1)[0] ?? request.url;
+    // the path the router matched, also for an absolute-form target (`GET http://host/v1/find`)
+    const path = targetPath(request.url);
     const admission = await admitRequest(accounts, { key: presented.key, method: request.method, path, headers: request.headers, nowMs: clock(), planWindows });
     reply.headers(admission.headers);
     // every refusal code is a catalogue code: HttpError's parameter type checks it

@@ -44,3 +44,21 @@ describe('transfer codings (audit 63b F1)', () => {
     expect(await charges(acct.accountId)).toBe(2);
   });
 });
+
+describe('absolute-form request targets behave as their origin-form (audit 63b F4)', () => {
+  it("the widget's 308 sends the client to a path on the Host's origin, never to the authority named in the target", async () => {
+    for (const target of ['http://evil.example/v1/widget?key=x', 'HTTPS://evil.example:8443/v1/widget?key=x', '/v1/widget?key=x']) {
+      const res = await rawExchange(port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      expect({ target, status: res.status, location: res.headers['location'] }).toEqual({ target, status: 308, location: '/v1/widget/?key=x' });
+    }
+  });
+
+  it('a public key is judged on the path the router matched: GET http://x/v1/find is served as GET /v1/find, /v1/vocabulary still refused', async () => {
+    const acct = await server.open();
+    const get = (target: string) => rawExchange(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.publicKey}\r\nConnection: close\r\n\r\n`);
+    for (const target of ['/v1/find?q=nando', 'http://x/v1/find?q=nando', 'http://other.example:81/v1/establishments/basic/fx-00000']) {
+      expect((await get(target)).status, target).toBe(200);
+    }
+    for (const target of ['/v1/vocabulary', 'http://x/v1/vocabulary']) expectEnvelope(await get(target), 403, 'public_key_not_permitted');
+  });
+});

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import { createWidgetSite, PLACE_LABELS_PATH, placeLabelsAsset, type WidgetSiteDependencies } from '../../widget/widget-page.js';
 import type { WidgetAsset } from '../../widget/widget-assets.js';
 import { HttpError } from '../http-errors.js';
+import { originForm } from '../request-target.js';
 import type { LonLatBox } from '../../geo/bbox.js';
 import { NoQuerySchema } from '../../service/api-schemas.js';
 
@@ -31,8 +32,10 @@ export function widgetRoutes(deps: WidgetSiteDependencies): FastifyPluginAsync {
     const site = await createWidgetSite(deps);
 
     app.get('/', { schema: { hide: true } }, async (request, reply) => {
-      // the page's asset and API URLs are relative to /v1/widget/: send /v1/widget there first
-      const [path = '', search] = request.url.split('?', 2);
+      // the page's asset and API URLs are relative to /v1/widget/: send /v1/widget there first.
+      // The Location is a path (relative to the Host's origin), never the authority of an
+      // absolute-form target (`GET http://elsewhere/v1/widget`)
+      const [path = '', search] = originForm(request.url).split('?', 2);
       if (!path.endsWith('/')) return reply.code(308).header('location', `${path}/${search === undefined ? '' : `?${search}`}`).send();
       const answer = await site.page(request.query as Record<string, unknown>, request.headers);
       return reply

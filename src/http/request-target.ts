@@ -1,0 +1,26 @@
+/**
+ * The request target as the router reads it. Node passes the target of the request line as
+ * `request.url` unchanged: origin-form (`/v1/find?q=a`) or absolute-form
+ * (`http://host/v1/find?q=a`, RFC 9112 3.2.2, which a server must accept), and the router
+ * (find-my-way) matches an absolute-form target on its path. Whatever reads the path or the
+ * query of a request itself (the public-key scope, the widget's redirect, the request log)
+ * reads it through {@link originForm}, so that both forms of one target behave alike and the
+ * authority a client wrote in the target is never used (audit 63b F4).
+ */
+
+/** `http(s)://authority` at the start of an absolute-form target, in any letter case. */
+const ABSOLUTE_FORM_PREFIX = /^https?:\/\/[^/?#]*/i;
+
+/** The origin-form of `url` (path and query; `/` when an absolute-form target has no path). */
+export function originForm(url: string): string {
+  if (url.startsWith('/')) return url;
+  const prefix = ABSOLUTE_FORM_PREFIX.exec(url);
+  if (prefix === null) return url;
+  const rest = url.slice(prefix[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
+/** The path of `url` (its origin-form up to the query). */
+export function targetPath(url: string): string {
+  return originForm(url).split('?', 1)[0]!;
+}
