@@ -98,7 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       requireHostHeader: false,
       ...(options.timeoutCheckIntervalMs === undefined ? {} : { connectionsCheckingInterval: options.timeoutCheckIntervalMs }),
     },
-    logger: requestLogOptions(options.logger),
+    logger: requestLogOptions(options.logger, options.admin?.token),
     bodyLimit: options.bodyLimitBytes ?? 64 * 1024,
     requestTimeout,
     connectionTimeout: options.connectionTimeoutMs ?? 30_000,

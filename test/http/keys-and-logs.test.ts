@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { rotateAccountKeys } from '../../src/accounts/accounts.js';
 import { hashApiKey, maskKeys } from '../../src/accounts/keys.js';
 import { publicKeyMayCall } from '../../src/accounts/public-key-scope.js';
+import type { LiveVenues } from '../../src/changelog/live-venues.js';
 import { createHarness } from './support/harness.js';
 
 describe('public key permissions (interface section 5)', () => {
@@ -95,6 +96,36 @@ describe('logs', () => {
       expect(log).not.toContain(encodeAll(key).slice(9, 30)); // any run of the escaped key after its prefix
     }
     expect(log).not.toContain('sk_wrong');
+    await h.close();
+  });
+});
+
+describe('the operator token never reaches the request log (audit 63b F2)', () => {
+  it('an /admin URL is logged without its query; the token anywhere else in a URL, as it is or percent-encoded, is masked', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    // a token with characters a client percent-encodes; the live venues are never reached by these requests
+    const token = 'op+tok/en=0123456789abcdef';
+    const h = await createHarness({ extra: { logger: { level: 'trace', stream }, admin: { live: {} as LiveVenues, token } } });
+    const bearer = { authorization: `Bearer ${token}` };
+    const statuses = [
+      (await h.app.inject({ method: 'POST', url: `/admin/compact?token=${token}` })).statusCode,
+      (await h.app.inject({ method: 'POST', url: `/admin/compact?token=${encodeURIComponent(token)}`, headers: bearer })).statusCode,
+      (await h.app.inject({ method: 'DELETE', url: `/Admin//venues/x?token=${token}`, headers: bearer })).statusCode,
+      (await h.app.inject({ method: 'GET', url: `/v1/find?q=${token}` })).statusCode,
+      (await h.app.inject({ method: 'GET', url: `/v1/find?q=${encodeURIComponent(token)}` })).statusCode,
+    ];
+    expect(statuses).toEqual([401, 400, 404, 401, 401]);
+    const log = lines.join('');
+    expect(log).toContain('"url":"/admin/compact?[redacted]"');
+    expect(log).toContain('"url":"/Admin//venues/x?[redacted]"');
+    expect(log).toContain('"url":"/v1/find?q=[redacted]"');
+    for (const secret of [token, encodeURIComponent(token), token.slice(7)]) expect(log).not.toContain(secret);
     await h.close();
   });
 });
