@@ -113,7 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           ? new HttpError('invalid_request', `id must be at most ${MAX_PATH_PARAM_LENGTH} characters`, 'id')
           : new HttpError('invalid_url', 'the request path is not valid percent-encoded UTF-8');
       const response = toErrorResponse(error);
-      void (reply as FastifyReply).code(response.status).header('request-id', request.id).send(response.body);
+      void (reply as FastifyReply).code(response.status).headers(response.headers).header('request-id', request.id).send(response.body);
     },
     // errors Node's HTTP parser meets before there is a request (headers or URL over the
     // size limit, a malformed request line, a request that took too long): the envelope too
@@ -210,7 +210,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.setNotFoundHandler((request, reply) => {
     const response = toErrorResponse(routeNotFound(request));
-    void reply.code(response.status).send(response.body);
+    void reply.code(response.status).headers(response.headers).send(response.body);
   });
 
   await app.register(fastifySwagger, {

@@ -131,6 +131,6 @@ export function continueResponse(this: Server, request: IncomingMessage, respons
 export function expectationResponse(request: IncomingMessage, response: ServerResponse): void {
   const failed = toErrorResponse(new HttpError('expectation_failed', `Expect ${JSON.stringify(String(request.headers.expect ?? '').slice(0, 100))} is not supported; only 100-continue is`));
   const body = JSON.stringify(failed.body);
-  response.writeHead(failed.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'request-id': randomUUID(), connection: 'close' });
+  response.writeHead(failed.status, { ...failed.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'request-id': randomUUID(), connection: 'close' });
   response.end(body);
 }

@@ -175,8 +175,26 @@ export function httpParam(enginePath: string | undefined): string | undefined {
   return enginePath?.replace(/\[(\d+)\]/g, '.$1');
 }
 
-/** Maps anything thrown while serving a request to a status and an envelope. */
+/**
+ * Headers every error answer carries, whichever layer writes it: `Cache-Control: no-store`.
+ * An error tells what was true of one request at one instant (a venue not added yet, a
+ * balance before its top-up): a shared cache in front must neither keep it (404 and 405 are
+ * cacheable by default, RFC 9111 4.2.2) nor answer it to other clients (a cache does not key
+ * on `API-Key`). Audit 63b F6; the 200s of the venue and balance routes say the same.
+ */
+const ERROR_HEADERS: Readonly<Record<string, string>> = { 'cache-control': 'no-store' };
+
+/**
+ * Maps anything thrown while serving a request to a status, an envelope and the headers to
+ * send with it (ERROR_HEADERS, then the error's own): whoever writes an error answer sends all
+ * of `headers`.
+ */
 export function toErrorResponse(err: unknown): ErrorResponse {
+  const response = errorResponseOf(err);
+  return { ...response, headers: { ...ERROR_HEADERS, ...response.headers } };
+}
+
+function errorResponseOf(err: unknown): ErrorResponse {
   if (err instanceof ChargeOutcomeUnknownError) return chargeOutcomeUnknown(err.requestId);
   if (isAccountsUnavailable(err)) return accountsUnavailable();
   if (err instanceof HttpError) {

@@ -9,7 +9,8 @@
  * - the rate-limit headers on every response the guard counted: always on a 200 and a 429
  *   (which adds `Retry-After`), on a later error (400, 402, 404, 413, 415) too unless it was
  *   refused before the guard ran (a bad URL), never on a 401 or a 403 (refused before counting);
- * - `Cache-Control: no-store` on every 200 of the venue and balance routes.
+ * - `Cache-Control: no-store` on every 200 of the venue and balance routes, and on every error
+ *   answer (http-errors.ts, ERROR_HEADERS).
  * fastify's swagger plugin wraps each header's schema itself (`{schema, description}`), so the
  * entries here are plain schemas with a description.
  */
@@ -28,7 +29,7 @@ const DESCRIPTIONS: Readonly<Record<number, string>> = {
   403: 'A public key on an endpoint outside its permitted list (`public_key_not_permitted`), or from an origin the account does not allow (`origin_not_allowed`).',
   404: 'Unknown venue id (`venue_not_found`).',
   413: 'Request body over the route\'s limit, 64 KiB (`body_too_large`).',
-  415: 'Request body is not application/json, is in a charset other than UTF-8, or is compressed (`unsupported_media_type`).',
+  415: 'Request body is not application/json, is in a charset other than UTF-8, is compressed, or has a transfer coding other than chunked (`unsupported_media_type`).',
   429: 'A rate-limit window of the plan is full (`rate_limited`).',
 };
 
@@ -55,6 +56,7 @@ const REQUEST_ID: HeaderEntry = {
 };
 
 const NO_STORE: HeaderEntry = { description: 'Venue and balance answers are never cached.', type: 'string', enum: ['no-store'], required: true };
+const ERROR_NO_STORE: HeaderEntry = { description: 'No error answer is cached: it held for this request at this instant only.', type: 'string', enum: ['no-store'], required: true };
 
 /** IETF structured-field lists as rateLimitHeaders writes them (rate-limit.ts). */
 const POLICY_PATTERN = '^"[a-z]+";q=\\d+;w=\\d+(, "[a-z]+";q=\\d+;w=\\d+)*$';
@@ -83,10 +85,11 @@ const ALLOW: HeaderEntry = { description: 'On a 405: the methods this path serve
 const BEFORE_COUNTING = new Set([401, 403]);
 
 function errorHeaders(status: number): Record<string, HeaderEntry> {
-  if (status === 401) return { 'Request-Id': REQUEST_ID, 'WWW-Authenticate': WWW_AUTHENTICATE };
-  if (BEFORE_COUNTING.has(status)) return { 'Request-Id': REQUEST_ID };
-  if (status === 429) return { 'Request-Id': REQUEST_ID, ...rateLimitHeaders(true), 'Retry-After': RETRY_AFTER };
-  return { 'Request-Id': REQUEST_ID, ...rateLimitHeaders(false) };
+  const always = { 'Request-Id': REQUEST_ID, 'Cache-Control': ERROR_NO_STORE };
+  if (status === 401) return { ...always, 'WWW-Authenticate': WWW_AUTHENTICATE };
+  if (BEFORE_COUNTING.has(status)) return always;
+  if (status === 429) return { ...always, ...rateLimitHeaders(true), 'Retry-After': RETRY_AFTER };
+  return { ...always, ...rateLimitHeaders(false) };
 }
 
 /** The headers of a guarded 200: request id, the rate-limit headers, and `no-store` where asked. */
@@ -103,13 +106,13 @@ export function errorResponses(...statuses: number[]): Record<string, object> {
   out['4xx'] = {
     $ref: ERROR_ENVELOPE_REF,
     description: 'Any other client error: 404 unknown path (`route_not_found`), 405 another method (`method_not_allowed`, with `Allow`), 408 request not received in time (`request_timeout`), 417 an `Expect` other than `100-continue` (`expectation_failed`), 431 headers too large (`headers_too_large`).',
-    headers: { 'Request-Id': REQUEST_ID, Allow: ALLOW },
+    headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': ERROR_NO_STORE, Allow: ALLOW },
   };
   out['5xx'] = {
     $ref: ERROR_ENVELOPE_REF,
     description:
       'A fault of the service; or 503: the service shutting down, the accounts database out of reach (with `Retry-After`), or a charge the database got to too late. Not charged, but for a charge the database could not confirm, which the message says (docs/http.md).',
-    headers: { 'Request-Id': REQUEST_ID, 'Retry-After': RETRY_AFTER_UNAVAILABLE },
+    headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': ERROR_NO_STORE, 'Retry-After': RETRY_AFTER_UNAVAILABLE },
   };
   return out;
 }

@@ -62,3 +62,34 @@ describe('absolute-form request targets behave as their origin-form (audit 63b F
     for (const target of ['/v1/vocabulary', 'http://x/v1/vocabulary']) expectEnvelope(await get(target), 403, 'public_key_not_permitted');
   });
 });
+
+describe('every error answer carries Cache-Control: no-store, as the 200s of the keyed routes do (audit 63b F6)', () => {
+  it('400, 401, 402, 403, 404 (venue and route), 405, 413, 415 and 429 of the /v1 routes, and the parser\'s 400 and 431', async () => {
+    const rich = await server.open();
+    const broke = await server.open('Enterprise', 0);
+    const slow = await server.open('Builder');
+    const json = { 'content-type': 'application/json' };
+    const inject = (method: 'GET' | 'POST' | 'DELETE', url: string, key: string | undefined, extra: { headers?: Record<string, string>; payload?: string } = {}) =>
+      server.app.inject({ method, url, headers: { ...(key === undefined ? {} : { 'api-key': key }), ...extra.headers }, ...(extra.payload === undefined ? {} : { payload: extra.payload }) });
+    await inject('GET', '/v1/find?q=nando', slow.secretKey); // fills the Builder plan's 1/s window
+    const answers = {
+      400: await inject('GET', '/v1/find?q=nando&x=1', rich.secretKey),
+      401: await inject('GET', '/v1/find?q=nando', undefined),
+      402: await inject('GET', '/v1/find?q=nando', broke.secretKey),
+      403: await inject('GET', '/v1/vocabulary', rich.publicKey),
+      '404 venue': await inject('GET', '/v1/establishments/basic/nope', rich.secretKey),
+      '404 route': await inject('GET', '/v1/nowhere', rich.secretKey),
+      405: await inject('DELETE', '/v1/find', rich.secretKey),
+      413: await inject('POST', '/v1/search/', rich.secretKey, { headers: json, payload: JSON.stringify({ pad: 'x'.repeat(70_000) }) }),
+      415: await inject('POST', '/v1/search/', rich.secretKey, { headers: { 'content-type': 'text/plain' }, payload: SEARCH_BODY }),
+      429: await inject('GET', '/v1/find?q=nando', slow.secretKey),
+    };
+    for (const [label, res] of Object.entries(answers)) {
+      expect({ label, status: res.statusCode, cache: res.headers['cache-control'] }).toEqual({ label, status: Number(label.slice(0, 3)), cache: 'no-store' });
+    }
+    for (const [request, status] of [['HELLO\r\n\r\n', 400], [`GET /v1/find?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431]] as const) {
+      const res = await rawExchange(port, request);
+      expect({ status: res.status, cache: res.headers['cache-control'] }).toEqual({ status, cache: 'no-store' });
+    }
+  });
+});
