@@ -115,12 +115,26 @@ export function connectResponse(_request: IncomingMessage, socket: Duplex): void
 /**
  * The server's `checkContinue` listener. Node takes any `Expect` holding the word
  * `100-continue` for it (`100-continue-x`, `foo, 100-continue`: audit 60a); only the
- * expectation `100-continue` itself is met (100 Continue, then the request is served, as
- * Node does), anything else is the 417 of {@link expectationResponse}.
+ * expectation `100-continue` itself is met, anything else is the 417 of
+ * {@link expectationResponse}.
+ *
+ * Invariant: `100 Continue` is sent when, and only when, the body is about to be read: on
+ * the request stream's first `resume` (fastify's body parser attaching its `data` listener),
+ * never after the final answer has begun. Every refusal the header section decides comes
+ * before that read (RFC 9110 10.1.1: answer those at once, with their final status): 404/405
+ * and the checks of the body's coding and charset (app.ts `preParsing`), the key, permission
+ * and rate window (the guard's `onRequest`, 401/403/429; the operator token), a
+ * Content-Length over the route's limit (413) and a media type without a parser (415, both
+ * fastify's, before it reads). So a client waiting for the 100 (curl above 1 MiB, .NET, Java)
+ * uploads nothing a refusal would discard (audit 63b F7). Node closes the connection after a
+ * final answer sent without the 100 (the client may or may not send the body after it).
  */
 export function continueResponse(this: Server, request: IncomingMessage, response: ServerResponse): void {
   if (String(request.headers.expect).trim().toLowerCase() !== '100-continue') return expectationResponse(request, response);
-  response.writeContinue();
+  // the resume of Node's dump of an unread body, once the answer is out, sends nothing
+  request.once('resume', () => {
+    if (!response.headersSent) response.writeContinue();
+  });
   this.emit('request', request, response);
 }
 

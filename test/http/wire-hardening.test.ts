@@ -4,9 +4,10 @@
  * (F4), `Expect: 100-continue` (F7), and the cache header of error answers (F6).
  * Oracles: raw HTTP/1.1 over a socket (test/http/support/raw-http.ts), the ledger.
  */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './support/harness.js';
-import { expectEnvelope, rawExchange } from './support/raw-http.js';
+import { expectEnvelope, parseAll, rawExchange } from './support/raw-http.js';
 
 let server: Harness;
 let port: number;
@@ -91,5 +92,69 @@ describe('every error answer carries Cache-Control: no-store, as the 200s of the
       const res = await rawExchange(port, request);
       expect({ status: res.status, cache: res.headers['cache-control'] }).toEqual({ status, cache: 'no-store' });
     }
+  });
+});
+
+/**
+ * A client that asks `Expect: 100-continue` and behaves as curl does: sends the header
+ * section, sends `body` only once `100 Continue` has come, and reads until the server closes.
+ * Returns all it read and whether the body was sent.
+ */
+function expectContinue(head: string, body: string, expectation = '100-continue'): Promise<{ text: string; sentBody: boolean }> {
+  return new Promise((resolve, reject) => {
+    const s = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    let sentBody = false;
+    s.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (!sentBody && Buffer.concat(chunks).toString('latin1').startsWith('HTTP/1.1 100 Continue\r\n\r\n')) {
+        sentBody = true;
+        s.write(body);
+      }
+    });
+    s.once('error', reject);
+    s.once('close', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), sentBody }));
+    s.write(`${head.trimEnd()}\r\nExpect: ${expectation}\r\n\r\n`);
+  });
+}
+
+describe('Expect: 100-continue (audit 63b F7)', () => {
+  const post = (path: string, headers: string, body = SEARCH_BODY): string =>
+    `POST ${path} HTTP/1.1\r\nHost: x\r\n${headers}Content-Length: ${Buffer.byteLength(body)}\r\n`;
+
+  it('no 100 Continue when the final status is known from the header section: 404, 405, 401, 403, 429, 413, 415; the body is never uploaded', async () => {
+    const acct = await server.open();
+    const slow = await server.open('Builder');
+    await server.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'api-key': slow.secretKey } }); // fills its 1/s window
+    const json = 'Content-Type: application/json\r\n';
+    const cases: [string, string, number, string][] = [
+      ['unknown path', post('/v1/nothing', `API-Key: ${acct.secretKey}\r\n${json}`), 404, 'route_not_found'],
+      ['other method', post('/v1/find', `API-Key: ${acct.secretKey}\r\n${json}`).replace('POST', 'PUT'), 405, 'method_not_allowed'],
+      ['no key', post('/v1/search/', json), 401, 'missing_api_key'],
+      ['public key, not permitted', post('/v1/vocabulary', `API-Key: ${acct.publicKey}\r\n${json}`).replace('POST', 'GET'), 403, 'public_key_not_permitted'],
+      ['rate window full', post('/v1/search/', `API-Key: ${slow.secretKey}\r\n${json}`), 429, 'rate_limited'],
+      ['over the body limit', post('/v1/search/', `API-Key: ${acct.secretKey}\r\n${json}`, 'x'.repeat(70_000)), 413, 'body_too_large'],
+      ['not JSON', post('/v1/search/', `API-Key: ${acct.secretKey}\r\nContent-Type: text/plain\r\n`), 415, 'unsupported_media_type'],
+      ['compressed', post('/v1/search/', `API-Key: ${acct.secretKey}\r\n${json}Content-Encoding: gzip\r\n`), 415, 'unsupported_media_type'],
+    ];
+    for (const [label, head, status, code] of cases) {
+      const { text, sentBody } = await expectContinue(head, label.startsWith('over') ? 'x'.repeat(70_000) : SEARCH_BODY);
+      expect({ label, sentBody, start: text.slice(0, 13) }).toEqual({ label, sentBody: false, start: `HTTP/1.1 ${status} ` });
+      const answers = parseAll(text);
+      expect(answers, label).toHaveLength(1);
+      expectEnvelope(answers[0]!, status, code);
+    }
+    expect(await charges(acct.accountId)).toBe(0);
+  });
+
+  it('a valid upload waits for the 100 Continue, is read and served (any case of the expectation), and charged once', async () => {
+    const acct = await server.open();
+    const { text, sentBody } = await expectContinue(post('/v1/search/?limit=1', `API-Key: ${acct.secretKey}\r\nContent-Type: application/json\r\nConnection: close\r\n`), SEARCH_BODY, '100-Continue');
+    expect(sentBody).toBe(true);
+    expect(text.startsWith('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 ')).toBe(true);
+    const answer = parseAll(text.slice('HTTP/1.1 100 Continue\r\n\r\n'.length));
+    expect(answer.map((a) => a.status)).toEqual([200]);
+    expect(JSON.parse(answer[0]!.body)).toHaveProperty('establishments');
+    expect(await charges(acct.accountId)).toBe(1);
   });
 });
