@@ -26,7 +26,7 @@ import { targetPath } from './request-target.js';
 import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.js';
 import { clientErrorResponse, connectResponse, continueResponse, expectationResponse, queueResponse } from './client-errors.js';
 import { isAccountsUnavailable } from '../accounts/accounts-unavailable.js';
-import { checkBodyCharset, parseJsonBody } from './body-text.js';
+import { checkBodyCharset, hasBody, parseJsonBody } from './body-text.js';
 import { OutageLog } from './outage-log.js';
 import { HttpError, toErrorResponse, withRequestDetails } from './http-errors.js';
 import { addMethodNotAllowedRoutes, collectMethods, methodNotAllowed, type MethodNotAllowedConfig } from './method-not-allowed.js';
@@ -231,12 +231,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   addMethodNotAllowedRoutes(app, v1Methods);
   addMethodNotAllowedRoutes(app, adminMethods);
   return app;
-}
-
-/** Whether a request carries a body (a length above 0, or chunks), as HTTP/1.1 frames one. */
-function hasBody(headers: FastifyRequest['headers']): boolean {
-  const length = headers['content-length'];
-  return headers['transfer-encoding'] !== undefined || (length !== undefined && length.trim() !== '0');
 }
 
 /** The 404 of an unknown path, naming it (keys masked, at most 200 characters). */

@@ -1,6 +1,13 @@
 import { isUtf8 } from 'node:buffer';
 import secureJson from 'secure-json-parse';
+import type { IncomingHttpHeaders } from 'node:http';
 import { HttpError } from './http-errors.js';
+
+/** Whether a request carries a body (a length above 0, or chunks), as HTTP/1.1 frames one. */
+export function hasBody(headers: IncomingHttpHeaders): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && length.trim() !== '0');
+}
 
 /**
  * Request bodies are text in UTF-8, the one encoding JSON has between systems (RFC 8259 8.1).

@@ -113,6 +113,24 @@ describe('admin routes: security', () => {
     expect(s.live.engine.has(fixtures[0]!.id)).toBe(true);
   });
 
+  it('POST /admin/compact takes no body: any body, whatever its type or coding, is a 400 invalid_request before it is read, and compacts nothing (audit 63b F5)', async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const bodies: [Record<string, string>, string][] = [
+      [{ 'content-type': 'text/plain' }, 'x'],
+      [{ 'content-type': 'application/json' }, '{"x":'],
+      [{ 'content-type': 'application/json' }, '{}'],
+      [{ 'content-type': 'application/json', 'content-encoding': 'gzip' }, 'zz'],
+    ];
+    const seq = s.live.engine.pendingChanges;
+    for (const [headers, payload] of bodies) {
+      const res = await s.app.inject({ method: 'POST', url: '/admin/compact', headers: { ...auth, ...headers }, payload });
+      expect({ status: res.statusCode, code: res.json().code, message: res.json().message }).toEqual({ status: 400, code: 'invalid_request', message: 'POST /admin/compact takes no body: send it without one' });
+    }
+    expect(s.live.engine.pendingChanges).toBe(seq);
+    // the token is checked first: without it, a 401 whatever the body
+    expect((await s.app.inject({ method: 'POST', url: '/admin/compact', headers: { 'content-type': 'text/plain' }, payload: 'x' })).statusCode).toBe(401);
+  });
+
   it('never bills: the customer balance is untouched by admin calls', async () => {
     const before = (await s.accounts.getAccount(s.customer.accountId))!.balanceMicros;
     await put(s.app, ndjson([venue('billing-check', 'Free Lunch')]));
