@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+
 /** Shortest operator token accepted (characters). */
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
 
@@ -10,4 +12,32 @@ export const MIN_ADMIN_TOKEN_LENGTH = 16;
 export function operatorTokenProblem(token: string, file: string): string | undefined {
   if (token.length >= MIN_ADMIN_TOKEN_LENGTH && !/\s/.test(token)) return undefined;
   return `the operator token in ${file} must be one word of at least ${MIN_ADMIN_TOKEN_LENGTH} characters`;
+}
+
+/**
+ * A warning when the token file `file` can be read or written by its group or by others (its
+ * mode has any of 0o066), as ssh warns of a private key: anyone who reads the token can
+ * change the venue data, anyone who writes it can lock the operator out. Not a refusal: the
+ * start goes on as before (audit 63b F3). Undefined when only the owner can read or write it,
+ * on Windows (no such mode bits) and when the file cannot be stat'ed (its reading says why).
+ * The one rule for `serve --admin-token-file` and `venues upsert|remove --token-file`.
+ */
+export function operatorTokenFileWarning(file: string): string | undefined {
+  if (process.platform === 'win32') return undefined;
+  let mode: number;
+  try {
+    mode = statSync(file).mode & 0o777;
+  } catch {
+    return undefined;
+  }
+  if ((mode & 0o066) === 0) return undefined;
+  const access = (read: number, write: number): string => [mode & read ? 'readable' : '', mode & write ? 'writable' : ''].filter((a) => a !== '').join(' and ');
+  const who = [
+    [access(0o040, 0o020), 'its group'],
+    [access(0o004, 0o002), 'others'],
+  ]
+    .filter(([how]) => how !== '')
+    .map(([how, whom]) => `${how} by ${whom}`)
+    .join(', ');
+  return `warning: the operator token file ${file} has mode ${mode.toString(8).padStart(4, '0')}: ${who}, and whoever reads the token can change the venue data; make it owner-only: chmod 600 ${file}`;
 }

@@ -27,7 +27,7 @@ import type { WidgetOptions } from '../widget/widget-page.js';
 import { isDataOrigin } from '../changelog/data-origin.js';
 import { LiveVenues } from '../changelog/live-venues.js';
 import { SNAPSHOT_FORMAT_MISMATCH } from '../snapshot/read-snapshot.js';
-import { operatorTokenProblem } from './operator-token.js';
+import { operatorTokenFileWarning, operatorTokenProblem } from './operator-token.js';
 import { dataFileProblem, isSnapshotFile, loadEngineFile, loadSharedSnapshot, secondsSince, type LoadReport } from './load-engine.js';
 import { EnginePool } from '../service/engine-pool.js';
 import { isClusterWorker, isFirstClusterWorker, reportListening, runPrimary, WorkerStartError } from './serve-cluster.js';
@@ -217,6 +217,8 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
   }
   const problem = operatorTokenProblem(token, options.adminTokenFile!);
   if (problem !== undefined) fail(problem);
+  const exposed = operatorTokenFileWarning(options.adminTokenFile!);
+  if (exposed !== undefined) process.stderr.write(`${exposed}\n`);
   const dir = options.liveDir ?? `${options.data}.live`;
   // Beside data inside node_modules (the package's own fixtures), the default would put the
   // durable change log where the next npm install deletes it.

@@ -13,7 +13,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { fileProblem } from '../data/file-problem.js';
 import { describeLocation } from '../data/validate-venue.js';
 import { VENUE_ID_MAX_LENGTH, VENUE_ID_PATTERN } from '../schema/venue.js';
-import { operatorTokenProblem } from './operator-token.js';
+import { operatorTokenFileWarning, operatorTokenProblem } from './operator-token.js';
 import { progressBar } from './progress-bar.js';
 import { STOP_SIGNALS } from './stop-signals.js';
 
@@ -61,6 +61,8 @@ function operatorToken(tokenFile: string | undefined): string {
   if (token === undefined || token === '') fail('give the operator token with --token-file or VENUE_SEARCH_ADMIN_TOKEN');
   const tokenProblem = operatorTokenProblem(token, tokenFile ?? 'VENUE_SEARCH_ADMIN_TOKEN');
   if (tokenProblem !== undefined) fail(tokenProblem);
+  const exposed = tokenFile === undefined ? undefined : operatorTokenFileWarning(tokenFile);
+  if (exposed !== undefined) process.stderr.write(`${exposed}\n`);
   return token;
 }
 

@@ -27,7 +27,7 @@ describe('venues upsert, interrupted', () => {
     const record = (i: number) => JSON.stringify({ id: `v${i}`, name: `Venue ${i}`, location: { type: 'Point', coordinates: [51.5, -0.1] } });
     writeFileSync(file, `${Array.from({ length: 30 }, (_, i) => record(i)).join('\n')}\n`);
     const token = join(tmp, 'token');
-    writeFileSync(token, 'an-operator-token-of-enough-length\n');
+    writeFileSync(token, 'an-operator-token-of-enough-length\n', { mode: 0o600 });
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'venues', 'upsert', '--server', `http://127.0.0.1:${port}`, '--file', file, '--token-file', token, '--batch', '10'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });

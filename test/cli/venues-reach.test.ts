@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ const ids = join(tmp, 'ids.txt');
 const token = join(tmp, 'token');
 writeFileSync(records, `${JSON.stringify({ id: 'v1', name: 'Venue 1', location: { type: 'Point', coordinates: [51.5, -0.1] } })}\n`);
 writeFileSync(ids, 'v1\n');
-writeFileSync(token, 'an-operator-token-of-enough-length\n');
+writeFileSync(token, 'an-operator-token-of-enough-length\n', { mode: 0o600 });
 
 /** A plain-HTTP peer with no /v1/admin routes: every request logged, each answered 404 as the service answers an unknown path. */
 const requests: string[] = [];
@@ -38,8 +38,8 @@ afterAll(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-async function venues(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'venues', ...args, '--token-file', token], { stdio: ['ignore', 'ignore', 'pipe'] });
+async function venues(args: string[], tokenFile = token): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'venues', ...args, '--token-file', tokenFile], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += String(d)));
   const [code] = (await once(child, 'exit')) as [number | null];
@@ -72,5 +72,18 @@ describe('venues upsert/remove to the wrong URL (audit 62a 18)', () => {
     // the root itself, without live data, is still told so
     const plain = await venues(['upsert', '--server', root, '--file', records]);
     expect(plain.stderr).toBe('venue-search: batch of lines 1..1 refused (404): no such path: PUT /admin/venues (a service started without --admin-token-file has no /admin routes); 0 earlier batches were applied\n');
+  }, 60_000);
+});
+
+describe.skipIf(process.platform === 'win32')('a token file others can read (audit 63b F3)', () => {
+  it('is used, with a warning on stderr naming the file, its mode and the chmod fix', async () => {
+    const exposed = join(tmp, 'exposed.token');
+    writeFileSync(exposed, 'an-operator-token-of-enough-length\n');
+    chmodSync(exposed, 0o644);
+    const upsert = await venues(['upsert', '--server', `http://127.0.0.1:${port}`, '--file', records], exposed);
+    expect(upsert.stderr.split('\n').slice(0, 2)).toEqual([
+      `warning: the operator token file ${exposed} has mode 0644: readable by its group, readable by others, and whoever reads the token can change the venue data; make it owner-only: chmod 600 ${exposed}`,
+      'venue-search: batch of lines 1..1 refused (404): no such path: PUT /admin/venues (a service started without --admin-token-file has no /admin routes); 0 earlier batches were applied',
+    ]);
   }, 60_000);
 });

@@ -60,7 +60,7 @@ async function startLiveServer(token: string, liveDir: string, db: string, nodeF
 describe('venue-search serve --admin-token-file and venues upsert', () => {
   it('sends a file in batches, stops at a bad record naming its line, and the changes are in the log', async () => {
     const token = join(tmp, 'token');
-    writeFileSync(token, 'cli-test-operator-token-0001\n');
+    writeFileSync(token, 'cli-test-operator-token-0001\n', { mode: 0o600 });
     const liveDir = join(tmp, 'live');
     const { server, base, startLines: firstStartLines } = await startLiveServer(token, liveDir, join(tmp, 'a.sqlite'));
 
@@ -244,7 +244,7 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
 
   it('a live service starts from the 0-byte file `import` writes for no venue, as from `[]` or blank lines: one rule for no records, whatever the bytes (audit 62a 5)', async () => {
     const token = join(tmp, 'token-zero');
-    writeFileSync(token, 'cli-test-operator-token-0003\n');
+    writeFileSync(token, 'cli-test-operator-token-0003\n', { mode: 0o600 });
     const zeroBytes = join(tmp, 'no-venue.ndjson');
     writeFileSync(zeroBytes, '');
     const fromZero = await startLiveServer(token, join(tmp, 'live-zero'), join(tmp, 'z.sqlite'), [], zeroBytes);
@@ -265,7 +265,7 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
 
   it('live-data flags without --admin-token-file are refused; changes kept beside the data but not served are named; an unusable --live-dir is one line', async () => {
     const token = join(tmp, 'token2');
-    writeFileSync(token, 'cli-test-operator-token-0002\n');
+    writeFileSync(token, 'cli-test-operator-token-0002\n', { mode: 0o600 });
     const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);
 
     const aFile = join(tmp, 'a-file');
@@ -366,7 +366,7 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
   // copied with the directory named L1's running service, and L4 was refused in its name
   it('a new instance started on a copy of a running instance\'s live directory (cp -a L1 L4) replaces the copied lock and serves the changes; L1 keeps its own', async () => {
     const token = join(tmp, 'token-copy');
-    writeFileSync(token, 'cli-test-operator-token-0001\n');
+    writeFileSync(token, 'cli-test-operator-token-0001\n', { mode: 0o600 });
     const l1 = join(tmp, 'L1');
     const one = await startLiveServer(token, l1, join(tmp, 'l1.sqlite'));
     const auth = { authorization: 'Bearer cli-test-operator-token-0001', 'content-type': 'application/x-ndjson' };
