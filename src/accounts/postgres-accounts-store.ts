@@ -73,6 +73,31 @@ interface AccountRow {
 const UNIQUE_VIOLATION = '23505';
 /** A connection pooler's refusal of the startup `options` parameter (PgBouncer: "unsupported startup parameter: options"). */
 const STARTUP_OPTIONS_REFUSED = /unsupported startup parameter.*options/i;
+/**
+ * The refusals of a server that asked for a password when none was given: pg's own SCRAM
+ * error (`SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string`) and the
+ * server's `password authentication failed` (md5, cleartext).
+ */
+const PASSWORD_REFUSED = /client password must be a (?:non-empty )?string|password authentication failed/;
+
+/**
+ * `err`, or, when it is a password refusal and no password was given (none in the URL, no
+ * PGPASSWORD), an error that says so and what to do (audit 63b F8: the driver's SASL text
+ * told an operator nothing). It names the user, never a password (there is none to name).
+ */
+function withPasswordHint(err: unknown, url: string, defaultUser: string | undefined): unknown {
+  if (!(err instanceof Error) || !PASSWORD_REFUSED.test(err.message)) return err;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return err;
+  }
+  if (parsed.password !== '' || (process.env['PGPASSWORD'] ?? '') !== '') return err;
+  const user = decodeURIComponent(parsed.username) || process.env['PGUSER'] || defaultUser || '(none)';
+  return new Error(`no password for user ${user}: set PGPASSWORD in the service's environment (docs/deploy.md), or put it in the URL`, { cause: err });
+}
+
 /** How long a broken charge's statement may still run on its server process before its outcome is called unknown. */
 const BROKEN_CHARGE_WAIT_MS = 5000;
 
@@ -137,7 +162,7 @@ export class PostgresAccountsStore implements AccountsStore {
       }
     } catch (err) {
       await pool.end().catch(() => {});
-      throw new AccountsDatabaseError(redactUrl(url), err);
+      throw new AccountsDatabaseError(redactUrl(url), withPasswordHint(err, url, client.defaults.user));
     }
     return new PostgresAccountsStore(pool, options, startupOptions);
   }
