@@ -160,7 +160,9 @@ describe('compaction folds the base and the runs from their columns', () => {
     }
     expect(seen).toContain('kept');
     expect(seen).toContain('copied');
-  });
+    // 12 rounds of fold, build from scratch and snapshot: 68 to 78 s measured on two cores
+    // busy with other suites, over the suite's default timeout
+  }, 240_000);
 
   it('folds to an empty base when every venue is removed', () => {
     const start = loadFixtureVenues().slice(0, 50);
