@@ -225,9 +225,25 @@ export class Engine {
     return this.live?.pending ?? 0;
   }
 
-  /** Every current record (for compaction and snapshots; builds nothing). */
+  /**
+   * Every current record (for compaction and snapshots; builds no index). Lazy: each record
+   * is decoded when the iteration reaches it, anew (not the engine's cached object), so the
+   * caller may change it without changing any answer.
+   */
   currentRecords(): Iterable<VenueRecord> {
-    return this.live?.records() ?? this.store.records;
+    const live = this.live;
+    return live !== null ? { [Symbol.iterator]: () => live.records(true) } : this.store.records;
+  }
+
+  /**
+   * @internal Every current record as the engine holds it (cached objects other calls get
+   * too: never changed, never handed to a caller): writeSnapshot's copy of a changed engine.
+   */
+  heldRecords(): Iterable<VenueRecord> {
+    const live = this.live;
+    if (live !== null) return { [Symbol.iterator]: () => live.records(false) };
+    const store = this.store;
+    return Array.from({ length: store.size }, (_, i) => store.record(i));
   }
 
   /**

@@ -27,7 +27,7 @@ let sink = 0;
 const gen = benchVenues(n, layout);
 const engine = createEngine(gen, { validate: false }).warm();
 gen.length = 0;
-const { partial, centres } = findQueries(engine.store.records);
+const { partial, centres } = findQueries([...engine.store.records]);
 const Q = partial.length;
 const call = (k: number): number => {
   const q = partial[k]!;

@@ -110,7 +110,7 @@ export async function loadContext(n: number, opts: { fromFile: boolean; timeMs: 
     n,
     label: sizeLabel(n),
     get venues() {
-      return engine.store.records;
+      return [...engine.store.records];
     },
     engine,
     timeMs: opts.timeMs,

@@ -13,7 +13,7 @@ export function liveCalls(engine: Engine): Array<readonly [string, () => number]
   const plain = centres.map((c) => pointBody(c, 1000));
   const city = cityRoutes().map((r) => pathBody(r, 200));
   const long = [0, 1, 2, 3].map((k) => pathBody(longRoute(k), 1000));
-  const { partial: names, centres: near } = findQueries(engine.store.records);
+  const { partial: names, centres: near } = findQueries([...engine.store.records]);
   let a = 0;
   return [
     ['POINT 1 km + preferences', () => engine.search(prefs[a++ % prefs.length], { limit: 20, now: NOW }).totalResults],

@@ -93,7 +93,7 @@ export class FindService {
     this.top = new TopK((i) => store.id(i));
     this.collector = new MatchCollector(this.top);
     this.placesSource =
-      options.places === undefined ? () => createDefaultPlaceResolver(store.records, { countries: gazetteerCountriesFor(store.lat, store.lon) }) : options.places;
+      options.places === undefined ? () => createDefaultPlaceResolver([...store.records], { countries: gazetteerCountriesFor(store.lat, store.lon) }) : options.places;
   }
 
   /** Bytes of the name index (typed arrays and dictionary; the density grid is a small Map of occupied cells). */

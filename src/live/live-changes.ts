@@ -178,9 +178,13 @@ export class LiveChanges {
     return this.sides.length - 1;
   }
 
-  /** Every current record (base ones first, in dense order, then each run's). */
-  *records(): Generator<VenueRecord> {
-    for (const side of this.sides) yield* liveRecords(side);
+  /**
+   * Every current record (base ones first, in dense order, then each run's). `fresh`: each
+   * built anew, the caller's to change (RecordSource.fresh); else the stores' own (cached)
+   * objects, which must not be changed.
+   */
+  *records(fresh: boolean): Generator<VenueRecord> {
+    for (const side of this.sides) yield* liveRecords(side, fresh);
   }
 
   /** Whether a current venue has this id. */
@@ -545,10 +549,10 @@ function addressedVenue(store: VenueStore, i: number, picked: PickedFields): Add
   return { formattedAddress, location: { type: 'Point', coordinates: [store.lat[i]!, store.lon[i]!] } };
 }
 
-/** The records of a side that are not hidden, in dense order. */
-function* liveRecords(side: Side): Generator<VenueRecord> {
+/** The records of a side that are not hidden, in dense order (`fresh`: see LiveChanges.records). */
+function* liveRecords(side: Side, fresh: boolean): Generator<VenueRecord> {
   const store = side.engine.store;
-  for (let i = 0; i < store.size; i++) if (side.hidden[i] === 0) yield store.record(i);
+  for (let i = 0; i < store.size; i++) if (side.hidden[i] === 0) yield fresh ? store.source.fresh(i) : store.record(i);
 }
 
 /**

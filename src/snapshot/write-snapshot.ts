@@ -151,7 +151,7 @@ interface LaidOut {
 function layOut(engine: Engine, options: WriteSnapshotOptions): LaidOut {
   const learnt = engine.hasDefaultPlaces ? engine.learntPlaces().toJSON() : null;
   // Live changes pending (docs/updates.md): write the current records, indexed afresh.
-  const current = engine.pendingChanges > 0 ? createEngine([...engine.currentRecords()], { validate: false, places: null }) : engine;
+  const current = engine.pendingChanges > 0 ? createEngine([...engine.heldRecords()], { validate: false, places: null }) : engine;
   const { store, spatial } = current;
   const n = store.size;
   const records = compactRecords(store);

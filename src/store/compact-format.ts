@@ -83,3 +83,15 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/**
+ * A copy of JSON-safe `value` sharing no object with it, unfrozen: what a caller may change
+ * (a shared value, frozen and handed to every record, copied for a record given away).
+ */
+export function thawedCopy<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((v: unknown) => thawedCopy(v)) as T;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = thawedCopy(v);
+  return out as T;
+}

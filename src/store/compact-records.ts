@@ -1,6 +1,6 @@
 import type { VenueRecord } from '../schema/venue.js';
 import { FieldSlot, fieldSlots, isListSlot, setField, type EstablishmentFields } from './establishment-fields.js';
-import { BLOCK_STRIDE, deepFreeze, Tag } from './compact-format.js';
+import { BLOCK_STRIDE, deepFreeze, Tag, thawedCopy } from './compact-format.js';
 import type { RecordWriter } from './compact-record-writer.js';
 import type { PickedFields } from './picked-fields.js';
 import type { RecordSource } from './record-source.js';
@@ -174,6 +174,11 @@ export class CompactRecordSource implements RecordSource {
     this.cacheIndex[slot] = i;
     this.cacheRecord[slot] = r;
     return r;
+  }
+
+  /** Record i decoded anew (not cached), its shared values copied unfrozen: the caller's own. */
+  fresh(i: number): VenueRecord {
+    return this.decode(i, true);
   }
 
   id(i: number): string {
@@ -358,7 +363,8 @@ export class CompactRecordSource implements RecordSource {
     }
   }
 
-  private decode(i: number): VenueRecord {
+  /** Record i from its bytes; `thawShared`: shared values copied (else the frozen ones every record holds). */
+  private decode(i: number, thawShared = false): VenueRecord {
     this.seek(i);
     const id = this.readText();
     const name = this.readText();
@@ -366,7 +372,8 @@ export class CompactRecordSource implements RecordSource {
     const out: Record<string, unknown> = {};
     for (const key of keys) {
       const tag = this.block[this.pos++] as Tag;
-      out[key] = tag === Tag.ID ? id : tag === Tag.NAME ? name : this.readValue(tag, i);
+      const value = tag === Tag.ID ? id : tag === Tag.NAME ? name : this.readValue(tag, i);
+      out[key] = thawShared && tag === Tag.SHARED ? thawedCopy(value) : value;
     }
     return out as unknown as VenueRecord;
   }

@@ -9,8 +9,13 @@ import type { PickedFields } from './picked-fields.js';
  */
 export interface RecordSource {
   readonly length: number;
-  /** The full record of venue i. */
+  /** The full record of venue i (it may be a cached object other calls get too: do not change it). */
   get(i: number): VenueRecord;
+  /**
+   * Venue i's record built anew, bypassing any cache: no object in it is held by the source
+   * or by another record, so the caller may change it without changing any answer.
+   */
+  fresh(i: number): VenueRecord;
   /** The id of venue i (no full record needed). */
   id(i: number): string;
   /** The name of venue i (no full record needed). */
@@ -37,6 +42,10 @@ export class ArrayRecordSource implements RecordSource {
     const r = this.records[i];
     if (r === undefined) throw new RangeError(`venue index ${i} out of range 0..${this.records.length - 1}`);
     return r;
+  }
+
+  fresh(i: number): VenueRecord {
+    return structuredClone(this.get(i));
   }
 
   id(i: number): string {

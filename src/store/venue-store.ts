@@ -1,6 +1,6 @@
 import type { VenueRecord } from '../schema/venue.js';
 import type { IdIndex } from './id-index.js';
-import { ArrayRecordSource, type RecordSource } from './record-source.js';
+import type { RecordSource } from './record-source.js';
 import type { PickedFields } from './picked-fields.js';
 import { sortByString } from './sort-by-string.js';
 import { VenueStoreBuilder, type BuiltStore } from './venue-store-builder.js';
@@ -162,12 +162,17 @@ export class VenueStore {
   }
 
   /**
-   * Every record in dense order. For a restored store this parses every record: meant for
-   * tools and benchmarks, not for serving.
+   * Every record in dense order, each built anew when the iteration reaches it (lazily: one
+   * at a time, not all at once), bypassing the record cache: the caller may change them
+   * without changing any answer. Iterable again (each iteration builds them anew). Builds
+   * every record: meant for tools, compaction and snapshots, not for serving.
    */
-  get records(): readonly VenueRecord[] {
-    if (this.source instanceof ArrayRecordSource) return this.source.records;
-    return Array.from({ length: this.size }, (_, i) => this.source.get(i));
+  get records(): Iterable<VenueRecord> {
+    return { [Symbol.iterator]: () => this.freshRecords() };
+  }
+
+  private *freshRecords(): Generator<VenueRecord> {
+    for (let i = 0; i < this.size; i++) yield this.source.fresh(i);
   }
 
   /** Venue indices in ascending id order (JavaScript string order), computed once (do not change it). */

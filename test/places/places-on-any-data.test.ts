@@ -70,7 +70,7 @@ describe.skipIf(!hasShared(LONDON_PUBS))('issue 14: place names on the OSM Londo
         return rest;
       }),
     );
-    expect(withoutAddresses.store.records.every((r) => r.formattedAddress === undefined)).toBe(true);
+    expect([...withoutAddresses.store.records].every((r) => r.formattedAddress === undefined)).toBe(true);
   });
 
   it.each(LONDON_REFERENCES)('find({ q: "arms", location: %j }): searchLocation within 1.5 km of the reference (%s)', (name, _source, ref) => {
