@@ -221,6 +221,7 @@ export class LiveChanges {
       keep--;
     }
     const batch = this.build.fromRecords([...valid]);
+    this.words.checkLimit([...hiddenBy].map(([s, indices]) => ({ store: this.sides[s]!.engine.store, indices })), batch.store);
     const run = keep === this.sides.length ? this.buildRun(batch) : this.mergeRuns(keep, hiddenBy, batch);
     const result: UpsertResult = { inserted: valid.length - hide.length, replaced: hide.length };
     const version = this.version;

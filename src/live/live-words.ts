@@ -2,7 +2,7 @@ import type { VenueRecord } from '../schema/venue.js';
 import type { DataWords } from '../search/search-vocabulary.js';
 import { NO_GENRE, type VenueStore } from '../store/venue-store.js';
 import { PickedFields } from '../store/picked-fields.js';
-import { normalizeWord } from '../store/vocabulary.js';
+import { MAX_VOCABULARY_WORDS, normalizeWord, tooManyWords, type VocabularyField } from '../store/vocabulary.js';
 
 /**
  * The data words of a changing record set (what a store built from it would hold in
@@ -108,6 +108,25 @@ export class LiveWords {
     for (const { store, indices } of groups) {
       countRows(store.termStart, store.termCodes, store.terms.words, indices, -1, this.terms);
       countRows(store.vibeStart, store.vibeCodes, store.vibes.words, indices, -1, this.vibes);
+    }
+  }
+
+  /**
+   * Throws VenueSearchError (`limit_exceeded`) when removing the venues of `groups` and adding
+   * those of `added` (a batch's store) would leave more than MAX_VOCABULARY_WORDS distinct
+   * words in the terms or the vibes: a compaction or a snapshot of that state could not be
+   * built. Changes nothing. Invariant kept by upsert: the current words never pass the limit.
+   */
+  checkLimit(groups: ReadonlyArray<{ readonly store: VenueStore; readonly indices: readonly number[] }>, added: VenueStore): void {
+    const rows = (st: VenueStore, field: VocabularyField) => (field === 'terms' ? ([st.termStart, st.termCodes, st.terms.words] as const) : ([st.vibeStart, st.vibeCodes, st.vibes.words] as const));
+    for (const field of ['terms', 'vibes'] as const) {
+      const counts = field === 'terms' ? this.terms : this.vibes;
+      const gone = new Map<string, number>();
+      for (const { store, indices } of groups) countRows(...rows(store, field), indices, 1, gone);
+      let n = counts.size;
+      for (const [w, k] of gone) if (counts.get(w) === k) n--;
+      for (const w of rows(added, field)[2]) if ((counts.get(w) ?? 0) - (gone.get(w) ?? 0) === 0) n++;
+      if (n > MAX_VOCABULARY_WORDS) throw tooManyWords(field, n, 'this upsert: the current venues');
     }
   }
 

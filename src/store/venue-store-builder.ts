@@ -229,8 +229,8 @@ export class VenueStoreBuilder {
     const primaryGenre = buildArray(Uint16Array, n);
     const termStart = buildArray(Uint32Array, n + 1);
     const vibeStart = buildArray(Uint32Array, n + 1);
-    const termDictionary = new TermDictionary();
-    const vibeDictionary = new TermDictionary();
+    const termDictionary = new TermDictionary('terms');
+    const vibeDictionary = new TermDictionary('vibes');
     const { words, pointIn, chainCatersIn } = this;
     const { entries, rowStart } = words;
     const termCodes = new CodeRows(words.length);

@@ -116,9 +116,9 @@ export class VenueStore {
     const source = restoredOrOrder as RecordSource;
     this.source = source;
     this.size = source.length;
-    this.terms = new TermDictionary();
+    this.terms = new TermDictionary('terms');
     for (const w of c.termWords) this.terms.intern(w);
-    this.vibes = new TermDictionary();
+    this.vibes = new TermDictionary('vibes');
     for (const w of c.vibeWords) this.vibes.intern(w);
     this.idIndex = c.idIndex ?? null;
     this.idOrder = c.idOrder;

@@ -1,3 +1,4 @@
+import { VenueSearchError } from '../errors.js';
 /**
  * Vocabulary words. Matching is case-insensitive and treats `coffee_shop`, `coffeeShop` and
  * `Coffee Shop` as the same word: the normal form is lower snake case without Latin accents
@@ -81,14 +82,44 @@ export function catersNames(mask: number): CatersFlag[] {
 }
 
 /**
+ * Distinct words a store holds at most in each dictionary (its codes are Uint16 and 0xffff
+ * is NO_GENRE): a build, a snapshot and an upsert that would take the current venues past
+ * it are refused (docs/data-model.md).
+ */
+export const MAX_VOCABULARY_WORDS = 0xffff;
+
+/** A store's two word dictionaries: `terms` (primaryGenre, additionalGenres, establishmentFlags) and `vibes`. */
+export type VocabularyField = 'terms' | 'vibes';
+
+const FIELDS_OF: Record<VocabularyField, string> = {
+  terms: 'primaryGenre, additionalGenres and establishmentFlags',
+  vibes: 'vibes',
+};
+
+/**
+ * The error for venues holding more than MAX_VOCABULARY_WORDS distinct words of a
+ * dictionary (at least `count`); `which`: whose (a build's venues, or the current ones after an upsert).
+ */
+export function tooManyWords(field: VocabularyField, count: number, which = 'the venues'): VenueSearchError {
+  const limit = MAX_VOCABULARY_WORDS.toLocaleString('en-US');
+  return new VenueSearchError('limit_exceeded', `${which} would hold more than ${limit} distinct ${FIELDS_OF[field]} words (at least ${count.toLocaleString('en-US')}), the most a store supports (docs/data-model.md)`, {
+    param: field === 'vibes' ? 'vibes' : 'primaryGenre',
+    value: count,
+  });
+}
+
+/**
  * A dictionary of normalised words to dense codes (0..size-1), built while venues are
- * stored. Codes fit a Uint16Array; more than 65,535 distinct words is an error.
+ * stored. Codes fit a Uint16Array; more than MAX_VOCABULARY_WORDS distinct words is a
+ * VenueSearchError (`limit_exceeded`, naming the field).
  */
 export class TermDictionary {
   private readonly codes = new Map<string, number>();
   /** Codes by the raw spelling interned (data words only), so each spelling is normalised once. */
   private readonly codesBySpelling = new Map<string, number>();
   readonly words: string[] = [];
+
+  constructor(readonly field: VocabularyField) {}
 
   /** The code of a word, adding it if new. */
   intern(word: string): number {
@@ -98,7 +129,7 @@ export class TermDictionary {
     let code = this.codes.get(norm);
     if (code === undefined) {
       code = this.words.length;
-      if (code >= 0xffff) throw new RangeError('more than 65,535 distinct vocabulary words');
+      if (code >= MAX_VOCABULARY_WORDS) throw tooManyWords(this.field, code + 1);
       this.codes.set(norm, code);
       this.words.push(norm);
     }
