@@ -267,8 +267,14 @@ export class Engine {
    * record at the first find naming a place after a change) are kept unless `built` has its
    * own, as they hold for the same current records (so a service's compaction does not make
    * the next such find read every record again).
+   *
+   * Changes made here after `built`'s records were read must be applied to `built` first (as
+   * src/changelog/compactor.ts does). Checked cheaply (O(1): adopt runs on the query path):
+   * a `built` whose size differs from this engine's is refused with VenueSearchError
+   * `invalid_request`, and nothing changes.
    */
   adopt(built: Engine): this {
+    checkAdoptable(this, built);
     const carried = this.live !== null ? this.live.keptPlaces() : this.keptPlaces;
     const learnt = built.live !== null ? null : this.live !== null ? this.live.builtPlaces() : this.learnt;
     this.store = built.store;
@@ -487,6 +493,21 @@ export function buildStore(builder: VenueStoreBuilder): { store: VenueStore; tre
   order.set(tree.ids);
   for (let k = 0; k < n; k++) tree.ids[k] = k;
   return { store: new VenueStore(builder.finish(order)), tree };
+}
+
+/**
+ * Throws unless `built` may be adopted by `engine`: it must hold the same current records,
+ * checked by their number only (O(1); see Engine.adopt).
+ */
+function checkAdoptable(engine: Engine, built: unknown): void {
+  if (!(built instanceof Engine)) invalidRequest('built', built, 'an engine (createEngine, readSnapshot, createEngineFromFile)');
+  if (built.size !== engine.size) {
+    throw new VenueSearchError(
+      'invalid_request',
+      `adopt: the engine to adopt holds ${built.size} venues, this engine ${engine.size}; it must hold exactly this engine's current records (apply the changes made since its records were read to it first)`,
+      { param: 'built.size', value: built.size },
+    );
+  }
 }
 
 /** The places learnt from a store's addresses, read without building its records (LearntPlaces.fromAddresses). */

@@ -205,4 +205,22 @@ describe('engine.upsert / engine.remove', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('adopt refuses an engine holding another number of venues (a change not applied to it), changing nothing', () => {
+    const base = [venue('a', 51.5, -0.1), venue('b', 51.501, -0.1)];
+    const e = createEngine(base);
+    e.upsert([venue('z', 51.502, -0.1)]); // came in after `built`'s records were read
+    const built = createEngine(base);
+    expect(() => e.adopt(built)).toThrow(
+      expect.objectContaining({ name: 'VenueSearchError', code: 'invalid_request', param: 'built.size', value: 2, message: expect.stringContaining('holds 2 venues, this engine 3') as unknown }),
+    );
+    expect([e.size, e.has('z'), e.pendingChanges]).toEqual([3, true, 1]);
+    expect(e.search(near, { now }).establishments.map((x) => x.id).sort()).toEqual(['a', 'b', 'z']);
+    expect(() => createEngine(base).adopt(createEngine([venue('q', 40, 3)]))).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'built.size' }));
+    expect(() => e.adopt({} as never)).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'built' }));
+    // with the change applied to it, it is adopted
+    built.upsert([venue('z', 51.502, -0.1)]);
+    expect(e.adopt(built.compact())).toBe(e);
+    expect([e.size, e.has('z'), e.pendingChanges]).toEqual([3, true, 0]);
+  });
 });
