@@ -28,6 +28,8 @@ export interface VenueSearchErrorDetails {
   readonly file?: string;
   readonly line?: number;
   readonly recordId?: string;
+  /** The error this one reports (a stream's own error, say), kept as the Error's `cause`. */
+  readonly cause?: unknown;
 }
 
 export class VenueSearchError extends Error {
@@ -40,7 +42,7 @@ export class VenueSearchError extends Error {
   readonly recordId: string | undefined;
 
   constructor(code: VenueSearchErrorCode, message: string, details: VenueSearchErrorDetails = {}) {
-    super(message);
+    super(message, details.cause !== undefined ? { cause: details.cause } : undefined);
     this.code = code;
     this.param = details.param;
     this.value = details.value;

@@ -230,7 +230,17 @@ async function readInto(
   let records = 0;
   let bytes = 0;
   const skip = options.onInvalid === 'skip';
-  const progress = () => options.onProgress?.({ records, bytes, totalBytes });
+  // An error the caller's onProgress throws is the caller's: it passes the catch-all below as
+  // it is, at any thread count (that catch-all wraps only the data's and the stream's errors).
+  let callerError: { readonly error: unknown } | null = null;
+  const progress = (): void => {
+    try {
+      options.onProgress?.({ records, bytes, totalBytes });
+    } catch (error) {
+      callerError = { error };
+      throw error;
+    }
+  };
 
   const parse = (text: string, line: number): unknown => {
     try {
@@ -507,10 +517,11 @@ async function readInto(
       }
     }
   } catch (err) {
-    // Not the data's fault: a bad record, or the package's own worker module missing (bundled).
-    if (isVenueSearchError(err) || err instanceof PackageFileMissingError) throw err;
+    // Passed as they are: a bad record's error, the package's own worker module missing
+    // (bundled), the caller's onProgress error.
+    if (isVenueSearchError(err) || err instanceof PackageFileMissingError || (callerError !== null && err === (callerError as { readonly error: unknown }).error)) throw err;
     const why = isFileError(err) ? `cannot read venue file ${label}: ${fileProblem(err)}` : `cannot read ${label}: ${(err as Error).message}`;
-    throw new VenueSearchError('invalid_data', why, { file: label });
+    throw new VenueSearchError('invalid_data', why, { file: label, cause: err });
   } finally {
     if (pool !== null) await (pool as ValidatePool).close();
   }

@@ -4,6 +4,7 @@
 // with bad lines placed in different blocks.
 import { describe, expect, it } from 'vitest';
 import { badRows, errorOf, fixtureFolder, fixtureLines } from './support/fixture-files.js';
+import { createEngineFromFile } from '../../src/data/read-engine.js';
 import { readVenues } from '../../src/data/read-venues.js';
 import { ValidatePool } from '../../src/data/validate-pool.js';
 import { validateVenue } from '../../src/data/validate-venue.js';
@@ -131,6 +132,34 @@ describe('readVenues with worker threads', () => {
       await pool.close();
     }
   }, 60_000);
+
+  it("the caller's own onProgress error comes back as it is at any thread count (readVenues, createEngineFromFile)", async () => {
+    // four copies of the fixtures (12,000 lines): onProgress is called at 10,000 records, mid-read
+    const rows = [0, 1, 2, 3].flatMap((c) => lines.map((l) => l.replace('"id":"fx-', `"id":"c${c}-`)));
+    const path = write('twelve-thousand.ndjson', rows);
+    class Abort extends Error {}
+    for (const threads of [1, 2, 3]) {
+      const abort = new Abort(`stop at ${threads} threads`);
+      const onProgress = (p: { records: number }) => {
+        if (p.records >= 10_000) throw abort;
+      };
+      await expect(readVenues(path, { threads, onProgress })).rejects.toBe(abort);
+      await expect(createEngineFromFile(path, { threads, onProgress })).rejects.toBe(abort);
+    }
+  }, 120_000);
+
+  it("a stream's own error is reported as invalid_data with the stream's error as its cause", async () => {
+    const broken = new Error('connection reset');
+    async function* source() {
+      yield `${lines[0]!}\n`;
+      throw broken;
+    }
+    for (const threads of [1, 2]) {
+      const err = await readVenues(source(), { threads, name: 'feed' }).then(() => null, (e: unknown) => e);
+      expect(err).toMatchObject({ name: 'VenueSearchError', code: 'invalid_data', file: 'feed', message: 'cannot read feed: connection reset' });
+      expect((err as Error).cause).toBe(broken);
+    }
+  });
 
   it('refuses a threads option that is not a whole number from 1 to 64', async () => {
     const path = write('one.ndjson', lines.slice(0, 1));
