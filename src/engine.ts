@@ -25,6 +25,7 @@ import { venueExtent, type VenueExtent } from './spatial/venue-extent.js';
 import { sortLeavesByLat } from './spatial/leaf-order.js';
 import { buildArray } from './store/build-memory.js';
 import { PickedFields } from './store/picked-fields.js';
+import { checkRecordCacheSize } from './store/compact-records.js';
 import { VenueStore } from './store/venue-store.js';
 import { VenueStoreBuilder } from './store/venue-store-builder.js';
 
@@ -41,10 +42,10 @@ export interface EngineOptions {
    */
   readonly places?: PlaceResolver | (() => PlaceResolver) | null;
   /**
-   * For an engine restored from a snapshot (readSnapshot, restoreShared): how many decoded
-   * records it keeps for details, find and opening states, a power of two from 1 to 65,536.
-   * Default 4,096. serve's engine threads keep 1,024 (src/service/engine-pool.ts). An engine
-   * built from records keeps the default.
+   * How many decoded records the engine keeps for details, find and opening states, a power
+   * of two from 1 to 65,536 (createEngine, createEngineFromFile, readSnapshot,
+   * restoreShared). Default 4,096. serve's engine threads keep 1,024
+   * (src/service/engine-pool.ts). A compaction's new base keeps the default.
    */
   readonly recordCacheSize?: number;
 }
@@ -164,7 +165,7 @@ export class Engine {
       for (let i = 0; i < venues.length; i++) builder.add(venues[i]!);
     }
     this.options = options;
-    const { store, tree } = buildStore(builder);
+    const { store, tree } = buildStore(builder, options.recordCacheSize);
     this.store = store;
     this.spatial = new SpatialIndex(this.store.lat, this.store.lon, tree ?? undefined);
     this.details = createDetailsService(this.store);
@@ -478,10 +479,11 @@ export class Engine {
  * The tree itself (each leaf sorted by latitude, src/spatial/leaf-order.ts) is returned for the spatial index: renumbered so that tree position k
  * holds venue k (ids become the identity), it is a kd-tree over the store's coordinates
  * as they are laid out, and building a second one would sort a million points again.
+ * `recordCacheSize`: EngineOptions.recordCacheSize (checked).
  */
-export function buildStore(builder: VenueStoreBuilder): { store: VenueStore; tree: KDBush | null } {
+export function buildStore(builder: VenueStoreBuilder, recordCacheSize?: number): { store: VenueStore; tree: KDBush | null } {
   const n = builder.size;
-  if (n === 0) return { store: new VenueStore(builder.finish()), tree: null };
+  if (n === 0) return { store: new VenueStore(builder.finish(undefined, recordCacheSize)), tree: null };
   const tree = new KDBush(n, 64, Float64Array);
   const points = builder.points;
   for (let i = 0; i < n; i++) tree.add(points[2 * i + 1]!, points[2 * i]!);
@@ -492,7 +494,7 @@ export function buildStore(builder: VenueStoreBuilder): { store: VenueStore; tre
   const order = buildArray(Uint32Array, n);
   order.set(tree.ids);
   for (let k = 0; k < n; k++) tree.ids[k] = k;
-  return { store: new VenueStore(builder.finish(order)), tree };
+  return { store: new VenueStore(builder.finish(order, recordCacheSize)), tree };
 }
 
 /**
@@ -539,9 +541,10 @@ function nowOf(options: AtInstant | undefined): number {
   return (checkCallOptions(options, AT_INSTANT_OPTIONS) as AtInstant).now ?? Date.now();
 }
 
-/** createEngine's options, checked at the boundary (the keys; `validate` and `places` by type). */
+/** createEngine's options, checked at the boundary (the keys; `validate` and `places` by type; `recordCacheSize`'s range). */
 export function checkEngineOptions(options: EngineOptions | undefined): EngineOptions {
   const checked = checkCallOptions(options, ENGINE_OPTIONS) as EngineOptions;
+  checkRecordCacheSize(checked.recordCacheSize);
   if (checked.validate !== undefined && typeof checked.validate !== 'boolean') invalidRequest('options.validate', checked.validate, 'true or false');
   const { places } = checked;
   if (places !== undefined && places !== null && typeof places !== 'function' && typeof (places as Partial<PlaceResolver>).resolve !== 'function') {

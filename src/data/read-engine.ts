@@ -20,8 +20,9 @@ export interface ReadEngineResult extends Omit<ReadVenuesResult, 'venues'> {
  */
 export async function createEngineFromFile(source: Parameters<typeof readVenues>[0], options: ReadVenuesOptions & Omit<EngineOptions, 'validate'> = {}): Promise<ReadEngineResult> {
   checkCallOptions(options, CREATE_ENGINE_FROM_FILE_OPTIONS);
+  const { places, recordCacheSize } = options;
+  const engineOptions = checkEngineOptions({ ...(places !== undefined ? { places } : {}), ...(recordCacheSize !== undefined ? { recordCacheSize } : {}) });
   let builder: VenueStoreBuilder | null = null;
   const { rejects, format } = await readVenuesEncodedInto(source, options, (expected) => (builder = new VenueStoreBuilder(expected)));
-  const engineOptions = checkEngineOptions(options.places !== undefined ? { places: options.places } : {});
   return { engine: new Engine(builder ?? new VenueStoreBuilder(0), engineOptions), rejects, format };
 }

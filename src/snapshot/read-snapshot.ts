@@ -8,7 +8,7 @@ import { NameIndex } from '../find/name-index.js';
 import { NAME_TOKENS_VERSION } from '../find/normalize-name.js';
 import { HoursTable, ZoneTable } from '../hours/index.js';
 import { LearntPlaces } from '../places/learnt-places.js';
-import { CompactRecordSource, isRecordCacheSize, type CompactRecordParts } from '../store/compact-records.js';
+import { checkRecordCacheSize, CompactRecordSource, type CompactRecordParts } from '../store/compact-records.js';
 import type { PreparedSearchColumns } from '../search/search-service.js';
 import { VenueStore } from '../store/venue-store.js';
 import { FORMAT_VERSION, IS_LITTLE_ENDIAN, MAGIC, PREFIX_BYTES, SECTION_NAMES, type SectionName, type SectionType, type SnapshotHeader } from './snapshot-format.js';
@@ -252,12 +252,7 @@ function toEnd<T>(steps: Generator<void, T, void>): T {
 
 function* restore(file: SnapshotBytes, name: string, options: EngineOptions, prebuilt: PrebuiltParts = {}, sharedTree?: SharedTree): Generator<void, Engine, void> {
   const { recordCacheSize } = options;
-  if (recordCacheSize !== undefined && !isRecordCacheSize(recordCacheSize)) {
-    throw new VenueSearchError('invalid_request', `recordCacheSize must be a power of two from 1 to 65536; got ${describeValue(recordCacheSize)}`, {
-      param: 'recordCacheSize',
-      value: recordCacheSize,
-    });
-  }
+  checkRecordCacheSize(recordCacheSize); // restoreShared's options are checked here only
   const snapshot = open(file, name);
   yield;
   const { header, bad, bytesOf, view } = snapshot;

@@ -526,8 +526,9 @@ export class CompactRecordsBuilder {
   /**
    * The records, over the store's `lat`/`lon` columns (one entry per record added). With
    * `order`, the records were added by number and venue k is the one added as `order[k]`.
+   * `recordCacheSize`: decoded records kept (isRecordCacheSize).
    */
-  finish(lat: Float64Array, lon: Float64Array, order?: Uint32Array): CompactRecordSource {
+  finish(lat: Float64Array, lon: Float64Array, order?: Uint32Array, recordCacheSize = DEFAULT_RECORD_CACHE_SIZE): CompactRecordSource {
     const n = lat.length;
     if (this.count !== n) {
       throw new Error(`CompactRecordsBuilder: ${this.count} records added, ${n} expected`);
@@ -542,6 +543,6 @@ export class CompactRecordsBuilder {
     const shapes = this.shapes.values.map((s) => (s === '' ? [] : s.split('\u0000')));
     const shared = this.sharedValues.map((v) => deepFreeze(v));
     const recordsWritten = this.keptWritten + this.count - this.reused;
-    return new CompactRecordSource(this.writer.finish(), starts, this.words.values, shapes, shared, lat, lon, DEFAULT_RECORD_CACHE_SIZE, recordsWritten);
+    return new CompactRecordSource(this.writer.finish(), starts, this.words.values, shapes, shared, lat, lon, recordCacheSize, recordsWritten);
   }
 }

@@ -1,3 +1,4 @@
+import { describeValue, VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { FieldSlot, fieldSlots, isListSlot, setField, type EstablishmentFields } from './establishment-fields.js';
 import { BLOCK_STRIDE, deepFreeze, Tag, thawedCopy } from './compact-format.js';
@@ -29,6 +30,13 @@ const MAX_RECORD_CACHE_SIZE = 1 << 16;
 /** Whether `n` is a record cache size: a power of two from 1 to MAX_RECORD_CACHE_SIZE. */
 export function isRecordCacheSize(n: number): boolean {
   return Number.isInteger(n) && n >= 1 && n <= MAX_RECORD_CACHE_SIZE && (n & (n - 1)) === 0;
+}
+
+/** The `recordCacheSize` option checked (every engine that takes it: createEngine, createEngineFromFile, readSnapshot, restoreShared). */
+export function checkRecordCacheSize(n: unknown): void {
+  if (n !== undefined && !(typeof n === 'number' && isRecordCacheSize(n))) {
+    throw new VenueSearchError('invalid_request', `recordCacheSize must be a power of two from 1 to ${MAX_RECORD_CACHE_SIZE}; got ${describeValue(n)}`, { param: 'recordCacheSize', value: n });
+  }
 }
 
 /**

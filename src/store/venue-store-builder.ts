@@ -217,9 +217,10 @@ export class VenueStoreBuilder {
 
   /**
    * The store's parts, venue k being the record added `order[k]`-th (a permutation of
-   * `0..size-1`; default: the order added). The builder is spent.
+   * `0..size-1`; default: the order added), keeping `recordCacheSize` decoded records
+   * (default DEFAULT_RECORD_CACHE_SIZE). The builder is spent.
    */
-  finish(order?: Uint32Array): BuiltStore {
+  finish(order?: Uint32Array, recordCacheSize?: number): BuiltStore {
     const n = this.count;
     if (order !== undefined && order.length !== n) throw new RangeError(`store order of ${order.length} venues for ${n} records`);
     const lat = buildArray(Float64Array, n);
@@ -309,7 +310,7 @@ export class VenueStoreBuilder {
       genreSpellings,
       genreCounts,
       idIndex: this.ids,
-      source: this.compact.finish(lat, lon, order),
+      source: this.compact.finish(lat, lon, order, recordCacheSize),
     };
   }
 }

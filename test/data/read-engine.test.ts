@@ -125,6 +125,34 @@ describe('createEngineFromFile', () => {
   }, 60_000);
 });
 
+describe('recordCacheSize of an engine built from records (createEngine, createEngineFromFile)', () => {
+  const venues = lines.slice(0, 200).map((l) => JSON.parse(l) as VenueRecord);
+  /** Whether venue 0's record, read again after venue 1's, is the object kept from the first read (a cache of one entry keeps only the last). */
+  const keepsTwo = (engine: Engine) => {
+    const first = engine.store.record(0);
+    engine.store.record(1);
+    return engine.store.record(0) === first;
+  };
+
+  it('is applied: a cache of one entry keeps one decoded record, the default keeps more', async () => {
+    expect(keepsTwo(createEngine(venues))).toBe(true);
+    expect(keepsTwo(createEngine(venues, { recordCacheSize: 1 }))).toBe(false);
+    expect(keepsTwo(createEngine(venues, { recordCacheSize: 2 }))).toBe(true);
+    const path = write('two-hundred.ndjson', lines.slice(0, 200));
+    expect(keepsTwo((await createEngineFromFile(path, { recordCacheSize: 1 })).engine)).toBe(false);
+    expect(keepsTwo((await createEngineFromFile(path, { recordCacheSize: 2, threads: 2 })).engine)).toBe(true);
+  });
+
+  it('is refused as readSnapshot refuses it: a power of two from 1 to 65536', async () => {
+    const path = write('one.ndjson', lines.slice(0, 1));
+    for (const bad of [3, -7, 0, 131_072, 'big', Number.NaN]) {
+      const refused = { code: 'invalid_request', param: 'recordCacheSize', value: bad, message: `recordCacheSize must be a power of two from 1 to 65536; got ${typeof bad === 'string' ? `"${bad}"` : String(bad)}` };
+      expect(() => createEngine(venues, { recordCacheSize: bad as number })).toThrow(expect.objectContaining({ name: 'VenueSearchError', ...refused }));
+      expect(await errorOf(createEngineFromFile(path, { recordCacheSize: bad as number }))).toMatchObject(refused);
+    }
+  });
+});
+
 describe('VenueStoreBuilder.addEncoded', () => {
   it('builds from records encoded apart, block by block, the store addNew builds from the records themselves', () => {
     const records = lines.slice(0, 1200).map((l) => JSON.parse(l) as VenueRecord);
