@@ -14,7 +14,7 @@ import type { HoursTable, ZoneTable } from './hours/index.js';
 import { createDefaultPlaceResolver } from './places/default-resolver.js';
 import { gazetteerCountriesFor } from './places/gazetteer-countries.js';
 import { LearntPlaces } from './places/learnt-places.js';
-import { addressedVenuesOf, checkUpsertBatch, LiveChanges, stalePreparedUpsert, type PreparedUpsert, type RemoveResult, type UpsertResult } from './live/live-changes.js';
+import { addressedVenuesOf, checkUpsertBatch, LiveChanges, preparedUpsertApplied, stalePreparedUpsert, type PreparedUpsert, type RemoveResult, type UpsertResult } from './live/live-changes.js';
 import { LivePlaces } from './live/live-places.js';
 import type { FoldedBase } from './live/fold-sides.js';
 import { createSearchService, type SearchService } from './search/index.js';
@@ -202,11 +202,15 @@ export class Engine {
   prepareUpsert(records: readonly unknown[]): PreparedUpsert {
     const live = this.changes();
     const prepared = live.prepareUpsert(records);
+    let applied = false; // a batch applies once: a second apply() says so (before any staleness)
     return {
       result: prepared.result,
       apply: () => {
+        if (applied) throw preparedUpsertApplied();
         if (this.live !== live) throw stalePreparedUpsert(); // a compaction replaced the changes
-        return prepared.apply();
+        const result = prepared.apply();
+        applied = true;
+        return result;
       },
     };
   }

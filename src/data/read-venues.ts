@@ -563,7 +563,7 @@ export const MAX_READ_THREADS = 64;
 function threadCount(threads: number | undefined): number {
   if (threads === undefined) return 1;
   if (!Number.isInteger(threads) || threads < 1 || threads > MAX_READ_THREADS) {
-    throw new VenueSearchError('invalid_request', `threads must be an integer from 1 to ${MAX_READ_THREADS}; got ${describeValue(threads)}`, { param: 'threads', value: threads });
+    throw new VenueSearchError('invalid_request', `options.threads must be an integer from 1 to ${MAX_READ_THREADS}; got ${describeValue(threads)}`, { param: 'options.threads', value: threads });
   }
   return threads;
 }

@@ -43,6 +43,11 @@ export function stalePreparedUpsert(): VenueSearchError {
   return new VenueSearchError('invalid_request', 'a prepared upsert applies only before any other change (or compaction): prepare it again');
 }
 
+/** The error of a prepared upsert's apply() called again after it applied (nothing changes). */
+export function preparedUpsertApplied(): VenueSearchError {
+  return new VenueSearchError('invalid_request', 'this prepared upsert was already applied (apply() makes a batch current once; nothing changed now)');
+}
+
 /** What {@link Engine.remove} did. */
 export interface RemoveResult {
   /** Ids removed. */
@@ -563,7 +568,8 @@ function* liveRecords(side: Side, fresh: boolean): Generator<VenueRecord> {
  */
 export function checkUpsertBatch(records: readonly unknown[]): readonly VenueRecord[] {
   if (!Array.isArray(records)) {
-    throw new VenueSearchError('invalid_data', `upsert expects an array of venue records; got ${describeValue(records)}`, { param: 'records', value: records });
+    // The code remove gives a wrong kind of argument: the call is wrong, not a record.
+    throw new VenueSearchError('invalid_request', `upsert expects an array of venue records; got ${describeValue(records)}`, { param: 'records', value: records });
   }
   /** Line (1-based position in the batch) of each id's first record. */
   const seen = new Map<string, number>();

@@ -95,12 +95,12 @@ export function readSnapshot(path: string, options: SnapshotReadOptions = {}): E
   try {
     fd = openSync(path, 'r');
   } catch (e) {
-    throw new VenueSearchError('invalid_data', `cannot read snapshot ${path}: ${fileProblem(e)}`, { param: 'path', value: path });
+    throw new VenueSearchError('invalid_data', `cannot read snapshot ${path}: ${fileProblem(e)}`, { file: path, param: 'path', value: path });
   }
   // Linux opens a folder for reading; its first read would fail with the system's EISDIR.
   if (fstatSync(fd).isDirectory()) {
     closeSync(fd);
-    throw new VenueSearchError('invalid_data', `cannot read snapshot ${path}: ${IS_A_FOLDER}`, { param: 'path', value: path });
+    throw new VenueSearchError('invalid_data', `cannot read snapshot ${path}: ${IS_A_FOLDER}`, { file: path, param: 'path', value: path });
   }
   try {
     return toEnd(restore(fileBytes(fd), path, options));
@@ -148,7 +148,7 @@ interface OpenedSnapshot {
 
 function open(file: SnapshotBytes, name: string): OpenedSnapshot {
   const bad = (why: string): never => {
-    throw new VenueSearchError('invalid_data', `${name} is not a usable venue-search snapshot: ${why}`, { param: 'path', value: name });
+    throw new VenueSearchError('invalid_data', `${name} is not a usable venue-search snapshot: ${why}`, { file: name, param: 'path', value: name });
   };
   const prefix = Buffer.from(file.read(0, Math.min(PREFIX_BYTES, file.length)));
   // cut inside the magic itself: truncated, not another kind of file

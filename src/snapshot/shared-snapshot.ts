@@ -67,7 +67,7 @@ export function readSharedSnapshot(path: string): SharedSnapshot {
     }
   } catch (e) {
     const why = isFileError(e) ? fileProblem(e) : (e as Error).message;
-    throw new VenueSearchError('invalid_data', `cannot read snapshot ${path}: ${why}`, { param: 'path', value: path });
+    throw new VenueSearchError('invalid_data', `cannot read snapshot ${path}: ${why}`, { file: path, param: 'path', value: path });
   }
   return sharedOver(shared, path);
 }

@@ -23,12 +23,12 @@ export function snapshotTarget(path: string, param = 'path', code: VenueSearchEr
   const what = notARegularFile(entry);
   if (what !== null) {
     const why = what === 'a folder' ? 'give a file' : 'renaming the snapshot into place would replace it with a file; give a regular file';
-    throw new VenueSearchError(code, `cannot write snapshot ${named}: it is ${what}; ${why}`, { param, value: path });
+    throw new VenueSearchError(code, `cannot write snapshot ${named}: it is ${what}; ${why}`, { file: path, param, value: path });
   }
   try {
     accessSync(dirname(file), constants.W_OK);
   } catch (err) {
-    throw new VenueSearchError(code, `cannot write snapshot ${named}: ${partFileProblem(err, file)}`, { param, value: path });
+    throw new VenueSearchError(code, `cannot write snapshot ${named}: ${partFileProblem(err, file)}`, { file: path, param, value: path });
   }
   return { file, mode: keptMode(entry) };
 }

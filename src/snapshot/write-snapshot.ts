@@ -70,7 +70,7 @@ export function writeSnapshot(engine: Engine, path: string, options: WriteSnapsh
   try {
     fd = openSync(tmp, 'w', target.mode);
   } catch (e) {
-    throw new VenueSearchError('invalid_data', `cannot write snapshot ${path}: ${partFileProblem(e, target.file)}`, { param: 'path', value: path });
+    throw new VenueSearchError('invalid_data', `cannot write snapshot ${path}: ${partFileProblem(e, target.file)}`, { file: path, param: 'path', value: path });
   }
   try {
     parts.write((bytes, at) => writeAll(fd, bytes, at));
@@ -83,7 +83,7 @@ export function writeSnapshot(engine: Engine, path: string, options: WriteSnapsh
       // already closed
     }
     rmSync(tmp, { force: true });
-    if (isFileError(e)) throw new VenueSearchError('invalid_data', `cannot write snapshot ${path}: ${writeProblem(e)}`, { param: 'path', value: path });
+    if (isFileError(e)) throw new VenueSearchError('invalid_data', `cannot write snapshot ${path}: ${writeProblem(e)}`, { file: path, param: 'path', value: path });
     throw e;
   }
   removeAbandonedParts(target.file);

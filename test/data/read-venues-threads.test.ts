@@ -164,7 +164,7 @@ describe('readVenues with worker threads', () => {
   it('refuses a threads option that is not a whole number from 1 to 64', async () => {
     const path = write('one.ndjson', lines.slice(0, 1));
     for (const threads of [0, 1.5, 65, Number.NaN]) {
-      expect(await errorOf(readVenues(path, { threads }))).toMatchObject({ code: 'invalid_request', param: 'threads' });
+      expect(await errorOf(readVenues(path, { threads }))).toMatchObject({ code: 'invalid_request', param: 'options.threads' });
     }
   });
 });

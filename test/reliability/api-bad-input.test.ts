@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readVenues } from '../../src/data/read-venues.js';
 import { createEngine } from '../../src/engine.js';
+import { readSnapshot } from '../../src/snapshot/read-snapshot.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { loadFixtureVenues } from '../search/support.js';
 
@@ -23,10 +24,34 @@ describe('the engine API names what is wrong', () => {
     await expect(readVenues(42 as never)).rejects.toMatchObject({ code: 'invalid_request', param: 'source', message: expect.stringMatching(/got 42$/) });
   });
 
-  it('createEngine({}) and upsert("x"): invalid_data naming the parameter and the value', () => {
+  it('createEngine({}): invalid_data; upsert("x") and remove("abc"): both invalid_request; each naming the parameter and the value', () => {
     expect(() => createEngine({} as never)).toThrow(expect.objectContaining({ code: 'invalid_data', param: 'venues', message: expect.stringMatching(/^createEngine expects an array of venue records; got /) }));
-    expect(() => engine.upsert('x' as never)).toThrow(expect.objectContaining({ code: 'invalid_data', param: 'records', message: 'upsert expects an array of venue records; got "x"' }));
+    expect(() => engine.upsert('x' as never)).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'records', message: 'upsert expects an array of venue records; got "x"' }));
+    expect(() => engine.prepareUpsert({ id: 'a' } as never)).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'records' }));
     expect(() => engine.remove('abc' as never)).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'ids', message: 'remove expects an array of venue ids; got "abc"' }));
+  });
+
+  it('a missing snapshot names its file in `file`, as readVenues does for a missing venue file', async () => {
+    const missing = join(dir, 'no-such.vsnap');
+    expect(() => readSnapshot(missing)).toThrow(expect.objectContaining({ code: 'invalid_data', file: missing, param: 'path', value: missing }));
+    await expect(readVenues(join(dir, 'no-such.ndjson'))).rejects.toMatchObject({ code: 'invalid_data', file: join(dir, 'no-such.ndjson') });
+    expect(() => readSnapshot(dir)).toThrow(expect.objectContaining({ code: 'invalid_data', file: dir }));
+  });
+
+  it('readVenues names options.threads as it names its other options', async () => {
+    const file = join(dir, 'one.ndjson');
+    writeFileSync(file, `${JSON.stringify(loadFixtureVenues()[0])}\n`);
+    await expect(readVenues(file, { threads: 0 })).rejects.toMatchObject({ code: 'invalid_request', param: 'options.threads', message: 'options.threads must be an integer from 1 to 64; got 0' });
+  });
+
+  it("a prepared upsert's second apply() says it was applied already, and changes nothing", () => {
+    const e = createEngine(loadFixtureVenues().slice(0, 5));
+    const prepared = e.prepareUpsert([{ ...loadFixtureVenues()[9]!, id: 'new-one' }]);
+    expect(prepared.apply()).toEqual({ inserted: 1, replaced: 0 });
+    expect(() => prepared.apply()).toThrow(expect.objectContaining({ code: 'invalid_request', message: expect.stringContaining('already applied') as unknown }));
+    e.compact();
+    expect(() => prepared.apply()).toThrow(expect.objectContaining({ message: expect.stringContaining('already applied') as unknown }));
+    expect([e.size, e.pendingChanges]).toEqual([6, 0]);
   });
 
   it('a duplicate id in createEngine names both records by line, as readVenues and upsert do', () => {
@@ -44,7 +69,7 @@ describe('the engine API names what is wrong', () => {
   });
 
   it('writeSnapshot to a folder: invalid_data naming the path, no raw EISDIR, no part file left', () => {
-    expect(() => writeSnapshot(engine, dir)).toThrow(expect.objectContaining({ code: 'invalid_data', param: 'path', message: `cannot write snapshot ${dir}: it is a folder; give a file` }));
+    expect(() => writeSnapshot(engine, dir)).toThrow(expect.objectContaining({ code: 'invalid_data', file: dir, param: 'path', message: `cannot write snapshot ${dir}: it is a folder; give a file` }));
     expect(readdirSync(tmpdir()).filter((f) => f.startsWith(`${basename(dir)}.`) && f.endsWith('.part'))).toEqual([]);
   });
 });
