@@ -34,20 +34,20 @@ export interface EngineOptions {
    * Validate every record against the schema while building (default true). Records that
    * came from `readVenues` are already validated; pass false to skip the second pass.
    */
-  readonly validate?: boolean;
+  readonly validate?: boolean | undefined;
   /**
    * Resolves find's `location` names. Default: the built-in resolver (places learnt from the
    * venues' addresses, then the GeoNames gazetteer). A function is called once, lazily.
    * `null`: no place names (every `location` is `unknown_place`).
    */
-  readonly places?: PlaceResolver | (() => PlaceResolver) | null;
+  readonly places?: PlaceResolver | (() => PlaceResolver) | null | undefined;
   /**
    * How many decoded records the engine keeps for details, find and opening states, a power
    * of two from 1 to 65,536 (createEngine, createEngineFromFile, readSnapshot,
    * restoreShared). Default 4,096. serve's engine threads keep 1,024
    * (src/service/engine-pool.ts). A compaction's new base keeps the default.
    */
-  readonly recordCacheSize?: number;
+  readonly recordCacheSize?: number | undefined;
 }
 
 /** A folded base's kd-tree leaves are sorted by latitude (foldSides sorts them, as a build does). */
@@ -84,20 +84,20 @@ export class RestoredEngineParts {
 
 /** The instant a call is evaluated at, ms since the epoch (UTC). Default: now. */
 export interface AtInstant {
-  readonly now?: number;
+  readonly now?: number | undefined;
 }
 
 /** Options of {@link Engine.warm}. */
 export interface WarmOptions {
   /** Also build what the first find naming a place after a change would: the live places (default false). */
-  readonly forChanges?: boolean;
+  readonly forChanges?: boolean | undefined;
 }
 
 export interface SearchCallOptions extends AtInstant {
   /** Page size, 1..100 (default 20). */
-  readonly limit?: number;
+  readonly limit?: number | undefined;
   /** Results skipped (default 0). */
-  readonly offset?: number;
+  readonly offset?: number | undefined;
 }
 
 /**

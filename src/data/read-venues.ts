@@ -30,19 +30,19 @@ export interface ReadProgress {
 
 export interface ReadVenuesOptions {
   /** Input format; by default from the file extension, else sniffed from the content. */
-  readonly format?: VenueFileFormat;
+  readonly format?: VenueFileFormat | undefined;
   /** `throw` (default): stop at the first bad record. `skip`: keep going, collect rejects. */
-  readonly onInvalid?: 'throw' | 'skip';
+  readonly onInvalid?: 'throw' | 'skip' | undefined;
   /** Called about every 10,000 records and at the end. */
-  readonly onProgress?: (progress: ReadProgress) => void;
+  readonly onProgress?: ((progress: ReadProgress) => void) | undefined;
   /** Name used in messages when the source is a stream. */
-  readonly name?: string;
+  readonly name?: string | undefined;
   /**
    * Threads for NDJSON (1 to 64, default 1): with 2 or more, `threads - 1` worker threads
    * validate the records while this thread parses them (a gain only when a core is idle:
    * see docs/data-model.md). JSON arrays and GeoJSON are read on this thread.
    */
-  readonly threads?: number;
+  readonly threads?: number | undefined;
 }
 
 export interface RejectedRecord {

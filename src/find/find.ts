@@ -27,9 +27,9 @@ export interface FindServiceOptions {
    * the DefaultPlaceResolver over the store's venues. `null`: no place names (every
    * `location` is `unknown_place`).
    */
-  readonly places?: PlaceResolver | (() => PlaceResolver) | null;
+  readonly places?: PlaceResolver | (() => PlaceResolver) | null | undefined;
   /** The name index and density grid already built over this store (a snapshot's); default: built here. */
-  readonly prebuilt?: FindStructures;
+  readonly prebuilt?: FindStructures | undefined;
 }
 
 /** What a FindService builds over its store (saved in a snapshot, so a restart does not build it). */

@@ -12,7 +12,7 @@ export type { FindParams };
 
 /** The instant a call is evaluated at (opening hours, `isOpen`), ms since the epoch. */
 export interface AtInstant {
-  now?: number;
+  now?: number | undefined;
 }
 
 export interface EngineLike {

@@ -32,9 +32,9 @@ export interface SnapshotProgress {
 
 export interface WriteSnapshotOptions {
   /** Called after each block of records (64 MB) and at the end. */
-  readonly onProgress?: (p: SnapshotProgress) => void;
+  readonly onProgress?: ((p: SnapshotProgress) => void) | undefined;
   /** Recorded in the header (informative). Default "venue-search". */
-  readonly writtenBy?: string;
+  readonly writtenBy?: string | undefined;
 }
 
 /** The keys of {@link WriteSnapshotOptions} (a misspelt one is refused, naming it). */
