@@ -26,9 +26,9 @@ const meetUp = engine.search(
 );
 console.log(`Meet up around ${meetUp.centerPoint.Lat.toFixed(5)}, ${meetUp.centerPoint.Lon.toFixed(5)}:`);
 for (const v of meetUp.establishments) {
-  const soho = v.travel.Soho;
+  const soho = v.travel.Soho?.durationMinutes; // travel has a key per location label
   console.log(`  ${v.name} [${v.id}] ${Math.round(v.distanceMeters)} m from the centre, score ${v.matchScore.total.toFixed(2)}, ` +
-    `${Math.round(soho.durationMinutes)} min from Soho`);
+    `${soho === undefined ? '?' : Math.round(soho)} min from Soho`);
 }
 
 // A pub along a walk from Camden to Shoreditch, at most 200 m off the route.

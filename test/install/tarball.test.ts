@@ -90,6 +90,14 @@ describe('engine-only install from the packed tarball', () => {
     // docs/updates.md (shipped in docs/) links its worked example
     expect(readFileSync(join(installed, 'examples/feed-service.mjs'), 'utf8')).toBe(readFileSync(join(REPO, 'examples/feed-service.mjs'), 'utf8'));
   });
+
+  it('exports package.json: require and import of `<name>/package.json` give the installed version', () => {
+    const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
+    const name = JSON.stringify(`${PKG.name}/package.json`);
+    expect(run(process.execPath, ['-e', `process.stdout.write(require(${name}).version)`], engineDir).stdout).toBe(version);
+    const esm = `import p from ${name} with { type: 'json' }; process.stdout.write(p.version);`;
+    expect(run(process.execPath, ['--no-warnings', '--input-type=module', '-e', esm], engineDir).stdout).toBe(version);
+  });
 });
 
 /** What the README example printed, parsed back. */
@@ -298,7 +306,7 @@ try { engine.find({ q: 'x', location: 'Nowhere' }); } catch (e) { if (isVenueSea
 export { first, record, code, restoreSnapshot };
 `;
   const tsconfig = (types: string[], files = ['consumer.mts']) =>
-    JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2022'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types }, files });
+    JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2022'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, noEmit: true, types }, files });
   // A CommonJS consumer: compiled to require() calls, which load the package's ES modules (Node 20.19+).
   const CJS_CONSUMER = `import { createEngine, isVenueSearchError, type VenueRecord, type SearchResponse } from '${PKG.name}';
 const venues: VenueRecord[] = [{ id: 'a', name: 'The Red Lion', location: { type: 'Point', coordinates: [51.5, -0.1] } }];
