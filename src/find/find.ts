@@ -3,7 +3,7 @@ import { isOpenAt } from '../details/open-now.js';
 import { LocalFrame, localFrameHolds } from '../geo/distance.js';
 import { createDefaultPlaceResolver } from '../places/default-resolver.js';
 import { gazetteerCountriesFor } from '../places/gazetteer-countries.js';
-import type { PlaceResolver, ResolvedPlace, VenueDensity } from '../places/place-resolver.js';
+import { checkResolvedPlace, type PlaceResolver, type ResolvedPlace, type VenueDensity } from '../places/place-resolver.js';
 import { UnknownPlaceError } from '../places/unknown-place-error.js';
 import type { FindEstablishment, FindResponse } from '../schema/find.js';
 import { HitBuffer } from '../spatial/hit-buffer.js';
@@ -111,7 +111,7 @@ export class FindService {
   resolvePlace(name: string, venues: VenueDensity = this.density, resolver: PlaceResolver | null = this.resolver()): ResolvedPlace {
     const place = resolver?.resolve(name, venues) ?? null;
     if (place === null) throw new UnknownPlaceError(name, resolver?.suggest?.(name, MAX_PLACE_SUGGESTIONS, venues) ?? []);
-    return place;
+    return checkResolvedPlace(place, name);
   }
 
   /** The configured place resolver, made at the first call (null: place names disabled). */

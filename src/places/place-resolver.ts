@@ -3,7 +3,12 @@
  * resolver; the engine builds a default (gazetteer + places learnt from the venues) and a
  * user can pass any object of this shape instead.
  */
+import { describeValue, VenueSearchError } from '../errors.js';
+
 export type PlaceKind = 'postcode' | 'area' | 'city' | 'town' | 'district' | 'locality';
+
+/** Every PlaceKind: a resolver's answer has one of these (checkResolvedPlace). */
+export const PLACE_KINDS: readonly PlaceKind[] = ['postcode', 'area', 'city', 'town', 'district', 'locality'];
 
 export interface ResolvedPlace {
   /** The place's own spelling ("Covent Garden", "NW1"). */
@@ -11,7 +16,36 @@ export interface ResolvedPlace {
   /** Centre, degrees. */
   readonly lat: number;
   readonly lon: number;
+  /** One of {@link PLACE_KINDS} (a resolver answering another is refused: checkResolvedPlace). */
   readonly kind: PlaceKind | string;
+}
+
+/**
+ * `place`, a resolver's answer for `name`, when it is a place find can use: a string name,
+ * finite `lat` in -90..90 and `lon` in -180..180, a known kind. Else a VenueSearchError
+ * (`invalid_data`: the resolver, the engine's configuration, is at fault, not the request)
+ * naming the resolver (`options.places`), the name and the value, rather than a find that
+ * answers nothing (a NaN centre) or a kind outside the response's documented ones.
+ */
+export function checkResolvedPlace(place: unknown, name: string): ResolvedPlace {
+  const p = place as Partial<Record<keyof ResolvedPlace, unknown>> | null;
+  const problem =
+    typeof p !== 'object' || p === null
+      ? 'an object { name, lat, lon, kind } or null'
+      : typeof p.name !== 'string'
+        ? 'a string name'
+        : !(typeof p.lat === 'number' && p.lat >= -90 && p.lat <= 90)
+          ? 'lat a finite number from -90 to 90'
+          : !(typeof p.lon === 'number' && p.lon >= -180 && p.lon <= 180)
+            ? 'lon a finite number from -180 to 180'
+            : !PLACE_KINDS.includes(p.kind as PlaceKind)
+              ? `kind one of ${PLACE_KINDS.join(', ')}`
+              : null;
+  if (problem === null) return place as ResolvedPlace;
+  throw new VenueSearchError('invalid_data', `the place resolver (options.places) answered ${describeValue(place)} for ${JSON.stringify(name)}: its answer needs ${problem}`, {
+    param: 'options.places',
+    value: place,
+  });
 }
 
 /**

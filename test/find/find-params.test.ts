@@ -70,6 +70,29 @@ describe('find parameters', () => {
     expect(r.resolvedPlace).toEqual({ name: 'Here', kind: 'area', Lat: 51.5, Lon: -0.1 });
   });
 
+  it("a user resolver's bad answer (NaN or out-of-range centre, unknown kind, not an object) is a VenueSearchError naming the resolver and the value", () => {
+    const venues = [{ id: 'a', name: 'Red Lion', location: { type: 'Point' as const, coordinates: [51.5, -0.1] as [number, number] } }];
+    const answers: Record<string, unknown> = {
+      NaNTown: { name: 'NaNTown', lat: Number.NaN, lon: -0.1, kind: 'town' },
+      FarNorth: { name: 'FarNorth', lat: 91, lon: 0, kind: 'town' },
+      WrapAround: { name: 'WrapAround', lat: 51.5, lon: 181, kind: 'town' },
+      Endless: { name: 'Endless', lat: 51.5, lon: Number.POSITIVE_INFINITY, kind: 'town' },
+      Pluto: { name: 'Pluto', lat: 51.5, lon: -0.1, kind: 'planet' },
+      Nameless: { lat: 51.5, lon: -0.1, kind: 'town' },
+      Text: 'somewhere',
+    };
+    const engine = createEngine(venues, { places: { resolve: (n) => answers[n] as never } });
+    for (const [name, answer] of Object.entries(answers)) {
+      const e = errorOf(() => engine.find({ q: 'red', location: name }, { now: 0 }));
+      expect(e, name).toMatchObject({ name: 'VenueSearchError', code: 'invalid_data', param: 'options.places', value: answer });
+      expect(e.message, name).toMatch(new RegExp(`^the place resolver \\(options\\.places\\) answered .* for "${name}": its answer needs `));
+    }
+    expect(errorOf(() => engine.find({ q: 'red', location: 'Pluto' }, { now: 0 })).message).toContain('kind one of postcode, area, city, town, district, locality');
+    // a good answer at the edges of the ranges is taken
+    const edge = createEngine(venues, { places: { resolve: () => ({ name: 'Pole', lat: 90, lon: -180, kind: 'locality' }) } });
+    expect(edge.find({ q: 'red', location: 'Pole' }, { now: 0 }).resolvedPlace).toEqual({ name: 'Pole', kind: 'locality', Lat: 90, Lon: -180 });
+  });
+
   it('empty index and a query of punctuation only find nothing', () => {
     const engine = createEngine([]);
     const svc = createFindService(engine.store, engine.spatial, { places: null });
