@@ -24,6 +24,7 @@ import { AccountsDatabaseError, type AccountsStore } from '../accounts/accounts-
 import { databaseUrlProblem, isPostgresUrl, redactUrl, urlScheme } from '../accounts/database-url.js';
 import { MissingDatabaseClientError, pgModule, sqliteDatabaseClass } from '../accounts/database-clients.js';
 import type { WidgetOptions } from '../widget/widget-page.js';
+import { tileTemplateProblem } from '../widget/tile-template.js';
 import { isDataOrigin } from '../changelog/data-origin.js';
 import { LiveVenues } from '../changelog/live-venues.js';
 import { SNAPSHOT_FORMAT_MISMATCH } from '../snapshot/read-snapshot.js';
@@ -199,6 +200,13 @@ export function parsePublicUrl(text: string): string {
     throw new InvalidArgumentError(`must be a base URL without credentials, query or fragment; got ${JSON.stringify(text)}`);
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** `--widget-tiles` (and its older name): refused before any data loads by the widget's own rule (src/widget/tile-template.ts). */
+export function parseTileTemplate(text: string): string {
+  const problem = tileTemplateProblem(text);
+  if (problem !== undefined) throw new InvalidArgumentError(problem);
+  return text;
 }
 
 function parseCount(text: string): number {
@@ -624,9 +632,9 @@ export function registerServiceCommands(program: Command): void {
     .option('--engine-threads <n>', 'engine threads per process over one copy of the venue data in shared memory (0: the engine runs on the main thread)', parseCount, 0)
     .option('--dev', 'create or reuse the development account and print its keys (kept beside the database, reused while valid)')
     .option('--public-url <url>', 'the base URL clients use, named in /v1/openapi.json (behind a TLS proxy: https://api.example.com; default: the scheme and Host of each request)', parsePublicUrl)
-    .option('--widget-tiles <template>', 'XYZ base-map tiles for the widget, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: the offline base map)')
+    .option('--widget-tiles <template>', 'XYZ base-map tiles for the widget, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: the offline base map)', parseTileTemplate)
     .option('--widget-tiles-attribution <text>', 'credit line shown on the widget map when tiles are used (plain text)')
-    .addOption(new Option('--widget-tile-url <template>', 'older name of --widget-tiles').hideHelp())
+    .addOption(new Option('--widget-tile-url <template>', 'older name of --widget-tiles').hideHelp().argParser(parseTileTemplate))
     .addOption(new Option('--widget-tile-attribution <text>', 'older name of --widget-tiles-attribution').hideHelp())
     .option('--admin-token-file <file>', 'enable PUT/DELETE /admin/venues (live data), authenticated by the token in this file; one process')
     .option('--live-dir <dir>', 'change log and compacted snapshots of live data (default: <data>.live)')

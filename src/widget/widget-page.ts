@@ -16,6 +16,7 @@ import { inLonLatBox, type LonLatBox } from '../geo/bbox.js';
 import { DEFAULT_COUNTRIES_BOX } from '../places/gazetteer-countries.js';
 import { defaultPlaceLabelsJson, worldPlaceLabelsJson } from './map-data.js';
 import { widgetMessageHtml, widgetPageHtml, type WidgetConfig } from './page-html.js';
+import { filledTileUrl, tileTemplateProblem } from './tile-template.js';
 import { loadWidgetAssets, widgetAsset, type WidgetAsset, type WidgetAssets } from './widget-assets.js';
 
 export interface WidgetOptions {
@@ -54,24 +55,13 @@ export function widgetCsp(options: { tileOrigins?: readonly string[]; frameAnces
 /** Subdomains a `{s}` in a tile URL template stands for (Leaflet's default). */
 export const TILE_SUBDOMAINS = ['a', 'b', 'c'] as const;
 
-/** The origins the page's tiles come from (one per subdomain when the template has `{s}`). */
+/** The origins the page's tiles come from (one per subdomain when the template has `{s}`); a template the rule of tile-template.ts refuses throws. */
 export function tileOriginsOf(tileUrl: string | undefined): string[] {
   if (tileUrl === undefined) return [];
+  const problem = tileTemplateProblem(tileUrl);
+  if (problem !== undefined) throw new RangeError(`tileUrl ${problem}`);
   const hosts = tileUrl.includes('{s}') ? TILE_SUBDOMAINS : ['a'];
-  return [
-    ...new Set(
-      hosts.map((sub) => {
-        let url: URL;
-        try {
-          url = new URL(tileUrl.replace(/\{s\}/g, sub).replace(/\{r\}/g, '').replace(/\{[a-z]\}/g, '0'));
-        } catch {
-          throw new RangeError(`tileUrl must be an http(s) URL template; got ${JSON.stringify(tileUrl)}`);
-        }
-        if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RangeError(`tileUrl must be an http(s) URL template; got ${JSON.stringify(tileUrl)}`);
-        return url.origin;
-      }),
-    ),
-  ];
+  return [...new Set(hosts.map((sub) => filledTileUrl(tileUrl, sub)!.origin))];
 }
 
 /** Path of the place labels under /v1/widget/ (not content-hashed: built on first request). */

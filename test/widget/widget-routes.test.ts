@@ -15,7 +15,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { openAccount } from '../../src/accounts/accounts.js';
 import { normalizeOrigin, originAllowed, requestOrigin } from '../../src/accounts/origins.js';
 import { tileOriginsOf } from '../../src/widget/widget-page.js';
-import { widgetOptionsOf } from '../../src/cli/service-commands.js';
+import { Command } from 'commander';
+import { parseTileTemplate, registerServiceCommands, widgetOptionsOf } from '../../src/cli/service-commands.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { createEngine } from '../../src/engine.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
@@ -203,6 +204,30 @@ describe('operator base-map tiles', () => {
     expect(widgetOptionsOf({ widgetTiles: 'https://t.example/{z}/{x}/{y}.png', widgetTilesAttribution: '© T' })).toEqual({ tileUrl: 'https://t.example/{z}/{x}/{y}.png', tileAttribution: '© T' });
     expect(widgetOptionsOf({ widgetTileUrl: 'https://old.example/{z}/{x}/{y}.png', widgetTileAttribution: '© Old' })).toEqual({ tileUrl: 'https://old.example/{z}/{x}/{y}.png', tileAttribution: '© Old' });
     expect(widgetOptionsOf({ widgetTiles: 'https://new.example/{z}/{x}/{y}.png', widgetTileUrl: 'https://old.example/{z}/{x}/{y}.png' })).toEqual({ tileUrl: 'https://new.example/{z}/{x}/{y}.png' });
+  });
+
+  it('serve refuses a bad --widget-tiles / --widget-tile-url in one line before any data loads (audit 63d finding 9), by the rule the widget applies', async () => {
+    const missingData = join(tmp, 'not-loaded.ndjson'); // never read: the option is refused first
+    const cases: [string, string, string][] = [
+      ['--widget-tiles', 'tiles.example.org/{z}/{x}/{y}.png', 'must be an http(s) URL template such as https://tiles.example.org/{z}/{x}/{y}.png; got "tiles.example.org/{z}/{x}/{y}.png"'],
+      ['--widget-tiles', 'notaurl', 'must be an http(s) URL template'],
+      ['--widget-tiles', 'https://t.example.org/tiles.png', 'must hold {z}, {x} and {y} (missing {z}, {x}, {y}), e.g. https://tiles.example.org/{z}/{x}/{y}.png; got "https://t.example.org/tiles.png"'],
+      ['--widget-tiles', 'https://t.example.org/{z}/{x}/{y', 'must hold {z}, {x} and {y} (missing {y})'],
+      ['--widget-tile-url', 'ftp://t.example.org/{z}/{x}/{y}.png', 'must be an http(s) URL template'],
+    ];
+    for (const [option, template, problem] of cases) {
+      const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      const program = new Command('venue-search').exitOverride();
+      registerServiceCommands(program);
+      await expect(program.parseAsync(['serve', '--data', missingData, '--workers', '1', option, template], { from: 'user' }), template).rejects.toThrow(`argument '${template}' is invalid. ${problem}`);
+      const said = stderr.mock.calls.map((c) => String(c[0])).join('');
+      expect(said.trim().split('\n'), template).toHaveLength(1);
+      expect(said).not.toContain('not-loaded');
+      vi.restoreAllMocks();
+      // the widget itself applies the same rule
+      expect(() => tileOriginsOf(template)).toThrow(problem);
+    }
+    expect(parseTileTemplate('https://{s}.t.example.org/{z}/{x}/{y}{r}.png')).toBe('https://{s}.t.example.org/{z}/{x}/{y}{r}.png');
   });
 
   it('tile origins: one per subdomain for {s}, {r} dropped, the port kept', () => {
