@@ -6,6 +6,7 @@ import { countryExtent } from '../import/country-extent.js';
 import type { VenueRecord } from '../schema/venue.js';
 import type { ImportReport } from '../import/import-report.js';
 import { ImportOutput, outputFileName, sameOutputFile } from './output-file.js';
+import { cutAtWord } from './cut-at-word.js';
 import { progressBar } from './progress-bar.js';
 import type { ImportRun } from '../import/osm-import.js';
 import type { OvertureImportOptions } from '../import/overture-import.js';
@@ -135,6 +136,12 @@ function lonLatBox(value: string): LonLatBox {
   return { west, south, east, north };
 }
 
+/** A record's error without the "<file>: line N, " it starts with, which the merge's message names already. */
+function withoutPlace(message: string, file: string, line: number): string {
+  const rest = message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message;
+  return rest.startsWith(`line ${line}, `) ? rest.slice(`line ${line}, `.length) : rest;
+}
+
 /**
  * The error for a `merge` input holding no venue record: most likely a raw source (an OSM,
  * FHRS or gzip file) given where imported venues are expected. Its records would all be
@@ -145,7 +152,7 @@ function noVenueRecords(file: string, rejects: ReadonlyArray<{ line: number; err
   const why =
     first === undefined
       ? 'holds no venue records'
-      : `holds no venue records: all ${rejects.length} are invalid (line ${first.line}: ${first.error.message.slice(0, 160)}); a raw OSM, FHRS or Overture file is imported first (\`venue-search import osm|fhrs|overture\`), then merged`;
+      : `holds no venue records: all ${rejects.length} are invalid (line ${first.line}: ${cutAtWord(withoutPlace(first.error.message, file, first.line), 300)}); a raw OSM, FHRS or Overture file is imported first (\`venue-search import osm|fhrs|overture\`), then merged`;
   return new VenueSearchError('invalid_data', `merge input ${file} ${why}`, { file });
 }
 

@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerImportCommands } from '../../src/cli/import-command.js';
+import { cutAtWord } from '../../src/cli/cut-at-word.js';
 import { readVenues } from '../../src/data/read-venues.js';
 import { collectRun, importFhrs } from '../../src/import/index.js';
 import { importOsm } from '../../src/import/osm-import.js';
@@ -96,6 +97,19 @@ describe.skipIf(!present)('import: files of the wrong kind are refused in one li
     const { error } = await cli(['import', 'merge', PUBS_GEOJSON, FIXTURES, '-o', out]);
     expect(String(error)).toMatch(new RegExp(`merge input ${PUBS_GEOJSON} holds no venue records: all 3070 are invalid \\(line \\d+: .*Polygon`));
     expect(existsSync(out) ? readFileSync(out, 'utf8') : '').toBe('');
+  });
+
+  it('merge given a raw OSM file: the first record\'s message in full, without the path again, its hint not cut mid-word (audit 63d finding 1)', async () => {
+    const { error } = await cli(['import', 'merge', PUBS_GEOJSON, FIXTURES, '-o', join(dir, 'merged2.ndjson')]);
+    expect((error as Error).message).toBe(
+      `merge input ${PUBS_GEOJSON} holds no venue records: all 3070 are invalid (line 7: field geometry.type: must be a Point; got "Polygon" (a raw OpenStreetMap export is imported first: \`venue-search import osm\`)); a raw OSM, FHRS or Overture file is imported first (\`venue-search import osm|fhrs|overture\`), then merged`,
+    );
+  });
+
+  it('a long quoted message is cut at a word boundary, never inside a word', () => {
+    expect(cutAtWord('short enough', 20)).toBe('short enough');
+    expect(cutAtWord('a raw OpenStreetMap export is imported first', 24)).toBe('a raw OpenStreetMap…');
+    expect(cutAtWord('field x: got "abc", then more', 22)).toBe('field x: got "abc"…');
   });
 });
 
