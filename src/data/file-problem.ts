@@ -79,7 +79,7 @@ export function textFileProblem(path: string): string | undefined {
 }
 
 /** The first bytes of a file (fewer when it is shorter); file errors as node:fs throws them. */
-function fileHead(path: string, bytes = 4): Buffer {
+export function fileHead(path: string, bytes = 4): Buffer {
   const fd = openSync(path, 'r');
   try {
     const head = Buffer.alloc(bytes);

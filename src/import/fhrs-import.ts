@@ -8,6 +8,7 @@ import { DEFAULT_MAX_KM_FROM_AUTHORITY, fhrsFarFromAuthority, fhrsRowToVenue, ty
 import { ImportReport } from './import-report.js';
 import type { ImportOptions, ImportRun } from './osm-import.js';
 import { admitRecord } from './venue-check.js';
+import { jsonGivenToFhrs } from './wrong-importer.js';
 
 /**
  * FHRS import: a CSV with the FSA API's column names (header row, RFC 4180) to venue
@@ -36,7 +37,7 @@ interface FhrsFile {
 }
 
 async function readRows(path: string): Promise<FhrsFile> {
-  const problem = textFileProblem(path);
+  const problem = textFileProblem(path) ?? jsonGivenToFhrs(path);
   if (problem !== undefined) throw new VenueSearchError('invalid_data', `FHRS file ${path} ${problem}`, { file: path });
   const rows: FhrsRow[] = [];
   const broken: BrokenRow[] = [];

@@ -11,6 +11,7 @@ import type { OpeningHoursConversion } from './osm-opening-hours.js';
 import { featureCollectionRows, pointsLineRow, type OsmRow } from './osm-sources.js';
 import { osmElementToVenue } from './osm-to-venue.js';
 import { venueSchemaError } from './venue-check.js';
+import { fhrsGivenToOsm, notJsonForOsm } from './wrong-importer.js';
 
 /**
  * OSM import: rows (see osm-sources.ts) to venue records, with a report.
@@ -114,9 +115,9 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
   if (withOsmId === 0) throw notAnOsmFile(path, nonBlank === 0 ? 'holds no lines' : `has no line with an osm_id among its ${nonBlank}${looksLikeVenues(firstValue) ? ': it holds venue records (already imported?); give them to readVenues or serve --data as they are' : ''}`, 'points NDJSON');
 }
 
-/** Refuses a missing file, or a compressed or binary one, in one line naming it (before any row is read). */
+/** Refuses a missing file, a compressed or binary one, or an FHRS CSV, in one line naming it (before any row is read). */
 function refuseBinary(path: string): void {
-  const problem = textFileProblem(path);
+  const problem = textFileProblem(path) ?? fhrsGivenToOsm(path);
   if (problem !== undefined) throw new VenueSearchError('invalid_data', `OSM file ${path} ${problem}`, { file: path });
 }
 
@@ -161,7 +162,8 @@ export function importOsm(path: string, options: ImportOptions = {}): ImportRun 
     try {
       value = JSON.parse(text);
     } catch (err) {
-      throw new VenueSearchError('invalid_data', `OSM file ${path} is not readable JSON: ${(err as Error).message.slice(0, 200)}`, { file: path });
+      const why = notJsonForOsm(path) ?? `is not readable JSON: ${(err as Error).message.slice(0, 200)}`;
+      throw new VenueSearchError('invalid_data', `OSM file ${path} ${why}`, { file: path });
     }
     if (!Array.isArray((value as { features?: unknown } | null)?.features)) throw notAnOsmFile(path, `holds ${describeJson(value)}`, 'GeoJSON');
     const all = featureCollectionRows(value);

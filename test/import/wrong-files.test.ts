@@ -84,6 +84,20 @@ describe.skipIf(!present)('import: files of the wrong kind are refused in one li
     await expect(collectRun(importOsm(PARQUET))).rejects.toThrow(/is a Parquet file: import it with `venue-search import overture`/);
   });
 
+  it('an FHRS CSV or other text to the OSM importer, and JSON/GeoJSON to the FHRS importer, name the right importer (audit 63d finding 2)', async () => {
+    await expect(collectRun(importOsm(FHRS))).rejects.toThrow(`OSM file ${FHRS} is not JSON: this looks like an FHRS CSV: use \`venue-search import fhrs\``);
+    // the same CSV under a points-file name, and with a byte order mark and quoted header fields
+    const quoted = file('fhrs.ndjson', Buffer.concat([BOM, Buffer.from(readFileSync(FHRS, 'utf8').split('\n').slice(0, 3).map((l, i) => (i === 0 ? l.split(',').map((c) => `"${c}"`).join(',') : l)).join('\n'))]));
+    await expect(collectRun(importOsm(quoted))).rejects.toThrow('this looks like an FHRS CSV: use `venue-search import fhrs`');
+    const places = file('places.csv', 'name,lat,lon,country\nAbbey Dore,51.96667,-2.9,GB\n');
+    await expect(collectRun(importOsm(places))).rejects.toThrow(`OSM file ${places} is not JSON (it starts "name,lat,lon,country"): \`import osm\` reads Overpass or Veggiekarte GeoJSON or {osm_id, lat, lon, tags} lines; an FHRS CSV is imported with \`venue-search import fhrs\``);
+    // a JSON file that is merely broken keeps the parser's message
+    await expect(collectRun(importOsm(file('cut.geojson', '{"type":"FeatureCollection","features":[')))).rejects.toThrow(/is not readable JSON: /);
+    for (const osm of [PUBS_GEOJSON, PUBS_POINTS]) {
+      await expect(collectRun(importFhrs(osm))).rejects.toThrow(`FHRS file ${osm} is not a CSV: this looks like JSON or GeoJSON (an OpenStreetMap export?): use \`venue-search import osm\``);
+    }
+  });
+
   it('a single Feature, an array, an empty points file, venue records: refused, saying what the file holds', async () => {
     const firstFeature = (JSON.parse(readFileSync(PUBS_GEOJSON, 'utf8')) as { features: unknown[] }).features[0];
     await expect(collectRun(importOsm(file('one.geojson', JSON.stringify(firstFeature))))).rejects.toThrow(/holds a GeoJSON Feature \(an Overpass or Veggiekarte GeoJSON FeatureCollection expected\)/);
