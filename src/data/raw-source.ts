@@ -23,13 +23,15 @@ export function looksLikeRawOsm(value: unknown): boolean {
 }
 
 /**
- * validateParsedVenue, with the hint to import it first when the record refused is a raw
+ * validateParsedVenue (or `validate`: validateVenue for a value not made by JSON.parse, as an
+ * upsert batch's), with the hint to import it first when the record refused is a raw
  * OpenStreetMap element (the schema's own error, "field id: expected required property",
- * would not say so).
+ * would not say so). Every door for venue records uses it: readVenues (serve, snapshot,
+ * merge) and upsert batches (the engine, PUT /admin/venues, `venues upsert`).
  */
-export function validateVenueOrRawSource(value: unknown, where: RecordLocation): VenueRecord {
+export function validateVenueOrRawSource(value: unknown, where: RecordLocation, validate: (value: unknown, where: RecordLocation) => VenueRecord = validateParsedVenue): VenueRecord {
   try {
-    return validateParsedVenue(value, where);
+    return validate(value, where);
   } catch (err) {
     if (!isVenueSearchError(err) || !looksLikeRawOsm(value)) throw err;
     const { param, value: bad, file, line, recordId } = err;

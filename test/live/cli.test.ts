@@ -139,6 +139,13 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     expect(dup.code).toBe(1);
     expect(dup.stderr).toContain(`${twice}: line 6: batch of lines 3..6 refused (400): line 6: duplicate venue id "twice-a" in one batch (first at line 3)`);
 
+    // a raw OSM points line: the hint serve and snapshot give, through the service (audit 63d finding 3)
+    const rawOsm = join(tmp, 'raw-osm.ndjson');
+    writeFileSync(rawOsm, `${JSON.stringify({ osm_id: 'node/451152', lat: 51.6, lon: -0.19, tags: { amenity: 'pub', name: 'King of Prussia' } })}\n`);
+    const raw = await run(['venues', 'upsert', '--server', base, '--file', rawOsm, '--token-file', token]);
+    expect(raw.code).toBe(1);
+    expect(raw.stderr).toContain(`${rawOsm}: line 1: batch of lines 1..1 refused (400): line 1, field id: expected required property; got undefined (a raw OpenStreetMap export is imported first: \`venue-search import osm\`); 0 earlier batches were applied`);
+
     // venues remove: ids one a line (blank lines skipped); an id the service does not hold is
     // counted as unknown; an id with '/' or ':' goes percent-encoded.
     const idsFile = join(tmp, 'ids.txt');
