@@ -1,4 +1,5 @@
 import { VenueSearchError, describeValue, invalidRequest } from '../errors.js';
+import { didYouMeanName } from '../schema/unknown-name.js';
 import { isPlainObject } from '../plain-data.js';
 import { characterCount } from '../schema/character-count.js';
 import {
@@ -51,7 +52,7 @@ export function checkFindParams(p: FindParams): CheckedFindParams {
   if (!isPlainObject(p)) invalidRequest('params', p, 'a plain object');
   for (const key of Object.keys(p)) {
     // a misspelt parameter (`radius`) would otherwise be silently ignored, as search refuses unknown fields
-    if (!FIND_PARAM_NAMES.includes(key as keyof FindParams)) invalidRequest(key, (p as Record<string, unknown>)[key], `left out: it is not a find parameter (they are ${FIND_PARAM_NAMES.join(', ')})`);
+    if (!FIND_PARAM_NAMES.includes(key as keyof FindParams)) invalidRequest(key, (p as Record<string, unknown>)[key], `left out: it is not a find parameter${didYouMeanName(key, FIND_PARAM_NAMES)} (they are ${FIND_PARAM_NAMES.join(', ')})`);
   }
   const q = p.q;
   const alias = p.name;

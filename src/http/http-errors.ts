@@ -13,6 +13,7 @@ import type { ErrorEnvelope, ErrorType } from '../service/api-schemas.js';
 import { maximumNote } from '../schema/search-limits.js';
 import { patternMeaning } from '../schema/pattern-meanings.js';
 import { isPublishedLimit } from '../search/validate-request.js';
+import { unknownParameterError } from './unknown-parameter.js';
 
 export type { ErrorEnvelope, ErrorType };
 
@@ -213,6 +214,8 @@ function errorResponseOf(err: unknown): ErrorResponse {
     const e = err as { code?: unknown; statusCode?: unknown; validation?: unknown; validationContext?: unknown; message?: unknown };
     if (Array.isArray(e.validation) && e.validation.length > 0) {
       const first = e.validation[0] as AjvLikeError;
+      const unknown = unknownParameterError(first);
+      if (unknown !== undefined) return { status: 400, body: envelope(unknown.message, 'invalid_request', unknown.param), headers: {} };
       const param = paramOfValidationError(first);
       const context = typeof e.validationContext === 'string' ? e.validationContext : 'request';
       const code = isPublishedLimit(first.keyword, param) ? 'limit_exceeded' : 'invalid_request';

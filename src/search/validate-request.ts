@@ -8,6 +8,7 @@ import { MAX_WEIGHT, MIN_POSITIVE_WEIGHT, maximumNote } from '../schema/search-l
 import { isSupportedInstant } from '../hours/local-clock.js';
 import { firstNonPlainObject, isPlainObject } from '../plain-data.js';
 import { leadingIndexKeys } from './travel-object.js';
+import { didYouMeanName, knownNameFor } from '../schema/unknown-name.js';
 import {
   DEFAULT_LIMIT,
   MAX_PATH_DISTANCE_METERS,
@@ -104,8 +105,10 @@ export function isPublishedLimit(keyword: string | undefined, param: string): bo
 
 /** Throws for the first error JSON Schema also makes (see firstSchemaError); returns when there is none. */
 function failUnlessValid(check: TypeCheck<TSchema>, value: unknown, root: string): void {
-  const error = firstSchemaError(check, value);
-  if (error === undefined) return;
+  const first = firstSchemaError(check, value);
+  if (first === undefined) return;
+  // a required field missing because it was given under another name (`lng`): that name is the error
+  const error = first.type === ValueErrorType.ObjectRequiredProperty ? (keyGivenFor(check, value, first.path) ?? first) : first;
   const param = jsonPointerToPath(error.path, root) || root || 'body';
   // a Map or a Set where an object is wanted reads as one with no keys: name it, not the key it lacks
   const odd = firstNonPlainObject(value, root);
@@ -114,9 +117,10 @@ function failUnlessValid(check: TypeCheck<TSchema>, value: unknown, root: string
   }
   if (error.type === ValueErrorType.ObjectAdditionalProperties) {
     const known = Object.keys(((error.schema as { properties?: object }).properties ?? {}) as object);
+    const name = error.path.slice(error.path.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~');
     throw new VenueSearchError(
       'invalid_request',
-      `${param} is not a known field${known.length ? ` (expected ${known.join(', ')})` : ''}`,
+      `${param} is not a known field${didYouMeanName(name, known)}${known.length ? ` (expected ${known.join(', ')})` : ''}`,
       { param, value: error.value },
     );
   }
@@ -126,6 +130,21 @@ function failUnlessValid(check: TypeCheck<TSchema>, value: unknown, root: string
     param,
     value: error.value,
   });
+}
+
+/**
+ * For a required property missing at `path` (`/locations/0/lon`): the schema's error for a key
+ * of the same object that is not a field and stands for it (`/locations/0/lng`), or undefined.
+ */
+function keyGivenFor(check: TypeCheck<TSchema>, value: unknown, path: string): ValueError | undefined {
+  const parent = path.slice(0, path.lastIndexOf('/') + 1);
+  const missing = path.slice(parent.length);
+  for (const e of check.Errors(value)) {
+    if (e.type !== ValueErrorType.ObjectAdditionalProperties || !e.path.startsWith(parent) || e.path.slice(parent.length).includes('/')) continue;
+    const known = Object.keys(((e.schema as { properties?: object }).properties ?? {}) as object);
+    if (knownNameFor(e.path.slice(parent.length), known) === missing) return e;
+  }
+  return undefined;
 }
 
 function invalid(param: string, value: unknown, expected: string): never {

@@ -230,6 +230,56 @@ describe('messages a client can act on', () => {
   });
 });
 
+describe('an unknown parameter name gets "did you mean" the closest known name (audit 63d finding 4), over HTTP and in-process', () => {
+  const point = { mode: { mode: 'POINT', maxDistance: 1000 } };
+  const at = { locations: [{ lat: 53.8, lon: -1.55 }], ...point };
+  const http = async (payload: object) => {
+    const acct = await h.open();
+    const res = await h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey }, payload });
+    return { status: res.statusCode, body: res.json() as { param: string; message: string; code: string } };
+  };
+  const engineError = (call: () => unknown): { param?: string; message: string } => {
+    try {
+      call();
+    } catch (err) {
+      return err as { param?: string; message: string };
+    }
+    throw new Error('no error');
+  };
+
+  it('a body field: preferences.catersFilter, mode.maxDistanc; lng in a location (named, not only the missing lon)', async () => {
+    expect(await http({ ...at, preferences: { catersFilter: ['vegan'] } })).toMatchObject({
+      status: 400,
+      body: { code: 'invalid_request', param: 'preferences.catersFilter', message: 'preferences.catersFilter is not a known parameter; did you mean "catersFilters"?' },
+    });
+    expect((await http({ locations: [{ lat: 53.8, lon: -1.55 }], mode: { mode: 'POINT', maxDistanc: 1000 } })).body).toMatchObject({ param: 'mode.maxDistanc', message: 'mode.maxDistanc is not a known parameter; did you mean "maxDistance"?' });
+    expect((await http({ ...point, locations: [{ lat: 53.8, lng: -1.55 }] })).body).toMatchObject({ param: 'locations.0.lng', message: 'locations.0.lng is not a known parameter; did you mean "lon"?' });
+    // nothing close: the message as before
+    expect((await http({ ...at, colour: 'red' })).body).toMatchObject({ param: 'colour', message: 'colour is not a known parameter' });
+    expect((await http({ ...point, locations: [{ lat: 53.8 }] })).body).toMatchObject({ param: 'locations.0.lon', message: 'locations.0.lon is required' });
+
+    expect(engineError(() => h.engine.search({ ...at, preferences: { catersFilter: ['vegan'] } } as never, {}))).toMatchObject({
+      param: 'preferences.catersFilter',
+      message: expect.stringMatching(/^preferences\.catersFilter is not a known field; did you mean "catersFilters"\? \(expected /),
+    });
+    expect(engineError(() => h.engine.search({ ...point, locations: [{ lat: 53.8, lng: -1.55 }] } as never, {}))).toMatchObject({
+      param: 'locations[0].lng',
+      message: 'locations[0].lng is not a known field; did you mean "lon"? (expected lat, lon, weight, label, travelMode)',
+    });
+  });
+
+  it('a query parameter: query on /v1/find is q; radius is maxDistanceMeters', async () => {
+    const acct = await h.open();
+    const find = async (query: string) => (await h.app.inject({ method: 'GET', url: `/v1/find?${query}`, headers: { 'api-key': acct.secretKey } })).json() as { param: string; message: string };
+    expect(await find('query=nando')).toMatchObject({ param: 'query', message: 'query is not a known parameter; did you mean "q"?' });
+    expect(await find('q=red&radius=500')).toMatchObject({ param: 'radius', message: 'radius is not a known parameter; did you mean "maxDistanceMeters"?' });
+    expect(engineError(() => h.engine.find({ query: 'nando' } as never))).toMatchObject({
+      param: 'query',
+      message: 'query must be left out: it is not a find parameter; did you mean "q"? (they are q, name, lat, lon, location, maxDistanceMeters, limit, offset); got "nando"',
+    });
+  });
+});
+
 describe('what strict HTTP clients and tools check', () => {
   it('every 401 of the API names its challenge (RFC 9110): no key, an unknown key, two keys', async () => {
     const acct = await h.open();

@@ -37,7 +37,7 @@ describe('engine calls refuse a bad options object, naming the option', () => {
     refusal(
       () => engine.find(loose({ q: 'red', radius: 5 })),
       'radius',
-      'radius must be left out: it is not a find parameter (they are q, name, lat, lon, location, maxDistanceMeters, limit, offset); got 5',
+      'radius must be left out: it is not a find parameter; did you mean "maxDistanceMeters"? (they are q, name, lat, lon, location, maxDistanceMeters, limit, offset); got 5',
     );
   });
 

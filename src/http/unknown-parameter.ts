@@ -1,0 +1,35 @@
+/**
+ * The HTTP adapter's schema errors (ajv, `verbose`) for a name that is not a parameter, with
+ * "did you mean" naming the known name it most likely stands for (src/schema/unknown-name.ts,
+ * the rule the engine's own checks use): `preferences.catersFilter` (additionalProperties),
+ * and a required field missing because it was sent under another name (`lng` for `lon`:
+ * ajv reports the missing `lon` first).
+ */
+import { didYouMeanName, keyStandingFor } from '../schema/unknown-name.js';
+
+interface AjvNameError {
+  instancePath?: string;
+  keyword?: string;
+  params?: Record<string, unknown>;
+  data?: unknown;
+  parentSchema?: { properties?: Record<string, unknown> };
+}
+
+/** The dotted name of an instance path and a key (`/locations/0` + `lng`: `locations.0.lng`); an empty key is `""`. */
+function dotted(instancePath: string, key: string): string {
+  const segments = instancePath === '' ? [] : instancePath.split('/').slice(1);
+  return [...segments, key].map((s) => (s === '' ? '""' : s.replace(/~1/g, '/').replace(/~0/g, '~'))).join('.');
+}
+
+/** The param and message for an unknown name with a known one close to it; undefined for any other error (its usual message stands). */
+export function unknownParameterError(error: AjvNameError): { param: string; message: string } | undefined {
+  const known = Object.keys(error.parentSchema?.properties ?? {});
+  let key: string | undefined;
+  if (error.keyword === 'additionalProperties' && typeof error.params?.['additionalProperty'] === 'string') key = error.params['additionalProperty'];
+  else if (error.keyword === 'required' && typeof error.params?.['missingProperty'] === 'string') key = keyStandingFor(error.params['missingProperty'], error.data, known);
+  if (key === undefined) return undefined;
+  const suggestion = didYouMeanName(key, known);
+  if (suggestion === '') return undefined;
+  const param = dotted(error.instancePath ?? '', key);
+  return { param, message: `${param} is not a known parameter${suggestion}` };
+}

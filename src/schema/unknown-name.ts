@@ -1,0 +1,48 @@
+/**
+ * "Did you mean" for a parameter or field name that is not known (`catersFilter` for
+ * `catersFilters`, `lng` for `lon`, `query` for `q`): the known name closest in spelling, by
+ * the edit distance the value suggestions use (src/find/close-spellings.ts), else the name a
+ * common other spelling stands for. One rule for the engine's checks and the HTTP adapter's.
+ */
+import { closeSpellings } from '../find/close-spellings.js';
+
+/** Other names clients often use for a parameter, and the names they may stand for here (the first one known at that place is offered). A Map: a name such as `constructor` is not a key. */
+const OTHER_NAMES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['lng', ['lon']],
+  ['long', ['lon']],
+  ['longitude', ['lon']],
+  ['latitude', ['lat']],
+  ['query', ['q']],
+  ['search', ['q']],
+  ['radius', ['maxDistanceMeters', 'maxDistance']],
+]);
+
+/** Letters a name needs before a known name close in spelling is offered for it. */
+const MIN_SPELLING_LENGTH = 3;
+
+/** The known name an unknown `name` most likely stands for, or undefined when none is close. */
+export function knownNameFor(name: string, known: readonly string[]): string | undefined {
+  if (known.includes(name)) return undefined;
+  const other = known.find((k) => k.toLowerCase() === name.toLowerCase());
+  if (other !== undefined) return other;
+  // a name of one or two letters is within one edit of every short name: no spelling offered
+  const close = name.length < MIN_SPELLING_LENGTH ? undefined : closeSpellings(name.toLowerCase(), known, 1, (k) => k.toLowerCase())[0];
+  if (close !== undefined) return close;
+  return OTHER_NAMES.get(name.toLowerCase())?.find((n) => known.includes(n));
+}
+
+/** `; did you mean "catersFilters"?` after a message about the unknown `name`, or '' when no known name is close. */
+export function didYouMeanName(name: string, known: readonly string[]): string {
+  const suggestion = knownNameFor(name, known);
+  return suggestion === undefined ? '' : `; did you mean ${JSON.stringify(suggestion)}?`;
+}
+
+/**
+ * For an object missing the required `missing`: its key that is not a known name and stands
+ * for `missing` (`lng` in `{lat, lng}`), or undefined. So the answer says that the key given
+ * is not a field, not only that the one it stands for is missing.
+ */
+export function keyStandingFor(missing: string, value: unknown, known: readonly string[]): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  return Object.keys(value).find((key) => !known.includes(key) && knownNameFor(key, known) === missing);
+}
