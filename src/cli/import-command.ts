@@ -78,6 +78,7 @@ async function writeImport(
   // an empty output is likely a filter that matched nothing (--country, --bbox) or the wrong file: serve and snapshot refuse one
   if (report.written === 0) {
     io.stderr.write('warning: no venue was written; serve and snapshot refuse a file of no venues (a live-data service, serve --admin-token-file, starts from one, to be filled through PUT /admin/venues)\n');
+    if (report.emptyHint !== undefined) io.stderr.write(`  ${report.emptyHint}\n`);
   }
   // Only a rename is left (it fails if a folder was put in the report's way meanwhile): the output is in place.
   await reportOut?.commit(output === undefined || output === '-' ? 'the output' : `--output ${output}`);

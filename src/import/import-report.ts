@@ -51,6 +51,8 @@ export class ImportReport {
   readonly counters = new Map<string, number>();
   /** Invariant: the first `min(skipped, maxListed)` skips, in the order they were reported. */
   readonly skippedRecords: SkippedRecord[] = [];
+  /** Said after the warning when nothing was written, on why (an Overture region that kept no row group: where the rows lie); not part of toJSON. */
+  emptyHint: string | undefined;
 
   /** `maxListed`: how many skipped records to list (tests lower it). */
   constructor(

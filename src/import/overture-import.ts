@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { extentMeetsRegion, rowGroupExtent } from './overture-row-groups.js';
+import { extentMeetsRegion, noRowGroupHint, rowGroupExtent, unionExtent } from './overture-row-groups.js';
 import { fileProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
@@ -112,6 +112,9 @@ async function* readRecords(path: string, report: ImportReport, options: Overtur
   report.count('files', inputs.length);
   const seen = new Set<string>();
   let done = 0;
+  /** The extent of the row groups skipped, and how many were read (a region that kept none is said with the files' extent). */
+  let skippedExtent: LonLatBox | undefined;
+  let groupsRead = 0;
   for (const input of inputs) {
     const present = new Set(parquetSchema(input.metadata).children.map((c) => c.element.name));
     const columns = COLUMNS.filter((c) => present.has(c));
@@ -124,11 +127,13 @@ async function* readRecords(path: string, report: ImportReport, options: Overtur
       if (extent !== undefined && regions.some((r) => !extentMeetsRegion(extent, r))) {
         report.count('row groups skipped (bbox statistics)');
         report.count('rows in skipped row groups', rows);
+        skippedExtent = unionExtent(skippedExtent, extent);
         done += rows;
         options.onProgress?.(done, total);
         continue;
       }
       report.count('row groups read');
+      groupsRead++;
       // utf8: false keeps WKB geometry as bytes when a file does not mark it as GeoParquet.
       const objects = await parquetReadObjects({ file: input.file, metadata: input.metadata, columns, rowStart: start, rowEnd: start + rows, compressors, utf8: false });
       for (let i = 0; i < objects.length; i++) {
@@ -144,6 +149,7 @@ async function* readRecords(path: string, report: ImportReport, options: Overtur
       options.onProgress?.(done, total);
     }
   }
+  if (groupsRead === 0 && skippedExtent !== undefined) report.emptyHint = noRowGroupHint(skippedExtent, options.bbox);
 }
 
 /** Imports an Overture Maps places GeoParquet file, or every `.parquet` file under a folder. */

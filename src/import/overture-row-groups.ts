@@ -47,3 +47,25 @@ export function extentMeetsRegion(extent: LonLatBox, region: LonLatBox): boolean
   return extent.east >= region.west || extent.west <= region.east;
 }
 
+
+/** The smallest extent holding both (neither crossing 180°); `a` undefined: `b`. */
+export function unionExtent(a: LonLatBox | undefined, b: LonLatBox): LonLatBox {
+  if (a === undefined) return b;
+  return { west: Math.min(a.west, b.west), east: Math.max(a.east, b.east), south: Math.min(a.south, b.south), north: Math.max(a.north, b.north) };
+}
+
+/**
+ * What to say when a region kept no row group: where the files' rows lie (`extent`, from the
+ * row-group statistics read), and, for a `bbox`, its order (west,south,east,north) and the
+ * box as it would be written had south,west,north,east been meant, when that one meets the rows.
+ */
+export function noRowGroupHint(extent: LonLatBox, bbox: LonLatBox | undefined): string {
+  const down = (v: number) => (Math.floor(v * 10) / 10).toFixed(1);
+  const up = (v: number) => (Math.ceil(v * 10) / 10).toFixed(1);
+  const where = `no row group met the region: the files' rows lie in lon ${down(extent.west)}..${up(extent.east)}, lat ${down(extent.south)}..${up(extent.north)} (their row-group statistics)`;
+  if (bbox === undefined) return where;
+  const swapped = { west: bbox.south, south: bbox.west, east: bbox.north, north: bbox.east };
+  const fits = Math.abs(swapped.south) <= 90 && Math.abs(swapped.north) <= 90 && extentMeetsRegion(extent, swapped);
+  const retry = fits ? `; given in lat,lon order? --bbox ${[swapped.west, swapped.south, swapped.east, swapped.north].join(',')} meets them` : '';
+  return `${where}; --bbox is west,south,east,north (longitude first)${retry}`;
+}

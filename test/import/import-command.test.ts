@@ -65,6 +65,9 @@ describe('venue-search import (commander, in-process)', () => {
     expect(fiji.stderr).toContain(
       'warning: no venue was written; serve and snapshot refuse a file of no venues (a live-data service, serve --admin-token-file, starts from one, to be filled through PUT /admin/venues)\n',
     );
+    // a --bbox in lat,lon order: the warning says where the rows lie and the order (audit 63d finding 6)
+    const swapped = await run(['import', 'overture', parquet, '--bbox', '40.5,-74.3,40.95,-73.7', '-o', join(dir, 'nyc-swapped.ndjson')]);
+    expect(swapped.stderr).toMatch(/warning: no venue was written; .*\n {2}no row group met the region: the files' rows lie in lon -\d+\.\d\.\.-\d+\.\d, lat \d+\.\d\.\.\d+\.\d \(their row-group statistics\); --bbox is west,south,east,north \(longitude first\); given in lat,lon order\? --bbox -74\.3,40\.5,-73\.7,40\.95 meets them\n$/);
     await expect(run(['import', 'fhrs', csv, '--report-json', '-'])).rejects.toThrow("option '--report-json <file>' argument '-' is invalid. the report is written to a file, not to stdout (which carries the records with -o -): give a file");
     await expect(run(['import', 'overture', parquet, '--country', 'usa'])).rejects.toThrow(`option '--country <code>' argument 'usa' is invalid. must be an ISO 3166-1 alpha-2 code such as GB or FJ; got "usa"`);
   });

@@ -240,6 +240,26 @@ describe.skipIf(!present)('import overture --bbox / --country: row groups outsid
     expect(records.map((r) => r.id).sort()).toEqual(want.map((r) => r.id).sort());
   });
 
+  it('a box given in lat,lon order keeps no row group: the hint gives the files\' extent (DuckDB\'s statistics) and the order (audit 63d finding 6)', async () => {
+    const run = await collectRun(importOverture(file, { bbox: { west: 40.5, south: -74.3, east: 40.95, north: -73.7 } }));
+    expect(run.records).toEqual([]);
+    const down = (v: number) => (Math.floor(v * 10) / 10).toFixed(1);
+    const up = (v: number) => (Math.ceil(v * 10) / 10).toFixed(1);
+    const w = Math.min(...groups.map((g) => g.xmin));
+    const e = Math.max(...groups.map((g) => g.xmax));
+    const s = Math.min(...groups.map((g) => g.ymin));
+    const n = Math.max(...groups.map((g) => g.ymax));
+    expect(run.report.emptyHint).toBe(
+      `no row group met the region: the files' rows lie in lon ${down(w)}..${up(e)}, lat ${down(s)}..${up(n)} (their row-group statistics); --bbox is west,south,east,north (longitude first); given in lat,lon order? --bbox -74.3,40.5,-73.7,40.95 meets them`,
+    );
+    // a box in the right order that misses the rows: the extent and the order, no swapped box offered
+    const atlantic = await collectRun(importOverture(file, { bbox: { west: -40, south: 30, east: -30, north: 40 } }));
+    expect(atlantic.report.emptyHint).toMatch(/; --bbox is west,south,east,north \(longitude first\)$/);
+    // a country that keeps none: the extent alone; an import that keeps rows: no hint
+    expect((await collectRun(importOverture(file, { country: 'FJ' }))).report.emptyHint).toMatch(/\(their row-group statistics\)$/);
+    expect((await collectRun(importOverture(file, { bbox: east }))).report.emptyHint).toBeUndefined();
+  });
+
   it('--country US keeps every venue; FJ and GB read no row group; a bad code names the option', async () => {
     const us = await collectRun(importOverture(file, { country: 'us' }));
     expect(us.records.map((r) => r.id).sort()).toEqual((await importSample()).records.map((r) => r.id).sort());
