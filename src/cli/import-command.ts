@@ -178,8 +178,12 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .option('-o, --output <file>', 'write NDJSON here instead of stdout', outputFileName)
     .option('--report-json <file>', 'also write the report as JSON, to a file', reportFile)
     .option('--max-km-from-authority <km>', 'skip rows geocoded further than this from their local authority (default 40)', positiveNumber)
-    .action(async (file: string, options: OutputOptions & { maxKmFromAuthority?: number }) => {
-      const fhrsOptions = options.maxKmFromAuthority !== undefined ? { maxKmFromAuthority: options.maxKmFromAuthority } : {};
+    .option('--skip-institutional', 'skip Restaurant/Cafe/Canteen rows whose name or address names a nursery, school, college, university, care home, hospital or contract caterer (staff and school canteens)')
+    .action(async (file: string, options: OutputOptions & { maxKmFromAuthority?: number; skipInstitutional?: boolean }) => {
+      const fhrsOptions = {
+        ...(options.maxKmFromAuthority !== undefined ? { maxKmFromAuthority: options.maxKmFromAuthority } : {}),
+        ...(options.skipInstitutional === true ? { skipInstitutional: true } : {}),
+      };
       const { importFhrs } = await import('../import/fhrs-import.js');
       await runImport(file, (onProgress) => importFhrs(file, { onProgress, ...fhrsOptions }), options, io);
     });

@@ -9,6 +9,7 @@ import { ImportReport } from './import-report.js';
 import type { ImportOptions, ImportRun } from './osm-import.js';
 import { admitRecord } from './venue-check.js';
 import { jsonGivenToFhrs } from './wrong-importer.js';
+import { institutionalWord } from './institutional-names.js';
 
 /**
  * FHRS import: a CSV with the FSA API's column names (header row, RFC 4180) to venue
@@ -18,6 +19,12 @@ import { jsonGivenToFhrs } from './wrong-importer.js';
 export interface FhrsImportOptions extends ImportOptions {
   /** Skip rows further than this from their authority's median point (km); `Infinity` keeps all. */
   readonly maxKmFromAuthority?: number;
+  /**
+   * Skip `Restaurant/Cafe/Canteen` rows whose name or address names a nursery, school,
+   * college, care home, hospital or contract caterer (institutional-names.ts): staff, school
+   * and care-home canteens, not public places to eat. Counted as `institutional_canteen`.
+   */
+  readonly skipInstitutional?: boolean;
 }
 
 /** Columns a row needs to become a venue (docs/import.md): a file without one of them is refused. */
@@ -88,6 +95,7 @@ async function* mapRows(rows: readonly FhrsRow[], report: ImportReport, options:
   const maxKm = options.maxKmFromAuthority ?? DEFAULT_MAX_KM_FROM_AUTHORITY;
   const far = Number.isFinite(maxKm) ? fhrsFarFromAuthority(rows, maxKm) : new Map<string, number>();
   const seen = new Set<string>();
+  let canteen: string | undefined;
   for (const row of rows) {
     report.read++;
     const ref = `fhrs:${row.FHRSID?.trim() || `row ${report.read}`}`;
@@ -96,9 +104,20 @@ async function* mapRows(rows: readonly FhrsRow[], report: ImportReport, options:
     if (!out.ok) report.skip(out.reason, ref, out.detail);
     else if (km !== undefined) {
       report.skip('far_from_local_authority', ref, `${km.toFixed(0)} km from ${row.LocalAuthorityName ?? '?'}`);
+    } else if (options.skipInstitutional === true && (canteen = institutionalCanteen(row, out.record)) !== undefined) {
+      report.skip(INSTITUTIONAL_REASON, ref, canteen);
     } else if (admitRecord(out.record, ref, seen, report)) yield out.record;
     options.onProgress?.(report.read, rows.length + broken.length);
   }
+}
+
+/** The skip reason of `skipInstitutional`. */
+export const INSTITUTIONAL_REASON = 'institutional_canteen';
+
+/** For a `Restaurant/Cafe/Canteen` row whose name or address names an institution, that word; else undefined. */
+function institutionalCanteen(row: FhrsRow, record: VenueRecord): string | undefined {
+  if (row.BusinessType?.trim() !== 'Restaurant/Cafe/Canteen') return undefined;
+  return institutionalWord(record.name, record.formattedAddress);
 }
 
 /** Maps FHRS rows already in memory (for example parsed by the caller). */

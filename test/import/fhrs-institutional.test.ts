@@ -1,0 +1,78 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Command } from 'commander';
+import { afterAll, describe, expect, it } from 'vitest';
+import { registerImportCommands } from '../../src/cli/import-command.js';
+import { collectRun, importFhrs } from '../../src/import/index.js';
+import { institutionalWord } from '../../src/import/institutional-names.js';
+
+/**
+ * `import fhrs --skip-institutional` (audit 63d finding 7): FHRS `Restaurant/Cafe/Canteen`
+ * includes staff, school and care-home canteens (../shared/data/fhrs-london/SOURCE.md).
+ * Oracle: rows picked by hand from the real London CSV, each read there (name, type,
+ * address) and judged by hand: the canteens skipped, the public places kept.
+ */
+const CSV = new URL('../../../shared/data/fhrs-london/fhrs_london_food_drink_2021-08-19.csv', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'venue-fhrs-institutional-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** FHRSID -> the word that marks it (skipped), or null (kept). */
+const PICKED: Record<string, string | null> = {
+  '1125773': 'aramark', // "Aramark LTD", Westminster Kingsway College Kings Cross Centre
+  '1259': 'nursing home', // "Lakeside Nursing Home", Upper Norwood
+  '688': 'nursery', // "Fennies Under 5s Day Nursery"
+  '991': 'academy', // "Applegarth Academy"
+  '1688': null, // "Cafe Oasis", 162 Brighton Road, Coulsdon: a public café
+  '334395': null, // "Gordon Ramsay", 68-69 Royal Hospital Road: a street's name
+  '276704': null, // "Kebabland", 36 College Road, Harrow: a street's name
+  '277263': null, // "Harrow School Staff Sports Club": a Pub/bar/nightclub, not a canteen
+};
+
+function pickedCsv(): string {
+  const lines = readFileSync(CSV, 'utf8').split('\n');
+  const rows = lines.filter((l) => l.split(',')[0]! in PICKED);
+  expect(rows).toHaveLength(Object.keys(PICKED).length);
+  const path = join(dir, 'picked.csv');
+  writeFileSync(path, `${[lines[0], ...rows].join('\n')}\n`);
+  return path;
+}
+
+describe.skipIf(!existsSync(CSV))('import fhrs --skip-institutional: canteens of nurseries, schools, care homes and contract caterers', () => {
+  it('skips the canteens under institutional_canteen naming the word, keeps the public places; off by default', async () => {
+    const path = pickedCsv();
+    const all = await collectRun(importFhrs(path));
+    expect(all.records).toHaveLength(8);
+    expect(all.report.skipReasons.has('institutional_canteen')).toBe(false);
+
+    const { records, report } = await collectRun(importFhrs(path, { skipInstitutional: true }));
+    const kept = Object.entries(PICKED).filter(([, w]) => w === null).map(([id]) => `fhrs:${id}`);
+    expect(records.map((r) => r.id).sort()).toEqual(kept.sort());
+    const skipped = Object.entries(PICKED).filter(([, w]) => w !== null).map(([id, w]) => `fhrs:${id} (${w})`);
+    expect(report.skipReasons.get('institutional_canteen')?.examples.sort()).toEqual(skipped.sort());
+    expect(report.balanced()).toBe(true);
+  });
+
+  it('the CLI flag, counted in the report on stderr', async () => {
+    const stderr = new PassThrough();
+    const chunks: Buffer[] = [];
+    stderr.on('data', (c: Buffer) => chunks.push(c));
+    const program = new Command('venue-search').exitOverride().configureOutput({ writeErr: () => {} });
+    registerImportCommands(program, { stdout: new PassThrough().resume(), stderr });
+    await program.parseAsync(['node', 'venue-search', 'import', 'fhrs', pickedCsv(), '--skip-institutional', '-o', join(dir, 'out.ndjson')]);
+    const said = Buffer.concat(chunks).toString();
+    expect(said).toMatch(/^import picked\.csv: read 8, written 4, skipped 4$/m);
+    expect(said).toMatch(/^ {2}skipped 4 institutional_canteen: fhrs:/m);
+  });
+
+  it('words match whole and in any case; a street named after an institution is not one', () => {
+    expect(institutionalWord('ARAMARK', undefined)).toBe('aramark');
+    expect(institutionalWord('Schoolhouse Bakery', undefined)).toBeUndefined();
+    expect(institutionalWord('The Academy', undefined)).toBe('academy');
+    expect(institutionalWord('Cafe', '1 School  Lane, London')).toBeUndefined();
+    expect(institutionalWord('Cafe', 'St Mary\'s Hospital, Praed Street')).toBe('hospital');
+    expect(institutionalWord('Cafe', 'Care   Home Way')).toBeUndefined();
+    expect(institutionalWord('Baxter Storey at Media House', undefined)).toBe('baxter storey');
+  });
+});
