@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { Command, InvalidArgumentError } from 'commander';
 import { readVenues } from '../data/read-venues.js';
@@ -7,7 +8,7 @@ import type { VenueRecord } from '../schema/venue.js';
 import type { ImportReport } from '../import/import-report.js';
 import { ImportOutput, outputFileName, sameOutputFile } from './output-file.js';
 import { cutAtWord } from './cut-at-word.js';
-import { progressBar } from './progress-bar.js';
+import { progressBar, type ProgressBar } from './progress-bar.js';
 import type { ImportRun } from '../import/osm-import.js';
 import type { OvertureImportOptions } from '../import/overture-import.js';
 // The importers (Parquet, CSV and OSM readers) are loaded by the command that runs them, so
@@ -215,16 +216,28 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
     .option('-o, --output <file>', 'write NDJSON here instead of stdout', outputFileName)
     .option('--report-json <file>', 'also write the report as JSON, to a file', reportFile)
     .action(async (files: string[], options: OutputOptions) => {
-      await writeImport(files, options, io, () => mergeFiles(files));
+      const bar = progressBar(io.stderr, 'bytes');
+      await writeImport(files, options, io, () => mergeFiles(files, bar), () => bar.stop());
     });
 }
 
-/** The merge of the imported files' venues, and its report. */
-async function mergeFiles(files: readonly string[]) {
+/** The merge of the imported files' venues, and its report; `bar` shows the bytes of all the inputs read (on a terminal). */
+async function mergeFiles(files: readonly string[], bar: ProgressBar) {
   const all: VenueRecord[] = [];
   const rejected: Array<{ file: string; line: number; message: string }> = [];
-  for (const file of files) {
-    const { venues, rejects } = await readVenues(file, { onInvalid: 'skip' });
+  // the inputs' sizes (an input that cannot be read is named by readVenues below)
+  const sizes = files.map((file) => {
+    try {
+      return statSync(file).size;
+    } catch {
+      return 0;
+    }
+  });
+  const total = sizes.reduce((a, b) => a + b, 0);
+  let before = 0;
+  for (const [k, file] of files.entries()) {
+    const { venues, rejects } = await readVenues(file, { onInvalid: 'skip', onProgress: (p) => bar.update(before + p.bytes, total) });
+    before += sizes[k]!;
     if (venues.length === 0) throw noVenueRecords(file, rejects);
     // one at a time: push(...venues) passes every venue as an argument, past V8's stack above ~110k
     for (const venue of venues) all.push(venue);

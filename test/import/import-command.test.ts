@@ -72,6 +72,26 @@ describe('venue-search import (commander, in-process)', () => {
     await expect(run(['import', 'overture', parquet, '--country', 'usa'])).rejects.toThrow(`option '--country <code>' argument 'usa' is invalid. must be an ISO 3166-1 alpha-2 code such as GB or FJ; got "usa"`);
   });
 
+  it('import merge shows a progress bar of the bytes read on a terminal, and nothing of it elsewhere, as the other imports (audit 63d finding 8)', async () => {
+    const fixtures = new URL('../../fixtures/venues.ndjson', import.meta.url).pathname;
+    const size = readFileSync(fixtures).length;
+    const terminal = Object.assign(new PassThrough(), { isTTY: true, columns: 120, cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+    const chunks: Buffer[] = [];
+    terminal.on('data', (c: Buffer) => chunks.push(c));
+    const program = new Command('venue-search').exitOverride().configureOutput({ writeErr: () => {} });
+    registerImportCommands(program, { stdout: new PassThrough().resume(), stderr: terminal });
+    await program.parseAsync(['node', 'venue-search', 'import', 'merge', fixtures, '-o', join(dir, 'merged-tty.ndjson')]);
+    const said = Buffer.concat(chunks).toString();
+    const mb = (size / 1e6).toFixed(1);
+    expect(said).toContain(`100% | ETA: 0s | ${mb}/${mb} MB`);
+    expect(said).toContain('\x1b[?25l'); // the bar hid the cursor, as cli-progress does
+    expect(said).toMatch(/import merge: read \d+, written \d+/);
+    // stderr not a terminal: the report alone
+    const { stderr } = await run(['import', 'merge', fixtures, '-o', join(dir, 'merged-pipe.ndjson')]);
+    expect(stderr).not.toContain('MB');
+    expect(stderr).toMatch(/^import merge: read \d+, written \d+/);
+  });
+
   it('merge of a file of 150,000 venues: written whole (audit 61a: push(...venues) overflowed the stack above ~110k)', async () => {
     const big = join(dir, 'big.ndjson');
     const generated = generateBenchVenues(150_000, 61);
