@@ -29,6 +29,7 @@ import { isDataOrigin } from '../changelog/data-origin.js';
 import { LiveVenues } from '../changelog/live-venues.js';
 import { SNAPSHOT_FORMAT_MISMATCH } from '../snapshot/read-snapshot.js';
 import { operatorTokenFileWarning, operatorTokenProblem } from './operator-token.js';
+import { unignoredInGitWorkTree } from './git-ignored.js';
 import { dataFileProblem, isSnapshotFile, loadEngineFile, loadSharedSnapshot, secondsSince, type LoadReport } from './load-engine.js';
 import { EnginePool } from '../service/engine-pool.js';
 import { isClusterWorker, isFirstClusterWorker, reportListening, runPrimary, WorkerStartError } from './serve-cluster.js';
@@ -382,11 +383,20 @@ function readDevelopmentKeys(file: string): DevelopmentKeys | undefined {
   }
 }
 
-/** Written to a temporary file then renamed: a concurrent reader sees the old keys or the new, whole. */
-function saveDevelopmentKeys(file: string, keys: DevelopmentKeys): void {
+/**
+ * Written to a temporary file then renamed: a concurrent reader sees the old keys or the new,
+ * whole. When it creates the file in a git work tree that does not ignore it, says so once
+ * (the repository's own .gitignore covers its checkout only; docs/http.md).
+ */
+function saveDevelopmentKeys(file: string, keys: DevelopmentKeys, dbPath: string): void {
+  const created = !existsSync(file);
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
   renameSync(tmp, file);
+  if (created && unignoredInGitWorkTree(file)) {
+    const accounts = isPostgresUrl(dbPath) ? '' : ` and the accounts database's files (${basename(dbPath)}*)`;
+    process.stderr.write(`venue-search: ${file} holds the development secret key, and the git work tree it is in does not ignore it: add *.dev-keys.json${accounts} to your .gitignore\n`);
+  }
 }
 
 async function keysStillValid(store: AccountsStore, keys: DevelopmentKeys): Promise<boolean> {
@@ -414,7 +424,7 @@ async function developmentKeys(store: AccountsStore, dbPath: string): Promise<De
       try {
         const opened = await openAccount(store, 'Enterprise', { accountId: DEV_ACCOUNT_ID, nowMs: operatorNow() });
         const keys = { accountId: opened.accountId, secretKey: opened.secretKey, publicKey: opened.publicKey };
-        saveDevelopmentKeys(file, keys);
+        saveDevelopmentKeys(file, keys, dbPath);
         return keys;
       } catch (err) {
         // another server created it between the check and the insert: read what it saved
@@ -427,7 +437,7 @@ async function developmentKeys(store: AccountsStore, dbPath: string): Promise<De
     }
     const rotated = await rotateAccountKeys(store, DEV_ACCOUNT_ID, { graceMs: DEFAULT_ROTATION_GRACE_MS, nowMs: operatorNow() });
     const keys = { accountId: DEV_ACCOUNT_ID, secretKey: rotated.secretKey!, publicKey: rotated.publicKey! };
-    saveDevelopmentKeys(file, keys);
+    saveDevelopmentKeys(file, keys, dbPath);
     return keys;
   }
 }

@@ -3,14 +3,15 @@
  * printed development keys used over loopback, SIGTERM for a clean stop.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openAccount } from '../../src/accounts/accounts.js';
 import { priceMicros } from '../../src/accounts/plans.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
+import { unignoredInGitWorkTree } from '../../src/cli/git-ignored.js';
 import { startServe } from '../support/serve-process.js';
 import { ledgerRows } from './support/harness.js';
 
@@ -56,6 +57,48 @@ describe('serve --dev', () => {
     expect(await balanceOf(third.base, third.key)).toMatchObject({ balanceMicros: 10_000_000 - 6000 });
     third.child.kill('SIGTERM');
     await new Promise((resolve) => third.child.once('exit', resolve));
+  });
+});
+
+describe('serve --dev in a git work tree (audit 63d finding 10)', () => {
+  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'ignore' });
+
+  it('creating the keys file in a work tree that does not ignore it prints the .gitignore reminder once; a restart that reuses the file does not', async () => {
+    const project = join(tmp, 'app');
+    mkdirSync(project);
+    git(project, 'init', '-q', '.');
+    const db = join(project, 'accounts.sqlite');
+    const start = () => startServe(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--dev', '--port', '0', '--db', db, '--workers', '1'], '.');
+    const reminder = `venue-search: ${db}.dev-keys.json holds the development secret key, and the git work tree it is in does not ignore it: add *.dev-keys.json and the accounts database's files (accounts.sqlite*) to your .gitignore\n`;
+    const first = await start();
+    first.child.kill('SIGTERM');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    expect(first.output().split(reminder)).toHaveLength(2);
+    const again = await start();
+    again.child.kill('SIGTERM');
+    await new Promise((resolve) => again.child.once('exit', resolve));
+    expect(again.output()).not.toContain('.gitignore');
+  });
+
+  it('the check: a file the work tree ignores, one outside any work tree, and no git on PATH all say nothing', () => {
+    const project = join(tmp, 'ignoring');
+    mkdirSync(project);
+    git(project, 'init', '-q', '.');
+    writeFileSync(join(project, '.gitignore'), '*.dev-keys.json\n');
+    expect(unignoredInGitWorkTree(join(project, 'accounts.sqlite.dev-keys.json'))).toBe(false);
+    expect(unignoredInGitWorkTree(join(project, 'accounts.sqlite'))).toBe(true);
+    const outside = mkdtempSync(join(tmpdir(), 'venue-search-no-git-'));
+    try {
+      expect(unignoredInGitWorkTree(join(outside, 'accounts.sqlite.dev-keys.json'))).toBe(false);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+    vi.stubEnv('PATH', join(tmp, 'no-such-bin'));
+    try {
+      expect(unignoredInGitWorkTree(join(project, 'accounts.sqlite'))).toBe(false);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
 
