@@ -19,7 +19,7 @@ import { rename } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { InvalidArgumentError } from 'commander';
 import { writeProblem } from '../data/file-problem.js';
-import { keptMode, partFileProblem, replacedFile, resolvedPath } from '../data/replaced-file.js';
+import { folderProblem, keptMode, partFileProblem, replacedFile, resolvedPath } from '../data/replaced-file.js';
 import { VenueSearchError } from '../errors.js';
 import { STOP_SIGNALS } from './stop-signals.js';
 
@@ -175,11 +175,12 @@ export function sameOutputFile(a: string, b: string): boolean {
   return statA !== null && statB !== null && statA.isFile() && statA.dev === statB.dev && statA.ino === statB.ino;
 }
 
-/** How `path` is written (see the file's comment); a folder is refused, naming the option. */
+/** How `path` is written (see the file's comment); a folder, or a name ending in `/` (folderProblem), is refused, naming the option. */
 function outputTarget(path: string, option: string): OutputTarget {
   const { file, entry } = replacedFile(path);
+  const folder = folderProblem(path, entry);
+  if (folder !== null) throw new VenueSearchError('invalid_request', `cannot write ${option} ${path}: ${folder}; give a file`, { param: option, value: path });
   if (entry === null || entry.isFile()) return { kind: 'whole', file, mode: keptMode(entry) };
-  if (entry.isDirectory()) throw new VenueSearchError('invalid_request', `cannot write ${option} ${path}: it is a folder; give a file`, { param: option, value: path });
   return { kind: 'through' };
 }
 

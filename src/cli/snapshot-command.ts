@@ -57,7 +57,8 @@ export function registerSnapshotCommand(program: Command, stderr: Writable & { i
         throw new VenueSearchError('invalid_request', `--out ${out} is the --data file: the snapshot would replace the venues it is built from; give another file`, { param: 'out', value: out });
       }
       // a device, a pipe or a folder at --out (or behind its link), or a folder that refuses the temporary file
-      snapshotTarget(out, 'out', 'invalid_request');
+      // (a name ending in `/` too); `target.file` is where the snapshot lands (a link's target)
+      const target = snapshotTarget(out, 'out', 'invalid_request');
       const started = Date.now();
       const threads = options.threads ?? readThreads(1, statSync(data).size);
       const reading = progressBar(stderr, 'bytes');
@@ -69,7 +70,7 @@ export function registerSnapshotCommand(program: Command, stderr: Writable & { i
       const writing = progressBar(stderr);
       writeSnapshot(engine, out, { onProgress: (p) => writing.update(p.done, p.total) });
       writing.stop();
-      const mb = statSync(out).size / 1e6;
+      const mb = statSync(target.file).size / 1e6;
       const seconds = (Date.now() - started) / 1000;
       stderr.write(`wrote ${out}: ${engine.size} venues, ${mb.toFixed(1)} MB, in ${seconds.toFixed(1)} s. Serve it with: venue-search serve --data ${out}\n`);
     });

@@ -53,6 +53,20 @@ export function replacedFile(path: string): ReplacedFile {
   return { file, entry: statOrNull(file) ?? lstatOrNull(file) };
 }
 
+/**
+ * Why `path` cannot be an output file because it names a folder, or null: what is there is a
+ * folder (through a link too), or the name itself says folder whatever is there: it ends in
+ * `/` (or is `.`, `..`, or ends in `/.` or `/..`). Such a name never becomes a file: resolving it
+ * would drop the slash and write (or replace) the file `name` instead. The one rule for every
+ * output written whole (`snapshot -o`, writeSnapshot, `import -o`, `--report-json`); callers
+ * refuse it before any work, naming their option.
+ */
+export function folderProblem(path: string, entry: Stats | null): string | null {
+  if (entry?.isDirectory() === true) return 'it is a folder';
+  const end = /(?:^|\/)(\.{0,2})$/.exec(path);
+  return end === null ? null : `the name ends in "${end[1] === '' ? '/' : end[0]}", so it names a folder`;
+}
+
 /** The permission bits the new file is made with: the replaced file's (an output kept private stays so); undefined for a new file. */
 export function keptMode(entry: Stats | null): number | undefined {
   return entry?.isFile() === true ? entry.mode & 0o777 : undefined;

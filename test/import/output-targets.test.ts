@@ -183,6 +183,20 @@ describe.skipIf(!existsSync(IOM))('import -o onto a link, a pipe or a folder', (
     expect(report.stderr).toBe(`venue-search: cannot write --report-json ${folder}: it is a folder; give a file\n`);
     expect(existsSync(join(tmp, 'x.ndjson'))).toBe(false);
   }, 60_000);
+
+  it('-o or --report-json ending in "/" names a folder: refused before any work; no file of that name made, an existing one kept (audit 63a F1)', async () => {
+    const sub = join(tmp, 'slash');
+    mkdirSync(sub);
+    const r = await run(['import', 'osm', IOM, '-o', `${join(sub, 'newd')}/`]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`venue-search: cannot write --output ${join(sub, 'newd')}/: the name ends in "/", so it names a folder; give a file\n`);
+    writeFileSync(join(sub, 'rj'), 'old report\n');
+    const report = await run(['import', 'osm', IOM, '-o', join(sub, 'o.ndjson'), '--report-json', `${join(sub, 'rj')}/`]);
+    expect(report.code).toBe(1);
+    expect(report.stderr).toBe(`venue-search: cannot write --report-json ${join(sub, 'rj')}/: the name ends in "/", so it names a folder; give a file\n`);
+    expect(readFileSync(join(sub, 'rj'), 'utf8')).toBe('old report\n');
+    expect(readdirSync(sub)).toEqual(['rj']);
+  }, 60_000);
 });
 
 const OVERTURE = new URL('../../../shared/data/overture-places-sample/overture_places_us_sample.parquet', import.meta.url).pathname;

@@ -95,6 +95,38 @@ describe('snapshot -o onto something that is not a regular file (audit 62a 16)',
   });
 });
 
+describe('an output name ending in "/" names a folder (audit 63a F1)', () => {
+  it('snapshot -o newdir/ (nothing there): refused before the venues are read; no file newdir made', async () => {
+    const sub = join(dir, 'slash-new');
+    mkdirSync(sub);
+    const out = `${join(sub, 'newdir')}/`;
+    await expectRefused(out, `cannot write snapshot ${out}: the name ends in "/", so it names a folder; give a file`);
+    expect(readdirSync(sub)).toEqual([]);
+  });
+
+  it('snapshot -o a.vsnap/ where a.vsnap is a snapshot: refused, the file not replaced (same bytes, same mtime)', async () => {
+    const sub = join(dir, 'slash-old');
+    mkdirSync(sub);
+    const file = join(sub, 'a.vsnap');
+    writeFileSync(file, plain);
+    const before = statSync(file).mtimeMs;
+    await expectRefused(`${file}/`, `cannot write snapshot ${file}/: the name ends in "/", so it names a folder; give a file`);
+    await expectRefused(`${file}/.`, `cannot write snapshot ${file}/.: the name ends in "/.", so it names a folder; give a file`);
+    expect(readFileSync(file).equals(plain)).toBe(true);
+    expect(statSync(file).mtimeMs).toBe(before);
+    expect(readdirSync(sub)).toEqual(['a.vsnap']);
+  });
+
+  it('writeSnapshot(engine, "lib/new/"): invalid_data naming the path; nothing written', async () => {
+    const sub = join(dir, 'slash-lib');
+    mkdirSync(join(sub, 'lib'), { recursive: true });
+    const engine = createEngine((await readVenues(FIXTURES)).venues);
+    const path = `${join(sub, 'lib', 'new')}/`;
+    expect(() => writeSnapshot(engine, path)).toThrow(expect.objectContaining({ code: 'invalid_data', param: 'path', message: `cannot write snapshot ${path}: the name ends in "/", so it names a folder; give a file` }));
+    expect(readdirSync(join(sub, 'lib'))).toEqual([]);
+  });
+});
+
 describe('a live directory compaction onto a base.snapshot that is a link (audit 62a 16)', () => {
   it('the linked file on the other volume gets the new base (its mode kept), the link stays a link, nothing is left beside either', async () => {
     const live = join(dir, 'live-compact');
