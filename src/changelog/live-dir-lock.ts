@@ -19,10 +19,12 @@ import { VenueSearchError } from '../errors.js';
  * - its `dir` is not this directory (another inode; or, on this host, another device): the
  *   directory was copied with its lock (`cp -a`), the lock is stale and is replaced, saying so
  *   on stderr;
- * - its `host` is another, or (same host and boot) its `pidns` is another: the owner runs in
- *   another container or on another machine sharing the volume, and whether it still runs
- *   cannot be checked from here: refused, naming it and the file to remove if it is gone;
- * - same host, another `boot`: the machine restarted since, the owner is gone: taken over;
+ * - its `host` is another, or its `boot` is another (this machine restarted since, or another
+ *   machine of the same host name shares the volume: cloned VMs, `localhost`, a fixed
+ *   container `hostname:`; the two cannot be told apart, audit 63a F6), or its `pidns` is
+ *   another: the owner runs in another container or on another machine sharing the volume, or
+ *   ran before a reboot, and whether it still runs cannot be checked from here (`elsewhere`):
+ *   judged by its mark, below;
  * - otherwise (and for a lock without these fields, written before 2026-11-30) the pid
  *   decides: the owner is gone (SIGKILL, a crash) and its lock taken over when its pid is not
  *   running, is this process's own, or runs a process that started at another time than the
@@ -32,7 +34,10 @@ import { VenueSearchError } from '../errors.js';
  * owner that cannot be checked from here (`elsewhere`) is judged by that mark instead: a lock
  * not marked for LOCK_STALE_MS is a crashed owner's and is taken over, saying so on stderr (a
  * container restarted after a crash gets a new PID namespace: its predecessor's lock is
- * stale a minute after the crash); a fresher one is refused.
+ * stale a minute after the crash; a lock from before a reboot, a minute after the reboot); a
+ * fresher one is refused. A different boot id alone never proves the owner gone.
+ *
+ * Every takeover says so on stderr, one line naming the lock and why its owner is gone.
  *
  * Not guarded: two processes taking over the same stale lock at the same instant (each
  * removes it, then only one creates it; the other may remove the new one first). Starts
@@ -84,25 +89,32 @@ export class LiveDirLock {
             { param: 'liveDir', value: dir },
           );
         if (LiveDirLock.held.has(path)) throw inUse(process.pid);
-        if (owner !== null) {
-          const verdict = judge(owner, here);
-          if (verdict === 'copied') {
-            process.stderr.write(
-              `venue-search: the lock of the live directory ${dir} (${path}) was written for another directory (folder ${owner.fields.dir ?? '?'}, this one ${here.dir ?? '?'}: copied with it, cp -a); it is stale and is replaced\n`,
-            );
-          } else if (verdict === 'elsewhere' && markedAgoMs(path) > LOCK_STALE_MS) {
-            process.stderr.write(
-              `venue-search: the lock of the live directory ${dir} (${path}) was held by process ${owner.pid} ${elsewhereText(owner, here)}, which has not marked it alive for ${Math.round(markedAgoMs(path) / 1000)} s (it marks it every ${LOCK_REFRESH_MS / 1000} s): that service is gone, and the lock is taken over\n`,
-            );
-          } else if (verdict === 'elsewhere') {
-            throw new VenueSearchError(
-              'invalid_request',
-              `the live directory ${dir} is held by process ${owner.pid} ${elsewhereText(owner, here)} (${path}), which cannot be checked from here; it marked the lock alive ${Math.round(markedAgoMs(path) / 1000)} s ago; one service at a time may hold a live directory: stop that one, or give this one another --live-dir. If that service is gone (it crashed or was killed), start again once ${LOCK_STALE_MS / 1000} s have passed since its last mark, or remove ${path}`,
-              { param: 'liveDir', value: dir },
-            );
-          } else if (verdict === 'pid' && ownerIsRunning(owner)) {
-            throw inUse(owner.pid);
-          }
+        if (owner === null) {
+          // empty or cut short (its owner died between creating and writing it); or removed meanwhile (nothing taken over)
+          if (removeIfPresent(path)) process.stderr.write(`venue-search: the lock of the live directory ${dir} (${path}) names no process (empty or cut short: its owner died while writing it); it is taken over\n`);
+          continue;
+        }
+        const verdict = judge(owner, here);
+        if (verdict === 'copied') {
+          process.stderr.write(
+            `venue-search: the lock of the live directory ${dir} (${path}) was written for another directory (folder ${owner.fields.dir ?? '?'}, this one ${here.dir ?? '?'}: copied with it, cp -a); it is stale and is replaced\n`,
+          );
+        } else if (verdict === 'elsewhere' && markedAgoMs(path) > LOCK_STALE_MS) {
+          process.stderr.write(
+            `venue-search: the lock of the live directory ${dir} (${path}) was held by process ${owner.pid} ${elsewhereText(owner, here)}, which has not marked it alive for ${Math.round(markedAgoMs(path) / 1000)} s (it marks it every ${LOCK_REFRESH_MS / 1000} s): that service is gone, and the lock is taken over\n`,
+          );
+        } else if (verdict === 'elsewhere') {
+          throw new VenueSearchError(
+            'invalid_request',
+            `the live directory ${dir} is held by process ${owner.pid} ${elsewhereText(owner, here)} (${path}), which cannot be checked from here; it marked the lock alive ${Math.round(markedAgoMs(path) / 1000)} s ago; one service at a time may hold a live directory: stop that one, or give this one another --live-dir. If that service is gone (it crashed or was killed), start again once ${LOCK_STALE_MS / 1000} s have passed since its last mark, or remove ${path}`,
+            { param: 'liveDir', value: dir },
+          );
+        } else if (verdict === 'pid' && ownerIsRunning(owner)) {
+          throw inUse(owner.pid);
+        } else if (verdict === 'pid') {
+          process.stderr.write(
+            `venue-search: the lock of the live directory ${dir} (${path}) was held by process ${owner.pid}, which no longer runs (or its pid is now another process's): that service is gone, and the lock is taken over\n`,
+          );
         }
         removeIfPresent(path); // its owner is gone, or the lock was copied: take it over
         continue;
@@ -160,11 +172,13 @@ function whereAmI(dir: string): Whereabouts {
   return { ...(host === undefined ? {} : { host }), ...(boot === undefined ? {} : { boot }), ...(pidns === undefined ? {} : { pidns }), dir: `${st.dev}:${st.ino}` };
 }
 
-/** Where an `elsewhere` owner runs, in words. */
+/** Where an `elsewhere` owner runs, in words (the order of judge's checks). */
 function elsewhereText(owner: LockOwner, here: Whereabouts): string {
-  return owner.fields.host !== here.host
-    ? `on host ${owner.fields.host ?? '?'} (this is ${here.host ?? '?'})`
-    : `in another PID namespace on this host (${owner.fields.pidns ?? '?'}; this is ${here.pidns ?? '?'}: another container)`;
+  if (owner.fields.host !== here.host) return `on host ${owner.fields.host ?? '?'} (this is ${here.host ?? '?'})`;
+  if (owner.fields.boot !== here.boot) {
+    return `on host ${owner.fields.host ?? '?'} with another boot id (${owner.fields.boot ?? '?'}; this is ${here.boot ?? '?'}: this machine restarted since, or another machine has the same host name)`;
+  }
+  return `in another PID namespace on this host (${owner.fields.pidns ?? '?'}; this is ${here.pidns ?? '?'}: another container)`;
 }
 
 /** Ms since the lock at `path` was last marked alive (its modification time); 0 if it is gone. */
@@ -180,8 +194,14 @@ function fieldsText(w: Whereabouts): string {
   return FIELDS.map((k) => (w[k] === undefined ? '' : ` ${k}=${encodeURIComponent(w[k])}`)).join('');
 }
 
-/** `copied`: the lock names another directory; `elsewhere`: its owner's pid means nothing here (another host or PID namespace); `gone`: this host restarted since; `pid`: its pid decides. */
-function judge(owner: LockOwner, here: Whereabouts): 'copied' | 'elsewhere' | 'gone' | 'pid' {
+/**
+ * `copied`: the lock names another directory; `elsewhere`: its owner's pid means nothing here
+ * (another host name, another boot id, or another PID namespace), so only its mark can say
+ * the owner is gone; `pid`: its pid decides. Nothing here is `gone` by itself: a different
+ * boot id under the same host name is this machine rebooted or a same-named other machine,
+ * whose live owner marks the lock (audit 63a F6).
+ */
+function judge(owner: LockOwner, here: Whereabouts): 'copied' | 'elsewhere' | 'pid' {
   const { fields } = owner;
   const known = (k: keyof Whereabouts): boolean => fields[k] !== undefined && here[k] !== undefined;
   const sameHost = known('host') && fields.host === here.host && (!known('boot') || fields.boot === here.boot);
@@ -192,7 +212,7 @@ function judge(owner: LockOwner, here: Whereabouts): 'copied' | 'elsewhere' | 'g
     if (ino !== hereIno || (sameHost && dev !== hereDev)) return 'copied';
   }
   if (known('host') && fields.host !== here.host) return 'elsewhere';
-  if (known('boot') && fields.boot !== here.boot) return 'gone';
+  if (known('boot') && fields.boot !== here.boot) return 'elsewhere';
   if (known('pidns') && fields.pidns !== here.pidns) return 'elsewhere';
   return 'pid';
 }
@@ -247,10 +267,13 @@ function processStartTime(pid: number): string {
   }
 }
 
-function removeIfPresent(path: string): void {
+/** Removes `path`; false when it was gone already. */
+function removeIfPresent(path: string): boolean {
   try {
     unlinkSync(path);
+    return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    return false;
   }
 }

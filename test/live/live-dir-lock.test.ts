@@ -60,6 +60,28 @@ describe('LiveDirLock', () => {
     expect(existsSync(join(dir, 'lock'))).toBe(false);
   });
 
+  it('every takeover says so on stderr: a pid that no longer runs, an empty lock (audit 63a F6)', () => {
+    const dir = join(tmp, 'said');
+    mkdirSync(dir);
+    const lockPath = join(dir, 'lock');
+    expect(() => process.kill(999999, 0)).toThrow(/ESRCH/); // the precondition: no process 999999 here
+    const said: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => said.push(chunk) > 0) as typeof process.stderr.write;
+    try {
+      writeFileSync(lockPath, '999999 1\n');
+      LiveDirLock.acquire(dir).release();
+      writeFileSync(lockPath, '');
+      LiveDirLock.acquire(dir).release();
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(said).toEqual([
+      `venue-search: the lock of the live directory ${dir} (${lockPath}) was held by process 999999, which no longer runs (or its pid is now another process's): that service is gone, and the lock is taken over\n`,
+      `venue-search: the lock of the live directory ${dir} (${lockPath}) names no process (empty or cut short: its owner died while writing it); it is taken over\n`,
+    ]);
+  });
+
   // audit 62b finding 1: a pid means something only on its host and in its PID namespace
   it('records the holder beyond its pid (host, boot id, PID namespace, the folder); refuses a holder on another host or in another PID namespace, naming the file to remove', () => {
     const dir = join(tmp, 'elsewhere');
@@ -105,9 +127,26 @@ describe('LiveDirLock', () => {
     // another machine sharing the volume: same inode, its own device number and boot id
     writeFileSync(file, `999999 12345 host=db-2.internal boot=0f105aef-0000-4d5d-871a-bf3f1c8dbcf4 pidns=pid%3A%5B4026531836%5D dir=${encodeURIComponent(`77:${st.ino}`)}\n`);
     expect(() => LiveDirLock.acquire(dir)).toThrow(`is held by process 999999 on host db-2.internal (this is ${hostname()}) (${lockPath}), which cannot be checked from here`);
-    // the same host since rebooted: its owner is gone
-    writeFileSync(file, `${process.ppid} 12345 host=${encodeURIComponent(hostname())} boot=00000000-0000-0000-0000-000000000000 pidns=${encodeURIComponent(pidns)} dir=${encodeURIComponent(folder)}\n`);
-    LiveDirLock.acquire(dir).release();
+    // the same host name with another boot id, marked just now: this machine rebooted, or another
+    // machine of the same name (cloned VMs, `localhost`) holds it and is alive: refused (audit 63a F6)
+    const rebooted = `${process.ppid} 12345 host=${encodeURIComponent(hostname())} boot=00000000-0000-0000-0000-000000000000 pidns=${encodeURIComponent(pidns)} dir=${encodeURIComponent(folder)}\n`;
+    writeFileSync(file, rebooted);
+    expect(() => LiveDirLock.acquire(dir)).toThrow(
+      `the live directory ${dir} is held by process ${process.ppid} on host ${hostname()} with another boot id (00000000-0000-0000-0000-000000000000; this is ${boot}: this machine restarted since, or another machine has the same host name) (${lockPath}), which cannot be checked from here; it marked the lock alive 0 s ago;`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe(rebooted); // left as it was
+    // not marked for 75 s: gone, taken over, said on stderr
+    utimesSync(file, longAgo, longAgo);
+    said.length = 0;
+    process.stderr.write = ((chunk: string) => said.push(chunk) > 0) as typeof process.stderr.write;
+    try {
+      LiveDirLock.acquire(dir).release();
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(said.join('')).toBe(
+      `venue-search: the lock of the live directory ${dir} (${lockPath}) was held by process ${process.ppid} on host ${hostname()} with another boot id (00000000-0000-0000-0000-000000000000; this is ${boot}: this machine restarted since, or another machine has the same host name), which has not marked it alive for 75 s (it marks it every 10 s): that service is gone, and the lock is taken over\n`,
+    );
     // same host, boot and namespace: the pid decides, as before (the parent runs, its start time recorded)
     const parentStart = readFileSync(`/proc/${process.ppid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19];
     writeFileSync(file, `${process.ppid} ${parentStart} host=${encodeURIComponent(hostname())} boot=${boot} pidns=${encodeURIComponent(pidns)} dir=${encodeURIComponent(folder)}\n`);
