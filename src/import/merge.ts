@@ -3,6 +3,7 @@ import type { VenueRecord } from '../schema/venue.js';
 import { fillGaps } from './fill-gaps.js';
 import { ImportReport } from './import-report.js';
 import { linkFhrsToOsmByName } from './fhrs-osm-join.js';
+import { isNullIsland, NULL_ISLAND_REASON } from './null-island.js';
 import { linkOvertureToOsm } from './overture-osm-join.js';
 import { foldRepeatedIds } from './repeated-ids.js';
 
@@ -32,6 +33,9 @@ export { fillGaps };
  * written on its own (`merged_into_osm`). The merged venue so has OSM's opening hours,
  * which Overture does not publish.
  *
+ * A record at exactly 0,0 is skipped as `bad_coordinates`, as every importer skips it
+ * (null-island.ts), before anything else.
+ *
  * Unlinked records pass through unchanged, in input order. Records of one id (overlapping
  * extracts) are folded into the first before any link (repeated-ids.ts): it keeps its
  * values and takes the fields it lacks from the others, which are skipped (`duplicate_id`).
@@ -47,8 +51,16 @@ function isFhrsSource(r: VenueRecord): boolean {
 export function mergeVenues(records: Iterable<VenueRecord>, report = new ImportReport('merge')): { records: VenueRecord[]; report: ImportReport } {
   const input = [...records];
   report.read += input.length;
-  // Invariant from here: one record per id (repeats folded into the first, skipped as duplicate_id).
-  const all = foldRepeatedIds(input, report);
+  // The importers' 0,0 rule (null-island.ts) holds for merge's inputs too: a hand-written or
+  // third-party file given to merge has no importer before it (audit 63a F7).
+  const placed = input.filter((r) => {
+    const [lat, lon] = r.location.coordinates;
+    if (!isNullIsland(lat, lon)) return true;
+    report.skip(NULL_ISLAND_REASON, r.id, '0,0');
+    return false;
+  });
+  // Invariant from here: no record at 0,0; one record per id (repeats folded into the first, skipped as duplicate_id).
+  const all = foldRepeatedIds(placed, report);
 
   const fhrsById = new Map<string, VenueRecord>();
   for (const r of all) {

@@ -5,6 +5,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '../../src/import/import-report.js';
 import { collectRun, importFhrs, importOsm, importOverture } from '../../src/import/index.js';
+import { mergeVenues } from '../../src/import/merge.js';
+import type { VenueRecord } from '../../src/schema/venue.js';
 import { wkbPointHex } from '../support/wkb.js';
 
 /**
@@ -51,5 +53,14 @@ describe('0,0 is bad_coordinates in every importer (audit 62d finding 8)', () =>
     const { records, report } = await collectRun(importOverture(file));
     expect(records.map((r) => r.id)).toEqual(['overture:near']);
     expect(skips(report)).toEqual({ bad_coordinates: ['overture:zero (0,0)'] });
+  });
+
+  it('import merge: a record at 0,0 (and -0,0) in a hand-written input skipped the same way; one 1e-7 degrees away kept (audit 63a F7)', () => {
+    const at = (id: string, lat: number, lon: number): VenueRecord => ({ id, name: `Null ${id}`, location: { type: 'Point', coordinates: [lat, lon] }, primaryGenre: 'pub' });
+    const { records, report } = mergeVenues([at('x:1', 0, 0), at('x:2', -0, 0), at('x:3', 0, 1e-7), at('x:4', 51.5, 0)]);
+    expect(records.map((r) => r.id)).toEqual(['x:3', 'x:4']);
+    expect(skips(report)).toEqual({ bad_coordinates: ['x:1 (0,0)', 'x:2 (0,0)'] });
+    expect(report.read).toBe(4);
+    expect(report.written).toBe(2);
   });
 });
