@@ -44,6 +44,10 @@ describe('LocalClock.minuteOfWeek: named DST cases (wall-clock time)', () => {
     ['UTC', '0100-01-01T00:00:00Z', at(4, 0, 0), 0],
     ['America/New_York', '0100-01-01T12:00:00Z', at(4, 7, 3), -297], // LMT -4:56:02, floored
     ['UTC', '9999-12-31T23:59:00Z', at(4, 23, 59), 0],
+    // before a zone's first standard time, the tz database's local mean time (docs/hours.md):
+    // London is LMT -0:01:15 until 1847-12-01 (a Wednesday), so noon UTC the day before is 11:58:45
+    ['Europe/London', '1847-11-30T12:00:00Z', at(1, 11, 58), -2],
+    ['Europe/London', '1847-12-01T12:00:00Z', at(2, 12, 0), 0],
   ])('%s at %s is minute %i (offset %i min)', (zone, iso, minute, offset) => {
     expect(clock.minuteOfWeek(zone, utc(iso))).toBe(minute);
     expect(clock.utcOffsetMinutes(zone, utc(iso))).toBe(offset);
