@@ -1,5 +1,5 @@
 import type { VenueRecord } from '../schema/venue.js';
-import { SAME_NAME_METERS, sameVenueName } from './name-key.js';
+import { SAME_NAME_METERS, sameVenueName, venueNameKey } from './name-key.js';
 import { pairNearest } from './nearest-pairs.js';
 
 /**
@@ -15,4 +15,52 @@ import { pairNearest } from './nearest-pairs.js';
  */
 export function linkFhrsToOsmByName(records: readonly VenueRecord[], fhrs: readonly number[], osm: readonly number[]): Map<number, number> {
   return pairNearest(records, fhrs, osm, SAME_NAME_METERS, (f, o) => sameVenueName((records[f] as VenueRecord).name, (records[o] as VenueRecord).name));
+}
+
+/**
+ * The FHRS records that are a second registration of a linked one (audit 63a F8: a pub
+ * registered twice, "Royal Oak" and "The Royal Oak" at "Royal Oak 54 Charlton Lane, ...,
+ * SE7 8LA"): the same name key (venueNameKey), the same postcode, and the same street line
+ * as a record a link joined to an OSM venue (registrationKey). Such a record is that venue
+ * too, and folds into it beside the linked one.
+ *
+ * `linked` are the indices of the FHRS records a link joined (by `fhrs:id` or by name), in
+ * input order; `unlinked` those no link joined. Returns a map from each twin's index to its
+ * linked record's (the first linked one of its key, in `linked`'s order). A record without a
+ * postcode or with an empty name key is nobody's twin; the same name at another postcode
+ * (a chain's branches) or another street number (Euston Tap's East and West Lodges, 188 and
+ * 190 Euston Road) is another venue, never folded.
+ */
+export function fhrsRegistrationTwins(records: readonly VenueRecord[], linked: readonly number[], unlinked: readonly number[]): Map<number, number> {
+  const anchorOf = new Map<string, number>();
+  for (const i of linked) {
+    const key = registrationKey(records[i] as VenueRecord);
+    if (key !== null && !anchorOf.has(key)) anchorOf.set(key, i);
+  }
+  const twins = new Map<number, number>();
+  for (const i of unlinked) {
+    const key = registrationKey(records[i] as VenueRecord);
+    const anchor = key === null ? undefined : anchorOf.get(key);
+    if (anchor !== undefined) twins.set(i, anchor);
+  }
+  return twins;
+}
+
+/** A UK postcode, as the last part of an FHRS address (fhrs-to-venue.ts puts PostCode last). */
+const POSTCODE = /^[a-z]{1,2}[0-9][a-z0-9]? ?[0-9][a-z]{2}$/;
+
+/**
+ * What makes two FHRS records one registration place: the name key, the postcode, and the
+ * street line, the first address part that starts with a house number ("61 New Park Road",
+ * whatever premises line comes before it: "Hand In Hand Public House, 61 New Park Road");
+ * without such a part, every part before the postcode. Case and spacing folded. Null
+ * without a name key or a postcode.
+ */
+function registrationKey(record: VenueRecord): string | null {
+  const name = venueNameKey(record.name);
+  const parts = (record.formattedAddress ?? '').toLowerCase().split(',').map((p) => p.replace(/\s+/g, ' ').trim());
+  const postcode = parts.pop();
+  if (name === '' || postcode === undefined || !POSTCODE.test(postcode)) return null;
+  const street = parts.find((p) => /^[0-9]/.test(p)) ?? parts.join(', ');
+  return `${name}\n${postcode.replace(' ', '')}\n${street}`;
 }

@@ -2,7 +2,7 @@ import { distanceMeters } from '../geo/distance.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { fillGaps } from './fill-gaps.js';
 import { ImportReport } from './import-report.js';
-import { linkFhrsToOsmByName } from './fhrs-osm-join.js';
+import { fhrsRegistrationTwins, linkFhrsToOsmByName } from './fhrs-osm-join.js';
 import { isNullIsland, NULL_ISLAND_REASON } from './null-island.js';
 import { linkOvertureToOsm } from './overture-osm-join.js';
 import { foldRepeatedIds } from './repeated-ids.js';
@@ -32,6 +32,10 @@ export { fillGaps };
  * 100 m) fills that OSM record's remaining gaps the same way, after FHRS, and is not
  * written on its own (`merged_into_osm`). The merged venue so has OSM's opening hours,
  * which Overture does not publish.
+ *
+ * An FHRS record that is a second registration of a linked one (the same name key, postcode
+ * and street line: fhrs-osm-join.ts) folds into the same OSM venue after it, and is not written on
+ * its own (`merged_into_osm`, counted).
  *
  * A record at exactly 0,0 is skipped as `bad_coordinates`, as every importer skips it
  * (null-island.ts), before anything else.
@@ -91,6 +95,32 @@ export function mergeVenues(records: Iterable<VenueRecord>, report = new ImportR
   const fhrsByNameOf = new Map<number, number>();
   for (const [f, osm] of fhrsNameLinks) fhrsByNameOf.set(osm, f);
 
+  // FHRS records registered twice (same name key, postcode and street line as a linked one) follow the
+  // linked one into its OSM venue; the rest stay as they are (fhrs-osm-join.ts).
+  const fhrsIndexOf = new Map<VenueRecord, number>();
+  const linkedFhrs: number[] = [];
+  const unlinkedFhrs: number[] = [];
+  all.forEach((r, i) => {
+    const fhrs = r.externalIds?.fhrs;
+    if (!isFhrsSource(r) || fhrsById.get(fhrs as string) !== r) return;
+    fhrsIndexOf.set(r, i);
+    (linkedBy.has(fhrs as string) || fhrsNameLinks.has(i) ? linkedFhrs : unlinkedFhrs).push(i);
+  });
+  const twinOf = fhrsRegistrationTwins(all, linkedFhrs, unlinkedFhrs);
+  const twinsOf = new Map<number, number[]>();
+  for (const [twin, anchor] of twinOf) twinsOf.set(anchor, [...(twinsOf.get(anchor) ?? []), twin]);
+  /** The OSM ids a linked FHRS record (its index) went into. */
+  const osmIdsOf = (f: number): string => {
+    const osm = fhrsNameLinks.get(f);
+    return osm !== undefined ? (all[osm] as VenueRecord).id : (linkedBy.get((all[f] as VenueRecord).externalIds?.fhrs as string) as string[]).join(', ');
+  };
+  /** `merged` with the gaps filled by the twins of the linked FHRS record `f`. */
+  const withTwins = (merged: VenueRecord, f: number | undefined): VenueRecord => {
+    let out = merged;
+    for (const twin of (f === undefined ? undefined : twinsOf.get(f)) ?? []) out = fillGaps(out, all[twin] as VenueRecord);
+    return out;
+  };
+
   const overtureLinks = linkOvertureToOsm(all);
   const overtureOf = new Map<number, number>();
   for (const [o, osm] of overtureLinks) overtureOf.set(osm, o);
@@ -101,6 +131,12 @@ export function mergeVenues(records: Iterable<VenueRecord>, report = new ImportR
     const linkedOsm = overtureLinks.get(i) ?? fhrsNameLinks.get(i);
     if (linkedOsm !== undefined) {
       report.skip('merged_into_osm', r.id, `into ${(all[linkedOsm] as VenueRecord).id}`);
+      continue;
+    }
+    const anchor = twinOf.get(i);
+    if (anchor !== undefined) {
+      report.count('FHRS records folded as a second registration of a linked one');
+      report.skip('merged_into_osm', r.id, `into ${osmIdsOf(anchor)}`);
       continue;
     }
     const fhrs = r.externalIds?.fhrs;
@@ -116,12 +152,12 @@ export function mergeVenues(records: Iterable<VenueRecord>, report = new ImportR
       const [lat1, lon1] = r.location.coordinates;
       const [lat2, lon2] = partner.location.coordinates;
       if (distanceMeters(lat1, lon1, lat2, lon2) > FAR_LINK_METERS) report.count(`linked points more than ${FAR_LINK_METERS} m apart`);
-      merged = fillGaps(r, partner);
+      merged = withTwins(fillGaps(r, partner), fhrsIndexOf.get(partner));
     }
     const byName = fhrsByNameOf.get(i);
     if (byName !== undefined) {
       report.count('OSM records linked to FHRS by name and distance');
-      merged = fillGaps(merged, all[byName] as VenueRecord);
+      merged = withTwins(fillGaps(merged, all[byName] as VenueRecord), byName);
     }
     const overture = overtureOf.get(i);
     if (overture !== undefined) {

@@ -77,6 +77,30 @@ function nameLinkOracle(osm: VenueRecord[], fhrs: VenueRecord[]): Map<string, st
   return links;
 }
 
+/**
+ * FHRS records no link joins that are a second registration of a linked one (audit 63a F8),
+ * by brute force over all pairs: this file's own name folding, the postcode (the address's
+ * last part, a UK postcode) and the street line (the first part starting with a digit, else
+ * every part before the postcode) equal, case and spaces folded. FHRS ids.
+ */
+function secondRegistrationOracle(linked: VenueRecord[], unlinked: VenueRecord[]): Set<string> {
+  const place = (r: VenueRecord): [string, string, string] | null => {
+    const parts = (r.formattedAddress ?? '').split(',').map((p) => p.trim().split(/\s+/).join(' ').toUpperCase());
+    const postcode = parts[parts.length - 1] ?? '';
+    if (!/^[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}$/.test(postcode)) return null;
+    const before = parts.slice(0, -1);
+    return [oracleNameKey(r.name), postcode.replace(' ', ''), before.find((p) => /^\d/.test(p)) ?? before.join(', ')];
+  };
+  const linkedPlaces = linked.map(place).filter((b) => b !== null);
+  const twins = new Set<string>();
+  for (const u of unlinked) {
+    const a = place(u);
+    if (a === null || a[0] === '') continue;
+    if (linkedPlaces.some((b) => a.every((x, k) => x === b[k]))) twins.add(u.externalIds?.fhrs as string);
+  }
+  return twins;
+}
+
 const skipCounts = (report: ImportReport) => Object.fromEntries([...report.skipReasons].map(([k, g]) => [k, g.count]));
 
 describe.skipIf(!present)('real data: every file imports, counts add up, output validates and loads', () => {
@@ -150,12 +174,21 @@ describe.skipIf(!present)('real data: every file imports, counts add up, output 
       osm.filter((r) => !fhrsIds.has(r.externalIds?.fhrs)),
       fhrs.filter((r) => !linkedIds.has(r.externalIds?.fhrs)),
     );
+    const byNameFhrs = new Set(byName.values());
+    const isLinked = (r: VenueRecord): boolean => linkedIds.has(r.externalIds?.fhrs) || byNameFhrs.has(r.externalIds?.fhrs as string);
+    const twins = secondRegistrationOracle(fhrs.filter(isLinked), fhrs.filter((r) => !isLinked(r)));
+    // audit 63a F8, checked by hand against the rows: Duke of Wellington N1 4BL, Hand In Hand SW2 4EN,
+    // Royal Oak SE7 8LA, The Finchley Tavern N12 9PT, The Pembury Tavern E8 1JH, The George NW3 2AE,
+    // Wickham Arms SE4 1TF (not Euston Tap's East Lodge, 188 Euston Road beside the West Lodge's 190)
+    expect([...twins].sort()).toEqual(['1068389', '1101598', '1199705', '1334616', '469340', '484332', '694182']);
     const { records, report } = mergeVenues([...osm, ...fhrs]);
+    expect(report.counters.get('FHRS records folded as a second registration of a linked one')).toBe(twins.size);
     expect(report.counters.get('OSM records linked to FHRS by fhrs:id')).toBe(osm.filter((r) => fhrsIds.has(r.externalIds?.fhrs)).length);
     expect(report.counters.get('OSM records linked to FHRS by name and distance')).toBe(byName.size);
     expect(byName.size).toBeGreaterThan(500);
-    expect(report.skipReasons.get('merged_into_osm')?.count).toBe(linkedIds.size + byName.size);
-    expect(records).toHaveLength(osm.length + fhrs.length - linkedIds.size - byName.size);
+    expect(report.skipReasons.get('merged_into_osm')?.count).toBe(linkedIds.size + byName.size + twins.size);
+    expect(records).toHaveLength(osm.length + fhrs.length - linkedIds.size - byName.size - twins.size);
+    for (const id of twins) expect(records.some((r) => r.id === `fhrs:${id}`), id).toBe(false);
     // The pairs themselves: each oracle FHRS record is gone; an OSM record without its own fhrs:id takes its partner's (OSM first).
     const merged = new Map(records.map((r) => [r.id, r]));
     const ownFhrs = new Map(osm.map((r) => [r.id, r.externalIds?.fhrs]));
