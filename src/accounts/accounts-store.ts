@@ -48,7 +48,18 @@ export interface ChargeRequest {
 
 export type ChargeResult =
   | { readonly charged: true; readonly balanceMicros: number }
-  | { readonly charged: false; readonly reason: 'insufficient_balance' | 'duplicate_request' | 'unknown_account' | 'too_late'; readonly balanceMicros: number };
+  | { readonly charged: false; readonly reason: 'insufficient_balance' | 'duplicate_request' | 'unknown_account' | 'too_late'; readonly balanceMicros: number }
+  /** Not attempted: the client left while the charge waited for the database (ChargeOptions.deliverable); the balance was not read. */
+  | { readonly charged: false; readonly reason: 'client_gone'; readonly balanceMicros?: undefined };
+
+export interface ChargeOptions {
+  /**
+   * Whether the answer can still reach the client. A store that waits for the database (the
+   * SQLite file's write lock held elsewhere) asks it between waits and does not charge a
+   * request whose client has gone (`client_gone`); a store may also never ask it.
+   */
+  readonly deliverable?: () => boolean;
+}
 
 export interface BalancePrecheck {
   readonly covers: boolean;
@@ -97,7 +108,7 @@ export interface AccountsStore {
    */
   precheckBalance(accountId: string, costMicros: number): Promise<BalancePrecheck>;
   /** Debits `costMicros` and writes one ledger row, atomically, only if the balance covers it. */
-  charge(request: ChargeRequest): Promise<ChargeResult>;
+  charge(request: ChargeRequest, options?: ChargeOptions): Promise<ChargeResult>;
   /** Asks the database something trivial; resolves once it answers (a readiness probe: GET /v1/health). */
   ping(): Promise<void>;
   /** Credits the account (operator top-up); returns the new balance. */

@@ -19,9 +19,9 @@ export class BalanceMirror {
     this.balances.set(accountId, balanceMicros);
   }
 
-  /** Records a charge's outcome (the balance it saw), except for an unknown account. */
+  /** Records a charge's outcome (the balance it saw), except for an unknown account or a charge not attempted. */
   afterCharge(accountId: string, result: ChargeResult): void {
-    if (result.charged || result.reason !== 'unknown_account') this.set(accountId, result.balanceMicros);
+    if (result.charged || (result.reason !== 'unknown_account' && result.reason !== 'client_gone')) this.set(accountId, result.balanceMicros);
   }
 
   /** The pre-check: from the mirror when it covers the cost, else from `read` (the database). */

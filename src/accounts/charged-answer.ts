@@ -30,15 +30,17 @@ export type ChargedAnswer<T> =
   | { readonly served: true; readonly answer: T }
   /**
    * Not served, not charged: the balance (micro-GBP) cannot cover `costMicros`, the charge's
-   * deadline passed (`too_late`), or the client left before the charge (`client_gone`).
+   * deadline passed (`too_late`), or the client left before the charge was made (`client_gone`).
    */
   | { readonly served: false; readonly reason: 'insufficient_balance' | 'too_late' | 'client_gone'; readonly costMicros: number; readonly balanceMicros: number };
 
 /**
  * Steps 1-3; the caller sends `answer` only when `served`. `clock`: ms since the epoch, for
  * the ledger row. `deliverable`: whether the answer can still reach the client, asked once the
- * answer is made, just before the charge (a client gone by then is not charged; one that
- * leaves during the charge's commit still is, as after a crash: see above).
+ * answer is made, just before the charge, and by the store while the charge waits for the
+ * database (the SQLite file's write lock held elsewhere: ledger-thread.ts). A client gone by
+ * then is not charged; one that leaves during the last short wait for the lock or during the
+ * commit still is, as after a crash: see above.
  */
 export async function chargedAnswer<T>(
   accounts: AccountsStore,
@@ -55,7 +57,8 @@ export async function chargedAnswer<T>(
   // the request) has then been seen
   await new Promise(setImmediate);
   if (!deliverable()) return { served: false, reason: 'client_gone', costMicros, balanceMicros: precheck.balanceMicros };
-  const charge = await accounts.charge({ ...request, nowMs: clock() });
+  const charge = await accounts.charge({ ...request, nowMs: clock() }, { deliverable });
+  if (!charge.charged && charge.reason === 'client_gone') return { served: false, reason: 'client_gone', costMicros, balanceMicros: precheck.balanceMicros };
   if (!charge.charged) return { served: false, reason: charge.reason === 'too_late' ? 'too_late' : 'insufficient_balance', costMicros, balanceMicros: charge.balanceMicros };
   return { served: true, answer };
 }

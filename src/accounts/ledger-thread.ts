@@ -1,7 +1,16 @@
 /**
  * Main-thread side of the ledger worker (ledger-worker.ts): sends a batch of charges, resolves
  * with their results once the worker's transaction has COMMITTED (is on disk), rejects if it
- * rolled back or the worker died. The worker starts on the first batch (operator commands
+ * rolled back or the worker died.
+ *
+ * Waiting for the write lock: another connection (another process, a sqlite3 shell, a backup)
+ * may hold the file's write lock. The worker waits for it LOCK_WAIT_MS at a time; each time it
+ * could not get it, this thread leaves out of the batch the charges whose client has gone
+ * (`deliverable` false: `client_gone`, not charged) and sends the rest again, until `busyTimeoutMs` has passed since the first attempt: then the
+ * batch fails with SQLite's own SQLITE_BUSY error, as one wait of `busyTimeoutMs` would
+ * (a 503 with Retry-After). So a client that leaves while its charge waits for the lock is
+ * charged only if it leaves in the last LOCK_WAIT_MS before the lock is had, or during the
+ * commit. An uncontended batch takes the lock at once: one message each way, as before. The worker starts on the first batch (operator commands
  * that never charge never start it) and does not keep the process alive while idle.
  *
  * Loading: src/threads/start-worker.ts (the compiled `ledger-worker.js` beside this file, or
@@ -12,8 +21,20 @@ import { siblingModule, startWorker } from '../threads/start-worker.js';
 import type { ChargeRequest, ChargeResult } from './accounts-store.js';
 import type { LedgerReply, LedgerRequest, LedgerWorkerData } from './ledger-worker.js';
 
+/** How long one attempt waits for another connection's write lock, ms. */
+export const LOCK_WAIT_MS = 75;
+
+/** One charge of a batch: `deliverable` says whether its answer can still reach its client. */
+export interface LedgerCharge {
+  readonly request: ChargeRequest;
+  readonly deliverable?: () => boolean;
+}
+
+/** An attempt's outcome: the batch's results, or the lock was held elsewhere (SQLite's error, to throw if the wait ends). */
+type Attempt = { readonly results: ChargeResult[] } | { readonly busy: Error };
+
 interface Waiting {
-  readonly resolve: (results: ChargeResult[]) => void;
+  readonly resolve: (attempt: Attempt) => void;
   readonly reject: (err: unknown) => void;
 }
 
@@ -27,11 +48,38 @@ export class LedgerThread {
     private readonly busyTimeoutMs: number,
   ) {}
 
-  /** Runs one charge batch in the worker; settles after its transaction committed or rolled back. */
-  charge(requests: readonly ChargeRequest[]): Promise<ChargeResult[]> {
+  /**
+   * Runs one charge batch in the worker; settles after its transaction committed or rolled
+   * back, or (see above) once every charge still wanted is settled after waits for the lock.
+   */
+  async charge(charges: readonly LedgerCharge[]): Promise<ChargeResult[]> {
+    const started = performance.now();
+    const results: (ChargeResult | undefined)[] = new Array<ChargeResult | undefined>(charges.length);
+    let open = charges.map((_, i) => i);
+    for (;;) {
+      const attempt = await this.attempt(open.map((i) => charges[i]!.request));
+      if ('results' in attempt) {
+        attempt.results.forEach((result, k) => (results[open[k]!] = result));
+        return results as ChargeResult[];
+      }
+      if (performance.now() - started >= this.busyTimeoutMs) throw attempt.busy;
+      // the lock is held elsewhere: a charge whose client has gone leaves the batch uncharged
+      // (one past its deadline is refused by the worker once it has the lock, as before)
+      open = open.filter((i) => {
+        const { deliverable } = charges[i]!;
+        if (deliverable === undefined || deliverable()) return true;
+        results[i] = { charged: false, reason: 'client_gone' };
+        return false;
+      });
+      if (open.length === 0) return results as ChargeResult[];
+    }
+  }
+
+  /** One attempt at a batch in the worker (the lock waited for LOCK_WAIT_MS at most). */
+  private attempt(requests: readonly ChargeRequest[]): Promise<Attempt> {
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
-    return new Promise<ChargeResult[]>((resolve, reject) => {
+    return new Promise<Attempt>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       worker.ref(); // a batch in flight keeps the process alive until it is settled
       worker.postMessage({ id, requests: JSON.stringify(requests) } satisfies LedgerRequest);
@@ -39,15 +87,17 @@ export class LedgerThread {
   }
 
   private start(): Worker {
-    const data: LedgerWorkerData = { path: this.path, busyTimeoutMs: this.busyTimeoutMs };
+    const data: LedgerWorkerData = { path: this.path, lockWaitMs: Math.min(LOCK_WAIT_MS, this.busyTimeoutMs) };
     const worker = startWorker(siblingModule(import.meta.url, 'ledger-worker'), { ...data });
     worker.on('message', (reply: LedgerReply) => {
       const waiting = this.waiting.get(reply.id);
       if (waiting === undefined) return;
       this.waiting.delete(reply.id);
       if (this.waiting.size === 0) worker.unref();
-      if ('error' in reply) waiting.reject(Object.assign(new Error(`accounts database write failed: ${reply.error}`), reply.code === undefined ? {} : { code: reply.code }));
-      else waiting.resolve(JSON.parse(reply.results) as ChargeResult[]);
+      const failure = 'error' in reply ? Object.assign(new Error(`accounts database write failed: ${reply.error}`), reply.code === undefined ? {} : { code: reply.code }) : undefined;
+      if ('results' in reply) waiting.resolve({ results: JSON.parse(reply.results) as ChargeResult[] });
+      else if ('busy' in reply) waiting.resolve({ busy: failure! });
+      else waiting.reject(failure);
     });
     const fail = (err: unknown) => {
       if (this.worker === worker) this.worker = undefined; // the next batch starts a new worker

@@ -41,6 +41,7 @@ import {
   type AccountRecord,
   type AccountsStore,
   type BalancePrecheck,
+  type ChargeOptions,
   type ChargeRequest,
   type ChargeResult,
   type KeyPrincipal,
@@ -54,7 +55,7 @@ import { DEFAULT_KEY_CACHE_TTL_MS, KeyCache, lookupKey } from './key-cache.js';
 import { replacedKeysExpireAtMs, type KeyKind } from './keys.js';
 import { BILLABLE_KINDS, MAX_BALANCE_MICROS, balanceLimitError, isPlanName, type BillableKind, type PlanName, type RateWindow } from './plans.js';
 import { RATE_COUNTERS_TABLE, openRateCounters, prepareChargeBatch, prepareRateBatch, rateCountersPath, type RateRequest } from './ledger-ops.js';
-import { LedgerThread } from './ledger-thread.js';
+import { LedgerThread, type LedgerCharge } from './ledger-thread.js';
 import type { RateDecision } from './rate-limit.js';
 import { sqliteNativeModuleError } from './sqlite-native.js';
 import { openSqliteFile, sqliteDatabaseClass } from './database-clients.js';
@@ -136,7 +137,7 @@ export class SqliteAccountsStore implements AccountsStore {
   private readonly keyCache: KeyCache;
   /** Balances as last seen by this store (advisory: see precheckBalance). */
   private readonly mirror = new BalanceMirror();
-  private readonly charges: TurnBatcher<ChargeRequest, ChargeResult>;
+  private readonly charges: TurnBatcher<LedgerCharge, ChargeResult>;
   private readonly rates: TurnBatcher<RateRequest, RateDecision>;
   private readonly stmt: {
     insertAccount: Statement;
@@ -224,14 +225,15 @@ export class SqliteAccountsStore implements AccountsStore {
     };
     this.keyCache = new KeyCache(options.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS, undefined, options.monotonicClock);
     const thread = this.ledgerThread;
-    const chargeBatch =
-      thread !== undefined ? (requests: readonly ChargeRequest[]) => thread.charge(requests) : prepareChargeBatch(db);
-    this.charges = new TurnBatcher((requests) => {
+    // on this thread (':memory:', or ledgerThread false) the connection's own busy_timeout is the wait
+    const onThisThread = thread === undefined ? prepareChargeBatch(db) : undefined;
+    const chargeBatch = (charges: readonly LedgerCharge[]) => onThisThread?.(charges.map((c) => c.request)) ?? thread!.charge(charges);
+    this.charges = new TurnBatcher((charges) => {
       const mirror = (results: readonly ChargeResult[]) => {
-        requests.forEach((r, i) => this.mirror.afterCharge(r.accountId, results[i]!));
+        charges.forEach((c, i) => this.mirror.afterCharge(c.request.accountId, results[i]!));
         return results;
       };
-      const results = chargeBatch(requests);
+      const results = chargeBatch(charges);
       return results instanceof Promise ? results.then(mirror) : mirror(results);
     });
     this.rates = new TurnBatcher(prepareRateBatch(this.ratesDb));
@@ -304,12 +306,15 @@ export class SqliteAccountsStore implements AccountsStore {
     return this.mirror.precheck(accountId, costMicros, (id) => this.balanceMicros(id));
   }
 
-  /** Queues the charge for the turn's group commit; settles once the commit is durable. */
-  charge(request: ChargeRequest): Promise<ChargeResult> {
+  /**
+   * Queues the charge for the turn's group commit; settles once the commit is durable. While
+   * the file's write lock is held elsewhere, `deliverable` is asked between waits (ledger-thread.ts).
+   */
+  charge(request: ChargeRequest, options: ChargeOptions = {}): Promise<ChargeResult> {
     if (!Number.isSafeInteger(request.costMicros) || request.costMicros <= 0) {
       return Promise.reject(new RangeError(`costMicros must be a positive integer; got ${request.costMicros}`));
     }
-    return this.charges.submit(request);
+    return this.charges.submit(options.deliverable === undefined ? { request } : { request, deliverable: options.deliverable });
   }
 
   async ping(): Promise<void> {

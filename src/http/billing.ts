@@ -44,6 +44,10 @@ export async function serveCharged(
   if (!result.served) {
     throw new HttpError('insufficient_balance', `this request costs ${result.costMicros} micro-GBP but the balance is ${result.balanceMicros} micro-GBP; top up the account`);
   }
+  if (!clientStillThere(request)) {
+    // charged, and the client left after the last check (during the last wait for the lock or the commit)
+    request.log.warn({ code: 'charged_client_gone', requestId: request.id }, `request ${request.id} was charged but the client closed the connection before the answer: charged, not answered`);
+  }
   reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(result.answer);
 }
 

@@ -4,14 +4,17 @@
  * connection (not the store), hand-computed balances and allowances.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openAccount } from '../../src/accounts/accounts.js';
 import { LedgerThread } from '../../src/accounts/ledger-thread.js';
 import { DAY_MS, type RateWindow } from '../../src/accounts/plans.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
+import { createHarness } from './support/harness.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-ledger-thread-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -64,8 +67,8 @@ describe('charges in the ledger worker thread', () => {
   it('a worker that cannot open its database rejects the batch (nothing charged, the caller answers 500); the next batch starts a new worker', async () => {
     const thread = new LedgerThread(join(tmp, 'no-such-folder', 'accounts.sqlite'), 100);
     const request = { accountId: 'acct_x', requestId: 'r1', kind: 'find' as const, costMicros: FIND, nowMs: T0 };
-    await expect(thread.charge([request])).rejects.toThrow();
-    await expect(thread.charge([request])).rejects.toThrow();
+    await expect(thread.charge([{ request }])).rejects.toThrow();
+    await expect(thread.charge([{ request }])).rejects.toThrow();
     await thread.close();
   });
 });
@@ -99,5 +102,95 @@ describe('rate counters in their own file', () => {
     const decisions = await Promise.all([1, 2].map(() => store.consumeRate(acct.accountId, windows, T0 + 1000)));
     expect(decisions.map((d) => d.admitted)).toEqual([true, false]);
     await store.close();
+  });
+});
+
+describe('a client that leaves while its charge waits for the write lock (audit 63a F2)', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /** A server on a fresh accounts file, its log lines kept, an account, and a find request over a raw socket. */
+  async function setUp(name: string) {
+    const dbPath = join(tmp, `${name}.sqlite`);
+    const lines: Record<string, unknown>[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+        done();
+      },
+    });
+    const h = await createHarness({ dbPath, extra: { logger: { level: 'info', stream } } });
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = h.app.server.address() as AddressInfo;
+    const acct = await h.open();
+    const find = `GET /v1/find?q=nando&lat=53.8&lon=-1.55&limit=1 HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.secretKey}\r\nConnection: close\r\n\r\n`;
+    /** Sends the request; resolves with everything read until the connection closes. */
+    const send = (socket = connect(port, '127.0.0.1')) => {
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', () => {});
+      const closed = new Promise<string>((resolve) => socket.once('close', () => resolve(Buffer.concat(chunks).toString('utf8'))));
+      socket.write(find);
+      return { socket, closed };
+    };
+    /** Holds the file's write lock from another connection, as a sqlite3 shell or a backup can. */
+    const hold = () => {
+      const holder = new Database(dbPath);
+      holder.prepare('BEGIN EXCLUSIVE').run();
+      return () => {
+        holder.prepare('COMMIT').run();
+        holder.close();
+      };
+    };
+    return { h, acct, lines, send, hold, charges: () => readLedger(dbPath, acct.accountId).charges };
+  }
+
+  it('a client that stays while the lock is held elsewhere is charged once; one that closes is not charged (the lock freed after it left)', async () => {
+    const { h, lines, send, hold, charges } = await setUp('gone-while-locked');
+    // a client that waits for the lock is answered and charged exactly once (this also starts
+    // the ledger worker: a charge waits for the lock only once the worker runs)
+    const release = hold();
+    const stays = send();
+    await sleep(700);
+    release();
+    const text = await stays.closed;
+    expect(text.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    const requestId = /\r\nrequest-id: ([^\r]+)/i.exec(text)?.[1];
+    expect(requestId).toBeDefined();
+    expect(charges()).toEqual([requestId]);
+
+    const releaseAgain = hold();
+    const gone = send();
+    // the answer is made and its charge waits for the lock
+    await sleep(400);
+    gone.socket.destroy();
+    await sleep(300);
+    releaseAgain();
+    // time for the charge to have committed, had it been made
+    await sleep(600);
+    expect(charges()).toEqual([requestId]);
+    expect(lines.filter((l) => l['code'] === 'client_gone')).toHaveLength(1);
+    expect(lines.filter((l) => l['code'] === 'charged_client_gone')).toEqual([]);
+    await h.close();
+  });
+
+  it('an answer charged after its client left (a store that does not ask) is logged at warn, naming the Request-Id', async () => {
+    const { h, lines, send, charges } = await setUp('charged-gone');
+    const charge = h.accounts.charge.bind(h.accounts);
+    // as a client leaving during the commit: the store charges without asking whether the client is there
+    h.accounts.charge = async (request) => {
+      await sleep(400);
+      return charge(request);
+    };
+    const gone = send();
+    await sleep(200);
+    gone.socket.destroy();
+    await sleep(800);
+    const [charged] = charges();
+    expect(charged).toBeDefined();
+    const warned = lines.filter((l) => l['code'] === 'charged_client_gone');
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatchObject({ level: 40, requestId: charged });
+    expect(String(warned[0]!['msg'])).toContain(charged);
+    await h.close();
   });
 });
