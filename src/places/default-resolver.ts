@@ -2,7 +2,7 @@ import { suggestionBudget } from '../find/close-spellings.js';
 import { editDistance } from '../find/prefix-edit-distance.js';
 import { nearDistanceMeters } from '../geo/distance.js';
 import type { VenueRecord } from '../schema/venue.js';
-import { DEFAULT_GAZETTEER_COUNTRIES, Gazetteer, areaLabel, isInArea, kindOfFeature, type GazetteerEntry } from './gazetteer.js';
+import { DEFAULT_GAZETTEER_COUNTRIES, Gazetteer, areaLabel, isInArea, isInQualifier, kindOfFeature, type GazetteerEntry } from './gazetteer.js';
 import { LearntPlaces, type LearntPlacesOptions } from './learnt-places.js';
 import { areaQualifiedReadings, parsePostcode, placeKey } from './place-name.js';
 import type { PlaceResolver, ResolvedPlace, VenueDensity } from './place-resolver.js';
@@ -147,7 +147,8 @@ export class DefaultPlaceResolver implements PlaceResolver {
 
   /**
    * A name unknown as a whole qualified by its area after a comma ("St Ives, Cornwall",
-   * "Newport, Wales", "Richmond, London"): its gazetteer candidates in that area (see
+   * "Newport, Wales", "Richmond, London", "London, UK", "Richmond, North Yorkshire, UK": see
+   * isInQualifier): its gazetteer candidates in that area (see
    * isInArea), its own entries first, else those it stands for ("Newcastle, Tyne and Wear"
    * is Newcastle upon Tyne), chosen among as for a bare name (pickAmong). Each comma is
    * tried, the last first (areaQualifiedReadings). Null without a comma or when no name
@@ -155,21 +156,28 @@ export class DefaultPlaceResolver implements PlaceResolver {
    * naming the areas it is in, the default first.
    */
   private resolveInArea(name: string, venues: VenueDensity | undefined): ResolvedPlace | null {
-    let notThere: { place: string; area: string; candidates: readonly GazetteerEntry[] } | null = null;
+    let notThere: { place: string; key: string; area: string; candidates: readonly GazetteerEntry[] } | null = null;
     for (const { place, area } of areaQualifiedReadings(name)) {
       const key = placeKey(place);
-      const areaKey = placeKey(area);
-      if (key === '' || areaKey === '') continue;
+      if (key === '' || placeKey(area) === '') continue;
       const candidates = this.candidates(key);
-      const own = this.gazetteer.lookup(key).filter((e) => isInArea(e, areaKey));
-      const inArea = own.length > 0 ? own : [...candidates, ...this.gazetteer.qualified(key)].filter((e) => isInArea(e, areaKey));
+      const own = this.gazetteer.lookup(key).filter((e) => isInQualifier(e, area));
+      const inArea = own.length > 0 ? own : [...candidates, ...this.gazetteer.qualified(key)].filter((e) => isInQualifier(e, area));
       if (inArea.length > 0) return fromEntry(pickAmong(inArea, venues));
-      if (candidates.length > 0) notThere ??= { place, area, candidates };
+      if (candidates.length > 0) notThere ??= { place, key, area, candidates };
     }
     if (notThere === null) return null;
+    const { place, key, area, candidates } = notThere;
     const areas: string[] = [];
-    for (const e of [...notThere.candidates].sort(compareProminence)) if (!areas.includes(areaLabel(e))) areas.push(areaLabel(e));
-    throw UnknownPlaceError.inOtherAreas(name, { place: notThere.place, area: notThere.area, areas });
+    for (const e of [...candidates].sort(compareProminence)) {
+      const label = areaLabel(e, key);
+      if (!areas.includes(label)) areas.push(label);
+    }
+    // the part of the qualifier no place of that name is in ("Wales" of "Richmond, North
+    // Yorkshire, Wales"), so that the message never names as missing an area it lists
+    const parts = area.split(',').map((p) => p.trim());
+    const missing = parts.length === 1 ? area : parts.find((p) => placeKey(p) !== '' && !candidates.some((e) => isInArea(e, placeKey(p))));
+    throw UnknownPlaceError.inOtherAreas(name, missing === undefined ? { place, area, areas, inEachPart: true } : { place, area: missing, areas });
   }
 
   /** The place key of `name` and its gazetteer candidates. */

@@ -313,12 +313,42 @@ function embeddedGb(): { places: GazetteerEntry[]; outcodes: OutcodeEntry[] } {
 export function isInArea(e: GazetteerEntry, areaKey: string): boolean {
   for (const county of e.counties ?? []) if (areaKeys(county).includes(areaKey)) return true;
   if (e.nation !== undefined && areaKeys(e.nation).includes(areaKey)) return true;
-  return e.country !== 'GB' && areaKeys(countryName(e.country)).includes(areaKey);
+  if (e.country === 'GB') return UK_KEYS.includes(areaKey) || (e.nation !== 'Northern Ireland' && GREAT_BRITAIN_KEYS.includes(areaKey));
+  return areaKeys(countryName(e.country)).includes(areaKey);
 }
 
-/** The area that tells an entry apart from others of its name: its first county, else its nation, else its country. */
-export function areaLabel(e: GazetteerEntry): string {
-  return e.counties?.[0] ?? e.nation ?? countryName(e.country);
+/** The names people give the United Kingdom after a place's name ("London, UK"), as place keys. */
+const UK_KEYS: readonly string[] = ['united kingdom', 'uk', 'u k', 'gb', 'g b'];
+/** Great Britain: the UK but Northern Ireland. */
+const GREAT_BRITAIN_KEYS: readonly string[] = ['great britain', 'britain'];
+
+/**
+ * Whether `area`, a qualifier as given after a place's name, names where the entry lies: as
+ * one area (isInArea; GeoNames spells some with a comma), else each of its comma-separated
+ * parts ("North Yorkshire, UK", "Cornwall, England", "London, UK").
+ */
+export function isInQualifier(e: GazetteerEntry, area: string): boolean {
+  if (isInArea(e, placeKey(area))) return true;
+  const parts = qualifierParts(area);
+  return parts.length > 1 && parts.every((k) => isInArea(e, k));
+}
+
+/** A qualifier's comma-separated parts, as place keys ("North Yorkshire, UK": "north yorkshire", "uk"). */
+export function qualifierParts(area: string): string[] {
+  return area
+    .split(',')
+    .map(placeKey)
+    .filter((k) => k !== '');
+}
+
+/**
+ * The area that tells an entry apart from others of its name: its first county, else its
+ * nation, else its country; with `placeKey`, the first of those that is not the place's own
+ * name ("Cardiff" is in Wales, not "in Cardiff"), if any.
+ */
+export function areaLabel(e: GazetteerEntry, placeKey?: string): string {
+  const labels = [e.counties?.[0], e.nation, countryName(e.country)].filter((l): l is string => l !== undefined);
+  return labels.find((l) => placeKey === undefined || !areaKeys(l).includes(placeKey)) ?? labels[0]!;
 }
 
 let regionNames: Intl.DisplayNames | null = null;

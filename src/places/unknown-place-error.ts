@@ -1,4 +1,5 @@
 import { VenueSearchError, describeValue } from '../errors.js';
+import { placeKey } from './place-name.js';
 
 /** At most this many areas are named in the message for a name qualified by an area it is not in. */
 const MAX_LISTED_AREAS = 8;
@@ -11,6 +12,8 @@ export interface NameInOtherAreas {
   readonly area: string;
   /** The areas places of that name are in, the default (the one the bare name resolves to without venues) first. */
   readonly areas: readonly string[];
+  /** Each part of a qualifier "A, B" has a place of that name, but no one place is in all of them. */
+  readonly inEachPart?: boolean;
 }
 
 /**
@@ -49,11 +52,14 @@ function unknownPlaceMessage(name: string, suggestions: readonly string[]): stri
   return `${base}; did you mean ${listed(suggestions.map((s) => describeValue(s)), 'or')}?`;
 }
 
-function otherAreasMessage(name: string, { place, area, areas }: NameInOtherAreas): string {
+function otherAreasMessage(name: string, { place, area, areas, inEachPart }: NameInOtherAreas): string {
   const shown = areas.slice(0, MAX_LISTED_AREAS);
   const more = areas.length - shown.length;
   const where = more > 0 ? `${shown.join(', ')} and ${more} other area${more === 1 ? '' : 's'}` : listed(shown, 'and');
-  return `location ${describeValue(name)}: no ${place} in ${area}; ${place} is in ${where}; say which, e.g. ${describeValue(`${place}, ${areas[0]!}`)}`;
+  const missing = inEachPart === true ? `no one ${place} is in all of ${area}` : `no ${place} in ${area}`;
+  // an example that would repeat the place's name ("Cardiff, Cardiff") reads as a mistake: left out
+  const example = areas.find((a) => placeKey(a) !== placeKey(place));
+  return `location ${describeValue(name)}: ${missing}; ${place} is in ${where}; say which${example === undefined ? '' : `, e.g. ${describeValue(`${place}, ${example}`)}`}`;
 }
 
 /** "a", "a or b", "a, b or c" (or "and"). */

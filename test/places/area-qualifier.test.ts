@@ -159,6 +159,59 @@ describe.skipIf(!hasShared(CSV) || !hasShared(POSTAL))('a place name qualified b
     for (const s of e.suggestions) expect(resolver.resolve(s), s).not.toBeNull();
   });
 
+  it('the UK by any of its names, and a county or nation followed by the country, qualify a GB place (audit 63a F3)', () => {
+    for (const country of ['UK', 'U.K.', 'United Kingdom', 'GB', 'Britain', 'Great Britain', 'England']) {
+      expect(metresFrom(resolver.resolve(`London, ${country}`), row('London', 'Greater London')), country).toBeLessThan(1);
+    }
+    expect(metresFrom(resolver.resolve('Edinburgh, Scotland'), row('Edinburgh', 'Scotland'))).toBeLessThan(1);
+    expect(metresFrom(resolver.resolve('Swansea, Wales, GB'), row('Swansea', 'Wales'))).toBeLessThan(1);
+    expect(metresFrom(resolver.resolve('Belfast, Northern Ireland, UK'), row('Belfast', 'Northern Ireland'))).toBeLessThan(1);
+    // place, area, country: the county chooses among the places of that name
+    expect(metresFrom(resolver.resolve('Richmond, North Yorkshire, UK'), row('Richmond', 'North Yorkshire'))).toBeLessThan(1);
+    expect(metresFrom(resolver.resolve('Richmond, Greater London, England'), row('Richmond', 'Greater London'))).toBeLessThan(1);
+    expect(metresFrom(resolver.resolve('St Ives, Cornwall, England'), row('St Ives', 'Cornwall'))).toBeLessThan(1);
+    expect(metresFrom(resolver.resolve('St Ives, Cambridgeshire, UK'), row('Saint Ives', 'Cambridgeshire'))).toBeLessThan(1);
+    expect(metresFrom(resolver.resolve('Cardiff, Wales, UK'), row('Cardiff', 'Wales'))).toBeLessThan(1);
+    expect(resolver.resolve('Camden, London, UK')).toMatchObject({ name: 'Camden' });
+  });
+
+  it('a wrong qualifier is named alone, never beside an area of the place listed as one it is in; no "e.g." repeats the name (audit 63a F3)', () => {
+    const message = (name: string) => {
+      try {
+        resolver.resolve(name);
+      } catch (e) {
+        return (e as UnknownPlaceError).message;
+      }
+      return 'resolved';
+    };
+    // Belfast is in the UK but not in Great Britain
+    expect(message('Belfast, Great Britain')).toBe('location "Belfast, Great Britain": no Belfast in Great Britain; Belfast is in Northern Ireland; say which, e.g. "Belfast, Northern Ireland"');
+    expect(message('Richmond, North Yorkshire, Wales')).toBe(
+      'location "Richmond, North Yorkshire, Wales": no Richmond in Wales; Richmond is in North Yorkshire and Greater London; say which, e.g. "Richmond, North Yorkshire"',
+    );
+    expect(message('St Ives, Cornwall, Cambridgeshire')).toBe(
+      'location "St Ives, Cornwall, Cambridgeshire": no one St Ives is in all of Cornwall, Cambridgeshire; St Ives is in Cornwall, Cambridgeshire and Hampshire; say which, e.g. "St Ives, Cornwall"',
+    );
+    // the county named like the place (a unitary authority): the nation tells it apart
+    expect(message('Cardiff, Devon')).toBe('location "Cardiff, Devon": no Cardiff in Devon; Cardiff is in Wales; say which, e.g. "Cardiff, Wales"');
+    const newport = message('Newport, Gwent');
+    expect(newport).toMatch(/^location "Newport, Gwent": no Newport in Gwent; Newport is in Wales, Isle of Wight, /);
+    expect(newport).toContain('e.g. "Newport, Wales"');
+    for (const name of ['Cardiff, Devon', 'Newport, Gwent', 'Belfast, Great Britain', 'St Ives, Devon']) {
+      let error: UnknownPlaceError | undefined;
+      try {
+        resolver.resolve(name);
+      } catch (e) {
+        error = e as UnknownPlaceError;
+      }
+      for (const s of error!.suggestions) {
+        const [place, area] = s.split(', ');
+        expect(area, s).not.toBe(place);
+        expect(resolver.resolve(s), s).not.toBeNull();
+      }
+    }
+  });
+
   it('through find: the qualifier chooses the place whatever the venues, and a wrong one is a 400-class unknown_place', () => {
     const v = (id: string, lat: number, lon: number): VenueRecord => ({ id, name: `Cafe ${id}`, location: { type: 'Point', coordinates: [lat, lon] } });
     // Venues around St Ives, Cornwall only: the bare name is the Cornish town, the qualified one the Cambridgeshire town.
