@@ -9,6 +9,7 @@ import { ChargeOutcomeUnknownError } from '../accounts/accounts-store.js';
 import { isAccountsUnavailable } from '../accounts/accounts-unavailable.js';
 import { maskKeys } from '../accounts/keys.js';
 import { describeValue, isVenueSearchError, type VenueSearchErrorCode } from '../errors.js';
+import { UnknownPlaceError } from '../places/unknown-place-error.js';
 import type { ErrorEnvelope, ErrorType } from '../service/api-schemas.js';
 import { maximumNote } from '../schema/search-limits.js';
 import { patternMeaning } from '../schema/pattern-meanings.js';
@@ -208,7 +209,9 @@ function errorResponseOf(err: unknown): ErrorResponse {
     const param = httpParam(err.param);
     // the message names the field as the HTTP param does (`locations.1.weight`, not `locations[1].weight`)
     const message = err.param !== undefined && param !== err.param ? err.message.split(err.param).join(param) : err.message;
-    return { status, body: envelope(message, code, param), headers: {} };
+    const body = envelope(message, code, param);
+    // unknown_place: the names to offer instead, for a client to show (the widget's buttons)
+    return { status, body: err instanceof UnknownPlaceError ? { ...body, suggestions: err.suggestions.map(maskKeys) } : body, headers: {} };
   }
   if (typeof err === 'object' && err !== null) {
     const e = err as { code?: unknown; statusCode?: unknown; validation?: unknown; validationContext?: unknown; message?: unknown };

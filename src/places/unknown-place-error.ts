@@ -30,9 +30,15 @@ export interface NameInOtherAreas {
 export class UnknownPlaceError extends VenueSearchError {
   readonly suggestions: readonly string[];
 
-  constructor(name: string, suggestions: readonly string[], inOtherAreas?: NameInOtherAreas) {
-    super('unknown_place', inOtherAreas === undefined ? unknownPlaceMessage(name, suggestions) : otherAreasMessage(name, inOtherAreas), { param: 'location', value: name });
+  /** `message`: the message as already made (an error reported by an engine thread: fromReport). */
+  constructor(name: string, suggestions: readonly string[], inOtherAreas?: NameInOtherAreas, message?: string) {
+    super('unknown_place', message ?? (inOtherAreas === undefined ? unknownPlaceMessage(name, suggestions) : otherAreasMessage(name, inOtherAreas)), { param: 'location', value: name });
     this.suggestions = suggestions;
+  }
+
+  /** The error again from what an engine thread reported (src/service/engine-thread.ts): its location, message and suggestions. */
+  static fromReport(name: string, message: string, suggestions: readonly string[]): UnknownPlaceError {
+    return new UnknownPlaceError(name, suggestions, undefined, message);
   }
 
   /** The error for a known name qualified by an area it is not in; suggests the name in each listed area. */

@@ -17,6 +17,11 @@ export const ErrorEnvelopeSchema = Type.Object(
     type: Type.Union(ERROR_TYPES.map((t) => Type.Literal(t))),
     code: Type.String(),
     param: Type.Optional(Type.String()),
+    suggestions: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'unknown_place only: known place names to offer instead, best first (names close in spelling, or the name qualified by each area it is in: "St Ives, Cornwall"); each resolves as `location`.',
+      }),
+    ),
   },
   { $id: 'ErrorEnvelope', additionalProperties: false, description: 'The one error body of every endpoint.' },
 );
@@ -26,6 +31,8 @@ export interface ErrorEnvelope {
   type: ErrorType;
   code: string;
   param?: string;
+  /** unknown_place: the resolver's suggestions (UnknownPlaceError.suggestions). */
+  suggestions?: string[];
 }
 
 /** How a route's response entry refers to the envelope (buildApp adds it with `addSchema`). */

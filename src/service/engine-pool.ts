@@ -11,6 +11,7 @@
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { siblingModule, startWorker } from '../threads/start-worker.js';
 import { VenueSearchError, type VenueSearchErrorCode } from '../errors.js';
+import { UnknownPlaceError } from '../places/unknown-place-error.js';
 import type { SharedSnapshot } from '../snapshot/shared-snapshot.js';
 import type { AtInstant, EngineLike, FindParams } from './engine-like.js';
 
@@ -54,7 +55,11 @@ export interface EngineCall {
 /** Its answer: the value, or the error (an engine error's code and parameter, when it was one). */
 export type EngineReply =
   | { readonly id: number; readonly value: unknown }
-  | { readonly id: number; readonly error: { readonly code?: VenueSearchErrorCode; readonly message: string; readonly param?: string | undefined } };
+  | {
+      readonly id: number;
+      /** `value` and `suggestions`: an UnknownPlaceError's location and suggestions. */
+      readonly error: { readonly code?: VenueSearchErrorCode; readonly message: string; readonly param?: string | undefined; readonly value?: string; readonly suggestions?: readonly string[] };
+    };
 
 interface Pending {
   resolve(value: unknown): void;
@@ -67,7 +72,8 @@ class EngineThread {
 }
 
 function threadError(reply: Extract<EngineReply, { error: unknown }>): Error {
-  const { code, message, param } = reply.error;
+  const { code, message, param, value, suggestions } = reply.error;
+  if (code === 'unknown_place' && suggestions !== undefined) return UnknownPlaceError.fromReport(value ?? '', message, suggestions);
   return code === undefined ? new Error(`engine thread: ${message}`) : new VenueSearchError(code, message, param === undefined ? {} : { param });
 }
 

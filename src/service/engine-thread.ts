@@ -6,6 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { isVenueSearchError } from '../errors.js';
+import { UnknownPlaceError } from '../places/unknown-place-error.js';
 import { restoreShared, type SharedSnapshot } from '../snapshot/shared-snapshot.js';
 import { ENGINE_THREAD_RECORD_CACHE, type EngineCall, type EngineReply } from './engine-pool.js';
 
@@ -36,7 +37,7 @@ port.on('message', (call: EngineCall) => {
     reply = { id: call.id, value: answer(call) };
   } catch (err) {
     reply = isVenueSearchError(err)
-      ? { id: call.id, error: { code: err.code, message: err.message, param: err.param } }
+      ? { id: call.id, error: { code: err.code, message: err.message, param: err.param, ...(err instanceof UnknownPlaceError ? { value: String(err.value), suggestions: [...err.suggestions] } : {}) } }
       : { id: call.id, error: { message: err instanceof Error ? err.message : String(err) } };
   }
   port.postMessage(reply);

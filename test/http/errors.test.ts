@@ -181,6 +181,17 @@ describe('400 invalid request names the parameter', () => {
     expect(res.json().message).toContain('Atlantis');
   });
 
+  it('unknown_place carries the resolver\'s suggestions as `suggestions` (audit 63a F4): the areas for a name in the wrong area, close spellings otherwise', async () => {
+    const acct = await h.open();
+    const res = await h.app.inject({ method: 'GET', url: `/v1/find?q=nando&location=${encodeURIComponent('St Ives, Devon')}`, headers: { 'api-key': acct.secretKey } });
+    expectEnvelope(res, 400, 'invalid_request_error', 'unknown_place', 'location');
+    expect(res.json().suggestions).toEqual(['St Ives, Cornwall', 'St Ives, Cambridgeshire', 'St Ives, Hampshire']);
+    const typo = await h.app.inject({ method: 'GET', url: '/v1/find?q=nando&location=Shordich', headers: { 'api-key': acct.secretKey } });
+    expectEnvelope(typo, 400, 'invalid_request_error', 'unknown_place', 'location');
+    expect(typo.json().suggestions).toContain('Shoreditch');
+    expect(typo.json().message).toContain('did you mean "Shoreditch"');
+  });
+
   it('a JSON body with __proto__ (prototype poisoning) is a 400, not a 500', async () => {
     const acct = await h.open();
     const post = (payload: string) => h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey, 'content-type': 'application/json' }, payload });

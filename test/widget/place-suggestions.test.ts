@@ -10,7 +10,7 @@ import { widgetSession } from './support/widget-session.js';
 describe.skipIf(!chromiumAvailable)('place-name suggestions (audit 62c finding 3)', () => {
   const session = widgetSession();
 
-  const find = async (name: string): Promise<{ status: number; body: { message?: string; resolvedPlace?: { name: string; Lat: number; Lon: number } } }> => {
+  const find = async (name: string): Promise<{ status: number; body: { message?: string; suggestions?: string[]; resolvedPlace?: { name: string; Lat: number; Lon: number } } }> => {
     const url = `${session.server.base}/v1/find?q=${encodeURIComponent(name)}&location=${encodeURIComponent(name)}&limit=1`;
     const response = await fetch(url, { headers: { 'API-Key': session.publicKey } });
     return { status: response.status, body: (await response.json()) as never };
@@ -35,6 +35,28 @@ describe.skipIf(!chromiumAvailable)('place-name suggestions (audit 62c finding 3
     await page.waitForSelector('#locations li');
     const resolved = (await find('Shoreditch')).body.resolvedPlace!;
     expect(await page.textContent('#locations li .person-name')).toBe(resolved.name);
+    expect(await page.textContent('#locations li .coords')).toBe(`${resolved.Lat.toFixed(4)}, ${resolved.Lon.toFixed(4)}`);
+    expect(await page.locator('#place-error').isHidden()).toBe(true);
+    await page.close();
+  });
+
+  it('"St Ives, Devon" (a known name in an area it is not in): the service\'s words and its suggestions as buttons, never "not a place the service knows" (audit 63a F4)', async () => {
+    const api = await find('St Ives, Devon');
+    expect(api.status).toBe(400);
+    expect(api.body.suggestions).toEqual(['St Ives, Cornwall', 'St Ives, Cambridgeshire', 'St Ives, Hampshire']);
+    const page = await session.openWidget();
+    await page.check('input[name="mode"][value="meet"]');
+    await page.fill('#place-name', 'St Ives, Devon');
+    await page.click('#place-form button[type="submit"]');
+    await page.waitForSelector('#place-error:not([hidden])');
+    expect(await page.locator('#place-error button').allTextContents()).toEqual(api.body.suggestions);
+    const text = (await page.textContent('#place-error')) ?? '';
+    expect(text).not.toContain('not a place the service knows');
+    expect(text).toBe('"St Ives, Devon": no St Ives in Devon; St Ives is in Cornwall, Cambridgeshire and Hampshire. Did you mean St Ives, Cornwall, St Ives, Cambridgeshire or St Ives, Hampshire?');
+
+    await page.click('#place-error button:text-is("St Ives, Cambridgeshire")');
+    await page.waitForSelector('#locations li');
+    const resolved = (await find('St Ives, Cambridgeshire')).body.resolvedPlace!;
     expect(await page.textContent('#locations li .coords')).toBe(`${resolved.Lat.toFixed(4)}, ${resolved.Lon.toFixed(4)}`);
     expect(await page.locator('#place-error').isHidden()).toBe(true);
     await page.close();

@@ -11,16 +11,19 @@ export class WidgetApiError extends Error {
     message: string,
     /** The service's own message ('' without one): some carry more than the page says (place suggestions). */
     readonly serverMessage = '',
+    /** The envelope's `suggestions` (unknown_place), when it has them. */
+    readonly suggestions?: readonly string[],
   ) {
     super(message);
     this.name = 'WidgetApiError';
   }
 }
 
-/** The service's error envelope (src/http/http-errors.ts): `{ message, type, code, param? }`. */
+/** The service's error envelope (src/http/http-errors.ts): `{ message, type, code, param?, suggestions? }`. */
 interface ErrorEnvelope {
   message?: string;
   code?: string;
+  suggestions?: unknown;
 }
 
 /** The message shown on the page for a failed call; the server's own words for bad input. */
@@ -76,6 +79,8 @@ export class WidgetApi {
     }
     const code = envelope.code ?? 'http_error';
     const serverMessage = envelope.message ?? '';
-    throw new WidgetApiError(response.status, code, describeFailure(response.status, code, serverMessage, response.headers.get('retry-after')), serverMessage);
+    const { suggestions } = envelope;
+    const names = Array.isArray(suggestions) && suggestions.every((s) => typeof s === 'string') ? (suggestions as string[]) : undefined;
+    throw new WidgetApiError(response.status, code, describeFailure(response.status, code, serverMessage, response.headers.get('retry-after')), serverMessage, names);
   }
 }

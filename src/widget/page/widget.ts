@@ -15,7 +15,7 @@ import { MapView, type LatLon, type MapCircle, type MapExtent, type MapLayers } 
 import { describeEmptyAnswer, offerWords } from './empty-answer.js';
 import { metresField } from './metres-field.js';
 import { readWeight, uniqueLabel, weightsProblem } from './person-weight.js';
-import { placeSuggestions } from './place-suggestions.js';
+import { placeProblem, unknownPlaceText } from './place-suggestions.js';
 import { searchedCircles } from './searched-area.js';
 import { chosenTime, readPreferences, setTimeZone, setUpPreferences } from './preferences.js';
 import { searchAreaZone } from './zoned-time.js';
@@ -438,14 +438,12 @@ function start(): void {
     const input = placeInput;
     const name = input.value.trim();
     if (name === '') return;
-    const unknownPlace = `"${name}" is not a place the service knows.`;
-    const tryWords = ' Try a town, an area or a postcode.';
     // a find with `location` resolves the place name; its venues are not needed (limit 1)
     void api
       .get<FindResponse>('../find', { q: name, location: name, limit: 1 })
       .then((found) => {
         const place = found.resolvedPlace;
-        if (place === undefined) return showPlaceProblem(unknownPlace + tryWords);
+        if (place === undefined) return showPlaceProblem(unknownPlaceText(name, true));
         showPlaceProblem(undefined);
         showNotice(undefined);
         input.value = '';
@@ -453,8 +451,8 @@ function start(): void {
       })
       .catch((err: unknown) => {
         if (err instanceof WidgetApiError && err.code === 'unknown_place') {
-          const suggestions = placeSuggestions(err.serverMessage);
-          showPlaceProblem(suggestions.length === 0 ? unknownPlace + tryWords : unknownPlace, suggestions);
+          const problem = placeProblem(name, err.serverMessage, err.suggestions);
+          showPlaceProblem(problem.text, problem.suggestions);
         }
         else fail(err);
       });
