@@ -20,13 +20,14 @@ export interface Envelope {
   param?: string;
 }
 
-/** Asserts a 4xx answer carries exactly the envelope fields, with the type of its status. */
+/** Asserts a 4xx answer carries exactly the envelope fields (`suggestions` on unknown_place only), with the type of its status. */
 export function expectEnvelope(status: number, payload: string, what: string): Envelope {
   expect(status, `${what}: status`).toBeGreaterThanOrEqual(400);
   expect(status, `${what}: status`).toBeLessThan(500);
   const body = JSON.parse(payload) as Record<string, unknown>;
   const keys = Object.keys(body).sort();
-  expect(keys.every((k) => ['code', 'message', 'param', 'type'].includes(k)), `${what}: envelope keys ${keys.join(',')}`).toBe(true);
+  expect(keys.every((k) => ['code', 'message', 'param', 'type'].includes(k) || (k === 'suggestions' && body['code'] === 'unknown_place')), `${what}: envelope keys ${keys.join(',')}`).toBe(true);
+  if ('suggestions' in body) expect(Array.isArray(body['suggestions']) && (body['suggestions'] as unknown[]).every((s) => typeof s === 'string'), `${what}: suggestions`).toBe(true);
   expect(typeof body['message'], `${what}: message`).toBe('string');
   expect(typeof body['code'], `${what}: code`).toBe('string');
   expect(body['type'], `${what}: type for ${status}`).toBe(TYPE_OF_STATUS[status]);
