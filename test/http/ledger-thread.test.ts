@@ -176,15 +176,18 @@ describe('a client that leaves while its charge waits for the write lock (audit 
   it('an answer charged after its client left (a store that does not ask) is logged at warn, naming the Request-Id', async () => {
     const { h, lines, send, charges } = await setUp('charged-gone');
     const charge = h.accounts.charge.bind(h.accounts);
-    // as a client leaving during the commit: the store charges without asking whether the client is there
+    let leave = () => {};
+    // as a client leaving during the commit: it leaves once the charge has started, and the
+    // store charges without asking whether it is still there
     h.accounts.charge = async (request) => {
+      leave();
       await sleep(400);
       return charge(request);
     };
     const gone = send();
-    await sleep(200);
-    gone.socket.destroy();
-    await sleep(800);
+    leave = () => gone.socket.destroy();
+    await gone.closed;
+    await sleep(1000);
     const [charged] = charges();
     expect(charged).toBeDefined();
     const warned = lines.filter((l) => l['code'] === 'charged_client_gone');
