@@ -11,7 +11,7 @@
  *   automatic HEAD routes (HEAD is a 405 like any other method a path does not serve);
  * - request ids are generated server-side (a client-sent id header is ignored);
  * - request logs carry method, path and status, never headers, and any key-shaped token in a
- *   URL is masked (src/service/request-log.ts).
+ *   URL is masked (src/http/request-log.ts).
  */
 import { randomUUID } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
@@ -21,7 +21,7 @@ import { ADMIN_PREFIX, adminRoutes, type AdminRoutesOptions } from './admin-rout
 import type { EngineLike } from '../service/engine-like.js';
 import { maskKeys } from '../accounts/keys.js';
 import { OPENAPI_HEAD } from '../service/openapi-document.js';
-import { requestLogOptions } from '../service/request-log.js';
+import { requestLogOptions } from './request-log.js';
 import { targetPath } from './request-target.js';
 import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.js';
 import { clientErrorResponse, connectResponse, continueResponse, expectationResponse, queueResponse } from './client-errors.js';

@@ -10,8 +10,8 @@
  */
 import type { FastifyServerOptions } from 'fastify';
 import { maskKeys } from '../accounts/keys.js';
-import { ADMIN_PREFIX } from '../http/admin-routes.js';
-import { targetPath } from '../http/request-target.js';
+import { ADMIN_PREFIX } from './admin-routes.js';
+import { targetPath } from './request-target.js';
 
 type LoggerOption = Exclude<FastifyServerOptions['logger'], undefined>;
 
