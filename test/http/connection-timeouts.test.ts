@@ -4,7 +4,7 @@
 // here), with wide margins (a loaded machine only delays a close).
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './support/harness.js';
+import { createHarness, listenOnLoopback, type Harness } from './support/harness.js';
 
 let h: Harness;
 let port: number;
@@ -13,8 +13,7 @@ const KEEP_ALIVE_MS = 300;
 
 beforeAll(async () => {
   h = await createHarness({ extra: { connectionTimeoutMs: CONNECTION_MS, keepAliveTimeoutMs: KEEP_ALIVE_MS, requestTimeoutMs: 60_000 } });
-  await h.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (h.app.server.address() as { port: number }).port;
+  port = await listenOnLoopback(h);
 });
 afterAll(() => h.close());
 
@@ -66,8 +65,7 @@ describe('a request that arrives too slowly (audit 59c)', () => {
   let slowPort: number;
   beforeAll(async () => {
     slow = await createHarness({ extra: { requestTimeoutMs: REQUEST_MS, timeoutCheckIntervalMs: 250, connectionTimeoutMs: 60_000 } });
-    await slow.app.listen({ port: 0, host: '127.0.0.1' });
-    slowPort = (slow.app.server.address() as { port: number }).port;
+    slowPort = await listenOnLoopback(slow);
   });
   afterAll(() => slow.close());
 

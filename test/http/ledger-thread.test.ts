@@ -4,7 +4,7 @@
  * connection (not the store), hand-computed balances and allowances.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -14,7 +14,7 @@ import { openAccount } from '../../src/accounts/accounts.js';
 import { LedgerThread } from '../../src/accounts/ledger-thread.js';
 import { DAY_MS, type RateWindow } from '../../src/accounts/plans.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
-import { createHarness } from './support/harness.js';
+import { createHarness, listenOnLoopback } from './support/harness.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-ledger-thread-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -119,8 +119,7 @@ describe('a client that leaves while its charge waits for the write lock (audit 
       },
     });
     const h = await createHarness({ dbPath, extra: { logger: { level: 'info', stream } } });
-    await h.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = h.app.server.address() as AddressInfo;
+    const port = await listenOnLoopback(h);
     const acct = await h.open();
     const find = `GET /v1/find?q=nando&lat=53.8&lon=-1.55&limit=1 HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.secretKey}\r\nConnection: close\r\n\r\n`;
     /** Sends the request; resolves with everything read until the connection closes. */

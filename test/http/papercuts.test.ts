@@ -17,7 +17,7 @@ import type { SearchResponse } from '../../src/schema/search.js';
 import { buildApp } from '../../src/http/app.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { createFixtureEngine } from './support/fixture-engine.js';
-import { createHarness, type Harness } from './support/harness.js';
+import { createHarness, listenOnLoopback, type Harness } from './support/harness.js';
 import { expectEnvelope, parseAll, parseResponse, rawExchange, readUntilClosed, type RawResponse } from './support/raw-http.js';
 
 let h: Harness;
@@ -33,9 +33,7 @@ describe('every error reaching a client is the envelope', () => {
   let port: number;
   beforeAll(async () => {
     server = await createHarness();
-    await server.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = server.app.server.address();
-    port = typeof address === 'object' && address !== null ? address.port : 0;
+    port = await listenOnLoopback(server);
   });
   afterAll(async () => {
     await server.close();

@@ -6,16 +6,14 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './support/harness.js';
+import { createHarness, listenOnLoopback, type Harness } from './support/harness.js';
 import { expectEnvelope, parseAll, rawExchange } from './support/raw-http.js';
 
 let server: Harness;
 let port: number;
 beforeAll(async () => {
   server = await createHarness();
-  await server.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = server.app.server.address();
-  port = typeof address === 'object' && address !== null ? address.port : 0;
+  port = await listenOnLoopback(server);
 });
 afterAll(async () => {
   await server.close();

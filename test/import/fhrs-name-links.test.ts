@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mergeVenues } from '../../src/import/index.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
+import { osmNode } from './support/merge-records.js';
 import { geodesic, geodesicDirect } from '../support/oracle.js';
 
 /**
@@ -18,14 +19,7 @@ function metersBetween(a: VenueRecord, b: VenueRecord): number {
   return geodesic(lat1, lon1, lat2, lon2);
 }
 
-const osm = (id: number, name: string, at: [number, number], extra: Partial<VenueRecord> = {}): VenueRecord => ({
-  id: `osm:node/${id}`,
-  name,
-  location: { type: 'Point', coordinates: at },
-  primaryGenre: 'pub',
-  ...extra,
-  externalIds: { osm: `node/${id}`, ...extra.externalIds },
-});
+const osm = (id: number, name: string, at: [number, number], extra: Partial<VenueRecord> = {}): VenueRecord => osmNode(id, name, at, { primaryGenre: 'pub', ...extra });
 const fhrs = (id: number, name: string, at: [number, number]): VenueRecord => ({
   id: `fhrs:${id}`,
   name,

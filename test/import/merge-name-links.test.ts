@@ -3,6 +3,7 @@ import { mergeVenues } from '../../src/import/index.js';
 import { compatibleVenueNames, venueNameKey } from '../../src/import/name-key.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import { geodesic, geodesicDirect } from '../support/oracle.js';
+import { osmNode as osm, overtureVenue as ov } from './support/merge-records.js';
 
 /**
  * Regressions of audit 62d finding 9 (Overture↔OSM join): hand-made records, expected links
@@ -19,20 +20,6 @@ function metersBetween(a: VenueRecord, b: VenueRecord): number {
   return geodesic(lat1, lon1, lat2, lon2);
 }
 
-const osm = (id: number, name: string, [lat, lon]: [number, number], extra: Partial<VenueRecord> = {}): VenueRecord => ({
-  id: `osm:node/${id}`,
-  name,
-  location: { type: 'Point', coordinates: [lat, lon] },
-  externalIds: { osm: `node/${id}` },
-  ...extra,
-});
-const ov = (id: string, name: string, [lat, lon]: [number, number], extra: Partial<VenueRecord> = {}): VenueRecord => ({
-  id: `overture:${id}`,
-  name,
-  location: { type: 'Point', coordinates: [lat, lon] },
-  formattedAddress: `${id} address`,
-  ...extra,
-});
 const P0: [number, number] = [51.5, -0.1];
 
 describe('venue name key and compatible names (one rule for both joins)', () => {

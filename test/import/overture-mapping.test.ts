@@ -1,8 +1,9 @@
-import geographiclib from 'geographiclib-geodesic';
 import { describe, expect, it } from 'vitest';
 import { mergeVenues, overturePlaceToVenue, type OverturePlace } from '../../src/import/index.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
+import { geodesicDirect } from '../support/oracle.js';
 import { wkbPoint } from '../support/wkb.js';
+import { osmNode, overtureVenue } from './support/merge-records.js';
 
 /**
  * The Overture mapping on hand-made rows (the shapes of Overture's schema, old and new
@@ -10,8 +11,6 @@ import { wkbPoint } from '../support/wkb.js';
  * out by hand; distances between test points come from GeographicLib.
  */
 const filter = { minConfidence: 0.5 };
-const wgs84 = geographiclib.Geodesic.WGS84;
-
 
 const base: OverturePlace = {
   id: 'abc-123',
@@ -118,38 +117,19 @@ describe('Overture row to venue: fields and skips', () => {
   });
 });
 
-/** A point `meters` from (lat, lon) along `azimuth` degrees, by GeographicLib's direct problem. */
-function away(lat: number, lon: number, azimuth: number, meters: number): [number, number] {
-  const d = wgs84.Direct(lat, lon, azimuth, meters);
-  return [d.lat2 as number, d.lon2 as number];
-}
 
 describe('merge: Overture venues join OSM venues so that OSM hours come across', () => {
   const hours: NonNullable<VenueRecord['regularOpeningHours']> = [{ days: ['Mon'], timeSlots: [{ open: '12:00', close: '23:00', isClosed: false, closeNextDay: false }] }];
-  const osm = (id: number, name: string, lat: number, lon: number, extra: Partial<VenueRecord> = {}): VenueRecord => ({
-    id: `osm:node/${id}`,
-    name,
-    location: { type: 'Point', coordinates: [lat, lon] },
-    externalIds: { osm: `node/${id}` },
-    regularOpeningHours: hours,
-    ...extra,
-  });
-  const ov = (id: string, name: string, [lat, lon]: [number, number], extra: Partial<VenueRecord> = {}): VenueRecord => ({
-    id: `overture:${id}`,
-    name,
-    location: { type: 'Point', coordinates: [lat, lon] },
-    formattedAddress: `${id} address`,
-    confidence: 0.8,
-    ...extra,
-  });
+  const osm = (id: number, name: string, lat: number, lon: number, extra: Partial<VenueRecord> = {}): VenueRecord => osmNode(id, name, [lat, lon], { regularOpeningHours: hours, ...extra });
+  const ov = (id: string, name: string, at: [number, number], extra: Partial<VenueRecord> = {}): VenueRecord => overtureVenue(id, name, at, { confidence: 0.8, ...extra });
   const [lat0, lon0] = [51.5145, -0.1445];
 
   it('same name after folding within 50 m links (49 m); 51 m does not', () => {
     const { records, report } = mergeVenues([
       osm(1, 'Café Rouge', lat0, lon0),
-      ov('a', 'CAFE ROUGE', away(lat0, lon0, 30, 49)),
+      ov('a', 'CAFE ROUGE', geodesicDirect(lat0, lon0, 30, 49)),
       osm(2, 'The Crown', lat0 + 0.01, lon0),
-      ov('b', 'The Crown', away(lat0 + 0.01, lon0, 200, 51)),
+      ov('b', 'The Crown', geodesicDirect(lat0 + 0.01, lon0, 200, 51)),
     ]);
     expect(records.map((r) => r.id)).toEqual(['osm:node/1', 'osm:node/2', 'overture:b']);
     expect(records[0]).toMatchObject({ name: 'Café Rouge', formattedAddress: 'a address', confidence: 0.8, regularOpeningHours: hours });
@@ -162,11 +142,11 @@ describe('merge: Overture venues join OSM venues so that OSM hours come across',
   it('a shared website (scheme, www and trailing slash ignored) or phone (national vs international form) links compatible names within 100 m, not at 150 m', () => {
     const { records } = mergeVenues([
       osm(1, 'Red Lion', lat0, lon0, { websiteUri: 'http://www.redlion.example/' }),
-      ov('a', 'The Red Lion Pub', away(lat0, lon0, 90, 90), { websiteUri: 'https://redlion.example' }),
+      ov('a', 'The Red Lion Pub', geodesicDirect(lat0, lon0, 90, 90), { websiteUri: 'https://redlion.example' }),
       osm(2, 'Blue Boar', lat0 + 0.05, lon0, { contactNumber: '020 7946 0000' }),
-      ov('b', 'Blue Boar Inn', away(lat0 + 0.05, lon0, 0, 70), { contactNumber: '+44 20 7946 0000' }),
+      ov('b', 'Blue Boar Inn', geodesicDirect(lat0 + 0.05, lon0, 0, 70), { contactNumber: '+44 20 7946 0000' }),
       osm(3, 'Green Man', lat0 - 0.05, lon0, { websiteUri: 'https://greenman.example/' }),
-      ov('c', 'Green Man', away(lat0 - 0.05, lon0, 180, 150), { websiteUri: 'https://greenman.example/' }),
+      ov('c', 'Green Man', geodesicDirect(lat0 - 0.05, lon0, 180, 150), { websiteUri: 'https://greenman.example/' }),
     ]);
     expect(records.map((r) => r.id)).toEqual(['osm:node/1', 'osm:node/2', 'osm:node/3', 'overture:c']);
     expect(records[0]?.formattedAddress).toBe('a address');
@@ -176,8 +156,8 @@ describe('merge: Overture venues join OSM venues so that OSM hours come across',
   it('each OSM venue takes one Overture venue, the nearest', () => {
     const { records } = mergeVenues([
       osm(1, 'Pret', lat0, lon0),
-      ov('far', 'Pret', away(lat0, lon0, 0, 40)),
-      ov('near', 'Pret', away(lat0, lon0, 180, 10)),
+      ov('far', 'Pret', geodesicDirect(lat0, lon0, 0, 40)),
+      ov('near', 'Pret', geodesicDirect(lat0, lon0, 180, 10)),
     ]);
     expect(records.map((r) => r.id)).toEqual(['osm:node/1', 'overture:far']);
     expect(records[0]?.formattedAddress).toBe('near address');
@@ -185,7 +165,7 @@ describe('merge: Overture venues join OSM venues so that OSM hours come across',
 
   it('across the antimeridian (Taveuni, Fiji): 20 m apart on either side of 180 degrees still link', () => {
     const [lat, lon] = [-16.8, 179.9999];
-    const other = away(lat, lon, 90, 20);
+    const other = geodesicDirect(lat, lon, 90, 20);
     expect(other[1]).toBeLessThan(0);
     const { records } = mergeVenues([osm(1, 'Meridian Cafe', lat, lon), ov('x', 'Meridian Café', other)]);
     expect(records.map((r) => r.id)).toEqual(['osm:node/1']);

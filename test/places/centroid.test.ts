@@ -4,19 +4,10 @@
  * radius, outliers well beyond it, so the engine's distance rule and the geodesic agree), and
  * the mean of the inliers. The median's selection against a plain sort.
  */
-import geographiclib from 'geographiclib-geodesic';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../scripts/fixtures/random.js';
 import { median, robustCentroid } from '../../src/places/centroid.js';
-import { geodesic } from '../support/oracle.js';
-
-const WGS84 = geographiclib.Geodesic.WGS84;
-
-/** The point `meters` from (lat, lon) towards `azimuth` degrees, on the ellipsoid. */
-function moved(lat: number, lon: number, azimuth: number, meters: number): [number, number] {
-  const r = WGS84.Direct(lat, lon, azimuth, meters);
-  return [r.lat2!, r.lon2!];
-}
+import { geodesic, geodesicDirect } from '../support/oracle.js';
 
 function medianOf(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
@@ -29,7 +20,7 @@ function group(rng: Rng, lat: number, lon: number, r: number, inliers: number, o
   const out = { lat: [] as number[], lon: [] as number[], inside: [] as number[] };
   for (let k = 0; k < inliers + outliers; k++) {
     const inlier = k < inliers;
-    const [a, b] = moved(lat, lon, rng.next() * 360, inlier ? rng.next() * 0.4 * r : r * (3 + rng.next() * 47));
+    const [a, b] = geodesicDirect(lat, lon, rng.next() * 360, inlier ? rng.next() * 0.4 * r : r * (3 + rng.next() * 47));
     out.lat.push(a);
     out.lon.push(b);
     if (inlier) out.inside.push(k);
@@ -63,8 +54,8 @@ describe('robustCentroid', () => {
 
   it('keeps a point just inside the radius and drops one just outside it', () => {
     const [lat0, lon0] = [51.5074, -0.1278];
-    const near = moved(lat0, lon0, 30, 4500);
-    const far = moved(lat0, lon0, 200, 5500);
+    const near = geodesicDirect(lat0, lon0, 30, 4500);
+    const far = geodesicDirect(lat0, lon0, 200, 5500);
     const lat = [lat0, lat0, lat0, lat0, lat0, near[0], far[0]];
     const lon = [lon0, lon0, lon0, lon0, lon0, near[1], far[1]];
     const c = robustCentroid(lat, lon, 5000, 0.6)!;
@@ -99,9 +90,9 @@ describe('robustCentroid', () => {
 
   it('keeps the points due north just inside the radius, whatever the latitude screen skips', () => {
     const [lat0, lon0] = [51.5074, -0.1278];
-    const at = (meters: number) => moved(lat0, lon0, 0, meters);
+    const at = (meters: number) => geodesicDirect(lat0, lon0, 0, meters);
     const centre = Array.from({ length: 6 }, () => [lat0, lon0]);
-    const points = [...centre, at(4990), at(5010), at(5060), at(6000), moved(lat0, lon0, 180, 4995)];
+    const points = [...centre, at(4990), at(5010), at(5060), at(6000), geodesicDirect(lat0, lon0, 180, 4995)];
     const c = robustCentroid(points.map((p) => p[0]!), points.map((p) => p[1]!), 5000, 0.6)!;
     // the median is the centre; inside: the six there, 4990 m north and 4995 m south (GeographicLib distances)
     expect(c.count).toBe(8);

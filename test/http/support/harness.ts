@@ -1,5 +1,6 @@
 /** Builds an app over an in-memory (or file) accounts store, a fake clock and the fixture engine. */
 import type { FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
 import { openAccount, type OpenedAccount } from '../../../src/accounts/accounts.js';
 import { buildApp, type BuildAppOptions } from '../../../src/http/app.js';
 import type { PlanName } from '../../../src/accounts/plans.js';
@@ -59,6 +60,12 @@ async function freshPostgresStore(serverUrl: string): Promise<PostgresAccountsSt
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return PostgresAccountsStore.open(url.toString());
+}
+
+/** Starts the harness's app on a free loopback port and returns the port (tests that speak raw HTTP on a socket). */
+export async function listenOnLoopback(h: Harness): Promise<number> {
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  return (h.app.server.address() as AddressInfo).port;
 }
 
 export async function createHarness(
