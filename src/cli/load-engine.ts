@@ -8,6 +8,7 @@ import { MAGIC } from '../snapshot/snapshot-format.js';
 import { readSharedSnapshot, shareEngine, type SharedSnapshot } from '../snapshot/shared-snapshot.js';
 import { progressBar } from './progress-bar.js';
 import { readThreads } from './read-threads.js';
+import { seaWarning } from './sea-warning.js';
 
 /**
  * Whether the file at `path` starts like a snapshot (reads its first bytes only); a file cut
@@ -103,6 +104,8 @@ export async function loadEngineFile(
     fail(`${path} holds no venue records (an empty data set is a mistake, not one to serve; a live-data service, --admin-token-file, starts from one)`);
   }
   report?.write(`venue-search: read ${engine.size} venues from ${path} in ${secondsSince(started)}\n`);
+  const atSea = seaWarning(engine, path);
+  if (atSea !== null) report?.write(`${atSea}\n`);
   return { engine, snapshot: false };
 }
 

@@ -10,6 +10,7 @@ import { outputFileName, sameOutputFile } from './output-file.js';
 import { progressBar } from './progress-bar.js';
 import { dataFileProblem, isSnapshotFile } from './load-engine.js';
 import { readThreads } from './read-threads.js';
+import { seaWarning } from './sea-warning.js';
 
 interface SnapshotOptions {
   data: string;
@@ -67,6 +68,8 @@ export function registerSnapshotCommand(program: Command, stderr: Writable & { i
       // An empty input is a mistake (an empty change log, a truncated download), not a data set to serve.
       if (engine.size === 0) throw new VenueSearchError('invalid_data', `${data} holds no venue records: no snapshot written`, { param: 'data', value: data });
       stderr.write(`read ${engine.size} venues from ${data} and built the engine\n`);
+      const atSea = seaWarning(engine, data);
+      if (atSea !== null) stderr.write(`${atSea}\n`);
       const writing = progressBar(stderr);
       writeSnapshot(engine, out, { onProgress: (p) => writing.update(p.done, p.total) });
       writing.stop();

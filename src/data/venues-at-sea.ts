@@ -1,0 +1,63 @@
+import tzLookup from '@photostructure/tz-lookup';
+
+/**
+ * Venues whose coordinates lie at sea: the sign of coordinates given in the wrong order.
+ *
+ * A venue's `location.coordinates` is `[latitude, longitude]` (the interface's order), while
+ * GeoJSON, and most tools, write `[longitude, latitude]`. Both read as valid positions when
+ * the longitude is within ±90°, so a file written the GeoJSON way loads without an error and
+ * answers searches in the wrong place (London's pubs land in the Indian Ocean off Somalia).
+ *
+ * Pubs, restaurants and cafés are on land. @photostructure/tz-lookup (the zones the engine
+ * already derives from coordinates) answers a nautical `Etc/GMT±N` zone over most of the open
+ * ocean, so a venue whose point looks up an `Etc/` zone is at sea. Not the converse: its
+ * coarse tiles name a land zone for sea near coasts and islands (44 % of a 1° grid between
+ * 60° S and 60° N looks up an `Etc/` zone), so this finds coordinates swapped into open
+ * ocean (London's, most of Europe's), not every swap (the Isle of Man's land in the
+ * Seychelles' waters). On the real data in ../shared/data (London pubs, Isle of Man,
+ * vegetarian GB, FHRS London, the Overture US sample: 39,415 venues) no venue is at sea.
+ */
+
+/** How many venues are checked at most: every one up to this, else this many evenly spaced (~100 ns each). */
+export const SEA_CHECK_SAMPLE = 100_000;
+
+/** Examples kept of venues at sea (their dense indexes). */
+const EXAMPLES = 3;
+
+export interface VenuesAtSea {
+  /** Venues looked up. */
+  readonly checked: number;
+  /** Of those, venues at sea (an `Etc/` zone). */
+  readonly atSea: number;
+  /** Of those at sea, how many would lie on land read the other way round ([lon, lat] as [lat, lon]). */
+  readonly onLandSwapped: number;
+  /** Dense indexes of the first few venues at sea. */
+  readonly examples: readonly number[];
+}
+
+/** Whether the point (degrees) lies at sea: tz-lookup answers a nautical zone there. */
+function atSea(lat: number, lon: number): boolean {
+  return tzLookup(lat, lon).startsWith('Etc/');
+}
+
+/**
+ * The venues at sea among `count` points (`lat[i]`, `lon[i]` in degrees, valid ranges):
+ * all of them up to {@link SEA_CHECK_SAMPLE}, else that many evenly spaced.
+ */
+export function venuesAtSea(lat: ArrayLike<number>, lon: ArrayLike<number>, count: number): VenuesAtSea {
+  const checked = Math.min(count, SEA_CHECK_SAMPLE);
+  const examples: number[] = [];
+  let sea = 0;
+  let onLandSwapped = 0;
+  for (let k = 0; k < checked; k++) {
+    const i = checked === count ? k : Math.floor((k * count) / checked);
+    const a = lat[i]!;
+    const b = lon[i]!;
+    if (!atSea(a, b)) continue;
+    sea++;
+    if (examples.length < EXAMPLES) examples.push(i);
+    // swapped: the longitude read as a latitude must be one
+    if (Math.abs(b) <= 90 && !atSea(b, a)) onLandSwapped++;
+  }
+  return { checked, atSea: sea, onLandSwapped, examples };
+}
