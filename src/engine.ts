@@ -45,7 +45,8 @@ export interface EngineOptions {
    * How many decoded records the engine keeps for details, find and opening states, a power
    * of two from 1 to 65,536 (createEngine, createEngineFromFile, readSnapshot,
    * restoreShared). Default 4,096. serve's engine threads keep 1,024
-   * (src/service/engine-pool.ts). A compaction's new base keeps the default.
+   * (src/service/engine-pool.ts). {@link Engine.compact}'s new base keeps the same size; the
+   * small runs of pending changes keep the default.
    */
   readonly recordCacheSize?: number | undefined;
 }
@@ -259,7 +260,7 @@ export class Engine {
    */
   compact(): this {
     if (this.live === null || this.live.pending === 0) return this;
-    this.adopt(engineFromFolded(this.live.fold(), { ...this.options, validate: false }));
+    this.adopt(engineFromFolded(this.live.fold(this.options.recordCacheSize), { ...this.options, validate: false }));
     return this;
   }
 

@@ -42,6 +42,8 @@ export interface FoldOptions {
    * built or restored with its counts); the folded store keeps them (VenueStore.genreCounts).
    */
   readonly genreCounts?: ReadonlyMap<string, number> | null;
+  /** Decoded records the folded store keeps (EngineOptions.recordCacheSize, checked); default 4,096. */
+  readonly recordCacheSize?: number | undefined;
 }
 
 /** A compaction's fold: find's structures folded, ids found by binary search (as a snapshot's store does). */
@@ -72,7 +74,7 @@ export const BASE_FOLD: FoldOptions = { withFind: true, hashIds: false };
  * (test/live/oracle.test.ts): every answer's order is total over ids, and no answer depends
  * on dense indices or dictionary codes.
  */
-export function foldSides(sides: readonly FoldSide[], genres: readonly string[], { withFind, hashIds, genreCounts }: FoldOptions = BASE_FOLD): FoldedBase {
+export function foldSides(sides: readonly FoldSide[], genres: readonly string[], { withFind, hashIds, genreCounts, recordCacheSize }: FoldOptions = BASE_FOLD): FoldedBase {
   // The gathered venues (side by side, index ascending), then their kd-tree order.
   let n = 0;
   for (const side of sides) for (let i = 0; i < side.hidden.length; i++) if (side.hidden[i] === 0) n++;
@@ -243,7 +245,7 @@ export function foldSides(sides: readonly FoldSide[], genres: readonly string[],
       idOrder,
       ...(idIndex !== undefined ? { idIndex } : {}),
     },
-    records.finish(lat, lon),
+    records.finish(lat, lon, undefined, recordCacheSize),
   );
   const find = withFind ? { names: foldNames(sides, order, gSide, gIndex), density: new DensityGrid(lat, lon) } : null;
   return { store, tree, hours: hoursBuilder.finish(), zones: new ZoneTable(zoneCodes, zoneNames), find };

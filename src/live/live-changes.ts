@@ -415,9 +415,9 @@ export class LiveChanges {
     return finder.resolvePlace(name, spread.grid, this.otherResolver);
   }
 
-  /** The current records as one base, built from the sides' columns (fold-sides.ts): compaction. */
-  fold(): FoldedBase {
-    return foldSides(this.sides, [...this.words.words().genres], { ...BASE_FOLD, genreCounts: this.words.exactGenreCounts() });
+  /** The current records as one base, built from the sides' columns (fold-sides.ts): compaction; `recordCacheSize` as EngineOptions' (checked). */
+  fold(recordCacheSize?: number): FoldedBase {
+    return foldSides(this.sides, [...this.words.words().genres], { ...BASE_FOLD, genreCounts: this.words.exactGenreCounts(), recordCacheSize });
   }
 
   search(body: unknown, options: SearchOptions): SearchResponse {
