@@ -104,11 +104,10 @@ export class LiveDirLock {
             `venue-search: the lock of the live directory ${dir} (${path}) was held by process ${owner.pid} ${elsewhereText(owner, here)}, which has not marked it alive for ${Math.round(markedAgoMs(path) / 1000)} s (it marks it every ${LOCK_REFRESH_MS / 1000} s): that service is gone, and the lock is taken over\n`,
           );
         } else if (verdict === 'elsewhere') {
-          throw new VenueSearchError(
-            'invalid_request',
-            `the live directory ${dir} is held by process ${owner.pid} ${elsewhereText(owner, here)} (${path}), which cannot be checked from here; it marked the lock alive ${Math.round(markedAgoMs(path) / 1000)} s ago; one service at a time may hold a live directory: stop that one, or give this one another --live-dir. If that service is gone (it crashed or was killed), start again once ${LOCK_STALE_MS / 1000} s have passed since its last mark, or remove ${path}`,
-            { param: 'liveDir', value: dir },
-          );
+          throw new VenueSearchError('invalid_request', `the live directory ${dir} is held by process ${owner.pid} ${elsewhereText(owner, here)} (${path}), which cannot be checked from here; ${markText(path)}`, {
+            param: 'liveDir',
+            value: dir,
+          });
         } else if (verdict === 'pid' && ownerIsRunning(owner)) {
           throw inUse(owner.pid);
         } else if (verdict === 'pid') {
@@ -181,13 +180,36 @@ function elsewhereText(owner: LockOwner, here: Whereabouts): string {
   return `in another PID namespace on this host (${owner.fields.pidns ?? '?'}; this is ${here.pidns ?? '?'}: another container)`;
 }
 
-/** Ms since the lock at `path` was last marked alive (its modification time); 0 if it is gone. */
+/** Ms since the lock at `path` was last marked alive (its modification time); 0 if it is gone or marked ahead of this clock. */
 function markedAgoMs(path: string): number {
+  return Math.max(0, signedMarkAgeMs(path));
+}
+
+/** Ms from the lock's last mark to this machine's clock: negative when the mark is ahead of it; 0 if the lock is gone. */
+function signedMarkAgeMs(path: string): number {
   try {
-    return Math.max(0, Date.now() - statSync(path).mtimeMs);
+    return Date.now() - statSync(path).mtimeMs;
   } catch {
     return 0;
   }
+}
+
+/**
+ * A mark further ahead of this machine's clock than this (ms) is not a moment ago: the clocks
+ * differ (the owner's machine, or the shared volume's server, runs ahead), or the file was
+ * touched. Its owner marks by its own clock, so such a lock looks freshly marked for as long
+ * as the skew lasts, and waiting LOCK_STALE_MS does not free it.
+ */
+const MARK_AHEAD_TOLERANCE_MS = 5_000;
+
+/** What the refusal of an owner that cannot be checked says of its mark, and what to do. */
+function markText(path: string): string {
+  const age = signedMarkAgeMs(path);
+  const oneAtATime = 'one service at a time may hold a live directory: stop that one, or give this one another --live-dir.';
+  if (-age > MARK_AHEAD_TOLERANCE_MS) {
+    return `its last mark is ${Math.round(-age / 1000)} s ahead of this machine's clock (the clocks of the machines sharing the volume differ, or the file was touched), so how long ago it was marked cannot be told; ${oneAtATime} If that service is gone (it crashed or was killed), remove ${path}: waiting does not free it while the clocks differ`;
+  }
+  return `it marked the lock alive ${Math.round(Math.max(0, age) / 1000)} s ago; ${oneAtATime} If that service is gone (it crashed or was killed), start again once ${LOCK_STALE_MS / 1000} s have passed since its last mark, or remove ${path}`;
 }
 
 function fieldsText(w: Whereabouts): string {

@@ -154,6 +154,33 @@ describe('LiveDirLock', () => {
     rmSync(file);
   });
 
+  // audit 64a F12: another machine's clock (or the volume server's) runs ahead, so its mark
+  // lies in this machine's future; "start again once 60 s have passed" would not free it
+  it('a lock marked ahead of this clock (clock skew) is refused with advice that works: remove it, waiting does not help', () => {
+    const dir = join(tmp, 'skewed');
+    mkdirSync(dir);
+    const st = statSync(dir);
+    const file = join(dir, 'lock');
+    const held = `999999 12345 host=db-2.internal boot=0f105aef-0000-4d5d-871a-bf3f1c8dbcf4 pidns=pid%3A%5B4026531836%5D dir=${encodeURIComponent(`77:${st.ino}`)}\n`;
+    writeFileSync(file, held);
+    const ahead = new Date(Date.now() + 3_600_000); // an hour ahead, as `touch -d '+1 hour'`
+    utimesSync(file, ahead, ahead);
+    let message = '';
+    try {
+      LiveDirLock.acquire(dir).release();
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    // 3,600 s ahead, less the few ms since: rounds to 3600 or 3599
+    expect(message).toMatch(new RegExp(`held by process 999999 on host db-2\\.internal .*which cannot be checked from here; its last mark is 3(600|599) s ahead of this machine's clock \\(the clocks of the machines sharing the volume differ, or the file was touched\\), so how long ago it was marked cannot be told; one service at a time may hold a live directory: stop that one, or give this one another --live-dir\\. If that service is gone \\(it crashed or was killed\\), remove ${file.replace(/[.]/g, '\\.')}: waiting does not free it while the clocks differ$`));
+    expect(message).not.toContain('once 60 s have passed');
+    expect(readFileSync(file, 'utf8')).toBe(held); // left as it was
+    // a mark a second ahead (clocks a little apart) reads as just now, as before
+    const slightly = new Date(Date.now() + 1_000);
+    utimesSync(file, slightly, slightly);
+    expect(() => LiveDirLock.acquire(dir)).toThrow('it marked the lock alive 0 s ago;');
+  });
+
   it('a holder marks its lock alive every 10 s (the file\'s modification time), and stops when it lets go', () => {
     const dir = join(tmp, 'marks');
     mkdirSync(dir);
