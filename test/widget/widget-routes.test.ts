@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { openAccount } from '../../src/accounts/accounts.js';
 import { normalizeOrigin, originAllowed, requestOrigin } from '../../src/accounts/origins.js';
 import { tileOriginsOf } from '../../src/widget/widget-page.js';
+import { tileTemplateProblem } from '../../src/widget/tile-template.js';
 import { Command } from 'commander';
 import { parseTileTemplate, registerServiceCommands, widgetOptionsOf } from '../../src/cli/service-commands.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
@@ -214,6 +215,8 @@ describe('operator base-map tiles', () => {
       ['--widget-tiles', 'https://t.example.org/tiles.png', 'must hold {z}, {x} and {y} (missing {z}, {x}, {y}), e.g. https://tiles.example.org/{z}/{x}/{y}.png; got "https://t.example.org/tiles.png"'],
       ['--widget-tiles', 'https://t.example.org/{z}/{x}/{y', 'must hold {z}, {x} and {y} (missing {y})'],
       ['--widget-tile-url', 'ftp://t.example.org/{z}/{x}/{y}.png', 'must be an http(s) URL template'],
+      // audit 64a F16: a placeholder Leaflet's tile layer does not fill failed every tile
+      ['--widget-tiles', 'https://t.example.org/{z}/{x}/{y}.png?key={apikey}', 'holds {apikey}, which the map cannot fill (it fills {s}, {z}, {x}, {y}, {-y}, {r}): write an API key or other value into the URL itself; got "https://t.example.org/{z}/{x}/{y}.png?key={apikey}"'],
     ];
     for (const [option, template, problem] of cases) {
       const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
@@ -228,6 +231,26 @@ describe('operator base-map tiles', () => {
       expect(() => tileOriginsOf(template)).toThrow(problem);
     }
     expect(parseTileTemplate('https://{s}.t.example.org/{z}/{x}/{y}{r}.png')).toBe('https://{s}.t.example.org/{z}/{x}/{y}{r}.png');
+    // TMS servers number rows from the south: Leaflet's {-y} (audit 64a F16)
+    expect(parseTileTemplate('https://tms.example.org/{z}/{x}/{-y}.png')).toBe('https://tms.example.org/{z}/{x}/{-y}.png');
+  });
+
+  it('the placeholders accepted are the ones Leaflet fills for a tile (the oracle: Leaflet\'s own template function, with the keys its tile layer gives)', async () => {
+    // Leaflet's Util module reads `window` as it loads (its animation-frame shims); it needs no more of one
+    vi.stubGlobal('window', {});
+    const leafletUtil = 'leaflet/src/core/Util.js'; // untyped source module: imported by name
+    const { template } = (await import(leafletUtil)) as { template: (s: string, data: object) => string };
+    vi.unstubAllGlobals();
+    // TileLayer.getTileUrl's data on the widget's map (a finite CRS: -y is set)
+    const tile = { r: '', s: 'a', x: 1, y: 2, z: 3, '-y': 4 };
+    for (const url of ['https://{s}.t.example.org/{z}/{x}/{y}{r}.png', 'https://tms.example.org/{z}/{x}/{-y}.png']) {
+      expect(tileTemplateProblem(url), url).toBeUndefined();
+      expect(() => template(url, tile)).not.toThrow();
+    }
+    for (const url of ['https://t.example.org/{z}/{x}/{y}.png?key={apikey}', 'https://t.example.org/{z}/{x}/{y}.{ext}']) {
+      expect(tileTemplateProblem(url), url).toMatch(/which the map cannot fill/);
+      expect(() => template(url, tile)).toThrow(/No value provided for variable/);
+    }
   });
 
   it('tile origins: one per subdomain for {s}, {r} dropped, the port kept', () => {
