@@ -32,6 +32,7 @@ import { operatorTokenFileWarning, operatorTokenProblem } from './operator-token
 import { unignoredInGitWorkTree } from './git-ignored.js';
 import { dataFileProblem, isSnapshotFile, loadEngineFile, loadSharedSnapshot, secondsSince, type LoadReport } from './load-engine.js';
 import { EnginePool } from '../service/engine-pool.js';
+import { dataFileToLoad, holdDataFile } from './held-data-file.js';
 import { isClusterWorker, isFirstClusterWorker, reportListening, runPrimary, WorkerStartError } from './serve-cluster.js';
 
 const DEFAULT_DB = 'accounts.sqlite';
@@ -502,6 +503,7 @@ async function servePrimary(options: ServeOptions, workers: number): Promise<voi
   let dev: DevelopmentKeys | undefined;
   if (options.dev === true) dev = await withStore(options.db, (store) => developmentKeys(store, options.db));
   let port: number;
+  holdDataFile(options.data);
   try {
     port = await runPrimary(workers, (line) => process.stderr.write(`${line}\n`));
   } catch (err) {
@@ -548,8 +550,11 @@ async function serve(options: ServeOptions): Promise<void> {
   }
   const live = options.adminTokenFile === undefined ? null : await openLive(options);
   if (live !== null) remindOfGcFlag(); // once the live engine opened: not before an error that stops the start
-  const pool = options.engineThreads > 0 ? await startEnginePool(options.data, options.engineThreads, workers) : null;
-  const engine = live?.live.engine ?? pool ?? (await loadEngine(options.data, workers));
+  // a worker of `--workers N` serves the file its siblings serve, even if --data was replaced since (held-data-file.ts)
+  const served = dataFileToLoad(options.data);
+  if (served.warning !== null) process.stderr.write(`${served.warning}\n`);
+  const pool = options.engineThreads > 0 ? await startEnginePool(served.path, options.engineThreads, workers) : null;
+  const engine = live?.live.engine ?? pool ?? (await loadEngine(served.path, workers));
   startTime('engine loaded and warmed');
   const store = await openStore(options.db);
   startTime('accounts opened');

@@ -3,7 +3,7 @@
  * printed development keys used over loopback, SIGTERM for a clean stop.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -271,6 +271,47 @@ describe('serve --workers 2: a replacement worker that cannot start', () => {
       expect(err.split(empty).length - 1).toBe(5 + 1);
       // the other worker was stopped too
       expect(() => process.kill(workers[1]!, 0)).toThrow(/ESRCH/);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 90_000);
+});
+
+describe('serve --workers 2: --data replaced while it runs', () => {
+  // audit 64b finding 7: a new file shipped to --data (to be served after a restart), then a
+  // worker died: its replacement loaded the new file, and the port answered from two data sets
+  it('a replacement worker serves the file the service started with, saying so; every answer is the old data\'s', async () => {
+    const db = join(tmp, 'held-data.sqlite');
+    const store = new SqliteAccountsStore(db);
+    const acct = await openAccount(store, 'Enterprise', { openingCreditMicros: 1000 * priceMicros('basic') });
+    await store.close();
+    const data = join(tmp, 'held-data.ndjson');
+    const lines = readFileSync('fixtures/venues.ndjson', 'utf8').split('\n').filter((l) => l.trim() !== '');
+    writeFileSync(data, `${lines.join('\n')}\n`);
+    // the oracle: the last fixture venue is in the file the service started with, not in the shipped one
+    const gone = (JSON.parse(lines.at(-1)!) as { id: string }).id;
+    const { child, base, stderr } = await startWorkers(db, data);
+    try {
+      const workers = workerPids(child.pid!);
+      expect(workers).toHaveLength(2);
+      // ship the new file as deploy tools do: written beside, renamed over --data
+      const shipped = join(tmp, 'held-data.ndjson.new');
+      writeFileSync(shipped, `${lines.slice(0, -1).join('\n')}\n`);
+      renameSync(shipped, data);
+      process.kill(workers[0]!, 'SIGKILL');
+      const said = `venue-search: --data ${data} was replaced since this service started; this worker serves the file the service started with, as its other workers do (restart the service to serve the new one)`;
+      await vi.waitFor(() => expect(stderr()).toContain(said), { timeout: 30_000, interval: 100 });
+      // requests handed out in turn for 5 s: the replacement takes its share once it listens (on the old code, 404s)
+      const statuses = new Map<number, number>();
+      for (const until = Date.now() + 5000; Date.now() < until; ) {
+        const res = await fetch(`${base}/v1/establishments/basic/${encodeURIComponent(gone)}`, { headers: { 'API-Key': acct.secretKey, connection: 'close' } });
+        await res.arrayBuffer();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        await new Promise((r) => setTimeout(r, 50)); // well under the plan's 100 requests a second
+      }
+      expect([...statuses.keys()]).toEqual([200]);
+      expect(statuses.get(200)).toBeGreaterThan(20);
+      expect(workerPids(child.pid!)).toHaveLength(2);
     } finally {
       child.kill('SIGKILL');
     }
