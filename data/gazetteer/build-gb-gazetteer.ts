@@ -32,6 +32,7 @@
  *     more) is that place: only its outcode count is added.
  *     A row at a town point (below) that is not the place's own point takes its outward
  *     code's point, at accuracy 0 (Aldgate, EC3: the City, not Charing Cross).
+ *     A place placed only at stray district estimates (STRAY_ESTIMATE_METERS) is left out.
  * - `O code lat lon - 0 rows precise`: one outward postcode (`NW1`). The file names outward
  *   codes only (no sectors or full postcodes), so a district's point comes from its rows,
  *   or else from the districts around it in the postcode hierarchy:
@@ -78,6 +79,18 @@ const FEATURE_ACCURACY = 4;
 const PLACED_ACCURACY = 3;
 /** Rows of this many outward codes or more at one point: their post town's point (see the header). */
 const TOWN_POINT_CODES = 3;
+/**
+ * A row of accuracy 1 to 3 at a point that this many names of its district share (not a
+ * town point) is GeoNames' estimate for the district, not a place's point. Such an estimate
+ * farther than STRAY_ESTIMATE_METERS (find's default radius) from every surveyed row
+ * (accuracy 4) of its district is not even near a known place of it: IM4's 54.2195,-4.7986,
+ * the point of 15 IM4 names, lies in the Irish Sea 10.7 km from St John's and 11.6 km from
+ * Foxdale, the nearest surveyed IM4 place. A postal place placed only at such stray points
+ * is left out (its name is then unknown unless another source knows it); one placed at an
+ * estimate nearer its district's places keeps it, marked imprecise.
+ */
+const DISTRICT_ESTIMATE_NAMES = 2;
+const STRAY_ESTIMATE_METERS = 5_000;
 /** Rows outside the British Isles and the Channel Islands are dropped (Dhekelia). */
 const inIsles = (lat: number, lon: number) => lat >= 49 && lat <= 61 && lon >= -9 && lon <= 2;
 
@@ -141,6 +154,20 @@ for (const r of postal) {
   else codes.add(r.code);
 }
 const atTownPoint = (r: PostalRow) => codesAtPoint.get(pointKey(r))!.size >= TOWN_POINT_CODES;
+const namesAtDistrictPoint = new Map<string, Set<string>>();
+for (const r of postal) pushTo1(namesAtDistrictPoint, `${r.code} ${pointKey(r)}`, placeKey(r.name));
+/** See DISTRICT_ESTIMATE_NAMES (read on the file's own rows, before town points are replaced). */
+const isStrayEstimate = (r: PostalRow) =>
+  r.accuracy >= 1 &&
+  r.accuracy < FEATURE_ACCURACY &&
+  !atTownPoint(r) &&
+  namesAtDistrictPoint.get(`${r.code} ${pointKey(r)}`)!.size >= DISTRICT_ESTIMATE_NAMES &&
+  farFromSurveyed(r);
+function farFromSurveyed(r: PostalRow): boolean {
+  const surveyed = byCode.get(r.code)!.filter((s) => s.accuracy >= FEATURE_ACCURACY);
+  return surveyed.length > 0 && surveyed.every((s) => nearDistanceMeters(s.lat, s.lon, r.lat, r.lon) > STRAY_ESTIMATE_METERS);
+}
+let strayEstimateNames = 0;
 /** Rule-1 points, then rule-2 points of the codes without one (rule 3 reads both). */
 const rule1 = new Map<string, { lat: number; lon: number }>();
 for (const [code, rows] of byCode) {
@@ -173,6 +200,7 @@ for (const r of postal) {
   const key = placeKey(r.name);
   pushTo(postalByKey, key, atTownPoint(r) && !isOwnPoint(r, key) ? { ...r, ...outcodePoint.get(r.code)!, accuracy: 0 } : r);
 }
+const strayEstimateRows = new Set(postal.filter(isStrayEstimate).map((r) => `${r.code}\t${r.name}`));
 function isOwnPoint(r: PostalRow, key: string): boolean {
   return r.accuracy >= FEATURE_ACCURACY || (placesByKey.get(key) ?? []).some((p) => nearDistanceMeters(p.lat, p.lon, r.lat, r.lon) <= MERGE_METERS);
 }
@@ -191,6 +219,12 @@ for (const [key, rows] of postalByKey) {
     if (merged !== null) {
       merged.outcodes += cluster.length;
       for (const county of byFrequency(cluster.map((r) => r.county))) if (!merged.counties.includes(county)) merged.counties.push(county);
+      continue;
+    }
+    // A place GeoNames places only at stray district estimates has no point near it: not a
+    // place of the gazetteer (see STRAY_ESTIMATE_METERS).
+    if (cluster.every((r) => strayEstimateRows.has(`${r.code}\t${r.name}`))) {
+      strayEstimateNames++;
       continue;
     }
     const precise = cluster.some((r) => r.lat === point.lat && r.lon === point.lon && r.accuracy === 4) ? 1 : 0;
@@ -238,7 +272,13 @@ const lines = [
   ...outcodes.map((o) => ['O', o.code, fixed(o.lat), fixed(o.lon), '-', 0, o.rows, o.precise].join('\t')),
 ];
 writeFileSync(outFile, `${lines.join('\n')}\n`);
-console.log(`${outFile}: ${places.length} places in ${areaIds.size} areas (${cityRows.length} GeoNames rows read, ${postal.length} postal rows), ${outcodes.length} outward codes`);
+console.log(`${outFile}: ${places.length} places in ${areaIds.size} areas (${cityRows.length} GeoNames rows read, ${postal.length} postal rows), ${outcodes.length} outward codes; ${strayEstimateNames} postal place names left out, placed only at stray district estimates`);
+
+function pushTo1<T>(map: Map<string, Set<T>>, key: string, value: T): void {
+  const set = map.get(key);
+  if (set === undefined) map.set(key, new Set([value]));
+  else set.add(value);
+}
 
 function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key);

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/engine.js';
+import { collectRun, importOsm } from '../../src/import/index.js';
+import { createDefaultPlaceResolver } from '../../src/places/default-resolver.js';
+import { UnknownPlaceError } from '../../src/places/unknown-place-error.js';
+import type { VenueRecord } from '../../src/schema/venue.js';
+import { geodesic } from '../support/oracle.js';
+import { hasShared, sharedFile } from '../support/real-data.js';
+
+/**
+ * Audit 64c F1: GeoNames' postal file places 15 IM4 names (St John's, Glen Vine, Baldrine, ...)
+ * only at 54.2195,-4.7986, its estimate for the whole district (accuracy 3), which lies in the
+ * Irish Sea; a find at "St John's, Isle of Man" searched the sea. Oracles: the postal file's own
+ * rows, hand facts (the village of St John's is at about 54.200,-4.637), GeographicLib
+ * distances, and a brute-force count over the real Isle of Man import.
+ */
+const POSTAL = 'geonames-gb/gb_postal_outcode_places.tsv';
+const IOM = 'osm-isle-of-man-food-drink/iom_food_and_drink_overpass.geojson';
+const ST_JOHNS = { lat: 54.2, lon: -4.637 };
+/** The postal file's estimates shared by several names that lie off the district's places (IM4 and IM7). */
+const STRAY = [
+  { code: 'IM4', lat: 54.2195, lon: -4.7986 },
+  { code: 'IM7', lat: 54.2294, lon: -4.2683 },
+];
+
+describe.runIf(hasShared(POSTAL))('postal names placed only at a stray district estimate (audit 64c F1)', () => {
+  const rows = readFileSync(sharedFile(POSTAL), 'utf8')
+    .split('\n')
+    .map((l) => l.split('\t'))
+    .filter((f) => f.length >= 12)
+    .map((f) => ({ code: f[1]!, name: f[2]!, lat: Number(f[9]), lon: Number(f[10]), accuracy: Number(f[11]) }));
+  const resolver = createDefaultPlaceResolver([]);
+
+  it('the premise: the IM4 estimate is 10.7 km from St John\'s, and 15 IM4 names share it', () => {
+    expect(geodesic(STRAY[0]!.lat, STRAY[0]!.lon, ST_JOHNS.lat, ST_JOHNS.lon)).toBeGreaterThan(10_600);
+    expect(geodesic(STRAY[0]!.lat, STRAY[0]!.lon, ST_JOHNS.lat, ST_JOHNS.lon)).toBeLessThan(10_800);
+    expect(rows.filter((r) => r.code === 'IM4' && r.lat === STRAY[0]!.lat && r.lon === STRAY[0]!.lon).length).toBe(15);
+  });
+
+  it('no name of those districts resolves to the estimate (or within 1 km of it)', () => {
+    const names = rows.filter((r) => STRAY.some((s) => r.code === s.code && r.lat === s.lat && r.lon === s.lon)).map((r) => r.name);
+    expect(names).toContain("St John's");
+    expect(names).toContain('Glen Vine');
+    for (const name of names) {
+      for (const asked of [name, `${name}, Isle of Man`]) {
+        let place: { lat: number; lon: number } | null = null;
+        try {
+          place = resolver.resolve(asked);
+        } catch (err) {
+          expect(err).toBeInstanceOf(UnknownPlaceError);
+        }
+        if (place !== null) for (const s of STRAY) expect(geodesic(place.lat, place.lon, s.lat, s.lon), asked).toBeGreaterThan(1000);
+      }
+    }
+  });
+
+  it('"St John\'s, Isle of Man" is unknown_place whose message does not claim the island', () => {
+    expect(() => resolver.resolve("St John's, Isle of Man")).toThrow(UnknownPlaceError);
+    expect(() => resolver.resolve("St John's, Isle of Man")).toThrow(/no St John's in Isle of Man; St John's is in (?:(?!Isle of Man).)*$/);
+    expect(resolver.resolve('Glen Vine')).toBeNull();
+  });
+
+  it('an estimate near its district\'s places is kept (IM5\'s, 1.2 km from Patrick): Glenmaye still resolves there', () => {
+    const place = resolver.resolve('Glenmaye');
+    expect(place).not.toBeNull();
+    expect(geodesic(place!.lat, place!.lon, 54.1985, -4.7048)).toBeLessThan(1);
+  });
+});
+
+describe.runIf(hasShared(IOM))('a find on the Isle of Man data (audit 64c F1)', () => {
+  let records: VenueRecord[];
+  let engine: Engine;
+  beforeAll(async () => {
+    ({ records } = await collectRun(importOsm(sharedFile(IOM))));
+    engine = createEngine(records);
+  });
+
+  it('venues lie around the real St John\'s and none around the estimate (brute force)', () => {
+    const within = (lat: number, lon: number) => records.filter((r) => geodesic(lat, lon, r.location.coordinates[0], r.location.coordinates[1]) <= 5000).length;
+    expect(within(ST_JOHNS.lat, ST_JOHNS.lon)).toBeGreaterThan(10);
+    expect(within(STRAY[0]!.lat, STRAY[0]!.lon)).toBe(0);
+  });
+
+  it('"St John\'s, Isle of Man" is refused rather than answered with no venues at sea', () => {
+    expect(() => engine.find({ q: 'a', location: "St John's, Isle of Man" })).toThrow(UnknownPlaceError);
+  });
+});
