@@ -22,6 +22,8 @@ export interface AllTheCitiesRow {
   readonly country: string;
   /** GeoNames feature code (PPLC, PPLX, ...). */
   readonly featureCode: string;
+  /** GeoNames admin1 code: a US state's USPS code ("VA"), elsewhere mostly a number ("08"). */
+  readonly adminCode?: string;
   readonly population: number;
   /** [lon, lat], degrees. */
   readonly loc: { readonly coordinates: readonly [number, number] };

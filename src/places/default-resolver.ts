@@ -4,6 +4,7 @@ import { nearDistanceMeters } from '../geo/distance.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { DEFAULT_GAZETTEER_COUNTRIES, Gazetteer, areaLabel, isInArea, isInQualifier, kindOfFeature, type GazetteerEntry } from './gazetteer.js';
 import { LearntPlaces, type LearntPlacesOptions } from './learnt-places.js';
+import { looseQualifier } from './loose-area.js';
 import { areaQualifiedReadings, parsePostcode, placeKey } from './place-name.js';
 import type { PlaceResolver, ResolvedPlace, VenueDensity } from './place-resolver.js';
 import { UnknownPlaceError } from './unknown-place-error.js';
@@ -157,14 +158,26 @@ export class DefaultPlaceResolver implements PlaceResolver {
    */
   private resolveInArea(name: string, venues: VenueDensity | undefined): ResolvedPlace | null {
     let notThere: { place: string; key: string; area: string; candidates: readonly GazetteerEntry[] } | null = null;
-    for (const { place, area } of areaQualifiedReadings(name)) {
+    const readings = areaQualifiedReadings(name).filter(({ place, area }) => placeKey(place) !== '' && placeKey(area) !== '');
+    for (const { place, area } of readings) {
       const key = placeKey(place);
-      if (key === '' || placeKey(area) === '') continue;
       const candidates = this.candidates(key);
       const own = this.gazetteer.lookup(key).filter((e) => isInQualifier(e, area));
       const inArea = own.length > 0 ? own : [...candidates, ...this.gazetteer.qualified(key)].filter((e) => isInQualifier(e, area));
       if (inArea.length > 0) return fromEntry(pickAmong(inArea, venues));
       if (candidates.length > 0) notThere ??= { place, key, area, candidates };
+    }
+    // No area's own name: the looser readings (loose-area.ts: "Lanarkshire" for South
+    // Lanarkshire, "IOM", "VA"), taken when the places they match are in one area.
+    for (const { place, area } of readings) {
+      const key = placeKey(place);
+      const matched = (entries: readonly GazetteerEntry[]) => entries.flatMap((e) => { const a = looseQualifier(e, area); return a === null ? [] : [{ e, a }]; });
+      const own = matched(this.gazetteer.lookup(key));
+      const inArea = own.length > 0 ? own : matched([...this.candidates(key), ...this.gazetteer.qualified(key)]);
+      if (inArea.length === 0) continue;
+      const areas = [...new Set(inArea.sort((x, y) => compareProminence(x.e, y.e)).map((m) => m.a))];
+      if (areas.length === 1) return fromEntry(pickAmong(inArea.map((m) => m.e), venues));
+      throw UnknownPlaceError.inOtherAreas(name, { place, area, areas, ambiguous: true });
     }
     if (notThere === null) return null;
     const { place, key, area, candidates } = notThere;

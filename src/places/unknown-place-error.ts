@@ -14,6 +14,8 @@ export interface NameInOtherAreas {
   readonly areas: readonly string[];
   /** Each part of a qualifier "A, B" has a place of that name, but no one place is in all of them. */
   readonly inEachPart?: boolean;
+  /** The qualifier names several of the areas listed, by a looser reading ("Lanarkshire": North and South Lanarkshire; "CA": California and Canada). */
+  readonly ambiguous?: boolean;
 }
 
 /**
@@ -58,10 +60,14 @@ function unknownPlaceMessage(name: string, suggestions: readonly string[]): stri
   return `${base}; did you mean ${listed(suggestions.map((s) => describeValue(s)), 'or')}?`;
 }
 
-function otherAreasMessage(name: string, { place, area, areas, inEachPart }: NameInOtherAreas): string {
+function otherAreasMessage(name: string, { place, area, areas, inEachPart, ambiguous }: NameInOtherAreas): string {
   const shown = areas.slice(0, MAX_LISTED_AREAS);
   const more = areas.length - shown.length;
   const where = more > 0 ? `${shown.join(', ')} and ${more} other area${more === 1 ? '' : 's'}` : listed(shown, 'and');
+  if (ambiguous === true) {
+    // every listed area holds such a place: "no X in A" would contradict the list
+    return `location ${describeValue(name)}: ${describeValue(area)} may mean ${listed(shown, 'or')}, ${shown.length === 2 ? 'both' : 'each'} with a ${place}; say which, e.g. ${describeValue(`${place}, ${shown[0]!}`)}`;
+  }
   const missing = inEachPart === true ? `no one ${place} is in all of ${area}` : `no ${place} in ${area}`;
   // an example that would repeat the place's name ("Cardiff, Cardiff") reads as a mistake: left out
   const example = areas.find((a) => placeKey(a) !== placeKey(place));
