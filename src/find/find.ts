@@ -281,7 +281,7 @@ export function findResponse(
     offset: p.offset,
     searchLocation: centre !== null ? { Lat: centre.lat, Lon: centre.lon } : undefined,
     maxDistanceMeters: centre !== null ? p.maxDistanceMeters : undefined,
-    resolvedPlace: place !== null ? { name: place.name, kind: String(place.kind), Lat: place.lat, Lon: place.lon } : undefined,
+    resolvedPlace: place !== null ? { name: place.name, kind: String(place.kind), Lat: place.lat, Lon: place.lon, ...(place.approximate === true && { approximate: true }) } : undefined,
   } as FindResponse;
 }
 

@@ -77,7 +77,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
       const o = this.gazetteer.outcode(postcode.outward);
       // An approximate district point (o.precise false) never overrides the venues' own postcodes.
       const usable = o !== undefined && (o.precise !== false || learnt === undefined);
-      const entries: GazetteerEntry[] = usable ? [{ name: o.code, lat: o.lat, lon: o.lon, country: 'GB', population: 0, featureCode: '' }] : [];
+      const entries: GazetteerEntry[] = usable ? [{ name: o.code, lat: o.lat, lon: o.lon, country: 'GB', population: 0, featureCode: '', precise: o.precise !== false }] : [];
       const place = this.choose(learnt, entries, venues);
       return place === null ? null : { ...place, kind: 'postcode' };
     }
@@ -330,8 +330,10 @@ function isPrecise(e: GazetteerEntry): boolean {
   return e.precise !== false;
 }
 
+/** An entry as an answer; an imprecise point (see GazetteerEntry.precise) is marked approximate. */
 function fromEntry(e: GazetteerEntry): ResolvedPlace {
-  return { name: e.name, lat: e.lat, lon: e.lon, kind: kindOfFeature(e.featureCode, e.population) };
+  const place = { name: e.name, lat: e.lat, lon: e.lon, kind: kindOfFeature(e.featureCode, e.population) };
+  return isPrecise(e) ? place : { ...place, approximate: true };
 }
 
 export function createDefaultPlaceResolver(learnt: readonly VenueRecord[] | LearntPlaces, options: DefaultPlaceResolverOptions = {}): DefaultPlaceResolver {

@@ -18,6 +18,12 @@ export interface ResolvedPlace {
   readonly lon: number;
   /** One of {@link PLACE_KINDS} (a resolver answering another is refused: checkResolvedPlace). */
   readonly kind: PlaceKind | string;
+  /**
+   * True when the point is an estimate rather than the place's own: GeoNames' estimate for a
+   * postcode district shared by its names, or an outward code's point derived from the
+   * districts around it. Find's `resolvedPlace.approximate` says so (only `true` is passed on).
+   */
+  readonly approximate?: boolean;
 }
 
 /**

@@ -44,7 +44,15 @@ export type FindEstablishment = Answer<Static<typeof FindEstablishmentSchema>>;
 
 /** Where a `location` name was resolved to (present only when `location` was given). */
 export const ResolvedPlaceSchema = Type.Object(
-  { name: Type.String(), kind: Type.String(), Lat: Type.Number(), Lon: Type.Number() },
+  {
+    name: Type.String(),
+    kind: Type.String(),
+    Lat: Type.Number(),
+    Lon: Type.Number(),
+    approximate: Type.Optional(
+      Type.Boolean({ description: 'true when the point is an estimate for a postcode district rather than the place\'s own point (docs/find.md, "Place names"); absent otherwise.' }),
+    ),
+  },
   { additionalProperties: false },
 );
 

@@ -6,6 +6,7 @@ import { createDefaultPlaceResolver } from '../../src/places/default-resolver.js
 import { UnknownPlaceError } from '../../src/places/unknown-place-error.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import { geodesic } from '../support/oracle.js';
+import { createHarness } from '../http/support/harness.js';
 import { hasShared, sharedFile } from '../support/real-data.js';
 
 /**
@@ -84,5 +85,35 @@ describe.runIf(hasShared(IOM))('a find on the Isle of Man data (audit 64c F1)', 
 
   it('"St John\'s, Isle of Man" is refused rather than answered with no venues at sea', () => {
     expect(() => engine.find({ q: 'a', location: "St John's, Isle of Man" })).toThrow(UnknownPlaceError);
+  });
+});
+
+describe.runIf(hasShared(POSTAL))('resolvedPlace says when its point is a district estimate (audit 64c F1)', () => {
+  const rows = readFileSync(sharedFile(POSTAL), 'utf8')
+    .split('\n')
+    .map((l) => l.split('\t'))
+    .filter((f) => f.length >= 12);
+  const row = (code: string, name: string) => rows.find((f) => f[1] === code && f[2] === name)!;
+
+  it('over HTTP: "Glenmaye" (only at IM5\'s shared accuracy-3 estimate) is approximate, "Peel" (accuracy 4) is not', async () => {
+    const glenmaye = row('IM5', 'Glenmaye');
+    expect(glenmaye[11]).toBe('3');
+    expect(rows.filter((f) => f[1] === 'IM5' && f[9] === glenmaye[9] && f[10] === glenmaye[10]).length).toBeGreaterThan(1);
+    expect(row('IM5', 'Peel')[11]).toBe('4');
+    const h = await createHarness();
+    try {
+      const acct = await h.open();
+      const get = async (location: string) => {
+        const res = await h.app.inject({ method: 'GET', url: `/v1/find?q=a&location=${encodeURIComponent(location)}`, headers: { 'api-key': acct.secretKey } });
+        expect(res.statusCode, location).toBe(200);
+        return (res.json() as { resolvedPlace: { Lat: number; Lon: number; approximate?: boolean } }).resolvedPlace;
+      };
+      const g = await get('Glenmaye');
+      expect(g.approximate).toBe(true);
+      expect(geodesic(g.Lat, g.Lon, Number(glenmaye[9]), Number(glenmaye[10]))).toBeLessThan(1);
+      expect('approximate' in (await get('Peel'))).toBe(false);
+    } finally {
+      await h.close();
+    }
   });
 });
