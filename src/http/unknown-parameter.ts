@@ -13,6 +13,8 @@ interface AjvNameError {
   params?: Record<string, unknown>;
   data?: unknown;
   parentSchema?: { properties?: Record<string, unknown> };
+  /** Where the value was sent (`POST /v1/search body`: createValidatorCompiler). */
+  place?: string;
 }
 
 /** The dotted name of an instance path and a key (`/locations/0` + `lng`: `locations.0.lng`); an empty key is `""`. */
@@ -28,7 +30,7 @@ export function unknownParameterError(error: AjvNameError): { param: string; mes
   if (error.keyword === 'additionalProperties' && typeof error.params?.['additionalProperty'] === 'string') key = error.params['additionalProperty'];
   else if (error.keyword === 'required' && typeof error.params?.['missingProperty'] === 'string') key = keyStandingFor(error.params['missingProperty'], error.data, known);
   if (key === undefined) return undefined;
-  const suggestion = didYouMeanName(key, known);
+  const suggestion = didYouMeanName(key, known, error.place);
   if (suggestion === '') return undefined;
   const param = dotted(error.instancePath ?? '', key);
   return { param, message: `${param} is not a known parameter${suggestion}` };

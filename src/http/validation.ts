@@ -40,7 +40,29 @@ export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   textAjv ??= addFormats(new Ajv({ ...COMMON, coerceTypes: true }));
   const body = bodyAjv;
   const text = textAjv;
-  return ({ schema, httpPart }) => (httpPart === 'body' ? body : text).compile(schema as object);
+  return ({ schema, httpPart, method, url }) => {
+    const validate = (httpPart === 'body' ? body : text).compile(schema as object);
+    // each error names where it was sent (`POST /v1/search body`), for the "did you mean" of a
+    // name that belongs in another part of the call (src/schema/unknown-name.ts)
+    const place = `${method} ${url.replace(/\/+$/, '')} ${httpPart}`;
+    // the data context (parentData) passed on, so ajv may still replace a root value it coerces;
+    // schemaEnv copied, so fastify passes it
+    const tagged = Object.assign(
+      (data: unknown, context?: Parameters<typeof validate>[1]): boolean => {
+        const valid = validate(data, context) as boolean;
+        tagged.errors = validate.errors ?? null;
+        for (const error of validate.errors ?? []) (error as PlacedError).place = place;
+        return valid;
+      },
+      { errors: validate.errors ?? null, schemaEnv: validate.schemaEnv },
+    );
+    return tagged;
+  };
+}
+
+/** An ajv error with the place its value was sent (createValidatorCompiler). */
+export interface PlacedError {
+  place?: string;
 }
 
 const DECIMAL = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;

@@ -15,6 +15,42 @@ const OTHER_NAMES: ReadonlyMap<string, readonly string[]> = new Map([
   ['query', ['q']],
   ['search', ['q']],
   ['radius', ['maxDistanceMeters', 'maxDistance']],
+  // find's radius and the search mode's: one API, two spellings (audit 64a F5)
+  ['maxdistance', ['maxDistanceMeters']],
+  ['maxdistancemeters', ['maxDistance']],
+]);
+
+/**
+ * Where a name was sent, for the names that belong in another part of the same call (audit
+ * 64a F5): an HTTP route's part as `METHOD /path part` (part: fastify's httpPart, `body` or
+ * `querystring`), or a library call's argument.
+ */
+export type NamePlace = string;
+
+/** `from` and `to` in a query of /v1/business/balances: they are the POST body's. */
+const BALANCES_RANGE = new Map([
+  ['from', 'a field of the JSON body of POST /v1/business/balances, not a query parameter: send {"from": ..., "to": ...} as the body'],
+  ['to', 'a field of the JSON body of POST /v1/business/balances, not a query parameter: send {"from": ..., "to": ...} as the body'],
+]);
+
+/** Per place: the names known elsewhere in the same call, and where they belong (completes "NAME is ..."). A Map: no inherited keys. */
+const MISPLACED_NAMES: ReadonlyMap<NamePlace, ReadonlyMap<string, string>> = new Map([
+  [
+    'POST /v1/search body',
+    new Map([
+      ['limit', 'a query parameter of POST /v1/search, not a body field: send it in the URL (/v1/search?limit=10)'],
+      ['offset', 'a query parameter of POST /v1/search, not a body field: send it in the URL (/v1/search?offset=20)'],
+    ]),
+  ],
+  ['GET /v1/business/balances querystring', BALANCES_RANGE],
+  ['POST /v1/business/balances querystring', BALANCES_RANGE],
+  [
+    'engine.search request',
+    new Map([
+      ['limit', 'an option of engine.search, not a field of its request: engine.search(request, { limit })'],
+      ['offset', 'an option of engine.search, not a field of its request: engine.search(request, { offset })'],
+    ]),
+  ],
 ]);
 
 /** Letters a name needs before a known name close in spelling is offered for it. */
@@ -31,10 +67,16 @@ export function knownNameFor(name: string, known: readonly string[]): string | u
   return OTHER_NAMES.get(name.toLowerCase())?.find((n) => known.includes(n));
 }
 
-/** `; did you mean "catersFilters"?` after a message about the unknown `name`, or '' when no known name is close. */
-export function didYouMeanName(name: string, known: readonly string[]): string {
+/**
+ * `; did you mean "catersFilters"?` after a message about the unknown `name`, or, when no
+ * known name is close and `place` (where it was sent) has one elsewhere in the call,
+ * `; limit is a query parameter of ...`; else ''.
+ */
+export function didYouMeanName(name: string, known: readonly string[], place?: NamePlace): string {
   const suggestion = knownNameFor(name, known);
-  return suggestion === undefined ? '' : `; did you mean ${JSON.stringify(suggestion)}?`;
+  if (suggestion !== undefined) return `; did you mean ${JSON.stringify(suggestion)}?`;
+  const elsewhere = place === undefined ? undefined : MISPLACED_NAMES.get(place)?.get(name);
+  return elsewhere === undefined ? '' : `; ${name} is ${elsewhere}`;
 }
 
 /**

@@ -8,7 +8,7 @@ import { MAX_WEIGHT, MIN_POSITIVE_WEIGHT, maximumNote } from '../schema/search-l
 import { isSupportedInstant } from '../hours/local-clock.js';
 import { firstNonPlainObject, isPlainObject } from '../plain-data.js';
 import { leadingIndexKeys } from './travel-object.js';
-import { didYouMeanName, knownNameFor } from '../schema/unknown-name.js';
+import { didYouMeanName, knownNameFor, type NamePlace } from '../schema/unknown-name.js';
 import {
   DEFAULT_LIMIT,
   MAX_PATH_DISTANCE_METERS,
@@ -104,7 +104,7 @@ export function isPublishedLimit(keyword: string | undefined, param: string): bo
 }
 
 /** Throws for the first error JSON Schema also makes (see firstSchemaError); returns when there is none. */
-function failUnlessValid(check: TypeCheck<TSchema>, value: unknown, root: string): void {
+function failUnlessValid(check: TypeCheck<TSchema>, value: unknown, root: string, place?: NamePlace): void {
   const first = firstSchemaError(check, value);
   if (first === undefined) return;
   // a required field missing because it was given under another name (`lng`): that name is the error
@@ -120,7 +120,7 @@ function failUnlessValid(check: TypeCheck<TSchema>, value: unknown, root: string
     const name = error.path.slice(error.path.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~');
     throw new VenueSearchError(
       'invalid_request',
-      `${param} is not a known field${didYouMeanName(name, known)}${known.length ? ` (expected ${known.join(', ')})` : ''}`,
+      `${param} is not a known field${didYouMeanName(name, known, param === name ? place : undefined)}${known.length ? ` (expected ${known.join(', ')})` : ''}`,
       { param, value: error.value },
     );
   }
@@ -245,7 +245,7 @@ export interface ValidBody {
 }
 
 export function validateSearchBody(value: unknown): ValidBody {
-  if (!bodyCheck.Check(value)) failUnlessValid(bodyCheck, value, '');
+  if (!bodyCheck.Check(value)) failUnlessValid(bodyCheck, value, '', 'engine.search request');
   // the schema took it: an object it read as one with no keys (a Map, a Date) is still refused
   const body = value as SearchBody;
   checkPlainObjects(body);

@@ -26,7 +26,7 @@ function refusal(run: () => unknown, param: string, message: string): void {
 describe('engine calls refuse a bad options object, naming the option', () => {
   it('search: null, a misspelt key, a `now` outside the clocks', () => {
     refusal(() => engine.search(body, loose(null)), 'options', 'options must be a plain object (or left out); got null');
-    refusal(() => engine.search(body, loose({ limt: 5 })), 'options.limt', 'options.limt is not an option of this call (its options: now, limit, offset); got 5');
+    refusal(() => engine.search(body, loose({ limt: 5 })), 'options.limt', 'options.limt is not an option of this call; did you mean "limit"? (its options: now, limit, offset); got 5');
     refusal(() => engine.search(body, { now: 1e20 }), 'options.now', 'options.now must be ms since the epoch in the years 100 to 9999; got 100000000000000000000');
     // the body's own atTime is named as such, apart
     expect(() => engine.search({ ...body, atTime: 'soon' }, {})).toThrow(expect.objectContaining({ param: 'atTime' }));
