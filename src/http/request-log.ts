@@ -6,7 +6,9 @@
  * The operator token has no recognisable shape, so it is kept out by two rules (audit 63b
  * F2): the query of an /admin URL is never logged (those routes take none: an operator's
  * `?token=...` is the likely mistake), and the token itself, as it is or percent-encoded, is
- * masked wherever else a URL holds it.
+ * masked wherever else a URL holds it: every run of the URL that percent-decodes to it, however
+ * it was encoded (all or some characters escaped, upper- or lower-case hex, `+` for a space:
+ * audit 64a F11, Python's `quote()` leaves `/` as it is).
  */
 import type { FastifyServerOptions } from 'fastify';
 import { maskKeys } from '../accounts/keys.js';
@@ -20,8 +22,10 @@ const REDACTED = '[redacted]';
 
 export function requestLogOptions(logger: LoggerOption | undefined, operatorToken?: string): LoggerOption {
   if (logger === false || logger === undefined) return false;
-  const secrets = operatorToken === undefined ? [] : [...new Set([operatorToken, encodeURIComponent(operatorToken)])];
-  const loggedUrl = (url: string): string => maskKeys(secrets.reduce((masked, secret) => masked.split(secret).join(REDACTED), withoutAdminQuery(url)));
+  const loggedUrl = (url: string): string => {
+    const held = withoutAdminQuery(url);
+    return maskKeys(operatorToken === undefined ? held : maskDecodedRuns(held, operatorToken, REDACTED));
+  };
   return {
     ...(logger === true ? {} : logger),
     serializers: {
@@ -41,4 +45,61 @@ function withoutAdminQuery(url: string): string {
   if (q < 0) return url;
   const path = targetPath(url).toLowerCase().replace(/\/{2,}/g, '/');
   return path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`) ? `${url.slice(0, q)}?${REDACTED}` : url;
+}
+
+/** `%` and two hex digits, either case. */
+const ESCAPE = /^%[0-9A-Fa-f]{2}$/;
+
+/**
+ * `url` with every run that percent-decodes to `secret` replaced by `replacement`. The URL is
+ * read as a string of bytes, each from an escape (`%2f`, `%2F`) or a character's own UTF-8;
+ * a `+` stands for itself or a space (a query's form encoding). Runs are matched on whole
+ * escapes and characters, left to right, without overlap.
+ */
+export function maskDecodedRuns(url: string, secret: string, replacement: string): string {
+  const needle = Buffer.from(secret, 'utf8');
+  if (needle.length === 0) return url;
+  // nothing escaped: the plain text is its own decoding
+  if (!url.includes('%') && !url.includes('+')) return url.split(secret).join(replacement);
+  // per byte of the decoded URL: its value, and the span [start, end) of the URL that wrote it
+  const bytes: number[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let i = 0; i < url.length; ) {
+    if (url[i] === '%' && ESCAPE.test(url.slice(i, i + 3))) {
+      bytes.push(parseInt(url.slice(i + 1, i + 3), 16));
+      starts.push(i);
+      ends.push(i + 3);
+      i += 3;
+      continue;
+    }
+    const char = String.fromCodePoint(url.codePointAt(i)!);
+    for (const byte of Buffer.from(char, 'utf8')) {
+      bytes.push(byte);
+      starts.push(i);
+      ends.push(i + char.length);
+    }
+    i += char.length;
+  }
+  const PLUS = 0x2b;
+  const SPACE = 0x20;
+  const matchesAt = (at: number): boolean => {
+    for (let k = 0; k < needle.length; k++) {
+      const b = bytes[at + k]!;
+      const raw = url[starts[at + k]!] === '+';
+      if (b !== needle[k] && !(raw && needle[k] === SPACE && b === PLUS)) return false;
+    }
+    return true;
+  };
+  let out = '';
+  let copied = 0;
+  for (let at = 0; at + needle.length <= bytes.length; ) {
+    // a match starts on the first byte a character or escape writes
+    if ((at === 0 || starts[at - 1] !== starts[at]) && matchesAt(at)) {
+      out += url.slice(copied, starts[at]) + replacement;
+      copied = ends[at + needle.length - 1]!;
+      at += needle.length;
+    } else at++;
+  }
+  return out + url.slice(copied);
 }

@@ -8,7 +8,8 @@ import { rotateAccountKeys } from '../../src/accounts/accounts.js';
 import { hashApiKey, maskKeys } from '../../src/accounts/keys.js';
 import { publicKeyMayCall } from '../../src/accounts/public-key-scope.js';
 import type { LiveVenues } from '../../src/changelog/live-venues.js';
-import { createHarness } from './support/harness.js';
+import { createHarness, listenOnLoopback } from './support/harness.js';
+import { rawExchange } from './support/raw-http.js';
 
 describe('public key permissions (interface section 5)', () => {
   it.each([
@@ -126,6 +127,44 @@ describe('the operator token never reaches the request log (audit 63b F2)', () =
     expect(log).toContain('"url":"/Admin//venues/x?[redacted]"');
     expect(log).toContain('"url":"/v1/find?q=[redacted]"');
     for (const secret of [token, encodeURIComponent(token), token.slice(7)]) expect(log).not.toContain(secret);
+    await h.close();
+  });
+
+  it('the token is masked in any percent-encoding a client writes (audit 64a F11): Python quote(), lower-case hex, some characters escaped, all escaped', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    // a token as docs/updates.md makes one (`head -c 32 /dev/urandom | base64`): it holds / + =
+    const token = 'P3Zri1HLwCbIcD2go16Wx/uZSJZ+H6jMnptDOcxIJ8g=';
+    const hex = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+    // each encoding written out by hand, not by the code under test
+    const encodings = {
+      // urllib.parse.quote(token) (safe='/'): + and = escaped, / as it is
+      pythonQuote: 'P3Zri1HLwCbIcD2go16Wx/uZSJZ%2BH6jMnptDOcxIJ8g%3D',
+      lowerHex: 'P3Zri1HLwCbIcD2go16Wx%2fuZSJZ%2bH6jMnptDOcxIJ8g%3d',
+      onlySlash: 'P3Zri1HLwCbIcD2go16Wx%2FuZSJZ+H6jMnptDOcxIJ8g=',
+      everyCharacter: [...token].map(hex).join(''),
+      mixedCase: 'P3Zri1HLwCbIcD2go16Wx%2FuZSJZ%2bH6jMnptDOcxIJ8g%3D',
+    };
+    const h = await createHarness({ extra: { logger: { level: 'trace', stream }, admin: { live: {} as LiveVenues, token } } });
+    const port = await listenOnLoopback(h);
+    for (const [name, encoded] of Object.entries(encodings)) {
+      // a typo'd admin path (404: its query is kept) and another route's parameter
+      for (const target of [`/admn/venues?token=${encoded}`, `/v1/find?q=${encoded}&x=1`]) {
+        const res = await rawExchange(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+        expect([name, res.status]).toEqual([name, target.startsWith('/admn') ? 404 : 401]);
+      }
+    }
+    const log = lines.join('');
+    expect(log).toContain('"url":"/admn/venues?token=[redacted]"');
+    expect(log).toContain('"url":"/v1/find?q=[redacted]&x=1"');
+    for (const [name, encoded] of Object.entries(encodings)) expect([name, log.includes(encoded)]).toEqual([name, false]);
+    // no 12-character run of the token, raw, survives anywhere in the log
+    for (let i = 0; i + 12 <= token.length; i += 4) expect(log).not.toContain(token.slice(i, i + 12));
     await h.close();
   });
 });
