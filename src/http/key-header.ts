@@ -16,7 +16,11 @@ export type PresentedKey = { kind: 'none' } | { kind: 'conflict' } | { kind: 'ke
 export function presentedKey(headers: Readonly<Record<string, string | string[] | undefined>>): PresentedKey {
   // the usual request: one API-Key header, no API_KEY
   const only = headers['api-key'];
-  if (typeof only === 'string' && headers['api_key'] === undefined && !only.includes(',')) return { kind: 'key', key: only.trim() };
+  if (typeof only === 'string' && headers['api_key'] === undefined && !only.includes(',')) {
+    // an empty value (`API-Key: `, as a client sends an unset variable) is no key, as `,` is (audit 64a F9)
+    const key = only.trim();
+    return key === '' ? { kind: 'none' } : { kind: 'key', key };
+  }
   const values: string[] = [];
   for (const name of ['api-key', 'api_key']) {
     const value = headers[name];
