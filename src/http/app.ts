@@ -22,7 +22,7 @@ import type { EngineLike } from '../service/engine-like.js';
 import { maskKeys } from '../accounts/keys.js';
 import { OPENAPI_HEAD } from '../service/openapi-document.js';
 import { requestLogOptions } from './request-log.js';
-import { targetPath } from './request-target.js';
+import { targetPath, targetProblem } from './request-target.js';
 import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.js';
 import { clientErrorResponse, connectResponse, continueResponse, expectationResponse, queueResponse } from './client-errors.js';
 import { isAccountsUnavailable } from '../accounts/accounts-unavailable.js';
@@ -111,7 +111,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       const error =
         err.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? new HttpError('invalid_request', `id must be at most ${MAX_PATH_PARAM_LENGTH} characters`, 'id')
-          : new HttpError('invalid_url', 'the request path is not valid percent-encoded UTF-8');
+          : new HttpError('invalid_url', targetProblem(request.url) ?? 'the request path is not valid percent-encoded UTF-8');
       const response = toErrorResponse(error);
       void (reply as FastifyReply).code(response.status).headers(response.headers).header('request-id', request.id).send(response.body);
     },
@@ -162,6 +162,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       const billed = !targetPath(request.url).startsWith(`${ADMIN_PREFIX}/`);
       throw new HttpError('service_unavailable', `the service is shutting down; retry the request${billed ? ' (it was not charged)' : ''}`);
     }
+    const problem = targetProblem(request.url);
+    if (problem !== undefined) throw new HttpError('invalid_url', problem);
     const malformed = malformedQueryParam(request.url);
     if (malformed !== undefined) throw new HttpError('invalid_url', `query parameter ${JSON.stringify(malformed)} is not valid percent-encoded UTF-8`, malformed);
   });
@@ -178,8 +180,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // a transfer coding other than chunked (`gzip, chunked`): Node de-chunks the body and
     // ignores the rest, so the bytes would be read as if they were not coded (audit 63b F1;
     // RFC 9112 6.1 suggests 501: a 415 like Content-Encoding's, one code for "not this body")
+    // (empty list elements, `,chunked`, are no coding: RFC 9110 5.6.1 has recipients ignore them)
     const transfer = request.headers['transfer-encoding'];
-    if (transfer !== undefined && transfer.split(',').some((coding) => coding.trim().toLowerCase() !== 'chunked')) {
+    if (transfer !== undefined && transfer.split(',').some((coding) => coding.trim() !== '' && coding.trim().toLowerCase() !== 'chunked')) {
       throw new HttpError('unsupported_media_type', `Transfer-Encoding ${JSON.stringify(transfer.slice(0, 100))} is not supported; send the body with chunked or a Content-Length`);
     }
     const encoding = request.headers['content-encoding'];

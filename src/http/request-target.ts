@@ -24,3 +24,23 @@ export function originForm(url: string): string {
 export function targetPath(url: string): string {
   return originForm(url).split('?', 1)[0]!;
 }
+
+/** A scheme before `//` at the start of a target (`ftp://`, `HTTP://`). */
+const SCHEME_PREFIX = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
+
+/**
+ * What is wrong with a request target that no route can answer for what it says, or
+ * undefined (audit 64a F10): a fragment (`#...`: RFC 9112 3.2 has none in a request-target,
+ * a client drops it; the router would read `#frag` as part of the path or of a query value),
+ * or an absolute-form target whose scheme is not http or https (`ftp://x/v1/find`).
+ */
+export function targetProblem(url: string): string | undefined {
+  if (url.includes('#')) {
+    return 'the request target holds a fragment ("#..."), which is never sent to a server (RFC 9112 3.2): send the URL without it, and a "#" inside a parameter value as %23';
+  }
+  const scheme = SCHEME_PREFIX.exec(url)?.[1];
+  if (scheme !== undefined && !/^https?$/i.test(scheme)) {
+    return `the request target must be a path ("/v1/...") or an http:// or https:// URL; got the scheme ${JSON.stringify(`${scheme}:`)}`;
+  }
+  return undefined;
+}
