@@ -5,7 +5,9 @@
  *   invalid one;
  * - F10: a request target with a fragment or a scheme other than http(s) is told so, not
  *   "not valid percent-encoded UTF-8"; `Transfer-Encoding: ,chunked` (an empty list element,
- *   RFC 9110 5.6.1) is chunked.
+ *   RFC 9110 5.6.1) is chunked;
+ * - F8: POST /admin/compact takes no body: none, or an empty one, whatever the Content-Type,
+ *   compacts; a body is refused with the route's own "takes no body".
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveVenues } from '../../src/changelog/live-venues.js';
@@ -77,5 +79,39 @@ describe('odd request targets say what is wrong (audit 64a F10)', () => {
       );
       expect([coding, res.status]).toEqual([coding, 200]);
     }
+  });
+});
+
+describe('POST /admin/compact takes no body (audit 64a F8)', () => {
+  const compact = (headers: string, body = '') =>
+    rawExchange(port, `POST /admin/compact HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\n${headers}Connection: close\r\n\r\n${body}`);
+
+  it('no body, or an empty one, compacts whatever the Content-Type', async () => {
+    const before = compactions;
+    for (const headers of [
+      'Content-Type: application/json\r\n',
+      'Content-Type: application/json\r\nContent-Length: 0\r\n',
+      'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 0\r\n',
+      'Content-Type: text/plain\r\n',
+      '',
+    ]) {
+      const res = await compact(headers);
+      expect([headers, res.status]).toEqual([headers, 200]);
+    }
+    expect(compactions - before).toBe(5);
+  });
+
+  it('a body is refused with the route\'s own message, whatever its type, and nothing is compacted', async () => {
+    const before = compactions;
+    for (const [headers, body] of [
+      ['Content-Type: application/json\r\nContent-Length: 2\r\n', '{}'],
+      ['Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\n', 'a=1'],
+      ['Content-Type: text/plain\r\nContent-Length: 5\r\n', 'hello'],
+    ]) {
+      const res = await compact(headers!, body);
+      expectEnvelope(res, 400, 'invalid_request');
+      expect(message(res.body)).toBe('POST /admin/compact takes no body: send it without one');
+    }
+    expect(compactions).toBe(before);
   });
 });
