@@ -3,7 +3,7 @@ import { isOpenAt } from '../details/open-now.js';
 import { LocalFrame, localFrameHolds } from '../geo/distance.js';
 import { createDefaultPlaceResolver } from '../places/default-resolver.js';
 import { gazetteerCountriesFor } from '../places/gazetteer-countries.js';
-import { checkResolvedPlace, type PlaceResolver, type ResolvedPlace, type VenueDensity } from '../places/place-resolver.js';
+import { checkResolvedPlace, checkSuggestions, type PlaceResolver, type ResolvedPlace, type VenueDensity } from '../places/place-resolver.js';
 import { UnknownPlaceError } from '../places/unknown-place-error.js';
 import type { FindEstablishment, FindResponse } from '../schema/find.js';
 import { HitBuffer } from '../spatial/hit-buffer.js';
@@ -110,7 +110,10 @@ export class FindService {
    */
   resolvePlace(name: string, venues: VenueDensity = this.density, resolver: PlaceResolver | null = this.resolver()): ResolvedPlace {
     const place = resolver?.resolve(name, venues) ?? null;
-    if (place === null) throw new UnknownPlaceError(name, resolver?.suggest?.(name, MAX_PLACE_SUGGESTIONS, venues) ?? []);
+    if (place === null) {
+      const suggested = resolver?.suggest?.(name, MAX_PLACE_SUGGESTIONS, venues);
+      throw new UnknownPlaceError(name, suggested === undefined ? [] : checkSuggestions(suggested, name, MAX_PLACE_SUGGESTIONS));
+    }
     return checkResolvedPlace(place, name);
   }
 

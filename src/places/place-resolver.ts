@@ -27,19 +27,21 @@ export interface ResolvedPlace {
 }
 
 /**
- * `place`, a resolver's answer for `name`, when it is a place find can use: a string name,
- * finite `lat` in -90..90 and `lon` in -180..180, a known kind. Else a VenueSearchError
+ * `place`, a resolver's answer for `name`, when it is a place find can use: a non-empty string
+ * name, finite `lat` in -90..90 and `lon` in -180..180, a known kind. Else a VenueSearchError
  * (`invalid_data`: the resolver, the engine's configuration, is at fault, not the request)
  * naming the resolver (`options.places`), the name and the value, rather than a find that
- * answers nothing (a NaN centre) or a kind outside the response's documented ones.
+ * answers nothing (a NaN centre) or a kind outside the response's documented ones. A Promise
+ * is told that find needs the answer synchronously.
  */
 export function checkResolvedPlace(place: unknown, name: string): ResolvedPlace {
   const p = place as Partial<Record<keyof ResolvedPlace, unknown>> | null;
-  const problem =
-    typeof p !== 'object' || p === null
+  const problem = isThenable(place)
+    ? 'to be given synchronously (resolve() returned a Promise; find does not wait)'
+    : typeof p !== 'object' || p === null
       ? 'an object { name, lat, lon, kind } or null'
-      : typeof p.name !== 'string'
-        ? 'a string name'
+      : typeof p.name !== 'string' || p.name.trim() === ''
+        ? 'a non-empty string name'
         : !(typeof p.lat === 'number' && p.lat >= -90 && p.lat <= 90)
           ? 'lat a finite number from -90 to 90'
           : !(typeof p.lon === 'number' && p.lon >= -180 && p.lon <= 180)
@@ -48,10 +50,57 @@ export function checkResolvedPlace(place: unknown, name: string): ResolvedPlace 
               ? `kind one of ${PLACE_KINDS.join(', ')}`
               : null;
   if (problem === null) return place as ResolvedPlace;
-  throw new VenueSearchError('invalid_data', `the place resolver (options.places) answered ${describeValue(place)} for ${JSON.stringify(name)}: its answer needs ${problem}`, {
+  throw new VenueSearchError('invalid_data', `the place resolver (options.places) answered ${describeAnswer(place)} for ${JSON.stringify(name)}: its answer needs ${problem}`, {
     param: 'options.places',
     value: place,
   });
+}
+
+/**
+ * `names`, a resolver's `suggest()` answer for the unknown `name`, when it is what the
+ * `unknown_place` error and the HTTP envelope's `suggestions` (string[]) can carry: an array
+ * of at most `limit` non-empty strings. Else a VenueSearchError (`invalid_data`, param
+ * `options.places`) as for a bad resolve() answer (audit 64a F13: numbers, null and objects
+ * reached the envelope).
+ */
+export function checkSuggestions(names: unknown, name: string, limit: number): string[] {
+  const problem = isThenable(names)
+    ? 'to be given synchronously (suggest() returned a Promise; find does not wait)'
+    : !Array.isArray(names)
+      ? 'an array of names'
+      : names.length > limit
+        ? `at most ${limit} names (it was asked for ${limit})`
+        : !names.every((n) => typeof n === 'string' && n.trim() !== '')
+          ? 'every name a non-empty string'
+          : null;
+  if (problem === null) return names as string[];
+  throw new VenueSearchError('invalid_data', `the place resolver (options.places) suggested ${describeAnswer(names)} for ${JSON.stringify(name)}: its suggestions need ${problem}`, {
+    param: 'options.places',
+    value: names,
+  });
+}
+
+function isThenable(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/** What NaN and Infinity become in describeAnswer's JSON text (a JSON string), and are then written back as. */
+const NON_FINITE_MARK = '\u0000non-finite:';
+const NON_FINITE_IN_JSON = /"\\u0000non-finite:(NaN|-?Infinity)"/g;
+
+/** describeValue, except that NaN and Infinity in a plain object or array show as such, not as JSON's null. */
+function describeAnswer(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return describeValue(value);
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return describeValue(value);
+  let json: string;
+  try {
+    json = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? `${NON_FINITE_MARK}${String(v)}` : v));
+  } catch {
+    return describeValue(value);
+  }
+  const shown = [...json.replace(NON_FINITE_IN_JSON, '$1')];
+  return shown.length > 80 ? `${shown.slice(0, 77).join('')}...` : shown.join('');
 }
 
 /**
