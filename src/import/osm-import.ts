@@ -11,7 +11,7 @@ import type { OpeningHoursConversion } from './osm-opening-hours.js';
 import { featureCollectionRows, pointsLineRow, type OsmRow } from './osm-sources.js';
 import { osmElementToVenue } from './osm-to-venue.js';
 import { venueSchemaError } from './venue-check.js';
-import { fhrsGivenToOsm, notJsonForOsm } from './wrong-importer.js';
+import { fhrsGivenToOsm, looksLikeVenues, notJsonForOsm, VENUES_HINT } from './wrong-importer.js';
 
 /**
  * OSM import: rows (see osm-sources.ts) to venue records, with a report.
@@ -112,18 +112,13 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
     if (!(row.kind === 'skip' && row.reason === 'missing_osm_id')) withOsmId++;
     yield row;
   }
-  if (withOsmId === 0) throw notAnOsmFile(path, nonBlank === 0 ? 'holds no lines' : `has no line with an osm_id among its ${nonBlank}${looksLikeVenues(firstValue) ? ': it holds venue records (already imported?); give them to readVenues or serve --data as they are' : ''}`, 'points NDJSON');
+  if (withOsmId === 0) throw notAnOsmFile(path, nonBlank === 0 ? 'holds no lines' : `has no line with an osm_id among its ${nonBlank}${looksLikeVenues(firstValue) ? `: ${VENUES_HINT}` : ''}`, 'points NDJSON');
 }
 
 /** Refuses a missing file, a compressed or binary one, or an FHRS CSV, in one line naming it (before any row is read). */
 function refuseBinary(path: string): void {
   const problem = textFileProblem(path) ?? fhrsGivenToOsm(path);
   if (problem !== undefined) throw new VenueSearchError('invalid_data', `OSM file ${path} ${problem}`, { file: path });
-}
-
-/** True for a value shaped like a venue record (`id` and `location`): a file already imported. */
-function looksLikeVenues(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && 'id' in value && 'location' in value;
 }
 
 /** The error for a file that is not of the kind its importer reads (not an import with every row skipped). */

@@ -9,6 +9,13 @@ import { fileHead } from '../data/file-problem.js';
 
 const FHRS_HINT = 'this looks like an FHRS CSV: use `venue-search import fhrs`';
 const OSM_HINT = 'this looks like JSON or GeoJSON (an OpenStreetMap export?): use `venue-search import osm`';
+/** Said of a file of venue records by every importer (`import osm` and `import fhrs`): no importer takes them. */
+export const VENUES_HINT = 'it holds venue records (already imported?); give them to readVenues or serve --data as they are';
+
+/** True for a value shaped like a venue record (`id` and `location`): a file already imported. */
+export function looksLikeVenues(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'id' in value && 'location' in value;
+}
 
 /** The file's first line (at most 4 KiB, without a byte order mark), or '' when it cannot be read (the readers say why). */
 function firstLine(path: string): string {
@@ -44,8 +51,22 @@ export function notJsonForOsm(path: string): string | undefined {
   return `is not JSON (it starts ${JSON.stringify(line.slice(0, 24))}): \`import osm\` reads Overpass or Veggiekarte GeoJSON or {osm_id, lat, lon, tags} lines; an FHRS CSV is imported with \`venue-search import fhrs\`, Overture GeoParquet with \`venue-search import overture\``;
 }
 
-/** For `import fhrs`, checked before reading: JSON or GeoJSON (it starts with "{" or "["), else undefined. */
+/**
+ * For `import fhrs`, checked before reading: JSON or GeoJSON (it starts with "{" or "["), else
+ * undefined. A first line that is a venue record (an imported file) is told so, as `import osm`
+ * tells it, rather than sent to `import osm` (audit 64a F14).
+ */
 export function jsonGivenToFhrs(path: string): string | undefined {
   const line = firstLine(path).trimStart();
-  return line.startsWith('{') || line.startsWith('[') ? `is not a CSV: ${OSM_HINT}` : undefined;
+  if (!line.startsWith('{') && !line.startsWith('[')) return undefined;
+  return `is not a CSV: ${looksLikeVenues(parsedOrUndefined(line)) ? VENUES_HINT : OSM_HINT}`;
+}
+
+/** The JSON value of `text`, or undefined when it does not parse (a GeoJSON file's first line is rarely whole). */
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

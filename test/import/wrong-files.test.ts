@@ -106,6 +106,13 @@ describe.skipIf(!present)('import: files of the wrong kind are refused in one li
     await expect(collectRun(importOsm(file('venues.ndjson', readFileSync(FIXTURES))))).rejects.toThrow(/it holds venue records \(already imported\?\)/);
   });
 
+  it('venue records given to import fhrs: told they are venue records, as import osm tells it, not sent to import osm (audit 64a F14)', async () => {
+    const venues = file('venues.ndjson', readFileSync(FIXTURES));
+    const said = 'is not a CSV: it holds venue records (already imported?); give them to readVenues or serve --data as they are';
+    await expect(collectRun(importFhrs(venues))).rejects.toThrow(`FHRS file ${venues} ${said}`);
+    await expect(collectRun(importFhrs(venues))).rejects.not.toThrow(/import osm/);
+  });
+
   it('merge given a raw OSM file: refused, naming the file and its first invalid line; nothing written', async () => {
     const out = join(dir, 'merged.ndjson');
     const { error } = await cli(['import', 'merge', PUBS_GEOJSON, FIXTURES, '-o', out]);
