@@ -20,7 +20,8 @@ export function linkFhrsToOsmByName(records: readonly VenueRecord[], fhrs: reado
 /**
  * The FHRS records that are a second registration of a linked one (audit 63a F8: a pub
  * registered twice, "Royal Oak" and "The Royal Oak" at "Royal Oak 54 Charlton Lane, ...,
- * SE7 8LA"): the same name key (venueNameKey), the same postcode, and the same street line
+ * SE7 8LA"; audit 64a F7: "The Bell PH" and "The Bell"): the same name key
+ * (registrationNameKey: venueNameKey without "Public House" or "PH"), the same postcode, and the same street line
  * as a record a link joined to an OSM venue (registrationKey). Such a record is that venue
  * too, and folds into it beside the linked one.
  *
@@ -49,18 +50,41 @@ export function fhrsRegistrationTwins(records: readonly VenueRecord[], linked: r
 /** A UK postcode, as the last part of an FHRS address (fhrs-to-venue.ts puts PostCode last). */
 const POSTCODE = /^[a-z]{1,2}[0-9][a-z0-9]? ?[0-9][a-z]{2}$/;
 
+/** Trade words FHRS adds after a pub's name ("The Bell PH", "Fox And Anchor Public House"), as name-key words. */
+const TRADE_SUFFIX = / (public house|ph)$/;
+
 /**
- * What makes two FHRS records one registration place: the name key, the postcode, and the
- * street line, the first address part that starts with a house number ("61 New Park Road",
- * whatever premises line comes before it: "Hand In Hand Public House, 61 New Park Road");
- * without such a part, every part before the postcode. Case and spacing folded. Null
- * without a name key or a postcode.
+ * The name key of a registration (venueNameKey) without a trailing "Public House" or "PH"
+ * (audit 64a F7): "The Bell PH" and "The Bell" are one pub's registrations. A name that is
+ * only the suffix keeps it.
+ */
+export function registrationNameKey(name: string): string {
+  return venueNameKey(name).replace(TRADE_SUFFIX, '');
+}
+
+/** A first address part that is a name, then a house number and the street ("the wheatsheaf 6 windus road"). */
+const NAME_THEN_NUMBER = /^([^0-9]+?) ([0-9].*)$/;
+
+/**
+ * What makes two FHRS records one registration place: the name key (registrationNameKey),
+ * the postcode, and the street line: the first address part that starts with a house number
+ * ("61 New Park Road", whatever premises line comes before it: "Hand In Hand Public House,
+ * 61 New Park Road"); without one, the first part from its house number on when what comes
+ * before the number is the record's own name ("The Wheatsheaf 6 Windus Road" of "The
+ * Wheatsheaf": "6 Windus Road", audit 64a F7); else every part before the postcode. Case and
+ * spacing folded. Null without a name key or a postcode.
  */
 function registrationKey(record: VenueRecord): string | null {
-  const name = venueNameKey(record.name);
+  const name = registrationNameKey(record.name);
   const parts = (record.formattedAddress ?? '').toLowerCase().split(',').map((p) => p.replace(/\s+/g, ' ').trim());
   const postcode = parts.pop();
   if (name === '' || postcode === undefined || !POSTCODE.test(postcode)) return null;
-  const street = parts.find((p) => /^[0-9]/.test(p)) ?? parts.join(', ');
+  const street = parts.find((p) => /^[0-9]/.test(p)) ?? numberAfterName(parts[0], name) ?? parts.join(', ');
   return `${name}\n${postcode.replace(' ', '')}\n${street}`;
+}
+
+/** `part` from its house number on, when the words before the number are the name of key `name`; else undefined. */
+function numberAfterName(part: string | undefined, name: string): string | undefined {
+  const match = part === undefined ? null : NAME_THEN_NUMBER.exec(part);
+  return match !== null && registrationNameKey(match[1] as string) === name ? match[2] : undefined;
 }

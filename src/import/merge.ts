@@ -35,7 +35,7 @@ export { fillGaps };
  *
  * An FHRS record that is a second registration of a linked one (the same name key, postcode
  * and street line: fhrs-osm-join.ts) folds into the same OSM venue after it, and is not written on
- * its own (`merged_into_osm`, counted).
+ * its own (`merged_into_osm` with the detail `into <osm id>, a second registration of fhrs:<n>`, counted).
  *
  * A record at exactly 0,0 is skipped as `bad_coordinates`, as every importer skips it
  * (null-island.ts), before anything else.
@@ -136,7 +136,7 @@ export function mergeVenues(records: Iterable<VenueRecord>, report = new ImportR
     const anchor = twinOf.get(i);
     if (anchor !== undefined) {
       report.count('FHRS records folded as a second registration of a linked one');
-      report.skip('merged_into_osm', r.id, `into ${osmIdsOf(anchor)}`);
+      report.skip('merged_into_osm', r.id, `into ${osmIdsOf(anchor)}, a second registration of ${(all[anchor] as VenueRecord).id}`);
       continue;
     }
     const fhrs = r.externalIds?.fhrs;

@@ -44,9 +44,9 @@ describe.skipIf(!existsSync(CSV) || !existsSync(OSM))('merge: a second FHRS regi
 
     expect(records.map((r) => r.id)).toEqual(['osm:way/93710880', 'osm:node/275549532', 'osm:way/754110894', 'fhrs:78876', 'fhrs:353079', 'fhrs:759322']);
     expect(report.skipReasons.get('merged_into_osm')?.examples).toEqual([
-      'fhrs:484332 (into osm:node/275549532)',
+      'fhrs:484332 (into osm:node/275549532, a second registration of fhrs:1208044)',
       'fhrs:552771 (into osm:way/93710880)',
-      'fhrs:694182 (into osm:way/754110894)',
+      'fhrs:694182 (into osm:way/754110894, a second registration of fhrs:1373974)',
       'fhrs:1208044 (into osm:node/275549532)',
       'fhrs:1373974 (into osm:way/754110894)',
     ]);

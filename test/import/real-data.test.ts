@@ -78,10 +78,12 @@ function nameLinkOracle(osm: VenueRecord[], fhrs: VenueRecord[]): Map<string, st
 }
 
 /**
- * FHRS records no link joins that are a second registration of a linked one (audit 63a F8),
- * by brute force over all pairs: this file's own name folding, the postcode (the address's
- * last part, a UK postcode) and the street line (the first part starting with a digit, else
- * every part before the postcode) equal, case and spaces folded. FHRS ids.
+ * FHRS records no link joins that are a second registration of a linked one (audit 63a F8,
+ * 64a F7), by brute force over all pairs: this file's own name folding with a trailing
+ * "Public House" or "PH" dropped (docs/import.md), the postcode (the address's last part, a
+ * UK postcode) and the house number and street (the first address part holding a word that
+ * starts with a digit, from that word on: "The Wheatsheaf 6 Windus Road" holds "6 WINDUS
+ * ROAD"; without one, every part before the postcode) equal, case and spaces folded. FHRS ids.
  */
 function secondRegistrationOracle(linked: VenueRecord[], unlinked: VenueRecord[]): Set<string> {
   const place = (r: VenueRecord): [string, string, string] | null => {
@@ -89,7 +91,10 @@ function secondRegistrationOracle(linked: VenueRecord[], unlinked: VenueRecord[]
     const postcode = parts[parts.length - 1] ?? '';
     if (!/^[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}$/.test(postcode)) return null;
     const before = parts.slice(0, -1);
-    return [oracleNameKey(r.name), postcode.replace(' ', ''), before.find((p) => /^\d/.test(p)) ?? before.join(', ')];
+    const numbered = before.map((p) => /(?:^| )(\d.*)$/.exec(p)?.[1]).find((p) => p !== undefined);
+    const name = oracleNameKey(r.name).split(' ');
+    const suffix = name.length > 2 && name.slice(-2).join(' ') === 'public house' ? 2 : name.length > 1 && name[name.length - 1] === 'ph' ? 1 : 0;
+    return [name.slice(0, name.length - suffix).join(' '), postcode.replace(' ', ''), numbered ?? before.join(', ')];
   };
   const linkedPlaces = linked.map(place).filter((b) => b !== null);
   const twins = new Set<string>();
@@ -179,8 +184,11 @@ describe.skipIf(!present)('real data: every file imports, counts add up, output 
     const twins = secondRegistrationOracle(fhrs.filter(isLinked), fhrs.filter((r) => !isLinked(r)));
     // audit 63a F8, checked by hand against the rows: Duke of Wellington N1 4BL, Hand In Hand SW2 4EN,
     // Royal Oak SE7 8LA, The Finchley Tavern N12 9PT, The Pembury Tavern E8 1JH, The George NW3 2AE,
-    // Wickham Arms SE4 1TF (not Euston Tap's East Lodge, 188 Euston Road beside the West Lodge's 190)
-    expect([...twins].sort()).toEqual(['1068389', '1101598', '1199705', '1334616', '469340', '484332', '694182']);
+    // Wickham Arms SE4 1TF (not Euston Tap's East Lodge, 188 Euston Road beside the West Lodge's 190);
+    // audit 64a F7: "The Wheatsheaf" at "The Wheatsheaf 6 Windus Road" N16 6UP (1301301, twin of 470257
+    // "The Wheatsheaf Public House"), "The Bell PH" 50 Middlesex Street E1 7EX (933597, of 148892 "The Bell"),
+    // "Fox And Anchor Public House" 115 Charterhouse Street EC1M 6AA (417090, of 764816 "The Fox and Anchor")
+    expect([...twins].sort()).toEqual(['1068389', '1101598', '1199705', '1301301', '1334616', '417090', '469340', '484332', '694182', '933597']);
     const { records, report } = mergeVenues([...osm, ...fhrs]);
     expect(report.counters.get('FHRS records folded as a second registration of a linked one')).toBe(twins.size);
     expect(report.counters.get('OSM records linked to FHRS by fhrs:id')).toBe(osm.filter((r) => fhrsIds.has(r.externalIds?.fhrs)).length);
@@ -189,6 +197,10 @@ describe.skipIf(!present)('real data: every file imports, counts add up, output 
     expect(report.skipReasons.get('merged_into_osm')?.count).toBe(linkedIds.size + byName.size + twins.size);
     expect(records).toHaveLength(osm.length + fhrs.length - linkedIds.size - byName.size - twins.size);
     for (const id of twins) expect(records.some((r) => r.id === `fhrs:${id}`), id).toBe(false);
+    // --report-json tells a folded twin from a link: its skip detail names the registration it repeats
+    const twinSkips = report.skippedRecords.filter((s) => s.detail?.includes(', a second registration of fhrs:'));
+    expect(twinSkips.map((s) => s.ref.slice('fhrs:'.length)).sort()).toEqual([...twins].sort());
+    expect(twinSkips.find((s) => s.ref === 'fhrs:933597')?.detail).toBe('into osm:way/204000375, a second registration of fhrs:148892');
     // The pairs themselves: each oracle FHRS record is gone; an OSM record without its own fhrs:id takes its partner's (OSM first).
     const merged = new Map(records.map((r) => [r.id, r]));
     const ownFhrs = new Map(osm.map((r) => [r.id, r.externalIds?.fhrs]));
