@@ -5,6 +5,7 @@ import { ImportReport } from './import-report.js';
 import { fhrsRegistrationTwins, linkFhrsToOsmByName } from './fhrs-osm-join.js';
 import { isNullIsland, NULL_ISLAND_REASON } from './null-island.js';
 import { linkOvertureToOsm } from './overture-osm-join.js';
+import { foldOsmNodeWayTwins } from './osm-node-way-twins.js';
 import { foldRepeatedIds } from './repeated-ids.js';
 
 export { fillGaps };
@@ -43,6 +44,9 @@ export { fillGaps };
  * Unlinked records pass through unchanged, in input order. Records of one id (overlapping
  * extracts) are folded into the first before any link (repeated-ids.ts): it keeps its
  * values and takes the fields it lacks from the others, which are skipped (`duplicate_id`).
+ * Then an OSM place mapped twice, a node and its building's way or relation of the same name
+ * key and genre within 25 m (osm-node-way-twins.ts), becomes the node, the way or relation
+ * filling its gaps and skipped (`osm_node_way_twin`), before any link.
  */
 
 /** Linked points further apart than this are counted (a hint of a wrong `fhrs:id`). */
@@ -64,7 +68,8 @@ export function mergeVenues(records: Iterable<VenueRecord>, report = new ImportR
     return false;
   });
   // Invariant from here: no record at 0,0; one record per id (repeats folded into the first, skipped as duplicate_id).
-  const all = foldRepeatedIds(placed, report);
+  // Then one record per OSM place mapped twice, as a node and as its building (osm-node-way-twins.ts, audit 64c F6).
+  const all = foldOsmNodeWayTwins(foldRepeatedIds(placed, report), report);
 
   const fhrsById = new Map<string, VenueRecord>();
   for (const r of all) {

@@ -9,6 +9,7 @@ import type { VenueRecord } from '../schema/venue.js';
 import { ImportReport } from './import-report.js';
 import type { OpeningHoursConversion } from './osm-opening-hours.js';
 import { featureCollectionRows, pointsLineRow, type OsmRow } from './osm-sources.js';
+import { OSM_TWIN_METERS, osmNodeWayTwins, twinPoint, type TwinPoint } from './osm-node-way-twins.js';
 import { osmElementToVenue } from './osm-to-venue.js';
 import { venueSchemaError } from './venue-check.js';
 import { fhrsGivenToOsm, looksLikeVenues, notJsonForOsm, VENUES_HINT } from './wrong-importer.js';
@@ -40,6 +41,8 @@ type Rows = Iterable<OsmRow> | AsyncIterable<OsmRow>;
 async function* mapRows(rows: Rows, report: ImportReport, options: ImportOptions, total?: () => number | undefined): AsyncGenerator<VenueRecord> {
   const ctx = { report, hoursCache: options.hoursCache ?? new Map<string, OpeningHoursConversion>() };
   const seen = new Set<string>();
+  /** One small point per record written, for counting the twins `import merge` would fold (the records themselves stream on). */
+  const twinPoints: Array<TwinPoint | undefined> = [];
   for await (const row of rows) {
     if (row.kind === 'skip') {
       report.read++;
@@ -57,13 +60,19 @@ async function* mapRows(rows: Rows, report: ImportReport, options: ImportOptions
       else {
         if (row.kind === 'derived') report.count(`site relations built from ${row.from.length} member ways`);
         seen.add(out.record.id);
+        twinPoints.push(twinPoint(out.record));
         report.written++;
         yield out.record;
       }
     }
     options.onProgress?.(report.read, total?.());
   }
+  const twins = osmNodeWayTwins(twinPoints).size;
+  if (twins > 0) report.count(POSSIBLE_TWINS_COUNTER, twins);
 }
+
+/** Counted by `import osm`: OSM places written twice, a node and its building (osm-node-way-twins.ts), left for `import merge` to fold. */
+export const POSSIBLE_TWINS_COUNTER = `possible twins: a node and a way/relation of one name and genre within ${OSM_TWIN_METERS} m (import merge folds them)`;
 
 /** Maps rows that are already in memory or streamed by the caller. */
 export function importOsmRows(rows: Rows, options: ImportOptions = {}): ImportRun {

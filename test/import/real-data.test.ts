@@ -9,6 +9,7 @@ import { collectRun, importFhrs, importOsm, mergeVenues, type OpeningHoursConver
 import { VenueRecordSchema, type VenueRecord } from '../../src/schema/venue.js';
 import { createEngine } from '../../src/engine.js';
 import { geodesic } from '../support/oracle.js';
+import { twinOracle } from './support/osm-twin-oracle.js';
 
 /**
  * Every real extract under ../shared/data imports, counts add up, every record validates,
@@ -195,7 +196,11 @@ describe.skipIf(!present)('real data: every file imports, counts add up, output 
     expect(report.counters.get('OSM records linked to FHRS by name and distance')).toBe(byName.size);
     expect(byName.size).toBeGreaterThan(500);
     expect(report.skipReasons.get('merged_into_osm')?.count).toBe(linkedIds.size + byName.size + twins.size);
-    expect(records).toHaveLength(osm.length + fhrs.length - linkedIds.size - byName.size - twins.size);
+    // 3 London pubs mapped as a node and as their building fold into the node (audit 64c F6)
+    const osmTwinPairs = twinOracle(osm);
+    const osmTwins = osmTwinPairs.length;
+    expect(osmTwins).toBe(3);
+    expect(records).toHaveLength(osm.length + fhrs.length - linkedIds.size - byName.size - twins.size - osmTwins);
     for (const id of twins) expect(records.some((r) => r.id === `fhrs:${id}`), id).toBe(false);
     // --report-json tells a folded twin from a link: its skip detail names the registration it repeats
     const twinSkips = report.skippedRecords.filter((s) => s.detail?.includes(', a second registration of fhrs:'));
@@ -204,9 +209,12 @@ describe.skipIf(!present)('real data: every file imports, counts add up, output 
     // The pairs themselves: each oracle FHRS record is gone; an OSM record without its own fhrs:id takes its partner's (OSM first).
     const merged = new Map(records.map((r) => [r.id, r]));
     const ownFhrs = new Map(osm.map((r) => [r.id, r.externalIds?.fhrs]));
+    // (a way folded into its node: the node holds the link)
+    const keptAs = new Map(osmTwinPairs.map(([node, way]) => [way.id, node.id]));
     for (const [osmId, fhrsId] of byName) {
+      const kept = keptAs.get(osmId) ?? osmId;
       expect(merged.has(`fhrs:${fhrsId}`), fhrsId).toBe(false);
-      expect(merged.get(osmId)?.externalIds?.fhrs, osmId).toBe(ownFhrs.get(osmId) ?? fhrsId);
+      expect(merged.get(kept)?.externalIds?.fhrs, osmId).toBe(ownFhrs.get(kept) ?? fhrsId);
     }
     expect(report.balanced()).toBe(true);
     console.info(`[import] merge London pubs + FHRS: ${linkedIds.size} FHRS rows linked by fhrs:id, ${byName.size} by name, ${records.length} venues`);
@@ -227,7 +235,11 @@ describe.skipIf(!present)('real data: every file imports, counts add up, output 
     }
     expect(gained).toBe(3); // audit 62d finding 7: osm:way/497785764, way/171299014, way/940451832
     expect(report.skipReasons.get('duplicate_id')?.count).toBe(shared.length);
-    expect(records).toHaveLength(pubs.length + veg.length - shared.length);
+    // and places mapped as a node and as a building, within one extract or across the two (audit 64c F6)
+    const osmTwins = twinOracle([...pubs, ...veg.filter((r) => !shared.some((p) => p.id === r.id))]);
+    expect(report.skipReasons.get('osm_node_way_twin')?.count).toBe(osmTwins.length);
+    expect(records).toHaveLength(pubs.length + veg.length - shared.length - osmTwins.length);
+    console.info(`[import] pubs + veg node/way twins: ${osmTwins.map(([n, w]) => `${n.id}+${w.id}`).join(' ')}`);
     expect(report.balanced()).toBe(true);
     console.info(`[import] merge London pubs + Veggiekarte: ${shared.length} repeated ids folded, ${report.counters.get('fields filled from a repeated id')} fields filled`);
   });

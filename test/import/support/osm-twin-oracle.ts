@@ -1,0 +1,39 @@
+import type { VenueRecord } from '../../../src/schema/venue.js';
+import { geodesic } from '../../support/oracle.js';
+
+/**
+ * Oracle of OSM node/way twins (audit 64c F6) for the tests: every pair of records compared,
+ * without the importer's code. A pair is a node and a way or relation of equal name key
+ * (below), equal primaryGenre, at most 25 m apart (GeographicLib).
+ */
+
+/** Oracle name key: NFKD, marks and apostrophes dropped, `&` = and, lower case, non-letters split, a leading "the" dropped. */
+function oracleNameKey(name: string): string {
+  const words = name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/['\u2018\u2019\u02bc`\u00b4]/g, '')
+    .replace(/&/g, ' and ')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== '');
+  if (words.length > 1 && words[0] === 'the') words.shift();
+  return words.join(' ');
+}
+
+const isNode = (r: VenueRecord): boolean => r.id.startsWith('osm:node/');
+
+/** Every twin pair, [node, way or relation], in input order of the first record. */
+export function twinOracle(records: readonly VenueRecord[]): Array<[VenueRecord, VenueRecord]> {
+  const pairs: Array<[VenueRecord, VenueRecord]> = [];
+  for (let i = 0; i < records.length; i++) {
+    for (let j = i + 1; j < records.length; j++) {
+      const [a, b] = [records[i] as VenueRecord, records[j] as VenueRecord];
+      if (isNode(a) === isNode(b) || a.primaryGenre !== b.primaryGenre) continue;
+      const key = oracleNameKey(a.name);
+      if (key === '' || key !== oracleNameKey(b.name)) continue;
+      if (geodesic(a.location.coordinates[0], a.location.coordinates[1], b.location.coordinates[0], b.location.coordinates[1]) <= 25) pairs.push(isNode(a) ? [a, b] : [b, a]);
+    }
+  }
+  return pairs;
+}
