@@ -12,6 +12,7 @@
 import { metersPerDegLat, metersPerDegLon } from '../../geo/ellipsoid.js';
 import { addBaseMap, type BaseMapOptions } from './base-map.js';
 import { L } from './leaflet.js';
+import { unwrapFrom, westEdge } from './longitude-range.js';
 import { metersPerPixel } from './mercator.js';
 import { PlaceLabels } from './place-labels.js';
 
@@ -92,8 +93,6 @@ export interface MapOptions extends BaseMapOptions {
   readonly onHover: (id: string | undefined) => void;
 }
 
-const ll = (p: LatLon): L.LatLngTuple => [p.lat, p.lon];
-
 function setData(el: Element | undefined, data: Record<string, string | number>): void {
   if (el === undefined) return;
   for (const [k, v] of Object.entries(data)) el.setAttribute(`data-${k}`, String(v));
@@ -119,6 +118,12 @@ export class MapView {
   private readonly venueMarkers = new Map<string, L.Marker>();
   private corridor: L.Polyline | undefined;
   private highlighted: string | undefined;
+  /**
+   * Every layer is drawn with its longitudes in [west, west + 360) (longitude-range.ts): one
+   * continuous range, so results astride the antimeridian lie side by side. data-lon keeps
+   * the true longitude.
+   */
+  private west = -180;
   /** The browser asks for reduced motion: no animated pans or zooms. */
   private readonly reducedMotion: boolean;
 
@@ -208,8 +213,13 @@ export class MapView {
     return this.map.getZoom();
   }
 
+  /** Where `p` is drawn: its longitude in the layers' one continuous range. */
+  private at(p: LatLon): L.LatLngTuple {
+    return [p.lat, unwrapFrom(this.west, p.lon)];
+  }
+
   setView(centre: LatLon, zoom: number): void {
-    this.map.setView(ll(centre), zoom, { animate: !this.reducedMotion });
+    this.map.setView(this.at(centre), zoom, { animate: !this.reducedMotion });
   }
 
   zoomBy(delta: number): void {
@@ -224,6 +234,8 @@ export class MapView {
     this.venueMarkers.clear();
     this.corridor = undefined;
     const { venues, people, centre, circles, route, corridorMeters, selectedId } = layers;
+    this.west = westEdge([...venues, ...people, ...circles, ...route, ...(centre === undefined ? [] : [centre])].map((p) => p.lon));
+    const ll = (p: LatLon): L.LatLngTuple => this.at(p);
     if (route.length > 0) {
       if (corridorMeters !== undefined && route.length > 1) {
         // the corridor is the route swept by a disc: a round-capped stroke 2 x distance wide
@@ -304,13 +316,15 @@ export class MapView {
   fitContent(onlyIfOutside = false): void {
     const { venues, people, centre, circles, route, corridorMeters } = this.layers;
     const bounds = L.latLngBounds([]);
-    for (const p of [...venues, ...people, ...route]) bounds.extend(ll(p));
-    if (centre !== undefined) bounds.extend(ll(centre));
+    // the drawn positions, on one continuous longitude range (setLayers): the fit spans the smallest interval
+    for (const p of [...venues, ...people, ...route]) bounds.extend(this.at(p));
+    if (centre !== undefined) bounds.extend(this.at(centre));
     // the circle and the corridor reach `meters` beyond their centre line: extend by that
     const reach = (p: LatLon, meters: number) => {
       const dLat = meters / metersPerDegLat(p.lat);
       const dLon = meters / metersPerDegLon(p.lat);
-      bounds.extend([p.lat - dLat, p.lon - dLon]).extend([p.lat + dLat, p.lon + dLon]);
+      const [lat, lon] = this.at(p);
+      bounds.extend([lat - dLat, lon - dLon]).extend([lat + dLat, lon + dLon]);
     };
     for (const c of circles) reach(c, c.meters);
     if (corridorMeters !== undefined && route.length > 1) for (const p of route) reach(p, corridorMeters);
@@ -354,7 +368,7 @@ export class MapView {
 
   private venueMarker(venue: MapVenue, selected: boolean): L.Marker {
     const icon = L.divIcon({ className: selected ? 'venue-marker selected' : 'venue-marker', html: span('rank-badge', String(venue.rank)), iconSize: [26, 26] });
-    const marker = L.marker(ll(venue), { icon, keyboard: true, title: `${venue.rank}. ${venue.name}`, riseOnHover: true, zIndexOffset: 1000 - venue.rank });
+    const marker = L.marker(this.at(venue), { icon, keyboard: true, title: `${venue.rank}. ${venue.name}`, riseOnHover: true, zIndexOffset: 1000 - venue.rank });
     marker.on('add', () => {
       const el = marker.getElement();
       if (el === undefined) return;

@@ -27,9 +27,16 @@ export interface WidgetServer {
   close(): Promise<void>;
 }
 
-/** `only`: serve just the fixture venues it keeps (a dataset elsewhere than Britain). */
-export async function startWidgetServer(options: { widget?: WidgetOptions; only?: (venue: VenueRecord) => boolean } = {}): Promise<WidgetServer> {
-  const { venues: all } = await readVenues(FIXTURES);
+export interface WidgetServerOptions {
+  readonly widget?: WidgetOptions;
+  /** The venues file served (default FIXTURES). */
+  readonly file?: string;
+  /** Serve just the venues it keeps (a dataset elsewhere than Britain). */
+  readonly only?: (venue: VenueRecord) => boolean;
+}
+
+export async function startWidgetServer(options: WidgetServerOptions = {}): Promise<WidgetServer> {
+  const { venues: all } = await readVenues(options.file ?? FIXTURES);
   const venues = options.only === undefined ? all : all.filter(options.only);
   const engine = createEngine(venues, { validate: false }).warm();
   const store = new SqliteAccountsStore(':memory:');

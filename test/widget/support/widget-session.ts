@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { launchBrowser, type Browser } from './browser.js';
-import { startWidgetServer, type WidgetServer } from './widget-server.js';
+import { startWidgetServer, type WidgetServer, type WidgetServerOptions } from './widget-server.js';
 
 /** Where the browser suites save their screenshots. */
 export const SHOTS = 'test-output/widget';
@@ -31,7 +31,8 @@ export interface WidgetSession {
   openWidget(options?: OpenWidgetOptions): Promise<Page>;
 }
 
-export function widgetSession(): WidgetSession {
+/** `server`: the service's options (default: the fixtures, the default widget). */
+export function widgetSession(serverOptions: WidgetServerOptions = {}): WidgetSession {
   let server: WidgetServer | undefined;
   let browser: Browser | undefined;
   let publicKey: string | undefined;
@@ -42,7 +43,7 @@ export function widgetSession(): WidgetSession {
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    [server, browser] = await Promise.all([startWidgetServer(), launchBrowser()]);
+    [server, browser] = await Promise.all([startWidgetServer(serverOptions), launchBrowser()]);
     publicKey = (await server.open('Enterprise')).publicKey;
   });
   afterAll(async () => {
