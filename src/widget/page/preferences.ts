@@ -6,7 +6,7 @@
  */
 import { h, humanize } from './format.js';
 import type { Preferences, SearchVocabulary } from './types.js';
-import { deviceZone, wallTimeIn, wallTimeToUtc } from './zoned-time.js';
+import { deviceZone, wallTimeIn, wallTimeToUtc, zoneWords } from './zoned-time.js';
 
 function fillChoices(fieldset: HTMLElement, name: string, values: readonly string[], onChange: () => void): void {
   const list = h('div', 'choice-list');
@@ -36,8 +36,16 @@ let readZone: { zone: string; ofArea: boolean } = { zone: deviceZone(), ofArea: 
 /** Sets the zone "open at a chosen time" is read in: the search area's, or null for the device's. */
 export function setTimeZone(areaZone: string | null): void {
   readZone = areaZone === null ? { zone: deviceZone(), ofArea: false } : { zone: areaZone, ofArea: true };
+  showZone();
+}
+
+/** The note under the field: the zone in words, with its offset on the chosen date (today's before one is chosen). */
+function showZone(): void {
   const note = document.getElementById('open-at-zone');
-  if (note !== null) note.textContent = readZone.ofArea ? `Times are ${readZone.zone} time, where the venues are.` : `Times are your device's time zone, ${readZone.zone}, until a place is chosen.`;
+  if (note === null) return;
+  const chosen = (document.getElementById('open-at') as HTMLInputElement | null)?.value ?? '';
+  const words = zoneWords(readZone.zone, wallTimeToUtc(chosen, readZone.zone) ?? Date.now());
+  note.textContent = readZone.ofArea ? `Times are ${words}, where the venues are.` : `Times are your device's time zone, ${words}, until a place is chosen.`;
 }
 
 export function setUpPreferences(vocabulary: SearchVocabulary, onChange: () => void): void {
@@ -53,9 +61,14 @@ export function setUpPreferences(vocabulary: SearchVocabulary, onChange: () => v
     zoneNote.hidden = openAt.hidden;
     // the next whole hour on the clocks the time is read in
     if (openMode.value === 'at' && openAt.value === '') openAt.value = `${wallTimeIn(Date.now() + 3_600_000, readZone.zone).slice(0, 13)}:00`;
+    showZone();
     onChange();
   });
-  openAt.addEventListener('change', onChange);
+  openAt.addEventListener('input', showZone);
+  openAt.addEventListener('change', () => {
+    showZone();
+    onChange();
+  });
   document.getElementById('independent')!.addEventListener('change', onChange);
 }
 

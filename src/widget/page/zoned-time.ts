@@ -51,3 +51,28 @@ export function wallTimeToUtc(local: string, zone: string): number | undefined {
 export function wallTimeIn(utcMs: number, zone: string): string {
   return new Date(utcMs + offsetMinutes(utcMs, zone) * MS_PER_MINUTE).toISOString().slice(0, 16);
 }
+
+/** One `timeZoneName` part of `utcMs` in `zone`, as British English names it. */
+function zoneNamePart(zone: string, utcMs: number, style: 'longGeneric' | 'long' | 'shortOffset'): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone: zone, timeZoneName: style }).formatToParts(utcMs).find((p) => p.type === 'timeZoneName')?.value ?? '';
+}
+
+/** Intl's way of naming a zone it has no words for: "GMT+01:00", "GMT". */
+const isOffsetName = (name: string): boolean => name === '' || /^(GMT|UTC)([+\-−]|$)/.test(name);
+
+/**
+ * `zone` in words a visitor reads, with its offset from UTC at the instant `utcMs` (audit
+ * 64c F4: "Europe/Isle_of_Man" is an id, not words): "Isle of Man Time (Greenwich Mean Time,
+ * UTC+0 on that date)", "Fiji Standard Time (UTC+12 on that date)". All from Intl: the
+ * zone's generic name, its name at that instant where it has one of its own, and its offset;
+ * a zone Intl has no name for is named by its id's last part ("Isle_of_Man" -> "Isle of Man").
+ */
+export function zoneWords(zone: string, utcMs: number): string {
+  const generic = zoneNamePart(zone, utcMs, 'longGeneric');
+  const name = isOffsetName(generic) ? (zone.split('/').pop() ?? zone).replace(/_/g, ' ') : generic;
+  const specific = zoneNamePart(zone, utcMs, 'long');
+  const offset = zoneNamePart(zone, utcMs, 'shortOffset').replace(/^GMT/, 'UTC').replace(/−/g, '-');
+  const utc = offset === 'UTC' ? 'UTC+0' : offset;
+  const detail = isOffsetName(specific) || specific === name ? utc : `${specific}, ${utc}`;
+  return `${name} (${detail} on that date)`;
+}
