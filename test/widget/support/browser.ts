@@ -36,8 +36,11 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** A persistent context in a fresh profile folder, removed on close; `timezoneId` is the device's zone. */
-export async function launchBrowser(viewport = { width: 1200, height: 800 }, timezoneId = 'Europe/London'): Promise<Browser> {
+/**
+ * A persistent context in a fresh profile folder, removed on close; `timezoneId` is the
+ * device's zone; `touch`: a phone (touch screen and mobile viewport, so `pointer: coarse` applies).
+ */
+export async function launchBrowser(viewport = { width: 1200, height: 800 }, timezoneId = 'Europe/London', touch = false): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'widget-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
@@ -47,6 +50,7 @@ export async function launchBrowser(viewport = { width: 1200, height: 800 }, tim
     // the device's zone (the page reads "open at" in the venues' zone, shown; this one fixed for the tests)
     timezoneId,
     locale: 'en-GB',
+    ...(touch ? { hasTouch: true, isMobile: true } : {}),
     timeout: 30_000,
   });
   return {
