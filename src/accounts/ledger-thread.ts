@@ -8,10 +8,13 @@
  * could not get it, this thread leaves out of the batch the charges whose client has gone
  * (`deliverable` false: `client_gone`, not charged) and sends the rest again, until `busyTimeoutMs` has passed since the first attempt: then the
  * batch fails with SQLite's own SQLITE_BUSY error, as one wait of `busyTimeoutMs` would
- * (a 503 with Retry-After). So a client that leaves while its charge waits for the lock is
- * charged only if it leaves in the last LOCK_WAIT_MS before the lock is had, or during the
- * commit. An uncontended batch takes the lock at once: one message each way, as before. The worker starts on the first batch (operator commands
- * that never charge never start it) and does not keep the process alive while idle.
+ * (a 503 with Retry-After). The charges are also asked once when their batch starts: a batch
+ * queued (TurnBatcher) behind one that waits for the lock starts when that one commits. So a
+ * client that leaves while its charge waits for the lock, its own batch's or the one ahead's,
+ * is charged only if it leaves in the last LOCK_WAIT_MS before its batch has the lock, or
+ * during the commit. An uncontended batch takes the lock at once: one message each way, as
+ * before. The worker starts on the first batch (operator commands that never charge never
+ * start it) and does not keep the process alive while idle.
  *
  * Loading: src/threads/start-worker.ts (the compiled `ledger-worker.js` beside this file, or
  * the TypeScript source under tsx).
@@ -55,24 +58,29 @@ export class LedgerThread {
   async charge(charges: readonly LedgerCharge[]): Promise<ChargeResult[]> {
     const started = performance.now();
     const results: (ChargeResult | undefined)[] = new Array<ChargeResult | undefined>(charges.length);
-    let open = charges.map((_, i) => i);
-    for (;;) {
-      const attempt = await this.attempt(open.map((i) => charges[i]!.request));
-      if ('results' in attempt) {
-        attempt.results.forEach((result, k) => (results[open[k]!] = result));
-        return results as ChargeResult[];
-      }
-      if (performance.now() - started >= this.busyTimeoutMs) throw attempt.busy;
-      // the lock is held elsewhere: a charge whose client has gone leaves the batch uncharged
-      // (one past its deadline is refused by the worker once it has the lock, as before)
-      open = open.filter((i) => {
+    // a charge whose client has gone leaves the batch uncharged (one past its deadline is
+    // refused by the worker once it has the lock). Asked before the first attempt too: a batch
+    // queued behind one that waited for the lock (TurnBatcher) starts only once that one has
+    // committed, and its clients may have left meanwhile (audit 64a F1)
+    const stillWanted = (open: readonly number[]) =>
+      open.filter((i) => {
         const { deliverable } = charges[i]!;
         if (deliverable === undefined || deliverable()) return true;
         results[i] = { charged: false, reason: 'client_gone' };
         return false;
       });
-      if (open.length === 0) return results as ChargeResult[];
+    let open = stillWanted(charges.map((_, i) => i));
+    while (open.length > 0) {
+      const attempt = await this.attempt(open.map((i) => charges[i]!.request));
+      if ('results' in attempt) {
+        attempt.results.forEach((result, k) => (results[open[k]!] = result));
+        break;
+      }
+      if (performance.now() - started >= this.busyTimeoutMs) throw attempt.busy;
+      // the lock is held elsewhere: asked again after each wait
+      open = stillWanted(open);
     }
+    return results as ChargeResult[];
   }
 
   /** One attempt at a batch in the worker (the lock waited for LOCK_WAIT_MS at most). */

@@ -172,6 +172,33 @@ describe('a client that leaves while its charge waits for the write lock (audit 
     await h.close();
   });
 
+  it('a client that leaves while its charge is queued behind a batch waiting for the lock is not charged (audit 64a F1)', async () => {
+    const { h, lines, send, hold, charges } = await setUp('gone-while-queued');
+    // the worker started, so that the first charge below waits for the lock in it
+    const first = send();
+    expect((await first.closed).split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    const release = hold();
+    const stays = send(); // its batch is in flight, waiting for the lock
+    await sleep(400);
+    const gone = send(); // its charge is queued behind that batch
+    await sleep(400);
+    gone.socket.destroy();
+    await sleep(700);
+    release();
+    const text = await stays.closed;
+    expect(text.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(await gone.closed).toBe('');
+    // time for the queued charge to have committed, had it been made
+    await sleep(600);
+    // the oracle: the file read directly; one ledger row per answered request
+    const answered = [first, stays].length;
+    expect(charges()).toHaveLength(answered);
+    expect(charges()[1]).toBe(/\r\nrequest-id: ([^\r]+)/i.exec(text)?.[1]);
+    expect(lines.filter((l) => l['code'] === 'client_gone')).toHaveLength(1);
+    expect(lines.filter((l) => l['code'] === 'charged_client_gone')).toEqual([]);
+    await h.close();
+  });
+
   it('an answer charged after its client left (a store that does not ask) is logged at warn, naming the Request-Id', async () => {
     const { h, lines, send, charges } = await setUp('charged-gone');
     const charge = h.accounts.charge.bind(h.accounts);
