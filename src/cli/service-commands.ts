@@ -36,6 +36,8 @@ import { dataFileToLoad, holdDataFile } from './held-data-file.js';
 import { isClusterWorker, isFirstClusterWorker, reportListening, runPrimary, WorkerStartError } from './serve-cluster.js';
 
 const DEFAULT_DB = 'accounts.sqlite';
+/** `--db`'s help: no password in the URL (a command line is readable by every local user; docs/deploy.md). */
+const DB_OPTION_HELP = 'accounts database: an SQLite file, or postgres://user@host:port/database (password: PGPASSWORD)';
 /** The fixed id of the development account `serve --dev` creates or reuses. */
 export const DEV_ACCOUNT_ID = 'acct_development';
 
@@ -642,7 +644,7 @@ export function registerServiceCommands(program: Command): void {
     .requiredOption('--data <file>', '(required) venues file (NDJSON, JSON array or GeoJSON) or a snapshot written by `venue-search snapshot`')
     .option('--port <port>', 'TCP port', parsePort, 8080)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
+    .option('--db <file>', DB_OPTION_HELP, DEFAULT_DB)
     .option('--workers <n>', 'worker processes serving the one port, each with its own copy of the venue data (default: the number of cores; to hold the data once, see --engine-threads)', parseWorkers)
     .option('--engine-threads <n>', 'engine threads per process over one copy of the venue data in shared memory (0: the engine runs on the main thread)', parseCount, 0)
     .option('--dev', 'create or reuse the development account and print its keys (kept beside the database, reused while valid)')
@@ -661,7 +663,7 @@ export function registerServiceCommands(program: Command): void {
     .command('create')
     .description('open an account with 10 GBP credit; prints its id, secret key and public key (shown once)')
     .addOption(new Option('--plan <plan>', '(required) rate-limit plan').choices(PLAN_NAMES).makeOptionMandatory())
-    .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
+    .option('--db <file>', DB_OPTION_HELP, DEFAULT_DB)
     .action(async (options: { plan: PlanName; db: string }) => {
       const opened = await withStore(options.db, (store) => openAccount(store, options.plan, { nowMs: operatorNow() }));
       printJson(opened);
@@ -671,7 +673,7 @@ export function registerServiceCommands(program: Command): void {
     .description('credit an account with an amount in GBP (e.g. 25 or 12.50)')
     .argument('<accountId>')
     .argument('<amountGBP>')
-    .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
+    .option('--db <file>', DB_OPTION_HELP, DEFAULT_DB)
     .action(async (accountId: string, amountText: string, options: { db: string }) => {
       let amountMicros: number;
       try {
@@ -689,7 +691,7 @@ export function registerServiceCommands(program: Command): void {
     .argument('<accountId>')
     .argument('[origins...]', 'origins like https://www.example.com (scheme, host, optional port)')
     .option('--clear', 'remove every origin: the public key works from any origin again')
-    .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
+    .option('--db <file>', DB_OPTION_HELP, DEFAULT_DB)
     .action(async (accountId: string, originTexts: string[], options: { db: string; clear?: boolean }) => {
       let origins: string[];
       try {
@@ -711,7 +713,7 @@ export function registerServiceCommands(program: Command): void {
     .command('rotate')
     .description('issue new keys; the old ones keep working for the grace period')
     .argument('<accountId>')
-    .option('--db <file>', 'accounts database: an SQLite file, or postgres://user:password@host:port/database', DEFAULT_DB)
+    .option('--db <file>', DB_OPTION_HELP, DEFAULT_DB)
     .addOption(new Option('--only <kind>', 'rotate only this key').choices(['secret', 'public']))
     .option('--grace-hours <hours>', 'how long the old keys keep working', parseGraceHours, 24)
     .action(async (accountId: string, options: { db: string; only?: 'secret' | 'public'; graceHours: number }) => {

@@ -35,6 +35,25 @@ function stoppingCommands() {
   return { exit, stderr, program };
 }
 
+describe('--db help (audit 64b 6)', () => {
+  it('every command taking --db shows a PostgreSQL URL without a password, and where the password goes', () => {
+    const program = new Command('venue-search');
+    registerServiceCommands(program);
+    const withDb: string[] = [];
+    const visit = (command: Command, path: string) => {
+      for (const sub of command.commands) visit(sub, `${path} ${sub.name()}`.trim());
+      const db = command.options.find((o) => o.long === '--db');
+      if (db === undefined) return;
+      withDb.push(path);
+      const help = command.helpInformation().replace(/\s+/g, ' ');
+      expect(help, path).toContain('postgres://user@host:port/database (password: PGPASSWORD)');
+      expect(help, path).not.toContain(':password@');
+    };
+    visit(program, '');
+    expect(withDb.sort()).toEqual(['accounts create', 'accounts origins', 'accounts topup', 'keys rotate', 'serve']);
+  });
+});
+
 describe('operator commands', () => {
   it('accounts create prints working keys; topup adds exact micros; keys rotate keeps the old key for the grace period', async () => {
     const db = join(tmp, 'ops.sqlite');
