@@ -52,10 +52,55 @@ export function redactUrl(url: string): string {
 /**
  * Why a database URL cannot be read as its writer meant, or null: a user or password holding
  * a raw `/`, `?`, `#` or `@` (a URL parser ends the user info at the first of them, and then
- * connects to a host made of the password's rest). Percent-encoding fixes it.
+ * connects to a host made of the password's rest; percent-encoding fixes it), or a
+ * `postgres://` URL with a query parameter the driver would ignore (a typo: audit 64b 5).
  */
 export function databaseUrlProblem(url: string): string | null {
   const info = userInfo(url);
-  if (info === null || !/[/?#@]/.test(url.slice(info.start, info.end))) return null;
-  return `${redactUrl(url)} does not parse: its user or password holds a raw "/", "?", "#" or "@"; percent-encode them (encodeURIComponent(password))`;
+  if (info !== null && /[/?#@]/.test(url.slice(info.start, info.end))) {
+    return `${redactUrl(url)} does not parse: its user or password holds a raw "/", "?", "#" or "@"; percent-encode them (encodeURIComponent(password))`;
+  }
+  return unknownParameterProblem(url);
+}
+
+/**
+ * The connection parameters of a `postgres://` URL that node-postgres (pg 8, pg-connection-string 2)
+ * acts on. It passes any other name through and ignores it, so a misspelt `?sslmod=require`
+ * would connect in clear without a word (libpq refuses it: `invalid URI query parameter`).
+ * TLS: docs/deploy.md, "TLS to the database".
+ */
+export const KNOWN_URL_PARAMETERS: readonly string[] = [
+  'sslmode',
+  'sslrootcert',
+  'sslcert',
+  'sslkey',
+  'ssl',
+  'sslnegotiation',
+  'uselibpqcompat',
+  'application_name',
+  'fallback_application_name',
+  'options',
+  'client_encoding',
+  'statement_timeout',
+  'lock_timeout',
+  'idle_in_transaction_session_timeout',
+  'query_timeout',
+  'host',
+  'port',
+  'user',
+  'password',
+];
+
+/** A `postgres://` URL's first query parameter this service's driver would ignore, as a refusal; null when none. */
+function unknownParameterProblem(url: string): string | null {
+  if (!/^postgres(ql)?:\/\//i.test(url)) return null;
+  let names: string[];
+  try {
+    names = [...new URL(url).searchParams.keys()];
+  } catch {
+    return null; // the driver says why it does not parse
+  }
+  const unknown = names.find((name) => !KNOWN_URL_PARAMETERS.includes(name));
+  if (unknown === undefined) return null;
+  return `${redactUrl(url)}: unknown connection parameter ${JSON.stringify(unknown)} (it would be ignored); the known ones are ${KNOWN_URL_PARAMETERS.join(', ')}`;
 }
