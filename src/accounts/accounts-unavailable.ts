@@ -11,8 +11,10 @@ export function isAccountsUnavailable(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const { code, message } = e as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || code.startsWith('57P') || code.startsWith('SQLITE_BUSY_'))) return true;
-    // node-postgres's own words for a connection it lost or could not make in time
-    if (typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect)/.test(message)) return true;
+    // node-postgres's own words for a connection it lost or could not make in time, and for a
+    // query on a pooled connection that died before it (between pool.connect() and BEGIN, or
+    // between a transaction's statements: a failover, pg_terminate_backend; audit 64b 3)
+    if (typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable)/.test(message)) return true;
   }
   return false;
 }

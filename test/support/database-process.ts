@@ -9,10 +9,35 @@ import { createServer } from 'node:net';
 import pg from 'pg';
 
 export function freePort(): Promise<number> {
+  const range = /^(\d+)-(\d+)$/.exec(process.env['VENUE_SEARCH_TEST_PORTS'] ?? '');
+  if (range !== null) return freePortIn(Number(range[1]), Number(range[2]));
+  return listenable(0);
+}
+
+/** Ports already handed out by this process (a program not yet listening on one would be given it again). */
+const handedOut = new Set<number>();
+
+/** A free port of `first`-`last` (VENUE_SEARCH_TEST_PORTS, for a machine whose test runs share ports by range). */
+async function freePortIn(first: number, last: number): Promise<number> {
+  for (let port = first; port <= last; port++) {
+    if (handedOut.has(port)) continue;
+    const free = await listenable(port).then(
+      () => true,
+      () => false,
+    );
+    if (!free) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free port in VENUE_SEARCH_TEST_PORTS=${first}-${last}`);
+}
+
+/** Listens on `port` (0: any) on loopback, closes, and says which port it was. */
+function listenable(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
       const port = typeof address === 'object' && address !== null ? address.port : 0;
       server.close(() => resolve(port));
