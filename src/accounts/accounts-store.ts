@@ -95,8 +95,13 @@ export interface AccountsStore {
    * replacedKeysExpireAtMs(nowMs, graceMs) (a grace of 0 ends them now, on every clock).
    */
   rotateKeys(accountId: string, keys: readonly NewKeyDigest[], options: { readonly nowMs: number; readonly graceMs: number }): Promise<void>;
-  /** Counts one request against the windows, atomically (see rate-limit.ts for the rules). */
-  consumeRate(accountId: string, windows: readonly RateWindow[], nowMs: number): Promise<RateDecision>;
+  /**
+   * Counts one request against the windows, atomically (see rate-limit.ts for the rules), at
+   * `nowMs`; a store whose decision can wait for the database (PostgreSQL: a row lock, a
+   * pooler's queue) reads `clock` again once the counters are locked and decides at the later
+   * of the two instants (RateDecision.atMs).
+   */
+  consumeRate(accountId: string, windows: readonly RateWindow[], nowMs: number, clock?: () => number): Promise<RateDecision>;
   /** Current balance, or undefined for an unknown account. */
   balanceMicros(accountId: string): Promise<number | undefined>;
   /**

@@ -42,6 +42,12 @@ export interface AdmissionRequest {
   readonly path: string;
   readonly headers: IncomingHttpHeaders;
   readonly nowMs: number;
+  /**
+   * The clock `nowMs` was read from, read again by the store once the account's rate
+   * counters are locked: a request that waited in the database's queue (an outage, a
+   * pooler) is judged at the time it is decided, not at its arrival (audit 64b 1).
+   */
+  readonly clock?: () => number;
   readonly planWindows: (plan: PlanName) => readonly RateWindow[];
 }
 
@@ -70,8 +76,8 @@ export async function admitRequest(accounts: AccountsStore, request: AdmissionRe
       return refused('origin_not_allowed', `this public key may not be used from the origin ${check.origin}; the account allows a fixed list of origins`);
     }
   }
-  const decision = await accounts.consumeRate(principal.accountId, request.planWindows(principal.plan), nowMs);
-  const rateHeaders = rateLimitHeaders(decision, nowMs);
+  const decision = await accounts.consumeRate(principal.accountId, request.planWindows(principal.plan), nowMs, request.clock);
+  const rateHeaders = rateLimitHeaders(decision, decision.atMs);
   if (decision.admitted) return { admitted: true, principal, headers: rateHeaders };
   const blocked = decision.blockedBy;
   const per = blocked?.window.name === 'day' ? '24 hours' : 'second';

@@ -11,8 +11,8 @@
  *   is answered only after its commit is flushed to the WAL. The server group-commits
  *   concurrent transactions itself; a pool of connections gives it the concurrency.
  * - Rate windows exact across processes: per request one transaction locks the account's
- *   counter rows (`FOR UPDATE`, created if missing), decides with rate-limit.ts and writes
- *   them back. Counters are written with `synchronous_commit = off`, as the SQLite store's
+ *   counter rows (`FOR UPDATE`, created if missing), decides with rate-limit.ts at the clock
+ *   read once they are locked, and writes them back. Counters are written with `synchronous_commit = off`, as the SQLite store's
  *   `synchronous=NORMAL`: a server crash may lose the last increments, in the client's favour.
  * - Key rotation seen by every process within the key cache's TTL (250 ms), as for SQLite.
  * - Money is BIGINT micro-pounds, read back as JS numbers (exact below 2^53 micros, 9 billion GBP).
@@ -259,7 +259,7 @@ export class PostgresAccountsStore implements AccountsStore {
     this.keyCache.clear();
   }
 
-  async consumeRate(accountId: string, windows: readonly RateWindow[], nowMs: number): Promise<RateDecision> {
+  async consumeRate(accountId: string, windows: readonly RateWindow[], nowMs: number, clock?: () => number): Promise<RateDecision> {
     const names = windows.map((w) => w.name);
     return this.transaction(async (c) => {
       await c.query('SET LOCAL synchronous_commit = off');
@@ -274,10 +274,13 @@ export class PostgresAccountsStore implements AccountsStore {
         [accountId, names],
       );
       const stored = new Map(rows.map((r) => [r.window_name, { windowStart: r.window_start_ms, count: r.count }]));
+      // the clock read again now that the rows are locked: a request that waited for them (or in
+      // a pooler's queue through an outage) counts in the window of now, not of its arrival,
+      // which may have ended long ago (audit 64b 1: a 429 with Retry-After 5-13 s on a 1 s window)
       const { decision, next } = decideRate(
         windows,
         names.map((n) => stored.get(n)),
-        nowMs,
+        clock === undefined ? nowMs : Math.max(nowMs, clock()),
       );
       if (decision.admitted) {
         await c.query(

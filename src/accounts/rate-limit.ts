@@ -31,6 +31,8 @@ export interface RateDecision {
   readonly windows: readonly WindowState[];
   /** When rejected: the full window that frees up last (its reset is the Retry-After). */
   readonly blockedBy: WindowState | undefined;
+  /** The instant it was decided at, ms since the epoch: its resets and Retry-After count from it. */
+  readonly atMs: number;
 }
 
 export function windowStartMs(window: RateWindow, nowMs: number): number {
@@ -67,7 +69,7 @@ export function decideRate(
       if (s.used >= s.window.limit && (blockedBy === undefined || s.resetAtMs > blockedBy.resetAtMs)) blockedBy = s;
     }
   }
-  return { decision: { admitted, windows: states, blockedBy }, next };
+  return { decision: { admitted, windows: states, blockedBy, atMs: nowMs }, next };
 }
 
 /** Whole seconds from `nowMs` until `atMs`, rounded up, at least 1 (for Retry-After and `t=`). */

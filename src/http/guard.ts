@@ -46,7 +46,7 @@ export function createGuard(
     }
     // the path the router matched, also for an absolute-form target (`GET http://host/v1/find`)
     const path = targetPath(request.url);
-    const admission = await admitRequest(accounts, { key: presented.key, method: request.method, path, headers: request.headers, nowMs: clock(), planWindows });
+    const admission = await admitRequest(accounts, { key: presented.key, method: request.method, path, headers: request.headers, nowMs: clock(), clock, planWindows });
     reply.headers(admission.headers);
     // every refusal code is a catalogue code: HttpError's parameter type checks it
     if (!admission.admitted) {
