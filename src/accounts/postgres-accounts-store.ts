@@ -7,8 +7,9 @@
  *   happen or neither does. Concurrent charges of one account serialise on its row lock; READ
  *   COMMITTED re-checks the condition on the locked row, so the balance never goes below zero
  *   and K credits pay for exactly K requests, whichever process sends them.
- * - Durable: `synchronous_commit = on` (the server's default, forced per connection): a charge
- *   is answered only after its commit is flushed to the WAL. The server group-commits
+ * - Durable: `synchronous_commit = on`, set by each charge's statement and each other write's
+ *   transaction (also through a pooler, whatever the server's setting): a charge is answered
+ *   only after its commit is flushed to the WAL. The server group-commits
  *   concurrent transactions itself; a pool of connections gives it the concurrency.
  * - Rate windows exact across processes: per request one transaction locks the account's
  *   counter rows (`FOR UPDATE`, created if missing), decides with rate-limit.ts at the clock
@@ -120,10 +121,11 @@ export class PostgresAccountsStore implements AccountsStore {
 
   /**
    * Connects, applies the migrations, and returns the store; AccountsDatabaseError if it cannot.
-   * Every connection asks for `synchronous_commit = on` at its start (a charge's commit waits
-   * for its WAL flush). A connection pooler in transaction mode (PgBouncer) refuses that
-   * startup parameter: the store then connects without it and requires the server's own
-   * setting to be on, refusing to open when it is off (the guarantee would be silently lost).
+   * Every connection asks for `synchronous_commit = on` at its start; a connection pooler in
+   * transaction mode (PgBouncer) refuses that startup parameter, and the store then connects
+   * without it. Either way every charge and every other money or key write sets it on for its
+   * own transaction (a start-time check of the server's setting, until 2026-11-30, was made
+   * on one pooled connection and said nothing of later changes: audit 64b 4).
    */
   static async open(url: string, options: PostgresAccountsStoreOptions = {}): Promise<PostgresAccountsStore> {
     const unparsable = databaseUrlProblem(url);
@@ -152,14 +154,6 @@ export class PostgresAccountsStore implements AccountsStore {
     pool.on('connect', (client) => client.on('error', () => {}));
     try {
       await migratePostgres(pool);
-      if (!startupOptions) {
-        const { rows } = await pool.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
-        if (rows[0]?.synchronous_commit === 'off') {
-          throw new Error(
-            'the connection pooler does not pass the service\'s synchronous_commit = on, and the server\'s own setting is off, so a charge could be lost in a database crash: set it on for this database (ALTER DATABASE <name> SET synchronous_commit = on)',
-          );
-        }
-      }
     } catch (err) {
       await pool.end().catch(() => {});
       throw new AccountsDatabaseError(redactUrl(url), withPasswordHint(err, url, client.defaults.user));
@@ -167,10 +161,16 @@ export class PostgresAccountsStore implements AccountsStore {
     return new PostgresAccountsStore(pool, options, startupOptions);
   }
 
-  private async transaction<T>(run: (client: pg.PoolClient) => Promise<T>, settings = ''): Promise<T> {
+  /**
+   * Runs `run` in one transaction whose commit waits for its WAL flush (`durable`, the
+   * default: accounts, keys, top-ups) or not (rate counters). Set per transaction, which a
+   * pooler in transaction mode passes on, whatever the connection's or database's setting.
+   */
+  private async transaction<T>(run: (client: pg.PoolClient) => Promise<T>, durable = true): Promise<T> {
     const client = await this.pool.connect();
     try {
-      await client.query(`BEGIN${settings}`);
+      await client.query('BEGIN');
+      await client.query(`SET LOCAL synchronous_commit = ${durable ? 'on' : 'off'}`);
       const result = await run(client);
       await client.query('COMMIT');
       return result;
@@ -262,7 +262,6 @@ export class PostgresAccountsStore implements AccountsStore {
   async consumeRate(accountId: string, windows: readonly RateWindow[], nowMs: number, clock?: () => number): Promise<RateDecision> {
     const names = windows.map((w) => w.name);
     return this.transaction(async (c) => {
-      await c.query('SET LOCAL synchronous_commit = off');
       // rows first (a no-op when present), then locked: one request of the account at a time decides
       await c.query(
         `INSERT INTO rate_counters (account_id, window_name, window_start_ms, count)
@@ -291,7 +290,7 @@ export class PostgresAccountsStore implements AccountsStore {
         );
       }
       return decision;
-    });
+    }, false);
   }
 
   async balanceMicros(accountId: string): Promise<number | undefined> {
@@ -323,10 +322,14 @@ export class PostgresAccountsStore implements AccountsStore {
           // or run late out of a pooler's queue), the outer one reads the clock from the row it
           // returns (a clock read in the locking select itself is taken before the wait). A
           // statement run too late debits nothing. The two clocks must agree within seconds
-          // (docs/deploy.md).
+          // (docs/deploy.md). The statement's own transaction commits with
+          // synchronous_commit = on (set_config(..., true) is SET LOCAL): a debit is made only
+          // once every condition held, this one included, so no charge commits without it,
+          // whatever the connection's or the database's setting (audit 64b 4: through a pooler).
           `WITH debit AS (
              UPDATE accounts SET balance_micros = balance_micros - $2
              WHERE id = $1 AND balance_micros >= $2
+               AND (SELECT set_config('synchronous_commit', 'on', true)) = 'on'
                AND ($6::float8 IS NULL OR (SELECT clock_timestamp() FROM (SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE) AS locked) <= to_timestamp($6::float8 / 1000))
              RETURNING balance_micros
            )

@@ -2,7 +2,7 @@
  * docs/deploy.md, "Beyond one database's write rate": a connection pooler in transaction
  * mode (a real PgBouncer) between the service and PostgreSQL. PgBouncer refuses the
  * `options` startup parameter the store asks `synchronous_commit = on` with; the store then
- * connects without it, and opens only when the server's own setting keeps charges durable.
+ * connects without it, and each charge sets it on for its own transaction.
  * The oracle is the ledger read over a direct connection.
  */
 import pg from 'pg';
@@ -62,10 +62,38 @@ describe.skipIf(!pgbouncerAvailable && process.env['CI'] === undefined)('through
     }
   });
 
-  it('with the database\'s synchronous_commit off, the store refuses to open through the pooler, saying how to set it', async () => {
-    const { direct, pooler } = await pooled('async_commit', (client) => client.query('ALTER DATABASE async_commit SET synchronous_commit = off'));
-    await expect(PostgresAccountsStore.open(pooler)).rejects.toThrow(/synchronous_commit = on, and the server's own setting is off.*ALTER DATABASE <name> SET synchronous_commit = on/);
-    // directly, the store's own startup setting keeps charges durable: it opens
-    await (await PostgresAccountsStore.open(direct)).close();
+  it("with the database's synchronous_commit off, every charge and top-up through the pooler still commits with it on (audit 64b 4)", async () => {
+    const { direct, pooler } = await pooled('async_commit', async (client) => {
+      // the oracle, on the server: the setting in force in the transaction that writes each ledger row
+      await client.query('CREATE TABLE seen (kind text, synchronous_commit text)');
+      await client.query(`CREATE FUNCTION note_setting() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN INSERT INTO seen VALUES (NEW.kind, current_setting('synchronous_commit')); RETURN NEW; END $$`);
+      await client.query('ALTER DATABASE async_commit SET synchronous_commit = off');
+    });
+    // the store opens (before: refused, by a check made once, on one pooled connection)
+    const store = await PostgresAccountsStore.open(pooler);
+    const client = new pg.Client({ connectionString: direct });
+    await client.connect();
+    try {
+      // the pooler's own connections have the database's setting
+      const through = new pg.Client({ connectionString: pooler });
+      await through.connect();
+      expect((await through.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe('off');
+      await through.end();
+      await client.query('CREATE TRIGGER note_setting AFTER INSERT ON ledger FOR EACH ROW EXECUTE FUNCTION note_setting()');
+      const acct = await openAccount(store, 'Scale', { nowMs: 0 });
+      const price = priceMicros('search');
+      await Promise.all(Array.from({ length: 6 }, (_, k) => store.charge({ accountId: acct.accountId, costMicros: price, requestId: `d${k}`, kind: 'search', nowMs: 1 })));
+      await store.topUp(acct.accountId, 1_000_000, 2);
+      const { rows } = await client.query('SELECT kind, synchronous_commit FROM seen ORDER BY kind');
+      expect(rows).toEqual([
+        { kind: 'credit', synchronous_commit: 'on' },
+        ...Array.from({ length: 6 }, () => ({ kind: 'search', synchronous_commit: 'on' })),
+        { kind: 'topup', synchronous_commit: 'on' },
+      ]);
+    } finally {
+      await client.end();
+      await store.close();
+    }
   });
 });
