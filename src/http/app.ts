@@ -28,6 +28,7 @@ import { clientErrorResponse, connectResponse, continueResponse, expectationResp
 import { isAccountsUnavailable } from '../accounts/accounts-unavailable.js';
 import { checkBodyCharset, hasBody, parseJsonBody } from './body-text.js';
 import { OutageLog } from './outage-log.js';
+import { wasAdmitted } from './guard.js';
 import { HttpError, toErrorResponse, withRequestDetails } from './http-errors.js';
 import { addMethodNotAllowedRoutes, collectMethods, methodNotAllowed, type MethodNotAllowedConfig } from './method-not-allowed.js';
 import { sharedRefSerializers } from './serializers.js';
@@ -203,6 +204,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   const outage = new OutageLog();
+  // an admitted request answered below 500: the accounts database answered it (its outage, if any, ended)
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode < 500 && wasAdmitted(request)) outage.answered(request.log);
+  });
   app.setErrorHandler((err, request, reply) => {
     const response = toErrorResponse(withRequestDetails(err, request.headers['content-type'], request.routeOptions.bodyLimit));
     if (isAccountsUnavailable(err)) outage.refusedOne(request.log, err);

@@ -27,6 +27,11 @@ export function principalOf(request: FastifyRequest): KeyPrincipal {
   return principal;
 }
 
+/** Whether the accounts admitted the request (so the accounts database answered for it). */
+export function wasAdmitted(request: FastifyRequest): boolean {
+  return principals.has(request);
+}
+
 /** The challenge every 401 of the guard carries (RFC 9110). */
 const CHALLENGE: Readonly<Record<string, string>> = { 'www-authenticate': API_KEY_CHALLENGE };
 

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -109,6 +110,44 @@ describe('the service while the accounts database is out of reach', () => {
     }
     expect(lines.map((l) => l.fields['refused'])).toEqual([1, 667]);
     expect(lines[1]!.message).toBe('accounts database out of reach: 667 requests refused with 503 since the last such line (connect ECONNREFUSED 127.0.0.1:5432)');
+    // the database answers again: the 332 refused after the last line are logged then (audit 64b 2)
+    outage.answered(log);
+    outage.answered(log); // once per outage
+    expect(lines.map((l) => l.fields['refused'])).toEqual([1, 667, 332]);
+    expect(lines[2]!.message).toBe('accounts database reachable again: 332 requests refused with 503 since the last such line (the last cause: connect ECONNREFUSED 127.0.0.1:5432)');
+    // the next outage starts with a line of its own, its first refusal
+    now += 3000;
+    outage.refusedOne(log, err);
+    expect(lines.map((l) => l.fields['refused'])).toEqual([1, 667, 332, 1]);
+  });
+
+  it("the log's counts sum to the 503s the clients got, the last one in a line when the database answers again (audit 64b 2)", async () => {
+    const logged: Record<string, unknown>[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        logged.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+        done();
+      },
+    });
+    const h = await createHarness({ extra: { logger: { level: 'warn', stream } } });
+    const acct = await h.open('Enterprise');
+    const key = { 'api-key': acct.secretKey };
+    const precheck = h.accounts.precheckBalance.bind(h.accounts);
+    h.accounts.precheckBalance = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    let refused = 0;
+    for (let k = 0; k < 7; k++) if ((await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: key })).statusCode === 503) refused++;
+    expect(refused).toBe(7);
+    h.accounts.precheckBalance = precheck;
+    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: key })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: key })).statusCode).toBe(200);
+    await h.close();
+    const lines = logged.filter((l) => typeof l['msg'] === 'string' && l['msg'].startsWith('accounts database'));
+    // within 10 s: the first refusal's line, then the other six in the line that ends the outage
+    expect(lines.map((l) => [l['refused'], String(l['msg']).slice(0, 35)])).toEqual([
+      [1, 'accounts database out of reach: 1 r'],
+      [6, 'accounts database reachable again: '],
+    ]);
+    expect(lines.reduce((sum, l) => sum + Number(l['refused']), 0)).toBe(refused);
   });
 });
 
