@@ -21,7 +21,7 @@
  * Migrations (postgres-migrations.ts) run at open, under an advisory lock, so processes
  * starting together apply each migration once.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { pgModule } from './database-clients.js';
 import {
@@ -102,6 +102,17 @@ function withPasswordHint(err: unknown, url: string, defaultUser: string | undef
 /** How long a broken charge's statement may still run on its server process before its outcome is called unknown. */
 const BROKEN_CHARGE_WAIT_MS = 5000;
 
+/**
+ * The comment a charge statement's text begins with, naming its request: how a broken
+ * connection's statement is found among the server's (pg_stat_activity.query). A request id
+ * of other characters than letters, digits and `.:_-` (one a client chose) is named by its
+ * SHA-256 instead, so that no text closes the comment.
+ */
+function chargeTag(requestId: string): string {
+  const name = /^[\w.:-]{1,128}$/.test(requestId) ? requestId : createHash('sha256').update(requestId).digest('hex');
+  return `/* venue-search charge ${name} */`;
+}
+
 export class PostgresAccountsStore implements AccountsStore {
   private readonly keyCache: KeyCache;
   private readonly mirror = new BalanceMirror();
@@ -110,11 +121,6 @@ export class PostgresAccountsStore implements AccountsStore {
     /** The connection pool; exposed for tests and operator tools that read the ledger. */
     readonly pool: pg.Pool,
     options: PostgresAccountsStoreOptions,
-    /**
-     * Whether the connections reach PostgreSQL directly, so that a connection's process id is
-     * its server process's (a pooler hands out ids of its own: never looked up).
-     */
-    private readonly direct: boolean,
   ) {
     this.keyCache = new KeyCache(options.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS, undefined, options.monotonicClock);
   }
@@ -158,7 +164,7 @@ export class PostgresAccountsStore implements AccountsStore {
       await pool.end().catch(() => {});
       throw new AccountsDatabaseError(redactUrl(url), withPasswordHint(err, url, client.defaults.user));
     }
-    return new PostgresAccountsStore(pool, options, startupOptions);
+    return new PostgresAccountsStore(pool, options);
   }
 
   /**
@@ -310,9 +316,10 @@ export class PostgresAccountsStore implements AccountsStore {
     }
     let result: ChargeResult;
     const client = await this.pool.connect();
-    // the server process running the statement: if the connection breaks, the statement may
-    // still commit there, so its outcome is read once that process no longer runs it
-    const backend = this.direct ? ((client as unknown as { processID?: number }).processID ?? null) : null;
+    // the statement's text begins with this request's tag: if the connection breaks, the
+    // statement may still run on the server (waiting for the account's row lock) and commit, so
+    // its outcome is read once no server process runs it (settleBrokenCharge)
+    const tag = chargeTag(request.requestId);
     let rows: { balance_after_micros: number }[];
     try {
       rows = (
@@ -326,7 +333,7 @@ export class PostgresAccountsStore implements AccountsStore {
           // synchronous_commit = on (set_config(..., true) is SET LOCAL): a debit is made only
           // once every condition held, this one included, so no charge commits without it,
           // whatever the connection's or the database's setting (audit 64b 4: through a pooler).
-          `WITH debit AS (
+          `${tag} WITH debit AS (
              UPDATE accounts SET balance_micros = balance_micros - $2
              WHERE id = $1 AND balance_micros >= $2
                AND (SELECT set_config('synchronous_commit', 'on', true)) = 'on'
@@ -347,7 +354,7 @@ export class PostgresAccountsStore implements AccountsStore {
       // the UNIQUE request id refused a second charge; the statement (debit included) rolled back
       if (duplicate) result = { charged: false, reason: 'duplicate_request', balanceMicros: (await this.balanceMicros(request.accountId)) ?? 0 };
       // the connection broke (a network cut, a failover): whether the charge committed is learnt from the ledger
-      else result = await this.settleBrokenCharge(request, backend, err);
+      else result = await this.settleBrokenCharge(request, tag, err);
       this.mirror.afterCharge(request.accountId, result);
       return result;
     }
@@ -368,20 +375,22 @@ export class PostgresAccountsStore implements AccountsStore {
   }
 
   /**
-   * The outcome of a charge whose connection broke: once the server process that ran it is no
-   * longer running the charge statement (it may still commit it), its ledger row says whether
-   * it committed. Nothing is terminated. Throws ChargeOutcomeUnknownError when the database
-   * cannot be asked, or the statement still runs after BROKEN_CHARGE_WAIT_MS.
+   * The outcome of a charge whose connection broke: once no server process runs the charge
+   * statement (found by its text's `tag`, so through a connection pooler too, whose process
+   * ids are its own: until 2026-11-30 the ledger was then read at once, while the statement
+   * still waited for the account's row lock and committed later, and the client was told "not
+   * charged": audit 64b 0), its ledger row says whether it committed. Nothing is terminated.
+   * Throws ChargeOutcomeUnknownError when the database cannot be asked, or the statement still
+   * runs after BROKEN_CHARGE_WAIT_MS.
    */
-  private async settleBrokenCharge(request: ChargeRequest, backend: number | null, cause: unknown): Promise<ChargeResult> {
+  private async settleBrokenCharge(request: ChargeRequest, tag: string, cause: unknown): Promise<ChargeResult> {
     try {
-      if (backend !== null) {
-        const deadline = Date.now() + BROKEN_CHARGE_WAIT_MS;
-        const running = "SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active' AND query LIKE 'WITH debit AS%'";
-        while ((await this.pool.query(running, [backend])).rowCount !== 0) {
-          if (Date.now() > deadline) throw new Error(`server process ${backend} still running after ${BROKEN_CHARGE_WAIT_MS} ms`);
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
+      const deadline = Date.now() + BROKEN_CHARGE_WAIT_MS;
+      // the service's role sees its own sessions' statements (pg_stat_activity)
+      const running = "SELECT 1 FROM pg_stat_activity WHERE state = 'active' AND starts_with(query, $1)";
+      while ((await this.pool.query(running, [tag])).rowCount !== 0) {
+        if (Date.now() > deadline) throw new Error(`the charge statement still runs on the server after ${BROKEN_CHARGE_WAIT_MS} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
       }
       const { rows } = await this.pool.query<{ balance_after_micros: number }>('SELECT balance_after_micros FROM ledger WHERE request_id = $1', [request.requestId]);
       const row = rows[0];
