@@ -25,6 +25,8 @@ export interface DefaultPlaceResolverOptions extends LearntPlacesOptions {
 const GENERIC_SUFFIXES = ['town', 'village', 'city', 'centre', 'center'];
 /** An approximate postal point this near a surveyed place of the same letters is that place (metres; Kirk Michael's IM6 point lies 11.8 km off). */
 const ROUGH_POINT_METERS = 20_000;
+/** An entry of a name within this distance (metres) of the place a qualified name resolves to under another name is that place (chooseInArea). */
+const SAME_PLACE_METERS = 5000;
 /** A suffixed name of this many people or more is a candidate even beside precise own entries. */
 const CITY_POPULATION = 100_000;
 
@@ -162,9 +164,12 @@ export class DefaultPlaceResolver implements PlaceResolver {
     for (const { place, area } of readings) {
       const key = placeKey(place);
       const candidates = this.candidates(key);
-      const own = this.gazetteer.lookup(key).filter((e) => isInQualifier(e, area));
-      const inArea = own.length > 0 ? own : [...candidates, ...this.gazetteer.qualified(key)].filter((e) => isInQualifier(e, area));
-      if (inArea.length > 0) return fromEntry(pickAmong(inArea, venues));
+      // The qualifier filters the bare name's candidates (audit 64a F15: "Kingston, UK" is
+      // Kingston upon Thames as "Kingston" is, not a Kingston village because its name is
+      // exact); only when none is in that area, the places it stands for beyond them.
+      const bare = candidates.filter((e) => isInQualifier(e, area));
+      const inArea = bare.length > 0 ? bare : this.gazetteer.qualified(key).filter((e) => isInQualifier(e, area));
+      if (inArea.length > 0) return this.chooseInArea(key, candidates, inArea, venues);
       if (candidates.length > 0) notThere ??= { place, key, area, candidates };
     }
     // No area's own name: the looser readings (loose-area.ts: "Lanarkshire" for South
@@ -172,11 +177,12 @@ export class DefaultPlaceResolver implements PlaceResolver {
     for (const { place, area } of readings) {
       const key = placeKey(place);
       const matched = (entries: readonly GazetteerEntry[]) => entries.flatMap((e) => { const a = looseQualifier(e, area); return a === null ? [] : [{ e, a }]; });
-      const own = matched(this.gazetteer.lookup(key));
-      const inArea = own.length > 0 ? own : matched([...this.candidates(key), ...this.gazetteer.qualified(key)]);
+      const candidates = this.candidates(key);
+      const bare = matched(candidates);
+      const inArea = bare.length > 0 ? bare : matched(this.gazetteer.qualified(key));
       if (inArea.length === 0) continue;
       const areas = [...new Set(inArea.sort((x, y) => compareProminence(x.e, y.e)).map((m) => m.a))];
-      if (areas.length === 1) return fromEntry(pickAmong(inArea.map((m) => m.e), venues));
+      if (areas.length === 1) return this.chooseInArea(key, candidates, inArea.map((m) => m.e), venues);
       throw UnknownPlaceError.inOtherAreas(name, { place, area, areas, ambiguous: true });
     }
     if (notThere === null) return null;
@@ -191,6 +197,33 @@ export class DefaultPlaceResolver implements PlaceResolver {
     const parts = area.split(',').map((p) => p.trim());
     const missing = parts.length === 1 ? area : parts.find((p) => placeKey(p) !== '' && !candidates.some((e) => isInArea(e, placeKey(p))));
     throw UnknownPlaceError.inOtherAreas(name, missing === undefined ? { place, area, areas, inEachPart: true } : { place, area: missing, areas });
+  }
+
+  /**
+   * Among a qualified name's candidates in the area (`inArea`), the one the bare name would
+   * take, when that one is among them: with a learnt place of the name, the candidate rule 2
+   * takes (within agreeMeters of the learnt centre); else the venues' and prominence rules
+   * over `inArea` (pickAmong), which over all the `candidates` is the bare name's answer.
+   * When that place is another name's ("Camden Town" for "Camden"), an entry of the name as
+   * typed within SAME_PLACE_METERS of it is the same place under that name, and is taken.
+   */
+  private chooseInArea(key: string, candidates: readonly GazetteerEntry[], inArea: readonly GazetteerEntry[], venues: VenueDensity | undefined): ResolvedPlace {
+    const learnt = this.learnt.area(key);
+    let pick: GazetteerEntry | undefined;
+    if (learnt !== undefined) {
+      const bare = this.choose(learnt, candidates, venues);
+      if (bare !== null && bare !== learnt) pick = inArea.find((e) => e.lat === bare.lat && e.lon === bare.lon && e.name === bare.name);
+    }
+    pick ??= pickAmong(inArea, venues);
+    if (placeKey(pick.name) === key) return fromEntry(pick);
+    let own: GazetteerEntry | undefined;
+    let ownD = SAME_PLACE_METERS;
+    for (const e of inArea) {
+      if (placeKey(e.name) !== key) continue;
+      const d = nearDistanceMeters(pick.lat, pick.lon, e.lat, e.lon);
+      if (d <= ownD) [own, ownD] = [e, d];
+    }
+    return fromEntry(own ?? pick);
   }
 
   /** The place key of `name` and its gazetteer candidates. */
