@@ -27,6 +27,8 @@ const GENERIC_SUFFIXES = ['town', 'village', 'city', 'centre', 'center'];
 const ROUGH_POINT_METERS = 20_000;
 /** An entry of a name within this distance (metres) of the place a qualified name resolves to under another name is that place (chooseInArea). */
 const SAME_PLACE_METERS = 5000;
+/** A postcode is in an area when a GB gazetteer place this near its point (metres) is (postcodeInArea). */
+const POSTCODE_AREA_METERS = 5000;
 /** A suffixed name of this many people or more is a candidate even beside precise own entries. */
 const CITY_POPULATION = 100_000;
 
@@ -162,6 +164,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
     let notThere: { place: string; key: string; area: string; candidates: readonly GazetteerEntry[] } | null = null;
     const readings = areaQualifiedReadings(name).filter(({ place, area }) => placeKey(place) !== '' && placeKey(area) !== '');
     for (const { place, area } of readings) {
+      if (parsePostcode(place) !== null) return this.postcodeInArea(name, place, area, venues);
       const key = placeKey(place);
       const candidates = this.candidates(key);
       // The qualifier filters the bare name's candidates (audit 64a F15: "Kingston, UK" is
@@ -224,6 +227,29 @@ export class DefaultPlaceResolver implements PlaceResolver {
       if (d <= ownD) [own, ownD] = [e, d];
     }
     return fromEntry(own ?? pick);
+  }
+
+  /**
+   * A UK postcode followed by an area ("SW1A 1AA, UK", "NW1, London"): the postcode as if
+   * bare (audit 64a F3), when the area holds it: some GB gazetteer place within
+   * POSTCODE_AREA_METERS of its point is in that area (isInQualifier). Otherwise
+   * unknown_place naming the area of the GB place nearest to it; null when the postcode is
+   * unknown.
+   */
+  private postcodeInArea(name: string, postcode: string, area: string, venues: VenueDensity | undefined): ResolvedPlace | null {
+    const place = this.resolve(postcode, venues);
+    if (place === null) return null;
+    let nearest: GazetteerEntry | null = null;
+    let nearestD = Infinity;
+    for (const e of this.gazetteer.entries()) {
+      if (e.country !== 'GB') continue;
+      const d = nearDistanceMeters(place.lat, place.lon, e.lat, e.lon);
+      if (d > POSTCODE_AREA_METERS) continue;
+      if (isInQualifier(e, area)) return place;
+      if (d < nearestD) [nearest, nearestD] = [e, d];
+    }
+    if (nearest === null) return null;
+    throw UnknownPlaceError.inOtherAreas(name, { place: postcode, area, areas: [areaLabel(nearest)] });
   }
 
   /** The place key of `name` and its gazetteer candidates. */
