@@ -103,6 +103,36 @@ export class DefaultPlaceResolver implements PlaceResolver {
    */
   suggest(name: string, limit: number, venues?: VenueDensity): string[] {
     if (typeof name !== 'string' || parsePostcode(name) !== null) return [];
+    const whole = this.suggestBare(name, limit, venues);
+    if (whole.length > 0) return whole;
+    // A misspelt name followed by its area ("Shordich, London", audit 64a F2): the closest
+    // names to the part before a comma (the last comma first), each with the area kept when
+    // the area holds it ("Shoreditch, London"), else alone.
+    for (const { place, area } of areaQualifiedReadings(name)) {
+      if (parsePostcode(place) !== null) continue;
+      const out: string[] = [];
+      for (const s of this.suggestBare(place, limit, venues)) {
+        const qualified = `${s}, ${area}`;
+        const named = this.holds(qualified, venues) ? qualified : s;
+        if (!out.includes(named)) out.push(named);
+      }
+      if (out.length > 0) return out;
+    }
+    return [];
+  }
+
+  /** Whether `name` resolves (an unknown_place it throws is a no). */
+  private holds(name: string, venues: VenueDensity | undefined): boolean {
+    try {
+      return this.resolve(name, venues) !== null;
+    } catch (err) {
+      if (err instanceof UnknownPlaceError) return false;
+      throw err;
+    }
+  }
+
+  /** suggest() for a name as a whole. */
+  private suggestBare(name: string, limit: number, venues: VenueDensity | undefined): string[] {
     const key = placeKey(name);
     if (key.length < 3) return [];
     const max = suggestionBudget(key.length);
