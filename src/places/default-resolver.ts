@@ -2,7 +2,7 @@ import { suggestionBudget } from '../find/close-spellings.js';
 import { editDistance } from '../find/prefix-edit-distance.js';
 import { nearDistanceMeters } from '../geo/distance.js';
 import type { VenueRecord } from '../schema/venue.js';
-import { DEFAULT_GAZETTEER_COUNTRIES, Gazetteer, areaLabel, isInArea, isInQualifier, kindOfFeature, type GazetteerEntry } from './gazetteer.js';
+import { DEFAULT_GAZETTEER_COUNTRIES, Gazetteer, areaLabel, areaLabels, isInArea, isInQualifier, kindOfFeature, type GazetteerEntry } from './gazetteer.js';
 import { LearntPlaces, type LearntPlacesOptions } from './learnt-places.js';
 import { looseQualifier } from './loose-area.js';
 import { areaQualifiedReadings, parsePostcode, placeKey } from './place-name.js';
@@ -222,7 +222,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
     const { place, key, area, candidates } = notThere;
     const areas: string[] = [];
     for (const e of [...candidates].sort(compareProminence)) {
-      const label = areaLabel(e, key);
+      const label = resolvingLabel(e, key, candidates);
       if (!areas.includes(label)) areas.push(label);
     }
     // the part of the qualifier no place of that name is in ("Wales" of "Richmond, North
@@ -386,6 +386,18 @@ export function pickAmong(entries: readonly GazetteerEntry[], venues: VenueDensi
     if (chosen === null || d < chosenD || (d === chosenD && compareProminence(e, chosen) < 0)) [chosen, chosenD] = [e, d];
   });
   return chosen ?? best;
+}
+
+/**
+ * The area to name an entry by when its name is qualified by an area it is not in: the most
+ * specific of its areas (areaLabels) in which the name resolves to it ("Leeds, West
+ * Yorkshire" for the city, audit 64a F4: before, its first county was its own borough, so
+ * the nation was named, and "Leeds, England" was offered for it beside "Leeds, Kent"); the
+ * most specific area when none does (two places of a name in one county).
+ */
+function resolvingLabel(e: GazetteerEntry, key: string, candidates: readonly GazetteerEntry[]): string {
+  const labels = areaLabels(e, key);
+  return labels.find((l) => pickAmong(candidates.filter((c) => isInQualifier(c, l)), undefined) === e) ?? labels[0]!;
 }
 
 /** 2: a city (see kindOfFeature); 1: another place with a known population; 0: none known. */

@@ -358,13 +358,20 @@ export function qualifierParts(area: string): string[] {
 }
 
 /**
- * The area that tells an entry apart from others of its name: its first county, else its
- * nation, else its US state, else its country; with `placeKey`, the first of those that is not the place's own
- * name ("Cardiff" is in Wales, not "in Cardiff"), if any.
+ * The areas an entry is in, most specific first: its counties (its own, then the postal
+ * file's ceremonial ones), its nation, its US state, its country; with `placeKey`, those that
+ * are not the place's own name ("Cardiff" is in Wales, not "in Cardiff"; Leeds in West
+ * Yorkshire, not "in City and Borough of Leeds"), unless every one is.
  */
+export function areaLabels(e: GazetteerEntry, placeKey?: string): string[] {
+  const labels = [...new Set([...(e.counties ?? []), e.nation, admin1Name(e), countryName(e.country)].filter((l): l is string => l !== undefined))];
+  const others = labels.filter((l) => placeKey === undefined || !areaKeys(l).includes(placeKey));
+  return others.length > 0 ? others : labels;
+}
+
+/** The first of areaLabels: the most specific area an entry is in, not named as the place itself. */
 export function areaLabel(e: GazetteerEntry, placeKey?: string): string {
-  const labels = [e.counties?.[0], e.nation, admin1Name(e), countryName(e.country)].filter((l): l is string => l !== undefined);
-  return labels.find((l) => placeKey === undefined || !areaKeys(l).includes(placeKey)) ?? labels[0]!;
+  return areaLabels(e, placeKey)[0]!;
 }
 
 let regionNames: Intl.DisplayNames | null = null;
