@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { Command, InvalidArgumentError } from 'commander';
+import { IMPORT_OSM_HINT } from '../data/raw-source.js';
 import { readVenues } from '../data/read-venues.js';
 import { isVenueSearchError, VenueSearchError } from '../errors.js';
 import { countryExtent } from '../import/country-extent.js';
@@ -141,21 +142,31 @@ function lonLatBox(value: string): LonLatBox {
 /** A record's error without the "<file>: line N, " it starts with, which the merge's message names already. */
 function withoutPlace(message: string, file: string, line: number): string {
   const rest = message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message;
-  return rest.startsWith(`line ${line}, `) ? rest.slice(`line ${line}, `.length) : rest;
+  // "line 4, venue ..." (a record refused) or "line 1: not a venues file ..." (a line not JSON)
+  return rest.startsWith(`line ${line}, `) || rest.startsWith(`line ${line}: `) ? rest.slice(`line ${line}, `.length) : rest;
 }
 
 /**
  * The error for a `merge` input holding no venue record: most likely a raw source (an OSM,
  * FHRS or gzip file) given where imported venues are expected. Its records would all be
- * skipped, and the merge would write the other inputs alone.
+ * skipped, and the merge would write the other inputs alone. The advice to import first is
+ * said once: when the first record's error tells a raw OSM element (IMPORT_OSM_HINT), that
+ * hint becomes the advice, in place of the general one; when it advises importing already
+ * (readVenues' "not a venues file"), none is added (audit 64a F19).
  */
 function noVenueRecords(file: string, rejects: ReadonlyArray<{ line: number; error: Error }>): VenueSearchError {
   const first = rejects[0];
-  const why =
-    first === undefined
-      ? 'holds no venue records'
-      : `holds no venue records: all ${rejects.length} are invalid (line ${first.line}: ${cutAtWord(withoutPlace(first.error.message, file, first.line), 300)}); a raw OSM, FHRS or Overture file is imported first (\`venue-search import osm|fhrs|overture\`), then merged`;
-  return new VenueSearchError('invalid_data', `merge input ${file} ${why}`, { file });
+  if (first === undefined) return new VenueSearchError('invalid_data', `merge input ${file} holds no venue records`, { file });
+  const message = withoutPlace(first.error.message, file, first.line);
+  const rawOsm = message.endsWith(IMPORT_OSM_HINT);
+  const quoted = cutAtWord(rawOsm ? message.slice(0, -IMPORT_OSM_HINT.length) : message, 300);
+  // readVenues' "not a venues file" (a CSV given) advises importing already
+  const advice = rawOsm
+    ? '; a raw OpenStreetMap export is imported first (`venue-search import osm`), then merged'
+    : / is imported first \(/.test(message)
+      ? ''
+      : '; a raw OSM, FHRS or Overture file is imported first (`venue-search import osm|fhrs|overture`), then merged';
+  return new VenueSearchError('invalid_data', `merge input ${file} holds no venue records: all ${rejects.length} are invalid (line ${first.line}: ${quoted})${advice}`, { file });
 }
 
 export function registerImportCommands(program: Command, io: ImportCommandIo = { stdout: process.stdout, stderr: process.stderr }): void {
@@ -248,7 +259,8 @@ async function mergeFiles(files: readonly string[], bar: ProgressBar) {
   // Records readVenues rejected count as read and skipped, so the report still adds up.
   for (const r of rejected) {
     report.read++;
-    report.skip('invalid_input_record', `${r.file}:${r.line}`, r.message.slice(0, 200));
+    // the ref names the file and line: the detail is the error without them (audit 64a F19)
+    report.skip('invalid_input_record', `${r.file}:${r.line}`, withoutPlace(r.message, r.file, r.line).slice(0, 200));
   }
   return { records, report };
 }

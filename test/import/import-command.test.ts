@@ -52,6 +52,14 @@ describe('venue-search import (commander, in-process)', () => {
     expect(report).toMatchObject({ read: 11, written: 9, skipped: 2 });
   });
 
+  it('merge: a record its input refuses is listed once with its file and line, its detail without them again (audit 64a F19)', async () => {
+    const good = readFileSync(new URL('../../fixtures/venues.ndjson', import.meta.url), 'utf8').trim().split('\n').slice(0, 3);
+    const bad = join(dir, 'bad.ndjson');
+    writeFileSync(bad, `${[...good, '{"id":"bad:1","location":{"type":"Point","coordinates":[51.5,-0.1]}}'].join('\n')}\n`);
+    const { stderr } = await run(['import', 'merge', bad, '-o', join(dir, 'bad-merged.ndjson')]);
+    expect(stderr.split('\n')).toContain(`  skipped 1 invalid_input_record: ${bad}:4 (venue "bad:1", field name: expected required property; got undefined)`);
+  });
+
   it('numbers and codes on the command line: decimal only, and a bad value names its option before any work (audit 61a)', async () => {
     const csv = FIX + 'fhrs-sample.csv';
     for (const bad of ['0x10', '1e999', 'Infinity', '', '12km']) {

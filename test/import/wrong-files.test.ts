@@ -120,10 +120,22 @@ describe.skipIf(!present)('import: files of the wrong kind are refused in one li
     expect(existsSync(out) ? readFileSync(out, 'utf8') : '').toBe('');
   });
 
-  it('merge given a raw OSM file: the first record\'s message in full, without the path again, its hint not cut mid-word (audit 63d finding 1)', async () => {
+  it('merge given a raw OSM file: the first record\'s message in full, without the path again, the advice to import first said once (audit 63d finding 1, audit 64a F19)', async () => {
     const { error } = await cli(['import', 'merge', PUBS_GEOJSON, FIXTURES, '-o', join(dir, 'merged2.ndjson')]);
     expect((error as Error).message).toBe(
-      `merge input ${PUBS_GEOJSON} holds no venue records: all 3070 are invalid (line 7: field geometry.type: must be a Point; got "Polygon" (a raw OpenStreetMap export is imported first: \`venue-search import osm\`)); a raw OSM, FHRS or Overture file is imported first (\`venue-search import osm|fhrs|overture\`), then merged`,
+      `merge input ${PUBS_GEOJSON} holds no venue records: all 3070 are invalid (line 7: field geometry.type: must be a Point; got "Polygon"); a raw OpenStreetMap export is imported first (\`venue-search import osm\`), then merged`,
+    );
+  });
+
+  it('merge given the raw OSM points NDJSON or the FHRS CSV: the path, the line and the advice to import first each said once (audit 64a F19)', async () => {
+    // 3067 and 33462: the files' lines (wc -l), each refused
+    const points = await cli(['import', 'merge', PUBS_POINTS, '-o', join(dir, 'merged3.ndjson')]);
+    expect((points.error as Error).message).toBe(
+      `merge input ${PUBS_POINTS} holds no venue records: all 3067 are invalid (line 1: field id: expected required property; got undefined); a raw OpenStreetMap export is imported first (\`venue-search import osm\`), then merged`,
+    );
+    const csv = await cli(['import', 'merge', FHRS, '-o', join(dir, 'merged4.ndjson')]);
+    expect((csv.error as Error).message).toBe(
+      `merge input ${FHRS} holds no venue records: all 33462 are invalid (line 1: not a venues file (NDJSON, a JSON array or GeoJSON), line 1 is not JSON; a raw source is imported first (\`venue-search import osm|fhrs|overture\`): Unexpected token 'F', "FHRSID,Loc"... is not valid JSON)`,
     );
   });
 
