@@ -5,6 +5,7 @@ import { fileProblem, isFileError, textFileProblem } from '../data/file-problem.
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { DEFAULT_MAX_KM_FROM_AUTHORITY, fhrsFarFromAuthority, fhrsRowToVenue, type FhrsRow } from './fhrs-to-venue.js';
+import { checkFhrsOptions } from './import-options.js';
 import { ImportReport } from './import-report.js';
 import type { ImportOptions, ImportRun } from './osm-import.js';
 import { admitRecord } from './venue-check.js';
@@ -18,13 +19,13 @@ import { institutionalWord } from './institutional-names.js';
  */
 export interface FhrsImportOptions extends ImportOptions {
   /** Skip rows further than this from their authority's median point (km); `Infinity` keeps all. */
-  readonly maxKmFromAuthority?: number;
+  readonly maxKmFromAuthority?: number | undefined;
   /**
    * Skip `Restaurant/Cafe/Canteen` rows whose name or address names a nursery, school,
    * college, care home, hospital or contract caterer (institutional-names.ts): staff, school
    * and care-home canteens, not public places to eat. Counted as `institutional_canteen`.
    */
-  readonly skipInstitutional?: boolean;
+  readonly skipInstitutional?: boolean | undefined;
 }
 
 /** Columns a row needs to become a venue (docs/import.md): a file without one of them is refused. */
@@ -121,13 +122,15 @@ function institutionalCanteen(row: FhrsRow, record: VenueRecord): string | undef
 }
 
 /** Maps FHRS rows already in memory (for example parsed by the caller). */
-export function importFhrsRows(rows: readonly FhrsRow[], options: FhrsImportOptions = {}): ImportRun {
+export function importFhrsRows(rows: readonly FhrsRow[], given?: FhrsImportOptions): ImportRun {
+  const options = checkFhrsOptions(given);
   const report = new ImportReport(options.source ?? 'fhrs');
   return { report, records: mapRows(rows, report, options) };
 }
 
 /** Imports an FHRS CSV file. */
-export function importFhrs(path: string, options: FhrsImportOptions = {}): ImportRun {
+export function importFhrs(path: string, given?: FhrsImportOptions): ImportRun {
+  const options = checkFhrsOptions(given);
   const report = new ImportReport(options.source ?? basename(path));
   async function* records(): AsyncGenerator<VenueRecord> {
     const file = await readRows(path);

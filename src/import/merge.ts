@@ -1,6 +1,7 @@
 import { distanceMeters } from '../geo/distance.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { fillGaps } from './fill-gaps.js';
+import { checkMergeArguments } from './import-options.js';
 import { ImportReport } from './import-report.js';
 import { fhrsRegistrationTwins, linkFhrsToOsmByName } from './fhrs-osm-join.js';
 import { isNullIsland, NULL_ISLAND_REASON } from './null-island.js';
@@ -56,7 +57,9 @@ function isFhrsSource(r: VenueRecord): boolean {
   return r.externalIds?.fhrs !== undefined && r.externalIds.osm === undefined;
 }
 
-export function mergeVenues(records: Iterable<VenueRecord>, report = new ImportReport('merge')): { records: VenueRecord[]; report: ImportReport } {
+export function mergeVenues(records: Iterable<VenueRecord>, given?: ImportReport): { records: VenueRecord[]; report: ImportReport } {
+  checkMergeArguments(records, given);
+  const report = given ?? new ImportReport('merge');
   const input = [...records];
   report.read += input.length;
   // The importers' 0,0 rule (null-island.ts) holds for merge's inputs too: a hand-written or

@@ -6,6 +6,7 @@ import { withoutByteOrderMark } from '../data/byte-order-mark.js';
 import { fileProblem, textFileProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
+import { checkOsmOptions } from './import-options.js';
 import { ImportReport } from './import-report.js';
 import type { OpeningHoursConversion } from './osm-opening-hours.js';
 import { featureCollectionRows, pointsLineRow, type OsmRow } from './osm-sources.js';
@@ -24,11 +25,11 @@ import { fhrsGivenToOsm, looksLikeVenues, notJsonForOsm, VENUES_HINT } from './w
  */
 export interface ImportOptions {
   /** Name shown in the report (default: the file's base name). */
-  readonly source?: string;
+  readonly source?: string | undefined;
   /** Called after each input row with rows read so far and the total when known. */
-  readonly onProgress?: (read: number, total: number | undefined) => void;
+  readonly onProgress?: ((read: number, total: number | undefined) => void) | undefined;
   /** Opening-hours conversions by value, shared between runs (parsing costs ~1 ms a value). */
-  readonly hoursCache?: Map<string, OpeningHoursConversion>;
+  readonly hoursCache?: Map<string, OpeningHoursConversion> | undefined;
 }
 
 export interface ImportRun {
@@ -75,7 +76,8 @@ async function* mapRows(rows: Rows, report: ImportReport, options: ImportOptions
 export const POSSIBLE_TWINS_COUNTER = `possible twins: a node and a way/relation of one name and genre within ${OSM_TWIN_METERS} m (import merge folds them)`;
 
 /** Maps rows that are already in memory or streamed by the caller. */
-export function importOsmRows(rows: Rows, options: ImportOptions = {}): ImportRun {
+export function importOsmRows(rows: Rows, given?: ImportOptions): ImportRun {
+  const options = checkOsmOptions(given);
   const report = new ImportReport(options.source ?? 'osm');
   return { report, records: mapRows(rows, report, options) };
 }
@@ -146,7 +148,8 @@ function describeJson(value: unknown): string {
 }
 
 /** Imports an OSM file: Overpass or Veggiekarte GeoJSON, or a points NDJSON file. */
-export function importOsm(path: string, options: ImportOptions = {}): ImportRun {
+export function importOsm(path: string, given?: ImportOptions): ImportRun {
+  const options = checkOsmOptions(given);
   const report = new ImportReport(options.source ?? basename(path));
   let total: number | undefined;
   async function* rows(): AsyncGenerator<OsmRow> {

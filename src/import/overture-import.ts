@@ -6,10 +6,10 @@ import { extentMeetsRegion, noRowGroupHint, rowGroupExtent, unionExtent } from '
 import { fileProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
-import { countryExtent } from './country-extent.js';
+import { checkOvertureOptions, type OvertureSelection } from './import-options.js';
 import { ImportReport } from './import-report.js';
 import type { ImportOptions, ImportRun } from './osm-import.js';
-import { DEFAULT_MIN_CONFIDENCE, overturePlaceToVenue, type LonLatBox, type OverturePlaceFilter } from './overture-to-venue.js';
+import { DEFAULT_MIN_CONFIDENCE, overturePlaceToVenue, type LonLatBox } from './overture-to-venue.js';
 import { admitRecord } from './venue-check.js';
 
 /**
@@ -25,11 +25,11 @@ import { admitRecord } from './venue-check.js';
  */
 export interface OvertureImportOptions extends ImportOptions {
   /** Places whose `confidence` is below this are skipped (default 0.5; 0 keeps all). */
-  readonly minConfidence?: number;
+  readonly minConfidence?: number | undefined;
   /** Keep places inside this box only (degrees; `west > east` crosses the antimeridian). */
-  readonly bbox?: LonLatBox;
+  readonly bbox?: LonLatBox | undefined;
   /** Keep places whose first address is in this country only (ISO 3166-1 alpha-2). */
-  readonly country?: string;
+  readonly country?: string | undefined;
 }
 
 /** The columns the mapping reads (those a file has; `open` and other extras are ignored; `operating_status` is optional). */
@@ -71,40 +71,7 @@ async function openInput(path: string): Promise<ParquetInput> {
   }
 }
 
-function checkOptions(options: OvertureImportOptions): { filter: OverturePlaceFilter; regions: LonLatBox[] } {
-  const minConfidence = options.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
-  if (!(minConfidence >= 0 && minConfidence <= 1)) {
-    throw new VenueSearchError('invalid_request', `minConfidence must be a number from 0 to 1; got ${String(minConfidence)}`, {
-      param: 'minConfidence',
-      value: minConfidence,
-    });
-  }
-  const { bbox } = options;
-  if (bbox !== undefined) {
-    const ok = [bbox.west, bbox.east].every((v) => Number.isFinite(v) && Math.abs(v) <= 180) &&
-      [bbox.south, bbox.north].every((v) => Number.isFinite(v) && Math.abs(v) <= 90) && bbox.south <= bbox.north;
-    if (!ok) {
-      throw new VenueSearchError('invalid_request', `bbox must be west,south,east,north in degrees with south <= north; got ${JSON.stringify(bbox)}`, {
-        param: 'bbox',
-        value: bbox,
-      });
-    }
-  }
-  const country = options.country?.trim().toUpperCase();
-  const filter: OverturePlaceFilter = {
-    minConfidence,
-    ...(bbox !== undefined ? { bbox } : {}),
-    ...(country !== undefined ? { country } : {}),
-  };
-  // A row group is read only when its extent meets every region asked for.
-  const regions: LonLatBox[] = [];
-  if (bbox !== undefined) regions.push(bbox);
-  if (options.country !== undefined) regions.push(countryExtent(options.country));
-  return { filter, regions };
-}
-
-async function* readRecords(path: string, report: ImportReport, options: OvertureImportOptions): AsyncGenerator<VenueRecord> {
-  const { filter, regions } = checkOptions(options);
+async function* readRecords(path: string, report: ImportReport, options: OvertureImportOptions, { filter, regions }: OvertureSelection): AsyncGenerator<VenueRecord> {
   const inputs: ParquetInput[] = [];
   for (const file of await parquetFiles(path)) inputs.push(await openInput(file));
   let total = 0;
@@ -153,7 +120,9 @@ async function* readRecords(path: string, report: ImportReport, options: Overtur
 }
 
 /** Imports an Overture Maps places GeoParquet file, or every `.parquet` file under a folder. */
-export function importOverture(path: string, options: OvertureImportOptions = {}): ImportRun {
+export function importOverture(path: string, given?: OvertureImportOptions): ImportRun {
+  const selection = checkOvertureOptions(given, DEFAULT_MIN_CONFIDENCE);
+  const options = given ?? {};
   const report = new ImportReport(options.source ?? basename(path));
-  return { report, records: readRecords(path, report, options) };
+  return { report, records: readRecords(path, report, options, selection) };
 }
