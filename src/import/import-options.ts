@@ -20,6 +20,8 @@ const COMMON_KEYS = ['source', 'onProgress', 'hoursCache'] as const;
 const FHRS_KEYS = [...COMMON_KEYS, 'maxKmFromAuthority', 'skipInstitutional'] as const;
 const OVERTURE_KEYS = [...COMMON_KEYS, 'minConfidence', 'bbox', 'country'] as const;
 const BBOX_KEYS = ['west', 'south', 'east', 'north'] as const;
+const FILTER_KEYS = ['minConfidence', 'bbox', 'country'] as const;
+const CONTEXT_KEYS = ['report', 'hoursCache'] as const;
 
 /** The options every importer takes (ImportOptions), checked; the record for the importer's own. */
 function checkCommon(options: unknown, keys: readonly string[]): Record<string, unknown> {
@@ -55,7 +57,7 @@ export function checkOvertureOptions(options: unknown, defaultMinConfidence: num
   const o = checkCommon(options, OVERTURE_KEYS) as OvertureImportOptions;
   const minConfidence = o.minConfidence ?? defaultMinConfidence;
   if (!(typeof minConfidence === 'number' && minConfidence >= 0 && minConfidence <= 1)) invalidRequest('options.minConfidence', minConfidence, 'a number from 0 to 1');
-  const bbox = o.bbox === undefined ? undefined : checkBox(o.bbox);
+  const bbox = o.bbox === undefined ? undefined : checkBox(o.bbox, 'options.bbox');
   if (o.country !== undefined && typeof o.country !== 'string') invalidRequest('options.country', o.country, 'an ISO 3166-1 alpha-2 code such as GB or FJ');
   const country = o.country?.trim().toUpperCase();
   // A row group is read only when its extent meets every region asked for.
@@ -66,16 +68,16 @@ export function checkOvertureOptions(options: unknown, defaultMinConfidence: num
   return { filter, regions };
 }
 
-/** `options.bbox`: `{west, south, east, north}` in degrees, south <= north (west > east crosses the antimeridian). */
-function checkBox(value: unknown): LonLatBox {
-  const box = checkCallOptions(value, BBOX_KEYS, 'options.bbox');
+/** A box option (`name`: `options.bbox`): `{west, south, east, north}` in degrees, south <= north (west > east crosses the antimeridian). */
+function checkBox(value: unknown, name: string): LonLatBox {
+  const box = checkCallOptions(value, BBOX_KEYS, name);
   for (const key of BBOX_KEYS) {
     const limit = key === 'west' || key === 'east' ? 180 : 90;
     const v = box[key];
-    if (!(typeof v === 'number' && Math.abs(v) <= limit)) invalidRequest(`options.bbox.${key}`, v, `a ${limit === 180 ? 'longitude' : 'latitude'} from -${limit} to ${limit} (degrees)`);
+    if (!(typeof v === 'number' && Math.abs(v) <= limit)) invalidRequest(`${name}.${key}`, v, `a ${limit === 180 ? 'longitude' : 'latitude'} from -${limit} to ${limit} (degrees)`);
   }
   const { west, south, east, north } = box as unknown as LonLatBox;
-  if (south > north) invalidRequest('options.bbox.south', south, `at most options.bbox.north (${north})`);
+  if (south > north) invalidRequest(`${name}.south`, south, `at most ${name}.north (${north})`);
   return { west, south, east, north };
 }
 
@@ -87,6 +89,23 @@ function optionCountryExtent(code: string): LonLatBox {
     if (!isVenueSearchError(err) || err.param !== 'country') throw err;
     throw new VenueSearchError('invalid_request', `options.${err.message}`, { param: 'options.country', value: code });
   }
+}
+
+/** overturePlaceToVenue's `filter`: `minConfidence` from 0 to 1, `bbox` as importOverture's, `country` an alpha-2 code in capitals (compared as it is). */
+export function checkOverturePlaceFilter(filter: unknown): void {
+  if (filter === undefined) invalidRequest('filter', filter, 'a plain object such as { minConfidence: 0.5 }');
+  const f = checkCallOptions(filter, FILTER_KEYS, 'filter');
+  if (!(typeof f.minConfidence === 'number' && f.minConfidence >= 0 && f.minConfidence <= 1)) invalidRequest('filter.minConfidence', f.minConfidence, 'a number from 0 to 1');
+  if (f.bbox !== undefined) checkBox(f.bbox, 'filter.bbox');
+  if (f.country !== undefined && !(typeof f.country === 'string' && /^[A-Z]{2}$/.test(f.country))) invalidRequest('filter.country', f.country, 'an ISO 3166-1 alpha-2 code in capitals, such as GB');
+}
+
+/** osmElementToVenue's `ctx`: `{ report, hoursCache }`, an ImportReport and a Map. */
+export function checkOsmMapContext(ctx: unknown): void {
+  if (ctx === undefined) invalidRequest('ctx', ctx, "{ report: new ImportReport('osm'), hoursCache: new Map() }");
+  const c = checkCallOptions(ctx, CONTEXT_KEYS, 'ctx');
+  if (!(c.report instanceof ImportReport)) invalidRequest('ctx.report', c.report, "an ImportReport (new ImportReport('osm'))");
+  if (!(c.hoursCache instanceof Map)) invalidRequest('ctx.hoursCache', c.hoursCache, 'a Map (opening-hours conversions by value)');
 }
 
 /** mergeVenues' arguments: `records` an iterable of records (not a string), `report` an ImportReport or left out. */

@@ -11,7 +11,7 @@ import { ImportReport } from './import-report.js';
 import type { OpeningHoursConversion } from './osm-opening-hours.js';
 import { featureCollectionRows, pointsLineRow, type OsmRow } from './osm-sources.js';
 import { OSM_TWIN_METERS, osmNodeWayTwins, twinPoint, type TwinPoint } from './osm-node-way-twins.js';
-import { osmElementToVenue } from './osm-to-venue.js';
+import { mapOsmElement } from './osm-to-venue.js';
 import { venueSchemaError } from './venue-check.js';
 import { fhrsGivenToOsm, looksLikeVenues, notJsonForOsm, VENUES_HINT } from './wrong-importer.js';
 
@@ -53,7 +53,7 @@ async function* mapRows(rows: Rows, report: ImportReport, options: ImportOptions
       // A derived row counts as derived whatever happens to it, so the balance holds.
       if (row.kind === 'element') report.read++;
       else report.derived++;
-      const out = osmElementToVenue(row.element, ctx);
+      const out = mapOsmElement(row.element, ctx);
       const error = out.ok ? (seen.has(out.record.id) ? 'duplicate' : venueSchemaError(out.record)) : undefined;
       if (!out.ok) report.skip(out.reason, ref, out.detail);
       else if (error === 'duplicate') report.skip('duplicate_id', ref);

@@ -1,5 +1,6 @@
 import type { VenueRecord } from '../schema/venue.js';
 import { cleanText } from './clean-text.js';
+import { checkOsmMapContext } from './import-options.js';
 import type { ImportReport } from './import-report.js';
 import { isNullIsland, NULL_ISLAND_REASON } from './null-island.js';
 import type { LatLon } from './osm-geometry.js';
@@ -172,8 +173,14 @@ function closedAllWeek(value: string | undefined): boolean {
   return v === 'closed' || v === 'off';
 }
 
-/** Maps one OSM element to a venue record, or says why it is not one. */
+/** Maps one OSM element to a venue record, or says why it is not one; `ctx` checked (import-options.ts). */
 export function osmElementToVenue(el: OsmElement, ctx: MapContext): MapOutcome {
+  checkOsmMapContext(ctx);
+  return mapOsmElement(el, ctx);
+}
+
+/** osmElementToVenue for a context already checked (the importers make theirs). */
+export function mapOsmElement(el: OsmElement, ctx: MapContext): MapOutcome {
   const { tags } = el;
   const { report } = ctx;
   if (isNullIsland(el.point.lat, el.point.lon)) return { ok: false, reason: NULL_ISLAND_REASON, detail: '0,0' };

@@ -9,7 +9,7 @@ import type { VenueRecord } from '../schema/venue.js';
 import { checkOvertureOptions, type OvertureSelection } from './import-options.js';
 import { ImportReport } from './import-report.js';
 import type { ImportOptions, ImportRun } from './osm-import.js';
-import { DEFAULT_MIN_CONFIDENCE, overturePlaceToVenue, type LonLatBox } from './overture-to-venue.js';
+import { DEFAULT_MIN_CONFIDENCE, mapOverturePlace, type LonLatBox } from './overture-to-venue.js';
 import { admitRecord } from './venue-check.js';
 
 /**
@@ -107,7 +107,7 @@ async function* readRecords(path: string, report: ImportReport, options: Overtur
         const row = objects[i] as Record<string, unknown>;
         report.read++;
         const ref = typeof row.id === 'string' ? `overture:${row.id}` : `${basename(input.path)} row ${start + i}`;
-        const out = overturePlaceToVenue(row, filter);
+        const out = mapOverturePlace(row, filter);
         if (!out.ok) report.skip(out.reason, ref, out.detail);
         else if (admitRecord(out.record, ref, seen, report)) yield out.record;
         done++;

@@ -2,6 +2,7 @@ import type { Geometry } from 'geojson';
 import { wkbToGeojson } from 'hyparquet/src/wkb.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { cleanText } from './clean-text.js';
+import { checkOverturePlaceFilter } from './import-options.js';
 import { isNullIsland, NULL_ISLAND_REASON } from './null-island.js';
 import { representativePoint, type LatLon } from './osm-geometry.js';
 import type { MapOutcome } from './osm-to-venue.js';
@@ -171,8 +172,14 @@ function brandOf(row: OverturePlace): { name?: string; wikidata?: string } {
   return out;
 }
 
-/** Maps one Overture place row to a venue record, or says why it is not one. */
+/** Maps one Overture place row to a venue record, or says why it is not one; `filter` checked (import-options.ts). */
 export function overturePlaceToVenue(row: OverturePlace, filter: OverturePlaceFilter): MapOutcome {
+  checkOverturePlaceFilter(filter);
+  return mapOverturePlace(row, filter);
+}
+
+/** overturePlaceToVenue for a filter already checked (importOverture checks its options once, not per row). */
+export function mapOverturePlace(row: OverturePlace, filter: OverturePlaceFilter): MapOutcome {
   const point = overturePoint(row);
   if (point === undefined) return { ok: false, reason: 'bad_geometry' };
   if (isNullIsland(point.lat, point.lon)) return { ok: false, reason: NULL_ISLAND_REASON, detail: '0,0' };

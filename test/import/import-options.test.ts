@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ImportReport, importFhrs, importFhrsRows, importOsm, importOsmRows, importOverture, mergeVenues } from '../../src/import/index.js';
+import { ImportReport, importFhrs, importFhrsRows, importOsm, importOsmRows, importOverture, mergeVenues, osmElementToVenue, overturePlaceToVenue } from '../../src/import/index.js';
 import { VenueSearchError } from '../../src/errors.js';
 
 /**
@@ -108,6 +108,30 @@ describe('importer options: misspelt and mistyped options refused (audit 64a F20
     });
     expect(refusal(() => mergeVenues('venues.ndjson' as never)).message).toBe('records must be an iterable of venue records (an array); got "venues.ndjson"');
     expect(mergeVenues([], new ImportReport('mine')).report.source).toBe('mine');
+  });
+
+  it('overturePlaceToVenue filter and osmElementToVenue ctx: misspelt and mistyped keys refused, before the row is mapped', () => {
+    const place = { id: 'p', names: { primary: 'Cafe' }, categories: { primary: 'cafe' }, geometry: { type: 'Point', coordinates: [-0.1, 51.5] } };
+    expect(refusal(() => overturePlaceToVenue(place, { minConfidense: 0.5 } as never))).toEqual({
+      code: 'invalid_request',
+      param: 'filter.minConfidense',
+      message: 'filter.minConfidense is not an option of this call; did you mean "minConfidence"? (its options: minConfidence, bbox, country); got 0.5',
+    });
+    expect(refusal(() => overturePlaceToVenue(place, { minConfidence: '0.5' } as never)).message).toBe('filter.minConfidence must be a number from 0 to 1; got "0.5"');
+    // the row's country is compared as it is: "gb" would keep no row
+    expect(refusal(() => overturePlaceToVenue(place, { minConfidence: 0.5, country: 'gb' })).message).toBe('filter.country must be an ISO 3166-1 alpha-2 code in capitals, such as GB; got "gb"');
+    expect(refusal(() => overturePlaceToVenue(place, { minConfidence: 0.5, bbox: { west: -1, south: 51, east: 0 } } as never)).message).toBe(
+      'filter.bbox.north must be a latitude from -90 to 90 (degrees); got undefined',
+    );
+    expect(refusal(() => overturePlaceToVenue(place, undefined as never)).message).toBe('filter must be a plain object such as { minConfidence: 0.5 }; got undefined');
+    const node = { type: 'node' as const, id: '1', tags: { amenity: 'pub', name: 'The Anchor' }, point: { lat: 51.5, lon: -0.1 } };
+    expect(refusal(() => osmElementToVenue(node, { report: new ImportReport('t'), hoursCach: new Map() } as never))).toEqual({
+      code: 'invalid_request',
+      param: 'ctx.hoursCach',
+      message: 'ctx.hoursCach is not an option of this call; did you mean "hoursCache"? (its options: report, hoursCache); got a Map of 0',
+    });
+    expect(refusal(() => osmElementToVenue(node, { report: {}, hoursCache: new Map() } as never)).message).toBe("ctx.report must be an ImportReport (new ImportReport('osm')); got {}");
+    expect(osmElementToVenue(node, { report: new ImportReport('t'), hoursCache: new Map() })).toMatchObject({ ok: true, record: { name: 'The Anchor' } });
   });
 
   it('options left out, undefined or of the right types are taken (no file read until iterated)', () => {
