@@ -97,7 +97,7 @@ describe('warm({ forChanges: true })', () => {
 
   it('refuses an option it does not take, or forChanges that is not a boolean, naming it', () => {
     const engine = createEngine(loadFixtureVenues().slice(0, 10));
-    expect(() => engine.warm({ forChange: true } as never)).toThrow(/options\.forChange is not an option of this call \(its options: forChanges\)/);
+    expect(() => engine.warm({ forChange: true } as never)).toThrow('options.forChange is not an option of this call; did you mean "forChanges"? (its options: forChanges); got true');
     expect(() => engine.warm({ forChanges: 'yes' } as never)).toThrow('options.forChanges must be true or false; got "yes"');
   });
 });
