@@ -60,6 +60,7 @@ import type { RateDecision } from './rate-limit.js';
 import { sqliteNativeModuleError } from './sqlite-native.js';
 import { openSqliteFile, sqliteDatabaseClass } from './database-clients.js';
 import { TurnBatcher } from './turn-batcher.js';
+import { retryWhileBusy } from './busy-retry.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS accounts (
@@ -236,7 +237,14 @@ export class SqliteAccountsStore implements AccountsStore {
       const results = chargeBatch(charges);
       return results instanceof Promise ? results.then(mirror) : mirror(results);
     });
-    this.rates = new TurnBatcher(prepareRateBatch(this.ratesDb));
+    // A file's counters are written with the event loop free while another process holds its
+    // write lock (busy-retry.ts): the connection waits for nothing itself from here on (it did
+    // while it was opened, beside other workers opening theirs). ':memory:' is this connection's alone.
+    if (inMemory) this.rates = new TurnBatcher(prepareRateBatch(this.ratesDb));
+    else {
+      this.ratesDb.pragma('busy_timeout = 0');
+      this.rates = new TurnBatcher(retryWhileBusy(prepareRateBatch(this.ratesDb), busyTimeoutMs));
+    }
   }
 
   async insertAccount(input: {
