@@ -1,4 +1,4 @@
-import tzLookup from '@photostructure/tz-lookup';
+import { zoneForLocation } from '../hours/time-zone.js';
 
 /**
  * Venues whose coordinates lie at sea: the sign of coordinates given in the wrong order.
@@ -35,9 +35,9 @@ export interface VenuesAtSea {
   readonly examples: readonly number[];
 }
 
-/** Whether the point (degrees) lies at sea: tz-lookup answers a nautical zone there. */
+/** Whether the point (degrees, valid ranges) lies at sea: the zone the engine derives for it (tz-lookup) is a nautical one. */
 function atSea(lat: number, lon: number): boolean {
-  return tzLookup(lat, lon).startsWith('Etc/');
+  return zoneForLocation(lat, lon).startsWith('Etc/');
 }
 
 /**

@@ -115,9 +115,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** The ledger rows of a request and the account's balance, over a direct connection. */
-async function truth(accountId: string, requestId: string): Promise<{ rows: number; balance: number }> {
-  const client = new pg.Client({ connectionString: directUrl });
+/** The ledger rows of a request and the account's balance, over a direct connection (to the first test database unless `url` says another). */
+async function truth(accountId: string, requestId: string, url = directUrl): Promise<{ rows: number; balance: number }> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     const rows = (await client.query('SELECT 1 FROM ledger WHERE request_id = $1', [requestId])).rowCount ?? 0;
@@ -203,23 +203,10 @@ describe.skipIf(!pgbouncerAvailable && process.env['CI'] === undefined)('a charg
       await holder.query('COMMIT');
       await holder.end();
       const result = await charged;
-      const ledger = await truthAt(direct, acct.accountId, `req-wait-${database}`);
+      const ledger = await truth(acct.accountId, `req-wait-${database}`, direct);
       // the statement committed after the cut: the ledger holds it, and the answer says so
       expect(ledger).toEqual({ rows: 1, balance: 9 * FIND });
       expect(result).toEqual({ charged: true, balanceMicros: 9 * FIND });
     }, 60_000);
   }
 });
-
-/** {@link truth} over a direct connection to another database. */
-async function truthAt(url: string, accountId: string, requestId: string): Promise<{ rows: number; balance: number }> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const rows = (await client.query('SELECT 1 FROM ledger WHERE request_id = $1', [requestId])).rowCount ?? 0;
-    const balance = Number((await client.query('SELECT balance_micros::text AS b FROM accounts WHERE id = $1', [accountId])).rows[0].b);
-    return { rows, balance };
-  } finally {
-    await client.end();
-  }
-}

@@ -9,6 +9,7 @@ import { collectRun, importFhrs, importOsm, mergeVenues, type OpeningHoursConver
 import { VenueRecordSchema, type VenueRecord } from '../../src/schema/venue.js';
 import { createEngine } from '../../src/engine.js';
 import { geodesic } from '../support/oracle.js';
+import { oracleNameKey } from './support/oracle-name-key.js';
 import { twinOracle } from './support/osm-twin-oracle.js';
 
 /**
@@ -32,20 +33,6 @@ function imported(file: string) {
 
 async function* ndjson(records: VenueRecord[]): AsyncGenerator<string> {
   for (const r of records) yield `${JSON.stringify(r)}\n`;
-}
-
-/** Oracle name key: NFKD, marks and apostrophes dropped, `&` = and, lower case, non-letters split, a leading "the" dropped. */
-function oracleNameKey(name: string): string {
-  const words = name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/['\u2018\u2019\u02bc`\u00b4]/g, '')
-    .replace(/&/g, ' and ')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w !== '');
-  if (words.length > 1 && words[0] === 'the') words.shift();
-  return words.join(' ');
 }
 
 /**

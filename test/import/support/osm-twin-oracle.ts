@@ -1,25 +1,12 @@
 import type { VenueRecord } from '../../../src/schema/venue.js';
 import { geodesic } from '../../support/oracle.js';
+import { oracleNameKey } from './oracle-name-key.js';
 
 /**
  * Oracle of OSM node/way twins (audit 64c F6) for the tests: every pair of records compared,
  * without the importer's code. A pair is a node and a way or relation of equal name key
- * (below), equal primaryGenre, at most 25 m apart (GeographicLib).
+ * (oracle-name-key.ts), equal primaryGenre, at most 25 m apart (GeographicLib).
  */
-
-/** Oracle name key: NFKD, marks and apostrophes dropped, `&` = and, lower case, non-letters split, a leading "the" dropped. */
-function oracleNameKey(name: string): string {
-  const words = name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/['\u2018\u2019\u02bc`\u00b4]/g, '')
-    .replace(/&/g, ' and ')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w !== '');
-  if (words.length > 1 && words[0] === 'the') words.shift();
-  return words.join(' ');
-}
 
 const isNode = (r: VenueRecord): boolean => r.id.startsWith('osm:node/');
 
