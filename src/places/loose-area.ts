@@ -1,4 +1,4 @@
-import { admin1Name, countryName, isInArea, type GazetteerEntry } from './gazetteer.js';
+import { countryName, firstLevelArea, isInArea, type GazetteerEntry } from './gazetteer.js';
 import { areaKeys, placeKey } from './place-name.js';
 
 /**
@@ -18,7 +18,8 @@ const SHORT_FORMS: Readonly<Record<string, readonly string[]>> = {
  * - a whole-word suffix of a county's name: "Lanarkshire" for "South Lanarkshire",
  *   "Yorkshire" for "North Yorkshire" (counties only: "Ireland" is not Northern Ireland);
  * - a short form of a county or country (SHORT_FORMS: "IOM", "USA");
- * - outside GB, the country's ISO 3166 code ("IM", "IE", "US") and a US state's code ("VA").
+ * - outside GB, the country's ISO 3166 code ("IM", "IE", "US") and the abbreviation of a US
+ *   state, Canadian province or Australian state ("VA", "ON", "NSW").
  * The caller takes such a reading only when the places it matches are in one area
  * (DefaultPlaceResolver: "Richmond, CA" may be California or Canada).
  */
@@ -30,8 +31,8 @@ export function looseArea(e: GazetteerEntry, key: string): string | null {
   if (e.country === 'GB') return null;
   const country = countryName(e.country);
   if (key === e.country.toLowerCase() || areaKeys(country).some((k) => SHORT_FORMS[k]?.includes(key) === true)) return country;
-  const state = admin1Name(e);
-  if (state !== undefined && key === e.admin1Code!.toLowerCase()) return state;
+  const state = firstLevelArea(e);
+  if (state !== undefined && key === state.abbreviation.toLowerCase()) return state.name;
   return null;
 }
 
