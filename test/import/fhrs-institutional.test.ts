@@ -35,6 +35,15 @@ const PICKED: Record<string, string | null> = {
   '422325': 'staff canteen', // "J Sainsbury Staff Canteen", Supermarket, 4 Williamson Road
   '455483': 'staff canteen', // "Morrisons", address "Staff Canteen, 51 The Broadway": the word in the address
   '1024776': null, // "GFM Ltd - Newham Centre Staff & Public Canteen": open to the public
+  // audit 65a F10: pubs, clubs, food brands, and streets named "College Approach" / "College Fields"
+  '853422': null, // "Admiral Hardy", 7 College Approach, Greenwich: a pub (OSM node/10266440600)
+  '1252701': null, // "Madre Pinzeria Italiana", 5 College Approach
+  '1355234': null, // "Wimbledon Tap", Unit 8 College Fields Business Centre
+  '1125785': null, // "College Arms", 18 Store Street: a Bloomsbury pub
+  '1154090': null, // "Pizza Academy Prestige", 787 Lea Bridge Road
+  '1319113': null, // "Suya Academy Ltd", 148 Plumstead Road
+  '484482': null, // "O2 Academy Brixton", address "Brixton Academy": a concert venue
+  '424446': null, // "The Hospital Club", 24 Endell Street: a members' club
 };
 
 function pickedCsv(): string {
@@ -69,7 +78,7 @@ describe.skipIf(!existsSync(CSV))('import fhrs --skip-institutional: canteens of
     registerImportCommands(program, { stdout: new PassThrough().resume(), stderr });
     await program.parseAsync(['node', 'venue-search', 'import', 'fhrs', pickedCsv(), '--skip-institutional', '-o', join(dir, 'out.ndjson')]);
     const said = Buffer.concat(chunks).toString();
-    expect(said).toMatch(/^import picked\.csv: read 14, written 6, skipped 8$/m);
+    expect(said).toMatch(/^import picked\.csv: read 22, written 14, skipped 8$/m);
     expect(said).toMatch(/^ {2}skipped 8 institutional_canteen: fhrs:/m);
   });
 
