@@ -11,6 +11,7 @@ import { ImportReport } from './import-report.js';
 import type { ImportOptions, ImportRun } from './osm-import.js';
 import { DEFAULT_MIN_CONFIDENCE, mapOverturePlace, type LonLatBox } from './overture-to-venue.js';
 import { admitRecord } from './venue-check.js';
+import { textGivenToOverture } from './wrong-importer.js';
 
 /**
  * Overture Maps places import: GeoParquet files (one file, or every `.parquet` file under a
@@ -67,7 +68,8 @@ async function openInput(path: string): Promise<ParquetInput> {
     const file = await asyncBufferFromFile(path);
     return { path, file, metadata: await parquetMetadataAsync(file) };
   } catch (err) {
-    throw new VenueSearchError('invalid_data', `Overture file ${path} is not readable Parquet: ${(err as Error).message}`, { file: path });
+    const instead = textGivenToOverture(path);
+    throw new VenueSearchError('invalid_data', `Overture file ${path} is not readable Parquet: ${(err as Error).message}${instead === undefined ? '' : `; ${instead}`}`, { file: path });
   }
 }
 

@@ -9,7 +9,7 @@ import { fileHead } from '../data/file-problem.js';
 
 const FHRS_HINT = 'this looks like an FHRS CSV: use `venue-search import fhrs`';
 const OSM_HINT = 'this looks like JSON or GeoJSON (an OpenStreetMap export?): use `venue-search import osm`';
-/** Said of a file of venue records by every importer (`import osm` and `import fhrs`): no importer takes them. */
+/** Said of a file of venue records by every importer (`import osm`, `import fhrs`, `import overture`): no importer takes them. */
 export const VENUES_HINT = 'it holds venue records (already imported?); give them to readVenues or serve --data as they are';
 
 /** True for a value shaped like a venue record (`id` and `location`): a file already imported. */
@@ -60,6 +60,19 @@ export function jsonGivenToFhrs(path: string): string | undefined {
   const line = firstLine(path).trimStart();
   if (!line.startsWith('{') && !line.startsWith('[')) return undefined;
   return `is not a CSV: ${looksLikeVenues(parsedOrUndefined(line)) ? VENUES_HINT : OSM_HINT}`;
+}
+
+/**
+ * For `import overture` when the file is not Parquet: what it looks like instead, as the end of
+ * a sentence ("...: it holds venue records ...", an FHRS CSV's or JSON's importer), or
+ * undefined when its first line says nothing (audit 65a F15).
+ */
+export function textGivenToOverture(path: string): string | undefined {
+  const line = firstLine(path);
+  if (isFhrsHeader(line)) return FHRS_HINT;
+  const trimmed = line.trimStart();
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return undefined;
+  return looksLikeVenues(parsedOrUndefined(trimmed)) ? VENUES_HINT : OSM_HINT;
 }
 
 /** The JSON value of `text`, or undefined when it does not parse (a GeoJSON file's first line is rarely whole). */

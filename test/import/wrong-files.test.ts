@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { registerImportCommands } from '../../src/cli/import-command.js';
 import { cutAtWord } from '../../src/cli/cut-at-word.js';
 import { readVenues } from '../../src/data/read-venues.js';
-import { collectRun, importFhrs } from '../../src/import/index.js';
+import { collectRun, importFhrs, importOverture } from '../../src/import/index.js';
 import { importOsm } from '../../src/import/osm-import.js';
 
 /**
@@ -111,6 +111,15 @@ describe.skipIf(!present)('import: files of the wrong kind are refused in one li
     const said = 'is not a CSV: it holds venue records (already imported?); give them to readVenues or serve --data as they are';
     await expect(collectRun(importFhrs(venues))).rejects.toThrow(`FHRS file ${venues} ${said}`);
     await expect(collectRun(importFhrs(venues))).rejects.not.toThrow(/import osm/);
+  });
+
+  it('venue records, an FHRS CSV or OSM GeoJSON given to import overture: told what the file holds and which importer takes it (audit 65a F15)', async () => {
+    const venues = file('venues-for-overture.ndjson', readFileSync(FIXTURES));
+    await expect(collectRun(importOverture(venues))).rejects.toThrow(
+      `Overture file ${venues} is not readable Parquet: parquet file invalid (footer != PAR1); it holds venue records (already imported?); give them to readVenues or serve --data as they are`,
+    );
+    await expect(collectRun(importOverture(FHRS))).rejects.toThrow(/is not readable Parquet: .*; this looks like an FHRS CSV: use `venue-search import fhrs`$/);
+    await expect(collectRun(importOverture(PUBS_GEOJSON))).rejects.toThrow(/is not readable Parquet: .*; this looks like JSON or GeoJSON \(an OpenStreetMap export\?\): use `venue-search import osm`$/);
   });
 
   it('merge given a raw OSM file: refused, naming the file and its first invalid line; nothing written', async () => {
