@@ -10,7 +10,7 @@ import { admitRequest } from '../accounts/admission.js';
 import type { PlanName, RateWindow } from '../accounts/plans.js';
 import { API_KEY_CHALLENGE } from '../service/openapi-responses.js';
 import { HTTP_ERRORS, HttpError } from './http-errors.js';
-import { presentedKey } from './key-header.js';
+import { presentedKey, wrappedKeyAdvice } from './key-header.js';
 import { targetPath } from './request-target.js';
 
 /** Routes with `config: { public: true }` skip the guard (the OpenAPI document). */
@@ -56,7 +56,8 @@ export function createGuard(
     // every refusal code is a catalogue code: HttpError's parameter type checks it
     if (!admission.admitted) {
       const challenge = HTTP_ERRORS[admission.code].status === 401 ? CHALLENGE : {};
-      throw new HttpError(admission.code, admission.message, undefined, { ...admission.headers, ...challenge });
+      const advice = admission.code === 'invalid_api_key' ? wrappedKeyAdvice(presented.key) : '';
+      throw new HttpError(admission.code, admission.message + advice, undefined, { ...admission.headers, ...challenge });
     }
     principals.set(request, admission.principal);
   };

@@ -33,3 +33,16 @@ export function presentedKey(headers: Readonly<Record<string, string | string[] 
   if (distinct.length > 1) return { kind: 'conflict' };
   return { kind: 'key', key: distinct[0]! };
 }
+
+/**
+ * Advice for a key that was refused as not valid, when the header's value wraps a key in
+ * something the header does not take (audit 65a F16): an `Authorization`-style scheme word
+ * (`API-Key: Bearer sk_...`) or quotes (`API-Key: "sk_..."`). Ends a sentence; '' when the
+ * value is not so wrapped. Never repeats the key.
+ */
+export function wrappedKeyAdvice(presented: string): string {
+  const scheme = /^(bearer|basic|token|apikey|api-key)\s+(?=[sp]k_)/i.exec(presented);
+  if (scheme !== null) return `; the API-Key header holds the key alone: drop the "${scheme[1]} " before it`;
+  if (/^(["'])[sp]k_\S*\1$/.test(presented)) return '; the API-Key header holds the key alone: drop the quotes around it';
+  return '';
+}

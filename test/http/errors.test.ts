@@ -303,6 +303,25 @@ describe('401 authentication', () => {
     expect(h.engine.calls.find).toBe(0);
   });
 
+  it('a real key wrapped as "Bearer <key>" or in quotes: 401 invalid_api_key saying what to drop, without repeating the key (audit 65a F16)', async () => {
+    const acct = await h.open();
+    const cases: [string, string][] = [
+      [`Bearer ${acct.secretKey}`, 'the API-Key header holds the key alone: drop the "Bearer " before it'],
+      [`bearer ${acct.secretKey}`, 'the API-Key header holds the key alone: drop the "bearer " before it'],
+      [`"${acct.secretKey}"`, 'the API-Key header holds the key alone: drop the quotes around it'],
+    ];
+    for (const [value, advice] of cases) {
+      const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'API-Key': value } });
+      expectEnvelope(res, 401, 'authentication_error', 'invalid_api_key');
+      const message = (res.json() as { message: string }).message;
+      expect(message, value).toBe(`the API key is not valid: unknown, revoked or past its rotation grace period; ${advice}`);
+      expect(res.body).not.toContain(acct.secretKey);
+    }
+    const plain = await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'API-Key': 'hello' } });
+    expect((plain.json() as { message: string }).message).toBe('the API key is not valid: unknown, revoked or past its rotation grace period');
+    expect(h.engine.calls.find).toBe(0);
+  });
+
   it('API-Key is case-insensitive and API_KEY is accepted; two different keys are a 401 conflict', async () => {
     const acct = await h.open();
     for (const name of ['API-Key', 'api-key', 'Api-Key', 'API-KEY', 'API_KEY']) {
