@@ -1,9 +1,11 @@
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { VenueSearchError, describeValue, isVenueSearchError, type VenueSearchErrorDetails } from '../errors.js';
 import { canonicalTimeZone } from '../hours/time-zone.js';
 import { checkWeeklyHours } from '../hours/weekly-intervals.js';
 import { firstSchemaError } from '../schema/character-count.js';
 import { compileParsedCheck, compileValueCheck, type ParsedValueCheck } from '../schema/parsed-check.js';
+import { didYouMeanName } from '../schema/unknown-name.js';
 import { VenueRecordSchema, type VenueRecord } from '../schema/venue.js';
 import { catersBit } from '../store/vocabulary.js';
 
@@ -69,7 +71,7 @@ export function validateVenue(value: unknown, where: RecordLocation = {}): Venue
   if (first !== undefined) {
     // only the first letter lowered: the rest may quote a pattern or a literal ('Point') exactly
     const reason = first.message.charAt(0).toLowerCase() + first.message.slice(1);
-    throw recordError(value, where, pointerToPath(first.path), first.value, reason);
+    throw recordError(value, where, pointerToPath(first.path), first.value, reason + unknownFieldAdvice(first));
   }
   const problem = ruleProblem(value as VenueRecord);
   if (problem !== null) throw recordError(value, where, problem.field, problem.value, problem.reason);
@@ -159,6 +161,19 @@ function recordError(value: unknown, where: RecordLocation, field: string, bad: 
   if (where.line !== undefined) details.line = where.line;
   if (id !== undefined) details.recordId = id;
   return new VenueSearchError('invalid_venue', `${parts.join(', ')}: ${reason}; got ${describeValue(bad)}`, details);
+}
+
+/**
+ * For a field the schema does not know (`catersFlag`, `formatedAddress`, `genre`, `lat`): the
+ * known field of the same object it most likely stands for (`; did you mean "catersFlags"?`),
+ * or where a top-level point's parts belong; '' otherwise (audit 65a F18).
+ */
+function unknownFieldAdvice(error: ValueError): string {
+  if (error.type !== ValueErrorType.ObjectAdditionalProperties) return '';
+  const name = error.path.slice(error.path.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~');
+  const known = Object.keys((error.schema as { properties?: Record<string, unknown> }).properties ?? {});
+  const atTop = error.path.lastIndexOf('/') === 0;
+  return didYouMeanName(name, known, atTop ? 'venue record' : undefined);
 }
 
 /** `/location/coordinates/0` → `location.coordinates[0]`. */

@@ -18,6 +18,16 @@ const OTHER_NAMES: ReadonlyMap<string, readonly string[]> = new Map([
   // find's radius and the search mode's: one API, two spellings (audit 64a F5)
   ['maxdistance', ['maxDistanceMeters']],
   ['maxdistancemeters', ['maxDistance']],
+  // a venue record's fields, as other data sets name them (audit 65a F18)
+  ['genre', ['primaryGenre']],
+  ['category', ['primaryGenre']],
+  ['address', ['formattedAddress']],
+  ['phone', ['contactNumber']],
+  ['website', ['websiteUri']],
+  ['url', ['websiteUri']],
+  ['email', ['contactEmail']],
+  ['openinghours', ['regularOpeningHours']],
+  ['hours', ['regularOpeningHours']],
 ]);
 
 /**
@@ -26,6 +36,9 @@ const OTHER_NAMES: ReadonlyMap<string, readonly string[]> = new Map([
  * `querystring`), or a library call's argument.
  */
 export type NamePlace = string;
+
+/** A point's parts at the top of a venue record: they are its `location`'s. */
+const VENUE_POINT = 'not a field of a venue record: its point is location: {"type": "Point", "coordinates": [lat, lon]}, latitude first (docs/data-model.md)';
 
 /** `from` and `to` in a query of /v1/business/balances: they are the POST body's. */
 const BALANCES_RANGE = new Map([
@@ -41,6 +54,10 @@ const MISPLACED_NAMES: ReadonlyMap<NamePlace, ReadonlyMap<string, string>> = new
       ['limit', 'a query parameter of POST /v1/search, not a body field: send it in the URL (/v1/search?limit=10)'],
       ['offset', 'a query parameter of POST /v1/search, not a body field: send it in the URL (/v1/search?offset=20)'],
     ]),
+  ],
+  [
+    'venue record',
+    new Map(['lat', 'lon', 'lng', 'latitude', 'longitude', 'coordinates'].map((name) => [name, VENUE_POINT])),
   ],
   ['GET /v1/business/balances querystring', BALANCES_RANGE],
   ['POST /v1/business/balances querystring', BALANCES_RANGE],
