@@ -167,7 +167,7 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
       // the service numbers the batch's records; the file's line numbers are the ones to say
       if (fileLine !== undefined) answer.message = answer.message!.replace(/\bline (\d+)\b/g, (_m, n: string) => `line ${lineNumbers[Number(n) - 1] ?? n}`);
       const hint = res.status === 404 && sums.batches === 0 ? notFoundHint(url) : '';
-      fail(`${where}batch of lines ${lineNumbers[0]}..${lineNumbers.at(-1)} refused (${res.status}): ${answer.message ?? res.statusText}${hint}; ${sums.batches} earlier batches were applied`);
+      fail(`${where}batch of lines ${lineNumbers[0]}..${lineNumbers.at(-1)} refused (${res.status}): ${answer.message ?? res.statusText}${hint}; ${sums.batches} earlier batches were applied${nextStep(res.status, 'upserts replace by id')}`);
     }
     sums.batches++;
     sums.records += lines.length;
@@ -256,12 +256,24 @@ async function removeFile(options: Omit<UpsertOptions, 'batch'>): Promise<void> 
     else {
       bar.stop();
       const hint = res.status === 404 ? notFoundHint(base) : '';
-      fail(`${describeLocation({ file: options.file, line: lineNo })}: removal of ${JSON.stringify(id)} refused (${res.status}): ${answer.message ?? res.statusText}${hint}; ${sums.removed} venues were removed before`);
+      fail(`${describeLocation({ file: options.file, line: lineNo })}: removal of ${JSON.stringify(id)} refused (${res.status}): ${answer.message ?? res.statusText}${hint}; ${sums.removed} venues were removed before${nextStep(res.status, 'a removed id is then unknown')}`);
     }
     bar.update(read, total);
   }
   bar.stop();
   process.stdout.write(`${JSON.stringify(sums, null, 2)}\n`);
+}
+
+/**
+ * What the operator does after a refusal, by its status, ending the message (audit 65d F5):
+ * the service could not take the change now (5xx: a full disk, a compaction's failure, an
+ * outage), or the change itself is refused (400, 413, 415: fix it); '' for the others (a
+ * wrong URL or token, whose messages say what to fix). `why` says why running the file again is safe.
+ */
+function nextStep(status: number, why: string): string {
+  if (status >= 500) return `: once the service can take changes again (its message says why), run the same file again (safe: ${why})`;
+  if (status === 400 || status === 413 || status === 415) return `: fix it, then run the same file again (safe: ${why})`;
+  return '';
 }
 
 export function registerVenuesCommand(program: Command): void {

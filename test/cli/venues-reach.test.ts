@@ -87,3 +87,34 @@ describe.skipIf(process.platform === 'win32')('a token file others can read (aud
     ]);
   }, 60_000);
 });
+
+describe('a refusal says what to do next (audit 65d F5)', () => {
+  // a peer answering PUT as a live service whose disk is full answers (its message copied from
+  // src/changelog), and DELETE with a 400 refusing the id
+  let full: Server;
+  let fullPort: number;
+  const ENOSPC = 'the change log L/changes.log could not take the batch (ENOSPC: no space left on device, write); nothing of it was kept or applied';
+  beforeAll(async () => {
+    full = createServer((req, res) => {
+      const status = req.method === 'PUT' && req.url === '/admin/venues' ? 503 : 400;
+      const message = status === 503 ? ENOSPC : 'id: must be at most 128 characters; got "v1"';
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ message, code: status === 503 ? 'service_unavailable' : 'invalid_venue' }));
+    });
+    full.listen(0, '127.0.0.1');
+    await once(full, 'listening');
+    fullPort = (full.address() as AddressInfo).port;
+  });
+  afterAll(() => full.close());
+
+  it('a 5xx (a full disk): run the same file again once the service can take changes; a 400: fix it, then run it again', async () => {
+    const upsert = await venues(['upsert', '--server', `http://127.0.0.1:${fullPort}`, '--file', records]);
+    expect(upsert.code).toBe(1);
+    expect(upsert.stderr).toBe(
+      `venue-search: batch of lines 1..1 refused (503): ${ENOSPC}; 0 earlier batches were applied: once the service can take changes again (its message says why), run the same file again (safe: upserts replace by id)\n`,
+    );
+    const remove = await venues(['remove', '--server', `http://127.0.0.1:${fullPort}`, '--file', ids]);
+    expect(remove.stderr).toBe(
+      `venue-search: ${ids}: line 1: removal of "v1" refused (400): id: must be at most 128 characters; got "v1"; 0 venues were removed before: fix it, then run the same file again (safe: a removed id is then unknown)\n`,
+    );
+  }, 60_000);
+});
