@@ -1,4 +1,5 @@
 import { fstatSync, openSync, statSync, type Stats } from 'node:fs';
+import { formatFromName, type VenueFileFormat } from '../data/read-venues.js';
 
 /**
  * `serve --workers N`: every worker serves the data file the service started with, also after
@@ -13,6 +14,10 @@ import { fstatSync, openSync, statSync, type Stats } from 'node:fs';
  * the held one and says so; where it cannot (no /proc, or the file was changed in place, so
  * the held one is not as it was either) it loads --data as it is now and warns that this
  * service's workers now serve different data.
+ *
+ * The held path (/proc/<pid>/fd/<n>) has no name to take a format from, so the format --data's
+ * name gives is passed with it (audit 65a F8: a `.geojson` whose first 4 KiB did not say
+ * FeatureCollection was sniffed as NDJSON, and every replacement worker failed to start).
  */
 
 /** The environment variable that carries the held file to the workers (JSON: HeldDataFile). */
@@ -56,27 +61,44 @@ function statOrNull(path: string): Stats | null {
   }
 }
 
+/** What a worker of `serve` loads for --data (dataFileToLoad). */
+export interface DataFileToLoad {
+  /** --data, or the primary's held file. */
+  readonly path: string;
+  /**
+   * The venues file format to read `path` in: the one --data's name gives (read-venues.ts's
+   * rule), so that the held file is read as the first worker read it; undefined: from `path`'s
+   * own name, else sniffed from the content (the same bytes as the first worker's, so the same answer).
+   */
+  readonly format: VenueFileFormat | undefined;
+  /** A line to print, or null. */
+  readonly warning: string | null;
+}
+
 /**
  * In a worker: the path to load for --data `path` (it, or the primary's held file when a new
- * file took its place since the service started), and a warning line to print, or null when
- * `path` is the file the service started with (or nothing is held: a single process).
+ * file took its place since the service started), its format, and a warning line to print, or
+ * null when `path` is the file the service started with (or nothing is held: a single process).
  */
-export function dataFileToLoad(path: string): { readonly path: string; readonly warning: string | null } {
+export function dataFileToLoad(path: string): DataFileToLoad {
   const text = process.env[HELD_DATA_ENV];
-  if (text === undefined) return { path, warning: null };
+  const format = formatFromName(path);
+  if (text === undefined) return { path, format, warning: null };
   const held = JSON.parse(text) as HeldDataFile;
   const now = statOrNull(path);
-  if (now !== null && sameFile(now, held)) return { path, warning: null };
+  if (now !== null && sameFile(now, held)) return { path, format, warning: null };
   const heldPath = `/proc/${held.pid}/fd/${held.fd}`;
   const kept = statOrNull(heldPath);
   if (kept !== null && sameFile(kept, held)) {
     return {
       path: heldPath,
+      format,
       warning: `venue-search: --data ${path} was replaced since this service started; this worker serves the file the service started with, as its other workers do (restart the service to serve the new one)`,
     };
   }
   return {
     path,
+    format,
     warning: `venue-search: warning: --data ${path} changed since this service started, and the file it started with is gone or was changed in place: this worker serves ${path} as it is now, its other workers the file as it was; restart the service so that all serve one data set`,
   };
 }

@@ -2,6 +2,7 @@ import { closeSync, existsSync, lstatSync, openSync, readSync, statSync } from '
 import type { Writable } from 'node:stream';
 import { fileProblem } from '../data/file-problem.js';
 import { createEngineFromFile } from '../data/read-engine.js';
+import type { VenueFileFormat } from '../data/read-venues.js';
 import { createEngine, type Engine } from '../engine.js';
 import { isSnapshot, readSnapshot } from '../snapshot/read-snapshot.js';
 import { MAGIC } from '../snapshot/snapshot-format.js';
@@ -76,6 +77,8 @@ export async function loadEngineFile(
   processes = 1,
   /** A venues file of no records is served (a live-data service to be filled by its admin routes). */
   allowNoRecords = false,
+  /** A venues file's format when `path`'s name does not give it (a held file: held-data-file.ts); undefined: from the name, else sniffed. */
+  format?: VenueFileFormat,
 ): Promise<{ engine: Engine; snapshot: boolean }> {
   const problem = dataFileProblem(path, 'data', allowNoRecords);
   if (problem !== null) fail(problem);
@@ -95,7 +98,7 @@ export async function loadEngineFile(
   let engine: Engine;
   try {
     const threads = readThreads(processes, statSync(path).size);
-    engine = (await createEngineFromFile(path, bar === null ? { threads } : { threads, onProgress: (p) => bar.update(p.bytes, p.totalBytes) })).engine;
+    engine = (await createEngineFromFile(path, { threads, format, ...(bar === null ? {} : { onProgress: (p) => bar.update(p.bytes, p.totalBytes) }) })).engine;
   } finally {
     bar?.stop();
   }
@@ -126,11 +129,11 @@ export function secondsSince(started: number): string {
  * once and laid out as a snapshot in shared memory (no temporary file: a stop during the start
  * leaves nothing behind). Errors and `processes` as for loadEngineFile.
  */
-export async function loadSharedSnapshot(path: string, fail: (message: string) => never, report: LoadReport = null, processes = 1): Promise<SharedSnapshot> {
+export async function loadSharedSnapshot(path: string, fail: (message: string) => never, report: LoadReport = null, processes = 1, format?: VenueFileFormat): Promise<SharedSnapshot> {
   const problem = dataFileProblem(path);
   if (problem !== null) fail(problem);
   if (isSnapshotFile(path)) return readSharedSnapshot(path);
-  const { engine } = await loadEngineFile(path, fail, report, processes);
+  const { engine } = await loadEngineFile(path, fail, report, processes, false, format);
   try {
     return shareEngine(engine, path);
   } catch (e) {

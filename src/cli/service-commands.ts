@@ -32,7 +32,7 @@ import { operatorTokenFileWarning, operatorTokenProblem } from './operator-token
 import { unignoredInGitWorkTree } from './git-ignored.js';
 import { dataFileProblem, isSnapshotFile, loadEngineFile, loadSharedSnapshot, secondsSince, type LoadReport } from './load-engine.js';
 import { EnginePool } from '../service/engine-pool.js';
-import { dataFileToLoad, holdDataFile } from './held-data-file.js';
+import { dataFileToLoad, holdDataFile, type DataFileToLoad } from './held-data-file.js';
 import { isClusterWorker, isFirstClusterWorker, reportListening, runPrimary, WorkerStartError } from './serve-cluster.js';
 
 const DEFAULT_DB = 'accounts.sqlite';
@@ -319,11 +319,12 @@ function cannotLoad(path: string, why: string): string {
 }
 
 /** The engine threads of `serve --engine-threads N` over the data file held once in shared memory (`processes`: serve's worker processes). */
-async function startEnginePool(dataPath: string, threads: number, processes: number): Promise<EnginePool> {
+async function startEnginePool(data: DataFileToLoad, threads: number, processes: number): Promise<EnginePool> {
+  const dataPath = data.path;
   try {
     const report = loadReport();
     const started = performance.now();
-    const pool = await EnginePool.start(await loadSharedSnapshot(dataPath, fail, report, processes), threads);
+    const pool = await EnginePool.start(await loadSharedSnapshot(dataPath, fail, report, processes, data.format), threads);
     report?.write(`venue-search: loaded ${pool.venues} venues from ${isSnapshotFile(dataPath) ? 'the snapshot ' : ''}${dataPath} into ${threads} engine thread${threads === 1 ? '' : 's'} in ${secondsSince(started)}\n`);
     return pool;
   } catch (err) {
@@ -343,11 +344,12 @@ function loadReport(): LoadReport {
   return isClusterWorker() && !isFirstClusterWorker() ? null : process.stderr;
 }
 
-async function loadEngine(dataPath: string, processes: number) {
+async function loadEngine(data: DataFileToLoad, processes: number) {
+  const dataPath = data.path;
   const report = loadReport();
   try {
     const started = performance.now();
-    const { engine, snapshot } = await loadEngineFile(dataPath, fail, report, processes);
+    const { engine, snapshot } = await loadEngineFile(dataPath, fail, report, processes, false, data.format);
     const warming = performance.now();
     engine.warm();
     if (!snapshot) {
@@ -555,8 +557,8 @@ async function serve(options: ServeOptions): Promise<void> {
   // a worker of `--workers N` serves the file its siblings serve, even if --data was replaced since (held-data-file.ts)
   const served = dataFileToLoad(options.data);
   if (served.warning !== null) process.stderr.write(`${served.warning}\n`);
-  const pool = options.engineThreads > 0 ? await startEnginePool(served.path, options.engineThreads, workers) : null;
-  const engine = live?.live.engine ?? pool ?? (await loadEngine(served.path, workers));
+  const pool = options.engineThreads > 0 ? await startEnginePool(served, options.engineThreads, workers) : null;
+  const engine = live?.live.engine ?? pool ?? (await loadEngine(served, workers));
   startTime('engine loaded and warmed');
   const store = await openStore(options.db);
   startTime('accounts opened');

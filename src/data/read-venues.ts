@@ -568,7 +568,8 @@ function threadCount(threads: number | undefined): number {
   return threads;
 }
 
-function formatFromName(file: string | undefined): VenueFileFormat | undefined {
+/** The format a venue file's name gives (`.ndjson`/`.jsonl`, `.geojson`), or undefined: sniffed from the content. */
+export function formatFromName(file: string | undefined): VenueFileFormat | undefined {
   if (!file) return undefined;
   if (/\.(ndjson|jsonl)$/i.test(file)) return 'ndjson';
   if (/\.geojson$/i.test(file)) return 'geojson';

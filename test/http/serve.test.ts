@@ -12,6 +12,7 @@ import { openAccount } from '../../src/accounts/accounts.js';
 import { priceMicros } from '../../src/accounts/plans.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { unignoredInGitWorkTree } from '../../src/cli/git-ignored.js';
+import { freePort } from '../support/database-process.js';
 import { startServe } from '../support/serve-process.js';
 import { ledgerRows } from './support/harness.js';
 
@@ -164,7 +165,8 @@ describe('serve --workers 2 (issue 18)', () => {
 
 /** Starts `serve --workers 2` on `db` (extra flags after); resolves once it prints where it serves. */
 async function startWorkers(db: string, data: string, extra: readonly string[] = []): Promise<{ child: ChildProcess; base: string; stderr: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', data, '--port', '0', '--db', db, '--workers', '2', ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const port = String(await freePort()); // of VENUE_SEARCH_TEST_PORTS when set
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', data, '--port', port, '--db', db, '--workers', '2', ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (chunk: Buffer) => (err += String(chunk)));
   const base = await new Promise<string>((resolve, reject) => {
@@ -278,25 +280,28 @@ describe('serve --workers 2: a replacement worker that cannot start', () => {
 });
 
 describe('serve --workers 2: --data replaced while it runs', () => {
-  // audit 64b finding 7: a new file shipped to --data (to be served after a restart), then a
-  // worker died: its replacement loaded the new file, and the port answered from two data sets
-  it('a replacement worker serves the file the service started with, saying so; every answer is the old data\'s', async () => {
-    const db = join(tmp, 'held-data.sqlite');
+  const lines = readFileSync('fixtures/venues.ndjson', 'utf8').split('\n').filter((l) => l.trim() !== '');
+
+  /**
+   * Starts the service on `name` written by `write` from the fixture lines, ships a file without
+   * the last venue (written beside, renamed over --data, as deploy tools do), kills a worker, and
+   * asks for the last venue for 5 s: every answer must be 200 (the file the service started with).
+   */
+  async function shipAndKillAWorker(name: string, write: (records: readonly string[]) => string): Promise<void> {
+    const db = join(tmp, `${name}.sqlite`);
     const store = new SqliteAccountsStore(db);
     const acct = await openAccount(store, 'Enterprise', { openingCreditMicros: 1000 * priceMicros('basic') });
     await store.close();
-    const data = join(tmp, 'held-data.ndjson');
-    const lines = readFileSync('fixtures/venues.ndjson', 'utf8').split('\n').filter((l) => l.trim() !== '');
-    writeFileSync(data, `${lines.join('\n')}\n`);
+    const data = join(tmp, name);
+    writeFileSync(data, write(lines));
     // the oracle: the last fixture venue is in the file the service started with, not in the shipped one
     const gone = (JSON.parse(lines.at(-1)!) as { id: string }).id;
     const { child, base, stderr } = await startWorkers(db, data);
     try {
       const workers = workerPids(child.pid!);
       expect(workers).toHaveLength(2);
-      // ship the new file as deploy tools do: written beside, renamed over --data
-      const shipped = join(tmp, 'held-data.ndjson.new');
-      writeFileSync(shipped, `${lines.slice(0, -1).join('\n')}\n`);
+      const shipped = `${data}.new`;
+      writeFileSync(shipped, write(lines.slice(0, -1)));
       renameSync(shipped, data);
       process.kill(workers[0]!, 'SIGKILL');
       const said = `venue-search: --data ${data} was replaced since this service started; this worker serves the file the service started with, as its other workers do (restart the service to serve the new one)`;
@@ -311,9 +316,40 @@ describe('serve --workers 2: --data replaced while it runs', () => {
       }
       expect([...statuses.keys()]).toEqual([200]);
       expect(statuses.get(200)).toBeGreaterThan(20);
+      expect(stderr()).not.toContain('cannot load');
       expect(workerPids(child.pid!)).toHaveLength(2);
     } finally {
       child.kill('SIGKILL');
     }
+  }
+
+  // audit 64b finding 7: a new file shipped to --data (to be served after a restart), then a
+  // worker died: its replacement loaded the new file, and the port answered from two data sets
+  it("a replacement worker serves the file the service started with, saying so; every answer is the old data's", async () => {
+    await shipAndKillAWorker('held-data.ndjson', (records) => `${records.join('\n')}\n`);
+  }, 90_000);
+
+  // audit 65a finding 8: the replacement read the held file as /proc/<pid>/fd/<n>, a name without
+  // .geojson, so its format was sniffed; a FeatureCollection written by Python's
+  // json.dump(indent=2, sort_keys=True) ("features" before "type") was taken for NDJSON, every
+  // replacement failed ("not a venues file") and the service exited 1
+  it('a replacement worker reads a held .geojson as GeoJSON, also one whose first 4 KiB do not say FeatureCollection', async () => {
+    const pythonStyle = (records: readonly string[]): string => {
+      const features = records.map((line) => {
+        const { location, ...properties } = JSON.parse(line) as { location: { coordinates: [number, number] } };
+        const [lat, lon] = location.coordinates;
+        return { geometry: { coordinates: [lon, lat], type: 'Point' }, properties, type: 'Feature' };
+      });
+      return `${JSON.stringify(sortedKeys({ features, type: 'FeatureCollection' }), null, 2)}\n`;
+    };
+    expect(pythonStyle(lines).slice(0, 4096)).not.toContain('FeatureCollection');
+    await shipAndKillAWorker('held-data.geojson', pythonStyle);
   }, 90_000);
 });
+
+/** `value` with every object's keys in sorted order, as Python's json.dump(sort_keys=True) writes them. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, sortedKeys(v)]));
+}
