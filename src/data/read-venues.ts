@@ -578,8 +578,12 @@ export function formatFromName(file: string | undefined): VenueFileFormat | unde
 
 /**
  * Decides the format from the first bytes: `[` is a JSON array; `{` is NDJSON when the first
- * line is a complete JSON object that is not a FeatureCollection, otherwise GeoJSON.
- * Returns undefined when more input is needed.
+ * line is a complete JSON object that is not a FeatureCollection. When it is not complete, the
+ * object spans lines, which only GeoJSON's one document does: GeoJSON when the first line is
+ * `{` alone (a pretty-printed document: ogr2ogr, Python's json.dump(indent=...)), or the
+ * object's first member is `"features"` (sorted keys, audit 65a F8: "type" then comes after
+ * every feature), or "FeatureCollection" is in the first 4 KiB; else NDJSON (a record cut or
+ * broken on line 1, reported as such). Returns undefined when more input is needed.
  */
 function sniffFormat(head: string, final: boolean): VenueFileFormat | undefined {
   const start = head.search(/\S/);
@@ -592,6 +596,8 @@ function sniffFormat(head: string, final: boolean): VenueFileFormat | undefined 
     const value = JSON.parse(firstLine) as { type?: unknown };
     return value && value.type === 'FeatureCollection' ? 'geojson' : 'ndjson';
   } catch {
-    return head[start] === '{' && /"FeatureCollection"/.test(head.slice(0, 4096)) ? 'geojson' : 'ndjson';
+    if (head[start] !== '{') return 'ndjson';
+    const spansLines = firstLine.trim() === '{' || /^\{\s*"features"\s*:/.test(head.slice(start, start + 4096));
+    return spansLines || /"FeatureCollection"/.test(head.slice(0, 4096)) ? 'geojson' : 'ndjson';
   }
 }

@@ -55,6 +55,28 @@ describe('readVenues formats', () => {
     expect(r.venues[0]!.id).toBe('f1');
   });
 
+  // audit 65a F8: a FeatureCollection pretty-printed with sorted keys ("features" first, Python's
+  // json.dump(indent=2, sort_keys=True)) whose first features fill 4 KiB was sniffed as NDJSON
+  // ("not a venues file"), under a name without .geojson (serve's held file, /proc/<pid>/fd/<n>)
+  it('sniffs a pretty-printed FeatureCollection whose "type" comes after 4 KiB of features', async () => {
+    const long = 'Fine ales and a long history. '.repeat(60); // 1,800 characters (the field holds up to 2,000)
+    const feature = (id: string, lon: number, lat: number) => ({ geometry: { coordinates: [lon, lat], type: 'Point' }, properties: { id, name: id, wordOnTheStreet: long }, type: 'Feature' });
+    const fc = { features: [feature('a', -0.134, 51.5101), feature('b', -2.2426, 53.4808), feature('c', -1.5576, 53.8221)], type: 'FeatureCollection' };
+    for (const text of [JSON.stringify(fc, null, 2), JSON.stringify(fc, null, 2).replace('{\n  "features"', '{"features"'), JSON.stringify(fc).replace('[{', '[\n{')]) {
+      expect(text.slice(0, 4096)).not.toContain('FeatureCollection');
+      const r = await readVenues(file('held-17', text));
+      expect(r.format).toBe('geojson');
+      // the oracle: the features' own [lon, lat], read back as [lat, lon]
+      expect(r.venues.map((v) => [v.id, ...v.location.coordinates])).toEqual([
+        ['a', 51.5101, -0.134],
+        ['b', 53.4808, -2.2426],
+        ['c', 53.8221, -1.5576],
+      ]);
+    }
+    // a broken NDJSON record on line 1 is still reported as one
+    await expectError(readVenues(file('broken-17', `{"id": "v1", "name": \n${JSON.stringify(crown)}\n`)), /line 1/, { line: 1 });
+  });
+
   it('streams from any async iterable, in chunks that split records and strings', async () => {
     const text = JSON.stringify([redLion, crown, { ...redLion, id: 'v3', name: 'Brace {[,"]} yourself' }]);
     const chunks = text.match(/[\s\S]{1,7}/g)!;
