@@ -5,7 +5,7 @@ import { checkCallOptions } from './call-options.js';
 import { describeValue, invalidRequest, VenueSearchError } from './errors.js';
 import { createFindService, type FindService, type FindStructures } from './find/find.js';
 import type { FindParams } from './find/find-params.js';
-import type { PlaceResolver } from './places/place-resolver.js';
+import { checkPlaceResolver, type PlaceResolver } from './places/place-resolver.js';
 import type { AdvancedDetails, BasicDetails, MenuList } from './schema/details.js';
 import type { FindResponse } from './schema/find.js';
 import type { SearchResponse } from './schema/search.js';
@@ -552,8 +552,8 @@ export function checkEngineOptions(options: EngineOptions | undefined): EngineOp
   checkRecordCacheSize(checked.recordCacheSize);
   if (checked.validate !== undefined && typeof checked.validate !== 'boolean') invalidRequest('options.validate', checked.validate, 'true or false');
   const { places } = checked;
-  if (places !== undefined && places !== null && typeof places !== 'function' && typeof (places as Partial<PlaceResolver>).resolve !== 'function') {
-    invalidRequest('options.places', places, 'a PlaceResolver, a function returning one, or null');
+  if (places !== undefined && places !== null && typeof places !== 'function') {
+    checkPlaceResolver(places, 'options.places', 'a PlaceResolver, a function returning one, or null');
   }
   return checked;
 }

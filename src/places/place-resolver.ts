@@ -3,7 +3,7 @@
  * resolver; the engine builds a default (gazetteer + places learnt from the venues) and a
  * user can pass any object of this shape instead.
  */
-import { describeValue, VenueSearchError } from '../errors.js';
+import { describeValue, invalidRequest, VenueSearchError } from '../errors.js';
 
 export type PlaceKind = 'postcode' | 'area' | 'city' | 'town' | 'district' | 'locality';
 
@@ -28,7 +28,8 @@ export interface ResolvedPlace {
 
 /**
  * `place`, a resolver's answer for `name`, when it is a place find can use: a non-empty string
- * name, finite `lat` in -90..90 and `lon` in -180..180, a known kind. Else a VenueSearchError
+ * name, finite `lat` in -90..90 and `lon` in -180..180, a known kind, `approximate` a boolean
+ * when given (audit 65a F11: "yes" was dropped silently). Else a VenueSearchError
  * (`invalid_data`: the resolver, the engine's configuration, is at fault, not the request)
  * naming the resolver (`options.places`), the name and the value, rather than a find that
  * answers nothing (a NaN centre) or a kind outside the response's documented ones. A Promise
@@ -48,7 +49,9 @@ export function checkResolvedPlace(place: unknown, name: string): ResolvedPlace 
             ? 'lon a finite number from -180 to 180'
             : !PLACE_KINDS.includes(p.kind as PlaceKind)
               ? `kind one of ${PLACE_KINDS.join(', ')}`
-              : null;
+              : p.approximate !== undefined && typeof p.approximate !== 'boolean'
+                ? 'approximate true or false when given'
+                : null;
   if (problem === null) return place as ResolvedPlace;
   throw new VenueSearchError('invalid_data', `the place resolver (options.places) answered ${describeAnswer(place)} for ${JSON.stringify(name)}: its answer needs ${problem}`, {
     param: 'options.places',
@@ -56,12 +59,18 @@ export function checkResolvedPlace(place: unknown, name: string): ResolvedPlace 
   });
 }
 
+/** A control character (C0, DEL, C1) or a line or paragraph separator: not part of a place's name, and it would break the one-line message. */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
 /**
  * `names`, a resolver's `suggest()` answer for the unknown `name`, when it is what the
  * `unknown_place` error and the HTTP envelope's `suggestions` (string[]) can carry: an array
- * of at most `limit` non-empty strings. Else a VenueSearchError (`invalid_data`, param
- * `options.places`) as for a bad resolve() answer (audit 64a F13: numbers, null and objects
- * reached the envelope).
+ * of at most `limit` non-empty strings without control characters, each once (a repeat is
+ * dropped, the first kept in its place: "did you mean "a" or "a"?" helps no one). Else a
+ * VenueSearchError (`invalid_data`, param `options.places`) as for a bad resolve() answer
+ * (audit 64a F13: numbers, null and objects reached the envelope; audit 65a F11: a newline
+ * reached the message).
  */
 export function checkSuggestions(names: unknown, name: string, limit: number): string[] {
   const problem = isThenable(names)
@@ -72,8 +81,10 @@ export function checkSuggestions(names: unknown, name: string, limit: number): s
         ? `at most ${limit} names (it was asked for ${limit})`
         : !names.every((n) => typeof n === 'string' && n.trim() !== '')
           ? 'every name a non-empty string'
-          : null;
-  if (problem === null) return names as string[];
+          : names.some((n) => CONTROL_CHARACTER.test(n as string))
+            ? 'names without control characters (a newline, a tab)'
+            : null;
+  if (problem === null) return [...new Set(names as string[])];
   throw new VenueSearchError('invalid_data', `the place resolver (options.places) suggested ${describeAnswer(names)} for ${JSON.stringify(name)}: its suggestions need ${problem}`, {
     param: 'options.places',
     value: names,
@@ -128,6 +139,24 @@ export interface VenueDensity {
   readonly version?: number;
 }
 
+/**
+ * `resolver`, given as `param` (`options.places`), checked to be a PlaceResolver: an object
+ * whose `resolve` is a function (else invalid_request on `param`, saying `expected`) and whose
+ * `suggest`, when given, is one too (else invalid_request on `<param>.suggest`; audit 65a F11:
+ * it passed, and the first unknown place was a bare TypeError, a 500 over HTTP).
+ */
+export function checkPlaceResolver(resolver: unknown, param: string, expected: string): void {
+  const r = resolver as Partial<Record<keyof PlaceResolver, unknown>> | null;
+  if (typeof r !== 'object' || r === null || typeof r.resolve !== 'function') invalidRequest(param, resolver, expected);
+  if (r.suggest !== undefined && typeof r.suggest !== 'function') invalidRequest(`${param}.suggest`, r.suggest, 'a function (or left out)');
+}
+
+/**
+ * A custom resolver is checked where it is given (createEngine: `resolve` and `suggest`
+ * functions, checkPlaceResolver; not the resolver a factory returns) and its answers
+ * where find uses them: checkResolvedPlace, checkSuggestions (a bad answer is `invalid_data`
+ * naming `options.places`).
+ */
 export interface PlaceResolver {
   /**
    * The place a name means, or null when unknown. Pure: no I/O per call. `venues`, when
@@ -136,6 +165,10 @@ export interface PlaceResolver {
    * default resolver does for a known name qualified by an area it is not in: "St Ives, Devon").
    */
   resolve(name: string, venues?: VenueDensity): ResolvedPlace | null;
-  /** Up to `limit` known names close in spelling to an unknown `name`, best first (optional). */
+  /**
+   * Up to `limit` known names close in spelling to an unknown `name`, best first (optional).
+   * Each a non-empty string without control characters, else the answer is refused; a name
+   * given twice is offered once.
+   */
   suggest?(name: string, limit: number, venues?: VenueDensity): string[];
 }

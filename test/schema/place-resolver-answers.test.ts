@@ -31,6 +31,9 @@ describe('suggest() answers are checked (audit 64a F13)', () => {
     ['a string, not an array', 'Shoreditch', '"Shoreditch"', 'an array of names'],
     ['more names than asked for', ['A', 'B', 'C', 'D'], '["A","B","C","D"]', 'at most 3 names (it was asked for 3)'],
     ['a Promise', Promise.resolve(['Shoreditch']), 'a Promise', 'to be given synchronously (suggest() returned a Promise; find does not wait)'],
+    // audit 65a F11: a newline reached the one-line message
+    ['a newline in a name', ['Shore\nditch'], '["Shore\\nditch"]', 'names without control characters (a newline, a tab)'],
+    ['a tab in a name', ['Shoreditch\t'], '["Shoreditch\\t"]', 'names without control characters (a newline, a tab)'],
   ])('%s is invalid_data naming options.places', (_label, answer, shown, need) => {
     expect(findWithSuggestions(answer)).toMatchObject({
       name: 'VenueSearchError',
@@ -43,6 +46,41 @@ describe('suggest() answers are checked (audit 64a F13)', () => {
   it('good names are offered as they were given', () => {
     expect(findWithSuggestions(['Shoreditch', 'Horwich'])).toMatchObject({ code: 'unknown_place', suggestions: ['Shoreditch', 'Horwich'] });
     expect(findWithSuggestions([])).toMatchObject({ code: 'unknown_place', suggestions: [] });
+  });
+
+  // audit 65a F11: 'did you mean "Shoreditch" or "Shoreditch"?'
+  it('a name given twice is offered once, the first in its place', () => {
+    expect(findWithSuggestions(['Shoreditch', 'Horwich', 'Shoreditch'])).toMatchObject({
+      code: 'unknown_place',
+      suggestions: ['Shoreditch', 'Horwich'],
+      message: 'location "Nowhere" is not a place we know; did you mean "Shoreditch" or "Horwich"?',
+    });
+  });
+});
+
+// audit 65a F11: a suggest that is not a function passed createEngine, and the first unknown
+// place was a bare TypeError ("resolver?.suggest is not a function"), a 500 over HTTP
+describe('createEngine checks a PlaceResolver object: resolve and suggest functions', () => {
+  const createWith = (places: unknown) => errorOf(() => createEngine(venues, { places: loose<PlaceResolver>(places) }));
+
+  it.each([
+    ['a string', 'notfn', '"notfn"'],
+    ['a list of names', ['Soho'], '["Soho"]'],
+    ['null', null, 'null'],
+  ])('suggest given as %s is invalid_request naming options.places.suggest', (_label, suggest, shown) => {
+    expect(createWith({ resolve: () => null, suggest })).toMatchObject({
+      name: 'VenueSearchError',
+      code: 'invalid_request',
+      param: 'options.places.suggest',
+      message: `options.places.suggest must be a function (or left out); got ${shown}`,
+    });
+  });
+
+  it('resolve not a function is refused as before; suggest left out, or undefined, is accepted', () => {
+    expect(createWith({ resolve: 'x' })).toMatchObject({ code: 'invalid_request', param: 'options.places', message: 'options.places must be a PlaceResolver, a function returning one, or null; got {"resolve":"x"}' });
+    for (const places of [{ resolve: () => null }, { resolve: () => null, suggest: undefined }]) {
+      expect(errorOf(() => createEngine(venues, { places: loose<PlaceResolver>(places) }).find({ q: 'red', location: 'Nowhere' }, { now: 0 }))).toMatchObject({ code: 'unknown_place', suggestions: [] });
+    }
   });
 });
 
@@ -62,6 +100,24 @@ describe('resolve() answers: NaN shown as NaN, a Promise told to answer synchron
       param: 'options.places',
       message: `${prefix} a Promise for "Anywhere": its answer needs to be given synchronously (resolve() returned a Promise; find does not wait)`,
     });
+  });
+
+  // audit 65a F11: "yes" was dropped silently
+  it('approximate not a boolean', () => {
+    expect(findWith({ name: 'X', lat: 51.5, lon: -0.1, kind: 'city', approximate: 'yes' })).toMatchObject({
+      code: 'invalid_data',
+      param: 'options.places',
+      message: `${prefix} {"name":"X","lat":51.5,"lon":-0.1,"kind":"city","approximate":"yes"} for "Anywhere": its answer needs approximate true or false when given`,
+    });
+    for (const approximate of [true, false]) {
+      expect(createEngine(venues, { places: { resolve: () => ({ name: 'X', lat: 51.5, lon: -0.1, kind: 'city', approximate }) } }).find({ q: 'red', location: 'X' }, { now: 0 }).resolvedPlace).toEqual({
+        name: 'X',
+        kind: 'city',
+        Lat: 51.5,
+        Lon: -0.1,
+        ...(approximate ? { approximate: true } : {}),
+      });
+    }
   });
 
   it('an empty or blank name', () => {
