@@ -5,7 +5,7 @@ import type { VenueRecord } from '../schema/venue.js';
 import { DEFAULT_GAZETTEER_COUNTRIES, Gazetteer, areaLabel, areaLabels, isInArea, isInQualifier, kindOfFeature, type GazetteerEntry } from './gazetteer.js';
 import { LearntPlaces, type LearntPlacesOptions } from './learnt-places.js';
 import { looseQualifier } from './loose-area.js';
-import { areaQualifiedReadings, parsePostcode, placeKey } from './place-name.js';
+import { areaKeys, areaQualifiedReadings, parsePostcode, placeKey } from './place-name.js';
 import type { PlaceResolver, ResolvedPlace, VenueDensity } from './place-resolver.js';
 import { UnknownPlaceError } from './unknown-place-error.js';
 
@@ -393,10 +393,16 @@ export function pickAmong(entries: readonly GazetteerEntry[], venues: VenueDensi
  * specific of its areas (areaLabels) in which the name resolves to it ("Leeds, West
  * Yorkshire" for the city, audit 64a F4: before, its first county was its own borough, so
  * the nation was named, and "Leeds, England" was offered for it beside "Leeds, Kent"); the
- * most specific area when none does (two places of a name in one county).
+ * most specific area when none does (two places of a name in one county). Never an area
+ * named as the place, whether the name typed or the place taken ("Newcastle upon Tyne" for
+ * "Newcastle", "Southend-on-Sea" for "Southend": audit 65a F4), except a county named after
+ * its town with the word County ("Durham, County Durham", as people write it).
  */
 function resolvingLabel(e: GazetteerEntry, key: string, candidates: readonly GazetteerEntry[]): string {
-  const labels = areaLabels(e, key);
+  const own = [key, placeKey(e.name)];
+  const all = areaLabels(e);
+  const others = all.filter((l) => own.some((k) => areaKeys(l)[0] === `county ${k}`) || !areaKeys(l).some((k) => own.includes(k)));
+  const labels = others.length > 0 ? others : all;
   return labels.find((l) => pickAmong(candidates.filter((c) => isInQualifier(c, l)), undefined) === e) ?? labels[0]!;
 }
 

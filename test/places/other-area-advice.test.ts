@@ -82,4 +82,40 @@ describe.skipIf(!hasShared(POSTAL))('the areas named for a place qualified by an
     expect(checked).toBeGreaterThan(1000);
     expect(wrong).toEqual([]);
   });
+
+  it('names a place by an area that is not the place taken (audit 65a F4): "Newcastle, Tyne and Wear", not "Newcastle, Newcastle upon Tyne"; "Durham, County Durham", not "Durham, England"', () => {
+    // GeoNames cities1000 rows (gb_places_geonames.csv): Newcastle upon Tyne 54.97328,-1.61396;
+    // Southend-on-Sea 51.53782,0.71433; Durham 54.77676,-1.57566
+    const cases = [
+      { asked: 'Newcastle, Kent', offered: 'Newcastle, Tyne and Wear', not: 'Newcastle, Newcastle upon Tyne', at: { lat: 54.97328, lon: -1.61396 } },
+      { asked: 'Southend, Kent', offered: 'Southend, Essex', not: 'Southend, Southend-on-Sea', at: { lat: 51.53782, lon: 0.71433 } },
+      { asked: 'Durham, Kent', offered: 'Durham, County Durham', not: 'Durham, England', at: { lat: 54.77676, lon: -1.57566 } },
+    ];
+    for (const { asked, offered, not, at } of cases) {
+      const e = refused(asked)!;
+      expect(e.suggestions, asked).toContain(offered);
+      expect(e.suggestions, asked).not.toContain(not);
+      expect(metres(resolver.resolve(offered), at), offered).toBeLessThan(1500);
+    }
+  });
+
+  it('for every postal name of a place named "<name> upon/on/under ...", its short name qualified by a nation it is not in never offers the place by an area named as the place', () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    const long = [...new Set(postal.map((r) => r.name))].filter((n) => / (?:upon|on|under) /i.test(n) || /-(?:upon|on|under)-/i.test(n));
+    for (const full of long) {
+      const short = full.split(/[ -](?:upon|on|under)[ -]/i)[0]!;
+      for (const away of NATIONS) {
+        const e = refused(`${short}, ${away}`);
+        if (e === null) continue;
+        for (const s of e.suggestions) {
+          checked++;
+          const area = s.slice(short.length + 2).toLowerCase();
+          if (area === full.toLowerCase()) wrong.push(`${short}, ${away}: offers "${s}"`);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+    expect(wrong).toEqual([]);
+  });
 });
