@@ -4,7 +4,7 @@ import { nearDistanceMeters } from '../geo/distance.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { DEFAULT_GAZETTEER_COUNTRIES, Gazetteer, areaLabel, areaLabels, isInArea, isInQualifier, kindOfFeature, type GazetteerEntry } from './gazetteer.js';
 import { LearntPlaces, type LearntPlacesOptions } from './learnt-places.js';
-import { looseQualifier } from './loose-area.js';
+import { looseArea, looseQualifier } from './loose-area.js';
 import { areaKeys, areaQualifiedReadings, parsePostcode, placeKey } from './place-name.js';
 import type { PlaceResolver, ResolvedPlace, VenueDensity } from './place-resolver.js';
 import { UnknownPlaceError } from './unknown-place-error.js';
@@ -29,6 +29,11 @@ const ROUGH_POINT_METERS = 20_000;
 const SAME_PLACE_METERS = 5000;
 /** A postcode is in an area when a GB gazetteer place this near its point (metres) is (postcodeInArea). */
 const POSTCODE_AREA_METERS = 5000;
+/**
+ * The postcode areas of the Crown Dependencies, which are not in the UK, by their country
+ * (ISO 3166-1): Royal Mail's JE (Jersey), GY (Guernsey) and IM (Isle of Man).
+ */
+const CROWN_DEPENDENCY_POSTCODES: Readonly<Record<string, string>> = { JE: 'JE', GY: 'GG', IM: 'IM' };
 /** A suffixed name of this many people or more is a candidate even beside precise own entries. */
 const CITY_POPULATION = 100_000;
 
@@ -261,25 +266,33 @@ export class DefaultPlaceResolver implements PlaceResolver {
 
   /**
    * A UK postcode followed by an area ("SW1A 1AA, UK", "NW1, London"): the postcode as if
-   * bare (audit 64a F3), when the area holds it: some GB gazetteer place within
-   * POSTCODE_AREA_METERS of its point is in that area (isInQualifier). Otherwise
-   * unknown_place naming the area of the GB place nearest to it; null when the postcode is
-   * unknown.
+   * bare (audit 64a F3), when the area holds it: some gazetteer place within
+   * POSTCODE_AREA_METERS of its point is in that area, by its name or a looser reading
+   * (isInQualifier, looseQualifier: "IM1 1AA, IOM"). A postcode of Jersey, Guernsey or the
+   * Isle of Man (CROWN_DEPENDENCY_POSTCODES) is in that country, not in the UK: the GB
+   * postal file's places there count as that country's ("JE2, Jersey"; "IM1, UK" refused:
+   * audit 65a F12). Otherwise unknown_place naming the area of the place nearest to it; null
+   * when the postcode is unknown.
    */
   private postcodeInArea(name: string, postcode: string, area: string, venues: VenueDensity | undefined): ResolvedPlace | null {
     const place = this.resolve(postcode, venues);
     if (place === null) return null;
+    const dependency = CROWN_DEPENDENCY_POSTCODES[/^[A-Z]+/.exec(postcode.trim().toUpperCase())![0]];
     let nearest: GazetteerEntry | null = null;
     let nearestD = Infinity;
-    for (const e of this.gazetteer.entries()) {
-      if (e.country !== 'GB') continue;
-      const d = nearDistanceMeters(place.lat, place.lon, e.lat, e.lon);
+    for (const entry of this.gazetteer.entries()) {
+      if (entry.country !== 'GB' && entry.country !== dependency) continue;
+      const d = nearDistanceMeters(place.lat, place.lon, entry.lat, entry.lon);
       if (d > POSTCODE_AREA_METERS) continue;
-      if (isInQualifier(e, area)) return place;
+      const e: GazetteerEntry = dependency === undefined ? entry : { name: entry.name, lat: entry.lat, lon: entry.lon, country: dependency, population: entry.population, featureCode: entry.featureCode };
+      if (isInQualifier(e, area) || looseQualifier(e, area) !== null) return place;
       if (d < nearestD) [nearest, nearestD] = [e, d];
     }
     if (nearest === null) return null;
-    throw UnknownPlaceError.inOtherAreas(name, { place: postcode, area, areas: [areaLabel(nearest)] });
+    // the part of the qualifier the postcode is not in ("UK" of "IM1, Isle of Man, UK")
+    const near = nearest;
+    const missing = area.split(',').find((p) => placeKey(p) !== '' && !isInArea(near, placeKey(p)) && looseArea(near, placeKey(p)) === null) ?? area;
+    throw UnknownPlaceError.inOtherAreas(name, { place: postcode, area: missing.trim(), areas: [areaLabel(nearest)] });
   }
 
   /** The place key of `name` and its gazetteer candidates. */

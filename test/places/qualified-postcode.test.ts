@@ -83,3 +83,44 @@ describe.skipIf(!hasShared(POSTAL))('a postcode followed by its area (audit 64a 
     });
   });
 });
+
+/**
+ * Audit 65a F12: a postcode of Jersey, Guernsey or the Isle of Man followed by its own
+ * country was refused with that country ("no JE2 in Jersey; JE2 is in Jersey Channel
+ * Islands"), "IM1 1AA, IOM" too, and "IM1, UK" resolved though the Isle of Man is not in the
+ * UK. Oracle: the outward codes of GeoNames' GB postal file in each (JE, GY, IM), and the
+ * Crown Dependencies' names.
+ */
+describe.skipIf(!hasShared(POSTAL))('a postcode of a Crown Dependency followed by its area (audit 65a F12)', () => {
+  const COUNTRY: Record<string, readonly string[]> = { JE: ['Jersey'], GY: ['Guernsey'], IM: ['Isle of Man', 'IOM', 'IM'] };
+  let resolver: DefaultPlaceResolver;
+  let codes: string[];
+  beforeAll(() => {
+    resolver = createDefaultPlaceResolver([]);
+    codes = [...new Set(readFileSync(sharedFile(POSTAL), 'utf8').split('\n').map((l) => l.split('\t')[1] ?? '').filter((c) => /^(?:JE|GY|IM)\d/.test(c)))];
+  });
+  const outcome = (name: string): string => {
+    try {
+      return resolver.resolve(name) === null ? 'null' : 'resolved';
+    } catch (e) {
+      if (e instanceof UnknownPlaceError) return e.message;
+      throw e;
+    }
+  };
+
+  it('each outward code resolves followed by its own country (and short forms), and is refused followed by "UK", naming its country', () => {
+    expect(codes.length).toBeGreaterThan(15);
+    const wrong: string[] = [];
+    for (const code of codes) {
+      const names = COUNTRY[code.slice(0, 2)]!;
+      for (const area of names) if (outcome(`${code}, ${area}`) !== 'resolved') wrong.push(`${code}, ${area}: ${outcome(`${code}, ${area}`)}`);
+      const uk = outcome(`${code}, UK`);
+      if (!uk.includes(`no ${code} in UK; ${code} is in ${names[0]!}`)) wrong.push(`${code}, UK: ${uk}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('a full postcode with a short form: "IM1 1AA, IOM" resolves as "IM1 1AA"', () => {
+    expect(resolver.resolve('IM1 1AA, IOM')).toEqual(resolver.resolve('IM1 1AA'));
+  });
+});
