@@ -3,6 +3,7 @@ import { editDistance } from '../find/prefix-edit-distance.js';
 import { nearDistanceMeters } from '../geo/distance.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { DEFAULT_GAZETTEER_COUNTRIES, Gazetteer, areaLabel, areaLabels, isInArea, isInQualifier, kindOfFeature, type GazetteerEntry } from './gazetteer.js';
+import { KnownAreas } from './known-areas.js';
 import { LearntPlaces, type LearntPlacesOptions } from './learnt-places.js';
 import { looseArea, looseQualifier } from './loose-area.js';
 import { areaKeys, areaQualifiedReadings, parsePostcode, placeKey } from './place-name.js';
@@ -68,12 +69,15 @@ export class DefaultPlaceResolver implements PlaceResolver {
   private picksFor: VenueDensity | undefined;
   private picksVersion: number | undefined;
   private keysByLength: Map<number, string[]> | null = null;
+  /** The gazetteer's areas, for a qualifier no place of the name is in (built on that error path). */
+  private readonly knownAreas: KnownAreas;
 
   /** `learnt`: the venues' records to learn places from, or places already learnt. */
   constructor(learnt: readonly VenueRecord[] | LearntPlaces, options: DefaultPlaceResolverOptions = {}) {
     this.learnt = learnt instanceof LearntPlaces ? learnt : new LearntPlaces(learnt, options);
     this.gazetteer = options.gazetteer ?? Gazetteer.embedded(options.countries === undefined ? DEFAULT_GAZETTEER_COUNTRIES : options.countries);
     this.agreeMeters = options.agreeMeters ?? 10_000;
+    this.knownAreas = new KnownAreas(this.gazetteer);
   }
 
   resolve(name: string, venues?: VenueDensity): ResolvedPlace | null {
@@ -234,7 +238,16 @@ export class DefaultPlaceResolver implements PlaceResolver {
     // Yorkshire, Wales"), so that the message never names as missing an area it lists
     const parts = area.split(',').map((p) => p.trim());
     const missing = parts.length === 1 ? area : parts.find((p) => placeKey(p) !== '' && !candidates.some((e) => isInArea(e, placeKey(p))));
-    throw UnknownPlaceError.inOtherAreas(name, missing === undefined ? { place, area, areas, inEachPart: true } : { place, area: missing, areas });
+    if (missing === undefined) throw UnknownPlaceError.inOtherAreas(name, { place, area, areas, inEachPart: true });
+    if (this.knownAreas.has(placeKey(missing))) throw UnknownPlaceError.inOtherAreas(name, { place, area: missing, areas });
+    // An area no place is in (audit 65a F3: "County Cork"; F14: "Lodnon"): said so, with the
+    // known areas close in spelling whose qualified name resolves ("Soho, London").
+    const didYouMean: string[] = [];
+    for (const close of this.knownAreas.closest(placeKey(missing))) {
+      const qualified = `${place}, ${parts.length === 1 ? close : parts.map((p) => (p === missing ? close : p)).join(', ')}`;
+      if (didYouMean.length < 3 && this.holds(qualified, venues)) didYouMean.push(qualified);
+    }
+    throw UnknownPlaceError.inOtherAreas(name, { place, area: missing, areas, areaUnknown: true, didYouMean });
   }
 
   /**

@@ -16,6 +16,13 @@ export interface NameInOtherAreas {
   readonly inEachPart?: boolean;
   /** The qualifier names several of the areas listed, by a looser reading ("Lanarkshire": North and South Lanarkshire; "CA": California and Canada). */
   readonly ambiguous?: boolean;
+  /**
+   * The qualifier names no area the gazetteer knows for any place ("County Cork", "Lodnon"):
+   * the message says so rather than "no X in <area>", which would state a falsehood.
+   */
+  readonly areaUnknown?: boolean;
+  /** With `areaUnknown`: the name qualified by known areas close in spelling that hold it ("Soho, London" for "Soho, Lodnon"); offered instead of the areas. */
+  readonly didYouMean?: readonly string[];
 }
 
 /**
@@ -46,11 +53,8 @@ export class UnknownPlaceError extends VenueSearchError {
   /** The error for a known name qualified by an area it is not in; suggests the name in each listed area. */
   static inOtherAreas(name: string, inOtherAreas: NameInOtherAreas): UnknownPlaceError {
     const listed = inOtherAreas.areas.slice(0, MAX_LISTED_AREAS);
-    return new UnknownPlaceError(
-      name,
-      listed.map((a) => `${inOtherAreas.place}, ${a}`),
-      inOtherAreas,
-    );
+    const close = inOtherAreas.didYouMean ?? [];
+    return new UnknownPlaceError(name, close.length > 0 ? close : listed.map((a) => `${inOtherAreas.place}, ${a}`), inOtherAreas);
   }
 }
 
@@ -60,7 +64,7 @@ function unknownPlaceMessage(name: string, suggestions: readonly string[]): stri
   return `${base}; did you mean ${listed(suggestions.map((s) => describeValue(s)), 'or')}?`;
 }
 
-function otherAreasMessage(name: string, { place, area, areas, inEachPart, ambiguous }: NameInOtherAreas): string {
+function otherAreasMessage(name: string, { place, area, areas, inEachPart, ambiguous, areaUnknown, didYouMean }: NameInOtherAreas): string {
   const shown = areas.slice(0, MAX_LISTED_AREAS);
   const more = areas.length - shown.length;
   const where = more > 0 ? `${shown.join(', ')} and ${more} other area${more === 1 ? '' : 's'}` : listed(shown, 'and');
@@ -68,7 +72,10 @@ function otherAreasMessage(name: string, { place, area, areas, inEachPart, ambig
     // every listed area holds such a place: "no X in A" would contradict the list
     return `location ${describeValue(name)}: ${describeValue(area)} may mean ${listed(shown, 'or')}, ${shown.length === 2 ? 'both' : 'each'} with a ${place}; say which, e.g. ${describeValue(`${place}, ${shown[0]!}`)}`;
   }
-  const missing = inEachPart === true ? `no one ${place} is in all of ${area}` : `no ${place} in ${area}`;
+  if (areaUnknown === true && didYouMean !== undefined && didYouMean.length > 0) {
+    return `location ${describeValue(name)}: ${describeValue(area)} is not an area we know; did you mean ${listed(didYouMean.map((s) => describeValue(s)), 'or')}?`;
+  }
+  const missing = areaUnknown === true ? `${describeValue(area)} is not an area we know` : inEachPart === true ? `no one ${place} is in all of ${area}` : `no ${place} in ${area}`;
   // an example that would repeat the place's name ("Cardiff, Cardiff") reads as a mistake: left out
   const example = areas.find((a) => placeKey(a) !== placeKey(place));
   return `location ${describeValue(name)}: ${missing}; ${place} is in ${where}; say which${example === undefined ? '' : `, e.g. ${describeValue(`${place}, ${example}`)}`}`;

@@ -1,0 +1,92 @@
+import { suggestionBudget } from '../find/close-spellings.js';
+import { editDistance } from '../find/prefix-edit-distance.js';
+import { admin1Name, countryName, isInArea, type Gazetteer } from './gazetteer.js';
+import { looseArea } from './loose-area.js';
+import { areaKeys, placeKey } from './place-name.js';
+
+/** The names of the United Kingdom that qualify any GB place (gazetteer.ts isInArea reads them). */
+const UK_NAMES = ['United Kingdom', 'UK', 'Great Britain', 'Britain'];
+/** Qualifiers remembered as read loosely or not (each a scan of the gazetteer, on the error path). */
+const LOOSE_MEMO = 1000;
+
+/**
+ * The areas a gazetteer knows, for a qualifier no place of the name is in (audit 65a F3,
+ * F14): whether the qualifier names an area of ANY entry (else "no Cork in County Cork" would
+ * state a falsehood: the gazetteer simply has no area of that name), and the known areas
+ * closest in spelling to one it does not know ("Lodnon": London). Built at the first
+ * unknown qualifier (an error path), from every entry's counties, nation, state or province
+ * and country, each under its own name and without its administrative words ("London" for
+ * "Greater London": areaKeys).
+ */
+export class KnownAreas {
+  /** Area name by place key; null until first asked. */
+  private names: Map<string, string> | null = null;
+  /** Whether a key names an area by a looser reading only (loose-area.ts), by key; at most LOOSE_MEMO keys (cleared when full: the keys are users' input). */
+  private readonly loose = new Map<string, boolean>();
+
+  constructor(private readonly gazetteer: Gazetteer) {}
+
+  /** Whether `key` (a place key) names an area some entry lies in, by its name or a looser reading ("IOM", "Co. Durham"). */
+  has(key: string): boolean {
+    if (this.byKey().has(key)) return true;
+    let known = this.loose.get(key);
+    if (known === undefined) {
+      known = false;
+      for (const e of this.gazetteer.entries()) {
+        if (isInArea(e, key) || looseArea(e, key) !== null) {
+          known = true;
+          break;
+        }
+      }
+      if (this.loose.size >= LOOSE_MEMO) this.loose.clear();
+      this.loose.set(key, known);
+    }
+    return known;
+  }
+
+  /** Known area names within a small edit distance of `key` (as suggestionBudget), nearest first, then by name. */
+  closest(key: string): string[] {
+    if (key.length < 3) return [];
+    const max = suggestionBudget(key.length);
+    const found: Array<{ name: string; edits: number }> = [];
+    for (const [k, name] of this.byKey()) {
+      if (k === key || Math.abs(k.length - key.length) > max) continue;
+      const edits = editDistance(key, k, max);
+      if (edits <= max) found.push({ name, edits });
+    }
+    found.sort((a, b) => a.edits - b.edits || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...new Set(found.map((f) => f.name))];
+  }
+
+  private byKey(): Map<string, string> {
+    if (this.names !== null) return this.names;
+    const names = new Map<string, string>();
+    const add = (name: string): void => {
+      for (const k of areaKeys(name)) if (!names.has(k)) names.set(k, shortNameFor(name, k));
+    };
+    let gb = false;
+    for (const e of this.gazetteer.entries()) {
+      for (const county of e.counties ?? []) add(county);
+      if (e.nation !== undefined) add(e.nation);
+      const admin1 = admin1Name(e);
+      if (admin1 !== undefined) add(admin1);
+      add(countryName(e.country));
+      gb ||= e.country === 'GB';
+    }
+    if (gb) for (const name of UK_NAMES) add(name);
+    this.names = names;
+    return names;
+  }
+}
+
+/** The words of `name` that make the place key `key` ("London" of "Greater London" for "london"); `name` when none do. */
+function shortNameFor(name: string, key: string): string {
+  const words = name.split(/\s+/);
+  for (let from = 0; from < words.length; from++) {
+    for (let to = words.length; to > from; to--) {
+      const part = words.slice(from, to).join(' ');
+      if (placeKey(part) === key) return part;
+    }
+  }
+  return name;
+}
