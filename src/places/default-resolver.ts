@@ -94,6 +94,8 @@ export class DefaultPlaceResolver implements PlaceResolver {
       const place = this.choose(learnt, entries, venues);
       return place === null ? null : { ...place, kind: 'postcode' };
     }
+    // an area with no place's name before it would resolve as the area itself (", London")
+    if (/^[^\p{L}\p{N}]*,/u.test(name) && placeKey(name) !== '') throw UnknownPlaceError.noPlaceName(name);
     const { key, entries } = this.knownKey(name);
     if (key === '') return null;
     const learnt = this.learnt.area(key);
@@ -112,6 +114,8 @@ export class DefaultPlaceResolver implements PlaceResolver {
    */
   suggest(name: string, limit: number, venues?: VenueDensity): string[] {
     if (typeof name !== 'string' || parsePostcode(name) !== null) return [];
+    const separated = this.separatedOtherwise(name, venues);
+    if (separated !== null) return [separated];
     const whole = this.suggestBare(name, limit, venues);
     if (whole.length > 0) return whole;
     // A misspelt name followed by its area ("Shordich, London", audit 64a F2): the closest
@@ -128,6 +132,22 @@ export class DefaultPlaceResolver implements PlaceResolver {
       if (out.length > 0) return out;
     }
     return [];
+  }
+
+  /**
+   * A place and its area written with another separator than a comma, as "place, area" when
+   * that resolves (audit 65a F14): "Soho (London)", "Soho - London", "Soho/London", and with a
+   * space only, "Soho London" (each word break tried, the last first). Null when none
+   * resolves or the name has a comma.
+   */
+  private separatedOtherwise(name: string, venues: VenueDensity | undefined): string | null {
+    if (name.includes(',')) return null;
+    const t = name.trim().replace(/\s+/g, ' ');
+    const marked = /^(.+?)\s*(?:\((.+)\)|\s[-\u2013\u2014]\s|\/)\s*(.*)$/u.exec(t);
+    const readings: string[] = [];
+    if (marked !== null) readings.push(`${marked[1]!}, ${marked[2] ?? marked[3]!}`.trim());
+    else for (let at = t.lastIndexOf(' '); at > 0; at = t.lastIndexOf(' ', at - 1)) readings.push(`${t.slice(0, at)}, ${t.slice(at + 1)}`);
+    return readings.find((r) => !/,\s*$/.test(r) && this.holds(r, venues)) ?? null;
   }
 
   /** Whether `name` resolves (an unknown_place it throws is a no). */

@@ -50,6 +50,11 @@ export class UnknownPlaceError extends VenueSearchError {
     return new UnknownPlaceError(name, suggestions, undefined, message);
   }
 
+  /** The error for an area with no place's name before it (", London": audit 65a F14); nothing to suggest. */
+  static noPlaceName(name: string): UnknownPlaceError {
+    return new UnknownPlaceError(name, [], undefined, `location ${describeValue(name)} has no place name before its comma; name a place, then its area ("Soho, London")`);
+  }
+
   /** The error for a known name qualified by an area it is not in; suggests the name in each listed area. */
   static inOtherAreas(name: string, inOtherAreas: NameInOtherAreas): UnknownPlaceError {
     const listed = inOtherAreas.areas.slice(0, MAX_LISTED_AREAS);

@@ -9,7 +9,7 @@ import { hasShared, sharedFile } from '../support/real-data.js';
  * Audit 65a F3 and F14: a qualifier that names no area the gazetteer knows ("County Cork",
  * "Lodnon") was answered "no Cork in County Cork", a false statement; the forms people write
  * for a county ("Co. Durham", "Herts", "NI") were not read; a misspelt area had no
- * did-you-mean.
+ * did-you-mean; "Soho London" (no comma) had no suggestion; ", London" resolved to London.
  * Oracles: GeoNames' GB places CSV (each town's row), hand-written expected messages,
  * GeographicLib geodesics.
  */
@@ -83,5 +83,19 @@ describe.skipIf(!hasShared(PLACES))('a qualifier that is no area the gazetteer k
     expect(e.suggestions).toEqual(['Soho, London']);
     expect(metresTo('Soho, London', 'Soho')).toBeLessThan(1000);
     expect(refused('Douglas, Isle of Mann').suggestions).toEqual(['Douglas, Isle of Man']);
+  });
+
+  it('a place and its area written without a comma is offered with one', () => {
+    for (const name of ['Soho London', 'Soho (London)', 'Soho - London', 'Soho/London']) {
+      expect(resolver.resolve(name), name).toBeNull();
+      expect(resolver.suggest(name, 3), name).toEqual(['Soho, London']);
+    }
+  });
+
+  it('an area with no place name before it is refused, naming the location', () => {
+    const e = refused(', London');
+    expect(e.param).toBe('location');
+    expect(e.value).toBe(', London');
+    expect(e.message).toBe('location ", London" has no place name before its comma; name a place, then its area ("Soho, London")');
   });
 });
