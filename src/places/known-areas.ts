@@ -1,6 +1,6 @@
 import { suggestionBudget } from '../find/close-spellings.js';
 import { editDistance } from '../find/prefix-edit-distance.js';
-import { admin1Name, countryName, isInArea, type Gazetteer } from './gazetteer.js';
+import { admin1Name, countryName, isInArea, type Gazetteer, type GazetteerEntry } from './gazetteer.js';
 import { looseArea } from './loose-area.js';
 import { areaKeys, placeKey } from './place-name.js';
 
@@ -21,6 +21,8 @@ const LOOSE_MEMO = 1000;
 export class KnownAreas {
   /** Area name by place key; null until first asked. */
   private names: Map<string, string> | null = null;
+  /** One entry for each distinct set of areas (counties, nation, state, country): what has() scans. */
+  private profiles: GazetteerEntry[] = [];
   /** Whether a key names an area by a looser reading only (loose-area.ts), by key; at most LOOSE_MEMO keys (cleared when full: the keys are users' input). */
   private readonly loose = new Map<string, boolean>();
 
@@ -28,11 +30,11 @@ export class KnownAreas {
 
   /** Whether `key` (a place key) names an area some entry lies in, by its name or a looser reading ("IOM", "Co. Durham"). */
   has(key: string): boolean {
-    if (this.byKey().has(key)) return true;
+    if (this.byKey().has(key)) return true; // byKey() also gathers the profiles
     let known = this.loose.get(key);
     if (known === undefined) {
       known = false;
-      for (const e of this.gazetteer.entries()) {
+      for (const e of this.profiles) {
         if (isInArea(e, key) || looseArea(e, key) !== null) {
           known = true;
           break;
@@ -65,7 +67,12 @@ export class KnownAreas {
       for (const k of areaKeys(name)) if (!names.has(k)) names.set(k, shortNameFor(name, k));
     };
     let gb = false;
+    const seen = new Set<string>();
     for (const e of this.gazetteer.entries()) {
+      const profile = `${(e.counties ?? []).join(';')}|${e.nation ?? ''}|${e.country}|${e.admin1Code ?? ''}`;
+      if (seen.has(profile)) continue;
+      seen.add(profile);
+      this.profiles.push(e);
       for (const county of e.counties ?? []) add(county);
       if (e.nation !== undefined) add(e.nation);
       const admin1 = admin1Name(e);
