@@ -116,6 +116,8 @@ export class MapView {
   private readonly overlays = L.layerGroup();
   private readonly venueGroup: L.MarkerClusterGroup;
   private readonly venueMarkers = new Map<string, L.Marker>();
+  /** Each venue marker's venue id (a group's icon names its best-ranked venue by it). */
+  private readonly venueIdOf = new WeakMap<L.Marker, string>();
   private corridor: L.Polyline | undefined;
   private highlighted: string | undefined;
   /**
@@ -173,7 +175,11 @@ export class MapView {
     }).addTo(this.map);
     this.venueGroup.on('clusterkeypress', (e) => {
       const event = e as unknown as { layer: L.MarkerCluster; originalEvent: KeyboardEvent };
-      if (event.originalEvent.key === 'Enter') event.layer.zoomToBounds({ padding: [40, 40] });
+      // a group is a button: Enter and Space zoom in; Space must not scroll the page (audit 65b F4)
+      const key = event.originalEvent.key;
+      if (key !== 'Enter' && key !== ' ') return;
+      event.originalEvent.preventDefault();
+      event.layer.zoomToBounds({ padding: [40, 40] });
     });
     this.map.on('click', (e: L.LeafletMouseEvent) => options.onPick({ lat: e.latlng.lat, lon: e.latlng.wrap().lng }));
     container.addEventListener('keydown', (e) => {
@@ -259,6 +265,7 @@ export class MapView {
     for (const venue of venues) {
       const marker = this.venueMarker(venue, venue.id === selectedId);
       this.venueMarkers.set(venue.id, marker);
+      this.venueIdOf.set(marker, venue.id);
     }
     this.venueGroup.addLayers([...this.venueMarkers.values()]);
     people.forEach((person, i) => {
@@ -342,6 +349,19 @@ export class MapView {
     return L.latLngBounds(topLeft, bottomRight);
   }
 
+  /** The venue a focused marker or group element stands for (a group: its best-ranked venue). */
+  venueOfElement(el: HTMLElement): string | undefined {
+    return el.dataset.id ?? el.querySelector<HTMLElement>('.cluster-badge')?.dataset.firstId;
+  }
+
+  /** The element drawn now for venue `id`: its marker, or the group holding it; undefined when not drawn (out of view). */
+  venueElement(id: string): HTMLElement | undefined {
+    const marker = this.venueMarkers.get(id);
+    if (marker === undefined) return undefined;
+    const shown = this.venueGroup.getVisibleParent(marker) as L.Marker | null;
+    return shown?.getElement() ?? undefined;
+  }
+
   /** Marks venue `id`'s marker (or the group holding it) as highlighted; undefined clears. */
   highlight(id: string | undefined): void {
     this.highlighted = id;
@@ -392,17 +412,20 @@ export class MapView {
 
   /** A group of venues: its count, and for screen readers the ranks it holds. */
   private clusterIcon(cluster: L.MarkerCluster): L.DivIcon {
-    const ranks = cluster
+    const ranked = cluster
       .getAllChildMarkers()
-      .map((m) => Number(/^(\d+)\./.exec(m.options.title ?? '')?.[1]))
-      .filter((n) => Number.isFinite(n))
-      .sort((a, b) => a - b);
+      .map((m) => ({ rank: Number(/^(\d+)\./.exec(m.options.title ?? '')?.[1]), id: this.venueIdOf.get(m) }))
+      .filter((c) => Number.isFinite(c.rank))
+      .sort((a, b) => a.rank - b.rank);
+    const ranks = ranked.map((c) => c.rank);
     const html = document.createElement('span');
     html.className = 'cluster-badge';
     html.dataset.ranks = ranks.join(' ');
+    const firstId = ranked[0]?.id;
+    if (firstId !== undefined) html.dataset.firstId = firstId;
     const count = span('', String(ranks.length));
     count.setAttribute('aria-hidden', 'true');
-    html.append(count, span('sr-only', `Group of ${ranks.length} venues: ${listWords(ranks)}. Enter zooms in.`));
+    html.append(count, span('sr-only', `Group of ${ranks.length} venues: ${listWords(ranks)}. Enter or Space zooms in.`));
     return L.divIcon({ className: 'venue-cluster', html, iconSize: [34, 34] });
   }
 }

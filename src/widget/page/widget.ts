@@ -11,6 +11,7 @@ import { WidgetApi, WidgetApiError } from './api.js';
 import { renderDetails } from './details.js';
 import { setUpFairness, travelModeSelect, type TravelMode } from './fairness.js';
 import { formatDistance, h } from './format.js';
+import { keepFocus, type FocusPlace } from './keep-focus.js';
 import { MapView, type LatLon, type MapCircle, type MapExtent, type MapLayers } from './map.js';
 import { describeEmptyAnswer, offerWords } from './empty-answer.js';
 import { metresField } from './metres-field.js';
@@ -51,6 +52,12 @@ const MAX_OFFSET = 10_000;
 interface ResultPage {
   readonly rows: ResultRow[];
   readonly total: number;
+}
+
+/** A field where Escape has a meaning of its own (a search box clears, a text field may undo). */
+function escapeBelongsToField(el: Element | null): boolean {
+  if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return true;
+  return el instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file'].includes(el.type);
 }
 
 const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -110,6 +117,26 @@ function start(): void {
     },
   });
 
+  // a re-render of the list or the markers keeps the keyboard on the same venue (audit 65b F1)
+  const mapElement = byId<HTMLElement>('map');
+  const focusPlaces: readonly FocusPlace[] = [
+    {
+      root: list,
+      venueOf: (el) => el.closest<HTMLElement>('li[data-id]')?.dataset.id,
+      target: (id) => {
+        const same = id === undefined ? null : list.querySelector<HTMLElement>(`li[data-id="${CSS.escape(id)}"] > button.result-button`);
+        const first = list.querySelector<HTMLElement>('li > button.result-button');
+        if (same === null && first === null) list.tabIndex = -1; // an empty list: the list itself, not <body>
+        return same ?? first ?? list;
+      },
+    },
+    {
+      root: mapElement,
+      venueOf: (el) => map.venueOfElement(el),
+      target: (id) => (id === undefined ? undefined : map.venueElement(id)) ?? mapElement,
+    },
+  ];
+
   /** Result `id` and its marker are highlighted together (hover or focus on either). */
   const highlight = (id: string | undefined): void => {
     for (const item of Array.from(list.querySelectorAll('li.highlighted'))) item.classList.remove('highlighted');
@@ -152,7 +179,7 @@ function start(): void {
       layers.circles = lastCircles;
     }
     if (mode === 'route') layers.corridorMeters = corridorMeters();
-    map.setLayers(layers);
+    keepFocus(focusPlaces, () => map.setLayers(layers));
   };
 
   const widenRadius = byId<HTMLButtonElement>('widen-radius');
@@ -165,9 +192,11 @@ function start(): void {
     showMore.textContent = `Show ${more} more`;
     const openWord = chosenTime() === undefined ? 'Open now' : 'Open then';
     const fair = mode === 'meet' ? fairness.modeFields(people.length).fairness : undefined;
-    renderResults(list, rows, { mode, openWord, ...(fair === undefined ? {} : { fairness: fair }), onOpen: (row, button) => void openDetails(row, button), onHover: highlight });
+    keepFocus(focusPlaces, () => {
+      renderResults(list, rows, { mode, openWord, ...(fair === undefined ? {} : { fairness: fair }), onOpen: (row, button) => void openDetails(row, button), onHover: highlight });
+      drawMap();
+    });
     status.textContent = total === 0 ? 'No venues found.' : `${total} venue${total === 1 ? '' : 's'} found${total > rows.length ? `; showing the best ${rows.length}` : ''}.`;
-    drawMap();
   };
 
   const clearResults = (message: string): void => {
@@ -179,11 +208,13 @@ function start(): void {
     widenRadius.hidden = true;
     showMore.hidden = true;
     rows = [];
-    list.replaceChildren();
     status.textContent = message;
     // an earlier answer's error no longer describes what the page shows
     showNotice(undefined);
-    drawMap();
+    keepFocus(focusPlaces, () => {
+      list.replaceChildren();
+      drawMap();
+    });
   };
 
   const nextRequest = (): AbortSignal => {
@@ -427,7 +458,11 @@ function start(): void {
       placeError.append('?');
     }
     if (problem === undefined) placeInput.removeAttribute('aria-invalid');
-    else placeInput.setAttribute('aria-invalid', 'true');
+    else {
+      placeInput.setAttribute('aria-invalid', 'true');
+      // the focus stays in the field: the words (with any "Did you mean") are also said (audit 65b F2)
+      announce(placeError.textContent ?? problem);
+    }
   };
   placeInput.addEventListener('input', () => {
     if (!placeError.hidden) showPlaceProblem(undefined);
@@ -447,7 +482,10 @@ function start(): void {
         showPlaceProblem(undefined);
         showNotice(undefined);
         input.value = '';
-        addPerson({ lat: place.Lat, lon: place.Lon, label: uniqueLabel(place.name, people.map((p) => p.label)), weightText: '1' }, true);
+        const label = uniqueLabel(place.name, people.map((p) => p.label));
+        addPerson({ lat: place.Lat, lon: place.Lon, label, weightText: '1' }, true);
+        // as for a point added on the map: which place the name resolved to (audit 65b F3)
+        announce(`${label} added at ${place.Lat.toFixed(4)}, ${place.Lon.toFixed(4)}.`);
       })
       .catch((err: unknown) => {
         if (err instanceof WidgetApiError && err.code === 'unknown_place') {
@@ -517,9 +555,13 @@ function start(): void {
       fail(err);
     }
   };
-  // Escape closes the panel wherever the focus is (at phone width it may have left the panel for the browser's own controls)
+  // Escape closes the panel wherever the focus is (at phone width it may have left the panel for the
+  // browser's own controls), except in a text field beside the open panel at desktop width: there
+  // Escape is the field's own (a search box clears itself) and the panel stays (audit 65b F8)
   document.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && !detailsPanel.hidden) closeDetails();
+    if (e.key !== 'Escape' || detailsPanel.hidden) return;
+    if (!phoneWidth.matches && escapeBelongsToField(document.activeElement)) return;
+    closeDetails();
   });
 
   // ---- modes
