@@ -18,6 +18,7 @@ import { metresField } from './metres-field.js';
 import { readWeight, uniqueLabel, weightsProblem } from './person-weight.js';
 import { placeProblem, unknownPlaceText } from './place-suggestions.js';
 import { searchedCircles } from './searched-area.js';
+import { skipCovered } from './skip-covered.js';
 import { chosenTime, readPreferences, setTimeZone, setUpPreferences } from './preferences.js';
 import { searchAreaZone } from './zoned-time.js';
 import { renderResults, rowFromFind, rowFromSearch, type ResultRow } from './results.js';
@@ -137,6 +138,16 @@ function start(): void {
     },
   ];
 
+  const phoneWidth = window.matchMedia('(max-width: 720px)');
+  /** At desktop width: no Tab stop of the map's part under the open panel (skip-covered.ts); at phone width it is modal. */
+  const mapWrap = document.querySelector<HTMLElement>('.map-wrap');
+  const skipUnderPanel = (): void => {
+    if (mapWrap !== null) skipCovered(mapWrap, detailsPanel.hidden || phoneWidth.matches ? undefined : detailsPanel);
+  };
+  // markers are redrawn on each layer change, pan and zoom: checked again after each
+  map.map.on('moveend zoomend', skipUnderPanel);
+  new ResizeObserver(skipUnderPanel).observe(detailsPanel);
+
   /** Result `id` and its marker are highlighted together (hover or focus on either). */
   const highlight = (id: string | undefined): void => {
     for (const item of Array.from(list.querySelectorAll('li.highlighted'))) item.classList.remove('highlighted');
@@ -180,6 +191,7 @@ function start(): void {
     }
     if (mode === 'route') layers.corridorMeters = corridorMeters();
     keepFocus(focusPlaces, () => map.setLayers(layers));
+    skipUnderPanel();
   };
 
   const widenRadius = byId<HTMLButtonElement>('widen-radius');
@@ -519,12 +531,12 @@ function start(): void {
 
   // ---- details
   let returnFocus: HTMLElement | undefined;
-  const phoneWidth = window.matchMedia('(max-width: 720px)');
   /** What the detail panel covers at phone width: inert while it is open there, so focus and reading stay in it. */
   const covered = ['.top', '#notice', '.side', '.map-wrap'].map((selector) => document.querySelector<HTMLElement>(selector)).filter((e): e is HTMLElement => e !== null);
   const setDetailsModal = (): void => {
     const modal = !detailsPanel.hidden && phoneWidth.matches;
     for (const element of covered) element.inert = modal;
+    skipUnderPanel();
     if (modal) {
       detailsPanel.setAttribute('role', 'dialog');
       detailsPanel.setAttribute('aria-modal', 'true');
