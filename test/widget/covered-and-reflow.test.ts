@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { chromiumAvailable } from './support/browser.js';
 import { mapSettled } from './support/map-dom.js';
+import { meetUpTwo } from './support/widget-actions.js';
 import { widgetSession } from './support/widget-session.js';
 
 /** Each Tab stop of one round of the page (until the focus comes back to the first): its name, and whether the detail panel is painted over its centre. */
@@ -49,5 +50,32 @@ describe.skipIf(!chromiumAvailable)('what the detail panel covers, and reflow (a
       if (width === 1280) expect(stops.map((s) => s.name)).toContain('Zoom in');
       await page.close();
     }
+  });
+
+  it('F5: at 320 px with WCAG 1.4.12 text spacing, every score part stays inside its card, beside its own name, and the page does not scroll sideways', async () => {
+    const page = await session.openWidget({ viewport: { width: 320, height: 640 } });
+    await meetUpTwo(page);
+    // the user's text spacing of WCAG 1.4.12, set on every element (the page's CSP refuses a style sheet from outside)
+    await page.evaluate(() => {
+      for (const element of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
+        element.style.setProperty('line-height', '1.5', 'important');
+        element.style.setProperty('letter-spacing', '0.12em', 'important');
+        element.style.setProperty('word-spacing', '0.16em', 'important');
+        if (element.tagName === 'P') element.style.setProperty('margin-bottom', '2em', 'important');
+      }
+    });
+    const parts = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('#results li .score-parts dt')).map((dt) => {
+        const dd = dt.nextElementSibling!;
+        const card = dt.closest('li')!.getBoundingClientRect();
+        const a = dt.getBoundingClientRect();
+        const b = dd.getBoundingClientRect();
+        return { name: dt.textContent, inside: b.right <= card.right && a.left >= card.left, sameRow: Math.abs(a.top - b.top) < 2, ddRightOfDt: b.left >= a.right - 1 };
+      }),
+    );
+    expect(parts.length).toBeGreaterThanOrEqual(6);
+    for (const p of parts) expect(p, String(p.name)).toEqual({ name: p.name, inside: true, sameRow: true, ddRightOfDt: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await page.close();
   });
 });

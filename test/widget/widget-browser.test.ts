@@ -256,11 +256,11 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     await page.check('input[name="vibe"][value="cosy"]');
     expect((await searched).status()).toBe(200);
     await page.click('#prefs summary');
-    await expect.poll(() => page.$$eval('#results li .score-parts dd:nth-of-type(5)', (n) => n.length)).toBeGreaterThan(0);
+    await expect.poll(() => page.$$eval('#results li .score-parts > div:nth-child(5) > dd', (n) => n.length)).toBeGreaterThan(0);
     const scored = await page.$$eval('#results > li', (items) =>
       items.map((li) => ({
         id: li.getAttribute('data-id') ?? '',
-        vibes: li.querySelector('.score-parts dd:nth-of-type(5)')?.textContent ?? '',
+        vibes: li.querySelector('.score-parts > div:nth-child(5) > dd')?.textContent ?? '',
         total: Number(/Score ([\d.]+)/.exec(li.querySelector('.score-total')?.textContent ?? '')?.[1]),
       })),
     );

@@ -71,8 +71,11 @@ function scoreBlock(score: MatchScore): HTMLElement {
   const block = h('div', 'score');
   block.append(h('span', 'score-total', `Score ${formatScore(score.total)}`));
   const parts = h('dl', 'score-parts');
+  // each name and value in a div of its own (HTML allows it in a dl): the pair wraps as one, never apart
   for (const [key, label] of SCORE_PARTS) {
-    parts.append(h('dt', '', label), h('dd', score[key] < 1 ? 'partial' : '', formatScore(score[key])));
+    const pair = h('div');
+    pair.append(h('dt', '', label), h('dd', score[key] < 1 ? 'partial' : '', formatScore(score[key])));
+    parts.append(pair);
   }
   block.append(parts);
   return block;
