@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { chromiumAvailable } from './support/browser.js';
 import { mapSettled } from './support/map-dom.js';
+import { onePixelRgb } from './support/png-pixel.js';
 import { meetUpTwo } from './support/widget-actions.js';
 import { widgetSession } from './support/widget-session.js';
 
@@ -30,6 +31,16 @@ async function tabRound(page: Page): Promise<{ name: string; underPanel: boolean
     stops.push({ name: stop.name, underPanel: stop.underPanel });
   }
   return stops;
+}
+
+/** WCAG 2.x contrast ratio of two sRGB colours (0-255 channels), by the formula. */
+function contrast(a: readonly number[], b: readonly number[]): number {
+  const luminance = ([r, g, bl]: readonly number[]): number => {
+    const lin = (c: number) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(bl!);
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
 }
 
 describe.skipIf(!chromiumAvailable)('what the detail panel covers, and reflow (audit 65b)', () => {
@@ -77,5 +88,31 @@ describe.skipIf(!chromiumAvailable)('what the detail panel covers, and reflow (a
     for (const p of parts) expect(p, String(p.name)).toEqual({ name: p.name, inside: true, sameRow: true, ddRightOfDt: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
     await page.close();
+  });
+
+  it('F6: in forced colours (dark and light), the focused map\'s aim is drawn (its cross against its disc) and a line of its ring contrasts with the map, 3:1 or more', async () => {
+    for (const colorScheme of ['dark', 'light'] as const) {
+      const page = await session.openWidget({ viewport: { width: 1280, height: 800 } });
+      await page.emulateMedia({ forcedColors: 'active', colorScheme });
+      await mapSettled(page);
+      await page.focus('#map');
+      await page.keyboard.press('ArrowRight'); // a keyboard focus: :focus-visible, the ring and the aim
+      await mapSettled(page);
+      const box = (await page.locator('.map-wrap').boundingBox())!;
+      const at = async (x: number, y: number) => onePixelRgb(await page.screenshot({ clip: { x: Math.round(x), y: Math.round(y), width: 1, height: 1 } }));
+      const cx = box.x + box.width / 2;
+      const cy = box.y + box.height / 2;
+      // the cross's horizontal bar 6 px right of the centre, the disc 6 px right and 6 px down
+      const bar = await at(cx + 6, cy);
+      const disc = await at(cx + 6, cy + 6);
+      expect(contrast(bar, disc), `${colorScheme}: aim bar ${bar} on disc ${disc}`).toBeGreaterThanOrEqual(3);
+      // the ring's outer line (1 px in), its inner line (4 px in) and the map (20 px in), mid left edge
+      const ring = await at(box.x + 1, cy);
+      const inner = await at(box.x + 4, cy);
+      const map = await at(box.x + 20, cy);
+      const best = Math.max(contrast(ring, map), contrast(inner, map));
+      expect(best, `${colorScheme}: ring ${ring}, inner ${inner}, map ${map}`).toBeGreaterThanOrEqual(3);
+      await page.close();
+    }
   });
 });
