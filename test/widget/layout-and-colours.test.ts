@@ -1,8 +1,9 @@
 /**
- * Audit 65b (widget accessibility): what the detail panel covers at desktop width, and reflow
- * with WCAG 1.4.12 text spacing, in headless Chromium against the real service on the
- * fixtures. Oracles: the browser's own geometry (elementFromPoint at each focused element's
- * centre, bounding boxes against the viewport), never the page's code.
+ * Audit 65b (widget accessibility): what the detail panel covers at desktop width, reflow with
+ * WCAG 1.4.12 text spacing, forced colours and the credit link, in headless Chromium against the
+ * real service on the fixtures. Oracles: the browser's own geometry (elementFromPoint at each
+ * focused element's centre, bounding boxes against the viewport), screenshot pixels and the
+ * WCAG contrast formula computed here, never the page's code.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -43,7 +44,7 @@ function contrast(a: readonly number[], b: readonly number[]): number {
   return (hi + 0.05) / (lo + 0.05);
 }
 
-describe.skipIf(!chromiumAvailable)('what the detail panel covers, and reflow (audit 65b)', () => {
+describe.skipIf(!chromiumAvailable)('what the detail panel covers, reflow, forced colours and the credit link (audit 65b)', () => {
   const session = widgetSession();
 
   it('F7: at 1280 and 900 px, with the detail panel open, no Tab stop is under the panel; the zoom buttons stay reachable at 1280 px', async () => {
@@ -114,5 +115,14 @@ describe.skipIf(!chromiumAvailable)('what the detail panel covers, and reflow (a
       expect(best, `${colorScheme}: ring ${ring}, inner ${inner}, map ${map}`).toBeGreaterThanOrEqual(3);
       await page.close();
     }
+  });
+
+  it('F9: the map credit\'s links are underlined, not told from the credit\'s text by colour alone', async () => {
+    const page = await session.openWidget();
+    await page.waitForSelector('.leaflet-control-attribution a');
+    const links = await page.$$eval('.leaflet-control-attribution a', (as) => as.map((a) => getComputedStyle(a).textDecorationLine));
+    expect(links.length).toBeGreaterThan(0);
+    for (const line of links) expect(line).toContain('underline');
+    await page.close();
   });
 });
