@@ -35,7 +35,9 @@ const POSTCODE_AREA_METERS = 5000;
  * (ISO 3166-1): Royal Mail's JE (Jersey), GY (Guernsey) and IM (Isle of Man).
  */
 const CROWN_DEPENDENCY_POSTCODES: Readonly<Record<string, string>> = { JE: 'JE', GY: 'GG', IM: 'IM' };
-/** A suffixed name of this many people or more is a candidate even beside precise own entries. */
+/** A name of fewer letters (spaces aside) never takes a generic suffix ("LA" is not La Center). */
+const MIN_SUFFIXED_LETTERS = 3;
+/** A suffixed name of this many people or more is a candidate even beside precise own entries, and far from them. */
 const CITY_POPULATION = 100_000;
 
 /** Radius (metres) within which a place's venues are counted when a name means several places. */
@@ -53,7 +55,8 @@ export const PLACE_VENUES_RADIUS_METERS = 10_000;
  * 3. Gazetteer candidates only: the one among the data's venues (see {@link pickAmong}).
  * 4. Otherwise null; {@link suggest} then offers names close in spelling.
  * A name's gazetteer candidates are its own entries, plus the entries of the name with a
- * generic suffix ("Camden" -> "Camden Town") when none of its own has a precise point.
+ * generic suffix ("Camden" -> "Camden Town") near its own or learnt point when none of its
+ * own has a precise point, and the suffixed cities (see {@link candidates}).
  */
 export class DefaultPlaceResolver implements PlaceResolver {
   private readonly learnt: LearntPlaces;
@@ -351,17 +354,28 @@ export class DefaultPlaceResolver implements PlaceResolver {
   }
 
   /**
-   * A name's own entries, plus its generic-suffix names': all of them when none of its own
-   * is precise, else only the suffixed cities (CITY_POPULATION and up), so that with the
-   * world option "New York" still finds GeoNames' "New York City" beside the two GB villages
-   * called New York (the venues, then prominence, choose among them: pickAmong).
+   * A name's own entries, plus its generic-suffix names': the suffixed cities
+   * (CITY_POPULATION and up), so that with the world option "New York" still finds
+   * GeoNames' "New York City" beside the two GB villages called New York (the venues, then
+   * prominence, choose among them: pickAmong), and when none of its own is precise the
+   * suffixed places near where the name is known (see below).
    */
   private candidates(key: string): readonly GazetteerEntry[] {
     const own = this.gazetteer.lookup(key);
     const precise = own.some(isPrecise);
     const all = [...own];
-    for (const suffix of GENERIC_SUFFIXES) {
-      for (const e of this.gazetteer.lookup(`${key} ${suffix}`)) if (!precise || e.population >= CITY_POPULATION) all.push(e);
+    // A suffixed name is the same place under a longer name ("Camden Town" for "Camden")
+    // only near where the name itself is known: within ROUGH_POINT_METERS of one of its own
+    // (approximate) entries or of its learnt place; a city is a candidate anywhere ("Salt
+    // Lake" is Salt Lake City). A fragment that is no place ("LA", "New", "Texas") or of
+    // fewer than MIN_SUFFIXED_LETTERS letters takes no suffix (audit 65a F2).
+    if (key.replace(/ /g, '').length >= MIN_SUFFIXED_LETTERS) {
+      const learnt = this.learnt.area(key);
+      const known = [...own, ...(learnt === undefined ? [] : [learnt])];
+      const nearKnown = (e: GazetteerEntry) => known.some((k) => nearDistanceMeters(k.lat, k.lon, e.lat, e.lon) <= ROUGH_POINT_METERS);
+      for (const suffix of GENERIC_SUFFIXES) {
+        for (const e of this.gazetteer.lookup(`${key} ${suffix}`)) if (e.population >= CITY_POPULATION || (!precise && nearKnown(e))) all.push(e);
+      }
     }
     // "Newcastle" may mean Newcastle upon Tyne, "Kingston" Kingston upon Thames: a qualified
     // name is a candidate when it is a more prominent kind of place than every one of the

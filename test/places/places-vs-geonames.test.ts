@@ -122,12 +122,18 @@ describe.skipIf(!HAVE_GEONAMES || !HAVE_OSM_PUBS)('place resolution checked agai
     expect(resolver.resolve('')).toBeNull();
   });
 
-  it('"Camden" without learnt areas falls back to the gazetteer\'s "Camden Town" (generic-suffix rule)', () => {
+  it('"Camden" on cities1000 alone (which has Camden Town, not Camden) takes the generic suffix only where the name is known (audit 65a F2)', () => {
     const bare = createDefaultPlaceResolver([], { gazetteer: Gazetteer.fromAllTheCities() });
-    const got = bare.resolve('Camden');
-    expect(got?.name).toBe('Camden Town');
-    expect(km(got!, medianPoint(postalByName.get('Camden Town')!))).toBeLessThan(2);
+    // no place called Camden in the package and none learnt: a bare word, not "<word> Town"
+    expect(bare.resolve('Camden')).toBeNull();
     expect(bare.resolve('Soho')).toBeNull(); // not in cities1000 (the embedded GB file has it: places-on-any-data)
+    // three venues whose addresses say Camden (points of Camden Town's postal rows) teach the name
+    const camdenTown = medianPoint(postalByName.get('Camden Town')!);
+    const venues = [0, 1, 2].map((i) => ({ ...JSON.parse(readFileSync(FIXTURES, 'utf8').split('\n')[0]!), id: `camden-${i}`, location: { type: 'Point', coordinates: [camdenTown.lat + i * 0.001, camdenTown.lon] }, formattedAddress: `${i + 1} High Street, Camden, London` }) as VenueRecord);
+    const learnt = createDefaultPlaceResolver(venues, { gazetteer: Gazetteer.fromAllTheCities() });
+    const got = learnt.resolve('Camden');
+    expect(got?.name).toBe('Camden Town');
+    expect(km(got!, camdenTown)).toBeLessThan(2);
   });
 });
 
