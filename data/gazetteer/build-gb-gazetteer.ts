@@ -33,6 +33,10 @@
  *     A row at a town point (below) that is not the place's own point takes its outward
  *     code's point, at accuracy 0 (Aldgate, EC3: the City, not Charing Cross).
  *     A place placed only at stray district estimates (STRAY_ESTIMATE_METERS) is left out.
+ * - `S name lat lon`: one postal place so left out, at the estimate it was placed at (IM4's
+ *   St John's, W1's Park Lane), after the P rows: not a place to search, but the resolver
+ *   reads it to refuse a bare name whose remaining places are far approximate points
+ *   (audit 65a F13; see FAR_APPROXIMATE_METERS in src/places/default-resolver.ts).
  * - `O code lat lon - 0 rows precise`: one outward postcode (`NW1`). The file names outward
  *   codes only (no sectors or full postcodes), so a district's point comes from its rows,
  *   or else from the districts around it in the postcode hierarchy:
@@ -200,6 +204,8 @@ for (const r of postal) {
   const key = placeKey(r.name);
   pushTo(postalByKey, key, atTownPoint(r) && !isOwnPoint(r, key) ? { ...r, ...outcodePoint.get(r.code)!, accuracy: 0 } : r);
 }
+/** The postal places left out as placed only at stray estimates: their S rows. */
+const strays: Array<{ name: string; lat: number; lon: number }> = [];
 const strayEstimateRows = new Set(postal.filter(isStrayEstimate).map((r) => `${r.code}\t${r.name}`));
 function isOwnPoint(r: PostalRow, key: string): boolean {
   return r.accuracy >= FEATURE_ACCURACY || (placesByKey.get(key) ?? []).some((p) => nearDistanceMeters(p.lat, p.lon, r.lat, r.lon) <= MERGE_METERS);
@@ -225,6 +231,7 @@ for (const [key, rows] of postalByKey) {
     // place of the gazetteer (see STRAY_ESTIMATE_METERS).
     if (cluster.every((r) => strayEstimateRows.has(`${r.code}\t${r.name}`))) {
       strayEstimateNames++;
+      strays.push({ name: mostCommon(cluster.map((r) => r.name)), lat: point.lat, lon: point.lon });
       continue;
     }
     const precise = cluster.some((r) => r.lat === point.lat && r.lon === point.lon && r.accuracy === 4) ? 1 : 0;
@@ -253,6 +260,7 @@ function meanPoint(points: ReadonlyArray<{ lat: number; lon: number }>): { lat: 
 }
 
 places.sort((a, b) => cmp(placeKey(a.name), placeKey(b.name)) || a.lat - b.lat || a.lon - b.lon);
+strays.sort((a, b) => cmp(placeKey(a.name), placeKey(b.name)) || a.lat - b.lat || a.lon - b.lon);
 outcodes.sort((a, b) => cmp(a.code, b.code));
 // Areas: one A row per distinct (nation, counties), numbered in order of first use.
 const areaIds = new Map<string, number>();
@@ -269,6 +277,7 @@ const lines = [
   'type\tname\tlat\tlon\tfeature\tpopulation\toutcodes\tprecise\tarea',
   ...[...areaIds].map(([text, id]) => `A\t${id}\t${text}`),
   ...placeLines,
+  ...strays.map((p) => ['S', p.name, fixed(p.lat), fixed(p.lon)].join('\t')),
   ...outcodes.map((o) => ['O', o.code, fixed(o.lat), fixed(o.lon), '-', 0, o.rows, o.precise].join('\t')),
 ];
 writeFileSync(outFile, `${lines.join('\n')}\n`);

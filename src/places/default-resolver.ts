@@ -1,3 +1,4 @@
+import { describeValue } from '../errors.js';
 import { suggestionBudget } from '../find/close-spellings.js';
 import { editDistance } from '../find/prefix-edit-distance.js';
 import { nearDistanceMeters } from '../geo/distance.js';
@@ -37,6 +38,14 @@ const POSTCODE_AREA_METERS = 5000;
 const CROWN_DEPENDENCY_POSTCODES: Readonly<Record<string, string>> = { JE: 'JE', GY: 'GG', IM: 'IM' };
 /** A name of fewer letters (spaces aside) never takes a generic suffix ("LA" is not La Center). */
 const MIN_SUFFIXED_LETTERS = 3;
+/**
+ * A bare name whose candidates are all approximate points with no venue within this distance
+ * (metres; a venues' box, see VenueDensity.venuesNear), while one of its left-out stray district
+ * estimates (Gazetteer.strayEstimates) has one, is refused (audit 65a F13: "St John's" on Isle
+ * of Man data was St John's Chapel, County Durham, 190 km off). Beyond an approximate point's
+ * error (ROUGH_POINT_METERS) plus the data's widest reach (about 24 km, Britain-wide data).
+ */
+const FAR_APPROXIMATE_METERS = 50_000;
 /** A suffixed name of this many people or more is a candidate even beside precise own entries, and far from them. */
 const CITY_POPULATION = 100_000;
 
@@ -103,6 +112,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
     if (key === '') return null;
     const learnt = this.learnt.area(key);
     if (learnt === undefined && entries.length === 0) return this.resolveInArea(name, venues);
+    if (learnt === undefined && venues !== undefined) this.refuseFarApproximate(name, key, entries, venues);
     if (learnt !== undefined || entries.length < 2 || venues === undefined) return this.choose(learnt, entries, venues);
     if (this.picksFor !== venues || this.picksVersion !== venues.version) [this.picks, this.picksFor, this.picksVersion] = [new Map(), venues, venues.version];
     let pick = this.picks.get(key);
@@ -329,6 +339,33 @@ export class DefaultPlaceResolver implements PlaceResolver {
     const near = nearest;
     const missing = area.split(',').find((p) => placeKey(p) !== '' && !isInArea(near, placeKey(p)) && looseArea(near, placeKey(p)) === null) ?? area;
     throw UnknownPlaceError.inOtherAreas(name, { place: postcode, area: missing.trim(), areas: [areaLabel(nearest)] });
+  }
+
+  /**
+   * Throws unknown_place when the place of a bare name near the data was left out of the
+   * gazetteer as a stray district estimate (IM4's St John's, W1's Park Lane) and what remains
+   * of the name is only approximate points far from every venue (FAR_APPROXIMATE_METERS):
+   * searching one of those would be a search far from the data at a rough point. The message
+   * lists where the others are, and each is suggested qualified by its area ("St John's,
+   * Surrey"), which resolves.
+   */
+  private refuseFarApproximate(name: string, key: string, entries: readonly GazetteerEntry[], venues: VenueDensity): void {
+    const strays = this.gazetteer.strayEstimates(key);
+    if (strays.length === 0 || entries.some(isPrecise)) return;
+    const hasVenues = (p: { lat: number; lon: number }) => venues.venuesNear(p.lat, p.lon, FAR_APPROXIMATE_METERS) > 0;
+    if (entries.some(hasVenues) || !strays.some(hasVenues)) return;
+    const areas: string[] = [];
+    for (const e of [...entries].sort(compareProminence)) {
+      const label = resolvingLabel(e, key, entries);
+      if (!areas.includes(label)) areas.push(label);
+    }
+    const km = FAR_APPROXIMATE_METERS / 1000;
+    const where = areas.length === 1 ? areas[0]! : `${areas.slice(0, -1).join(', ')} and ${areas[areas.length - 1]!}`;
+    const message =
+      `location ${describeValue(name)}: the ${name} near the venues is known only by a postal district estimate, too rough to search at; ` +
+      `${name} is also in ${where}, ${areas.length === 1 ? 'an approximate point' : 'approximate points'} more than ${km} km from every venue; ` +
+      `say which, e.g. ${describeValue(`${name}, ${areas[0]!}`)}`;
+    throw UnknownPlaceError.fromReport(name, message, areas.map((a) => `${name}, ${a}`));
   }
 
   /** The place key of `name` and its gazetteer candidates. */

