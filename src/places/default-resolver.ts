@@ -184,6 +184,11 @@ export class DefaultPlaceResolver implements PlaceResolver {
       const edits = editDistance(key, k, max);
       if (edits <= max) found.push({ key: k, edits });
     };
+    // the name with a generic suffix, which the resolver no longer takes for it far from
+    // where the name is known ("Kentish": "Kentish Town"), offered first
+    if (key.replace(/ /g, '').length >= MIN_SUFFIXED_LETTERS) {
+      for (const suffix of GENERIC_SUFFIXES) if (this.gazetteer.lookup(`${key} ${suffix}`).length > 0) found.push({ key: `${key} ${suffix}`, edits: 0 });
+    }
     const byLength = this.gazetteerKeysByLength();
     for (let length = key.length - max; length <= key.length + max; length++) for (const k of byLength.get(length) ?? []) consider(k);
     // The learnt names as they are now: live data learns and unlearns places (an error path:

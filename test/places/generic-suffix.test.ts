@@ -20,6 +20,11 @@ describe('generic suffixes (town, village, city, centre, center)', () => {
     expect(british.resolve('New'), 'New (British gazetteer)').toBeNull();
   });
 
+  it('an unknown bare word is offered its suffixed places: "Kentish" suggests Kentish Town (a GeoNames GB postal name, NW5)', () => {
+    expect(british.suggest('Kentish', 3)).toContain('Kentish Town');
+    expect(british.suggest('Canning', 3)).toContain('Canning Town');
+  });
+
   it('a name with a place of its own is not moved to a far "<name> City": "Lake" is Lake, Wiltshire (postal row 51.1679,-1.7646), not Lake City', () => {
     const lake = world.resolve('Lake');
     expect(lake?.name).toBe('Lake');
