@@ -4,7 +4,7 @@
  *
  * Fastify defaults changed here, and why:
  * - validation: own ajv instances (validation.ts): bodies are not coerced, unknown parameters
- *   are rejected rather than stripped, query numbers must be finite decimals;
+ *   are rejected rather than stripped, query numbers must be finite JSON numbers;
  * - only `application/json` bodies are parsed (the default `text/plain` parser is removed),
  *   so anything else is a 415; the body limit is small (64 KiB default) and a 413 above it;
  * - trailing slashes are ignored (`/v1/search` and `/v1/search/` are the same route); no

@@ -3,9 +3,10 @@
  * - JSON bodies are validated WITHOUT type coercion (`null` is not 0, `"5"` is not 5), and
  *   unknown properties are rejected, never silently removed (`removeAdditional: false`).
  * - Query strings and path parameters are coerced (every value arrives as a string), but a
- *   numeric parameter must be a plain finite decimal: ajv's coercion turns `Infinity`,
+ *   numeric parameter must be a finite JSON number: ajv's coercion turns `Infinity`,
  *   `1e400` and `0x10` into numbers and lets the non-finite ones past `maximum`
- *   (fastify issue 6718, ajv issue 2212), so `finiteQueryNumbers` checks the raw text first.
+ *   (fastify issue 6718, ajv issue 2212), and `Number()` reads `+5`, `05`, `5.` and `.5e1`,
+ *   which no JSON client writes; so `finiteQueryNumbers` checks the raw text first.
  */
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -65,7 +66,13 @@ export interface PlacedError {
   place?: string;
 }
 
-const DECIMAL = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+/**
+ * The grammar of a numeric query parameter: a JSON number (RFC 8259 section 6), the text the
+ * document's `type: integer`/`number` stands for. No `+`, no leading zero (`05`), no bare
+ * `.` at either end (`5.`, `.5`); `-0`, `5.0` and `1e1` are JSON numbers and stay accepted
+ * (the schema then decides: `1e1` is the integer 10). The one rule for every query number.
+ */
+const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
 
 interface ObjectSchemaLike {
   properties?: Record<string, { type?: unknown } | undefined>;
@@ -73,8 +80,8 @@ interface ObjectSchemaLike {
 
 /**
  * A preValidation hook rejecting any query parameter that the schema declares as a number
- * or integer unless its raw text is a finite decimal number (no `Infinity`, `NaN`, `1e400`,
- * hex, or empty string).
+ * or integer unless its raw text is a finite JSON number (no `Infinity`, `NaN`, `1e400`,
+ * hex, `+5`, `05`, `5.`, `.5e1`, or empty string).
  */
 export function finiteQueryNumbers(querySchema: ObjectSchemaLike): preValidationHookHandler {
   const numeric = Object.entries(querySchema.properties ?? {})
@@ -85,8 +92,8 @@ export function finiteQueryNumbers(querySchema: ObjectSchemaLike): preValidation
     for (const name of numeric) {
       const raw = query[name];
       if (raw === undefined || typeof raw !== 'string') continue; // arrays etc. fail the schema itself
-      if (!DECIMAL.test(raw) || !Number.isFinite(Number(raw))) {
-        done(invalidParam(name, raw, 'a finite decimal number'));
+      if (!JSON_NUMBER.test(raw) || !Number.isFinite(Number(raw))) {
+        done(invalidParam(name, raw, 'a finite number written as in JSON (such as 5, -0.13 or 1e3)'));
         return;
       }
     }

@@ -78,6 +78,39 @@ describe('400 invalid request names the parameter', () => {
     expect(h.engine.calls.find).toBe(0);
   });
 
+  // audit 65c F1: a numeric query parameter is a JSON number (RFC 8259 section 6); the
+  // refused texts below are what Number() reads but no JSON client writes
+  it.each([
+    ['/v1/search/?limit=%2B5', 'limit', '+5'],
+    ['/v1/search/?limit=05', 'limit', '05'],
+    ['/v1/search/?limit=5.', 'limit', '5.'],
+    ['/v1/search/?limit=.5e1', 'limit', '.5e1'],
+    ['/v1/search/?offset=00', 'offset', '00'],
+    ['/v1/find?q=nando&lat=%2B53.8&lon=-1.55', 'lat', '+53.8'],
+    ['/v1/find?q=nando&lat=53.8&lon=-.5', 'lon', '-.5'],
+    ['/v1/find?q=nando&maxDistanceMeters=0800', 'maxDistanceMeters', '0800'],
+  ])('%s -> 400 naming %s and the value %s, engine not called, nothing charged', async (url, param, value) => {
+    const acct = await h.open();
+    const method = url.startsWith('/v1/find') ? 'GET' : 'POST';
+    const res = await h.app.inject({ method, url, headers: { 'api-key': acct.secretKey }, ...(method === 'POST' ? { payload: searchBody } : {}) });
+    expectEnvelope(res, 400, 'invalid_request_error', 'invalid_request', param);
+    expect(res.json().message).toContain(JSON.stringify(value));
+    expect(h.engine.calls.search + h.engine.calls.find).toBe(0);
+    expect(await charges(acct.accountId)).toBe(0);
+  });
+
+  it.each([
+    ['/v1/search/?limit=5.0', 5],
+    ['/v1/search/?limit=1e1', 10],
+    ['/v1/search/?offset=-0', 0],
+  ])('%s is a JSON number: served with the value %s', async (url, value) => {
+    const acct = await h.open();
+    const res = await h.app.inject({ method: 'POST', url, headers: { 'api-key': acct.secretKey }, payload: searchBody });
+    expect(res.statusCode).toBe(200);
+    const body = res.json() as { limit: number; offset: number };
+    expect(url.includes('limit') ? body.limit : body.offset).toBe(value);
+  });
+
   it.each([
     ['lat null is not coerced to 0', { locations: [{ lat: null, lon: -1.55 }], mode: searchBody.mode }, 'locations.0.lat'],
     ['weight "2" is not coerced to 2', { locations: [{ lat: 53.8, lon: -1.55, weight: '2' }], mode: searchBody.mode }, 'locations.0.weight'],
