@@ -49,25 +49,53 @@ const KEY_IN_TEXT = new RegExp(`\\b(sk|pk)_[A-Za-z0-9_-]+|(sk|pk)_[A-Za-z0-9_-]{
 const redact = (_match: string, atWord: string | undefined, glued: string | undefined): string => `${atWord ?? glued}_[redacted]`;
 
 /**
- * Masks anything shaped like an API key (KEY_IN_TEXT), for log
- * lines. A URL may carry a key percent-encoded (`sk%5f...`, `%73%6b%5f...`): when the text
- * decoded holds a key, the decoded text is masked and returned instead.
+ * Masks anything shaped like an API key (KEY_IN_TEXT), for log lines. A URL may carry a key
+ * percent-encoded (`sk%5f...`, `%73%6b%5f...`), or encoded twice or three times by a client or
+ * proxy that escapes an escaped value (`%2573%256b...`: audit 65a F6): see maskThroughDecodings.
  */
 export function maskKeys(text: string): string {
-  const masked = text.replace(KEY_IN_TEXT, redact);
-  if (!text.includes('%')) return masked;
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(text);
-  } catch {
-    // not valid percent-encoding as a whole: each escape of a key's characters decoded alone
-    decoded = text.replace(/%[0-9A-Fa-f]{2}/g, (escape) => {
-      const c = String.fromCharCode(parseInt(escape.slice(1), 16));
-      return /[A-Za-z0-9_-]/.test(c) ? c : escape;
-    });
+  return maskThroughDecodings(text, (t) => t.replace(KEY_IN_TEXT, redact));
+}
+
+/** How many percent-decodings of a logged text are searched for a secret: a value encoded up to this many times is masked. */
+export const MAX_DECODINGS = 3;
+
+/**
+ * `text` with `maskAsWritten` applied to it as written and after each of up to MAX_DECODINGS
+ * percent-decodings. Where a decoding reveals a secret (maskAsWritten changes it), the decoded
+ * text, masked, replaces what is logged from then on; a text holding no secret is returned
+ * as written (masked as written). The invariant: no secret survives in the result that
+ * MAX_DECODINGS decodings of it would reveal.
+ */
+export function maskThroughDecodings(text: string, maskAsWritten: (text: string) => string): string {
+  let logged = maskAsWritten(text);
+  let decoded = logged;
+  for (let round = 0; round < MAX_DECODINGS && decoded.includes('%'); round++) {
+    decoded = percentDecodedOnce(decoded);
+    const masked = maskAsWritten(decoded);
+    if (masked !== decoded) logged = decoded = masked;
   }
-  KEY_IN_TEXT.lastIndex = 0;
-  return KEY_IN_TEXT.test(decoded) ? decoded.replace(KEY_IN_TEXT, redact) : masked;
+  return logged;
+}
+
+/**
+ * One percent-decoding that never fails: each `%` and two hex digits is its byte, any other
+ * character its own UTF-8, and bytes that are not UTF-8 read as U+FFFD. `+` stays `+`.
+ */
+export function percentDecodedOnce(text: string): string {
+  if (!text.includes('%')) return text;
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; ) {
+    if (text[i] === '%' && /^[0-9A-Fa-f]{2}$/.test(text.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(text.slice(i + 1, i + 3), 16));
+      i += 3;
+      continue;
+    }
+    const char = String.fromCodePoint(text.codePointAt(i)!);
+    for (const byte of Buffer.from(char, 'utf8')) bytes.push(byte);
+    i += char.length;
+  }
+  return Buffer.from(bytes).toString('utf8');
 }
 
 /**

@@ -8,10 +8,11 @@
  * `?token=...` is the likely mistake), and the token itself, as it is or percent-encoded, is
  * masked wherever else a URL holds it: every run of the URL that percent-decodes to it, however
  * it was encoded (all or some characters escaped, upper- or lower-case hex, `+` for a space:
- * audit 64a F11, Python's `quote()` leaves `/` as it is).
+ * audit 64a F11, Python's `quote()` leaves `/` as it is), and after up to MAX_DECODINGS
+ * decodings (`%2561...`, an escaped value escaped again: audit 65a F6).
  */
 import type { FastifyServerOptions } from 'fastify';
-import { maskKeys } from '../accounts/keys.js';
+import { maskKeys, maskThroughDecodings } from '../accounts/keys.js';
 import { ADMIN_PREFIX } from './admin-routes.js';
 import { targetPath } from './request-target.js';
 
@@ -24,7 +25,8 @@ export function requestLogOptions(logger: LoggerOption | undefined, operatorToke
   if (logger === false || logger === undefined) return false;
   const loggedUrl = (url: string): string => {
     const held = withoutAdminQuery(url);
-    return maskKeys(operatorToken === undefined ? held : maskDecodedRuns(held, operatorToken, REDACTED));
+    // the token's runs are masked in the text as written and after each decoding, as keys are
+    return operatorToken === undefined ? maskKeys(held) : maskKeys(maskThroughDecodings(held, (t) => maskDecodedRuns(t, operatorToken, REDACTED)));
   };
   return {
     ...(logger === true ? {} : logger),
