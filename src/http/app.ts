@@ -30,6 +30,7 @@ import { checkBodyCharset, hasBody, parseJsonBody } from './body-text.js';
 import { OutageLog } from './outage-log.js';
 import { wasAdmitted } from './guard.js';
 import { HttpError, toErrorResponse, withRequestDetails } from './http-errors.js';
+import { misplacedQueryParameter } from './unknown-parameter.js';
 import { addMethodNotAllowedRoutes, collectMethods, methodNotAllowed, type MethodNotAllowedConfig } from './method-not-allowed.js';
 import { sharedRefSerializers } from './serializers.js';
 import { createValidatorCompiler, malformedQueryParam } from './validation.js';
@@ -209,7 +210,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (reply.statusCode < 500 && wasAdmitted(request)) outage.answered(request.log);
   });
   app.setErrorHandler((err, request, reply) => {
-    const response = toErrorResponse(withRequestDetails(err, request.headers['content-type'], request.routeOptions.bodyLimit));
+    const response = toErrorResponse(misplacedQueryFirst(withRequestDetails(err, request.headers['content-type'], request.routeOptions.bodyLimit), request));
     if (isAccountsUnavailable(err)) outage.refusedOne(request.log, err);
     // a 503 the service means (shutting down, a change log that cannot take a batch) is no fault: no stack trace
     else if (err instanceof HttpError && err.code === 'service_unavailable') request.log.warn({ code: err.code }, err.message);
@@ -239,6 +240,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   addMethodNotAllowedRoutes(app, v1Methods);
   addMethodNotAllowedRoutes(app, adminMethods);
   return app;
+}
+
+/**
+ * A 400 about the body (empty, not JSON, a field missing or wrong) answered instead as the
+ * query parameter that belongs in that body, when the query holds one (audit 65a F5:
+ * `POST /v1/business/balances?from=...&to=...`); any other error as it is.
+ */
+function misplacedQueryFirst(err: unknown, request: FastifyRequest): unknown {
+  const fromBody = (err as { validationContext?: unknown }).validationContext === 'body' || toErrorResponse(err).body.code === 'invalid_json';
+  if (!fromBody) return err;
+  const misplaced = misplacedQueryParameter(request.query, request.method, request.routeOptions.url);
+  return misplaced === undefined ? err : new HttpError('invalid_request', misplaced.message, misplaced.param);
 }
 
 /** The 404 of an unknown path, naming it (keys masked, at most 200 characters). */

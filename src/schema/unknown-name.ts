@@ -1,8 +1,8 @@
 /**
  * "Did you mean" for a parameter or field name that is not known (`catersFilter` for
- * `catersFilters`, `lng` for `lon`, `query` for `q`): the known name closest in spelling, by
- * the edit distance the value suggestions use (src/find/close-spellings.ts), else the name a
- * common other spelling stands for. One rule for the engine's checks and the HTTP adapter's.
+ * `catersFilters`, `loc` for `location`, `lng` for `lon`, `query` for `q`): the one known name
+ * it is the start of, else the known name closest in spelling, by the edit distance the value
+ * suggestions use (src/find/close-spellings.ts), else the name a common other spelling stands for. One rule for the engine's checks and the HTTP adapter's.
  */
 import { closeSpellings } from '../find/close-spellings.js';
 
@@ -79,7 +79,12 @@ export function knownNameFor(name: string, known: readonly string[]): string | u
   const other = known.find((k) => k.toLowerCase() === name.toLowerCase());
   if (other !== undefined) return other;
   // a name of one or two letters is within one edit of every short name: no spelling offered
-  const close = name.length < MIN_SPELLING_LENGTH ? undefined : closeSpellings(name.toLowerCase(), known, 1, (k) => k.toLowerCase())[0];
+  if (name.length < MIN_SPELLING_LENGTH) return OTHER_NAMES.get(name.toLowerCase())?.find((n) => known.includes(n));
+  // an abbreviation first: `loc` is the start of `location` only, though one edit from `lon`
+  // (audit 65a F5); offered when exactly one known name starts with it
+  const extended = known.filter((k) => k.toLowerCase().startsWith(name.toLowerCase()));
+  if (extended.length === 1) return extended[0];
+  const close = closeSpellings(name.toLowerCase(), known, 1, (k) => k.toLowerCase())[0];
   if (close !== undefined) return close;
   return OTHER_NAMES.get(name.toLowerCase())?.find((n) => known.includes(n));
 }
@@ -92,8 +97,13 @@ export function knownNameFor(name: string, known: readonly string[]): string | u
 export function didYouMeanName(name: string, known: readonly string[], place?: NamePlace): string {
   const suggestion = knownNameFor(name, known);
   if (suggestion !== undefined) return `; did you mean ${JSON.stringify(suggestion)}?`;
-  const elsewhere = place === undefined ? undefined : MISPLACED_NAMES.get(place)?.get(name);
+  const elsewhere = place === undefined ? undefined : misplacedName(name, place);
   return elsewhere === undefined ? '' : `; ${name} is ${elsewhere}`;
+}
+
+/** Where `name`, sent at `place`, belongs in the same call (completes "NAME is ..."), or undefined. */
+export function misplacedName(name: string, place: NamePlace): string | undefined {
+  return MISPLACED_NAMES.get(place)?.get(name);
 }
 
 /**

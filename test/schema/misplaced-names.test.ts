@@ -38,6 +38,12 @@ describe('HTTP: a confused name is answered with the right name or the right pla
     });
   });
 
+  it('GET /v1/find?loc= : did you mean "location" (its abbreviation), not "lon" (one letter away) (audit 65a F5)', async () => {
+    expect(await refusal('GET', '/v1/find?q=red&loc=Soho')).toEqual({ param: 'loc', message: 'loc is not a known parameter; did you mean "location"?' });
+    // a misspelling that starts no known name is still answered by spelling
+    expect((await refusal('GET', '/v1/find?q=red&lng=-0.1&lat=51.5')).message).toContain('did you mean "lon"?');
+  });
+
   it('POST /v1/search with limit or offset in the body: they are query parameters', async () => {
     expect(await refusal('POST', '/v1/search', { ...searchBody, limit: 3 })).toEqual({
       param: 'limit',
@@ -59,6 +65,25 @@ describe('HTTP: a confused name is answered with the right name or the right pla
       param: 'to',
       message: `to is not a known parameter; to is ${inBody}`,
     });
+  });
+
+  it('POST /v1/business/balances with from/to only in the query: the hint, not "the body is empty" or "from is required" (audit 65a F5)', async () => {
+    const inBody = 'a field of the JSON body of POST /v1/business/balances, not a query parameter: send {"from": ..., "to": ...} as the body';
+    const url = '/v1/business/balances?from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z';
+    const expected = { param: 'from', message: `from is not a known parameter; from is ${inBody}` };
+    // no body at all, an empty object, half a body
+    const empty = await h.app.inject({ method: 'POST', url, headers: { 'api-key': key, 'content-type': 'application/json' } });
+    expect(empty.statusCode).toBe(400);
+    expect({ param: empty.json().param, message: empty.json().message }).toEqual(expected);
+    expect(await refusal('POST', url, {})).toEqual(expected);
+    expect(await refusal('POST', '/v1/business/balances?to=2026-02-01T00:00:00Z', { from: '2026-01-01T00:00:00Z' })).toEqual({
+      param: 'to',
+      message: `to is not a known parameter; to is ${inBody}`,
+    });
+    // a body error with no misplaced name in the query keeps its own answer
+    const plain = await h.app.inject({ method: 'POST', url: '/v1/business/balances', headers: { 'api-key': key }, payload: {} });
+    expect(plain.json().param).toBe('from');
+    expect(plain.json().message).not.toContain('query parameter');
   });
 
   it('a name with no known name near it and no other place keeps the plain answer', async () => {
