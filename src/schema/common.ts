@@ -43,10 +43,16 @@ export type WeeklyHours = Static<typeof WeeklyHoursSchema>;
 export const LatLonPointSchema = Type.Object(
   {
     type: Type.Literal('Point'),
-    coordinates: Type.Tuple([
-      Type.Number({ minimum: -90, maximum: 90 }),
-      Type.Number({ minimum: -180, maximum: 180 }),
-    ]),
+    coordinates: Type.Tuple(
+      [
+        Type.Number({ minimum: -90, maximum: 90, description: 'Latitude, degrees (WGS84).' }),
+        Type.Number({ minimum: -180, maximum: 180, description: 'Longitude, degrees (WGS84).' }),
+      ],
+      {
+        description:
+          '[latitude, longitude]: latitude FIRST, unlike GeoJSON\'s [longitude, latitude]. Read the GeoJSON way, a London venue\'s [51.5126, -0.1391] would lie in the Indian Ocean off Somalia; venue data written in GeoJSON order is served in the wrong place, and `venue-search serve` warns that its venues "lie at sea" (docs/data-model.md).',
+      },
+    ),
   },
   { additionalProperties: false },
 );

@@ -42,8 +42,16 @@ export const MAX_STAY_MINUTES = 1440;
 function literals<T extends readonly string[]>(values: T): TUnion<TLiteral<T[number]>[]> {
   return Type.Union(values.map((v) => Type.Literal(v as T[number])));
 }
+/** A filter's values: each must be one GET /v1/vocabulary lists for that filter (the engine checks; the schema cannot). */
 const FilterList = () =>
-  Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: MAX_FILTER_VALUES });
+  Type.Array(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'One of the values GET /v1/vocabulary lists for this filter; any other value is a 400 `invalid_request` naming it.',
+    }),
+    { maxItems: MAX_FILTER_VALUES },
+  );
 
 export const LocationInputSchema = Type.Object(
   {
@@ -57,7 +65,12 @@ export const LocationInputSchema = Type.Object(
       }),
     ),
     label: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 100, description: 'Key of this location in each result\'s `travel`.' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description:
+          'Key of this location in each result\'s `travel`. Unique: it may not equal another location\'s label, nor another location\'s index ("0", "1", ...: the key of an unlabelled location); else a 400 `invalid_request`.',
+      }),
     ),
     travelMode: Type.Optional(
       Type.Union(

@@ -100,6 +100,41 @@ describe('the document', () => {
     }
   });
 
+  it('states the rules a schema cannot (audit 65c F3, F5): filter values from /v1/vocabulary, unique labels, [latitude, longitude]', async () => {
+    const schemas = (document['components'] as { schemas: Record<string, any> }).schemas; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const preferences = schemas['SearchBody'].properties.preferences.properties;
+    for (const filter of ['establishmentFilters', 'catersFilters', 'vibes']) expect([filter, preferences[filter].items.description]).toEqual([filter, expect.stringContaining('GET /v1/vocabulary')]);
+    const label: string = schemas['SearchBody'].properties.locations.items.properties.label.description;
+    expect(label).toContain("another location's label");
+    expect(label).toContain("another location's index");
+    const coordinates = schemas['BasicDetails'].properties.location.properties.coordinates;
+    expect(coordinates.description).toMatch(/^\[latitude, longitude\]: latitude FIRST, unlike GeoJSON/);
+    // and it is what the service sends: the fixture venue fx-00000 is in Leeds, 53.82 N 1.56 W
+    const acct = await h.open();
+    const res = await h.app.inject({ method: 'GET', url: '/v1/establishments/basic/fx-00000', headers: { 'api-key': acct.secretKey } });
+    const [first, second] = (res.json() as { location: { coordinates: [number, number] } }).location.coordinates;
+    expect(first).toBeCloseTo(53.82, 2);
+    expect(second).toBeCloseTo(-1.56, 2);
+  });
+
+  it('the routes outside the document are routes of the service, absent from it, and named in docs/http.md (audit 65c F4)', async () => {
+    const paths = Object.keys(document['paths'] as object);
+    const docs = await readFile('docs/http.md', 'utf8');
+    const outside = docs.slice(docs.indexOf('the document describes the JSON API only'), docs.indexOf('A gateway that routes by the document'));
+    for (const [route, probe] of [
+      ['/v1/openapi.json', '/v1/openapi.json'],
+      ['/v1/health', '/v1/health'],
+      ['/v1/widget/', '/v1/widget/'],
+      ['/v1/widget/places.json', '/v1/widget/places.json'],
+      ['/v1/widget/assets/{file}', '/v1/widget/assets/none.js'],
+    ] as const) {
+      expect([route, paths.includes(route)]).toEqual([route, false]);
+      expect([route, outside.includes(`\`GET ${route}\``)]).toEqual([route, true]);
+      // a route of the service: another method is its 405 (an unknown path is a 404)
+      expect([route, (await h.app.inject({ method: 'DELETE', url: probe })).statusCode]).toEqual([route, 405]);
+    }
+  });
+
   it("the README's POST /v1/search/?limit=5 request validates against the document and is answered 200", async () => {
     const readme = await readFile('README.md', 'utf8');
     const at = readme.indexOf('/v1/search/?limit=5');
