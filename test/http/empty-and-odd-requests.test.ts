@@ -80,6 +80,19 @@ describe('odd request targets say what is wrong (audit 64a F10)', () => {
       expect([coding, res.status]).toEqual([coding, 200]);
     }
   });
+
+  it('Transfer-Encoding "chunked," (a trailing empty element) is refused by Node\'s parser as docs/http.md says (audit 65a F7)', async () => {
+    const acct = await server.open();
+    const body = JSON.stringify({ locations: [{ lat: 53.8, lon: -1.55 }], mode: { mode: 'POINT', maxDistance: 1000 } });
+    for (const coding of ['chunked,', 'chunked, ']) {
+      const res = await rawExchange(
+        port,
+        `POST /v1/search/?limit=1 HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.secretKey}\r\nContent-Type: application/json\r\nTransfer-Encoding: ${coding}\r\nConnection: close\r\n\r\n` +
+          `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+      );
+      expect([coding, res.status, res.body.includes('"malformed_request"')]).toEqual([coding, 400, true]);
+    }
+  });
 });
 
 describe('POST /admin/compact takes no body (audit 64a F8)', () => {
