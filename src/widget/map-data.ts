@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { inLonLatBox, type LonLatBox } from '../geo/bbox.js';
 import { normalizeLon } from '../geo/ellipsoid.js';
+import { englishName } from '../places/english-names.js';
 import { Gazetteer } from '../places/gazetteer.js';
 import { BASE_MAP_FILE } from './build-assets.js';
 
@@ -32,11 +33,18 @@ export async function readBaseMap(assetsDir: string): Promise<string | undefined
 /** One label: name, latitude and longitude (degrees, 4 decimals: ~10 m), population, 1 for a district of a town. */
 export type PlaceLabel = readonly [string, number, number, number, 0 | 1];
 
-/** The gazetteer's places as label rows, most populous first (the page labels in that order). */
+/**
+ * The gazetteer's places as label rows, most populous first (the page labels in that order).
+ * A place the gazetteer holds under two names, its primary one not English (english-names.ts:
+ * "Gaillimh" and "Galway"), is labelled once, by its English name.
+ */
 export function placeLabels(gazetteer: Gazetteer): PlaceLabel[] {
   const rows: PlaceLabel[] = [];
   const round = (deg: number) => Math.round(deg * 1e4) / 1e4;
-  for (const e of gazetteer.entries()) rows.push([e.name, round(e.lat), round(e.lon), e.population, e.featureCode === 'PPLX' ? 1 : 0]);
+  for (const e of gazetteer.entries()) {
+    if (englishName(e.country, e.name) !== undefined) continue;
+    rows.push([e.name, round(e.lat), round(e.lon), e.population, e.featureCode === 'PPLX' ? 1 : 0]);
+  }
   rows.sort((a, b) => b[3] - a[3] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return rows;
 }

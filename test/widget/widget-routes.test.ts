@@ -104,6 +104,12 @@ describe('GET /v1/widget/', () => {
     const london = source.filter((c) => c.name === 'London').sort((a, b) => b.population - a.population)[0]!;
     expect(rows[0]).toEqual(['London', Number(london.loc.coordinates[1].toFixed(4)), Number(london.loc.coordinates[0].toFixed(4)), london.population, 0]);
     expect(rows.filter((r) => r[4] === 1)).toHaveLength(source.filter((c) => c.featureCode === 'PPLX').length);
+    // a town the package names in Irish only is labelled once, by its English name, at the package's point (english-names.ts)
+    const gaillimh = source.find((c) => c.country === 'IE' && c.name === 'Gaillimh')!;
+    const galway = rows.filter((r) => r[0] === 'Galway' || r[0] === 'Gaillimh');
+    expect(galway.map((r) => [r[0], r[3]])).toEqual([['Galway', gaillimh.population]]);
+    expect(Math.abs(galway[0]![1] - gaillimh.loc.coordinates[1])).toBeLessThan(1e-4); // the label's 4 decimals
+    expect(Math.abs(galway[0]![2] - gaillimh.loc.coordinates[0])).toBeLessThan(1e-4);
     // it takes no parameter, as every route refuses one it does not take (audit 59c: it answered 200)
     const extra = await h.app.inject({ url: '/v1/widget/places.json?x=1' });
     expect(extra.statusCode).toBe(400);
