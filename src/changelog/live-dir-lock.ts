@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readlinkSync, readSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { VenueSearchError } from '../errors.js';
@@ -37,6 +37,16 @@ import { VenueSearchError } from '../errors.js';
  * stale a minute after the crash; a lock from before a reboot, a minute after the reboot); a
  * fresher one is refused. A different boot id alone never proves the owner gone.
  *
+ * Both sides use the file system's clock, never a process's (audit 65d F3: a holder whose
+ * clock ran 90 s behind marked its lock 90 s in the past, and lost it to a second service
+ * while alive): the holder marks by writing its own line again in place (the kernel, or the
+ * NFS server, stamps the modification time), and a starter measures the mark's age against
+ * the modification time of a probe file it writes in the same directory just before.
+ * At each mark, and before each write to the live directory ({@link LiveDirLock.assertHeld}),
+ * the holder checks that the lock is still its own (same file, same line): once another
+ * process has taken it over, or it was removed, this process holds nothing and takes no
+ * more changes.
+ *
  * Every takeover says so on stderr, one line naming the lock and why its owner is gone.
  *
  * Not guarded: two processes taking over the same stale lock at the same instant (each
@@ -57,17 +67,76 @@ export class LiveDirLock {
   private static readonly held = new Set<string>();
   /** Marks the lock alive every LOCK_REFRESH_MS while held (unref'd: it keeps no process alive). */
   private readonly refresh: NodeJS.Timeout;
+  /** Why this process no longer holds the lock (null: it does); set once, never cleared. */
+  private lostReason: string | null = null;
 
-  private constructor(readonly path: string) {
-    this.refresh = setInterval(() => {
-      try {
-        const now = new Date();
-        utimesSync(path, now, now);
-      } catch {
-        // gone or unwritable for a moment: the next mark tries again
-      }
-    }, LOCK_REFRESH_MS);
+  private constructor(
+    readonly path: string,
+    private readonly dir: string,
+    /** The line this process wrote into the lock. */
+    private readonly mine: string,
+    /** The lock file's inode as this process created it. */
+    private readonly ino: number,
+  ) {
+    this.refresh = setInterval(() => this.mark(), LOCK_REFRESH_MS);
     this.refresh.unref();
+  }
+
+  /**
+   * Marks the lock alive: writes this process's line again over itself, so that the file
+   * system stamps the modification time by its own clock (this process's may be off). First
+   * checks that the lock is still this process's; if not, it is lost ({@link assertHeld}) and
+   * left alone.
+   */
+  mark(): void {
+    if (this.lostReason !== null || !LiveDirLock.held.has(this.path)) return;
+    let fd: number;
+    try {
+      fd = openSync(this.path, 'r+');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') this.lose(null);
+      return; // unwritable for a moment: the next mark tries again
+    }
+    try {
+      const text = readAll(fd);
+      if (fstatSync(fd).ino !== this.ino || text !== this.mine) this.lose(text);
+      else writeSync(fd, this.mine, 0);
+    } catch {
+      // unwritable for a moment: the next mark tries again
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /**
+   * Throws {@link LiveDirLockLostError} when this process no longer holds the lock: another
+   * process took it over (it judged this one gone), or it was removed. Reads the file itself,
+   * not only the last mark's verdict; called before each write to the live directory.
+   */
+  assertHeld(): void {
+    if (this.lostReason === null && LiveDirLock.held.has(this.path)) {
+      let text: string | null = null;
+      let ino: number | undefined;
+      try {
+        text = readFileSync(this.path, 'utf8');
+        ino = statSync(this.path).ino;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return; // unreadable for a moment: no proof of a loss
+      }
+      if (text === null || text !== this.mine || ino !== this.ino) this.lose(text);
+    }
+    if (this.lostReason !== null) throw new LiveDirLockLostError(this.dir, this.lostReason);
+  }
+
+  private lose(text: string | null): void {
+    const owner = text === null ? null : readOwnerText(text);
+    const taker = owner === null ? 'another process' : `process ${owner.pid}${owner.fields.host === undefined ? '' : ` on host ${owner.fields.host}`}`;
+    this.lostReason =
+      text === null
+        ? `its lock ${this.path} was removed while this service ran`
+        : `its lock ${this.path} was taken over by ${taker} while this service ran (that one judged this service gone: its marks looked older than ${LOCK_STALE_MS / 1000} s, as when a machine pauses)`;
+    clearInterval(this.refresh);
+    process.stderr.write(`venue-search: this service no longer holds the live directory ${this.dir}: ${this.lostReason}; it takes no more changes\n`);
   }
 
   /** Takes the lock of `dir`; throws VenueSearchError (`invalid_request`, param `liveDir`) while another live process holds it. */
@@ -99,12 +168,12 @@ export class LiveDirLock {
           process.stderr.write(
             `venue-search: the lock of the live directory ${dir} (${path}) was written for another directory (folder ${owner.fields.dir ?? '?'}, this one ${here.dir ?? '?'}: copied with it, cp -a); it is stale and is replaced\n`,
           );
-        } else if (verdict === 'elsewhere' && markedAgoMs(path) > LOCK_STALE_MS) {
+        } else if (verdict === 'elsewhere' && signedMarkAgeMs(dir, path) > LOCK_STALE_MS) {
           process.stderr.write(
-            `venue-search: the lock of the live directory ${dir} (${path}) was held by process ${owner.pid} ${elsewhereText(owner, here)}, which has not marked it alive for ${Math.round(markedAgoMs(path) / 1000)} s (it marks it every ${LOCK_REFRESH_MS / 1000} s): that service is gone, and the lock is taken over\n`,
+            `venue-search: the lock of the live directory ${dir} (${path}) was held by process ${owner.pid} ${elsewhereText(owner, here)}, which has not marked it alive for ${Math.round(signedMarkAgeMs(dir, path) / 1000)} s (it marks it every ${LOCK_REFRESH_MS / 1000} s): that service is gone, and the lock is taken over\n`,
           );
         } else if (verdict === 'elsewhere') {
-          throw new VenueSearchError('invalid_request', `the live directory ${dir} is held by process ${owner.pid} ${elsewhereText(owner, here)} (${path}), which cannot be checked from here; ${markText(path)}`, {
+          throw new VenueSearchError('invalid_request', `the live directory ${dir} is held by process ${owner.pid} ${elsewhereText(owner, here)} (${path}), which cannot be checked from here; ${markText(dir, path)}`, {
             param: 'liveDir',
             value: dir,
           });
@@ -118,13 +187,15 @@ export class LiveDirLock {
         removeIfPresent(path); // its owner is gone, or the lock was copied: take it over
         continue;
       }
+      let ino: number;
       try {
         writeSync(fd, mine);
+        ino = fstatSync(fd).ino;
       } finally {
         closeSync(fd);
       }
       LiveDirLock.held.add(path);
-      return new LiveDirLock(path);
+      return new LiveDirLock(path, dir, mine, ino);
     }
     throw new VenueSearchError('invalid_request', `could not take the lock of the live directory ${dir} (${path}): another process keeps replacing it`, { param: 'liveDir', value: dir });
   }
@@ -180,31 +251,48 @@ function elsewhereText(owner: LockOwner, here: Whereabouts): string {
   return `in another PID namespace on this host (${owner.fields.pidns ?? '?'}; this is ${here.pidns ?? '?'}: another container)`;
 }
 
-/** Ms since the lock at `path` was last marked alive (its modification time); 0 if it is gone or marked ahead of this clock. */
-function markedAgoMs(path: string): number {
-  return Math.max(0, signedMarkAgeMs(path));
-}
-
-/** Ms from the lock's last mark to this machine's clock: negative when the mark is ahead of it; 0 if the lock is gone. */
-function signedMarkAgeMs(path: string): number {
+/**
+ * Ms from the lock's last mark (its modification time) to now by the file system's clock
+ * (the modification time of a probe file written in `dir` just now): negative when the mark
+ * is ahead of it; 0 if the lock is gone. Where no probe can be written, this machine's clock
+ * stands in.
+ */
+function signedMarkAgeMs(dir: string, path: string): number {
+  let marked: number;
   try {
-    return Date.now() - statSync(path).mtimeMs;
+    marked = statSync(path).mtimeMs;
   } catch {
     return 0;
+  }
+  return fileSystemNowMs(dir) - marked;
+}
+
+/** The file system's time now, ms: the modification time of a probe file written in `dir` and removed; Date.now() where none can be written. */
+function fileSystemNowMs(dir: string): number {
+  const probe = resolve(dir, `lock.probe-${process.pid}`);
+  try {
+    writeFileSync(probe, '');
+    try {
+      return statSync(probe).mtimeMs;
+    } finally {
+      removeIfPresent(probe);
+    }
+  } catch {
+    return Date.now();
   }
 }
 
 /**
- * A mark further ahead of this machine's clock than this (ms) is not a moment ago: the clocks
- * differ (the owner's machine, or the shared volume's server, runs ahead), or the file was
- * touched. Its owner marks by its own clock, so such a lock looks freshly marked for as long
- * as the skew lasts, and waiting LOCK_STALE_MS does not free it.
+ * A mark further ahead of the file system's clock than this (ms) is not a moment ago: the file
+ * was touched, or a holder of a release before 2026-11-30 marked it by its own clock, which
+ * runs ahead; such a lock looks freshly marked for as long as that lasts, and waiting
+ * LOCK_STALE_MS does not free it.
  */
 const MARK_AHEAD_TOLERANCE_MS = 5_000;
 
 /** What the refusal of an owner that cannot be checked says of its mark, and what to do. */
-function markText(path: string): string {
-  const age = signedMarkAgeMs(path);
+function markText(dir: string, path: string): string {
+  const age = signedMarkAgeMs(dir, path);
   const oneAtATime = 'one service at a time may hold a live directory: stop that one, or give this one another --live-dir.';
   if (-age > MARK_AHEAD_TOLERANCE_MS) {
     return `its last mark is ${Math.round(-age / 1000)} s ahead of this machine's clock (the clocks of the machines sharing the volume differ, or the file was touched), so how long ago it was marked cannot be told; ${oneAtATime} If that service is gone (it crashed or was killed), remove ${path}: waiting does not free it while the clocks differ`;
@@ -246,6 +334,10 @@ function readOwner(path: string): LockOwner | null {
   } catch {
     return null; // removed meanwhile
   }
+  return readOwnerText(text);
+}
+
+function readOwnerText(text: string): LockOwner | null {
   const [pidText, started = '', ...rest] = text.trim().split(' ');
   const pid = Number(pidText);
   const fields: Record<string, string> = {};
@@ -297,5 +389,31 @@ function removeIfPresent(path: string): boolean {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     return false;
+  }
+}
+
+/** The whole content of the open file `fd`, read from its start. */
+function readAll(fd: number): string {
+  const chunks: Buffer[] = [];
+  for (let at = 0; ; ) {
+    const chunk = Buffer.alloc(4096);
+    const n = readSync(fd, chunk, 0, chunk.length, at);
+    if (n === 0) return Buffer.concat(chunks).toString('utf8');
+    chunks.push(chunk.subarray(0, n));
+    at += n;
+  }
+}
+
+/**
+ * A write refused because this process no longer holds its live directory's lock (another
+ * service took it over, or it was removed): writing on would put a second writer's batches
+ * into one change log. Nothing of the batch was kept or applied.
+ */
+export class LiveDirLockLostError extends Error {
+  override readonly name = 'LiveDirLockLostError';
+  constructor(dir: string, reason: string) {
+    super(
+      `this service no longer holds the live directory ${dir}: ${reason}; nothing of the batch was kept or applied, and this service takes no more changes: stop this service or the other one, so that one service holds the directory, and send the batch to the one that runs`,
+    );
   }
 }

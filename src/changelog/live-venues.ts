@@ -185,6 +185,7 @@ export class LiveVenues {
     return this.serial(async () => {
       const prepared = this.engine.prepareUpsert(records);
       const change: Change = { op: 'upsert', records: records as VenueRecord[] };
+      this.lock.assertHeld(); // another service took the directory over: its log is not ours to write (audit 65d F3)
       const seq = await this.log.append(change);
       this.compactor.logged(seq);
       const result = prepared.apply();
@@ -200,6 +201,7 @@ export class LiveVenues {
       let seq: number | null = null;
       if (known.length > 0) {
         const change: Change = { op: 'remove', ids: known };
+        this.lock.assertHeld();
         seq = await this.log.append(change);
         this.compactor.logged(seq);
       }
@@ -276,6 +278,7 @@ export class LiveVenues {
     const built = await this.compactor.run(job);
     return this.serial(async () => {
       const w0 = performance.now();
+      this.lock.assertHeld(); // the base and the log are another service's once it took the directory over
       await rename(job.outPath, base.file);
       await syncDirectoryAsync(dirname(base.file));
       // Once: from now on a start without the base is refused (basePath), before the log is cut.

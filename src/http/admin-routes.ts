@@ -12,6 +12,7 @@
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ChangeLogWriteError } from '../changelog/change-log.js';
+import { LiveDirLockLostError } from '../changelog/live-dir-lock.js';
 import { CompactionFailedError } from '../changelog/compactor.js';
 import type { LiveVenues } from '../changelog/live-venues.js';
 import { NDJSON_TYPES, operatorTokenChecker, parseVenueLines } from '../changelog/operator-requests.js';
@@ -119,7 +120,7 @@ async function recordsCall<T>(run: () => Promise<T>): Promise<T> {
     if (isVenueSearchError(err) && (err.code === 'invalid_venue' || err.code === 'duplicate_id' || err.code === 'invalid_data')) {
       throw new HttpError(err.code === 'invalid_data' ? 'invalid_request' : err.code, err.message, httpParam(err.param));
     }
-    if (err instanceof ChangeLogWriteError || err instanceof CompactionFailedError) throw new HttpError('service_unavailable', err.message);
+    if (err instanceof ChangeLogWriteError || err instanceof CompactionFailedError || err instanceof LiveDirLockLostError) throw new HttpError('service_unavailable', err.message);
     throw err;
   }
 }
