@@ -197,8 +197,10 @@ export class ChangeLog {
    * (`tornWhole`) is most likely the same (a crash may persist a write's pages out of order),
    * but may be damage since it was written: either way it cannot be replayed, and its bytes
    * are appended to `<path>.torn` (synced) before the cut, so nothing is thrown away.
+   * `foldedSeq`: the seq of the last batch a compaction folded into the base (its lines may
+   * be gone from the log); the next batch is numbered after it and after the log's last line.
    */
-  static async open(path: string): Promise<{ log: ChangeLog; entries: LogEntry[]; tornBytes: number; tornWhole: boolean }> {
+  static async open(path: string, foldedSeq = 0): Promise<{ log: ChangeLog; entries: LogEntry[]; tornBytes: number; tornWhole: boolean }> {
     const { entries, goodBytes, tornBytes, tornWhole } = readLog(path);
     if (tornBytes > 0) {
       keepTornBytes(path, goodBytes);
@@ -210,7 +212,9 @@ export class ChangeLog {
         closeSync(fd);
       }
     }
-    const log = new ChangeLog(path, entries.at(-1)?.seq ?? 0, goodBytes);
+    // seq only grows in one live directory: after a compaction emptied the log, it continues
+    // from the last batch folded into the base (`foldedSeq`, data-origin.ts)
+    const log = new ChangeLog(path, Math.max(entries.at(-1)?.seq ?? 0, foldedSeq), goodBytes);
     log.handle = await open(path, 'a');
     await log.handle.sync();
     syncDirectory(dirname(path));

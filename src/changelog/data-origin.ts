@@ -6,7 +6,7 @@
  * records, while its base is still --data itself, a fingerprint of that file's whole content.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The record in the live directory: `{ "fingerprint": "<size>:<sha256 hex>" }`. */
@@ -46,14 +46,24 @@ export function dataFingerprint(path: string): string {
 interface OriginRecord {
   readonly fingerprint?: string;
   readonly compacted?: true;
+  /**
+   * The seq of the last batch the latest compaction folded into the base (absent: none
+   * recorded). A compaction empties the change log of those batches, so the next seq cannot be
+   * read from the log alone: it continues from here (audit 65d F1: it restarted at 1).
+   */
+  readonly lastSeq?: number;
 }
 
 function readOriginRecord(dir: string): OriginRecord {
   const file = join(dir, DATA_ORIGIN_FILE);
   if (!existsSync(file)) return {};
   try {
-    const { fingerprint, compacted } = JSON.parse(readFileSync(file, 'utf8')) as { fingerprint?: unknown; compacted?: unknown };
-    return { ...(typeof fingerprint === 'string' ? { fingerprint } : {}), ...(compacted === true ? { compacted } : {}) };
+    const { fingerprint, compacted, lastSeq } = JSON.parse(readFileSync(file, 'utf8')) as { fingerprint?: unknown; compacted?: unknown; lastSeq?: unknown };
+    return {
+      ...(typeof fingerprint === 'string' ? { fingerprint } : {}),
+      ...(compacted === true ? { compacted } : {}),
+      ...(Number.isSafeInteger(lastSeq) && (lastSeq as number) > 0 ? { lastSeq: lastSeq as number } : {}),
+    };
   } catch {
     return {};
   }
@@ -62,7 +72,13 @@ function readOriginRecord(dir: string): OriginRecord {
 function writeOriginRecord(dir: string, record: OriginRecord): void {
   const file = join(dir, DATA_ORIGIN_FILE);
   const temporary = `${file}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(record)}\n`);
+  const fd = openSync(temporary, 'w');
+  try {
+    writeFileSync(fd, `${JSON.stringify(record)}\n`);
+    fsyncSync(fd); // its content durable before the rename makes it the record
+  } finally {
+    closeSync(fd);
+  }
   renameSync(temporary, file);
 }
 
@@ -85,6 +101,21 @@ export function recordCompactedBase(dir: string): boolean {
   if (record.compacted === true) return false;
   writeOriginRecord(dir, { ...record, compacted: true });
   return true;
+}
+
+/**
+ * Records that a compaction renamed its base, holding the batches up to `upToSeq`, into the
+ * live directory `dir` (call it after that rename is durable and before the log is cut; sync
+ * the directory after it).
+ */
+export function recordCompaction(dir: string, upToSeq: number): void {
+  const record = readOriginRecord(dir);
+  writeOriginRecord(dir, { ...record, compacted: true, lastSeq: Math.max(upToSeq, record.lastSeq ?? 0) });
+}
+
+/** The seq of the last batch a compaction folded into the base of `dir` (0: none recorded; directories compacted before 2026-11-30 recorded none). */
+export function recordedLastSeq(dir: string): number {
+  return readOriginRecord(dir).lastSeq ?? 0;
 }
 
 /** Whether the live directory `dir` recorded that a compaction wrote its base there (directories compacted before 2026-11-29 recorded none). */

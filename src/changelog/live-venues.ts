@@ -31,7 +31,7 @@ import type { CompactionJob } from './compaction-worker.js';
 import { CompactionFailedError, Compactor, type CompactorStart } from './compactor.js';
 import { LiveDirLock } from './live-dir-lock.js';
 import { applyLogged } from './fold-changes.js';
-import { DATA_ORIGIN_FILE, dataFingerprint, recordCompactedBase, recordDataOrigin, recordedCompactedBase, recordedDataOrigin } from './data-origin.js';
+import { DATA_ORIGIN_FILE, dataFingerprint, recordCompactedBase, recordCompaction, recordDataOrigin, recordedCompactedBase, recordedDataOrigin, recordedLastSeq } from './data-origin.js';
 
 export interface LiveVenuesOptions {
   /** The venues file or snapshot the service was started with. */
@@ -161,7 +161,7 @@ export class LiveVenues {
       // A compacted base loaded: from now on a start without it is refused (basePath), also in
       // a directory a release before 2026-11-29 compacted, which recorded nothing.
       if (basePath !== options.dataPath && recordCompactedBase(options.dir)) await syncDirectoryAsync(options.dir);
-      const { log, entries, tornBytes, tornWhole } = await ChangeLog.open(join(options.dir, 'changes.log'));
+      const { log, entries, tornBytes, tornWhole } = await ChangeLog.open(join(options.dir, 'changes.log'), recordedLastSeq(options.dir));
       applyLogged(engine, ...entries.map((e) => e.change));
       const live = new LiveVenues(engine, log, options, new Compactor(basePath, log.path, log.lastSeq), lock, tornBytes > 0 ? { batches: entries.length, tornBytes, tornWhole } : { batches: entries.length, tornBytes });
       // A log replayed past the threshold (a service stopped before its compaction ran) is
@@ -281,8 +281,10 @@ export class LiveVenues {
       this.lock.assertHeld(); // the base and the log are another service's once it took the directory over
       await rename(job.outPath, base.file);
       await syncDirectoryAsync(dirname(base.file));
-      // Once: from now on a start without the base is refused (basePath), before the log is cut.
-      if (recordCompactedBase(dir)) await syncDirectoryAsync(dir);
+      // Before the log is cut: from now on a start without the base is refused (basePath), and
+      // the next seq follows upToSeq even once the log is empty (ChangeLog.open).
+      recordCompaction(dir, job.upToSeq);
+      await syncDirectoryAsync(dir);
       this.compactor.rebase(target);
       // The log cut to the entries after upToSeq (its bytes from logBytes on, copied as they are).
       const after = await this.log.keepFrom(logBytes);
