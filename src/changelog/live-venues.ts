@@ -28,6 +28,7 @@ import { restoreSnapshotInSteps } from '../snapshot/read-snapshot.js';
 import { snapshotTarget } from '../snapshot/snapshot-target.js';
 import { ChangeLog, firstLoggedSeq, syncDirectoryAsync, type Change } from './change-log.js';
 import type { CompactionJob } from './compaction-worker.js';
+import { removeCompactionLeftovers } from './compaction-leftovers.js';
 import { CompactionFailedError, Compactor, type CompactorStart } from './compactor.js';
 import { LiveDirLock } from './live-dir-lock.js';
 import { applyLogged } from './fold-changes.js';
@@ -154,6 +155,7 @@ export class LiveVenues {
     makeDirectory(options.dir);
     const lock = LiveDirLock.acquire(options.dir);
     try {
+      removeCompactionLeftovers(options.dir);
       const basePath = LiveVenues.basePath(options);
       // while the base is --data itself, the directory records which file that is (data-origin.ts)
       if (basePath === options.dataPath) checkAndRecordDataOrigin(options.dir, options.dataPath);
