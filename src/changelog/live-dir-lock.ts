@@ -204,8 +204,15 @@ export class LiveDirLock {
   release(): void {
     clearInterval(this.refresh);
     if (!LiveDirLock.held.delete(this.path)) return;
-    const owner = readOwner(this.path);
-    if (owner !== null && owner.pid === process.pid) removeIfPresent(this.path);
+    // only this process's own line: a service that took the lock over may have the same pid
+    // in its own PID namespace (pid 1 in two containers)
+    let text: string | null = null;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch {
+      // gone already
+    }
+    if (text === this.mine) removeIfPresent(this.path);
   }
 }
 

@@ -118,6 +118,15 @@ describe('the live-dir lock and clocks that differ (audit 65d F3)', () => {
     lock.release();
     expect(readFileSync(file, 'utf8')).toBe(foreignLock(dir)); // not removed: it is not ours
     rmSync(file);
+    // a taker with this process's pid in its own PID namespace (pid 1 in two containers): its lock is not removed either
+    const held = LiveDirLock.acquire(dir);
+    unlinkSync(file);
+    const samePid = foreignLock(dir).replace(/^999999 /, `${process.pid} `);
+    writeFileSync(file, samePid);
+    expect(() => quiet(() => held.assertHeld())).toThrow(`its lock ${file} was taken over by process ${process.pid} on host`);
+    held.release();
+    expect(readFileSync(file, 'utf8')).toBe(samePid);
+    rmSync(file);
     // removed while held
     const again = LiveDirLock.acquire(dir);
     rmSync(file);
