@@ -33,6 +33,16 @@
  *     A row at a town point (below) that is not the place's own point takes its outward
  *     code's point, at accuracy 0 (Aldgate, EC3: the City, not Charing Cross).
  *     A place placed only at stray district estimates (STRAY_ESTIMATE_METERS) is left out.
+ *     A row of a non-geographic outward code (PO boxes, large users: NON_GEOGRAPHIC_OUTCODES
+ *     in postal-data-exceptions.ts) gives no point to a place that a geographic district's
+ *     row also names: its point may be a sorting office's or a company's (SW95's
+ *     "Wandsworth" lies at Nine Elms, 5.2 km from Wandsworth's SW18 row, one place by
+ *     LINK_METERS). Such a place takes its point from its geographic rows (ties broken by
+ *     the mean of all its rows), and is the first-file place within reach of that point or
+ *     of one of its non-geographic rows (BB94's "Earby" lies at Earby's own point, BB8's 6 km
+ *     off). A place only such districts name (BS80's Filton, DH97's Belmont by Durham,
+ *     CM98's Springfield by Chelmsford) keeps their point: there is no other. A row the
+ *     source misnames (MISNAMED_POSTAL_ROWS: PA80's "Castlebay") names no place at all.
  * - `S name lat lon`: one postal place so left out, at the estimate it was placed at (IM4's
  *   St John's, W1's Park Lane), after the P rows: not a place to search, but the resolver
  *   reads it to refuse a bare name whose remaining places are far approximate points
@@ -48,7 +58,10 @@
  *   4. None: rule 1's centre over all its rows (L1 -> Liverpool's point, a district of the
  *      town somewhere around it; E12 -> its accuracy-1 estimate).
  *   Rules 2 to 4 give precise = 0: an approximate point, which the resolver lets the
- *   venues' own postcodes override. Every outward code of the file gets a row.
+ *   venues' own postcodes override. Every outward code of the file gets a row. A
+ *   non-geographic code (see above) still resolves, at its rows' point, but with precise =
+ *   0 (it has no area: its mail is delivered to PO boxes or one firm), and is no sub-district
+ *   in rule 2 (EC1P is not part of EC1's area).
  *   A town point is one that rows of TOWN_POINT_CODES or more outward codes share: their
  *   post town's own point (GeoNames' London point, Charing Cross, for 42 central London
  *   districts; Belfast's for 18), which is the centre of none of them. Accuracy 4 is the
@@ -62,6 +75,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { nearDistanceMeters } from '../../src/geo/distance.js';
 import { placeKey } from '../../src/places/place-name.js';
+import { MISNAMED_POSTAL_ROWS, NON_GEOGRAPHIC_OUTCODES } from './postal-data-exceptions.js';
 
 const LINK_METERS = 10_000;
 const MERGE_METERS = 5_000;
@@ -181,7 +195,7 @@ for (const [code, rows] of byCode) {
 const rule2 = new Map<string, { lat: number; lon: number }>();
 for (const code of byCode.keys()) {
   if (rule1.has(code)) continue;
-  const subDistricts = [...rule1.keys()].filter((c) => c.length === code.length + 1 && c.startsWith(code) && /[A-Z]$/.test(c));
+  const subDistricts = [...rule1.keys()].filter((c) => c.length === code.length + 1 && c.startsWith(code) && /[A-Z]$/.test(c) && !NON_GEOGRAPHIC_OUTCODES.has(c));
   if (subDistricts.length > 0) rule2.set(code, meanPoint(subDistricts.map((c) => rule1.get(c)!)));
 }
 const outcodes: Array<{ code: string; lat: number; lon: number; rows: number; precise: number }> = [];
@@ -190,7 +204,7 @@ for (const [code, rows] of byCode) {
   const parentCode = /[A-Z]$/.test(code) ? code.slice(0, -1) : '';
   const own = rule1.get(code);
   const point = own ?? rule2.get(code) ?? rule1.get(parentCode) ?? rule2.get(parentCode) ?? districtCentre(rows);
-  outcodes.push({ code, ...point, rows: rows.length, precise: own !== undefined ? 1 : 0 });
+  outcodes.push({ code, ...point, rows: rows.length, precise: own !== undefined && !NON_GEOGRAPHIC_OUTCODES.has(code) ? 1 : 0 });
   outcodePoint.set(code, point);
 }
 
@@ -200,7 +214,8 @@ const postalByKey = new Map<string, PostalRow[]>();
 // place of that name within MERGE_METERS: "Cambridge" in CB21) says only "somewhere in this
 // post town": it takes its outward code's point instead, at accuracy 0 (below every real
 // estimate). Aldgate (EC3) is placed in the City rather than at Charing Cross.
-for (const r of postal) {
+// A misnamed row (see the header) names no place.
+for (const r of postal.filter((row) => !MISNAMED_POSTAL_ROWS.has(`${row.code} ${row.name}`))) {
   const key = placeKey(r.name);
   pushTo(postalByKey, key, atTownPoint(r) && !isOwnPoint(r, key) ? { ...r, ...outcodePoint.get(r.code)!, accuracy: 0 } : r);
 }
@@ -213,12 +228,16 @@ function isOwnPoint(r: PostalRow, key: string): boolean {
 for (const [key, rows] of postalByKey) {
   if (key === '') continue;
   for (const cluster of singleLinkage(rows, LINK_METERS)) {
-    const point = representative(cluster);
+    // Geographic districts' rows place the place when it has any (see the header); a
+    // non-geographic district's row still tells which first-file place it names.
+    const geographic = cluster.filter((r) => !NON_GEOGRAPHIC_OUTCODES.has(r.code));
+    const point = representative(geographic.length > 0 ? geographic : cluster, cluster);
+    const naming = [point, ...cluster.filter((r) => NON_GEOGRAPHIC_OUTCODES.has(r.code))];
     const known = placesByKey.get(key) ?? [];
     let merged: PlaceRow | null = null;
     let best = Infinity;
     for (const p of known) {
-      const d = nearDistanceMeters(p.lat, p.lon, point.lat, point.lon);
+      const d = Math.min(...naming.map((q) => nearDistanceMeters(p.lat, p.lon, q.lat, q.lon)));
       const reach = p.population >= TOWN_POPULATION ? TOWN_REACH_METERS : MERGE_METERS;
       if (d <= reach && d < best) [merged, best] = [p, d];
     }
@@ -309,10 +328,10 @@ function singleLinkage(rows: readonly PostalRow[], link: number): PostalRow[][] 
   return [...out.values()];
 }
 
-/** The most frequent point; ties: best accuracy, then nearest the mean of the rows. */
-function representative(rows: readonly PostalRow[]): { lat: number; lon: number } {
-  const cLat = mean(rows.map((r) => r.lat));
-  const cLon = mean(rows.map((r) => r.lon));
+/** The most frequent point of `rows`; ties: best accuracy, then nearest the mean of `all` (the rows and others of the place). */
+function representative(rows: readonly PostalRow[], all: readonly PostalRow[] = rows): { lat: number; lon: number } {
+  const cLat = mean(all.map((r) => r.lat));
+  const cLon = mean(all.map((r) => r.lon));
   const counts = new Map<string, { lat: number; lon: number; n: number; accuracy: number }>();
   for (const r of rows) {
     const k = pointKey(r);

@@ -6,6 +6,7 @@ import { placeKey } from '../../src/places/place-name.js';
 import { UnknownPlaceError } from '../../src/places/unknown-place-error.js';
 import { geodesic } from '../support/oracle.js';
 import { hasShared, sharedFile } from '../support/real-data.js';
+import { MISNAMED_POSTAL_ROWS } from '../../data/gazetteer/postal-data-exceptions.js';
 
 /**
  * Audit 64c F2: qualifiers people type after a place's name. Oracles: hand-known points
@@ -49,7 +50,8 @@ describe.runIf(hasShared(POSTAL))('a suffix qualifier several areas end with (au
     resolver = createDefaultPlaceResolver([], { gazetteer: Gazetteer.embedded(['GB']) });
     countiesOf = new Map();
     for (const f of readFileSync(sharedFile(POSTAL), 'utf8').split('\n').map((l) => l.split('\t'))) {
-      if (f.length < 11 || f[5] === '') continue;
+      // A row the gazetteer leaves out as misnamed (PA80 "Castlebay", "Isle of Barra") names no county of the place.
+      if (f.length < 11 || f[5] === '' || MISNAMED_POSTAL_ROWS.has(`${f[1]} ${f[2]}`)) continue;
       const set = countiesOf.get(f[2]!) ?? new Set<string>();
       set.add(f[5]!);
       countiesOf.set(f[2]!, set);
@@ -82,7 +84,7 @@ describe.runIf(hasShared(POSTAL))('a suffix qualifier several areas end with (au
         else expect(listed === '' && err.suggestions.every((s) => endsWithQ(s.slice(s.lastIndexOf(',') + 1))), `${name}, ${q}: ${err.message}`).toBe(true);
       }
     }
-    expect(checked).toBe(1100); // counted from the postal file with awk (docs/find.md)
+    expect(checked).toBe(1098); // counted from the postal file with awk, PA80 "Castlebay" left out (docs/find.md)
   });
 });
 
