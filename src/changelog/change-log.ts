@@ -49,7 +49,7 @@ export function readLog(path: string): { entries: LogEntry[]; goodBytes: number;
       // Only the last line may be torn by a crash (a line without its newline is torn too:
       // the batch was acknowledged only after the whole line was on disk).
       if (nl < 0 || nl === bytes.length - 1) return { entries, goodBytes: at, tornBytes: bytes.length - at, tornWhole: nl >= 0 };
-      throw new VenueSearchError('invalid_data', `change log ${path} is damaged at line ${lineNo} (not the last line, so not a torn write)`, { param: 'path', value: path, line: lineNo });
+      throw damagedLineError(path, bytes, lineNo, at, entries.at(-1)?.seq);
     }
     if (entry.seq !== (entries.at(-1)?.seq ?? entry.seq - 1) + 1) {
       throw new VenueSearchError('invalid_data', `change log ${path} line ${lineNo}: seq ${entry.seq} does not follow ${entries.at(-1)?.seq}`, { param: 'path', value: path, line: lineNo });
@@ -58,6 +58,37 @@ export function readLog(path: string): { entries: LogEntry[]; goodBytes: number;
     at = end + 1;
   }
   return { entries, goodBytes: bytes.length, tornBytes: 0, tornWhole: false };
+}
+
+/**
+ * The refusal of a log whose line `lineNo` (starting at byte `at`) is damaged and not the
+ * last: where it is, the seq of the last intact line before it and of the first intact line
+ * after it, how many of the lines after it are intact, and the recovery procedure's section
+ * of docs/updates.md. Nothing is repaired: which batches to send again is the operator's call.
+ */
+function damagedLineError(path: string, bytes: Buffer, lineNo: number, at: number, seqBefore: number | undefined): VenueSearchError {
+  let intact = 0;
+  let later = 0;
+  let seqAfter: number | undefined;
+  for (let from = bytes.indexOf(10, at) + 1; from < bytes.length; ) {
+    const nl = bytes.indexOf(10, from);
+    const end = nl < 0 ? bytes.length : nl;
+    const entry = nl < 0 ? null : parseLine(bytes.toString('utf8', from, end));
+    later++;
+    if (entry !== null) {
+      intact++;
+      seqAfter ??= entry.seq;
+    }
+    from = end + 1;
+  }
+  const before = seqBefore === undefined ? 'it is the first line' : `the last intact line before it holds seq ${seqBefore}`;
+  const after = seqAfter === undefined ? 'none of the lines after it is intact' : `the first intact line after it holds seq ${seqAfter}; ${intact} of the ${later} lines after it are intact`;
+  return new VenueSearchError(
+    'invalid_data',
+    `change log ${path} is damaged at line ${lineNo}, byte ${at} (not the last line, so not a torn write): ${before}; ${after}. ` +
+      'Nothing was changed: restore the live directory from a copy, or cut the log at that byte and send the changes from there again (docs/updates.md, "A damaged change log")',
+    { param: 'path', value: path, line: lineNo },
+  );
 }
 
 /**

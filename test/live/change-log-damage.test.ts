@@ -63,7 +63,7 @@ describe('a change log whose last line cannot be replayed', () => {
     const path = join(dir, 'middle.log');
     const text = line(1, ['a']).replace('"a"', '"z"') + line(2, ['b']);
     writeFileSync(path, text);
-    await expect(ChangeLog.open(path)).rejects.toThrow(`change log ${path} is damaged at line 1 (not the last line, so not a torn write)`);
+    await expect(ChangeLog.open(path)).rejects.toThrow(`change log ${path} is damaged at line 1, byte 0 (not the last line, so not a torn write): it is the first line; the first intact line after it holds seq 2; 1 of the 1 lines after it are intact. `);
     expect(readFileSync(path, 'utf8')).toBe(text);
     expect(existsSync(`${path}.torn`)).toBe(false);
   });
