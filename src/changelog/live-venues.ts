@@ -29,6 +29,7 @@ import { snapshotTarget } from '../snapshot/snapshot-target.js';
 import { ChangeLog, firstLoggedSeq, syncDirectoryAsync, type Change } from './change-log.js';
 import type { CompactionJob } from './compaction-worker.js';
 import { removeCompactionLeftovers } from './compaction-leftovers.js';
+import { CompactionBackoff, type NextAutomaticCompaction } from './compaction-backoff.js';
 import { CompactionFailedError, Compactor, type CompactorStart } from './compactor.js';
 import { LiveDirLock } from './live-dir-lock.js';
 import { applyLogged } from './fold-changes.js';
@@ -45,8 +46,13 @@ export interface LiveVenuesOptions {
   readonly load: (path: string) => Promise<Engine>;
   /** Told of each finished compaction (logs, benchmarks). */
   readonly onCompaction?: (report: CompactionReport) => void;
-  /** Told of each compaction that failed, started on request or by the threshold (logs). */
-  readonly onCompactionFailed?: (error: CompactionFailedError) => void;
+  /**
+   * Told of each compaction that failed, started on request or by the threshold (logs), with
+   * when the threshold may start the next (compaction-backoff.ts; null when `compactAfter` is 0).
+   */
+  readonly onCompactionFailed?: (error: CompactionFailedError, next: NextAutomaticCompaction | null) => void;
+  /** The clock of the wait after a failed compaction (ms since the epoch; default Date.now). */
+  readonly now?: () => number;
 }
 
 export interface CompactionReport {
@@ -119,6 +125,8 @@ export class LiveVenues {
   private queue: Promise<unknown> = Promise.resolve();
   private compacting: Promise<CompactionReport> | null = null;
   private readonly compactor: Compactor;
+  /** Holds the threshold's compactions back after a failed one. */
+  private readonly backoff = new CompactionBackoff();
 
   private constructor(
     engine: Engine,
@@ -216,9 +224,14 @@ export class LiveVenues {
   /** Starts a compaction unless one runs; resolves when it is swapped in. */
   compact(): Promise<CompactionReport> {
     this.compacting ??= this.runCompaction()
+      .then((report) => {
+        this.backoff.succeeded();
+        return report;
+      })
       .catch((err: unknown) => {
         const failed = err instanceof CompactionFailedError ? err : new CompactionFailedError(err);
-        this.options.onCompactionFailed?.(failed);
+        const next = this.backoff.failed(this.now());
+        this.options.onCompactionFailed?.(failed, this.compactAfter > 0 ? next : null);
         throw failed;
       })
       .finally(() => {
@@ -249,11 +262,20 @@ export class LiveVenues {
     this.lock.release();
   }
 
+  private get compactAfter(): number {
+    return this.options.compactAfter ?? 50_000;
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  /** The threshold's compaction: at `compactAfter` pending changes, unless one runs or a failed one's wait has not passed (compaction-backoff.ts). */
   private maybeCompact(): void {
-    const after = this.options.compactAfter ?? 50_000;
-    if (after > 0 && this.compacting === null && this.engine.pendingChanges >= after) {
+    const after = this.compactAfter;
+    if (after > 0 && this.compacting === null && this.engine.pendingChanges >= after && this.backoff.allows(this.now())) {
       this.compact().catch(() => {
-        // reported through onCompactionFailed; the base and the log are as they were, and the next batch retries
+        // reported through onCompactionFailed; the base and the log are as they were, and the first batch after the wait retries
       });
     }
   }

@@ -252,7 +252,7 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
       load: async (path) => (await loadEngineFile(path, fail, loadReport(), 1, path === options.data)).engine,
       onCompaction: (r) =>
         process.stderr.write(`venue-search: compacted ${r.venues} venues (log up to ${r.upToSeq}) in ${Math.round(r.totalMs)} ms, swap ${r.swapMs.toFixed(1)} ms\n`),
-      onCompactionFailed: (err) => process.stderr.write(`venue-search: ${err.message}\n`),
+      onCompactionFailed: (err, next) => process.stderr.write(`venue-search: ${err.message}${next === null ? '' : `; ${next.note}`}\n`),
     });
     live.engine.warm({ forChanges: true });
     return { live, token, dir };
