@@ -3,8 +3,8 @@ import type { Engine } from '../engine.js';
 import { zoneForLocation } from '../hours/time-zone.js';
 
 /**
- * The warning `serve` and `snapshot` print when venues of the file they read lie at sea, or
- * lie outside the British Isles while their address is there and their swapped reading is
+ * The warning `serve` and `snapshot` print when venues of the file they read lie at sea or in
+ * Antarctica, or lie outside the British Isles while their address is there and their swapped reading is
  * there (src/data/venues-at-sea.ts), or null when none does: most likely coordinates written
  * `[longitude, latitude]`, as GeoJSON and most tools write them. One line; the data is still
  * served (a venue at sea is odd, not invalid).
@@ -12,7 +12,7 @@ import { zoneForLocation } from '../hours/time-zone.js';
 export function seaWarning(engine: Engine, path: string): string | null {
   const store = engine.store;
   const found = venuesAtSea(store.lat, store.lon, store.size, (i) => store.record(i).formattedAddress);
-  if (found.atSea === 0 && found.swappedFromBritishIsles === 0) return null;
+  if (found.atSea === 0 && found.swappedFromBritishIsles === 0 && found.inAntarctica === 0) return null;
   const count = (n: number) => n.toLocaleString('en-GB');
   const of = (n: number) => (found.checked === store.size ? `${count(n)} of the ${count(store.size)} venues` : `${count(n)} of ${count(found.checked)} venues checked (of ${count(store.size)})`);
   const at = (i: number) => `${JSON.stringify(store.id(i))} at [${store.lat[i]}, ${store.lon[i]}]`;
@@ -26,10 +26,19 @@ export function seaWarning(engine: Engine, path: string): string | null {
           : '';
     said.push(`${of(found.atSea)} in ${path} lie at sea (e.g. ${found.examples.map(at).join(', ')})${swapped}`);
   }
+  if (found.inAntarctica > 0) {
+    const swapped =
+      found.antarcticOnLandSwapped === found.inAntarctica
+        ? `; read the other way round, every one of them lies on land`
+        : found.antarcticOnLandSwapped > 0
+          ? `; read the other way round, ${count(found.antarcticOnLandSwapped)} of them lie on land`
+          : '';
+    said.push(`${of(found.inAntarctica)}${said.length > 0 ? '' : ` in ${path}`} lie in Antarctica, south of 60° S (e.g. ${found.antarcticExamples.map(at).join(', ')})${swapped}`);
+  }
   if (found.swappedFromBritishIsles > 0) {
     const examples = found.swappedExamples.map((i) => `${at(i)}, time zone ${zoneForLocation(store.lat[i]!, store.lon[i]!)}`).join('; ');
     said.push(
-      `${of(found.swappedFromBritishIsles)}${found.atSea > 0 ? '' : ` in ${path}`} have an address in the British Isles (a UK postcode, an Eircode or the country) but lie outside them (e.g. ${examples}); read the other way round, every one of them lies there`,
+      `${of(found.swappedFromBritishIsles)}${said.length > 0 ? '' : ` in ${path}`} have an address in the British Isles (a UK postcode, an Eircode or the country) but lie outside them (e.g. ${examples}); read the other way round, every one of them lies there`,
     );
   }
   return (

@@ -51,7 +51,22 @@ export interface VenuesAtSea {
   readonly swappedFromBritishIsles: number;
   /** Dense indexes of the first few of those. */
   readonly swappedExamples: readonly number[];
+  /** Of those checked, venues south of {@link ANTARCTIC_LATITUDE} (not counted at sea). */
+  readonly inAntarctica: number;
+  /** Of those in Antarctica, how many would lie on land outside it read the other way round. */
+  readonly antarcticOnLandSwapped: number;
+  /** Dense indexes of the first few venues in Antarctica. */
+  readonly antarcticExamples: readonly number[];
 }
+
+/**
+ * Venues south of this latitude (degrees; the Antarctic Treaty area) are named as odd as
+ * venues at sea are: tz-lookup zones that land Antarctica/* (UTC+3 for Syowa), and it is where
+ * the eastern Americas land read [longitude, latitude] (New York's [-74.0, 40.7] is in
+ * Antarctica/Syowa's tile; west of 90° W the swapped latitude is below -90 and the record is
+ * refused). A real pub at a research station would be named too: a warning, not a refusal.
+ */
+export const ANTARCTIC_LATITUDE = -60;
 
 /** Whether the point (degrees, valid ranges) lies at sea: the zone the engine derives for it (tz-lookup) is a nautical one. */
 function atSea(lat: number, lon: number): boolean {
@@ -71,10 +86,19 @@ export function venuesAtSea(lat: ArrayLike<number>, lon: ArrayLike<number>, coun
   let sea = 0;
   let onLandSwapped = 0;
   let swappedFromBritishIsles = 0;
+  let inAntarctica = 0;
+  let antarcticOnLandSwapped = 0;
+  const antarcticExamples: number[] = [];
   for (let k = 0; k < checked; k++) {
     const i = checked === count ? k : Math.floor((k * count) / checked);
     const a = lat[i]!;
     const b = lon[i]!;
+    if (a < ANTARCTIC_LATITUDE) {
+      inAntarctica++;
+      if (antarcticExamples.length < EXAMPLES) antarcticExamples.push(i);
+      if (Math.abs(b) <= 90 && b >= ANTARCTIC_LATITUDE && !atSea(b, a)) antarcticOnLandSwapped++;
+      continue;
+    }
     const zone = zoneForLocation(a, b);
     if (!zone.startsWith('Etc/')) {
       if (addressOf !== undefined && Math.abs(b) <= 90 && !BRITISH_ISLES_ZONES.has(zone) && BRITISH_ISLES_ZONES.has(zoneForLocation(b, a))) {
@@ -91,5 +115,5 @@ export function venuesAtSea(lat: ArrayLike<number>, lon: ArrayLike<number>, coun
     // swapped: the longitude read as a latitude must be one
     if (Math.abs(b) <= 90 && !atSea(b, a)) onLandSwapped++;
   }
-  return { checked, atSea: sea, onLandSwapped, examples, swappedFromBritishIsles, swappedExamples };
+  return { checked, atSea: sea, onLandSwapped, examples, swappedFromBritishIsles, swappedExamples, inAntarctica, antarcticOnLandSwapped, antarcticExamples };
 }

@@ -147,6 +147,26 @@ describe('venues at sea', () => {
     });
   });
 
+  it('names New York venues written [longitude, latitude]: they lie in Antarctica, and on land read the other way round', () => {
+    // the fixtures' New York venues (hand fact: Manhattan and Brooklyn lie within 40.5-40.95° N, 74.1-73.7° W)
+    const ny = loadFixtureVenues().filter((r) => r.location.coordinates[1] < -60 && r.location.coordinates[0] > 30);
+    expect(ny.length).toBeGreaterThan(5);
+    for (const r of ny) {
+      expect(r.location.coordinates[0]).toBeGreaterThan(40.5);
+      expect(r.location.coordinates[0]).toBeLessThan(40.95);
+      expect(r.location.coordinates[1]).toBeGreaterThan(-74.1);
+      expect(r.location.coordinates[1]).toBeLessThan(-73.7);
+    }
+    expect(seaWarning(createEngine(ny), 'ny.ndjson')).toBeNull();
+    // swapped, every latitude is below -73.7: south of 60° S, in Antarctica (tz-lookup's tile: Antarctica/Syowa), which is not a nautical zone
+    const warning = seaWarning(createEngine(swapped(ny)), 'ny.ndjson');
+    expect(warning).toContain(`warning: ${ny.length} of the ${ny.length} venues in ny.ndjson lie in Antarctica, south of 60° S (e.g. `);
+    expect(warning).toContain('; read the other way round, every one of them lies on land. A venue\'s location.coordinates is [latitude, longitude]');
+    const named = [...warning!.matchAll(/"([^"]+)" at \[([-\d.]+), ([-\d.]+)\]/g)];
+    expect(named).toHaveLength(3);
+    for (const [, id, lat, lon] of named) expect(swapped(ny).find((r) => r.id === id)!.location.coordinates).toEqual([Number(lat), Number(lon)]);
+  });
+
   it('counts venues at 0,0 among land ones, without the swap advice when swapping does not help', () => {
     const records = loadFixtureVenues();
     for (let k = 0; k < 7; k++) records[k * 100] = { ...records[k * 100]!, location: { type: 'Point', coordinates: [0, 0] } };
