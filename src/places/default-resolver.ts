@@ -112,7 +112,10 @@ export class DefaultPlaceResolver implements PlaceResolver {
     if (key === '') return null;
     const learnt = this.learnt.area(key);
     if (learnt === undefined && entries.length === 0) return this.resolveInArea(name, venues);
-    if (learnt === undefined && venues !== undefined) this.refuseFarApproximate(name, key, entries, venues);
+    if (learnt === undefined && venues !== undefined) {
+      this.refuseFarApproximate(name, key, entries, venues);
+      this.refuseForSuffixedNearVenues(name, key, entries, venues);
+    }
     if (learnt !== undefined || entries.length < 2 || venues === undefined) return this.choose(learnt, entries, venues);
     if (this.picksFor !== venues || this.picksVersion !== venues.version) [this.picks, this.picksFor, this.picksVersion] = [new Map(), venues, venues.version];
     let pick = this.picks.get(key);
@@ -243,7 +246,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
     for (const { place, area } of readings) {
       if (parsePostcode(place) !== null) return this.postcodeInArea(name, place, area, venues);
       const key = placeKey(place);
-      const candidates = this.candidates(key);
+      const candidates = this.candidates(key, true);
       // The qualifier filters the bare name's candidates (audit 64a F15: "Kingston, UK" is
       // Kingston upon Thames as "Kingston" is, not a Kingston village because its name is
       // exact); only when none is in that area, the places it stands for beyond them.
@@ -257,7 +260,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
     for (const { place, area } of readings) {
       const key = placeKey(place);
       const matched = (entries: readonly GazetteerEntry[]) => entries.flatMap((e) => { const a = looseQualifier(e, area); return a === null ? [] : [{ e, a }]; });
-      const candidates = this.candidates(key);
+      const candidates = this.candidates(key, true);
       const bare = matched(candidates);
       const inArea = bare.length > 0 ? bare : matched(this.gazetteer.qualified(key));
       if (inArea.length === 0) continue;
@@ -373,6 +376,32 @@ export class DefaultPlaceResolver implements PlaceResolver {
     throw UnknownPlaceError.fromReport(name, message, areas.map((a) => `${name}, ${a}`));
   }
 
+  /**
+   * Throws unknown_place when every candidate of a bare name is an approximate point with no
+   * venue within FAR_APPROXIMATE_METERS while places of the name with a generic suffix exist,
+   * left out by {@link candidates} as far from where the name is known (audit 65e F1, F3):
+   * "Garden" on US data was Garden, Stirling (5,168 km from every venue) beside Garden City,
+   * New York; "Cross" Cross, Somerset beside Cross City, Florida; "Clewer" on London data
+   * Clewer, Somerset (160 km) beside Clewer Village, Windsor. The suffixed names are offered
+   * (those with venues within that distance first, then the most prominent; at most 3), not
+   * taken: a word that only begins a place's name is a guess ("New" is not New Town).
+   */
+  private refuseForSuffixedNearVenues(name: string, key: string, entries: readonly GazetteerEntry[], venues: VenueDensity): void {
+    if (entries.length === 0 || entries.some(isPrecise) || key.replace(/ /g, '').length < MIN_SUFFIXED_LETTERS) return;
+    const hasVenues = (p: { lat: number; lon: number }) => venues.venuesNear(p.lat, p.lon, FAR_APPROXIMATE_METERS) > 0;
+    if (entries.some(hasVenues)) return;
+    // the suffixed places left out, those with venues near first, then the most prominent
+    const left = GENERIC_SUFFIXES.flatMap((suffix) => this.gazetteer.lookup(`${key} ${suffix}`)).filter((e) => !entries.includes(e));
+    left.sort((a, b) => Number(hasVenues(b)) - Number(hasVenues(a)) || compareProminence(a, b));
+    const suffixed = [...new Set(left.map((e) => e.name))].slice(0, 3);
+    if (suffixed.length === 0) return;
+    const km = FAR_APPROXIMATE_METERS / 1000;
+    const message =
+      `location ${describeValue(name)}: the only ${name} we know ${entries.length === 1 ? 'is an approximate point' : 'are approximate points'} more than ${km} km from every venue; ` +
+      `did you mean ${suffixed.map((n) => describeValue(n)).join(' or ')}?`;
+    throw UnknownPlaceError.fromReport(name, message, suffixed);
+  }
+
   /** The place key of `name` and its gazetteer candidates. */
   private knownKey(name: string): { key: string; entries: readonly GazetteerEntry[] } {
     const key = placeKey(name);
@@ -400,9 +429,11 @@ export class DefaultPlaceResolver implements PlaceResolver {
    * (CITY_POPULATION and up), so that with the world option "New York" still finds
    * GeoNames' "New York City" beside the two GB villages called New York (the venues, then
    * prominence, choose among them: pickAmong), and when none of its own is precise the
-   * suffixed places near where the name is known (see below).
+   * suffixed places near where the name is known (see below), or anywhere with `anywhere`
+   * (a name qualified by its area: the area says where it is known, "Warley, West Yorkshire"
+   * is Warley Town there, audit 65e F4).
    */
-  private candidates(key: string): readonly GazetteerEntry[] {
+  private candidates(key: string, anywhere = false): readonly GazetteerEntry[] {
     const own = this.gazetteer.lookup(key);
     const precise = own.some(isPrecise);
     const all = [...own];
@@ -416,7 +447,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
       const known = [...own, ...(learnt === undefined ? [] : [learnt])];
       const nearKnown = (e: GazetteerEntry) => known.some((k) => nearDistanceMeters(k.lat, k.lon, e.lat, e.lon) <= ROUGH_POINT_METERS);
       for (const suffix of GENERIC_SUFFIXES) {
-        for (const e of this.gazetteer.lookup(`${key} ${suffix}`)) if (e.population >= CITY_POPULATION || (!precise && nearKnown(e))) all.push(e);
+        for (const e of this.gazetteer.lookup(`${key} ${suffix}`)) if (e.population >= CITY_POPULATION || (!precise && (anywhere || nearKnown(e)))) all.push(e);
       }
     }
     // "Newcastle" may mean Newcastle upon Tyne, "Kingston" Kingston upon Thames: a qualified

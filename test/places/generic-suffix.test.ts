@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine.js';
 import { createDefaultPlaceResolver } from '../../src/places/default-resolver.js';
+import type { VenueRecord } from '../../src/schema/venue.js';
+import { LONDON_PUBS, loadFixtureVenues, loadLondonPubs } from '../search/support.js';
 import { geodesic } from '../support/oracle.js';
+import { hasShared } from '../support/real-data.js';
 
 /**
  * The generic-suffix rule ("Camden" is Camden Town) takes a suffixed place only near where
@@ -43,5 +47,52 @@ describe('generic suffixes (town, village, city, centre, center)', () => {
     const ny = world.resolve('New York');
     expect(ny?.name).toBe('New York City');
     expect(geodesic(ny!.lat, ny!.lon, 40.7128, -74.006)).toBeLessThan(2000);
+  });
+});
+
+/**
+ * Audit 65e F1, F3, F4: since the rule above, a bare name whose own places are all approximate
+ * points far from the data resolved to one of them silently ("Garden" on New York data was
+ * Garden, Stirling; "Clewer" on London data Clewer, Somerset), where "<name> City/Village"
+ * had been taken; and a name qualified by the area of its suffixed place was refused
+ * ("Warley, West Yorkshire"). Oracles: the GB postal file's rows, hand-known points, and
+ * brute-force GeographicLib distances to every venue.
+ */
+describe('a bare name known only far from the data, beside suffixed places; a qualified one', () => {
+  const refusal = (engine: ReturnType<typeof createEngine>, location: string): { message: string; suggestions: readonly string[] } => {
+    try {
+      engine.find({ q: 'a', location, limit: 1 });
+    } catch (err) {
+      return err as { message: string; suggestions: readonly string[] };
+    }
+    throw new Error(`${location} resolved`);
+  };
+  const nearestVenueMeters = (venues: readonly VenueRecord[], lat: number, lon: number) =>
+    Math.min(...venues.map((v) => geodesic(v.location.coordinates[0], v.location.coordinates[1], lat, lon)));
+
+  it('"Garden" on the fixtures\' New York venues: refused, offering "Garden City" (Garden, Stirling is the only Garden, thousands of km away)', () => {
+    const ny = loadFixtureVenues().filter((r) => r.location.coordinates[1] < -60 && r.location.coordinates[0] > 30);
+    // the GB postal file's Garden (FK8, Stirling: 56.116,-4.2243) is far; Garden City, NY (40.7268,-73.6343) is near
+    expect(nearestVenueMeters(ny, 56.116, -4.2243)).toBeGreaterThan(50_000);
+    expect(nearestVenueMeters(ny, 40.7268, -73.6343)).toBeLessThan(50_000);
+    const err = refusal(createEngine(ny), 'Garden');
+    expect(err.message).toBe('location "Garden": the only Garden we know is an approximate point more than 50 km from every venue; did you mean "Garden City"?');
+    expect(err.suggestions).toEqual(['Garden City']);
+  });
+
+  it.runIf(hasShared(LONDON_PUBS))('"Clewer" on the London pubs: refused, offering "Clewer Village" (Windsor); qualified by their county, Clewer Village and Warley Town resolve', () => {
+    const pubs = loadLondonPubs();
+    const engine = createEngine(pubs);
+    // the postal file's Clewer is in Somerset (BS27: 51.2598,-2.7549), Clewer Village in Windsor (SL4: 51.4755,-0.627)
+    expect(nearestVenueMeters(pubs, 51.2598, -2.7549)).toBeGreaterThan(50_000);
+    const err = refusal(engine, 'Clewer');
+    expect(err.suggestions[0]).toBe('Clewer Village');
+    const village = engine.find({ q: 'a', location: 'Clewer, Berkshire', limit: 1 }).resolvedPlace!;
+    expect(village.name).toBe('Clewer Village');
+    expect(geodesic(village.Lat, village.Lon, 51.4755, -0.627)).toBeLessThan(3000);
+    // Warley Town, Calderdale (the postal file's HX2 row: 53.7187,-1.9458)
+    const warley = engine.find({ q: 'a', location: 'Warley, West Yorkshire', limit: 1 }).resolvedPlace!;
+    expect(warley.name).toBe('Warley Town');
+    expect(geodesic(warley.Lat, warley.Lon, 53.7187, -1.9458)).toBeLessThan(3000);
   });
 });
