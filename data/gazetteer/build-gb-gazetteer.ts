@@ -43,10 +43,13 @@
  *     off). A place only such districts name (BS80's Filton, DH97's Belmont by Durham,
  *     CM98's Springfield by Chelmsford) keeps their point: there is no other. A row the
  *     source misnames (MISNAMED_POSTAL_ROWS: PA80's "Castlebay") names no place at all.
- * - `S name lat lon`: one postal place so left out, at the estimate it was placed at (IM4's
- *   St John's, W1's Park Lane), after the P rows: not a place to search, but the resolver
- *   reads it to refuse a bare name whose remaining places are far approximate points
- *   (audit 65a F13; see FAR_APPROXIMATE_METERS in src/places/default-resolver.ts).
+ * - `S name lat lon code area`: one postal place so left out, at the estimate it was placed
+ *   at (IM4's St John's, W1's Park Lane), with its outward code (the most frequent of its
+ *   rows) and its area as a P row's, after the P rows: not a place to search, but the
+ *   resolver reads it to refuse a bare name whose remaining places are far approximate points
+ *   (audit 65a F13; see FAR_APPROXIMATE_METERS in src/places/default-resolver.ts), and to say
+ *   that a name it holds is known only by that estimate rather than unknown or elsewhere
+ *   ("St John's, Isle of Man", "Glen Vine").
  * - `O code lat lon - 0 rows precise`: one outward postcode (`NW1`). The file names outward
  *   codes only (no sectors or full postcodes), so a district's point comes from its rows,
  *   or else from the districts around it in the postcode hierarchy:
@@ -220,7 +223,7 @@ for (const r of postal.filter((row) => !MISNAMED_POSTAL_ROWS.has(`${row.code} ${
   pushTo(postalByKey, key, atTownPoint(r) && !isOwnPoint(r, key) ? { ...r, ...outcodePoint.get(r.code)!, accuracy: 0 } : r);
 }
 /** The postal places left out as placed only at stray estimates: their S rows. */
-const strays: Array<{ name: string; lat: number; lon: number }> = [];
+const strays: Array<{ name: string; lat: number; lon: number; code: string; nation: string; counties: string[] }> = [];
 const strayEstimateRows = new Set(postal.filter(isStrayEstimate).map((r) => `${r.code}\t${r.name}`));
 function isOwnPoint(r: PostalRow, key: string): boolean {
   return r.accuracy >= FEATURE_ACCURACY || (placesByKey.get(key) ?? []).some((p) => nearDistanceMeters(p.lat, p.lon, r.lat, r.lon) <= MERGE_METERS);
@@ -250,7 +253,14 @@ for (const [key, rows] of postalByKey) {
     // place of the gazetteer (see STRAY_ESTIMATE_METERS).
     if (cluster.every((r) => strayEstimateRows.has(`${r.code}\t${r.name}`))) {
       strayEstimateNames++;
-      strays.push({ name: mostCommon(cluster.map((r) => r.name)), lat: point.lat, lon: point.lon });
+      strays.push({
+        name: mostCommon(cluster.map((r) => r.name)),
+        lat: point.lat,
+        lon: point.lon,
+        code: mostCommon(cluster.map((r) => r.code)),
+        nation: byFrequency(cluster.map((r) => r.nation))[0] ?? '',
+        counties: byFrequency(cluster.map((r) => r.county)),
+      });
       continue;
     }
     const precise = cluster.some((r) => r.lat === point.lat && r.lon === point.lon && r.accuracy === 4) ? 1 : 0;
@@ -283,7 +293,7 @@ strays.sort((a, b) => cmp(placeKey(a.name), placeKey(b.name)) || a.lat - b.lat |
 outcodes.sort((a, b) => cmp(a.code, b.code));
 // Areas: one A row per distinct (nation, counties), numbered in order of first use.
 const areaIds = new Map<string, number>();
-const areaOf = (p: PlaceRow): string => {
+const areaOf = (p: { nation: string; counties: readonly string[] }): string => {
   if (p.nation === '' && p.counties.length === 0) return '-';
   const text = `${p.nation || '-'}\t${p.counties.length > 0 ? p.counties.join(';') : '-'}`;
   let id = areaIds.get(text);
@@ -291,12 +301,14 @@ const areaOf = (p: PlaceRow): string => {
   return String(id);
 };
 const placeLines = places.map((p) => ['P', p.name, fixed(p.lat), fixed(p.lon), p.feature || '-', p.population, p.outcodes, p.precise, areaOf(p)].join('\t'));
+// after the P rows, so that their area numbers do not depend on the S rows
+const strayLines = strays.map((p) => ['S', p.name, fixed(p.lat), fixed(p.lon), p.code, areaOf(p)].join('\t'));
 const lines = [
   '# GB gazetteer derived from GeoNames (CC BY 4.0) and its GB postal-code file (contains Royal Mail data); see NOTICE.md. Built by build-gb-gazetteer.ts.',
   'type\tname\tlat\tlon\tfeature\tpopulation\toutcodes\tprecise\tarea',
   ...[...areaIds].map(([text, id]) => `A\t${id}\t${text}`),
   ...placeLines,
-  ...strays.map((p) => ['S', p.name, fixed(p.lat), fixed(p.lon)].join('\t')),
+  ...strayLines,
   ...outcodes.map((o) => ['O', o.code, fixed(o.lat), fixed(o.lon), '-', 0, o.rows, o.precise].join('\t')),
 ];
 writeFileSync(outFile, `${lines.join('\n')}\n`);

@@ -111,7 +111,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
     const { key, entries } = this.knownKey(name);
     if (key === '') return null;
     const learnt = this.learnt.area(key);
-    if (learnt === undefined && entries.length === 0) return this.resolveInArea(name, venues);
+    if (learnt === undefined && entries.length === 0) return this.resolveInArea(name, venues) ?? this.refuseStrayOnly(name, key, null);
     if (learnt === undefined && venues !== undefined) {
       this.refuseFarApproximate(name, key, entries, venues);
       this.refuseForSuffixedNearVenues(name, key, entries, venues);
@@ -268,6 +268,9 @@ export class DefaultPlaceResolver implements PlaceResolver {
       if (areas.length === 1) return this.chooseInArea(key, candidates, inArea.map((m) => m.e), venues);
       throw UnknownPlaceError.inOtherAreas(name, { place, area, areas, ambiguous: true });
     }
+    // a place of the name in that area that the gazetteer holds only as a stray estimate
+    // ("St John's, Isle of Man"): said so, not that there is none there
+    for (const { place, area } of readings) this.refuseStrayOnly(name, placeKey(place), area);
     if (notThere === null) return null;
     const { place, key, area, candidates } = notThere;
     const areas: string[] = [];
@@ -400,6 +403,28 @@ export class DefaultPlaceResolver implements PlaceResolver {
       `location ${describeValue(name)}: the only ${name} we know ${entries.length === 1 ? 'is an approximate point' : 'are approximate points'} more than ${km} km from every venue; ` +
       `did you mean ${suffixed.map((n) => describeValue(n)).join(' or ')}?`;
     throw UnknownPlaceError.fromReport(name, message, suffixed);
+  }
+
+  /**
+   * Throws unknown_place when the GB file left out a postal place named `key` as placed only
+   * at a stray district estimate (Gazetteer.strayEstimates) and, with `area`, that place is in
+   * the area: the name is then known, only too roughly to search at, and the message says so
+   * and offers its district's outward code ("Glen Vine": IM4), rather than "not a place we
+   * know" or "no St John's in Isle of Man" (false: it is there). Returns null otherwise.
+   */
+  private refuseStrayOnly(name: string, key: string, area: string | null): null {
+    const strays = this.gazetteer.strayEstimates(key).filter((s) => {
+      if (area === null) return true;
+      const e: GazetteerEntry = { name: s.name, lat: s.lat, lon: s.lon, country: 'GB', population: 0, featureCode: '', precise: false, ...(s.nation !== undefined && { nation: s.nation }), ...(s.counties !== undefined && { counties: s.counties }) };
+      return isInQualifier(e, area) || looseQualifier(e, area) !== null;
+    });
+    if (strays.length === 0) return null;
+    const codes = [...new Set(strays.map((s) => s.code))];
+    const place = area === null ? strays[0]!.name : `${strays[0]!.name} in ${area}`;
+    const message =
+      `location ${describeValue(name)}: ${place} is known only by its postal district's estimate (${codes.join(', ')}), too rough to search at; ` +
+      `search its district (${codes.map((c) => describeValue(c)).join(' or ')}) or a place near it`;
+    throw UnknownPlaceError.fromReport(name, message, codes);
   }
 
   /** The place key of `name` and its gazetteer candidates. */

@@ -78,6 +78,12 @@ export interface StrayEstimate {
   readonly name: string;
   readonly lat: number;
   readonly lon: number;
+  /** The outward postcode of its district ("IM4"). */
+  readonly code: string;
+  /** GeoNames' admin1 name of its rows, as an entry's (isInArea). */
+  readonly nation?: string;
+  /** GeoNames' admin2 names of its rows, as an entry's. */
+  readonly counties?: readonly string[];
 }
 
 /** A place key of a name qualified by what it stands on: its head, then `upon`, `on` or `under` and the rest. */
@@ -347,7 +353,7 @@ function embeddedGb(): { places: GazetteerEntry[]; outcodes: OutcodeEntry[]; str
     const lat = Number(f[2]);
     const lon = Number(f[3]);
     if (f[0] === 'O') outcodes.push({ code: f[1]!, lat, lon, precise: f[7] === '1' });
-    else if (f[0] === 'S') strays.push({ name: f[1]!, lat, lon });
+    else if (f[0] === 'S') strays.push({ name: f[1]!, lat, lon, code: f[4]!, ...(f[5] !== undefined && f[5] !== '-' ? areas[Number(f[5])] : undefined) });
     else {
       places.push({
         name: f[1]!,

@@ -57,10 +57,27 @@ describe.runIf(hasShared(POSTAL))('postal names placed only at a stray district 
     }
   });
 
-  it('"St John\'s, Isle of Man" is unknown_place whose message does not claim the island', () => {
-    expect(() => resolver.resolve("St John's, Isle of Man")).toThrow(UnknownPlaceError);
-    expect(() => resolver.resolve("St John's, Isle of Man")).toThrow(/no St John's in Isle of Man; St John's is in (?:(?!Isle of Man).)*$/);
-    expect(resolver.resolve('Glen Vine')).toBeNull();
+  it('"St John\'s, Isle of Man" and "Glen Vine" are unknown_place saying they are known only by IM4\'s estimate, offering IM4 (not "no St John\'s in Isle of Man", which is false)', () => {
+    // the oracle: the postal file's rows of both names are IM4's, at the stray estimate (premise above)
+    for (const name of ["St John's", 'Glen Vine']) expect(rows.filter((r) => r.name === name && r.code.startsWith('IM')).map((r) => r.code)).toEqual(['IM4']);
+    let said: UnknownPlaceError | null = null;
+    try {
+      resolver.resolve("St John's, Isle of Man");
+    } catch (err) {
+      said = err as UnknownPlaceError;
+    }
+    expect(said).toBeInstanceOf(UnknownPlaceError);
+    expect(said!.message).toBe(
+      'location "St John\'s, Isle of Man": St John\'s in Isle of Man is known only by its postal district\'s estimate (IM4), too rough to search at; search its district ("IM4") or a place near it',
+    );
+    expect(said!.suggestions).toEqual(['IM4']);
+    expect(() => resolver.resolve('Glen Vine')).toThrow('location "Glen Vine": Glen Vine is known only by its postal district\'s estimate (IM4), too rough to search at; search its district ("IM4") or a place near it');
+    // the district's own point, which the suggestion resolves to, is on the island (it spans 54.04-54.42 N, 4.80-4.31 W)
+    const im4 = resolver.resolve('IM4')!;
+    expect(im4.lat).toBeGreaterThan(54.04);
+    expect(im4.lat).toBeLessThan(54.42);
+    expect(im4.lon).toBeGreaterThan(-4.8);
+    expect(im4.lon).toBeLessThan(-4.31);
   });
 
   it('an estimate near its district\'s places is kept (IM5\'s, 1.2 km from Patrick): Glenmaye still resolves there', () => {

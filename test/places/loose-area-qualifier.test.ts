@@ -78,6 +78,13 @@ describe.runIf(hasShared(POSTAL))('a suffix qualifier several areas end with (au
         const err = refusal(resolver, `${name}, ${q}`);
         checked++;
         if (err === null) continue;
+        // a name the gazetteer holds only as a stray district estimate there ("St John's, Man"):
+        // said so, offering the district's outward codes, which the postal file gives it
+        if (/ is known only by its postal district's estimate /.test(err.message)) {
+          expect(err.suggestions.length, `${name}, ${q}`).toBeGreaterThan(0);
+          for (const code of err.suggestions) expect(/^[A-Z]{1,2}\d[A-Z\d]?$/.test(code), `${name}, ${q}: ${code}`).toBe(true);
+          continue;
+        }
         const listed = /; \S.* is in (.+); say which/.exec(err.message)?.[1] ?? '';
         const endsWithQ = (area: string) => placeKey(area) === placeKey(q) || placeKey(area).endsWith(` ${placeKey(q)}`);
         if (/: no .+ in /.test(err.message)) expect(err.suggestions.some((s) => endsWithQ(s.slice(s.lastIndexOf(',') + 1))), `${name}, ${q}: ${err.message}`).toBe(false);
