@@ -17,23 +17,16 @@ export function seaWarning(engine: Engine, path: string): string | null {
   const of = (n: number) => (found.checked === store.size ? `${count(n)} of the ${count(store.size)} venues` : `${count(n)} of ${count(found.checked)} venues checked (of ${count(store.size)})`);
   const at = (i: number) => `${JSON.stringify(store.id(i))} at [${store.lat[i]}, ${store.lon[i]}]`;
   const said: string[] = [];
+  /** How many of `total` odd venues lie on land read the other way round, as the end of a clause. */
+  const onLandSwapped = (onLand: number, total: number): string =>
+    onLand === total ? '; read the other way round, every one of them lies on land' : onLand > 0 ? `; read the other way round, ${count(onLand)} of them lie on land` : '';
   if (found.atSea > 0) {
-    const swapped =
-      found.onLandSwapped === found.atSea
-        ? `; read the other way round, every one of them lies on land`
-        : found.onLandSwapped > 0
-          ? `; read the other way round, ${count(found.onLandSwapped)} of them lie on land`
-          : '';
-    said.push(`${of(found.atSea)} in ${path} lie at sea (e.g. ${found.examples.map(at).join(', ')})${swapped}`);
+    said.push(`${of(found.atSea)} in ${path} lie at sea (e.g. ${found.examples.map(at).join(', ')})${onLandSwapped(found.onLandSwapped, found.atSea)}`);
   }
   if (found.inAntarctica > 0) {
-    const swapped =
-      found.antarcticOnLandSwapped === found.inAntarctica
-        ? `; read the other way round, every one of them lies on land`
-        : found.antarcticOnLandSwapped > 0
-          ? `; read the other way round, ${count(found.antarcticOnLandSwapped)} of them lie on land`
-          : '';
-    said.push(`${of(found.inAntarctica)}${said.length > 0 ? '' : ` in ${path}`} lie in Antarctica, south of 60° S (e.g. ${found.antarcticExamples.map(at).join(', ')})${swapped}`);
+    said.push(
+      `${of(found.inAntarctica)}${said.length > 0 ? '' : ` in ${path}`} lie in Antarctica, south of 60° S (e.g. ${found.antarcticExamples.map(at).join(', ')})${onLandSwapped(found.antarcticOnLandSwapped, found.inAntarctica)}`,
+    );
   }
   if (found.swappedFromBritishIsles > 0) {
     const examples = found.swappedExamples.map((i) => `${at(i)}, time zone ${zoneForLocation(store.lat[i]!, store.lon[i]!)}`).join('; ');

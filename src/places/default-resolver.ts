@@ -42,15 +42,24 @@ const MIN_SUFFIXED_LETTERS = 3;
  * A bare name whose candidates are all approximate points with no venue within this distance
  * (metres; a venues' box, see VenueDensity.venuesNear), while one of its left-out stray district
  * estimates (Gazetteer.strayEstimates) has one, is refused (audit 65a F13: "St John's" on Isle
- * of Man data was St John's Chapel, County Durham, 190 km off). Beyond an approximate point's
- * error (ROUGH_POINT_METERS) plus the data's widest reach (about 24 km, Britain-wide data).
+ * of Man data was St John's Chapel, County Durham, 190 km off), and so is one beside suffixed
+ * places of it (audit 65e: "Garden"). Beyond an approximate point's error (ROUGH_POINT_METERS)
+ * plus the data's widest reach (about 24 km, Britain-wide data).
  */
 const FAR_APPROXIMATE_METERS = 50_000;
+/** FAR_APPROXIMATE_METERS as messages say it. */
+const FAR_APPROXIMATE_KM = FAR_APPROXIMATE_METERS / 1000;
+
 /** A suffixed name of this many people or more is a candidate even beside precise own entries, and far from them. */
 const CITY_POPULATION = 100_000;
 
 /** Radius (metres) within which a place's venues are counted when a name means several places. */
 export const PLACE_VENUES_RADIUS_METERS = 10_000;
+
+/** Whether some venue lies within FAR_APPROXIMATE_METERS of `p` (counted in the venues' grid box). */
+function hasVenuesWithinFarReach(venues: VenueDensity, p: { lat: number; lon: number }): boolean {
+  return venues.venuesNear(p.lat, p.lon, FAR_APPROXIMATE_METERS) > 0;
+}
 
 /**
  * The default resolver: places learnt from the venues, plus the embedded gazetteer.
@@ -363,18 +372,17 @@ export class DefaultPlaceResolver implements PlaceResolver {
   private refuseFarApproximate(name: string, key: string, entries: readonly GazetteerEntry[], venues: VenueDensity): void {
     const strays = this.gazetteer.strayEstimates(key);
     if (strays.length === 0 || entries.some(isPrecise)) return;
-    const hasVenues = (p: { lat: number; lon: number }) => venues.venuesNear(p.lat, p.lon, FAR_APPROXIMATE_METERS) > 0;
+    const hasVenues = (p: { lat: number; lon: number }) => hasVenuesWithinFarReach(venues, p);
     if (entries.some(hasVenues) || !strays.some(hasVenues)) return;
     const areas: string[] = [];
     for (const e of [...entries].sort(compareProminence)) {
       const label = resolvingLabel(e, key, entries);
       if (!areas.includes(label)) areas.push(label);
     }
-    const km = FAR_APPROXIMATE_METERS / 1000;
     const where = areas.length === 1 ? areas[0]! : `${areas.slice(0, -1).join(', ')} and ${areas[areas.length - 1]!}`;
     const message =
       `location ${describeValue(name)}: the ${name} near the venues is known only by a postal district estimate, too rough to search at; ` +
-      `${name} is also in ${where}, ${areas.length === 1 ? 'an approximate point' : 'approximate points'} more than ${km} km from every venue; ` +
+      `${name} is also in ${where}, ${areas.length === 1 ? 'an approximate point' : 'approximate points'} more than ${FAR_APPROXIMATE_KM} km from every venue; ` +
       `say which, e.g. ${describeValue(`${name}, ${areas[0]!}`)}`;
     throw UnknownPlaceError.fromReport(name, message, areas.map((a) => `${name}, ${a}`));
   }
@@ -391,16 +399,15 @@ export class DefaultPlaceResolver implements PlaceResolver {
    */
   private refuseForSuffixedNearVenues(name: string, key: string, entries: readonly GazetteerEntry[], venues: VenueDensity): void {
     if (entries.length === 0 || entries.some(isPrecise) || key.replace(/ /g, '').length < MIN_SUFFIXED_LETTERS) return;
-    const hasVenues = (p: { lat: number; lon: number }) => venues.venuesNear(p.lat, p.lon, FAR_APPROXIMATE_METERS) > 0;
+    const hasVenues = (p: { lat: number; lon: number }) => hasVenuesWithinFarReach(venues, p);
     if (entries.some(hasVenues)) return;
     // the suffixed places left out, those with venues near first, then the most prominent
     const left = GENERIC_SUFFIXES.flatMap((suffix) => this.gazetteer.lookup(`${key} ${suffix}`)).filter((e) => !entries.includes(e));
     left.sort((a, b) => Number(hasVenues(b)) - Number(hasVenues(a)) || compareProminence(a, b));
     const suffixed = [...new Set(left.map((e) => e.name))].slice(0, 3);
     if (suffixed.length === 0) return;
-    const km = FAR_APPROXIMATE_METERS / 1000;
     const message =
-      `location ${describeValue(name)}: the only ${name} we know ${entries.length === 1 ? 'is an approximate point' : 'are approximate points'} more than ${km} km from every venue; ` +
+      `location ${describeValue(name)}: the only ${name} we know ${entries.length === 1 ? 'is an approximate point' : 'are approximate points'} more than ${FAR_APPROXIMATE_KM} km from every venue; ` +
       `did you mean ${suffixed.map((n) => describeValue(n)).join(' or ')}?`;
     throw UnknownPlaceError.fromReport(name, message, suffixed);
   }

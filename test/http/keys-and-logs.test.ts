@@ -11,6 +11,18 @@ import type { LiveVenues } from '../../src/changelog/live-venues.js';
 import { createHarness, listenOnLoopback } from './support/harness.js';
 import { rawExchange } from './support/raw-http.js';
 
+/** A log stream for the harness's logger, and the lines written to it. */
+function capturedLog(): { lines: string[]; stream: Writable } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { lines, stream };
+}
+
 describe('public key permissions (interface section 5)', () => {
   it.each([
     ['POST', '/v1/search/', true],
@@ -70,13 +82,7 @@ describe('stored keys and rotation', () => {
 
 describe('logs', () => {
   it('request logs (info level) never contain a key, even one sent in the URL', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, stream } = capturedLog();
     const h = await createHarness({ extra: { logger: { level: 'trace', stream } } });
     const acct = await h.open();
     await h.app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'api-key': acct.secretKey } });
@@ -103,13 +109,7 @@ describe('logs', () => {
 
 describe('the operator token never reaches the request log (audit 63b F2)', () => {
   it('an /admin URL is logged without its query; the token anywhere else in a URL, as it is or percent-encoded, is masked', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, stream } = capturedLog();
     // a token with characters a client percent-encodes; the live venues are never reached by these requests
     const token = 'op+tok/en=0123456789abcdef';
     const h = await createHarness({ extra: { logger: { level: 'trace', stream }, admin: { live: {} as LiveVenues, token } } });
@@ -131,13 +131,7 @@ describe('the operator token never reaches the request log (audit 63b F2)', () =
   });
 
   it('the token is masked in any percent-encoding a client writes (audit 64a F11): Python quote(), lower-case hex, some characters escaped, all escaped', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, stream } = capturedLog();
     // a token as docs/updates.md makes one (`head -c 32 /dev/urandom | base64`): it holds / + =
     const token = 'P3Zri1HLwCbIcD2go16Wx/uZSJZ+H6jMnptDOcxIJ8g=';
     const hex = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
@@ -171,13 +165,7 @@ describe('the operator token never reaches the request log (audit 63b F2)', () =
 
 describe('a secret percent-encoded twice or three times never reaches the request log (audit 65a F6)', () => {
   it('the operator token and an sk_ key escaped, then escaped again (%2561...), are masked in the log of real requests', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, stream } = capturedLog();
     const token = 'P3Zri1HLwCbIcD2go16Wx/uZSJZ+H6jMnptDOcxIJ8g=';
     const h = await createHarness({ extra: { logger: { level: 'trace', stream }, admin: { live: {} as LiveVenues, token } } });
     const acct = await h.open();

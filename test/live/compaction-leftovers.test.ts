@@ -8,18 +8,13 @@ import { LiveVenues } from '../../src/changelog/live-venues.js';
 import { loadEngineFile } from '../../src/cli/load-engine.js';
 import { createEngine } from '../../src/engine.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
+import { loadLondonPubs } from '../search/support.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'live-leftovers-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** Real rows: the named pubs of the OSM London extract, as venue records. */
-const rows = readFileSync(new URL('../../../shared/data/osm-london-pubs/london_pubs_points.ndjson', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as { osm_id: string; lat: number; lon: number; tags: Record<string, string> })
-  .filter((r) => typeof r.tags.name === 'string' && r.tags.name.trim() !== '')
-  .slice(0, 300)
-  .map((r) => ({ id: `osm:${r.osm_id}`, name: r.tags.name!, location: { type: 'Point' as const, coordinates: [r.lon, r.lat] as [number, number] } }));
+/** Real rows: the first 300 pubs of the OSM London extract, as venue records. */
+const rows = loadLondonPubs().slice(0, 300);
 
 describe('leftovers of a compaction stopped part-way (audit 65d F2)', () => {
   it('are removed at start, one line each on stderr; the base and the log are replayed as they were', async () => {

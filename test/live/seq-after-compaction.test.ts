@@ -8,18 +8,13 @@ import { LiveVenues } from '../../src/changelog/live-venues.js';
 import { loadEngineFile } from '../../src/cli/load-engine.js';
 import { createEngine } from '../../src/engine.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
+import { loadLondonPubs } from '../search/support.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'live-seq-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** Real rows: the named pubs of the OSM London extract, as venue records. */
-const rows = readFileSync(new URL('../../../shared/data/osm-london-pubs/london_pubs_points.ndjson', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as { osm_id: string; lat: number; lon: number; tags: Record<string, string> })
-  .filter((r) => typeof r.tags.name === 'string' && r.tags.name.trim() !== '')
-  .slice(0, 400)
-  .map((r) => ({ id: `osm:${r.osm_id}`, name: r.tags.name!, location: { type: 'Point' as const, coordinates: [r.lon, r.lat] as [number, number] } }));
+/** Real rows: the first 400 pubs of the OSM London extract, as venue records. */
+const rows = loadLondonPubs().slice(0, 400);
 
 /** The seqs of the change log's lines, parsed by hand (`<crc> {"seq":n,...}`). */
 function loggedSeqs(dir: string): number[] {
