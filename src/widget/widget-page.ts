@@ -139,7 +139,7 @@ export async function createWidgetSite(deps: WidgetSiteDependencies): Promise<Wi
       return message(
         403,
         'Secret key refused',
-        'A secret key was put in this page\'s address. Secret keys must never appear in a web page: use the account\'s public key (pk_...) here, and rotate the secret key now, since it has been exposed.',
+        'A secret key was put in this page\'s address. Secret keys must never appear in a web page: use the account\'s public key (pk_...) here, and rotate the secret key now, since it has been exposed (the service\'s operator: venue-search keys rotate <accountId> --only secret).',
       );
     }
     const principal = await principalOfKey(deps.accounts, key, deps.clock());

@@ -188,6 +188,8 @@ describe('GET /v1/widget/', () => {
     expect(secret.statusCode).toBe(403);
     expect(secret.headers['cache-control']).toBe('no-store');
     expect(secret.body).toContain('Secret key refused');
+    // the remedy docs/widget.md names: the command that rotates the exposed key (audit 66d F5)
+    expect(secret.body).toContain('venue-search keys rotate &lt;accountId&gt; --only secret');
     expect(secret.body).not.toContain(acct.secretKey);
     expect(secret.body).not.toContain(acct.secretKey.slice(3, 20));
     expect((await h.app.inject({ url: '/v1/widget/' })).statusCode).toBe(400);
