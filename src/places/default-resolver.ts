@@ -1,9 +1,10 @@
 import { describeValue } from '../errors.js';
 import { suggestionBudget } from '../find/close-spellings.js';
 import { editDistance } from '../find/prefix-edit-distance.js';
-import { nearDistanceMeters } from '../geo/distance.js';
+import { distanceMeters, nearDistanceMeters } from '../geo/distance.js';
+import { DEFAULT_FIND_DISTANCE_METERS, MAX_FIND_DISTANCE_METERS } from '../schema/find.js';
 import type { VenueRecord } from '../schema/venue.js';
-import { DEFAULT_GAZETTEER_COUNTRIES, Gazetteer, areaLabel, areaLabels, isInArea, isInQualifier, kindOfFeature, type GazetteerEntry } from './gazetteer.js';
+import { DEFAULT_GAZETTEER_COUNTRIES, Gazetteer, areaLabel, areaLabels, isInArea, isInQualifier, kindOfFeature, type GazetteerEntry, type StrayEstimate } from './gazetteer.js';
 import { KnownAreas } from './known-areas.js';
 import { LearntPlaces, type LearntPlacesOptions } from './learnt-places.js';
 import { looseArea, looseQualifier } from './loose-area.js';
@@ -120,7 +121,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
     const { key, entries } = this.knownKey(name);
     if (key === '') return null;
     const learnt = this.learnt.area(key);
-    if (learnt === undefined && entries.length === 0) return this.resolveInArea(name, venues) ?? this.refuseStrayOnly(name, key, null);
+    if (learnt === undefined && entries.length === 0) return this.resolveInArea(name, venues) ?? this.refuseStrayOnly(name, key, null, venues);
     if (learnt === undefined && venues !== undefined) {
       this.refuseFarApproximate(name, key, entries, venues);
       this.refuseForSuffixedNearVenues(name, key, entries, venues);
@@ -279,7 +280,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
     }
     // a place of the name in that area that the gazetteer holds only as a stray estimate
     // ("St John's, Isle of Man"): said so, not that there is none there
-    for (const { place, area } of readings) this.refuseStrayOnly(name, placeKey(place), area);
+    for (const { place, area } of readings) this.refuseStrayOnly(name, placeKey(place), area, venues);
     if (notThere === null) return null;
     const { place, key, area, candidates } = notThere;
     const areas: string[] = [];
@@ -364,27 +365,31 @@ export class DefaultPlaceResolver implements PlaceResolver {
   /**
    * Throws unknown_place when the place of a bare name near the data was left out of the
    * gazetteer as a stray district estimate (IM4's St John's, W1's Park Lane) and what remains
-   * of the name is only approximate points far from every venue (FAR_APPROXIMATE_METERS):
-   * searching one of those would be a search far from the data at a rough point. The message
-   * lists where the others are, and each is suggested qualified by its area ("St John's,
-   * Surrey"), which resolves.
+   * of the name, precise or approximate points, is all far from every venue
+   * (FAR_APPROXIMATE_METERS): searching one of those would be a search far from the data
+   * (audit 66a F8: "Garth" on Isle of Man data was Garth, Gwynedd, a precise point 101.7 km
+   * from every venue, beside IM4's Garth). The message says how to search the district first,
+   * and offers its outward code first ("Park Lane" on London data: W1, audit 66a F11; see
+   * districtAdvice), then lists where the others are, each suggested qualified by its area
+   * ("St John's, Surrey"), which resolves.
    */
   private refuseFarApproximate(name: string, key: string, entries: readonly GazetteerEntry[], venues: VenueDensity): void {
-    const strays = this.gazetteer.strayEstimates(key);
-    if (strays.length === 0 || entries.some(isPrecise)) return;
     const hasVenues = (p: { lat: number; lon: number }) => hasVenuesWithinFarReach(venues, p);
-    if (entries.some(hasVenues) || !strays.some(hasVenues)) return;
+    const near = this.gazetteer.strayEstimates(key).filter(hasVenues);
+    if (near.length === 0 || entries.some(hasVenues)) return;
     const areas: string[] = [];
     for (const e of [...entries].sort(compareProminence)) {
       const label = resolvingLabel(e, key, entries);
       if (!areas.includes(label)) areas.push(label);
     }
+    const district = this.districtAdvice(near, venues);
     const where = areas.length === 1 ? areas[0]! : `${areas.slice(0, -1).join(', ')} and ${areas[areas.length - 1]!}`;
+    const points = entries.some(isPrecise) ? ',' : areas.length === 1 ? ', an approximate point' : ', approximate points';
     const message =
-      `location ${describeValue(name)}: the ${name} near the venues is known only by a postal district estimate, too rough to search at; ` +
-      `${name} is also in ${where}, ${areas.length === 1 ? 'an approximate point' : 'approximate points'} more than ${FAR_APPROXIMATE_KM} km from every venue; ` +
+      `location ${describeValue(name)}: the ${name} near the venues is known only by its postal district's estimate (${district.codes.join(', ')}), too rough to search at; ` +
+      `${district.advice}; ${name} is also in ${where}${points} more than ${FAR_APPROXIMATE_KM} km from every venue; ` +
       `say which, e.g. ${describeValue(`${name}, ${areas[0]!}`)}`;
-    throw UnknownPlaceError.fromReport(name, message, areas.map((a) => `${name}, ${a}`));
+    throw UnknownPlaceError.fromReport(name, message, [...district.suggestions, ...areas.map((a) => `${name}, ${a}`)]);
   }
 
   /**
@@ -393,8 +398,9 @@ export class DefaultPlaceResolver implements PlaceResolver {
    * left out by {@link candidates} as far from where the name is known (audit 65e F1, F3):
    * "Garden" on US data was Garden, Stirling (5,168 km from every venue) beside Garden City,
    * New York; "Cross" Cross, Somerset beside Cross City, Florida; "Clewer" on London data
-   * Clewer, Somerset (160 km) beside Clewer Village, Windsor. The suffixed names are offered
-   * (those with venues within that distance first, then the most prominent; at most 3), not
+   * Clewer, Somerset (160 km) beside Clewer Village, Windsor. The suffixed names nearer the
+   * venues than the name's own places or with venues within that distance are offered (those
+   * with venues first, then the most prominent; at most 3; none such: no refusal), not
    * taken: a word that only begins a place's name is a guess ("New" is not New Town).
    */
   private refuseForSuffixedNearVenues(name: string, key: string, entries: readonly GazetteerEntry[], venues: VenueDensity): void {
@@ -402,7 +408,13 @@ export class DefaultPlaceResolver implements PlaceResolver {
     const hasVenues = (p: { lat: number; lon: number }) => hasVenuesWithinFarReach(venues, p);
     if (entries.some(hasVenues)) return;
     // the suffixed places left out, those with venues near first, then the most prominent
-    const left = GENERIC_SUFFIXES.flatMap((suffix) => this.gazetteer.lookup(`${key} ${suffix}`)).filter((e) => !entries.includes(e));
+    // only those nearer the venues than the name's own places or within reach of a venue
+    // (audit 66a F9: "Warley" on the London pubs, 160 km off, was refused for "Warley Town",
+    // 270 km off): otherwise the bare name resolves to its own nearest place, as documented
+    const ownNearest = Math.min(...entries.map((e) => venues.nearestVenueMeters(e.lat, e.lon)));
+    const left = GENERIC_SUFFIXES.flatMap((suffix) => this.gazetteer.lookup(`${key} ${suffix}`))
+      .filter((e) => !entries.includes(e))
+      .filter((e) => hasVenues(e) || venues.nearestVenueMeters(e.lat, e.lon) < ownNearest);
     left.sort((a, b) => Number(hasVenues(b)) - Number(hasVenues(a)) || compareProminence(a, b));
     const suffixed = [...new Set(left.map((e) => e.name))].slice(0, 3);
     if (suffixed.length === 0) return;
@@ -415,23 +427,55 @@ export class DefaultPlaceResolver implements PlaceResolver {
   /**
    * Throws unknown_place when the GB file left out a postal place named `key` as placed only
    * at a stray district estimate (Gazetteer.strayEstimates) and, with `area`, that place is in
-   * the area: the name is then known, only too roughly to search at, and the message says so
-   * and offers its district's outward code ("Glen Vine": IM4), rather than "not a place we
-   * know" or "no St John's in Isle of Man" (false: it is there). Returns null otherwise.
+   * the area, or the area is its own outward code ("Park Lane, W1", audit 66a F11): the name
+   * is then known, only too roughly to search at, and the message says so and how to search
+   * its district (districtAdvice: "Glen Vine": IM4), rather than "not a place we know" or "no
+   * St John's in Isle of Man" (false: it is there). Returns null otherwise.
    */
-  private refuseStrayOnly(name: string, key: string, area: string | null): null {
+  private refuseStrayOnly(name: string, key: string, area: string | null, venues?: VenueDensity): null {
+    const ownCode = area === null ? null : parsePostcode(area);
     const strays = this.gazetteer.strayEstimates(key).filter((s) => {
       if (area === null) return true;
+      if (ownCode !== null) return ownCode.full === null && ownCode.outward === s.code;
       const e: GazetteerEntry = { name: s.name, lat: s.lat, lon: s.lon, country: 'GB', population: 0, featureCode: '', precise: false, ...(s.nation !== undefined && { nation: s.nation }), ...(s.counties !== undefined && { counties: s.counties }) };
       return isInQualifier(e, area) || looseQualifier(e, area) !== null;
     });
     if (strays.length === 0) return null;
-    const codes = [...new Set(strays.map((s) => s.code))];
+    const district = this.districtAdvice(strays, venues);
     const place = area === null ? strays[0]!.name : `${strays[0]!.name} in ${area}`;
-    const message =
-      `location ${describeValue(name)}: ${place} is known only by its postal district's estimate (${codes.join(', ')}), too rough to search at; ` +
-      `search its district (${codes.map((c) => describeValue(c)).join(' or ')}) or a place near it`;
-    throw UnknownPlaceError.fromReport(name, message, codes);
+    const message = `location ${describeValue(name)}: ${place} is known only by its postal district's estimate (${district.codes.join(', ')}), too rough to search at; ${district.advice}`;
+    throw UnknownPlaceError.fromReport(name, message, district.suggestions);
+  }
+
+  /**
+   * How to search the districts of stray estimates (audit 66a F7). A district's point (its
+   * venues' centre, else the gazetteer's) may lie far from its places: IM4's is by Union Mills,
+   * 9 km from St John's, whose venues a find there at the default radius
+   * (DEFAULT_FIND_DISTANCE_METERS) misses. When venues carry full postcodes of the district,
+   * the radius that reaches all of them from its point (whole km up) is advised with the
+   * code; a district whose venues lie beyond MAX_FIND_DISTANCE_METERS of its point is not
+   * advised (no find from there reaches them); one no venue has a postcode of is advised
+   * alone (the data has nothing there to miss).
+   */
+  private districtAdvice(strays: readonly StrayEstimate[], venues: VenueDensity | undefined): { codes: string[]; advice: string; suggestions: string[] } {
+    const codes = [...new Set(strays.map((s) => s.code))];
+    const ways: string[] = [];
+    const suggestions: string[] = [];
+    for (const code of codes) {
+      const point = this.resolve(code, venues);
+      if (point === null) continue;
+      const farthest = Math.max(0, ...this.learnt.fullPostcodesOf(code).map((p) => distanceMeters(point.lat, point.lon, p.lat, p.lon)));
+      if (farthest > MAX_FIND_DISTANCE_METERS) continue;
+      suggestions.push(code);
+      const radius = Math.ceil(farthest / 1000) * 1000;
+      ways.push(
+        farthest <= DEFAULT_FIND_DISTANCE_METERS
+          ? describeValue(code)
+          : `${describeValue(code)} with maxDistanceMeters ${radius}: the venues with ${code} postcodes lie up to ${(farthest / 1000).toFixed(1)} km from its point`,
+      );
+    }
+    const advice = ways.length === 0 ? 'search a place near it' : `search its district (${ways.join(' or ')}) or a place near it`;
+    return { codes, advice, suggestions };
   }
 
   /** The place key of `name` and its gazetteer candidates. */

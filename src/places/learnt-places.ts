@@ -102,6 +102,17 @@ export class LearntPlaces {
     return this.postcodes.get(code);
   }
 
+  /**
+   * The learnt full postcodes of one outward code (`IM4`: `IM4 3NA`, ...), each at its venues'
+   * centre: where the district's venues are. One pass over the learnt postcodes (an error path).
+   */
+  fullPostcodesOf(outward: string): ResolvedPlace[] {
+    const out: ResolvedPlace[] = [];
+    const prefix = `${outward} `;
+    for (const [code, p] of this.postcodes) if (code.startsWith(prefix)) out.push(p);
+    return out;
+  }
+
   /** Every learnt area by place key (for suggestions; not a hot path). */
   areaEntries(): IterableIterator<[string, ResolvedPlace]> {
     return this.areas.entries();

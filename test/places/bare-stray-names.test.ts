@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/engine.js';
+import { collectRun, importOsm } from '../../src/import/index.js';
+import { UnknownPlaceError } from '../../src/places/unknown-place-error.js';
+import type { VenueRecord } from '../../src/schema/venue.js';
+import { geodesic } from '../support/oracle.js';
+import { hasShared, sharedFile } from '../support/real-data.js';
+import { HAVE_OSM_PUBS, loadOsmPubs } from '../find/osm-pubs.js';
+
+/**
+ * Audit 66a F7, F8, F9, F11: bare names on real data whose place near the venues is a stray
+ * postal-district estimate, and the far-approximate refusal. Oracles: the postal file's rows,
+ * hand-known points, brute-force GeographicLib scans of the imported venues.
+ */
+const POSTAL = 'geonames-gb/gb_postal_outcode_places.tsv';
+const IOM = 'osm-isle-of-man-food-drink/iom_food_and_drink_overpass.geojson';
+const FAR_METERS = 50_000;
+/** St John's, Isle of Man (Tynwald Hill), hand-known. */
+const ST_JOHNS = { lat: 54.2018, lon: -4.6366 };
+
+const postalRows = () =>
+  readFileSync(sharedFile(POSTAL), 'utf8')
+    .split('\n')
+    .map((l) => l.split('\t'))
+    .filter((f) => f.length >= 12)
+    .map((f) => ({ code: f[1]!, name: f[2]!, lat: Number(f[9]), lon: Number(f[10]) }));
+const nearestVenue = (records: readonly VenueRecord[], lat: number, lon: number) =>
+  Math.min(...records.map((r) => geodesic(lat, lon, r.location.coordinates[0], r.location.coordinates[1])));
+const refusal = (engine: Engine, location: string): UnknownPlaceError => {
+  try {
+    engine.find({ q: 'a', location });
+  } catch (err) {
+    if (err instanceof UnknownPlaceError) return err;
+    throw err;
+  }
+  throw new Error(`${location} resolved`);
+};
+
+describe.runIf(hasShared(POSTAL) && hasShared(IOM))('the Isle of Man data (audit 66a F7, F8, F11)', () => {
+  let records: VenueRecord[];
+  let engine: Engine;
+  beforeAll(async () => {
+    ({ records } = await collectRun(importOsm(sharedFile(IOM))));
+    engine = createEngine(records);
+  });
+
+  it('F8: "Garth" (IM4\'s at the stray estimate; every other Garth, precise or not, over 50 km from every venue) is unknown_place offering IM4 first, not Garth, Gwynedd', () => {
+    const rows = postalRows().filter((r) => r.name === 'Garth');
+    const im4 = rows.find((r) => r.code === 'IM4')!;
+    // the IM4 row sits at the district's shared estimate, off the island's west coast
+    expect(postalRows().filter((r) => r.code === 'IM4' && r.lat === im4.lat && r.lon === im4.lon).length).toBeGreaterThan(10);
+    const others = rows.filter((r) => r.code !== 'IM4');
+    expect(others.length).toBeGreaterThan(3);
+    for (const r of others) expect(nearestVenue(records, r.lat, r.lon), r.code).toBeGreaterThan(FAR_METERS);
+    const err = refusal(engine, 'Garth');
+    expect(err.message).toContain('the Garth near the venues is known only by its postal district\'s estimate (IM4)');
+    expect(err.message).toContain('Gwynedd');
+    expect(err.suggestions[0]).toBe('IM4');
+    for (const s of err.suggestions.slice(1)) {
+      const p = engine.find({ q: 'a', location: s }).resolvedPlace!;
+      expect(nearestVenue(records, p.Lat, p.Lon), s).toBeGreaterThan(FAR_METERS);
+    }
+  });
+
+  it('F7: the IM4 advice states a radius from IM4\'s point that reaches every venue within 2 km of St John\'s (brute force), and a find so reaches them', () => {
+    const near = records.filter((r) => geodesic(ST_JOHNS.lat, ST_JOHNS.lon, r.location.coordinates[0], r.location.coordinates[1]) <= 2000);
+    expect(near.length).toBeGreaterThan(2);
+    for (const location of ["St John's", "St John's, Isle of Man", 'Glen Vine']) {
+      const err = refusal(engine, location);
+      const radius = /"IM4" with maxDistanceMeters (\d+)/.exec(err.message);
+      expect(radius, location).not.toBeNull();
+      const meters = Number(radius![1]);
+      const im4 = engine.find({ q: 'a', location: 'IM4' }).resolvedPlace!;
+      // the oracle: every venue near St John's lies within the advised radius of IM4's point, which the default 5 km does not reach
+      const farthest = Math.max(...near.map((r) => geodesic(im4.Lat, im4.Lon, r.location.coordinates[0], r.location.coordinates[1])));
+      expect(farthest).toBeGreaterThan(5000);
+      expect(farthest).toBeLessThanOrEqual(meters);
+      expect(meters).toBeLessThanOrEqual(100_000);
+      for (const r of near) {
+        const found = engine.find({ q: r.name, location: 'IM4', maxDistanceMeters: meters, limit: 100 }).establishments.map((e) => e.id);
+        expect(found, r.name).toContain(r.id);
+      }
+    }
+  });
+
+  it('F11: "Sandygate" (IM7\'s at a stray estimate) offers IM7 first, then "Sandygate, Devon"', () => {
+    expect(postalRows().filter((r) => r.name === 'Sandygate').map((r) => r.code).sort()).toEqual(['IM7', 'TQ12']);
+    const err = refusal(engine, 'Sandygate');
+    expect(err.suggestions).toEqual(['IM7', 'Sandygate, Devon']);
+  });
+});
+
+describe.runIf(hasShared(POSTAL) && HAVE_OSM_PUBS)('the London pubs (audit 66a F9, F11)', () => {
+  let pubs: VenueRecord[];
+  let engine: Engine;
+  beforeAll(() => {
+    pubs = loadOsmPubs();
+    engine = createEngine(pubs);
+  });
+
+  it('F11: "Park Lane" offers W1 first; "Park Lane, W1" is advised W1 and does not say Park Lane is in Wrexham; W1 is within 5 km of Park Lane (hand-known 51.5085,-0.1536)', () => {
+    expect(postalRows().filter((r) => r.name === 'Park Lane').map((r) => r.code).sort()).toEqual(['LL13', 'W1']);
+    expect(refusal(engine, 'Park Lane').suggestions).toEqual(['W1', 'Park Lane, Wrexham']);
+    const qualified = refusal(engine, 'Park Lane, W1');
+    expect(qualified.message).not.toContain('Wrexham');
+    expect(qualified.suggestions).toEqual(['W1']);
+    const w1 = engine.find({ q: 'a', location: 'W1' }).resolvedPlace!;
+    expect(geodesic(w1.Lat, w1.Lon, 51.5085, -0.1536)).toBeLessThan(5000);
+  });
+
+  it('F9: "Warley" (Sandwell, hand-known 52.4857,-1.9787) is not refused for "Warley Town" (by Halifax, 53.7187,-1.9458), which is farther from every venue; "Clewer" still is, for "Clewer Village" within 50 km', () => {
+    const warley = nearestVenue(pubs, 52.4857, -1.9787);
+    const warleyTown = nearestVenue(pubs, 53.7187, -1.9458);
+    expect(warley).toBeGreaterThan(FAR_METERS);
+    expect(warleyTown).toBeGreaterThan(warley);
+    const p = engine.find({ q: 'a', location: 'Warley' }).resolvedPlace!;
+    expect(p.approximate).toBe(true);
+    expect(geodesic(p.Lat, p.Lon, 52.4857, -1.9787)).toBeLessThan(1000);
+    const clewer = refusal(engine, 'Clewer');
+    expect(clewer.suggestions).toEqual(['Clewer Village']);
+    const village = engine.find({ q: 'a', location: 'Clewer Village' }).resolvedPlace!;
+    expect(nearestVenue(pubs, village.Lat, village.Lon)).toBeLessThan(FAR_METERS);
+  });
+});
