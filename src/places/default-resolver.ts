@@ -30,6 +30,12 @@ const GENERIC_SUFFIXES = ['town', 'village', 'city', 'centre', 'center'];
 const ROUGH_POINT_METERS = 20_000;
 /** An entry of a name within this distance (metres) of the place a qualified name resolves to under another name is that place (chooseInArea). */
 const SAME_PLACE_METERS = 5000;
+/**
+ * A qualifier's area with a place this near (metres) one of the name's places may hold it
+ * though the gazetteer lists it elsewhere (historic counties: Omagh, County Tyrone's county
+ * town, is listed only in Fermanagh and Omagh): "no Omagh in County Tyrone" is not said.
+ */
+const AREA_NEAR_METERS = 10_000;
 /** A postcode is in an area when a GB gazetteer place this near its point (metres) is (postcodeInArea). */
 const POSTCODE_AREA_METERS = 5000;
 /**
@@ -293,11 +299,18 @@ export class DefaultPlaceResolver implements PlaceResolver {
     const parts = area.split(',').map((p) => p.trim());
     const missing = parts.length === 1 ? area : parts.find((p) => placeKey(p) !== '' && !candidates.some((e) => isInArea(e, placeKey(p))));
     if (missing === undefined) throw UnknownPlaceError.inOtherAreas(name, { place, area, areas, inEachPart: true });
-    if (this.knownAreas.has(placeKey(missing))) throw UnknownPlaceError.inOtherAreas(name, { place, area: missing, areas });
+    if (this.knownAreas.has(placeKey(missing))) {
+      // an area with places near one of the name's (audit 66a F2: "Omagh, County Tyrone"): the
+      // gazetteer lists the place elsewhere, which does not make "no Omagh in County Tyrone" true
+      const bordering = this.knownAreas.hasPlaceNear(placeKey(missing), candidates, AREA_NEAR_METERS);
+      throw UnknownPlaceError.inOtherAreas(name, { place, area: missing, areas, ...(bordering && { notListedNearKm: AREA_NEAR_METERS / 1000 }) });
+    }
     // An area no place is in (audit 65a F3: "County Cork"; F14: "Lodnon"): said so, with the
     // known areas close in spelling whose qualified name resolves ("Soho, London").
     const didYouMean: string[] = [];
     for (const close of this.knownAreas.closest(placeKey(missing))) {
+      // the place's own name as its area ("Derby, Derby" for "Derby, Derbys": audit 66a F3) reads as a mistake
+      if (areaKeys(close).includes(key)) continue;
       const qualified = `${place}, ${parts.length === 1 ? close : parts.map((p) => (p === missing ? close : p)).join(', ')}`;
       if (didYouMean.length < 3 && this.holds(qualified, venues)) didYouMean.push(qualified);
     }

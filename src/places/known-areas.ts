@@ -1,4 +1,6 @@
 import { suggestionBudget } from '../find/close-spellings.js';
+import { nearDistanceMeters } from '../geo/distance.js';
+import { MIN_METERS_PER_DEG_LAT } from '../geo/ellipsoid.js';
 import { editDistance } from '../find/prefix-edit-distance.js';
 import { admin1Name, countryName, isInArea, type Gazetteer, type GazetteerEntry } from './gazetteer.js';
 import { looseArea } from './loose-area.js';
@@ -6,6 +8,8 @@ import { areaKeys, placeKey } from './place-name.js';
 
 /** The names of the United Kingdom that qualify any GB place (gazetteer.ts isInArea reads them). */
 const UK_NAMES = ['United Kingdom', 'UK', 'Great Britain', 'Britain'];
+/** Side of hasPlaceNear's grid cells, degrees (about 11 km of latitude). */
+const GRID_DEGREES = 0.1;
 /** Qualifiers remembered as read loosely or not (each a scan of the gazetteer, on the error path). */
 const LOOSE_MEMO = 1000;
 
@@ -25,6 +29,8 @@ export class KnownAreas {
   private profiles: GazetteerEntry[] = [];
   /** Whether a key names an area by a looser reading only (loose-area.ts), by key; at most LOOSE_MEMO keys (cleared when full: the keys are users' input). */
   private readonly loose = new Map<string, boolean>();
+  /** hasPlaceNear's grid; null until first asked. */
+  private cells: Map<string, GazetteerEntry[]> | null = null;
 
   constructor(private readonly gazetteer: Gazetteer) {}
 
@@ -44,6 +50,42 @@ export class KnownAreas {
       this.loose.set(key, known);
     }
     return known;
+  }
+
+  /**
+   * Whether some gazetteer place in the area `key` (a place key; by its name or a looser
+   * reading, as has()) lies within `meters` of one of `points` (not across the antimeridian:
+   * the cells do not wrap). Entries are found through a
+   * grid of cells of GRID_DEGREES, built at the first call (an error path).
+   */
+  hasPlaceNear(key: string, points: ReadonlyArray<{ lat: number; lon: number }>, meters: number): boolean {
+    const grid = this.grid();
+    const dLat = meters / MIN_METERS_PER_DEG_LAT;
+    for (const p of points) {
+      const dLon = dLat / Math.max(Math.cos((Math.min(89, Math.abs(p.lat)) * Math.PI) / 180), 0.01);
+      for (let la = Math.floor((p.lat - dLat) / GRID_DEGREES); la <= Math.floor((p.lat + dLat) / GRID_DEGREES); la++) {
+        for (let lo = Math.floor((p.lon - dLon) / GRID_DEGREES); lo <= Math.floor((p.lon + dLon) / GRID_DEGREES); lo++) {
+          for (const e of grid.get(`${la},${lo}`) ?? []) {
+            if (nearDistanceMeters(p.lat, p.lon, e.lat, e.lon) <= meters && (isInArea(e, key) || looseArea(e, key) !== null)) return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Gazetteer entries by grid cell (GRID_DEGREES), built at the first hasPlaceNear. */
+  private grid(): Map<string, GazetteerEntry[]> {
+    if (this.cells !== null) return this.cells;
+    const cells = new Map<string, GazetteerEntry[]>();
+    for (const e of this.gazetteer.entries()) {
+      const cell = `${Math.floor(e.lat / GRID_DEGREES)},${Math.floor(e.lon / GRID_DEGREES)}`;
+      const list = cells.get(cell);
+      if (list === undefined) cells.set(cell, [e]);
+      else list.push(e);
+    }
+    this.cells = cells;
+    return cells;
   }
 
   /** Known area names within a small edit distance of `key` (as suggestionBudget), nearest first, then by name. */

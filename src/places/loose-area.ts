@@ -5,10 +5,12 @@ import { areaKeys, placeKey } from './place-name.js';
  * Short forms people write for an area, by the area's place key (a county, nation or country
  * name), as place keys: "IOM" and "IM" for the Isle of Man (GB-file postal names give it as
  * their county, the neighbour file as the country IM), "NI" for Northern Ireland, "USA" and
- * "US" for the United States, and the abbreviations of English counties that Royal Mail's
- * former postal counties made usual in addresses ("Cambs", "Herts", "N Yorks"; source: Royal
- * Mail's list of postal county abbreviations, as given in Wikipedia's "Postal counties of the
- * United Kingdom"), for the counties GeoNames names (not Middlesex, gone since 1965).
+ * "US" for the United States, and the abbreviations Royal Mail's former postal counties made
+ * usual in addresses ("Cambs", "Herts", "N Yorks", "E Sussex", "Salop", "IOW", "T&W"; source:
+ * Royal Mail's list of postal county abbreviations, as given in Wikipedia's "Postal counties of
+ * the United Kingdom"), each under the area name GeoNames gives (East Riding of Yorkshire for
+ * "E Yorks") or, for a county GeoNames no longer names, under FORMER_COUNTIES' key ("Middx").
+ * Each key is an area the GB gazetteer holds or a FORMER_COUNTIES key (test/places/postal-county-forms.test.ts).
  */
 const SHORT_FORMS: Readonly<Record<string, readonly string[]>> = {
   'isle of man': ['iom', 'i o m', 'im'],
@@ -18,20 +20,104 @@ const SHORT_FORMS: Readonly<Record<string, readonly string[]>> = {
   berkshire: ['berks'],
   buckinghamshire: ['bucks'],
   cambridgeshire: ['cambs'],
+  cheshire: ['ches'],
+  derbyshire: ['derbys'],
+  'east riding of yorkshire': ['e yorks', 'e yorkshire', 'east yorks', 'east yorkshire'],
+  'east sussex': ['e sussex'],
   gloucestershire: ['glos'],
   hampshire: ['hants'],
+  herefordshire: ['herefs'],
   hertfordshire: ['herts'],
+  'isle of wight': ['iow', 'i o w'],
   lancashire: ['lancs'],
   leicestershire: ['leics'],
   lincolnshire: ['lincs'],
+  middlesex: ['middx'],
   northamptonshire: ['northants'],
+  northumberland: ['northd', 'northumb'],
   'north yorkshire': ['n yorks', 'n yorkshire', 'north yorks'],
   nottinghamshire: ['notts'],
   oxfordshire: ['oxon'],
+  shropshire: ['salop', 'shrops'],
+  somerset: ['som'],
+  'south yorkshire': ['s yorks', 's yorkshire', 'south yorks'],
   staffordshire: ['staffs'],
+  'tyne and wear': ['t and w'],
+  warwickshire: ['warks'],
+  'west midlands': ['w midlands', 'w mids', 'west mids'],
+  'west sussex': ['w sussex'],
+  'west yorkshire': ['w yorks', 'w yorkshire', 'west yorks'],
   wiltshire: ['wilts'],
   worcestershire: ['worcs'],
 };
+
+/**
+ * Counties people still write on addresses (Royal Mail's former postal counties and the
+ * historic counties they kept) that GeoNames no longer gives the places in them, by place
+ * key: the areas GeoNames does give that lie wholly in them (`areas`, place keys of districts
+ * or counties: Bury's "Borough of Bury" is in Lancashire), and the post towns of Greater
+ * London, whose GeoNames rows name no borough, that they covered (`londonTowns`: Croydon was
+ * "Croydon, Surrey"). A district split between two such counties is left out (Lisburn and
+ * Castlereagh: Antrim and Down; Fermanagh and Omagh): its places keep the gazetteer's own areas.
+ * Source: hand-known facts (Wikipedia, "Postal counties of the United Kingdom", "Historic
+ * counties of England"); Belfast's postal county was County Antrim.
+ */
+const FORMER_COUNTIES: Readonly<Record<string, { readonly name: string; readonly areas: readonly string[]; readonly londonTowns?: readonly string[] }>> = {
+  lancashire: { name: 'Lancashire', areas: ['bolton', 'bury', 'manchester', 'oldham', 'rochdale', 'salford', 'wigan', 'liverpool', 'knowsley', 'sefton', 'st helens'] },
+  cheshire: { name: 'Cheshire', areas: ['stockport', 'wirral'] },
+  cleveland: { name: 'Cleveland', areas: ['middlesbrough', 'stockton on tees', 'hartlepool', 'redcar and cleveland'] },
+  'county durham': { name: 'County Durham', areas: ['sunderland', 'gateshead', 'south tyneside', 'darlington', 'hartlepool'] },
+  gwent: { name: 'Gwent', areas: ['newport', 'monmouthshire', 'torfaen', 'blaenau gwent'] },
+  dyfed: { name: 'Dyfed', areas: ['carmarthenshire', 'ceredigion', 'pembrokeshire'] },
+  clwyd: { name: 'Clwyd', areas: ['wrexham', 'flintshire', 'denbighshire'] },
+  avon: { name: 'Avon', areas: ['bristol', 'bath and north east somerset', 'north somerset', 'south gloucestershire'] },
+  humberside: { name: 'Humberside', areas: ['kingston upon hull', 'east riding of yorkshire', 'north lincolnshire', 'north east lincolnshire'] },
+  'county antrim': { name: 'County Antrim', areas: ['belfast', 'antrim and newtownabbey', 'mid and east antrim'] },
+  'county down': { name: 'County Down', areas: ['ards and north down'] },
+  surrey: {
+    name: 'Surrey',
+    areas: [],
+    londonTowns: ['croydon', 'kingston upon thames', 'sutton', 'mitcham', 'morden', 'wallington', 'purley', 'coulsdon', 'thornton heath', 'carshalton', 'surbiton', 'new malden', 'south croydon', 'chessington', 'worcester park'],
+  },
+  kent: { name: 'Kent', areas: [], londonTowns: ['bromley', 'beckenham', 'orpington', 'west wickham', 'chislehurst', 'sidcup', 'bexleyheath', 'welling', 'erith', 'keston'] },
+  essex: { name: 'Essex', areas: [], londonTowns: ['romford', 'ilford', 'hornchurch', 'upminster', 'dagenham', 'barking', 'woodford green', 'rainham'] },
+  middlesex: {
+    name: 'Middlesex',
+    areas: [],
+    londonTowns: ['harrow', 'wembley', 'uxbridge', 'hayes', 'southall', 'twickenham', 'hounslow', 'enfield', 'edgware', 'pinner', 'ruislip', 'northolt', 'greenford', 'feltham', 'isleworth', 'teddington', 'hampton', 'west drayton', 'northwood', 'stanmore'],
+  },
+};
+
+/**
+ * Groups of countries people name as one area: Jersey and Guernsey are the Channel Islands
+ * (GeoNames' postal rows give "Jersey Channel Islands" as Jersey's county), by ISO 3166-1 code.
+ */
+const COUNTRY_GROUPS: Readonly<Record<string, { readonly name: string; readonly keys: readonly string[] }>> = {
+  JE: { name: 'Channel Islands', keys: ['channel islands', 'channel isles', 'ci', 'c i'] },
+  GG: { name: 'Channel Islands', keys: ['channel islands', 'channel isles', 'ci', 'c i'] },
+};
+
+/** FORMER_COUNTIES by each key that names one: its own, its short forms ("middx"), and without "county" ("antrim"). */
+const FORMER_BY_KEY: ReadonlyMap<string, (typeof FORMER_COUNTIES)[string]> = new Map(
+  Object.entries(FORMER_COUNTIES).flatMap(([k, former]) => [k, k.replace(/^county /, ''), ...(SHORT_FORMS[k] ?? [])].map((key) => [key, former] as const)),
+);
+
+/** The FORMER_COUNTIES entry a qualifier key names, by its own key, a short form ("Middx") or after "Co."/"County" ("Co. Antrim"). */
+function formerCounty(key: string, named: string | undefined): (typeof FORMER_COUNTIES)[string] | undefined {
+  return FORMER_BY_KEY.get(key) ?? (named === undefined ? undefined : FORMER_BY_KEY.get(named));
+}
+
+/** Whether an entry lies in a former county (FORMER_COUNTIES) by one of its areas, or as a Greater London post town it covered. */
+function isInFormerCounty(e: GazetteerEntry, former: (typeof FORMER_COUNTIES)[string]): boolean {
+  const counties = e.counties ?? [];
+  if (counties.some((c) => areaKeys(c).some((k) => former.areas.includes(k)))) return true;
+  return former.londonTowns?.includes(placeKey(e.name)) === true && counties.some((c) => areaKeys(c).includes('london'));
+}
+
+/** Every area key a short form or former county reading is written for (tests: each is an area the gazetteer holds, or a former county). */
+export const SHORT_FORM_AREAS: readonly string[] = Object.keys(SHORT_FORMS);
+/** The former counties' keys (FORMER_COUNTIES). */
+export const FORMER_COUNTY_KEYS: readonly string[] = Object.keys(FORMER_COUNTIES);
 
 /** "Co. Durham", "County Down": the word people put before an Irish or British county's name. */
 const COUNTY_WORD = /^(?:co|county) (.+)$/;
@@ -49,6 +135,9 @@ const isShortFormOf = (name: string, key: string): boolean => areaKeys(name).som
  *   County Durham or Durham; "Co. Down" for Newry Mourne and Down, the district GeoNames
  *   gives Newcastle, County Down);
  * - a short form of a county, nation or country (SHORT_FORMS: "IOM", "NI", "Herts", "USA");
+ * - a former postal or historic county the entry lies in (FORMER_COUNTIES: "Bury, Lancs",
+ *   "Croydon, Surrey", "Belfast, Co. Antrim", "Middlesbrough, Cleveland"), named as such;
+ * - "Channel Islands" for Jersey and Guernsey (COUNTRY_GROUPS);
  * - outside GB, the country's ISO 3166 code ("IM", "IE", "US") and the abbreviation of a US
  *   state, Canadian province or Australian state ("VA", "ON", "NSW").
  * The caller takes such a reading only when the places it matches are in one area
@@ -61,6 +150,10 @@ export function looseArea(e: GazetteerEntry, key: string): string | null {
     if (isShortFormOf(county, key)) return county;
   }
   if (e.nation !== undefined && isShortFormOf(e.nation, key)) return e.nation;
+  const former = formerCounty(key, named);
+  if (former !== undefined && isInFormerCounty(e, former)) return former.name;
+  const group = COUNTRY_GROUPS[e.country];
+  if (group?.keys.includes(key) === true) return group.name;
   if (e.country === 'GB') return null;
   const country = countryName(e.country);
   if (key === e.country.toLowerCase() || isShortFormOf(country, key)) return country;

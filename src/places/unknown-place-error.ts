@@ -21,6 +21,12 @@ export interface NameInOtherAreas {
    * the message says so rather than "no X in <area>", which would state a falsehood.
    */
   readonly areaUnknown?: boolean;
+  /**
+   * The area is known and has places within this many km of one of the name's (AREA_NEAR_METERS
+   * in default-resolver.ts), so it may hold it though the gazetteer lists it elsewhere (historic
+   * counties: "Omagh, County Tyrone"): the message says it is not listed there, not "no X in Y".
+   */
+  readonly notListedNearKm?: number;
   /** With `areaUnknown`: the name qualified by known areas close in spelling that hold it ("Soho, London" for "Soho, Lodnon"); offered instead of the areas. */
   readonly didYouMean?: readonly string[];
 }
@@ -69,7 +75,7 @@ function unknownPlaceMessage(name: string, suggestions: readonly string[]): stri
   return `${base}; did you mean ${listed(suggestions.map((s) => describeValue(s)), 'or')}?`;
 }
 
-function otherAreasMessage(name: string, { place, area, areas, inEachPart, ambiguous, areaUnknown, didYouMean }: NameInOtherAreas): string {
+function otherAreasMessage(name: string, { place, area, areas, inEachPart, ambiguous, areaUnknown, notListedNearKm, didYouMean }: NameInOtherAreas): string {
   const shown = areas.slice(0, MAX_LISTED_AREAS);
   const more = areas.length - shown.length;
   const where = more > 0 ? `${shown.join(', ')} and ${more} other area${more === 1 ? '' : 's'}` : listed(shown, 'and');
@@ -80,7 +86,14 @@ function otherAreasMessage(name: string, { place, area, areas, inEachPart, ambig
   if (areaUnknown === true && didYouMean !== undefined && didYouMean.length > 0) {
     return `location ${describeValue(name)}: ${describeValue(area)} is not an area we know; did you mean ${listed(didYouMean.map((s) => describeValue(s)), 'or')}?`;
   }
-  const missing = areaUnknown === true ? `${describeValue(area)} is not an area we know` : inEachPart === true ? `no one ${place} is in all of ${area}` : `no ${place} in ${area}`;
+  const missing =
+    areaUnknown === true
+      ? `${describeValue(area)} is not an area we know`
+      : inEachPart === true
+        ? `no one ${place} is in all of ${area}`
+        : notListedNearKm !== undefined
+          ? `we do not list ${place} under ${area}, though places we list there lie within ${notListedNearKm} km of it`
+          : `no ${place} in ${area}`;
   // an example that would repeat the place's name ("Cardiff, Cardiff") reads as a mistake: left out
   const example = areas.find((a) => placeKey(a) !== placeKey(place));
   return `location ${describeValue(name)}: ${missing}; ${place} is in ${where}; say which${example === undefined ? '' : `, e.g. ${describeValue(`${place}, ${example}`)}`}`;

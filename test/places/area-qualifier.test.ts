@@ -194,10 +194,11 @@ describe.skipIf(!hasShared(CSV) || !hasShared(POSTAL))('a place name qualified b
     );
     // the county named like the place (a unitary authority): the nation tells it apart
     expect(message('Cardiff, Devon')).toBe('location "Cardiff, Devon": no Cardiff in Devon; Cardiff is in Wales; say which, e.g. "Cardiff, Wales"');
-    const newport = message('Newport, Gwent');
-    expect(newport).toMatch(/^location "Newport, Gwent": no Newport in Gwent; Newport is in Wales, Isle of Wight, /);
+    // (Gwent, Newport's former county, is read since audit 66a F2: see postal-county-forms.test.ts)
+    const newport = message('Newport, Kent');
+    expect(newport).toMatch(/^location "Newport, Kent": no Newport in Kent; Newport is in Wales, Isle of Wight, /);
     expect(newport).toContain('e.g. "Newport, Wales"');
-    for (const name of ['Cardiff, Devon', 'Newport, Gwent', 'Belfast, Great Britain', 'St Ives, Devon']) {
+    for (const name of ['Cardiff, Devon', 'Newport, Kent', 'Belfast, Great Britain', 'St Ives, Devon']) {
       let error: UnknownPlaceError | undefined;
       try {
         resolver.resolve(name);
