@@ -6,13 +6,25 @@
  * the next compaction writes both again. At start, with the directory's lock held (so no
  * compaction of another process writes them), they are removed, saying so on stderr, rather
  * than holding the disk's space unmentioned until the next compaction (audit 65d F2).
+ *
+ * Something else at those paths is not a compaction's: a compaction writes regular files only.
+ * An empty folder there holds nothing and is removed (rmdir removes a folder only while it is
+ * empty), saying so. Anything more (a folder with files in it, a symbolic link, a pipe, a
+ * device) is somebody's and is left as it is, but the start is refused naming it: every
+ * compaction would fail on it (a folder), or write the new base or the log's copy through it
+ * (a link), until it is moved away by hand (audit 66a F1).
  */
-import { lstatSync, unlinkSync } from 'node:fs';
+import { lstatSync, rmdirSync, unlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { VenueSearchError } from '../errors.js';
 import { snapshotTarget } from '../snapshot/snapshot-target.js';
 
-/** The files a stopped compaction may leave in `dir`: the new base beside the base (beside a linked base's target), and the log's copy. */
-function leftoverPaths(dir: string): string[] {
+/**
+ * The files a stopped compaction may leave in `dir`: the new base beside the base (beside a
+ * linked base's target), and the log's copy; `writes`: the next compaction writes there (not
+ * at the plain name's `.next` once base.snapshot is a link).
+ */
+function leftoverPaths(dir: string): Array<{ path: string; writes: boolean }> {
   const base = join(dir, 'base.snapshot');
   let baseFile = base;
   try {
@@ -20,21 +32,48 @@ function leftoverPaths(dir: string): string[] {
   } catch {
     // not a file a compaction could write (a folder, a device): only the plain name
   }
-  return [...new Set([`${base}.next`, `${baseFile}.next`, join(dir, 'changes.log.next')])];
+  const written = [`${baseFile}.next`, join(dir, 'changes.log.next')];
+  return [...new Set([`${base}.next`, ...written])].map((path) => ({ path, writes: written.includes(path) }));
 }
 
-/** Removes the leftovers of a compaction that stopped part-way in `dir` (call with its lock held), one line on stderr for each. */
+/** What a compaction writes at `path` (one of leftoverPaths), in words. */
+function writtenThere(path: string): string {
+  return path.endsWith('changes.log.next') ? "the change log's copy" : 'the new base';
+}
+
+/** What `st` is, in words, for a path where a compaction writes a regular file. */
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'a folder with files in it';
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  if (st.isFIFO()) return 'a pipe';
+  if (st.isSocket()) return 'a socket';
+  return 'a device';
+}
+
+/**
+ * Removes the leftovers of a compaction that stopped part-way in `dir` (call with its lock
+ * held), and empty folders at their paths, one line on stderr for each; throws
+ * VenueSearchError (nothing changed) when something else is at one of those paths.
+ */
 export function removeCompactionLeftovers(dir: string): void {
-  for (const path of leftoverPaths(dir)) {
-    let bytes: number;
+  for (const { path, writes } of leftoverPaths(dir)) {
+    let st: Stats;
     try {
-      const st = lstatSync(path);
-      if (!st.isFile()) continue; // not what a compaction writes: left alone
-      bytes = st.size;
+      st = lstatSync(path);
     } catch {
       continue; // none
     }
-    const left = `${path} (${bytes} bytes), left by a compaction that was stopped before it finished (killed or crashed)`;
+    if (!st.isFile() && !writes) continue; // no compaction writes there: left alone
+    if (st.isDirectory() && removeEmptyFolder(path)) continue;
+    if (!st.isFile()) {
+      throw new VenueSearchError(
+        'invalid_data',
+        `${path} is ${kindOf(st)}, where a compaction writes ${writtenThere(path)}: every compaction would fail on it, or write through it. ` +
+          'It is not something a compaction leaves, so it was left as it is: move it away, then start again',
+        { param: '--live-dir', value: dir },
+      );
+    }
+    const left = `${path} (${st.size} bytes), left by a compaction that was stopped before it finished (killed or crashed)`;
     try {
       unlinkSync(path);
       process.stderr.write(`venue-search: removed ${left}; the base and the change log are as they were\n`);
@@ -43,4 +82,15 @@ export function removeCompactionLeftovers(dir: string): void {
       process.stderr.write(`venue-search: could not remove ${left}: ${(err as Error).message}; it holds disk space until the next compaction replaces it\n`);
     }
   }
+}
+
+/** Removes the folder at `path` if it is empty (saying so on stderr); false when it holds anything (or cannot be removed). */
+function removeEmptyFolder(path: string): boolean {
+  try {
+    rmdirSync(path); // refuses a folder that is not empty: nothing in one is ever removed
+  } catch {
+    return false;
+  }
+  process.stderr.write(`venue-search: removed the empty folder ${path}, where a compaction writes ${writtenThere(path)} (every compaction would have failed on it)\n`);
+  return true;
 }

@@ -1,12 +1,13 @@
 // audit 65d F2: a partial base.snapshot.next (and changes.log.next) left by a compaction that
 // was killed part-way is removed at the next start, saying so; nothing acknowledged is lost.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LiveVenues } from '../../src/changelog/live-venues.js';
 import { loadEngineFile } from '../../src/cli/load-engine.js';
 import { createEngine } from '../../src/engine.js';
+import { readSnapshot } from '../../src/snapshot/read-snapshot.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { loadLondonPubs } from '../search/support.js';
 
@@ -50,6 +51,79 @@ describe('leftovers of a compaction stopped part-way (audit 65d F2)', () => {
       ]);
       expect(live.engine.size).toBe(300);
       expect(rows.every((r) => live.engine.has(r.id))).toBe(true);
+    } finally {
+      await live.close();
+    }
+  }, 60_000);
+});
+
+// audit 66a F1: a folder or a link where a compaction writes (a compaction never leaves one)
+// made every compaction fail until removed by hand. An empty folder is removed at start; any
+// other thing there is left as it is and the start is refused, naming it.
+describe('other things at the paths a compaction writes (audit 66a F1)', () => {
+  /** A live directory over rows 0-99 with batch 1 (rows 100-199) logged; closed. */
+  async function closedLiveDir(name: string) {
+    const data = join(tmp, `${name}.vsnap`);
+    writeSnapshot(createEngine(rows.slice(0, 100)), data);
+    const dir = join(tmp, name);
+    const open = () => LiveVenues.open({ dataPath: data, dir, compactAfter: 0, load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine });
+    const live = await open();
+    await live.upsert(rows.slice(100, 200));
+    await live.close();
+    return { dir, open };
+  }
+
+  it('empty folders at base.snapshot.next and changes.log.next: removed at start, one line each; a compaction then succeeds', async () => {
+    const { dir, open } = await closedLiveDir('empty-folders');
+    const nextBase = join(dir, 'base.snapshot.next');
+    const nextLog = join(dir, 'changes.log.next');
+    mkdirSync(nextBase);
+    mkdirSync(nextLog);
+    const said: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => said.push(String(chunk)) > 0) as typeof process.stderr.write;
+    let live: LiveVenues;
+    try {
+      live = await open();
+    } finally {
+      process.stderr.write = write;
+    }
+    try {
+      expect(said).toEqual([
+        `venue-search: removed the empty folder ${nextBase}, where a compaction writes the new base (every compaction would have failed on it)\n`,
+        `venue-search: removed the empty folder ${nextLog}, where a compaction writes the change log's copy (every compaction would have failed on it)\n`,
+      ]);
+      expect(existsSync(nextBase) || existsSync(nextLog)).toBe(false);
+      await live.compact();
+      expect([...readSnapshot(join(dir, 'base.snapshot')).currentRecords()].map((r) => r.id).sort()).toEqual(rows.slice(0, 200).map((r) => r.id).sort());
+    } finally {
+      await live.close();
+    }
+  }, 60_000);
+
+  it('a folder with a file in it at changes.log.next, a link at base.snapshot.next: the start is refused naming it; both left as they were', async () => {
+    const { dir, open } = await closedLiveDir('refused');
+    const nextLog = join(dir, 'changes.log.next');
+    mkdirSync(nextLog);
+    writeFileSync(join(nextLog, 'notes.txt'), 'an operator file\n');
+    await expect(open()).rejects.toThrow(
+      `${nextLog} is a folder with files in it, where a compaction writes the change log's copy: every compaction would fail on it, or write through it. ` +
+        'It is not something a compaction leaves, so it was left as it is: move it away, then start again',
+    );
+    expect(readFileSync(join(nextLog, 'notes.txt'), 'utf8')).toBe('an operator file\n');
+    rmSync(nextLog, { recursive: true });
+    const nextBase = join(dir, 'base.snapshot.next');
+    const elsewhere = join(tmp, 'elsewhere.bin');
+    writeFileSync(elsewhere, 'not to be overwritten\n');
+    symlinkSync(elsewhere, nextBase);
+    // the lock was released by the refusal: this start gets as far as the link
+    await expect(open()).rejects.toThrow(`${nextBase} is a symbolic link, where a compaction writes the new base: every compaction would fail on it, or write through it.`);
+    expect(lstatSync(nextBase).isSymbolicLink()).toBe(true);
+    expect(readFileSync(elsewhere, 'utf8')).toBe('not to be overwritten\n');
+    rmSync(nextBase);
+    const live = await open();
+    try {
+      expect(live.engine.size).toBe(200);
     } finally {
       await live.close();
     }
