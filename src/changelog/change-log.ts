@@ -208,6 +208,8 @@ export class ChangeLog {
   lastSeq: number;
   /** The file's length in bytes: whole lines only (see {@link append}). */
   bytes: number;
+  /** How many times {@link keepFrom} replaced the file (counted once renamed, whatever a later step of it does). */
+  cuts = 0;
   /**
    * Why the log takes no more batches (null: it does): an append failed and the file could not
    * be cut back to its last whole line, so a batch appended after it would follow a torn line.
@@ -331,10 +333,20 @@ export class ChangeLog {
     }
     await out.close();
     await this.handle!.close();
-    await rename(tmp, this.path);
-    await syncDirectoryAsync(dirname(this.path));
+    try {
+      await rename(tmp, this.path);
+    } catch (err) {
+      // the log itself is untouched: it takes the next batches as before
+      this.handle = await open(this.path, 'a');
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    // Replaced: appends go to the new file from here on, even if the directory's sync fails
+    // (a crash then leaves the old log or the new one, both correct over the new base).
     this.handle = await open(this.path, 'a');
     this.bytes = tail.length;
+    this.cuts++;
+    await syncDirectoryAsync(dirname(this.path));
     return entries;
   }
 

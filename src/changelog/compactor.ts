@@ -26,16 +26,56 @@ export interface CompactorStart {
 }
 
 /**
+ * How far a compaction's file steps got on the main thread (docs/updates.md, "Compaction",
+ * steps 2 and 3): each flag is set once its step took effect on disk. The steps run in this
+ * order, so a flag set implies the ones before it.
+ */
+export interface CompactionProgress {
+  /** The seq of the last batch the new base holds. */
+  readonly upToSeq: number;
+  /** The file the new base was renamed onto (base.snapshot, or its link's target). */
+  readonly baseFile: string;
+  /** The live directory's data-origin.json. */
+  readonly originFile: string;
+  /** The change log. */
+  readonly logFile: string;
+  /** Step 2: the new base renamed onto {@link baseFile}. */
+  baseReplaced: boolean;
+  /** Step 2: {@link upToSeq} recorded in {@link originFile} as the last seq folded. */
+  seqRecorded: boolean;
+  /** Step 3: the log replaced by its batches after {@link upToSeq}. */
+  logCut: boolean;
+}
+
+/**
+ * What a failed compaction changed on disk, in words. Before the rename nothing did (the
+ * worker removes a partial new base). After it the base holds the batches up to upToSeq while
+ * the log may still hold them too: nothing is lost, since replaying a batch the base holds
+ * changes nothing (each batch sets the state of the venues it names), at a start or by the
+ * next compaction, which cuts them (audit 66a F1: this said "as they were" at every step).
+ */
+function whatChanged(p: CompactionProgress | undefined): string {
+  if (p === undefined || !p.baseReplaced) return 'the base and the change log are as they were';
+  const done = [`the new base, holding the batches up to ${p.upToSeq}, replaced ${p.baseFile}`];
+  if (p.seqRecorded) done.push(`${p.originFile} records seq ${p.upToSeq}`);
+  if (p.logCut) done.push(`${p.logFile} was cut to the batches after ${p.upToSeq}`);
+  const replay = `nothing is lost: ${p.logFile} still holds the batches the new base holds, and replaying them over it (at a start) changes nothing; the next compaction cuts them`;
+  if (!p.seqRecorded) return `done: ${done.join('; ')}; not done: recording seq ${p.upToSeq} in ${p.originFile}, cutting ${p.logFile}; ${replay}`;
+  if (!p.logCut) return `done: ${done.join('; ')}; not done: cutting ${p.logFile}; ${replay}`;
+  return `done: ${done.join('; ')}; not done: swapping the new base in, so the service answers from the venues it held (the same ones) until the next compaction; nothing is lost: a start loads the new base and the batches after ${p.upToSeq}`;
+}
+
+/**
  * A compaction that did not finish: the worker failed (a full disk while writing the new
- * base, a worker that stopped) or the swap's file steps did. The base and the change log are
- * as they were (a new base already renamed in holds only batches the log still holds), and no
- * partial file is left behind.
+ * base, a worker that stopped), or one of the main thread's steps did; the message says which
+ * steps took effect (`progress`, absent when the failure came before the rename) and that
+ * nothing is lost. No partial file is left behind.
  */
 export class CompactionFailedError extends Error {
   override readonly name = 'CompactionFailedError';
-  constructor(cause: unknown) {
+  constructor(cause: unknown, progress?: CompactionProgress) {
     const why = cause instanceof Error ? cause.message.replace(/^compaction failed: /, '') : String(cause);
-    super(`compaction failed: ${why}; the base and the change log are as they were`, { cause });
+    super(`compaction failed: ${why}; ${whatChanged(progress)}`, { cause });
   }
 }
 

@@ -30,7 +30,7 @@ import { ChangeLog, firstLoggedSeq, syncDirectoryAsync, type Change } from './ch
 import type { CompactionJob } from './compaction-worker.js';
 import { removeCompactionLeftovers } from './compaction-leftovers.js';
 import { CompactionBackoff, type NextAutomaticCompaction } from './compaction-backoff.js';
-import { CompactionFailedError, Compactor, type CompactorStart } from './compactor.js';
+import { CompactionFailedError, Compactor, type CompactionProgress, type CompactionResult, type CompactorStart } from './compactor.js';
 import { LiveDirLock } from './live-dir-lock.js';
 import { applyLogged } from './fold-changes.js';
 import { DATA_ORIGIN_FILE, dataFingerprint, recordCompactedBase, recordCompaction, recordDataOrigin, recordedCompactedBase, recordedDataOrigin, recordedLastSeq } from './data-origin.js';
@@ -275,7 +275,7 @@ export class LiveVenues {
     const after = this.compactAfter;
     if (after > 0 && this.compacting === null && this.engine.pendingChanges >= after && this.backoff.allows(this.now())) {
       this.compact().catch(() => {
-        // reported through onCompactionFailed; the base and the log are as they were, and the first batch after the wait retries
+        // reported through onCompactionFailed (saying which steps took effect; nothing is lost), and the first batch after the wait retries
       });
     }
   }
@@ -300,60 +300,80 @@ export class LiveVenues {
       logBytes: this.log.bytes,
     }));
     const built = await this.compactor.run(job);
+    // Which steps took effect, for the message of a failure (CompactionFailedError).
+    const progress: CompactionProgress = { upToSeq: job.upToSeq, baseFile: base.file, originFile: join(dir, DATA_ORIGIN_FILE), logFile: this.log.path, baseReplaced: false, seqRecorded: false, logCut: false };
+    const cuts = this.log.cuts;
     return this.serial(async () => {
-      const w0 = performance.now();
-      this.lock.assertHeld(); // the base and the log are another service's once it took the directory over
-      await rename(job.outPath, base.file);
-      await syncDirectoryAsync(dirname(base.file));
-      // Before the log is cut: from now on a start without the base is refused (basePath), and
-      // the next seq follows upToSeq even once the log is empty (ChangeLog.open).
-      recordCompaction(dir, job.upToSeq);
-      await syncDirectoryAsync(dir);
-      this.compactor.rebase(target);
-      // The log cut to the entries after upToSeq (its bytes from logBytes on, copied as they are).
-      const after = await this.log.keepFrom(logBytes);
-      this.compactor.logReplaced();
-      // The swap, in steps of one event-loop turn each so that queries run between them
-      // (each is a millisecond or so at 1M venues): restore over the handed-over bytes, tree
-      // and columns; create the search; re-apply each batch that arrived meanwhile; adopt.
-      // Queries see the old engine (the same current records) until the adopt.
-      const steps: number[] = [];
-      const step = async <T>(run: () => T): Promise<T> => {
-        await new Promise((resolve) => setImmediate(resolve));
-        const s = performance.now();
-        const value = run();
-        steps.push(performance.now() - s);
-        return value;
-      };
-      const w1 = performance.now();
-      const { bytes, tree, search } = built.built;
-      // The restore in steps (the name dictionary and the record starts in parts): none long.
-      // The running engine's name words are reused: the words both dictionaries share are not made again.
-      const restoring = restoreSnapshotInSteps(new Uint8Array(bytes), target, {}, { tree, search, nameTokens: this.engine.nameTokensIfBuilt() });
-      let fresh: Engine | undefined;
-      while (fresh === undefined) {
-        const r = await step(() => restoring.next());
-        if (r.done === true) fresh = r.value;
+      let report: CompactionReport;
+      try {
+        report = await this.swapIn(built, job, logBytes, base.file, progress, t0);
+      } catch (err) {
+        progress.logCut = this.log.cuts > cuts; // the log's rename done, a later step of its cut failed
+        throw new CompactionFailedError(err, progress);
       }
-      const restoreSteps = steps.length;
-      // The search's creation in two steps: its walker's check of the tree's order, a pass over
-      // every id (about 1 ms at 1M), then the rest.
-      await step(() => fresh.spatial.positionsAreVenues);
-      await step(() => fresh.searcher());
-      const baseVenues = fresh.size;
-      const replayFrom = steps.length;
-      for (const e of after) await step(() => applyLogged(fresh, e.change));
-      await step(() => this.engine.adopt(fresh));
-      const sum = (xs: number[]) => xs.reduce((x, y) => x + y, 0);
-      const restoreMs = sum(steps.slice(0, restoreSteps));
-      const largestRestoreStepMs = Math.max(...steps.slice(0, restoreSteps));
-      const searcherMs = (steps[restoreSteps] ?? 0) + (steps[restoreSteps + 1] ?? 0);
-      const adoptMs = steps.at(-1) ?? 0;
-      const replayMs = sum(steps.slice(replayFrom, -1));
-      const phases = { ...built.phases, renameAndLogMs: w1 - w0, restoreMs, restoreSteps, largestRestoreStepMs, searcherMs, replayMs, adoptMs, largestSwapStepMs: Math.max(...steps) };
-      const report: CompactionReport = { venues: baseVenues, upToSeq: job.upToSeq, buildMs: built.ms, totalMs: performance.now() - t0, swapMs: steps.reduce((x, y) => x + y, 0), phases };
       this.options.onCompaction?.(report);
       return report;
     });
+  }
+
+  /** Steps 2 to 4 of a compaction (docs/updates.md), on the main thread, each flagged in `progress` once done. */
+  private async swapIn(built: CompactionResult, job: CompactionJob, logBytes: number, baseFile: string, progress: CompactionProgress, t0: number): Promise<CompactionReport> {
+    const dir = this.options.dir;
+    const target = join(dir, 'base.snapshot');
+    const w0 = performance.now();
+    this.lock.assertHeld(); // the base and the log are another service's once it took the directory over
+    await rename(job.outPath, baseFile);
+    progress.baseReplaced = true;
+    // a worker started again from now on loads the new base (the log's batches it holds replay as no change)
+    this.compactor.rebase(target);
+    await syncDirectoryAsync(dirname(baseFile));
+    // Before the log is cut: from now on a start without the base is refused (basePath), and
+    // the next seq follows upToSeq even once the log is empty (ChangeLog.open).
+    recordCompaction(dir, job.upToSeq);
+    progress.seqRecorded = true;
+    await syncDirectoryAsync(dir);
+    // The log cut to the entries after upToSeq (its bytes from logBytes on, copied as they are).
+    const after = await this.log.keepFrom(logBytes);
+    progress.logCut = true;
+    this.compactor.logReplaced();
+    // The swap, in steps of one event-loop turn each so that queries run between them
+    // (each is a millisecond or so at 1M venues): restore over the handed-over bytes, tree
+    // and columns; create the search; re-apply each batch that arrived meanwhile; adopt.
+    // Queries see the old engine (the same current records) until the adopt.
+    const steps: number[] = [];
+    const step = async <T>(run: () => T): Promise<T> => {
+      await new Promise((resolve) => setImmediate(resolve));
+      const s = performance.now();
+      const value = run();
+      steps.push(performance.now() - s);
+      return value;
+    };
+    const w1 = performance.now();
+    const { bytes, tree, search } = built.built;
+    // The restore in steps (the name dictionary and the record starts in parts): none long.
+    // The running engine's name words are reused: the words both dictionaries share are not made again.
+    const restoring = restoreSnapshotInSteps(new Uint8Array(bytes), target, {}, { tree, search, nameTokens: this.engine.nameTokensIfBuilt() });
+    let fresh: Engine | undefined;
+    while (fresh === undefined) {
+      const r = await step(() => restoring.next());
+      if (r.done === true) fresh = r.value;
+    }
+    const restoreSteps = steps.length;
+    // The search's creation in two steps: its walker's check of the tree's order, a pass over
+    // every id (about 1 ms at 1M), then the rest.
+    await step(() => fresh.spatial.positionsAreVenues);
+    await step(() => fresh.searcher());
+    const baseVenues = fresh.size;
+    const replayFrom = steps.length;
+    for (const e of after) await step(() => applyLogged(fresh, e.change));
+    await step(() => this.engine.adopt(fresh));
+    const sum = (xs: number[]) => xs.reduce((x, y) => x + y, 0);
+    const restoreMs = sum(steps.slice(0, restoreSteps));
+    const largestRestoreStepMs = Math.max(...steps.slice(0, restoreSteps));
+    const searcherMs = (steps[restoreSteps] ?? 0) + (steps[restoreSteps + 1] ?? 0);
+    const adoptMs = steps.at(-1) ?? 0;
+    const replayMs = sum(steps.slice(replayFrom, -1));
+    const phases = { ...built.phases, renameAndLogMs: w1 - w0, restoreMs, restoreSteps, largestRestoreStepMs, searcherMs, replayMs, adoptMs, largestSwapStepMs: Math.max(...steps) };
+    return { venues: baseVenues, upToSeq: job.upToSeq, buildMs: built.ms, totalMs: performance.now() - t0, swapMs: steps.reduce((x, y) => x + y, 0), phases };
   }
 }
