@@ -5,7 +5,7 @@ import { canonicalTimeZone } from '../hours/time-zone.js';
 import { checkWeeklyHours } from '../hours/weekly-intervals.js';
 import { firstSchemaError } from '../schema/character-count.js';
 import { compileParsedCheck, compileValueCheck, type ParsedValueCheck } from '../schema/parsed-check.js';
-import { didYouMeanName } from '../schema/unknown-name.js';
+import { didYouMeanName, nameStoodFor } from '../schema/unknown-name.js';
 import { VenueRecordSchema, type VenueRecord } from '../schema/venue.js';
 import { catersBit } from '../store/vocabulary.js';
 
@@ -67,7 +67,8 @@ export function validateVenue(value: unknown, where: RecordLocation = {}): Venue
   // The fast check vouches for most records (about half TypeBox's cost a record); TypeBox
   // judges the others, and names the first problem.
   const checker = venueChecker();
-  const first = !valueVenueChecker()(value) && !checker.Check(value) ? firstSchemaError(checker, value) : undefined;
+  const found = !valueVenueChecker()(value) && !checker.Check(value) ? firstSchemaError(checker, value) : undefined;
+  const first = found === undefined ? undefined : standInError(checker, value, found);
   if (first !== undefined) {
     // only the first letter lowered: the rest may quote a pattern or a literal ('Point') exactly
     const reason = first.message.charAt(0).toLowerCase() + first.message.slice(1);
@@ -170,10 +171,38 @@ function recordError(value: unknown, where: RecordLocation, field: string, bad: 
  */
 function unknownFieldAdvice(error: ValueError): string {
   if (error.type !== ValueErrorType.ObjectAdditionalProperties) return '';
-  const name = error.path.slice(error.path.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~');
-  const known = Object.keys((error.schema as { properties?: Record<string, unknown> }).properties ?? {});
-  const atTop = error.path.lastIndexOf('/') === 0;
+  const { name, known, atTop } = unknownField(error);
   return didYouMeanName(name, known, atTop ? 'venue record' : undefined);
+}
+
+/**
+ * For a required field reported missing, the unexpected-property error of the key sent for it
+ * instead (`lat` or `coordinates` for `location`, `genre` for `primaryGenre`), so the message
+ * says where that key belongs rather than only "expected required property" (audit 66a F4);
+ * any other error as it is. The keys and what they stand for: src/schema/unknown-name.ts.
+ */
+function standInError(checker: TypeCheck<typeof VenueRecordSchema>, value: unknown, error: ValueError): ValueError {
+  if (error.type !== ValueErrorType.ObjectRequiredProperty) return error;
+  const cut = error.path.lastIndexOf('/');
+  const parent = error.path.slice(0, cut);
+  const missing = unescapePointer(error.path.slice(cut + 1));
+  for (const other of checker.Errors(value)) {
+    if (other.type !== ValueErrorType.ObjectAdditionalProperties || other.path.slice(0, other.path.lastIndexOf('/')) !== parent) continue;
+    const { name, known, atTop } = unknownField(other);
+    if (nameStoodFor(name, known, atTop ? 'venue record' : undefined) === missing) return other;
+  }
+  return error;
+}
+
+/** An unexpected property's name, the known fields of its object, and whether that object is the record itself. */
+function unknownField(error: ValueError): { name: string; known: string[]; atTop: boolean } {
+  const name = unescapePointer(error.path.slice(error.path.lastIndexOf('/') + 1));
+  const known = Object.keys((error.schema as { properties?: Record<string, unknown> }).properties ?? {});
+  return { name, known, atTop: error.path.lastIndexOf('/') === 0 };
+}
+
+function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /** `/location/coordinates/0` → `location.coordinates[0]`. */

@@ -40,6 +40,18 @@ export type NamePlace = string;
 /** A point's parts at the top of a venue record: they are its `location`'s. */
 const VENUE_POINT = 'not a field of a venue record: its point is location: {"type": "Point", "coordinates": [lat, lon]}, latitude first (docs/data-model.md)';
 
+/** The names a point's parts are sent under at the top of a venue record (each stands for `location`). */
+const VENUE_POINT_PARTS = ['lat', 'lon', 'lng', 'latitude', 'longitude', 'coordinates'];
+
+/**
+ * Per place: names that are not fields there but stand for one that is (a top-level `lat` of
+ * a venue record stands for its `location`), so that a record with `lat` and no `location`
+ * is told about `lat`, not only that `location` is missing (audit 66a F4). A Map: no inherited keys.
+ */
+const STANDS_FOR: ReadonlyMap<NamePlace, ReadonlyMap<string, string>> = new Map([
+  ['venue record', new Map(VENUE_POINT_PARTS.map((name) => [name, 'location']))],
+]);
+
 /** `from` and `to` in a query of /v1/business/balances: they are the POST body's. */
 const BALANCES_RANGE = new Map([
   ['from', 'a field of the JSON body of POST /v1/business/balances, not a query parameter: send {"from": ..., "to": ...} as the body'],
@@ -57,7 +69,7 @@ const MISPLACED_NAMES: ReadonlyMap<NamePlace, ReadonlyMap<string, string>> = new
   ],
   [
     'venue record',
-    new Map(['lat', 'lon', 'lng', 'latitude', 'longitude', 'coordinates'].map((name) => [name, VENUE_POINT])),
+    new Map(VENUE_POINT_PARTS.map((name) => [name, VENUE_POINT])),
   ],
   ['GET /v1/business/balances querystring', BALANCES_RANGE],
   ['POST /v1/business/balances querystring', BALANCES_RANGE],
@@ -107,11 +119,20 @@ export function misplacedName(name: string, place: NamePlace): string | undefine
 }
 
 /**
- * For an object missing the required `missing`: its key that is not a known name and stands
- * for `missing` (`lng` in `{lat, lng}`), or undefined. So the answer says that the key given
- * is not a field, not only that the one it stands for is missing.
+ * The known name an unknown `name`, sent at `place`, stands for: the one {@link knownNameFor}
+ * offers, else the field it is a part of there (`lat` at the top of a venue record: `location`).
  */
-export function keyStandingFor(missing: string, value: unknown, known: readonly string[]): string | undefined {
+export function nameStoodFor(name: string, known: readonly string[], place?: NamePlace): string | undefined {
+  return knownNameFor(name, known) ?? (place === undefined ? undefined : STANDS_FOR.get(place)?.get(name));
+}
+
+/**
+ * For an object missing the required `missing`: its key that is not a known name and stands
+ * for `missing` (`lng` in `{lat, lng}`; `lat` in a venue record sent at `place` 'venue record'),
+ * or undefined. So the answer says that the key given is not a field, not only that the one it
+ * stands for is missing.
+ */
+export function keyStandingFor(missing: string, value: unknown, known: readonly string[], place?: NamePlace): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  return Object.keys(value).find((key) => !known.includes(key) && knownNameFor(key, known) === missing);
+  return Object.keys(value).find((key) => !known.includes(key) && nameStoodFor(key, known, place) === missing);
 }
