@@ -30,7 +30,8 @@ import { checkBodyCharset, hasBody, parseJsonBody } from './body-text.js';
 import { OutageLog } from './outage-log.js';
 import { wasAdmitted } from './guard.js';
 import { HttpError, toErrorResponse, withRequestDetails } from './http-errors.js';
-import { misplacedQueryParameter } from './unknown-parameter.js';
+import { misplacedNameError } from './unknown-parameter.js';
+import type { RouteSchemas } from '../schema/unknown-name.js';
 import { addMethodNotAllowedRoutes, collectMethods, methodNotAllowed, type MethodNotAllowedConfig } from './method-not-allowed.js';
 import { sharedRefSerializers } from './serializers.js';
 import { createValidatorCompiler, malformedQueryParam } from './validation.js';
@@ -243,14 +244,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 }
 
 /**
- * A 400 about the body (empty, not JSON, a field missing or wrong) answered instead as the
- * query parameter that belongs in that body, when the query holds one (audit 65a F5:
- * `POST /v1/business/balances?from=...&to=...`); any other error as it is.
+ * A 400 for a name sent in the wrong part of the call (src/http/unknown-parameter.ts
+ * misplacedNameError: a body field in the query, a query parameter in the body; audit 65a F5,
+ * 66a F5) answered as that name; any other error as it is.
  */
 function misplacedQueryFirst(err: unknown, request: FastifyRequest): unknown {
-  const fromBody = (err as { validationContext?: unknown }).validationContext === 'body' || toErrorResponse(err).body.code === 'invalid_json';
-  if (!fromBody) return err;
-  const misplaced = misplacedQueryParameter(request.query, request.method, request.routeOptions.url);
+  const e = err as { validationContext?: unknown; validation?: unknown };
+  const part = typeof e.validationContext === 'string' ? e.validationContext : undefined;
+  const first = Array.isArray(e.validation) ? (e.validation[0] as Parameters<typeof misplacedNameError>[0]['first']) : undefined;
+  const bodyRefused = part === 'body' || toErrorResponse(err).body.code === 'invalid_json';
+  const route = { method: request.method, url: request.routeOptions.url, schemas: (request.routeOptions.schema ?? {}) as RouteSchemas };
+  const misplaced = misplacedNameError({ part, first, bodyRefused }, request.query, route);
   return misplaced === undefined ? err : new HttpError('invalid_request', misplaced.message, misplaced.param);
 }
 

@@ -5,7 +5,7 @@
  * and a required field missing because it was sent under another name (`lng` for `lon`:
  * ajv reports the missing `lon` first).
  */
-import { didYouMeanName, keyStandingFor, misplacedName } from '../schema/unknown-name.js';
+import { didYouMeanName, keyStandingFor, misplacedName, misplacedRouteName, type RoutePart, type RouteSchemas } from '../schema/unknown-name.js';
 
 interface AjvNameError {
   instancePath?: string;
@@ -36,19 +36,49 @@ export function unknownParameterError(error: AjvNameError): { param: string; mes
   return { param, message: `${param} is not a known parameter${suggestion}` };
 }
 
+/** The route a request was matched to: its method, its URL as registered, and its schemas (fastify's routeOptions). */
+export interface MatchedRoute {
+  readonly method: string;
+  readonly url: string | undefined;
+  readonly schemas: RouteSchemas;
+}
+
+/** Where `name`, sent in `part` of the route `method path`, belongs in the same call, by the place's own notes or the route's schemas. */
+function elsewhereInCall(name: string, part: RoutePart, method: string, path: string, schemas: RouteSchemas): string | undefined {
+  return misplacedName(name, `${method} ${path} ${part}`) ?? misplacedRouteName(name, part, method, path, schemas);
+}
+
 /**
- * For a request whose body was refused (empty, not JSON, or missing a field): its first query
- * parameter that belongs in the body of the same call (`from`/`to` in the query of POST
- * /v1/business/balances: audit 65a F5), as the param and message to answer instead; else
- * undefined. The body's error would only say "the body is empty" or "from is required" to a
- * client who sent the fields, in the wrong part of the call.
+ * For a request refused by its schemas, the name it sent in the wrong part of the call, as the
+ * param and message to answer instead; else undefined (the error's own answer stands):
+ * - the refusal is a top-level unknown name of the body or the query that the other part
+ *   declares (`POST /v1/search?locations=...`, `limit` in the search body: audit 66a F5);
+ * - the body was refused (empty, not JSON, a field missing or wrong) while the query holds
+ *   one of the body's fields (`POST /v1/business/balances?from=...&to=...`: audit 65a F5;
+ *   `POST /v1/search?mode=POINT` with `{}`): the body's error would only say "the body is
+ *   empty" or "locations is required" to a client who sent the fields, in the wrong part.
  */
-export function misplacedQueryParameter(query: unknown, method: string, routeUrl: string | undefined): { param: string; message: string } | undefined {
-  if (routeUrl === undefined || typeof query !== 'object' || query === null) return undefined;
-  const place = `${method} ${routeUrl.replace(/\/+$/, '')} querystring`;
-  for (const name of Object.keys(query)) {
-    const elsewhere = misplacedName(name, place);
-    if (elsewhere !== undefined) return { param: name, message: `${name} is not a known parameter; ${name} is ${elsewhere}` };
+export function misplacedNameError(
+  refusal: { readonly part: string | undefined; readonly first: AjvNameError | undefined; readonly bodyRefused: boolean },
+  query: unknown,
+  route: MatchedRoute,
+): { param: string; message: string } | undefined {
+  if (route.url === undefined) return undefined;
+  const path = route.url.replace(/\/+$/, '');
+  const answer = (name: string, part: RoutePart) => {
+    const elsewhere = elsewhereInCall(name, part, route.method, path, route.schemas);
+    return elsewhere === undefined ? undefined : { param: name, message: `${name} is not a known parameter; ${name} is ${elsewhere}` };
+  };
+  const { part, first } = refusal;
+  const name = first?.params?.['additionalProperty'];
+  if ((part === 'body' || part === 'querystring') && first?.keyword === 'additionalProperties' && (first.instancePath ?? '') === '' && typeof name === 'string') {
+    const found = answer(name, part);
+    if (found !== undefined) return found;
+  }
+  if (!refusal.bodyRefused || typeof query !== 'object' || query === null) return undefined;
+  for (const key of Object.keys(query)) {
+    const found = answer(key, 'querystring');
+    if (found !== undefined) return found;
   }
   return undefined;
 }

@@ -52,27 +52,68 @@ const STANDS_FOR: ReadonlyMap<NamePlace, ReadonlyMap<string, string>> = new Map(
   ['venue record', new Map(VENUE_POINT_PARTS.map((name) => [name, 'location']))],
 ]);
 
-/** `from` and `to` in a query of /v1/business/balances: they are the POST body's. */
-const BALANCES_RANGE = new Map([
-  ['from', 'a field of the JSON body of POST /v1/business/balances, not a query parameter: send {"from": ..., "to": ...} as the body'],
-  ['to', 'a field of the JSON body of POST /v1/business/balances, not a query parameter: send {"from": ..., "to": ...} as the body'],
-]);
+/** A route's JSON schemas of the parts a name may be sent in (fastify's route schema: object schemas). */
+export interface RouteSchemas {
+  readonly body?: unknown;
+  readonly querystring?: unknown;
+}
 
-/** Per place: the names known elsewhere in the same call, and where they belong (completes "NAME is ..."). A Map: no inherited keys. */
+/** The part of an HTTP call a name was sent in (fastify's httpPart). */
+export type RoutePart = 'body' | 'querystring';
+
+/** The property names an object schema declares (none for a missing schema or one without properties). */
+function propertyNames(schema: unknown): string[] {
+  const properties = (schema as { properties?: unknown } | undefined)?.properties;
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+}
+
+/** The names an object schema requires. */
+function requiredNames(schema: unknown): string[] {
+  const required = (schema as { required?: unknown } | undefined)?.required;
+  return Array.isArray(required) ? required.filter((n): n is string => typeof n === 'string') : [];
+}
+
+/** "a field of the JSON body of POST /v1/business/balances, ...": completes "NAME is ..." for a body field sent in the query. */
+function bodyFieldNote(method: string, path: string, body: unknown): string {
+  const shape = (requiredNames(body).length > 0 ? requiredNames(body) : propertyNames(body)).map((n) => `${JSON.stringify(n)}: ...`).join(', ');
+  return `a field of the JSON body of ${method} ${path}, not a query parameter: send {${shape}} as the body`;
+}
+
+/** "a query parameter of POST /v1/search, ...": completes "NAME is ..." for a query parameter sent in the body. */
+function queryParameterNote(method: string, path: string, name: string): string {
+  return `a query parameter of ${method} ${path}, not a body field: send it in the URL (${path}?${name}=...)`;
+}
+
+/**
+ * Where `name`, sent in `sentIn` of the route `method path`, belongs instead, derived from the
+ * route's own schemas: a body field sent in the query (`POST /v1/search?locations=...`,
+ * `POST /v1/business/balances?from=...`) or a query parameter sent in the body (`limit` in
+ * the search body); undefined for a name of neither, or of both parts (audit 66a F5). Every
+ * route with a JSON body and a query schema gets these notes, with no list to keep.
+ */
+export function misplacedRouteName(name: string, sentIn: RoutePart, method: string, path: string, schemas: RouteSchemas): string | undefined {
+  const inBody = propertyNames(schemas.body).includes(name);
+  const inQuery = propertyNames(schemas.querystring).includes(name);
+  if (inBody === inQuery) return undefined;
+  if (sentIn === 'querystring' && inBody) return bodyFieldNote(method, path, schemas.body);
+  if (sentIn === 'body' && inQuery) return queryParameterNote(method, path, name);
+  return undefined;
+}
+
+/** The body of POST /v1/business/balances (src/service/api-schemas.ts BalancesRangeSchema's required fields), for its GET twin's note. */
+const BALANCES_BODY = { required: ['from', 'to'] };
+
+/** Per place: the names known elsewhere than in that place's own route (or outside HTTP), and where they belong (completes "NAME is ..."). A Map: no inherited keys. */
 const MISPLACED_NAMES: ReadonlyMap<NamePlace, ReadonlyMap<string, string>> = new Map([
-  [
-    'POST /v1/search body',
-    new Map([
-      ['limit', 'a query parameter of POST /v1/search, not a body field: send it in the URL (/v1/search?limit=10)'],
-      ['offset', 'a query parameter of POST /v1/search, not a body field: send it in the URL (/v1/search?offset=20)'],
-    ]),
-  ],
   [
     'venue record',
     new Map(VENUE_POINT_PARTS.map((name) => [name, VENUE_POINT])),
   ],
-  ['GET /v1/business/balances querystring', BALANCES_RANGE],
-  ['POST /v1/business/balances querystring', BALANCES_RANGE],
+  // GET has no body: the range is asked of its POST twin
+  [
+    'GET /v1/business/balances querystring',
+    new Map(['from', 'to'].map((name) => [name, bodyFieldNote('POST', '/v1/business/balances', BALANCES_BODY)])),
+  ],
   [
     'engine.search request',
     new Map([

@@ -47,10 +47,10 @@ describe('HTTP: a confused name is answered with the right name or the right pla
   it('POST /v1/search with limit or offset in the body: they are query parameters', async () => {
     expect(await refusal('POST', '/v1/search', { ...searchBody, limit: 3 })).toEqual({
       param: 'limit',
-      message: 'limit is not a known parameter; limit is a query parameter of POST /v1/search, not a body field: send it in the URL (/v1/search?limit=10)',
+      message: 'limit is not a known parameter; limit is a query parameter of POST /v1/search, not a body field: send it in the URL (/v1/search?limit=...)',
     });
     expect((await refusal('POST', '/v1/search/', { ...searchBody, offset: 3 })).message).toBe(
-      'offset is not a known parameter; offset is a query parameter of POST /v1/search, not a body field: send it in the URL (/v1/search?offset=20)',
+      'offset is not a known parameter; offset is a query parameter of POST /v1/search, not a body field: send it in the URL (/v1/search?offset=...)',
     );
     // the search mode's own radius under find's name
     expect((await refusal('POST', '/v1/search', { ...searchBody, mode: { mode: 'POINT', maxDistanceMeters: 500 } })).message).toBe(
