@@ -9,7 +9,7 @@ import { checkFhrsOptions } from './import-options.js';
 import { ImportReport } from './import-report.js';
 import type { ImportOptions, ImportRun } from './osm-import.js';
 import { admitRecord } from './venue-check.js';
-import { jsonGivenToFhrs } from './wrong-importer.js';
+import { jsonGivenToFhrs, snapshotGivenToImporter } from './wrong-importer.js';
 import { institutionalWord } from './institutional-names.js';
 
 /**
@@ -45,7 +45,7 @@ interface FhrsFile {
 }
 
 async function readRows(path: string): Promise<FhrsFile> {
-  const problem = textFileProblem(path) ?? jsonGivenToFhrs(path);
+  const problem = textFileProblem(path) ?? snapshotGivenToImporter(path) ?? jsonGivenToFhrs(path);
   if (problem !== undefined) throw new VenueSearchError('invalid_data', `FHRS file ${path} ${problem}`, { file: path });
   const rows: FhrsRow[] = [];
   const broken: BrokenRow[] = [];

@@ -9,11 +9,11 @@ import type { VenueRecord } from '../schema/venue.js';
 import { checkOsmOptions } from './import-options.js';
 import { ImportReport } from './import-report.js';
 import type { OpeningHoursConversion } from './osm-opening-hours.js';
-import { featureCollectionRows, pointsLineRow, type OsmRow } from './osm-sources.js';
+import { featureCollectionRows, holdsFeatures, isPointsLineFile, namesOsmElement, pointsLineRow, type OsmRow } from './osm-sources.js';
 import { OSM_TWIN_METERS, osmNodeWayTwins, twinPoint, type TwinPoint } from './osm-node-way-twins.js';
 import { mapOsmElement } from './osm-to-venue.js';
 import { venueSchemaError } from './venue-check.js';
-import { fhrsGivenToOsm, looksLikeVenues, notJsonForOsm, VENUES_HINT } from './wrong-importer.js';
+import { fhrsGivenToOsm, looksLikeVenues, notJsonForOsm, snapshotGivenToImporter, VENUES_HINT } from './wrong-importer.js';
 
 /**
  * OSM import: rows (see osm-sources.ts) to venue records, with a report.
@@ -82,11 +82,6 @@ export function importOsmRows(rows: Rows, given?: ImportOptions): ImportRun {
   return { report, records: mapRows(rows, report, options) };
 }
 
-/** True for NDJSON point files (`.ndjson`, `.jsonl`), false for GeoJSON. */
-function isLineFile(path: string): boolean {
-  return /\.(ndjson|jsonl)$/i.test(path);
-}
-
 async function* lineRows(path: string): AsyncGenerator<OsmRow> {
   const input = createReadStream(path, 'utf8');
   // readline does not forward stream errors (a missing file) to its iterator.
@@ -120,15 +115,15 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
     }
     if (nonBlank === 1) firstValue = value;
     const row = pointsLineRow(value, n);
-    if (!(row.kind === 'skip' && row.reason === 'missing_osm_id')) withOsmId++;
+    if (namesOsmElement(value)) withOsmId++;
     yield row;
   }
   if (withOsmId === 0) throw notAnOsmFile(path, nonBlank === 0 ? 'holds no lines' : `has no line with an osm_id among its ${nonBlank}${looksLikeVenues(firstValue) ? `: ${VENUES_HINT}` : ''}`, 'points NDJSON');
 }
 
-/** Refuses a missing file, a compressed or binary one, or an FHRS CSV, in one line naming it (before any row is read). */
+/** Refuses a missing file, a compressed or binary one, a snapshot or an FHRS CSV, in one line naming it (before any row is read). */
 function refuseBinary(path: string): void {
-  const problem = textFileProblem(path) ?? fhrsGivenToOsm(path);
+  const problem = textFileProblem(path) ?? snapshotGivenToImporter(path) ?? fhrsGivenToOsm(path);
   if (problem !== undefined) throw new VenueSearchError('invalid_data', `OSM file ${path} ${problem}`, { file: path });
 }
 
@@ -154,7 +149,7 @@ export function importOsm(path: string, given?: ImportOptions): ImportRun {
   let total: number | undefined;
   async function* rows(): AsyncGenerator<OsmRow> {
     refuseBinary(path);
-    if (isLineFile(path)) {
+    if (isPointsLineFile(path)) {
       yield* lineRows(path);
       return;
     }
@@ -172,7 +167,7 @@ export function importOsm(path: string, given?: ImportOptions): ImportRun {
       const why = notJsonForOsm(path) ?? `is not readable JSON: ${(err as Error).message.slice(0, 200)}`;
       throw new VenueSearchError('invalid_data', `OSM file ${path} ${why}`, { file: path });
     }
-    if (!Array.isArray((value as { features?: unknown } | null)?.features)) throw notAnOsmFile(path, `holds ${describeJson(value)}`, 'GeoJSON');
+    if (!holdsFeatures(value)) throw notAnOsmFile(path, `holds ${describeJson(value)}`, 'GeoJSON');
     const all = featureCollectionRows(value);
     total = all.filter((r) => r.kind !== 'derived').length;
     yield* all;

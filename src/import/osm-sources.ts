@@ -97,6 +97,21 @@ function featureElement(
   return { ref, ...(parsed ? parsed : {}), tags, ...(point ? { point } : {}) };
 }
 
+/** True for a file `import osm` reads as NDJSON point lines (`.ndjson`, `.jsonl`); others are read as GeoJSON. */
+export function isPointsLineFile(path: string): boolean {
+  return /\.(ndjson|jsonl)$/i.test(path);
+}
+
+/** True for a JSON value `import osm` reads as GeoJSON: an object with a `features` array (a FeatureCollection). */
+export function holdsFeatures(value: unknown): boolean {
+  return Array.isArray((value as { features?: unknown } | null)?.features);
+}
+
+/** True for a points line `import osm` counts as OpenStreetMap's: it names an OSM element (`osm_id`). */
+export function namesOsmElement(value: unknown): boolean {
+  return Boolean(parseRef((value as { osm_id?: unknown } | null)?.osm_id));
+}
+
 /** All rows of one GeoJSON FeatureCollection (Overpass or Veggiekarte), in file order. */
 export function featureCollectionRows(fc: unknown): OsmRow[] {
   const features = (fc as { features?: unknown } | null)?.features;

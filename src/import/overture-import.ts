@@ -11,7 +11,7 @@ import { ImportReport } from './import-report.js';
 import type { ImportOptions, ImportRun } from './osm-import.js';
 import { DEFAULT_MIN_CONFIDENCE, mapOverturePlace, type LonLatBox } from './overture-to-venue.js';
 import { admitRecord } from './venue-check.js';
-import { textGivenToOverture } from './wrong-importer.js';
+import { snapshotGivenToImporter, textGivenToOverture } from './wrong-importer.js';
 
 /**
  * Overture Maps places import: GeoParquet files (one file, or every `.parquet` file under a
@@ -64,6 +64,8 @@ export async function parquetFiles(path: string): Promise<string[]> {
 }
 
 async function openInput(path: string): Promise<ParquetInput> {
+  const snapshot = snapshotGivenToImporter(path);
+  if (snapshot !== undefined) throw new VenueSearchError('invalid_data', `Overture file ${path} ${snapshot}`, { file: path });
   try {
     const file = await asyncBufferFromFile(path);
     return { path, file, metadata: await parquetMetadataAsync(file) };
