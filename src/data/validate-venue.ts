@@ -5,7 +5,7 @@ import { canonicalTimeZone } from '../hours/time-zone.js';
 import { checkWeeklyHours } from '../hours/weekly-intervals.js';
 import { firstSchemaError } from '../schema/character-count.js';
 import { compileParsedCheck, compileValueCheck, type ParsedValueCheck } from '../schema/parsed-check.js';
-import { didYouMeanName, nameStoodFor } from '../schema/unknown-name.js';
+import { didYouMeanName, fieldPartOf } from '../schema/unknown-name.js';
 import { VenueRecordSchema, type VenueRecord } from '../schema/venue.js';
 import { catersBit } from '../store/vocabulary.js';
 
@@ -176,20 +176,19 @@ function unknownFieldAdvice(error: ValueError): string {
 }
 
 /**
- * For a required field reported missing, the unexpected-property error of the key sent for it
- * instead (`lat` or `coordinates` for `location`, `genre` for `primaryGenre`), so the message
- * says where that key belongs rather than only "expected required property" (audit 66a F4);
- * any other error as it is. The keys and what they stand for: src/schema/unknown-name.ts.
+ * For a required field of the record reported missing, the unexpected-property error of a
+ * key that is a part of it sent at the top (`lat`, `lon` or `coordinates` for `location`), so
+ * the message says where that part belongs rather than only "expected required property"
+ * (audit 66a F4); any other error as it is. The parts and their fields:
+ * src/schema/unknown-name.ts (fieldPartOf).
  */
 function standInError(checker: TypeCheck<typeof VenueRecordSchema>, value: unknown, error: ValueError): ValueError {
-  if (error.type !== ValueErrorType.ObjectRequiredProperty) return error;
-  const cut = error.path.lastIndexOf('/');
-  const parent = error.path.slice(0, cut);
-  const missing = unescapePointer(error.path.slice(cut + 1));
+  if (error.type !== ValueErrorType.ObjectRequiredProperty || error.path.lastIndexOf('/') !== 0) return error;
+  const missing = unescapePointer(error.path.slice(1));
   for (const other of checker.Errors(value)) {
-    if (other.type !== ValueErrorType.ObjectAdditionalProperties || other.path.slice(0, other.path.lastIndexOf('/')) !== parent) continue;
-    const { name, known, atTop } = unknownField(other);
-    if (nameStoodFor(name, known, atTop ? 'venue record' : undefined) === missing) return other;
+    if (other.type !== ValueErrorType.ObjectAdditionalProperties) continue;
+    const { name, atTop } = unknownField(other);
+    if (atTop && fieldPartOf(name, 'venue record') === missing) return other;
   }
   return error;
 }

@@ -160,20 +160,20 @@ export function misplacedName(name: string, place: NamePlace): string | undefine
 }
 
 /**
- * The known name an unknown `name`, sent at `place`, stands for: the one {@link knownNameFor}
- * offers, else the field it is a part of there (`lat` at the top of a venue record: `location`).
+ * The field that `name`, not a field at `place`, is a part of there (`lat` at the top of a
+ * venue record: `location`), or undefined. A record refused for that field missing is told
+ * about `name` instead (src/data/validate-venue.ts).
  */
-export function nameStoodFor(name: string, known: readonly string[], place?: NamePlace): string | undefined {
-  return knownNameFor(name, known) ?? (place === undefined ? undefined : STANDS_FOR.get(place)?.get(name));
+export function fieldPartOf(name: string, place: NamePlace): string | undefined {
+  return STANDS_FOR.get(place)?.get(name);
 }
 
 /**
  * For an object missing the required `missing`: its key that is not a known name and stands
- * for `missing` (`lng` in `{lat, lng}`; `lat` in a venue record sent at `place` 'venue record'),
- * or undefined. So the answer says that the key given is not a field, not only that the one it
- * stands for is missing.
+ * for `missing` (`lng` in `{lat, lng}`), or undefined. So the answer says that the key given
+ * is not a field, not only that the one it stands for is missing.
  */
-export function keyStandingFor(missing: string, value: unknown, known: readonly string[], place?: NamePlace): string | undefined {
+export function keyStandingFor(missing: string, value: unknown, known: readonly string[]): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  return Object.keys(value).find((key) => !known.includes(key) && nameStoodFor(key, known, place) === missing);
+  return Object.keys(value).find((key) => !known.includes(key) && knownNameFor(key, known) === missing);
 }
