@@ -2,7 +2,6 @@ import { statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { VenueSearchError, describeValue, invalidRequest, isVenueSearchError } from '../errors.js';
 import { checkCallOptions } from '../call-options.js';
-import { PackageFileMissingError } from '../package-files.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { IdIndex } from '../store/id-index.js';
 import { encodedVenues, type EncodedVenues } from '../store/venue-encoder.js';
@@ -208,6 +207,18 @@ async function readInto(
   } else {
     stream = source;
   }
+  // An error the source itself raises (the file's reads, the caller's stream) is about the
+  // data: the catch-all below reports it as invalid_data naming the file. Any other error
+  // (a bug, a worker that failed) passes as it is, not blamed on the data (audit 66b F1).
+  let sourceError: { readonly error: unknown } | null = null;
+  const chunks = async function* (): AsyncGenerator<string | Uint8Array> {
+    try {
+      yield* stream;
+    } catch (error) {
+      sourceError = { error };
+      throw error;
+    }
+  };
   const threads = threadCount(options.threads);
   const rejects: RejectedRecord[] = [];
   // Bytes per line of the first block of NDJSON lines, once measured.
@@ -231,15 +242,9 @@ async function readInto(
   let bytes = 0;
   const skip = options.onInvalid === 'skip';
   // An error the caller's onProgress throws is the caller's: it passes the catch-all below as
-  // it is, at any thread count (that catch-all wraps only the data's and the stream's errors).
-  let callerError: { readonly error: unknown } | null = null;
+  // it is, at any thread count (that catch-all wraps only the source's errors).
   const progress = (): void => {
-    try {
-      options.onProgress?.({ records, bytes, totalBytes });
-    } catch (error) {
-      callerError = { error };
-      throw error;
-    }
+    options.onProgress?.({ records, bytes, totalBytes });
   };
 
   const parse = (text: string, line: number): unknown => {
@@ -490,7 +495,7 @@ async function readInto(
 
   try {
     let first = true;
-    for await (const chunk of stream) {
+    for await (const chunk of chunks()) {
       // A source of strings is read as text; a source of bytes as bytes (strings in it encoded).
       if (first) textMode = typeof chunk === 'string';
       bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
@@ -517,9 +522,10 @@ async function readInto(
       }
     }
   } catch (err) {
-    // Passed as they are: a bad record's error, the package's own worker module missing
-    // (bundled), the caller's onProgress error.
-    if (isVenueSearchError(err) || err instanceof PackageFileMissingError || (callerError !== null && err === (callerError as { readonly error: unknown }).error)) throw err;
+    // Only the source's own errors are wrapped; the rest pass as they are: a bad record's
+    // error, the package's own worker module missing (bundled: PackageFileMissingError), the
+    // caller's onProgress error, an internal error.
+    if (isVenueSearchError(err) || sourceError === null || err !== (sourceError as { readonly error: unknown }).error) throw err;
     const why = isFileError(err) ? `cannot read venue file ${label}: ${fileProblem(err)}` : `cannot read ${label}: ${(err as Error).message}`;
     throw new VenueSearchError('invalid_data', why, { file: label, cause: err });
   } finally {

@@ -312,7 +312,16 @@ export function gazetteerDataDir(): string {
 
 /** The text of an embedded gazetteer file (`what` names it in the error when the package lacks it). */
 function readGazetteerFile(file: string, what: string): string {
-  const path = gazetteerDataDir() + file;
+  // Bundled, the data folder cannot be found: in CommonJS (esbuild --format=cjs) import.meta
+  // is {} (no URL to look beside); webpack turns the folder's URL into a module lookup that fails.
+  if (typeof import.meta.url !== 'string') throw new PackageFileMissingError(what, `data/gazetteer/${file}: this code has no import.meta.url, as in a CommonJS bundle`);
+  let dir: string;
+  try {
+    dir = gazetteerDataDir();
+  } catch (err) {
+    throw new PackageFileMissingError(what, `data/gazetteer/${file}: its folder cannot be located from this code`, { cause: err });
+  }
+  const path = dir + file;
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {

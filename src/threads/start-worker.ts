@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
-import { requirePackageFile } from '../package-files.js';
+import { PackageFileMissingError, requirePackageFile } from '../package-files.js';
 
 const BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
@@ -33,8 +33,13 @@ export function startWorker(moduleUrl: URL, workerData: Record<string, unknown>,
   return new Worker(BOOTSTRAP, { eval: true, workerData: data, ...(resourceLimits === undefined ? {} : { resourceLimits }) });
 }
 
-/** The URL of sibling module `name` (without extension) of `from` (an import.meta.url), .ts or .js alike. */
-export function siblingModule(from: string, name: string): URL {
+/**
+ * The URL of sibling module `name` (without extension) of `from` (an import.meta.url), .ts or .js alike.
+ * Throws PackageFileMissingError when there is no import.meta.url: bundled into CommonJS
+ * (esbuild --format=cjs), import.meta is `{}` and `from` is undefined at run time.
+ */
+export function siblingModule(from: string | undefined, name: string): URL {
+  if (typeof from !== 'string') throw new PackageFileMissingError('worker thread module', `${name}.js: this code has no import.meta.url, as in a CommonJS bundle`);
   return new URL(`./${name}${from.endsWith('.ts') ? '.ts' : '.js'}`, from);
 }
 

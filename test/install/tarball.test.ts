@@ -10,8 +10,8 @@
  * - the installed CLI prints its help, and `serve` answers a request once the optional
  *   service packages are installed; installed with install scripts skipped (as npm 12 skips
  *   an unapproved one), `serve` names the commands that build better-sqlite3;
- * - an app that embeds the engine, bundled with esbuild: bundled whole, it names the package
- *   file it misses; with the package left external, it answers as the installed package does.
+ * - an app that embeds the engine, bundled with esbuild: bundled whole (ES module or
+ *   CommonJS), it names the package file it misses; with the package left external, it answers as the installed package does.
  */
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -230,8 +230,9 @@ describe('a service that bundles the engine (esbuild)', () => {
   // Reads the fixtures with 1 and with 2 threads (the second starts a worker thread on a module of
   // the package), searches, and finds with a place name (which reads the package's GB gazetteer),
   // in London and in Paris; prints one JSON line per step: its answer, or the error's name and
-  // message.
+  // message. No top-level await: the same app is bundled to CommonJS too.
   const APP = `import { createEngine, createEngineFromFile } from '${PKG.name}';
+(async () => {
 const step = async (name, run) => {
   try { console.log(JSON.stringify({ step: name, answer: await run() })); }
   catch (err) { console.log(JSON.stringify({ step: name, error: err.name, message: err.message })); }
@@ -244,6 +245,7 @@ await step('search', () => engine.search({ locations: [{ lat: 51.5136, lon: -0.1
 await step('find near Soho', () => engine.find({ q: 'red lion', location: 'Soho' }, { now }).establishments.map((e) => e.id));
 const paris = createEngine([{ id: 'paris-1', name: 'Le Red Lion', location: { type: 'Point', coordinates: [48.8566, 2.3522] } }]);
 await step('find near Paris', () => paris.find({ q: 'red lion', location: 'Paris' }, { now }).establishments.map((e) => e.id));
+})();
 `;
   type Step = { step: string; answer?: unknown; error?: string; message?: string };
   const steps = (stdout: string): Step[] => stdout.trim().split('\n').map((line) => JSON.parse(line) as Step);
@@ -263,22 +265,35 @@ await step('find near Paris', () => paris.find({ q: 'red lion', location: 'Paris
     const deployed = join(root, 'deployed/app/dist');
     buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: join(deployed, 'app.mjs'), logLevel: 'silent' });
     const whole = steps(run(process.execPath, ['app.mjs', fixtures], deployed).stdout);
-    expect(whole.map((s) => [s.step, s.error])).toEqual([
-      ['read', undefined],
-      ['read with 2 threads', 'PackageFileMissingError'],
-      ['search', undefined],
-      ['find near Soho', 'PackageFileMissingError'],
-      ['find near Paris', 'PackageFileMissingError'],
-    ]);
-    expect(whole[0]!.answer).toBe(installed[0]!.answer);
-    expect(whole[2]!.answer).toBe(installed[2]!.answer);
-    expect(whole[1]!.message).toContain(`cannot find its worker thread module (${join(deployed, 'validate-worker.js')}): `);
-    // Any find with a place name: the default resolver reads the GB gazetteer first, whatever the venues' country.
-    for (const find of [whole[3]!, whole[4]!]) expect(find.message).toMatch(/cannot find its GB gazetteer \(\/.*\/data\/gazetteer\/gb-places\.tsv\): /);
-    for (const failed of whole.filter((s) => s.error !== undefined)) {
-      expect(failed.message).toContain('esbuild --packages=external or --external:venue-search-engine');
-      expect(failed.message).toContain('docs/packaging.md, "Bundling a service that embeds the engine"');
-    }
+    /** A whole bundle's steps: the read and the search answer as installed; the rest name the package file missed (`worker`, `gazetteer`) and the remedy. */
+    const expectWholeBundle = (whole: Step[], worker: string, gazetteer: RegExp): void => {
+      expect(whole.map((s) => [s.step, s.error])).toEqual([
+        ['read', undefined],
+        ['read with 2 threads', 'PackageFileMissingError'],
+        ['search', undefined],
+        ['find near Soho', 'PackageFileMissingError'],
+        ['find near Paris', 'PackageFileMissingError'],
+      ]);
+      expect(whole[0]!.answer).toBe(installed[0]!.answer);
+      expect(whole[2]!.answer).toBe(installed[2]!.answer);
+      expect(whole[1]!.message).toContain(`cannot find its worker thread module (${worker}): `);
+      // Any find with a place name: the default resolver reads the GB gazetteer first, whatever the venues' country.
+      for (const find of [whole[3]!, whole[4]!]) expect(find.message).toMatch(gazetteer);
+      for (const failed of whole.filter((s) => s.error !== undefined)) {
+        expect(failed.message).toContain('esbuild --packages=external or --external:venue-search-engine');
+        expect(failed.message).toContain('docs/packaging.md, "Bundling a service that embeds the engine"');
+      }
+    };
+    expectWholeBundle(whole, join(deployed, 'validate-worker.js'), /cannot find its GB gazetteer \(\/.*\/data\/gazetteer\/gb-places\.tsv\): /);
+
+    // Bundled whole into CommonJS (audit 66b F1): there import.meta is {}, so the package
+    // cannot look beside itself at all. Before, the read with 2 threads was an invalid_data
+    // blamed on the venues file ("cannot read ...: Cannot read properties of undefined") and a
+    // find a bare TypeError.
+    buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: join(deployed, 'app.cjs'), logLevel: 'silent' });
+    const wholeCjs = steps(run(process.execPath, ['app.cjs', fixtures], deployed).stdout);
+    const noUrl = ': this code has no import.meta.url, as in a CommonJS bundle';
+    expectWholeBundle(wholeCjs, `validate-worker.js${noUrl}`, new RegExp(`cannot find its GB gazetteer \\(data/gazetteer/gb-places\\.tsv${noUrl}\\): `));
 
     // The remedy the message gives: the package left out of the bundle, installed beside it.
     buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: join(engineDir, 'dist/app.mjs'), logLevel: 'silent' });
