@@ -4,8 +4,7 @@
  * tsx's loader first). Every worker thread of the package starts here (ledger, compaction,
  * engine threads, NDJSON validation).
  */
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { PackageFileMissingError, requirePackageFile } from '../package-files.js';
 
@@ -43,7 +42,15 @@ export function siblingModule(from: string | undefined, name: string): URL {
   return new URL(`./${name}${from.endsWith('.ts') ? '.ts' : '.js'}`, from);
 }
 
+/**
+ * tsx's loader API (its ES module entry), to run worker modules from the TypeScript sources:
+ * a development dependency, never installed for a user. The specifier is built at run time,
+ * and resolved by import.meta.resolve, so that a bundler does not look for it: webpack
+ * resolved the literal `createRequire(...).resolve('tsx/esm/api')` and stopped a whole bundle
+ * with "Can't resolve 'tsx/esm/api'" (audit 66b F2). Called only for a `.ts` worker module.
+ */
+const TSX_ESM_API = ['tsx', 'esm', 'api'].join('/');
+
 function tsxEsmApiUrl(): string {
-  const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
-  return pathToFileURL(cjs.replace(/\.cjs$/, '.mjs')).href;
+  return import.meta.resolve(TSX_ESM_API);
 }
