@@ -50,6 +50,62 @@ export class VenueSearchError extends Error {
     this.line = details.line;
     this.recordId = details.recordId;
   }
+
+  /**
+   * What `JSON.stringify(err)` writes (a log line, a reject returned as JSON): `name`, `code`,
+   * `message` (not an own enumerable property of an Error, so JSON left it out), then the
+   * other fields that are set (`param`, `value`, `file`, `line`, `recordId`, a subclass's own:
+   * UnknownPlaceError's `suggestions`). `value` only when it is small data (see
+   * {@link jsonValue}): the input at fault can be megabytes (a 5 MB query), which the message
+   * already shows shortened. The `cause` is left out (it may be anything, even circular).
+   */
+  toJSON(): VenueSearchErrorJson {
+    const json: Record<string, unknown> = { name: this.name, code: this.code, message: this.message };
+    for (const [key, field] of Object.entries(this)) {
+      if (key === 'value') Object.assign(json, jsonValue(field));
+      else if (field !== undefined && !(key in json)) json[key] = field;
+    }
+    return json as unknown as VenueSearchErrorJson;
+  }
+}
+
+/** A {@link VenueSearchError} as JSON writes it ({@link VenueSearchError.toJSON}). */
+export interface VenueSearchErrorJson {
+  readonly name: 'VenueSearchError';
+  readonly code: VenueSearchErrorCode;
+  readonly message: string;
+  readonly param?: string;
+  /** Present only when at most {@link ERROR_JSON_VALUE_MAX} characters as JSON. */
+  readonly value?: unknown;
+  readonly file?: string;
+  readonly line?: number;
+  readonly recordId?: string;
+  /** A subclass's own fields (UnknownPlaceError's `suggestions`). */
+  readonly [field: string]: unknown;
+}
+
+/** The longest `value` (its JSON, in UTF-16 units) that an error's JSON carries; a longer one is left out. */
+export const ERROR_JSON_VALUE_MAX = 256;
+
+/**
+ * `{ value }` when `value` is data JSON writes as itself (a string, a finite number, a
+ * boolean, null, or a plain object or array) in at most ERROR_JSON_VALUE_MAX characters;
+ * else `{}`: too long, or JSON would change it (NaN to null, a Date to a string, a Set to
+ * {}) or cannot write it (undefined, a bigint, a cycle).
+ */
+function jsonValue(value: unknown): { value?: unknown } {
+  if (typeof value === 'string') return value.length + 2 <= ERROR_JSON_VALUE_MAX && JSON.stringify(value).length <= ERROR_JSON_VALUE_MAX ? { value } : {};
+  if (typeof value === 'number') return Number.isFinite(value) ? { value } : {};
+  if (typeof value === 'boolean' || value === null) return { value };
+  if (typeof value !== 'object') return {};
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return {};
+  try {
+    const json = JSON.stringify(value) as string | undefined;
+    return json !== undefined && json.length <= ERROR_JSON_VALUE_MAX ? { value } : {};
+  } catch {
+    return {};
+  }
 }
 
 export function isVenueSearchError(err: unknown): err is VenueSearchError {
