@@ -12,17 +12,17 @@
 import { describeValue, invalidRequest, VenueSearchError } from './errors.js';
 import { isSupportedInstant } from './hours/local-clock.js';
 import { isPlainObject } from './plain-data.js';
-import { didYouMeanName } from './schema/unknown-name.js';
+import { didYouMeanName, type NamePlace } from './schema/unknown-name.js';
 
-/** `options` as the call's options object (see the module comment); `{}` when absent. */
-export function checkCallOptions(options: unknown, keys: readonly string[], name = 'options'): Record<string, unknown> {
+/** `options` as the call's options object (see the module comment); `{}` when absent. `place`: where a key belongs instead, for the hint (src/schema/unknown-name.ts). */
+export function checkCallOptions(options: unknown, keys: readonly string[], name = 'options', place?: NamePlace): Record<string, unknown> {
   if (options === undefined) return {};
   if (!isPlainObject(options)) invalidRequest(name, options, 'a plain object (or left out)');
   const record = options as Record<string, unknown>;
   // for-in, not Object.keys: no array per call (search calls this every time)
   for (const key in record) {
     if (!keys.includes(key) && Object.hasOwn(record, key)) {
-      throw new VenueSearchError('invalid_request', `${name}.${key} is not an option of this call${didYouMeanName(key, keys)} (its options: ${keys.join(', ')}); got ${describeValue(record[key])}`, {
+      throw new VenueSearchError('invalid_request', `${name}.${key} is not an option of this call${didYouMeanName(key, keys, place)} (its options: ${keys.join(', ')}); got ${describeValue(record[key])}`, {
         param: `${name}.${key}`,
         value: record[key],
       });

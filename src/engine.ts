@@ -2,6 +2,7 @@ import KDBush from 'kdbush';
 import { validateVenue } from './data/validate-venue.js';
 import { createDetailsService, type DetailsService } from './details/details.js';
 import { checkCallOptions } from './call-options.js';
+import type { NamePlace } from './schema/unknown-name.js';
 import { describeValue, invalidRequest, VenueSearchError } from './errors.js';
 import { createFindService, type FindService, type FindStructures } from './find/find.js';
 import type { FindParams } from './find/find-params.js';
@@ -402,7 +403,7 @@ export class Engine {
 
   /** Name search (interface 4.2; docs/find.md). */
   find(params: FindParams, options: AtInstant = {}): FindResponse {
-    const now = nowOf(options);
+    const now = nowOf(options, 'engine.find options');
     if (this.live !== null) {
       // The learnt places serve `location` alone. With changes pending they are built from
       // every current record (then kept up to date venue by venue) at the first find that
@@ -542,8 +543,8 @@ function namesPlace(params: FindParams): boolean {
 }
 
 /** A call's `now` (checked: see src/call-options.ts), else the clock. */
-function nowOf(options: AtInstant | undefined): number {
-  return (checkCallOptions(options, AT_INSTANT_OPTIONS) as AtInstant).now ?? Date.now();
+function nowOf(options: AtInstant | undefined, place?: NamePlace): number {
+  return (checkCallOptions(options, AT_INSTANT_OPTIONS, 'options', place) as AtInstant).now ?? Date.now();
 }
 
 /** createEngine's options, checked at the boundary (the keys; `validate` and `places` by type; `recordCacheSize`'s range). */

@@ -5,6 +5,7 @@
  * suggestions use (src/find/close-spellings.ts), else the name a common other spelling stands for. One rule for the engine's checks and the HTTP adapter's.
  */
 import { closeSpellings } from '../find/close-spellings.js';
+import { FindQuerySchema } from './find.js';
 
 /** Other names clients often use for a parameter, and the names they may stand for here (the first one known at that place is offered). A Map: a name such as `constructor` is not a key. */
 const OTHER_NAMES: ReadonlyMap<string, readonly string[]> = new Map([
@@ -114,6 +115,9 @@ const MISPLACED_NAMES: ReadonlyMap<NamePlace, ReadonlyMap<string, string>> = new
     'GET /v1/business/balances querystring',
     new Map(['from', 'to'].map((name) => [name, bodyFieldNote('POST', '/v1/business/balances', BALANCES_BODY)])),
   ],
+  // find takes its paging and radius in its params, search in its options: a caller who
+  // learnt one writes the other's (audit 66d F4)
+  ['engine.find options', new Map(propertyNames(FindQuerySchema).map((name) => [name, `a parameter of engine.find, not an option of the call: engine.find({ q, ${name}: ... })`]))],
   [
     'engine.search request',
     new Map([

@@ -123,6 +123,20 @@ describe('library: the same names through engine.find and engine.search', () => 
     });
   });
 
+  // the mirror mistake: find takes its paging in its params (audit 66d F4)
+  it('engine.find(params, {limit}) / {offset}: each is a parameter of engine.find', () => {
+    expect(thrown(() => engine.find({ q: 'red' }, loose({ limit: 1 })))).toMatchObject({
+      code: 'invalid_request',
+      param: 'options.limit',
+      message: 'options.limit is not an option of this call; limit is a parameter of engine.find, not an option of the call: engine.find({ q, limit: ... }) (its options: now); got 1',
+    });
+    expect(thrown(() => engine.find({ q: 'red' }, loose({ offset: 20 }))).message).toBe(
+      'options.offset is not an option of this call; offset is a parameter of engine.find, not an option of the call: engine.find({ q, offset: ... }) (its options: now); got 20',
+    );
+    // details calls take `now` alone, and no find parameter: no such hint there
+    expect(thrown(() => engine.basic('x', loose({ limit: 1 }))).message).toBe('options.limit is not an option of this call (its options: now); got 1');
+  });
+
   it('engine.search(request, {limt}): did you mean limit', () => {
     expect(thrown(() => engine.search(loose(searchBody), loose({ limt: 3 })))).toMatchObject({
       code: 'invalid_request',
