@@ -1,7 +1,7 @@
 // The `venue-search` entry point: the engine and its building blocks. Re-exports only.
 export { createEngine, Engine, type EngineOptions, type AtInstant, type SearchCallOptions, type WarmOptions } from './engine.js';
 export type { UpsertResult, RemoveResult, PreparedUpsert } from './live/live-changes.js';
-export { VenueSearchError, isVenueSearchError, type VenueSearchErrorCode, type VenueSearchErrorDetails } from './errors.js';
+export { VenueSearchError, isVenueSearchError, type VenueSearchErrorCode, type VenueSearchErrorDetails, type VenueSearchErrorJson } from './errors.js';
 export { PackageFileMissingError } from './package-files.js';
 export { readVenues, type VenueSource, type ReadVenuesOptions, type ReadVenuesResult, type RejectedRecord, type ReadProgress, type VenueFileFormat } from './data/read-venues.js';
 export { createEngineFromFile, type ReadEngineResult } from './data/read-engine.js';

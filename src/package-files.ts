@@ -25,6 +25,11 @@ export class PackageFileMissingError extends Error {
       options,
     );
   }
+
+  /** What `JSON.stringify(err)` writes: `name`, `message` (not an own enumerable property of an Error, so JSON left it out) and `path`. */
+  toJSON(): { name: 'PackageFileMissingError'; message: string; path: string } {
+    return { name: this.name, message: this.message, path: this.path };
+  }
 }
 
 /** Throws PackageFileMissingError unless the package's file `path` (`what` it is) exists. */

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { readVenues } from '../../src/data/read-venues.js';
 import { createEngine } from '../../src/engine.js';
 import { VenueSearchError } from '../../src/errors.js';
+import { PackageFileMissingError, requirePackageFile } from '../../src/package-files.js';
 import { UnknownPlaceError } from '../../src/places/unknown-place-error.js';
 import { fixtureLines } from '../data/support/fixture-files.js';
 
@@ -89,5 +90,25 @@ describe('VenueSearchError as JSON', () => {
         },
       },
     ]);
+  });
+});
+
+describe('PackageFileMissingError as JSON', () => {
+  it('keeps its name, message and the path looked at (a bundled service logging it)', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'vs-pkgfile-')), 'gb-places.tsv');
+    let caught: unknown;
+    try {
+      requirePackageFile('GB gazetteer', path);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(PackageFileMissingError);
+    // the message, written by hand from the class's wording: it names the file and the remedy
+    expect(asJson(caught)).toEqual({
+      name: 'PackageFileMissingError',
+      message: expect.stringContaining(`cannot find its GB gazetteer (${path}): `) as unknown,
+      path,
+    });
+    expect((asJson(caught) as { message: string }).message).toContain('esbuild --packages=external');
   });
 });
