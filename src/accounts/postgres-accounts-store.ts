@@ -45,6 +45,7 @@ import { BILLABLE_KINDS, MAX_BALANCE_MICROS, balanceLimitError, isPlanName, type
 import { migratePostgres } from './postgres-migrations.js';
 import { decideRate, type RateDecision } from './rate-limit.js';
 import { databaseUrlProblem, redactUrl } from './database-url.js';
+import { isAccountsUnavailable } from './accounts-unavailable.js';
 
 export interface PostgresAccountsStoreOptions {
   /** Most connections this process opens. Default 10. */
@@ -99,8 +100,27 @@ function withPasswordHint(err: unknown, url: string, defaultUser: string | undef
   return new Error(`no password for user ${user}: set PGPASSWORD in the service's environment (docs/deploy.md), or put it in the URL`, { cause: err });
 }
 
-/** How long a broken charge's statement may still run on its server process before its outcome is called unknown. */
+/**
+ * How long a broken charge's outcome is sought (its statement may still run on its server
+ * process, or the database or pooler may be restarting) before it is called unknown.
+ */
 const BROKEN_CHARGE_WAIT_MS = 5000;
+/** The pause between two attempts to ask a database out of reach about a broken charge. */
+const BROKEN_CHARGE_RETRY_MS = 100;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** `promise`, or a rejection once `deadline` (ms since the epoch) passes first (`promise` is then left to settle unheard). */
+function beforeDeadline<T>(promise: Promise<T>, deadline: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from the database within ${BROKEN_CHARGE_WAIT_MS} ms`)), Math.max(0, deadline - Date.now()));
+  });
+  promise.catch(() => {});
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 /**
  * The comment a charge statement's text begins with, naming its request: how a broken
@@ -380,23 +400,36 @@ export class PostgresAccountsStore implements AccountsStore {
    * ids are its own: until 2026-11-30 the ledger was then read at once, while the statement
    * still waited for the account's row lock and committed later, and the client was told "not
    * charged": audit 64b 0), its ledger row says whether it committed. Nothing is terminated.
-   * Throws ChargeOutcomeUnknownError when the database cannot be asked, or the statement still
-   * runs after BROKEN_CHARGE_WAIT_MS.
+   * Throws ChargeOutcomeUnknownError when the database cannot be asked within
+   * BROKEN_CHARGE_WAIT_MS (it is asked again while it is out of reach), or the statement still
+   * runs then.
    */
   private async settleBrokenCharge(request: ChargeRequest, tag: string, cause: unknown): Promise<ChargeResult> {
-    try {
-      const deadline = Date.now() + BROKEN_CHARGE_WAIT_MS;
-      // the service's role sees its own sessions' statements (pg_stat_activity)
-      const running = "SELECT 1 FROM pg_stat_activity WHERE state = 'active' AND starts_with(query, $1)";
-      while ((await this.pool.query(running, [tag])).rowCount !== 0) {
-        if (Date.now() > deadline) throw new Error(`the charge statement still runs on the server after ${BROKEN_CHARGE_WAIT_MS} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
+    const deadline = Date.now() + BROKEN_CHARGE_WAIT_MS;
+    // the service's role sees its own sessions' statements (pg_stat_activity)
+    const running = "SELECT 1 FROM pg_stat_activity WHERE state = 'active' AND starts_with(query, $1)";
+    // Invariant: the outcome is "unknown" only once the deadline has passed (or the database
+    // gave an answer other than "out of reach"). A database or pooler that cannot be reached
+    // just now (restarting) is asked again every BROKEN_CHARGE_RETRY_MS until then: until 2026-11-30 the
+    // first failed query gave up, and a PgBouncer restart of under a second left charged
+    // requests answered 500 "did not confirm" after 25 ms (audit 66c F1).
+    for (;;) {
+      try {
+        while ((await beforeDeadline(this.pool.query(running, [tag]), deadline)).rowCount !== 0) {
+          if (Date.now() > deadline) throw new Error(`the charge statement still runs on the server after ${BROKEN_CHARGE_WAIT_MS} ms`);
+          await sleep(10);
+        }
+        const { rows } = await beforeDeadline(
+          this.pool.query<{ balance_after_micros: number }>('SELECT balance_after_micros FROM ledger WHERE request_id = $1', [request.requestId]),
+          deadline,
+        );
+        const row = rows[0];
+        if (row !== undefined) return { charged: true, balanceMicros: row.balance_after_micros };
+        break;
+      } catch (err) {
+        if (Date.now() + BROKEN_CHARGE_RETRY_MS > deadline || !isAccountsUnavailable(err)) throw new ChargeOutcomeUnknownError(request.requestId, err);
+        await sleep(BROKEN_CHARGE_RETRY_MS);
       }
-      const { rows } = await this.pool.query<{ balance_after_micros: number }>('SELECT balance_after_micros FROM ledger WHERE request_id = $1', [request.requestId]);
-      const row = rows[0];
-      if (row !== undefined) return { charged: true, balanceMicros: row.balance_after_micros };
-    } catch (err) {
-      throw new ChargeOutcomeUnknownError(request.requestId, err);
     }
     // not committed: the statement's own error stands (the request fails, uncharged)
     throw cause;

@@ -21,12 +21,22 @@ export interface Pooler {
 
 /** PgBouncer in transaction mode for the database at `databaseUrl` (a test server's). */
 export async function startPgBouncer(databaseUrl: string): Promise<Pooler> {
+  const port = await freePort();
+  const { dir, ini, url } = pgBouncerConfig(databaseUrl, port);
+  const pooler = await startDatabaseProcess('PgBouncer', PGBOUNCER, [ini], { dir, url, timeoutMs: 20_000 });
+  return { url, stop: () => pooler.stop('SIGINT', 5000) };
+}
+
+/**
+ * A new folder (owned by the server user) holding the configuration of a PgBouncer in
+ * transaction mode on `port` for the database at `databaseUrl`; its log and pid files go there too.
+ */
+export function pgBouncerConfig(databaseUrl: string, port: number): { dir: string; ini: string; url: string } {
   const target = new URL(databaseUrl);
   const database = target.pathname.slice(1);
   const dir = mkdtempSync(join(tmpdir(), 'venue-search-pgbouncer-'));
   const user = serverUser();
   if ('uid' in user) chownSync(dir, user.uid, user.gid);
-  const port = await freePort();
   const ini = join(dir, 'pgbouncer.ini');
   writeFileSync(
     ini,
@@ -47,7 +57,5 @@ export async function startPgBouncer(databaseUrl: string): Promise<Pooler> {
     ].join('\n'),
   );
   if ('uid' in user) chownSync(ini, user.uid, user.gid);
-  const url = `postgres://postgres@127.0.0.1:${port}/${database}`;
-  const pooler = await startDatabaseProcess('PgBouncer', PGBOUNCER, [ini], { dir, url, timeoutMs: 20_000 });
-  return { url, stop: () => pooler.stop('SIGINT', 5000) };
+  return { dir, ini, url: `postgres://postgres@127.0.0.1:${port}/${database}` };
 }
