@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import type { AccountsStore } from '../accounts/accounts-store.js';
+import { ChargeOutcomeUnknownError, type AccountsStore } from '../accounts/accounts-store.js';
 import { ADMIN_PREFIX, adminRoutes, type AdminRoutesOptions } from './admin-routes.js';
 import type { EngineLike } from '../service/engine-like.js';
 import { maskKeys } from '../accounts/keys.js';
@@ -212,7 +212,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.setErrorHandler((err, request, reply) => {
     const response = toErrorResponse(misplacedQueryFirst(withRequestDetails(err, request.headers['content-type'], request.routeOptions.bodyLimit), request));
-    if (isAccountsUnavailable(err)) outage.refusedOne(request.log, err);
+    // a charge that may have committed is a 500, not a refused 503 (its cause is often a lost
+    // connection): its own error line, naming the request id to reconcile against the ledger,
+    // and not counted in the outage log's 503s (until 2026-11-30 it was, audit 66c F2)
+    if (err instanceof ChargeOutcomeUnknownError) request.log.error({ err, requestId: err.requestId }, `charge outcome unknown: request ${err.requestId} may have been charged`);
+    else if (isAccountsUnavailable(err)) outage.refusedOne(request.log, err);
     // a 503 the service means (shutting down, a change log that cannot take a batch) is no fault: no stack trace
     else if (err instanceof HttpError && err.code === 'service_unavailable') request.log.warn({ code: err.code }, err.message);
     else if (response.status >= 500) request.log.error({ err }, 'request failed');

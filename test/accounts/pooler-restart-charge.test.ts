@@ -1,5 +1,5 @@
 /**
- * A PgBouncer restart while a charge is in flight (audit 66c F1). The charge statement is
+ * A PgBouncer restart while a charge is in flight (audit 66c F1, F2). The charge statement is
  * held on the account's row lock by a second, direct connection, so it is surely running on
  * the server when the pooler's immediate shutdown cuts its client connection; the statement
  * then commits once the lock is freed. The store must find that out within its 5 s
@@ -118,4 +118,25 @@ describe.skipIf(!pgbouncerAvailable && process.env['CI'] === undefined)('PgBounc
     expect(await chargeRows(accountId)).toEqual([res.headers['request-id']]);
   }, 30_000);
 
+  it('away past 5 s: a 500 "may have been charged" gets its own error line naming the request, not counted as a refused 503 (audit 66c F2)', async () => {
+    const { accountId, answer, release } = await findWhileTheRowIsLocked();
+    const from = lines.length;
+    await pooler.stop();
+    const res = await answer; // the documented case: the database could not be asked within 5 s
+    await pooler.start();
+    await release();
+    const requestId = String(res.headers['request-id']);
+    expect(res.statusCode).toBe(500);
+    expect(res.json().message).toContain(requestId);
+    // the oracle: it was charged once its statement got the lock (the case an operator reconciles)
+    for (let i = 0; i < 100 && (await chargeRows(accountId)).length === 0; i++) await sleep(50);
+    expect(await chargeRows(accountId)).toEqual([requestId]);
+    const logged = lines.slice(from);
+    const errors = logged.filter((l) => Number(l['level']) >= 50);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ requestId, msg: `charge outcome unknown: request ${requestId} may have been charged` });
+    // no 503 was answered: no outage line counts one
+    const refused = logged.filter((l) => typeof l['msg'] === 'string' && l['msg'].startsWith('accounts database out of reach')).reduce((n, l) => n + Number(l['refused']), 0);
+    expect(refused).toBe(0);
+  }, 30_000);
 });
