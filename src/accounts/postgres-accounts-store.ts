@@ -107,6 +107,16 @@ function withPasswordHint(err: unknown, url: string, defaultUser: string | undef
 const BROKEN_CHARGE_WAIT_MS = 5000;
 /** The pause between two attempts to ask a database out of reach about a broken charge. */
 const BROKEN_CHARGE_RETRY_MS = 100;
+/**
+ * The longest wait for a connection: a new one (a pooler that holds the login while its
+ * server is down, a server that does not answer) or a free one of the pool. Past it the
+ * request is a 503 "database out of reach" (isAccountsUnavailable: node-postgres's "timeout
+ * exceeded when trying to connect"), as a refused connection is at once; `serve` fails to
+ * start. Until 2026-11-30 there was none: behind a PgBouncer restarted while PostgreSQL was
+ * down, keyed requests waited until the HTTP idle timeout (30 s) closed their connection
+ * with no answer, and `serve` sat silent for 60 s (audit 66c F3).
+ */
+const CONNECT_WAIT_MS = 5000;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -170,6 +180,7 @@ export class PostgresAccountsStore implements AccountsStore {
     const pool = new client.Pool({
       connectionString: url,
       max: options.maxConnections ?? 10,
+      connectionTimeoutMillis: CONNECT_WAIT_MS,
       types: typeParsers(client),
       // every transaction's commit waits for its WAL flush unless it says otherwise
       ...(startupOptions ? { options: '-c synchronous_commit=on' } : {}),
