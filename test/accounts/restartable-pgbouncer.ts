@@ -44,6 +44,11 @@ export async function startRestartablePgBouncer(databaseUrl: string): Promise<Re
       if (started.exitCode !== null || Date.now() > deadline) throw new Error(`PgBouncer did not listen on ${port}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+    // the port is handed out per test process (VENUE_SEARCH_TEST_PORTS): another file's
+    // program may have taken it while this pooler was stopped; this one then fails to listen
+    // and exits, and the port's answers are not its own
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (started.exitCode !== null) throw new Error(`PgBouncer exited after its restart: port ${port} taken by another program meanwhile?`);
   };
   await start();
   return {
