@@ -99,16 +99,17 @@ async function chargeRows(accountId: string): Promise<string[]> {
 }
 
 describe.skipIf(!pgbouncerAvailable && process.env['CI'] === undefined)('PgBouncer restarted while a charge waits for the account\'s row lock', () => {
-  it('back within a second: the request is answered 200 and charged exactly once (before: 500 "did not confirm", charged; audit 66c F1)', async () => {
+  it('back within half a second: the request is answered 200 and charged exactly once (before: 500 "did not confirm", charged; audit 66c F1)', async () => {
     const { accountId, answer, release } = await findWhileTheRowIsLocked();
     const t0 = Date.now();
     const timeline: Record<string, number> = {};
     await pooler.stop(); // the charge's connection is cut; the statement still waits on the server
     timeline['stopped'] = Date.now() - t0;
-    await sleep(1000);
+    // short pauses: the whole restart must fit in the store's 5 s on a loaded 2-core machine
+    await sleep(500);
     await pooler.start();
     timeline['started'] = Date.now() - t0;
-    await sleep(300);
+    await sleep(100);
     await release(); // the statement takes the lock and commits
     timeline['released'] = Date.now() - t0;
     const res = await answer;
