@@ -246,7 +246,10 @@ async function mergeFiles(files: readonly string[], bar: ProgressBar) {
   });
   const total = sizes.reduce((a, b) => a + b, 0);
   let before = 0;
+  const { snapshotGivenToMerge } = await import('../import/wrong-importer.js');
   for (const [k, file] of files.entries()) {
+    const snapshot = snapshotGivenToMerge(file);
+    if (snapshot !== undefined) throw new VenueSearchError('invalid_data', `merge input ${file} ${snapshot}`, { file });
     const { venues, rejects } = await readVenues(file, { onInvalid: 'skip', onProgress: (p) => bar.update(before + p.bytes, total) });
     before += sizes[k]!;
     if (venues.length === 0) throw noVenueRecords(file, rejects);

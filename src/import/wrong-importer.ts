@@ -6,6 +6,7 @@
  * (binaryFormatProblem in src/data/file-problem.ts). An importer is named only when its own
  * test of the file's kind accepts the file (audit 66a F6): `import osm` for a FeatureCollection
  * or lines naming an osm_id (src/import/osm-sources.ts), `import fhrs` for an FHRSID header.
+ * A snapshot given to `import merge` is told the same (audit 66g F5).
  */
 import { bytesWithoutByteOrderMark } from '../data/byte-order-mark.js';
 import { fileHead } from '../data/file-problem.js';
@@ -60,6 +61,17 @@ export function snapshotGivenToImporter(path: string): string | undefined {
   }
   // the format's magic compared here, not through read-snapshot.ts: an importer need not load the engine
   return head.toString('latin1') === MAGIC ? SNAPSHOT_HINT : undefined;
+}
+
+/**
+ * For `import merge`, checked for each input before reading it: the importers' snapshot hint
+ * ({@link snapshotGivenToImporter}, the one test of the magic), and what merge takes instead;
+ * else undefined. Without it merge split the binary into "lines" and called them all invalid,
+ * not JSON (audit 66g F5).
+ */
+export function snapshotGivenToMerge(path: string): string | undefined {
+  const hint = snapshotGivenToImporter(path);
+  return hint === undefined ? undefined : `${hint}, or merge the venue files it was built from`;
 }
 
 /**
