@@ -9,7 +9,7 @@ import type { VenueRecord } from '../schema/venue.js';
 import { checkOsmOptions } from './import-options.js';
 import { ImportReport } from './import-report.js';
 import type { OpeningHoursConversion } from './osm-opening-hours.js';
-import { featureCollectionRows, holdsFeatures, isPointsLineFile, namesOsmElement, pointsLineRow, type OsmRow } from './osm-sources.js';
+import { featureCollectionRows, holdsFeatures, isPointsLineFile, namesOsmElement, pointsLineIdProblem, pointsLineRow, POINTS_LINE_ID_FORMS, type OsmRow } from './osm-sources.js';
 import { OSM_TWIN_METERS, osmNodeWayTwins, twinPoint, type TwinPoint } from './osm-node-way-twins.js';
 import { mapOsmElement } from './osm-to-venue.js';
 import { venueSchemaError } from './venue-check.js';
@@ -93,6 +93,8 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
   let nonBlank = 0;
   let withOsmId = 0;
   let firstValue: unknown;
+  /** The first line with an osm_id of a form not read, and why (said when no line names an element). */
+  let firstIdProblem: string | undefined;
   for (;;) {
     let next: IteratorResult<string>;
     try {
@@ -116,9 +118,20 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
     if (nonBlank === 1) firstValue = value;
     const row = pointsLineRow(value, n);
     if (namesOsmElement(value)) withOsmId++;
+    else if (firstIdProblem === undefined) {
+      const problem = pointsLineIdProblem(value);
+      if (problem !== undefined) firstIdProblem = `line ${n}: ${problem}`;
+    }
     yield row;
   }
-  if (withOsmId === 0) throw notAnOsmFile(path, nonBlank === 0 ? 'holds no lines' : `has no line with an osm_id among its ${nonBlank}${looksLikeVenues(firstValue) ? `: ${VENUES_HINT}` : ''}`, 'points NDJSON');
+  if (withOsmId === 0) throw notAnOsmFile(path, nonBlank === 0 ? 'holds no lines' : noElementLine(nonBlank, firstValue, firstIdProblem), 'points NDJSON');
+}
+
+/** Why a points file with lines names no element: venue records already imported, or the first osm_id of a form not read (audit 66g F6). */
+function noElementLine(lines: number, firstValue: unknown, firstIdProblem: string | undefined): string {
+  if (looksLikeVenues(firstValue)) return `has no line with an osm_id among its ${lines}: ${VENUES_HINT}`;
+  if (firstIdProblem !== undefined) return `has no line naming an OSM element among its ${lines}: ${firstIdProblem}`;
+  return `has no line with an osm_id among its ${lines}`;
 }
 
 /** Refuses a missing file, a compressed or binary one, a snapshot or an FHRS CSV, in one line naming it (before any row is read). */
@@ -129,8 +142,8 @@ function refuseBinary(path: string): void {
 
 /** The error for a file that is not of the kind its importer reads (not an import with every row skipped). */
 function notAnOsmFile(path: string, why: string, kind: 'points NDJSON' | 'GeoJSON'): VenueSearchError {
-  const expected = kind === 'GeoJSON' ? 'an Overpass or Veggiekarte GeoJSON FeatureCollection' : '{osm_id, lat, lon, tags} lines';
-  return new VenueSearchError('invalid_data', `OSM file ${path} ${why} (${expected} expected)`, { file: path });
+  const expected = kind === 'GeoJSON' ? 'an Overpass or Veggiekarte GeoJSON FeatureCollection expected' : `{osm_id, lat, lon, tags} lines expected, ${POINTS_LINE_ID_FORMS}`;
+  return new VenueSearchError('invalid_data', `OSM file ${path} ${why} (${expected})`, { file: path });
 }
 
 /** What a JSON value is, for an error: `a GeoJSON Feature`, `a JSON array`, `an object without a "features" array`. */

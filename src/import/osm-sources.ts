@@ -13,7 +13,9 @@ import { VEGGIE_CATEGORY_DIET, VEGGIE_ICON_TAG } from './osm-vocabulary.js';
  *   member is itself tagged as a venue (then that member already represents it).
  * - Veggiekarte GeoJSON: `_type`/`_id`, `icon` stands for amenity/shop, `category` for the
  *   diet tags, `addr_*`/`contact_*` for `addr:*`/`contact:*` (see osm-vocabulary.ts).
- * - Points NDJSON (`{osm_id, lat, lon, tags}` per line).
+ * - Points NDJSON (`{osm_id, lat, lon, tags}` per line): `osm_id` is `node/1`, or a number
+ *   (or a string of digits) with `osm_type` beside it, as Nominatim (`"node"`), osm2pgsql's flex
+ *   output and Photon (`"N"`, `"W"`, `"R"`) write them (see {@link pointsLineRef}).
  */
 export type OsmRow =
   | { readonly kind: 'element'; readonly element: OsmElement }
@@ -26,6 +28,53 @@ function parseRef(ref: unknown): { type: OsmType; id: string } | undefined {
   if (typeof ref !== 'string') return undefined;
   const m = OSM_REF.exec(ref);
   return m ? { type: m[1] as OsmType, id: m[2] as string } : undefined;
+}
+
+/** `osm_type` as exports write it beside a numeric `osm_id` (compared in lower case): Nominatim's words, osm2pgsql flex's and Photon's letters. A Map: no inherited keys. */
+const OSM_TYPE_NAMES: ReadonlyMap<string, OsmType> = new Map([
+  ['node', 'node'],
+  ['way', 'way'],
+  ['relation', 'relation'],
+  ['n', 'node'],
+  ['w', 'way'],
+  ['r', 'relation'],
+]);
+
+/** The digits of an OSM id given as a number or a string (`123`, `"123"`); undefined for anything else (a negative id, a fraction). */
+function idDigits(id: unknown): string | undefined {
+  if (typeof id === 'number') return Number.isSafeInteger(id) && id >= 0 ? String(id) : undefined;
+  return typeof id === 'string' && /^[0-9]+$/.test(id) ? id : undefined;
+}
+
+/**
+ * The element a points line names: its `osm_id` as `node/1`, or a numeric `osm_id` with an
+ * `osm_type` of node/way/relation (or N/W/R) beside it; undefined otherwise. The one rule of
+ * what `import osm` reads from a line and of what the other importers' hints take as OSM
+ * (src/import/wrong-importer.ts).
+ */
+export function pointsLineRef(value: unknown): { type: OsmType; id: string } | undefined {
+  const v = value as { osm_id?: unknown; osm_type?: unknown } | null;
+  const joined = parseRef(v?.osm_id);
+  if (joined !== undefined) return joined;
+  const type = typeof v?.osm_type === 'string' ? OSM_TYPE_NAMES.get(v.osm_type.toLowerCase()) : undefined;
+  const id = idDigits(v?.osm_id);
+  return type !== undefined && id !== undefined ? { type, id } : undefined;
+}
+
+/** The forms of a points line's element, for the messages of a line or file without one. */
+export const POINTS_LINE_ID_FORMS = 'the element as "osm_id": "node/1", or as "osm_type": "node" (or way, relation; N, W, R) with "osm_id": 1';
+
+/**
+ * Why a points line names no element, for a skip's detail and the error of a file with no such
+ * line: the `osm_id` it has and what is missing; undefined for a line with no `osm_id` at all.
+ */
+export function pointsLineIdProblem(value: unknown): string | undefined {
+  const v = value as { osm_id?: unknown; osm_type?: unknown } | null;
+  if (v === null || typeof v !== 'object' || !('osm_id' in v)) return undefined;
+  const id = JSON.stringify(v.osm_id)?.slice(0, 40) ?? String(v.osm_id);
+  if (idDigits(v.osm_id) === undefined) return `osm_id ${id} is neither "node/1" nor a whole number, 0 or more`;
+  if (!('osm_type' in v)) return `osm_id ${id} has no osm_type beside it`;
+  return `osm_id ${id} has osm_type ${JSON.stringify(v.osm_type)?.slice(0, 40) ?? String(v.osm_type)}, not node, way or relation`;
 }
 
 /** String-valued tags only (OSM tags are strings; anything else is dropped). */
@@ -107,9 +156,9 @@ export function holdsFeatures(value: unknown): boolean {
   return Array.isArray((value as { features?: unknown } | null)?.features);
 }
 
-/** True for a points line `import osm` counts as OpenStreetMap's: it names an OSM element (`osm_id`). */
+/** True for a points line `import osm` counts as OpenStreetMap's: it names an OSM element ({@link pointsLineRef}). */
 export function namesOsmElement(value: unknown): boolean {
-  return Boolean(parseRef((value as { osm_id?: unknown } | null)?.osm_id));
+  return pointsLineRef(value) !== undefined;
 }
 
 /** All rows of one GeoJSON FeatureCollection (Overpass or Veggiekarte), in file order. */
@@ -172,12 +221,15 @@ function describeGeometry(g: Geometry | null | undefined): string {
   return String(g.type);
 }
 
-/** One line of the points NDJSON (`{osm_id, lat, lon, tags}`). */
+/** One line of the points NDJSON (`{osm_id, lat, lon, tags}`, the element as {@link pointsLineRef} reads it). */
 export function pointsLineRow(value: unknown, lineNumber: number): OsmRow {
   const v = value as { osm_id?: unknown; lat?: unknown; lon?: unknown; tags?: unknown } | null;
-  const parsed = parseRef(v?.osm_id);
+  const parsed = pointsLineRef(value);
   const ref = parsed ? `${parsed.type}/${parsed.id}` : `line ${lineNumber}`;
-  if (!parsed) return { kind: 'skip', ref, reason: 'missing_osm_id' };
+  if (!parsed) {
+    const problem = pointsLineIdProblem(value);
+    return { kind: 'skip', ref, reason: 'missing_osm_id', ...(problem !== undefined ? { detail: problem } : {}) };
+  }
   const point = representativePoint({ type: 'Point', coordinates: [v?.lon as number, v?.lat as number] });
   if (!point) return { kind: 'skip', ref, reason: 'bad_geometry', detail: `lat ${JSON.stringify(v?.lat)}, lon ${JSON.stringify(v?.lon)}`.slice(0, 80) };
   const tags = v?.tags && typeof v.tags === 'object' ? stringTags(v.tags as Record<string, unknown>, '@') : {};
