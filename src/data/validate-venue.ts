@@ -5,7 +5,7 @@ import { canonicalTimeZone } from '../hours/time-zone.js';
 import { checkWeeklyHours } from '../hours/weekly-intervals.js';
 import { firstSchemaError } from '../schema/character-count.js';
 import { compileParsedCheck, compileValueCheck, type ParsedValueCheck } from '../schema/parsed-check.js';
-import { didYouMeanName, fieldPartOf } from '../schema/unknown-name.js';
+import { didYouMeanName, fieldPartOf, VENUE_LOCATION_EXPECTED } from '../schema/unknown-name.js';
 import { VenueRecordSchema, type VenueRecord } from '../schema/venue.js';
 import { catersBit } from '../store/vocabulary.js';
 
@@ -179,10 +179,15 @@ function unknownFieldAdvice(error: ValueError): string {
  * For a required field of the record reported missing, the unexpected-property error of a
  * key that is a part of it sent at the top (`lat`, `lon` or `coordinates` for `location`), so
  * the message says where that part belongs rather than only "expected required property"
- * (audit 66a F4); any other error as it is. The parts and their fields:
- * src/schema/unknown-name.ts (fieldPartOf).
+ * (audit 66a F4), a GeoJSON `geometry` too (audit 66g F7); a `location` given in another shape
+ * (`{lat, lon}`, an array, a Point without `coordinates`) as a whole, told the shape it must
+ * have (audit 66g F7); any other error as it is (a coordinate out of range keeps its own path).
+ * The parts and their fields, and the hints: src/schema/unknown-name.ts (fieldPartOf).
  */
 function standInError(checker: TypeCheck<typeof VenueRecordSchema>, value: unknown, error: ValueError): ValueError {
+  const location = typeof value === 'object' && value !== null ? (value as { location?: unknown }).location : undefined;
+  const locationShape = error.path === '/location' || (error.type === ValueErrorType.ObjectRequiredProperty && error.path.startsWith('/location/') && error.path.lastIndexOf('/') === '/location'.length);
+  if (location !== undefined && locationShape) return { ...error, type: ValueErrorType.Object, path: '/location', value: location, message: VENUE_LOCATION_EXPECTED };
   if (error.type !== ValueErrorType.ObjectRequiredProperty || error.path.lastIndexOf('/') !== 0) return error;
   const missing = unescapePointer(error.path.slice(1));
   for (const other of checker.Errors(value)) {

@@ -38,8 +38,20 @@ const OTHER_NAMES: ReadonlyMap<string, readonly string[]> = new Map([
  */
 export type NamePlace = string;
 
+/** A venue record's point, as every hint about it says it (src/schema/common.ts LatLonPointSchema). */
+const POINT_SHAPE = '{"type": "Point", "coordinates": [lat, lon]}, latitude first (docs/data-model.md)';
+
 /** A point's parts at the top of a venue record: they are its `location`'s. */
-const VENUE_POINT = 'not a field of a venue record: its point is location: {"type": "Point", "coordinates": [lat, lon]}, latitude first (docs/data-model.md)';
+const VENUE_POINT = `not a field of a venue record: its point is location: ${POINT_SHAPE}`;
+
+/** A GeoJSON `geometry` at the top of a venue record: its point is `location`, in the other order (audit 66g F7). */
+const VENUE_GEOMETRY = `${VENUE_POINT}; a GeoJSON geometry's coordinates are [lon, lat]: swap them`;
+
+/**
+ * What a venue record's `location` of another shape is told (`{lat, lon}`, an array, a string,
+ * a Point without `coordinates`): completes "field location: ..." (src/data/validate-venue.ts, audit 66g F7).
+ */
+export const VENUE_LOCATION_EXPECTED = `expected ${POINT_SHAPE}`;
 
 /** The names a point's parts are sent under at the top of a venue record (each stands for `location`). */
 const VENUE_POINT_PARTS = ['lat', 'lon', 'lng', 'latitude', 'longitude', 'coordinates'];
@@ -50,7 +62,7 @@ const VENUE_POINT_PARTS = ['lat', 'lon', 'lng', 'latitude', 'longitude', 'coordi
  * is told about `lat`, not only that `location` is missing (audit 66a F4). A Map: no inherited keys.
  */
 const STANDS_FOR: ReadonlyMap<NamePlace, ReadonlyMap<string, string>> = new Map([
-  ['venue record', new Map(VENUE_POINT_PARTS.map((name) => [name, 'location']))],
+  ['venue record', new Map([...VENUE_POINT_PARTS, 'geometry'].map((name) => [name, 'location']))],
 ]);
 
 /** A route's JSON schemas of the parts a name may be sent in (fastify's route schema: object schemas). */
@@ -108,7 +120,7 @@ const BALANCES_BODY = { required: ['from', 'to'] };
 const MISPLACED_NAMES: ReadonlyMap<NamePlace, ReadonlyMap<string, string>> = new Map([
   [
     'venue record',
-    new Map(VENUE_POINT_PARTS.map((name) => [name, VENUE_POINT])),
+    new Map([...VENUE_POINT_PARTS.map((name): [string, string] => [name, VENUE_POINT]), ['geometry', VENUE_GEOMETRY]]),
   ],
   // GET has no body: the range is asked of its POST twin
   [
