@@ -539,6 +539,10 @@ function startTime(phase: string): void {
 
 async function serve(options: ServeOptions): Promise<void> {
   startTime('command parsed');
+  // A stderr line that cannot be written (stderr a file on a full disk) is lost, not the
+  // service: without a listener the stream's 'error' ends the process. The stream is not
+  // destroyed by it: the next line is written once there is room (audit 66g F1).
+  process.stderr.on('error', () => {});
   // Live data has one writer: its change log and compactions belong to a single process.
   if (options.adminTokenFile !== undefined && (options.workers ?? 1) > 1) {
     fail('--admin-token-file (live data) runs in one process: leave out --workers or give --workers 1');

@@ -1,7 +1,9 @@
 /**
  * The service's request log: method, path and status, never headers, and any key-shaped
  * token in a URL masked (maskKeys). `logger` is what `buildApp` was given: false (no log),
- * true (pino's defaults) or pino options (`{level, stream}`, ...).
+ * true (pino's defaults) or pino options (`{level, stream}`, ...). Without a stream (or a
+ * transport) of its own, the log goes to stdout through failSafeStdout: a destination that
+ * fails (a full disk) loses log lines, not the service (audit 66g F1).
  *
  * The operator token has no recognisable shape, so it is kept out by two rules (audit 63b
  * F2): the query of an /admin URL is never logged (those routes take none: an operator's
@@ -15,6 +17,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { maskKeys, maskThroughDecodings } from '../accounts/keys.js';
 import { ADMIN_PREFIX } from './admin-routes.js';
 import { targetPath } from './request-target.js';
+import { failSafeStdout } from './stdout-log.js';
 
 type LoggerOption = Exclude<FastifyServerOptions['logger'], undefined>;
 
@@ -28,8 +31,12 @@ export function requestLogOptions(logger: LoggerOption | undefined, operatorToke
     // the token's runs are masked in the text as written and after each decoding, as keys are
     return operatorToken === undefined ? maskKeys(held) : maskKeys(maskThroughDecodings(held, (t) => maskDecodedRuns(t, operatorToken, REDACTED)));
   };
+  const given = logger === true ? {} : logger;
+  // stdout by default, through a destination whose failing writes drop lines rather than end the process (stdout-log.ts)
+  const destination = 'stream' in given || 'transport' in given ? {} : { stream: failSafeStdout() };
   return {
-    ...(logger === true ? {} : logger),
+    ...given,
+    ...destination,
     serializers: {
       req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, url: loggedUrl(req.url) }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
