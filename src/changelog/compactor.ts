@@ -49,10 +49,11 @@ export interface CompactionProgress {
 
 /**
  * What a failed compaction changed on disk, in words. Before the rename nothing did (the
- * worker removes a partial new base). After it the base holds the batches up to upToSeq while
- * the log may still hold them too: nothing is lost, since replaying a batch the base holds
- * changes nothing (each batch sets the state of the venues it names), at a start or by the
- * next compaction, which cuts them (audit 66a F1: this said "as they were" at every step).
+ * worker removes a partial new base, LiveVenues.swapIn one whose rename failed). After it
+ * the base holds the batches up to upToSeq while the log may still hold them too: nothing
+ * is lost, since replaying a batch the base holds changes nothing (each batch sets the state
+ * of the venues it names), at a start or by the next compaction, which cuts them (audit 66a
+ * F1: this said "as they were" at every step).
  */
 function whatChanged(p: CompactionProgress | undefined): string {
   if (p === undefined || !p.baseReplaced) return 'the base and the change log are as they were';
