@@ -3,7 +3,10 @@
  * directory: `base.snapshot.next`, the new base being written (as large as the base), and
  * `changes.log.next`, the log's tail being copied (live-venues.ts, ChangeLog.keepFrom). Until
  * its rename neither is read by anything: the base and the change log are as they were, and
- * the next compaction writes both again. At start, with the directory's lock held (so no
+ * the next compaction writes both again. `data-origin.json.tmp`, a record of
+ * data-origin.json being written (data-origin.ts: by a compaction or at a start), is the
+ * same: a kill or a failed rename left it, unread, data-origin.json as it was (audit 66g F3:
+ * it stayed for good). At start, with the directory's lock held (so no
  * compaction of another process writes them), they are removed, saying so on stderr, rather
  * than holding the disk's space unmentioned until the next compaction (audit 65d F2).
  *
@@ -18,6 +21,7 @@ import { lstatSync, rmdirSync, unlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { VenueSearchError } from '../errors.js';
 import { snapshotTarget } from '../snapshot/snapshot-target.js';
+import { DATA_ORIGIN_FILE } from './data-origin.js';
 
 /**
  * The files a stopped compaction may leave in `dir`: the new base beside the base (beside a
@@ -32,13 +36,29 @@ function leftoverPaths(dir: string): Array<{ path: string; writes: boolean }> {
   } catch {
     // not a file a compaction could write (a folder, a device): only the plain name
   }
-  const written = [`${baseFile}.next`, join(dir, 'changes.log.next')];
+  const written = [`${baseFile}.next`, join(dir, 'changes.log.next'), join(dir, ORIGIN_TEMPORARY)];
   return [...new Set([`${base}.next`, ...written])].map((path) => ({ path, writes: written.includes(path) }));
 }
 
+/** data-origin.json's record being written (data-origin.ts writeOriginRecord). */
+const ORIGIN_TEMPORARY = `${DATA_ORIGIN_FILE}.tmp`;
+
 /** What a compaction writes at `path` (one of leftoverPaths), in words. */
 function writtenThere(path: string): string {
+  if (path.endsWith(ORIGIN_TEMPORARY)) return `the record of ${DATA_ORIGIN_FILE}`;
   return path.endsWith('changes.log.next') ? "the change log's copy" : 'the new base';
+}
+
+/** What is as it was when the file at `path` (one of leftoverPaths) was left. */
+function unchangedBy(path: string): string {
+  return path.endsWith(ORIGIN_TEMPORARY) ? `${DATA_ORIGIN_FILE} is as it was` : 'the base and the change log are as they were';
+}
+
+/** Who leaves a file at `path` (one of leftoverPaths). */
+function leftBy(path: string): string {
+  return path.endsWith(ORIGIN_TEMPORARY)
+    ? `left by a record of ${DATA_ORIGIN_FILE} that was stopped before it finished (killed or crashed) or whose rename failed`
+    : 'left by a compaction that was stopped before it finished (killed or crashed)';
 }
 
 /** What `st` is, in words, for a path where a compaction writes a regular file. */
@@ -73,10 +93,10 @@ export function removeCompactionLeftovers(dir: string): void {
         { param: '--live-dir', value: dir },
       );
     }
-    const left = `${path} (${st.size} bytes), left by a compaction that was stopped before it finished (killed or crashed)`;
+    const left = `${path} (${st.size} bytes), ${leftBy(path)}`;
     try {
       unlinkSync(path);
-      process.stderr.write(`venue-search: removed ${left}; the base and the change log are as they were\n`);
+      process.stderr.write(`venue-search: removed ${left}; ${unchangedBy(path)}\n`);
     } catch (err) {
       // harmless where it stays (the next compaction replaces it): the start goes on
       process.stderr.write(`venue-search: could not remove ${left}: ${(err as Error).message}; it holds disk space until the next compaction replaces it\n`);

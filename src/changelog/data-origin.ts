@@ -6,7 +6,7 @@
  * records, while its base is still --data itself, a fingerprint of that file's whole content.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The record in the live directory: `{ "fingerprint": "<size>:<sha256 hex>" }`. */
@@ -74,12 +74,23 @@ function writeOriginRecord(dir: string, record: OriginRecord): void {
   const temporary = `${file}.tmp`;
   const fd = openSync(temporary, 'w');
   try {
-    writeFileSync(fd, `${JSON.stringify(record)}\n`);
-    fsyncSync(fd); // its content durable before the rename makes it the record
-  } finally {
-    closeSync(fd);
+    try {
+      writeFileSync(fd, `${JSON.stringify(record)}\n`);
+      fsyncSync(fd); // its content durable before the rename makes it the record
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, file);
+  } catch (err) {
+    // the file opened above is this record's: it goes (one a kill left, or this removal
+    // could not remove, the next start removes: compaction-leftovers.ts)
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // the record's own error is the one to report
+    }
+    throw err;
   }
-  renameSync(temporary, file);
 }
 
 /** Records `fingerprint` (dataFingerprint of --data) as the origin of the live directory `dir` (its base is that file now). */
