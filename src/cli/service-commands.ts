@@ -265,7 +265,11 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
           'run the version that wrote it on this directory once more and write its current venues out as NDJSON (docs/updates.md, "Upgrading a live directory"), then start this version from that file with a fresh --live-dir',
       );
     }
-    if (isVenueSearchError(err)) fail(`cannot load ${options.data} with the changes in ${dir}: ${err.message}`);
+    // Something in the way in the live directory (compaction-leftovers.ts) is not a load that
+    // failed; a load that did names the file it read: the compacted base once there is one, not
+    // --data (audit 66g F4: it named --data either way).
+    if (isVenueSearchError(err) && err.param === '--live-dir') fail(`--live-dir ${dir} cannot be used: ${err.message}`);
+    if (isVenueSearchError(err)) fail(`cannot load ${base} with the changes in ${dir}: ${err.message}`);
     if (isFileError(err)) fail(`--live-dir ${dir} cannot be used: ${liveDirProblem(err as NodeJS.ErrnoException, dir)}`);
     throw err;
   }
