@@ -110,7 +110,10 @@ function formerCounty(key: string, named: string | undefined): (typeof FORMER_CO
 /** Whether an entry lies in a former county (FORMER_COUNTIES) by one of its areas, or as a Greater London post town it covered. */
 function isInFormerCounty(e: GazetteerEntry, former: (typeof FORMER_COUNTIES)[string]): boolean {
   const counties = e.counties ?? [];
-  if (counties.some((c) => areaKeys(c).some((k) => former.areas.includes(k)))) return true;
+  // a district's own key, not one read by stripping "Greater": "Greater Manchester" is not the
+  // City of Manchester (Altrincham, Stockport were Cheshire), "Belfast Greater" not Belfast (audit 66f F1, F4)
+  const keysOf = (c: string): readonly string[] => (/^greater |\bgreater$/.test(placeKey(c)) ? [placeKey(c)] : areaKeys(c));
+  if (counties.some((c) => keysOf(c).some((k) => former.areas.includes(k)))) return true;
   return former.londonTowns?.includes(placeKey(e.name)) === true && counties.some((c) => areaKeys(c).includes('london'));
 }
 

@@ -110,6 +110,13 @@ describe.skipIf(!hasShared(PLACES) || !hasShared(POSTAL))('places qualified by a
     expect(refused('Leeds, Gwent').message).toContain('no Leeds in Gwent;');
   });
 
+  it('"Greater Manchester" and "Belfast Greater" are not read as Manchester and Belfast districts (audit 66f F1, F4)', () => {
+    // historic and postal Cheshire (Trafford, Stockport, Tameside) and County Down (Lisburn and Castlereagh): not Lancashire, not Antrim
+    for (const q of ['Altrincham, Lancs', 'Sale, Lancashire', 'Stockport, Lancs', 'Hyde, Lancs', 'Carryduff, Co. Antrim', 'Dundonald, Co. Antrim']) {
+      expect(() => refused(q)).not.toThrow();
+    }
+  });
+
   it('an unknown qualifier is never offered as the place named twice ("Derby, Derby": F3)', () => {
     const e = refused('Derby, Derbi');
     for (const s of e.suggestions) expect(s).not.toBe('Derby, Derby');
