@@ -413,28 +413,35 @@ export class DefaultPlaceResolver implements PlaceResolver {
    * New York; "Cross" Cross, Somerset beside Cross City, Florida; "Clewer" on London data
    * Clewer, Somerset (160 km) beside Clewer Village, Windsor. The suffixed names nearer the
    * venues than the name's own places or with venues within that distance are offered (those
-   * with venues first, then the most prominent; at most 3; none such: no refusal), not
-   * taken: a word that only begins a place's name is a guess ("New" is not New Town).
+   * with venues first, then the most prominent; at most 3), not taken: a word that only begins
+   * a place's name is a guess ("New" is not New Town). None such (audit 66a F9: "Warley Town"
+   * is farther than Warley): the refusal stands and offers the name's own places qualified by
+   * their areas ("Warley, West Midlands"), which resolve (audit 66f F5: "Dingley" on US data
+   * resolved silently to Dingley, Northamptonshire, 5,139 km from every venue).
    */
   private refuseForSuffixedNearVenues(name: string, key: string, entries: readonly GazetteerEntry[], venues: VenueDensity): void {
     if (entries.length === 0 || entries.some(isPrecise) || key.replace(/ /g, '').length < MIN_SUFFIXED_LETTERS) return;
     const hasVenues = (p: { lat: number; lon: number }) => hasVenuesWithinFarReach(venues, p);
     if (entries.some(hasVenues)) return;
-    // the suffixed places left out, those with venues near first, then the most prominent
-    // only those nearer the venues than the name's own places or within reach of a venue
-    // (audit 66a F9: "Warley" on the London pubs, 160 km off, was refused for "Warley Town",
-    // 270 km off): otherwise the bare name resolves to its own nearest place, as documented
+    // the suffixed places left out (none: no refusal); offered only those nearer the venues
+    // than the name's own places or within reach of a venue (audit 66a F9: "Warley" on the
+    // London pubs, 160 km off, was refused for "Warley Town", 270 km off), those with venues
+    // near first, then the most prominent
+    const all = GENERIC_SUFFIXES.flatMap((suffix) => this.gazetteer.lookup(`${key} ${suffix}`)).filter((e) => !entries.includes(e));
+    if (all.length === 0) return;
     const ownNearest = Math.min(...entries.map((e) => venues.nearestVenueMeters(e.lat, e.lon)));
-    const left = GENERIC_SUFFIXES.flatMap((suffix) => this.gazetteer.lookup(`${key} ${suffix}`))
-      .filter((e) => !entries.includes(e))
-      .filter((e) => hasVenues(e) || venues.nearestVenueMeters(e.lat, e.lon) < ownNearest);
+    const left = all.filter((e) => hasVenues(e) || venues.nearestVenueMeters(e.lat, e.lon) < ownNearest);
     left.sort((a, b) => Number(hasVenues(b)) - Number(hasVenues(a)) || compareProminence(a, b));
     const suffixed = [...new Set(left.map((e) => e.name))].slice(0, 3);
-    if (suffixed.length === 0) return;
-    const message =
-      `location ${describeValue(name)}: the only ${name} we know ${entries.length === 1 ? 'is an approximate point' : 'are approximate points'} more than ${FAR_APPROXIMATE_KM} km from every venue; ` +
-      `did you mean ${suffixed.map((n) => describeValue(n)).join(' or ')}?`;
-    throw UnknownPlaceError.fromReport(name, message, suffixed);
+    const only = `location ${describeValue(name)}: the only ${name} we know ${entries.length === 1 ? 'is an approximate point' : 'are approximate points'} more than ${FAR_APPROXIMATE_KM} km from every venue`;
+    if (suffixed.length > 0) throw UnknownPlaceError.fromReport(name, `${only}; did you mean ${suffixed.map((n) => describeValue(n)).join(' or ')}?`, suffixed);
+    const areas: string[] = [];
+    for (const e of [...entries].sort(compareProminence)) {
+      const label = resolvingLabel(e, key, entries);
+      if (!areas.includes(label)) areas.push(label);
+    }
+    const where = areas.length === 1 ? areas[0]! : `${areas.slice(0, -1).join(', ')} and ${areas[areas.length - 1]!}`;
+    throw UnknownPlaceError.fromReport(name, `${only} (in ${where}); say which, e.g. ${describeValue(`${name}, ${areas[0]!}`)}`, areas.map((a) => `${name}, ${a}`));
   }
 
   /**
