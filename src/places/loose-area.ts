@@ -1,3 +1,4 @@
+import { distanceMeters } from '../geo/distance.js';
 import { countryName, firstLevelArea, isInArea, type GazetteerEntry } from './gazetteer.js';
 import { areaKeys, placeKey } from './place-name.js';
 
@@ -55,16 +56,42 @@ const SHORT_FORMS: Readonly<Record<string, readonly string[]>> = {
  * Counties people still write on addresses (Royal Mail's former postal counties and the
  * historic counties they kept) that GeoNames no longer gives the places in them, by place
  * key: the areas GeoNames does give that lie wholly in them (`areas`, place keys of districts
- * or counties: Bury's "Borough of Bury" is in Lancashire), and the post towns of Greater
- * London, whose GeoNames rows name no borough, that they covered (`londonTowns`: Croydon was
- * "Croydon, Surrey"). A district split between two such counties is left out (Lisburn and
- * Castlereagh: Antrim and Down; Fermanagh and Omagh): its places keep the gazetteer's own areas.
- * Source: hand-known facts (Wikipedia, "Postal counties of the United Kingdom", "Historic
- * counties of England"); Belfast's postal county was County Antrim.
+ * or counties: Bury's "Borough of Bury" is in Lancashire; compared by the district's own key,
+ * see isInFormerCounty), and the post towns of Greater London, whose GeoNames rows name no
+ * borough, that they covered (`londonTowns`: Croydon was "Croydon, Surrey"), and likewise the
+ * towns of Greater Manchester's split districts and the postal-only rows of Stockport's
+ * (`manchesterTowns`: Trafford south of the Mersey and Tameside's Hyde, Stalybridge were
+ * Cheshire; each name is one place in Greater Manchester). A town name two London places share
+ * is given with the point of the one meant (`townPoints`, GeoNames rows; within
+ * TOWN_POINT_METERS): "Hayes, Middlesex" is Hayes UB3 (GeoNames 2647261), "Hayes, Kent" Hayes
+ * BR2, 31 km apart. A district split between two such counties is otherwise left out (Lisburn
+ * and Castlereagh: Antrim and Down; Fermanagh and Omagh): its places keep the gazetteer's own
+ * areas. Source: hand-known facts (Wikipedia, "Postal counties of the United Kingdom",
+ * "Historic counties of England", "Trafford", "Tameside"); Belfast's postal county was County
+ * Antrim; Stockport, Altrincham, Sale, Hyde were addressed "..., Cheshire".
  */
-const FORMER_COUNTIES: Readonly<Record<string, { readonly name: string; readonly areas: readonly string[]; readonly londonTowns?: readonly string[] }>> = {
+const FORMER_COUNTIES: Readonly<
+  Record<
+    string,
+    {
+      readonly name: string;
+      readonly areas: readonly string[];
+      readonly londonTowns?: readonly string[];
+      readonly manchesterTowns?: readonly string[];
+      readonly townPoints?: Readonly<Record<string, readonly [number, number]>>;
+    }
+  >
+> = {
   lancashire: { name: 'Lancashire', areas: ['bolton', 'bury', 'manchester', 'oldham', 'rochdale', 'salford', 'wigan', 'liverpool', 'knowsley', 'sefton', 'st helens'] },
-  cheshire: { name: 'Cheshire', areas: ['stockport', 'wirral'] },
+  cheshire: {
+    name: 'Cheshire',
+    areas: ['stockport', 'wirral'],
+    manchesterTowns: [
+      ...['altrincham', 'sale', 'hale', 'hale barns', 'bowdon', 'timperley', 'partington', 'carrington', 'ashton upon mersey'],
+      ...['hyde', 'dukinfield', 'stalybridge', 'mottram in longdendale', 'hollingworth', 'broadbottom', 'gee cross'],
+      ...['romiley', 'cheadle', 'heald green', 'gatley', 'reddish', 'woodford', 'compstall'],
+    ],
+  },
   cleveland: { name: 'Cleveland', areas: ['middlesbrough', 'stockton on tees', 'hartlepool', 'redcar and cleveland'] },
   'county durham': { name: 'County Durham', areas: ['sunderland', 'gateshead', 'south tyneside', 'darlington', 'hartlepool'] },
   gwent: { name: 'Gwent', areas: ['newport', 'monmouthshire', 'torfaen', 'blaenau gwent'] },
@@ -79,12 +106,18 @@ const FORMER_COUNTIES: Readonly<Record<string, { readonly name: string; readonly
     areas: [],
     londonTowns: ['croydon', 'kingston upon thames', 'sutton', 'mitcham', 'morden', 'wallington', 'purley', 'coulsdon', 'thornton heath', 'carshalton', 'surbiton', 'new malden', 'south croydon', 'chessington', 'worcester park'],
   },
-  kent: { name: 'Kent', areas: [], londonTowns: ['bromley', 'beckenham', 'orpington', 'west wickham', 'chislehurst', 'sidcup', 'bexleyheath', 'welling', 'erith', 'keston'] },
+  kent: {
+    name: 'Kent',
+    areas: [],
+    londonTowns: ['bromley', 'beckenham', 'orpington', 'west wickham', 'chislehurst', 'sidcup', 'bexleyheath', 'welling', 'erith', 'keston', 'hayes'],
+    townPoints: { hayes: [51.37786, 0.01682] },
+  },
   essex: { name: 'Essex', areas: [], londonTowns: ['romford', 'ilford', 'hornchurch', 'upminster', 'dagenham', 'barking', 'woodford green', 'rainham'] },
   middlesex: {
     name: 'Middlesex',
     areas: [],
     londonTowns: ['harrow', 'wembley', 'uxbridge', 'hayes', 'southall', 'twickenham', 'hounslow', 'enfield', 'edgware', 'pinner', 'ruislip', 'northolt', 'greenford', 'feltham', 'isleworth', 'teddington', 'hampton', 'west drayton', 'northwood', 'stanmore'],
+    townPoints: { hayes: [51.51579, -0.4234] },
   },
 };
 
@@ -114,8 +147,18 @@ function isInFormerCounty(e: GazetteerEntry, former: (typeof FORMER_COUNTIES)[st
   // City of Manchester (Altrincham, Stockport were Cheshire), "Belfast Greater" not Belfast (audit 66f F1, F4)
   const keysOf = (c: string): readonly string[] => (/^greater |\bgreater$/.test(placeKey(c)) ? [placeKey(c)] : areaKeys(c));
   if (counties.some((c) => keysOf(c).some((k) => former.areas.includes(k)))) return true;
-  return former.londonTowns?.includes(placeKey(e.name)) === true && counties.some((c) => areaKeys(c).includes('london'));
+  const name = placeKey(e.name);
+  const point = former.townPoints?.[name];
+  if (point !== undefined && distanceMeters(e.lat, e.lon, point[0], point[1]) > TOWN_POINT_METERS) return false;
+  // "Greater Manchester" read as its stripped key 'manchester' here on purpose: any Greater Manchester place of the name
+  if (former.manchesterTowns?.includes(name) === true && counties.some((c) => areaKeys(c).some((k) => MANCHESTER_KEYS.includes(k)))) return true;
+  return former.londonTowns?.includes(name) === true && counties.some((c) => areaKeys(c).includes('london'));
 }
+
+/** A London town of a former county given with a point (townPoints) is the place within this distance of it (metres; Hayes UB8's row is 4.2 km from UB3's). */
+const TOWN_POINT_METERS = 5000;
+/** Area keys of Greater Manchester's places (the county, stripped of "Greater", and the districts manchesterTowns lie in). */
+const MANCHESTER_KEYS: readonly string[] = ['manchester', 'trafford', 'tameside', 'stockport'];
 
 /** Every area key a short form or former county reading is written for (tests: each is an area the gazetteer holds, or a former county). */
 export const SHORT_FORM_AREAS: readonly string[] = Object.keys(SHORT_FORMS);

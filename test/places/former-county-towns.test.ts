@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createDefaultPlaceResolver, type DefaultPlaceResolver } from '../../src/places/default-resolver.js';
+import { UnknownPlaceError } from '../../src/places/unknown-place-error.js';
+import { geodesic } from '../support/oracle.js';
+import { hasShared, sharedFile } from '../support/real-data.js';
+
+/**
+ * Audit 66f F1, F2: towns of Greater Manchester's split districts qualified by the county they
+ * were in and addressed under (Cheshire), and the two Hayes of Greater London (Middlesex's UB3,
+ * Kent's BR2). Oracles: GeoNames' postal file rows (the town's Greater Manchester / Greater
+ * London row by outward code), hand-known county facts (Wikipedia: "Trafford", "Tameside",
+ * "Metropolitan Borough of Stockport", "Postal counties of the United Kingdom"), GeographicLib.
+ */
+const POSTAL = 'geonames-gb/gb_postal_outcode_places.tsv';
+
+/** Historic and postal Cheshire towns of Greater Manchester, each with its postal district (hand-known). */
+const CHESHIRE_TOWNS: ReadonlyArray<readonly [name: string, outcode: string]> = [
+  ['Altrincham', 'WA14'],
+  ['Sale', 'M33'],
+  ['Hale', 'WA15'],
+  ['Timperley', 'WA15'],
+  ['Partington', 'M31'],
+  ['Hyde', 'SK14'],
+  ['Dukinfield', 'SK16'],
+  ['Stalybridge', 'SK15'],
+  ['Stockport', 'SK1'],
+  ['Bramhall', 'SK7'],
+  ['Marple', 'SK6'],
+  ['Romiley', 'SK6'],
+  ['Cheadle', 'SK8'],
+  ['Cheadle Hulme', 'SK8'],
+];
+
+describe.skipIf(!hasShared(POSTAL))('towns of former counties within metropolitan counties (audit 66f F1, F2)', () => {
+  let resolver: DefaultPlaceResolver;
+  let rows: Map<string, { lat: number; lon: number }>;
+  beforeAll(() => {
+    resolver = createDefaultPlaceResolver([]);
+    rows = new Map();
+    for (const line of readFileSync(sharedFile(POSTAL), 'utf8').split('\n')) {
+      const f = line.split('\t');
+      if (f.length >= 12) rows.set(`${f[2]!}|${f[1]!}`, { lat: Number(f[9]), lon: Number(f[10]) });
+    }
+  });
+  const refused = (name: string): UnknownPlaceError => {
+    try {
+      resolver.resolve(name);
+    } catch (e) {
+      if (e instanceof UnknownPlaceError) return e;
+      throw e;
+    }
+    throw new Error(`${name} resolved`);
+  };
+  const expectAt = (qualified: string, name: string, outcode: string, meters = 1000): void => {
+    const row = rows.get(`${name}|${outcode}`);
+    expect(row, `${name} ${outcode} in the postal file`).toBeDefined();
+    const got = resolver.resolve(qualified);
+    expect(got, qualified).not.toBeNull();
+    expect(geodesic(got!.lat, got!.lon, row!.lat, row!.lon), qualified).toBeLessThan(meters);
+  };
+
+  it('F1: a Cheshire town of Trafford, Tameside or Stockport resolves under Cheshire and is refused under Lancs and Lancashire', () => {
+    for (const [name, outcode] of CHESHIRE_TOWNS) {
+      expectAt(`${name}, Cheshire`, name, outcode);
+      for (const county of ['Lancs', 'Lancashire']) expect(refused(`${name}, ${county}`).code).toBe('unknown_place');
+    }
+    // namesakes elsewhere keep their own counties: Cheadle, Staffordshire (ST10), Hale, Surrey (GU9; the places
+    // file's Hale, Surrey row lies 1.5 km from the postal row, the Greater Manchester Hale 200 km away)
+    expectAt('Cheadle, Staffordshire', 'Cheadle', 'ST10');
+    expectAt('Hale, Surrey', 'Hale', 'GU9', 5000);
+  });
+
+  it('F2: "Hayes, Middlesex" is Hayes UB3, "Hayes, Kent" Hayes BR2, 31 km apart', () => {
+    const ub3 = rows.get('Hayes|UB3')!;
+    const br2 = rows.get('Hayes|BR2')!;
+    expect(geodesic(ub3.lat, ub3.lon, br2.lat, br2.lon)).toBeGreaterThan(30_000);
+    for (const q of ['Hayes, Middlesex', 'Hayes, Middx']) expectAt(q, 'Hayes', 'UB3');
+    expectAt('Hayes, Kent', 'Hayes', 'BR2');
+  });
+});
