@@ -275,10 +275,20 @@ export class DefaultPlaceResolver implements PlaceResolver {
     // Lanarkshire, "IOM", "VA"), taken when the places they match are in one area.
     for (const { place, area } of readings) {
       const key = placeKey(place);
-      const matched = (entries: readonly GazetteerEntry[]) => entries.flatMap((e) => { const a = looseQualifier(e, area); return a === null ? [] : [{ e, a }]; });
+      const matched = (entries: readonly GazetteerEntry[], former: boolean) =>
+        entries.flatMap((e) => {
+          const a = looseQualifier(e, area, former);
+          return a === null ? [] : [{ e, a }];
+        });
       const candidates = this.candidates(key, true);
-      const bare = matched(candidates);
-      const inArea = bare.length > 0 ? bare : matched(this.gazetteer.qualified(key));
+      const within = (former: boolean) => {
+        const bare = matched(candidates, former);
+        return bare.length > 0 ? bare : matched(this.gazetteer.qualified(key), former);
+      };
+      // a former county's places only when the area's other readings match none, as its own
+      // name's places come first: "Thornton, Lancs" is "Thornton, Lancashire" (audit 66f F3)
+      const own = within(false);
+      const inArea = own.length > 0 ? own : within(true);
       if (inArea.length === 0) continue;
       const areas = [...new Set(inArea.sort((x, y) => compareProminence(x.e, y.e)).map((m) => m.a))];
       if (areas.length === 1) return this.chooseInArea(key, candidates, inArea.map((m) => m.e), venues);

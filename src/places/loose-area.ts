@@ -187,17 +187,20 @@ const isShortFormOf = (name: string, key: string): boolean => areaKeys(name).som
  * - outside GB, the country's ISO 3166 code ("IM", "IE", "US") and the abbreviation of a US
  *   state, Canadian province or Australian state ("VA", "ON", "NSW").
  * The caller takes such a reading only when the places it matches are in one area
- * (DefaultPlaceResolver: "Richmond, CA" may be California or Canada).
+ * (DefaultPlaceResolver: "Richmond, CA" may be California or Canada). With `former` false the
+ * former-county reading is left out: the caller tries the others first, as it tries an area's
+ * own name before a former county's, so that "Thornton, Lancs" is "Thornton, Lancashire"
+ * (Thornton-Cleveleys, not Thornton in Sefton: audit 66f F3).
  */
-export function looseArea(e: GazetteerEntry, key: string): string | null {
+export function looseArea(e: GazetteerEntry, key: string, former = true): string | null {
   const named = COUNTY_WORD.exec(key)?.[1];
   for (const county of e.counties ?? []) {
     if (areaKeys(county).some((k) => k.endsWith(` ${key}`) || (named !== undefined && (k === named || k.endsWith(` ${named}`))))) return county;
     if (isShortFormOf(county, key)) return county;
   }
   if (e.nation !== undefined && isShortFormOf(e.nation, key)) return e.nation;
-  const former = formerCounty(key, named);
-  if (former !== undefined && isInFormerCounty(e, former)) return former.name;
+  const county = former ? formerCounty(key, named) : undefined;
+  if (county !== undefined && isInFormerCounty(e, county)) return county.name;
   const group = COUNTRY_GROUPS[e.country];
   if (group?.keys.includes(key) === true) return group.name;
   if (e.country === 'GB') return null;
@@ -214,7 +217,7 @@ export function looseArea(e: GazetteerEntry, key: string): string | null {
  * "Lanarkshire"; "South Lanarkshire, Scotland" for "Lanarkshire, Scotland"); null when a
  * part names none of its areas, or when every part is an area's own name (isInQualifier).
  */
-export function looseQualifier(e: GazetteerEntry, area: string): string | null {
+export function looseQualifier(e: GazetteerEntry, area: string, former = true): string | null {
   const parts = area
     .split(',')
     .map((p) => p.trim())
@@ -227,7 +230,7 @@ export function looseQualifier(e: GazetteerEntry, area: string): string | null {
       names.push(part);
       continue;
     }
-    const name = looseArea(e, placeKey(part));
+    const name = looseArea(e, placeKey(part), former);
     if (name === null) return null;
     names.push(name);
     loose = true;
