@@ -309,7 +309,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
     const parts = area.split(',').map((p) => p.trim());
     const missing = parts.length === 1 ? area : parts.find((p) => placeKey(p) !== '' && !candidates.some((e) => isInArea(e, placeKey(p))));
     if (missing === undefined) throw UnknownPlaceError.inOtherAreas(name, { place, area, areas, inEachPart: true });
-    if (this.knownAreas.has(placeKey(missing))) {
+    if (this.knownAreas.knowsFor(placeKey(missing), candidates)) {
       // an area with places near one of the name's (audit 66a F2: "Omagh, County Tyrone"): the
       // gazetteer lists the place elsewhere, which does not make "no Omagh in County Tyrone" true
       const bordering = this.knownAreas.hasPlaceNear(placeKey(missing), candidates, AREA_NEAR_METERS);

@@ -3,7 +3,7 @@ import { nearDistanceMeters } from '../geo/distance.js';
 import { MIN_METERS_PER_DEG_LAT } from '../geo/ellipsoid.js';
 import { editDistance } from '../find/prefix-edit-distance.js';
 import { admin1Name, countryName, isInArea, type Gazetteer, type GazetteerEntry } from './gazetteer.js';
-import { looseArea } from './loose-area.js';
+import { isFormerCountyKey, looseArea } from './loose-area.js';
 import { areaKeys, placeKey } from './place-name.js';
 
 /** The names of the United Kingdom that qualify any GB place (gazetteer.ts isInArea reads them). */
@@ -50,6 +50,18 @@ export class KnownAreas {
       this.loose.set(key, known);
     }
     return known;
+  }
+
+  /**
+   * Whether `key` names an area for a place of these `candidates` (the places of the name
+   * qualified by it): has(key), or a former county of the GB table (loose-area.ts
+   * FORMER_COUNTIES: "Middlesex", "Middx") when every candidate is British, the table's county
+   * then being the one meant (audit 66f F6: "Brentford, Middlesex" was "Middlesex is not an
+   * area we know" while "Harrow, Middlesex" resolved; "Cambridge, Middx" on the world gazetteer
+   * keeps it: Cambridge, Massachusetts is in a Middlesex County the gazetteer does not hold).
+   */
+  knowsFor(key: string, candidates: readonly GazetteerEntry[]): boolean {
+    return this.has(key) || (isFormerCountyKey(key) && candidates.length > 0 && candidates.every((e) => e.country === 'GB'));
   }
 
   /**

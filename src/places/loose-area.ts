@@ -140,6 +140,11 @@ function formerCounty(key: string, named: string | undefined): (typeof FORMER_CO
   return FORMER_BY_KEY.get(key) ?? (named === undefined ? undefined : FORMER_BY_KEY.get(named));
 }
 
+/** Whether a qualifier key names a former county (FORMER_COUNTIES: "middlesex", "middx", "co antrim"), an area known by its table whatever places of it the gazetteer lists. */
+export function isFormerCountyKey(key: string): boolean {
+  return formerCounty(key, COUNTY_WORD.exec(key)?.[1]) !== undefined;
+}
+
 /** Whether an entry lies in a former county (FORMER_COUNTIES) by one of its areas, or as a Greater London post town it covered. */
 function isInFormerCounty(e: GazetteerEntry, former: (typeof FORMER_COUNTIES)[string]): boolean {
   const counties = e.counties ?? [];

@@ -6,7 +6,7 @@ import { geodesic } from '../support/oracle.js';
 import { hasShared, sharedFile } from '../support/real-data.js';
 
 /**
- * Audit 66f F1, F2: towns of Greater Manchester's split districts qualified by the county they
+ * Audit 66f F1, F2, F6: towns of Greater Manchester's split districts qualified by the county they
  * were in and addressed under (Cheshire), and the two Hayes of Greater London (Middlesex's UB3,
  * Kent's BR2). Oracles: GeoNames' postal file rows (the town's Greater Manchester / Greater
  * London row by outward code), hand-known county facts (Wikipedia: "Trafford", "Tameside",
@@ -69,6 +69,21 @@ describe.skipIf(!hasShared(POSTAL))('towns of former counties within metropolita
     // file's Hale, Surrey row lies 1.5 km from the postal row, the Greater Manchester Hale 200 km away)
     expectAt('Cheadle, Staffordshire', 'Cheadle', 'ST10');
     expectAt('Hale, Surrey', 'Hale', 'GU9', 5000);
+  });
+
+  it('F6: Middlesex, a former county whose London towns resolve ("Harrow, Middlesex"), is an area we know: "Brentford, Middlesex" and "Staines, Middlesex" (Middlesex post towns, hand-known) are not listed under it, not "not an area we know"', () => {
+    const listed = ['Hounslow, Middlesex', 'Feltham, Middlesex'].map((q) => resolver.resolve(q)!);
+    expect(resolver.resolve('Harrow, Middlesex')).not.toBeNull();
+    for (const [name, outcode] of [['Brentford', 'TW8'], ['Staines', 'TW18']] as const) {
+      const row = rows.get(`${name}|${outcode}`)!;
+      // the message's claim: a place listed under Middlesex (Hounslow, Feltham) lies within 10 km of it
+      expect(Math.min(...listed.map((p) => geodesic(row.lat, row.lon, p.lat, p.lon))), name).toBeLessThan(10_000);
+      for (const county of ['Middlesex', 'Middx']) {
+        const m = refused(`${name}, ${county}`).message;
+        expect(m).not.toContain('not an area we know');
+        expect(m).toContain(`we do not list ${name} under ${county}, though places we list there lie within 10 km of it`);
+      }
+    }
   });
 
   it('F2: "Hayes, Middlesex" is Hayes UB3, "Hayes, Kent" Hayes BR2, 31 km apart', () => {
