@@ -3,7 +3,7 @@ import { nearDistanceMeters } from '../geo/distance.js';
 import { MIN_METERS_PER_DEG_LAT } from '../geo/ellipsoid.js';
 import { editDistance } from '../find/prefix-edit-distance.js';
 import { admin1Name, countryName, isInArea, type Gazetteer, type GazetteerEntry } from './gazetteer.js';
-import { isFormerCountyKey, looseArea } from './loose-area.js';
+import { formerCountyTownLetters, isFormerCountyKey, looseArea, nameLetters } from './loose-area.js';
 import { areaKeys, placeKey } from './place-name.js';
 
 /** The names of the United Kingdom that qualify any GB place (gazetteer.ts isInArea reads them). */
@@ -29,8 +29,10 @@ export class KnownAreas {
   private profiles: GazetteerEntry[] = [];
   /** Whether a key names an area by a looser reading only (loose-area.ts), by key; at most LOOSE_MEMO keys (cleared when full: the keys are users' input). */
   private readonly loose = new Map<string, boolean>();
-  /** hasPlaceNear's grid; null until first asked. */
-  private cells: Map<string, GazetteerEntry[]> | null = null;
+  /** hasPlaceNear's grid: entries by cell; null until first asked. */
+  private cells: Map<number, GazetteerEntry[]> | null = null;
+  /** A visited cell's entries grouped by their areas (built at its first visit). */
+  private readonly groups = new Map<number, CellGroup[]>();
 
   constructor(private readonly gazetteer: Gazetteer) {}
 
@@ -72,13 +74,23 @@ export class KnownAreas {
    */
   hasPlaceNear(key: string, points: ReadonlyArray<{ lat: number; lon: number }>, meters: number): boolean {
     const grid = this.grid();
+    // the area is read once per group of entries sharing areas (by a nameless sample), and by
+    // name only for the towns a former county covers by name (audit 66f F7: the error path
+    // read every entry within reach, 4-23x slower than before the former-county table)
+    const towns = formerCountyTownLetters(key);
+    const inArea = new Map<CellGroup, boolean>();
     const dLat = meters / MIN_METERS_PER_DEG_LAT;
     for (const p of points) {
       const dLon = dLat / Math.max(Math.cos((Math.min(89, Math.abs(p.lat)) * Math.PI) / 180), 0.01);
       for (let la = Math.floor((p.lat - dLat) / GRID_DEGREES); la <= Math.floor((p.lat + dLat) / GRID_DEGREES); la++) {
         for (let lo = Math.floor((p.lon - dLon) / GRID_DEGREES); lo <= Math.floor((p.lon + dLon) / GRID_DEGREES); lo++) {
-          for (const e of grid.get(`${la},${lo}`) ?? []) {
-            if (nearDistanceMeters(p.lat, p.lon, e.lat, e.lon) <= meters && (isInArea(e, key) || looseArea(e, key) !== null)) return true;
+          for (const group of this.cellGroups(grid, cellId(la, lo))) {
+            let all = inArea.get(group);
+            if (all === undefined) inArea.set(group, (all = isInArea(group.sample, key) || looseArea(group.sample, key) !== null));
+            for (const e of group.entries) {
+              if (!all && (towns === undefined || !towns.has(nameLetters(e.name)))) continue;
+              if (nearDistanceMeters(p.lat, p.lon, e.lat, e.lon) <= meters && (all || looseArea(e, key) !== null)) return true;
+            }
           }
         }
       }
@@ -87,17 +99,33 @@ export class KnownAreas {
   }
 
   /** Gazetteer entries by grid cell (GRID_DEGREES), built at the first hasPlaceNear. */
-  private grid(): Map<string, GazetteerEntry[]> {
+  private grid(): Map<number, GazetteerEntry[]> {
     if (this.cells !== null) return this.cells;
-    const cells = new Map<string, GazetteerEntry[]>();
+    const cells = new Map<number, GazetteerEntry[]>();
     for (const e of this.gazetteer.entries()) {
-      const cell = `${Math.floor(e.lat / GRID_DEGREES)},${Math.floor(e.lon / GRID_DEGREES)}`;
+      const cell = cellId(Math.floor(e.lat / GRID_DEGREES), Math.floor(e.lon / GRID_DEGREES));
       const list = cells.get(cell);
       if (list === undefined) cells.set(cell, [e]);
       else list.push(e);
     }
     this.cells = cells;
     return cells;
+  }
+
+  /** A cell's entries grouped by their areas (counties, nation, country, first-level area). */
+  private cellGroups(grid: Map<number, GazetteerEntry[]>, cell: number): readonly CellGroup[] {
+    let list = this.groups.get(cell);
+    if (list !== undefined) return list;
+    const byAreas = new Map<string, CellGroup>();
+    for (const e of grid.get(cell) ?? []) {
+      const areas = `${(e.counties ?? []).join(';')}|${e.nation ?? ''}|${e.country}|${e.admin1Code ?? ''}`;
+      const group = byAreas.get(areas);
+      // the sample has no name, so that only the entry's areas decide (a town read by name is checked per entry)
+      if (group === undefined) byAreas.set(areas, { sample: { ...e, name: '' }, entries: [e] });
+      else group.entries.push(e);
+    }
+    this.groups.set(cell, (list = [...byAreas.values()]));
+    return list;
   }
 
   /** Known area names within a small edit distance of `key` (as suggestionBudget), nearest first, then by name. */
@@ -139,6 +167,15 @@ export class KnownAreas {
     return names;
   }
 }
+
+/** Entries of one grid cell with the same areas (counties, nation, country, first-level area), and one of them without its name. */
+interface CellGroup {
+  readonly sample: GazetteerEntry;
+  readonly entries: GazetteerEntry[];
+}
+
+/** A grid cell's id from its row and column (GRID_DEGREES; columns -1800..1800 at most). */
+const cellId = (la: number, lo: number): number => la * 4096 + lo;
 
 /** The words of `name` that make the place key `key` ("London" of "Greater London" for "london"); `name` when none do. */
 function shortNameFor(name: string, key: string): string {

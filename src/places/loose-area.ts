@@ -145,6 +145,21 @@ export function isFormerCountyKey(key: string): boolean {
   return formerCounty(key, COUNTY_WORD.exec(key)?.[1]) !== undefined;
 }
 
+/**
+ * The names of the towns a former county named by `key` covers by name (londonTowns,
+ * manchesterTowns), lower-case letters only ("kingstonuponthames"); undefined when `key` names
+ * no former county. A prefilter: an entry whose name is not among them is in the former county
+ * by its areas alone (isInFormerCounty), whatever its name.
+ */
+export function formerCountyTownLetters(key: string): ReadonlySet<string> | undefined {
+  const former = formerCounty(key, COUNTY_WORD.exec(key)?.[1]);
+  if (former === undefined) return undefined;
+  return new Set([...(former.londonTowns ?? []), ...(former.manchesterTowns ?? [])].map(nameLetters));
+}
+
+/** A name's lower-case letters only (formerCountyTownLetters' form). */
+export const nameLetters = (name: string): string => name.toLowerCase().replace(/[^a-z]/g, '');
+
 /** Whether an entry lies in a former county (FORMER_COUNTIES) by one of its areas, or as a Greater London post town it covered. */
 function isInFormerCounty(e: GazetteerEntry, former: (typeof FORMER_COUNTIES)[string]): boolean {
   const counties = e.counties ?? [];
