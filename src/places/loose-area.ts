@@ -59,9 +59,10 @@ const SHORT_FORMS: Readonly<Record<string, readonly string[]>> = {
  * or counties: Bury's "Borough of Bury" is in Lancashire; compared by the district's own key,
  * see isInFormerCounty), and the post towns of Greater London, whose GeoNames rows name no
  * borough, that they covered (`londonTowns`: Croydon was "Croydon, Surrey"), and likewise the
- * towns of Greater Manchester's split districts and the postal-only rows of Stockport's
- * (`manchesterTowns`: Trafford south of the Mersey and Tameside's Hyde, Stalybridge were
- * Cheshire; each name is one place in Greater Manchester). A town name two London places share
+ * towns of Greater Manchester's split districts and its postal-only rows, which name no
+ * district (`manchesterTowns`: Trafford south of the Mersey and Tameside's Hyde, Stalybridge
+ * were Cheshire, Stretford and Ashton-under-Lyne Lancashire; each name is one place in Greater
+ * Manchester). A town name two London places share
  * is given with the point of the one meant (`townPoints`, GeoNames rows; within
  * TOWN_POINT_METERS): "Hayes, Middlesex" is Hayes UB3 (GeoNames 2647261), "Hayes, Kent" Hayes
  * BR2, 31 km apart. A district split between two such counties is otherwise left out (Lisburn
@@ -82,7 +83,16 @@ const FORMER_COUNTIES: Readonly<
     }
   >
 > = {
-  lancashire: { name: 'Lancashire', areas: ['bolton', 'bury', 'manchester', 'oldham', 'rochdale', 'salford', 'wigan', 'liverpool', 'knowsley', 'sefton', 'st helens'] },
+  lancashire: {
+    name: 'Lancashire',
+    areas: ['bolton', 'bury', 'manchester', 'oldham', 'rochdale', 'salford', 'wigan', 'liverpool', 'knowsley', 'sefton', 'st helens'],
+    // Trafford north of the Mersey, Tameside's Ashton, Denton, Droylsden; postal-only rows of Manchester, Wigan, Rochdale, Bolton
+    manchesterTowns: [
+      ...['stretford', 'urmston', 'flixton', 'trafford park', 'old trafford'],
+      ...['ashton under lyne', 'denton', 'droylsden', 'audenshaw', 'haughton green', 'hurst'],
+      ...['withington', 'bryn', 'healey', 'marylebone', 'chapeltown'],
+    ],
+  },
   cheshire: {
     name: 'Cheshire',
     areas: ['stockport', 'wirral'],

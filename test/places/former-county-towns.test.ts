@@ -71,6 +71,15 @@ describe.skipIf(!hasShared(POSTAL))('towns of former counties within metropolita
     expectAt('Hale, Surrey', 'Hale', 'GU9', 5000);
   });
 
+  it('F1: the Lancashire towns of the split districts Trafford and Tameside, and postal-only rows of Manchester and Wigan, resolve under Lancs', () => {
+    // hand-known historic Lancashire (north of the Mersey, west of the Tame)
+    for (const [name, outcode] of [['Stretford', 'M32'], ['Urmston', 'M41'], ['Ashton-under-Lyne', 'OL7'], ['Denton', 'M34'], ['Droylsden', 'M43'], ['Withington', 'M20'], ['Bryn', 'WN4']] as const) {
+      expectAt(`${name}, Lancs`, name, outcode);
+      expectAt(`${name}, Lancashire`, name, outcode);
+      expect(refused(`${name}, Cheshire`).code).toBe('unknown_place');
+    }
+  });
+
   it('F6: Middlesex, a former county whose London towns resolve ("Harrow, Middlesex"), is an area we know: "Brentford, Middlesex" and "Staines, Middlesex" (Middlesex post towns, hand-known) are not listed under it, not "not an area we know"', () => {
     const listed = ['Hounslow, Middlesex', 'Feltham, Middlesex'].map((q) => resolver.resolve(q)!);
     expect(resolver.resolve('Harrow, Middlesex')).not.toBeNull();
