@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine.js';
 import { collectRun, importOsm } from '../../src/import/index.js';
-import { UnknownPlaceError } from '../../src/places/unknown-place-error.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import { geodesic } from '../support/oracle.js';
 import { hasShared, sharedFile } from '../support/real-data.js';
+import { findRefusal, nearestVenueMeters } from './support/refusals.js';
 import { HAVE_OSM_PUBS, loadOsmPubs } from '../find/osm-pubs.js';
 
 /**
@@ -25,17 +25,6 @@ const postalRows = () =>
     .map((l) => l.split('\t'))
     .filter((f) => f.length >= 12)
     .map((f) => ({ code: f[1]!, name: f[2]!, lat: Number(f[9]), lon: Number(f[10]) }));
-const nearestVenue = (records: readonly VenueRecord[], lat: number, lon: number) =>
-  Math.min(...records.map((r) => geodesic(lat, lon, r.location.coordinates[0], r.location.coordinates[1])));
-const refusal = (engine: Engine, location: string): UnknownPlaceError => {
-  try {
-    engine.find({ q: 'a', location });
-  } catch (err) {
-    if (err instanceof UnknownPlaceError) return err;
-    throw err;
-  }
-  throw new Error(`${location} resolved`);
-};
 
 describe.runIf(hasShared(POSTAL) && hasShared(IOM))('the Isle of Man data (audit 66a F7, F8, F11)', () => {
   let records: VenueRecord[];
@@ -52,14 +41,14 @@ describe.runIf(hasShared(POSTAL) && hasShared(IOM))('the Isle of Man data (audit
     expect(postalRows().filter((r) => r.code === 'IM4' && r.lat === im4.lat && r.lon === im4.lon).length).toBeGreaterThan(10);
     const others = rows.filter((r) => r.code !== 'IM4');
     expect(others.length).toBeGreaterThan(3);
-    for (const r of others) expect(nearestVenue(records, r.lat, r.lon), r.code).toBeGreaterThan(FAR_METERS);
-    const err = refusal(engine, 'Garth');
+    for (const r of others) expect(nearestVenueMeters(records, r.lat, r.lon), r.code).toBeGreaterThan(FAR_METERS);
+    const err = findRefusal(engine, 'Garth');
     expect(err.message).toContain('the Garth near the venues is known only by its postal district\'s estimate (IM4)');
     expect(err.message).toContain('Gwynedd');
     expect(err.suggestions[0]).toBe('IM4');
     for (const s of err.suggestions.slice(1)) {
       const p = engine.find({ q: 'a', location: s }).resolvedPlace!;
-      expect(nearestVenue(records, p.Lat, p.Lon), s).toBeGreaterThan(FAR_METERS);
+      expect(nearestVenueMeters(records, p.Lat, p.Lon), s).toBeGreaterThan(FAR_METERS);
     }
   });
 
@@ -67,7 +56,7 @@ describe.runIf(hasShared(POSTAL) && hasShared(IOM))('the Isle of Man data (audit
     const near = records.filter((r) => geodesic(ST_JOHNS.lat, ST_JOHNS.lon, r.location.coordinates[0], r.location.coordinates[1]) <= 2000);
     expect(near.length).toBeGreaterThan(2);
     for (const location of ["St John's", "St John's, Isle of Man", 'Glen Vine']) {
-      const err = refusal(engine, location);
+      const err = findRefusal(engine, location);
       const radius = /"IM4" with maxDistanceMeters (\d+)/.exec(err.message);
       expect(radius, location).not.toBeNull();
       const meters = Number(radius![1]);
@@ -86,7 +75,7 @@ describe.runIf(hasShared(POSTAL) && hasShared(IOM))('the Isle of Man data (audit
 
   it('F11: "Sandygate" (IM7\'s at a stray estimate) offers IM7 first, then "Sandygate, Devon"', () => {
     expect(postalRows().filter((r) => r.name === 'Sandygate').map((r) => r.code).sort()).toEqual(['IM7', 'TQ12']);
-    const err = refusal(engine, 'Sandygate');
+    const err = findRefusal(engine, 'Sandygate');
     expect(err.suggestions).toEqual(['IM7', 'Sandygate, Devon']);
   });
 });
@@ -101,8 +90,8 @@ describe.runIf(hasShared(POSTAL) && HAVE_OSM_PUBS)('the London pubs (audit 66a F
 
   it('F11: "Park Lane" offers W1 first; "Park Lane, W1" is advised W1 and does not say Park Lane is in Wrexham; W1 is within 5 km of Park Lane (hand-known 51.5085,-0.1536)', () => {
     expect(postalRows().filter((r) => r.name === 'Park Lane').map((r) => r.code).sort()).toEqual(['LL13', 'W1']);
-    expect(refusal(engine, 'Park Lane').suggestions).toEqual(['W1', 'Park Lane, Wrexham']);
-    const qualified = refusal(engine, 'Park Lane, W1');
+    expect(findRefusal(engine, 'Park Lane').suggestions).toEqual(['W1', 'Park Lane, Wrexham']);
+    const qualified = findRefusal(engine, 'Park Lane, W1');
     expect(qualified.message).not.toContain('Wrexham');
     expect(qualified.suggestions).toEqual(['W1']);
     const w1 = engine.find({ q: 'a', location: 'W1' }).resolvedPlace!;
@@ -110,14 +99,14 @@ describe.runIf(hasShared(POSTAL) && HAVE_OSM_PUBS)('the London pubs (audit 66a F
   });
 
   it('F9: "Warley" (Sandwell, hand-known 52.4857,-1.9787) is not refused for "Warley Town" (by Halifax, 53.7187,-1.9458), which is farther from every venue (its own place offered instead: audit 66f F5, far-approximate-suffixed.test.ts); "Clewer" still is, for "Clewer Village" within 50 km', () => {
-    const warley = nearestVenue(pubs, 52.4857, -1.9787);
-    const warleyTown = nearestVenue(pubs, 53.7187, -1.9458);
+    const warley = nearestVenueMeters(pubs, 52.4857, -1.9787);
+    const warleyTown = nearestVenueMeters(pubs, 53.7187, -1.9458);
     expect(warley).toBeGreaterThan(FAR_METERS);
     expect(warleyTown).toBeGreaterThan(warley);
-    expect(refusal(engine, 'Warley').suggestions).not.toContain('Warley Town');
-    const clewer = refusal(engine, 'Clewer');
+    expect(findRefusal(engine, 'Warley').suggestions).not.toContain('Warley Town');
+    const clewer = findRefusal(engine, 'Clewer');
     expect(clewer.suggestions).toEqual(['Clewer Village']);
     const village = engine.find({ q: 'a', location: 'Clewer Village' }).resolvedPlace!;
-    expect(nearestVenue(pubs, village.Lat, village.Lon)).toBeLessThan(FAR_METERS);
+    expect(nearestVenueMeters(pubs, village.Lat, village.Lon)).toBeLessThan(FAR_METERS);
   });
 });

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine.js';
 import { collectRun, importOsm } from '../../src/import/index.js';
-import { UnknownPlaceError } from '../../src/places/unknown-place-error.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import { geodesic } from '../support/oracle.js';
 import { hasShared, sharedFile } from '../support/real-data.js';
+import { findRefusal, nearestVenueMeters } from './support/refusals.js';
 import { HAVE_OSM_PUBS, loadOsmPubs } from '../find/osm-pubs.js';
 
 /**
@@ -25,28 +25,17 @@ const postalRows = (name: string) =>
     .map((l) => l.split('\t'))
     .filter((f) => f.length >= 12 && f[2] === name)
     .map((f) => ({ code: f[1]!, county: f[5]!, lat: Number(f[9]), lon: Number(f[10]) }));
-const nearestVenue = (records: readonly VenueRecord[], lat: number, lon: number) =>
-  Math.min(...records.map((r) => geodesic(lat, lon, r.location.coordinates[0], r.location.coordinates[1])));
-const refusal = (engine: Engine, location: string): UnknownPlaceError => {
-  try {
-    engine.find({ q: 'a', location });
-  } catch (err) {
-    if (err instanceof UnknownPlaceError) return err;
-    throw err;
-  }
-  throw new Error(`${location} resolved`);
-};
 
 /** Checks the refusal of `name`: its own rows (the oracle) all far, each suggestion one of them by its county, resolving at its row. */
 function expectOwnPlacesOffered(records: readonly VenueRecord[], engine: Engine, name: string, farther: string): void {
   const own = postalRows(name);
   expect(own.length).toBeGreaterThan(0);
-  for (const r of own) expect(nearestVenue(records, r.lat, r.lon), r.code).toBeGreaterThan(FAR_METERS);
+  for (const r of own) expect(nearestVenueMeters(records, r.lat, r.lon), r.code).toBeGreaterThan(FAR_METERS);
   const suffixed = postalRows(farther);
   expect(suffixed.length).toBeGreaterThan(0);
-  const ownNearest = Math.min(...own.map((r) => nearestVenue(records, r.lat, r.lon)));
-  for (const r of suffixed) expect(nearestVenue(records, r.lat, r.lon), farther).toBeGreaterThan(ownNearest);
-  const err = refusal(engine, name);
+  const ownNearest = Math.min(...own.map((r) => nearestVenueMeters(records, r.lat, r.lon)));
+  for (const r of suffixed) expect(nearestVenueMeters(records, r.lat, r.lon), farther).toBeGreaterThan(ownNearest);
+  const err = findRefusal(engine, name);
   expect(err.message).toContain(`more than 50 km from every venue`);
   expect(err.suggestions).not.toContain(farther);
   expect([...err.suggestions].sort()).toEqual(own.map((r) => `${name}, ${r.county}`).sort());
@@ -77,13 +66,13 @@ describe.runIf(hasShared(POSTAL) && HAVE_OSM_PUBS)('the London pubs (audit 66f F
   it('"Warley" (Sandwell, approximate, 160 km off) is refused offering "Warley, West Midlands", not "Warley Town"; "Clewer" still offers "Clewer Village" (within 50 km)', () => {
     const pubs = loadOsmPubs();
     const engine = createEngine(pubs);
-    const warley = refusal(engine, 'Warley');
+    const warley = findRefusal(engine, 'Warley');
     expect(warley.suggestions).toEqual(['Warley, West Midlands']);
     const p = engine.find({ q: 'a', location: 'Warley, West Midlands' }).resolvedPlace!;
     // hand-known Warley, Sandwell
     expect(geodesic(p.Lat, p.Lon, 52.4857, -1.9787)).toBeLessThan(1000);
-    expect(nearestVenue(pubs, p.Lat, p.Lon)).toBeGreaterThan(FAR_METERS);
-    const clewer = refusal(engine, 'Clewer');
+    expect(nearestVenueMeters(pubs, p.Lat, p.Lon)).toBeGreaterThan(FAR_METERS);
+    const clewer = findRefusal(engine, 'Clewer');
     expect(clewer.suggestions).toEqual(['Clewer Village']);
   });
 });

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDefaultPlaceResolver, type DefaultPlaceResolver } from '../../src/places/default-resolver.js';
-import { UnknownPlaceError } from '../../src/places/unknown-place-error.js';
+import type { UnknownPlaceError } from '../../src/places/unknown-place-error.js';
 import { geodesic } from '../support/oracle.js';
 import { hasShared, sharedFile } from '../support/real-data.js';
+import { resolverRefusal } from './support/refusals.js';
 
 /**
  * Audit 66f F1, F2, F6: towns of Greater Manchester's split districts qualified by the county they
@@ -43,15 +44,7 @@ describe.skipIf(!hasShared(POSTAL))('towns of former counties within metropolita
       if (f.length >= 12) rows.set(`${f[2]!}|${f[1]!}`, { lat: Number(f[9]), lon: Number(f[10]) });
     }
   });
-  const refused = (name: string): UnknownPlaceError => {
-    try {
-      resolver.resolve(name);
-    } catch (e) {
-      if (e instanceof UnknownPlaceError) return e;
-      throw e;
-    }
-    throw new Error(`${name} resolved`);
-  };
+  const refused = (name: string): UnknownPlaceError => resolverRefusal(resolver, name);
   const expectAt = (qualified: string, name: string, outcode: string, meters = 1000): void => {
     const row = rows.get(`${name}|${outcode}`);
     expect(row, `${name} ${outcode} in the postal file`).toBeDefined();

@@ -3,9 +3,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createDefaultPlaceResolver, type DefaultPlaceResolver } from '../../src/places/default-resolver.js';
 import { Gazetteer, isInArea } from '../../src/places/gazetteer.js';
 import { FORMER_COUNTY_KEYS, SHORT_FORM_AREAS } from '../../src/places/loose-area.js';
-import { UnknownPlaceError } from '../../src/places/unknown-place-error.js';
+import type { UnknownPlaceError } from '../../src/places/unknown-place-error.js';
 import { geodesic } from '../support/oracle.js';
 import { hasShared, sharedFile } from '../support/real-data.js';
+import { resolverRefusal } from './support/refusals.js';
 
 /**
  * Audit 66a F2, F3, F10: a place qualified by the county people write on its address was
@@ -69,15 +70,7 @@ describe.skipIf(!hasShared(PLACES) || !hasShared(POSTAL))('places qualified by a
       rows.set(`${f[0]!}|${f[7]!}`, { lat: Number(f[1]), lon: Number(f[2]) });
     }
   });
-  const refused = (name: string): UnknownPlaceError => {
-    try {
-      resolver.resolve(name);
-    } catch (e) {
-      if (e instanceof UnknownPlaceError) return e;
-      throw e;
-    }
-    throw new Error(`${name} resolved`);
-  };
+  const refused = (name: string): UnknownPlaceError => resolverRefusal(resolver, name);
   const expectAt = (qualified: string, name: string, admin2: string): void => {
     const row = rows.get(`${name}|${admin2}`);
     expect(row, `${name}, ${admin2} in the GeoNames file`).toBeDefined();
