@@ -457,7 +457,8 @@ export class DefaultPlaceResolver implements PlaceResolver {
   /**
    * Throws unknown_place when the GB file left out a postal place named `key` as placed only
    * at a stray district estimate (Gazetteer.strayEstimates) and, with `area`, that place is in
-   * the area, or the area is its own outward code ("Park Lane, W1", audit 66a F11): the name
+   * the area, or the area is its own outward code ("Park Lane, W1", audit 66a F11) or a
+   * sub-district of it ("Park Lane, W1K", as the street's own postcodes read): the name
    * is then known, only too roughly to search at, and the message says so and how to search
    * its district (districtAdvice: "Glen Vine": IM4), rather than "not a place we know" or "no
    * St John's in Isle of Man" (false: it is there). Returns null otherwise.
@@ -466,7 +467,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
     const ownCode = area === null ? null : parsePostcode(area);
     const strays = this.gazetteer.strayEstimates(key).filter((s) => {
       if (area === null) return true;
-      if (ownCode !== null) return ownCode.full === null && ownCode.outward === s.code;
+      if (ownCode !== null) return ownCode.full === null && (ownCode.outward === s.code || isSubDistrictOf(ownCode.outward, s.code));
       const e: GazetteerEntry = { name: s.name, lat: s.lat, lon: s.lon, country: 'GB', population: 0, featureCode: '', precise: false, ...(s.nation !== undefined && { nation: s.nation }), ...(s.counties !== undefined && { counties: s.counties }) };
       return isInQualifier(e, area) || looseQualifier(e, area) !== null;
     });
@@ -670,6 +671,15 @@ function compareProminence(a: GazetteerEntry | null, b: GazetteerEntry | null): 
     (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
     a.lat - b.lat
   );
+}
+
+/**
+ * Whether outward code `code` is a sub-district of `district`: central London's districts are
+ * split by a final letter (W1 into W1A to W1W, SW1 into SW1A to SW1Y, EC1 into EC1A to EC1Y),
+ * and a street's own postcodes carry the sub-district ("Park Lane, W1K").
+ */
+function isSubDistrictOf(code: string, district: string): boolean {
+  return code.length === district.length + 1 && code.startsWith(district) && /[0-9]$/.test(district) && /[A-Z]$/.test(code);
 }
 
 function isPrecise(e: GazetteerEntry): boolean {

@@ -94,6 +94,12 @@ describe.runIf(hasShared(POSTAL) && HAVE_OSM_PUBS)('the London pubs (audit 66a F
     const qualified = findRefusal(engine, 'Park Lane, W1');
     expect(qualified.message).not.toContain('Wrexham');
     expect(qualified.suggestions).toEqual(['W1']);
+    // the sub-district its own postcodes carry (Park Lane W1K 1..., the Dorchester's W1K 1QA) reads the same
+    const sub = findRefusal(engine, 'Park Lane, W1K');
+    expect(sub.message).not.toContain('Wrexham');
+    expect(sub.suggestions).toEqual(['W1']);
+    // and a sub-district of another district is no reading of it
+    expect(findRefusal(engine, 'Park Lane, W2A').message).not.toContain('known only by its postal district');
     const w1 = engine.find({ q: 'a', location: 'W1' }).resolvedPlace!;
     expect(geodesic(w1.Lat, w1.Lon, 51.5085, -0.1536)).toBeLessThan(5000);
   });
