@@ -21,6 +21,7 @@ import { buildApp } from '../../src/http/app.js';
 import { readSnapshot } from '../../src/snapshot/read-snapshot.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { loadLondonPubs } from '../search/support.js';
+import { stderrOf } from './support/stderr-capture.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'compaction-failure-steps-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -74,14 +75,8 @@ describe('a compaction that fails after the new base was renamed in (audit 66a F
       await app.close();
       await live.close();
       // the start removes the empty folder; the replay of seq 1 over a base holding it changes nothing
-      const said: string[] = [];
-      const write = process.stderr.write.bind(process.stderr);
-      process.stderr.write = ((chunk: string) => said.push(String(chunk)) > 0) as typeof process.stderr.write;
-      try {
-        reopened = await open();
-      } finally {
-        process.stderr.write = write;
-      }
+      const { value, said } = await stderrOf(open);
+      reopened = value;
       expect(existsSync(blocker)).toBe(false);
       expect(said).toEqual([`venue-search: removed the empty folder ${blocker}, where a compaction writes the change log's copy (every compaction would have failed on it)\n`]);
       expect(reopened.engine.size).toBe(300);

@@ -10,6 +10,8 @@ import { createEngine } from '../../src/engine.js';
 import { readSnapshot } from '../../src/snapshot/read-snapshot.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { loadLondonPubs } from '../search/support.js';
+import { closedLiveDir as closedLiveDirOf } from './support/closed-live-dir.js';
+import { stderrOf } from './support/stderr-capture.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'live-leftovers-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -34,14 +36,8 @@ describe('leftovers of a compaction stopped part-way (audit 65d F2)', () => {
     const partial = readFileSync(base).subarray(0, statSync(base).size >> 1);
     writeFileSync(`${base}.next`, partial);
     writeFileSync(join(dir, 'changes.log.next'), readFileSync(join(dir, 'changes.log')).subarray(0, 100));
-    const said: string[] = [];
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((chunk: string) => said.push(String(chunk)) > 0) as typeof process.stderr.write;
-    try {
-      live = await open();
-    } finally {
-      process.stderr.write = write;
-    }
+    const { value, said } = await stderrOf(open);
+    live = value;
     try {
       expect(existsSync(`${base}.next`)).toBe(false);
       expect(existsSync(join(dir, 'changes.log.next'))).toBe(false);
@@ -61,17 +57,7 @@ describe('leftovers of a compaction stopped part-way (audit 65d F2)', () => {
 // made every compaction fail until removed by hand. An empty folder is removed at start; any
 // other thing there is left as it is and the start is refused, naming it.
 describe('other things at the paths a compaction writes (audit 66a F1)', () => {
-  /** A live directory over rows 0-99 with batch 1 (rows 100-199) logged; closed. */
-  async function closedLiveDir(name: string) {
-    const data = join(tmp, `${name}.vsnap`);
-    writeSnapshot(createEngine(rows.slice(0, 100)), data);
-    const dir = join(tmp, name);
-    const open = () => LiveVenues.open({ dataPath: data, dir, compactAfter: 0, load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine });
-    const live = await open();
-    await live.upsert(rows.slice(100, 200));
-    await live.close();
-    return { dir, open };
-  }
+  const closedLiveDir = (name: string) => closedLiveDirOf(tmp, rows, name);
 
   it('empty folders at base.snapshot.next and changes.log.next: removed at start, one line each; a compaction then succeeds', async () => {
     const { dir, open } = await closedLiveDir('empty-folders');

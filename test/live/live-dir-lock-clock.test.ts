@@ -10,6 +10,7 @@ import { LiveVenues } from '../../src/changelog/live-venues.js';
 import { loadEngineFile } from '../../src/cli/load-engine.js';
 import { createEngine } from '../../src/engine.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
+import { stderrOfSync } from './support/stderr-capture.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'live-lock-clock-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -32,14 +33,8 @@ function foreignLock(dir: string): string {
 }
 
 const quiet = <T>(run: () => T): { value: T; said: string } => {
-  const said: string[] = [];
-  const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string) => said.push(String(chunk)) > 0) as typeof process.stderr.write;
-  try {
-    return { value: run(), said: said.join('') };
-  } finally {
-    process.stderr.write = write;
-  }
+  const { value, said } = stderrOfSync(run);
+  return { value, said: said.join('') };
 };
 
 describe('the live-dir lock and clocks that differ (audit 65d F3)', () => {

@@ -6,6 +6,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { LiveDirLock } from '../../src/changelog/live-dir-lock.js';
+import { stderrOfSync } from './support/stderr-capture.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'live-lock-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -65,17 +66,12 @@ describe('LiveDirLock', () => {
     mkdirSync(dir);
     const lockPath = join(dir, 'lock');
     expect(() => process.kill(999999, 0)).toThrow(/ESRCH/); // the precondition: no process 999999 here
-    const said: string[] = [];
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((chunk: string) => said.push(chunk) > 0) as typeof process.stderr.write;
-    try {
+    const { said } = stderrOfSync(() => {
       writeFileSync(lockPath, '999999 1\n');
       LiveDirLock.acquire(dir).release();
       writeFileSync(lockPath, '');
       LiveDirLock.acquire(dir).release();
-    } finally {
-      process.stderr.write = write;
-    }
+    });
     expect(said).toEqual([
       `venue-search: the lock of the live directory ${dir} (${lockPath}) was held by process 999999, which no longer runs (or its pid is now another process's): that service is gone, and the lock is taken over\n`,
       `venue-search: the lock of the live directory ${dir} (${lockPath}) names no process (empty or cut short: its owner died while writing it); it is taken over\n`,

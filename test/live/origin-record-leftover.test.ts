@@ -9,11 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recordCompaction } from '../../src/changelog/data-origin.js';
-import { LiveVenues } from '../../src/changelog/live-venues.js';
-import { loadEngineFile } from '../../src/cli/load-engine.js';
-import { createEngine } from '../../src/engine.js';
-import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { loadLondonPubs } from '../search/support.js';
+import { closedLiveDir as closedLiveDirOf } from './support/closed-live-dir.js';
+import { stderrOf } from './support/stderr-capture.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'origin-record-leftover-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -21,29 +19,12 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 /** Real rows: the first 200 pubs of the OSM London extract. */
 const rows = loadLondonPubs().slice(0, 200);
 
-/** A closed live directory over rows 0-99 with batch 1 (rows 100-199) logged. */
+/** A closed live directory over rows 0-99 with batch 1 (rows 100-199) logged, and its origin record's paths. */
 async function closedLiveDir(name: string) {
-  const data = join(tmp, `${name}.vsnap`);
-  writeSnapshot(createEngine(rows.slice(0, 100)), data);
-  const dir = join(tmp, name);
-  const open = () => LiveVenues.open({ dataPath: data, dir, compactAfter: 0, load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine });
-  const live = await open();
-  await live.upsert(rows.slice(100, 200));
-  await live.close();
+  const { dir, open } = await closedLiveDirOf(tmp, rows, name);
   return { dir, open, origin: join(dir, 'data-origin.json'), temporary: join(dir, 'data-origin.json.tmp') };
 }
 
-/** What `run` writes on stderr. */
-async function stderrOf<T>(run: () => Promise<T>): Promise<{ value: T; said: string[] }> {
-  const said: string[] = [];
-  const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string) => said.push(String(chunk)) > 0) as typeof process.stderr.write;
-  try {
-    return { value: await run(), said };
-  } finally {
-    process.stderr.write = write;
-  }
-}
 
 describe('data-origin.json.tmp left behind (audit 66g F3)', () => {
   it('one a kill left before its rename is removed at start, saying so; data-origin.json is as it was', async () => {
