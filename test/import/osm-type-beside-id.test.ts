@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectRun, importFhrs } from '../../src/import/index.js';
 import { importOsm } from '../../src/import/osm-import.js';
+import { refusal } from './support/refusal.js';
 
 const POINTS = new URL('../../../shared/data/osm-london-pubs/london_pubs_points.ndjson', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'venue-osm-type-'));
@@ -32,15 +33,6 @@ function rewritten(lines: string[], form: keyof typeof TYPE_WRITTEN): string {
       return JSON.stringify({ osm_type: TYPE_WRITTEN[form]![type], osm_id: k % 3 === 0 ? id : Number(id), ...rest });
     })
     .join('\n');
-}
-
-async function refusal(run: () => Promise<unknown>): Promise<string> {
-  try {
-    await run();
-  } catch (err) {
-    return (err as Error).message;
-  }
-  throw new Error('not refused');
 }
 
 describe.runIf(existsSync(POINTS))('import osm reads osm_type beside a numeric osm_id (audit 66g F6)', () => {

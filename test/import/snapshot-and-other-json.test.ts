@@ -18,6 +18,7 @@ import { createEngine } from '../../src/engine.js';
 import { collectRun, importFhrs, importOverture } from '../../src/import/index.js';
 import { importOsm } from '../../src/import/osm-import.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
+import { refusal } from './support/refusal.js';
 
 const DATA = new URL('../../../shared/data/', import.meta.url).pathname;
 const PUBS_GEOJSON = DATA + 'osm-london-pubs/london_pubs_overpass_2024-11-25.geojson';
@@ -56,15 +57,6 @@ async function osmReads(path: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-async function refusal(run: () => Promise<unknown>): Promise<string> {
-  try {
-    await run();
-  } catch (err) {
-    return (err as Error).message;
-  }
-  throw new Error('not refused');
 }
 
 describe('a snapshot given to an importer is told to be served (audit 66a F6)', () => {
