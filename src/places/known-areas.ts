@@ -1,6 +1,6 @@
 import { suggestionBudget } from '../find/close-spellings.js';
 import { nearDistanceMeters } from '../geo/distance.js';
-import { MIN_METERS_PER_DEG_LAT } from '../geo/ellipsoid.js';
+import { MIN_METERS_PER_DEG_LAT, RAD } from '../geo/ellipsoid.js';
 import { editDistance } from '../find/prefix-edit-distance.js';
 import { admin1Name, countryName, isInArea, type Gazetteer, type GazetteerEntry } from './gazetteer.js';
 import { formerCountyTownLetters, isFormerCountyKey, looseArea, nameLetters } from './loose-area.js';
@@ -81,7 +81,7 @@ export class KnownAreas {
     const inArea = new Map<CellGroup, boolean>();
     const dLat = meters / MIN_METERS_PER_DEG_LAT;
     for (const p of points) {
-      const dLon = dLat / Math.max(Math.cos((Math.min(89, Math.abs(p.lat)) * Math.PI) / 180), 0.01);
+      const dLon = dLat / Math.max(Math.cos(Math.min(89, Math.abs(p.lat)) * RAD), 0.01);
       for (let la = Math.floor((p.lat - dLat) / GRID_DEGREES); la <= Math.floor((p.lat + dLat) / GRID_DEGREES); la++) {
         for (let lo = Math.floor((p.lon - dLon) / GRID_DEGREES); lo <= Math.floor((p.lon + dLon) / GRID_DEGREES); lo++) {
           for (const group of this.cellGroups(grid, cellId(la, lo))) {
@@ -118,7 +118,7 @@ export class KnownAreas {
     if (list !== undefined) return list;
     const byAreas = new Map<string, CellGroup>();
     for (const e of grid.get(cell) ?? []) {
-      const areas = `${(e.counties ?? []).join(';')}|${e.nation ?? ''}|${e.country}|${e.admin1Code ?? ''}`;
+      const areas = areaProfile(e);
       const group = byAreas.get(areas);
       // the sample has no name, so that only the entry's areas decide (a town read by name is checked per entry)
       if (group === undefined) byAreas.set(areas, { sample: { ...e, name: '' }, entries: [e] });
@@ -151,7 +151,7 @@ export class KnownAreas {
     let gb = false;
     const seen = new Set<string>();
     for (const e of this.gazetteer.entries()) {
-      const profile = `${(e.counties ?? []).join(';')}|${e.nation ?? ''}|${e.country}|${e.admin1Code ?? ''}`;
+      const profile = areaProfile(e);
       if (seen.has(profile)) continue;
       seen.add(profile);
       this.profiles.push(e);
@@ -172,6 +172,11 @@ export class KnownAreas {
 interface CellGroup {
   readonly sample: GazetteerEntry;
   readonly entries: GazetteerEntry[];
+}
+
+/** An entry's areas as one key (counties, nation, country, first-level area): entries with the same key are in the same areas. */
+function areaProfile(e: GazetteerEntry): string {
+  return `${(e.counties ?? []).join(';')}|${e.nation ?? ''}|${e.country}|${e.admin1Code ?? ''}`;
 }
 
 /** A grid cell's id from its row and column (GRID_DEGREES; columns -1800..1800 at most). */
