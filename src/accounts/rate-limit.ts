@@ -2,7 +2,9 @@
  * Fixed-window rate limiting, the pure arithmetic. A window of `windowMs` starts at every
  * multiple of `windowMs` since the Unix epoch (seconds on the second, days at 00:00 UTC), so
  * every process sharing the accounts database agrees on the boundaries without coordination.
- * Where their clocks differ, the window already stored by the one ahead is the current one.
+ * Where their clocks differ by at most one window's length, the window already stored by the
+ * one ahead is the current one; a stored window further ahead than that is not shared (see
+ * `sharedWindowStart`).
  *
  * Invariants: a request is admitted only when EVERY window still has room, and then it
  * counts in every window; a rejected request (429) counts in none. The store applies this
@@ -40,6 +42,23 @@ export function windowStartMs(window: RateWindow, nowMs: number): number {
 }
 
 /**
+ * The start (ms epoch) of the window a request at `nowMs` counts in, given the stored one.
+ * - A stored window later than this clock's, by at most one window's length, was started by a
+ *   process whose clock is ahead: it is the current one (its count holds), never reset to an
+ *   earlier one. Processes whose clocks differ by less than a window then share one counter
+ *   per window, the most advanced clock's.
+ * - A stored window further ahead than that cannot be shared: counting in it would hold this
+ *   process to one window's requests for the whole skew (a clock 7.6 h behind: 5 requests of
+ *   a "per second" plan in 7.6 h, and Retry-After 27568). This clock's own window starts
+ *   afresh instead, so a window never lasts longer than its length plus one window of skew.
+ */
+export function sharedWindowStart(window: RateWindow, nowMs: number, stored: WindowCounter | undefined): number {
+  const own = windowStartMs(window, nowMs);
+  if (stored === undefined || stored.windowStart <= own) return own;
+  return stored.windowStart - own <= window.windowMs ? stored.windowStart : own;
+}
+
+/**
  * Decides one request against `windows`, given each window's stored counter (or undefined
  * when none was stored). Returns the decision and the counters to store back.
  */
@@ -50,10 +69,7 @@ export function decideRate(
 ): { decision: RateDecision; next: WindowCounter[] } {
   const current = windows.map((window, i) => {
     const stored = counters[i];
-    // A stored window later than this clock's was started by a process whose clock is ahead:
-    // it is the current one (its count holds), never reset to an earlier one. Processes whose
-    // clocks differ then share one counter per window, the most advanced clock's.
-    const start = Math.max(windowStartMs(window, nowMs), stored?.windowStart ?? -Infinity);
+    const start = sharedWindowStart(window, nowMs, stored);
     const count = stored !== undefined && stored.windowStart === start ? stored.count : 0;
     return { window, start, count };
   });

@@ -92,6 +92,47 @@ describe('decideRate across processes whose clocks differ (one stored counter pe
   });
 });
 
+describe('decideRate with a clock far behind the one that stored the window (audit 66d F6)', () => {
+  // StartUp-like: 5 per second, 10,000 per day. B's clock is 7.6 h (27,360 s) ahead of A's.
+  const windows: RateWindow[] = [
+    { name: 'second', limit: 5, windowMs: SECOND_MS },
+    { name: 'day', limit: 10_000, windowMs: DAY_MS },
+  ];
+  const bNow = Date.UTC(2026, 10, 30, 8, 36, 0, 0);
+  const aNow = bNow - 27_360_000;
+
+  it('a second window stored 7.6 h ahead is not shared: A starts its own second (hand-computed), and still shares the day', () => {
+    let counters: (WindowCounter | undefined)[] = [undefined, undefined];
+    for (let k = 0; k < 5; k++) counters = decideRate(windows, counters, bNow + k).next; // B fills its second
+    const { decision, next } = decideRate(windows, counters, aNow + 250);
+    expect(decision.admitted).toBe(true);
+    // A's own second: [aNow, aNow + 1000), its first request; reset 750 ms on, not 7.6 h on
+    expect(next[0]).toEqual({ windowStart: aNow, count: 1 });
+    expect(decision.windows[0]!.resetAtMs).toBe(aNow + 1000);
+    // 7.6 h is less than a day: the day B started (the 30th, UTC) holds its 5, and A counts in it
+    // (A's clock reads the 30th too: 01:00 UTC)
+    expect(next[1]).toEqual({ windowStart: Date.UTC(2026, 10, 30), count: 6 });
+  });
+
+  it('A then admits 5 and refuses the 6th of its second, with Retry-After counted from its own clock', () => {
+    let counters: (WindowCounter | undefined)[] = [{ windowStart: bNow, count: 5 }, undefined];
+    const decisions = [];
+    for (let k = 0; k < 6; k++) {
+      const r = decideRate(windows, counters, aNow + 100 + k * 10);
+      decisions.push(r.decision);
+      counters = r.next;
+    }
+    expect(decisions.map((d) => d.admitted)).toEqual([true, true, true, true, true, false]);
+    expect(decisions[5]!.blockedBy?.resetAtMs).toBe(aNow + 1000);
+  });
+
+  it('a stored window one window ahead (a skew under two windows) is still shared', () => {
+    const { decision } = decideRate(windows, [{ windowStart: aNow + 1000, count: 5 }, undefined], aNow + 999);
+    expect(decision.admitted).toBe(false);
+    expect(decision.blockedBy?.resetAtMs).toBe(aNow + 2000);
+  });
+});
+
 describe('two keys of one account hammering one plan', () => {
   it('Hobbyist (2/s): 10 concurrent requests from sk and pk in one second -> exactly 2 served, 8 x 429 with headers; the next second 2 more', async () => {
     const clock = new FakeClock(Date.UTC(2026, 2, 10, 12, 0, 0, 250));
