@@ -20,9 +20,29 @@ const APOSTROPHES = /['\u2018\u2019\u02bc\u0060\u00b4]/g;
 // eslint-disable-next-line no-control-regex -- every ASCII code point, controls included
 const ASCII = /^[\x00-\x7f]*$/;
 const SEPARATORS = /[^\p{L}\p{N}\p{M}]+/u;
-/** Letters that NFKD does not decompose but people type as ASCII. */
+/** Letters that NFKD does not decompose but people type as ASCII (lower case). */
 const FOLD: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
 const FOLD_RE = /[ßæœøłđðþı]/g;
+/** Whether a text, in any case, holds one of the FOLD letters. */
+const HAS_FOLD_LETTER = /[ßæœøłđðþıÆŒØŁĐÐÞ]/;
+
+/**
+ * `lowerCased` with the letters that NFKD does not decompose written as people type them in
+ * ASCII: `ß` "ss", `æ` "ae", `ø` "o", `ł` "l", `þ` "th" (so "Lodz" finds Łódź, "Tromso" is
+ * Tromsø). The one table of these letters, for venue names and place names alike.
+ */
+export function foldUndecomposedLetters(lowerCased: string): string {
+  return lowerCased.replace(FOLD_RE, foldLetter);
+}
+
+function foldLetter(c: string): string {
+  return FOLD[c] ?? c;
+}
+
+/** Whether `text` (any case) holds a letter that {@link foldUndecomposedLetters} rewrites. */
+export function hasUndecomposedLetter(text: string): boolean {
+  return HAS_FOLD_LETTER.test(text);
+}
 
 /** Words that a query may leave out: "the red lion" finds "Red Lion". */
 export const OPTIONAL_QUERY_WORDS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'of', 'and', 'ye']);
@@ -31,7 +51,7 @@ export const OPTIONAL_QUERY_WORDS: ReadonlySet<string> = new Set(['the', 'a', 'a
 export function nameTokens(text: string): string[] {
   // Most names are ASCII: skip the Unicode folding for them (same result, faster index build).
   const ascii = ASCII.test(text);
-  const folded = (ascii ? text.toLowerCase() : text.normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase().replace(FOLD_RE, (c) => FOLD[c] ?? c))
+  const folded = (ascii ? text.toLowerCase() : text.normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase().replace(FOLD_RE, foldLetter))
     .replace(APOSTROPHES, '')
     .replace(/&/g, ' and ');
   const out: string[] = [];

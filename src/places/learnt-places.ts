@@ -1,4 +1,5 @@
 import type { VenueRecord } from '../schema/venue.js';
+import { hasUndecomposedLetter } from '../find/normalize-name.js';
 import { robustCentroid } from './centroid.js';
 import { UK_POSTCODE_IN_TEXT, placeKey } from './place-name.js';
 import type { ResolvedPlace } from './place-resolver.js';
@@ -41,11 +42,13 @@ export class LearntPlaces {
   /** Places as saved by {@link toJSON} (a snapshot), without the records. */
   static fromJSON(saved: LearntPlacesJson): LearntPlaces {
     const places = new LearntPlaces([]);
-    // A name holding "&" is keyed again: a snapshot written before `&` was keyed as "and"
-    // (2026-11-29) holds "elephant castle" for "Elephant & Castle" (a key is the placeKey of
-    // every spelling of its group, so of the name kept). Other keys are as they were, and are
-    // not worked out again (a snapshot's start stays a read).
-    for (const [key, p] of saved.areas) places.areas.set(p.name.includes('&') ? placeKey(p.name) : key, p);
+    // A name holding "&", or a letter NFKD does not decompose, is keyed again: a snapshot
+    // written before `&` was keyed as "and" (2026-11-29) holds "elephant castle" for
+    // "Elephant & Castle", one written before those letters were folded (2026-11-30) "tromsø"
+    // for "Tromsø" (a key is the placeKey of every spelling of its group, so of the name
+    // kept). Other keys are as they were, and are not worked out again (a snapshot's start
+    // stays a read).
+    for (const [key, p] of saved.areas) places.areas.set(p.name.includes('&') || hasUndecomposedLetter(p.name) ? placeKey(p.name) : key, p);
     for (const [code, p] of saved.postcodes) places.postcodes.set(code, p);
     return places;
   }
