@@ -23,6 +23,7 @@ export const OVERTURE_GENRE: Readonly<Record<string, string>> = {
   food_truck: 'fast_food',
   food_stand: 'fast_food',
   delicatessen: 'fast_food',
+  pizza_delivery_service: 'fast_food',
   casual_eatery: 'restaurant',
   steakhouse: 'restaurant',
   salad_bar: 'restaurant',
@@ -71,6 +72,15 @@ export const OVERTURE_GENRE: Readonly<Record<string, string>> = {
 };
 
 /**
+ * Cuisines of category words in OVERTURE_GENRE that are not `<cuisine>_restaurant` words
+ * (Domino's: `pizza_delivery_service`, a fast-food business whose food is pizza; until
+ * 2026-11-30 it was skipped as not food or drink, audit 67d F3).
+ */
+export const OVERTURE_WORD_CUISINE: Readonly<Record<string, string>> = {
+  pizza_delivery_service: 'pizza',
+};
+
+/**
  * General food-and-drink words with no genre of their own (`eat_and_drink` is the root of
  * Overture's older categories, `food_and_drink` of its taxonomy). A place whose own words
  * are only these takes its kind from its first food-or-drink alternate (Royal Taste of
@@ -95,14 +105,17 @@ export const COCKTAIL_WORDS: ReadonlySet<string> = new Set(['cocktail_bar', 'tik
 /** What one category word means for us: a genre and perhaps a cuisine, or nothing. */
 export interface CategoryMeaning {
   readonly genre: string;
-  /** `mexican` for `mexican_restaurant`; absent for plain words. */
+  /** `mexican` for `mexican_restaurant`, `pizza` for `pizza_delivery_service`; absent for plain words. */
   readonly cuisine?: string;
 }
 
 /** The genre (and cuisine) of one category word, or undefined when it is not food or drink. */
 export function categoryMeaning(word: string): CategoryMeaning | undefined {
   const genre = OVERTURE_GENRE[word];
-  if (genre !== undefined) return { genre };
+  if (genre !== undefined) {
+    const cuisine = OVERTURE_WORD_CUISINE[word];
+    return cuisine === undefined ? { genre } : { genre, cuisine };
+  }
   if (word.length > RESTAURANT_SUFFIX.length && word.endsWith(RESTAURANT_SUFFIX)) {
     return { genre: 'restaurant', cuisine: word.slice(0, -RESTAURANT_SUFFIX.length) };
   }
