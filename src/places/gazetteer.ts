@@ -343,6 +343,11 @@ function embeddedNeighbours(): GazetteerEntry[] {
   return entries;
 }
 
+/** The embedded GB file's outward postcodes with their points (loose-area.ts reads a metropolitan county's place's former county by the nearest). */
+export function embeddedGbOutcodes(): readonly OutcodeEntry[] {
+  return embeddedGb().outcodes;
+}
+
 /** Parses the embedded GB file once per process (~30,000 lines, a few tens of ms). */
 function embeddedGb(): { places: GazetteerEntry[]; outcodes: OutcodeEntry[]; strays: StrayEstimate[] } {
   if (gbOnce !== null) return gbOnce;

@@ -3,7 +3,7 @@ import { nearDistanceMeters } from '../geo/distance.js';
 import { MIN_METERS_PER_DEG_LAT, RAD } from '../geo/ellipsoid.js';
 import { editDistance } from '../find/prefix-edit-distance.js';
 import { admin1Name, countryName, isInArea, type Gazetteer, type GazetteerEntry } from './gazetteer.js';
-import { formerCountyTownLetters, isFormerCountyKey, looseArea, nameLetters } from './loose-area.js';
+import { isFormerCountyByPoint, isFormerCountyKey, looseArea } from './loose-area.js';
 import { areaKeys, placeKey } from './place-name.js';
 
 /** The names of the United Kingdom that qualify any GB place (gazetteer.ts isInArea reads them). */
@@ -74,10 +74,10 @@ export class KnownAreas {
    */
   hasPlaceNear(key: string, points: ReadonlyArray<{ lat: number; lon: number }>, meters: number): boolean {
     const grid = this.grid();
-    // the area is read once per group of entries sharing areas (by a nameless sample), and by
-    // name only for the towns a former county covers by name (audit 66f F7: the error path
-    // read every entry within reach, 4-23x slower than before the former-county table)
-    const towns = formerCountyTownLetters(key);
+    // the area is read once per group of entries sharing areas (by a nameless sample), and per
+    // entry only in a county whose former counties are decided by point (audit 66f F7: the error
+    // path read every entry within reach, 4-23x slower than before the former-county table)
+    const former = isFormerCountyKey(key);
     const inArea = new Map<CellGroup, boolean>();
     const dLat = meters / MIN_METERS_PER_DEG_LAT;
     for (const p of points) {
@@ -85,10 +85,12 @@ export class KnownAreas {
       for (let la = Math.floor((p.lat - dLat) / GRID_DEGREES); la <= Math.floor((p.lat + dLat) / GRID_DEGREES); la++) {
         for (let lo = Math.floor((p.lon - dLon) / GRID_DEGREES); lo <= Math.floor((p.lon + dLon) / GRID_DEGREES); lo++) {
           for (const group of this.cellGroups(grid, cellId(la, lo))) {
+            // a point-decided group's former county is each entry's own (its sample's point is one of them)
+            const byPoint = former && isFormerCountyByPoint(group.sample);
             let all = inArea.get(group);
-            if (all === undefined) inArea.set(group, (all = isInArea(group.sample, key) || looseArea(group.sample, key) !== null));
+            if (all === undefined) inArea.set(group, (all = isInArea(group.sample, key) || (!byPoint && looseArea(group.sample, key) !== null)));
             for (const e of group.entries) {
-              if (!all && (towns === undefined || !towns.has(nameLetters(e.name)))) continue;
+              if (!all && !byPoint) continue;
               if (nearDistanceMeters(p.lat, p.lon, e.lat, e.lon) <= meters && (all || looseArea(e, key) !== null)) return true;
             }
           }

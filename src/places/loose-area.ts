@@ -1,5 +1,6 @@
-import { distanceMeters } from '../geo/distance.js';
-import { countryName, firstLevelArea, isInArea, type GazetteerEntry } from './gazetteer.js';
+import { RAD } from '../geo/ellipsoid.js';
+import { countryName, embeddedGbOutcodes, firstLevelArea, isInArea, type GazetteerEntry } from './gazetteer.js';
+import { NON_GEOGRAPHIC_OUTCODES } from './non-geographic-outcodes.js';
 import { areaKeys, placeKey } from './place-name.js';
 
 /**
@@ -56,52 +57,46 @@ const SHORT_FORMS: Readonly<Record<string, readonly string[]>> = {
  * Counties people still write on addresses (Royal Mail's former postal counties and the
  * historic counties they kept) that GeoNames no longer gives the places in them, by place
  * key: the areas GeoNames does give that lie wholly in them (`areas`, place keys of districts
- * or counties: Bury's "Borough of Bury" is in Lancashire; compared by the district's own key,
- * see isInFormerCounty), and the post towns of Greater London, whose GeoNames rows name no
- * borough, that they covered (`londonTowns`: Croydon was "Croydon, Surrey"), and likewise the
- * towns of Greater Manchester's split districts and its postal-only rows, which name no
- * district (`manchesterTowns`: Trafford south of the Mersey and Tameside's Hyde, Stalybridge
- * were Cheshire, Stretford and Ashton-under-Lyne Lancashire; each name is one place in Greater
- * Manchester). A town name two London places share
- * is given with the point of the one meant (`townPoints`, GeoNames rows; within
- * TOWN_POINT_METERS): "Hayes, Middlesex" is Hayes UB3 (GeoNames 2647261), "Hayes, Kent" Hayes
- * BR2, 31 km apart. A district split between two such counties is otherwise left out (Lisburn
- * and Castlereagh: Antrim and Down; Fermanagh and Omagh): its places keep the gazetteer's own
- * areas. Source: hand-known facts (Wikipedia, "Postal counties of the United Kingdom",
- * "Historic counties of England", "Trafford", "Tameside"); Belfast's postal county was County
- * Antrim; Stockport, Altrincham, Sale, Hyde were addressed "..., Cheshire".
+ * or counties: Liverpool's district is in Lancashire; compared by the district's own key, see
+ * isInFormerCounty), and, for a place of a county split between former counties
+ * (POINT_DECIDED_COUNTIES: Greater Manchester, Greater London, ...), the outward postcodes they
+ * covered (`outcodes`: a postcode area's letters, "BL", or a district, "SK4", which also
+ * covers its sub-districts, "SW1A"; the longest code matching the place's district decides, so
+ * "OL3" (Saddleworth, Yorkshire) overrides "OL" (Lancashire)). A district split between two such
+ * counties and not point-decided is left out (Lisburn and Castlereagh: Antrim and Down;
+ * Fermanagh and Omagh): its places keep the gazetteer's own areas. Codes whose places straddle
+ * a boundary (SE8, SE14, SE20, SE23, SE26, EN4, E20, EC2-EC4, LA6, OL5, B64, B65) are left out:
+ * their places are in no former county by this table. Sources: hand-known facts (Wikipedia,
+ * "Postal counties of the United Kingdom", "Historic counties of England"; the Mersey and Tame
+ * as the Lancashire-Cheshire boundary ("Trafford", "Tameside", "Reddish", "Heaton Norris");
+ * Saddleworth (OL3) and Sedbergh (LA10) in the West Riding; Wythenshawe (M22, M23) Cheshire
+ * until 1931; the County of London's parishes north of the Thames and west of the Lea taken
+ * from Middlesex in 1889, the City of London (EC2-EC4) a county of its own; Furness and Cartmel
+ * (LA11-LA17, LA20, LA21) "Lancashire over Sands", Millom (LA18, LA19) Cumberland; King's
+ * Norton, Northfield and Yardley Worcestershire until 1911, Handsworth and Perry Barr
+ * Staffordshire; Huntingdonshire until 1965); Belfast's postal county was County Antrim;
+ * Stockport, Altrincham, Sale, Hyde were addressed "..., Cheshire".
  */
-const FORMER_COUNTIES: Readonly<
-  Record<
-    string,
-    {
-      readonly name: string;
-      readonly areas: readonly string[];
-      readonly londonTowns?: readonly string[];
-      readonly manchesterTowns?: readonly string[];
-      readonly townPoints?: Readonly<Record<string, readonly [number, number]>>;
-    }
-  >
-> = {
+const FORMER_COUNTIES: Readonly<Record<string, { readonly name: string; readonly areas: readonly string[]; readonly outcodes?: readonly string[] }>> = {
   lancashire: {
     name: 'Lancashire',
-    areas: ['bolton', 'bury', 'manchester', 'oldham', 'rochdale', 'salford', 'wigan', 'liverpool', 'knowsley', 'sefton', 'st helens'],
-    // Trafford north of the Mersey, Tameside's Ashton, Denton, Droylsden; postal-only rows of Manchester, Wigan, Rochdale, Bolton
-    manchesterTowns: [
-      ...['stretford', 'urmston', 'flixton', 'trafford park', 'old trafford'],
-      ...['ashton under lyne', 'denton', 'droylsden', 'audenshaw', 'haughton green', 'hurst'],
-      ...['withington', 'bryn', 'healey', 'marylebone', 'chapeltown'],
-    ],
+    areas: ['liverpool', 'knowsley', 'sefton', 'st helens'],
+    // Greater Manchester north and west of the Mersey and Tame; Furness and Cartmel (Cumbria)
+    outcodes: ['BL', 'WN', 'OL', 'M', 'PR', 'SK4', 'SK5', 'WA3', 'WA11', 'WA12', 'LA11', 'LA12', 'LA13', 'LA14', 'LA15', 'LA16', 'LA17', 'LA20', 'LA21'],
   },
   cheshire: {
     name: 'Cheshire',
-    areas: ['stockport', 'wirral'],
-    manchesterTowns: [
-      ...['altrincham', 'sale', 'hale', 'hale barns', 'bowdon', 'timperley', 'partington', 'carrington', 'ashton upon mersey'],
-      ...['hyde', 'dukinfield', 'stalybridge', 'mottram in longdendale', 'hollingworth', 'broadbottom', 'gee cross'],
-      ...['romiley', 'cheadle', 'heald green', 'gatley', 'reddish', 'woodford', 'compstall'],
-    ],
+    areas: ['wirral'],
+    // Greater Manchester south and east of the Mersey and Tame
+    outcodes: ['SK', 'M22', 'M23', 'M31', 'M33', 'M90', 'WA13', 'WA14', 'WA15', 'WA16'],
   },
+  yorkshire: { name: 'Yorkshire', areas: [], outcodes: ['OL3', 'LA10'] },
+  westmorland: { name: 'Westmorland', areas: [], outcodes: ['LA7', 'LA8', 'LA9', 'LA22', 'LA23', 'CA10', 'CA16', 'CA17'] },
+  cumberland: { name: 'Cumberland', areas: [], outcodes: ['CA', 'LA18', 'LA19'] },
+  huntingdonshire: { name: 'Huntingdonshire', areas: [], outcodes: ['PE19', 'PE26', 'PE27', 'PE28', 'PE29'] },
+  warwickshire: { name: 'Warwickshire', areas: [], outcodes: ['CV', 'B'] },
+  staffordshire: { name: 'Staffordshire', areas: [], outcodes: ['WV', 'WS', 'B20', 'B21', 'B42', 'B43', 'B44', 'B66', 'B67', 'B70', 'B71', 'DY3', 'DY4', 'DY5', 'DY6'] },
+  worcestershire: { name: 'Worcestershire', areas: [], outcodes: ['B13', 'B14', 'B25', 'B27', 'B28', 'B29', 'B30', 'B31', 'B38', 'B62', 'B63', 'B68', 'B69', 'DY1', 'DY2', 'DY8', 'DY9'] },
   cleveland: { name: 'Cleveland', areas: ['middlesbrough', 'stockton on tees', 'hartlepool', 'redcar and cleveland'] },
   'county durham': { name: 'County Durham', areas: ['sunderland', 'gateshead', 'south tyneside', 'darlington', 'hartlepool'] },
   gwent: { name: 'Gwent', areas: ['newport', 'monmouthshire', 'torfaen', 'blaenau gwent'] },
@@ -114,22 +109,36 @@ const FORMER_COUNTIES: Readonly<
   surrey: {
     name: 'Surrey',
     areas: [],
-    londonTowns: ['croydon', 'kingston upon thames', 'sutton', 'mitcham', 'morden', 'wallington', 'purley', 'coulsdon', 'thornton heath', 'carshalton', 'surbiton', 'new malden', 'south croydon', 'chessington', 'worcester park'],
+    // south of the Thames (SW2-SW20 but SW3, SW5-SW7, SW10; SE but Kent's and the straddling), Kingston, Croydon, Sutton, Richmond
+    outcodes: [
+      ...['CR', 'KT', 'SM', 'TW9', 'TW10', 'SW2', 'SW4', 'SW8', 'SW9', 'SW11', 'SW12', 'SW13', 'SW14', 'SW15', 'SW16', 'SW17', 'SW18', 'SW19', 'SW20'],
+      ...['SE1', 'SE5', 'SE11', 'SE15', 'SE16', 'SE17', 'SE19', 'SE21', 'SE22', 'SE24', 'SE25', 'SE27'],
+    ],
   },
-  kent: {
-    name: 'Kent',
-    areas: [],
-    londonTowns: ['bromley', 'beckenham', 'orpington', 'west wickham', 'chislehurst', 'sidcup', 'bexleyheath', 'welling', 'erith', 'keston', 'hayes'],
-    townPoints: { hayes: [51.37786, 0.01682] },
-  },
-  essex: { name: 'Essex', areas: [], londonTowns: ['romford', 'ilford', 'hornchurch', 'upminster', 'dagenham', 'barking', 'woodford green', 'rainham'] },
+  kent: { name: 'Kent', areas: [], outcodes: ['BR', 'DA', 'SE2', 'SE3', 'SE4', 'SE6', 'SE7', 'SE9', 'SE10', 'SE12', 'SE13', 'SE18', 'SE28'] },
+  essex: { name: 'Essex', areas: [], outcodes: ['IG', 'RM', 'E4', 'E6', 'E7', 'E10', 'E11', 'E12', 'E13', 'E15', 'E16', 'E17', 'E18'] },
   middlesex: {
     name: 'Middlesex',
     areas: [],
-    londonTowns: ['harrow', 'wembley', 'uxbridge', 'hayes', 'southall', 'twickenham', 'hounslow', 'enfield', 'edgware', 'pinner', 'ruislip', 'northolt', 'greenford', 'feltham', 'isleworth', 'teddington', 'hampton', 'west drayton', 'northwood', 'stanmore'],
-    townPoints: { hayes: [51.51579, -0.4234] },
+    // north of the Thames and west of the Lea, without the City; Twickenham, Hounslow, Brentford, Feltham (TW1-TW8, TW11-TW14)
+    outcodes: [
+      ...['N', 'NW', 'W', 'WC', 'HA', 'UB', 'EN1', 'EN2', 'EN3', 'EC1', 'E1', 'E2', 'E3', 'E5', 'E8', 'E9', 'E14', 'SW1', 'SW3', 'SW5', 'SW6', 'SW7', 'SW10'],
+      ...['TW1', 'TW2', 'TW3', 'TW4', 'TW5', 'TW6', 'TW7', 'TW8', 'TW11', 'TW12', 'TW13', 'TW14'],
+    ],
   },
 };
+/**
+ * Counties GeoNames gives that are split between former counties (by place key, with the
+ * keys of their districts, for rows that name only the district): a place in one is in the
+ * former county whose `outcodes` match its postcode district, the one whose point is nearest
+ * (FORMER_COUNTIES), and in no other; its districts are not read as wholly in one.
+ */
+const POINT_DECIDED_COUNTIES: readonly string[] = [
+  ...['greater manchester', 'bolton', 'bury', 'manchester', 'oldham', 'rochdale', 'salford', 'stockport', 'tameside', 'trafford', 'wigan'],
+  ...['greater london', 'london'],
+  ...['west midlands', 'birmingham', 'coventry', 'dudley', 'sandwell', 'solihull', 'walsall', 'wolverhampton'],
+  ...['cumbria', 'cambridgeshire'],
+];
 
 /**
  * Groups of countries people name as one area: Jersey and Guernsey are the Channel Islands
@@ -155,40 +164,68 @@ export function isFormerCountyKey(key: string): boolean {
   return formerCounty(key, COUNTY_WORD.exec(key)?.[1]) !== undefined;
 }
 
+/** Whether an entry's former county is decided by its postcode district (it lies in a POINT_DECIDED_COUNTIES county), not by its areas. */
+export function isFormerCountyByPoint(e: GazetteerEntry): boolean {
+  return (e.counties ?? []).some((c) => districtKeys(c).some((k) => POINT_DECIDED_COUNTIES.includes(k)));
+}
+
+/** A county's own keys, not one read by stripping "Greater": "Greater Manchester" is not the City of Manchester, "Belfast Greater" not Belfast (audit 66f F1, F4). */
+const districtKeys = (c: string): readonly string[] => (/^greater |\bgreater$/.test(placeKey(c)) ? [placeKey(c)] : areaKeys(c));
+
 /**
- * The names of the towns a former county named by `key` covers by name (londonTowns,
- * manchesterTowns), lower-case letters only ("kingstonuponthames"); undefined when `key` names
- * no former county. A prefilter: an entry whose name is not among them is in the former county
- * by its areas alone (isInFormerCounty), whatever its name.
+ * Whether an entry lies in a former county (FORMER_COUNTIES): in a point-decided county
+ * (isFormerCountyByPoint) when the county's `outcodes` give its postcode district (that of the
+ * nearest outward code's point) the longest match of every former county's, else by one of its areas.
  */
-export function formerCountyTownLetters(key: string): ReadonlySet<string> | undefined {
-  const former = formerCounty(key, COUNTY_WORD.exec(key)?.[1]);
-  if (former === undefined) return undefined;
-  return new Set([...(former.londonTowns ?? []), ...(former.manchesterTowns ?? [])].map(nameLetters));
-}
-
-/** A name's lower-case letters only (formerCountyTownLetters' form). */
-export const nameLetters = (name: string): string => name.toLowerCase().replace(/[^a-z]/g, '');
-
-/** Whether an entry lies in a former county (FORMER_COUNTIES) by one of its areas, or as a Greater London post town it covered. */
 function isInFormerCounty(e: GazetteerEntry, former: (typeof FORMER_COUNTIES)[string]): boolean {
-  const counties = e.counties ?? [];
-  // a district's own key, not one read by stripping "Greater": "Greater Manchester" is not the
-  // City of Manchester (Altrincham, Stockport were Cheshire), "Belfast Greater" not Belfast (audit 66f F1, F4)
-  const keysOf = (c: string): readonly string[] => (/^greater |\bgreater$/.test(placeKey(c)) ? [placeKey(c)] : areaKeys(c));
-  if (counties.some((c) => keysOf(c).some((k) => former.areas.includes(k)))) return true;
-  const name = placeKey(e.name);
-  const point = former.townPoints?.[name];
-  if (point !== undefined && distanceMeters(e.lat, e.lon, point[0], point[1]) > TOWN_POINT_METERS) return false;
-  // "Greater Manchester" read as its stripped key 'manchester' here on purpose: any Greater Manchester place of the name
-  if (former.manchesterTowns?.includes(name) === true && counties.some((c) => areaKeys(c).some((k) => MANCHESTER_KEYS.includes(k)))) return true;
-  return former.londonTowns?.includes(name) === true && counties.some((c) => areaKeys(c).includes('london'));
+  if (isFormerCountyByPoint(e)) return formerCountyOfDistrict(nearestOutcode(e)) === former;
+  return (e.counties ?? []).some((c) => districtKeys(c).some((k) => former.areas.includes(k)));
 }
 
-/** A London town of a former county given with a point (townPoints) is the place within this distance of it (metres; Hayes UB8's row is 4.2 km from UB3's). */
-const TOWN_POINT_METERS = 5000;
-/** Area keys of Greater Manchester's places (the county, stripped of "Greater", and the districts manchesterTowns lie in). */
-const MANCHESTER_KEYS: readonly string[] = ['manchester', 'trafford', 'tameside', 'stockport'];
+/** The former county whose `outcodes` hold the longest match of an outward code ("OL3": Yorkshire, over Lancashire's "OL"), or undefined. */
+function formerCountyOfDistrict(code: string | undefined): (typeof FORMER_COUNTIES)[string] | undefined {
+  if (code === undefined) return undefined;
+  let best: (typeof FORMER_COUNTIES)[string] | undefined;
+  let bestLength = 0;
+  for (const former of Object.values(FORMER_COUNTIES)) {
+    for (const prefix of former.outcodes ?? []) if (prefix.length > bestLength && outcodeMatches(code, prefix)) [best, bestLength] = [former, prefix.length];
+  }
+  return best;
+}
+
+/** Whether an outward code is in a table's code: its area ("M" for "M20", not "ME4"), or its district with any sub-district letter ("SW1" for "SW1A", not "SW10"). */
+function outcodeMatches(code: string, prefix: string): boolean {
+  if (code === prefix) return true;
+  if (/^[A-Z]+$/.test(prefix)) return /^[A-Z]+/.exec(code)?.[0] === prefix;
+  return code.startsWith(prefix) && /^[A-Z]$/.test(code.charAt(prefix.length));
+}
+
+/**
+ * Point-decided places whose own point lies nearer another district's point than their own
+ * district's, by place key, with their district (GeoNames' postal file): Hyde (SK14) lies 1.9 km
+ * from M34's point (Audenshaw), 2.3 km from SK14's.
+ */
+const DISTRICT_POINT_MISSES: Readonly<Record<string, string>> = { hyde: 'SK14' };
+
+/** Each entry's nearest outward code (by its point), once. */
+const nearestCodes = new WeakMap<GazetteerEntry, string | undefined>();
+
+/** The geographic outward code of the embedded GB file whose point is nearest an entry's: its postcode district, as near as the file's points tell (EC50's PO boxes lie by Angel, in no area). */
+function nearestOutcode(e: GazetteerEntry): string | undefined {
+  if (nearestCodes.has(e)) return nearestCodes.get(e);
+  let code: string | undefined = DISTRICT_POINT_MISSES[placeKey(e.name)];
+  if (code !== undefined) return code;
+  let best = Infinity;
+  const cos = Math.cos(e.lat * RAD);
+  // an equirectangular square distance: ranks points a few km apart as the geodesic does
+  for (const o of embeddedGbOutcodes()) {
+    if (NON_GEOGRAPHIC_OUTCODES.has(o.code)) continue;
+    const d = (o.lat - e.lat) ** 2 + ((o.lon - e.lon) * cos) ** 2;
+    if (d < best) [best, code] = [d, o.code];
+  }
+  nearestCodes.set(e, code);
+  return code;
+}
 
 /** Every area key a short form or former county reading is written for (tests: each is an area the gazetteer holds, or a former county). */
 export const SHORT_FORM_AREAS: readonly string[] = Object.keys(SHORT_FORMS);
