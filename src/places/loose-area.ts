@@ -184,7 +184,7 @@ function isInFormerCounty(e: GazetteerEntry, former: (typeof FORMER_COUNTIES)[st
 
 /** The former county whose `outcodes` hold the longest match of an outward code ("OL3": Yorkshire, over Lancashire's "OL"), or undefined. */
 function formerCountyOfDistrict(code: string | undefined): (typeof FORMER_COUNTIES)[string] | undefined {
-  if (code === undefined) return undefined;
+  if (code === undefined || STRADDLING_OUTCODES.has(code)) return undefined;
   let best: (typeof FORMER_COUNTIES)[string] | undefined;
   let bestLength = 0;
   for (const former of Object.values(FORMER_COUNTIES)) {
@@ -192,6 +192,14 @@ function formerCountyOfDistrict(code: string | undefined): (typeof FORMER_COUNTI
   }
   return best;
 }
+
+/**
+ * Districts whose places straddle a former counties' boundary, in none of them although a
+ * postcode area's letters in FORMER_COUNTIES would cover them ("OL" Lancashire: Mossley, OL5,
+ * lay in Lancashire, Cheshire and Yorkshire; "B" Warwickshire: Cradley Heath and Rowley Regis,
+ * B64, B65, Staffordshire and Worcestershire). Codes no entry covers need no listing (SE8, EC2).
+ */
+const STRADDLING_OUTCODES: ReadonlySet<string> = new Set(['OL5', 'B64', 'B65']);
 
 /** Whether an outward code is in a table's code: its area ("M" for "M20", not "ME4"), or its district with any sub-district letter ("SW1" for "SW1A", not "SW10"). */
 function outcodeMatches(code: string, prefix: string): boolean {

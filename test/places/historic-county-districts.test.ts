@@ -86,5 +86,9 @@ describe.skipIf(!hasShared(POSTAL))('places of metropolitan counties under their
     // Kendal was never Cumberland, Carlisle never Westmorland
     expect(resolverRefusal(resolver, 'Kendal, Cumberland').code).toBe('unknown_place');
     expect(resolverRefusal(resolver, 'Carlisle, Westmorland').code).toBe('unknown_place');
+    // Rowley Regis and Old Hill (B65, B64) were Staffordshire, never Warwickshire, although their
+    // codes begin with Birmingham's B; Mossley (OL5) straddled Lancashire, Cheshire and Yorkshire
+    expect(resolverRefusal(resolver, 'Rowley Regis, Warwickshire').code).toBe('unknown_place');
+    expect(resolverRefusal(resolver, 'Old Hill, Warwickshire').code).toBe('unknown_place');
   });
 });
