@@ -60,6 +60,17 @@ const FAR_APPROXIMATE_KM = FAR_APPROXIMATE_METERS / 1000;
 /** A suffixed name of this many people or more is a candidate even beside precise own entries, and far from them. */
 const CITY_POPULATION = 100_000;
 
+/**
+ * The widest reach of the data (metres) a candidate with no venue near it is in play at
+ * (pickAmong, rule 1): Britain's thinly spread vegetarian venues reach about 23 km, and a town
+ * 12 to 20 km from them (Brackley, Sleaford, Wishaw) is in their region. Sparse data
+ * elsewhere widens the data's own reach (the London pubs plus 677 venues over the United
+ * States: 115 km), which put Kingston, Ontario, 57 km from every venue, in play against
+ * Kingston upon Thames with 405 venues within 10 km (audit 67d F5); beyond this distance a
+ * candidate with venues near it wins, whatever either's prominence.
+ */
+const MAX_REACH_METERS = 25_000;
+
 /** Radius (metres) within which a place's venues are counted when a name means several places. */
 export const PLACE_VENUES_RADIUS_METERS = 10_000;
 
@@ -559,9 +570,11 @@ export class DefaultPlaceResolver implements PlaceResolver {
     }
     // "Newcastle" may mean Newcastle upon Tyne, "Kingston" Kingston upon Thames: a qualified
     // name is a candidate when it is a more prominent kind of place than every one of the
-    // name's own ("Radcliffe", a town, is not Radcliffe on Trent, another).
-    const ownClass = Math.max(-1, ...own.map(prominenceClass));
-    for (const e of this.gazetteer.qualified(key)) if (!precise || prominenceClass(e) > ownClass) all.push(e);
+    // name's own in its country ("Radcliffe", a town, is not Radcliffe on Trent, another),
+    // as a short name is said where the place is: with the world gazetteer, Kingston, Ontario
+    // (a city) does not hide Kingston upon Thames (audit 67d F5).
+    const ownClass = (country: string) => Math.max(-1, ...own.filter((o) => o.country === country).map(prominenceClass));
+    for (const e of this.gazetteer.qualified(key)) if (!precise || prominenceClass(e) > ownClass(e.country)) all.push(e);
     // A name known only by an approximate postal point may be surveyed under other word
     // breaks ("Kirk Michael" is GeoNames' "Kirkmichael"): those are candidates too, and an
     // approximate point near one of them is that place roughly placed, so it is dropped.
@@ -581,8 +594,9 @@ export class DefaultPlaceResolver implements PlaceResolver {
  * kind of place:
  * 1. The candidates within the data's reach: no farther from the nearest venue than
  *    PLACE_VENUES_RADIUS_METERS or VenueDensity.reachMeters (the gaps between the venues'
- *    areas: a few km for a city's data, about 24 km for venues spread thinly over Britain);
- *    if none is, all of them.
+ *    areas: a few km for a city's data, about 24 km for venues spread thinly over Britain),
+ *    and never than MAX_REACH_METERS (a sparse foreign part of the data does not put a
+ *    continent in reach: audit 67d F5); if none is, all of them.
  * 2. Of those, the highest {@link prominenceClass}: a city before a town, a town before a
  *    place of unknown population (a postal name, a neighbourhood). "Preston" on data
  *    spread over Britain is the city in Lancashire, not the Brighton suburb among more
@@ -602,7 +616,7 @@ export function pickAmong(entries: readonly GazetteerEntry[], venues: VenueDensi
     for (const e of entries) if (compareProminence(e, best) < 0) best = e;
     return best;
   }
-  const reach = Math.max(PLACE_VENUES_RADIUS_METERS, venues.reachMeters?.() ?? 0);
+  const reach = Math.min(MAX_REACH_METERS, Math.max(PLACE_VENUES_RADIUS_METERS, venues.reachMeters?.() ?? 0));
   const tiers = entries.map((e) => venueTier(venues, e.lat, e.lon));
   // metres to the nearest venue; a tier above 0 already says "within reach" (grid scans spared)
   const nearest = entries.map((e, i) => (tiers[i]! > 0 ? 0 : venues.nearestVenueMeters(e.lat, e.lon)));
