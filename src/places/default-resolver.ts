@@ -478,7 +478,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
     const ownCode = area === null ? null : parsePostcode(area);
     const strays = this.gazetteer.strayEstimates(key).filter((s) => {
       if (area === null) return true;
-      if (ownCode !== null) return ownCode.full === null && (ownCode.outward === s.code || isSubDistrictOf(ownCode.outward, s.code));
+      if (ownCode !== null) return ownCode.full === null && (ownCode.outward === s.code || this.isSubDistrictOf(ownCode.outward, s.code));
       const e: GazetteerEntry = { name: s.name, lat: s.lat, lon: s.lon, country: 'GB', population: 0, featureCode: '', precise: false, ...(s.nation !== undefined && { nation: s.nation }), ...(s.counties !== undefined && { counties: s.counties }) };
       return isInQualifier(e, area) || looseQualifier(e, area) !== null;
     });
@@ -518,6 +518,18 @@ export class DefaultPlaceResolver implements PlaceResolver {
     }
     const advice = ways.length === 0 ? 'search a place near it' : `search its district (${ways.join(' or ')}) or a place near it`;
     return { codes, advice, suggestions };
+  }
+
+  /**
+   * Whether outward code `code` is a sub-district of `district`: central London's districts are
+   * split by a final letter, and a street's own postcodes carry the sub-district ("Park Lane,
+   * W1K"). Only the sub-districts in use, which the gazetteer's outward codes are (GeoNames'
+   * postal file): W1A to W1D, W1F to W1H, W1J, W1K, W1M, W1S to W1U and W1W; SW1A, E, H, P, V
+   * to Y; EC1A to EC4Y and WC1A to WC2R alike (audit 67b F4: "Bond Street, W1Z" was read as in
+   * a W1Z that does not exist).
+   */
+  private isSubDistrictOf(code: string, district: string): boolean {
+    return code.length === district.length + 1 && code.startsWith(district) && /[0-9]$/.test(district) && /[A-Z]$/.test(code) && this.gazetteer.outcode(code) !== undefined;
   }
 
   /** The place key of `name` and its gazetteer candidates. */
@@ -685,15 +697,6 @@ function compareProminence(a: GazetteerEntry | null, b: GazetteerEntry | null): 
     (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
     a.lat - b.lat
   );
-}
-
-/**
- * Whether outward code `code` is a sub-district of `district`: central London's districts are
- * split by a final letter (W1 into W1A to W1W, SW1 into SW1A to SW1Y, EC1 into EC1A to EC1Y),
- * and a street's own postcodes carry the sub-district ("Park Lane, W1K").
- */
-function isSubDistrictOf(code: string, district: string): boolean {
-  return code.length === district.length + 1 && code.startsWith(district) && /[0-9]$/.test(district) && /[A-Z]$/.test(code);
 }
 
 function isPrecise(e: GazetteerEntry): boolean {
