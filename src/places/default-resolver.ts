@@ -454,7 +454,9 @@ export class DefaultPlaceResolver implements PlaceResolver {
     const left = all.filter((e) => hasVenues(e) || venues.nearestVenueMeters(e.lat, e.lon) < ownNearest);
     left.sort((a, b) => Number(hasVenues(b)) - Number(hasVenues(a)) || compareProminence(a, b));
     const suffixed = [...new Set(left.map((e) => e.name))].slice(0, 3);
-    const only = `location ${describeValue(name)}: the only ${name} we know ${entries.length === 1 ? 'is an approximate point' : 'are approximate points'} more than ${FAR_APPROXIMATE_KM} km from every venue`;
+    // one place: "the only Warley we know is"; several: "the 2 places called Row we know are" (audit 67b F5)
+    const known = entries.length === 1 ? `the only ${name} we know is an approximate point` : `the ${entries.length} places called ${name} we know are approximate points`;
+    const only = `location ${describeValue(name)}: ${known} more than ${FAR_APPROXIMATE_KM} km from every venue`;
     if (suffixed.length > 0) throw UnknownPlaceError.fromReport(name, `${only}; did you mean ${suffixed.map((n) => describeValue(n)).join(' or ')}?`, suffixed);
     const areas: string[] = [];
     for (const e of [...entries].sort(compareProminence)) {
@@ -462,7 +464,9 @@ export class DefaultPlaceResolver implements PlaceResolver {
       if (!areas.includes(label)) areas.push(label);
     }
     const where = areas.length === 1 ? areas[0]! : `${areas.slice(0, -1).join(', ')} and ${areas[areas.length - 1]!}`;
-    throw UnknownPlaceError.fromReport(name, `${only} (in ${where}); say which, e.g. ${describeValue(`${name}, ${areas[0]!}`)}`, areas.map((a) => `${name}, ${a}`));
+    // a choice only between several areas; one is named as the way to search there (audit 67b F5)
+    const how = areas.length === 1 ? `to search there, say ${describeValue(`${name}, ${areas[0]!}`)}` : `say which, e.g. ${describeValue(`${name}, ${areas[0]!}`)}`;
+    throw UnknownPlaceError.fromReport(name, `${only} (in ${where}); ${how}`, areas.map((a) => `${name}, ${a}`));
   }
 
   /**

@@ -60,6 +60,14 @@ describe.runIf(hasShared(POSTAL) && hasShared(IOM))('the Isle of Man data (audit
   it('"Row" (Cornwall and Cumbria, approximate) is refused offering both qualified, not "Row Town" (farther)', () => {
     expectOwnPlacesOffered(records, engine, 'Row', 'Row Town');
   });
+
+  // audit 67b F5: "the only Row we know are approximate points" (number), "the only Clewer ...; say which" (a choice of one)
+  it.each([
+    ['Row', 'location "Row": the 2 places called Row we know are approximate points more than 50 km from every venue (in Cornwall and Cumbria); say which, e.g. "Row, Cornwall"'],
+    ['Clewer', 'location "Clewer": the only Clewer we know is an approximate point more than 50 km from every venue (in Somerset); to search there, say "Clewer, Somerset"'],
+  ])('the refusal of %j reads as English', (name, message) => {
+    expect(findRefusal(engine, name).message).toBe(message);
+  });
 });
 
 describe.runIf(hasShared(POSTAL) && HAVE_OSM_PUBS)('the London pubs (audit 66f F5, 66a F9)', () => {
@@ -68,6 +76,8 @@ describe.runIf(hasShared(POSTAL) && HAVE_OSM_PUBS)('the London pubs (audit 66f F
     const engine = createEngine(pubs);
     const warley = findRefusal(engine, 'Warley');
     expect(warley.suggestions).toEqual(['Warley, West Midlands']);
+    // audit 67b F5: one place, so no "say which"
+    expect(warley.message).toBe('location "Warley": the only Warley we know is an approximate point more than 50 km from every venue (in West Midlands); to search there, say "Warley, West Midlands"');
     const p = engine.find({ q: 'a', location: 'Warley, West Midlands' }).resolvedPlace!;
     // hand-known Warley, Sandwell
     expect(geodesic(p.Lat, p.Lon, 52.4857, -1.9787)).toBeLessThan(1000);
