@@ -64,7 +64,7 @@ const CITY_POPULATION = 100_000;
  * The widest reach of the data (metres) a candidate with no venue near it is in play at
  * (pickAmong, rule 1): Britain's thinly spread vegetarian venues reach about 23 km, and a town
  * 12 to 20 km from them (Brackley, Sleaford, Wishaw) is in their region. Sparse data
- * elsewhere widens the data's own reach (the London pubs plus 677 venues over the United
+ * elsewhere widens the data's own reach (the London pubs plus 679 venues over the United
  * States: 115 km), which put Kingston, Ontario, 57 km from every venue, in play against
  * Kingston upon Thames with 405 venues within 10 km (audit 67d F5); beyond this distance a
  * candidate with venues near it wins, whatever either's prominence.
