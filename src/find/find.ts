@@ -284,8 +284,21 @@ export function findResponse(
     offset: p.offset,
     searchLocation: centre !== null ? { Lat: centre.lat, Lon: centre.lon } : undefined,
     maxDistanceMeters: centre !== null ? p.maxDistanceMeters : undefined,
-    resolvedPlace: place !== null ? { name: place.name, kind: String(place.kind), Lat: place.lat, Lon: place.lon, ...(place.approximate === true && { approximate: true }) } : undefined,
+    resolvedPlace: place !== null ? resolvedPlaceOf(place) : undefined,
   } as FindResponse;
+}
+
+/** A resolver's place as find answers it: only `approximate: true`, `area` and a non-empty `otherPlaces` are passed on. */
+function resolvedPlaceOf(place: ResolvedPlace): NonNullable<FindResponse['resolvedPlace']> {
+  return {
+    name: place.name,
+    kind: String(place.kind),
+    Lat: place.lat,
+    Lon: place.lon,
+    ...(place.approximate === true && { approximate: true }),
+    ...(place.area !== undefined && { area: place.area }),
+    ...(place.otherPlaces !== undefined && place.otherPlaces.length > 0 && { otherPlaces: [...place.otherPlaces] }),
+  };
 }
 
 export function createFindService(store: VenueStore, spatial: SpatialIndex, options: FindServiceOptions = {}): FindService {

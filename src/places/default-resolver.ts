@@ -2,7 +2,7 @@ import { describeValue } from '../errors.js';
 import { suggestionBudget } from '../find/close-spellings.js';
 import { editDistance } from '../find/prefix-edit-distance.js';
 import { distanceMeters, nearDistanceMeters } from '../geo/distance.js';
-import { DEFAULT_FIND_DISTANCE_METERS, MAX_FIND_DISTANCE_METERS } from '../schema/find.js';
+import { DEFAULT_FIND_DISTANCE_METERS, MAX_FIND_DISTANCE_METERS, MAX_OTHER_PLACES } from '../schema/find.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { DEFAULT_GAZETTEER_COUNTRIES, Gazetteer, areaLabel, areaLabels, isInArea, isInQualifier, kindOfFeature, type GazetteerEntry, type StrayEstimate } from './gazetteer.js';
 import { KnownAreas } from './known-areas.js';
@@ -104,7 +104,8 @@ export class DefaultPlaceResolver implements PlaceResolver {
    * clears them). Bounded by the gazetteer's names; spares the grid scan of a name far from
    * every venue.
    */
-  private picks = new Map<string, GazetteerEntry>();
+  /** The place each ambiguous key resolves to for `picksFor`, with the others of its name (see namedAmong). */
+  private picks = new Map<string, ResolvedPlace>();
   private picksFor: VenueDensity | undefined;
   private picksVersion: number | undefined;
   private keysByLength: Map<number, string[]> | null = null;
@@ -146,8 +147,8 @@ export class DefaultPlaceResolver implements PlaceResolver {
     if (learnt !== undefined || entries.length < 2 || venues === undefined) return this.choose(learnt, entries, venues);
     if (this.picksFor !== venues || this.picksVersion !== venues.version) [this.picks, this.picksFor, this.picksVersion] = [new Map(), venues, venues.version];
     let pick = this.picks.get(key);
-    if (pick === undefined) this.picks.set(key, (pick = pickAmong(entries, venues)));
-    return fromEntry(pick);
+    if (pick === undefined) this.picks.set(key, (pick = namedAmong(fromEntry(pickAmong(entries, venues)), key, entries)));
+    return pick;
   }
 
   /**
@@ -708,6 +709,31 @@ function isPrecise(e: GazetteerEntry): boolean {
 }
 
 /** An entry as an answer; an imprecise point (see GazetteerEntry.precise) is marked approximate. */
+/** Other places of a name told apart in an answer lie this far (metres) from the one taken and from each other (at most MAX_OTHER_PLACES of them). */
+const OTHER_PLACE_METERS = 10_000;
+
+/**
+ * `place`, taken among `entries` for a name meaning several places ("Newport"), with the area it
+ * is told by (`area`: "Wales") and the other places of the name, each written so that it
+ * resolves to that place (`otherPlaces`: "Newport, Isle of Wight"; the most prominent first,
+ * at most MAX_OTHER_PLACES, each over OTHER_PLACE_METERS from the place taken and from each
+ * other), so that a caller can show which one was taken (audits 67c F3, 67d: "Newport" on
+ * London's data was Newport, Wales, 200 km off, and the answer did not say so). Unchanged when
+ * the entries are one place.
+ */
+function namedAmong(place: ResolvedPlace, key: string, entries: readonly GazetteerEntry[]): ResolvedPlace {
+  const taken = entries.find((e) => e.lat === place.lat && e.lon === place.lon && e.name === place.name);
+  if (taken === undefined) return place;
+  const apart: GazetteerEntry[] = [taken];
+  for (const e of [...entries].sort(compareProminence)) {
+    if (apart.length > MAX_OTHER_PLACES) break;
+    if (apart.every((a) => nearDistanceMeters(a.lat, a.lon, e.lat, e.lon) > OTHER_PLACE_METERS)) apart.push(e);
+  }
+  if (apart.length === 1) return place;
+  const area = resolvingLabel(taken, key, entries);
+  return { ...place, area, otherPlaces: apart.slice(1).map((e) => `${e.name}, ${resolvingLabel(e, key, entries)}`) };
+}
+
 function fromEntry(e: GazetteerEntry): ResolvedPlace {
   const place = { name: e.name, lat: e.lat, lon: e.lon, kind: kindOfFeature(e.featureCode, e.population) };
   return isPrecise(e) ? place : { ...place, approximate: true };

@@ -4,6 +4,7 @@
  * user can pass any object of this shape instead.
  */
 import { describeValue, invalidRequest, VenueSearchError } from '../errors.js';
+import { MAX_OTHER_PLACES } from '../schema/find.js';
 
 export type PlaceKind = 'postcode' | 'area' | 'city' | 'town' | 'district' | 'locality';
 
@@ -24,6 +25,13 @@ export interface ResolvedPlace {
    * districts around it. Find's `resolvedPlace.approximate` says so (only `true` is passed on).
    */
   readonly approximate?: boolean;
+  /**
+   * When the name means several places: the area this one is told by ("Wales" for "Newport"),
+   * and the others, each written so that it resolves to that place ("Newport, Isle of Wight"),
+   * the most prominent first (find's `resolvedPlace.area` and `otherPlaces`).
+   */
+  readonly area?: string;
+  readonly otherPlaces?: readonly string[];
 }
 
 /**
@@ -51,7 +59,11 @@ export function checkResolvedPlace(place: unknown, name: string): ResolvedPlace 
               ? `kind one of ${PLACE_KINDS.join(', ')}`
               : p.approximate !== undefined && typeof p.approximate !== 'boolean'
                 ? 'approximate true or false when given'
-                : null;
+                : p.area !== undefined && !(typeof p.area === 'string' && p.area.trim() !== '')
+                  ? 'area a non-empty string when given'
+                  : p.otherPlaces !== undefined && !(Array.isArray(p.otherPlaces) && p.otherPlaces.length <= MAX_OTHER_PLACES && p.otherPlaces.every((o) => typeof o === 'string' && o.trim() !== ''))
+                    ? `otherPlaces an array of at most ${MAX_OTHER_PLACES} non-empty strings when given`
+                    : null;
   if (problem === null) return place as ResolvedPlace;
   throw new VenueSearchError('invalid_data', `the place resolver (options.places) answered ${describeAnswer(place)} for ${JSON.stringify(name)}: its answer needs ${problem}`, {
     param: 'options.places',

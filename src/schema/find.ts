@@ -43,6 +43,9 @@ export const FindEstablishmentSchema = Type.Composite(
 export type FindEstablishment = Answer<Static<typeof FindEstablishmentSchema>>;
 
 /** Where a `location` name was resolved to (present only when `location` was given). */
+/** The most other places of a name an answer lists (`resolvedPlace.otherPlaces`). */
+export const MAX_OTHER_PLACES = 3;
+
 export const ResolvedPlaceSchema = Type.Object(
   {
     name: Type.String(),
@@ -51,6 +54,13 @@ export const ResolvedPlaceSchema = Type.Object(
     Lon: Type.Number(),
     approximate: Type.Optional(
       Type.Boolean({ description: 'true when the point is an estimate for a postcode district rather than the place\'s own point (docs/find.md, "Place names"); absent otherwise.' }),
+    ),
+    area: Type.Optional(Type.String({ description: 'When the name means several places: the area this one is told by ("Wales" for "Newport"); absent otherwise.' })),
+    otherPlaces: Type.Optional(
+      Type.Array(Type.String(), {
+        maxItems: MAX_OTHER_PLACES,
+        description: 'When the name means several places: the others (up to 3, the most prominent first), each written so that, given as `location`, it resolves to that place ("Newport, Isle of Wight"); absent otherwise.',
+      }),
     ),
   },
   { additionalProperties: false },

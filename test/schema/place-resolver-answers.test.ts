@@ -120,6 +120,23 @@ describe('resolve() answers: NaN shown as NaN, a Promise told to answer synchron
     }
   });
 
+  it('area and otherPlaces: passed on when well formed; more than 3 other places, or a blank one, refused', () => {
+    const place = { name: 'X', lat: 51.5, lon: -0.1, kind: 'city' };
+    expect(createEngine(venues, { places: { resolve: () => ({ ...place, area: 'Kent', otherPlaces: ['X, Essex'] }) } }).find({ q: 'red', location: 'X' }, { now: 0 }).resolvedPlace).toEqual({
+      name: 'X',
+      kind: 'city',
+      Lat: 51.5,
+      Lon: -0.1,
+      area: 'Kent',
+      otherPlaces: ['X, Essex'],
+    });
+    expect(createEngine(venues, { places: { resolve: () => ({ ...place, otherPlaces: [] }) } }).find({ q: 'red', location: 'X' }, { now: 0 }).resolvedPlace).toEqual({ name: 'X', kind: 'city', Lat: 51.5, Lon: -0.1 });
+    expect(findWith({ ...place, otherPlaces: ['A', 'B', 'C', 'D'] }).message).toBe(
+      `${prefix} {"name":"X","lat":51.5,"lon":-0.1,"kind":"city","otherPlaces":["A","B","C","D"]} for "Anywhere": its answer needs otherPlaces an array of at most 3 non-empty strings when given`,
+    );
+    expect(findWith({ ...place, area: ' ' }).message).toBe(`${prefix} {"name":"X","lat":51.5,"lon":-0.1,"kind":"city","area":" "} for "Anywhere": its answer needs area a non-empty string when given`);
+  });
+
   it('an empty or blank name', () => {
     for (const name of ['', '  ']) {
       expect(findWith({ name, lat: 51.5, lon: -0.1, kind: 'city' })).toMatchObject({

@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/engine.js';
+import { collectRun, importOsm } from '../../src/import/index.js';
+import { geodesic } from '../support/oracle.js';
+import { hasShared, sharedFile } from '../support/real-data.js';
+
+/**
+ * Audits 67c F3 and 67d: "Newport" on the London pubs is Newport, Wales (no Newport near the
+ * venues: the most prominent), and the answer did not say which Newport, nor that others
+ * exist. find's `resolvedPlace` now carries `area` and `otherPlaces` for a name meaning several
+ * places. Oracle: GeoNames' places file read here (its rows named "Newport" by population,
+ * with their county, admin2), and GeographicLib distances.
+ */
+const LONDON_PUBS = 'osm-london-pubs/london_pubs_points.ndjson';
+const PLACES = 'geonames-gb/gb_places_geonames.csv';
+
+interface Row {
+  name: string;
+  lat: number;
+  lon: number;
+  admin1: string;
+  admin2: string;
+  population: number;
+}
+
+describe.skipIf(!hasShared(LONDON_PUBS) || !hasShared(PLACES))('a name meaning several places: which one, and the others (London pubs)', () => {
+  let engine: Engine;
+  let newports: Row[];
+  beforeAll(async () => {
+    engine = createEngine((await collectRun(importOsm(sharedFile(LONDON_PUBS)))).records);
+    newports = readFileSync(sharedFile(PLACES), 'utf8')
+      .split('\n')
+      .map((line) => line.split(','))
+      .filter((f) => f[0] === 'Newport')
+      .map((f) => ({ name: f[0]!, lat: Number(f[1]), lon: Number(f[2]), admin1: f[5]!, admin2: f[7]!, population: Number(f[10]) }))
+      .sort((a, b) => b.population - a.population);
+  });
+
+  it('"Newport" is the most populous Newport (GeoNames), told by its nation, and the next three by population are offered by county', () => {
+    const place = engine.find({ q: 'arms', location: 'Newport', limit: 1 }).resolvedPlace!;
+    const [taken, ...others] = newports;
+    // hand-checked against the file: Newport, Wales (306,844), then the Isle of Wight (24,884),
+    // Telford and Wrekin (12,741) and Essex (2,352), each over 10 km from the others
+    expect(geodesic(place.Lat, place.Lon, taken!.lat, taken!.lon)).toBeLessThan(100);
+    expect(place.area).toBe(taken!.admin1);
+    expect(place.otherPlaces).toEqual(others.slice(0, 3).map((r) => `Newport, ${r.admin2}`));
+  });
+
+  it('each other place, given as location, resolves to its own GeoNames row (within 1 km); the taken one by its area too', () => {
+    const place = engine.find({ q: 'arms', location: 'Newport', limit: 1 }).resolvedPlace!;
+    for (const other of place.otherPlaces!) {
+      const row = newports.find((r) => `Newport, ${r.admin2}` === other)!;
+      const got = engine.find({ q: 'arms', location: other, limit: 1 }).resolvedPlace!;
+      expect(geodesic(got.Lat, got.Lon, row.lat, row.lon), other).toBeLessThan(1000);
+      expect(got.otherPlaces, other).toBeUndefined();
+    }
+    const again = engine.find({ q: 'arms', location: `Newport, ${place.area!}`, limit: 1 }).resolvedPlace!;
+    expect(geodesic(again.Lat, again.Lon, place.Lat, place.Lon)).toBeLessThan(100);
+  });
+
+  it('a name of one place ("Soho", "Islington") carries neither', () => {
+    for (const name of ['Soho', 'Islington']) {
+      const place = engine.find({ q: 'arms', location: name, limit: 1 }).resolvedPlace!;
+      expect(place.area, name).toBeUndefined();
+      expect(place.otherPlaces, name).toBeUndefined();
+    }
+  });
+});
