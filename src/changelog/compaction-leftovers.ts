@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { VenueSearchError } from '../errors.js';
 import { snapshotTarget } from '../snapshot/snapshot-target.js';
 import { DATA_ORIGIN_FILE } from './data-origin.js';
+import { kindOf } from './live-dir-files.js';
 
 /**
  * The files a stopped compaction may leave in `dir`: the new base beside the base (beside a
@@ -61,15 +62,6 @@ function leftBy(path: string): string {
     : 'left by a compaction that was stopped before it finished (killed or crashed)';
 }
 
-/** What `st` is, in words, for a path where a compaction writes a regular file. */
-function kindOf(st: Stats): string {
-  if (st.isDirectory()) return 'a folder with files in it';
-  if (st.isSymbolicLink()) return 'a symbolic link';
-  if (st.isFIFO()) return 'a pipe';
-  if (st.isSocket()) return 'a socket';
-  return 'a device';
-}
-
 /**
  * Removes the leftovers of a compaction that stopped part-way in `dir` (call with its lock
  * held), and empty folders at their paths, one line on stderr for each; throws
@@ -88,7 +80,7 @@ export function removeCompactionLeftovers(dir: string): void {
     if (!st.isFile()) {
       throw new VenueSearchError(
         'invalid_data',
-        `${path} is ${kindOf(st)}, where a compaction writes ${writtenThere(path)}: every compaction would fail on it, or write through it. ` +
+        `${path} is ${st.isDirectory() ? 'a folder with files in it' : kindOf(st)}, where a compaction writes ${writtenThere(path)}: every compaction would fail on it, or write through it. ` +
           'It is not something a compaction leaves, so it was left as it is: move it away, then start again',
         { param: '--live-dir', value: dir },
       );

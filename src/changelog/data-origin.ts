@@ -6,8 +6,9 @@
  * records, while its base is still --data itself, a fingerprint of that file's whole content.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { VenueSearchError } from '../errors.js';
 
 /** The record in the live directory: `{ "fingerprint": "<size>:<sha256 hex>" }`. */
 export const DATA_ORIGIN_FILE = 'data-origin.json';
@@ -54,19 +55,58 @@ interface OriginRecord {
   readonly lastSeq?: number;
 }
 
+/**
+ * The record of `dir` ({} when there is none). A record that cannot be read, is not JSON, or
+ * holds a field of the wrong kind is refused (VenueSearchError, param `--live-dir`), never
+ * taken as none: it is written atomically (writeOriginRecord), so only damage since (a disk, a
+ * copy, an edit) makes one, and taking it as none would forget `lastSeq` and number the next
+ * batch with a seq already used once a compaction emptied the log (audit 67a F8: it was
+ * rewritten as {"compacted":true} without a word). Its fields cannot be told from the rest of
+ * the directory in every case (an empty log holds no seq), so nothing is guessed.
+ */
 function readOriginRecord(dir: string): OriginRecord {
   const file = join(dir, DATA_ORIGIN_FILE);
-  if (!existsSync(file)) return {};
+  let text: string;
   try {
-    const { fingerprint, compacted, lastSeq } = JSON.parse(readFileSync(file, 'utf8')) as { fingerprint?: unknown; compacted?: unknown; lastSeq?: unknown };
-    return {
-      ...(typeof fingerprint === 'string' ? { fingerprint } : {}),
-      ...(compacted === true ? { compacted } : {}),
-      ...(Number.isSafeInteger(lastSeq) && (lastSeq as number) > 0 ? { lastSeq: lastSeq as number } : {}),
-    };
-  } catch {
-    return {};
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    // none: no file, or no directory yet (a file in its way is named when it is made); a folder
+    // there holds none either (a start refuses one, live-dir-files.ts; a write's rename fails on it)
+    if (['ENOENT', 'ENOTDIR', 'EISDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return {};
+    throw damagedRecord(file, dir, (err as Error).message);
   }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw damagedRecord(file, dir, `it is not JSON (${(err as Error).message})`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw damagedRecord(file, dir, 'it is not a JSON object');
+  const { fingerprint, compacted, lastSeq } = parsed as { fingerprint?: unknown; compacted?: unknown; lastSeq?: unknown };
+  const wrong =
+    fingerprint !== undefined && typeof fingerprint !== 'string'
+      ? 'fingerprint'
+      : compacted !== undefined && compacted !== true
+        ? 'compacted'
+        : lastSeq !== undefined && !(Number.isSafeInteger(lastSeq) && (lastSeq as number) >= 0) // 0: a compaction of a log that never held a batch
+          ? 'lastSeq'
+          : undefined;
+  if (wrong !== undefined) throw damagedRecord(file, dir, `its field ${wrong} is ${JSON.stringify((parsed as Record<string, unknown>)[wrong])}`);
+  return {
+    ...(fingerprint === undefined ? {} : { fingerprint: fingerprint as string }),
+    ...(compacted === undefined ? {} : { compacted: true as const }),
+    ...(lastSeq === undefined ? {} : { lastSeq: lastSeq as number }),
+  };
+}
+
+/** The refusal of a record `file` of the live directory `dir` that cannot be read (`why`). */
+function damagedRecord(file: string, dir: string, why: string): VenueSearchError {
+  return new VenueSearchError(
+    'invalid_data',
+    `${file} cannot be read: ${why}. It records the seq of the last batch compacted into the base (the next batch's seq follows it), whether a compaction wrote base.snapshot, and which --data the directory started from; ` +
+      `without it a new batch could get a seq already used. Nothing was changed: restore the live directory from a copy, or write the record again as docs/updates.md says ("A damaged ${DATA_ORIGIN_FILE}")`,
+    { param: '--live-dir', value: dir },
+  );
 }
 
 function writeOriginRecord(dir: string, record: OriginRecord): void {
@@ -98,7 +138,7 @@ export function recordDataOrigin(dir: string, fingerprint: string): void {
   writeOriginRecord(dir, { ...readOriginRecord(dir), fingerprint });
 }
 
-/** The fingerprint the live directory `dir` recorded as its origin; undefined when it recorded none (made before this record existed) or it cannot be read. */
+/** The fingerprint the live directory `dir` recorded as its origin; undefined when it recorded none (made before this record existed). Throws for a record that cannot be read (readOriginRecord). */
 export function recordedDataOrigin(dir: string): string | undefined {
   return readOriginRecord(dir).fingerprint;
 }
@@ -136,7 +176,7 @@ export function recordedCompactedBase(dir: string): boolean {
 
 /**
  * Whether `dataPath` is the file the live directory `dir` recorded as its origin; undefined
- * when the directory recorded none or it cannot be read.
+ * when the directory recorded none. Throws for a record that cannot be read (readOriginRecord).
  */
 export function isDataOrigin(dir: string, dataPath: string): boolean | undefined {
   const recorded = recordedDataOrigin(dir);

@@ -32,6 +32,7 @@ import { removeCompactionLeftovers } from './compaction-leftovers.js';
 import { CompactionBackoff, type NextAutomaticCompaction } from './compaction-backoff.js';
 import { CompactionFailedError, Compactor, type CompactionProgress, type CompactionResult, type CompactorStart } from './compactor.js';
 import { LiveDirLock } from './live-dir-lock.js';
+import { checkLiveDirFiles } from './live-dir-files.js';
 import { applyLogged } from './fold-changes.js';
 import { DATA_ORIGIN_FILE, dataFingerprint, recordCompactedBase, recordCompaction, recordDataOrigin, recordedCompactedBase, recordedDataOrigin, recordedLastSeq } from './data-origin.js';
 
@@ -150,9 +151,12 @@ export class LiveVenues {
    * (then a missing base is named, not replaced by --data: the changes folded into it left
    * the change log), else --data. A compaction happened when the directory recorded one, or
    * when its change log starts above seq 1 (firstLoggedSeq: the lines before were cut by
-   * one; a directory compacted by a release before 2026-11-29 recorded none).
+   * one; a directory compacted by a release before 2026-11-29 recorded none). Throws
+   * VenueSearchError (param `--live-dir`) for something other than a file where the directory
+   * keeps one (live-dir-files.ts), before reading any, and for a record that cannot be read.
    */
   static basePath(options: Pick<LiveVenuesOptions, 'dataPath' | 'dir'>): string {
+    checkLiveDirFiles(options.dir);
     const compacted = join(options.dir, 'base.snapshot');
     const folded = () => recordedCompactedBase(options.dir) || (firstLoggedSeq(join(options.dir, 'changes.log')) ?? 1) > 1;
     return entryExists(compacted) || folded() ? compacted : options.dataPath;
@@ -161,6 +165,7 @@ export class LiveVenues {
   /** Loads the base and replays the log over it. */
   static async open(options: LiveVenuesOptions): Promise<LiveVenues> {
     makeDirectory(options.dir);
+    checkLiveDirFiles(options.dir); // before the lock is opened: it is one of them
     const lock = LiveDirLock.acquire(options.dir);
     try {
       removeCompactionLeftovers(options.dir);

@@ -27,7 +27,7 @@ import type { WidgetOptions } from '../widget/widget-page.js';
 import { tileTemplateProblem } from '../widget/tile-template.js';
 import { isDataOrigin } from '../changelog/data-origin.js';
 import { LiveVenues } from '../changelog/live-venues.js';
-import { SNAPSHOT_FORMAT_MISMATCH } from '../snapshot/read-snapshot.js';
+import { readSnapshot, SNAPSHOT_FORMAT_MISMATCH } from '../snapshot/read-snapshot.js';
 import { operatorTokenFileWarning, operatorTokenProblem } from './operator-token.js';
 import { unignoredInGitWorkTree } from './git-ignored.js';
 import { dataFileProblem, isSnapshotFile, loadEngineFile, loadSharedSnapshot, secondsSince, type LoadReport } from './load-engine.js';
@@ -238,9 +238,19 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
     fail(`the default live directory ${dir} is inside node_modules, where a reinstall would delete the change log: give --live-dir`);
   }
   // --data is read unless a compaction left a base of its own: a missing or unreadable one is
-  // named as such, not as a live directory that cannot be used
-  const base = LiveVenues.basePath({ dataPath: options.data, dir });
-  const baseProblem = dataFileProblem(base, base === options.data ? 'data' : 'base', true);
+  // named as such, not as a live directory that cannot be used. Which base that is comes from
+  // the directory's files, each checked to be a file before it is read (live-dir-files.ts).
+  let base: string;
+  try {
+    base = LiveVenues.basePath({ dataPath: options.data, dir });
+  } catch (err) {
+    if (isVenueSearchError(err) && err.param === '--live-dir') fail(`--live-dir ${dir} cannot be used: ${err.message}`);
+    throw err;
+  }
+  const compactedBase = base !== options.data;
+  // a compaction never writes an empty base (one of no venue is a snapshot of its header): 0 bytes there is damage
+  if (compactedBase && isEmptyFile(base)) fail(`cannot load ${base} with the changes in ${dir}: ${base} is empty; ${DAMAGED_BASE_ADVICE}`);
+  const baseProblem = dataFileProblem(base, compactedBase ? 'base' : 'data', true);
   if (baseProblem !== null) fail(baseProblem);
   try {
     const live = await LiveVenues.open({
@@ -248,8 +258,14 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
       dir,
       ...(options.compactAfter === undefined ? {} : { compactAfter: options.compactAfter }),
       // a live service may start from --data of no venue (any bytes saying none: 0 bytes, `[]`,
-      // blank lines), to be filled through PUT /admin/venues; its compacted base is never empty
-      load: async (path) => (await loadEngineFile(path, fail, loadReport(), 1, path === options.data)).engine,
+      // blank lines), to be filled through PUT /admin/venues; its compacted base is never empty.
+      // The compacted base is a snapshot a compaction wrote, never a venues file to read:
+      // anything else there is refused as a snapshot (readSnapshot names what it is not), not
+      // read as a venues file whose refusal advises `venue-search import` (audit 67a F9).
+      load: async (path) => {
+        if (path !== options.data && !isSnapshotFile(path)) readSnapshot(path);
+        return (await loadEngineFile(path, fail, loadReport(), 1, path === options.data)).engine;
+      },
       onCompaction: (r) =>
         process.stderr.write(`venue-search: compacted ${r.venues} venues (log up to ${r.upToSeq}) in ${Math.round(r.totalMs)} ms, swap ${r.swapMs.toFixed(1)} ms\n`),
       onCompactionFailed: (err, next) => process.stderr.write(`venue-search: ${err.message}${next === null ? '' : `; ${next.note}`}\n`),
@@ -259,19 +275,41 @@ async function openLive(options: ServeOptions): Promise<{ live: LiveVenues; toke
   } catch (err) {
     // A compacted base of another snapshot format holds changes that are nowhere else (the log
     // was cut): "write it again from the NDJSON" does not apply to it (audit 61c)
-    if (isVenueSearchError(err) && base !== options.data && err.message.includes(SNAPSHOT_FORMAT_MISMATCH)) {
+    if (isVenueSearchError(err) && compactedBase && err.message.includes(SNAPSHOT_FORMAT_MISMATCH)) {
       fail(
         `the live directory's compacted base ${base} was written by another version (${err.message.slice(err.message.indexOf('format ')).split(';')[0]}), and the changes compacted into it are only there: ` +
           'run the version that wrote it on this directory once more and write its current venues out as NDJSON (docs/updates.md, "Upgrading a live directory"), then start this version from that file with a fresh --live-dir',
       );
     }
-    // Something in the way in the live directory (compaction-leftovers.ts) is not a load that
-    // failed; a load that did names the file it read: the compacted base once there is one, not
-    // --data (audit 66g F4: it named --data either way).
+    // Something in the way in the live directory (live-dir-files.ts, compaction-leftovers.ts),
+    // or its record that cannot be read (data-origin.ts), is not a load that failed; a load
+    // that did names the file it read: the compacted base once there is one, not --data
+    // (audit 66g F4: it named --data either way).
     if (isVenueSearchError(err) && err.param === '--live-dir') fail(`--live-dir ${dir} cannot be used: ${err.message}`);
+    // the compacted base itself unusable (not a snapshot, cut short): damage, with the live directory's way out
+    if (isVenueSearchError(err) && compactedBase && err.file === base) fail(`cannot load ${base} with the changes in ${dir}: ${err.message}; ${DAMAGED_BASE_ADVICE}`);
     if (isVenueSearchError(err)) fail(`cannot load ${base} with the changes in ${dir}: ${err.message}`);
     if (isFileError(err)) fail(`--live-dir ${dir} cannot be used: ${liveDirProblem(err as NodeJS.ErrnoException, dir)}`);
     throw err;
+  }
+}
+
+/**
+ * What to do about a live directory's compacted base that cannot be loaded: it is written
+ * whole (written, synced, then renamed) and holds the changes compacted into it, which the
+ * change log no longer does, so neither --data nor an import stands in for it.
+ */
+const DAMAGED_BASE_ADVICE =
+  'a compaction writes the base whole, so this is damage since it was written (a disk, a copy, an edit), and the changes compacted into it are only there: ' +
+  'restore the live directory from a copy taken while its service was stopped, then send the changes accepted since that copy again (docs/updates.md, "A damaged compacted base")';
+
+/** Whether `path` is a regular file of 0 bytes. */
+function isEmptyFile(path: string): boolean {
+  try {
+    const st = statSync(path);
+    return st.isFile() && st.size === 0;
+  } catch {
+    return false;
   }
 }
 

@@ -297,13 +297,14 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
       expect(existsSync(join(tmp, 'live-of-missing'))).toBe(false);
     }
 
-    // A folder where a compaction writes the base is named as the live directory's base, not as --data.
+    // A folder where a compaction writes the base is named as the live directory's base, not as
+    // --data (as every file of the live directory is checked: live-dir-files.ts, audit 67a F1).
     const baseInTheWay = join(tmp, 'live-base-folder');
     mkdirSync(join(baseInTheWay, 'base.snapshot'), { recursive: true });
     const badBase = await run(['serve', '--data', FIXTURES_PATH, '--port', '0', '--db', join(tmp, 'b.sqlite'), '--admin-token-file', token, '--live-dir', baseInTheWay]);
     expect(badBase.code).toBe(1);
     expect(badBase.stderr.trim()).toBe(
-      `venue-search: the live directory's compacted base must be a file; ${join(baseInTheWay, 'base.snapshot')} is not (compactions write it there: move whatever is in the way)`,
+      `venue-search: --live-dir ${baseInTheWay} cannot be used: ${join(baseInTheWay, 'base.snapshot')} is a folder, where the live directory keeps the compacted base (a file). It was left as it is: move it away, then start again`,
     );
 
     // A compacted base of another snapshot format (an older version's): its changes are only
