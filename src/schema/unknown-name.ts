@@ -113,6 +113,11 @@ export function misplacedRouteName(name: string, sentIn: RoutePart, method: stri
   return undefined;
 }
 
+/** `engine.find({ q, limit: ... })`: a find call with the parameter `name` beside its search term `q` (named once when it is `q`, audit 67a F7). */
+function findCallWith(name: string): string {
+  return name === 'q' ? 'engine.find({ q: ... })' : `engine.find({ q, ${name}: ... })`;
+}
+
 /** The body of POST /v1/business/balances (src/service/api-schemas.ts BalancesRangeSchema's required fields), for its GET twin's note. */
 const BALANCES_BODY = { required: ['from', 'to'] };
 
@@ -129,7 +134,7 @@ const MISPLACED_NAMES: ReadonlyMap<NamePlace, ReadonlyMap<string, string>> = new
   ],
   // find takes its paging and radius in its params, search in its options: a caller who
   // learnt one writes the other's (audit 66d F4)
-  ['engine.find options', new Map(propertyNames(FindQuerySchema).map((name) => [name, `a parameter of engine.find, not an option of the call: engine.find({ q, ${name}: ... })`]))],
+  ['engine.find options', new Map(propertyNames(FindQuerySchema).map((name) => [name, `a parameter of engine.find, not an option of the call: ${findCallWith(name)}`]))],
   [
     'engine.search request',
     new Map([

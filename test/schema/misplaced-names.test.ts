@@ -133,6 +133,10 @@ describe('library: the same names through engine.find and engine.search', () => 
     expect(thrown(() => engine.find({ q: 'red' }, loose({ offset: 20 }))).message).toBe(
       'options.offset is not an option of this call; offset is a parameter of engine.find, not an option of the call: engine.find({ q, offset: ... }) (its options: now); got 20',
     );
+    // q is named once in the example (audit 67a F7: it read engine.find({ q, q: ... }))
+    expect(thrown(() => engine.find(loose({}), loose({ q: 'pub' }))).message).toBe(
+      'options.q is not an option of this call; q is a parameter of engine.find, not an option of the call: engine.find({ q: ... }) (its options: now); got "pub"',
+    );
     // details calls take `now` alone, and no find parameter: no such hint there
     expect(thrown(() => engine.basic('x', loose({ limit: 1 }))).message).toBe('options.limit is not an option of this call (its options: now); got 1');
   });
