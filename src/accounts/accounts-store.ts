@@ -133,7 +133,8 @@ export interface AccountsStore {
 /**
  * A charge whose outcome the database could not confirm: the connection broke after the
  * statement was sent, and the ledger could not be read afterwards. The request may have been
- * charged (its ledger row then holds `requestId`); the answer is not sent.
+ * charged (its ledger row then holds `requestId`); the answer is not sent. Its message names
+ * the request; why the database could not confirm is its `cause`.
  */
 export class ChargeOutcomeUnknownError extends Error {
   override readonly name = 'ChargeOutcomeUnknownError';
@@ -141,7 +142,9 @@ export class ChargeOutcomeUnknownError extends Error {
     readonly requestId: string,
     cause: unknown,
   ) {
-    super(`the charge of request ${requestId} may have committed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    // the cause is attached, not copied into the message: the log's error serializer (pino's)
+    // appends ": <cause's message>" itself, and said it twice (audit 67a F7)
+    super(`the charge of request ${requestId} may have committed`, { cause });
   }
 }
 
