@@ -53,8 +53,12 @@ const VENUE_GEOMETRY = `${VENUE_POINT}; a GeoJSON geometry's coordinates are [lo
  */
 export const VENUE_LOCATION_EXPECTED = `expected ${POINT_SHAPE}`;
 
-/** The names a point's parts are sent under at the top of a venue record (each stands for `location`). */
-const VENUE_POINT_PARTS = ['lat', 'lon', 'lng', 'latitude', 'longitude', 'coordinates'];
+/**
+ * The names a point or its parts are sent under at the top of a venue record (each stands for
+ * `location`), in lower case: a name is matched whatever its case (`Latitude`, `LON`: FHRS
+ * element names, CSV headers; audit 67a F4). The one table of them.
+ */
+const VENUE_POINT_PARTS = ['lat', 'lon', 'lng', 'long', 'latitude', 'longitude', 'coordinates', 'coords', 'point', 'position', 'geo'];
 
 /**
  * Per place: names that are not fields there but stand for one that is (a top-level `lat` of
@@ -175,9 +179,14 @@ export function didYouMeanName(name: string, known: readonly string[], place?: N
   return elsewhere === undefined ? '' : `; ${name} is ${elsewhere}`;
 }
 
+/** `names`' entry for `name`, or else for `name` in lower case (the tables' keys of a record's point parts are lower case). */
+function entryFor(names: ReadonlyMap<string, string> | undefined, name: string): string | undefined {
+  return names?.get(name) ?? names?.get(name.toLowerCase());
+}
+
 /** Where `name`, sent at `place`, belongs in the same call (completes "NAME is ..."), or undefined. */
 export function misplacedName(name: string, place: NamePlace): string | undefined {
-  return MISPLACED_NAMES.get(place)?.get(name);
+  return entryFor(MISPLACED_NAMES.get(place), name);
 }
 
 /**
@@ -186,7 +195,7 @@ export function misplacedName(name: string, place: NamePlace): string | undefine
  * about `name` instead (src/data/validate-venue.ts).
  */
 export function fieldPartOf(name: string, place: NamePlace): string | undefined {
-  return STANDS_FOR.get(place)?.get(name);
+  return entryFor(STANDS_FOR.get(place), name);
 }
 
 /**
