@@ -5,7 +5,7 @@ import { canonicalTimeZone } from '../hours/time-zone.js';
 import { checkWeeklyHours } from '../hours/weekly-intervals.js';
 import { firstSchemaError } from '../schema/character-count.js';
 import { compileParsedCheck, compileValueCheck, type ParsedValueCheck } from '../schema/parsed-check.js';
-import { didYouMeanName, fieldPartOf, VENUE_LOCATION_EXPECTED } from '../schema/unknown-name.js';
+import { didYouMeanName, fieldPartOf, VENUE_FEATURE_EXPECTED, VENUE_LOCATION_EXPECTED } from '../schema/unknown-name.js';
 import { VenueRecordSchema, type VenueRecord } from '../schema/venue.js';
 import { catersBit } from '../store/vocabulary.js';
 
@@ -181,10 +181,13 @@ function unknownFieldAdvice(error: ValueError): string {
  * the message says where that part belongs rather than only "expected required property"
  * (audit 66a F4), a GeoJSON `geometry` too (audit 66g F7); a `location` given in another shape
  * (`{lat, lon}`, an array, a Point without `coordinates`) as a whole, told the shape it must
- * have (audit 66g F7); any other error as it is (a coordinate out of range keeps its own path).
+ * have (audit 66g F7); a GeoJSON Feature told what it is and how Features are read (audit
+ * 67a F3); any other error as it is (a coordinate out of range keeps its own path).
  * The parts and their fields, and the hints: src/schema/unknown-name.ts (fieldPartOf).
  */
 function standInError(checker: TypeCheck<typeof VenueRecordSchema>, value: unknown, error: ValueError): ValueError {
+  // a GeoJSON Feature (`type` is no field of a record): said so, not that its `id` is missing (audit 67a F3)
+  if (isGeoJsonFeature(value)) return { ...error, type: ValueErrorType.Object, path: '/type', value: value.type, message: VENUE_FEATURE_EXPECTED };
   const location = typeof value === 'object' && value !== null ? (value as { location?: unknown }).location : undefined;
   const locationShape = error.path === '/location' || (error.type === ValueErrorType.ObjectRequiredProperty && error.path.startsWith('/location/') && error.path.lastIndexOf('/') === '/location'.length);
   if (location !== undefined && locationShape) return { ...error, type: ValueErrorType.Object, path: '/location', value: location, message: VENUE_LOCATION_EXPECTED };
@@ -196,6 +199,13 @@ function standInError(checker: TypeCheck<typeof VenueRecordSchema>, value: unkno
     if (atTop && fieldPartOf(name, 'venue record') === missing) return other;
   }
   return error;
+}
+
+/** True for an object shaped as a GeoJSON Feature: `type` "Feature" with `geometry` or `properties`. */
+function isGeoJsonFeature(value: unknown): value is { type: 'Feature' } {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return v.type === 'Feature' && ('geometry' in v || 'properties' in v);
 }
 
 /** An unexpected property's name, the known fields of its object, and whether that object is the record itself. */

@@ -54,6 +54,17 @@ const VENUE_GEOMETRY = `${VENUE_POINT}; a GeoJSON geometry's coordinates are [lo
 export const VENUE_LOCATION_EXPECTED = `expected ${POINT_SHAPE}`;
 
 /**
+ * What a GeoJSON Feature given as a venue record is told (one Feature a line, as `jq -c
+ * '.features[]'` and ogr2ogr's GeoJSONSeq write, or a JSON array of Features): completes
+ * "field type: ..." in place of the schema's first error, "field id: expected required
+ * property" (src/data/validate-venue.ts, audit 67a F3).
+ */
+export const VENUE_FEATURE_EXPECTED =
+  'a GeoJSON Feature is not a venue record: a venues file of GeoJSON is a FeatureCollection, {"type": "FeatureCollection", "features": [...]}, ' +
+  "each Point Feature's properties a record (`jq -s '{type: \"FeatureCollection\", features: .}'` makes one of Features one a line); " +
+  `a venue record has its fields at the top and its point as location: ${POINT_SHAPE}`;
+
+/**
  * The names a point or its parts are sent under at the top of a venue record (each stands for
  * `location`), in lower case: a name is matched whatever its case (`Latitude`, `LON`: FHRS
  * element names, CSV headers; audit 67a F4). The one table of them.
