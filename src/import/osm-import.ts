@@ -9,7 +9,7 @@ import type { VenueRecord } from '../schema/venue.js';
 import { checkOsmOptions } from './import-options.js';
 import { ImportReport } from './import-report.js';
 import type { OpeningHoursConversion } from './osm-opening-hours.js';
-import { featureCollectionRows, holdsFeatures, isPointsLineFile, namesOsmElement, pointsLineIdProblem, pointsLineRow, POINTS_LINE_ID_FORMS, type OsmRow } from './osm-sources.js';
+import { featureCollectionRows, holdsFeatures, isFeature, isPointsLineFile, namesOsmElement, pointsLineIdProblem, pointsLineRow, POINTS_LINE_ID_FORMS, type OsmRow } from './osm-sources.js';
 import { OSM_TWIN_METERS, osmNodeWayTwins, twinPoint, type TwinPoint } from './osm-node-way-twins.js';
 import { mapOsmElement } from './osm-to-venue.js';
 import { venueSchemaError } from './venue-check.js';
@@ -95,6 +95,8 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
   let firstValue: unknown;
   /** The first line with an osm_id of a form not read, and why (said when no line names an element). */
   let firstIdProblem: string | undefined;
+  /** The lines that are GeoJSON Features, read together after the other lines. */
+  const features: unknown[] = [];
   for (;;) {
     let next: IteratorResult<string>;
     try {
@@ -116,6 +118,12 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
       continue;
     }
     if (nonBlank === 1) firstValue = value;
+    if (isFeature(value)) {
+      // read with the other Features once all are in: a site relation's members may come later
+      features.push(value);
+      if (namesOsmElement(value)) withOsmId++;
+      continue;
+    }
     const row = pointsLineRow(value, n);
     if (namesOsmElement(value)) withOsmId++;
     else if (firstIdProblem === undefined) {
@@ -124,6 +132,8 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
     }
     yield row;
   }
+  // GeoJSON Features one a line (GeoJSONSeq, `jq -c '.features[]'`): rows as of their FeatureCollection (audit 67a F5)
+  if (features.length > 0) yield* featureCollectionRows(features);
   if (withOsmId === 0) throw notAnOsmFile(path, nonBlank === 0 ? 'holds no lines' : noElementLine(nonBlank, firstValue, firstIdProblem), 'points NDJSON');
 }
 
@@ -177,15 +187,31 @@ export function importOsm(path: string, given?: ImportOptions): ImportRun {
     try {
       value = JSON.parse(text);
     } catch (err) {
+      // GeoJSON Features one a line under another name (`.geojson`, `.json`): read as lines (audit 67a F5)
+      if (isFeature(firstLineValue(text))) {
+        yield* lineRows(path);
+        return;
+      }
       const why = notJsonForOsm(path) ?? `is not readable JSON: ${(err as Error).message.slice(0, 200)}`;
       throw new VenueSearchError('invalid_data', `OSM file ${path} ${why}`, { file: path });
     }
+    // a FeatureCollection, or a JSON array of Features (audit 67a F5)
     if (!holdsFeatures(value)) throw notAnOsmFile(path, `holds ${describeJson(value)}`, 'GeoJSON');
     const all = featureCollectionRows(value);
     total = all.filter((r) => r.kind !== 'derived').length;
     yield* all;
   }
   return { report, records: mapRows(rows(), report, options, () => total) };
+}
+
+/** The JSON value of a text's first line, or undefined when that line is not whole JSON. */
+function firstLineValue(text: string): unknown {
+  const end = text.indexOf('\n');
+  try {
+    return JSON.parse(end === -1 ? text : text.slice(0, end)) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Collects a run into an array (for callers that want everything at once). */

@@ -146,25 +146,49 @@ function featureElement(
   return { ref, ...(parsed ? parsed : {}), tags, ...(point ? { point } : {}) };
 }
 
-/** True for a file `import osm` reads as NDJSON point lines (`.ndjson`, `.jsonl`); others are read as GeoJSON. */
+/**
+ * True for a file `import osm` reads line by line (`.ndjson`, `.jsonl`, and GeoJSONSeq's
+ * `.geojsonl`, `.geojsons`: audit 67a F5); others are read as one GeoJSON value.
+ */
 export function isPointsLineFile(path: string): boolean {
-  return /\.(ndjson|jsonl)$/i.test(path);
+  return /\.(ndjson|jsonl|geojsonl|geojsons)$/i.test(path);
 }
 
-/** True for a JSON value `import osm` reads as GeoJSON: an object with a `features` array (a FeatureCollection). */
+/** True for a GeoJSON Feature: an object whose `type` is "Feature". */
+export function isFeature(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'Feature';
+}
+
+/**
+ * The features `import osm` reads from one GeoJSON value: a FeatureCollection's (an object with
+ * a `features` array), or a JSON array of Features (audit 67a F5); undefined for other JSON.
+ */
+export function featuresOf(value: unknown): unknown[] | undefined {
+  const features = (value as { features?: unknown } | null)?.features;
+  if (Array.isArray(features)) return features;
+  return Array.isArray(value) && value.length > 0 && value.every(isFeature) ? value : undefined;
+}
+
+/** True for a JSON value `import osm` reads as GeoJSON ({@link featuresOf}). */
 export function holdsFeatures(value: unknown): boolean {
-  return Array.isArray((value as { features?: unknown } | null)?.features);
+  return featuresOf(value) !== undefined;
 }
 
-/** True for a points line `import osm` counts as OpenStreetMap's: it names an OSM element ({@link pointsLineRef}). */
+/**
+ * True for a line `import osm` counts as OpenStreetMap's: a points line naming an OSM element
+ * ({@link pointsLineRef}), or a GeoJSON Feature naming one as a FeatureCollection's feature
+ * does (Features one a line, GeoJSONSeq, as `jq -c '.features[]'` writes an Overpass export;
+ * audit 67a F5).
+ */
 export function namesOsmElement(value: unknown): boolean {
+  if (isFeature(value)) return featureElement(value as Feature<Geometry | null, Record<string, unknown> | null>, 0).type !== undefined;
   return pointsLineRef(value) !== undefined;
 }
 
-/** All rows of one GeoJSON FeatureCollection (Overpass or Veggiekarte), in file order. */
+/** All rows of one GeoJSON FeatureCollection (Overpass or Veggiekarte) or array of Features ({@link featuresOf}), in file order. */
 export function featureCollectionRows(fc: unknown): OsmRow[] {
-  const features = (fc as { features?: unknown } | null)?.features;
-  if (!Array.isArray(features)) return [{ kind: 'skip', ref: 'file', reason: 'not_a_feature_collection' }];
+  const features = featuresOf(fc);
+  if (features === undefined) return [{ kind: 'skip', ref: 'file', reason: 'not_a_feature_collection' }];
   const rows: OsmRow[] = [];
   const sites = new Map<string, SiteRelation>();
   const presentRefs = new Set<string>();
