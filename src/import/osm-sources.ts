@@ -11,6 +11,8 @@ import { VEGGIE_CATEGORY_DIET, VEGGIE_ICON_TAG } from './osm-vocabulary.js';
  *   Ways of a `type=site` relation that carry no amenity themselves (their tags sit in
  *   `@relations[].reltags`) become one venue for the relation (a *derived* row), unless a
  *   member is itself tagged as a venue (then that member already represents it).
+ * - GeoJSON of osm2pgsql flex tables (ogr2ogr): `properties.osm_id` with `osm_type`, read as
+ *   on a points line (audit 67a F6).
  * - Veggiekarte GeoJSON: `_type`/`_id`, `icon` stands for amenity/shop, `category` for the
  *   diet tags, `addr_*`/`contact_*` for `addr:*`/`contact:*` (see osm-vocabulary.ts).
  * - Points NDJSON (`{osm_id, lat, lon, tags}` per line): `osm_id` is `node/1`, or a number
@@ -137,6 +139,13 @@ function featureElement(
     tags = veggieTags(props);
   } else {
     tags = stringTags(props, '@');
+    // osm2pgsql flex tables through ogr2ogr: `osm_id` and `osm_type` among the properties, as on a points line (audit 67a F6)
+    const flex = parsed ? undefined : pointsLineRef(props);
+    if (flex !== undefined) {
+      parsed = flex;
+      delete tags.osm_id;
+      delete tags.osm_type;
+    }
     if (!parsed && (typeof f.id === 'number' || (typeof f.id === 'string' && /^[0-9]+$/.test(f.id)))) {
       parsed = { type: f.geometry?.type === 'Point' ? 'node' : 'way', id: String(f.id) };
     }
@@ -185,6 +194,9 @@ export function namesOsmElement(value: unknown): boolean {
   return pointsLineRef(value) !== undefined;
 }
 
+/** The forms of a feature's element, for the skip of a feature naming none (audit 67a F6). */
+const FEATURE_ID_FORMS = 'no element named: "@id": "node/1", an id "node/1" or 1, "_type" with "_id", or "osm_id" with "osm_type" among the properties';
+
 /** All rows of one GeoJSON FeatureCollection (Overpass or Veggiekarte) or array of Features ({@link featuresOf}), in file order. */
 export function featureCollectionRows(fc: unknown): OsmRow[] {
   const features = featuresOf(fc);
@@ -219,7 +231,7 @@ export function featureCollectionRows(fc: unknown): OsmRow[] {
     if (!isVenue && siteMember) {
       rows.push({ kind: 'skip', ref: el.ref, reason: 'site_relation_member', detail: `tags on ${siteMember}` });
     } else if (el.type === undefined || el.id === undefined) {
-      rows.push({ kind: 'skip', ref: el.ref, reason: 'missing_osm_id' });
+      rows.push({ kind: 'skip', ref: el.ref, reason: 'missing_osm_id', detail: pointsLineIdProblem(f.properties) ?? FEATURE_ID_FORMS });
     } else if (!el.point) {
       rows.push({ kind: 'skip', ref: el.ref, reason: 'bad_geometry', detail: describeGeometry(f.geometry) });
     } else {
