@@ -169,8 +169,18 @@ export function isFormerCountyByPoint(e: GazetteerEntry): boolean {
   return (e.counties ?? []).some((c) => districtKeys(c).some((k) => POINT_DECIDED_COUNTIES.includes(k)));
 }
 
+/** districtKeys by county name: a few hundred names, read for every entry near a refused qualifier (known-areas.ts). */
+const districtKeysMemo = new Map<string, readonly string[]>();
+
 /** A county's own keys, not one read by stripping "Greater": "Greater Manchester" is not the City of Manchester, "Belfast Greater" not Belfast (audit 66f F1, F4). */
-const districtKeys = (c: string): readonly string[] => (/^greater |\bgreater$/.test(placeKey(c)) ? [placeKey(c)] : areaKeys(c));
+function districtKeys(c: string): readonly string[] {
+  let keys = districtKeysMemo.get(c);
+  if (keys === undefined) {
+    const key = placeKey(c);
+    districtKeysMemo.set(c, (keys = /^greater |\bgreater$/.test(key) ? [key] : areaKeys(c)));
+  }
+  return keys;
+}
 
 /**
  * Whether an entry lies in a former county (FORMER_COUNTIES): in a point-decided county
@@ -185,13 +195,18 @@ function isInFormerCounty(e: GazetteerEntry, former: (typeof FORMER_COUNTIES)[st
 /** The former county whose `outcodes` hold the longest match of an outward code ("OL3": Yorkshire, over Lancashire's "OL"), or undefined. */
 function formerCountyOfDistrict(code: string | undefined): (typeof FORMER_COUNTIES)[string] | undefined {
   if (code === undefined || STRADDLING_OUTCODES.has(code)) return undefined;
+  if (formerByDistrict.has(code)) return formerByDistrict.get(code);
   let best: (typeof FORMER_COUNTIES)[string] | undefined;
   let bestLength = 0;
   for (const former of Object.values(FORMER_COUNTIES)) {
     for (const prefix of former.outcodes ?? []) if (prefix.length > bestLength && outcodeMatches(code, prefix)) [best, bestLength] = [former, prefix.length];
   }
+  formerByDistrict.set(code, best);
   return best;
 }
+
+/** formerCountyOfDistrict by outward code (about 3,000 codes at most). */
+const formerByDistrict = new Map<string, (typeof FORMER_COUNTIES)[string] | undefined>();
 
 /**
  * Districts whose places straddle a former counties' boundary, in none of them although a
