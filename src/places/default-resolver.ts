@@ -106,6 +106,8 @@ export class DefaultPlaceResolver implements PlaceResolver {
    */
   /** The place each ambiguous key resolves to for `picksFor`, with the others of its name (see namedAmong). */
   private picks = new Map<string, ResolvedPlace>();
+  /** True while namedAmong resolves the other places' written names (they are not named in turn). */
+  private naming = false;
   private picksFor: VenueDensity | undefined;
   private picksVersion: number | undefined;
   private keysByLength: Map<number, string[]> | null = null;
@@ -147,8 +149,49 @@ export class DefaultPlaceResolver implements PlaceResolver {
     if (learnt !== undefined || entries.length < 2 || venues === undefined) return this.choose(learnt, entries, venues);
     if (this.picksFor !== venues || this.picksVersion !== venues.version) [this.picks, this.picksFor, this.picksVersion] = [new Map(), venues, venues.version];
     let pick = this.picks.get(key);
-    if (pick === undefined) this.picks.set(key, (pick = namedAmong(fromEntry(pickAmong(entries, venues)), key, entries)));
+    if (pick === undefined) this.picks.set(key, (pick = this.namedAmong(pickAmong(entries, venues), key, entries, venues)));
     return pick;
+  }
+
+  /**
+   * `taken`, picked among `entries` for a name meaning several places ("Newport"), with the
+   * area it lies in, the most specific that tells it apart (`area`: "Wales"), and the other
+   * places of the name, each written so that it resolves to that place (`otherPlaces`:
+   * "Newport, Isle of Wight"; the most prominent first, at most MAX_OTHER_PLACES, each over
+   * OTHER_PLACE_METERS from the place taken and from each other; a place its areas do not tell
+   * apart, as two Crewes of Cheshire, is left out), so that a caller can show which one was
+   * taken (audits 67c F3, 67d: "Newport" on London's data was Newport, Wales, 200 km off, and
+   * the answer did not say so). Without other places, the plain place.
+   */
+  private namedAmong(taken: GazetteerEntry, key: string, entries: readonly GazetteerEntry[], venues: VenueDensity): ResolvedPlace {
+    const place = fromEntry(taken);
+    if (this.naming) return place;
+    this.naming = true;
+    try {
+      const apart: GazetteerEntry[] = [taken];
+      const others: string[] = [];
+      for (const e of [...entries].sort(compareProminence)) {
+        if (others.length === MAX_OTHER_PLACES) break;
+        if (!apart.every((a) => nearDistanceMeters(a.lat, a.lon, e.lat, e.lon) > OTHER_PLACE_METERS)) continue;
+        const written = `${e.name}, ${resolvingLabel(e, key, entries)}`;
+        if (!this.resolvesNear(written, e, venues)) continue;
+        apart.push(e);
+        others.push(written);
+      }
+      return others.length === 0 ? place : { ...place, area: resolvingLabel(taken, key, entries), otherPlaces: others };
+    } finally {
+      this.naming = false;
+    }
+  }
+
+  /** Whether `name` resolves within RESOLVES_AT_METERS of entry `e` (a refusal: no). */
+  private resolvesNear(name: string, e: GazetteerEntry, venues: VenueDensity): boolean {
+    try {
+      const p = this.resolve(name, venues);
+      return p !== null && nearDistanceMeters(p.lat, p.lon, e.lat, e.lon) <= RESOLVES_AT_METERS;
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -711,28 +754,8 @@ function isPrecise(e: GazetteerEntry): boolean {
 /** An entry as an answer; an imprecise point (see GazetteerEntry.precise) is marked approximate. */
 /** Other places of a name told apart in an answer lie this far (metres) from the one taken and from each other (at most MAX_OTHER_PLACES of them). */
 const OTHER_PLACE_METERS = 10_000;
-
-/**
- * `place`, taken among `entries` for a name meaning several places ("Newport"), with the area it
- * is told by (`area`: "Wales") and the other places of the name, each written so that it
- * resolves to that place (`otherPlaces`: "Newport, Isle of Wight"; the most prominent first,
- * at most MAX_OTHER_PLACES, each over OTHER_PLACE_METERS from the place taken and from each
- * other), so that a caller can show which one was taken (audits 67c F3, 67d: "Newport" on
- * London's data was Newport, Wales, 200 km off, and the answer did not say so). Unchanged when
- * the entries are one place.
- */
-function namedAmong(place: ResolvedPlace, key: string, entries: readonly GazetteerEntry[]): ResolvedPlace {
-  const taken = entries.find((e) => e.lat === place.lat && e.lon === place.lon && e.name === place.name);
-  if (taken === undefined) return place;
-  const apart: GazetteerEntry[] = [taken];
-  for (const e of [...entries].sort(compareProminence)) {
-    if (apart.length > MAX_OTHER_PLACES) break;
-    if (apart.every((a) => nearDistanceMeters(a.lat, a.lon, e.lat, e.lon) > OTHER_PLACE_METERS)) apart.push(e);
-  }
-  if (apart.length === 1) return place;
-  const area = resolvingLabel(taken, key, entries);
-  return { ...place, area, otherPlaces: apart.slice(1).map((e) => `${e.name}, ${resolvingLabel(e, key, entries)}`) };
-}
+/** A written other place resolves to its entry when its answer lies this close (metres) to the entry's point. */
+const RESOLVES_AT_METERS = 2_000;
 
 function fromEntry(e: GazetteerEntry): ResolvedPlace {
   const place = { name: e.name, lat: e.lat, lon: e.lon, kind: kindOfFeature(e.featureCode, e.population) };
