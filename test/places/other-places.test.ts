@@ -59,6 +59,28 @@ describe.skipIf(!hasShared(LONDON_PUBS) || !hasShared(PLACES))('a name meaning s
     expect(geodesic(again.Lat, again.Lon, place.Lat, place.Lon)).toBeLessThan(100);
   });
 
+  it('every eighth GeoNames name meaning several places: each other place, given as location, lies over 10 km from the one taken (GeographicLib), and the taken one is in its area', () => {
+    const names = [...new Set(readFileSync(sharedFile(PLACES), 'utf8').split('\n').slice(1).map((line) => line.split(',')[0]!).filter((n) => n !== ''))];
+    let ambiguous = 0;
+    for (let i = 0; i < names.length; i += 8) {
+      let place;
+      try {
+        place = engine.find({ q: 'arms', location: names[i]!, limit: 1 }).resolvedPlace;
+      } catch {
+        continue; // a refused name: no place, no others
+      }
+      if (place?.otherPlaces === undefined) continue;
+      ambiguous++;
+      for (const other of place.otherPlaces) {
+        const got = engine.find({ q: 'arms', location: other, limit: 1 }).resolvedPlace!;
+        expect(geodesic(got.Lat, got.Lon, place.Lat, place.Lon), `${names[i]!} -> ${other}`).toBeGreaterThan(10_000);
+      }
+      const own = engine.find({ q: 'arms', location: `${names[i]!}, ${place.area!}`, limit: 1 }).resolvedPlace!;
+      expect(geodesic(own.Lat, own.Lon, place.Lat, place.Lon), `${names[i]!}, ${place.area!}`).toBeLessThan(1000);
+    }
+    expect(ambiguous).toBeGreaterThan(50);
+  });
+
   it('a name of one place ("Soho", "Islington") carries neither', () => {
     for (const name of ['Soho', 'Islington']) {
       const place = engine.find({ q: 'arms', location: name, limit: 1 }).resolvedPlace!;
