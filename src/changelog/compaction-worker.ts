@@ -4,7 +4,8 @@
  * change log's batches, so that a compaction neither parses nor rebuilds anything but the fold.
  * - At start it loads the base (`workerData.basePath`, a snapshot or a venues file), learns
  *   its places venue by venue (LivePlaces: every record read once, here, beside queries) and
- *   applies the log's entries up to `workerData.loggedSeq`, then posts `{type: 'ready'}`.
+ *   applies the log's entries after `workerData.baseSeq` (those the base holds) up to
+ *   `workerData.loggedSeq`, then posts `{type: 'ready'}`.
  * - Told of each batch the main thread logged (`{type: 'logged', seq}`), it reads the log's new
  *   entries and applies them to its engine as runs (log-follower.ts; the records are
  *   validated again, as at a replay), off the query path and at the lowest priority.
@@ -56,6 +57,8 @@ export interface CompactionWorkerData {
   readonly logPath: string;
   /** The seq of the last batch logged and acknowledged (0: none): applied before `ready`. */
   readonly loggedSeq: number;
+  /** The seq of the last batch the base holds (a compacted base: data-origin.json's lastSeq; 0: --data, or not recorded). */
+  readonly baseSeq: number;
 }
 
 /** What the main thread posts to the worker. */
@@ -184,8 +187,8 @@ function yieldToQueries(): void {
 async function main(): Promise<void> {
   const port = parentPort!;
   yieldToQueries();
-  const { basePath, logPath, loggedSeq } = workerData as CompactionWorkerData;
-  const log = new LogFollower(logPath);
+  const { basePath, logPath, loggedSeq, baseSeq } = workerData as CompactionWorkerData;
+  const log = new LogFollower(logPath, baseSeq);
   let base: Engine;
   let loadMs: number;
   let logMs: number;

@@ -83,6 +83,8 @@ export class CompactionFailedError extends Error {
 export class Compactor {
   private worker: Worker | null = null;
   private basePath: string;
+  /** The seq of the last batch {@link basePath} holds (the worker reads the log after it). */
+  private baseSeq: number;
   private readonly logPath: string;
   /** The seq of the last batch logged (the worker applies the log up to it). */
   private loggedSeq: number;
@@ -90,9 +92,15 @@ export class Compactor {
   ready: Promise<CompactorStart> = Promise.resolve({ loadMs: 0, logMs: 0, entries: 0 });
   private pending: { resolve: (r: CompactionResult) => void; reject: (e: Error) => void } | null = null;
 
-  /** `basePath`: the base file the main thread's engine was loaded from; `logPath`: its change log, holding entries up to `loggedSeq`. */
-  constructor(basePath: string, logPath: string, loggedSeq: number) {
+  /**
+   * `basePath`: the base file the main thread's engine was loaded from, holding the batches up
+   * to `baseSeq` (data-origin.json's lastSeq for a compacted base, 0 for --data); `logPath`: its
+   * change log, holding entries up to `loggedSeq` (none when a compaction emptied it: then
+   * `loggedSeq` is `baseSeq`).
+   */
+  constructor(basePath: string, baseSeq: number, logPath: string, loggedSeq: number) {
     this.basePath = basePath;
+    this.baseSeq = baseSeq;
     this.logPath = logPath;
     this.loggedSeq = loggedSeq;
     this.start();
@@ -119,9 +127,10 @@ export class Compactor {
     });
   }
 
-  /** The base file to read if the worker has to start again (after a compaction swapped a new one in). */
-  rebase(basePath: string): void {
+  /** The base file to read if the worker has to start again (after a compaction swapped a new one in), holding the batches up to `baseSeq`. */
+  rebase(basePath: string, baseSeq: number): void {
     this.basePath = basePath;
+    this.baseSeq = baseSeq;
   }
 
   async close(): Promise<void> {
@@ -135,7 +144,7 @@ export class Compactor {
   }
 
   private start(): void {
-    const data: CompactionWorkerData = { basePath: this.basePath, logPath: this.logPath, loggedSeq: this.loggedSeq };
+    const data: CompactionWorkerData = { basePath: this.basePath, logPath: this.logPath, loggedSeq: this.loggedSeq, baseSeq: this.baseSeq };
     const worker = startWorker(siblingModule(import.meta.url, 'compaction-worker'), { ...data });
     // The worker never keeps the process alive on its own (a service stops when its server does).
     worker.unref();

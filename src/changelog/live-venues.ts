@@ -178,7 +178,7 @@ export class LiveVenues {
       if (basePath !== options.dataPath && recordCompactedBase(options.dir)) await syncDirectoryAsync(options.dir);
       const { log, entries, tornBytes, tornWhole } = await ChangeLog.open(join(options.dir, 'changes.log'), recordedLastSeq(options.dir));
       applyLogged(engine, ...entries.map((e) => e.change));
-      const live = new LiveVenues(engine, log, options, new Compactor(basePath, log.path, log.lastSeq), lock, tornBytes > 0 ? { batches: entries.length, tornBytes, tornWhole } : { batches: entries.length, tornBytes });
+      const live = new LiveVenues(engine, log, options, new Compactor(basePath, basePath === options.dataPath ? 0 : recordedLastSeq(options.dir), log.path, log.lastSeq), lock, tornBytes > 0 ? { batches: entries.length, tornBytes, tornWhole } : { batches: entries.length, tornBytes });
       // A log replayed past the threshold (a service stopped before its compaction ran) is
       // compacted now, not at the next change.
       live.maybeCompact();
@@ -343,7 +343,7 @@ export class LiveVenues {
     }
     progress.baseReplaced = true;
     // a worker started again from now on loads the new base (the log's batches it holds replay as no change)
-    this.compactor.rebase(target);
+    this.compactor.rebase(target, job.upToSeq);
     await syncDirectoryAsync(dirname(baseFile));
     // Before the log is cut: from now on a start without the base is refused (basePath), and
     // the next seq follows upToSeq even once the log is empty (ChangeLog.open).

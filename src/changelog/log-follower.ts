@@ -10,23 +10,35 @@
  * - A compaction replaces the log (ChangeLog.keepFrom renames a new file over it, holding the
  *   entries the new base lacks): after {@link replaced}, or on finding a file with another
  *   inode, the log is read from its start, and the entries applied already are skipped.
- * - Applying an entry again changes nothing (each sets the state of the venues it names), so a
- *   fresh follower starts at the log's first entry, whatever its base holds of the log.
+ * - A follower starts at the seq its base holds (`baseSeq`: the last seq folded into a compacted
+ *   base, data-origin.json's lastSeq; 0 for --data): a batch up to it is in the base, whether
+ *   or not the log still holds it. After a compaction emptied the log and the service
+ *   restarted, the log holds none of them, and "logged up to baseSeq" is then already true
+ *   (audit 67e F4: the follower started at 0 and refused the log, "entry N was logged, but the
+ *   log holds entries up to 0 only", so the service's first compaction failed).
+ * - Applying an entry again changes nothing (each sets the state of the venues it names), so the
+ *   follower's first entry may be any: a log a compaction did not cut yet holds entries the base
+ *   holds too (skipped), and one whose base recorded no seq (a release before 2026-11-29) is
+ *   read from its first entry. From the first entry applied on, each follows the one before.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parseLine, type LogEntry } from './change-log.js';
 
 export class LogFollower {
   readonly path: string;
-  /** The seq of the last entry applied (0: none yet). */
-  appliedSeq = 0;
+  /** The seq of the last entry applied, or held by the base (0: none). */
+  appliedSeq: number;
+  /** Whether an entry was applied (from then on each must follow the one before). */
+  private applying = false;
   /** The inode of the file read so far (-1: none). */
   private inode = -1;
   /** Bytes of that file read and consumed: whole lines, the entries applied or skipped. */
   private offset = 0;
 
-  constructor(path: string) {
+  /** `baseSeq`: the seq of the last batch the base holds (0: none, or not recorded). */
+  constructor(path: string, baseSeq = 0) {
     this.path = path;
+    this.appliedSeq = baseSeq;
   }
 
   /** Told that the log was replaced by a new file (read it from its start). */
@@ -54,10 +66,11 @@ export class LogFollower {
         const entry = parseLine(bytes.toString('utf8', at, nl));
         if (entry === null || entry.seq > toSeq) break; // being written, or not acknowledged yet
         if (entry.seq > this.appliedSeq) {
-          if (this.appliedSeq > 0 && entry.seq !== this.appliedSeq + 1) {
+          if (this.applying && entry.seq !== this.appliedSeq + 1) {
             throw new Error(`change log ${this.path}: entry ${entry.seq} follows entry ${this.appliedSeq}, the entries between are missing`);
           }
           apply(entry);
+          this.applying = true;
           this.appliedSeq = entry.seq;
           applied++;
         }

@@ -1,0 +1,91 @@
+// audit 67e F4: after a compaction emptied the change log and the service restarted, the
+// compaction worker refused the log ("entry N was logged, but the log holds entries up to 0
+// only": it counted the log from 0, not from the seq the compacted base holds), so the first
+// compaction failed (POST /admin/compact: 503; an automatic one: the 30 s wait). Real LiveVenues
+// on a real directory; oracle: the records expected, kept here by hand from real OSM rows, and
+// the new base.snapshot read back from disk.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CompactionFailedError } from '../../src/changelog/compactor.js';
+import { LiveVenues, type CompactionReport } from '../../src/changelog/live-venues.js';
+import { loadEngineFile } from '../../src/cli/load-engine.js';
+import { createEngine } from '../../src/engine.js';
+import type { VenueRecord } from '../../src/schema/venue.js';
+import { readSnapshot } from '../../src/snapshot/read-snapshot.js';
+import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
+import { loadLondonPubs } from '../search/support.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'compaction-emptied-log-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Real rows: the first 300 pubs of the OSM London extract. */
+const rows = loadLondonPubs().slice(0, 300);
+
+/** [id, name] of each record, sorted by id. */
+const idsAndNames = (records: Iterable<VenueRecord>) => [...records].map((r) => [r.id, r.name]).sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+
+/** The records of the live directory's base.snapshot, read back from the file. */
+const baseOnDisk = (dir: string) => idsAndNames(readSnapshot(join(dir, 'base.snapshot')).currentRecords());
+
+describe('the first compaction after a restart on a log a compaction emptied (audit 67e F4)', () => {
+  it('succeeds, on request and by the threshold; the new base holds every acknowledged change', async () => {
+    expect(rows.length).toBe(300); // the precondition: enough real rows
+    const data = join(tmp, 'base.vsnap');
+    writeSnapshot(createEngine(rows.slice(0, 100)), data);
+    const dir = join(tmp, 'live');
+    const failures: string[] = [];
+    const compactions: CompactionReport[] = [];
+    const open = (compactAfter: number) =>
+      LiveVenues.open({
+        dataPath: data,
+        dir,
+        compactAfter,
+        load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine,
+        onCompaction: (r) => compactions.push(r),
+        onCompactionFailed: (e: CompactionFailedError) => failures.push(e.message),
+      });
+    // The oracle: the records a client was acknowledged, by id.
+    const expected = new Map<string, VenueRecord>(rows.slice(0, 100).map((r) => [r.id, r]));
+    const upsert = async (live: LiveVenues, from: number, to: number) => {
+      const { seq } = await live.upsert(rows.slice(from, to));
+      for (const r of rows.slice(from, to)) expected.set(r.id, r);
+      return seq;
+    };
+
+    let live = await open(0);
+    await upsert(live, 100, 150);
+    await upsert(live, 150, 200);
+    expect(await live.compact()).toMatchObject({ upToSeq: 2 });
+    await live.close();
+    expect(readFileSync(join(dir, 'changes.log'), 'utf8')).toBe(''); // emptied by the compaction
+    expect(JSON.parse(readFileSync(join(dir, 'data-origin.json'), 'utf8'))).toMatchObject({ lastSeq: 2 });
+
+    // Restarted: the worker loads the compacted base (holding up to seq 2) over the empty log.
+    live = await open(0);
+    expect(await live.compactorReady).toMatchObject({ entries: 0 });
+    // a compaction with nothing new, then one right after a batch and a remove
+    expect(await live.compact()).toMatchObject({ upToSeq: 2, venues: 200 });
+    expect(await upsert(live, 200, 230)).toBe(3);
+    const removed = rows.slice(0, 10).map((r) => r.id);
+    expect((await live.remove(removed)).seq).toBe(4);
+    for (const id of removed) expect.soft(expected.delete(id)).toBe(true);
+    expect(await live.compact()).toMatchObject({ upToSeq: 4, venues: expected.size });
+    expect(baseOnDisk(dir)).toEqual(idsAndNames(expected.values()));
+    await live.close();
+    expect(readFileSync(join(dir, 'changes.log'), 'utf8')).toBe('');
+
+    // Restarted with the threshold at 1: the first batch, sent at once, starts a compaction that succeeds.
+    live = await open(1);
+    expect(await upsert(live, 230, 300)).toBe(5);
+    expect(live.compaction).not.toBeNull();
+    expect(await live.compaction).toMatchObject({ upToSeq: 5, venues: expected.size });
+    expect(baseOnDisk(dir)).toEqual(idsAndNames(expected.values()));
+    expect(idsAndNames(live.engine.currentRecords())).toEqual(idsAndNames(expected.values()));
+    await live.close();
+
+    expect(failures).toEqual([]);
+    expect(compactions.map((c) => c.upToSeq)).toEqual([2, 2, 4, 5]);
+  }, 120_000);
+});
