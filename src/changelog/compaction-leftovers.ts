@@ -2,8 +2,13 @@
  * What a compaction stopped part-way (SIGKILL, a crash, a power cut) leaves in a live
  * directory: `base.snapshot.next`, the new base being written (as large as the base), and
  * `changes.log.next`, the log's tail being copied (live-venues.ts, ChangeLog.keepFrom). Until
- * its rename neither is read by anything: the base and the change log are as they were, and
- * the next compaction writes both again. `data-origin.json.tmp`, a record of
+ * its rename neither is read by anything, and the next compaction writes both again. What the
+ * stopped compaction had done differs (docs/updates.md, "Compaction", steps 1 to 3): with
+ * `base.snapshot.next` (step 1) the base and the change log are as they were; with
+ * `changes.log.next` (step 3) the new base had replaced the base and data-origin.json records
+ * its seq S (step 2), while the log, not cut yet, still holds the batches up to S: replaying
+ * them over the new base changes nothing, so nothing is lost (audit 67e F1: this said "as they
+ * were" for both). `data-origin.json.tmp`, a record of
  * data-origin.json being written (data-origin.ts: by a compaction or at a start), is the
  * same: a kill or a failed rename left it, unread, data-origin.json as it was (audit 66g F3:
  * it stayed for good). At start, with the directory's lock held (so no
@@ -21,7 +26,7 @@ import { lstatSync, rmdirSync, unlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { VenueSearchError } from '../errors.js';
 import { snapshotTarget } from '../snapshot/snapshot-target.js';
-import { DATA_ORIGIN_FILE } from './data-origin.js';
+import { DATA_ORIGIN_FILE, recordedLastSeq } from './data-origin.js';
 import { kindOf } from './live-dir-files.js';
 
 /**
@@ -50,9 +55,25 @@ function writtenThere(path: string): string {
   return path.endsWith('changes.log.next') ? "the change log's copy" : 'the new base';
 }
 
-/** What is as it was when the file at `path` (one of leftoverPaths) was left. */
-function unchangedBy(path: string): string {
-  return path.endsWith(ORIGIN_TEMPORARY) ? `${DATA_ORIGIN_FILE} is as it was` : 'the base and the change log are as they were';
+/** What the stopped writer of the file at `path` (one of leftoverPaths, in `dir`) had changed, and that nothing is lost. */
+function stateLeftBy(dir: string, path: string): string {
+  if (path.endsWith(ORIGIN_TEMPORARY)) return `${DATA_ORIGIN_FILE} is as it was`;
+  if (!path.endsWith('changes.log.next')) return 'the base and the change log are as they were';
+  // step 3: written only after step 2 renamed the new base and recorded its seq
+  const log = join(dir, 'changes.log');
+  const seq = foldedSeq(dir);
+  const held = seq === undefined ? 'the batches it folded' : `the batches up to seq ${seq}`;
+  const recorded = seq === undefined ? '' : ` (the seq ${join(dir, DATA_ORIGIN_FILE)} records)`;
+  return `the new base, holding ${held}${recorded}, had replaced ${join(dir, 'base.snapshot')}; ${log} was not cut yet and still holds those batches: nothing is lost, replaying them over the new base changes nothing, and the next compaction cuts them`;
+}
+
+/** The last seq folded into the base, as data-origin.json records it; undefined when it records none or cannot be read (the start then names why). */
+function foldedSeq(dir: string): number | undefined {
+  try {
+    return recordedLastSeq(dir) || undefined; // 0: none recorded (a release before 2026-11-29), or a log that never held a batch
+  } catch {
+    return undefined;
+  }
 }
 
 /** Who leaves a file at `path` (one of leftoverPaths). */
@@ -88,7 +109,7 @@ export function removeCompactionLeftovers(dir: string): void {
     const left = `${path} (${st.size} bytes), ${leftBy(path)}`;
     try {
       unlinkSync(path);
-      process.stderr.write(`venue-search: removed ${left}; ${unchangedBy(path)}\n`);
+      process.stderr.write(`venue-search: removed ${left}; ${stateLeftBy(dir, path)}\n`);
     } catch (err) {
       // harmless where it stays (the next compaction replaces it): the start goes on
       process.stderr.write(`venue-search: could not remove ${left}: ${(err as Error).message}; it holds disk space until the next compaction replaces it\n`);

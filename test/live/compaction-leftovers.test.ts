@@ -1,5 +1,6 @@
 // audit 65d F2: a partial base.snapshot.next (and changes.log.next) left by a compaction that
 // was killed part-way is removed at the next start, saying so; nothing acknowledged is lost.
+// audit 67e F1: what it says is true of the step the compaction was killed in.
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +21,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const rows = loadLondonPubs().slice(0, 300);
 
 describe('leftovers of a compaction stopped part-way (audit 65d F2)', () => {
-  it('are removed at start, one line each on stderr; the base and the log are replayed as they were', async () => {
+  it('a new base being written (step 1): removed at start, saying the base and the log are as they were; they are replayed as they were', async () => {
     expect(rows.length).toBe(300);
     const data = join(tmp, 'base.vsnap');
     writeSnapshot(createEngine(rows.slice(0, 100)), data);
@@ -31,22 +32,63 @@ describe('leftovers of a compaction stopped part-way (audit 65d F2)', () => {
     await live.compact();
     await live.upsert(rows.slice(200, 300));
     await live.close();
-    // what a compaction killed while writing leaves: the first part of a new base, and a log copy
+    // what a compaction killed while writing its new base leaves: the first part of it
     const base = join(dir, 'base.snapshot');
     const partial = readFileSync(base).subarray(0, statSync(base).size >> 1);
     writeFileSync(`${base}.next`, partial);
-    writeFileSync(join(dir, 'changes.log.next'), readFileSync(join(dir, 'changes.log')).subarray(0, 100));
     const { value, said } = await stderrOf(open);
     live = value;
     try {
       expect(existsSync(`${base}.next`)).toBe(false);
-      expect(existsSync(join(dir, 'changes.log.next'))).toBe(false);
       expect(said).toEqual([
         `venue-search: removed ${base}.next (${partial.length} bytes), left by a compaction that was stopped before it finished (killed or crashed); the base and the change log are as they were\n`,
-        `venue-search: removed ${join(dir, 'changes.log.next')} (100 bytes), left by a compaction that was stopped before it finished (killed or crashed); the base and the change log are as they were\n`,
       ]);
       expect(live.engine.size).toBe(300);
       expect(rows.every((r) => live.engine.has(r.id))).toBe(true);
+    } finally {
+      await live.close();
+    }
+  }, 60_000);
+
+  // audit 67e F1: the log's copy is written in step 3, after step 2 replaced the base and
+  // recorded its seq; the start said "the base and the change log are as they were" there too.
+  it('the log being cut (step 3): removed at start, saying the new base had replaced the base and the log still holds its batches; nothing is lost, the next compaction cuts them', async () => {
+    const data = join(tmp, 'step3.vsnap');
+    writeSnapshot(createEngine(rows.slice(0, 100)), data);
+    const dir = join(tmp, 'live-step3');
+    const open = () => LiveVenues.open({ dataPath: data, dir, compactAfter: 0, load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine });
+    const log = join(dir, 'changes.log');
+    let live = await open();
+    await live.upsert(rows.slice(100, 150));
+    await live.upsert(rows.slice(150, 200));
+    await live.remove(rows.slice(0, 20).map((r) => r.id));
+    const uncut = readFileSync(log); // seqs 1 to 3, as step 3 finds it
+    await live.compact(); // steps 1 to 3: the new base (up to seq 3), lastSeq 3, the log cut
+    await live.close();
+    // what a kill while step 3 copied the log's tail leaves: the log not cut yet, a part of its copy
+    // (steps 1 and 2 done: the new base renamed onto base.snapshot, data-origin.json records seq 3)
+    writeFileSync(log, uncut);
+    writeFileSync(join(dir, 'changes.log.next'), uncut.subarray(0, 100));
+    expect(JSON.parse(readFileSync(join(dir, 'data-origin.json'), 'utf8'))).toMatchObject({ lastSeq: 3 });
+    const { value, said } = await stderrOf(open);
+    live = value;
+    // the oracle: the rows acknowledged, by hand
+    const expected = rows.slice(20, 200).map((r) => r.id).sort();
+    try {
+      expect(existsSync(join(dir, 'changes.log.next'))).toBe(false);
+      expect(said).toEqual([
+        `venue-search: removed ${join(dir, 'changes.log.next')} (100 bytes), left by a compaction that was stopped before it finished (killed or crashed); ` +
+          `the new base, holding the batches up to seq 3 (the seq ${join(dir, 'data-origin.json')} records), had replaced ${join(dir, 'base.snapshot')}; ` +
+          `${log} was not cut yet and still holds those batches: nothing is lost, replaying them over the new base changes nothing, and the next compaction cuts them\n`,
+      ]);
+      // true: the base on disk holds the batches up to 3, the log still holds them, the service every acknowledged change
+      expect([...readSnapshot(join(dir, 'base.snapshot')).currentRecords()].map((r) => r.id).sort()).toEqual(expected);
+      expect(readFileSync(log).equals(uncut)).toBe(true);
+      expect([...live.engine.currentRecords()].map((r) => r.id).sort()).toEqual(expected);
+      // the next compaction cuts them
+      expect(await live.compact()).toMatchObject({ upToSeq: 3, venues: expected.length });
+      expect(readFileSync(log, 'utf8')).toBe('');
+      expect([...readSnapshot(join(dir, 'base.snapshot')).currentRecords()].map((r) => r.id).sort()).toEqual(expected);
     } finally {
       await live.close();
     }
