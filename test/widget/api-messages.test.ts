@@ -4,7 +4,7 @@
  * Expected strings are written out by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { describeFailure } from '../../src/widget/page/api.js';
+import { describeFailure, secondsUntilAdmitted } from '../../src/widget/page/api.js';
 
 describe('describeFailure', () => {
   it('429 names the plan limit and the wait from Retry-After (seconds, minutes, hours; missing or non-numeric: later)', () => {
@@ -26,5 +26,17 @@ describe('describeFailure', () => {
     expect(describeFailure(503, 'service_unavailable', 'x', null)).toBe('The venue search service had a problem. Please try again in a moment.');
     expect(describeFailure(400, 'unknown_place', 'location "Nowhere" is not a place we know', null)).toBe('location "Nowhere" is not a place we know');
     expect(describeFailure(400, 'http_error', '', null)).toBe('The request failed (HTTP 400).');
+  });
+});
+
+describe('secondsUntilAdmitted (the RateLimit header: wait before the next call)', () => {
+  it('waits for a used-up window that resets within 10 s, not for one with requests left or a daily one', () => {
+    expect(secondsUntilAdmitted('"second";r=0;t=1, "day";r=298;t=80000')).toBe(1);
+    expect(secondsUntilAdmitted('"second";r=1;t=1, "day";r=998;t=80000')).toBeUndefined();
+    expect(secondsUntilAdmitted('"second";r=0;t=1, "day";r=0;t=80000')).toBe(1);
+    expect(secondsUntilAdmitted('"second";r=4;t=1, "day";r=0;t=5000')).toBeUndefined();
+    expect(secondsUntilAdmitted('"second";r=0;t=10')).toBe(10);
+    expect(secondsUntilAdmitted('"second";r=0;t=11')).toBeUndefined();
+    expect(secondsUntilAdmitted(null)).toBeUndefined();
   });
 });

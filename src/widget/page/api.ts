@@ -17,6 +17,9 @@ export class WidgetApiError extends Error {
     super(message);
     this.name = 'WidgetApiError';
   }
+
+  /** A refusal's `Retry-After`, whole seconds, when it has one. */
+  retryAfterSeconds: number | undefined;
 }
 
 /** The service's error envelope (src/http/http-errors.ts): `{ message, type, code, param?, suggestions? }`. */
@@ -40,16 +43,75 @@ export function describeFailure(status: number, code: string, serverMessage: str
   return serverMessage === '' ? `The request failed (HTTP ${status}).` : serverMessage;
 }
 
+/** The banner while a call waits for the plan's rate limit (api.ts `onWait`). */
+export function waitingWords(seconds: number): string {
+  return `This site's venue search is at its plan's request limit; continuing in ${formatWait(seconds)}…`;
+}
+
 function formatWait(seconds: number): string {
   if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
   if (seconds < 5400) return `${Math.round(seconds / 60)} minutes`;
   return `${Math.round(seconds / 3600)} hours`;
 }
 
+/**
+ * The longest the page waits, seconds, for its plan's rate limit before a call (the `RateLimit`
+ * header said none is left) or before retrying a refused one (`Retry-After`). A longer wait (a
+ * daily limit) is not waited out: the call is sent, or fails, and the banner says how long.
+ */
+export const RATE_WAIT_CAP_SECONDS = 10;
+
+/**
+ * Seconds until the plan admits another call, from the IETF `RateLimit` header
+ * (`"second";r=0;t=1, "day";r=298;t=80000`): the longest `t` of the windows with `r=0` that
+ * reset within the cap; undefined when a call may go now (or the wait is not the page's to wait).
+ */
+export function secondsUntilAdmitted(rateLimit: string | null): number | undefined {
+  if (rateLimit === null) return undefined;
+  let wait: number | undefined;
+  for (const item of rateLimit.split(',')) {
+    const remaining = /;\s*r=(\d+)/.exec(item)?.[1];
+    const reset = /;\s*t=(\d+)/.exec(item)?.[1];
+    if (remaining !== '0' || reset === undefined) continue;
+    const t = Number(reset);
+    if (t <= RATE_WAIT_CAP_SECONDS) wait = Math.max(wait ?? 0, t);
+  }
+  return wait;
+}
+
+/** Resolves after `ms`, or rejects with an AbortError when `signal` aborts first. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) return reject(new DOMException('aborted', 'AbortError'));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new DOMException('aborted', 'AbortError'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * The page's own calls never turn its plan's rate limit into a failure (audit 67c F1): after an
+ * answer whose `RateLimit` header says no call is left, the next call waits for the window to
+ * reset; a call refused with 429 anyway (another visitor of the site used the shared key) is sent
+ * once more after its `Retry-After`. Both waits are capped (RATE_WAIT_CAP_SECONDS) and reported
+ * through `onWait` (seconds while some call waits, undefined when none does), so the page can
+ * say it is waiting. An aborted call stops waiting.
+ */
 export class WidgetApi {
+  /** performance.now() before which no call is sent (the plan's window is used up). */
+  private admittedAt = 0;
+  private waiting = 0;
+
   constructor(
     private readonly key: string,
     private readonly base: string,
+    private readonly onWait: (seconds: number | undefined) => void = () => {},
   ) {}
 
   get<T>(path: string, params: Record<string, string | number | undefined>, signal?: AbortSignal): Promise<T> {
@@ -63,6 +125,31 @@ export class WidgetApi {
   }
 
   private async call<T>(url: URL, init: RequestInit, signal?: AbortSignal): Promise<T> {
+    await this.wait(this.admittedAt - performance.now(), signal);
+    try {
+      return await this.send<T>(url, init, signal);
+    } catch (err) {
+      const retryAfter = err instanceof WidgetApiError && err.status === 429 ? err.retryAfterSeconds : undefined;
+      if (retryAfter === undefined || retryAfter > RATE_WAIT_CAP_SECONDS) throw err;
+      await this.wait(retryAfter * 1000, signal);
+      return this.send<T>(url, init, signal);
+    }
+  }
+
+  /** Waits `ms` (nothing when <= 0), telling `onWait` while any call waits. */
+  private async wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if (ms <= 0) return;
+    this.waiting++;
+    this.onWait(Math.ceil(ms / 1000));
+    try {
+      await sleep(ms, signal);
+    } finally {
+      this.waiting--;
+      if (this.waiting === 0) this.onWait(undefined);
+    }
+  }
+
+  private async send<T>(url: URL, init: RequestInit, signal?: AbortSignal): Promise<T> {
     let response: Response;
     try {
       response = await fetch(url, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), 'API-Key': this.key }, signal: signal ?? null, credentials: 'omit' });
@@ -70,6 +157,8 @@ export class WidgetApi {
       if ((err as Error).name === 'AbortError') throw err;
       throw new WidgetApiError(0, 'network', 'The venue search service cannot be reached. Check the connection and try again.');
     }
+    const wait = secondsUntilAdmitted(response.headers.get('ratelimit'));
+    if (wait !== undefined) this.admittedAt = Math.max(this.admittedAt, performance.now() + wait * 1000);
     if (response.ok) return (await response.json()) as T;
     let envelope: ErrorEnvelope = {};
     try {
@@ -81,6 +170,9 @@ export class WidgetApi {
     const serverMessage = envelope.message ?? '';
     const { suggestions } = envelope;
     const names = Array.isArray(suggestions) && suggestions.every((s) => typeof s === 'string') ? (suggestions as string[]) : undefined;
-    throw new WidgetApiError(response.status, code, describeFailure(response.status, code, serverMessage, response.headers.get('retry-after')), serverMessage, names);
+    const retryAfter = response.headers.get('retry-after');
+    const error = new WidgetApiError(response.status, code, describeFailure(response.status, code, serverMessage, retryAfter), serverMessage, names);
+    if (retryAfter !== null && /^\d+$/.test(retryAfter)) error.retryAfterSeconds = Number(retryAfter);
+    throw error;
   }
 }

@@ -7,7 +7,7 @@
  * Any failure (limits, credit, origin, bad input) is shown in the notice banner in words.
  */
 import { distanceMeters } from '../../geo/distance.js';
-import { WidgetApi, WidgetApiError } from './api.js';
+import { waitingWords, WidgetApi, WidgetApiError } from './api.js';
 import { renderDetails } from './details.js';
 import { setUpFairness, travelModeSelect, type TravelMode } from './fairness.js';
 import { formatDistance, h } from './format.js';
@@ -66,8 +66,13 @@ const byId = <T extends HTMLElement>(id: string): T => document.getElementById(i
 function start(): void {
   const config = JSON.parse(byId('widget-config').textContent ?? '{}') as WidgetConfig;
   const key = new URLSearchParams(location.search).get('key') ?? '';
-  const api = new WidgetApi(key, location.href);
   const notice = byId<HTMLDivElement>('notice');
+  // while a call waits for the plan's rate limit, the banner says so (api.ts); the words go when it is sent
+  const api = new WidgetApi(key, location.href, (seconds) => {
+    if (seconds !== undefined) showNotice(waitingWords(seconds));
+    else if (notice.dataset.waiting === 'true') showNotice(undefined);
+    notice.dataset.waiting = String(seconds !== undefined);
+  });
   const status = byId<HTMLParagraphElement>('results-status');
   /** Says what an action changed (a person or route point added or removed) to screen readers. */
   const announcer = byId<HTMLParagraphElement>('announce');
@@ -156,6 +161,7 @@ function start(): void {
   };
 
   const showNotice = (message: string | undefined): void => {
+    notice.dataset.waiting = 'false';
     notice.hidden = message === undefined;
     notice.textContent = message ?? '';
   };
@@ -559,7 +565,9 @@ function start(): void {
     drawMap();
     try {
       const id = encodeURIComponent(row.id);
-      const [details, menus] = await Promise.all([api.get<BasicDetails>(`../establishments/basic/${id}`, {}), api.get<MenuList>(`../establishments/menus/${id}`, {})]);
+      // one after the other: on a plan of one call a second, the second waits for the next second (audit 67c F1)
+      const details = await api.get<BasicDetails>(`../establishments/basic/${id}`, {});
+      const menus = await api.get<MenuList>(`../establishments/menus/${id}`, {});
       showNotice(undefined);
       renderDetails(detailsPanel, details, menus, closeDetails);
       setDetailsModal();
