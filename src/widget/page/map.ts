@@ -283,7 +283,7 @@ export class MapView {
     });
     if (centre !== undefined) {
       const icon = L.divIcon({ className: 'centre-marker', html: span('cross', ''), iconSize: [22, 22] });
-      const marker = L.marker(ll(centre), { icon, interactive: false, keyboard: false });
+      const marker = L.marker(ll(centre), { icon, interactive: false, keyboard: false, zIndexOffset: PEOPLE_Z_OFFSET });
       marker.on('add', () => {
         const el = marker.getElement();
         el?.setAttribute('role', 'img');

@@ -1,0 +1,41 @@
+/**
+ * Audit 67c F5: on a meet-up the group badges piled on each other (a 32 px grouping radius for
+ * 34 px badges, groups drawn at their venues' mean point) and the centre cross was drawn over a
+ * group's count. The oracle is the browser's own layout: the badges' boxes as laid out
+ * (getBoundingClientRect) and the computed z-index of the markers, which share one stacking
+ * context (Leaflet's marker pane), so the higher one is painted above.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { chromiumAvailable } from './support/browser.js';
+import { mapSettled } from './support/map-dom.js';
+import { addPersonByName } from './support/widget-actions.js';
+import { widgetSession } from './support/widget-session.js';
+
+describe.skipIf(!chromiumAvailable)('group badges and the centre on a meet-up (audit 67c F5)', () => {
+  const session = widgetSession();
+
+  const meetUp = async (): Promise<Page> => {
+    const page = await session.openWidget({ viewport: { width: 1280, height: 640 } });
+    await addPersonByName(page, 'London');
+    await page.fill('#place-name', 'Islington');
+    await page.click('#place-form button[type="submit"]');
+    await page.waitForSelector('#results li');
+    await page.mouse.move(1, 1); // no hover highlight
+    await mapSettled(page);
+    return page;
+  };
+
+  it('the centre cross is painted below every venue and group badge', async () => {
+    const page = await meetUp();
+    const order = await page.evaluate(() => {
+      const z = (el: Element): number => Number(getComputedStyle(el).zIndex);
+      const centre = document.querySelector('#map .centre-marker');
+      return { centre: centre === null ? null : z(centre), venues: Array.from(document.querySelectorAll('#map .venue-marker, #map .venue-cluster')).map(z) };
+    });
+    expect(order.centre).not.toBeNull();
+    expect(order.venues.length).toBeGreaterThan(1);
+    expect(order.venues.filter((v) => v <= order.centre!)).toEqual([]);
+    await page.close();
+  });
+});
