@@ -12,6 +12,36 @@ import { mapSettled } from './support/map-dom.js';
 import { addPersonByName } from './support/widget-actions.js';
 import { widgetSession } from './support/widget-session.js';
 
+interface Badge {
+  readonly text: string;
+  readonly x: number;
+  readonly y: number;
+  readonly size: number;
+}
+
+/** Every venue and group badge drawn: its text, centre and width, as laid out. */
+const badges = (page: Page): Promise<Badge[]> =>
+  page.$$eval('#map .cluster-badge, #map .rank-badge', (nodes) =>
+    nodes.map((n) => {
+      const r = n.getBoundingClientRect();
+      return { text: n.textContent ?? '', x: r.left + r.width / 2, y: r.top + r.height / 2, size: r.width };
+    }),
+  );
+
+/** Pairs of badges nearer than their half widths (one covers part of the other) where one is a group. */
+function overlaps(drawn: readonly Badge[]): string[] {
+  const found: string[] = [];
+  for (let i = 0; i < drawn.length; i++) {
+    for (let j = i + 1; j < drawn.length; j++) {
+      const a = drawn[i]!;
+      const b = drawn[j]!;
+      const d = Math.hypot(a.x - b.x, a.y - b.y);
+      if (d < (a.size + b.size) / 2 - 0.5) found.push(`"${a.text}" and "${b.text}" ${d.toFixed(1)} px apart`);
+    }
+  }
+  return found;
+}
+
 describe.skipIf(!chromiumAvailable)('group badges and the centre on a meet-up (audit 67c F5)', () => {
   const session = widgetSession();
 
@@ -25,6 +55,22 @@ describe.skipIf(!chromiumAvailable)('group badges and the centre on a meet-up (a
     await mapSettled(page);
     return page;
   };
+
+  it('no badge covers part of another at the fitted view and two steps closer', async () => {
+    const page = await meetUp();
+    for (let step = 0; step < 3; step++) {
+      if (step > 0) {
+        await page.click('#zoom-in');
+        await page.mouse.move(1, 1);
+        await mapSettled(page);
+      }
+      const drawn = await badges(page);
+      const zoom = await page.getAttribute('#map', 'data-zoom');
+      expect(drawn.filter((b) => b.size > 30).length, `groups at zoom ${zoom}`).toBeGreaterThan(step === 0 ? 1 : 0);
+      expect(overlaps(drawn), `zoom ${zoom}`).toEqual([]);
+    }
+    await page.close();
+  });
 
   it('the centre cross is painted below every venue and group badge', async () => {
     const page = await meetUp();

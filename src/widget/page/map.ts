@@ -39,10 +39,18 @@ const START_MAX_ZOOM = 12;
 const FIT_PADDING_TOP_LEFT: L.PointTuple = [30, 48];
 const FIT_PADDING_BOTTOM_RIGHT: L.PointTuple = [62, 34];
 /**
- * Markers closer than this (pixels) are grouped: wide apart from afar (a country's worth of
- * results), only overlapping badges close in (a street's worth stays numbered).
+ * Markers closer than this (pixels) are grouped. The groups are made at the zoom rounded to a
+ * whole number and drawn at the map's zoom, which may be half a step less (zoomSnap 0.5), where
+ * distances shrink by 2^-0.5: 40 px >= the 26 px rank badge times 2^0.5, so two numbered venues
+ * never overlap. A group is drawn at its venues' mean point, which may lie closer to another
+ * badge than the radius: separateGroups() moves such groups apart. Wider from afar (a
+ * country's worth of results).
  */
-const clusterRadiusPx = (zoom: number): number => (zoom >= 15 ? 24 : zoom >= 12 ? 32 : 44);
+const clusterRadiusPx = (zoom: number): number => (zoom >= 12 ? 40 : 44);
+/** The badges' sizes, CSS pixels (iconSize below, widget.css), and the gap kept between badges. */
+const RANK_BADGE_PX = 26;
+const GROUP_BADGE_PX = 34;
+const BADGE_GAP_PX = 2;
 
 export interface LatLon {
   readonly lat: number;
@@ -192,6 +200,7 @@ export class MapView {
     this.map.on('zoomend moveend', () => {
       this.applyHighlight();
       this.orderVenuesByRank();
+      this.separateGroups();
     });
     this.map.on('zoomend', () => this.sizeCorridor());
     this.map.on('movestart', () => (container.dataset.moving = 'true'));
@@ -294,6 +303,49 @@ export class MapView {
     }
     this.applyHighlight();
     this.orderVenuesByRank();
+    this.separateGroups();
+  }
+
+  /**
+   * No badge hides a group's count (audit 67c F5): a group badge nearer another badge than
+   * their half sizes plus BADGE_GAP_PX is moved away from it (CSS `translate`, on top of
+   * Leaflet's positioning `transform`), a few relaxation rounds; a venue's numbered badge never
+   * moves (it marks the venue's own point). A group stands for an area, so its badge may sit a
+   * little off its venues' mean point.
+   */
+  private separateGroups(): void {
+    const pane = this.map.getPane('markerPane');
+    if (pane === undefined) return;
+    const badges = Array.from(pane.querySelectorAll<HTMLElement>('.venue-cluster, .venue-marker')).map((el) => {
+      el.style.translate = '';
+      const at = L.DomUtil.getPosition(el); // the icon's anchor: the badge's centre
+      const group = el.classList.contains('venue-cluster');
+      return { el, group, size: group ? GROUP_BADGE_PX : RANK_BADGE_PX, x0: at.x, y0: at.y, x: at.x, y: at.y };
+    });
+    if (!badges.some((b) => b.group)) return;
+    for (let round = 0; round < 40; round++) {
+      let moved = false;
+      for (let i = 0; i < badges.length; i++) {
+        for (let j = i + 1; j < badges.length; j++) {
+          const a = badges[i]!;
+          const b = badges[j]!;
+          if (!a.group && !b.group) continue;
+          const need = (a.size + b.size) / 2 + BADGE_GAP_PX;
+          let dx = b.x - a.x;
+          let dy = b.y - a.y;
+          let d = Math.hypot(dx, dy);
+          if (d >= need) continue;
+          if (d < 0.01) [dx, dy, d] = [Math.cos(i + j), Math.sin(i + j), 1]; // on one point: any direction, fixed
+          const push = need - d + 0.01;
+          const share = a.group && b.group ? push / 2 : push;
+          if (a.group) [a.x, a.y] = [a.x - (dx / d) * share, a.y - (dy / d) * share];
+          if (b.group) [b.x, b.y] = [b.x + (dx / d) * share, b.y + (dy / d) * share];
+          moved = true;
+        }
+      }
+      if (!moved) break;
+    }
+    for (const b of badges) if (b.x !== b.x0 || b.y !== b.y0) b.el.style.translate = `${(b.x - b.x0).toFixed(1)}px ${(b.y - b.y0).toFixed(1)}px`;
   }
 
   /**
