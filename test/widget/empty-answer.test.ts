@@ -30,4 +30,14 @@ describe('describeEmptyAnswer (issue 32)', () => {
     );
     expect(describeEmptyAnswer({ radius: 500, hint: swapped }, 'route')).toEqual({ words: `No venues found within 500 m of the route. The service notes: ${swapped.message}`, offerMeters: undefined });
   });
+
+  it('"Independent venues only" asked (audit 67c F2): without a radius that helps, the words name the unknown chain status; with one, the radius is offered as before', () => {
+    const because = '"Independent venues only" counts only venues known not to be part of a chain, and the venues here are chains or their chain status is unknown. Untick it to see them.';
+    expect(describeEmptyAnswer({ radius: 1000 }, 'meet', true)).toEqual({ words: `No venues found within 50,000 m with these needs. ${because}`, offerMeters: undefined });
+    expect(describeEmptyAnswer({ radius: 500 }, 'route', true)).toEqual({ words: `No venues found within 500 m of the route with these needs. ${because}`, offerMeters: undefined });
+    expect(describeEmptyAnswer({ radius: 1000, smallestFeasibleMaxDistance: 2300 }, 'meet', true)).toEqual({
+      words: 'No venues found with a radius of 1,000 m; a radius of 2,300 m would find at least one.',
+      offerMeters: 2300,
+    });
+  });
 });

@@ -325,7 +325,7 @@ function start(): void {
         return { rows: next.establishments.map(rowFromSearch), total: next.totalResults };
       };
       showRows(result.establishments.map(rowFromSearch), result.totalResults);
-      if (result.totalResults === 0) showEmptyAnswer(result);
+      if (result.totalResults === 0) showEmptyAnswer(result, body.preferences.nonCompromise?.includes('chainPreference') === true);
       // follow the search: the people or the route, the circle or corridor and the results in
       // view; a meet-up that follows an edit moves the view only to show what would be hidden
       if (asked) map.fitContent();
@@ -335,9 +335,9 @@ function start(): void {
     }
   };
   /** An empty answer in words, with the service's smallest radius that finds something as a button. */
-  const showEmptyAnswer = (result: SearchResponse): void => {
+  const showEmptyAnswer = (result: SearchResponse, independentOnly: boolean): void => {
     if (mode === 'find') return;
-    const empty = describeEmptyAnswer(result, mode);
+    const empty = describeEmptyAnswer(result, mode, independentOnly);
     status.textContent = empty.words;
     widenRadius.hidden = empty.offerMeters === undefined;
     if (empty.offerMeters !== undefined) {

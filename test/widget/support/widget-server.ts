@@ -33,13 +33,16 @@ export interface WidgetServerOptions {
   readonly file?: string;
   /** Serve just the venues it keeps (a dataset elsewhere than Britain). */
   readonly only?: (venue: VenueRecord) => boolean;
+  /** Serve each venue as it returns (a dataset that records less, e.g. an OpenStreetMap import). */
+  readonly adapt?: (venue: VenueRecord) => VenueRecord;
   /** Every plan with its real windows (Builder: 1 a second, 300 a day), for the rate-limit tests. */
   readonly realPlanWindows?: boolean;
 }
 
 export async function startWidgetServer(options: WidgetServerOptions = {}): Promise<WidgetServer> {
   const { venues: all } = await readVenues(options.file ?? FIXTURES);
-  const venues = options.only === undefined ? all : all.filter(options.only);
+  const kept = options.only === undefined ? all : all.filter(options.only);
+  const venues = options.adapt === undefined ? kept : kept.map(options.adapt);
   const engine = createEngine(venues, { validate: false }).warm();
   const store = new SqliteAccountsStore(':memory:');
   const app = await buildApp({
