@@ -95,10 +95,11 @@ export function widgetPageHtml(config: WidgetConfig, assets: { scriptHref: strin
 <p class="hint">Add two or more people: click the map (or press Enter on it), or type a place name. Weights are optional (a person with weight 2 counts twice).</p>
 <form id="place-form" class="row">
 <label for="place-name" class="sr-only">Place name</label>
-<input id="place-name" type="text" autocomplete="off" placeholder="Place name, e.g. Leeds" aria-describedby="place-error">
+<input id="place-name" type="text" autocomplete="off" placeholder="Place name, e.g. Leeds" aria-describedby="place-error place-note">
 <button type="submit">Add person</button>
 </form>
 <p id="place-error" class="field-error" hidden></p>
+<p id="place-note" class="hint" hidden></p>
 <ol id="locations" class="locations" aria-label="People"></ol>
 <label for="radius">Radius (metres)</label>
 <input id="radius" type="number" min="1" max="${MAX_POINT_DISTANCE_METERS}" step="1" value="1000" required aria-describedby="radius-limits radius-error">

@@ -426,6 +426,7 @@ function start(): void {
       remove.setAttribute('aria-label', `Remove ${person.label}`);
       remove.addEventListener('click', () => {
         people.splice(i, 1);
+        if (person === notePerson) clearPlaceNote();
         renderPeople();
         // the keyboard stays in the list: the next person's Remove, else the one before, else the place name
         const removes = peopleList.querySelectorAll<HTMLButtonElement>('button.remove');
@@ -446,17 +447,29 @@ function start(): void {
     while (taken.has(`Person ${k}`)) k++;
     return `Person ${k}`;
   };
-  const addPerson = (person: Person, recentre: boolean): void => {
-    people.push(person);
+  /** The list, the map and the search follow a person added or changed; `recentre`: the map centres on them. */
+  const personChanged = (person: Person, recentre: boolean): void => {
     renderPeople();
     if (recentre) map.setView(person, Math.max(map.zoom, 14));
     drawMap();
     scheduleSearch();
   };
+  const addPerson = (person: Person, recentre: boolean): void => {
+    clearPlaceNote(); // it offers to change the person added before
+    people.push(person);
+    personChanged(person, recentre);
+  };
   // an unknown place is said under the field, which is marked invalid (not in the API's words),
   // until the field is edited (the words no longer describe what it holds)
   const placeInput = byId<HTMLInputElement>('place-name');
   const placeError = byId<HTMLParagraphElement>('place-error');
+  /** A button naming a place the service offers; `choose` is called with the name. */
+  const placeButton = (name: string, choose: (name: string) => void): HTMLButtonElement => {
+    const button = h('button', 'place-suggestion', name);
+    button.type = 'button';
+    button.addEventListener('click', () => choose(name));
+    return button;
+  };
   /** `suggestions`: the service's names for what was typed, as buttons that add that place. */
   const showPlaceProblem = (problem: string | undefined, suggestions: readonly string[] = []): void => {
     placeError.hidden = problem === undefined;
@@ -464,9 +477,7 @@ function start(): void {
     if (suggestions.length > 0) {
       placeError.append(' Did you mean ');
       suggestions.forEach((name, i) => {
-        const button = h('button', 'place-suggestion', name);
-        button.type = 'button';
-        button.addEventListener('click', () => {
+        const button = placeButton(name, () => {
           placeInput.value = name;
           placeForm.requestSubmit();
           placeInput.focus();
@@ -482,8 +493,46 @@ function start(): void {
       announce(placeError.textContent ?? problem);
     }
   };
+  // a name meaning several places (the answer's `otherPlaces`): the note under the field says
+  // which was taken and offers the others, each replacing the person just added (`notePerson`,
+  // weight and travel mode kept) rather than adding one; it goes when the field is edited,
+  // another person is added or that person removed (audit 67c F3)
+  const placeNote = byId<HTMLParagraphElement>('place-note');
+  let notePerson: Person | undefined;
+  const clearPlaceNote = (): void => {
+    notePerson = undefined;
+    placeNote.hidden = true;
+    placeNote.replaceChildren();
+  };
+  /** Shows the note for `person`, added as `taken`; returns its words for screen readers. */
+  const showOtherPlaces = (person: Person, taken: string, name: string, others: readonly string[]): string => {
+    notePerson = person;
+    placeNote.replaceChildren(`Took ${taken}. Another ${name}? `);
+    others.forEach((other, i) => placeNote.append(i === 0 ? '' : ' ', placeButton(other, () => replacePlace(person, other))));
+    placeNote.hidden = false;
+    return `Took ${taken}. Another ${name}? ${others.join('; ')}.`;
+  };
+  const replacePlace = (person: Person, name: string): void => {
+    void api
+      .get<FindResponse>('../find', { q: name, location: name, limit: 1 })
+      .then((found) => {
+        const place = found.resolvedPlace;
+        const at = people.indexOf(person);
+        if (place === undefined || at < 0) return;
+        clearPlaceNote();
+        showNotice(undefined);
+        const label = uniqueLabel(name, people.filter((p) => p !== person).map((p) => p.label));
+        const moved: Person = { ...person, lat: place.Lat, lon: place.Lon, label };
+        people[at] = moved;
+        personChanged(moved, true);
+        placeInput.focus(); // the note and its buttons are gone
+        announce(`${person.label} is now ${label}, at ${place.Lat.toFixed(4)}, ${place.Lon.toFixed(4)}.`);
+      })
+      .catch(fail);
+  };
   placeInput.addEventListener('input', () => {
     if (!placeError.hidden) showPlaceProblem(undefined);
+    clearPlaceNote();
   });
   const placeForm = byId<HTMLFormElement>('place-form');
   placeForm.addEventListener('submit', (e) => {
@@ -500,10 +549,15 @@ function start(): void {
         showPlaceProblem(undefined);
         showNotice(undefined);
         input.value = '';
-        const label = uniqueLabel(place.name, people.map((p) => p.label));
-        addPerson({ lat: place.Lat, lon: place.Lon, label, weightText: '1' }, true);
+        // a name meaning several places: the label names the area of the one taken (audit 67c F3)
+        const others = place.otherPlaces ?? [];
+        const taken = others.length > 0 && place.area !== undefined ? `${place.name}, ${place.area}` : place.name;
+        const label = uniqueLabel(taken, people.map((p) => p.label));
+        const person: Person = { lat: place.Lat, lon: place.Lon, label, weightText: '1' };
+        addPerson(person, true);
         // as for a point added on the map: which place the name resolved to (audit 65b F3)
-        announce(`${label} added at ${place.Lat.toFixed(4)}, ${place.Lon.toFixed(4)}.`);
+        const added = `${label} added at ${place.Lat.toFixed(4)}, ${place.Lon.toFixed(4)}.`;
+        announce(others.length === 0 ? added : `${added} ${showOtherPlaces(person, taken, place.name, others)}`);
       })
       .catch((err: unknown) => {
         if (err instanceof WidgetApiError && err.code === 'unknown_place') {
