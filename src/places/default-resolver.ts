@@ -71,6 +71,16 @@ const CITY_POPULATION = 100_000;
  */
 const MAX_REACH_METERS = 25_000;
 
+/**
+ * The venue tier (venueTier: floor(log2(1 + n)), n venues within PLACE_VENUES_RADIUS_METERS) from
+ * which a place is among many venues: 6, 63 venues or more. A thinly spread data set's hamlet
+ * never reaches it (Britain's vegetarian venues: 10 to 45 beside "Brackley"'s hamlet, which
+ * loses to the town 12 km from them), a city's neighbourhood does.
+ */
+const CROWDED_TIER = 6;
+/** Tiers fewer than a crowded place's at which another place is out of play beside it: 5, a 32nd of its venues or under. */
+const CROWDED_GAP = 5;
+
 /** Radius (metres) within which a place's venues are counted when a name means several places. */
 export const PLACE_VENUES_RADIUS_METERS = 10_000;
 
@@ -657,6 +667,11 @@ export class DefaultPlaceResolver implements PlaceResolver {
  *    areas: a few km for a city's data, about 24 km for venues spread thinly over Britain),
  *    and never than MAX_REACH_METERS (a sparse foreign part of the data does not put a
  *    continent in reach: audit 67d F5); if none is, all of them.
+ *    When one of them has many venues near it (CROWDED_TIER: 63 or more within
+ *    PLACE_VENUES_RADIUS_METERS), those with far fewer (CROWDED_GAP tiers less: a 32nd or
+ *    under) are out of play too: on the London pubs plus the Overture US sample, "Waterloo"
+ *    (1,879 venues within 10 km of London's) was Waterloo, New York, a town with 1, before
+ *    London's postal locality (audit 67f F2).
  * 2. Of those, the highest {@link prominenceClass}: a city before a town, a town before a
  *    place of unknown population (a postal name, a neighbourhood). "Preston" on data
  *    spread over Britain is the city in Lancashire, not the Brighton suburb among more
@@ -681,7 +696,13 @@ export function pickAmong(entries: readonly GazetteerEntry[], venues: VenueDensi
   // metres to the nearest venue; a tier above 0 already says "within reach" (grid scans spared)
   const nearest = entries.map((e, i) => (tiers[i]! > 0 ? 0 : venues.nearestVenueMeters(e.lat, e.lon)));
   const anyInReach = nearest.some((d) => d <= reach);
-  const inPlay = (i: number) => !anyInReach || nearest[i]! <= reach;
+  const inReach = (i: number) => !anyInReach || nearest[i]! <= reach;
+  // a place among many venues puts out of play every place with far fewer (CROWDED_TIER, CROWDED_GAP)
+  let crowdedTier = 0;
+  tiers.forEach((t, i) => {
+    if (t >= CROWDED_TIER && inReach(i)) crowdedTier = Math.max(crowdedTier, t);
+  });
+  const inPlay = (i: number) => inReach(i) && !(crowdedTier > 0 && tiers[i]! <= crowdedTier - CROWDED_GAP);
   let topClass = -1;
   entries.forEach((e, i) => {
     if (inPlay(i)) topClass = Math.max(topClass, prominenceClass(e));
