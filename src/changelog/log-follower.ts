@@ -10,26 +10,30 @@
  * - A compaction replaces the log (ChangeLog.keepFrom renames a new file over it, holding the
  *   entries the new base lacks): after {@link replaced}, or on finding a file with another
  *   inode, the log is read from its start, and the entries applied already are skipped.
- * - A follower starts at the seq its base holds (`baseSeq`: the last seq folded into a compacted
- *   base, data-origin.json's lastSeq; 0 for --data): a batch up to it is in the base, whether
- *   or not the log still holds it. After a compaction emptied the log and the service
- *   restarted, the log holds none of them, and "logged up to baseSeq" is then already true
- *   (audit 67e F4: the follower started at 0 and refused the log, "entry N was logged, but the
- *   log holds entries up to 0 only", so the service's first compaction failed).
- * - Applying an entry again changes nothing (each sets the state of the venues it names), so the
- *   follower's first entry may be any: a log a compaction did not cut yet holds entries the base
- *   holds too (skipped), and one whose base recorded no seq (a release before 2026-11-29) is
- *   read from its first entry. From the first entry applied on, each follows the one before.
+ * - Every entry the log holds is applied, those the base holds too: applying an entry again
+ *   changes nothing (each sets the state of the venues it names), and a base's recorded seq is
+ *   not proof that it holds an entry (a data-origin.json written by hand over a log that still
+ *   held batches: audit 67g F0, whose batches the compaction then dropped from both the base
+ *   and the log).
+ * - The engine holds every batch up to `heldSeq`: the later of the base's seq (`baseSeq`: the
+ *   last seq folded into a compacted base, data-origin.json's lastSeq; 0 for --data) and the
+ *   last entry applied. After a compaction emptied the log and the service restarted, the log
+ *   holds none of the base's batches, and "logged up to baseSeq" is then already true (audit
+ *   67e F4: the follower counted from 0 and refused the log, "entry N was logged, but the log
+ *   holds entries up to 0 only", so the service's first compaction failed).
+ * - An entry after the base's seq follows the one before it (or the base's seq); the log's
+ *   entries the base holds may start anywhere (a log a compaction did not cut yet), and so may
+ *   the log of a base that recorded no seq (a release before 2026-11-29).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parseLine, type LogEntry } from './change-log.js';
 
 export class LogFollower {
   readonly path: string;
-  /** The seq of the last entry applied, or held by the base (0: none). */
-  appliedSeq: number;
-  /** Whether an entry was applied (from then on each must follow the one before). */
-  private applying = false;
+  /** The seq of the last entry applied (0: none yet). */
+  appliedSeq = 0;
+  /** The seq of the last batch the base holds (0: none, or not recorded). */
+  private readonly baseSeq: number;
   /** The inode of the file read so far (-1: none). */
   private inode = -1;
   /** Bytes of that file read and consumed: whole lines, the entries applied or skipped. */
@@ -38,7 +42,12 @@ export class LogFollower {
   /** `baseSeq`: the seq of the last batch the base holds (0: none, or not recorded). */
   constructor(path: string, baseSeq = 0) {
     this.path = path;
-    this.appliedSeq = baseSeq;
+    this.baseSeq = baseSeq;
+  }
+
+  /** The seq up to which the engine holds every batch: the base's, or the last entry applied if later. */
+  get heldSeq(): number {
+    return Math.max(this.appliedSeq, this.baseSeq);
   }
 
   /** Told that the log was replaced by a new file (read it from its start). */
@@ -66,11 +75,12 @@ export class LogFollower {
         const entry = parseLine(bytes.toString('utf8', at, nl));
         if (entry === null || entry.seq > toSeq) break; // being written, or not acknowledged yet
         if (entry.seq > this.appliedSeq) {
-          if (this.applying && entry.seq !== this.appliedSeq + 1) {
-            throw new Error(`change log ${this.path}: entry ${entry.seq} follows entry ${this.appliedSeq}, the entries between are missing`);
+          // after the base's seq, each entry follows the one held before it
+          const held = this.heldSeq;
+          if (entry.seq > this.baseSeq && held > 0 && entry.seq !== held + 1) {
+            throw new Error(`change log ${this.path}: entry ${entry.seq} follows entry ${held}, the entries between are missing`);
           }
           apply(entry);
-          this.applying = true;
           this.appliedSeq = entry.seq;
           applied++;
         }
@@ -79,7 +89,7 @@ export class LogFollower {
     } finally {
       this.offset += at;
     }
-    if (this.appliedSeq < toSeq) throw new Error(`change log ${this.path}: entry ${toSeq} was logged, but the log holds entries up to ${this.appliedSeq} only`);
+    if (this.heldSeq < toSeq) throw new Error(`change log ${this.path}: entry ${toSeq} was logged, but the log holds entries up to ${this.heldSeq} only`);
     return applied;
   }
 

@@ -4,7 +4,7 @@
 // compaction failed (POST /admin/compact: 503; an automatic one: the 30 s wait). Real LiveVenues
 // on a real directory; oracle: the records expected, kept here by hand from real OSM rows, and
 // the new base.snapshot read back from disk.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -87,5 +87,46 @@ describe('the first compaction after a restart on a log a compaction emptied (au
 
     expect(failures).toEqual([]);
     expect(compactions.map((c) => c.upToSeq)).toEqual([2, 2, 4, 5]);
+  }, 120_000);
+
+  // audit 67g F0: a data-origin.json written by hand with a lastSeq above batches the log still
+  // held (docs/updates.md allows "any number certainly above" only over an empty log): the worker
+  // skipped the log's entries up to lastSeq, and the compaction dropped them from base and log.
+  it('a lastSeq written by hand above batches the log holds: the compaction keeps them', async () => {
+    const data = join(tmp, 'base-f0.vsnap');
+    writeSnapshot(createEngine(rows.slice(0, 100)), data);
+    const dir = join(tmp, 'live-f0');
+    const failures: string[] = [];
+    const open = () =>
+      LiveVenues.open({
+        dataPath: data,
+        dir,
+        compactAfter: 0,
+        load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine,
+        onCompactionFailed: (e: CompactionFailedError) => failures.push(e.message),
+      });
+    const expected = new Map<string, VenueRecord>(rows.slice(0, 100).map((r) => [r.id, r]));
+    let live = await open();
+    await live.upsert(rows.slice(100, 120));
+    expect(await live.compact()).toMatchObject({ upToSeq: 1 });
+    for (const r of rows.slice(100, 120)) expected.set(r.id, r);
+    // two batches acknowledged after the compaction: seq 2 and 3, in the log only
+    expect((await live.upsert(rows.slice(120, 150))).seq).toBe(2);
+    expect((await live.upsert(rows.slice(150, 180))).seq).toBe(3);
+    for (const r of rows.slice(120, 180)) expected.set(r.id, r);
+    await live.close();
+    const originPath = join(dir, 'data-origin.json');
+    const origin = JSON.parse(readFileSync(originPath, 'utf8')) as Record<string, unknown>;
+    expect(origin).toMatchObject({ compacted: true, lastSeq: 1 });
+    writeFileSync(originPath, JSON.stringify({ ...origin, lastSeq: 1000 }));
+
+    live = await open();
+    expect(await live.compact()).toMatchObject({ venues: expected.size });
+    expect(baseOnDisk(dir)).toEqual(idsAndNames(expected.values()));
+    expect(idsAndNames(live.engine.currentRecords())).toEqual(idsAndNames(expected.values()));
+    // the next batch follows the record's seq: none used twice
+    expect((await live.upsert(rows.slice(180, 190))).seq).toBe(1001);
+    await live.close();
+    expect(failures).toEqual([]);
   }, 120_000);
 });
