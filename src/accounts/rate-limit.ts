@@ -2,9 +2,9 @@
  * Fixed-window rate limiting, the pure arithmetic. A window of `windowMs` starts at every
  * multiple of `windowMs` since the Unix epoch (seconds on the second, days at 00:00 UTC), so
  * every process sharing the accounts database agrees on the boundaries without coordination.
- * Where their clocks differ by at most one window's length, the window already stored by the
- * one ahead is the current one; a stored window further ahead than that is not shared (see
- * `sharedWindowStart`).
+ * Where their clocks differ by at most a minute (or a window's length, when longer), the window
+ * already stored by the one ahead is the current one; a stored window further ahead than that
+ * is not shared (see `sharedWindowStart`).
  *
  * Invariants: a request is admitted only when EVERY window still has room, and then it
  * counts in every window; a rejected request (429) counts in none. The store applies this
@@ -42,20 +42,28 @@ export function windowStartMs(window: RateWindow, nowMs: number): number {
 }
 
 /**
+ * The clock skew (ms) up to which processes share a stored window that is ahead of theirs: a
+ * minute, or the window's length when longer (a day window is shared over any skew under a day).
+ */
+export const SHARED_SKEW_MS = 60_000;
+
+/**
  * The start (ms epoch) of the window a request at `nowMs` counts in, given the stored one.
- * - A stored window later than this clock's, by at most one window's length, was started by a
- *   process whose clock is ahead: it is the current one (its count holds), never reset to an
- *   earlier one. Processes whose clocks differ by less than a window then share one counter
- *   per window, the most advanced clock's.
+ * - A stored window later than this clock's, by at most SHARED_SKEW_MS (or the window's length,
+ *   when longer), was started by a process whose clock is ahead: it is the current one (its
+ *   count holds), never reset to an earlier one. Processes whose clocks differ by that much or
+ *   less then share one counter per window, the most advanced clock's (audit 67g F1: sharing
+ *   only a window's length, a second, let two processes 1.5 s apart reset each other's count at
+ *   every request, and a client alternating between them was never limited).
  * - A stored window further ahead than that cannot be shared: counting in it would hold this
- *   process to one window's requests for the whole skew (a clock 7.6 h behind: 5 requests of
- *   a "per second" plan in 7.6 h, and Retry-After 27568). This clock's own window starts
- *   afresh instead, so a window never lasts longer than its length plus one window of skew.
+ *   process to one window's requests for the whole skew (a clock 7.6 h behind: 5 requests of a
+ *   "per second" plan in 7.6 h, and Retry-After 27568: audit 66d F6). This clock's own window
+ *   starts afresh instead. Such clocks reset each other's count: keep clocks synchronised.
  */
 export function sharedWindowStart(window: RateWindow, nowMs: number, stored: WindowCounter | undefined): number {
   const own = windowStartMs(window, nowMs);
   if (stored === undefined || stored.windowStart <= own) return own;
-  return stored.windowStart - own <= window.windowMs ? stored.windowStart : own;
+  return stored.windowStart - own <= Math.max(window.windowMs, SHARED_SKEW_MS) ? stored.windowStart : own;
 }
 
 /**

@@ -126,6 +126,22 @@ describe('decideRate with a clock far behind the one that stored the window (aud
     expect(decisions[5]!.blockedBy?.resetAtMs).toBe(aNow + 1000);
   });
 
+  it('two processes 1.5 s apart, a client alternating between them: one count, 5 per second (audit 67g F1; hand-computed)', () => {
+    // A reads 12:00:00.600 (its second: 12:00:00), B 12:00:02.100 (its second: 12:00:02), 2 windows apart
+    const t0 = Date.UTC(2026, 10, 30, 12, 0, 0, 600);
+    let counters: (WindowCounter | undefined)[] = [undefined, undefined];
+    const outcomes: string[] = [];
+    for (let k = 0; k < 12; k++) {
+      const who = k % 2 === 0 ? 'A' : 'B';
+      const { decision, next } = decideRate(windows, counters, (who === 'A' ? t0 : t0 + 1500) + k * 10);
+      outcomes.push(`${who}:${decision.admitted ? 200 : 429}`);
+      counters = next;
+    }
+    // A's first counts in its own second; B starts its own (A's is behind it); from then on A
+    // counts in B's (2 s ahead, shared): 1 + 5 admitted, every later one refused
+    expect(outcomes.join(' ')).toBe('A:200 B:200 A:200 B:200 A:200 B:200 A:429 B:429 A:429 B:429 A:429 B:429');
+  });
+
   it('a stored window one window ahead (a skew under two windows) is still shared', () => {
     const { decision } = decideRate(windows, [{ windowStart: aNow + 1000, count: 5 }, undefined], aNow + 999);
     expect(decision.admitted).toBe(false);
