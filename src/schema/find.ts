@@ -55,9 +55,10 @@ export const ResolvedPlaceSchema = Type.Object(
     approximate: Type.Optional(
       Type.Boolean({ description: 'true when the point is an estimate for a postcode district rather than the place\'s own point (docs/find.md, "Place names"); absent otherwise.' }),
     ),
-    area: Type.Optional(Type.String({ description: 'When the name means several places: the area this one is told by ("Wales" for "Newport"); absent otherwise.' })),
+    area: Type.Optional(Type.String({ minLength: 1, description: 'When the name means several places: the area this one is told by ("Wales" for "Newport"); absent otherwise.' })),
     otherPlaces: Type.Optional(
-      Type.Array(Type.String(), {
+      Type.Array(Type.String({ minLength: 1 }), {
+        minItems: 1,
         maxItems: MAX_OTHER_PLACES,
         description: 'When the name means several places: the others (up to 3, the most prominent first), each written so that, given as `location`, it resolves to that place ("Newport, Isle of Wight"); absent otherwise.',
       }),

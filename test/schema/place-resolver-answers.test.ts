@@ -4,9 +4,11 @@
  * string[] in the HTTP envelope). Each bad answer is `invalid_data` naming `options.places`;
  * the expected messages are written by hand.
  */
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine.js';
 import type { PlaceResolver } from '../../src/places/place-resolver.js';
+import { ResolvedPlaceSchema } from '../../src/schema/find.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 
 const venues: VenueRecord[] = [{ id: 'a', name: 'The Red Lion', location: { type: 'Point', coordinates: [51.5, -0.1] }, primaryGenre: 'pub' }];
@@ -144,5 +146,18 @@ describe('resolve() answers: NaN shown as NaN, a Promise told to answer synchron
         message: `${prefix} {"name":${JSON.stringify(name)},"lat":51.5,"lon":-0.1,"kind":"city"} for "Anywhere": its answer needs a non-empty string name`,
       });
     }
+  });
+});
+
+describe('the published schema of resolvedPlace (ajv, a third-party validator): area and otherPlaces are never empty (audit 67f F4)', () => {
+  const check = new Ajv2020({ strict: false }).compile(ResolvedPlaceSchema);
+  const place = { name: 'Newport', kind: 'city', Lat: 51.58774, Lon: -2.99835 };
+
+  it('accepts the documented answer, and refuses an empty area, an empty list or an empty name in it', () => {
+    expect(check({ ...place, area: 'Wales', otherPlaces: ['Newport, Isle of Wight'] })).toBe(true);
+    expect(check({ ...place, area: '' })).toBe(false);
+    expect(check({ ...place, otherPlaces: [] })).toBe(false);
+    expect(check({ ...place, otherPlaces: [''] })).toBe(false);
+    expect(check({ ...place, otherPlaces: ['a', 'b', 'c', 'd'] })).toBe(false);
   });
 });
