@@ -9,7 +9,7 @@ import type { VenueRecord } from '../schema/venue.js';
 import { checkOsmOptions } from './import-options.js';
 import { ImportReport } from './import-report.js';
 import type { OpeningHoursConversion } from './osm-opening-hours.js';
-import { featureCollectionRows, holdsFeatures, isFeature, isPointsLineFile, namesOsmElement, pointsLineIdProblem, pointsLineRow, POINTS_LINE_ID_FORMS, type OsmRow } from './osm-sources.js';
+import { featureCollectionRows, holdsFeatures, isFeature, isPointsLineFile, namesOsmElement, pointsLineIdProblem, pointsLineRow, POINTS_LINE_ID_FORMS, withoutRecordSeparator, type OsmRow } from './osm-sources.js';
 import { OSM_TWIN_METERS, osmNodeWayTwins, twinPoint, type TwinPoint } from './osm-node-way-twins.js';
 import { mapOsmElement } from './osm-to-venue.js';
 import { venueSchemaError } from './venue-check.js';
@@ -106,8 +106,8 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
     }
     if (next.done) break;
     n++;
-    // A byte order mark (some Windows editors write one) is not part of the first line.
-    const line = n === 1 ? withoutByteOrderMark(next.value) : next.value;
+    // A byte order mark (some Windows editors write one) is not part of the first line, nor a GeoJSON text sequence's RS of any line.
+    const line = withoutRecordSeparator(n === 1 ? withoutByteOrderMark(next.value) : next.value);
     if (line.trim() === '') continue;
     nonBlank++;
     let value: unknown;
@@ -204,11 +204,11 @@ export function importOsm(path: string, given?: ImportOptions): ImportRun {
   return { report, records: mapRows(rows(), report, options, () => total) };
 }
 
-/** The JSON value of a text's first line, or undefined when that line is not whole JSON. */
+/** The JSON value of a text's first line (without a GeoJSON text sequence's RS), or undefined when that line is not whole JSON. */
 function firstLineValue(text: string): unknown {
   const end = text.indexOf('\n');
   try {
-    return JSON.parse(end === -1 ? text : text.slice(0, end)) as unknown;
+    return JSON.parse(withoutRecordSeparator(end === -1 ? text : text.slice(0, end))) as unknown;
   } catch {
     return undefined;
   }

@@ -163,6 +163,15 @@ export function isPointsLineFile(path: string): boolean {
   return /\.(ndjson|jsonl|geojsonl|geojsons)$/i.test(path);
 }
 
+/**
+ * `line` without the record separator (RS, U+001E) that begins each record of a GeoJSON text
+ * sequence (RFC 8142 over RFC 7464, as GDAL writes `.geojsons`): the rest is the Feature, read as
+ * a Feature line without it (audit 67g F3). A record is taken to be one line, as GDAL writes it.
+ */
+export function withoutRecordSeparator(line: string): string {
+  return line.charCodeAt(0) === 0x1e ? line.slice(1) : line;
+}
+
 /** True for a GeoJSON Feature: an object whose `type` is "Feature". */
 export function isFeature(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'Feature';

@@ -41,6 +41,19 @@ describe.skipIf(!hasShared(OVERPASS))('import osm reads GeoJSON features one a l
     }
   }, 60_000);
 
+  // Audit 67g F3: before, "has no line with an osm_id among its 3070" (.geojsons) and "is not JSON" (.geojson).
+  it('a GeoJSON text sequence (RFC 8142: RS before each Feature, CRLF too), as .geojsons and .geojson: the records of the export itself', async () => {
+    const rs = features.map((f) => `\u001e${JSON.stringify(f)}\n`).join('');
+    for (const [name, text] of [['pubs.geojsons', rs], ['rs.geojson', rs], ['crlf.geojsons', rs.replaceAll('\n', '\r\n')]] as const) {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      const { records, report } = await collectRun(importOsm(path));
+      expect(records, name).toEqual(expected);
+      expect(report.read, name).toBe(features.length);
+      expect(report.skipped, name).toBe(23); // docs/import.md's count for this export
+    }
+  }, 60_000);
+
   it('a JSON array of the features: the records of the export itself', async () => {
     const path = join(dir, 'array.json');
     writeFileSync(path, JSON.stringify(features));
