@@ -5,7 +5,7 @@ import { canonicalTimeZone } from '../hours/time-zone.js';
 import { checkWeeklyHours } from '../hours/weekly-intervals.js';
 import { firstSchemaError } from '../schema/character-count.js';
 import { compileParsedCheck, compileValueCheck, type ParsedValueCheck } from '../schema/parsed-check.js';
-import { didYouMeanName, fieldPartOf, VENUE_FEATURE_EXPECTED, VENUE_LOCATION_EXPECTED } from '../schema/unknown-name.js';
+import { didYouMeanName, fieldPartOf, knownNameFor, VENUE_FEATURE_EXPECTED, VENUE_LOCATION_EXPECTED } from '../schema/unknown-name.js';
 import { VenueRecordSchema, type VenueRecord } from '../schema/venue.js';
 import { catersBit } from '../store/vocabulary.js';
 
@@ -182,8 +182,10 @@ function unknownFieldAdvice(error: ValueError): string {
  * (audit 66a F4), a GeoJSON `geometry` too (audit 66g F7); a `location` given in another shape
  * (`{lat, lon}`, an array, a Point without `coordinates`) as a whole, told the shape it must
  * have (audit 66g F7); a GeoJSON Feature told what it is and how Features are read (audit
- * 67a F3); any other error as it is (a coordinate out of range keeps its own path).
- * The parts and their fields, and the hints: src/schema/unknown-name.ts (fieldPartOf).
+ * 67a F3); the field itself in another case or misspelt (`Location`, `locaton`, `Name`) told
+ * "did you mean" as any unknown field (audit 67g F4); any other error as it is (a coordinate
+ * out of range keeps its own path).
+ * The parts and their fields, and the hints: src/schema/unknown-name.ts (fieldPartOf, knownNameFor).
  */
 function standInError(checker: TypeCheck<typeof VenueRecordSchema>, value: unknown, error: ValueError): ValueError {
   // a GeoJSON Feature (`type` is no field of a record): said so, not that its `id` is missing (audit 67a F3)
@@ -195,8 +197,8 @@ function standInError(checker: TypeCheck<typeof VenueRecordSchema>, value: unkno
   const missing = unescapePointer(error.path.slice(1));
   for (const other of checker.Errors(value)) {
     if (other.type !== ValueErrorType.ObjectAdditionalProperties) continue;
-    const { name, atTop } = unknownField(other);
-    if (atTop && fieldPartOf(name, 'venue record') === missing) return other;
+    const { name, known, atTop } = unknownField(other);
+    if (atTop && (fieldPartOf(name, 'venue record') === missing || knownNameFor(name, known) === missing)) return other;
   }
   return error;
 }
