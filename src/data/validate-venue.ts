@@ -5,7 +5,7 @@ import { canonicalTimeZone } from '../hours/time-zone.js';
 import { checkWeeklyHours } from '../hours/weekly-intervals.js';
 import { firstSchemaError } from '../schema/character-count.js';
 import { compileParsedCheck, compileValueCheck, type ParsedValueCheck } from '../schema/parsed-check.js';
-import { didYouMeanName, fieldPartOf, knownNameFor, VENUE_FEATURE_EXPECTED, VENUE_LOCATION_EXPECTED } from '../schema/unknown-name.js';
+import { didYouMeanName, fieldPartOf, knownNameFor, VENUE_FEATURE_ARRAY_EXPECTED, VENUE_FEATURE_EXPECTED, VENUE_LOCATION_EXPECTED } from '../schema/unknown-name.js';
 import { VenueRecordSchema, type VenueRecord } from '../schema/venue.js';
 import { catersBit } from '../store/vocabulary.js';
 
@@ -182,7 +182,7 @@ function unknownFieldAdvice(error: ValueError): string {
  * (audit 66a F4), a GeoJSON `geometry` too (audit 66g F7); a `location` given in another shape
  * (`{lat, lon}`, an array, a Point without `coordinates`) as a whole, told the shape it must
  * have (audit 66g F7); a GeoJSON Feature told what it is and how Features are read (audit
- * 67a F3); the field itself in another case or misspelt (`Location`, `locaton`, `Name`) told
+ * 67a F3), a JSON array of them given as one record too (a line of a PUT body, audit 67g F6); the field itself in another case or misspelt (`Location`, `locaton`, `Name`) told
  * "did you mean" as any unknown field (audit 67g F4); any other error as it is (a coordinate
  * out of range keeps its own path).
  * The parts and their fields, and the hints: src/schema/unknown-name.ts (fieldPartOf, knownNameFor).
@@ -190,6 +190,8 @@ function unknownFieldAdvice(error: ValueError): string {
 function standInError(checker: TypeCheck<typeof VenueRecordSchema>, value: unknown, error: ValueError): ValueError {
   // a GeoJSON Feature (`type` is no field of a record): said so, not that its `id` is missing (audit 67a F3)
   if (isGeoJsonFeature(value)) return { ...error, type: ValueErrorType.Object, path: '/type', value: value.type, message: VENUE_FEATURE_EXPECTED };
+  // a JSON array of Features as one record: said so, not only "expected object" (audit 67g F6)
+  if (Array.isArray(value) && isGeoJsonFeature(value[0])) return { ...error, type: ValueErrorType.Object, path: '', value, message: VENUE_FEATURE_ARRAY_EXPECTED };
   const location = typeof value === 'object' && value !== null ? (value as { location?: unknown }).location : undefined;
   const locationShape = error.path === '/location' || (error.type === ValueErrorType.ObjectRequiredProperty && error.path.startsWith('/location/') && error.path.lastIndexOf('/') === '/location'.length);
   if (location !== undefined && locationShape) return { ...error, type: ValueErrorType.Object, path: '/location', value: location, message: VENUE_LOCATION_EXPECTED };

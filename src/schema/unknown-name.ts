@@ -65,6 +65,13 @@ export const VENUE_FEATURE_EXPECTED =
   `a venue record has its fields at the top and its point as location: ${POINT_SHAPE}`;
 
 /**
+ * What a JSON array of GeoJSON Features given as one venue record is told (a line of a `PUT
+ * /admin/venues` body or an `engine.upsert` record): completes "record: ...", in place of the
+ * schema's "expected object" (src/data/validate-venue.ts, audit 67g F6).
+ */
+export const VENUE_FEATURE_ARRAY_EXPECTED = `a JSON array of GeoJSON Features, not one venue record (an object); ${VENUE_FEATURE_EXPECTED}`;
+
+/**
  * The names a point or its parts are sent under at the top of a venue record (each stands for
  * `location`), in lower case: a name is matched whatever its case (`Latitude`, `LON`: FHRS
  * element names, CSV headers; audit 67a F4). The one table of them.
