@@ -10,45 +10,20 @@
 // Real `serve` processes (each killed after 60 s, so that a hang fails the test rather than
 // holding it) over real live directories; the oracle is the paths the test made, the message
 // texts written out by hand, and the files read back.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LiveVenues } from '../../src/changelog/live-venues.js';
 import { loadEngineFile } from '../../src/cli/load-engine.js';
-import { writeFixturesSnapshot } from '../support/fixtures-snapshot.js';
+import { refusedServe } from './support/refused-serve.js';
 import { loadLondonPubs } from '../search/support.js';
 
-const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
 /** Past any start of the fixtures here (a few seconds); a start that hangs is killed then. */
 const HANG_MS = 60_000;
-const tmp = mkdtempSync(join(tmpdir(), 'live-dir-files-'));
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  rmSync(tmp, { recursive: true, force: true });
-});
-const data = writeFixturesSnapshot(tmp);
-const token = join(tmp, 'token');
-writeFileSync(token, 'live-dir-files-test-token-0001\n', { mode: 0o600 });
+const { tmp, data, serve } = refusedServe('live-dir-files', HANG_MS);
 /** Real rows: pubs of the OSM London extract. */
 const rows = loadLondonPubs().slice(0, 20);
-
-/** `serve` on `liveDir`: its exit code (null: killed after HANG_MS) and stderr. */
-function serve(liveDir: string): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--data', data, '--port', '0', '--db', join(tmp, 'a.sqlite'), '--admin-token-file', token, '--live-dir', liveDir], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      timeout: HANG_MS,
-      killSignal: 'SIGKILL',
-    });
-    children.push(child);
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += String(d)));
-    child.once('exit', (code) => resolve({ code, stderr }));
-  });
-}
 
 const open = (dir: string) => LiveVenues.open({ dataPath: data, dir, compactAfter: 0, load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine });
 

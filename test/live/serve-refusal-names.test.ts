@@ -5,38 +5,17 @@
 // and a load that failed names the file it read: base.snapshot once there is one.
 // Oracle: the paths the test made, and the refusal text of compaction-leftovers.ts and
 // change-log.ts written out by hand.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LiveVenues } from '../../src/changelog/live-venues.js';
 import { loadEngineFile } from '../../src/cli/load-engine.js';
-import { writeFixturesSnapshot } from '../support/fixtures-snapshot.js';
+import { refusedServe } from './support/refused-serve.js';
 import { loadLondonPubs } from '../search/support.js';
 
-const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
-const tmp = mkdtempSync(join(tmpdir(), 'serve-refusal-names-'));
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  rmSync(tmp, { recursive: true, force: true });
-});
-const data = writeFixturesSnapshot(tmp);
-const token = join(tmp, 'token');
-writeFileSync(token, 'serve-refusal-names-token-0001\n', { mode: 0o600 });
+const { tmp, data, serve } = refusedServe('serve-refusal-names', 120_000);
 /** Real rows: pubs of the OSM London extract, as batches. */
 const rows = loadLondonPubs().slice(0, 30);
-
-function serve(liveDir: string): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--data', data, '--port', '0', '--db', join(tmp, 'a.sqlite'), '--admin-token-file', token, '--live-dir', liveDir], { stdio: ['ignore', 'ignore', 'pipe'] });
-    children.push(child);
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += String(d)));
-    child.once('exit', (code) => resolve({ code, stderr }));
-  });
-}
 
 /** A closed live directory over the fixtures, compacted once (base.snapshot holds batch 1), then holding batches 2 and 3 in its log. */
 async function compactedLiveDir(name: string): Promise<string> {

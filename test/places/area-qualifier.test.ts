@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine.js';
 import { createDefaultPlaceResolver, type DefaultPlaceResolver } from '../../src/places/default-resolver.js';
@@ -6,7 +5,8 @@ import { Gazetteer, type GazetteerEntry } from '../../src/places/gazetteer.js';
 import { UnknownPlaceError } from '../../src/places/unknown-place-error.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import { geodesic } from '../support/oracle.js';
-import { hasShared, sharedFile } from '../support/real-data.js';
+import { hasShared } from '../support/real-data.js';
+import { GEONAMES_PLACES, GEONAMES_POSTAL, readGeoNamesPlaces, readGeoNamesPostal, type GeoNamesPlace } from './support/geonames-rows.js';
 
 /**
  * Audit 62d finding 4: a place name qualified by its county or nation after a comma ("St Ives,
@@ -15,57 +15,12 @@ import { hasShared, sharedFile } from '../support/real-data.js';
  * Oracle: GeoNames' GB places file (the raw CSV, read here with a small RFC 4180 splitter,
  * with its admin1 and admin2 names) and its postal file; distances are GeographicLib geodesics.
  */
-const CSV = 'geonames-gb/gb_places_geonames.csv';
-const POSTAL = 'geonames-gb/gb_postal_outcode_places.tsv';
+const CSV = GEONAMES_PLACES;
+const POSTAL = GEONAMES_POSTAL;
 
-interface OracleRow {
-  name: string;
-  lat: number;
-  lon: number;
-  admin1: string;
-  admin2: string;
-  population: number;
-}
-
-/** One CSV line's fields (quoted fields may hold commas and doubled quotes; no line breaks in this file). */
-function csvFields(line: string): string[] {
-  const out: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') [field, i] = [field + '"', i + 1];
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      out.push(field);
-      field = '';
-    } else field += c;
-  }
-  out.push(field);
-  return out;
-}
-
-function readOracle(): OracleRow[] {
-  const [header, ...lines] = readFileSync(sharedFile(CSV), 'utf8').split(/\r?\n/).filter((l) => l !== '');
-  const col = csvFields(header!);
-  const at = (name: string) => col.indexOf(name);
-  return lines.map((l) => {
-    const f = csvFields(l);
-    return { name: f[at('name')]!, lat: Number(f[at('lat')]), lon: Number(f[at('lon')]), admin1: f[at('admin1_name')]!, admin2: f[at('admin2_name')]!, population: Number(f[at('population')] || 0) };
-  });
-}
-
-/** The postal file's rows (no header, tab-separated): place name (column 3), admin2 (6), point (10, 11). */
-function readPostal(): Array<{ name: string; admin2: string; lat: number; lon: number }> {
-  return readFileSync(sharedFile(POSTAL), 'utf8')
-    .split('\n')
-    .map((l) => l.split('\t'))
-    .filter((f) => f.length >= 11)
-    .map((f) => ({ name: f[2]!, admin2: f[5]!, lat: Number(f[9]), lon: Number(f[10]) }));
-}
+type OracleRow = GeoNamesPlace;
+const readOracle = readGeoNamesPlaces;
+const readPostal = readGeoNamesPostal;
 
 /** The oracle's spelling of a name folded as a person types it ("Saint Ives" is "St Ives"). */
 const folded = (name: string) => name.toLowerCase().replace(/^saint /, 'st ');

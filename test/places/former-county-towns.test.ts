@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDefaultPlaceResolver, type DefaultPlaceResolver } from '../../src/places/default-resolver.js';
 import type { UnknownPlaceError } from '../../src/places/unknown-place-error.js';
 import { geodesic } from '../support/oracle.js';
-import { hasShared, sharedFile } from '../support/real-data.js';
+import { hasShared } from '../support/real-data.js';
+import { GEONAMES_POSTAL, postalPointsByNameAndCode } from './support/geonames-rows.js';
+import { resolvesAtPostalRow } from './support/resolves-at-postal-row.js';
 import { resolverRefusal } from './support/refusals.js';
 
 /**
@@ -13,7 +14,7 @@ import { resolverRefusal } from './support/refusals.js';
  * London row by outward code), hand-known county facts (Wikipedia: "Trafford", "Tameside",
  * "Metropolitan Borough of Stockport", "Postal counties of the United Kingdom"), GeographicLib.
  */
-const POSTAL = 'geonames-gb/gb_postal_outcode_places.tsv';
+const POSTAL = GEONAMES_POSTAL;
 
 /** Historic and postal Cheshire towns of Greater Manchester, each with its postal district (hand-known). */
 const CHESHIRE_TOWNS: ReadonlyArray<readonly [name: string, outcode: string]> = [
@@ -38,20 +39,10 @@ describe.skipIf(!hasShared(POSTAL))('towns of former counties within metropolita
   let rows: Map<string, { lat: number; lon: number }>;
   beforeAll(() => {
     resolver = createDefaultPlaceResolver([]);
-    rows = new Map();
-    for (const line of readFileSync(sharedFile(POSTAL), 'utf8').split('\n')) {
-      const f = line.split('\t');
-      if (f.length >= 12) rows.set(`${f[2]!}|${f[1]!}`, { lat: Number(f[9]), lon: Number(f[10]) });
-    }
+    rows = postalPointsByNameAndCode();
   });
   const refused = (name: string): UnknownPlaceError => resolverRefusal(resolver, name);
-  const expectAt = (qualified: string, name: string, outcode: string, meters = 1000): void => {
-    const row = rows.get(`${name}|${outcode}`);
-    expect(row, `${name} ${outcode} in the postal file`).toBeDefined();
-    const got = resolver.resolve(qualified);
-    expect(got, qualified).not.toBeNull();
-    expect(geodesic(got!.lat, got!.lon, row!.lat, row!.lon), qualified).toBeLessThan(meters);
-  };
+  const expectAt = resolvesAtPostalRow(() => resolver);
 
   it('F1: a Cheshire town of Trafford, Tameside or Stockport resolves under Cheshire and is refused under Lancs and Lancashire', () => {
     for (const [name, outcode] of CHESHIRE_TOWNS) {

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDefaultPlaceResolver, type DefaultPlaceResolver } from '../../src/places/default-resolver.js';
-import { geodesic } from '../support/oracle.js';
-import { hasShared, sharedFile } from '../support/real-data.js';
+import { hasShared } from '../support/real-data.js';
+import { GEONAMES_POSTAL } from './support/geonames-rows.js';
+import { resolvesAtPostalRow } from './support/resolves-at-postal-row.js';
 import { resolverRefusal } from './support/refusals.js';
 
 /**
@@ -15,27 +15,14 @@ import { resolverRefusal } from './support/refusals.js';
  * 1889; Birmingham and Coventry Warwickshire; Furness "Lancashire over Sands"; Kendal
  * Westmorland, Carlisle Cumberland, Huntingdon Huntingdonshire), and GeographicLib.
  */
-const POSTAL = 'geonames-gb/gb_postal_outcode_places.tsv';
+const POSTAL = GEONAMES_POSTAL;
 
 describe.skipIf(!hasShared(POSTAL))('places of metropolitan counties under their historic county (audit 67b)', () => {
   let resolver: DefaultPlaceResolver;
-  let rows: Map<string, { lat: number; lon: number }>;
   beforeAll(() => {
     resolver = createDefaultPlaceResolver([]);
-    rows = new Map();
-    for (const line of readFileSync(sharedFile(POSTAL), 'utf8').split('\n')) {
-      const f = line.split('\t');
-      if (f.length >= 12) rows.set(`${f[2]!}|${f[1]!}`, { lat: Number(f[9]), lon: Number(f[10]) });
-    }
   });
-  /** `qualified` resolves within `meters` of the postal row of `name` in `outcode`. */
-  const expectAt = (qualified: string, name: string, outcode: string, meters = 1000): void => {
-    const row = rows.get(`${name}|${outcode}`);
-    expect(row, `${name} ${outcode} in the postal file`).toBeDefined();
-    const got = resolver.resolve(qualified);
-    expect(got, qualified).not.toBeNull();
-    expect(geodesic(got!.lat, got!.lon, row!.lat, row!.lon), qualified).toBeLessThan(meters);
-  };
+  const expectAt = resolvesAtPostalRow(() => resolver);
 
   it('F1: Greater Manchester places of historic Lancashire that GeoNames gives no district resolve under Lancashire and Lancs', () => {
     const lancashire = [

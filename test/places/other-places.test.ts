@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine.js';
 import { collectRun, importOsm } from '../../src/import/index.js';
 import { geodesic } from '../support/oracle.js';
 import { hasShared, sharedFile } from '../support/real-data.js';
+import { GEONAMES_PLACES, readGeoNamesPlaces, type GeoNamesPlace } from './support/geonames-rows.js';
 
 /**
  * Audits 67c F3 and 67d: "Newport" on the London pubs is Newport, Wales (no Newport near the
@@ -13,27 +13,16 @@ import { hasShared, sharedFile } from '../support/real-data.js';
  * with their county, admin2), and GeographicLib distances.
  */
 const LONDON_PUBS = 'osm-london-pubs/london_pubs_points.ndjson';
-const PLACES = 'geonames-gb/gb_places_geonames.csv';
-
-interface Row {
-  name: string;
-  lat: number;
-  lon: number;
-  admin1: string;
-  admin2: string;
-  population: number;
-}
+const PLACES = GEONAMES_PLACES;
+type Row = GeoNamesPlace;
 
 describe.skipIf(!hasShared(LONDON_PUBS) || !hasShared(PLACES))('a name meaning several places: which one, and the others (London pubs)', () => {
   let engine: Engine;
   let newports: Row[];
   beforeAll(async () => {
     engine = createEngine((await collectRun(importOsm(sharedFile(LONDON_PUBS)))).records);
-    newports = readFileSync(sharedFile(PLACES), 'utf8')
-      .split('\n')
-      .map((line) => line.split(','))
-      .filter((f) => f[0] === 'Newport')
-      .map((f) => ({ name: f[0]!, lat: Number(f[1]), lon: Number(f[2]), admin1: f[5]!, admin2: f[7]!, population: Number(f[10]) }))
+    newports = readGeoNamesPlaces()
+      .filter((r) => r.name === 'Newport')
       .sort((a, b) => b.population - a.population);
   });
 
@@ -60,7 +49,7 @@ describe.skipIf(!hasShared(LONDON_PUBS) || !hasShared(PLACES))('a name meaning s
   });
 
   it('every eighth GeoNames name meaning several places: each other place, given as location, lies over 10 km from the one taken (GeographicLib), and the taken one is in its area', () => {
-    const names = [...new Set(readFileSync(sharedFile(PLACES), 'utf8').split('\n').slice(1).map((line) => line.split(',')[0]!).filter((n) => n !== ''))];
+    const names = [...new Set(readGeoNamesPlaces().map((r) => r.name))];
     let ambiguous = 0;
     for (let i = 0; i < names.length; i += 8) {
       let place;
