@@ -200,7 +200,8 @@ function standInError(checker: TypeCheck<typeof VenueRecordSchema>, value: unkno
   for (const other of checker.Errors(value)) {
     if (other.type !== ValueErrorType.ObjectAdditionalProperties) continue;
     const { name, known, atTop } = unknownField(other);
-    if (atTop && (fieldPartOf(name, 'venue record') === missing || knownNameFor(name, known) === missing)) return other;
+    // a name that begins with a mark (`_id`, `@id`: a raw source's own keys, told to be imported) is no misspelling
+    if (atTop && (fieldPartOf(name, 'venue record') === missing || (/^\p{L}/u.test(name) && knownNameFor(name, known) === missing))) return other;
   }
   return error;
 }
