@@ -1,4 +1,5 @@
-import { RAD } from '../geo/ellipsoid.js';
+import { nearDistanceMeters } from '../geo/distance.js';
+import { MIN_METERS_PER_DEG_LAT } from '../geo/ellipsoid.js';
 import { countryName, embeddedGbOutcodes, firstLevelArea, isInArea, type GazetteerEntry } from './gazetteer.js';
 import { NON_GEOGRAPHIC_OUTCODES } from './non-geographic-outcodes.js';
 import { areaKeys, placeKey } from './place-name.js';
@@ -239,11 +240,10 @@ function nearestOutcode(e: GazetteerEntry): string | undefined {
   let code: string | undefined = DISTRICT_POINT_MISSES[placeKey(e.name)];
   if (code !== undefined) return code;
   let best = Infinity;
-  const cos = Math.cos(e.lat * RAD);
-  // an equirectangular square distance: ranks points a few km apart as the geodesic does
   for (const o of embeddedGbOutcodes()) {
-    if (NON_GEOGRAPHIC_OUTCODES.has(o.code)) continue;
-    const d = (o.lat - e.lat) ** 2 + ((o.lon - e.lon) * cos) ** 2;
+    // the latitude difference alone is a lower bound of the distance: most codes end here
+    if (Math.abs(o.lat - e.lat) * MIN_METERS_PER_DEG_LAT >= best || NON_GEOGRAPHIC_OUTCODES.has(o.code)) continue;
+    const d = nearDistanceMeters(e.lat, e.lon, o.lat, o.lon);
     if (d < best) [best, code] = [d, o.code];
   }
   nearestCodes.set(e, code);

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine.js';
 import { collectRun, importOsm } from '../../src/import/index.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import { geodesic } from '../support/oracle.js';
 import { hasShared, sharedFile } from '../support/real-data.js';
+import { GEONAMES_POSTAL, readGeoNamesPostal } from './support/geonames-rows.js';
 import { findRefusal, nearestVenueMeters } from './support/refusals.js';
 import { HAVE_OSM_PUBS, loadOsmPubs } from '../find/osm-pubs.js';
 
@@ -13,18 +13,13 @@ import { HAVE_OSM_PUBS, loadOsmPubs } from '../find/osm-pubs.js';
  * postal-district estimate, and the far-approximate refusal. Oracles: the postal file's rows,
  * hand-known points, brute-force GeographicLib scans of the imported venues.
  */
-const POSTAL = 'geonames-gb/gb_postal_outcode_places.tsv';
+const POSTAL = GEONAMES_POSTAL;
 const IOM = 'osm-isle-of-man-food-drink/iom_food_and_drink_overpass.geojson';
 const FAR_METERS = 50_000;
 /** St John's, Isle of Man (Tynwald Hill), hand-known. */
 const ST_JOHNS = { lat: 54.2018, lon: -4.6366 };
 
-const postalRows = () =>
-  readFileSync(sharedFile(POSTAL), 'utf8')
-    .split('\n')
-    .map((l) => l.split('\t'))
-    .filter((f) => f.length >= 12)
-    .map((f) => ({ code: f[1]!, name: f[2]!, lat: Number(f[9]), lon: Number(f[10]) }));
+const postalRows = () => readGeoNamesPostal().map((r) => ({ code: r.outcode, name: r.name, lat: r.lat, lon: r.lon }));
 
 describe.runIf(hasShared(POSTAL) && hasShared(IOM))('the Isle of Man data (audit 66a F7, F8, F11)', () => {
   let records: VenueRecord[];

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine.js';
 import { collectRun, importOsm } from '../../src/import/index.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import { geodesic } from '../support/oracle.js';
 import { hasShared, sharedFile } from '../support/real-data.js';
+import { GEONAMES_POSTAL, readGeoNamesPostal } from './support/geonames-rows.js';
 import { findRefusal, nearestVenueMeters } from './support/refusals.js';
 import { HAVE_OSM_PUBS, loadOsmPubs } from '../find/osm-pubs.js';
 
@@ -15,16 +15,14 @@ import { HAVE_OSM_PUBS, loadOsmPubs } from '../find/osm-pubs.js';
  * nor offered the farther suffixed place (audit 66a F9). Oracles: the postal file's rows,
  * brute-force GeographicLib scans of the imported venues.
  */
-const POSTAL = 'geonames-gb/gb_postal_outcode_places.tsv';
+const POSTAL = GEONAMES_POSTAL;
 const IOM = 'osm-isle-of-man-food-drink/iom_food_and_drink_overpass.geojson';
 const FAR_METERS = 50_000;
 
 const postalRows = (name: string) =>
-  readFileSync(sharedFile(POSTAL), 'utf8')
-    .split('\n')
-    .map((l) => l.split('\t'))
-    .filter((f) => f.length >= 12 && f[2] === name)
-    .map((f) => ({ code: f[1]!, county: f[5]!, lat: Number(f[9]), lon: Number(f[10]) }));
+  readGeoNamesPostal()
+    .filter((r) => r.name === name)
+    .map((r) => ({ code: r.outcode, county: r.admin2, lat: r.lat, lon: r.lon }));
 
 /** Checks the refusal of `name`: its own rows (the oracle) all far, each suggestion one of them by its county, resolving at its row. */
 function expectOwnPlacesOffered(records: readonly VenueRecord[], engine: Engine, name: string, farther: string): void {

@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDefaultPlaceResolver, type DefaultPlaceResolver } from '../../src/places/default-resolver.js';
 import { Gazetteer, isInArea } from '../../src/places/gazetteer.js';
 import { FORMER_COUNTY_KEYS, SHORT_FORM_AREAS } from '../../src/places/loose-area.js';
 import type { UnknownPlaceError } from '../../src/places/unknown-place-error.js';
 import { geodesic } from '../support/oracle.js';
-import { hasShared, sharedFile } from '../support/real-data.js';
+import { hasShared } from '../support/real-data.js';
+import { GEONAMES_PLACES, GEONAMES_POSTAL, readGeoNamesPlaces, readGeoNamesPostal } from './support/geonames-rows.js';
 import { resolverRefusal } from './support/refusals.js';
 
 /**
@@ -16,8 +16,8 @@ import { resolverRefusal } from './support/refusals.js';
  * picked by its admin2 name) and postal file (JE2, GY1), hand-known facts of which historic or
  * postal county each town is in (Wikipedia, "Postal counties of the United Kingdom"), GeographicLib.
  */
-const PLACES = 'geonames-gb/gb_places_geonames.csv';
-const POSTAL = 'geonames-gb/gb_postal_outcode_places.tsv';
+const PLACES = GEONAMES_PLACES;
+const POSTAL = GEONAMES_POSTAL;
 
 /** A qualified name, the GeoNames row it means (name, admin2), hand-known to lie in the qualifier's county. */
 const IN_FORMER_COUNTY: ReadonlyArray<readonly [qualified: string, name: string, admin2: string]> = [
@@ -63,12 +63,7 @@ describe.skipIf(!hasShared(PLACES) || !hasShared(POSTAL))('places qualified by a
   let rows: Map<string, { lat: number; lon: number }>;
   beforeAll(() => {
     resolver = createDefaultPlaceResolver([]);
-    rows = new Map();
-    for (const line of readFileSync(sharedFile(PLACES), 'utf8').split('\n').slice(1)) {
-      const f = line.split(',');
-      if (f.length !== 11 || line.includes('"')) continue;
-      rows.set(`${f[0]!}|${f[7]!}`, { lat: Number(f[1]), lon: Number(f[2]) });
-    }
+    rows = new Map(readGeoNamesPlaces().map((r) => [`${r.name}|${r.admin2}`, { lat: r.lat, lon: r.lon }]));
   });
   const refused = (name: string): UnknownPlaceError => resolverRefusal(resolver, name);
   const expectAt = (qualified: string, name: string, admin2: string): void => {
@@ -124,11 +119,7 @@ describe.skipIf(!hasShared(PLACES) || !hasShared(POSTAL))('places qualified by a
 
   it('Jersey and Guernsey postcodes and places qualified by "Channel Islands" resolve as bare (F10)', () => {
     // the postal file's rows of JE2 and GY1
-    const postal = new Map<string, { lat: number; lon: number }>();
-    for (const line of readFileSync(sharedFile(POSTAL), 'utf8').split('\n')) {
-      const f = line.split('\t');
-      if (f[1] === 'JE2' || f[1] === 'GY1') postal.set(f[1], { lat: Number(f[9]), lon: Number(f[10]) });
-    }
+    const postal = new Map(readGeoNamesPostal().filter((r) => r.outcode === 'JE2' || r.outcode === 'GY1').map((r) => [r.outcode, { lat: r.lat, lon: r.lon }]));
     for (const [code, town] of [
       ['JE2', 'St Helier'],
       ['GY1', 'St Peter Port'],
