@@ -10,7 +10,7 @@ import { LearntPlaces, type LearntPlacesOptions } from './learnt-places.js';
 import { looseArea, looseQualifier } from './loose-area.js';
 import { areaKeys, areaQualifiedReadings, parsePostcode, placeKey } from './place-name.js';
 import type { PlaceResolver, ResolvedPlace, VenueDensity } from './place-resolver.js';
-import { UnknownPlaceError } from './unknown-place-error.js';
+import { listed, UnknownPlaceError } from './unknown-place-error.js';
 
 export interface DefaultPlaceResolverOptions extends LearntPlacesOptions {
   /** Gazetteer countries (ISO alpha-2), default GB, IE, IM, JE, GG; null for the world. */
@@ -364,11 +364,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
     for (const { place, area } of readings) this.refuseStrayOnly(name, placeKey(place), area, venues);
     if (notThere === null) return null;
     const { place, key, area, candidates } = notThere;
-    const areas: string[] = [];
-    for (const e of [...candidates].sort(compareProminence)) {
-      const label = resolvingLabel(e, key, candidates);
-      if (!areas.includes(label)) areas.push(label);
-    }
+    const areas = resolvingLabels(key, candidates);
     // the part of the qualifier no place of that name is in ("Wales" of "Richmond, North
     // Yorkshire, Wales"), so that the message never names as missing an area it lists
     const parts = area.split(',').map((p) => p.trim());
@@ -465,13 +461,9 @@ export class DefaultPlaceResolver implements PlaceResolver {
     const hasVenues = (p: { lat: number; lon: number }) => hasVenuesWithinFarReach(venues, p);
     const near = this.gazetteer.strayEstimates(key).filter(hasVenues);
     if (near.length === 0 || entries.some(hasVenues)) return;
-    const areas: string[] = [];
-    for (const e of [...entries].sort(compareProminence)) {
-      const label = resolvingLabel(e, key, entries);
-      if (!areas.includes(label)) areas.push(label);
-    }
+    const areas = resolvingLabels(key, entries);
     const district = this.districtAdvice(near, venues);
-    const where = areas.length === 1 ? areas[0]! : `${areas.slice(0, -1).join(', ')} and ${areas[areas.length - 1]!}`;
+    const where = listed(areas, 'and');
     const points = entries.some(isPrecise) ? ',' : areas.length === 1 ? ', an approximate point' : ', approximate points';
     const message =
       `location ${describeValue(name)}: the ${name} near the venues is known only by its postal district's estimate (${district.codes.join(', ')}), too rough to search at; ` +
@@ -512,12 +504,8 @@ export class DefaultPlaceResolver implements PlaceResolver {
     const known = entries.length === 1 ? `the only ${name} we know is an approximate point` : `the ${entries.length} places called ${name} we know are approximate points`;
     const only = `location ${describeValue(name)}: ${known} more than ${FAR_APPROXIMATE_KM} km from every venue`;
     if (suffixed.length > 0) throw UnknownPlaceError.fromReport(name, `${only}; did you mean ${suffixed.map((n) => describeValue(n)).join(' or ')}?`, suffixed);
-    const areas: string[] = [];
-    for (const e of [...entries].sort(compareProminence)) {
-      const label = resolvingLabel(e, key, entries);
-      if (!areas.includes(label)) areas.push(label);
-    }
-    const where = areas.length === 1 ? areas[0]! : `${areas.slice(0, -1).join(', ')} and ${areas[areas.length - 1]!}`;
+    const areas = resolvingLabels(key, entries);
+    const where = listed(areas, 'and');
     // a choice only between several areas; one is named as the way to search there (audit 67b F5)
     const how = areas.length === 1 ? `to search there, say ${describeValue(`${name}, ${areas[0]!}`)}` : `say which, e.g. ${describeValue(`${name}, ${areas[0]!}`)}`;
     throw UnknownPlaceError.fromReport(name, `${only} (in ${where}); ${how}`, areas.map((a) => `${name}, ${a}`));
@@ -733,6 +721,16 @@ export function pickAmong(entries: readonly GazetteerEntry[], venues: VenueDensi
  * "Newcastle", "Southend-on-Sea" for "Southend": audit 65a F4), except a county named after
  * its town with the word County ("Durham, County Durham", as people write it).
  */
+/** The resolving label ({@link resolvingLabel}) of each of a name's candidates, the most prominent first, each once. */
+function resolvingLabels(key: string, candidates: readonly GazetteerEntry[]): string[] {
+  const labels: string[] = [];
+  for (const e of [...candidates].sort(compareProminence)) {
+    const label = resolvingLabel(e, key, candidates);
+    if (!labels.includes(label)) labels.push(label);
+  }
+  return labels;
+}
+
 function resolvingLabel(e: GazetteerEntry, key: string, candidates: readonly GazetteerEntry[]): string {
   const own = [key, placeKey(e.name)];
   const all = areaLabels(e);

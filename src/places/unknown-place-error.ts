@@ -100,6 +100,6 @@ function otherAreasMessage(name: string, { place, area, areas, inEachPart, ambig
 }
 
 /** "a", "a or b", "a, b or c" (or "and"). */
-function listed(items: readonly string[], conjunction: 'or' | 'and'): string {
+export function listed(items: readonly string[], conjunction: 'or' | 'and'): string {
   return items.length === 1 ? items[0]! : `${items.slice(0, -1).join(', ')} ${conjunction} ${items[items.length - 1]!}`;
 }
