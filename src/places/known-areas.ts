@@ -1,6 +1,6 @@
 import { suggestionBudget } from '../find/close-spellings.js';
 import { nearDistanceMeters } from '../geo/distance.js';
-import { MIN_METERS_PER_DEG_LAT, RAD } from '../geo/ellipsoid.js';
+import { MIN_METERS_PER_DEG_LAT, metersPerDegLon } from '../geo/ellipsoid.js';
 import { editDistance } from '../find/prefix-edit-distance.js';
 import { admin1Name, countryName, isInArea, type Gazetteer, type GazetteerEntry } from './gazetteer.js';
 import { isFormerCountyByPoint, isFormerCountyKey, looseArea } from './loose-area.js';
@@ -81,7 +81,8 @@ export class KnownAreas {
     const inArea = new Map<CellGroup, boolean>();
     const dLat = meters / MIN_METERS_PER_DEG_LAT;
     for (const p of points) {
-      const dLon = dLat / Math.max(Math.cos(Math.min(89, Math.abs(p.lat)) * RAD), 0.01);
+      // metres per degree of longitude at the cells' poleward edge (fewest there), at least 1 km near a pole
+      const dLon = meters / Math.max(metersPerDegLon(Math.min(90, Math.abs(p.lat) + dLat)), 1000);
       for (let la = Math.floor((p.lat - dLat) / GRID_DEGREES); la <= Math.floor((p.lat + dLat) / GRID_DEGREES); la++) {
         for (let lo = Math.floor((p.lon - dLon) / GRID_DEGREES); lo <= Math.floor((p.lon + dLon) / GRID_DEGREES); lo++) {
           for (const group of this.cellGroups(grid, cellId(la, lo))) {
