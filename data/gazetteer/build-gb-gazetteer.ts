@@ -10,9 +10,12 @@
  *   Man and the Channel Islands) and its admin2 names (county or unitary authority), `;`
  *   between them, `-` when none. A place's areas are one such row (a few hundred distinct
  *   ones), not strings repeated on 27,000 rows.
- * - `P name lat lon feature population outcodes precise area`: one named place; `area` is
- *   an A row's id (`-` when GeoNames gives none). The resolver reads it for a name
- *   qualified after a comma ("St Ives, Cornwall").
+ * - `P name lat lon feature population outcodes precise area districts`: one named place;
+ *   `area` is an A row's id (`-` when GeoNames gives none). The resolver reads it for a name
+ *   qualified after a comma ("St Ives, Cornwall"). `districts` is the distinct outward codes
+ *   of the postal rows that name the place (merged into it, below), sorted, `,` between them,
+ *   `-` when none: its own postcode districts, which decide its former county
+ *   (src/places/loose-area.ts) better than the nearest district's point (audit 67f F1).
  *   - Every row of `gb_places_geonames.csv` (GeoNames cities1000: towns, cities, admin
  *     seats and some districts) except those outside the British Isles (Dhekelia, Cyprus):
  *     its own point, GeoNames feature code and population; precise = 1; its admin1 and
@@ -132,6 +135,8 @@ interface PlaceRow {
   feature: string;
   population: number;
   outcodes: number;
+  /** The distinct outward codes of the postal rows merged into the place. */
+  districts: Set<string>;
   precise: number;
   /** GeoNames admin1 name ('' when none). */
   nation: string;
@@ -150,7 +155,7 @@ for (const r of cityRows) {
   const lat = Number(r['lat']);
   const lon = Number(r['lon']);
   if (!inIsles(lat, lon)) continue;
-  const p: PlaceRow = { name: r['name']!, lat, lon, feature: r['feature_code'] ?? '', population: Number(r['population'] || 0), outcodes: 0, precise: 1, nation: r['admin1_name'] ?? '', counties: r['admin2_name'] ? [r['admin2_name']] : [] };
+  const p: PlaceRow = { name: r['name']!, lat, lon, feature: r['feature_code'] ?? '', population: Number(r['population'] || 0), outcodes: 0, districts: new Set(), precise: 1, nation: r['admin1_name'] ?? '', counties: r['admin2_name'] ? [r['admin2_name']] : [] };
   places.push(p);
   pushTo(placesByKey, placeKey(p.name), p);
 }
@@ -246,6 +251,7 @@ for (const [key, rows] of postalByKey) {
     }
     if (merged !== null) {
       merged.outcodes += cluster.length;
+      for (const r of cluster) merged.districts.add(r.code);
       for (const county of byFrequency(cluster.map((r) => r.county))) if (!merged.counties.includes(county)) merged.counties.push(county);
       continue;
     }
@@ -264,7 +270,7 @@ for (const [key, rows] of postalByKey) {
       continue;
     }
     const precise = cluster.some((r) => r.lat === point.lat && r.lon === point.lon && r.accuracy === 4) ? 1 : 0;
-    const p: PlaceRow = { name: mostCommon(cluster.map((r) => r.name)), lat: point.lat, lon: point.lon, feature: '', population: 0, outcodes: cluster.length, precise, nation: byFrequency(cluster.map((r) => r.nation))[0] ?? '', counties: byFrequency(cluster.map((r) => r.county)) };
+    const p: PlaceRow = { name: mostCommon(cluster.map((r) => r.name)), lat: point.lat, lon: point.lon, feature: '', population: 0, outcodes: cluster.length, districts: new Set(cluster.map((r) => r.code)), precise, nation: byFrequency(cluster.map((r) => r.nation))[0] ?? '', counties: byFrequency(cluster.map((r) => r.county)) };
     places.push(p);
   }
 }
@@ -300,12 +306,12 @@ const areaOf = (p: { nation: string; counties: readonly string[] }): string => {
   if (id === undefined) areaIds.set(text, (id = areaIds.size));
   return String(id);
 };
-const placeLines = places.map((p) => ['P', p.name, fixed(p.lat), fixed(p.lon), p.feature || '-', p.population, p.outcodes, p.precise, areaOf(p)].join('\t'));
+const placeLines = places.map((p) => ['P', p.name, fixed(p.lat), fixed(p.lon), p.feature || '-', p.population, p.outcodes, p.precise, areaOf(p), p.districts.size > 0 ? [...p.districts].sort(cmp).join(',') : '-'].join('\t'));
 // after the P rows, so that their area numbers do not depend on the S rows
 const strayLines = strays.map((p) => ['S', p.name, fixed(p.lat), fixed(p.lon), p.code, areaOf(p)].join('\t'));
 const lines = [
   '# GB gazetteer derived from GeoNames (CC BY 4.0) and its GB postal-code file (contains Royal Mail data); see NOTICE.md. Built by build-gb-gazetteer.ts.',
-  'type\tname\tlat\tlon\tfeature\tpopulation\toutcodes\tprecise\tarea',
+  'type\tname\tlat\tlon\tfeature\tpopulation\toutcodes\tprecise\tarea\tdistricts',
   ...[...areaIds].map(([text, id]) => `A\t${id}\t${text}`),
   ...placeLines,
   ...strayLines,

@@ -21,6 +21,8 @@ export interface GazetteerEntry {
   readonly featureCode: string;
   /** Outward postcodes that name the place (GeoNames' GB postal file); 0 when unknown. */
   readonly outcodes?: number;
+  /** Those outward postcodes, distinct ("CA10"; the place's own postcode districts); absent when unknown (GB file only). */
+  readonly districts?: readonly string[];
   /**
    * False when the point is an estimate shared by several names of a postcode district
    * (GeoNames postal accuracy 1 to 3) rather than the place's own point.
@@ -348,6 +350,15 @@ export function embeddedGbOutcodes(): readonly OutcodeEntry[] {
   return embeddedGb().outcodes;
 }
 
+/** embeddedGbOutcodes by code, built at the first call. */
+let gbOutcodeByCode: ReadonlyMap<string, OutcodeEntry> | null = null;
+
+/** The embedded GB file's outward postcode of that code ("CA10"), or undefined. */
+export function embeddedGbOutcode(code: string): OutcodeEntry | undefined {
+  gbOutcodeByCode ??= new Map(embeddedGbOutcodes().map((o) => [o.code, o]));
+  return gbOutcodeByCode.get(code);
+}
+
 /** Parses the embedded GB file once per process (~30,000 lines, a few tens of ms). */
 function embeddedGb(): { places: GazetteerEntry[]; outcodes: OutcodeEntry[]; strays: StrayEstimate[] } {
   if (gbOnce !== null) return gbOnce;
@@ -379,6 +390,7 @@ function embeddedGb(): { places: GazetteerEntry[]; outcodes: OutcodeEntry[]; str
         outcodes: Number(f[6]),
         precise: f[7] === '1',
         ...(f[8] !== undefined && f[8] !== '-' ? areas[Number(f[8])] : undefined),
+        ...(f[9] !== undefined && f[9] !== '-' && { districts: f[9].split(',') }),
       });
     }
   }

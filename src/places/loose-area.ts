@@ -1,6 +1,6 @@
 import { nearDistanceMeters } from '../geo/distance.js';
 import { MIN_METERS_PER_DEG_LAT } from '../geo/ellipsoid.js';
-import { countryName, embeddedGbOutcodes, firstLevelArea, isInArea, type GazetteerEntry } from './gazetteer.js';
+import { countryName, embeddedGbOutcode, embeddedGbOutcodes, firstLevelArea, isInArea, type GazetteerEntry } from './gazetteer.js';
 import { NON_GEOGRAPHIC_OUTCODES } from './non-geographic-outcodes.js';
 import { areaKeys, placeKey } from './place-name.js';
 
@@ -74,7 +74,8 @@ const SHORT_FORMS: Readonly<Record<string, readonly string[]>> = {
  * until 1931; the County of London's parishes north of the Thames and west of the Lea taken
  * from Middlesex in 1889, the City of London (EC2-EC4) a county of its own; Furness and Cartmel
  * (LA11-LA17, LA20, LA21) "Lancashire over Sands", Millom (LA18, LA19) Cumberland; King's
- * Norton, Northfield and Yardley Worcestershire until 1911, Handsworth and Perry Barr
+ * Norton, Northfield (with Bartley Green, B32, and Rednal and Rubery, B45) and Yardley
+ * Worcestershire until 1911, Quinton (B32) until 1909, Handsworth and Perry Barr
  * Staffordshire; Huntingdonshire until 1965); Belfast's postal county was County Antrim;
  * Stockport, Altrincham, Sale, Hyde were addressed "..., Cheshire".
  */
@@ -97,7 +98,7 @@ const FORMER_COUNTIES: Readonly<Record<string, { readonly name: string; readonly
   huntingdonshire: { name: 'Huntingdonshire', areas: [], outcodes: ['PE19', 'PE26', 'PE27', 'PE28', 'PE29'] },
   warwickshire: { name: 'Warwickshire', areas: [], outcodes: ['CV', 'B'] },
   staffordshire: { name: 'Staffordshire', areas: [], outcodes: ['WV', 'WS', 'B20', 'B21', 'B42', 'B43', 'B44', 'B66', 'B67', 'B70', 'B71', 'DY3', 'DY4', 'DY5', 'DY6'] },
-  worcestershire: { name: 'Worcestershire', areas: [], outcodes: ['B13', 'B14', 'B25', 'B27', 'B28', 'B29', 'B30', 'B31', 'B38', 'B62', 'B63', 'B68', 'B69', 'DY1', 'DY2', 'DY8', 'DY9'] },
+  worcestershire: { name: 'Worcestershire', areas: [], outcodes: ['B13', 'B14', 'B25', 'B27', 'B28', 'B29', 'B30', 'B31', 'B32', 'B38', 'B45', 'B62', 'B63', 'B68', 'B69', 'DY1', 'DY2', 'DY8', 'DY9'] },
   cleveland: { name: 'Cleveland', areas: ['middlesbrough', 'stockton on tees', 'hartlepool', 'redcar and cleveland'] },
   'county durham': { name: 'County Durham', areas: ['sunderland', 'gateshead', 'south tyneside', 'darlington', 'hartlepool'] },
   gwent: { name: 'Gwent', areas: ['newport', 'monmouthshire', 'torfaen', 'blaenau gwent'] },
@@ -131,8 +132,8 @@ const FORMER_COUNTIES: Readonly<Record<string, { readonly name: string; readonly
 /**
  * Counties GeoNames gives that are split between former counties (by place key, with the
  * keys of their districts, for rows that name only the district): a place in one is in the
- * former county whose `outcodes` match its postcode district, the one whose point is nearest
- * (FORMER_COUNTIES), and in no other; its districts are not read as wholly in one.
+ * former county of its postcode district (formerCountyOfPlace: FORMER_COUNTIES, DISTRICT_SPLITS)
+ * and in no other; its districts are not read as wholly in one.
  */
 const POINT_DECIDED_COUNTIES: readonly string[] = [
   ...['greater manchester', 'bolton', 'bury', 'manchester', 'oldham', 'rochdale', 'salford', 'stockport', 'tameside', 'trafford', 'wigan'],
@@ -185,11 +186,11 @@ function districtKeys(c: string): readonly string[] {
 
 /**
  * Whether an entry lies in a former county (FORMER_COUNTIES): in a point-decided county
- * (isFormerCountyByPoint) when the county's `outcodes` give its postcode district (that of the
- * nearest outward code's point) the longest match of every former county's, else by one of its areas.
+ * (isFormerCountyByPoint) when its postcode districts put it there (formerCountyOfPlace), else
+ * by one of its areas.
  */
 function isInFormerCounty(e: GazetteerEntry, former: (typeof FORMER_COUNTIES)[string]): boolean {
-  if (isFormerCountyByPoint(e)) return formerCountyOfDistrict(nearestOutcode(e)) === former;
+  if (isFormerCountyByPoint(e)) return formerCountyOfPlace(e) === former;
   return (e.counties ?? []).some((c) => districtKeys(c).some((k) => former.areas.includes(k)));
 }
 
@@ -225,28 +226,96 @@ function outcodeMatches(code: string, prefix: string): boolean {
 }
 
 /**
- * Point-decided places whose own point lies nearer another district's point than their own
- * district's, by place key, with their district (GeoNames' postal file): Hyde (SK14) lies 1.9 km
- * from M34's point (Audenshaw), 2.3 km from SK14's.
+ * Places of districts that straddle a former counties' boundary, by outward code and place
+ * key: the FORMER_COUNTIES key of the county each lay in, or null for one in a county the
+ * table does not hold (Bedfordshire, Cambridgeshire, Hertfordshire, Derbyshire); the
+ * district's other places keep its reading by the table. Only places of point-decided
+ * counties are read so. Hand-known facts (audit 67f F1; the parishes' histories):
+ * - Cumbria: Leath Ward's villages of CA10 (Lazonby, Kirkoswald, Renwick, Melmerby, ...) were
+ *   Cumberland, Patterdale and Glenridding (CA11) Westmorland; Arnside (LA5) and Lonsdale
+ *   Ward's villages of LA6 (Kirkby Lonsdale, Casterton, Barbon, Killington, ...) Westmorland;
+ *   Meathop and Witherslack (LA11) Westmorland; Ulpha (LA20) Cumberland; Hawkshead, Claife
+ *   and Grizedale (LA22) Lancashire.
+ * - Greater Manchester: Grasscroft (OL4) Saddleworth, Yorkshire; Mellor (SK6), Hadfield and
+ *   Chisworth (GeoNames files them under SK14) Derbyshire.
+ * - West Midlands: Streetly and Little Aston (B74) Staffordshire; Wordsley and Amblecote (DY8)
+ *   Staffordshire.
+ * - Cambridgeshire: Eaton Socon, Eaton Ford and Duloe (PE19) Bedfordshire, Eltisley and
+ *   Croxton Cambridgeshire; Peterborough's parishes south of the Nene (PE2, PE7, PE8:
+ *   Fletton, the Ortons, Stanground, Yaxley, Stilton, Elton, ...) Huntingdonshire.
+ * - Greater London: North Woolwich (E16) Kent, part of Woolwich parish; Totteridge (N20)
+ *   Hertfordshire until 1965; Cockfosters, Hadley Wood and Trent Park (EN4) Enfield parish,
+ *   Middlesex.
  */
-const DISTRICT_POINT_MISSES: Readonly<Record<string, string>> = { hyde: 'SK14' };
+const DISTRICT_SPLITS: Readonly<Record<string, Readonly<Record<string, string | null>>>> = {
+  CA10: countyOf('cumberland', [
+    ...['blencarn', 'culgaith', 'gamblesby', 'glassonby', 'haresceugh', 'hunsonby', 'kirkland', 'kirkoswald', 'langwathby'],
+    ...['lazonby', 'little salkeld', 'melmerby', 'ousby', 'renwick', 'scale houses', 'skirwith', 'staffield', 'winskill'],
+  ]),
+  CA11: countyOf('westmorland', ['patterdale', 'glenridding']),
+  LA5: countyOf('westmorland', ['arnside']),
+  LA6: countyOf('westmorland', ['barbon', 'burton in kendal', 'casterton', 'farleton', 'holme', 'killington', 'kirkby lonsdale', 'lupton', 'mansergh', 'middleton']),
+  LA11: countyOf('westmorland', ['meathop', 'witherslack']),
+  LA20: countyOf('cumberland', ['ulpha']),
+  LA22: countyOf('lancashire', ['hawkshead', 'near sawrey', 'outgate', 'high wray', 'grizedale']),
+  OL4: countyOf('yorkshire', ['grasscroft']),
+  SK6: countyOf(null, ['mellor']),
+  SK14: countyOf(null, ['hadfield', 'chisworth']),
+  B74: countyOf('staffordshire', ['streetly', 'little aston']),
+  DY8: countyOf('staffordshire', ['wordsley', 'amblecote']),
+  PE19: countyOf(null, ['eaton socon', 'eaton ford', 'duloe', 'eltisley', 'croxton']),
+  PE2: countyOf('huntingdonshire', ['old fletton', 'orton longueville', 'orton waterville', 'woodston', 'alwalton', 'stanground']),
+  PE7: countyOf('huntingdonshire', ['stilton', 'yaxley', 'farcet', 'folksworth', 'haddon', 'morborne', 'norman cross']),
+  PE8: countyOf('huntingdonshire', ['elton', 'water newton']),
+  E16: countyOf('kent', ['north woolwich']),
+  N20: countyOf(null, ['totteridge']),
+  EN4: countyOf('middlesex', ['cockfosters', 'hadley wood', 'trent park', 'enfield chase']),
+};
 
-/** Each entry's nearest outward code (by its point), once. */
-const nearestCodes = new WeakMap<GazetteerEntry, string | undefined>();
+/** A DISTRICT_SPLITS entry: each place key in one county (a FORMER_COUNTIES key, or null: one the table does not hold). */
+function countyOf(county: string | null, keys: readonly string[]): Readonly<Record<string, string | null>> {
+  return Object.fromEntries(keys.map((key) => [key, county]));
+}
 
-/** The geographic outward code of the embedded GB file whose point is nearest an entry's: its postcode district, as near as the file's points tell (EC50's PO boxes lie by Angel, in no area). */
-function nearestOutcode(e: GazetteerEntry): string | undefined {
-  if (nearestCodes.has(e)) return nearestCodes.get(e);
-  let code: string | undefined = DISTRICT_POINT_MISSES[placeKey(e.name)];
-  if (code !== undefined) return code;
+/** formerCountyOfPlace by entry, once (read for every entry near a refused qualifier). */
+const formerOfPlace = new WeakMap<GazetteerEntry, (typeof FORMER_COUNTIES)[string] | undefined>();
+
+/**
+ * The former county of a point-decided place (isFormerCountyByPoint), by its postcode
+ * district: the one of its own (GeoNames' postal rows naming it, `districts`) whose point is
+ * nearest its point, else (a GeoNames town no postal row names, or a custom gazetteer's
+ * place) the district whose point is nearest; read by DISTRICT_SPLITS when it names the
+ * place there, else by the table (formerCountyOfDistrict). A place with several districts is
+ * not read by a farther one when the nearest is in no former county: East Barnet (EN4,
+ * Hertfordshire) is not Middlesex by a Middlesex district of its own. Until 2026-11-30 every place
+ * went by the nearest district's point: Tebay (CA10) lay nearer Sedbergh's LA10 and was
+ * "Tebay, Yorkshire" (audit 67f F1).
+ */
+function formerCountyOfPlace(e: GazetteerEntry): (typeof FORMER_COUNTIES)[string] | undefined {
+  if (formerOfPlace.has(e)) return formerOfPlace.get(e);
+  const code = postcodeDistrict(e);
+  const split = code === undefined ? undefined : DISTRICT_SPLITS[code]?.[placeKey(e.name)];
+  const former = split === undefined ? formerCountyOfDistrict(code) : split === null ? undefined : FORMER_COUNTIES[split];
+  formerOfPlace.set(e, former);
+  return former;
+}
+
+/**
+ * An entry's postcode district: of its own geographic districts with a point, the one whose
+ * point is nearest its point; else the geographic district of the embedded GB file whose point
+ * is nearest (EC50's PO boxes lie by Angel, in no area).
+ */
+function postcodeDistrict(e: GazetteerEntry): string | undefined {
+  const own = (e.districts ?? []).filter((code) => !NON_GEOGRAPHIC_OUTCODES.has(code));
+  const points = own.flatMap((code) => embeddedGbOutcode(code) ?? []);
+  let code: string | undefined;
   let best = Infinity;
-  for (const o of embeddedGbOutcodes()) {
+  for (const o of points.length > 0 ? points : embeddedGbOutcodes()) {
     // the latitude difference alone is a lower bound of the distance: most codes end here
     if (Math.abs(o.lat - e.lat) * MIN_METERS_PER_DEG_LAT >= best || NON_GEOGRAPHIC_OUTCODES.has(o.code)) continue;
     const d = nearDistanceMeters(e.lat, e.lon, o.lat, o.lon);
     if (d < best) [best, code] = [d, o.code];
   }
-  nearestCodes.set(e, code);
   return code;
 }
 

@@ -1,0 +1,76 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createDefaultPlaceResolver, type DefaultPlaceResolver } from '../../src/places/default-resolver.js';
+import { hasShared } from '../support/real-data.js';
+import { GEONAMES_POSTAL } from './support/geonames-rows.js';
+import { resolvesAtPostalRow } from './support/resolves-at-postal-row.js';
+import { resolverRefusal } from './support/refusals.js';
+
+/**
+ * Audit 67f F1: a place of a county split between former counties (Cumbria, Cambridgeshire,
+ * the West Midlands, Greater London, Greater Manchester) is read by its own postcode district,
+ * and a district that straddles a boundary by its places. Before, the district was the one
+ * whose point lay nearest: Tebay (CA10, Westmorland) lay nearer Sedbergh's LA10 and was
+ * "Tebay, Yorkshire"; Lazonby (CA10, Cumberland) was Westmorland with all of CA10; Stilton was
+ * "no Stilton in Huntingdonshire".
+ * Oracles: the GeoNames postal row of each place in its district (read here from the postal
+ * file: the place resolved lies at it, GeographicLib), and hand-stated historic county facts
+ * (the parishes' histories, as audit 67f stated them): Leath Ward's villages east of the Eden
+ * and Great Salkeld Cumberland; Tebay, Pooley Bridge, Glenridding (Patterdale) and Meathop
+ * Westmorland; Hawkshead and Near Sawrey (Hawkshead and Claife parishes) and Cartmel Fell
+ * Lancashire; Ulpha (Duddon) Cumberland; Grasscroft (Saddleworth) the West Riding; Streetly
+ * (Aldridge) Staffordshire; Rubery and Bartley Green (Northfield) Worcestershire; Stilton,
+ * Yaxley and Old Fletton Huntingdonshire; Eaton Socon Bedfordshire; North Woolwich (Woolwich
+ * parish) Kent; Totteridge Hertfordshire; Mellor Derbyshire; Old Street (EC1, Finsbury)
+ * Middlesex.
+ */
+const POSTAL = GEONAMES_POSTAL;
+
+describe.skipIf(!hasShared(POSTAL))("former counties by a place's own postcode district (audit 67f F1)", () => {
+  let resolver: DefaultPlaceResolver;
+  beforeAll(() => {
+    resolver = createDefaultPlaceResolver([]);
+  });
+  const expectAt = resolvesAtPostalRow(() => resolver);
+  const refusedUnder = (qualified: string) => expect(resolverRefusal(resolver, qualified).code, qualified).toBe('unknown_place');
+
+  /** [place, its district, the historic county it lay in, a former county it did not]. */
+  const FACTS: ReadonlyArray<readonly [string, string, string, string]> = [
+    ['Tebay', 'CA10', 'Westmorland', 'Yorkshire'],
+    ['Lazonby', 'CA10', 'Cumberland', 'Westmorland'],
+    ['Langwathby', 'CA10', 'Cumberland', 'Westmorland'],
+    ['Pooley Bridge', 'CA10', 'Westmorland', 'Cumberland'],
+    ['Great Salkeld', 'CA11', 'Cumberland', 'Westmorland'],
+    ['Glenridding', 'CA11', 'Westmorland', 'Cumberland'],
+    ['Hawkshead', 'LA22', 'Lancashire', 'Westmorland'],
+    ['Near Sawrey', 'LA22', 'Lancashire', 'Westmorland'],
+    ['Cartmel Fell', 'LA11', 'Lancashire', 'Westmorland'],
+    ['Meathop', 'LA11', 'Westmorland', 'Lancashire'],
+    ['Ulpha', 'LA20', 'Cumberland', 'Lancashire'],
+    ['Grasscroft', 'OL4', 'Yorkshire', 'Lancashire'],
+    ['Streetly', 'B74', 'Staffordshire', 'Warwickshire'],
+    ['Rubery', 'B45', 'Worcestershire', 'Warwickshire'],
+    ['Stilton', 'PE7', 'Huntingdonshire', 'Warwickshire'],
+    ['Yaxley', 'PE7', 'Huntingdonshire', 'Warwickshire'],
+    ['Old Fletton', 'PE2', 'Huntingdonshire', 'Warwickshire'],
+    ['North Woolwich', 'E16', 'Kent', 'Essex'],
+    ['Old Street', 'EC1', 'Middlesex', 'Surrey'],
+  ];
+
+  it('each place resolves under the historic county it lay in, at its own postal row', () => {
+    for (const [name, district, county] of FACTS) expectAt(`${name}, ${county}`, name, district);
+  });
+
+  it('and is refused under a former county it did not lie in', () => {
+    for (const [name, , , notCounty] of FACTS) refusedUnder(`${name}, ${notCounty}`);
+  });
+
+  it("a place that lay in a county the table does not hold resolves under none of its district's", () => {
+    // Eaton Socon (PE19, Huntingdonshire's district) was Bedfordshire; Totteridge (N20,
+    // Middlesex's) Hertfordshire; Mellor (SK6, Cheshire's) Derbyshire
+    for (const qualified of ['Eaton Socon, Huntingdonshire', 'Totteridge, Middlesex', 'Totteridge, Middx', 'Mellor, Cheshire']) refusedUnder(qualified);
+    // while its district's other places keep the district's county
+    expectAt('Great Paxton, Huntingdonshire', 'Great Paxton', 'PE19');
+    expectAt('Whetstone, Middlesex', 'Whetstone', 'N20', 3000);
+    expectAt('Marple, Cheshire', 'Marple', 'SK6', 3000);
+  });
+});
