@@ -17,7 +17,7 @@ import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import type { ChargeRequest, ChargeResult } from './accounts-store.js';
 import { openSqliteFile } from './database-clients.js';
 import type { RateWindow } from './plans.js';
-import { decideRate, type RateDecision, type WindowCounter } from './rate-limit.js';
+import { decideRate, type ClockLead, type RateDecision, type WindowCounter } from './rate-limit.js';
 
 export interface RateRequest {
   readonly accountId: string;
@@ -117,6 +117,9 @@ export function prepareRateBatch(ratesDb: SqliteDatabase): (requests: readonly R
      ON CONFLICT (account_id, window) DO UPDATE SET window_start_ms = excluded.window_start_ms, count = excluded.count`,
   );
 
+  // this process's view of clocks ahead of its own (rate-limit.ts), across batches
+  const lead: ClockLead = { ms: 0 };
+
   function decideRates(requests: readonly RateRequest[]): RateDecision[] {
     const touched = new Map<string, BatchCounter>();
     const counterOf = (accountId: string, window: string): BatchCounter => {
@@ -135,6 +138,7 @@ export function prepareRateBatch(ratesDb: SqliteDatabase): (requests: readonly R
         windows,
         counters.map((c) => c.counter),
         nowMs,
+        lead,
       );
       if (decision.admitted) {
         counters.forEach((c, i) => {

@@ -43,7 +43,7 @@ import { DEFAULT_KEY_CACHE_TTL_MS, KeyCache, lookupKey } from './key-cache.js';
 import { replacedKeysExpireAtMs, type KeyKind } from './keys.js';
 import { BILLABLE_KINDS, MAX_BALANCE_MICROS, balanceLimitError, isPlanName, type BillableKind, type PlanName, type RateWindow } from './plans.js';
 import { migratePostgres } from './postgres-migrations.js';
-import { decideRate, type RateDecision } from './rate-limit.js';
+import { decideRate, type ClockLead, type RateDecision } from './rate-limit.js';
 import { databaseUrlProblem, redactUrl } from './database-url.js';
 import { isAccountsUnavailable } from './accounts-unavailable.js';
 
@@ -146,6 +146,8 @@ function chargeTag(requestId: string): string {
 export class PostgresAccountsStore implements AccountsStore {
   private readonly keyCache: KeyCache;
   private readonly mirror = new BalanceMirror();
+  /** This process's view of clocks ahead of its own, for rate windows (rate-limit.ts). */
+  private readonly clockLead: ClockLead = { ms: 0 };
 
   private constructor(
     /** The connection pool; exposed for tests and operator tools that read the ledger. */
@@ -317,6 +319,7 @@ export class PostgresAccountsStore implements AccountsStore {
         windows,
         names.map((n) => stored.get(n)),
         clock === undefined ? nowMs : Math.max(nowMs, clock()),
+        this.clockLead,
       );
       if (decision.admitted) {
         await c.query(

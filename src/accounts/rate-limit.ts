@@ -2,9 +2,9 @@
  * Fixed-window rate limiting, the pure arithmetic. A window of `windowMs` starts at every
  * multiple of `windowMs` since the Unix epoch (seconds on the second, days at 00:00 UTC), so
  * every process sharing the accounts database agrees on the boundaries without coordination.
- * Where their clocks differ by at most a minute (or a window's length, when longer), the window
- * already stored by the one ahead is the current one; a stored window further ahead than that
- * is not shared (see `sharedWindowStart`).
+ * Where their clocks differ by at most a minute, a process behind learns the lead of the one
+ * ahead from the windows it stored, and decides at its own clock plus that lead (ClockLead);
+ * a window stored one window ahead is the current one (see `sharedWindowStart`).
  *
  * Invariants: a request is admitted only when EVERY window still has room, and then it
  * counts in every window; a rejected request (429) counts in none. The store applies this
@@ -42,42 +42,78 @@ export function windowStartMs(window: RateWindow, nowMs: number): number {
 }
 
 /**
- * The clock skew (ms) up to which processes share a stored window that is ahead of theirs: a
- * minute, or the window's length when longer (a day window is shared over any skew under a day).
+ * The clock skew (ms) up to which a process follows a clock ahead of its own (ClockLead): a
+ * stored window up to a minute ahead of its own is followed; one further ahead (a clock hours
+ * off) is not (audit 66d F6).
  */
 export const SHARED_SKEW_MS = 60_000;
 
 /**
+ * What one process has learnt of a clock ahead of its own (ms, >= 0, never shrinking): it
+ * decides every request at its clock plus this lead. A stored window two or more windows
+ * ahead of the process's own, and at most SHARED_SKEW_MS ahead, was started by a clock that
+ * far ahead, within a window: the lead grows by the gap less one window, so that the process
+ * follows that clock from at most two windows behind it, never ahead of it (so the clock ahead
+ * never learns a lead from it, and two clocks never push each other forward). Until
+ * 2026-11-30 a process behind counted in the stored window until its own clock reached that
+ * window's end: after one request served by a process 59 s ahead, a process on the true clock
+ * admitted 4 requests in 10 s on a 5 per second plan, with Retry-After 59 (audit 68b F1).
+ * One object per store instance (per process): the lead is a property of the clocks, not of
+ * an account.
+ */
+export interface ClockLead {
+  ms: number;
+}
+
+/** Learns from the stored counters read at `nowMs` (see ClockLead); returns the lead to decide with. */
+function learnLead(windows: readonly RateWindow[], counters: readonly (WindowCounter | undefined)[], nowMs: number, lead: ClockLead): number {
+  let grow = 0;
+  windows.forEach((window, i) => {
+    const stored = counters[i];
+    if (stored === undefined) return;
+    const gap = stored.windowStart - windowStartMs(window, nowMs + lead.ms);
+    if (gap >= 2 * window.windowMs && gap <= SHARED_SKEW_MS) grow = Math.max(grow, gap - window.windowMs);
+  });
+  lead.ms += grow;
+  return lead.ms;
+}
+
+/**
  * The start (ms epoch) of the window a request at `nowMs` counts in, given the stored one.
- * - A stored window later than this clock's, by at most SHARED_SKEW_MS (or the window's length,
- *   when longer), was started by a process whose clock is ahead: it is the current one (its
- *   count holds), never reset to an earlier one. Processes whose clocks differ by that much or
- *   less then share one counter per window, the most advanced clock's (audit 67g F1: sharing
- *   only a window's length, a second, let two processes 1.5 s apart reset each other's count at
- *   every request, and a client alternating between them was never limited).
- * - A stored window further ahead than that cannot be shared: counting in it would hold this
- *   process to one window's requests for the whole skew (a clock 7.6 h behind: 5 requests of a
- *   "per second" plan in 7.6 h, and Retry-After 27568: audit 66d F6). This clock's own window
- *   starts afresh instead. Such clocks reset each other's count: keep clocks synchronised.
+ * - A stored window later than this clock's by one window was started by a process whose clock
+ *   is ahead, within two windows (after ClockLead, every clock within a minute is): it is the
+ *   current one (its count holds), never reset to an earlier one. Processes so close then share
+ *   one counter per window, the most advanced clock's (audit 67g F1: two processes 1.5 s apart
+ *   must not reset each other's count at every request, or a client alternating between them
+ *   is never limited).
+ * - A stored window further ahead cannot be shared: counting in it would hold this process to
+ *   one window's requests for the whole skew (a clock 7.6 h behind: 5 requests of a "per
+ *   second" plan in 7.6 h, and Retry-After 27568: audit 66d F6). This clock's own window
+ *   starts afresh instead. Clocks more than a minute apart reset each other's count: keep
+ *   clocks synchronised.
  */
 export function sharedWindowStart(window: RateWindow, nowMs: number, stored: WindowCounter | undefined): number {
   const own = windowStartMs(window, nowMs);
   if (stored === undefined || stored.windowStart <= own) return own;
-  return stored.windowStart - own <= Math.max(window.windowMs, SHARED_SKEW_MS) ? stored.windowStart : own;
+  return stored.windowStart - own <= window.windowMs ? stored.windowStart : own;
 }
 
 /**
  * Decides one request against `windows`, given each window's stored counter (or undefined
- * when none was stored). Returns the decision and the counters to store back.
+ * when none was stored), at `nowMs` plus the lead the process has learnt (`lead`, updated
+ * here; a fresh one when omitted). Returns the decision (at that instant) and the counters to
+ * store back.
  */
 export function decideRate(
   windows: readonly RateWindow[],
   counters: readonly (WindowCounter | undefined)[],
   nowMs: number,
+  lead: ClockLead = { ms: 0 },
 ): { decision: RateDecision; next: WindowCounter[] } {
+  const atMs = nowMs + learnLead(windows, counters, nowMs, lead);
   const current = windows.map((window, i) => {
     const stored = counters[i];
-    const start = sharedWindowStart(window, nowMs, stored);
+    const start = sharedWindowStart(window, atMs, stored);
     const count = stored !== undefined && stored.windowStart === start ? stored.count : 0;
     return { window, start, count };
   });
@@ -93,7 +129,7 @@ export function decideRate(
       if (s.used >= s.window.limit && (blockedBy === undefined || s.resetAtMs > blockedBy.resetAtMs)) blockedBy = s;
     }
   }
-  return { decision: { admitted, windows: states, blockedBy, atMs: nowMs }, next };
+  return { decision: { admitted, windows: states, blockedBy, atMs }, next };
 }
 
 /** Whole seconds from `nowMs` until `atMs`, rounded up, at least 1 (for Retry-After and `t=`). */

@@ -261,6 +261,25 @@ describe.each(KINDS)('$name store', (kind) => {
     expect(outcomes.join(' ')).toBe('A:429 B:200 A:429 B:429 A:429 B:429 A:429 B:429 A:429 B:429');
   });
 
+  it('rate windows across instances whose clocks differ by 59 s: after B (ahead) serves one, A alone admits 5 a second, not 4 in a minute (audit 68b F1; hand-computed)', async () => {
+    const db = await kind.fresh();
+    const [a, b] = [await db.open(), await db.open()];
+    const acct = await openAccount(a, 'Scale', { nowMs: 0 });
+    const windows: RateWindow[] = [{ name: 'second', limit: 5, windowMs: 1000 }];
+    const t0 = Date.UTC(2026, 10, 30, 12, 0, 0, 300);
+    expect((await b.consumeRate(acct.accountId, windows, t0 + 59_000)).admitted).toBe(true);
+    const admittedPerSecond: number[] = [];
+    for (let s = 0; s < 6; s++) {
+      // A, one request at a time, 10 in each of its seconds (t0 + s s .. + 450 ms)
+      let admitted = 0;
+      for (let k = 0; k < 10; k++) if ((await a.consumeRate(acct.accountId, windows, t0 + s * 1000 + k * 50)).admitted) admitted++;
+      admittedPerSecond.push(admitted);
+    }
+    // A follows B from 58 s on (the lead it learns, kept by the store): its seconds 0 and 1 fall in
+    // B's second (1 used), 4 admitted; then 5 each (before: 4, then 0 until A's clock reached B's)
+    expect(admittedPerSecond).toEqual([4, 0, 5, 5, 5, 5]);
+  });
+
   it('a balance stays exact to the micro-pound: a top-up that would pass 2^53 - 1 micro-GBP is refused and changes nothing', async () => {
     const db = await kind.fresh();
     const store = await db.open();

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DAY_MS, SECOND_MS, type RateWindow } from '../../src/accounts/plans.js';
-import { decideRate, type WindowCounter } from '../../src/accounts/rate-limit.js';
+import { decideRate, type ClockLead, type WindowCounter } from '../../src/accounts/rate-limit.js';
 import { createHarness, FakeClock } from './support/harness.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-rate-'));
@@ -146,6 +146,56 @@ describe('decideRate with a clock far behind the one that stored the window (aud
     const { decision } = decideRate(windows, [{ windowStart: aNow + 1000, count: 5 }, undefined], aNow + 999);
     expect(decision.admitted).toBe(false);
     expect(decision.blockedBy?.resetAtMs).toBe(aNow + 2000);
+  });
+});
+
+describe('decideRate on a clock 59 s behind the one that stored the window (audit 68b F1)', () => {
+  // StartUp-like: 5 per second, 10,000 per day. B's clock reads 59 s ahead of A's.
+  const windows: RateWindow[] = [
+    { name: 'second', limit: 5, windowMs: SECOND_MS },
+    { name: 'day', limit: 10_000, windowMs: DAY_MS },
+  ];
+  const aStart = Date.UTC(2026, 10, 30, 12, 0, 0, 300);
+  const skew = 59_000;
+
+  /** B serves one request, then A alone 20 a second for 10 s (A's 12:00:00.300 to 12:00:10.250), each process with its own lead. */
+  function run(): { admittedAt: number[]; retryAfterS: number[]; aLead: ClockLead; bLead: ClockLead; counters: (WindowCounter | undefined)[] } {
+    const aLead: ClockLead = { ms: 0 };
+    const bLead: ClockLead = { ms: 0 };
+    let counters: (WindowCounter | undefined)[] = decideRate(windows, [undefined, undefined], aStart + skew, bLead).next;
+    const admittedAt: number[] = [];
+    const retryAfterS: number[] = [];
+    for (let k = 0; k < 200; k++) {
+      const t = aStart + 50 * k;
+      const { decision, next } = decideRate(windows, counters, t, aLead);
+      if (decision.admitted) admittedAt.push(t - aStart);
+      else retryAfterS.push(Math.ceil((decision.blockedBy!.resetAtMs - decision.atMs) / 1000));
+      counters = next;
+    }
+    return { admittedAt, retryAfterS, aLead, bLead, counters };
+  }
+
+  it('A admits 5 a second after at most 2 s in B\'s window, not 4 in 10 s (hand-computed)', () => {
+    const { admittedAt, retryAfterS } = run();
+    // A learns B's lead less one second (58 s) at its first request and counts in B's second
+    // (12:00:59 by B, 1 used) until its clock plus 58 s passes that second's end: A's 12:00:02.000,
+    // so 4 admitted before that; then each of A's seconds 2..9 admits 5 (40), and 10.000-10.250 5
+    expect(admittedAt.filter((ms) => ms < 1700)).toHaveLength(4);
+    expect(admittedAt.filter((ms) => ms >= 1700 && ms < 9700)).toHaveLength(40);
+    expect(admittedAt.filter((ms) => ms >= 9700)).toHaveLength(5);
+    expect(admittedAt).toHaveLength(49);
+    // no refusal tells a client to wait more than 2 s for a 1 s window (before: 59)
+    expect(Math.max(...retryAfterS)).toBeLessThanOrEqual(2);
+  });
+
+  it('the lead is learnt by the clock behind only: B learns none from A\'s windows, so the clocks never push each other forward', () => {
+    const { aLead, bLead, counters } = run();
+    expect(aLead.ms).toBe(58_000);
+    // B at A's 12:00:10.300 plus 59 s: A stored its second 12:01:08 (its 12:00:10 + 58 s), behind B's 12:01:09
+    const { decision } = decideRate(windows, counters, aStart + 10_000 + skew, bLead);
+    expect(bLead.ms).toBe(0);
+    expect(decision.admitted).toBe(true);
+    expect(decision.windows[1]!.used).toBe(1 + 49 + 1); // one day count for both processes
   });
 });
 
