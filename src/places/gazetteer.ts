@@ -21,8 +21,12 @@ export interface GazetteerEntry {
   readonly featureCode: string;
   /** Outward postcodes that name the place (GeoNames' GB postal file); 0 when unknown. */
   readonly outcodes?: number;
-  /** Those outward postcodes, distinct ("CA10"; the place's own postcode districts); absent when unknown (GB file only). */
-  readonly districts?: readonly string[];
+  /**
+   * Those outward postcodes, distinct, `,` between them ("CA10,CA11": the place's own postcode
+   * districts; one string, not an array, so that parsing 27,000 rows allocates no arrays);
+   * absent when unknown (GB file only).
+   */
+  readonly districts?: string;
   /**
    * False when the point is an estimate shared by several names of a postcode district
    * (GeoNames postal accuracy 1 to 3) rather than the place's own point.
@@ -390,7 +394,7 @@ function embeddedGb(): { places: GazetteerEntry[]; outcodes: OutcodeEntry[]; str
         outcodes: Number(f[6]),
         precise: f[7] === '1',
         ...(f[8] !== undefined && f[8] !== '-' ? areas[Number(f[8])] : undefined),
-        ...(f[9] !== undefined && f[9] !== '-' && { districts: f[9].split(',') }),
+        ...(f[9] !== undefined && f[9] !== '-' && { districts: f[9] }),
       });
     }
   }

@@ -306,7 +306,7 @@ function formerCountyOfPlace(e: GazetteerEntry): (typeof FORMER_COUNTIES)[string
  * is nearest (EC50's PO boxes lie by Angel, in no area).
  */
 function postcodeDistrict(e: GazetteerEntry): string | undefined {
-  const own = (e.districts ?? []).filter((code) => !NON_GEOGRAPHIC_OUTCODES.has(code));
+  const own = e.districts === undefined ? [] : e.districts.split(',').filter((code) => !NON_GEOGRAPHIC_OUTCODES.has(code));
   const points = own.flatMap((code) => embeddedGbOutcode(code) ?? []);
   let code: string | undefined;
   let best = Infinity;
