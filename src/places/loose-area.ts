@@ -119,6 +119,8 @@ const FORMER_COUNTIES: Readonly<Record<string, { readonly name: string; readonly
   },
   kent: { name: 'Kent', areas: [], outcodes: ['BR', 'DA', 'SE2', 'SE3', 'SE4', 'SE6', 'SE7', 'SE9', 'SE10', 'SE12', 'SE13', 'SE18', 'SE28'] },
   essex: { name: 'Essex', areas: [], outcodes: ['IG', 'RM', 'E4', 'E6', 'E7', 'E10', 'E11', 'E12', 'E13', 'E15', 'E16', 'E17', 'E18'] },
+  // Barnet (Chipping Barnet, Arkley, New Barnet, Monken Hadley: EN5) until 1965
+  hertfordshire: { name: 'Hertfordshire', areas: [], outcodes: ['EN5'] },
   middlesex: {
     name: 'Middlesex',
     areas: [],
@@ -228,7 +230,7 @@ function outcodeMatches(code: string, prefix: string): boolean {
 /**
  * Places of districts that straddle a former counties' boundary, by outward code and place
  * key: the FORMER_COUNTIES key of the county each lay in, or null for one in a county the
- * table does not hold (Bedfordshire, Cambridgeshire, Hertfordshire, Derbyshire); the
+ * table does not hold (Bedfordshire, Cambridgeshire, Derbyshire); the
  * district's other places keep its reading by the table. Only places of point-decided
  * counties are read so. Hand-known facts (audit 67f F1; the parishes' histories):
  * - Cumbria: Leath Ward's villages of CA10 (Lazonby, Kirkoswald, Renwick, Melmerby, ...) were
@@ -243,8 +245,8 @@ function outcodeMatches(code: string, prefix: string): boolean {
  * - Cambridgeshire: Eaton Socon, Eaton Ford and Duloe (PE19) Bedfordshire, Eltisley and
  *   Croxton Cambridgeshire; Peterborough's parishes south of the Nene (PE2, PE7, PE8:
  *   Fletton, the Ortons, Stanground, Yaxley, Stilton, Elton, ...) Huntingdonshire.
- * - Greater London: North Woolwich (E16) Kent, part of Woolwich parish; Totteridge (N20)
- *   Hertfordshire until 1965; Cockfosters, Hadley Wood and Trent Park (EN4) Enfield parish,
+ * - Greater London: North Woolwich (E16) Kent, part of Woolwich parish; Totteridge (N20) and
+ *   East Barnet (EN4, N14) Hertfordshire until 1965 (audit 68b F6); Cockfosters, Hadley Wood and Trent Park (EN4) Enfield parish,
  *   Middlesex.
  */
 const DISTRICT_SPLITS: Readonly<Record<string, Readonly<Record<string, string | null>>>> = {
@@ -268,8 +270,9 @@ const DISTRICT_SPLITS: Readonly<Record<string, Readonly<Record<string, string | 
   PE7: countyOf('huntingdonshire', ['stilton', 'yaxley', 'farcet', 'folksworth', 'haddon', 'morborne', 'norman cross']),
   PE8: countyOf('huntingdonshire', ['elton', 'water newton']),
   E16: countyOf('kent', ['north woolwich']),
-  N20: countyOf(null, ['totteridge']),
-  EN4: countyOf('middlesex', ['cockfosters', 'hadley wood', 'trent park', 'enfield chase']),
+  N14: countyOf('hertfordshire', ['east barnet']),
+  N20: countyOf('hertfordshire', ['totteridge']),
+  EN4: { ...countyOf('middlesex', ['cockfosters', 'hadley wood', 'trent park', 'enfield chase']), ...countyOf('hertfordshire', ['east barnet']) },
 };
 
 /** A DISTRICT_SPLITS entry: each place key in one county (a FORMER_COUNTIES key, or null: one the table does not hold). */
@@ -286,8 +289,8 @@ const formerOfPlace = new WeakMap<GazetteerEntry, (typeof FORMER_COUNTIES)[strin
  * nearest its point, else (a GeoNames town no postal row names, or a custom gazetteer's
  * place) the district whose point is nearest; read by DISTRICT_SPLITS when it names the
  * place there, else by the table (formerCountyOfDistrict). A place with several districts is
- * not read by a farther one when the nearest is in no former county: East Barnet (EN4,
- * Hertfordshire) is not Middlesex by a Middlesex district of its own. Until 2026-11-30 every place
+ * read by the nearest only, even when that one is in no former county: a farther one may lie
+ * across the boundary. Until 2026-11-30 every place
  * went by the nearest district's point: Tebay (CA10) lay nearer Sedbergh's LA10 and was
  * "Tebay, Yorkshire" (audit 67f F1).
  */

@@ -14,13 +14,13 @@ import { resolverRefusal } from './support/refusals.js';
  * "no Stilton in Huntingdonshire".
  * Oracles: the GeoNames postal row of each place in its district (read here from the postal
  * file: the place resolved lies at it, GeographicLib), and hand-stated historic county facts
- * (the parishes' histories, as audit 67f stated them): Leath Ward's villages east of the Eden
+ * (the parishes' histories, as audits 67f and 68b stated them): Leath Ward's villages east of the Eden
  * and Great Salkeld Cumberland; Tebay, Pooley Bridge, Glenridding (Patterdale) and Meathop
  * Westmorland; Hawkshead and Near Sawrey (Hawkshead and Claife parishes) and Cartmel Fell
  * Lancashire; Ulpha (Duddon) Cumberland; Grasscroft (Saddleworth) the West Riding; Streetly
  * (Aldridge) Staffordshire; Rubery and Bartley Green (Northfield) Worcestershire; Stilton,
  * Yaxley and Old Fletton Huntingdonshire; Eaton Socon Bedfordshire; North Woolwich (Woolwich
- * parish) Kent; Totteridge Hertfordshire; Mellor Derbyshire; Old Street (EC1, Finsbury)
+ * parish) Kent; Barnet and Totteridge Hertfordshire; Mellor Derbyshire; Old Street (EC1, Finsbury)
  * Middlesex.
  */
 const POSTAL = GEONAMES_POSTAL;
@@ -54,6 +54,9 @@ describe.skipIf(!hasShared(POSTAL))("former counties by a place's own postcode d
     ['Old Fletton', 'PE2', 'Huntingdonshire', 'Warwickshire'],
     ['North Woolwich', 'E16', 'Kent', 'Essex'],
     ['Old Street', 'EC1', 'Middlesex', 'Surrey'],
+    // audit 68b F6: Barnet and Totteridge were Hertfordshire until 1965
+    ['Barnet', 'EN5', 'Hertfordshire', 'Middlesex'],
+    ['Totteridge', 'N20', 'Hertfordshire', 'Middlesex'],
   ];
 
   it('each place resolves under the historic county it lay in, at its own postal row', () => {
@@ -65,9 +68,8 @@ describe.skipIf(!hasShared(POSTAL))("former counties by a place's own postcode d
   });
 
   it("a place that lay in a county the table does not hold resolves under none of its district's", () => {
-    // Eaton Socon (PE19, Huntingdonshire's district) was Bedfordshire; Totteridge (N20,
-    // Middlesex's) Hertfordshire; Mellor (SK6, Cheshire's) Derbyshire
-    for (const qualified of ['Eaton Socon, Huntingdonshire', 'Totteridge, Middlesex', 'Totteridge, Middx', 'Mellor, Cheshire']) refusedUnder(qualified);
+    // Eaton Socon (PE19, Huntingdonshire's district) was Bedfordshire; Mellor (SK6, Cheshire's) Derbyshire
+    for (const qualified of ['Eaton Socon, Huntingdonshire', 'Mellor, Cheshire']) refusedUnder(qualified);
     // while its district's other places keep the district's county
     expectAt('Great Paxton, Huntingdonshire', 'Great Paxton', 'PE19');
     expectAt('Whetstone, Middlesex', 'Whetstone', 'N20', 3000);
