@@ -169,6 +169,28 @@ export function recordedLastSeq(dir: string): number {
   return readOriginRecord(dir).lastSeq ?? 0;
 }
 
+/**
+ * Refuses a record whose `lastSeq` leaves a gap before the change log's first batch
+ * (`firstLoggedSeq`; undefined: an empty log): a compaction cuts the log only after the record
+ * says the base holds what was cut, so the log always starts at most one after `lastSeq`, and
+ * a gap comes only from an edit (a hand-written `lastSeq` too low). Replayed anyway, every
+ * later compaction failed ("entry 6 follows entry 3, the entries between are missing"), while
+ * the start had said nothing (audit 68b F7). A record without `lastSeq` (written by a release
+ * before 2026-11-30) is not checked.
+ */
+export function checkRecordBeforeLog(dir: string, firstLoggedSeq: number | undefined): void {
+  const { lastSeq } = readOriginRecord(dir);
+  if (lastSeq === undefined || firstLoggedSeq === undefined || firstLoggedSeq <= lastSeq + 1) return;
+  const file = join(dir, DATA_ORIGIN_FILE);
+  throw new VenueSearchError(
+    'invalid_data',
+    `${file} records lastSeq ${lastSeq} (the base holds the batches up to ${lastSeq}), but ${join(dir, 'changes.log')} starts at batch ${firstLoggedSeq}: ` +
+      `batches ${lastSeq + 1} to ${firstLoggedSeq - 1} would be in neither, and every compaction would fail. A compaction never leaves such a gap, so the record was edited: ` +
+      `nothing was changed; write it again with lastSeq ${firstLoggedSeq - 1} (the log's first batch minus 1), as docs/updates.md says ("A damaged ${DATA_ORIGIN_FILE}"), or restore the live directory from a copy`,
+    { param: '--live-dir', value: dir },
+  );
+}
+
 /** Whether the live directory `dir` recorded that a compaction wrote its base there (directories compacted before 2026-11-29 recorded none). */
 export function recordedCompactedBase(dir: string): boolean {
   return readOriginRecord(dir).compacted === true;

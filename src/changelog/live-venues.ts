@@ -34,7 +34,7 @@ import { CompactionFailedError, Compactor, type CompactionProgress, type Compact
 import { LiveDirLock } from './live-dir-lock.js';
 import { checkLiveDirFiles } from './live-dir-files.js';
 import { applyLogged } from './fold-changes.js';
-import { DATA_ORIGIN_FILE, dataFingerprint, recordCompactedBase, recordCompaction, recordDataOrigin, recordedCompactedBase, recordedDataOrigin, recordedLastSeq } from './data-origin.js';
+import { checkRecordBeforeLog, DATA_ORIGIN_FILE, dataFingerprint, recordCompactedBase, recordCompaction, recordDataOrigin, recordedCompactedBase, recordedDataOrigin, recordedLastSeq } from './data-origin.js';
 
 export interface LiveVenuesOptions {
   /** The venues file or snapshot the service was started with. */
@@ -177,6 +177,7 @@ export class LiveVenues {
       // a directory a release before 2026-11-29 compacted, which recorded nothing.
       if (basePath !== options.dataPath && recordCompactedBase(options.dir)) await syncDirectoryAsync(options.dir);
       const { log, entries, tornBytes, tornWhole } = await ChangeLog.open(join(options.dir, 'changes.log'), recordedLastSeq(options.dir));
+      if (basePath !== options.dataPath) checkRecordBeforeLog(options.dir, entries[0]?.seq);
       applyLogged(engine, ...entries.map((e) => e.change));
       const live = new LiveVenues(engine, log, options, new Compactor(basePath, basePath === options.dataPath ? 0 : recordedLastSeq(options.dir), log.path, log.lastSeq), lock, tornBytes > 0 ? { batches: entries.length, tornBytes, tornWhole } : { batches: entries.length, tornBytes });
       // A log replayed past the threshold (a service stopped before its compaction ran) is

@@ -129,4 +129,50 @@ describe('the first compaction after a restart on a log a compaction emptied (au
     await live.close();
     expect(failures).toEqual([]);
   }, 120_000);
+
+  // audit 68b F7: a lastSeq written by hand below the log's first batch minus 1 (the base holds
+  // up to 3, the log 4 and 5, the record says 1): the start said nothing and replayed, then every
+  // compaction failed ("entry 4 follows entry 1, the entries between are missing").
+  it('a lastSeq written by hand below the log\'s first batch minus 1: the start is refused, naming both and the value to write; with that value it starts and compacts', async () => {
+    const data = join(tmp, 'base-f7.vsnap');
+    writeSnapshot(createEngine(rows.slice(0, 100)), data);
+    const dir = join(tmp, 'live-f7');
+    const failures: string[] = [];
+    const open = () =>
+      LiveVenues.open({
+        dataPath: data,
+        dir,
+        compactAfter: 0,
+        load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine,
+        onCompactionFailed: (e: CompactionFailedError) => failures.push(e.message),
+      });
+    const expected = new Map<string, VenueRecord>(rows.slice(0, 100).map((r) => [r.id, r]));
+    let live = await open();
+    for (const [from, to] of [[100, 110], [110, 120], [120, 130]] as const) await live.upsert(rows.slice(from, to));
+    expect(await live.compact()).toMatchObject({ upToSeq: 3 });
+    expect((await live.upsert(rows.slice(130, 140))).seq).toBe(4);
+    expect((await live.upsert(rows.slice(140, 150))).seq).toBe(5);
+    for (const r of rows.slice(100, 150)) expected.set(r.id, r);
+    await live.close();
+    const originPath = join(dir, 'data-origin.json');
+    const origin = JSON.parse(readFileSync(originPath, 'utf8')) as Record<string, unknown>;
+    expect(origin).toMatchObject({ compacted: true, lastSeq: 3 });
+    writeFileSync(originPath, JSON.stringify({ ...origin, lastSeq: 1 }));
+    const logBefore = readFileSync(join(dir, 'changes.log'));
+
+    await expect(open()).rejects.toThrow(
+      `${originPath} records lastSeq 1 (the base holds the batches up to 1), but ${join(dir, 'changes.log')} starts at batch 4: batches 2 to 3 would be in neither, and every compaction would fail.`,
+    );
+    await expect(open()).rejects.toThrow('write it again with lastSeq 3 (the log\'s first batch minus 1)');
+    expect(readFileSync(join(dir, 'changes.log'))).toEqual(logBefore); // nothing changed
+    expect(JSON.parse(readFileSync(originPath, 'utf8'))).toMatchObject({ lastSeq: 1 });
+
+    // the value the refusal names, written as docs/updates.md says: it starts, and compacts
+    writeFileSync(originPath, JSON.stringify({ ...origin, lastSeq: 3 }));
+    live = await open();
+    expect(await live.compact()).toMatchObject({ upToSeq: 5, venues: expected.size });
+    expect(baseOnDisk(dir)).toEqual(idsAndNames(expected.values()));
+    await live.close();
+    expect(failures).toEqual([]);
+  }, 120_000);
 });
