@@ -4,6 +4,8 @@
  * path prefix. Every failure becomes a `WidgetApiError` whose message a person can act on.
  */
 
+import { pause, SharedPacing } from './shared-pacing.js';
+
 export class WidgetApiError extends Error {
   constructor(
     readonly status: number,
@@ -79,40 +81,40 @@ export function secondsUntilAdmitted(rateLimit: string | null): number | undefin
   return wait;
 }
 
-/** Resolves after `ms`, or rejects with an AbortError when `signal` aborts first. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted === true) return reject(new DOMException('aborted', 'AbortError'));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new DOMException('aborted', 'AbortError'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
+/** Rejects with an AbortError when `signal` aborts before `work` settles; else settles as `work` does. */
+function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new DOMException('aborted', 'AbortError'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 
 /**
- * The page's own calls never turn its plan's rate limit into a failure (audit 67c F1): after an
- * answer whose `RateLimit` header says no call is left, the next call waits for the window to
- * reset; a call refused with 429 anyway (another visitor of the site used the shared key) is sent
- * once more after its `Retry-After`. Both waits are capped (RATE_WAIT_CAP_SECONDS) and reported
- * through `onWait` (seconds while some call waits, undefined when none does), so the page can
- * say it is waiting. An aborted call stops waiting.
+ * The page's own calls never turn its plan's rate limit into a failure (audit 67c F1, 68a F1 and
+ * F2). Every call of the page's widgets that share this key takes its turn (shared-pacing.ts):
+ * one call is sent at a time, in order; after an answer whose `RateLimit` header says a window
+ * has no call left, the turn is kept until that window resets, so the next waiting call goes
+ * in the next window, alone. A call refused with 429 anyway (another visitor of the site used
+ * the shared key) keeps the turn and is sent again after its `Retry-After`, as long as the
+ * waits of that call stay within RATE_WAIT_CAP_SECONDS. Waits are reported through `onWait`
+ * (seconds while some call waits, undefined when none does), so the page can say it is waiting.
+ * An aborted call leaves the queue at once; one already sent is still read to its end (its
+ * answer counted in the window, and its header says for how long) but its caller is not told.
  */
 export class WidgetApi {
-  /** performance.now() before which no call is sent (the plan's window is used up). */
-  private admittedAt = 0;
   private waiting = 0;
+  private readonly pacing: SharedPacing;
 
   constructor(
     private readonly key: string,
     private readonly base: string,
     private readonly onWait: (seconds: number | undefined) => void = () => {},
-  ) {}
+  ) {
+    this.pacing = new SharedPacing(base, key);
+  }
 
   get<T>(path: string, params: Record<string, string | number | undefined>, signal?: AbortSignal): Promise<T> {
     const url = new URL(path, this.base);
@@ -124,41 +126,67 @@ export class WidgetApi {
     return this.call<T>(new URL(path, this.base), { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }, signal);
   }
 
-  private async call<T>(url: URL, init: RequestInit, signal?: AbortSignal): Promise<T> {
-    await this.wait(this.admittedAt - performance.now(), signal);
-    try {
-      return await this.send<T>(url, init, signal);
-    } catch (err) {
-      const retryAfter = err instanceof WidgetApiError && err.status === 429 ? err.retryAfterSeconds : undefined;
-      if (retryAfter === undefined || retryAfter > RATE_WAIT_CAP_SECONDS) throw err;
-      await this.wait(retryAfter * 1000, signal);
-      return this.send<T>(url, init, signal);
-    }
+  private call<T>(url: URL, init: RequestInit, signal?: AbortSignal): Promise<T> {
+    // queued behind a window some widget of the page keeps (now or once the call ahead is
+    // answered): the banner says for how long
+    const ends: (() => void)[] = [];
+    let shown = false;
+    const showQueued = (untilMs: number): void => {
+      if (shown || untilMs <= Date.now()) return;
+      shown = true;
+      ends.push(this.showWait(untilMs - Date.now()));
+    };
+    showQueued(this.pacing.heldUntil());
+    const unwatch = this.pacing.watchHold(showQueued);
+    const aborted = (): boolean => signal?.aborted === true;
+    const turn = this.pacing.run<T>(async (hold) => {
+      unwatch();
+      for (const end of ends.splice(0)) end();
+      let waitedSeconds = 0;
+      for (;;) {
+        if (aborted()) throw new DOMException('aborted', 'AbortError');
+        try {
+          return await this.send<T>(url, init, hold);
+        } catch (err) {
+          const retryAfter = err instanceof WidgetApiError && err.status === 429 ? err.retryAfterSeconds : undefined;
+          if (retryAfter === undefined || waitedSeconds + retryAfter > RATE_WAIT_CAP_SECONDS || aborted()) throw err;
+          waitedSeconds += retryAfter;
+          const end = this.showWait(retryAfter * 1000);
+          ends.push(end);
+          await pause(retryAfter * 1000);
+          end();
+        }
+      }
+    }, signal);
+    return unlessAborted(turn, signal).finally(() => {
+      unwatch();
+      for (const end of ends.splice(0)) end();
+    });
   }
 
-  /** Waits `ms` (nothing when <= 0), telling `onWait` while any call waits. */
-  private async wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-    if (ms <= 0) return;
+  /** Tells `onWait` a call waits `ms`; the returned function (idempotent) says it no longer does. */
+  private showWait(ms: number): () => void {
     this.waiting++;
     this.onWait(Math.ceil(ms / 1000));
-    try {
-      await sleep(ms, signal);
-    } finally {
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
       this.waiting--;
       if (this.waiting === 0) this.onWait(undefined);
-    }
+    };
   }
 
-  private async send<T>(url: URL, init: RequestInit, signal?: AbortSignal): Promise<T> {
+  /** One request; `hold` keeps the key's turn until the window its `RateLimit` header says is used up resets. */
+  private async send<T>(url: URL, init: RequestInit, hold: (untilMs: number) => void): Promise<T> {
     let response: Response;
     try {
-      response = await fetch(url, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), 'API-Key': this.key }, signal: signal ?? null, credentials: 'omit' });
-    } catch (err) {
-      if ((err as Error).name === 'AbortError') throw err;
+      response = await fetch(url, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), 'API-Key': this.key }, credentials: 'omit' });
+    } catch {
       throw new WidgetApiError(0, 'network', 'The venue search service cannot be reached. Check the connection and try again.');
     }
     const wait = secondsUntilAdmitted(response.headers.get('ratelimit'));
-    if (wait !== undefined) this.admittedAt = Math.max(this.admittedAt, performance.now() + wait * 1000);
+    if (wait !== undefined) hold(Date.now() + wait * 1000);
     if (response.ok) return (await response.json()) as T;
     let envelope: ErrorEnvelope = {};
     try {

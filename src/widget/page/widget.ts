@@ -606,7 +606,10 @@ function start(): void {
     }
   };
   phoneWidth.addEventListener('change', setDetailsModal);
+  /** The calls of the venue whose details are being opened; aborted when another is opened or the panel closes. */
+  let detailsCalls: AbortController | undefined;
   const closeDetails = (): void => {
+    detailsCalls?.abort();
     detailsPanel.hidden = true;
     setDetailsModal();
     selectedId = undefined;
@@ -617,16 +620,22 @@ function start(): void {
     returnFocus = button ?? (list.querySelector<HTMLElement>(`li[data-id="${CSS.escape(row.id)}"] button`) ?? undefined);
     selectedId = row.id;
     drawMap();
+    // a venue the user left says nothing: its calls stop, and what they answer is not shown (audit 68a F1)
+    detailsCalls?.abort();
+    const calls = new AbortController();
+    detailsCalls = calls;
+    const { signal } = calls;
     try {
       const id = encodeURIComponent(row.id);
       // one after the other: on a plan of one call a second, the second waits for the next second (audit 67c F1)
-      const details = await api.get<BasicDetails>(`../establishments/basic/${id}`, {});
-      const menus = await api.get<MenuList>(`../establishments/menus/${id}`, {});
+      const details = await api.get<BasicDetails>(`../establishments/basic/${id}`, {}, signal);
+      const menus = await api.get<MenuList>(`../establishments/menus/${id}`, {}, signal);
+      if (signal.aborted) return;
       showNotice(undefined);
       renderDetails(detailsPanel, details, menus, closeDetails);
       setDetailsModal();
     } catch (err) {
-      fail(err);
+      if (!signal.aborted) fail(err);
     }
   };
   // Escape closes the panel wherever the focus is (at phone width it may have left the panel for the
@@ -646,6 +655,7 @@ function start(): void {
     for (const [name, panel] of Object.entries(panels)) panel.hidden = name !== next;
     prefs.hidden = next === 'find';
     searchButton.hidden = next === 'find';
+    detailsCalls?.abort();
     detailsPanel.hidden = true;
     setDetailsModal();
     widenRadius.hidden = true;
