@@ -1,20 +1,45 @@
 import type { VenueRecord } from '../schema/venue.js';
 import { SAME_NAME_METERS, sameVenueName, venueNameKey } from './name-key.js';
+import { sameAddressPlace } from './address-place.js';
 import { pairNearest } from './nearest-pairs.js';
+
+/**
+ * Equal names at the same postcode and house number (address-place.ts) are one venue up to
+ * this far apart, metres: FHRS points are postcode centroids, often 50-190 m from the
+ * building (docs/import.md, Merge, gives the London counts this comes from).
+ */
+export const SAME_ADDRESS_METERS = 200;
 
 /**
  * Which FHRS record is which OSM record when OSM's `fhrs:id` does not say (no tag, or an
  * id absent from the FHRS inputs, such as a newer one than the FHRS extract's): equal
  * names (`sameVenueName`: the find index's words, a leading "the" dropped) and points at
- * most `SAME_NAME_METERS` apart, as in the Overture↔OSM join. Each record takes at most
- * one partner, nearest first (nearest-pairs.ts).
+ * most `SAME_NAME_METERS` apart, as in the Overture↔OSM join; or at most
+ * `SAME_ADDRESS_METERS` apart when both addresses have the same postcode and no disagreeing
+ * house numbers (audit 68e F3: "Queen Adelaide", 35 Putney Bridge Road, SW18 1NP, 132 m).
+ * Each record takes at most one partner, nearest first (nearest-pairs.ts).
  *
  * `fhrs` and `osm` are the indices (into `records`) of the records that may still take a
- * partner: the caller leaves out those an `fhrs:id` already links, so that link keeps
- * priority. Returns a map from the index of each linked FHRS record to its OSM record's.
+ * partner: the caller leaves out the FHRS records an `fhrs:id` already links, so that link
+ * keeps priority. `idLinkedOsm` are those of `osm` an `fhrs:id` already links: such a venue
+ * takes a further FHRS record of its own name only at its address (the same-address rule
+ * above, never the 50 m one), as "Black George" (fhrs:1279240) beside the "Black George Pub
+ * & Club" registration OSM names, 181 Uxbridge Road, W13 9AA (audit 68e F3).
+ * Returns a map from the index of each linked FHRS record to its OSM record's.
  */
-export function linkFhrsToOsmByName(records: readonly VenueRecord[], fhrs: readonly number[], osm: readonly number[]): Map<number, number> {
-  return pairNearest(records, fhrs, osm, SAME_NAME_METERS, (f, o) => sameVenueName((records[f] as VenueRecord).name, (records[o] as VenueRecord).name));
+export function linkFhrsToOsmByName(
+  records: readonly VenueRecord[],
+  fhrs: readonly number[],
+  osm: readonly number[],
+  idLinkedOsm: ReadonlySet<number> = new Set(),
+): Map<number, number> {
+  return pairNearest(records, fhrs, osm, Math.max(SAME_NAME_METERS, SAME_ADDRESS_METERS), (f, o, meters) => {
+    const a = records[f] as VenueRecord;
+    const b = records[o] as VenueRecord;
+    if (!sameVenueName(a.name, b.name)) return false;
+    const nearByName = meters <= SAME_NAME_METERS && !idLinkedOsm.has(o);
+    return nearByName || (meters <= SAME_ADDRESS_METERS && sameAddressPlace(a.formattedAddress, b.formattedAddress));
+  });
 }
 
 /**

@@ -16,7 +16,8 @@ export { fillGaps };
  *
  * Rule: an OSM record (`externalIds.osm`) whose `externalIds.fhrs` names an FHRS record
  * (one with `externalIds.fhrs` and no `externalIds.osm`, id `fhrs:<n>` from our importer)
- * is linked to it:
+ * is linked to it; of OSM's `;` list ("354096;1398897", osm-to-venue.ts) to each record
+ * the list names, which fill its gaps in the list's order (audit 68e F2):
  * - the merged record keeps the OSM id, name and location (FHRS points are postcode
  *   centroids) and every field OSM has; FHRS fills the fields OSM lacks (typically
  *   `formattedAddress`, `primaryGenre`), by `fillGaps` (fill-gaps.ts: objects key by key,
@@ -26,7 +27,9 @@ export { fillGaps };
  *
  * OSM and FHRS records that no `fhrs:id` links (the OSM record has none, or one absent from
  * the inputs; the FHRS record is named by no OSM record) are linked by equal names within
- * 50 m (fhrs-osm-join.ts), each taking at most one partner, nearest first; such a pair
+ * 50 m, or within 200 m at the same postcode and house number (fhrs-osm-join.ts), each
+ * taking at most one partner, nearest first; an OSM record an `fhrs:id` links takes one
+ * more FHRS record of its name only by the same-address rule (audit 68e F3). Such a pair
  * becomes one record by the same rule. The report counts links of each kind.
  *
  * An Overture record (id `overture:...`) linked to an OSM record by overture-osm-join.ts
@@ -57,6 +60,12 @@ function isFhrsSource(r: VenueRecord): boolean {
   return r.externalIds?.fhrs !== undefined && r.externalIds.osm === undefined;
 }
 
+/** The FHRS ids an OSM record's `externalIds.fhrs` names: one, or OSM's `;` list (osm-to-venue.ts, audit 68e F2). */
+function fhrsIdsOf(r: VenueRecord): string[] {
+  const fhrs = r.externalIds?.fhrs;
+  return fhrs === undefined ? [] : fhrs.split(';').map((id) => id.trim()).filter((id) => id !== '');
+}
+
 export function mergeVenues(records: Iterable<VenueRecord>, given?: ImportReport): { records: VenueRecord[]; report: ImportReport } {
   checkMergeArguments(records, given);
   const report = given ?? new ImportReport('merge');
@@ -80,15 +89,22 @@ export function mergeVenues(records: Iterable<VenueRecord>, given?: ImportReport
     if (fhrs !== undefined && isFhrsSource(r) && !fhrsById.has(fhrs)) fhrsById.set(fhrs, r);
   }
   const linkedBy = new Map<string, string[]>();
-  for (const r of all) {
-    const fhrs = r.externalIds?.fhrs;
-    if (r.externalIds?.osm === undefined || fhrs === undefined) continue;
-    if (fhrsById.has(fhrs)) {
+  /** The FHRS records each OSM record's fhrs:id names (every id of a list), by OSM index, in the list's order. */
+  const partnersOf = new Map<number, VenueRecord[]>();
+  all.forEach((r, i) => {
+    if (r.externalIds?.osm === undefined || r.externalIds.fhrs === undefined) return;
+    const partners: VenueRecord[] = [];
+    for (const fhrs of fhrsIdsOf(r)) {
+      const partner = fhrsById.get(fhrs);
+      if (partner === undefined) continue;
+      partners.push(partner);
       const list = linkedBy.get(fhrs) ?? [];
-      list.push(r.id);
+      if (!list.includes(r.id)) list.push(r.id);
       linkedBy.set(fhrs, list);
-    } else report.count('OSM fhrs:id with no FHRS record in the inputs');
-  }
+    }
+    if (partners.length > 0) partnersOf.set(i, partners);
+    else report.count('OSM fhrs:id with no FHRS record in the inputs');
+  });
 
   // Name-and-distance links between the OSM and FHRS records no fhrs:id links (it keeps priority).
   const nameFhrs: number[] = [];
@@ -97,9 +113,10 @@ export function mergeVenues(records: Iterable<VenueRecord>, given?: ImportReport
     const fhrs = r.externalIds?.fhrs;
     if (isFhrsSource(r)) {
       if (fhrsById.get(fhrs as string) === r && !linkedBy.has(fhrs as string)) nameFhrs.push(i);
-    } else if (r.externalIds?.osm !== undefined && (fhrs === undefined || !fhrsById.has(fhrs))) nameOsm.push(i);
+    } else if (r.externalIds?.osm !== undefined) nameOsm.push(i);
   });
-  const fhrsNameLinks = linkFhrsToOsmByName(all, nameFhrs, nameOsm);
+  // An OSM venue an fhrs:id links takes a further FHRS record of its name only at its own address (fhrs-osm-join.ts).
+  const fhrsNameLinks = linkFhrsToOsmByName(all, nameFhrs, nameOsm, new Set(partnersOf.keys()));
   const fhrsByNameOf = new Map<number, number>();
   for (const [f, osm] of fhrsNameLinks) fhrsByNameOf.set(osm, f);
 
@@ -152,19 +169,21 @@ export function mergeVenues(records: Iterable<VenueRecord>, given?: ImportReport
       report.skip('merged_into_osm', r.id, `into ${(linkedBy.get(fhrs) as string[]).join(', ')}`);
       continue;
     }
-    const partner = fhrs !== undefined && r.externalIds?.osm !== undefined ? fhrsById.get(fhrs) : undefined;
     let merged = r;
-    if (partner) {
-      report.count('OSM records linked to FHRS by fhrs:id');
-      if ((linkedBy.get(fhrs as string)?.length ?? 0) > 1) report.count('OSM records sharing one FHRS record');
+    const partners = partnersOf.get(i) ?? [];
+    if (partners.length > 0) report.count('OSM records linked to FHRS by fhrs:id');
+    // Every id of an OSM fhrs:id list names this place: each partner fills the gaps left, in the list's order.
+    for (const [k, partner] of partners.entries()) {
+      if (k > 0) report.count('FHRS records linked by a further id of an OSM fhrs:id list');
+      if ((linkedBy.get(partner.externalIds?.fhrs as string)?.length ?? 0) > 1) report.count('OSM records sharing one FHRS record');
       const [lat1, lon1] = r.location.coordinates;
       const [lat2, lon2] = partner.location.coordinates;
       if (distanceMeters(lat1, lon1, lat2, lon2) > FAR_LINK_METERS) report.count(`linked points more than ${FAR_LINK_METERS} m apart`);
-      merged = withTwins(fillGaps(r, partner), fhrsIndexOf.get(partner));
+      merged = withTwins(fillGaps(merged, partner), fhrsIndexOf.get(partner));
     }
     const byName = fhrsByNameOf.get(i);
     if (byName !== undefined) {
-      report.count('OSM records linked to FHRS by name and distance');
+      report.count(partners.length > 0 ? 'OSM records linked by fhrs:id also taking an FHRS record of their name and address' : 'OSM records linked to FHRS by name and distance');
       merged = withTwins(fillGaps(merged, all[byName] as VenueRecord), byName);
     }
     const overture = overtureOf.get(i);

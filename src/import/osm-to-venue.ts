@@ -239,9 +239,11 @@ export function mapOsmElement(el: OsmElement, ctx: MapContext): MapOutcome {
   record.externalIds = { osm: osmRef };
   if (fhrs && /^[0-9]+$/.test(fhrs)) record.externalIds.fhrs = fhrs;
   else if (fhrs && /^[0-9]+( *; *[0-9]+)+$/.test(fhrs)) {
-    // OSM's list of values ("354096;1398897": one venue, two inspected premises): the first links it.
-    record.externalIds.fhrs = fhrs.split(';')[0]!.trim();
-    report.count('fhrs:id with several values (the first kept)');
+    // OSM's list of values ("354096;1398897": one venue, two registrations): every id names this
+    // place, so all are kept, `;`-joined in OSM's order without repeats; merge links each (audit 68e F2).
+    const ids = [...new Set(fhrs.split(';').map((id) => id.trim()))];
+    record.externalIds.fhrs = ids.join(';');
+    if (ids.length > 1) report.count('fhrs:id with several values (all kept)');
   } else if (fhrs) report.count('fhrs:id not recorded (not a number)');
   if (wikidata && WIKIDATA_ID.test(wikidata)) record.externalIds.wikidata = wikidata;
 

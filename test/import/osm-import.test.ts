@@ -188,12 +188,12 @@ describe('importOsm: points NDJSON', () => {
 });
 
 describe('importOsmRows: fhrs:id', () => {
-  it('a list of ids (OSM ";" values) links by the first, counted; text is not recorded', async () => {
+  it('a list of ids (OSM ";" values) is kept whole, ";"-joined in OSM order without repeats, counted (audit 68e F2); text is not recorded', async () => {
     const { importOsmRows } = await import('../../src/import/osm-import.js');
     const row = (id: string, fhrs: string) => ({ kind: 'element' as const, element: { type: 'node' as const, id, tags: { amenity: 'pub', name: `Pub ${id}`, 'fhrs:id': fhrs }, point: { lat: 51.5, lon: -0.1 } } });
-    const { records, report } = await collectRun(importOsmRows([row('1', '354096;1398897'), row('2', '776662; 776662'), row('3', '12345'), row('4', 'see notes')]));
-    expect(records.map((r) => r.externalIds?.fhrs)).toEqual(['354096', '776662', '12345', undefined]);
-    expect(report.counters.get('fhrs:id with several values (the first kept)')).toBe(2);
+    const { records, report } = await collectRun(importOsmRows([row('1', '354096;1398897'), row('2', '776662; 776662'), row('3', '12345'), row('4', 'see notes'), row('5', '7 ; 5;7')]));
+    expect(records.map((r) => r.externalIds?.fhrs)).toEqual(['354096;1398897', '776662', '12345', undefined, '7;5']);
+    expect(report.counters.get('fhrs:id with several values (all kept)')).toBe(2);
     expect(report.counters.get('fhrs:id not recorded (not a number)')).toBe(1);
   });
 });

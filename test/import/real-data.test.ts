@@ -9,6 +9,7 @@ import { collectRun, importFhrs, importOsm, mergeVenues, type OpeningHoursConver
 import { VenueRecordSchema, type VenueRecord } from '../../src/schema/venue.js';
 import { createEngine } from '../../src/engine.js';
 import { geodesic } from '../support/oracle.js';
+import { oracleSameAddress } from './support/oracle-address.js';
 import { oracleNameKey } from './support/oracle-name-key.js';
 import { twinOracle } from './support/osm-twin-oracle.js';
 
@@ -36,11 +37,13 @@ async function* ndjson(records: VenueRecord[]): AsyncGenerator<string> {
 }
 
 /**
- * Equal keys within 50 m (GeographicLib), nearest pair first (ties: FHRS then OSM input
- * order; FHRS points are postcode centroids, so a pub's two FHRS rows often share one), one
- * partner each: OSM id -> FHRS id (`externalIds.fhrs`).
+ * Equal keys within 50 m (GeographicLib), or within 200 m at the same postcode and house
+ * number (support/oracle-address.ts; audit 68e F3), nearest pair first (ties: FHRS then OSM
+ * input order; FHRS points are postcode centroids, so a pub's two FHRS rows often share
+ * one), one partner each: OSM id -> FHRS id (`externalIds.fhrs`). An OSM record in
+ * `idLinked` (its fhrs:id links it) takes a partner only by the same-address rule.
  */
-function nameLinkOracle(osm: VenueRecord[], fhrs: VenueRecord[]): Map<string, string> {
+function nameLinkOracle(osm: VenueRecord[], fhrs: VenueRecord[], idLinked: ReadonlySet<string> = new Set()): Map<string, string> {
   const byKey = new Map<string, number[]>();
   fhrs.forEach((f, i) => {
     const key = oracleNameKey(f.name);
@@ -51,7 +54,8 @@ function nameLinkOracle(osm: VenueRecord[], fhrs: VenueRecord[]): Map<string, st
     for (const fi of byKey.get(oracleNameKey(o.name)) ?? []) {
       const f = fhrs[fi] as VenueRecord;
       const meters = geodesic(o.location.coordinates[0], o.location.coordinates[1], f.location.coordinates[0], f.location.coordinates[1]);
-      if (meters <= 50) pairs.push({ o, f, oi, fi, meters });
+      const sameAddress = meters <= 200 && oracleSameAddress(o.formattedAddress, f.formattedAddress);
+      if ((meters <= 50 && !idLinked.has(o.id)) || sameAddress) pairs.push({ o, f, oi, fi, meters });
     }
   });
   pairs.sort((a, b) => a.meters - b.meters || a.fi - b.fi || a.oi - b.oi);
@@ -162,13 +166,18 @@ describe.skipIf(!present)('real data: every file imports, counts add up, output 
     const osm = (await imported('osm-london-pubs/london_pubs_overpass_2024-11-25.geojson')).records;
     const fhrs = (await imported('fhrs-london/fhrs_london_food_drink_2021-08-19.csv')).records;
     const fhrsIds = new Set(fhrs.map((r) => r.externalIds?.fhrs));
-    const linkedIds = new Set(osm.map((r) => r.externalIds?.fhrs).filter((id) => id !== undefined && fhrsIds.has(id)));
+    // every id of an OSM fhrs:id list ("354096;1398897") links (audit 68e F2)
+    const listed = (r: VenueRecord): string[] => (r.externalIds?.fhrs ?? '').split(';').filter((id) => fhrsIds.has(id));
+    const linkedIds = new Set(osm.flatMap(listed));
+    const idLinkedOsm = osm.filter((r) => listed(r).length > 0);
     const byName = nameLinkOracle(
-      osm.filter((r) => !fhrsIds.has(r.externalIds?.fhrs)),
-      fhrs.filter((r) => !linkedIds.has(r.externalIds?.fhrs)),
+      osm,
+      fhrs.filter((r) => !linkedIds.has(r.externalIds?.fhrs as string)),
+      new Set(idLinkedOsm.map((r) => r.id)),
     );
+    const byNameOfIdLinked = idLinkedOsm.filter((r) => byName.has(r.id)).length;
     const byNameFhrs = new Set(byName.values());
-    const isLinked = (r: VenueRecord): boolean => linkedIds.has(r.externalIds?.fhrs) || byNameFhrs.has(r.externalIds?.fhrs as string);
+    const isLinked = (r: VenueRecord): boolean => linkedIds.has(r.externalIds?.fhrs as string) || byNameFhrs.has(r.externalIds?.fhrs as string);
     const twins = secondRegistrationOracle(fhrs.filter(isLinked), fhrs.filter((r) => !isLinked(r)));
     // audit 63a F8, checked by hand against the rows: Duke of Wellington N1 4BL, Hand In Hand SW2 4EN,
     // Royal Oak SE7 8LA, The Finchley Tavern N12 9PT, The Pembury Tavern E8 1JH, The George NW3 2AE,
@@ -176,11 +185,19 @@ describe.skipIf(!present)('real data: every file imports, counts add up, output 
     // audit 64a F7: "The Wheatsheaf" at "The Wheatsheaf 6 Windus Road" N16 6UP (1301301, twin of 470257
     // "The Wheatsheaf Public House"), "The Bell PH" 50 Middlesex Street E1 7EX (933597, of 148892 "The Bell"),
     // "Fox And Anchor Public House" 115 Charterhouse Street EC1M 6AA (417090, of 764816 "The Fox and Anchor")
-    expect([...twins].sort()).toEqual(['1068389', '1101598', '1199705', '1301301', '1334616', '417090', '469340', '484332', '694182', '933597']);
+    // Since audit 68e F3 six of these (Duke of Wellington 469340, Hand In Hand 484332, Royal Oak 694182, The
+    // Finchley Tavern 1068389, The Pembury Tavern 1101598, The Wheatsheaf 1301301) bear their OSM pub's own name
+    // at its address and join it directly (the same-address name link of a pub its fhrs:id links), so they are
+    // no longer second registrations; two new second registrations follow FHRS rows that rule links:
+    // "New Cross Inn" 323 New Cross Road SE14 6AS (1127677, of 254987) and "Flower Of Kent" 135 Lewisham Way
+    // SE14 6QP (1396840, of 1055858).
+    expect([...twins].sort()).toEqual(['1127677', '1199705', '1334616', '1396840', '417090', '933597']);
+    for (const id of ['469340', '484332', '694182', '1068389', '1101598', '1301301']) expect(byNameFhrs.has(id), id).toBe(true);
     const { records, report } = mergeVenues([...osm, ...fhrs]);
     expect(report.counters.get('FHRS records folded as a second registration of a linked one')).toBe(twins.size);
-    expect(report.counters.get('OSM records linked to FHRS by fhrs:id')).toBe(osm.filter((r) => fhrsIds.has(r.externalIds?.fhrs)).length);
-    expect(report.counters.get('OSM records linked to FHRS by name and distance')).toBe(byName.size);
+    expect(report.counters.get('OSM records linked to FHRS by fhrs:id')).toBe(idLinkedOsm.length);
+    expect(report.counters.get('OSM records linked to FHRS by name and distance')).toBe(byName.size - byNameOfIdLinked);
+    expect(report.counters.get('OSM records linked by fhrs:id also taking an FHRS record of their name and address')).toBe(byNameOfIdLinked);
     expect(byName.size).toBeGreaterThan(500);
     expect(report.skipReasons.get('merged_into_osm')?.count).toBe(linkedIds.size + byName.size + twins.size);
     // 3 London pubs mapped as a node and as their building fold into the node (audit 64c F6)
