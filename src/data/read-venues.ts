@@ -13,6 +13,7 @@ import { geoJsonFeatureToRecord } from './geojson.js';
 import { validateVenueOrRawSource } from './raw-source.js';
 import { JsonElementSplitter } from './json-elements.js';
 import { LineChunker, forEachLine, lineCount } from './ndjson-lines.js';
+import { notUtf8FileProblem, Utf8Check } from './utf8-check.js';
 import { ValidatePool, type LineVerdict } from './validate-pool.js';
 import { describeLocation } from './validate-venue.js';
 
@@ -493,6 +494,10 @@ async function readInto(
     if (chunk.length > 0) for (const lineBytes of chunker.push(chunk)) await feedLineBytes(lineBytes);
   };
 
+  const utf8 = new Utf8Check();
+  const checkUtf8 = (at: number, byte: number | undefined): void => {
+    if (at >= 0) throw new VenueSearchError('invalid_data', `${label} ${notUtf8FileProblem(typeof source === 'string' ? source : undefined, at, byte)}`, { file: label });
+  };
   try {
     let first = true;
     for await (const chunk of chunks()) {
@@ -505,6 +510,8 @@ async function readInto(
         const problem = binaryFormatProblem(buf);
         if (problem !== undefined) throw new VenueSearchError('invalid_data', `${label} ${problem}`, { file: label });
       }
+      // Bytes that are not UTF-8 are refused, never decoded as U+FFFD (audit 68e F1); offsets count from the file's start.
+      if (buf !== null) checkUtf8(utf8.push(buf), utf8.badByte);
       // A byte order mark (written by some Windows editors) is not part of the first line.
       if (first && buf !== null) buf = bytesWithoutByteOrderMark(buf);
       if (first && text !== null) text = withoutByteOrderMark(text);
@@ -512,6 +519,7 @@ async function readInto(
       if (textMode) feedText(buf === null ? text! : decoder.write(buf), false);
       else await feedBytes(buf ?? Buffer.from(text!, 'utf8'), false);
     }
+    checkUtf8(utf8.end(), undefined);
     if (!textMode) {
       if (format === undefined) await feedBytes(Buffer.alloc(0), true);
       if (!textMode) {

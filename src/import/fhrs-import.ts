@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { parse } from 'csv-parse';
 import { fileProblem, isFileError, textFileProblem } from '../data/file-problem.js';
@@ -11,6 +10,7 @@ import type { ImportOptions, ImportRun } from './osm-import.js';
 import { admitRecord } from './venue-check.js';
 import { jsonGivenToFhrs, snapshotGivenToImporter } from './wrong-importer.js';
 import { institutionalWord } from './institutional-names.js';
+import { utf8FileStream } from './utf8-file.js';
 
 /**
  * FHRS import: a CSV with the FSA API's column names (header row, RFC 4180) to venue
@@ -49,7 +49,7 @@ async function readRows(path: string): Promise<FhrsFile> {
   if (problem !== undefined) throw new VenueSearchError('invalid_data', `FHRS file ${path} ${problem}`, { file: path });
   const rows: FhrsRow[] = [];
   const broken: BrokenRow[] = [];
-  const input = createReadStream(path);
+  const input = utf8FileStream(path, 'FHRS');
   // Rows as arrays, so that a row with too few or too many fields is seen (a cut last line
   // would otherwise map its cut field: a longitude "-0." read as 0, 4 km off).
   const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, info: true });

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -12,6 +11,7 @@ import type { OpeningHoursConversion } from './osm-opening-hours.js';
 import { featureCollectionRows, holdsFeatures, isFeature, isPointsLineFile, namesOsmElement, pointsLineIdProblem, pointsLineRow, POINTS_LINE_ID_FORMS, withoutRecordSeparator, type OsmRow } from './osm-sources.js';
 import { OSM_TWIN_METERS, osmNodeWayTwins, twinPoint, type TwinPoint } from './osm-node-way-twins.js';
 import { mapOsmElement } from './osm-to-venue.js';
+import { utf8FileStream, utf8Text } from './utf8-file.js';
 import { venueSchemaError } from './venue-check.js';
 import { fhrsGivenToOsm, looksLikeVenues, notJsonForOsm, snapshotGivenToImporter, VENUES_HINT } from './wrong-importer.js';
 
@@ -83,7 +83,7 @@ export function importOsmRows(rows: Rows, given?: ImportOptions): ImportRun {
 }
 
 async function* lineRows(path: string): AsyncGenerator<OsmRow> {
-  const input = createReadStream(path, 'utf8');
+  const input = utf8FileStream(path, 'OSM').setEncoding('utf8');
   // readline does not forward stream errors (a missing file) to its iterator.
   const failed = new Promise<never>((_, reject) => input.once('error', reject));
   failed.catch(() => {});
@@ -102,6 +102,7 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
     try {
       next = await Promise.race([lines.next(), failed]);
     } catch (err) {
+      if (err instanceof VenueSearchError) throw err;
       throw new VenueSearchError('invalid_data', `OSM file ${path} ${fileProblem(err)}`, { file: path });
     }
     if (next.done) break;
@@ -176,12 +177,13 @@ export function importOsm(path: string, given?: ImportOptions): ImportRun {
       yield* lineRows(path);
       return;
     }
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(path, 'utf8');
+      bytes = await readFile(path);
     } catch (err) {
       throw new VenueSearchError('invalid_data', `OSM file ${path} ${fileProblem(err)}`, { file: path });
     }
+    let text = utf8Text(bytes, 'OSM', path);
     text = withoutByteOrderMark(text);
     let value: unknown;
     try {
