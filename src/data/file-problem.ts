@@ -65,19 +65,6 @@ export function binaryFormatProblem(head: Uint8Array): string | undefined {
   return undefined;
 }
 
-/**
- * Why the file at `path` cannot be read as text, said for an error after its name ("not
- * found", "is a folder, not a file", "is gzip-compressed: ..."), or undefined when it can
- * be: the check the importers make before reading a row.
- */
-export function textFileProblem(path: string): string | undefined {
-  try {
-    return binaryFormatProblem(fileHead(path));
-  } catch (err) {
-    return fileProblem(err);
-  }
-}
-
 /** The first bytes of a file (fewer when it is shorter); file errors as node:fs throws them. */
 export function fileHead(path: string, bytes = 4): Buffer {
   const fd = openSync(path, 'r');

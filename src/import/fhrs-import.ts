@@ -1,11 +1,12 @@
 import { basename } from 'node:path';
 import { parse } from 'csv-parse';
-import { fileProblem, isFileError, textFileProblem } from '../data/file-problem.js';
+import { isFileError } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { DEFAULT_MAX_KM_FROM_AUTHORITY, fhrsFarFromAuthority, fhrsRowToVenue, type FhrsRow } from './fhrs-to-venue.js';
 import { checkFhrsOptions } from './import-options.js';
 import { ImportReport } from './import-report.js';
+import { inputFileProblem, textInputProblem } from './input-file.js';
 import type { ImportOptions, ImportRun } from './osm-import.js';
 import { admitRecord } from './venue-check.js';
 import { jsonGivenToFhrs, snapshotGivenToImporter } from './wrong-importer.js';
@@ -45,7 +46,7 @@ interface FhrsFile {
 }
 
 async function readRows(path: string): Promise<FhrsFile> {
-  const problem = textFileProblem(path) ?? snapshotGivenToImporter(path) ?? jsonGivenToFhrs(path);
+  const problem = textInputProblem(path) ?? snapshotGivenToImporter(path) ?? jsonGivenToFhrs(path);
   if (problem !== undefined) throw new VenueSearchError('invalid_data', `FHRS file ${path} ${problem}`, { file: path });
   const rows: FhrsRow[] = [];
   const broken: BrokenRow[] = [];
@@ -71,7 +72,7 @@ async function readRows(path: string): Promise<FhrsFile> {
     }
   } catch (err) {
     if (err instanceof VenueSearchError) throw err;
-    const why = isFileError(err) ? fileProblem(err) : `is not readable CSV: ${(err as Error).message}`;
+    const why = isFileError(err) ? inputFileProblem(err) : `is not readable CSV: ${(err as Error).message}`;
     throw new VenueSearchError('invalid_data', `FHRS file ${path} ${why}`, { file: path });
   }
   if (header === null) throw new VenueSearchError('invalid_data', `FHRS file ${path} is empty: a header row (${REQUIRED_COLUMNS.join(', ')}, ...) is expected`, { file: path });

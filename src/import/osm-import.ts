@@ -2,11 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { withoutByteOrderMark } from '../data/byte-order-mark.js';
-import { fileProblem, textFileProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { checkOsmOptions } from './import-options.js';
 import { ImportReport } from './import-report.js';
+import { inputFileProblem, textInputProblem } from './input-file.js';
 import type { OpeningHoursConversion } from './osm-opening-hours.js';
 import { featureCollectionRows, holdsFeatures, isFeature, isPointsLineFile, namesOsmElement, pointsLineIdProblem, pointsLineRow, POINTS_LINE_ID_FORMS, withoutRecordSeparator, type OsmRow } from './osm-sources.js';
 import { OSM_TWIN_METERS, osmNodeWayTwins, twinPoint, type TwinPoint } from './osm-node-way-twins.js';
@@ -103,7 +103,7 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
       next = await Promise.race([lines.next(), failed]);
     } catch (err) {
       if (err instanceof VenueSearchError) throw err;
-      throw new VenueSearchError('invalid_data', `OSM file ${path} ${fileProblem(err)}`, { file: path });
+      throw new VenueSearchError('invalid_data', `OSM file ${path} ${inputFileProblem(err)}`, { file: path });
     }
     if (next.done) break;
     n++;
@@ -147,7 +147,7 @@ function noElementLine(lines: number, firstValue: unknown, firstIdProblem: strin
 
 /** Refuses a missing file, a compressed or binary one, a snapshot or an FHRS CSV, in one line naming it (before any row is read). */
 function refuseBinary(path: string): void {
-  const problem = textFileProblem(path) ?? snapshotGivenToImporter(path) ?? fhrsGivenToOsm(path);
+  const problem = textInputProblem(path) ?? snapshotGivenToImporter(path) ?? fhrsGivenToOsm(path);
   if (problem !== undefined) throw new VenueSearchError('invalid_data', `OSM file ${path} ${problem}`, { file: path });
 }
 
@@ -181,7 +181,7 @@ export function importOsm(path: string, given?: ImportOptions): ImportRun {
     try {
       bytes = await readFile(path);
     } catch (err) {
-      throw new VenueSearchError('invalid_data', `OSM file ${path} ${fileProblem(err)}`, { file: path });
+      throw new VenueSearchError('invalid_data', `OSM file ${path} ${inputFileProblem(err)}`, { file: path });
     }
     let text = utf8Text(bytes, 'OSM', path);
     text = withoutByteOrderMark(text);

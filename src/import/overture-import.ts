@@ -3,11 +3,11 @@ import { basename, join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { extentMeetsRegion, noRowGroupHint, rowGroupExtent, unionExtent } from './overture-row-groups.js';
-import { fileProblem } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { checkOvertureOptions, type OvertureSelection } from './import-options.js';
 import { ImportReport } from './import-report.js';
+import { inputFileProblem, parquetInputProblem } from './input-file.js';
 import type { ImportOptions, ImportRun } from './osm-import.js';
 import { DEFAULT_MIN_CONFIDENCE, mapOverturePlace, type LonLatBox } from './overture-to-venue.js';
 import { admitRecord } from './venue-check.js';
@@ -52,7 +52,7 @@ export async function parquetFiles(path: string): Promise<string[]> {
   try {
     info = await stat(path);
   } catch (err) {
-    throw new VenueSearchError('invalid_data', `Overture input ${path} ${fileProblem(err)}`, { file: path });
+    throw new VenueSearchError('invalid_data', `Overture input ${path} ${inputFileProblem(err)}`, { file: path });
   }
   if (!info.isDirectory()) return [path];
   const out: string[] = [];
@@ -66,6 +66,8 @@ export async function parquetFiles(path: string): Promise<string[]> {
 async function openInput(path: string): Promise<ParquetInput> {
   const snapshot = snapshotGivenToImporter(path);
   if (snapshot !== undefined) throw new VenueSearchError('invalid_data', `Overture file ${path} ${snapshot}`, { file: path });
+  const problem = parquetInputProblem(path);
+  if (problem !== undefined) throw new VenueSearchError('invalid_data', `Overture file ${path} ${problem}`, { file: path });
   try {
     const file = await asyncBufferFromFile(path);
     return { path, file, metadata: await parquetMetadataAsync(file) };

@@ -168,7 +168,7 @@ describe('unreadable inputs are invalid_data errors naming the file', () => {
   it('import overture of a file that is not Parquet', async () => {
     const bad = join(dir, 'not.parquet');
     writeFileSync(bad, 'PAR1 but not really');
-    await expect(run(['import', 'overture', bad])).rejects.toMatchObject({ code: 'invalid_data', message: expect.stringContaining('not.parquet is not readable Parquet') });
+    await expect(run(['import', 'overture', bad])).rejects.toMatchObject({ code: 'invalid_data', message: expect.stringContaining('not.parquet is truncated (no Parquet footer)') });
   });
 });
 
