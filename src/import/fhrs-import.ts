@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parse } from 'csv-parse';
 import { isFileError } from '../data/file-problem.js';
@@ -6,7 +7,7 @@ import type { VenueRecord } from '../schema/venue.js';
 import { DEFAULT_MAX_KM_FROM_AUTHORITY, fhrsFarFromAuthority, fhrsRowToVenue, type FhrsRow } from './fhrs-to-venue.js';
 import { checkFhrsOptions } from './import-options.js';
 import { ImportReport } from './import-report.js';
-import { inputFileProblem, textInputProblem } from './input-file.js';
+import { fileTail, inputFileProblem, textInputProblem } from './input-file.js';
 import type { ImportOptions, ImportRun } from './osm-import.js';
 import { admitRecord } from './venue-check.js';
 import { jsonGivenToFhrs, snapshotGivenToImporter } from './wrong-importer.js';
@@ -43,7 +44,12 @@ interface FhrsFile {
   readonly rows: FhrsRow[];
   readonly broken: BrokenRow[];
   readonly columns: number;
+  /** The line of a last row without a line end (a cut download: its last field may be cut inside a number), or undefined. */
+  readonly truncatedLine: number | undefined;
 }
+
+/** The skip reason of a last row without a line end (audit 68e F6). */
+export const TRUNCATED_REASON = 'truncated_line';
 
 async function readRows(path: string): Promise<FhrsFile> {
   const problem = textInputProblem(path) ?? snapshotGivenToImporter(path) ?? jsonGivenToFhrs(path);
@@ -58,12 +64,17 @@ async function readRows(path: string): Promise<FhrsFile> {
   input.once('error', (err) => parser.destroy(err));
   input.pipe(parser);
   let header: string[] | null = null;
+  /** The last data row read: its line, and whether it went to `broken`. */
+  let last: { line: number; broken: boolean } | undefined;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       if (header === null) {
         header = record;
         checkHeader(path, header);
-      } else if (record.length !== header.length) broken.push({ line: info.lines, fields: record.length });
+        continue;
+      }
+      last = { line: info.lines, broken: record.length !== header.length };
+      if (last.broken) broken.push({ line: info.lines, fields: record.length });
       else {
         const row: Record<string, string> = {};
         for (let c = 0; c < header.length; c++) row[header[c]!] = record[c]!;
@@ -76,7 +87,20 @@ async function readRows(path: string): Promise<FhrsFile> {
     throw new VenueSearchError('invalid_data', `FHRS file ${path} ${why}`, { file: path });
   }
   if (header === null) throw new VenueSearchError('invalid_data', `FHRS file ${path} is empty: a header row (${REQUIRED_COLUMNS.join(', ')}, ...) is expected`, { file: path });
-  return { rows, broken, columns: header.length };
+  // Every row above the last ends with a line end (the header's at least): a last one without is cut, not mapped.
+  let truncatedLine: number | undefined;
+  if (last !== undefined && !endsWithLineEnd(path)) {
+    truncatedLine = last.line;
+    if (last.broken) broken.pop();
+    else rows.pop();
+  }
+  return { rows, broken, columns: header.length, truncatedLine };
+}
+
+/** Whether the file at `path` (not empty) ends with a line feed or carriage return. */
+function endsWithLineEnd(path: string): boolean {
+  const byte = fileTail(path, statSync(path).size, 1)[0];
+  return byte === 10 || byte === 13;
 }
 
 /** Refuses a header without a column a venue needs, naming the missing ones and the first columns found. */
@@ -89,10 +113,16 @@ function checkHeader(path: string, header: readonly string[]): void {
   });
 }
 
-async function* mapRows(rows: readonly FhrsRow[], report: ImportReport, options: FhrsImportOptions, broken: FhrsFile['broken'] = [], columns = 0): AsyncGenerator<VenueRecord> {
+async function* mapRows(rows: readonly FhrsRow[], report: ImportReport, options: FhrsImportOptions, file?: FhrsFile): AsyncGenerator<VenueRecord> {
+  const broken = file?.broken ?? [];
   for (const b of broken) {
     report.read++;
-    report.skip('wrong_column_count', `line ${b.line}`, `${b.fields} fields, the header has ${columns}`);
+    report.skip('wrong_column_count', `line ${b.line}`, `${b.fields} fields, the header has ${file!.columns}`);
+  }
+  const truncated = file?.truncatedLine;
+  if (truncated !== undefined) {
+    report.read++;
+    report.skip(TRUNCATED_REASON, `line ${truncated}`, 'the last row has no line end: the file looks cut short');
   }
   const maxKm = options.maxKmFromAuthority ?? DEFAULT_MAX_KM_FROM_AUTHORITY;
   const far = Number.isFinite(maxKm) ? fhrsFarFromAuthority(rows, maxKm) : new Map<string, number>();
@@ -109,7 +139,7 @@ async function* mapRows(rows: readonly FhrsRow[], report: ImportReport, options:
     } else if (options.skipInstitutional === true && (canteen = institutionalCanteen(row, out.record)) !== undefined) {
       report.skip(INSTITUTIONAL_REASON, ref, canteen);
     } else if (admitRecord(out.record, ref, seen, report)) yield out.record;
-    options.onProgress?.(report.read, rows.length + broken.length);
+    options.onProgress?.(report.read, rows.length + broken.length + (truncated === undefined ? 0 : 1));
   }
 }
 
@@ -135,7 +165,7 @@ export function importFhrs(path: string, given?: FhrsImportOptions): ImportRun {
   const report = new ImportReport(options.source ?? basename(path));
   async function* records(): AsyncGenerator<VenueRecord> {
     const file = await readRows(path);
-    yield* mapRows(file.rows, report, options, file.broken, file.columns);
+    yield* mapRows(file.rows, report, options, file);
   }
   return { report, records: records() };
 }

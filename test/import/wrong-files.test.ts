@@ -159,7 +159,7 @@ describe.skipIf(!present)('import fhrs: broken rows and missing columns (the Lon
   const text = () => readFileSync(FHRS, 'utf8');
   const header = () => text().slice(0, text().indexOf('\n')).split(',');
 
-  it('a file cut inside the last longitude: that row is bad_coordinates (not a venue 4 km east), the rest as before', async () => {
+  it('a file cut inside the last longitude: that row, without a line end, is truncated_line (not a venue 4 km east), the rest as before (audit 68e F6)', async () => {
     const all = text();
     const at = all.indexOf('51.432439,-0.059862');
     const cut = all.slice(0, at + '51.432439,-0.'.length);
@@ -168,13 +168,13 @@ describe.skipIf(!present)('import fhrs: broken rows and missing columns (the Lon
     expect(cutRow.split(',')).toHaveLength(header().length); // the cut is in the last column
     const { records, report } = await collectRun(importFhrs(file('cut.csv', cut)));
     expect(records.find((r) => r.id === `fhrs:${id}`)).toBeUndefined();
-    expect(report.skipReasons.get('bad_coordinates')?.examples).toEqual([`fhrs:${id} (51.432439,-0.)`]);
+    expect(report.skipReasons.get('truncated_line')?.examples).toEqual([`line ${cut.split('\n').length} (the last row has no line end: the file looks cut short)`]);
   });
 
   it('a row with too few fields: skipped wrong_column_count with its line and both counts', async () => {
     const lines = text().split('\n');
     const short = lines[3]!.split(',').slice(0, 14).join(',');
-    const { records, report } = await collectRun(importFhrs(file('short.csv', [lines[0], lines[1], lines[2], short, lines[4]].join('\n'))));
+    const { records, report } = await collectRun(importFhrs(file('short.csv', [lines[0], lines[1], lines[2], short, lines[4]].join('\n') + '\n')));
     expect(records).toHaveLength(3);
     expect(report.skipReasons.get('wrong_column_count')?.examples).toEqual([`line 4 (14 fields, the header has ${header().length})`]);
     expect(report.balanced()).toBe(true);
