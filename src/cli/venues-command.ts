@@ -11,6 +11,7 @@ import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Command, InvalidArgumentError } from 'commander';
 import { fileProblem } from '../data/file-problem.js';
+import { notUtf8FileProblem, Utf8Check } from '../data/utf8-check.js';
 import { describeLocation } from '../data/validate-venue.js';
 import { VENUE_ID_MAX_LENGTH, VENUE_ID_PATTERN } from '../schema/venue.js';
 import { operatorTokenFileWarning, operatorTokenProblem } from './operator-token.js';
@@ -77,6 +78,22 @@ function inputFileBytes(file: string, what: string): number {
   }
 }
 
+/**
+ * Stops the command, before anything is sent, when `file` is not UTF-8 (a file saved as
+ * Latin-1), naming the line and byte of its first invalid byte; read as UTF-8, such bytes were
+ * sent as U+FFFD and the service stored the mangled names (audit 68e F1, on this route too).
+ */
+async function checkUtf8File(file: string): Promise<void> {
+  const check = new Utf8Check();
+  let at = -1;
+  for await (const chunk of createReadStream(file)) {
+    at = check.push(chunk as Buffer);
+    if (at >= 0) break;
+  }
+  if (at < 0) at = check.end();
+  if (at >= 0) fail(`--file ${file} ${notUtf8FileProblem(file, at, check.badByte)}; nothing was sent`);
+}
+
 /** The codes of a fetch that failed before its request could reach the service (no connection made). */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -130,6 +147,7 @@ function notFoundHint(adminUrl: URL): string {
 async function upsertFile(options: UpsertOptions): Promise<void> {
   const token = operatorToken(options.tokenFile);
   const total = inputFileBytes(options.file, 'an NDJSON file of venue records');
+  await checkUtf8File(options.file);
   const url = adminVenuesUrl(options.server);
   const bar = progressBar(process.stderr, 'bytes');
   const sums = { batches: 0, records: 0, inserted: 0, replaced: 0 };
@@ -229,6 +247,7 @@ function checkIdLines(file: string): void {
 async function removeFile(options: Omit<UpsertOptions, 'batch'>): Promise<void> {
   const token = operatorToken(options.tokenFile);
   const total = inputFileBytes(options.file, 'a file of venue ids, one a line');
+  await checkUtf8File(options.file);
   const base = adminVenuesUrl(options.server);
   checkIdLines(options.file);
   const bar = progressBar(process.stderr, 'bytes');
