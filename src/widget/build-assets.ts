@@ -5,13 +5,15 @@
  * the sources), the service calls `bundleWidget` itself if esbuild is installed.
  *
  * esbuild is a development dependency: this module imports it lazily, so the service never
- * needs it when the assets were built ahead.
+ * needs it when the assets were built ahead. Its name is built at run time, out of a bundler's
+ * sight: an app bundling the HTTP entry whole need not mark esbuild external (audit 68c F1).
  */
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import type * as Esbuild from 'esbuild';
 
 export interface WidgetBundle {
   readonly script: string;
@@ -40,10 +42,13 @@ function widgetSourcesDir(here: string): string {
   return here;
 }
 
+/** esbuild's package name, not a literal: a bundler would otherwise try to fold esbuild itself into an app's bundle. */
+const ESBUILD_PACKAGE = ['esbuild'].join('');
+
 /** Bundles the page script (ES2020, minified) and stylesheet in memory; throws if esbuild is missing. */
 export async function bundleWidget(): Promise<WidgetBundle> {
   const srcDir = widgetSourcesDir(fileURLToPath(new URL('.', import.meta.url)));
-  const esbuild = await import('esbuild');
+  const esbuild = (await import(ESBUILD_PACKAGE)) as typeof Esbuild;
   // legal comments kept at the end: Leaflet's BSD-2 licence asks for its notice in the bundle
   const common = { bundle: true, write: false, minify: true, logLevel: 'silent', legalComments: 'eof' } as const;
   const [js, css] = await Promise.all([
@@ -67,7 +72,12 @@ export async function writeWidgetAssets(outDir: string): Promise<void> {
   await copyFile(createRequire(import.meta.url).resolve(`world-atlas/${BASE_MAP_FILE}`), join(outDir, BASE_MAP_FILE));
 }
 
-if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// Run as a script only when this very file is the main module, checked by its name too: folded
+// into another program's bundle, import.meta.url is that bundle, which is then process.argv[1]
+// as well, and the app would build the widget at start-up (audit 68c F1). In a CommonJS bundle
+// import.meta.url is undefined.
+const thisFile = typeof import.meta.url === 'string' ? fileURLToPath(import.meta.url) : undefined;
+if (thisFile !== undefined && /^build-assets\.[cm]?[jt]s$/.test(basename(thisFile)) && process.argv[1] !== undefined && resolve(process.argv[1]) === thisFile) {
   const outDir = process.argv[2] ?? fileURLToPath(new URL('./assets/', import.meta.url));
   // Not a top-level await: one would make this module, and the HTTP entry that imports it, an
   // async module graph, which CommonJS cannot require() (ERR_REQUIRE_ASYNC_MODULE).
