@@ -9,8 +9,13 @@ import { closeSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import type Pg from 'pg';
+import { PackageFileMissingError } from '../package-files.js';
 
-const requireClient = createRequire(import.meta.url);
+/** `require` from this module, made on first use: bundled whole into CommonJS there is no import.meta.url, and the HTTP entry must still load (audit 68c F2). */
+function requireClient(packageName: string): unknown {
+  if (typeof import.meta.url !== 'string') throw new PackageFileMissingError(`database client ${packageName}`, `${packageName}: this code has no import.meta.url, as in a CommonJS bundle`);
+  return createRequire(import.meta.url)(packageName);
+}
 
 /** A store's database client is not installed; the message names the package and the install line. */
 export class MissingDatabaseClientError extends Error {
@@ -27,7 +32,7 @@ export class MissingDatabaseClientError extends Error {
 /** `require(packageName)`, or MissingDatabaseClientError when the package itself is not installed. */
 export function loadDatabaseClient(packageName: string, database: string): unknown {
   try {
-    return requireClient(packageName) as unknown;
+    return requireClient(packageName);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     // only the package itself missing; a package that is there but fails to load keeps its own error

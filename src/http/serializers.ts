@@ -12,16 +12,35 @@
  * as fastify would.
  *
  * The compiler package is a dependency of fastify, not of this package, so it is resolved
- * from fastify's own folder: the same module fastify loads when no factory is given.
+ * from fastify's own folder: the same module fastify loads when no factory is given. It is
+ * resolved when the first app is built, not at import: bundled whole into CommonJS,
+ * import.meta.url is undefined, and importing the HTTP entry died with a bare TypeError; now
+ * buildApp throws PackageFileMissingError (audit 68c F2).
  */
 import { createRequire } from 'node:module';
 import type { FastifyServerOptions } from 'fastify';
+import { PackageFileMissingError } from '../package-files.js';
 
 type SerializerFactory = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer']>;
 type RouteSchemaDefinition = Parameters<ReturnType<SerializerFactory>>[0];
 
-const requireFromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
-const fastifySerializerSelector = requireFromFastify('@fastify/fast-json-stringify-compiler') as () => SerializerFactory;
+const COMPILER = '@fastify/fast-json-stringify-compiler';
+const WHAT = "fastify's serializer compiler";
+
+let fastifySerializerSelector: (() => SerializerFactory) | undefined;
+
+/** The compiler package's selector, loaded once from fastify's folder (PackageFileMissingError when that cannot be located). */
+function serializerSelector(): () => SerializerFactory {
+  if (fastifySerializerSelector !== undefined) return fastifySerializerSelector;
+  if (typeof import.meta.url !== 'string') throw new PackageFileMissingError(WHAT, `${COMPILER}: this code has no import.meta.url, as in a CommonJS bundle`);
+  let requireFromFastify: NodeJS.Require;
+  try {
+    requireFromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
+  } catch (err) {
+    throw new PackageFileMissingError(WHAT, `${COMPILER}: fastify cannot be located from this code`, { cause: err });
+  }
+  return (fastifySerializerSelector = requireFromFastify(COMPILER) as () => SerializerFactory);
+}
 
 /** Keys beside `$ref` that the serializer does not read. */
 const DOCUMENTATION_KEYS = new Set(['$ref', 'description', 'headers']);
@@ -36,7 +55,7 @@ function refOf(schema: unknown): string | undefined {
 
 /** fastify's serializer factory, sharing one compiled serializer per `$ref` within each app. */
 export function sharedRefSerializers(): SerializerFactory {
-  const fastifyFactory = fastifySerializerSelector();
+  const fastifyFactory = serializerSelector()();
   return (externalSchemas, options) => {
     const compile = fastifyFactory(externalSchemas, options);
     const byRef = new Map<string, ReturnType<typeof compile>>();

@@ -57,4 +57,23 @@ describe('an app bundling the HTTP entry whole (esbuild)', () => {
     expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
     expect(steps(result.stdout)).toEqual([{ step: 'find', answer: ['v1'] }]);
   }, 30_000);
+
+  it('deployed alone, as an ES module and as CommonJS: loads, searches, and buildApp names the file it misses and the remedy', async () => {
+    const deployed = join(root, 'deployed');
+    await bundle('esm', join(deployed, 'app.mjs'));
+    await bundle('cjs', join(deployed, 'app.cjs'));
+    const compiler = "cannot find its fastify's serializer compiler (@fastify/fast-json-stringify-compiler: ";
+    for (const [file, missed] of [
+      ['app.mjs', 'fastify cannot be located from this code'],
+      ['app.cjs', 'this code has no import.meta.url, as in a CommonJS bundle'],
+    ] as const) {
+      const result = run(process.execPath, [file, 'build'], deployed, { allowFailure: true, timeoutMs: 30_000 });
+      expect({ file, status: result.status, stderr: result.stderr }).toEqual({ file, status: 0, stderr: '' });
+      const [find, built] = steps(result.stdout);
+      expect(find).toEqual({ step: 'find', answer: ['v1'] });
+      expect(built!.error).toBe('PackageFileMissingError');
+      expect(built!.message).toContain(`${compiler}${missed}): `);
+      expect(built!.message).toContain('docs/packaging.md, "Bundling a service that embeds the engine"');
+    }
+  }, 30_000);
 });
