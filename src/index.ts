@@ -37,3 +37,5 @@ export * from './schema/establishment.js';
 export * from './schema/search.js';
 export * from './schema/find.js';
 export * from './schema/details.js';
+// The exported schemas carry `$id`s on shared pieces, which ajv refuses to see twice: compile `plainSchema(schema)` (docs/packaging.md)
+export { plainSchema } from './schema/plain-schema.js';
