@@ -10,12 +10,11 @@ import { fileChunks } from './file-chunks.js';
 import { bytesWithoutByteOrderMark, withoutByteOrderMark } from './byte-order-mark.js';
 import { binaryFormatProblem, fileProblem, isFileError } from './file-problem.js';
 import { geoJsonFeatureToRecord } from './geojson.js';
-import { validateVenueOrRawSource } from './raw-source.js';
 import { JsonElementSplitter } from './json-elements.js';
 import { LineChunker, forEachLine, lineCount } from './ndjson-lines.js';
 import { notUtf8FileProblem, Utf8Check } from './utf8-check.js';
 import { ValidatePool, type LineVerdict } from './validate-pool.js';
-import { describeLocation } from './validate-venue.js';
+import { describeLocation, validateParsedVenue } from './validate-venue.js';
 
 export type VenueFileFormat = 'ndjson' | 'json' | 'geojson';
 
@@ -296,7 +295,7 @@ async function readInto(
     try {
       let value = parse(text, line);
       if (format === 'geojson') value = geoJsonFeatureToRecord(value, { file: label, line });
-      admit(valid ? (value as VenueRecord) : validateVenueOrRawSource(value, { file: label, line }), line);
+      admit(valid ? (value as VenueRecord) : validateParsedVenue(value, { file: label, line }), line);
     } catch (err) {
       rejected(err, line);
     }
@@ -318,7 +317,7 @@ async function readInto(
       try {
         const value = values[k];
         if (value instanceof MalformedLine) throw value.error;
-        admit(bad === null || bad.has(line) ? validateVenueOrRawSource(value, { file: label, line }) : (value as VenueRecord), line);
+        admit(bad === null || bad.has(line) ? validateParsedVenue(value, { file: label, line }) : (value as VenueRecord), line);
       } catch (err) {
         rejected(err, line);
       }

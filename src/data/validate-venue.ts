@@ -5,9 +5,17 @@ import { canonicalTimeZone } from '../hours/time-zone.js';
 import { checkWeeklyHours } from '../hours/weekly-intervals.js';
 import { firstSchemaError } from '../schema/character-count.js';
 import { compileParsedCheck, compileValueCheck, type ParsedValueCheck } from '../schema/parsed-check.js';
-import { didYouMeanName, fieldPartOf, knownNameFor, VENUE_FEATURE_ARRAY_EXPECTED, VENUE_FEATURE_EXPECTED, VENUE_LOCATION_EXPECTED } from '../schema/unknown-name.js';
+import {
+  didYouMeanName,
+  fieldPartOf,
+  knownNameFor,
+  VENUE_FEATURE_ARRAY_EXPECTED,
+  VENUE_FEATURE_EXPECTED,
+  VENUE_LOCATION_EXPECTED,
+} from '../schema/unknown-name.js';
 import { VenueRecordSchema, type VenueRecord } from '../schema/venue.js';
 import { catersBit } from '../store/vocabulary.js';
+import { IMPORT_OSM_HINT, looksLikeRawOsm } from './raw-source.js';
 
 let compiled: TypeCheck<typeof VenueRecordSchema> | undefined;
 
@@ -61,7 +69,9 @@ const HOURS_FIELDS = ['regularOpeningHours', 'kitchenOpeningHours', 'holidayOpen
  * and a name that UTF-8 can hold (no unpaired surrogate). So
  * everything a build would refuse in a record is refused here, before anything is built or
  * (in the service) logged. Throws `invalid_venue` naming the file, line, record id, field
- * and value of the first problem.
+ * and value of the first problem, and, for a raw OpenStreetMap element (looksLikeRawOsm), that
+ * it is imported first: every door for records (readVenues, createEngine, upsert batches)
+ * validates here, so each tells a record alike (audit 68b F3: createEngine did not).
  */
 export function validateVenue(value: unknown, where: RecordLocation = {}): VenueRecord {
   // The fast check vouches for most records (about half TypeBox's cost a record); TypeBox
@@ -161,7 +171,8 @@ function recordError(value: unknown, where: RecordLocation, field: string, bad: 
   if (where.file !== undefined) details.file = where.file;
   if (where.line !== undefined) details.line = where.line;
   if (id !== undefined) details.recordId = id;
-  return new VenueSearchError('invalid_venue', `${parts.join(', ')}: ${reason}; got ${describeValue(bad)}`, details);
+  const hint = looksLikeRawOsm(value) ? IMPORT_OSM_HINT : '';
+  return new VenueSearchError('invalid_venue', `${parts.join(', ')}: ${reason}; got ${describeValue(bad)}${hint}`, details);
 }
 
 /**
@@ -197,11 +208,14 @@ function standInError(checker: TypeCheck<typeof VenueRecordSchema>, value: unkno
   if (location !== undefined && locationShape) return { ...error, type: ValueErrorType.Object, path: '/location', value: location, message: VENUE_LOCATION_EXPECTED };
   if (error.type !== ValueErrorType.ObjectRequiredProperty || error.path.lastIndexOf('/') !== 0) return error;
   const missing = unescapePointer(error.path.slice(1));
+  // a raw source's own keys that begin with a mark (Veggiekarte's `_id`, Overpass's `@id`) are
+  // no misspelling: such a record is told to be imported first (recordError). In any other
+  // record `_id` (MongoDB's, CouchDB's) or ` id` stands for `id` as `ID` does (audit 68b F3).
+  const rawOsm = looksLikeRawOsm(value);
   for (const other of checker.Errors(value)) {
     if (other.type !== ValueErrorType.ObjectAdditionalProperties) continue;
     const { name, known, atTop } = unknownField(other);
-    // a name that begins with a mark (`_id`, `@id`: a raw source's own keys, told to be imported) is no misspelling
-    if (atTop && (fieldPartOf(name, 'venue record') === missing || (/^\p{L}/u.test(name) && knownNameFor(name, known) === missing))) return other;
+    if (atTop && (fieldPartOf(name, 'venue record') === missing || ((!rawOsm || /^\p{L}/u.test(name)) && knownNameFor(name, known) === missing))) return other;
   }
   return error;
 }

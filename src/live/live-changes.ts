@@ -13,7 +13,6 @@ import { SearchVocabulary } from '../search/search-vocabulary.js';
 import { LiveOccupiedCells, swappedCoordinatesHint } from '../search/swapped-hint.js';
 import { WorstOfBest } from '../spatial/worst-of-best.js';
 import { validateVenue } from '../data/validate-venue.js';
-import { validateVenueOrRawSource } from '../data/raw-source.js';
 import { LearntPlaces } from '../places/learnt-places.js';
 import { BASE_FOLD, foldSides, type FoldedBase, type FoldSide } from './fold-sides.js';
 import { LivePlaces, type AddressedVenue } from './live-places.js';
@@ -575,7 +574,7 @@ export function checkUpsertBatch(records: readonly unknown[]): readonly VenueRec
   /** Line (1-based position in the batch) of each id's first record. */
   const seen = new Map<string, number>();
   for (let k = 0; k < records.length; k++) {
-    const r = validateVenueOrRawSource(records[k], { line: k + 1 }, validateVenue);
+    const r = validateVenue(records[k], { line: k + 1 });
     const first = seen.get(r.id);
     if (first !== undefined) {
       throw new VenueSearchError('duplicate_id', `line ${k + 1}: duplicate venue id ${JSON.stringify(r.id)} in one batch (first at line ${first})`, {

@@ -172,7 +172,8 @@ const MIN_SPELLING_LENGTH = 3;
 /** The known name an unknown `name` most likely stands for, or undefined when none is close. */
 export function knownNameFor(name: string, known: readonly string[]): string | undefined {
   if (known.includes(name)) return undefined;
-  const other = known.find((k) => k.toLowerCase() === name.toLowerCase());
+  // the name in another case, or with spaces around it (`" id"`, `"location "`: audit 68b F3)
+  const other = known.find((k) => k.toLowerCase() === name.trim().toLowerCase());
   if (other !== undefined) return other;
   // a name of one or two letters is within one edit of every short name: no spelling offered
   if (name.length < MIN_SPELLING_LENGTH) return OTHER_NAMES.get(name.toLowerCase())?.find((n) => known.includes(n));
