@@ -10,12 +10,13 @@ import {
   fieldPartOf,
   knownNameFor,
   VENUE_FEATURE_ARRAY_EXPECTED,
+  VENUE_FEATURE_COLLECTION_EXPECTED,
   VENUE_FEATURE_EXPECTED,
   VENUE_LOCATION_EXPECTED,
 } from '../schema/unknown-name.js';
 import { VenueRecordSchema, type VenueRecord } from '../schema/venue.js';
 import { catersBit } from '../store/vocabulary.js';
-import { IMPORT_OSM_HINT, looksLikeRawOsm } from './raw-source.js';
+import { hasGeoJsonType, IMPORT_OSM_HINT, looksLikeRawOsm } from './raw-source.js';
 
 let compiled: TypeCheck<typeof VenueRecordSchema> | undefined;
 
@@ -201,6 +202,8 @@ function unknownFieldAdvice(error: ValueError): string {
 function standInError(checker: TypeCheck<typeof VenueRecordSchema>, value: unknown, error: ValueError): ValueError {
   // a GeoJSON Feature (`type` is no field of a record): said so, not that its `id` is missing (audit 67a F3)
   if (isGeoJsonFeature(value)) return { ...error, type: ValueErrorType.Object, path: '/type', value: value.type, message: VENUE_FEATURE_EXPECTED };
+  // a whole FeatureCollection as one record (a line of NDJSON, a PUT line): said so (audit 68b F2)
+  if (hasGeoJsonType(value, 'FeatureCollection') && 'features' in value) return { ...error, type: ValueErrorType.Object, path: '/type', value: value.type, message: VENUE_FEATURE_COLLECTION_EXPECTED };
   // a JSON array of Features as one record: said so, not only "expected object" (audit 67g F6)
   if (Array.isArray(value) && isGeoJsonFeature(value[0])) return { ...error, type: ValueErrorType.Object, path: '', value, message: VENUE_FEATURE_ARRAY_EXPECTED };
   const location = typeof value === 'object' && value !== null ? (value as { location?: unknown }).location : undefined;
@@ -220,11 +223,9 @@ function standInError(checker: TypeCheck<typeof VenueRecordSchema>, value: unkno
   return error;
 }
 
-/** True for an object shaped as a GeoJSON Feature: `type` "Feature" with `geometry` or `properties`. */
-function isGeoJsonFeature(value: unknown): value is { type: 'Feature' } {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return v.type === 'Feature' && ('geometry' in v || 'properties' in v);
+/** True for an object shaped as a GeoJSON Feature: `type` "Feature" in any case (audit 68b F2) with `geometry` or `properties`. */
+function isGeoJsonFeature(value: unknown): value is Record<string, unknown> {
+  return hasGeoJsonType(value, 'Feature') && ('geometry' in value || 'properties' in value);
 }
 
 /** An unexpected property's name, the known fields of its object, and whether that object is the record itself. */

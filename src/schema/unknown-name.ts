@@ -65,6 +65,17 @@ export const VENUE_FEATURE_EXPECTED =
   `a venue record has its fields at the top and its point as location: ${POINT_SHAPE}`;
 
 /**
+ * What a whole GeoJSON FeatureCollection given as one venue record is told (a line of NDJSON
+ * or of a `PUT /admin/venues` body, an `engine.upsert` record: `jq -c .` of an export, GDAL's
+ * GeoJSON on one line): completes "field type: ..." in place of "field id: expected required
+ * property" (src/data/validate-venue.ts, audit 68b F2).
+ */
+export const VENUE_FEATURE_COLLECTION_EXPECTED =
+  'a GeoJSON FeatureCollection is not one venue record: a venues file of GeoJSON is one FeatureCollection, the whole file ' +
+  "(`serve --data venues.geojson`), each Point Feature's properties a record, not a line among records nor a record upserted; " +
+  `a venue record has its fields at the top and its point as location: ${POINT_SHAPE}`;
+
+/**
  * What a JSON array of GeoJSON Features given as one venue record is told (a line of a `PUT
  * /admin/venues` body or an `engine.upsert` record): completes "record: ...", in place of the
  * schema's "expected object" (src/data/validate-venue.ts, audit 67g F6).

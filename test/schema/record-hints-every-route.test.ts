@@ -1,8 +1,10 @@
 /**
- * Audit 68b F3: the hints a refused venue record gets, the same on every route a record
+ * Audit 68b F2 and F3: the hints a refused venue record gets, the same on every route a record
  * comes in by: readVenues of an NDJSON file, `serve --data` (its loader, loadEngineFile),
  * createEngine, engine.upsert, PUT /admin/venues and `venues upsert --file` (the CLI, a real
  * process, against the service on a port of this test's own).
+ * - F2: a whole GeoJSON FeatureCollection on one line was told only "field id: expected
+ *   required property"; a Feature whose `type` is "feature" the same.
  * - F3: an Overpass element's record (`@id`) and a Veggiekarte one (`_id`, `_type`) got no
  *   "imported first" hint from createEngine; `_id` in a record that is no raw export, and
  *   `" id"`, were told nothing of `id`.
@@ -33,6 +35,16 @@ const PORT = 9381;
 const TOKEN = 'operator-token-0123456789abcdef';
 
 const HINT = ' (a raw OpenStreetMap export is imported first: `venue-search import osm`)';
+const POINT_SHAPE = '{"type": "Point", "coordinates": [lat, lon]}, latitude first (docs/data-model.md)';
+const COLLECTION_SAID =
+  'field type: a GeoJSON FeatureCollection is not one venue record: a venues file of GeoJSON is one FeatureCollection, the whole file ' +
+  "(`serve --data venues.geojson`), each Point Feature's properties a record, not a line among records nor a record upserted; " +
+  `a venue record has its fields at the top and its point as location: ${POINT_SHAPE}; got "FeatureCollection"`;
+const FEATURE_SAID =
+  'field type: a GeoJSON Feature is not a venue record: a venues file of GeoJSON is a FeatureCollection, {"type": "FeatureCollection", "features": [...]}, ' +
+  "each Point Feature's properties a record (`jq -s '{type: \"FeatureCollection\", features: .}'` makes one of Features one a line); " +
+  `a venue record has its fields at the top and its point as location: ${POINT_SHAPE}; got "feature"`;
+
 type Feature = { type: string; id: string; properties: Record<string, unknown>; geometry: { type: string; coordinates: [number, number] } };
 
 /** Each case: what it is, the record (one line), and the message after `line 1, ` every route must give. */
@@ -46,6 +58,11 @@ function cases(): (readonly [what: string, record: unknown, said: string])[] {
   const location = { type: 'Point', coordinates: [line.lat, line.lon] };
   const id = `osm:${line.osm_id}`;
   return [
+    // F2: the export itself (its first two Point Features), as `jq -c .` writes it
+    ['the Overpass FeatureCollection on one line', { ...overpass, features: points.slice(0, 2) }, `${COLLECTION_SAID}${HINT}`],
+    // F2: a FeatureCollection of venue records' Features: no raw export, no import hint
+    ['a FeatureCollection of venue records on one line', { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: pub.geometry, properties: { id, name: line.tags.name } }] }, COLLECTION_SAID],
+    ['a Feature of the export with "type": "feature"', { ...pub, type: 'feature' }, `venue "node/451152", ${FEATURE_SAID}${HINT}`],
     // F3: the record the reader makes of an Overpass Feature (`@id` and OSM tags, no id)
     ['an Overpass element (@id)', { ...pub.properties, location: at(pub) }, `field id: expected required property; got undefined${HINT}`],
     // F3: Veggiekarte's `_id` beside `_type`: a raw export, imported first, not a misspelt id
@@ -75,7 +92,7 @@ function runCli(args: string[]): Promise<{ code: number | null; stderr: string }
   });
 }
 
-describe.skipIf(!hasShared(OVERPASS) || !hasShared(VEGGIE) || !hasShared(POINTS))('a refused record gets the same hint on every route (audit 68b F3)', () => {
+describe.skipIf(!hasShared(OVERPASS) || !hasShared(VEGGIE) || !hasShared(POINTS))('a refused record gets the same hint on every route (audit 68b F2, F3)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'record-hints-every-route-'));
   const all = cases();
   const fileOf = (k: number): string => {
