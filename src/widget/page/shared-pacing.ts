@@ -116,7 +116,23 @@ export class SharedPacing {
       };
       const locks = (navigator as Navigator & { locks?: LockManagerLike }).locks;
       const options = signal === undefined ? {} : { signal };
-      const queued = locks !== undefined ? locks.request(this.lockName, options, callback) : localRequest(this.lockName, signal, callback);
+      let started = false;
+      const once = (): Promise<void> => {
+        started = true;
+        return callback();
+      };
+      // A page embedded by another site (a third-party iframe, or one in a file:// page) may be
+      // denied Web Locks (SecurityError) where its storage is partitioned or blocked: its calls
+      // then take turns in this document only, as without Web Locks. An abort is not retried.
+      const viaLocks = async (): Promise<void> => {
+        try {
+          await locks!.request(this.lockName, options, once);
+        } catch (err) {
+          if (started || (err as DOMException).name === 'AbortError') throw err;
+          await localRequest(this.lockName, signal, once);
+        }
+      };
+      const queued = locks !== undefined ? viaLocks() : localRequest(this.lockName, signal, once);
       queued.catch(reject);
     });
   }
