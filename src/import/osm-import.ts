@@ -8,7 +8,8 @@ import { checkOsmOptions } from './import-options.js';
 import { ImportReport } from './import-report.js';
 import { inputFileProblem, textInputProblem } from './input-file.js';
 import type { OpeningHoursConversion } from './osm-opening-hours.js';
-import { featureCollectionRows, holdsFeatures, isFeature, isPointsLineFile, namesOsmElement, pointsLineIdProblem, pointsLineRow, POINTS_LINE_ID_FORMS, withoutRecordSeparator, type OsmRow } from './osm-sources.js';
+import { featureCollectionRows, holdsFeatures, isFeature, isPointsLineFile, namesOsmElement, pointsLineIdProblem, pointsLineRow, POINTS_LINE_ID_FORMS, beginsJsonTextSequence, withoutRecordSeparator, type OsmRow } from './osm-sources.js';
+import { LineRecords, splitAfterValue, type LineRecord } from './osm-line-records.js';
 import { OSM_TWIN_METERS, osmNodeWayTwins, twinPoint, type TwinPoint } from './osm-node-way-twins.js';
 import { mapOsmElement } from './osm-to-venue.js';
 import { utf8FileStream, utf8Text } from './utf8-file.js';
@@ -89,14 +90,53 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
   failed.catch(() => {});
   const lines = createInterface({ input, crlfDelay: Infinity })[Symbol.asyncIterator]();
   let n = 0;
-  /** Lines that are not blank, and those among them holding an OSM id (an OSM points file's kind). */
+  /** Records (lines, or a JSON text sequence's records: osm-line-records.ts) that are not blank, and those among them holding an OSM id (an OSM points file's kind). */
   let nonBlank = 0;
   let withOsmId = 0;
   let firstValue: unknown;
-  /** The first line with an osm_id of a form not read, and why (said when no line names an element). */
+  /** The first record with an osm_id of a form not read, and why (said when no record names an element). */
   let firstIdProblem: string | undefined;
-  /** The lines that are GeoJSON Features, read together after the other lines. */
+  /** The records that are GeoJSON Features, read together after the other records. */
   const features: unknown[] = [];
+  const records = new LineRecords();
+  /** The row of one record, or undefined for a blank one or a Feature (held in `features`). */
+  function recordRow({ text, line }: LineRecord): OsmRow | undefined {
+    if (text.trim() === '') return undefined;
+    nonBlank++;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      return { kind: 'skip', ref: `line ${line}`, reason: 'malformed_line', detail: (err as Error).message.slice(0, 80) };
+    }
+    return valueRow(value, line);
+  }
+  /** The rows of one record: a sequence record with stray lines after its value gives that value's row, then theirs (skipped as malformed lines are). */
+  function* rowsOf(record: LineRecord): Generator<OsmRow> {
+    const split = records.isSequence && !isJson(record.text) ? splitAfterValue(record) : undefined;
+    if (split !== undefined && isJson(split[0].text)) {
+      for (const part of split) yield* rowsOf(part);
+      return;
+    }
+    const row = recordRow(record);
+    if (row !== undefined) yield row;
+  }
+  function valueRow(value: unknown, line: number): OsmRow | undefined {
+    if (nonBlank === 1) firstValue = value;
+    if (isFeature(value)) {
+      // read with the other Features once all are in: a site relation's members may come later
+      features.push(value);
+      if (namesOsmElement(value)) withOsmId++;
+      return undefined;
+    }
+    const row = pointsLineRow(value, line);
+    if (namesOsmElement(value)) withOsmId++;
+    else if (firstIdProblem === undefined) {
+      const problem = pointsLineIdProblem(value);
+      if (problem !== undefined) firstIdProblem = `line ${line}: ${problem}`;
+    }
+    return row;
+  }
   for (;;) {
     let next: IteratorResult<string>;
     try {
@@ -107,42 +147,31 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
     }
     if (next.done) break;
     n++;
-    // A byte order mark (some Windows editors write one) is not part of the first line, nor a GeoJSON text sequence's RS of any line.
-    const line = withoutRecordSeparator(n === 1 ? withoutByteOrderMark(next.value) : next.value);
-    if (line.trim() === '') continue;
-    nonBlank++;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (err) {
-      yield { kind: 'skip', ref: `line ${n}`, reason: 'malformed_line', detail: (err as Error).message.slice(0, 80) };
-      continue;
-    }
-    if (nonBlank === 1) firstValue = value;
-    if (isFeature(value)) {
-      // read with the other Features once all are in: a site relation's members may come later
-      features.push(value);
-      if (namesOsmElement(value)) withOsmId++;
-      continue;
-    }
-    const row = pointsLineRow(value, n);
-    if (namesOsmElement(value)) withOsmId++;
-    else if (firstIdProblem === undefined) {
-      const problem = pointsLineIdProblem(value);
-      if (problem !== undefined) firstIdProblem = `line ${n}: ${problem}`;
-    }
-    yield row;
+    // A byte order mark (some Windows editors write one) is not part of the first line.
+    for (const record of records.push(n === 1 ? withoutByteOrderMark(next.value) : next.value, n)) yield* rowsOf(record);
   }
-  // GeoJSON Features one a line (GeoJSONSeq, `jq -c '.features[]'`): rows as of their FeatureCollection (audit 67a F5)
+  for (const record of records.end()) yield* rowsOf(record);
+  // GeoJSON Features one a line (GeoJSONSeq, `jq -c '.features[]'`) or one a sequence record: rows as of their FeatureCollection (audit 67a F5)
   if (features.length > 0) yield* featureCollectionRows(features);
-  if (withOsmId === 0) throw notAnOsmFile(path, nonBlank === 0 ? 'holds no lines' : noElementLine(nonBlank, firstValue, firstIdProblem), 'points NDJSON');
+  const unit = records.isSequence ? 'record' : 'line';
+  if (withOsmId === 0) throw notAnOsmFile(path, nonBlank === 0 ? `holds no ${unit}s` : noElementLine(unit, nonBlank, firstValue, firstIdProblem), 'points NDJSON');
+}
+
+/** True when `text` is one JSON text. */
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Why a points file with lines names no element: venue records already imported, or the first osm_id of a form not read (audit 66g F6). */
-function noElementLine(lines: number, firstValue: unknown, firstIdProblem: string | undefined): string {
-  if (looksLikeVenues(firstValue)) return `has no line with an osm_id among its ${lines}: ${VENUES_HINT}`;
-  if (firstIdProblem !== undefined) return `has no line naming an OSM element among its ${lines}: ${firstIdProblem}`;
-  return `has no line with an osm_id among its ${lines}`;
+function noElementLine(unit: 'line' | 'record', count: number, firstValue: unknown, firstIdProblem: string | undefined): string {
+  if (looksLikeVenues(firstValue)) return `has no ${unit} with an osm_id among its ${count}: ${VENUES_HINT}`;
+  if (firstIdProblem !== undefined) return `has no ${unit} naming an OSM element among its ${count}: ${firstIdProblem}`;
+  return `has no ${unit} with an osm_id among its ${count}`;
 }
 
 /** Refuses a missing file, a compressed or binary one, a snapshot or an FHRS CSV, in one line naming it (before any row is read). */
@@ -189,8 +218,8 @@ export function importOsm(path: string, given?: ImportOptions): ImportRun {
     try {
       value = JSON.parse(text);
     } catch (err) {
-      // GeoJSON Features one a line under another name (`.geojson`, `.json`): read as lines (audit 67a F5)
-      if (isFeature(firstLineValue(text))) {
+      // GeoJSON Features one a line, or a JSON text sequence, under another name (`.geojson`, `.json`): read as lines (audit 67a F5, 68b F4)
+      if (beginsJsonTextSequence(text) || isFeature(firstLineValue(text))) {
         yield* lineRows(path);
         return;
       }

@@ -166,10 +166,16 @@ export function isPointsLineFile(path: string): boolean {
 /**
  * `line` without the record separator (RS, U+001E) that begins each record of a GeoJSON text
  * sequence (RFC 8142 over RFC 7464, as GDAL writes `.geojsons`): the rest is the Feature, read as
- * a Feature line without it (audit 67g F3). A record is taken to be one line, as GDAL writes it.
+ * a Feature line without it (audit 67g F3). A file that begins with RS is split on RS instead,
+ * records spanning lines (osm-line-records.ts, audit 68b F4).
  */
 export function withoutRecordSeparator(line: string): string {
   return line.charCodeAt(0) === 0x1e ? line.slice(1) : line;
+}
+
+/** True for a text (a byte order mark already dropped) that begins with RS: a JSON text sequence, read record by record (osm-line-records.ts). */
+export function beginsJsonTextSequence(text: string): boolean {
+  return text.charCodeAt(0) === 0x1e;
 }
 
 /** True for a GeoJSON Feature: an object whose `type` is "Feature". */
