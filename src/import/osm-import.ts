@@ -10,7 +10,9 @@ import { inputFileProblem, textInputProblem } from './input-file.js';
 import type { OpeningHoursConversion } from './osm-opening-hours.js';
 import { featureCollectionRows, holdsFeatures, isFeature, isPointsLineFile, namesOsmElement, pointsLineIdProblem, pointsLineRow, POINTS_LINE_ID_FORMS, beginsJsonTextSequence, withoutRecordSeparator, type OsmRow } from './osm-sources.js';
 import { LineRecords, splitAfterValue, type LineRecord } from './osm-line-records.js';
-import { OSM_TWIN_METERS, osmNodeWayTwins, twinPoint, type TwinPoint } from './osm-node-way-twins.js';
+import { OSM_TWIN_METERS } from './osm-node-way-twins.js';
+import { OsmTwinTally } from './osm-twin-tally.js';
+import { WrittenOsmIds } from './osm-written-ids.js';
 import { mapOsmElement } from './osm-to-venue.js';
 import { utf8FileStream, utf8Text } from './utf8-file.js';
 import { venueSchemaError } from './venue-check.js';
@@ -42,9 +44,9 @@ type Rows = Iterable<OsmRow> | AsyncIterable<OsmRow>;
 
 async function* mapRows(rows: Rows, report: ImportReport, options: ImportOptions, total?: () => number | undefined): AsyncGenerator<VenueRecord> {
   const ctx = { report, hoursCache: options.hoursCache ?? new Map<string, OpeningHoursConversion>() };
-  const seen = new Set<string>();
-  /** One small point per record written, for counting the twins `import merge` would fold (the records themselves stream on). */
-  const twinPoints: Array<TwinPoint | undefined> = [];
+  /** The ids written, and what the twin count reads of each record written, in typed arrays (a few tens of bytes a record: audit 68e F7); the records themselves stream on. */
+  const seen = new WrittenOsmIds();
+  const twins = new OsmTwinTally();
   for await (const row of rows) {
     if (row.kind === 'skip') {
       report.read++;
@@ -62,15 +64,15 @@ async function* mapRows(rows: Rows, report: ImportReport, options: ImportOptions
       else {
         if (row.kind === 'derived') report.count(`site relations built from ${row.from.length} member ways`);
         seen.add(out.record.id);
-        twinPoints.push(twinPoint(out.record));
+        twins.add(out.record);
         report.written++;
         yield out.record;
       }
     }
     options.onProgress?.(report.read, total?.());
   }
-  const twins = osmNodeWayTwins(twinPoints).size;
-  if (twins > 0) report.count(POSSIBLE_TWINS_COUNTER, twins);
+  const twinCount = twins.count();
+  if (twinCount > 0) report.count(POSSIBLE_TWINS_COUNTER, twinCount);
 }
 
 /** Counted by `import osm`: OSM places written twice, a node and its building (osm-node-way-twins.ts), left for `import merge` to fold. */
@@ -85,10 +87,21 @@ export function importOsmRows(rows: Rows, given?: ImportOptions): ImportRun {
 
 async function* lineRows(path: string): AsyncGenerator<OsmRow> {
   const input = utf8FileStream(path, 'OSM').setEncoding('utf8');
-  // readline does not forward stream errors (a missing file) to its iterator.
-  const failed = new Promise<never>((_, reject) => input.once('error', reject));
-  failed.catch(() => {});
-  const lines = createInterface({ input, crlfDelay: Infinity })[Symbol.asyncIterator]();
+  const reader = createInterface({ input, crlfDelay: Infinity });
+  // readline does not forward stream errors (a missing file, bytes not UTF-8) to its iterator: the first is kept and
+  // the reader closed, which ends the iteration, and it is thrown after the line being read. (Racing each line against
+  // one promise that never settles kept a reaction per line alive, ~1 KB a line: audit 68e F7.)
+  let failure: unknown;
+  input.once('error', (err) => {
+    failure ??= err;
+    reader.close();
+  });
+  const lines = reader[Symbol.asyncIterator]();
+  const failIfFailed = (): void => {
+    if (failure === undefined) return;
+    if (failure instanceof VenueSearchError) throw failure;
+    throw new VenueSearchError('invalid_data', `OSM file ${path} ${inputFileProblem(failure)}`, { file: path });
+  };
   let n = 0;
   /** Records (lines, or a JSON text sequence's records: osm-line-records.ts) that are not blank, and those among them holding an OSM id (an OSM points file's kind). */
   let nonBlank = 0;
@@ -138,14 +151,14 @@ async function* lineRows(path: string): AsyncGenerator<OsmRow> {
     return row;
   }
   for (;;) {
-    let next: IteratorResult<string>;
+    let next: IteratorResult<string> | undefined;
     try {
-      next = await Promise.race([lines.next(), failed]);
+      next = await lines.next();
     } catch (err) {
-      if (err instanceof VenueSearchError) throw err;
-      throw new VenueSearchError('invalid_data', `OSM file ${path} ${inputFileProblem(err)}`, { file: path });
+      failure ??= err;
     }
-    if (next.done) break;
+    failIfFailed();
+    if (next === undefined || next.done === true) break;
     n++;
     // A byte order mark (some Windows editors write one) is not part of the first line.
     for (const record of records.push(n === 1 ? withoutByteOrderMark(next.value) : next.value, n)) yield* rowsOf(record);
