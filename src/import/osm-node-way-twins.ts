@@ -14,7 +14,8 @@ import { pairNearest, type Placed } from './nearest-pairs.js';
  * chain's branches ("Greggs", 71 m) are never twins.
  *
  * `import merge` folds each pair (the node kept); `import osm`, which streams, only counts
- * them from a `TwinPoint` per record.
+ * them, from `TwinPoint`s of the name and genre groups holding both a node and a way or
+ * relation (osm-twin-tally.ts keeps every record's part in typed arrays until then).
  */
 
 /** A node and a way/relation of one name and genre are one place when at most this far apart, metres. */
