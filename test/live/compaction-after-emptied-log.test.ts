@@ -29,6 +29,17 @@ const idsAndNames = (records: Iterable<VenueRecord>) => [...records].map((r) => 
 /** The records of the live directory's base.snapshot, read back from the file. */
 const baseOnDisk = (dir: string) => idsAndNames(readSnapshot(join(dir, 'base.snapshot')).currentRecords());
 
+/** Opens the live directory `dir` over `data` as `serve` does, collecting compaction failures (and reports) in the arrays given. */
+const openLive = (data: string, dir: string, compactAfter: number, failures: string[], compactions: CompactionReport[] = []) =>
+  LiveVenues.open({
+    dataPath: data,
+    dir,
+    compactAfter,
+    load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine,
+    onCompaction: (r) => compactions.push(r),
+    onCompactionFailed: (e: CompactionFailedError) => failures.push(e.message),
+  });
+
 describe('the first compaction after a restart on a log a compaction emptied (audit 67e F4)', () => {
   it('succeeds, on request and by the threshold; the new base holds every acknowledged change', async () => {
     expect(rows.length).toBe(300); // the precondition: enough real rows
@@ -37,15 +48,7 @@ describe('the first compaction after a restart on a log a compaction emptied (au
     const dir = join(tmp, 'live');
     const failures: string[] = [];
     const compactions: CompactionReport[] = [];
-    const open = (compactAfter: number) =>
-      LiveVenues.open({
-        dataPath: data,
-        dir,
-        compactAfter,
-        load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine,
-        onCompaction: (r) => compactions.push(r),
-        onCompactionFailed: (e: CompactionFailedError) => failures.push(e.message),
-      });
+    const open = (compactAfter: number) => openLive(data, dir, compactAfter, failures, compactions);
     // The oracle: the records a client was acknowledged, by id.
     const expected = new Map<string, VenueRecord>(rows.slice(0, 100).map((r) => [r.id, r]));
     const upsert = async (live: LiveVenues, from: number, to: number) => {
@@ -97,14 +100,7 @@ describe('the first compaction after a restart on a log a compaction emptied (au
     writeSnapshot(createEngine(rows.slice(0, 100)), data);
     const dir = join(tmp, 'live-f0');
     const failures: string[] = [];
-    const open = () =>
-      LiveVenues.open({
-        dataPath: data,
-        dir,
-        compactAfter: 0,
-        load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine,
-        onCompactionFailed: (e: CompactionFailedError) => failures.push(e.message),
-      });
+    const open = () => openLive(data, dir, 0, failures);
     const expected = new Map<string, VenueRecord>(rows.slice(0, 100).map((r) => [r.id, r]));
     let live = await open();
     await live.upsert(rows.slice(100, 120));
@@ -138,14 +134,7 @@ describe('the first compaction after a restart on a log a compaction emptied (au
     writeSnapshot(createEngine(rows.slice(0, 100)), data);
     const dir = join(tmp, 'live-f7');
     const failures: string[] = [];
-    const open = () =>
-      LiveVenues.open({
-        dataPath: data,
-        dir,
-        compactAfter: 0,
-        load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine,
-        onCompactionFailed: (e: CompactionFailedError) => failures.push(e.message),
-      });
+    const open = () => openLive(data, dir, 0, failures);
     const expected = new Map<string, VenueRecord>(rows.slice(0, 100).map((r) => [r.id, r]));
     let live = await open();
     for (const [from, to] of [[100, 110], [110, 120], [120, 130]] as const) await live.upsert(rows.slice(from, to));

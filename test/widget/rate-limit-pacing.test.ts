@@ -7,43 +7,21 @@
  * request (another account's key), and the server's own count of the 429s it answered.
  */
 import { createServer } from 'node:http';
-import type { Frame, Page, Response } from 'playwright-core';
+import type { AddressInfo } from 'node:net';
+import type { Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { chromiumAvailable } from './support/browser.js';
+import { recordCalls, startOfSecond } from './support/api-calls.js';
 import { widgetSession } from './support/widget-session.js';
 
-interface Seen {
-  readonly status: number;
-  readonly path: string;
-}
-
-/** Every /v1 API answer the page (and its frames) gets, not the widget page and its assets. */
-function recordCalls(page: Page): Seen[] {
-  const seen: Seen[] = [];
-  page.on('response', (r: Response) => {
-    const url = new URL(r.url());
-    if (url.pathname.startsWith('/v1/') && !url.pathname.startsWith('/v1/widget')) seen.push({ status: r.status(), path: url.pathname + url.search });
-  });
-  return seen;
-}
-
-/** Waits until the first 50 ms of a wall-clock second. */
-async function startOfSecond(): Promise<void> {
-  for (;;) {
-    const ms = Date.now() % 1000;
-    if (ms < 50) return;
-    await new Promise((r) => setTimeout(r, 1000 - ms));
-  }
-}
-
-/** A site embedding the widget: serves `html` on a port of this suite's range (9301) until closed. */
+/** A site embedding the widget (another origin than the API's): serves `html` on a free port until closed. */
 async function embeddingSite(html: string): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', connection: 'close' });
     res.end(html);
   });
-  await new Promise<void>((resolve) => server.listen(9301, '127.0.0.1', resolve));
-  return { url: 'http://127.0.0.1:9301/', close: () => new Promise((resolve) => server.close(() => resolve())) };
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 const shownIds = (where: Page | Frame): Promise<string[]> => where.$$eval('#results > li[data-id]', (items) => items.map((li) => (li as HTMLElement).dataset.id!));

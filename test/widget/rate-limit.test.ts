@@ -7,34 +7,11 @@
  * clock), so the old page's calls fall in one window. The oracle is the API's own JSON for the
  * same request, asked with another account's key.
  */
-import type { Page, Response } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { chromiumAvailable } from './support/browser.js';
+import { recordCalls, startOfSecond } from './support/api-calls.js';
 import { widgetSession } from './support/widget-session.js';
-
-interface Seen {
-  readonly status: number;
-  readonly path: string;
-}
-
-/** Every /v1 API answer the page gets (not the page and its assets). */
-function recordCalls(page: Page): Seen[] {
-  const seen: Seen[] = [];
-  page.on('response', (r: Response) => {
-    const url = new URL(r.url());
-    if (url.pathname.startsWith('/v1/') && !url.pathname.startsWith('/v1/widget')) seen.push({ status: r.status(), path: url.pathname + url.search });
-  });
-  return seen;
-}
-
-/** Waits until the first 50 ms of a wall-clock second. */
-async function startOfSecond(): Promise<void> {
-  for (;;) {
-    const ms = Date.now() % 1000;
-    if (ms < 50) return;
-    await new Promise((r) => setTimeout(r, 1000 - ms));
-  }
-}
 
 const shownIds = (page: Page): Promise<string[]> => page.$$eval('#results > li[data-id]', (items) => items.map((li) => (li as HTMLElement).dataset.id!));
 
