@@ -18,11 +18,21 @@ export function addressPostcode(address: string | undefined): string | undefined
 /** A part starting with a house number or range, a letter allowed after each ("69", "69-71 High Street", "12a"; not "1st Floor"). */
 const HOUSE_NUMBER = /^([0-9]+)[A-Za-z]?(?:\s*-\s*([0-9]+)[A-Za-z]?)?(?=[\s,]|$)/;
 
-/** The first house number (or range) of the address as [first, last], or undefined when no part starts with one. */
+/** A part of words ending with a house number or range, street first as Veggiekarte's import writes it ("Grove Vale 72", "High Street 69-71"). */
+const TRAILING_HOUSE_NUMBER = /^\p{L}[^,]*\s([0-9]+)[A-Za-z]?(?:\s*-\s*([0-9]+)[A-Za-z]?)?$/u;
+
+/**
+ * The first house number (or range) of the address as [first, last]: of the first part that
+ * starts with one, else of the first part that ends with one (Veggiekarte's "Grove Vale 72":
+ * read as no number until audit 68f F1, so it never disagreed with FHRS's "94, Grove Vale");
+ * undefined when no part has one.
+ */
 export function addressHouseNumbers(address: string | undefined): [number, number] | undefined {
-  for (const part of (address ?? '').split(',')) {
-    const match = HOUSE_NUMBER.exec(part.trim());
-    if (match !== null) {
+  const parts = (address ?? '').split(',').map((part) => part.trim());
+  for (const pattern of [HOUSE_NUMBER, TRAILING_HOUSE_NUMBER]) {
+    for (const part of parts) {
+      const match = pattern.exec(part);
+      if (match === null) continue;
       const first = Number(match[1]);
       const last = match[2] === undefined ? first : Number(match[2]);
       return first <= last ? [first, last] : [last, first];
