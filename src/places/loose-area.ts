@@ -238,13 +238,16 @@ function outcodeMatches(code: string, prefix: string): boolean {
  *   Ward's villages of LA6 (Kirkby Lonsdale, Casterton, Barbon, Killington, ...) Westmorland;
  *   Meathop and Witherslack (LA11) Westmorland; Ulpha (LA20) Cumberland; Hawkshead, Claife
  *   and Grizedale (LA22) Lancashire.
- * - Greater Manchester: Grasscroft (OL4) Saddleworth, Yorkshire; Mellor (SK6), Hadfield and
- *   Chisworth (GeoNames files them under SK14) Derbyshire.
+ * - Greater Manchester: Grasscroft (OL4) Saddleworth, Yorkshire; Hadfield and Chisworth
+ *   (GeoNames files them under SK14) Derbyshire (Glossop's). Mellor (SK6), Derbyshire's until
+ *   1936, is left Cheshire's, the county of its postal address since ("Stockport, Cheshire";
+ *   audit 68h F2).
  * - West Midlands: Streetly and Little Aston (B74) Staffordshire; Wordsley and Amblecote (DY8)
  *   Staffordshire.
  * - Cambridgeshire: Eaton Socon, Eaton Ford and Duloe (PE19) Bedfordshire, Eltisley and
  *   Croxton Cambridgeshire; Peterborough's parishes south of the Nene (PE2, PE7, PE8:
- *   Fletton, the Ortons, Stanground, Yaxley, Stilton, Elton, ...) Huntingdonshire.
+ *   Fletton, the Ortons, Stanground, Yaxley, Stilton, Conington, Holme, Elton, ...)
+ *   Huntingdonshire (audit 68h F1: Conington, Holme, Denton, Caldecote, Chesterton).
  * - Greater London: North Woolwich (E16) Kent, part of Woolwich parish; Totteridge (N20) and
  *   East Barnet (EN4, N14) Hertfordshire until 1965 (audit 68b F6); Cockfosters, Hadley Wood and Trent Park (EN4) Enfield parish,
  *   Middlesex.
@@ -261,13 +264,12 @@ const DISTRICT_SPLITS: Readonly<Record<string, Readonly<Record<string, string | 
   LA20: countyOf('cumberland', ['ulpha']),
   LA22: countyOf('lancashire', ['hawkshead', 'near sawrey', 'outgate', 'high wray', 'grizedale']),
   OL4: countyOf('yorkshire', ['grasscroft']),
-  SK6: countyOf(null, ['mellor']),
   SK14: countyOf(null, ['hadfield', 'chisworth']),
   B74: countyOf('staffordshire', ['streetly', 'little aston']),
   DY8: countyOf('staffordshire', ['wordsley', 'amblecote']),
   PE19: countyOf(null, ['eaton socon', 'eaton ford', 'duloe', 'eltisley', 'croxton']),
   PE2: countyOf('huntingdonshire', ['old fletton', 'orton longueville', 'orton waterville', 'woodston', 'alwalton', 'stanground']),
-  PE7: countyOf('huntingdonshire', ['stilton', 'yaxley', 'farcet', 'folksworth', 'haddon', 'morborne', 'norman cross']),
+  PE7: countyOf('huntingdonshire', ['stilton', 'yaxley', 'farcet', 'folksworth', 'haddon', 'morborne', 'norman cross', 'conington', 'holme', 'denton', 'caldecote', 'chesterton']),
   PE8: countyOf('huntingdonshire', ['elton', 'water newton']),
   E16: countyOf('kent', ['north woolwich']),
   N14: countyOf('hertfordshire', ['east barnet']),

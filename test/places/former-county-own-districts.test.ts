@@ -20,7 +20,7 @@ import { resolverRefusal } from './support/refusals.js';
  * Lancashire; Ulpha (Duddon) Cumberland; Grasscroft (Saddleworth) the West Riding; Streetly
  * (Aldridge) Staffordshire; Rubery and Bartley Green (Northfield) Worcestershire; Stilton,
  * Yaxley and Old Fletton Huntingdonshire; Eaton Socon Bedfordshire; North Woolwich (Woolwich
- * parish) Kent; Barnet and Totteridge Hertfordshire; Mellor Derbyshire; Old Street (EC1, Finsbury)
+ * parish) Kent; Barnet and Totteridge Hertfordshire; Hadfield Derbyshire, Mellor Cheshire since 1936; Old Street (EC1, Finsbury)
  * Middlesex.
  */
 const POSTAL = GEONAMES_POSTAL;
@@ -52,6 +52,10 @@ describe.skipIf(!hasShared(POSTAL))("former counties by a place's own postcode d
     ['Stilton', 'PE7', 'Huntingdonshire', 'Warwickshire'],
     ['Yaxley', 'PE7', 'Huntingdonshire', 'Warwickshire'],
     ['Old Fletton', 'PE2', 'Huntingdonshire', 'Warwickshire'],
+    // audit 68h F1: the Conington by Sawtry, Holme and Denton (PE7) were Huntingdonshire too
+    ['Conington', 'PE7', 'Huntingdonshire', 'Warwickshire'],
+    ['Holme', 'PE7', 'Huntingdonshire', 'Warwickshire'],
+    ['Denton', 'PE7', 'Huntingdonshire', 'Warwickshire'],
     ['North Woolwich', 'E16', 'Kent', 'Essex'],
     ['Old Street', 'EC1', 'Middlesex', 'Surrey'],
     // audit 68b F6: Barnet and Totteridge were Hertfordshire until 1965
@@ -68,11 +72,13 @@ describe.skipIf(!hasShared(POSTAL))("former counties by a place's own postcode d
   });
 
   it("a place that lay in a county the table does not hold resolves under none of its district's", () => {
-    // Eaton Socon (PE19, Huntingdonshire's district) was Bedfordshire; Mellor (SK6, Cheshire's) Derbyshire
-    for (const qualified of ['Eaton Socon, Huntingdonshire', 'Mellor, Cheshire']) refusedUnder(qualified);
+    // Eaton Socon (PE19, Huntingdonshire's district) was Bedfordshire; Hadfield (SK14, Cheshire's) Derbyshire
+    for (const qualified of ['Eaton Socon, Huntingdonshire', 'Hadfield, Cheshire']) refusedUnder(qualified);
     // while its district's other places keep the district's county
     expectAt('Great Paxton, Huntingdonshire', 'Great Paxton', 'PE19');
     expectAt('Whetstone, Middlesex', 'Whetstone', 'N20', 3000);
     expectAt('Marple, Cheshire', 'Marple', 'SK6', 3000);
+    // Mellor (SK6) was Derbyshire's until 1936, Cheshire's since: its postal county (audit 68h F2)
+    expectAt('Mellor, Cheshire', 'Mellor', 'SK6');
   });
 });
