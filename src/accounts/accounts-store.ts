@@ -98,8 +98,8 @@ export interface AccountsStore {
   /**
    * Counts one request against the windows, atomically (see rate-limit.ts for the rules), at
    * `nowMs`; a store whose decision can wait for the database (PostgreSQL: a row lock, a
-   * pooler's queue) reads `clock` again once the counters are locked and decides at the later
-   * of the two instants (RateDecision.atMs).
+   * pooler's queue; SQLite: the rates file's write lock) reads `clock` again once the counters
+   * are locked and decides at the later of the two instants (RateDecision.atMs).
    */
   consumeRate(accountId: string, windows: readonly RateWindow[], nowMs: number, clock?: () => number): Promise<RateDecision>;
   /** Current balance, or undefined for an unknown account. */

@@ -23,6 +23,14 @@ export interface RateRequest {
   readonly accountId: string;
   readonly windows: readonly RateWindow[];
   readonly nowMs: number;
+  /**
+   * The clock `nowMs` was read from, read again inside the rates transaction (after any wait
+   * for the file's write lock): the request is decided at the later instant. Deciding at the
+   * arrival time after a wait made another process's newer window look ahead by the wait, and
+   * the lead learnt from it (rate-limit.ts, ClockLead) grew by every such stall until clocks
+   * pushed each other past a minute and stopped limiting (audit 68j F1).
+   */
+  readonly clock?: () => number;
 }
 
 
@@ -132,12 +140,12 @@ export function prepareRateBatch(ratesDb: SqliteDatabase): (requests: readonly R
       }
       return c;
     };
-    const decisions = requests.map(({ accountId, windows, nowMs }) => {
+    const decisions = requests.map(({ accountId, windows, nowMs, clock }) => {
       const counters = windows.map((w) => counterOf(accountId, w.name));
       const { decision, next } = decideRate(
         windows,
         counters.map((c) => c.counter),
-        nowMs,
+        clock === undefined ? nowMs : Math.max(nowMs, clock()),
         lead,
       );
       if (decision.admitted) {

@@ -299,8 +299,8 @@ export class SqliteAccountsStore implements AccountsStore {
   }
 
   /** Queues the request for the turn's rate transaction; settles once its count is committed. */
-  consumeRate(accountId: string, windows: readonly RateWindow[], nowMs: number): Promise<RateDecision> {
-    return this.rates.submit({ accountId, windows, nowMs });
+  consumeRate(accountId: string, windows: readonly RateWindow[], nowMs: number, clock?: () => number): Promise<RateDecision> {
+    return this.rates.submit({ accountId, windows, nowMs, ...(clock !== undefined && { clock }) });
   }
 
   async balanceMicros(accountId: string): Promise<number | undefined> {

@@ -280,6 +280,28 @@ describe.each(KINDS)('$name store', (kind) => {
     expect(admittedPerSecond).toEqual([4, 0, 5, 5, 5, 5]);
   });
 
+  it('a request that waited for the counters is decided at the clock read once they are free, so a wait is not learnt as lead (audit 68j F1; hand-computed)', async () => {
+    const db = await kind.fresh();
+    const [a, b] = [await db.open(), await db.open()];
+    const acct = await openAccount(a, 'Scale', { nowMs: 0 });
+    const windows: RateWindow[] = [{ name: 'second', limit: 5, windowMs: 1000 }];
+    const t0 = Date.UTC(2026, 10, 30, 12, 0, 0, 0);
+    const skew = 59_000; // B's clock reads 59 s ahead of A's (the true one)
+    await b.consumeRate(acct.accountId, windows, t0 + 100 + skew);
+    // A follows B from 58 s on (the lead less one window)
+    expect((await a.consumeRate(acct.accountId, windows, t0 + 200)).atMs).toBe(t0 + 200 + 58_000);
+    // B stores its second 12:01:02 (true 12:00:03.9); A's request arrived at 12:00:01.000 and is
+    // decided at 12:00:04.000 (it waited 3 s for the counters: a lock held, a busy file)
+    await b.consumeRate(acct.accountId, windows, t0 + 3900 + skew);
+    const late = await a.consumeRate(acct.accountId, windows, t0 + 1000, () => t0 + 4000);
+    expect(late.atMs).toBe(t0 + 4000 + 58_000);
+    // the next request, at 12:00:05, is decided with the same 58 s lead: never ahead of B's clock
+    // (before: the 3 s wait read as a stored window 3 s ahead, the lead grew to 60 s, 12:01:05)
+    const next = await a.consumeRate(acct.accountId, windows, t0 + 5000, () => t0 + 5000);
+    expect(next.atMs).toBe(t0 + 5000 + 58_000);
+    expect(next.atMs).toBeLessThanOrEqual(t0 + 5000 + skew);
+  });
+
   it('a balance stays exact to the micro-pound: a top-up that would pass 2^53 - 1 micro-GBP is refused and changes nothing', async () => {
     const db = await kind.fresh();
     const store = await db.open();
