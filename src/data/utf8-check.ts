@@ -120,7 +120,47 @@ export function notUtf8Problem(offset: number, byte: number | undefined, line: n
   return `is not UTF-8 text (${where}: ${what}; saved as Latin-1 or Windows-1252?): convert it first, e.g. \`iconv -f latin1 -t utf-8 in > out\``;
 }
 
-/** {@link notUtf8Problem} for the file at `path` (undefined: a stream), its line counted by reading the file again (the error path only). */
+/** What is said of a file in UTF-16 (utf16Head), after its name. */
+export const UTF16_PROBLEM = 'is UTF-16 text, not UTF-8 (as some Windows programs save "Unicode text"): convert it first, e.g. `iconv -f utf-16 -t utf-8 in > out`';
+
+/**
+ * Whether a file's first bytes are UTF-16: its byte order mark (FF FE, FE FF), or a NUL in
+ * every other byte of the first 64 (text in UTF-16 without one). Such a file is refused with
+ * UTF16_PROBLEM, not told it may be Latin-1, whose conversion would keep a NUL after every
+ * character (audit 68i F1).
+ */
+export function utf16Head(head: Uint8Array): boolean {
+  if (head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) return true;
+  const n = Math.min(head.length, 64) & ~1;
+  if (n < 8) return false;
+  let evenNul = 0;
+  let oddNul = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (head[i] === 0) evenNul++;
+    if (head[i + 1] === 0) oddNul++;
+  }
+  // three quarters of the byte pairs with a NUL on one side: ASCII in UTF-16 has one in every pair
+  return Math.max(evenNul, oddNul) >= 0.75 * (n / 2);
+}
+
+/** The first `n` bytes of the file at `path` (fewer when it is shorter), or undefined when it cannot be read again. */
+function fileHead(path: string, n: number): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const buf = Buffer.alloc(n);
+    return buf.subarray(0, readSync(fd, buf, 0, n, 0));
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** {@link notUtf8Problem} for the file at `path` (undefined: a stream), its line counted by reading the file again (the error path only); UTF16_PROBLEM for a file in UTF-16. */
 export function notUtf8FileProblem(path: string | undefined, offset: number, byte: number | undefined): string {
-  return notUtf8Problem(offset, byte, path === undefined ? undefined : lineOfOffset(path, offset));
+  if (path === undefined) return notUtf8Problem(offset, byte, undefined);
+  const head = fileHead(path, 64);
+  if (head !== undefined && utf16Head(head)) return UTF16_PROBLEM;
+  return notUtf8Problem(offset, byte, lineOfOffset(path, offset));
 }

@@ -71,6 +71,20 @@ describe.skipIf(!present)('audit 68e F1: a file that is not UTF-8 is refused nam
     expect(await refusal(() => collectRun(importOsm(points)))).toBe(`OSM file ${points} is not UTF-8 text (line 428, byte offset 164328: the byte 0xE3; ${CONVERT}`);
   });
 
+  it('audit 68i F1: the London FHRS CSV and pubs points saved as UTF-16 (with and without a byte order mark) are told UTF-16, with iconv -f utf-16, not the Latin-1 advice', async () => {
+    const said = 'is UTF-16 text, not UTF-8 (as some Windows programs save "Unicode text"): convert it first, e.g. `iconv -f utf-16 -t utf-8 in > out`';
+    const fhrsText = readFileSync(FHRS, 'utf8');
+    const withBom = file('fhrs-utf16.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(fhrsText, 'utf16le')]));
+    expect(await refusal(() => collectRun(importFhrs(withBom)))).toBe(`FHRS file ${withBom} ${said}`);
+    const bigEndian = Buffer.from(fhrsText, 'utf16le').swap16();
+    const be = file('fhrs-utf16be.csv', Buffer.concat([Buffer.from([0xfe, 0xff]), bigEndian]));
+    expect(await refusal(() => collectRun(importFhrs(be)))).toBe(`FHRS file ${be} ${said}`);
+    const points = file('pubs-utf16le.ndjson', Buffer.from(readFileSync(PUBS_POINTS, 'utf8'), 'utf16le'));
+    expect(await refusal(() => collectRun(importOsm(points)))).toBe(`OSM file ${points} ${said}`);
+    // a Latin-1 file is still told Latin-1
+    expect(await refusal(() => collectRun(importFhrs(file('fhrs-latin1-again.csv', latin1(FHRS)))))).toContain(CONVERT);
+  });
+
   it('venue records saved as Latin-1 (import merge, readVenues): refused at the first line holding a Latin-1 letter, as a scan of the text finds it', async () => {
     const { records } = await collectRun(importOsm(PUBS_POINTS));
     const text = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
