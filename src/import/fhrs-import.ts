@@ -87,9 +87,10 @@ async function readRows(path: string): Promise<FhrsFile> {
     throw new VenueSearchError('invalid_data', `FHRS file ${path} ${why}`, { file: path });
   }
   if (header === null) throw new VenueSearchError('invalid_data', `FHRS file ${path} is empty: a header row (${REQUIRED_COLUMNS.join(', ')}, ...) is expected`, { file: path });
-  // Every row above the last ends with a line end (the header's at least): a last one without is cut, not mapped.
+  // Every row above the last ends with a line end (the header's at least): a last one without is cut, not mapped,
+  // unless its last field is quoted and closed (a cut inside quotes is refused by the parser).
   let truncatedLine: number | undefined;
-  if (last !== undefined && !endsWithLineEnd(path)) {
+  if (last !== undefined && !endsWholeRow(path)) {
     truncatedLine = last.line;
     if (last.broken) broken.pop();
     else rows.pop();
@@ -97,10 +98,14 @@ async function readRows(path: string): Promise<FhrsFile> {
   return { rows, broken, columns: header.length, truncatedLine };
 }
 
-/** Whether the file at `path` (not empty) ends with a line feed or carriage return. */
-function endsWithLineEnd(path: string): boolean {
+/**
+ * Whether the file at `path` (not empty) ends with a whole row: a line feed or carriage return,
+ * or the closing quote of a quoted last field (`...,"-0.0793"`: a row that cannot have been cut
+ * within its last value; audit 68i F2: such a row was dropped as cut).
+ */
+function endsWholeRow(path: string): boolean {
   const byte = fileTail(path, statSync(path).size, 1)[0];
-  return byte === 10 || byte === 13;
+  return byte === 10 || byte === 13 || byte === 0x22;
 }
 
 /** Refuses a header without a column a venue needs, naming the missing ones and the first columns found. */

@@ -37,4 +37,15 @@ describe.skipIf(!present)('audit 68e F6: an FHRS CSV whose last row has no line 
       expect(whole.records.map((r) => r.id)).toContain('fhrs:640');
     }
   });
+
+  it('audit 68i F2: a last row without a line end whose last field is quoted and closed is whole: imported at its point', async () => {
+    const lines = readFileSync(FHRS, 'utf8').split('\n');
+    const fields = lines[3]!.split(',');
+    const lon = fields.at(-1)!;
+    const quoted = [...fields.slice(0, -1), `"${lon}"`].join(',');
+    const { records, report } = await collectRun(importFhrs(file('quoted-last.csv', [...lines.slice(0, 3), quoted].join('\n'))));
+    const venue = records.find((r) => r.id === 'fhrs:640');
+    expect(venue?.location.coordinates[1]).toBe(Number(lon));
+    expect(report.skipReasons.has('truncated_line')).toBe(false);
+  });
 });
