@@ -1,8 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { collectRun, importFhrs } from '../../src/import/index.js';
+import { scratchFolder } from './support/scratch-files.js';
 
 /**
  * Audit 68e F6: the London FHRS CSV cut inside its last row's longitude, with no line end after
@@ -11,14 +10,8 @@ import { collectRun, importFhrs } from '../../src/import/index.js';
  */
 const FHRS = new URL('../../../shared/data/fhrs-london/fhrs_london_food_drink_2021-08-19.csv', import.meta.url).pathname;
 const present = existsSync(FHRS);
-const dir = mkdtempSync(join(tmpdir(), 'venue-fhrs-cut-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { file } = scratchFolder('venue-fhrs-cut-');
 
-function file(name: string, content: string | Buffer): string {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-}
 
 describe.skipIf(!present)('audit 68e F6: an FHRS CSV whose last row has no line end is cut: that row is skipped, not imported', () => {
   it('the London CSV cut inside row 4\'s longitude (",-0" of -0.0619...): fhrs:640 is skipped truncated_line, not placed 4 km east', async () => {

@@ -1,15 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { Command } from 'commander';
-import { afterAll, describe, expect, it } from 'vitest';
-import { registerImportCommands } from '../../src/cli/import-command.js';
+import { describe, expect, it } from 'vitest';
 import { readVenues } from '../../src/data/read-venues.js';
 import { firstInvalidUtf8, Utf8Check } from '../../src/data/utf8-check.js';
 import { collectRun, importFhrs } from '../../src/import/index.js';
 import { importOsm } from '../../src/import/osm-import.js';
 import { refusal } from './support/refusal.js';
+import { runImportCli } from './support/import-cli.js';
+import { scratchFolder } from './support/scratch-files.js';
 
 /**
  * Audit 68e F1: real files rewritten here as a spreadsheet saves them in Latin-1, each refused
@@ -22,14 +20,8 @@ const PUBS_GEOJSON = DATA + 'osm-london-pubs/london_pubs_overpass_2024-11-25.geo
 const PUBS_POINTS = DATA + 'osm-london-pubs/london_pubs_points.ndjson';
 const FHRS = DATA + 'fhrs-london/fhrs_london_food_drink_2021-08-19.csv';
 const present = [PUBS_GEOJSON, PUBS_POINTS, FHRS].every(existsSync);
-const dir = mkdtempSync(join(tmpdir(), 'venue-not-utf8-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { dir, file } = scratchFolder('venue-not-utf8-');
 
-function file(name: string, content: string | Buffer): string {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-}
 /** The file's text as a spreadsheet saves it in Latin-1: characters past U+00FF become "?", the rest one byte each. */
 function latin1(path: string): Buffer {
   return Buffer.from(readFileSync(path, 'utf8').replace(/[\u0100-\u{10ffff}]/gu, '?'), 'latin1');
@@ -37,28 +29,13 @@ function latin1(path: string): Buffer {
 
 const CONVERT = 'saved as Latin-1 or Windows-1252?): convert it first, e.g. `iconv -f latin1 -t utf-8 in > out`';
 
-async function cli(args: string[]): Promise<{ error: unknown }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  stdout.resume();
-  stderr.resume();
-  const program = new Command('venue-search').exitOverride().configureOutput({ writeErr: () => {} });
-  registerImportCommands(program, { stdout, stderr });
-  let error: unknown;
-  try {
-    await program.parseAsync(['node', 'venue-search', ...args]);
-  } catch (err) {
-    error = err;
-  }
-  return { error };
-}
 
 describe.skipIf(!present)('audit 68e F1: a file that is not UTF-8 is refused naming its first invalid byte, never read with U+FFFD', () => {
   it('the London FHRS CSV saved as Latin-1: refused at line 429 ("DaddyÆs"), and the CLI leaves no output file', async () => {
     const path = file('fhrs-latin1.csv', latin1(FHRS));
     expect(await refusal(() => collectRun(importFhrs(path)))).toBe(`FHRS file ${path} is not UTF-8 text (line 429, byte offset 87683: the byte 0xC6; ${CONVERT}`);
     const out = join(dir, 'fhrs-latin1.ndjson');
-    const { error } = await cli(['import', 'fhrs', path, '-o', out]);
+    const { error } = await runImportCli(['import', 'fhrs', path, '-o', out]);
     expect((error as Error).message).toMatch(/^FHRS file .* is not UTF-8 text \(line 429,/);
     expect(existsSync(out)).toBe(false);
     expect(existsSync(`${out}.partial`)).toBe(false);
@@ -98,7 +75,7 @@ describe.skipIf(!present)('audit 68e F1: a file that is not UTF-8 is refused nam
     // a stream of the same bytes: said without a line (the stream is not read again)
     expect(await refusal(() => readVenues((async function* () { yield bytes; })(), { name: 'venues' }))).toMatch(`venues is not UTF-8 text (byte offset ${offset}:`);
     const out = join(dir, 'merged.ndjson');
-    const { error } = await cli(['import', 'merge', path, '-o', out]);
+    const { error } = await runImportCli(['import', 'merge', path, '-o', out]);
     expect((error as Error).message).toBe(said);
     expect(existsSync(out)).toBe(false);
   });

@@ -1,12 +1,12 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectRun, importFhrs, importOverture } from '../../src/import/index.js';
 import { importOsm } from '../../src/import/osm-import.js';
 import { refusal } from './support/refusal.js';
+import { scratchFolder } from './support/scratch-files.js';
 
 /**
  * Audit 68e F4, F5: real files given through a named pipe or as `-`, and the Overture sample
@@ -18,18 +18,12 @@ const PUBS_POINTS = DATA + 'osm-london-pubs/london_pubs_points.ndjson';
 const FHRS = DATA + 'fhrs-london/fhrs_london_food_drink_2021-08-19.csv';
 const PARQUET = DATA + 'overture-places-sample/overture_places_us_sample.parquet';
 const present = [PUBS_POINTS, FHRS, PARQUET].every(existsSync);
-const dir = mkdtempSync(join(tmpdir(), 'venue-pipe-parquet-'));
+const { dir, file } = scratchFolder('venue-pipe-parquet-');
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const child of children) child.kill();
-  rmSync(dir, { recursive: true, force: true });
 });
 
-function file(name: string, content: string | Buffer): string {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-}
 
 const FILES_ONLY = 'the importers read files only; write the data to a file first (e.g. `gunzip -k data.csv.gz`) and give its path';
 

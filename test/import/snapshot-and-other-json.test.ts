@@ -7,46 +7,29 @@
  * OSM importer itself reads. Oracles: the messages written out by hand, and the OSM importer's
  * own verdict on each file.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { Command } from 'commander';
-import { afterAll, describe, expect, it } from 'vitest';
-import { registerImportCommands } from '../../src/cli/import-command.js';
+import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine.js';
 import { collectRun, importFhrs, importOverture } from '../../src/import/index.js';
 import { importOsm } from '../../src/import/osm-import.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { refusal } from './support/refusal.js';
+import { runImportCli } from './support/import-cli.js';
+import { scratchFolder } from './support/scratch-files.js';
 
 const DATA = new URL('../../../shared/data/', import.meta.url).pathname;
 const PUBS_GEOJSON = DATA + 'osm-london-pubs/london_pubs_overpass_2024-11-25.geojson';
 const PUBS_POINTS = DATA + 'osm-london-pubs/london_pubs_points.ndjson';
 const present = [PUBS_GEOJSON, PUBS_POINTS].every(existsSync);
-const dir = mkdtempSync(join(tmpdir(), 'venue-snapshot-import-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { dir, file } = scratchFolder('venue-snapshot-import-');
 
-function file(name: string, content: string | Buffer): string {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-}
 
 /** What `venue-search <args>` fails with (the message the CLI prints), through its commands in-process. */
 async function cli(args: string[]): Promise<string> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  stdout.resume();
-  stderr.resume();
-  const program = new Command('venue-search').exitOverride().configureOutput({ writeErr: () => {} });
-  registerImportCommands(program, { stdout, stderr });
-  try {
-    await program.parseAsync(['node', 'venue-search', ...args]);
-  } catch (err) {
-    return (err as Error).message;
-  }
-  throw new Error('not refused');
+  const { error } = await runImportCli(args);
+  if (error === undefined) throw new Error('not refused');
+  return (error as Error).message;
 }
 
 /** Whether the OSM importer itself reads the file (the oracle for suggesting it). */

@@ -1,16 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { Command } from 'commander';
-import { afterAll, describe, expect, it } from 'vitest';
-import { registerImportCommands } from '../../src/cli/import-command.js';
+import { describe, expect, it } from 'vitest';
 import { cutAtWord } from '../../src/cli/cut-at-word.js';
 import { readVenues } from '../../src/data/read-venues.js';
 import { collectRun, importFhrs, importOverture } from '../../src/import/index.js';
 import { importOsm } from '../../src/import/osm-import.js';
+import { runImportCli } from './support/import-cli.js';
+import { scratchFolder } from './support/scratch-files.js';
 
 /**
  * Real files made messy the way users' files are (a byte order mark, a cut last line, a
@@ -26,32 +24,10 @@ const FHRS = DATA + 'fhrs-london/fhrs_london_food_drink_2021-08-19.csv';
 const PARQUET = DATA + 'overture-places-sample/overture_places_us_sample.parquet';
 const FIXTURES = new URL('../../fixtures/venues.ndjson', import.meta.url).pathname;
 const present = [PUBS_GEOJSON, PUBS_POINTS, FHRS, PARQUET].every(existsSync);
-const dir = mkdtempSync(join(tmpdir(), 'venue-wrong-files-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { dir, file } = scratchFolder('venue-wrong-files-');
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
-function file(name: string, content: string | Buffer): string {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-}
 
-async function cli(args: string[]): Promise<{ stderr: string; error: unknown }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const chunks: Buffer[] = [];
-  stdout.resume();
-  stderr.on('data', (c: Buffer) => chunks.push(c));
-  const program = new Command('venue-search').exitOverride().configureOutput({ writeErr: () => {} });
-  registerImportCommands(program, { stdout, stderr });
-  let error: unknown;
-  try {
-    await program.parseAsync(['node', 'venue-search', ...args]);
-  } catch (err) {
-    error = err;
-  }
-  return { stderr: Buffer.concat(chunks).toString(), error };
-}
 
 describe.skipIf(!present)('import: real files with a byte order mark read as without one', () => {
   it('OSM points NDJSON and GeoJSON with a BOM: the 3,048 London pubs, as documented for the clean files', async () => {
@@ -124,13 +100,13 @@ describe.skipIf(!present)('import: files of the wrong kind are refused in one li
 
   it('merge given a raw OSM file: refused, naming the file and its first invalid line; nothing written', async () => {
     const out = join(dir, 'merged.ndjson');
-    const { error } = await cli(['import', 'merge', PUBS_GEOJSON, FIXTURES, '-o', out]);
+    const { error } = await runImportCli(['import', 'merge', PUBS_GEOJSON, FIXTURES, '-o', out]);
     expect(String(error)).toMatch(new RegExp(`merge input ${PUBS_GEOJSON} holds no venue records: all 3070 are invalid \\(line \\d+: .*Polygon`));
     expect(existsSync(out) ? readFileSync(out, 'utf8') : '').toBe('');
   });
 
   it('merge given a raw OSM file: the first record\'s message in full, without the path again, the advice to import first said once (audit 63d finding 1, audit 64a F19)', async () => {
-    const { error } = await cli(['import', 'merge', PUBS_GEOJSON, FIXTURES, '-o', join(dir, 'merged2.ndjson')]);
+    const { error } = await runImportCli(['import', 'merge', PUBS_GEOJSON, FIXTURES, '-o', join(dir, 'merged2.ndjson')]);
     expect((error as Error).message).toBe(
       `merge input ${PUBS_GEOJSON} holds no venue records: all 3070 are invalid (line 7: field geometry.type: must be a Point; got "Polygon"); a raw OpenStreetMap export is imported first (\`venue-search import osm\`), then merged`,
     );
@@ -138,11 +114,11 @@ describe.skipIf(!present)('import: files of the wrong kind are refused in one li
 
   it('merge given the raw OSM points NDJSON or the FHRS CSV: the path, the line and the advice to import first each said once (audit 64a F19)', async () => {
     // 3067 and 33462: the files' lines (wc -l), each refused
-    const points = await cli(['import', 'merge', PUBS_POINTS, '-o', join(dir, 'merged3.ndjson')]);
+    const points = await runImportCli(['import', 'merge', PUBS_POINTS, '-o', join(dir, 'merged3.ndjson')]);
     expect((points.error as Error).message).toBe(
       `merge input ${PUBS_POINTS} holds no venue records: all 3067 are invalid (line 1: field id: expected required property; got undefined); a raw OpenStreetMap export is imported first (\`venue-search import osm\`), then merged`,
     );
-    const csv = await cli(['import', 'merge', FHRS, '-o', join(dir, 'merged4.ndjson')]);
+    const csv = await runImportCli(['import', 'merge', FHRS, '-o', join(dir, 'merged4.ndjson')]);
     expect((csv.error as Error).message).toBe(
       `merge input ${FHRS} holds no venue records: all 33462 are invalid (line 1: not a venues file (NDJSON, a JSON array or GeoJSON), line 1 is not JSON; a raw source is imported first (\`venue-search import osm|fhrs|overture\`): Unexpected token 'F', "FHRSID,Loc"... is not valid JSON)`,
     );
