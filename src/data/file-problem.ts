@@ -76,3 +76,15 @@ export function fileHead(path: string, bytes = 4): Buffer {
     closeSync(fd);
   }
 }
+
+/** The last `bytes` bytes of the file at `path`, of `size` bytes (fewer when it is shorter). */
+export function fileTail(path: string, size: number, bytes: number): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const tail = Buffer.alloc(Math.min(bytes, size));
+    const n = readSync(fd, tail, 0, tail.length, size - tail.length);
+    return tail.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -7,6 +7,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
+import { fileHead } from './file-problem.js';
 
 /**
  * Checks a stream of bytes chunk by chunk. A multi-byte sequence cut by a chunk's end is kept
@@ -143,24 +144,15 @@ export function utf16Head(head: Uint8Array): boolean {
   return Math.max(evenNul, oddNul) >= 0.75 * (n / 2);
 }
 
-/** The first `n` bytes of the file at `path` (fewer when it is shorter), or undefined when it cannot be read again. */
-function fileHead(path: string, n: number): Buffer | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    const buf = Buffer.alloc(n);
-    return buf.subarray(0, readSync(fd, buf, 0, n, 0));
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
 /** {@link notUtf8Problem} for the file at `path` (undefined: a stream), its line counted by reading the file again (the error path only); UTF16_PROBLEM for a file in UTF-16. */
 export function notUtf8FileProblem(path: string | undefined, offset: number, byte: number | undefined): string {
   if (path === undefined) return notUtf8Problem(offset, byte, undefined);
-  const head = fileHead(path, 64);
+  let head: Buffer | undefined;
+  try {
+    head = fileHead(path, 64);
+  } catch {
+    // not readable again (a pipe): judged by the byte alone
+  }
   if (head !== undefined && utf16Head(head)) return UTF16_PROBLEM;
   return notUtf8Problem(offset, byte, lineOfOffset(path, offset));
 }

@@ -6,8 +6,8 @@
  * Parquet is read from its end (its footer). `import merge` reads a pipe (readVenues reads
  * its input once, in order).
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { binaryFormatProblem, fileHead, fileProblem } from '../data/file-problem.js';
+import { statSync } from 'node:fs';
+import { binaryFormatProblem, fileHead, fileProblem, fileTail } from '../data/file-problem.js';
 
 /** Said of a pipe or `-` given to an importer. */
 const FILES_ONLY = 'the importers read files only; write the data to a file first (e.g. `gunzip -k data.csv.gz`) and give its path';
@@ -55,16 +55,4 @@ export function parquetInputProblem(path: string): string | undefined {
   // a file that does not start as Parquet: a compressed one is named, other text is left to the reader's hints
   if (!head.equals(PAR1)) return binaryFormatProblem(head);
   return fileTail(path, size, PAR1.length).equals(PAR1) ? undefined : 'is truncated (no Parquet footer): the file was cut short; download it again';
-}
-
-/** The last `bytes` bytes of the file at `path`, of `size` bytes (fewer when it is shorter). */
-export function fileTail(path: string, size: number, bytes: number): Buffer {
-  const fd = openSync(path, 'r');
-  try {
-    const tail = Buffer.alloc(Math.min(bytes, size));
-    const n = readSync(fd, tail, 0, tail.length, size - tail.length);
-    return tail.subarray(0, n);
-  } finally {
-    closeSync(fd);
-  }
 }
