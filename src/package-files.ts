@@ -36,3 +36,13 @@ export class PackageFileMissingError extends Error {
 export function requirePackageFile(what: string, path: string): void {
   if (!existsSync(path)) throw new PackageFileMissingError(what, path);
 }
+
+/**
+ * `moduleUrl` (the caller's `import.meta.url`), or PackageFileMissingError for the package's
+ * `what` at `path` when there is none: bundled whole into CommonJS (esbuild --format=cjs),
+ * import.meta is {} and nothing beside the code can be located (audit 68c F2).
+ */
+export function moduleUrlOrMissing(moduleUrl: string | undefined, what: string, path: string): string {
+  if (typeof moduleUrl !== 'string') throw new PackageFileMissingError(what, `${path}: this code has no import.meta.url, as in a CommonJS bundle`);
+  return moduleUrl;
+}

