@@ -79,8 +79,10 @@ describe('the request log on a disk that fills up', () => {
       const written = text.split('\n').filter((l) => /"msg":"(incoming request|request completed)"/.test(l)).length;
       return dropped !== undefined && Number(dropped) + written === 2 * (REQUESTS + 2) ? { text, dropped: Number(dropped) } : undefined;
     });
-    // the 5 requests before the pause failed whole (what waited was tried with the 6th)
-    expect(accounted.dropped).toBeGreaterThanOrEqual(2 * REQUESTS);
+    // the 5 requests before the pause failed, but for lines still waiting behind the failing
+    // write when room came back (at most the last request's two), which are written with the
+    // 6th: on a loaded machine 9 of the 10 were dropped (fresh-clone CI, 2026-11-30)
+    expect(accounted.dropped).toBeGreaterThanOrEqual(2 * (REQUESTS - 1));
     expect(accounted.text.match(new RegExp(RECOVERED.source, 'g'))).toHaveLength(1);
     child.kill('SIGTERM');
   });
