@@ -21,7 +21,13 @@ async function embeddingSite(html: string): Promise<{ url: string; close(): Prom
     res.end(html);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  const close = (): Promise<void> => {
+    // Chromium may hold a preconnected socket that never sends a request; close() alone waits
+    // for it until the server's headersTimeout (60 s, the test's whole budget)
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(() => resolve()));
+  };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close };
 }
 
 const shownIds = (where: Page | Frame): Promise<string[]> => where.$$eval('#results > li[data-id]', (items) => items.map((li) => (li as HTMLElement).dataset.id!));
