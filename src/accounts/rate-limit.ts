@@ -35,6 +35,8 @@ export interface RateDecision {
   readonly blockedBy: WindowState | undefined;
   /** The instant it was decided at, ms since the epoch: its resets and Retry-After count from it. */
   readonly atMs: number;
+  /** The lead (ms, >= 0) of the clock followed over this process's own: `atMs` is its own clock plus this (ClockLead). */
+  readonly leadMs: number;
 }
 
 export function windowStartMs(window: RateWindow, nowMs: number): number {
@@ -110,7 +112,8 @@ export function decideRate(
   nowMs: number,
   lead: ClockLead = { ms: 0 },
 ): { decision: RateDecision; next: WindowCounter[] } {
-  const atMs = nowMs + learnLead(windows, counters, nowMs, lead);
+  const leadMs = learnLead(windows, counters, nowMs, lead);
+  const atMs = nowMs + leadMs;
   const current = windows.map((window, i) => {
     const stored = counters[i];
     const start = sharedWindowStart(window, atMs, stored);
@@ -129,7 +132,7 @@ export function decideRate(
       if (s.used >= s.window.limit && (blockedBy === undefined || s.resetAtMs > blockedBy.resetAtMs)) blockedBy = s;
     }
   }
-  return { decision: { admitted, windows: states, blockedBy, atMs }, next };
+  return { decision: { admitted, windows: states, blockedBy, atMs, leadMs }, next };
 }
 
 /** Whole seconds from `nowMs` until `atMs`, rounded up, at least 1 (for Retry-After and `t=`). */
@@ -141,7 +144,10 @@ export function secondsUntil(atMs: number, nowMs: number): number {
  * The response headers describing a decision.
  * - `X-RateLimit-Limit/Remaining/Reset` describe ONE window, the binding one: the window that
  *   rejected the request, else the one with the fewest requests left (ties: the longer one).
- *   `X-RateLimit-Reset` is the Unix time in seconds when that window ends (GitHub's convention).
+ *   `X-RateLimit-Reset` is the Unix time in seconds when that window ends (GitHub's convention),
+ *   on this process's own clock: a window of a clock followed ahead (`leadMs`) ends that much
+ *   earlier on it, so a client on the true clock sleeping until Reset waits about `Retry-After`,
+ *   not the lead (audit 68j F2: a 1 s window announced 59 s ahead).
  * - `RateLimit-Policy` and `RateLimit` (IETF draft-ietf-httpapi-ratelimit-headers, structured
  *   field lists) describe every window: `q` quota, `w` window seconds, `r` remaining, `t`
  *   seconds until the window resets.
@@ -164,7 +170,7 @@ export function rateLimitHeaders(decision: RateDecision, nowMs: number): Record<
   if (binding === undefined) return headers;
   headers['x-ratelimit-limit'] = String(binding.window.limit);
   headers['x-ratelimit-remaining'] = String(binding.remaining);
-  headers['x-ratelimit-reset'] = String(Math.ceil(binding.resetAtMs / 1000));
+  headers['x-ratelimit-reset'] = String(Math.ceil((binding.resetAtMs - decision.leadMs) / 1000));
   headers['ratelimit-policy'] = decision.windows
     .map((s) => `"${s.window.name}";q=${s.window.limit};w=${s.window.windowMs / 1000}`)
     .join(', ');

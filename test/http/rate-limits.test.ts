@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DAY_MS, SECOND_MS, type RateWindow } from '../../src/accounts/plans.js';
-import { decideRate, type ClockLead, type WindowCounter } from '../../src/accounts/rate-limit.js';
+import { decideRate, rateLimitHeaders, type ClockLead, type WindowCounter } from '../../src/accounts/rate-limit.js';
 import { createHarness, FakeClock } from './support/harness.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-rate-'));
@@ -186,6 +186,25 @@ describe('decideRate on a clock 59 s behind the one that stored the window (audi
     expect(admittedAt).toHaveLength(49);
     // no refusal tells a client to wait more than 2 s for a 1 s window (before: 59)
     expect(Math.max(...retryAfterS)).toBeLessThanOrEqual(2);
+  });
+
+  it('A\'s X-RateLimit-Reset is on A\'s own clock: at most 2 s after its request, as its Retry-After, not the 58 s lead (audit 68j F2; hand-computed)', () => {
+    const aLead: ClockLead = { ms: 0 };
+    let counters: (WindowCounter | undefined)[] = decideRate(windows, [undefined, undefined], aStart + skew, { ms: 0 }).next;
+    for (let k = 0; k < 200; k++) {
+      const t = aStart + 50 * k;
+      const { decision, next } = decideRate(windows, counters, t, aLead);
+      counters = next;
+      const headers = rateLimitHeaders(decision, decision.atMs);
+      // the binding window is the second (at most 5 left against the day's thousands): on A's
+      // clock it ends at A's next whole second, or the one after while A still counts in B's
+      // second; the header is whole seconds, rounded up
+      const resetS = Number(headers['x-ratelimit-reset']);
+      expect(resetS - t / 1000).toBeGreaterThan(0);
+      expect(resetS - t / 1000).toBeLessThanOrEqual(2);
+      if (headers['retry-after'] !== undefined) expect(resetS).toBeLessThanOrEqual(Math.ceil(t / 1000) + Number(headers['retry-after']));
+    }
+    expect(aLead.ms).toBe(58_000);
   });
 
   it('the lead is learnt by the clock behind only: B learns none from A\'s windows, so the clocks never push each other forward', () => {
