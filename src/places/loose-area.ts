@@ -248,7 +248,9 @@ function outcodeMatches(code: string, prefix: string): boolean {
  *   Croxton Cambridgeshire; Peterborough's parishes south of the Nene (PE2, PE7, PE8:
  *   Fletton, the Ortons, Stanground, Yaxley, Stilton, Conington, Holme, Elton, ...)
  *   Huntingdonshire (audit 68h F1: Conington, Holme, Denton, Caldecote, Chesterton).
- * - Greater London: North Woolwich (E16) Kent, part of Woolwich parish; Totteridge (N20) and
+ * - Greater London: North Woolwich (E16) Kent, part of Woolwich parish; Shoreditch, whose
+ *   nearest own district is the City's EC2 (EC2A reaches north of the City into it), Middlesex;
+ *   Totteridge (N20) and
  *   East Barnet (EN4, N14) Hertfordshire until 1965 (audit 68b F6); Cockfosters, Hadley Wood and Trent Park (EN4) Enfield parish,
  *   Middlesex.
  */
@@ -272,6 +274,7 @@ const DISTRICT_SPLITS: Readonly<Record<string, Readonly<Record<string, string | 
   PE7: countyOf('huntingdonshire', ['stilton', 'yaxley', 'farcet', 'folksworth', 'haddon', 'morborne', 'norman cross', 'conington', 'holme', 'denton', 'caldecote', 'chesterton']),
   PE8: countyOf('huntingdonshire', ['elton', 'water newton']),
   E16: countyOf('kent', ['north woolwich']),
+  EC2: countyOf('middlesex', ['shoreditch']),
   N14: countyOf('hertfordshire', ['east barnet']),
   N20: countyOf('hertfordshire', ['totteridge']),
   EN4: { ...countyOf('middlesex', ['cockfosters', 'hadley wood', 'trent park', 'enfield chase']), ...countyOf('hertfordshire', ['east barnet']) },

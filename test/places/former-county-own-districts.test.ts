@@ -21,7 +21,7 @@ import { resolverRefusal } from './support/refusals.js';
  * (Aldridge) Staffordshire; Rubery and Bartley Green (Northfield) Worcestershire; Stilton,
  * Yaxley and Old Fletton Huntingdonshire; Eaton Socon Bedfordshire; North Woolwich (Woolwich
  * parish) Kent; Barnet and Totteridge Hertfordshire; Hadfield Derbyshire, Mellor Cheshire since 1936; Old Street (EC1, Finsbury)
- * Middlesex.
+ * and Shoreditch (EC2A) Middlesex.
  */
 const POSTAL = GEONAMES_POSTAL;
 
@@ -58,6 +58,9 @@ describe.skipIf(!hasShared(POSTAL))("former counties by a place's own postcode d
     ['Denton', 'PE7', 'Huntingdonshire', 'Warwickshire'],
     ['North Woolwich', 'E16', 'Kent', 'Essex'],
     ['Old Street', 'EC1', 'Middlesex', 'Surrey'],
+    // Shoreditch parish lay in Middlesex (County of London from 1889), outside the City, though
+    // its nearest own district is the City's EC2 (EC2A): it was refused under Middlesex
+    ['Shoreditch', 'EC2', 'Middlesex', 'Surrey'],
     // audit 68b F6: Barnet and Totteridge were Hertfordshire until 1965
     ['Barnet', 'EN5', 'Hertfordshire', 'Middlesex'],
     ['Totteridge', 'N20', 'Hertfordshire', 'Middlesex'],
