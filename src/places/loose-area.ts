@@ -31,6 +31,7 @@ const SHORT_FORMS: Readonly<Record<string, readonly string[]>> = {
   hampshire: ['hants'],
   herefordshire: ['herefs'],
   hertfordshire: ['herts'],
+  huntingdonshire: ['hunts'],
   'isle of wight': ['iow', 'i o w'],
   lancashire: ['lancs'],
   leicestershire: ['leics'],
@@ -52,6 +53,7 @@ const SHORT_FORMS: Readonly<Record<string, readonly string[]>> = {
   'west yorkshire': ['w yorks', 'w yorkshire', 'west yorks'],
   wiltshire: ['wilts'],
   worcestershire: ['worcs'],
+  yorkshire: ['yorks'],
 };
 
 /**
@@ -309,12 +311,22 @@ function formerCountyOfPlace(e: GazetteerEntry): (typeof FORMER_COUNTIES)[string
 }
 
 /**
+ * The postcode district of towns no GeoNames postal row names (their `districts` empty) whose
+ * nearest district point lies across a former counties' boundary, by hand (Royal Mail's
+ * addresses): Kimbolton (nearest point MK44, Bedfordshire) and Sawtry (nearest PE7) are
+ * PE28, Huntingdonshire's. A place of the name with districts of its own (Kimbolton, HR6) is
+ * read by those.
+ */
+const UNNAMED_TOWN_DISTRICTS: Readonly<Record<string, string>> = { kimbolton: 'PE28', sawtry: 'PE28' };
+
+/**
  * An entry's postcode district: of its own geographic districts with a point, the one whose
  * point is nearest its point; else the geographic district of the embedded GB file whose point
  * is nearest (EC50's PO boxes lie by Angel, in no area).
  */
 function postcodeDistrict(e: GazetteerEntry): string | undefined {
   const own = e.districts === undefined ? [] : e.districts.split(',').filter((code) => !NON_GEOGRAPHIC_OUTCODES.has(code));
+  if (own.length === 0 && UNNAMED_TOWN_DISTRICTS[placeKey(e.name)] !== undefined) return UNNAMED_TOWN_DISTRICTS[placeKey(e.name)];
   const points = own.flatMap((code) => embeddedGbOutcode(code) ?? []);
   let code: string | undefined;
   let best = Infinity;
@@ -338,12 +350,17 @@ const COUNTY_WORD = /^(?:co|county) (.+)$/;
 /** Whether `key` is a short form (SHORT_FORMS) of the area `name`. */
 const isShortFormOf = (name: string, key: string): boolean => areaKeys(name).some((k) => SHORT_FORMS[k]?.includes(key) === true);
 
+/** The long forms a short form stands for ("yorks": "yorkshire"), to read "Yorks" as "Yorkshire" is read: a whole-word suffix of "North Yorkshire". */
+const LONG_FORMS = new Map<string, string[]>();
+for (const [long, shorts] of Object.entries(SHORT_FORMS)) for (const short of shorts) LONG_FORMS.set(short, [...(LONG_FORMS.get(short) ?? []), long]);
+
 /**
  * The area a qualifier part (`key`, a place key) names for an entry when it is not an area's
  * own name (isInArea), or null. Looser readings, each naming one area, whose full name is
  * returned:
  * - a whole-word suffix of a county's name: "Lanarkshire" for "South Lanarkshire",
- *   "Yorkshire" for "North Yorkshire" (counties only: "Ireland" is not Northern Ireland);
+ *   "Yorkshire" for "North Yorkshire" (counties only: "Ireland" is not Northern Ireland), or
+ *   a short form of one ("Yorks" for "West Yorkshire");
  * - a county's name after "Co." or "County", whole or as such a suffix ("Co. Durham" for
  *   County Durham or Durham; "Co. Down" for Newry Mourne and Down, the district GeoNames
  *   gives Newcastle, County Down);
@@ -361,8 +378,10 @@ const isShortFormOf = (name: string, key: string): boolean => areaKeys(name).som
  */
 export function looseArea(e: GazetteerEntry, key: string, former = true): string | null {
   const named = COUNTY_WORD.exec(key)?.[1];
+  const longForms = LONG_FORMS.get(key) ?? [];
   for (const county of e.counties ?? []) {
-    if (areaKeys(county).some((k) => k.endsWith(` ${key}`) || (named !== undefined && (k === named || k.endsWith(` ${named}`))))) return county;
+    const suffix = (k: string): boolean => k.endsWith(` ${key}`) || longForms.some((long) => k.endsWith(` ${long}`));
+    if (areaKeys(county).some((k) => suffix(k) || (named !== undefined && (k === named || k.endsWith(` ${named}`))))) return county;
     if (isShortFormOf(county, key)) return county;
   }
   if (e.nation !== undefined && isShortFormOf(e.nation, key)) return e.nation;

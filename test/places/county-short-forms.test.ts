@@ -54,4 +54,23 @@ describe.runIf(hasShared(POSTAL) && HAVE_OSM_PUBS)('a county\'s short form is th
       expect(geodesic(p.Lat, p.Lon, row.lat, row.lon), q).toBeLessThan(5000);
     }
   });
+
+  it('"Yorks" and "Hunts" (Royal Mail\'s abbreviations) read as "Yorkshire" and "Huntingdonshire" do: the Ridings\' places, the former counties\' (before: "no Leeds in Yorks")', () => {
+    // [place, the postal row it lies at (outward code, county), the short form]
+    const FACTS: ReadonlyArray<readonly [string, string, string, string]> = [
+      ['Leeds', 'LS1', 'West Yorkshire', 'Yorks'], // not Leeds, Kent (ME17)
+      ['Sheffield', 'S1', 'South Yorkshire', 'Yorks'],
+      ['Whitby', 'YO21', 'North Yorkshire', 'Yorks'],
+      ['Uppermill', 'OL3', 'Greater Manchester', 'Yorks'], // Saddleworth: the West Riding
+      ['Huntingdon', 'PE29', 'Cambridgeshire', 'Hunts'],
+    ];
+    for (const [name, code, county, short] of FACTS) {
+      const row = rows.find((r) => r.name === name && r.code === code)!;
+      expect(row.county, `${name} ${code}`).toBe(county);
+      const p = engine.find({ q: 'a', location: `${name}, ${short}` }).resolvedPlace!;
+      expect(geodesic(p.Lat, p.Lon, row.lat, row.lon), `${name}, ${short}`).toBeLessThan(5000);
+    }
+    // a place that never was in Yorkshire stays refused
+    expect(() => engine.find({ q: 'a', location: 'Hackney, Yorks' })).toThrow(/Hackney/);
+  });
 });

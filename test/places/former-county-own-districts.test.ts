@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDefaultPlaceResolver, type DefaultPlaceResolver } from '../../src/places/default-resolver.js';
 import { hasShared } from '../support/real-data.js';
-import { GEONAMES_POSTAL } from './support/geonames-rows.js';
+import { geodesic } from '../support/oracle.js';
+import { GEONAMES_POSTAL, readGeoNamesPlaces, readGeoNamesPostal } from './support/geonames-rows.js';
 import { resolvesAtPostalRow } from './support/resolves-at-postal-row.js';
 import { resolverRefusal } from './support/refusals.js';
 
@@ -83,5 +84,23 @@ describe.skipIf(!hasShared(POSTAL))("former counties by a place's own postcode d
     expectAt('Marple, Cheshire', 'Marple', 'SK6', 3000);
     // Mellor (SK6) was Derbyshire's until 1936, Cheshire's since: its postal county (audit 68h F2)
     expectAt('Mellor, Cheshire', 'Mellor', 'SK6');
+  });
+
+  it('towns no postal row names are read by their own district, not the nearest district point: Kimbolton and Sawtry (PE28) are Huntingdonshire\'s', () => {
+    // the premise: GeoNames' postal file names neither in Cambridgeshire, and the nearest district points are
+    // MK44 (Bedfordshire) and PE7 (Peterborough), which read them as in no former county
+    const postalNames = new Set(readGeoNamesPostal().filter((r) => r.admin2 === 'Cambridgeshire').map((r) => r.name));
+    const places = readGeoNamesPlaces();
+    for (const name of ['Kimbolton', 'Sawtry']) {
+      expect(postalNames.has(name), name).toBe(false);
+      const row = places.find((p) => p.name === name && p.admin2 === 'Cambridgeshire');
+      expect(row, `${name}, Cambridgeshire in the places file`).toBeDefined();
+      const got = resolver.resolve(`${name}, Huntingdonshire`);
+      expect(got, `${name}, Huntingdonshire`).not.toBeNull();
+      expect(geodesic(got!.lat, got!.lon, row!.lat, row!.lon)).toBeLessThan(100);
+      refusedUnder(`${name}, Bedfordshire`);
+    }
+    // the Herefordshire Kimbolton (HR6) keeps its own district's reading
+    expectAt('Kimbolton, Herefordshire', 'Kimbolton', 'HR6');
   });
 });
