@@ -378,11 +378,15 @@ for (const [long, shorts] of Object.entries(SHORT_FORMS)) for (const short of sh
  */
 export function looseArea(e: GazetteerEntry, key: string, former = true): string | null {
   const named = COUNTY_WORD.exec(key)?.[1];
-  const longForms = LONG_FORMS.get(key) ?? [];
   for (const county of e.counties ?? []) {
-    const suffix = (k: string): boolean => k.endsWith(` ${key}`) || longForms.some((long) => k.endsWith(` ${long}`));
-    if (areaKeys(county).some((k) => suffix(k) || (named !== undefined && (k === named || k.endsWith(` ${named}`))))) return county;
+    if (areaKeys(county).some((k) => k.endsWith(` ${key}`) || (named !== undefined && (k === named || k.endsWith(` ${named}`))))) return county;
     if (isShortFormOf(county, key)) return county;
+  }
+  // only then a short form as its long form's suffix: "Herts" stays Hertfordshire, not the
+  // district East Hertfordshire GeoNames may list first
+  const longForms = LONG_FORMS.get(key) ?? [];
+  for (const county of longForms.length === 0 ? [] : (e.counties ?? [])) {
+    if (areaKeys(county).some((k) => longForms.some((long) => k.endsWith(` ${long}`)))) return county;
   }
   if (e.nation !== undefined && isShortFormOf(e.nation, key)) return e.nation;
   const county = former ? formerCounty(key, named) : undefined;
