@@ -8,7 +8,8 @@
  * The operator token has no recognisable shape, so it is kept out by two rules (audit 63b
  * F2): the query of an /admin URL is never logged (those routes take none: an operator's
  * `?token=...` is the likely mistake), and the token itself, as it is or percent-encoded, is
- * masked wherever else a URL holds it: every run of the URL that percent-decodes to it, however
+ * masked wherever else a URL holds it, with or without its base64 `=` padding: every run of the
+ * URL that percent-decodes to it, however
  * it was encoded (all or some characters escaped, upper- or lower-case hex, `+` for a space:
  * audit 64a F11, Python's `quote()` leaves `/` as it is), and after up to MAX_DECODINGS
  * decodings (`%2561...`, an escaped value escaped again: audit 65a F6).
@@ -26,10 +27,11 @@ const REDACTED = '[redacted]';
 
 export function requestLogOptions(logger: LoggerOption | undefined, operatorToken?: string): LoggerOption {
   if (logger === false || logger === undefined) return false;
+  const secrets = operatorToken === undefined ? [] : operatorTokenForms(operatorToken);
   const loggedUrl = (url: string): string => {
     const held = withoutAdminQuery(url);
     // the token's runs are masked in the text as written and after each decoding, as keys are
-    return operatorToken === undefined ? maskKeys(held) : maskKeys(maskThroughDecodings(held, (t) => maskDecodedRuns(t, operatorToken, REDACTED)));
+    return secrets.length === 0 ? maskKeys(held) : maskKeys(maskThroughDecodings(held, (t) => secrets.reduce((text, secret) => maskDecodedRuns(text, secret, REDACTED), t)));
   };
   const given = logger === true ? {} : logger;
   // stdout by default, through a destination whose failing writes drop lines rather than end the process (stdout-log.ts)
@@ -43,6 +45,17 @@ export function requestLogOptions(logger: LoggerOption | undefined, operatorToke
     },
     redact: { paths: ['req.headers["api-key"]', 'req.headers["api_key"]', 'headers["api-key"]', 'headers["api_key"]'], censor: REDACTED },
   };
+}
+
+/**
+ * The forms of the operator token masked in a logged URL: the token, and without its base64
+ * padding (a token made as docs/updates.md says ends in `=`, which carries no secret: the
+ * token less it is the whole secret, audit 69b note). The full token first, so it is masked
+ * whole.
+ */
+function operatorTokenForms(token: string): string[] {
+  const unpadded = token.replace(/=+$/, '');
+  return unpadded !== token && unpadded.length > 0 ? [token, unpadded] : [token];
 }
 
 /**

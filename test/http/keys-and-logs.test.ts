@@ -163,6 +163,25 @@ describe('the operator token never reaches the request log (audit 63b F2)', () =
   });
 });
 
+describe('the operator token without its base64 padding never reaches the request log (audit 69b note)', () => {
+  it('a URL holding the token less its trailing "=" (the whole secret) is logged masked, as the full token is', async () => {
+    const { lines, stream } = capturedLog();
+    // as docs/updates.md makes one (`head -c 32 /dev/urandom | base64`): 43 characters of secret and "="
+    const token = 'P3Zri1HLwCbIcD2go16Wx/uZSJZ+H6jMnptDOcxIJ8g=';
+    const unpadded = 'P3Zri1HLwCbIcD2go16Wx/uZSJZ+H6jMnptDOcxIJ8g';
+    const h = await createHarness({ extra: { logger: { level: 'trace', stream }, admin: { live: {} as LiveVenues, token } } });
+    const port = await listenOnLoopback(h);
+    for (const target of [`/v1/find?q=${unpadded}&x=1`, `/v1/find?q=${encodeURIComponent(unpadded)}`, `/v1/find?q=${encodeURIComponent(token)}`]) {
+      await rawExchange(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    }
+    const log = lines.join('');
+    expect(log).toContain('"url":"/v1/find?q=[redacted]&x=1"');
+    // no 12-character run of the secret survives anywhere in the log
+    for (let i = 0; i + 12 <= unpadded.length; i += 4) expect(log).not.toContain(unpadded.slice(i, i + 12));
+    await h.close();
+  });
+});
+
 describe('a secret percent-encoded twice or three times never reaches the request log (audit 65a F6)', () => {
   it('the operator token and an sk_ key escaped, then escaped again (%2561...), are masked in the log of real requests', async () => {
     const { lines, stream } = capturedLog();
