@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { VenueSearchError } from '../../src/errors.js';
 import { ZoneTableBuilder, canonicalTimeZone, zoneForLocation } from '../../src/hours/index.js';
+import { CANONICAL_ZONE_CACHE_LIMIT, canonicalZoneCacheSize } from '../../src/hours/time-zone.js';
 
 // Expected zones are the real zones of these named places (an atlas, not our code).
 describe('zoneForLocation (@photostructure/tz-lookup)', () => {
@@ -68,6 +69,25 @@ describe('canonicalTimeZone', () => {
     expect(canonicalTimeZone('UTC')).toBe('UTC');
     expect(canonicalTimeZone('Mars/Olympus_Mons')).toBeNull();
     expect(canonicalTimeZone('')).toBeNull();
+  });
+});
+
+describe('canonicalTimeZone\'s cache is bounded (audit 69d N1)', () => {
+  it('after more distinct spellings than its limit (zones in other letter cases, invalid names) it holds at most the limit, and still answers as Intl does', () => {
+    // spellings: zones in three letter cases, then invalid names; the oracle: Intl itself
+    const spellings: string[] = [];
+    for (const zone of ['Europe/London', 'America/New_York', 'Asia/Tokyo', 'Australia/Sydney']) spellings.push(zone, zone.toLowerCase(), zone.toUpperCase());
+    for (let k = 0; spellings.length < CANONICAL_ZONE_CACHE_LIMIT + 500; k++) spellings.push(`Not/A_Zone_${k}`);
+    const intl = (name: string): string | null => {
+      try {
+        return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+      } catch {
+        return null;
+      }
+    };
+    for (const name of spellings) expect(canonicalTimeZone(name)).toBe(intl(name));
+    expect(canonicalZoneCacheSize()).toBeLessThanOrEqual(CANONICAL_ZONE_CACHE_LIMIT);
+    expect(canonicalTimeZone('europe/LONDON')).toBe('Europe/London');
   });
 });
 
