@@ -26,7 +26,7 @@ import { targetPath, targetProblem } from './request-target.js';
 import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.js';
 import { clientErrorResponse, connectResponse, continueResponse, expectationResponse, queueResponse } from './client-errors.js';
 import { isAccountsUnavailable } from '../accounts/accounts-unavailable.js';
-import { checkBodyCharset, hasBody, parseJsonBody } from './body-text.js';
+import { bodyStillArriving, checkBodyCharset, hasBody, parseJsonBody } from './body-text.js';
 import { OutageLog } from './outage-log.js';
 import { wasAdmitted } from './guard.js';
 import { HttpError, toErrorResponse, withRequestDetails } from './http-errors.js';
@@ -193,6 +193,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       throw new HttpError('unsupported_media_type', `Content-Encoding ${JSON.stringify(encoding)} is not supported; send the body uncompressed`);
     }
     checkBodyCharset(request.headers['content-type']);
+  });
+  // The one rule for answers sent before the body was read (body-text.ts bodyStillArriving):
+  // they close the connection, so the rest of the body is not read (audit 69b F2)
+  app.addHook('onSend', async (request, reply) => {
+    if (bodyStillArriving(request.raw)) reply.header('connection', 'close');
   });
   app.removeContentTypeParser('text/plain');
   // fastify's own JSON parser answers every refusal "Body is not valid JSON": this one says why

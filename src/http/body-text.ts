@@ -1,12 +1,27 @@
 import { isUtf8 } from 'node:buffer';
 import secureJson from 'secure-json-parse';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { HttpError } from './http-errors.js';
 
 /** Whether a request carries a body (a length above 0, or chunks), as HTTP/1.1 frames one. */
 export function hasBody(headers: IncomingHttpHeaders): boolean {
   const length = headers['content-length'];
   return headers['transfer-encoding'] !== undefined || (length !== undefined && length.trim() !== '0');
+}
+
+/**
+ * Whether `request`'s body is still arriving as its answer is sent: it has one (hasBody) and
+ * Node has not received all of it. Such an answer was decided without the body (a 401, 403,
+ * 429, 404, 405, 413, 415: every refusal made from the headers), and to keep the connection
+ * Node would read and discard the rest of the body, however large, after the answer (a
+ * chunked one until the request timeout: audit 69b F2). So the answer closes the connection
+ * instead (`Connection: close`, as fastify's own 413 does): no more of the body is read. A
+ * request without a body, or whose body has all arrived, keeps its connection.
+ */
+export function bodyStillArriving(request: IncomingMessage): boolean {
+  // `complete` is Node's; an injected request (fastify's inject, the payload all in memory)
+  // has none, and nothing to drain
+  return hasBody(request.headers) && (request as { complete?: boolean }).complete === false;
 }
 
 /**
