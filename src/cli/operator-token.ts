@@ -5,13 +5,35 @@ export const MIN_ADMIN_TOKEN_LENGTH = 16;
 
 /**
  * Why `token` (read from `file`, trimmed) cannot be the operator token, or undefined when
- * it can: one word of at least MIN_ADMIN_TOKEN_LENGTH characters. The one rule for `serve
- * --admin-token-file` and `venues upsert --token-file`; the message never quotes the file
- * (a wrong file may hold other secrets).
+ * it can: one word of at least MIN_ADMIN_TOKEN_LENGTH characters, each visible ASCII (0x21
+ * to 0x7E, what the docs' `base64` recipe writes). The one rule for `serve
+ * --admin-token-file` and `venues upsert|remove --token-file`; the message never quotes the
+ * file (a wrong file may hold other secrets), only the position and code point of the first
+ * character that cannot be sent.
+ *
+ * Why visible ASCII: the token travels in an `Authorization` header. A control character or
+ * one outside ASCII (a passphrase with `€`) cannot be sent there by fetch at all, and Node's
+ * server reads header bytes as Latin-1, so no client could present such a token: the service
+ * started with it locked its operator out, and `venues` failed only at its first request
+ * (audit 69b F3).
  */
 export function operatorTokenProblem(token: string, file: string): string | undefined {
-  if (token.length >= MIN_ADMIN_TOKEN_LENGTH && !/\s/.test(token)) return undefined;
-  return `the operator token in ${file} must be one word of at least ${MIN_ADMIN_TOKEN_LENGTH} characters`;
+  if (token.length < MIN_ADMIN_TOKEN_LENGTH || /\s/.test(token)) {
+    return `the operator token in ${file} must be one word of at least ${MIN_ADMIN_TOKEN_LENGTH} characters`;
+  }
+  let position = 0;
+  for (const character of token) {
+    position++;
+    const code = character.codePointAt(0)!;
+    if (code >= 0x21 && code <= 0x7e) continue;
+    const kind = code < 0x20 || code === 0x7f || (code >= 0x80 && code < 0xa0) ? 'a control character' : 'a character outside ASCII';
+    return (
+      `the operator token in ${file} has ${kind} (U+${code.toString(16).toUpperCase().padStart(4, '0')}) at character ${position}: ` +
+      'it travels in an HTTP header, which carries visible ASCII only (letters, digits, punctuation); ' +
+      'make one with: head -c 32 /dev/urandom | base64'
+    );
+  }
+  return undefined;
 }
 
 /**
