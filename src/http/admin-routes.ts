@@ -1,8 +1,8 @@
 /**
  * Operator routes for live data (docs/updates.md), mounted under `/admin`, outside `/v1`:
  *   PUT    /admin/venues        NDJSON body, one venue record a line: add or replace
- *   DELETE /admin/venues/{id}   remove one venue
- *   POST   /admin/compact       fold the pending changes into a new base now
+ *   DELETE /admin/venues/{id}   remove one venue (no body)
+ *   POST   /admin/compact       fold the pending changes into a new base now (no body)
  * They exist only when the service was started with an operator token
  * (`serve --admin-token-file F`), and every request must carry it as
  * `Authorization: Bearer <token>`: customer API keys do not open them. Never billed or
@@ -77,7 +77,7 @@ export function adminRoutes(options: AdminRoutesOptions): FastifyPluginAsync {
       },
     );
 
-    app.delete('/venues/:id', { schema: NO_QUERY }, async (request) => {
+    app.delete('/venues/:id', { schema: NO_QUERY, onRequest: refuseBody('DELETE /admin/venues/{id}') }, async (request) => {
       const { id } = request.params as { id: string };
       const result = await recordsCall(() => live.remove([id]));
       if (result.removed.length === 0) throw new HttpError('venue_not_found', `no venue with id ${JSON.stringify(id)}`, 'id');
@@ -88,23 +88,29 @@ export function adminRoutes(options: AdminRoutesOptions): FastifyPluginAsync {
 
     app.post(
       '/compact',
-      {
-        schema: NO_QUERY,
-        // It takes no body, and refuses one as it refuses a query parameter (400), before any
-        // parser or body check could answer for a body it would ignore (audit 63b F5: a 415 or
-        // an invalid_json 400 for a body nobody reads, and a valid one silently accepted)
-        onRequest: async (request) => {
-          if (hasBody(request.headers)) throw new HttpError('invalid_request', 'POST /admin/compact takes no body: send it without one');
-          // No body (none, or Content-Length: 0): whatever Content-Type says of it, there is
-          // nothing to parse. Fastify would still run the type's parser (invalid_json "the body
-          // is empty") or refuse the type (415): the header goes, so the request is bodiless
-          // as it is without one (audit 64a F8: scripts that send `Content-Type:
-          // application/json` on every call).
-          delete request.raw.headers['content-type'];
-        },
-      },
+      { schema: NO_QUERY, onRequest: refuseBody('POST /admin/compact') },
       async () => ({ ...(await recordsCall(() => live.compact())) }),
     );
+  };
+}
+
+/**
+ * The one rule of the admin routes that take no body (DELETE /admin/venues/{id}, POST
+ * /admin/compact), as their route-level `onRequest` hook, after the token check: a body is
+ * refused as a query parameter is (400 `invalid_request` naming `route`), before any parser
+ * or body check could answer for a body the route would ignore (audit 63b F5: a 415 or an
+ * invalid_json 400 for a body nobody reads; audit 69b F4: DELETE asked for JSON, or removed
+ * the path's venue while the body named another). The body is not read (the answer closes
+ * the connection: body-text.ts bodyStillArriving).
+ * No body (none, or Content-Length: 0): whatever Content-Type says of it, there is nothing to
+ * parse. Fastify would still run the type's parser (invalid_json "the body is empty") or
+ * refuse the type (415): the header goes, so the request is bodiless as it is without one
+ * (audit 64a F8: scripts that send `Content-Type: application/json` on every call).
+ */
+function refuseBody(route: string): (request: FastifyRequest) => Promise<void> {
+  return async (request) => {
+    if (hasBody(request.headers)) throw new HttpError('invalid_request', `${route} takes no body: send it without one`);
+    delete request.raw.headers['content-type'];
   };
 }
 
