@@ -40,7 +40,10 @@ export type ChargedAnswer<T> =
  * answer is made, just before the charge, and by the store while the charge waits for the
  * database (the SQLite file's write lock held elsewhere: ledger-thread.ts). A client gone by
  * then is not charged; one that leaves during the last short wait for the lock or during the
- * commit still is, as after a crash: see above.
+ * commit still is, as after a crash: see above. `turn`: awaited once the answer is made,
+ * before that check, for the answer's turn to be sent (an HTTP answer pipelined behind others
+ * on its connection waits for them: billing.ts); it resolves with the charge's deadline from
+ * then on, or undefined to keep `request.deadlineMs`.
  */
 export async function chargedAnswer<T>(
   accounts: AccountsStore,
@@ -48,16 +51,18 @@ export async function chargedAnswer<T>(
   clock: () => number,
   produce: () => T | Promise<T>,
   deliverable: () => boolean = () => true,
+  turn: () => Promise<number | undefined> = () => Promise.resolve(undefined),
 ): Promise<ChargedAnswer<T>> {
   const { accountId, costMicros } = request;
   const precheck = await accounts.precheckBalance(accountId, costMicros);
   if (!precheck.covers) return { served: false, reason: 'insufficient_balance', costMicros, balanceMicros: precheck.balanceMicros };
   const answer = await produce();
+  const deadlineMs = await turn();
   // one turn of the event loop first: a close read in this turn's I/O (a FIN sent right after
   // the request) has then been seen
   await new Promise(setImmediate);
   if (!deliverable()) return { served: false, reason: 'client_gone', costMicros, balanceMicros: precheck.balanceMicros };
-  const charge = await accounts.charge({ ...request, nowMs: clock() }, { deliverable });
+  const charge = await accounts.charge({ ...request, ...(deadlineMs === undefined ? {} : { deadlineMs }), nowMs: clock() }, { deliverable });
   if (!charge.charged && charge.reason === 'client_gone') return { served: false, reason: 'client_gone', costMicros, balanceMicros: precheck.balanceMicros };
   if (!charge.charged) return { served: false, reason: charge.reason === 'too_late' ? 'too_late' : 'insufficient_balance', costMicros, balanceMicros: charge.balanceMicros };
   return { served: true, answer };

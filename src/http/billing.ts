@@ -1,9 +1,11 @@
 /**
- * A billable route's answer: check, serve, charge (chargedAnswer in
- * src/accounts/charged-answer.ts), then send the body only when the charge committed,
- * else 402. The route handler resolves with nothing: the reply has been sent here.
+ * A billable route's answer: check, serve, wait for the answer's turn on its connection
+ * (pipelined requests), charge (chargedAnswer in src/accounts/charged-answer.ts), then send
+ * the body only when the charge committed, else 402. The route handler resolves with
+ * nothing: the reply has been sent here.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
 import type { AccountsStore } from '../accounts/accounts-store.js';
 import { chargedAnswer } from '../accounts/charged-answer.js';
 import type { BillableKind } from '../accounts/plans.js';
@@ -26,8 +28,20 @@ export async function serveCharged(
     const serialized = reply.serialize(await produce());
     return typeof serialized === 'string' ? Buffer.from(serialized, 'utf8') : serialized;
   };
-  const deadlineMs = chargeDeadlineMs(request.server.initialConfig.connectionTimeout);
-  const result = await chargedAnswer(accounts, { accountId, requestId: request.id, kind, costMicros, ...(deadlineMs === undefined ? {} : { deadlineMs }) }, clock, encode, () => clientStillThere(request));
+  const connectionTimeoutMs = request.server.initialConfig.connectionTimeout;
+  const deadlineMs = chargeDeadlineMs(connectionTimeoutMs);
+  // a pipelined answer is charged only once it holds the connection: until then the answers
+  // ahead of it may never leave (a client that resets), and it with them (audit 69b F1). Its
+  // wait kept the connection busy, not idle: the deadline counts from the wait's end.
+  const turn = async (): Promise<number | undefined> => ((await answerTurn(request, reply)) ? chargeDeadlineMs(connectionTimeoutMs) : undefined);
+  const result = await chargedAnswer(
+    accounts,
+    { accountId, requestId: request.id, kind, costMicros, ...(deadlineMs === undefined ? {} : { deadlineMs }) },
+    clock,
+    encode,
+    () => clientStillThere(request),
+    turn,
+  );
   if (!result.served && result.reason === 'client_gone') {
     // nobody to send it to: not charged, and said in the log (the envelope goes nowhere)
     request.log.info({ code: 'client_gone' }, 'the client closed the connection before the answer: not charged, not answered');
@@ -61,6 +75,47 @@ function clientStillThere(request: FastifyRequest): boolean {
   const socket = request.raw.socket as { readonly destroyed?: boolean; readonly writable?: boolean } | null;
   // the socket, not the request: a request whose body has been read is destroyed by Node (autoDestroy) while its client waits
   return !(socket !== null && (socket.destroyed === true || socket.writable === false));
+}
+
+/**
+ * Resolves once the reply's response holds its connection, or once the connection has closed;
+ * with whether it had to wait. Node runs the handlers of requests pipelined on one connection
+ * at once but writes their answers one at a time, in order: a response queued behind an
+ * answer still being written has no socket (`response.socket === null`) until Node assigns it
+ * the connection (its `socket` event), and gets no event of its own if the connection closes
+ * first (the socket's `close` is the one). The wait is bounded by the connection: it lasts
+ * while earlier answers are written, and the idle timeout closes a connection whose client
+ * stopped reading. light-my-request's responses (app.inject) hold a socket from the start.
+ */
+function answerTurn(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  const response = reply.raw;
+  const socket = request.raw.socket as Socket | null;
+  if (response.socket !== null || socket === null || socket.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (): void => {
+      response.off('socket', done);
+      untilClosed(socket).delete(done);
+      resolve(true);
+    };
+    response.once('socket', done);
+    untilClosed(socket).add(done);
+  });
+}
+
+/** Per connection, the answers waiting for their turn: one `close` listener for them all (a pipeline may queue dozens). */
+const waitingOn = new WeakMap<Socket, Set<() => void>>();
+
+function untilClosed(socket: Socket): Set<() => void> {
+  let waiting = waitingOn.get(socket);
+  if (waiting === undefined) {
+    const set = new Set<() => void>();
+    waiting = set;
+    waitingOn.set(socket, set);
+    socket.once('close', () => {
+      for (const done of [...set]) done();
+    });
+  }
+  return waiting;
 }
 
 /** Time kept, ms, between a charge's deadline and the connection's idle timeout: for the commit and the send. */
