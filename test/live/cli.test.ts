@@ -62,21 +62,25 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     const token = join(tmp, 'token');
     writeFileSync(token, 'cli-test-operator-token-0001\n', { mode: 0o600 });
     const liveDir = join(tmp, 'live');
-    const { server, base, startLines: firstStartLines } = await startLiveServer(token, liveDir, join(tmp, 'a.sqlite'));
+    const noRecords = join(tmp, 'no-records.json');
+    writeFileSync(noRecords, '[]\n');
+    // the three services are independent (own live directory, own database): started at once,
+    // not one after the other (this test's ~20 processes in turn overran its budget on a busy 2-core machine)
+    const [{ server, base, startLines: firstStartLines }, flagged, empty] = await Promise.all([
+      startLiveServer(token, liveDir, join(tmp, 'a.sqlite')),
+      startLiveServer(token, join(tmp, 'live-flagged'), join(tmp, 'f.sqlite'), ['--single-threaded-gc']),
+      startLiveServer(token, join(tmp, 'live-empty'), join(tmp, 'e.sqlite'), [], noRecords),
+    ]);
 
     // On two cores or fewer a live service started without node --single-threaded-gc is
     // reminded of it (docs/updates.md, "A service on two cores"); started with it, it is not.
     const reminder = 'start node with --single-threaded-gc';
     expect(firstStartLines.some((l) => l.includes(reminder))).toBe(availableParallelism() <= 2);
-    const flagged = await startLiveServer(token, join(tmp, 'live-flagged'), join(tmp, 'f.sqlite'), ['--single-threaded-gc']);
     expect(flagged.startLines.some((l) => l.includes(reminder))).toBe(false);
     flagged.server.kill('SIGTERM');
 
     // A live service starts from a venues file of no records, to be filled through its admin
     // routes (audit 61b N9; a service without --admin-token-file refuses one).
-    const noRecords = join(tmp, 'no-records.json');
-    writeFileSync(noRecords, '[]\n');
-    const empty = await startLiveServer(token, join(tmp, 'live-empty'), join(tmp, 'e.sqlite'), [], noRecords);
     const put = await fetch(`${empty.base}/admin/venues`, {
       method: 'PUT',
       headers: { authorization: 'Bearer cli-test-operator-token-0001', 'content-type': 'application/x-ndjson' },
@@ -88,15 +92,13 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
 
     // A second service on the same live directory is refused while the first runs: two
     // writers would put the same sequence numbers into one change log.
-    const second = await run(['serve', '--data', FIXTURES_PATH, '--port', '0', '--db', join(tmp, 'b.sqlite'), '--admin-token-file', token, '--live-dir', liveDir]);
-    expect(second.code).toBe(1);
-    expect(second.stderr).toContain(`is in use by process ${server.pid}`);
-    expect(second.stderr).not.toContain(reminder); // a start that fails prints its error alone
+    const secondRun = run(['serve', '--data', FIXTURES_PATH, '--port', '0', '--db', join(tmp, 'b.sqlite'), '--admin-token-file', token, '--live-dir', liveDir]);
 
-    // The command's own mistakes: one line each, no stack trace.
+    // The command's own mistakes: one line each, no stack trace (run at once with the refused
+    // second service: none of them changes anything)
     const someFile = join(tmp, 'some.ndjson');
     writeFileSync(someFile, '{}\n');
-    for (const [args, message] of [
+    const mistakes = [
       [['--server', base, '--file', someFile, '--token-file', join(tmp, 'no-such-token')], 'no-such-token not found'],
       [['--server', base, '--file', join(tmp, 'no-such.ndjson'), '--token-file', token], 'no-such.ndjson not found'],
       [['--server', 'notaurl', '--file', someFile, '--token-file', token], '--server must be the service'],
@@ -104,8 +106,13 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
       [['--server', base, '--file', tmp, '--token-file', token], 'is not a file'],
       // a wrong file given as the token (here the test's own records): refused, its content not echoed
       [['--server', base, '--file', someFile, '--token-file', someFile], `the operator token in ${someFile} must be one word of at least 16 characters`],
-    ] as const) {
-      const r = await run(['venues', 'upsert', ...args]);
+    ] as const;
+    const [second, ...mistaken] = await Promise.all([secondRun, ...mistakes.map(([args]) => run(['venues', 'upsert', ...args]))]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`is in use by process ${server.pid}`);
+    expect(second.stderr).not.toContain(reminder); // a start that fails prints its error alone
+    for (const [k, [, message]] of mistakes.entries()) {
+      const r = mistaken[k]!;
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toMatch(new RegExp(`^venue-search: .*${message.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
       expect(r.stderr).not.toMatch(/\n\s+at /); // no stack
@@ -126,58 +133,58 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     const lines = [0, 1, 2, 3].map((k) => JSON.stringify({ id: `late-${k}`, name: 'Late', location: { type: 'Point', coordinates: [51.5, -0.1] } }));
     lines.push(JSON.stringify({ id: 'late-bad', name: 'Bad', location: { type: 'Point', coordinates: [51.5, 500] } }));
     writeFileSync(bad, `\n${lines.slice(0, 2).join("\n")}\n\n${lines.slice(2).join("\n")}\n`);
-    const refused = await run(['venues', 'upsert', '--server', base, '--file', bad, '--token-file', token]);
-    expect(refused.code).toBe(1);
-    // the service's record number within the batch (5) is said as the file's line (7): one numbering (audit 61a)
-    expect(refused.stderr).toContain(`${bad}: line 7: batch of lines 2..7 refused (400): line 7, venue "late-bad", field location.coordinates[1]`);
-    expect(refused.stderr).toContain('late-bad');
-
     const twice = join(tmp, 'twice.ndjson');
     const dupLines = ['a', 'b', 'c', 'a'].map((id) => JSON.stringify({ id: `twice-${id}`, name: 'Twice', location: { type: 'Point', coordinates: [51.5, -0.1] } }));
     writeFileSync(twice, `\n\n${dupLines.join('\n')}\n`);
-    const dup = await run(['venues', 'upsert', '--server', base, '--file', twice, '--token-file', token]);
-    expect(dup.code).toBe(1);
-    expect(dup.stderr).toContain(`${twice}: line 6: batch of lines 3..6 refused (400): line 6: duplicate venue id "twice-a" in one batch (first at line 3)`);
-
     // a raw OSM points line: the hint serve and snapshot give, through the service (audit 63d finding 3)
     const rawOsm = join(tmp, 'raw-osm.ndjson');
     writeFileSync(rawOsm, `${JSON.stringify({ osm_id: 'node/451152', lat: 51.6, lon: -0.19, tags: { amenity: 'pub', name: 'King of Prussia' } })}\n`);
-    const raw = await run(['venues', 'upsert', '--server', base, '--file', rawOsm, '--token-file', token]);
-    expect(raw.code).toBe(1);
-    expect(raw.stderr).toContain(`${rawOsm}: line 1: batch of lines 1..1 refused (400): line 1, field id: expected required property; got undefined (a raw OpenStreetMap export is imported first: \`venue-search import osm\`); 0 earlier batches were applied`);
-
     // venues remove: ids one a line (blank lines skipped); an id the service does not hold is
     // counted as unknown; an id with '/' or ':' goes percent-encoded.
     const idsFile = join(tmp, 'ids.txt');
     writeFileSync(idsFile, ['cli-2498', '', 'no-such:venue/id', 'cli-2497', 'cli-2498'].join('\n') + '\n');
-    // A file of venue records given to remove (audit 61a): refused before anything is sent.
-    const recordsAsIds = await run(['venues', 'remove', '--server', base, '--file', good, '--token-file', token]);
-    expect(recordsAsIds.code).toBe(1);
-    expect(recordsAsIds.stderr).toMatch(new RegExp(`^venue-search: ${good.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: line 1: "\\{.*…" is not a venue id \\(a venue record: this command takes venue ids, one a line; \`venues upsert\` takes records\\); nothing was removed\\n$`));
-    const removed = await run(['venues', 'remove', '--server', base, '--file', idsFile, '--token-file', token]);
-    expect(removed.code, removed.stderr).toBe(0);
-    expect(JSON.parse(removed.stdout)).toEqual({ removed: 2, unknown: 2 });
     // Nothing listens there: nothing was sent, and the cause is named (audit 61a: "fetch failed ... was sent").
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const freePort = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     const nowhere = `http://127.0.0.1:${freePort}`;
-    const noAdmin = await run(['venues', 'remove', '--server', nowhere, '--file', idsFile, '--token-file', token]);
-    expect(noAdmin.code).toBe(1);
-    expect(noAdmin.stderr).toContain(`venue-search: cannot reach ${nowhere}: connect ECONNREFUSED 127.0.0.1:${freePort} (0 venues removed before; the removal of line 1 was not sent: running the same file again is safe`);
-    const upsertNowhere = await run(['venues', 'upsert', '--server', nowhere, '--file', good, '--token-file', token]);
-    expect(upsertNowhere.code).toBe(1);
-    expect(upsertNowhere.stderr).toMatch(new RegExp(`^venue-search: cannot reach http://127\\.0\\.0\\.1:${freePort}: connect ECONNREFUSED 127\\.0\\.0\\.1:${freePort} \\(0 batches applied before; the batch of lines 1\\.\\.\\d+ was not sent: running the same file again is safe`));
-    // a port fetch never connects to (the Fetch standard's blocked ports)
-    const badPort = await run(['venues', 'remove', '--server', 'http://127.0.0.1:9', '--file', idsFile, '--token-file', token]);
-    expect(badPort.stderr).toContain('cannot reach http://127.0.0.1:9: fetch refuses port 9 (one of the ports browsers block): serve the admin routes on another port (0 venues removed before; the removal of line 1 was not sent');
-
     const wrongToken = join(tmp, 'wrong');
     writeFileSync(wrongToken, 'not-the-operator-token-at-all');
-    const denied = await run(['venues', 'upsert', '--server', base, '--file', good, '--token-file', wrongToken]);
+    // every one of these is refused and changes nothing (the log is checked below): run at once
+    const [refused, dup, raw, recordsAsIds, noAdmin, upsertNowhere, badPort, denied] = await Promise.all([
+      run(['venues', 'upsert', '--server', base, '--file', bad, '--token-file', token]),
+      run(['venues', 'upsert', '--server', base, '--file', twice, '--token-file', token]),
+      run(['venues', 'upsert', '--server', base, '--file', rawOsm, '--token-file', token]),
+      // A file of venue records given to remove (audit 61a): refused before anything is sent.
+      run(['venues', 'remove', '--server', base, '--file', good, '--token-file', token]),
+      run(['venues', 'remove', '--server', nowhere, '--file', idsFile, '--token-file', token]),
+      run(['venues', 'upsert', '--server', nowhere, '--file', good, '--token-file', token]),
+      // a port fetch never connects to (the Fetch standard's blocked ports)
+      run(['venues', 'remove', '--server', 'http://127.0.0.1:9', '--file', idsFile, '--token-file', token]),
+      run(['venues', 'upsert', '--server', base, '--file', good, '--token-file', wrongToken]),
+    ]);
+    expect(refused.code).toBe(1);
+    // the service's record number within the batch (5) is said as the file's line (7): one numbering (audit 61a)
+    expect(refused.stderr).toContain(`${bad}: line 7: batch of lines 2..7 refused (400): line 7, venue "late-bad", field location.coordinates[1]`);
+    expect(refused.stderr).toContain('late-bad');
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toContain(`${twice}: line 6: batch of lines 3..6 refused (400): line 6: duplicate venue id "twice-a" in one batch (first at line 3)`);
+    expect(raw.code).toBe(1);
+    expect(raw.stderr).toContain(`${rawOsm}: line 1: batch of lines 1..1 refused (400): line 1, field id: expected required property; got undefined (a raw OpenStreetMap export is imported first: \`venue-search import osm\`); 0 earlier batches were applied`);
+    expect(recordsAsIds.code).toBe(1);
+    expect(recordsAsIds.stderr).toMatch(new RegExp(`^venue-search: ${good.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: line 1: "\\{.*…" is not a venue id \\(a venue record: this command takes venue ids, one a line; \`venues upsert\` takes records\\); nothing was removed\\n$`));
+    expect(noAdmin.code).toBe(1);
+    expect(noAdmin.stderr).toContain(`venue-search: cannot reach ${nowhere}: connect ECONNREFUSED 127.0.0.1:${freePort} (0 venues removed before; the removal of line 1 was not sent: running the same file again is safe`);
+    expect(upsertNowhere.code).toBe(1);
+    expect(upsertNowhere.stderr).toMatch(new RegExp(`^venue-search: cannot reach http://127\\.0\\.0\\.1:${freePort}: connect ECONNREFUSED 127\\.0\\.0\\.1:${freePort} \\(0 batches applied before; the batch of lines 1\\.\\.\\d+ was not sent: running the same file again is safe`));
+    expect(badPort.stderr).toContain('cannot reach http://127.0.0.1:9: fetch refuses port 9 (one of the ports browsers block): serve the admin routes on another port (0 venues removed before; the removal of line 1 was not sent');
     expect(denied.code).toBe(1);
     expect(denied.stderr).toContain('401');
+
+    const removed = await run(['venues', 'remove', '--server', base, '--file', idsFile, '--token-file', token]);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(JSON.parse(removed.stdout)).toEqual({ removed: 2, unknown: 2 });
 
     server.kill('SIGKILL');
     await new Promise((r) => server.once('exit', r));
