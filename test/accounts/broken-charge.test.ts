@@ -197,9 +197,9 @@ describe.skipIf(!pgbouncerAvailable && process.env['CI'] === undefined)('a charg
       await holder.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [acct.accountId]);
       started.proxy.mode = 'while-it-waits';
       const charged = cutStore.charge({ accountId: acct.accountId, costMicros: FIND, requestId: `req-wait-${database}`, kind: 'find', nowMs: 1 }).catch((e: unknown) => e);
-      // the cut comes 300 ms after the statement reached the server; the lock is held 1.5 s
-      await new Promise((r) => setTimeout(r, 1500));
-      expect(started.proxy.cuts).toBe(1);
+      // the cut comes 300 ms after the statement reached the server; the lock is held until then
+      // (a fixed 1.5 s hold was a race on a busy machine: the statement could reach the proxy later)
+      await expect.poll(() => started.proxy.cuts, { timeout: 20_000, interval: 50 }).toBe(1);
       await holder.query('COMMIT');
       await holder.end();
       const result = await charged;
