@@ -11,7 +11,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES_PATH } from '../search/support.js';
 
 const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
-const PORT = 7641;
 const TOKEN = 'backoff-cli-operator-token-01';
 const tmp = mkdtempSync(join(tmpdir(), 'compaction-backoff-cli-'));
 const children: ChildProcess[] = [];
@@ -27,7 +26,7 @@ describe('serve --compact-after after a failed compaction', () => {
     const liveDir = join(tmp, 'live');
     const server = spawn(
       process.execPath,
-      ['--import', 'tsx', MAIN, 'serve', '--data', FIXTURES_PATH, '--port', String(PORT), '--db', join(tmp, 'a.sqlite'), '--admin-token-file', token, '--live-dir', liveDir, '--compact-after', '2'],
+      ['--import', 'tsx', MAIN, 'serve', '--data', FIXTURES_PATH, '--port', '0', '--db', join(tmp, 'a.sqlite'), '--admin-token-file', token, '--live-dir', liveDir, '--compact-after', '2'],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     children.push(server);
@@ -38,21 +37,37 @@ describe('serve --compact-after after a failed compaction', () => {
       for (const w of waiting.splice(0)) if (w.test(line)) w.resolve(line);
       else waiting.push(w);
     });
-    const lineMatching = (test: (l: string) => boolean) => new Promise<string>((resolve) => {
-      const seen = lines.find(test);
-      if (seen !== undefined) resolve(seen);
-      else waiting.push({ test, resolve });
-    });
-    await lineMatching((l) => l.includes('Admin routes on'));
+    const exited = new Promise<string>((resolve) => server.once('exit', (code, signal) => resolve(`the service exited (${signal ?? code})`)));
+    // the first line `test` accepts; a service that exits, or says nothing of the kind within
+    // 60 s, fails the test at once with what it printed (not at the test's timeout)
+    const lineMatching = async (test: (l: string) => boolean, what: string): Promise<string> => {
+      let timer: NodeJS.Timeout | undefined;
+      const found = new Promise<string>((resolve) => {
+        const seen = lines.find(test);
+        if (seen !== undefined) resolve(seen);
+        else waiting.push({ test, resolve });
+      });
+      const failed = Promise.race([exited, new Promise<string>((resolve) => (timer = setTimeout(() => resolve('60 s passed'), 60_000)))]).then((why) => {
+        throw new Error(`no line ${what} on the service's stderr: ${why}; it printed:\n${lines.join('\n')}`);
+      });
+      failed.catch(() => {}); // once the line is found, a later exit is no failure
+      try {
+        return await Promise.race([found, failed]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    const routes = await lineMatching((l) => l.includes('Admin routes on'), 'naming its admin routes');
+    const base = /Admin routes on (http:\/\/[^/]+)\/admin\//.exec(routes)![1]!;
     mkdirSync(join(liveDir, 'base.snapshot.next'));
 
     const before = Date.now();
     for (const k of [1, 2]) {
       const body = JSON.stringify({ id: `cli-backoff-${k}`, name: `Backoff Tap ${k}`, location: { type: 'Point', coordinates: [-0.12, 51.5] }, primaryGenre: 'pub' });
-      const res = await fetch(`http://127.0.0.1:${PORT}/admin/venues`, { method: 'PUT', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-ndjson' }, body });
+      const res = await fetch(`${base}/admin/venues`, { method: 'PUT', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-ndjson' }, body });
       expect(res.status).toBe(200);
     }
-    const failed = await lineMatching((l) => l.includes('compaction failed'));
+    const failed = await lineMatching((l) => l.includes('compaction failed'), 'saying the compaction failed');
     const after = Date.now();
     const m = /^venue-search: compaction failed: .*EISDIR.*; the base and the change log are as they were; the next automatic compaction is not before (\S+) \(in 30 s\), at the first change after that; POST \/admin\/compact tries at once$/.exec(failed);
     expect(m, failed).not.toBeNull();
