@@ -30,8 +30,6 @@ const OVERPASS = 'osm-london-pubs/london_pubs_overpass_2024-11-25.geojson';
 const VEGGIE = 'osm-veggie-gb/veggiekarte_gb_2022-12-02.geojson';
 const POINTS = 'osm-london-pubs/london_pubs_points.ndjson';
 const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
-/** This test's port (fixer 68H's range 9380-9399): the service `venues upsert` talks to. */
-const PORT = 9381;
 const TOKEN = 'operator-token-0123456789abcdef';
 
 const HINT = ' (a raw OpenStreetMap export is imported first: `venue-search import osm`)';
@@ -102,12 +100,14 @@ describe.skipIf(!hasShared(OVERPASS) || !hasShared(VEGGIE) || !hasShared(POINTS)
   };
   let close = async (): Promise<void> => {};
   let app: Awaited<ReturnType<typeof buildApp>>;
+  /** The service `venues upsert` talks to (a free port: a fixed one may be taken by whatever else runs). */
+  let base = '';
   beforeAll(async () => {
     const load = async (path: string) => (await loadEngineFile(path, (m) => { throw new Error(m); })).engine;
     const live = await LiveVenues.open({ dataPath: FIXTURES_PATH, dir: join(dir, 'live'), compactAfter: 0, load });
     const accounts = new SqliteAccountsStore(':memory:');
     app = await buildApp({ engine: live.engine, accounts, admin: { live, token: TOKEN, bodyLimitBytes: 1 << 20 } });
-    await app.listen({ port: PORT, host: '127.0.0.1' });
+    base = await app.listen({ port: 0, host: '127.0.0.1' });
     close = async () => {
       await app.close();
       await accounts.close();
@@ -151,7 +151,7 @@ describe.skipIf(!hasShared(OVERPASS) || !hasShared(VEGGIE) || !hasShared(POINTS)
     writeFileSync(token, TOKEN, { mode: 0o600 });
     for (const [k, [what, , said]] of all.entries()) {
       const path = fileOf(k);
-      const run = await runCli(['venues', 'upsert', '--server', `http://127.0.0.1:${PORT}`, '--file', path, '--token-file', token]);
+      const run = await runCli(['venues', 'upsert', '--server', base, '--file', path, '--token-file', token]);
       expect(run.code, what).toBe(1);
       expect.soft(run.stderr, what).toContain(`${path}: line 1: batch of lines 1..1 refused (400): line 1, ${said}; 0 earlier batches were applied`);
     }
