@@ -24,3 +24,21 @@ export async function startOfSecond(): Promise<void> {
     await new Promise((r) => setTimeout(r, 1000 - ms));
   }
 }
+
+/**
+ * Starts recording, in the page, the words of every notice banner shown from now on; the
+ * result reads them. The rate-limit wait's notice goes (hidden, emptied) when the call is sent,
+ * within a second: waiting for it to show and then reading it in another round trip could find
+ * it gone on a busy machine. A MutationObserver sees it in the task that showed it.
+ */
+export async function recordNotices(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const notice = document.querySelector<HTMLElement>('#notice')!;
+    const shown: string[] = [];
+    (window as unknown as { shownNotices: string[] }).shownNotices = shown;
+    new MutationObserver(() => {
+      if (!notice.hidden && notice.textContent !== '' && notice.textContent !== shown.at(-1)) shown.push(notice.textContent ?? '');
+    }).observe(notice, { attributes: true, childList: true, characterData: true, subtree: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { shownNotices: string[] }).shownNotices);
+}
