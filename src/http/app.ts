@@ -28,6 +28,7 @@ import { clientErrorResponse, connectResponse, continueResponse, expectationResp
 import { isAccountsUnavailable } from '../accounts/accounts-unavailable.js';
 import { bodyStillArriving, checkBodyCharset, hasBody, parseJsonBody } from './body-text.js';
 import { OutageLog } from './outage-log.js';
+import { trackUnusedConnections } from './unused-connections.js';
 import { wasAdmitted } from './guard.js';
 import { HttpError, toErrorResponse, withRequestDetails } from './http-errors.js';
 import { misplacedNameError } from './unknown-parameter.js';
@@ -138,8 +139,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.server.on('checkExpectation', expectationResponse);
   app.server.on('checkContinue', continueResponse);
   let closing = false;
+  const closeUnusedConnections = trackUnusedConnections(app.server);
   app.addHook('preClose', async () => {
     closing = true;
+    closeUnusedConnections();
   });
   app.setValidatorCompiler(createValidatorCompiler());
   app.addHook('onRequest', async (request, reply) => {
