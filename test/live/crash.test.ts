@@ -66,7 +66,10 @@ describe('live data: SIGKILL during a stream of admin batches', () => {
       };
       const lanes = [client(0), client(1)];
       // Killed at a random moment once the stream is flowing (0..400 ms after the first answer).
-      while (!sent.some((x) => x.acked)) await new Promise((r) => setTimeout(r, 5));
+      // bounded: a service that answers nothing fails the round with a message, not the test timeout
+      for (const waitedFrom = Date.now(); !sent.some((x) => x.acked); await new Promise((r) => setTimeout(r, 5))) {
+        if (Date.now() - waitedFrom > 30_000) throw new Error(`round ${round}: no batch acknowledged in 30 s (${sent.length} sent)`);
+      }
       await new Promise((r) => setTimeout(r, rnd() * 400));
       child.kill('SIGKILL');
       stop = true;
