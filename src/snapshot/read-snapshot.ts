@@ -12,6 +12,7 @@ import { checkRecordCacheSize, CompactRecordSource, type CompactRecordParts } fr
 import type { PreparedSearchColumns } from '../search/search-service.js';
 import { VenueStore } from '../store/venue-store.js';
 import { FORMAT_VERSION, IS_LITTLE_ENDIAN, MAGIC, PREFIX_BYTES, SECTION_NAMES, type SectionName, type SectionType, type SnapshotHeader } from './snapshot-format.js';
+import { firstNotBelow, rowStartsProblem } from './check-starts.js';
 import { StringListDecoder } from './string-list.js';
 
 type ArrayOf<T extends SectionType> = T extends 'Float64Array'
@@ -199,7 +200,7 @@ function nameTokenDecoder(snapshot: OpenedSnapshot, previous: readonly string[] 
     return new StringListDecoder({ ends: snapshot.view('nameTokenEnds', 'Uint32Array', null), text: snapshot.view('nameTokenText', 'Uint8Array', null) }, previous);
   } catch (e) {
     if (e instanceof VenueSearchError) throw e;
-    return snapshot.bad(`its name dictionary is damaged (${(e as Error).message})`);
+    return snapshot.bad(`its name dictionary (sections nameTokenEnds, nameTokenText) is damaged (${(e as Error).message})`);
   }
 }
 
@@ -214,6 +215,8 @@ const STEP_BUDGET_MS = 1;
 const TOKENS_PER_CHUNK = 2_000;
 const STARTS_PER_CHUNK = 20_000;
 const DENSITY_CELLS_PER_CHUNK = 4_000;
+/** Entries of a row-starts column checked per chunk (rowStartsProblem). */
+const ROW_STARTS_PER_CHUNK = 100_000;
 
 /**
  * Runs `part(from, to)` over `[0, total)` in chunks of `chunk`, yielding once a step has
@@ -266,7 +269,7 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
     try {
       tokenDecoder.next(to - from);
     } catch (e) {
-      bad(`its name dictionary is damaged (${(e as Error).message})`);
+      bad(`its name dictionary (sections nameTokenEnds, nameTokenText) is damaged (${(e as Error).message})`);
     }
   });
   yield;
@@ -287,7 +290,11 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
     return bad(`its records are damaged (${(e as Error).message})`);
   }
   const termStart = view('termStart', 'Uint32Array', n + 1);
+  const termCodes = view('termCodes', 'Uint16Array', null);
+  yield* checkRowStarts('termStart', termStart, 'termCodes', termCodes.length, bad);
   const vibeStart = view('vibeStart', 'Uint32Array', n + 1);
+  const vibeCodes = view('vibeCodes', 'Uint16Array', null);
+  yield* checkRowStarts('vibeStart', vibeStart, 'vibeCodes', vibeCodes.length, bad);
   const store = new VenueStore(
     {
       lat,
@@ -297,13 +304,13 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
       primaryGenre: view('primaryGenre', 'Uint16Array', n),
       termWords: header.termWords,
       termStart,
-      termCodes: view('termCodes', 'Uint16Array', termStart[n] ?? 0),
+      termCodes,
       vibeWords: header.vibeWords,
       vibeStart,
-      vibeCodes: view('vibeCodes', 'Uint16Array', vibeStart[n] ?? 0),
+      vibeCodes,
       genreSpellings: header.genreSpellings,
       ...genreCountsOf(header, bad),
-      idOrder: view('idOrder', 'Uint32Array', n),
+      idOrder: venueIndices('idOrder', view('idOrder', 'Uint32Array', n), n, bad),
     },
     records,
   );
@@ -324,22 +331,24 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
     return bad(`its kd-tree section is damaged (${(e as Error).message})`);
   }
   if (tree.numItems !== n) bad(`its kd-tree holds ${tree.numItems} points for ${n} venues`);
+  venueIndices('tree', tree.ids, n, bad);
   yield;
-  const hours = new HoursTable(view('scheduleOf', 'Uint32Array', n), view('scheduleOffsets', 'Uint32Array', null), view('intervals', 'Uint16Array', null));
+  const scheduleOffsets = view('scheduleOffsets', 'Uint32Array', null);
+  const intervals = view('intervals', 'Uint16Array', null);
+  yield* checkRowStarts('scheduleOffsets', scheduleOffsets, 'intervals', intervals.length, bad);
+  const hours = new HoursTable(view('scheduleOf', 'Uint32Array', n), scheduleOffsets, intervals);
   const zones = new ZoneTable(view('zoneCodes', 'Uint16Array', n), header.zoneNames);
   const learnt = header.learntPlaces === null ? null : LearntPlaces.fromJSON(header.learntPlaces);
   yield;
   const postStart = view('namePostStart', 'Uint32Array', tokens.length + 1);
+  const postVenue = view('namePostVenue', 'Uint32Array', null);
+  yield* checkRowStarts('namePostStart', postStart, 'namePostVenue', postVenue.length, bad);
+  const venueStart = view('nameVenueStart', 'Uint32Array', n + 1);
+  const venueTok = view('nameVenueTok', 'Uint32Array', null);
+  yield* checkRowStarts('nameVenueStart', venueStart, 'nameVenueTok', venueTok.length, bad);
   let names: NameIndex;
   try {
-    names = new NameIndex({
-      tokens,
-      postStart,
-      postVenue: view('namePostVenue', 'Uint32Array', postStart[tokens.length]!),
-      postInfo: view('namePostInfo', 'Uint8Array', postStart[tokens.length]!),
-      venueStart: view('nameVenueStart', 'Uint32Array', n + 1),
-      venueTok: view('nameVenueTok', 'Uint32Array', null),
-    });
+    names = new NameIndex({ tokens, postStart, postVenue, postInfo: view('namePostInfo', 'Uint8Array', postVenue.length), venueStart, venueTok });
   } catch (e) {
     return bad(`its name index is damaged (${(e as Error).message})`);
   }
@@ -353,6 +362,26 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
   // A name index cut into words by other rules than this version's is built again at the first find.
   const find = header.nameRules === NAME_TOKENS_VERSION ? { names, density } : null;
   return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt, find, prebuilt.search, leavesSorted), options);
+}
+
+/**
+ * Refuses the file unless `starts` (section `startsName`) are the row starts of section
+ * `dataName` of `dataLength` entries (check-starts.ts), checked in chunks of a step.
+ */
+function* checkRowStarts(startsName: SectionName, starts: Uint32Array, dataName: SectionName, dataLength: number, bad: (why: string) => never): Generator<void, void, void> {
+  // an empty column has no chunk to check, and no row either
+  if (starts.length === 0) bad(`section ${startsName} does not index section ${dataName}: ${rowStartsProblem(starts, dataLength)}`);
+  yield* inChunks(starts.length, ROW_STARTS_PER_CHUNK, (from, to) => {
+    const problem = rowStartsProblem(starts, dataLength, from, to);
+    if (problem !== null) bad(`section ${startsName} does not index section ${dataName}: ${problem}`);
+  });
+}
+
+/** `column` (section `name`), once every value is a venue index (below `n`), else refuses the file. */
+function venueIndices<T extends ArrayLike<number>>(name: SectionName, column: T, n: number, bad: (why: string) => never): T {
+  const k = firstNotBelow(column, n);
+  if (k >= 0) bad(`section ${name} holds venue ${column[k]} at ${k}, past its ${n} venues`);
+  return column;
 }
 
 /** The store's genreCounts from the header (none when the file predates them), checked. */

@@ -262,7 +262,7 @@ export class CompactRecordSource implements RecordSource {
           value = JSON.parse(this.readText()) as unknown;
           break;
         default:
-          throw new Error(`compact record ${i}: unknown tag ${String(tag)}`);
+          throw damagedRecords(`record ${i} holds unknown tag ${String(tag)}`);
       }
       if (slot === FieldSlot.LOCATION || isListSlot(slot)) setField(f, slot, value);
       else values[slot] = value;
@@ -270,7 +270,7 @@ export class CompactRecordSource implements RecordSource {
   }
 
   private slotsFor(code: number): Uint8Array {
-    const slots = fieldSlots(this.shapes[code]!);
+    const slots = fieldSlots(this.shape(code));
     this.slotsOfShape[code] = slots;
     return slots;
   }
@@ -299,12 +299,14 @@ export class CompactRecordSource implements RecordSource {
       case Tag.UNDEFINED:
         break;
       default:
-        throw new Error(`compact record ${i}: unknown tag ${String(tag)}`);
+        throw damagedRecords(`record ${i} holds unknown tag ${String(tag)}`);
     }
   }
 
   private readWords(): string[] {
     const n = this.readVarint();
+    // each word's code takes a byte at least: a longer list is damage (and would be allocated whole)
+    if (n > this.block.length - this.pos) throw damagedRecords(`a list of ${n} words runs past the end of its block`);
     const list = new Array<string>(n);
     for (let k = 0; k < n; k++) list[k] = this.words[this.readVarint()]!;
     return list;
@@ -321,7 +323,7 @@ export class CompactRecordSource implements RecordSource {
     const start = this.pos;
     this.skipText();
     this.skipText();
-    const keys = this.shapes[this.readVarint()]!;
+    const keys = this.shape(this.readVarint());
     for (let k = 0; k < keys.length; k++) this.skipValue(this.block[this.pos++] as Tag, i);
     w.bytes(this.block, start, this.pos);
   }
@@ -342,7 +344,7 @@ export class CompactRecordSource implements RecordSource {
     w.bytes(buf, texts, this.pos);
     const shape = this.readVarint();
     w.varint(codes.shape(shape));
-    const n = this.shapes[shape]!.length;
+    const n = this.shape(shape).length;
     for (let k = 0; k < n; k++) {
       const tag = buf[this.pos++] as Tag;
       w.byte(tag);
@@ -376,7 +378,7 @@ export class CompactRecordSource implements RecordSource {
     this.seek(i);
     const id = this.readText();
     const name = this.readText();
-    const keys = this.shapes[this.readVarint()]!;
+    const keys = this.shape(this.readVarint());
     const out: Record<string, unknown> = {};
     for (const key of keys) {
       const tag = this.block[this.pos++] as Tag;
@@ -400,7 +402,7 @@ export class CompactRecordSource implements RecordSource {
     const nameAt = this.pos;
     this.skipText();
     const code = this.readVarint();
-    const slots = p.slotsFor(this, code, this.shapes[code]!);
+    const slots = p.slotsFor(this, code, this.shape(code));
     for (let k = 0; k < slots.length; k++) {
       const tag = this.block[this.pos++] as Tag;
       const slot = slots[k]!;
@@ -429,9 +431,9 @@ export class CompactRecordSource implements RecordSource {
       case Tag.TEXT:
         return this.readText();
       case Tag.JSON:
-        return JSON.parse(this.readText()) as unknown;
+        return parsedJson(this.readText(), i);
       default:
-        throw new Error(`compact record ${i}: unknown tag ${String(tag)}`);
+        throw damagedRecords(`record ${i} holds unknown tag ${String(tag)}`);
     }
   }
 
@@ -457,7 +459,9 @@ export class CompactRecordSource implements RecordSource {
     let n = 0;
     let shift = 0;
     for (;;) {
-      const b = buf[this.pos++]!;
+      const b = buf[this.pos++];
+      // past the block's end (damaged bytes): `undefined & 0x7f` is 0 and never ends the number
+      if (b === undefined) throw damagedRecords('a number runs past the end of its block');
       n += (b & 0x7f) * 2 ** shift;
       if (b < 0x80) return n;
       shift += 7;
@@ -468,13 +472,40 @@ export class CompactRecordSource implements RecordSource {
     const h = this.readVarint();
     const n = Math.floor(h / 2);
     const start = this.pos;
+    if (start + n > this.block.length) throw damagedRecords(`a text of ${n} bytes runs past the end of its block`);
     this.pos += n;
     const t = utf8Slice(this.block, start, start + n);
-    return h % 2 === 1 ? (JSON.parse(t) as string) : t;
+    return h % 2 === 1 ? (parsedJson(t, null) as string) : t;
   }
 
   private skipText(): void {
     const n = Math.floor(this.readVarint() / 2); // read before `pos` is taken
+    if (this.pos + n > this.block.length) throw damagedRecords(`a text of ${n} bytes runs past the end of its block`);
     this.pos += n;
+  }
+
+  /** Key list `code`; a code no key list has is damage. */
+  private shape(code: number): readonly string[] {
+    const keys = this.shapes[code];
+    if (keys === undefined) throw damagedRecords(`a record names key list ${code} of ${this.shapes.length}`);
+    return keys;
+  }
+}
+
+/**
+ * The error of bytes no record writer makes (a snapshot damaged inside its records section,
+ * which no checksum covers: docs/snapshots.md): a VenueSearchError `invalid_data`, never a
+ * read past the block (a number read there never ended: audit 69c F1) or a JavaScript error.
+ */
+function damagedRecords(why: string): VenueSearchError {
+  return new VenueSearchError('invalid_data', `the compact records are damaged: ${why} (a snapshot damaged inside its records section; write it again)`);
+}
+
+/** `text` parsed as JSON; text that is not is damage (record `i`, when known). */
+function parsedJson(text: string, i: number | null): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw damagedRecords(`${i === null ? 'a' : `record ${i}'s`} JSON text does not parse (${(e as Error).message})`);
   }
 }

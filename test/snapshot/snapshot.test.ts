@@ -257,7 +257,7 @@ describe('snapshot edge cases and bad files', () => {
     bytes.writeUInt32LE(bytes.readUInt32LE(lastEnd) + 1, lastEnd);
     const damaged = join(dir, 'tokens.vsnap');
     writeFileSync(damaged, bytes);
-    expect(() => readSnapshot(damaged)).toThrow(/not a usable venue-search snapshot: its name dictionary is damaged \(the strings end at \d+, their text is \d+ code units\)/);
+    expect(() => readSnapshot(damaged)).toThrow(/not a usable venue-search snapshot: its name dictionary \(sections nameTokenEnds, nameTokenText\) is damaged \(the strings end at \d+, their text is \d+ code units\)/);
   });
 
   it('keeps the genre counts; a count that is not one of 1..size venues is refused, naming it', () => {
