@@ -33,6 +33,7 @@ import { CompactionBackoff, type NextAutomaticCompaction } from './compaction-ba
 import { CompactionFailedError, Compactor, type CompactionProgress, type CompactionResult, type CompactorStart } from './compactor.js';
 import { LiveDirLock } from './live-dir-lock.js';
 import { checkLiveDirFiles } from './live-dir-files.js';
+import { checkCompactedDirFiles } from './compacted-dir-files.js';
 import { applyLogged } from './fold-changes.js';
 import { checkRecordBeforeLog, DATA_ORIGIN_FILE, dataFingerprint, recordCompactedBase, recordCompaction, recordDataOrigin, recordedCompactedBase, recordedDataOrigin, recordedLastSeq } from './data-origin.js';
 
@@ -170,6 +171,7 @@ export class LiveVenues {
     try {
       removeCompactionLeftovers(options.dir);
       const basePath = LiveVenues.basePath(options);
+      if (basePath !== options.dataPath) checkCompactedDirFiles(options.dir);
       // while the base is --data itself, the directory records which file that is (data-origin.ts)
       if (basePath === options.dataPath) checkAndRecordDataOrigin(options.dir, options.dataPath);
       const engine = await options.load(basePath);
