@@ -139,6 +139,12 @@ export function restoreSnapshot(bytes: Uint8Array, name: string, options: Engine
   return toEnd(restore(memoryBytes(bytes), typeof name === 'string' && name !== '' ? name : 'the bytes given', options, prebuilt, sharedTree));
 }
 
+/** The header's fields that are lists (of words, block lengths, key lists, shared values). */
+const HEADER_LISTS = ['termWords', 'vibeWords', 'genreSpellings', 'zoneNames', 'recordBlocks', 'recordWords', 'recordShapes', 'recordShared'] as const;
+
+/** The keys every record holds (its required fields). */
+const REQUIRED_KEYS = ['id', 'name', 'location'] as const;
+
 /** A snapshot whose prefix and header were read and checked: its sections, each read or viewed on demand. */
 interface OpenedSnapshot {
   readonly header: SnapshotHeader;
@@ -171,6 +177,12 @@ function open(file: SnapshotBytes, name: string): OpenedSnapshot {
   if (header.littleEndian !== IS_LITTLE_ENDIAN) bad('it was written on a machine of the other byte order');
   const n = header.size;
   if (!Number.isInteger(n) || n < 0) bad(`venue count ${String(n)}`);
+  // a header key damaged (a flipped bit in its name) left the field absent, and the restore threw a TypeError (audit 69c F1's randomised pass)
+  for (const key of HEADER_LISTS) if (!Array.isArray(header[key])) bad(`its header's ${key} is not a list`);
+  // every record holds id, name and location (validated when written): a key list without one (but the builder's empty
+  // list 0) is a key's name damaged, which made details throw a TypeError
+  const badShape = header.recordShapes.findIndex((keys) => !(Array.isArray(keys) && keys.every((k) => typeof k === 'string') && (keys.length === 0 || REQUIRED_KEYS.every((k) => keys.includes(k)))));
+  if (badShape >= 0) bad(`its header's recordShapes[${badShape}] is ${JSON.stringify(header.recordShapes[badShape])}, not a list of keys holding ${REQUIRED_KEYS.join(', ')} (nor empty)`);
   for (const s of SECTION_NAMES) {
     const e = header.sections?.[s];
     if (e === undefined || !(e.offset >= PREFIX_BYTES && e.byteLength >= 0 && e.offset + e.byteLength <= headerStart)) bad(`section ${s} is missing or outside the file`);
@@ -338,7 +350,12 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
   yield* checkRowStarts('scheduleOffsets', scheduleOffsets, 'intervals', intervals.length, bad);
   const hours = new HoursTable(view('scheduleOf', 'Uint32Array', n), scheduleOffsets, intervals);
   const zones = new ZoneTable(view('zoneCodes', 'Uint16Array', n), header.zoneNames);
-  const learnt = header.learntPlaces === null ? null : LearntPlaces.fromJSON(header.learntPlaces);
+  let learnt: LearntPlaces | null;
+  try {
+    learnt = header.learntPlaces === null ? null : LearntPlaces.fromJSON(header.learntPlaces);
+  } catch (e) {
+    return bad(`its header's learntPlaces is damaged (${(e as Error).message})`);
+  }
   yield;
   const postStart = view('namePostStart', 'Uint32Array', tokens.length + 1);
   const postVenue = view('namePostVenue', 'Uint32Array', null);

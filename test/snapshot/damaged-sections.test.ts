@@ -55,7 +55,7 @@ function loadAll(files: readonly string[]): Map<string, Outcome> {
   return outcomes;
 }
 
-describe('a snapshot with a byte flipped in a row-starts or venue-index column is refused at load, naming the section (audit 69c F1)', () => {
+describe('a snapshot with a byte flipped in a row-starts or venue-index column, or a header list, is refused at load, naming it (audit 69c F1)', () => {
   // Each start column's entry 1 is bytes 4..7 (little-endian Uint32): flipping byte 7 (its
   // high byte) makes row 0 end past 16M entries (the sections hold far fewer) and row 1 start there
   // (a start below the one before). The audit's case is termStart: load fine, then a search never returned.
@@ -73,7 +73,9 @@ describe('a snapshot with a byte flipped in a row-starts or venue-index column i
   // idOrder's entry 0 (a venue index, Uint32), its high byte flipped: an index above 16M
   const idOrder = damaged('idOrder', (b) => (b[sectionAt('idOrder') + 3]! ^= 0xff));
   const files = new Map<string, string>(startColumns.map(([s]) => [s, damaged(s, (b) => (b[sectionAt(s) + 7]! ^= 0xff))]));
-  const outcomes = loadAll([...files.values(), firstNotZero, treeId, idOrder]);
+  // the header's key "termWords" with one letter changed ("termXords"): the field is absent, the JSON still parses
+  const headerKey = damaged('header-key', (b) => (b[b.indexOf('"termWords"', headerAt) + 5] = 'X'.charCodeAt(0)));
+  const outcomes = loadAll([...files.values(), firstNotZero, treeId, idOrder, headerKey]);
 
   it.each(startColumns)('%s (against %s): refused with invalid_data naming both sections', (starts, data) => {
     expect(header.sections[starts].byteLength).toBeGreaterThanOrEqual(12); // entries 0, 1 and 2 exist
@@ -90,6 +92,10 @@ describe('a snapshot with a byte flipped in a row-starts or venue-index column i
     expect(venues.length).toBe(3000);
     expect(outcomes.get(treeId)).toMatchObject({ stage: 'load', outcome: 'threw', code: 'invalid_data', message: expect.stringMatching(/section tree holds venue \d{5} at 0, past its 3000 venues/) as unknown });
     expect(outcomes.get(idOrder)).toMatchObject({ stage: 'load', outcome: 'threw', code: 'invalid_data', message: expect.stringMatching(/section idOrder holds venue \d{8,} at 0, past its 3000 venues/) as unknown });
+  });
+
+  it('a list the header no longer holds is refused, naming it (a TypeError at load before)', () => {
+    expect(outcomes.get(headerKey)).toMatchObject({ stage: 'load', outcome: 'threw', code: 'invalid_data', message: expect.stringMatching(/not a usable venue-search snapshot: its header's termWords is not a list/) as unknown });
   });
 });
 
