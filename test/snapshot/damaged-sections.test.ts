@@ -75,7 +75,9 @@ describe('a snapshot with a byte flipped in a row-starts or venue-index column, 
   const files = new Map<string, string>(startColumns.map(([s]) => [s, damaged(s, (b) => (b[sectionAt(s) + 7]! ^= 0xff))]));
   // the header's key "termWords" with one letter changed ("termXords"): the field is absent, the JSON still parses
   const headerKey = damaged('header-key', (b) => (b[b.indexOf('"termWords"', headerAt) + 5] = 'X'.charCodeAt(0)));
-  const outcomes = loadAll([...files.values(), firstNotZero, treeId, idOrder, headerKey]);
+  // a record key list's "location" with one letter changed ("locatiom"): records read by it lose their location
+  const shapeKey = damaged('shape-key', (b) => (b[b.indexOf('"location"', b.indexOf('"recordShapes"', headerAt)) + 8] = 'm'.charCodeAt(0)));
+  const outcomes = loadAll([...files.values(), firstNotZero, treeId, idOrder, headerKey, shapeKey]);
 
   it.each(startColumns)('%s (against %s): refused with invalid_data naming both sections', (starts, data) => {
     expect(header.sections[starts].byteLength).toBeGreaterThanOrEqual(12); // entries 0, 1 and 2 exist
@@ -92,6 +94,10 @@ describe('a snapshot with a byte flipped in a row-starts or venue-index column, 
     expect(venues.length).toBe(3000);
     expect(outcomes.get(treeId)).toMatchObject({ stage: 'load', outcome: 'threw', code: 'invalid_data', message: expect.stringMatching(/section tree holds venue \d{5} at 0, past its 3000 venues/) as unknown });
     expect(outcomes.get(idOrder)).toMatchObject({ stage: 'load', outcome: 'threw', code: 'invalid_data', message: expect.stringMatching(/section idOrder holds venue \d{8,} at 0, past its 3000 venues/) as unknown });
+  });
+
+  it('a record key list without location is refused, naming it (a TypeError at details before)', () => {
+    expect(outcomes.get(shapeKey)).toMatchObject({ stage: 'load', outcome: 'threw', code: 'invalid_data', message: expect.stringMatching(/its header's recordShapes\[\d+\] is \[.*"locatiom".*\], not a list of keys holding id, name, location/) as unknown });
   });
 
   it('a list the header no longer holds is refused, naming it (a TypeError at load before)', () => {
