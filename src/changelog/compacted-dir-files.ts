@@ -20,7 +20,8 @@ import { VenueSearchError } from '../errors.js';
 import { firstLoggedSeq } from './change-log.js';
 import { DATA_ORIGIN_FILE, recordedCompactedBase } from './data-origin.js';
 
-function entryExists(path: string): boolean {
+/** Whether there is a directory entry at `path`, whatever it is (a link to nothing included). */
+export function entryExists(path: string): boolean {
   try {
     lstatSync(path);
     return true;

@@ -17,7 +17,7 @@
  * Writes (batches, compaction steps) run one at a time, in arrival order. One process at a
  * time holds the live directory (live-dir-lock.ts): a second service on it is refused.
  */
-import { existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Engine } from '../engine.js';
@@ -33,7 +33,7 @@ import { CompactionBackoff, type NextAutomaticCompaction } from './compaction-ba
 import { CompactionFailedError, Compactor, type CompactionProgress, type CompactionResult, type CompactorStart } from './compactor.js';
 import { LiveDirLock } from './live-dir-lock.js';
 import { checkLiveDirFiles } from './live-dir-files.js';
-import { checkCompactedDirFiles } from './compacted-dir-files.js';
+import { checkCompactedDirFiles, entryExists } from './compacted-dir-files.js';
 import { applyLogged } from './fold-changes.js';
 import { checkRecordBeforeLog, DATA_ORIGIN_FILE, dataFingerprint, recordCompactedBase, recordCompaction, recordDataOrigin, recordedCompactedBase, recordedDataOrigin, recordedLastSeq } from './data-origin.js';
 
@@ -86,15 +86,6 @@ function makeDirectory(dir: string): void {
   }
 }
 
-/** Whether there is a directory entry at `path`, whatever it is (a link to nothing included). */
-function entryExists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Records --data as the live directory's origin, after checking it is the file the directory

@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openAccount } from '../../src/accounts/accounts.js';
@@ -15,6 +14,7 @@ import { LedgerThread } from '../../src/accounts/ledger-thread.js';
 import { DAY_MS, type RateWindow } from '../../src/accounts/plans.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { createHarness, listenOnLoopback } from './support/harness.js';
+import { logRecords } from './support/log-records.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-ledger-thread-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -111,13 +111,7 @@ describe('a client that leaves while its charge waits for the write lock (audit 
   /** A server on a fresh accounts file, its log lines kept, an account, and a find request over a raw socket. */
   async function setUp(name: string) {
     const dbPath = join(tmp, `${name}.sqlite`);
-    const lines: Record<string, unknown>[] = [];
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-        done();
-      },
-    });
+    const { lines, stream } = logRecords();
     const h = await createHarness({ dbPath, extra: { logger: { level: 'info', stream } } });
     const port = await listenOnLoopback(h);
     const acct = await h.open();

@@ -9,10 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHarness, listenOnLoopback } from './support/harness.js';
+import { logRecords } from './support/log-records.js';
 import { parseAll, readUntilClosed } from './support/raw-http.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-pipelined-billing-'));
@@ -36,13 +36,7 @@ function chargedIds(dbPath: string, accountId: string): string[] {
  */
 async function setUp(name: string, count: number) {
   const dbPath = join(tmp, `${name}.sqlite`);
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-      done();
-    },
-  });
+  const { lines, stream } = logRecords();
   const h = await createHarness({ dbPath, extra: { logger: { level: 'info', stream } } });
   const port = await listenOnLoopback(h);
   const acct = await h.open();
