@@ -100,8 +100,9 @@ export function adminRoutes(options: AdminRoutesOptions): FastifyPluginAsync {
  * refused as a query parameter is (400 `invalid_request` naming `route`), before any parser
  * or body check could answer for a body the route would ignore (audit 63b F5: a 415 or an
  * invalid_json 400 for a body nobody reads; audit 69b F4: DELETE asked for JSON, or removed
- * the path's venue while the body named another). The body is not read (the answer closes
- * the connection: body-text.ts bodyStillArriving).
+ * the path's venue while the body named another). The body is not parsed (Node discards one
+ * within the route's limit; a larger or chunked one closes the connection: body-text.ts
+ * refusalClosesConnection).
  * No body (none, or Content-Length: 0): whatever Content-Type says of it, there is nothing to
  * parse. Fastify would still run the type's parser (invalid_json "the body is empty") or
  * refuse the type (415): the header goes, so the request is bodiless as it is without one

@@ -26,7 +26,7 @@ import { targetPath, targetProblem } from './request-target.js';
 import { planWindows, type PlanName, type RateWindow } from '../accounts/plans.js';
 import { clientErrorResponse, connectResponse, continueResponse, expectationResponse, queueResponse } from './client-errors.js';
 import { isAccountsUnavailable } from '../accounts/accounts-unavailable.js';
-import { bodyStillArriving, checkBodyCharset, hasBody, parseJsonBody } from './body-text.js';
+import { checkBodyCharset, hasBody, parseJsonBody, refusalClosesConnection } from './body-text.js';
 import { OutageLog } from './outage-log.js';
 import { trackUnusedConnections } from './unused-connections.js';
 import { wasAdmitted } from './guard.js';
@@ -197,10 +197,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
     checkBodyCharset(request.headers['content-type']);
   });
-  // The one rule for answers sent before the body was read (body-text.ts bodyStillArriving):
-  // they close the connection, so the rest of the body is not read (audit 69b F2)
+  // The one rule for answers sent before the body was read (body-text.ts
+  // refusalClosesConnection): a body over the route's limit, or of no stated length, is not
+  // read to its end (audit 69b F2). And while the service closes, every answer closes its
+  // connection: a kept-alive one held the close until the drain limit (audit 69h F4).
   app.addHook('onSend', async (request, reply) => {
-    if (bodyStillArriving(request.raw)) reply.header('connection', 'close');
+    if (closing || refusalClosesConnection(request.raw, request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0)) reply.header('connection', 'close');
   });
   app.removeContentTypeParser('text/plain');
   // fastify's own JSON parser answers every refusal "Body is not valid JSON": this one says why

@@ -10,18 +10,26 @@ export function hasBody(headers: IncomingHttpHeaders): boolean {
 }
 
 /**
- * Whether `request`'s body is still arriving as its answer is sent: it has one (hasBody) and
- * Node has not received all of it. Such an answer was decided without the body (a 401, 403,
- * 429, 404, 405, 413, 415: every refusal made from the headers), and to keep the connection
- * Node would read and discard the rest of the body, however large, after the answer (a
- * chunked one until the request timeout: audit 69b F2). So the answer closes the connection
- * instead (`Connection: close`, as fastify's own 413 does): no more of the body is read. A
- * request without a body, or whose body has all arrived, keeps its connection.
+ * Whether an answer sent while `request`'s body may still be arriving must close the
+ * connection, so that no more of the body is read. Such an answer was decided without the
+ * body (a 401, 403, 429, 404, 405, 413, 415: every refusal made from the headers); to keep the
+ * connection, Node reads and discards the rest of the body after it. That is kept for a body
+ * whose Content-Length is within the route's limit (`limitBytes`: what the route would have
+ * read anyway; the client then reads the refusal and keeps its connection), and not for one
+ * declared over it or sent in chunks of no stated length: read until it ends, one chunked
+ * body was 7.6 GB over 44 s (audit 69b F2). A client still writing a body when the connection
+ * closes may see the close (EPIPE) before the refusal, as after fastify's own 413 (audit 69h
+ * F2: Node's fetch with 5 MB). Until 2026-11-30 evening every refusal with a body not yet
+ * all received closed the connection, so a refused POST whose small body came in the same
+ * packet as its headers could lose its keep-alive (audit 69h F1).
  */
-export function bodyStillArriving(request: IncomingMessage): boolean {
+export function refusalClosesConnection(request: IncomingMessage, limitBytes: number): boolean {
   // `complete` is Node's; an injected request (fastify's inject, the payload all in memory)
   // has none, and nothing to drain
-  return hasBody(request.headers) && (request as { complete?: boolean }).complete === false;
+  if (!hasBody(request.headers) || (request as { complete?: boolean }).complete !== false) return false;
+  if (request.headers['transfer-encoding'] !== undefined) return true;
+  const declared = Number(request.headers['content-length']);
+  return !(declared <= limitBytes);
 }
 
 /**

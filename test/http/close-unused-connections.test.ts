@@ -41,4 +41,34 @@ describe('closing the service does not wait for connections without a request (a
     keptAlive.destroy();
     await h.close();
   });
+
+  it('a request in flight on a kept-alive connection is answered, with Connection: close, and the close does not wait for that connection (audit 69h F4)', async () => {
+    const h = await createHarness();
+    const port = await listenOnLoopback(h);
+    const acct = await h.open();
+    // the charge waits 1 s: the request is in flight when the close starts
+    const charge = h.accounts.charge.bind(h.accounts);
+    h.accounts.charge = async (request, options) => {
+      await new Promise((r) => setTimeout(r, 1000));
+      return charge(request, options);
+    };
+    const socket = await opened(port);
+    const answer = rawExchange(port, `GET /v1/find?q=nando HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.secretKey}\r\n\r\n`, socket);
+    await new Promise((r) => setTimeout(r, 300));
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = Promise.race([
+      h.app.close().then(() => 'closed'),
+      new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve('still waiting after 15 s'), 15_000);
+      }),
+    ]);
+    const res = await answer;
+    expect(res.status).toBe(200);
+    expect(res.headers['connection']).toBe('close');
+    expect(await outcome).toBe('closed');
+    clearTimeout(timer);
+    await closed(socket);
+    await h.close();
+  });
 });
+

@@ -148,4 +148,40 @@ describe('a request refused before its body is read closes the connection (audit
       socket.destroy();
     }
   });
+
+  it('a refusal of a body within the route\'s limit keeps the connection, however the body arrives (audit 69h F1): a second request on it is answered', async () => {
+    const body = JSON.stringify({ locations: [{ lat: 53.8, lon: -1.55 }], mode: { mode: 'POINT', maxDistance: 1000 }, pad: 'x'.repeat(20_000) });
+    const head = searchHead('', `Content-Length: ${Buffer.byteLength(body)}`);
+    const acct = await h.open();
+    // the body in the headers' packet, and the body a moment after them
+    for (const split of [false, true]) {
+      const socket = connect(port, '127.0.0.1');
+      try {
+        await once(socket, 'connect');
+        let refused: RawResponse;
+        if (split) {
+          const answer = rawExchange(port, head, socket);
+          await new Promise((r) => setTimeout(r, 100));
+          socket.write(body);
+          refused = await answer;
+        } else refused = await rawExchange(port, head + body, socket);
+        expectEnvelope(refused, 401, 'missing_api_key');
+        expect([split, refused.headers['connection']]).toEqual([split, 'keep-alive']);
+        const served = await rawExchange(port, `GET /v1/find?q=nando HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.secretKey}\r\n\r\n`, socket);
+        expect(served.status).toBe(200);
+      } finally {
+        socket.destroy();
+      }
+    }
+  });
+
+  it('PUT /admin/venues with a wrong token and a 5 MB body (within its 32 MB limit) from Node\'s fetch: the client gets the 401, not a broken pipe (audit 69h F2)', async () => {
+    const line = `${JSON.stringify({ id: 'x', name: 'y', location: { type: 'Point', coordinates: [-0.1, 51.5] } })}\n`;
+    const body = line.repeat(Math.ceil((5 * 1024 * 1024) / line.length));
+    const res = await fetch(`http://127.0.0.1:${port}/admin/venues`, { method: 'PUT', headers: { authorization: 'Bearer wrong-token-0123456789', 'content-type': 'application/x-ndjson' }, body });
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { code: string }).code).toBe('invalid_admin_token');
+    expect(live.engine.pendingChanges).toBe(0);
+  }, 60_000);
 });
+
