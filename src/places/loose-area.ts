@@ -326,7 +326,8 @@ const UNNAMED_TOWN_DISTRICTS: Readonly<Record<string, string>> = { kimbolton: 'P
  */
 function postcodeDistrict(e: GazetteerEntry): string | undefined {
   const own = e.districts === undefined ? [] : e.districts.split(',').filter((code) => !NON_GEOGRAPHIC_OUTCODES.has(code));
-  if (own.length === 0 && UNNAMED_TOWN_DISTRICTS[placeKey(e.name)] !== undefined) return UNNAMED_TOWN_DISTRICTS[placeKey(e.name)];
+  const byHand = own.length === 0 ? UNNAMED_TOWN_DISTRICTS[placeKey(e.name)] : undefined;
+  if (byHand !== undefined) return byHand;
   const points = own.flatMap((code) => embeddedGbOutcode(code) ?? []);
   let code: string | undefined;
   let best = Infinity;
