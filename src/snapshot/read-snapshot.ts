@@ -13,6 +13,7 @@ import type { PreparedSearchColumns } from '../search/search-service.js';
 import { VenueStore } from '../store/venue-store.js';
 import { FORMAT_VERSION, IS_LITTLE_ENDIAN, MAGIC, PREFIX_BYTES, SECTION_NAMES, type SectionName, type SectionType, type SnapshotHeader } from './snapshot-format.js';
 import { firstNotBelow, rowStartsProblem } from './check-starts.js';
+import { checkHeaderSeal } from './header-digest.js';
 import { StringListDecoder } from './string-list.js';
 
 type ArrayOf<T extends SectionType> = T extends 'Float64Array'
@@ -167,9 +168,13 @@ function open(file: SnapshotBytes, name: string): OpenedSnapshot {
   if (!(headerStart >= PREFIX_BYTES && headerLength > 0 && headerStart + headerLength <= file.length)) {
     bad(`it is truncated (header at ${headerStart} + ${headerLength} bytes, file ${file.length} bytes)`);
   }
+  const headerBytes = file.read(headerStart, headerLength);
+  // before the parse: a damaged header that still parses (a shared value's key, a zone name) would answer wrongly
+  const seal = checkHeaderSeal(headerBytes);
+  if (seal.kind === 'damaged') bad(seal.why);
   let header: SnapshotHeader;
   try {
-    header = JSON.parse(Buffer.from(file.read(headerStart, headerLength)).toString('utf8')) as SnapshotHeader;
+    header = JSON.parse(Buffer.from(headerBytes.buffer, headerBytes.byteOffset, headerBytes.byteLength).toString('utf8')) as SnapshotHeader;
   } catch {
     return bad('its header is not valid JSON');
   }

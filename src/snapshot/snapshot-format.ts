@@ -75,6 +75,8 @@ export const SECTION_NAMES = [
 export type SectionName = (typeof SECTION_NAMES)[number];
 
 export interface SnapshotHeader {
+  /** SHA-256 of the rest of the header, its first key (src/snapshot/header-digest.ts); absent in files written before 2026-11-30. */
+  readonly headerDigest?: string;
   readonly format: typeof FORMAT_VERSION;
   readonly littleEndian: boolean;
   /** Number of venues. */

@@ -23,6 +23,7 @@ import {
 } from './snapshot-format.js';
 import { snapshotTarget } from './snapshot-target.js';
 import { encodeStrings } from './string-list.js';
+import { sealHeader } from './header-digest.js';
 
 export interface SnapshotProgress {
   /** Venues whose records have been written so far, of `total`. */
@@ -218,7 +219,7 @@ function layOut(engine: Engine, options: WriteSnapshotOptions): LaidOut {
     nameRules: NAME_TOKENS_VERSION,
     sections,
   };
-  const text = Buffer.from(JSON.stringify(header), 'utf8');
+  const text = Buffer.from(sealHeader(JSON.stringify(header)), 'utf8');
   const headerEntry = writer.section([text], 'Uint8Array');
   const prefix = Buffer.alloc(PREFIX_BYTES);
   prefix.write(MAGIC, 0, 'latin1');

@@ -324,8 +324,9 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     writeSnapshot(createEngine(loadFixtureVenues().slice(0, 50)), olderBase);
     const bytes = readFileSync(olderBase);
     const [start, length] = [bytes.readDoubleLE(8), bytes.readDoubleLE(16)];
-    const header = JSON.parse(bytes.toString('utf8', start, start + length)) as { format: number };
-    bytes.write(JSON.stringify({ ...header, format: header.format - 1 }).padEnd(length, ' '), start, 'utf8');
+    const header = JSON.parse(bytes.toString('utf8', start, start + length)) as { format: number; headerDigest?: string };
+    // an older format's header: without the seal (src/snapshot/header-digest.ts), which came later
+    bytes.write(JSON.stringify({ ...header, headerDigest: undefined, format: header.format - 1 }).padEnd(length, ' '), start, 'utf8');
     writeFileSync(olderBase, bytes);
     const older = await run(['serve', '--data', FIXTURES_PATH, '--port', '0', '--db', join(tmp, 'o.sqlite'), '--admin-token-file', token, '--live-dir', olderDir]);
     expect(older.code).toBe(1);

@@ -30,9 +30,10 @@ function withoutGenreCounts(path: string): void {
   const bytes = readFileSync(path);
   const start = bytes.readDoubleLE(8);
   const length = bytes.readDoubleLE(16);
-  const header = JSON.parse(bytes.toString('utf8', start, start + length)) as { genreCounts?: unknown };
+  const header = JSON.parse(bytes.toString('utf8', start, start + length)) as { genreCounts?: unknown; headerDigest?: string };
   expect(header.genreCounts).toBeDefined();
   delete header.genreCounts;
+  delete header.headerDigest; // nor the header's seal (src/snapshot/header-digest.ts), newer still
   bytes.write(JSON.stringify(header).padEnd(length, ' '), start, 'utf8');
   writeFileSync(path, bytes);
 }

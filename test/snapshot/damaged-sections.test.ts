@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -25,9 +26,23 @@ const headerAt = bytes.readDoubleLE(8);
 const header = JSON.parse(bytes.toString('utf8', headerAt, headerAt + bytes.readDoubleLE(16))) as SnapshotHeader;
 const sectionAt = (s: SectionName): number => header.sections[s].offset;
 
-/** A copy of the snapshot with `change` applied, written to a file of its own. */
-function damaged(name: string, change: (b: Buffer) => void): string {
-  const b = Buffer.from(bytes);
+// The header's seal, by its layout (src/snapshot/header-digest.ts): `{"headerDigest":"<64 hex>",`
+// then the rest of the JSON; the digest is SHA-256 of `{` + that rest.
+const SEAL = /^\{"headerDigest":"([0-9a-f]{64})",/;
+const headerText = bytes.toString('utf8', headerAt);
+const sealMatch = SEAL.exec(headerText);
+/** The snapshot as written before 2026-11-30: the same header without its seal (the header is the file's last part). */
+function unsealedBytes(): Buffer {
+  const text = Buffer.from(`{${headerText.slice(sealMatch![0].length)}`, 'utf8');
+  const b = Buffer.concat([bytes.subarray(0, headerAt), text]);
+  b.writeDoubleLE(text.length, 16);
+  return b;
+}
+const unsealed = unsealedBytes();
+
+/** A copy of the snapshot (sealed, or `from` the unsealed one) with `change` applied, written to a file of its own. */
+function damaged(name: string, change: (b: Buffer) => void, from: Buffer = bytes): string {
+  const b = Buffer.from(from);
   change(b);
   const file = join(dir, `${name}.vsnap`);
   writeFileSync(file, b);
@@ -73,10 +88,11 @@ describe('a snapshot with a byte flipped in a row-starts or venue-index column, 
   // idOrder's entry 0 (a venue index, Uint32), its high byte flipped: an index above 16M
   const idOrder = damaged('idOrder', (b) => (b[sectionAt('idOrder') + 3]! ^= 0xff));
   const files = new Map<string, string>(startColumns.map(([s]) => [s, damaged(s, (b) => (b[sectionAt(s) + 7]! ^= 0xff))]));
+  // (on a header written before its seal, which a sealed one's digest refuses first: see below)
   // the header's key "termWords" with one letter changed ("termXords"): the field is absent, the JSON still parses
-  const headerKey = damaged('header-key', (b) => (b[b.indexOf('"termWords"', headerAt) + 5] = 'X'.charCodeAt(0)));
+  const headerKey = damaged('header-key', (b) => (b[b.indexOf('"termWords"', headerAt) + 5] = 'X'.charCodeAt(0)), unsealed);
   // a record key list's "location" with one letter changed ("locatiom"): records read by it lose their location
-  const shapeKey = damaged('shape-key', (b) => (b[b.indexOf('"location"', b.indexOf('"recordShapes"', headerAt)) + 8] = 'm'.charCodeAt(0)));
+  const shapeKey = damaged('shape-key', (b) => (b[b.indexOf('"location"', b.indexOf('"recordShapes"', headerAt)) + 8] = 'm'.charCodeAt(0)), unsealed);
   const outcomes = loadAll([...files.values(), firstNotZero, treeId, idOrder, headerKey, shapeKey]);
 
   it.each(startColumns)('%s (against %s): refused with invalid_data naming both sections', (starts, data) => {
@@ -121,6 +137,40 @@ describe('a record start pointing at a number cut by its block end: the query re
   });
 });
 
-it('the undamaged snapshot loads and answers every query (the child itself works)', () => {
-  expect(loadAll([original]).get(original)).toMatchObject({ stage: 'query', outcome: 'answered', records: 3000 });
+describe('a header damaged so that it still parses is refused by its digest, before it can answer wrongly', () => {
+  // shared opening hours (recordShared[0] is a list of { days, timeSlots }): its first "days" key made "dayz".
+  // The audit's case (69c, randomised pass): it loaded, and the details of every venue sharing those hours threw a TypeError.
+  const daysKey = (b: Buffer): void => {
+    b[b.indexOf('"days"', b.indexOf('"recordShared"', headerAt)) + 4] = 'z'.charCodeAt(0);
+  };
+  const sealedDays = damaged('shared-days', daysKey);
+  const unsealedDays = damaged('shared-days-unsealed', daysKey, unsealed);
+  const unsealedIntact = damaged('unsealed', () => undefined, unsealed);
+  const sealedTermKey = damaged('header-key-sealed', (b) => (b[b.indexOf('"termWords"', headerAt) + 5] = 'X'.charCodeAt(0)));
+  // the seal's own key damaged ("headerDigust"): neither a sealed header nor an older one
+  const sealKey = damaged('seal-key', (b) => (b[headerAt + '{"headerDig'.length] = 'u'.charCodeAt(0)));
+  const outcomes = loadAll([original, unsealedIntact, sealedDays, unsealedDays, sealedTermKey, sealKey]);
+
+  it('the header is sealed: its first key is the SHA-256 of the rest', () => {
+    expect(sealMatch).not.toBeNull();
+    const rest = `{${headerText.slice(sealMatch![0].length)}`;
+    expect(createHash('sha256').update(rest, 'utf8').digest('hex')).toBe(sealMatch![1]);
+    expect(JSON.parse(rest)).toEqual(JSON.parse(unsealed.toString('utf8', headerAt)));
+    expect(JSON.parse(rest).recordShared[0][0]).toHaveProperty('days');
+  });
+
+  it('the undamaged snapshot loads and answers every query (the child itself works), sealed or as written before the seal', () => {
+    expect(outcomes.get(original)).toMatchObject({ stage: 'query', outcome: 'answered', records: 3000 });
+    expect(outcomes.get(unsealedIntact)).toMatchObject({ stage: 'query', outcome: 'answered', records: 3000 });
+  });
+
+  it('a shared value\'s key damaged: refused at load with invalid_data (an older, unsealed file still throws a TypeError at details)', () => {
+    expect(outcomes.get(sealedDays)).toMatchObject({ stage: 'load', outcome: 'threw', code: 'invalid_data', message: expect.stringMatching(/not a usable venue-search snapshot: its header does not match its digest \(written [0-9a-f]{64}, read [0-9a-f]{64}\)/) as unknown });
+    expect(outcomes.get(unsealedDays)).toMatchObject({ stage: 'query', outcome: 'threw', code: 'not a VenueSearchError: TypeError' });
+  });
+
+  it('a header key damaged, or the seal\'s own key: refused at load', () => {
+    expect(outcomes.get(sealedTermKey)).toMatchObject({ stage: 'load', outcome: 'threw', code: 'invalid_data', message: expect.stringMatching(/its header does not match its digest/) as unknown });
+    expect(outcomes.get(sealKey)).toMatchObject({ stage: 'load', outcome: 'threw', code: 'invalid_data', message: expect.stringMatching(/its header starts with neither \{"headerDigest":"<digest>", nor \{"format":/) as unknown });
+  });
 });

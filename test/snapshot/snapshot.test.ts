@@ -10,6 +10,7 @@ import { readSnapshot, restoreSnapshot } from '../../src/snapshot/read-snapshot.
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { isSnapshotFile } from '../../src/cli/load-engine.js';
 import { prng } from '../support/oracle.js';
+import { resealHeader, unsealHeader } from '../support/snapshot-header-seal.js';
 
 // The oracle for what a snapshot holds: the fixture file itself, parsed here with
 // JSON.parse line by line, and an engine built from those records (tested elsewhere against
@@ -188,12 +189,12 @@ describe('snapshot edge cases and bad files', () => {
     expect(at).toBeGreaterThan(0);
     bytes.write('"format":7,', at, 'latin1');
     const other = join(dir, 'other.vsnap');
-    writeFileSync(other, bytes);
+    writeFileSync(other, resealHeader(bytes)); // as that version would seal it
     expect(() => readSnapshot(other)).toThrow(/format 7, this version reads format 3; write it again from the NDJSON/);
   });
 
   it('the header says the kd-tree leaves rise in latitude; a file without it (written before) is checked at load, and still answers alike', () => {
-    const bytes = Buffer.from(readFileSync(file));
+    const bytes = unsealHeader(Buffer.from(readFileSync(file))); // written before the seal as well
     const claim = '"leavesSortedByLat":true,';
     const at = bytes.lastIndexOf(claim);
     expect(at).toBeGreaterThan(0);
@@ -243,7 +244,7 @@ describe('snapshot edge cases and bad files', () => {
   });
 
   it('a format 2 file (name dictionary in the header) is refused with the same message', () => {
-    const bytes = Buffer.from(readFileSync(file));
+    const bytes = unsealHeader(Buffer.from(readFileSync(file)));
     bytes.write('"format":2,', bytes.lastIndexOf('"format":3,'), 'latin1');
     const old = join(dir, 'format2.vsnap');
     writeFileSync(old, bytes);
@@ -264,7 +265,8 @@ describe('snapshot edge cases and bad files', () => {
     const restored = readSnapshot(file);
     expect(restored.store.genreCounts).not.toBeNull();
     expect(new Map([...restored.store.genreCounts!].sort())).toEqual(new Map([...createEngine(venues).store.genreCounts!].sort()));
-    const bytes = Buffer.from(readFileSync(file));
+    // (a header not sealed, as written before 2026-11-30: a sealed one's digest refuses any edit first)
+    const bytes = unsealHeader(Buffer.from(readFileSync(file)));
     const pair = /"genreCounts":\[\["([a-z_]+)",(\d+)\]/.exec(bytes.toString('latin1'))!;
     const at = bytes.lastIndexOf(pair[0]);
     bytes.write(`"genreCounts":[["${pair[1]}",0]`.padEnd(pair[0].length, ' '), at, 'latin1');
@@ -274,7 +276,7 @@ describe('snapshot edge cases and bad files', () => {
   });
 
   it('a section that does not fit the venue count is refused', () => {
-    const bytes = Buffer.from(readFileSync(file));
+    const bytes = unsealHeader(Buffer.from(readFileSync(file)));
     const at = bytes.lastIndexOf(`"size":${venues.length},`);
     bytes.write(`"size":${venues.length - 1},`.padEnd(`"size":${venues.length},`.length, ' '), at, 'latin1');
     const wrong = join(dir, 'wrong.vsnap');
@@ -283,7 +285,7 @@ describe('snapshot edge cases and bad files', () => {
   });
 
   it('record blocks that do not span their section, or a record starting outside its block, are refused', () => {
-    const bytes = Buffer.from(readFileSync(file));
+    const bytes = unsealHeader(Buffer.from(readFileSync(file)));
     const header = bytes.toString('latin1');
     const blocks = /"recordBlocks":\[([\d,]+)\]/.exec(header)!;
     const blockBytes = blocks[1]!.split(',').map(Number);
@@ -327,7 +329,7 @@ describe('a snapshot whose name index was cut into words by older rules (no name
     const path = join(dir, 'older-rules.vsnap');
     writeSnapshot(createEngine(hindi).warm(), path);
     expect(readSnapshot(path, { places: null }).findBuilt).toBe(true); // this version's rules: the index is restored
-    const bytes = readFileSync(path);
+    const bytes = unsealHeader(readFileSync(path)); // files before the seal
     const current = Buffer.from('"nameRules":2,');
     const at = bytes.indexOf(current);
     expect(at).toBeGreaterThan(0);
