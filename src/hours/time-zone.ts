@@ -1,5 +1,6 @@
 import tzLookup from '@photostructure/tz-lookup';
 import { VenueSearchError, describeValue } from '../errors.js';
+import { correctedZone } from './zone-corrections.js';
 
 /**
  * Time zones of venues.
@@ -9,7 +10,8 @@ import { VenueSearchError, describeValue } from '../errors.js';
  * quadtree of timezone-boundary-builder polygons, ~100 ns per lookup (so no cache is
  * needed: 1M venues take ~0.1 s). It is approximate near borders far from where people live
  * and answers `Etc/GMT±N` nautical zones at sea; a record whose zone matters and is wrong
- * can say `timeZone` explicitly.
+ * can say `timeZone` explicitly. A few islands and coasts it gets wrong by an hour or more
+ * (American Samoa a whole day) are answered first from ZONE_CORRECTIONS (zone-corrections.ts).
  */
 
 /** IANA zone at a coordinate (degrees). Throws `invalid_venue` (param `location`) when invalid. */
@@ -28,7 +30,7 @@ export function zoneForLocation(lat: number, lon: number, recordId?: string): st
       recordId === undefined ? { param: 'location', value: [lat, lon] } : { param: 'location', value: [lat, lon], recordId },
     );
   }
-  return tzLookup(lat, lon);
+  return correctedZone(lat, lon) ?? tzLookup(lat, lon);
 }
 
 /**
