@@ -50,17 +50,10 @@ export const ZONE_CORRECTIONS: readonly ZoneCorrection[] = [
   { name: 'Selangor coast', south: 3.0, north: 4.0, west: 100.85, east: 101.6, zone: 'Asia/Kuala_Lumpur' },
 ];
 
-const count = ZONE_CORRECTIONS.length;
-const boxes = new Float64Array(count * 4);
-ZONE_CORRECTIONS.forEach((c, i) => boxes.set([c.south, c.north, c.west, c.east], i * 4));
-
-/** The corrected zone at (lat, lon) in degrees, or undefined outside every area (a few box tests). */
+/** The corrected zone at (lat, lon) in degrees, or undefined outside every area (eight box tests). */
 export function correctedZone(lat: number, lon: number): string | undefined {
-  for (let i = 0; i < count; i++) {
-    const k = i * 4;
-    if (lat >= (boxes[k] as number) && lat <= (boxes[k + 1] as number) && lon >= (boxes[k + 2] as number) && lon <= (boxes[k + 3] as number)) {
-      return (ZONE_CORRECTIONS[i] as ZoneCorrection).zone;
-    }
+  for (const c of ZONE_CORRECTIONS) {
+    if (lat >= c.south && lat <= c.north && lon >= c.west && lon <= c.east) return c.zone;
   }
   return undefined;
 }

