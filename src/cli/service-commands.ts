@@ -16,6 +16,7 @@ import { fileProblem, isFileError, writeProblem } from '../data/file-problem.js'
 import { isVenueSearchError } from '../errors.js';
 import { DEFAULT_ROTATION_GRACE_MS, openAccount, rotateAccountKeys } from '../accounts/accounts.js';
 import { buildApp } from '../http/app.js';
+import { chargedAnswersNotSent } from '../http/charged-delivery.js';
 import { CLOCK_FILE_ENV, serviceClock, type ServiceClock } from './service-clock.js';
 import { hashApiKey } from '../accounts/keys.js';
 import { normalizeOrigin } from '../accounts/origins.js';
@@ -624,8 +625,12 @@ async function serve(options: ServeOptions): Promise<void> {
     // A request stuck on the accounts database (a pooler queueing while PostgreSQL is down)
     // would hold the close for minutes (audit 61c: 118 s, past systemd's 90 s stop timeout);
     // its client was dropped at the connection timeout, and its charge's deadline has passed.
+    // Answers still being sent to a slow reader (connection-draining.ts) hold it too; those
+    // charged and not sent by then are named: charged, not delivered (audit 70d F2).
     setTimeout(() => {
-      process.stderr.write(`venue-search: ${signal}: requests still waiting for the accounts database after ${DRAIN_LIMIT_MS / 1000} s; stopping without them (not charged)\n`);
+      const unsent = chargedAnswersNotSent(app.server);
+      process.stderr.write(`venue-search: ${signal}: requests still waiting for the accounts database or answers still being sent after ${DRAIN_LIMIT_MS / 1000} s; stopping without them (requests not charged yet are not charged)\n`);
+      if (unsent.length > 0) process.stderr.write(`venue-search: ${signal}: code charged_client_gone: requests ${unsent.join(', ')} were charged but their answers had not left the service (the client stopped reading): charged, not delivered\n`);
       process.exit(1);
     }, DRAIN_LIMIT_MS).unref();
     await app.close();

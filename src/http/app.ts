@@ -29,6 +29,7 @@ import { isAccountsUnavailable } from '../accounts/accounts-unavailable.js';
 import { checkBodyCharset, hasBody, parseJsonBody, refusalClosesConnection } from './body-text.js';
 import { OutageLog } from './outage-log.js';
 import { trackUnusedConnections } from './unused-connections.js';
+import { drainConnectionsOnClose } from './connection-draining.js';
 import { wasAdmitted } from './guard.js';
 import { HttpError, toErrorResponse, withRequestDetails } from './http-errors.js';
 import { misplacedNameError } from './unknown-parameter.js';
@@ -140,6 +141,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.server.on('checkContinue', continueResponse);
   let closing = false;
   const closeUnusedConnections = trackUnusedConnections(app.server);
+  drainConnectionsOnClose(app.server);
   app.addHook('preClose', async () => {
     closing = true;
     closeUnusedConnections();

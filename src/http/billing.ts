@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import type { AccountsStore } from '../accounts/accounts-store.js';
 import { chargedAnswer } from '../accounts/charged-answer.js';
+import { followChargedAnswer } from './charged-delivery.js';
 import type { BillableKind } from '../accounts/plans.js';
 import { principalOf } from './guard.js';
 import { ACCOUNTS_RETRY_AFTER_SECONDS, HttpError } from './http-errors.js';
@@ -61,6 +62,9 @@ export async function serveCharged(
   if (!clientStillThere(request)) {
     // charged, and the client left after the last check (during the last wait for the lock or the commit)
     request.log.warn({ code: 'charged_client_gone', requestId: request.id }, `request ${request.id} was charged but the client closed the connection before the answer: charged, not answered`);
+  } else {
+    // from here until its bytes have left the process (or its connection closed: logged there)
+    followChargedAnswer(request, reply.raw);
   }
   reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(result.answer);
 }
@@ -83,7 +87,9 @@ function clientStillThere(request: FastifyRequest): boolean {
  * at once but writes their answers one at a time, in order: a response queued behind an
  * answer still being written has no socket (`response.socket === null`) until Node assigns it
  * the connection (its `socket` event), and gets no event of its own if the connection closes
- * first (the socket's `close` is the one). The wait is bounded by the connection: it lasts
+ * first (the socket's `close` is the one). Node assigns it at the `finish` of the answer ahead,
+ * once that answer's last write has completed: handed to the kernel, not known to be read, so
+ * a client is charged for what the buffers took (docs/http.md). The wait is bounded by the connection: it lasts
  * while earlier answers are written, and the idle timeout closes a connection whose client
  * stopped reading. light-my-request's responses (app.inject) hold a socket from the start.
  */

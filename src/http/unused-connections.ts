@@ -6,7 +6,8 @@
  * waited for the connection timeout, 30 s, at each SIGTERM (audit 69a: one such socket held
  * `serve`'s exit 30.2 s). Connections that carried a request are left to Node: one in flight
  * finishes, an idle kept-alive one is closed by server.close() (and until then a request on it
- * gets the closing service's 503 envelope).
+ * gets the closing service's 503 envelope), one still sending an answer once it has been sent
+ * (connection-draining.ts).
  */
 import type { Server, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';

@@ -149,7 +149,11 @@ describe('pipelined billable requests on one connection (audit 69b F1)', () => {
       // the answers go out in order: those charged are the first ones; each was handed to the
       // connection, or charged as its client left (the last wait for the commit) and logged so
       expect(charged, counts).toEqual(t.received().slice(0, charged.length));
-      expect(charged.slice(handedOver), counts).toEqual(warned);
+      // logged charged_client_gone: those charged but not handed over, and (audit 70d F2) the
+      // one handed over whose bytes had not all left the process at the reset: the last ones charged
+      expect(warned, counts).toEqual(charged.slice(charged.length - warned.length));
+      expect(warned.length, counts).toBeGreaterThanOrEqual(charged.length - handedOver);
+      expect(warned.length, counts).toBeLessThanOrEqual(charged.length - handedOver + 1);
       expect(t.logged('client_gone')).toEqual(t.received().slice(charged.length));
       await t.h.close();
     });

@@ -1,0 +1,107 @@
+/**
+ * Audit 70d F2: SIGTERM to `serve` while a pipelining client reads late. Its answers fill the
+ * connection's buffers (the kernel's, then Node's user-space one); the answer charged last
+ * waited in Node's buffer when the close began, and Node's server.close() destroyed the
+ * connection with it: the client got one answer fewer than it was charged for, exit 0, nothing
+ * logged. Now the stop waits until that answer has left the process. A real child `serve` on
+ * an SQLite accounts file; the oracles are the ledger rows read from that file with a
+ * separate better-sqlite3 connection, and the complete answers (status line, headers, the
+ * whole Content-Length body) the client read.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openAccount } from '../../src/accounts/accounts.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
+import { freePort } from '../support/database-process.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'venue-search-sigterm-slow-reader-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The account's charges' Request-Ids, read from the accounts file itself. */
+function chargedIds(dbPath: string, accountId: string): string[] {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return (db.prepare('SELECT request_id FROM ledger WHERE account_id = ? AND amount_micros < 0 ORDER BY seq').all(accountId) as { request_id: string }[]).map((r) => r.request_id);
+  } finally {
+    db.close();
+  }
+}
+
+/** The complete HTTP answers in `bytes`, in order: status and Request-Id; a truncated last one is left out. */
+function completeAnswers(bytes: Buffer): { status: number; requestId: string }[] {
+  const answers: { status: number; requestId: string }[] = [];
+  let at = 0;
+  for (;;) {
+    const headEnd = bytes.indexOf('\r\n\r\n', at);
+    if (headEnd < 0) return answers;
+    const head = bytes.subarray(at, headEnd).toString('latin1');
+    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? NaN);
+    if (!Number.isInteger(length) || bytes.length < headEnd + 4 + length) return answers;
+    answers.push({ status: Number(head.split(' ')[1]), requestId: /\r\nrequest-id: *([^\r]+)/i.exec(head)?.[1] ?? '' });
+    at = headEnd + 4 + length;
+  }
+}
+
+describe('SIGTERM while a pipelining client reads late (audit 70d F2)', () => {
+  it('every charged answer reaches the client: complete answers = ledger charges, exit 0', async () => {
+    const dbPath = join(tmp, 'accounts.sqlite');
+    const store = new SqliteAccountsStore(dbPath);
+    const acct = await openAccount(store, 'Enterprise', { openingCreditMicros: 1_000_000_000 });
+    await store.close();
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--port', String(port), '--db', dbPath, '--workers', '1'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let log = '';
+    child.stdout!.on('data', (chunk: Buffer) => (log += String(chunk)));
+    let err = '';
+    child.stderr!.on('data', (chunk: Buffer) => (err += String(chunk)));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      for (let waited = 0; !/serving .* on http/.test(err); waited += 100) {
+        if (waited > 60_000 || child.exitCode !== null) throw new Error(`serve did not start: ${err}`);
+        await sleep(100);
+      }
+      // 100 venues around central London: answers of about 120 KB each, 90 of them (under
+      // the plan's 100 a second) far more than the loopback's buffers hold (a few MB)
+      const body = JSON.stringify({ locations: [{ lat: 51.5085, lon: -0.1257 }], mode: { mode: 'POINT', maxDistance: 50_000 } });
+      const search = `POST /v1/search/?limit=100 HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.secretKey}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      const chunks: Buffer[] = [];
+      const socket = connect(port, '127.0.0.1');
+      socket.pause();
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      socket.on('error', () => {});
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.write(search.repeat(90));
+      // not reading: the buffers fill, and the charges stop once the service waits for room
+      let charged = 0;
+      for (let stable = 0, waited = 0; stable < 10 && waited < 30_000; waited += 100) {
+        await sleep(100);
+        const now = chargedIds(dbPath, acct.accountId).length;
+        stable = now > 0 && now === charged ? stable + 1 : 0;
+        charged = now;
+      }
+      expect(charged).toBeGreaterThan(5);
+      expect(charged).toBeLessThan(90);
+      child.kill('SIGTERM');
+      // the close has begun (and, before the fix, destroyed the connection) before the client reads
+      await sleep(1500);
+      socket.resume();
+      await closed;
+      const code = await exited;
+      const answers = completeAnswers(Buffer.concat(chunks));
+      const charges = chargedIds(dbPath, acct.accountId);
+      expect({ code, delivered: answers.filter((a) => a.status === 200).map((a) => a.requestId) }).toEqual({ code: 0, delivered: charges });
+      expect(log).not.toContain('charged_client_gone');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 120_000);
+});
