@@ -24,12 +24,14 @@ export function followChargedAnswer(request: FastifyRequest, response: ServerRes
   const ids = unsent;
   const id = request.id;
   ids.add(id);
-  const socket = request.raw.socket as { readonly errored?: Error | null } | null;
+  const socket = request.raw.socket as { readonly errored?: Error | null; readonly destroyed: boolean } | null;
   let sent = false;
   response.once('finish', () => {
     // 'finish' also follows a last write that failed (the connection reset while the bytes
-    // waited): the socket has errored by then (its write callback runs after the error is set)
-    sent = !(socket?.errored ?? null);
+    // waited: the socket has errored by then, its write callback runs after the error is set)
+    // or was dropped (the connection destroyed, by a stop giving up on a client that does not
+    // read: destroyed, with no error)
+    sent = socket === null || !(socket.destroyed || (socket.errored ?? null) !== null);
     ids.delete(id);
   });
   // 'close' follows 'finish' when the answer left; alone, when the connection closed first

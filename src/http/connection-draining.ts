@@ -10,14 +10,37 @@
  * until each has flushed and is closed by Node's rule like any other: an answer in flight
  * behind it is answered (with `Connection: close`), an idle one is closed. Only a close pays
  * for this: the poll runs while a close waits for spared connections, nothing per request.
- * The wait is bounded by the connection timeout (a client that stopped reading: its socket
- * times out, the answers not sent logged by charged-delivery.ts) and by `serve`'s drain limit.
+ * A spared connection whose client reads nothing for STALL_MS (no byte of it leaves the
+ * process) is spared no longer: it is closed like any idle one, and its charged answer not
+ * sent is logged by charged-delivery.ts (`charged_client_gone`), as for a client that reset.
+ * Else a client that stopped reading held every stop for `serve`'s 40 s drain limit, which
+ * then exits 1 (its keep-alive timeout, 72 s, is longer).
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** How often a close looks again at the connections it spared, ms. */
 const POLL_MS = 50;
+/** How long a close spares a connection none of whose bytes leave the process (its client not reading), ms. */
+export const STALL_MS = 5_000;
+
+/** A spared connection's progress: bytes handed to the kernel (socket.bytesWritten counts those still buffered too), and when they last grew (ms, performance.now()). */
+interface Progress {
+  dispatched: number;
+  since: number;
+}
+
+/** Whether `socket` still holds bytes to send and has sent some within STALL_MS (its `progress` updated). */
+function stillSending(socket: Socket, progress: WeakMap<Socket, Progress>, now: number): boolean {
+  if (socket.destroyed || socket.writableLength === 0) return false;
+  const dispatched = socket.bytesWritten - socket.writableLength;
+  const seen = progress.get(socket);
+  if (seen === undefined || dispatched > seen.dispatched) {
+    progress.set(socket, { dispatched, since: now });
+    return true;
+  }
+  return now - seen.since < STALL_MS;
+}
 
 /** Makes `server`'s closeIdleConnections() spare connections still sending, and close them once sent. */
 export function drainConnectionsOnClose(server: Server): void {
@@ -27,9 +50,11 @@ export function drainConnectionsOnClose(server: Server): void {
     socket.once('close', () => connections.delete(socket));
   });
   const closeIdle = server.closeIdleConnections.bind(server);
+  const progress = new WeakMap<Socket, Progress>();
   let poll: NodeJS.Timeout | undefined;
   server.closeIdleConnections = function closeIdleConnectionsOnceSent(): void {
-    const sending = [...connections].filter((socket) => !socket.destroyed && socket.writableLength > 0);
+    const now = performance.now();
+    const sending = [...connections].filter((socket) => stillSending(socket, progress, now));
     // Node's rule decides which connections are idle; its destroy() of a sending one is
     // skipped, for this one call only (an own property shadowing the prototype's method)
     const spare = function (this: Socket): Socket {

@@ -18,6 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openAccount } from '../../src/accounts/accounts.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { freePort } from '../support/database-process.js';
+import { STALL_MS } from '../../src/http/connection-draining.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-sigterm-slow-reader-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -49,47 +50,64 @@ function completeAnswers(bytes: Buffer): { status: number; requestId: string }[]
   }
 }
 
+/** A `serve` child on a fresh SQLite accounts file with one Enterprise account, and a raw connection to it that has pipelined 90 searches and does not read yet. */
+async function servedAccount(name: string) {
+  const dbPath = join(tmp, `${name}.sqlite`);
+  const store = new SqliteAccountsStore(dbPath);
+  const acct = await openAccount(store, 'Enterprise', { openingCreditMicros: 1_000_000_000 });
+  await store.close();
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--port', String(port), '--db', dbPath, '--workers', '1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { log: '', err: '' };
+  child.stdout!.on('data', (chunk: Buffer) => (output.log += String(chunk)));
+  child.stderr!.on('data', (chunk: Buffer) => (output.err += String(chunk)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  for (let waited = 0; !/serving .* on http/.test(output.err); waited += 100) {
+    if (waited > 60_000 || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`serve did not start: ${output.err}`);
+    }
+    await sleep(100);
+  }
+  // 100 venues around central London: answers of about 120 KB each, 90 of them (under
+  // the plan's 100 a second) far more than the loopback's buffers hold (a few MB)
+  const body = JSON.stringify({ locations: [{ lat: 51.5085, lon: -0.1257 }], mode: { mode: 'POINT', maxDistance: 50_000 } });
+  const search = `POST /v1/search/?limit=100 HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.secretKey}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  const chunks: Buffer[] = [];
+  const socket = connect(port, '127.0.0.1');
+  socket.pause();
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.on('error', () => {});
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  socket.write(search.repeat(90));
+  // not reading: the buffers fill, and the charges stop once the service waits for room
+  let charged = 0;
+  for (let stable = 0, waited = 0; stable < 10 && waited < 30_000; waited += 100) {
+    await sleep(100);
+    const now = chargedIds(dbPath, acct.accountId).length;
+    stable = now > 0 && now === charged ? stable + 1 : 0;
+    charged = now;
+  }
+  expect(charged).toBeGreaterThan(5);
+  expect(charged).toBeLessThan(90);
+  return { child, output, exited, socket, closed, chunks, charges: () => chargedIds(dbPath, acct.accountId) };
+}
+
+/** The Request-Ids the service logged as charged and not delivered (pino JSON lines). */
+function loggedGone(log: string): string[] {
+  return log
+    .split('\n')
+    .filter((line) => line.includes('charged_client_gone'))
+    .map((line) => (JSON.parse(line) as { requestId: string }).requestId);
+}
+
 describe('SIGTERM while a pipelining client reads late (audit 70d F2)', () => {
   it('every charged answer reaches the client: complete answers = ledger charges, exit 0', async () => {
-    const dbPath = join(tmp, 'accounts.sqlite');
-    const store = new SqliteAccountsStore(dbPath);
-    const acct = await openAccount(store, 'Enterprise', { openingCreditMicros: 1_000_000_000 });
-    await store.close();
-    const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--port', String(port), '--db', dbPath, '--workers', '1'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let log = '';
-    child.stdout!.on('data', (chunk: Buffer) => (log += String(chunk)));
-    let err = '';
-    child.stderr!.on('data', (chunk: Buffer) => (err += String(chunk)));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const served = await servedAccount('late-reader');
+    const { child, output, exited, socket, closed, chunks } = served;
     try {
-      for (let waited = 0; !/serving .* on http/.test(err); waited += 100) {
-        if (waited > 60_000 || child.exitCode !== null) throw new Error(`serve did not start: ${err}`);
-        await sleep(100);
-      }
-      // 100 venues around central London: answers of about 120 KB each, 90 of them (under
-      // the plan's 100 a second) far more than the loopback's buffers hold (a few MB)
-      const body = JSON.stringify({ locations: [{ lat: 51.5085, lon: -0.1257 }], mode: { mode: 'POINT', maxDistance: 50_000 } });
-      const search = `POST /v1/search/?limit=100 HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.secretKey}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-      const chunks: Buffer[] = [];
-      const socket = connect(port, '127.0.0.1');
-      socket.pause();
-      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-      socket.on('error', () => {});
-      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-      socket.write(search.repeat(90));
-      // not reading: the buffers fill, and the charges stop once the service waits for room
-      let charged = 0;
-      for (let stable = 0, waited = 0; stable < 10 && waited < 30_000; waited += 100) {
-        await sleep(100);
-        const now = chargedIds(dbPath, acct.accountId).length;
-        stable = now > 0 && now === charged ? stable + 1 : 0;
-        charged = now;
-      }
-      expect(charged).toBeGreaterThan(5);
-      expect(charged).toBeLessThan(90);
       child.kill('SIGTERM');
       // the close has begun (and, before the fix, destroyed the connection) before the client reads
       await sleep(1500);
@@ -97,9 +115,34 @@ describe('SIGTERM while a pipelining client reads late (audit 70d F2)', () => {
       await closed;
       const code = await exited;
       const answers = completeAnswers(Buffer.concat(chunks));
-      const charges = chargedIds(dbPath, acct.accountId);
-      expect({ code, delivered: answers.filter((a) => a.status === 200).map((a) => a.requestId) }).toEqual({ code: 0, delivered: charges });
-      expect(log).not.toContain('charged_client_gone');
+      expect({ code, delivered: answers.filter((a) => a.status === 200).map((a) => a.requestId) }).toEqual({ code: 0, delivered: served.charges() });
+      expect(output.log).not.toContain('charged_client_gone');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  it(`a client that reads nothing holds the stop for ${STALL_MS / 1000} s, not the 40 s drain limit: exit 0, its charged answer not sent logged by its Request-Id`, async () => {
+    const served = await servedAccount('never-reader');
+    const { child, output, exited, socket, closed, chunks } = served;
+    try {
+      const stopAt = performance.now();
+      child.kill('SIGTERM');
+      const code = await exited;
+      const stopMs = performance.now() - stopAt;
+      // what the kernel's buffers took still reaches the client, read only now
+      socket.resume();
+      await closed;
+      const delivered = completeAnswers(Buffer.concat(chunks))
+        .filter((a) => a.status === 200)
+        .map((a) => a.requestId);
+      const gone = loggedGone(output.log);
+      expect(code).toBe(0);
+      expect(stopMs).toBeGreaterThan(STALL_MS - 500);
+      expect(stopMs).toBeLessThan(STALL_MS + 15_000);
+      // every charge is either an answer the client read whole or one logged as not delivered
+      expect(gone.length).toBeGreaterThan(0);
+      expect([...delivered, ...gone].sort()).toEqual([...served.charges()].sort());
     } finally {
       child.kill('SIGKILL');
     }
