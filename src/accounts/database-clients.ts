@@ -8,7 +8,6 @@
 import { closeSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
-import type Pg from 'pg';
 import { moduleUrlOrMissing } from '../package-files.js';
 
 /** `require` from this module, made on first use: bundled whole into CommonJS there is no import.meta.url, and the HTTP entry must still load (audit 68c F2). */
@@ -64,9 +63,4 @@ export function openSqliteFile(path: string): BetterSqlite3.Database {
     }
   }
   return new Database(path);
-}
-
-/** The pg module. */
-export function pgModule(): typeof Pg {
-  return loadDatabaseClient('pg', 'a PostgreSQL accounts database') as typeof Pg;
 }

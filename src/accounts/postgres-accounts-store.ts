@@ -23,7 +23,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { pgModule } from './database-clients.js';
+import { pgModule } from './pg-client.js';
 import {
   AccountsDatabaseError,
   ChargeOutcomeUnknownError,

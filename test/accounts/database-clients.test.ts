@@ -3,7 +3,8 @@
 // its install line, in a MissingDatabaseClientError (the command line prints that message).
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { loadDatabaseClient, MissingDatabaseClientError, pgModule, sqliteDatabaseClass } from '../../src/accounts/database-clients.js';
+import { loadDatabaseClient, MissingDatabaseClientError, sqliteDatabaseClass } from '../../src/accounts/database-clients.js';
+import { pgModule } from '../../src/accounts/pg-client.js';
 
 const require = createRequire(import.meta.url);
 

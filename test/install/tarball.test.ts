@@ -363,6 +363,25 @@ export const isError = isVenueSearchError;
   }, 300_000);
 });
 
+/**
+ * A folder with the package and all its service peers (pg included, but no @types/pg), installed
+ * once and shared by the tests that need them. better-sqlite3 is linked from this checkout's
+ * installed, already compiled copy: a fresh one is the same package compiled again from source
+ * (about 2 minutes), which proves nothing more about ours. Install scripts are skipped so that
+ * npm does not rebuild that linked copy in place (none of the other packages, nor ours, has one).
+ */
+let serviceDir = '';
+function serviceUserDir(): string {
+  if (serviceDir !== '') return serviceDir;
+  const dir = join(root, 'service-user');
+  run('mkdir', ['-p', dir], root);
+  run('npm', ['init', '-y'], dir);
+  const peers = Object.keys(PKG.peerDependencies).map((p) => (p === 'better-sqlite3' ? join(REPO, 'node_modules/better-sqlite3') : `${p}@${PKG.devDependencies[p]}`));
+  npmInstall(dir, [tarball, ...peers], { ignoreScripts: true });
+  serviceDir = dir;
+  return dir;
+}
+
 describe('the installed command line', () => {
   it('prints its help, and says what to install when `serve` lacks the service packages', () => {
     const cli = join(engineDir, 'node_modules/.bin/venue-search');
@@ -383,16 +402,7 @@ describe('the installed command line', () => {
   });
 
   it('serves the bundled fixtures and answers a request once the service packages are installed', async () => {
-    const serviceDir = join(root, 'service-user');
-    run('mkdir', ['-p', serviceDir], root);
-    run('npm', ['init', '-y'], serviceDir);
-    // The service packages at the versions this checkout tests with. better-sqlite3 is linked
-    // from this checkout's installed, already compiled copy: a fresh one is the same package
-    // compiled again from source (about 2 minutes), which proves nothing more about ours.
-    // Install scripts are skipped so that npm does not rebuild that linked copy in place
-    // (none of the other packages, nor ours, has one).
-    const peers = Object.keys(PKG.peerDependencies).map((p) => (p === 'better-sqlite3' ? join(REPO, 'node_modules/better-sqlite3') : `${p}@${PKG.devDependencies[p]}`));
-    npmInstall(serviceDir, [tarball, ...peers], { ignoreScripts: true });
+    const serviceDir = serviceUserDir();
     // The HTTP entry loads from CommonJS too (require of an ES module graph without top-level await).
     const cjs = run(process.execPath, ['-e', `process.stdout.write(typeof require('${PKG.name}/http').buildApp)`], serviceDir);
     expect(cjs.stdout).toBe('function');
@@ -430,6 +440,37 @@ describe('the installed command line', () => {
     expect(serve.stderr).toContain('better-sqlite3 is installed but its native module was never built');
     expect(serve.stderr).toContain('\n  npm approve-scripts better-sqlite3 && npm rebuild better-sqlite3\n');
     expect(serve.stderr).not.toMatch(/Tried:|\n\s+at /);
+  }, 300_000);
+});
+
+describe('declarations of the service entries with skipLibCheck false (README: /http needs @types/better-sqlite3, /postgres also @types/pg)', () => {
+  const tsconfig = (file: string) =>
+    JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2022'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, noEmit: true, types: ['node'] }, files: [file] });
+  const HTTP_CONSUMER = `import { buildApp, SqliteAccountsStore, MissingDatabaseClientError } from '${PKG.name}/http';
+export const build: typeof buildApp = buildApp;
+export const store = (path: string): SqliteAccountsStore => new SqliteAccountsStore(path);
+export const isMissing = (e: unknown): boolean => e instanceof MissingDatabaseClientError;
+`;
+  const POSTGRES_CONSUMER = `import { PostgresAccountsStore } from '${PKG.name}/postgres';
+export const open: typeof PostgresAccountsStore.open = PostgresAccountsStore.open;
+`;
+
+  it('/http type-checks with @types/node and @types/better-sqlite3 and no pg types (audit 70b F1); /postgres without @types/pg fails naming pg', () => {
+    // The service folder has pg itself (JavaScript only) but no @types/pg; typed by this checkout's TypeScript.
+    const dir = serviceUserDir();
+    npmInstall(dir, ['--save-dev', '@types/node@20', `@types/better-sqlite3@${PKG.devDependencies['@types/better-sqlite3']}`], { ignoreScripts: true });
+    expect(existsSync(join(dir, 'node_modules/@types/pg'))).toBe(false);
+    const tsc = join(REPO, 'node_modules/typescript/bin/tsc');
+    const check = (file: string, source: string) => {
+      writeFileSync(join(dir, file), source);
+      writeFileSync(join(dir, 'tsconfig.json'), tsconfig(file));
+      return run(process.execPath, [tsc, '-p', '.'], dir, { allowFailure: true });
+    };
+    const http = check('http-consumer.mts', HTTP_CONSUMER);
+    expect(http.status, `${http.stdout}${http.stderr}`).toBe(0);
+    const postgres = check('postgres-consumer.mts', POSTGRES_CONSUMER);
+    expect(postgres.status).not.toBe(0);
+    expect(postgres.stdout).toMatch(/error TS\d+: (Cannot find module|Could not find a declaration file for module) 'pg'/);
   }, 300_000);
 });
 
