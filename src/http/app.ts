@@ -37,6 +37,7 @@ import type { RouteSchemas } from '../schema/unknown-name.js';
 import { addMethodNotAllowedRoutes, collectMethods, methodNotAllowed, type MethodNotAllowedConfig } from './method-not-allowed.js';
 import { sharedRefSerializers } from './serializers.js';
 import { createValidatorCompiler, malformedQueryParam } from './validation.js';
+import { quotedHeaderValue } from './header-text.js';
 import { V1_PREFIX, v1Routes } from './v1/routes.js';
 import { ErrorEnvelopeSchema } from '../service/api-schemas.js';
 import { WIDGET_PREFIX, widgetRoutes, type WidgetOptions } from './v1/widget-routes.js';
@@ -162,7 +163,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // list `a, b` on one line is not one host)
     if (request.headers.host !== undefined && !HOST_FIELD.test(request.headers.host.trim())) {
       reply.header('connection', 'close');
-      throw new HttpError('malformed_request', `the Host header must be one host name or address, with an optional port; got ${JSON.stringify(request.headers.host.slice(0, 100))}`);
+      throw new HttpError('malformed_request', `the Host header must be one host name or address, with an optional port; got ${quotedHeaderValue(request.headers.host, 100)}`);
     }
     if (closing) {
       reply.header('connection', 'close');
