@@ -14,6 +14,7 @@
  * fastify's swagger plugin wraps each header's schema itself (`{schema, description}`), so the
  * entries here are plain schemas with a description.
  */
+import type { HttpErrorCode } from '../http/http-errors.js';
 import { ERROR_ENVELOPE_REF } from './api-schemas.js';
 
 /**
@@ -22,16 +23,54 @@ import { ERROR_ENVELOPE_REF } from './api-schemas.js';
  */
 export const API_KEY_CHALLENGE = 'APIKey realm="venue-search", header="API-Key"';
 
-const DESCRIPTIONS: Readonly<Record<number, string>> = {
-  400: 'Invalid request: `param` names the field (`invalid_request`, `limit_exceeded`, `unknown_place`, `invalid_json`, `invalid_url`, `invalid_content_length`; `malformed_request` when the HTTP itself is not well-formed).',
-  401: 'Missing, malformed, unknown or expired API key, or two different keys in one request (`conflicting_api_keys`).',
-  402: 'The balance cannot cover this request: not served, not charged (`insufficient_balance`).',
-  403: 'A public key on an endpoint outside its permitted list (`public_key_not_permitted`), or from an origin the account does not allow (`origin_not_allowed`).',
-  404: 'Unknown venue id (`venue_not_found`).',
-  413: 'Request body over the route\'s limit, 64 KiB (`body_too_large`).',
-  415: 'Request body is not application/json, is in a charset other than UTF-8, is compressed, or has a transfer coding other than chunked (`unsupported_media_type`).',
-  429: 'A rate-limit window of the plan is full (`rate_limited`).',
+/**
+ * What each documented error status means, and the codes (HTTP_ERRORS, src/http/http-errors.ts)
+ * the API's routes answer with it: every response description ends "Codes: `a`, `b`." so a
+ * generated client or gateway finds them in one form (audit 70a F3). The `/admin` routes'
+ * codes (`missing_admin_token`, `invalid_admin_token`, `invalid_venue`, `duplicate_id`) are not
+ * listed: those routes are outside the document.
+ */
+interface StatusText {
+  readonly text: string;
+  readonly codes: readonly HttpErrorCode[];
+}
+
+const STATUS_TEXTS: Readonly<Record<number, StatusText>> = {
+  400: {
+    text: 'Invalid request: `param` names the field; `malformed_request` when the HTTP itself is not well-formed.',
+    codes: ['invalid_request', 'limit_exceeded', 'unknown_place', 'invalid_json', 'invalid_url', 'invalid_content_length', 'malformed_request'],
+  },
+  401: {
+    text: 'Missing API key (`missing_api_key`); malformed, unknown, revoked or expired one (`invalid_api_key`); or two different keys in one request (`conflicting_api_keys`).',
+    codes: ['missing_api_key', 'invalid_api_key', 'conflicting_api_keys'],
+  },
+  402: { text: 'The balance cannot cover this request: not served, not charged.', codes: ['insufficient_balance'] },
+  403: {
+    text: 'A public key on an endpoint outside its permitted list (`public_key_not_permitted`), or from an origin the account does not allow (`origin_not_allowed`).',
+    codes: ['public_key_not_permitted', 'origin_not_allowed'],
+  },
+  404: { text: 'Unknown venue id.', codes: ['venue_not_found'] },
+  413: { text: "Request body over the route's limit, 64 KiB.", codes: ['body_too_large'] },
+  415: {
+    text: 'Request body is not application/json, is in a charset other than UTF-8, is compressed, or has a transfer coding other than chunked.',
+    codes: ['unsupported_media_type'],
+  },
+  429: { text: 'A rate-limit window of the plan is full.', codes: ['rate_limited'] },
 };
+
+const CLIENT_FALLBACK: StatusText = {
+  text: 'Any other client error: 404 unknown path (`route_not_found`), 405 another method (`method_not_allowed`, with `Allow`), 408 request not received in time (`request_timeout`), 417 an `Expect` other than `100-continue` (`expectation_failed`), 431 headers too large (`headers_too_large`).',
+  codes: ['route_not_found', 'method_not_allowed', 'request_timeout', 'expectation_failed', 'headers_too_large'],
+};
+
+const SERVER_FALLBACK: StatusText = {
+  text: 'A fault of the service (500); or 503: the service shutting down, the accounts database out of reach (with `Retry-After`), or a charge the database got to too late. Not charged, but for a charge the database could not confirm, which the message says (docs/http.md).',
+  codes: ['internal_error', 'service_unavailable'],
+};
+
+function describeStatus({ text, codes }: StatusText): string {
+  return `${text} Codes: ${codes.map((code) => `\`${code}\``).join(', ')}.`;
+}
 
 interface HeaderSchema {
   readonly description: string;
@@ -101,17 +140,16 @@ export function successHeaders(options: { noStore: boolean }): Record<string, He
 export function errorResponses(...statuses: number[]): Record<string, object> {
   const out: Record<string, object> = {};
   for (const status of statuses) {
-    out[String(status)] = { $ref: ERROR_ENVELOPE_REF, description: DESCRIPTIONS[status] ?? 'Error.', headers: errorHeaders(status) };
+    out[String(status)] = { $ref: ERROR_ENVELOPE_REF, description: STATUS_TEXTS[status] === undefined ? 'Error.' : describeStatus(STATUS_TEXTS[status]), headers: errorHeaders(status) };
   }
   out['4xx'] = {
     $ref: ERROR_ENVELOPE_REF,
-    description: 'Any other client error: 404 unknown path (`route_not_found`), 405 another method (`method_not_allowed`, with `Allow`), 408 request not received in time (`request_timeout`), 417 an `Expect` other than `100-continue` (`expectation_failed`), 431 headers too large (`headers_too_large`).',
+    description: describeStatus(CLIENT_FALLBACK),
     headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': ERROR_NO_STORE, Allow: ALLOW },
   };
   out['5xx'] = {
     $ref: ERROR_ENVELOPE_REF,
-    description:
-      'A fault of the service; or 503: the service shutting down, the accounts database out of reach (with `Retry-After`), or a charge the database got to too late. Not charged, but for a charge the database could not confirm, which the message says (docs/http.md).',
+    description: describeStatus(SERVER_FALLBACK),
     headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': ERROR_NO_STORE, 'Retry-After': RETRY_AFTER_UNAVAILABLE },
   };
   return out;
