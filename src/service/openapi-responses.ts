@@ -9,6 +9,8 @@
  * - the rate-limit headers on every response the guard counted: always on a 200 and a 429
  *   (which adds `Retry-After`), on a later error (400, 402, 404, 413, 415) too unless it was
  *   refused before the guard ran (a bad URL), never on a 401 or a 403 (refused before counting);
+ *   on a 5xx counted first (a 503 when the accounts database is out of reach at the charge, a
+ *   500 after counting) too, so they are documented there, optional (audit 70a F4);
  * - `Cache-Control: no-store` on every 200 of the venue and balance routes, and on every error
  *   answer (http-errors.ts, ERROR_HEADERS).
  * fastify's swagger plugin wraps each header's schema itself (`{schema, description}`), so the
@@ -150,7 +152,7 @@ export function errorResponses(...statuses: number[]): Record<string, object> {
   out['5xx'] = {
     $ref: ERROR_ENVELOPE_REF,
     description: describeStatus(SERVER_FALLBACK),
-    headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': ERROR_NO_STORE, 'Retry-After': RETRY_AFTER_UNAVAILABLE },
+    headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': ERROR_NO_STORE, ...rateLimitHeaders(false), 'Retry-After': RETRY_AFTER_UNAVAILABLE },
   };
   return out;
 }
