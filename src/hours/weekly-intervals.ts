@@ -13,7 +13,8 @@ import { DAY_NAMES, type TimeSlot, type WeeklyHours } from '../schema/common.js'
  * Slot rules (see docs/hours.md):
  * - a slot belongs to the day it opens on; all slots of all groups are UNITED (a later group
  *   does not replace an earlier one, unlike OSM's `;` rule cascade);
- * - `isClosed` slots never match and are ignored entirely (their times are not read);
+ * - `isClosed` slots never match and are ignored entirely here (the record schema still checks
+ *   that their times are HH:MM: docs/hours.md);
  * - `close` is read on the next day when `closeNextDay` is true, or when it is not after
  *   `open` (`18:00`-`02:00` runs past midnight; `open == close` is a 24-hour slot);
  * - `close` `24:00` is the end of the opening day; `open` may not be `24:00`;
