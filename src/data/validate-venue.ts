@@ -17,6 +17,7 @@ import {
 import { VenueRecordSchema, type VenueRecord } from '../schema/venue.js';
 import { catersBit } from '../store/vocabulary.js';
 import { hasGeoJsonType, IMPORT_OSM_HINT, looksLikeRawOsm } from './raw-source.js';
+import { literalUnionValues, oneOfLiterals } from '../schema/literal-union.js';
 
 let compiled: TypeCheck<typeof VenueRecordSchema> | undefined;
 
@@ -81,8 +82,10 @@ export function validateVenue(value: unknown, where: RecordLocation = {}): Venue
   const found = !valueVenueChecker()(value) && !checker.Check(value) ? firstSchemaError(checker, value) : undefined;
   const first = found === undefined ? undefined : standInError(checker, value, found);
   if (first !== undefined) {
-    // only the first letter lowered: the rest may quote a pattern or a literal ('Point') exactly
-    const reason = first.message.charAt(0).toLowerCase() + first.message.slice(1);
+    // a union of literals (a day name) names its values; any other message has only its first
+    // letter lowered: the rest may quote a pattern or a literal ('Point') exactly
+    const values = first.type === ValueErrorType.Union ? literalUnionValues(first.schema) : undefined;
+    const reason = values !== undefined ? `must be ${oneOfLiterals(values)}` : first.message.charAt(0).toLowerCase() + first.message.slice(1);
     throw recordError(value, where, pointerToPath(first.path), first.value, reason + unknownFieldAdvice(first));
   }
   const problem = ruleProblem(value as VenueRecord);

@@ -1,5 +1,6 @@
 import { VenueSearchError, describeValue } from '../errors.js';
 import { DAY_NAMES, type TimeSlot, type WeeklyHours } from '../schema/common.js';
+import { oneOfLiterals } from '../schema/literal-union.js';
 
 /**
  * Weekly opening hours compiled to intervals of local wall-clock minutes of the week.
@@ -168,7 +169,7 @@ function checkedSlot(slots: readonly TimeSlot[], g: number, s: number, field: st
 /** Day `d` of group `g`: its Monday-first index; throws `invalid_venue` for anything but Mon..Sun. */
 function checkedDay(days: readonly unknown[], g: number, d: number, field: string, recordId: string | undefined): number {
   const day = dayIndex(days[d]);
-  if (day < 0) invalid(`${field}[${g}].days[${d}]`, days[d], 'one of Mon..Sun', recordId);
+  if (day < 0) invalid(`${field}[${g}].days[${d}]`, days[d], oneOfLiterals(DAY_NAMES), recordId);
   return day;
 }
 

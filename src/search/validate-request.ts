@@ -9,6 +9,7 @@ import { isSupportedInstant } from '../hours/local-clock.js';
 import { firstNonPlainObject, isPlainObject } from '../plain-data.js';
 import { leadingIndexKeys } from './travel-object.js';
 import { didYouMeanName, knownNameFor, type NamePlace } from '../schema/unknown-name.js';
+import { literalUnionValues, oneOfLiterals } from '../schema/literal-union.js';
 import {
   DEFAULT_LIMIT,
   MAX_PATH_DISTANCE_METERS,
@@ -75,9 +76,8 @@ function expectation(error: ValueError): string {
     case ValueErrorType.StringPattern:
       return patternMeaning(s['pattern']) ?? error.message.replace(/^Expected /, '');
     case ValueErrorType.Union: {
-      const options = (s['anyOf'] as Array<{ const?: unknown }> | undefined)?.map((o) => o.const);
-      if (options && options.every((o) => typeof o === 'string')) return `one of ${options.join(', ')}`;
-      return 'a valid value';
+      const values = literalUnionValues(s);
+      return values === undefined ? 'a valid value' : oneOfLiterals(values);
     }
     default:
       return error.message.replace(/^Expected /, '');
