@@ -116,7 +116,7 @@ export const OpeningConditionsSchema = Type.Object(
         maxLength: 40,
         pattern: UTC_TIMESTAMP_PATTERN,
         description:
-          'ISO 8601 UTC timestamp (`2026-11-21T20:00:00Z`) in the years 0100 to 9999: seconds and a fraction of up to 9 digits optional, zone `Z`, `+00:00` or `+0000`; a leap second exists only as `23:59:60` and is the start of the next second. Beyond the pattern the server refuses (400) February 29 of a year that is not a leap year and `9999-12-31T23:59:60Z` (it would end in the year 10000). Default: now.',
+          'ISO 8601 UTC timestamp (`2026-11-21T20:00:00Z`) in the years 0100 to 9999: seconds and a fraction of up to 9 digits optional, zone `Z`, `+00:00` or `+0000` (`-00:00` and `-0000`, in RFC 3339 "UTC, local offset unknown", are read as UTC too); a leap second exists only as `23:59:60` and is the start of the next second. Beyond the pattern the server refuses (400) February 29 of a year that is not a leap year and `9999-12-31T23:59:60Z` (it would end in the year 10000). Default: now.',
       }),
     ),
     onArrival: Type.Optional(
