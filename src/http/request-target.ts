@@ -5,7 +5,8 @@
  * (find-my-way) matches an absolute-form target on its path. Whatever reads the path or the
  * query of a request itself (the public-key scope, the widget's redirect, the request log)
  * reads it through {@link originForm}, so that both forms of one target behave alike and the
- * authority a client wrote in the target is never used (audit 63b F4).
+ * authority a client wrote in the target is never used (audit 63b F4), but where RFC 9112
+ * 3.2.2 says it replaces `Host`: the `servers` of openapi.json ({@link absoluteFormOrigin}).
  */
 
 /** `http(s)://authority` at the start of an absolute-form target, in any letter case. */
@@ -43,4 +44,16 @@ export function targetProblem(url: string): string | undefined {
     return `the request target must be a path ("/v1/...") or an http:// or https:// URL; got the scheme ${JSON.stringify(`${scheme}:`)}`;
   }
   return undefined;
+}
+
+/**
+ * The scheme and authority of an absolute-form target (`http://other.example:8080/v1/x` gives
+ * `http` and `other.example:8080`), or undefined for any other form. RFC 9112 3.2.2: a server
+ * that receives an absolute-form target ignores `Host` and uses the target's authority.
+ */
+export function absoluteFormOrigin(url: string): { scheme: string; authority: string } | undefined {
+  const prefix = ABSOLUTE_FORM_PREFIX.exec(url);
+  if (prefix === null) return undefined;
+  const [scheme, authority] = prefix[0].split('://') as [string, string];
+  return { scheme: scheme.toLowerCase(), authority };
 }

@@ -23,6 +23,7 @@ import { serveCharged } from '../billing.js';
 import { createGuard, principalOf } from '../guard.js';
 import { HttpError, invalidParam } from '../http-errors.js';
 import { finiteQueryNumbers } from '../validation.js';
+import { absoluteFormOrigin } from '../request-target.js';
 
 export interface V1Dependencies {
   readonly engine: EngineLike;
@@ -112,8 +113,10 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
     let published: Record<string, unknown> | undefined;
     app.get('/openapi.json', { config: { public: true }, schema: { hide: true, querystring: NoQuerySchema } }, async (request, reply) => {
       published ??= publishedDocument(plugin.swagger(), { prefix: V1_PREFIX, named: namedSchemaForms() });
-      // the request's own origin only when its Host makes one (an HTTP/1.0 health check sends none)
-      const serverUrl = deps.publicUrl ?? originOf(request.protocol, request.host) ?? '/';
+      // the request's own origin only when its Host makes one (an HTTP/1.0 health check sends
+      // none); an absolute-form target's scheme and authority instead of Host (RFC 9112 3.2.2, audit 70a F1)
+      const target = absoluteFormOrigin(request.raw.url ?? '');
+      const serverUrl = deps.publicUrl ?? (target === undefined ? originOf(request.protocol, request.host) : originOf(target.scheme, target.authority)) ?? '/';
       reply.header('cache-control', 'no-cache');
       return { ...published, servers: [{ url: serverUrl, description: 'This service' }] };
     });
