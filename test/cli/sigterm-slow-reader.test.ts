@@ -13,8 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { chargedRequestIds } from '../support/ledger-charges.js';
 import { openAccount } from '../../src/accounts/accounts.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { freePort } from '../support/database-process.js';
@@ -24,16 +24,6 @@ const tmp = mkdtempSync(join(tmpdir(), 'venue-search-sigterm-slow-reader-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The account's charges' Request-Ids, read from the accounts file itself. */
-function chargedIds(dbPath: string, accountId: string): string[] {
-  const db = new Database(dbPath, { readonly: true });
-  try {
-    return (db.prepare('SELECT request_id FROM ledger WHERE account_id = ? AND amount_micros < 0 ORDER BY seq').all(accountId) as { request_id: string }[]).map((r) => r.request_id);
-  } finally {
-    db.close();
-  }
-}
 
 /** The complete HTTP answers in `bytes`, in order: status and Request-Id; a truncated last one is left out. */
 function completeAnswers(bytes: Buffer): { status: number; requestId: string }[] {
@@ -86,13 +76,13 @@ async function servedAccount(name: string) {
   let charged = 0;
   for (let stable = 0, waited = 0; stable < 10 && waited < 30_000; waited += 100) {
     await sleep(100);
-    const now = chargedIds(dbPath, acct.accountId).length;
+    const now = chargedRequestIds(dbPath, acct.accountId).length;
     stable = now > 0 && now === charged ? stable + 1 : 0;
     charged = now;
   }
   expect(charged).toBeGreaterThan(5);
   expect(charged).toBeLessThan(90);
-  return { child, output, exited, socket, closed, chunks, charges: () => chargedIds(dbPath, acct.accountId) };
+  return { child, output, exited, socket, closed, chunks, charges: () => chargedRequestIds(dbPath, acct.accountId) };
 }
 
 /** The Request-Ids the service logged as charged and not delivered (pino JSON lines). */

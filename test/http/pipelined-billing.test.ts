@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { chargedRequestIds } from '../support/ledger-charges.js';
 import { createHarness, listenOnLoopback } from './support/harness.js';
 import { logRecords } from './support/log-records.js';
 import { parseAll, readUntilClosed } from './support/raw-http.js';
@@ -19,16 +19,6 @@ const tmp = mkdtempSync(join(tmpdir(), 'venue-search-pipelined-billing-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The account's charges, request ids in ledger order, read from the file itself. */
-function chargedIds(dbPath: string, accountId: string): string[] {
-  const db = new Database(dbPath, { readonly: true });
-  try {
-    return (db.prepare('SELECT request_id FROM ledger WHERE account_id = ? AND amount_micros < 0 ORDER BY seq').all(accountId) as { request_id: string }[]).map((r) => r.request_id);
-  } finally {
-    db.close();
-  }
-}
 
 /**
  * A server on a fresh accounts file, its log lines kept, an account, the bytes of `count`
@@ -59,7 +49,7 @@ async function setUp(name: string, count: number) {
       .map((l) => String(l['reqId']))
       .filter((id) => id !== referenceId);
   const logged = (code: string) => lines.filter((l) => l['code'] === code).map((l) => String(l['reqId']));
-  const charges = () => chargedIds(dbPath, acct.accountId);
+  const charges = () => chargedRequestIds(dbPath, acct.accountId);
   /** Waits (up to 30 s) until every search sent is received and either charged or logged `client_gone`. */
   const settled = async () => {
     const done = () => received().length === count && received().every((id) => charges().includes(id) || logged('client_gone').includes(id));

@@ -14,8 +14,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { chargedRequestIds } from '../support/ledger-charges.js';
 import { createHarness, listenOnLoopback } from './support/harness.js';
 import { logRecords } from './support/log-records.js';
 import { readUntilClosed } from './support/raw-http.js';
@@ -24,15 +24,6 @@ const tmp = mkdtempSync(join(tmpdir(), 'venue-search-reset-charged-bound-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function chargedIds(dbPath: string, accountId: string): string[] {
-  const db = new Database(dbPath, { readonly: true });
-  try {
-    return (db.prepare('SELECT request_id FROM ledger WHERE account_id = ? AND amount_micros < 0 ORDER BY seq').all(accountId) as { request_id: string }[]).map((r) => r.request_id);
-  } finally {
-    db.close();
-  }
-}
 
 /** The largest size, bytes, the kernel lets a TCP buffer grow to (`tcp_wmem` / `tcp_rmem`'s third field). */
 const tcpMax = (name: 'tcp_wmem' | 'tcp_rmem'): number => Number(readFileSync(`/proc/sys/net/ipv4/${name}`, 'utf8').trim().split(/\s+/)[2]);
@@ -48,7 +39,7 @@ async function setUp(name: string, count: number) {
   const search = (key: string) => `POST /v1/search/?limit=100 HTTP/1.1\r\nHost: x\r\nAPI-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
   const other = await h.open();
   const answerBytes = Buffer.byteLength(await readUntilClosed(port, search(other.secretKey).replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')));
-  const charges = () => chargedIds(dbPath, acct.accountId);
+  const charges = () => chargedRequestIds(dbPath, acct.accountId);
   const logged = (code: string) => lines.filter((l) => l['code'] === code).map((l) => String(l['reqId']));
   /** Waits until the charges have not changed for 1 s (30 s at most). */
   const settled = async () => {
