@@ -139,7 +139,7 @@ function validationMessage(errors: readonly AjvLikeError[], param: string, conte
   if (error.keyword === 'additionalProperties') return `${where} is not a known parameter`;
   const allowed = allowedValues(errors);
   if (allowed !== null) return `${where} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}; got ${describeValue(error.data)}`;
-  const meaning = error.keyword === 'pattern' ? patternMeaning(error.params?.['pattern']) : undefined;
+  const meaning = error.keyword === 'pattern' ? patternMeaning(error.params?.['pattern'], error.data) : undefined;
   if (meaning !== undefined) return `${where} must be ${meaning}; got ${describeValue(error.data)}`;
   const note = error.keyword === 'maximum' ? maximumNote(param) : '';
   return `${where} ${error.message ?? 'is invalid'}${note}; got ${describeValue(error.data)}`;

@@ -26,7 +26,32 @@ export const UTC_TIMESTAMP_MEANING = 'an ISO 8601 UTC timestamp in the years 100
 
 const MEANINGS: ReadonlyMap<string, string> = new Map([[UTC_TIMESTAMP_PATTERN, UTC_TIMESTAMP_MEANING]]);
 
-/** What a request schema's `pattern` asks for, in words; undefined for a pattern not listed here. */
-export function patternMeaning(pattern: unknown): string | undefined {
-  return typeof pattern === 'string' ? MEANINGS.get(pattern) : undefined;
+/** A timestamp as UTC_TIMESTAMP_PATTERN's but with another offset (`-04:00`, `+0530`): the date and time, the sign, hours, minutes. */
+const OFFSET_TIMESTAMP = new RegExp(`^(${YEAR}-${MONTH_DAY}[Tt]${TIME})([+-])([01][0-9]|2[0-3]):?([0-5][0-9])$`);
+
+/**
+ * For a timestamp with an offset other than UTC's, which the interface refuses ("ISO 8601 UTC
+ * timestamp"): the same instant in UTC, as the refusal suggests it (audit 70g F4: an app in New
+ * York sends `-04:00` and was told only what the field must be). Undefined for any other text.
+ */
+export function utcSpellingOf(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = OFFSET_TIMESTAMP.exec(value);
+  if (m === null) return undefined;
+  const local = Date.parse(`${m[1]!.toUpperCase()}Z`);
+  if (Number.isNaN(local)) return undefined;
+  const offsetMinutes = (m[2] === '-' ? -1 : 1) * (Number(m[3]) * 60 + Number(m[4]));
+  const utc = new Date(local - offsetMinutes * 60_000);
+  return Number.isNaN(utc.getTime()) ? undefined : utc.toISOString().replace('.000Z', 'Z');
+}
+
+/**
+ * What a request schema's `pattern` asks for, in words, given the `value` refused; undefined
+ * for a pattern not listed here. A timestamp refused only for its offset is told its UTC spelling.
+ */
+export function patternMeaning(pattern: unknown, value?: unknown): string | undefined {
+  const meaning = typeof pattern === 'string' ? MEANINGS.get(pattern) : undefined;
+  if (meaning !== UTC_TIMESTAMP_MEANING) return meaning;
+  const utc = utcSpellingOf(value);
+  return utc === undefined ? meaning : `${meaning} (offsets other than UTC are refused: that instant is ${JSON.stringify(utc)})`;
 }

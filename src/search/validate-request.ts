@@ -3,7 +3,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { VenueSearchError, describeValue } from '../errors.js';
 import { firstSchemaError } from '../schema/character-count.js';
-import { UTC_TIMESTAMP_MEANING, patternMeaning } from '../schema/pattern-meanings.js';
+import { UTC_TIMESTAMP_PATTERN, patternMeaning } from '../schema/pattern-meanings.js';
 import { MAX_WEIGHT, MIN_POSITIVE_WEIGHT, maximumNote } from '../schema/search-limits.js';
 import { isSupportedInstant } from '../hours/local-clock.js';
 import { firstNonPlainObject, isPlainObject } from '../plain-data.js';
@@ -74,7 +74,7 @@ function expectation(error: ValueError): string {
     case ValueErrorType.ObjectRequiredProperty:
       return 'present';
     case ValueErrorType.StringPattern:
-      return patternMeaning(s['pattern']) ?? error.message.replace(/^Expected /, '');
+      return patternMeaning(s['pattern'], error.value) ?? error.message.replace(/^Expected /, '');
     case ValueErrorType.Union: {
       const values = literalUnionValues(s);
       return values === undefined ? 'a valid value' : oneOfLiterals(values);
@@ -301,7 +301,7 @@ export function validateSearchBody(value: unknown): ValidBody {
     atTimeMs = parseUtcTimestamp(atTime);
     // the leap second ending 9999 reads as the first instant of 10000, past the clocks' years
     if (Number.isNaN(atTimeMs) || !isSupportedInstant(atTimeMs)) {
-      invalid('preferences.openingConditions.atTime', atTime, UTC_TIMESTAMP_MEANING);
+      invalid('preferences.openingConditions.atTime', atTime, patternMeaning(UTC_TIMESTAMP_PATTERN, atTime)!);
     }
   }
   return { body, atTimeMs, travelKeys, travelIndexKeys: leadingIndexKeys(travelKeys), fairness, quorum };

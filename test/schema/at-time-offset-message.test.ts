@@ -1,0 +1,61 @@
+/**
+ * Audit 70g F4: `atTime` with an offset other than UTC's (`-04:00`, what an app in New York
+ * sends) is refused, as the interface asks for a UTC timestamp, and the refusal now gives the
+ * same instant in UTC. Oracle: the UTC spellings below, worked out by hand (local time minus
+ * the offset), not by the code under test.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine.js';
+import { VenueSearchError } from '../../src/errors.js';
+import { createHarness, type Harness } from '../http/support/harness.js';
+
+const CASES: Array<[string, string]> = [
+  ['2026-07-01T11:30:00-04:00', '2026-07-01T15:30:00Z'], // New York in summer: 11:30 + 4 h
+  ['2026-07-01T11:30:00+05:30', '2026-07-01T06:00:00Z'], // India: 11:30 - 5 h 30
+  ['2026-12-31T22:00-0500', '2027-01-01T03:00:00Z'], // New Year's Eve in New York, no seconds: the next day, the next year
+  ['2026-07-01t11:30:00.25+01:00', '2026-07-01T10:30:00.250Z'], // a fraction, a lower-case t
+];
+
+const body = (atTime: string) => ({
+  locations: [{ lat: 51.5136, lon: -0.1365 }],
+  mode: { mode: 'POINT' as const, maxDistance: 2000 },
+  preferences: { openingConditions: { state: 'OPEN' as const, atTime } },
+});
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('atTime with an offset other than UTC', () => {
+  const engine = createEngine([{ id: 'a', name: 'The Red Lion', location: { type: 'Point', coordinates: [51.5136, -0.1365] } }]);
+
+  it.each(CASES)('the engine refuses %s naming the field and the UTC instant %s', (atTime, utc) => {
+    let error: unknown;
+    try {
+      engine.search(body(atTime));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(VenueSearchError);
+    expect((error as VenueSearchError).code).toBe('invalid_request');
+    expect((error as VenueSearchError).message).toContain('preferences.openingConditions.atTime must be an ISO 8601 UTC timestamp');
+    expect((error as VenueSearchError).message).toContain(`offsets other than UTC are refused: that instant is "${utc}"`);
+  });
+
+  it.each(CASES)('the service answers 400 for %s with the UTC instant %s, and the instant it names is accepted', async (atTime, utc) => {
+    const acct = await h.open('Enterprise');
+    const post = (t: string) => h.app.inject({ method: 'POST', url: '/v1/search/?limit=1', headers: { 'api-key': acct.secretKey }, payload: body(t) });
+    const refused = await post(atTime);
+    expect(refused.statusCode).toBe(400);
+    expect((refused.json() as { message: string }).message).toContain(`offsets other than UTC are refused: that instant is "${utc}"`);
+    expect((await post(utc)).statusCode).toBe(200);
+  });
+
+  it('a text that is no timestamp at all is told only what the field must be', () => {
+    expect(() => engine.search(body('tomorrow at noon'))).toThrow(/atTime must be an ISO 8601 UTC timestamp in the years 100 to 9999, such as "2026-11-21T20:00:00Z"; got "tomorrow at noon"$/);
+  });
+});
