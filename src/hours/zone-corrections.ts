@@ -43,8 +43,9 @@ export const ZONE_CORRECTIONS: readonly ZoneCorrection[] = [
   // (UTC+3 all year). Nearest foreign land: the Kas peninsula (Turkey), 2 km north, from 36.18 N.
   { name: 'Kastellorizo', south: 36.125, north: 36.165, west: 29.555, east: 29.615, zone: 'Europe/Athens' },
   // Nemuro Peninsula, Hokkaido (Japan), UTC+9. tz-lookup gives Nemuro Asia/Magadan (UTC+11).
-  // Nearest foreign-administered land: Kaigara-jima (Habomai), 145.85 E; Kunashir, 43.6 N.
-  { name: 'Nemuro Peninsula', south: 43.2, north: 43.45, west: 145.3, east: 145.8, zone: 'Asia/Tokyo' },
+  // Nearest foreign-administered land: Kaigara-jima (Habomai), 145.85 E; Kunashir, 43.6 N. The box
+  // reaches Cape Nosappu, the peninsula's tip (145.817 E; audit 70f F4).
+  { name: 'Nemuro Peninsula', south: 43.2, north: 43.45, west: 145.3, east: 145.83, zone: 'Asia/Tokyo' },
   // Selangor coast (peninsular Malaysia), UTC+8. tz-lookup gives Kuala Selangor, Sungai Besar
   // and Tanjung Karang Asia/Jakarta (UTC+7). Nearest foreign land: Sumatra, west of 100 E.
   { name: 'Selangor coast', south: 3.0, north: 4.0, west: 100.85, east: 101.6, zone: 'Asia/Kuala_Lumpur' },

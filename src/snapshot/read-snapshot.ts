@@ -165,6 +165,8 @@ function open(file: SnapshotBytes, name: string): OpenedSnapshot {
   if (prefix.length < PREFIX_BYTES) bad('it is truncated');
   const headerStart = prefix.readDoubleLE(8);
   const headerLength = prefix.readDoubleLE(16);
+  // whole numbers: a flipped low bit made a fraction, which the reads below threw on as a RangeError (audit 70f F1)
+  if (!(Number.isInteger(headerStart) && Number.isInteger(headerLength))) bad(`its header's place (offset ${headerStart}, length ${headerLength} bytes) is not in whole bytes`);
   if (!(headerStart >= PREFIX_BYTES && headerLength > 0 && headerStart + headerLength <= file.length)) {
     bad(`it is truncated (header at ${headerStart} + ${headerLength} bytes, file ${file.length} bytes)`);
   }

