@@ -17,6 +17,7 @@ import { isVenueSearchError } from '../errors.js';
 import { DEFAULT_ROTATION_GRACE_MS, openAccount, rotateAccountKeys } from '../accounts/accounts.js';
 import { buildApp } from '../http/app.js';
 import { chargedAnswersNotSent } from '../http/charged-delivery.js';
+import { stdoutLogDrained } from '../http/stdout-log.js';
 import { CLOCK_FILE_ENV, serviceClock, type ServiceClock } from './service-clock.js';
 import { hashApiKey } from '../accounts/keys.js';
 import { normalizeOrigin } from '../accounts/origins.js';
@@ -515,6 +516,8 @@ function compactedBaseLines(dataPath: string, dir: string): string[] {
 
 /** How long a stop signal waits for the requests in flight, ms: past the 30 s connection timeout. */
 const DRAIN_LIMIT_MS = 40_000;
+/** How long a stop waits, after the service has closed, for the request log's last lines to be written, ms. */
+const LOG_DRAIN_LIMIT_MS = 2_000;
 
 /**
  * The service's base URL as printed (`http://host:port`): a wildcard address listens
@@ -638,6 +641,8 @@ async function serve(options: ServeOptions): Promise<void> {
     await pool?.close();
     await live?.live.close();
     await store.close();
+    // the last request log lines (a charged_client_gone logged as the last connection closed) written before the exit
+    await stdoutLogDrained(LOG_DRAIN_LIMIT_MS);
     process.exit(0);
   };
   // `on`, not `once`: a stop signal while closing is ignored, not Node's default (death). A

@@ -10,19 +10,24 @@
  * until each has flushed and is closed by Node's rule like any other: an answer in flight
  * behind it is answered (with `Connection: close`), an idle one is closed. Only a close pays
  * for this: the poll runs while a close waits for spared connections, nothing per request.
- * A spared connection whose client reads nothing for STALL_MS (no byte of it leaves the
- * process) is spared no longer: it is closed like any idle one, and its charged answer not
- * sent is logged by charged-delivery.ts (`charged_client_gone`), as for a client that reset.
- * Else a client that stopped reading held every stop for `serve`'s 40 s drain limit, which
- * then exits 1 (its keep-alive timeout, 72 s, is longer).
+ * A spared connection none of whose bytes leave the process for the server's connection
+ * timeout (`server.timeout`, buildApp's connectionTimeoutMs, 30 s by default: the time a
+ * connection may stay silent) is spared no longer: it is closed like any idle one, and its
+ * charged answer not sent is logged by charged-delivery.ts (`charged_client_gone`), as for a
+ * client that reset. Else a client that stopped reading held every stop for `serve`'s 40 s
+ * drain limit, which then exits 1 (its keep-alive timeout, 72 s, is longer). Not a shorter
+ * bound: a client that reads slowly but steadily sends no byte out of the process for
+ * seconds at a time, as the kernel lets the process write again only once a large part of
+ * its send buffer (up to 4 MB) has drained (audit 70f F2: at a 5 s bound, readers of
+ * 100 KB/s were cut, and of 200 KB/s not).
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** How often a close looks again at the connections it spared, ms. */
 const POLL_MS = 50;
-/** How long a close spares a connection none of whose bytes leave the process (its client not reading), ms. */
-export const STALL_MS = 5_000;
+/** The connection timeout of a server whose own is 0 (none), ms: buildApp's default. */
+const DEFAULT_STALL_MS = 30_000;
 
 /** A spared connection's progress: bytes handed to the kernel (socket.bytesWritten counts those still buffered too), and when they last grew (ms, performance.now()). */
 interface Progress {
@@ -30,8 +35,8 @@ interface Progress {
   since: number;
 }
 
-/** Whether `socket` still holds bytes to send and has sent some within STALL_MS (its `progress` updated). */
-function stillSending(socket: Socket, progress: WeakMap<Socket, Progress>, now: number): boolean {
+/** Whether `socket` still holds bytes to send and has sent some within `stallMs` (its `progress` updated). */
+function stillSending(socket: Socket, progress: WeakMap<Socket, Progress>, now: number, stallMs: number): boolean {
   if (socket.destroyed || socket.writableLength === 0) return false;
   const dispatched = socket.bytesWritten - socket.writableLength;
   const seen = progress.get(socket);
@@ -39,7 +44,7 @@ function stillSending(socket: Socket, progress: WeakMap<Socket, Progress>, now: 
     progress.set(socket, { dispatched, since: now });
     return true;
   }
-  return now - seen.since < STALL_MS;
+  return now - seen.since < stallMs;
 }
 
 /** Makes `server`'s closeIdleConnections() spare connections still sending, and close them once sent. */
@@ -54,7 +59,8 @@ export function drainConnectionsOnClose(server: Server): void {
   let poll: NodeJS.Timeout | undefined;
   server.closeIdleConnections = function closeIdleConnectionsOnceSent(): void {
     const now = performance.now();
-    const sending = [...connections].filter((socket) => stillSending(socket, progress, now));
+    const stallMs = server.timeout > 0 ? server.timeout : DEFAULT_STALL_MS;
+    const sending = [...connections].filter((socket) => stillSending(socket, progress, now, stallMs));
     // Node's rule decides which connections are idle; its destroy() of a sending one is
     // skipped, for this one call only (an own property shadowing the prototype's method)
     const spare = function (this: Socket): Socket {
