@@ -61,8 +61,8 @@ const STATUS_TEXTS: Readonly<Record<number, StatusText>> = {
 };
 
 const CLIENT_FALLBACK: StatusText = {
-  text: 'Any other client error: 404 unknown path (`route_not_found`), 405 another method (`method_not_allowed`, with `Allow`), 408 request not received in time (`request_timeout`), 417 an `Expect` other than `100-continue` (`expectation_failed`), 431 headers too large (`headers_too_large`).',
-  codes: ['route_not_found', 'method_not_allowed', 'request_timeout', 'expectation_failed', 'headers_too_large'],
+  text: 'Any other client error: 404 unknown path (`route_not_found`), 405 another method (`method_not_allowed`, with `Allow`), 408 request not received in time (`request_timeout`), 417 an `Expect` other than `100-continue` (`expectation_failed`), 431 headers too large (`headers_too_large`); on a route that takes no body, 415 for a body sent compressed or in a charset other than UTF-8 (`unsupported_media_type`).',
+  codes: ['route_not_found', 'method_not_allowed', 'request_timeout', 'expectation_failed', 'headers_too_large', 'unsupported_media_type'],
 };
 
 const SERVER_FALLBACK: StatusText = {

@@ -68,4 +68,20 @@ describe('the error responses name their codes', () => {
       expect(namedCodes(find.responses['401']!.description)).toContain(code);
     }
   });
+
+  it('a GET with a body refused for its encoding or charset answers 415, which that operation documents (audit 70f F5)', async () => {
+    const acct = await h.open('Enterprise');
+    const cases: Array<Record<string, string>> = [
+      { 'api-key': acct.secretKey, 'content-encoding': 'gzip', 'content-type': 'application/json' },
+      { 'api-key': acct.secretKey, 'content-type': 'text/plain; charset=latin1' },
+    ];
+    const find = operations.find((op) => op.id === 'findVenues')!;
+    for (const headers of cases) {
+      const res = await h.app.inject({ method: 'GET', url: '/v1/find?q=pub', headers, payload: '{}' });
+      expect([res.statusCode, (res.json() as { code: string }).code]).toEqual([415, 'unsupported_media_type']);
+      const documented = Object.entries(find.responses).filter(([key]) => statusFits(key, 415));
+      expect(documented.length, 'a 415 or 4XX entry').toBeGreaterThan(0);
+      expect(documented.some(([, r]) => namedCodes(r.description).includes('unsupported_media_type'))).toBe(true);
+    }
+  });
 });

@@ -191,7 +191,9 @@ describe('the document', () => {
       expect(res.statusCode, atTime).toBe(served ? 200 : 400);
       if (!served) {
         expect(res.json().param, atTime).toBe('preferences.openingConditions.atTime');
-        expect(res.json().message, atTime).toBe(`preferences.openingConditions.atTime must be an ISO 8601 UTC timestamp in the years 100 to 9999, such as "2026-11-21T20:00:00Z"; got ${JSON.stringify(atTime)}`);
+        // an offset other than UTC's is also told the instant in UTC (audit 70g F4): 20:00 at +01:00 is 19:00Z
+        const utc = atTime === '2026-11-27T20:00:00+01:00' ? ' (offsets other than UTC are refused: that instant is "2026-11-27T19:00:00Z")' : '';
+        expect(res.json().message, atTime).toBe(`preferences.openingConditions.atTime must be an ISO 8601 UTC timestamp in the years 100 to 9999, such as "2026-11-21T20:00:00Z"${utc}; got ${JSON.stringify(atTime)}`);
       }
     }
   });
