@@ -157,9 +157,19 @@ export class DefaultPlaceResolver implements PlaceResolver {
       this.refuseForSuffixedNearVenues(name, key, entries, venues);
     }
     if (learnt !== undefined || entries.length < 2 || venues === undefined) return this.choose(learnt, entries, venues);
+    return this.remembered(key, venues, () => this.namedAmong(pickAmong(entries, venues), key, entries, venues));
+  }
+
+  /**
+   * The answer `make` gives for `memoKey` on `venues`, remembered for them at their version
+   * (see picks). Not remembered while namedAmong names other places: it then answers the plain
+   * place, which is not the answer to give the caller.
+   */
+  private remembered(memoKey: string, venues: VenueDensity, make: () => ResolvedPlace): ResolvedPlace {
+    if (this.naming) return make();
     if (this.picksFor !== venues || this.picksVersion !== venues.version) [this.picks, this.picksFor, this.picksVersion] = [new Map(), venues, venues.version];
-    let pick = this.picks.get(key);
-    if (pick === undefined) this.picks.set(key, (pick = this.namedAmong(pickAmong(entries, venues), key, entries, venues)));
+    let pick = this.picks.get(memoKey);
+    if (pick === undefined) this.picks.set(memoKey, (pick = make()));
     return pick;
   }
 
@@ -333,7 +343,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
       // exact); only when none is in that area, the places it stands for beyond them.
       const bare = candidates.filter((e) => isInQualifier(e, area));
       const inArea = bare.length > 0 ? bare : this.gazetteer.qualified(key).filter((e) => isInQualifier(e, area));
-      if (inArea.length > 0) return this.chooseInArea(key, candidates, inArea, venues);
+      if (inArea.length > 0) return this.chooseInArea(key, area, candidates, inArea, venues);
       if (candidates.length > 0) notThere ??= { place, key, area, candidates };
     }
     // No area's own name: the looser readings (loose-area.ts: "Lanarkshire" for South
@@ -356,7 +366,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
       const inArea = own.length > 0 ? own : within(true);
       if (inArea.length === 0) continue;
       const areas = [...new Set(inArea.sort((x, y) => compareProminence(x.e, y.e)).map((m) => m.a))];
-      if (areas.length === 1) return this.chooseInArea(key, candidates, inArea.map((m) => m.e), venues);
+      if (areas.length === 1) return this.chooseInArea(key, area, candidates, inArea.map((m) => m.e), venues);
       throw UnknownPlaceError.inOtherAreas(name, { place, area, areas, ambiguous: true });
     }
     // a place of the name in that area that the gazetteer holds only as a stray estimate
@@ -395,24 +405,32 @@ export class DefaultPlaceResolver implements PlaceResolver {
    * over `inArea` (pickAmong), which over all the `candidates` is the bare name's answer.
    * When that place is another name's ("Camden Town" for "Camden"), an entry of the name as
    * typed within SAME_PLACE_METERS of it is the same place under that name, and is taken.
+   * When the venues' rules chose among several places the area still leaves ("Springfield,
+   * USA"), the answer names the one taken and the others in the area as a bare name's does
+   * (namedAmong over `inArea`: `area` "Missouri", `otherPlaces` "Springfield, Massachusetts",
+   * ...; audit 70g F5: the qualified answer said neither, less than the bare name's).
    */
-  private chooseInArea(key: string, candidates: readonly GazetteerEntry[], inArea: readonly GazetteerEntry[], venues: VenueDensity | undefined): ResolvedPlace {
+  private chooseInArea(key: string, area: string, candidates: readonly GazetteerEntry[], inArea: readonly GazetteerEntry[], venues: VenueDensity | undefined): ResolvedPlace {
     const learnt = this.learnt.area(key);
     let pick: GazetteerEntry | undefined;
     if (learnt !== undefined) {
       const bare = this.choose(learnt, candidates, venues);
       if (bare !== null && bare !== learnt) pick = inArea.find((e) => e.lat === bare.lat && e.lon === bare.lon && e.name === bare.name);
     }
+    // rule 3 (pickAmong) chooses among several places only with venues; rule 2's pick is not named (as for a bare name)
+    const amongSeveral = pick === undefined && inArea.length > 1 && venues !== undefined;
     pick ??= pickAmong(inArea, venues);
-    if (placeKey(pick.name) === key) return fromEntry(pick);
-    let own: GazetteerEntry | undefined;
-    let ownD = SAME_PLACE_METERS;
-    for (const e of inArea) {
-      if (placeKey(e.name) !== key) continue;
-      const d = nearDistanceMeters(pick.lat, pick.lon, e.lat, e.lon);
-      if (d <= ownD) [own, ownD] = [e, d];
+    let taken = pick;
+    if (placeKey(pick.name) !== key) {
+      let ownD = SAME_PLACE_METERS;
+      for (const e of inArea) {
+        if (placeKey(e.name) !== key) continue;
+        const d = nearDistanceMeters(pick.lat, pick.lon, e.lat, e.lon);
+        if (d <= ownD) [taken, ownD] = [e, d];
+      }
     }
-    return fromEntry(own ?? pick);
+    if (!amongSeveral) return fromEntry(taken);
+    return this.remembered(`${key}, ${placeKey(area)}`, venues, () => this.namedAmong(taken, key, inArea, venues));
   }
 
   /**
