@@ -69,8 +69,13 @@ export class UnknownPlaceError extends VenueSearchError {
   }
 }
 
+/** A US ZIP code, 5 digits or ZIP+4 ("90210", "10001-1234"): no resolver takes one (UK postcodes only). */
+const US_ZIP = /^\s*\d{5}(?:-\d{4})?\s*$/;
+/** What the message for a US ZIP code adds (audit 70g F3: "not a place we know" gave no way forward). */
+const US_ZIP_ADVICE = 'US ZIP codes are not supported, only UK postcodes: name the town, e.g. "Springfield, Illinois"';
+
 function unknownPlaceMessage(name: string, suggestions: readonly string[]): string {
-  const base = `location ${describeValue(name)} is not a place we know`;
+  const base = `location ${describeValue(name)} is not a place we know${US_ZIP.test(name) ? `; ${US_ZIP_ADVICE}` : ''}`;
   if (suggestions.length === 0) return base;
   return `${base}; did you mean ${listed(suggestions.map((s) => describeValue(s)), 'or')}?`;
 }
