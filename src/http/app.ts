@@ -28,7 +28,7 @@ import { clientErrorResponse, connectResponse, continueResponse, expectationResp
 import { isAccountsUnavailable } from '../accounts/accounts-unavailable.js';
 import { checkBodyCharset, hasBody, parseJsonBody, refusalClosesConnection } from './body-text.js';
 import { OutageLog } from './outage-log.js';
-import { trackUnusedConnections } from './unused-connections.js';
+import { trackConnections } from './unused-connections.js';
 import { drainConnectionsOnClose } from './connection-draining.js';
 import { wasAdmitted } from './guard.js';
 import { HttpError, toErrorResponse, withRequestDetails } from './http-errors.js';
@@ -141,11 +141,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.server.on('checkExpectation', expectationResponse);
   app.server.on('checkContinue', continueResponse);
   let closing = false;
-  const closeUnusedConnections = trackUnusedConnections(app.server);
-  drainConnectionsOnClose(app.server);
+  const connections = trackConnections(app.server);
+  drainConnectionsOnClose(app.server, connections.open);
   app.addHook('preClose', async () => {
     closing = true;
-    closeUnusedConnections();
+    connections.closeUnused();
   });
   app.setValidatorCompiler(createValidatorCompiler());
   app.addHook('onRequest', async (request, reply) => {

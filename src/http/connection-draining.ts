@@ -47,13 +47,8 @@ function stillSending(socket: Socket, progress: WeakMap<Socket, Progress>, now: 
   return now - seen.since < stallMs;
 }
 
-/** Makes `server`'s closeIdleConnections() spare connections still sending, and close them once sent. */
-export function drainConnectionsOnClose(server: Server): void {
-  const connections = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    connections.add(socket);
-    socket.once('close', () => connections.delete(socket));
-  });
+/** Makes `server`'s closeIdleConnections() spare connections still sending, and close them once sent; `connections`: its open ones (unused-connections.ts). */
+export function drainConnectionsOnClose(server: Server, connections: ReadonlySet<Socket>): void {
   const closeIdle = server.closeIdleConnections.bind(server);
   const progress = new WeakMap<Socket, Progress>();
   let poll: NodeJS.Timeout | undefined;

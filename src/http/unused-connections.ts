@@ -12,18 +12,34 @@
 import type { Server, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 
-/** Starts tracking `server`'s connections; returns the function that destroys those that have not sent a request. */
-export function trackUnusedConnections(server: Server): () => void {
+/** A server's open connections, and the closing of those that never sent a request. */
+export interface TrackedConnections {
+  /** Every connection not closed yet (connection-draining.ts reads them at a close). */
+  readonly open: ReadonlySet<Socket>;
+  /** Destroys the connections that have not sent a request. */
+  closeUnused(): void;
+}
+
+/** Starts tracking `server`'s connections (one listener per connection and per request). */
+export function trackConnections(server: Server): TrackedConnections {
+  const open = new Set<Socket>();
   const unused = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
+    open.add(socket);
     unused.add(socket);
-    socket.once('close', () => unused.delete(socket));
+    socket.once('close', () => {
+      open.delete(socket);
+      unused.delete(socket);
+    });
   });
   server.prependListener('request', (request: IncomingMessage) => {
     unused.delete(request.socket);
   });
-  return () => {
-    for (const socket of unused) socket.destroy();
-    unused.clear();
+  return {
+    open,
+    closeUnused: () => {
+      for (const socket of unused) socket.destroy();
+      unused.clear();
+    },
   };
 }

@@ -14,6 +14,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bigSearchRequest } from '../support/big-search.js';
 import { chargedRequestIds } from '../support/ledger-charges.js';
 import { openAccount } from '../../src/accounts/accounts.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
@@ -60,10 +61,9 @@ async function servedAccount(name: string) {
     }
     await sleep(100);
   }
-  // 100 venues around central London: answers of about 120 KB each, 90 of them (under
-  // the plan's 100 a second) far more than the loopback's buffers hold (a few MB)
-  const body = JSON.stringify({ locations: [{ lat: 51.5085, lon: -0.1257 }], mode: { mode: 'POINT', maxDistance: 50_000 } });
-  const search = `POST /v1/search/?limit=100 HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.secretKey}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  // answers of about 120 KB each, 90 of them (under the plan's 100 a second): far more than
+  // the loopback's buffers hold (a few MB)
+  const search = bigSearchRequest(acct.secretKey);
   const chunks: Buffer[] = [];
   const socket = connect(port, '127.0.0.1');
   socket.pause();

@@ -10,6 +10,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bigSearchRequest } from '../support/big-search.js';
 import { chargedRequestIds } from '../support/ledger-charges.js';
 import { createHarness, listenOnLoopback } from './support/harness.js';
 import { logRecords } from './support/log-records.js';
@@ -30,13 +31,10 @@ async function setUp(name: string, count: number) {
   const h = await createHarness({ dbPath, extra: { logger: { level: 'info', stream } } });
   const port = await listenOnLoopback(h);
   const acct = await h.open();
-  // 100 venues around central London: an answer of about 120 KB
-  const body = JSON.stringify({ locations: [{ lat: 51.5085, lon: -0.1257 }], mode: { mode: 'POINT', maxDistance: 50_000 } });
-  const search = (close: boolean) =>
-    `POST /v1/search/?limit=100 HTTP/1.1\r\nHost: x\r\nAPI-Key: ${acct.secretKey}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${close ? 'Connection: close\r\n' : ''}\r\n${body}`;
+  const search = (close: boolean) => bigSearchRequest(acct.secretKey, close);
   // the bytes of one answer on the wire, as a client reads it (another account: this one's ledger stays the test's)
   const other = await h.open();
-  const reference = await readUntilClosed(port, search(true).replace(acct.secretKey, other.secretKey));
+  const reference = await readUntilClosed(port, bigSearchRequest(other.secretKey, true));
   const referenceId = /\r\nrequest-id: ([^\r]+)/i.exec(reference)?.[1];
   // the server's side of the test's connection, the next one
   const server: { socket?: Socket } = {};

@@ -15,6 +15,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bigSearchRequest } from '../support/big-search.js';
 import { chargedRequestIds } from '../support/ledger-charges.js';
 import { createHarness, listenOnLoopback } from './support/harness.js';
 import { logRecords } from './support/log-records.js';
@@ -34,11 +35,8 @@ async function setUp(name: string, count: number) {
   const h = await createHarness({ dbPath, extra: { logger: { level: 'info', stream } } });
   const port = await listenOnLoopback(h);
   const acct = await h.open();
-  // 100 venues around central London: an answer of about 120 KB
-  const body = JSON.stringify({ locations: [{ lat: 51.5085, lon: -0.1257 }], mode: { mode: 'POINT', maxDistance: 50_000 } });
-  const search = (key: string) => `POST /v1/search/?limit=100 HTTP/1.1\r\nHost: x\r\nAPI-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
   const other = await h.open();
-  const answerBytes = Buffer.byteLength(await readUntilClosed(port, search(other.secretKey).replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')));
+  const answerBytes = Buffer.byteLength(await readUntilClosed(port, bigSearchRequest(other.secretKey, true)));
   const charges = () => chargedRequestIds(dbPath, acct.accountId);
   const logged = (code: string) => lines.filter((l) => l['code'] === code).map((l) => String(l['reqId']));
   /** Waits until the charges have not changed for 1 s (30 s at most). */
@@ -51,7 +49,7 @@ async function setUp(name: string, count: number) {
       last = now;
     }
   };
-  return { h, port, pipeline: search(acct.secretKey).repeat(count), answerBytes, charges, logged, settled };
+  return { h, port, pipeline: bigSearchRequest(acct.secretKey).repeat(count), answerBytes, charges, logged, settled };
 }
 
 describe('a pipelining client that resets is charged for what the buffers took (audit 70d F1)', () => {

@@ -8,6 +8,7 @@ import { createEngine } from '../../src/engine.js';
 import type { VenueRecord } from '../../src/schema/venue.js';
 import type { SectionName, SnapshotHeader } from '../../src/snapshot/snapshot-format.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
+import { unsealHeader } from '../support/snapshot-header-seal.js';
 
 // A real snapshot (the 3,000 fixture venues), with bytes flipped at stated places of one
 // section each; the expected outcome of each is worked out here from the format
@@ -31,14 +32,8 @@ const sectionAt = (s: SectionName): number => header.sections[s].offset;
 const SEAL = /^\{"headerDigest":"([0-9a-f]{64})",/;
 const headerText = bytes.toString('utf8', headerAt);
 const sealMatch = SEAL.exec(headerText);
-/** The snapshot as written before 2026-11-30: the same header without its seal (the header is the file's last part). */
-function unsealedBytes(): Buffer {
-  const text = Buffer.from(`{${headerText.slice(sealMatch![0].length)}`, 'utf8');
-  const b = Buffer.concat([bytes.subarray(0, headerAt), text]);
-  b.writeDoubleLE(text.length, 16);
-  return b;
-}
-const unsealed = unsealedBytes();
+/** The snapshot as written before 2026-11-30: the same header without its seal. */
+const unsealed = unsealHeader(Buffer.from(bytes));
 
 /** A copy of the snapshot (sealed, or `from` the unsealed one) with `change` applied, written to a file of its own. */
 function damaged(name: string, change: (b: Buffer) => void, from: Buffer = bytes): string {
