@@ -15,8 +15,9 @@ const REACH_MAX_RINGS = 60;
  * without running the radius query: find uses it to choose between enumerating the name
  * postings and enumerating the venues around the centre. Only occupied cells are stored
  * (a Map keyed by cell number); the estimate over-counts (whole cells of the covering
- * boxes), which is fine for a choice between two plans. It is also the VenueDensity the
- * place resolver uses to pick, among places sharing a name, the one among the venues.
+ * boxes), which is fine for a choice between two plans. With exact counts from the spatial
+ * index (PlaceVenues, place-venues.ts) it is also the VenueDensity the place resolver uses
+ * to pick, among places sharing a name, the one among the venues.
  */
 export class DensityGrid implements VenueDensity {
   private readonly counts = new Map<number, number>();

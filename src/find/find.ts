@@ -13,6 +13,7 @@ import { DensityGrid } from './density-grid.js';
 import { checkFindParams, type CheckedFindParams, type FindParams } from './find-params.js';
 import type { VenueRecord } from '../schema/venue.js';
 import { NameIndex, type PreparedNameQuery } from './name-index.js';
+import { PlaceVenues } from './place-venues.js';
 import { MatchCollector } from './match-collector.js';
 import { CellWindow, postingCells } from './posting-cells.js';
 import { TopK } from './top-k.js';
@@ -65,6 +66,8 @@ export class FindService {
   private readonly spatial: SpatialIndex;
   /** Venue counts on a coarse grid (plan choice, place disambiguation). */
   readonly density: DensityGrid;
+  /** The density grid with exact counts from the spatial index: where this store's venues are, for the place resolver. */
+  private readonly placeVenues: PlaceVenues;
   private readonly hits = new HitBuffer();
   private readonly top: TopK;
   /** Offers the name matches to `top` (see MatchCollector). */
@@ -90,6 +93,8 @@ export class FindService {
       this.names = new NameIndex(names);
       this.density = new DensityGrid(store.lat, store.lon);
     }
+    const indexed = [{ spatial, tombstones: null }];
+    this.placeVenues = new PlaceVenues(this.density, () => indexed);
     this.top = new TopK((i) => store.id(i));
     this.collector = new MatchCollector(this.top);
     this.placesSource =
@@ -104,11 +109,11 @@ export class FindService {
   /**
    * Resolves a place name with the configured resolver (or `resolver`: a live engine's
    * default resolver of another gazetteer, its current venues' own), telling it where the
-   * venues are (`venues`: this store's density grid, or a live engine's grid of its current
-   * records). Unknown: throws `unknown_place` (UnknownPlaceError) naming it and offering the
+   * venues are (`venues`: this store's, PlaceVenues over its grid and spatial index, or a
+   * live engine's over its current records). Unknown: throws `unknown_place` (UnknownPlaceError) naming it and offering the
    * resolver's suggestions.
    */
-  resolvePlace(name: string, venues: VenueDensity = this.density, resolver: PlaceResolver | null = this.resolver()): ResolvedPlace {
+  resolvePlace(name: string, venues: VenueDensity = this.placeVenues, resolver: PlaceResolver | null = this.resolver()): ResolvedPlace {
     const place = resolver?.resolve(name, venues) ?? null;
     if (place === null) {
       const suggested = resolver?.suggest?.(name, MAX_PLACE_SUGGESTIONS, venues);

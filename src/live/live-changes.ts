@@ -18,6 +18,7 @@ import { BASE_FOLD, foldSides, type FoldedBase, type FoldSide } from './fold-sid
 import { LivePlaces, type AddressedVenue } from './live-places.js';
 import { LiveWords } from './live-words.js';
 import { LiveVenueSpread } from './live-venue-spread.js';
+import { PlaceVenues } from '../find/place-venues.js';
 import type { Tombstones } from '../spatial/tombstones.js';
 import { PickedFields } from '../store/picked-fields.js';
 import type { VenueStore } from '../store/venue-store.js';
@@ -128,6 +129,8 @@ export class LiveChanges {
   private occupied: LiveOccupiedCells | null = null;
   /** Where the current records are, for place names (density grid, gazetteer countries): built at the first find naming a place, then kept (null: not yet). */
   private spread: LiveVenueSpread | null = null;
+  /** The spread's grid with exact counts over the current sides (made with the spread). */
+  private placeVenues: PlaceVenues | null = null;
   /** The default place resolver of the current records' gazetteer countries when they are not the base's (made at the first need). */
   private otherResolver: PlaceResolver | null = null;
   private readonly build: RunBuilders;
@@ -407,11 +410,12 @@ export class LiveChanges {
       this.sides.map((side) => ({ store: side.engine.store, hidden: side.hidden })),
       finder.density,
     ));
+    const venues = (this.placeVenues ??= new PlaceVenues(spread.grid, () => this.sides.map((side) => ({ spatial: side.engine.spatial, tombstones: side.tombstones }))));
     const countries = spread.countries();
     // the base's resolver has the base's countries; a user's resolver keeps its own choice
-    if (!this.base.hasDefaultPlaces || sameCountries(countries, spread.baseCountries)) return finder.resolvePlace(name, spread.grid);
+    if (!this.base.hasDefaultPlaces || sameCountries(countries, spread.baseCountries)) return finder.resolvePlace(name, venues);
     if (this.otherResolver === null) this.otherResolver = createDefaultPlaceResolver(this.base.learntPlaces(), { countries });
-    return finder.resolvePlace(name, spread.grid, this.otherResolver);
+    return finder.resolvePlace(name, venues, this.otherResolver);
   }
 
   /** The current records as one base, built from the sides' columns (fold-sides.ts): compaction; `recordCacheSize` as EngineOptions' (checked). */

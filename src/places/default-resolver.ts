@@ -672,7 +672,11 @@ export class DefaultPlaceResolver implements PlaceResolver {
  *    PLACE_VENUES_RADIUS_METERS or VenueDensity.reachMeters (the gaps between the venues'
  *    areas: a few km for a city's data, about 24 km for venues spread thinly over Britain),
  *    and never than MAX_REACH_METERS (a sparse foreign part of the data does not put a
- *    continent in reach: audit 67d F5); if none is, all of them.
+ *    continent in reach: audit 67d F5); if none is, all of them. Measured at the grid's
+ *    precision (VenueDensity.venuesNear: a venue in the cells around the place is near; else
+ *    the nearest occupied cell's centre), so a place 10 to 20 km from a city's data is in
+ *    its region ("Botley" on the London pubs is Botley, Buckinghamshire, 15 km from the
+ *    nearest, not the larger Botley in Hampshire 80 km off: audit 70i).
  *    When one of them has many venues near it (CROWDED_TIER: 63 or more within
  *    PLACE_VENUES_RADIUS_METERS), those with far fewer (CROWDED_GAP tiers less: a 32nd or
  *    under) are out of play too: on the London pubs plus the Overture US sample, "Waterloo"
@@ -686,8 +690,11 @@ export class DefaultPlaceResolver implements PlaceResolver {
  *    nearest of them, not a Highland hamlet beside some.
  * 3. Of those, the most venues within PLACE_VENUES_RADIUS_METERS, compared in powers of two
  *    (1-2, 3-6, 7-14, ... venues: floor(log2(1 + n)): counts within a factor of two are a
- *    tie, so two points of one neighbourhood are not told apart by grid-cell noise); when
- *    none has venues that near, the nearest to any venue.
+ *    tie, so two points of one neighbourhood are not told apart by a few venues); when none
+ *    has venues that near, the nearest to any venue. Counted exactly when `venues` can
+ *    (VenueDensity.venuesWithin; an engine's own can): the grid's whole cells reach 20 km
+ *    beyond the radius and took Carrington, Midlothian (2 venues within 10 km, 77 in its
+ *    cells) over Carrington, Trafford (22) on Britain's vegetarian venues (audit 70i).
  * Ties, and a resolver called without `venues`: the most prominent (see compareProminence).
  */
 export function pickAmong(entries: readonly GazetteerEntry[], venues: VenueDensity | undefined): GazetteerEntry {
@@ -699,8 +706,9 @@ export function pickAmong(entries: readonly GazetteerEntry[], venues: VenueDensi
   }
   const reach = Math.min(MAX_REACH_METERS, Math.max(PLACE_VENUES_RADIUS_METERS, venues.reachMeters?.() ?? 0));
   const tiers = entries.map((e) => venueTier(venues, e.lat, e.lon));
-  // metres to the nearest venue; a tier above 0 already says "within reach" (grid scans spared)
-  const nearest = entries.map((e, i) => (tiers[i]! > 0 ? 0 : venues.nearestVenueMeters(e.lat, e.lon)));
+  // metres to the nearest venue, at the grid's precision: a venue in the grid cells around
+  // the place says "within reach" (grid scans spared; cells reach beyond the venue radius)
+  const nearest = entries.map((e) => (venues.venuesNear(e.lat, e.lon, PLACE_VENUES_RADIUS_METERS) > 0 ? 0 : venues.nearestVenueMeters(e.lat, e.lon)));
   const anyInReach = nearest.some((d) => d <= reach);
   const inReach = (i: number) => !anyInReach || nearest[i]! <= reach;
   // a place among many venues puts out of play every place with far fewer (CROWDED_TIER, CROWDED_GAP)
@@ -722,8 +730,8 @@ export function pickAmong(entries: readonly GazetteerEntry[], venues: VenueDensi
   let chosenD = Infinity;
   entries.forEach((e, i) => {
     if (!eligible(i) || tiers[i] !== topTier) return;
-    // tier 0 (no venue within PLACE_VENUES_RADIUS_METERS): the nearest to a venue
-    const d = topTier > 0 ? 0 : nearest[i]!;
+    // tier 0 (no venue within PLACE_VENUES_RADIUS_METERS): the nearest to a venue (its grid cell's centre)
+    const d = topTier > 0 ? 0 : nearest[i]! > 0 ? nearest[i]! : venues.nearestVenueMeters(e.lat, e.lon);
     if (chosen === null || d < chosenD || (d === chosenD && compareProminence(e, chosen) < 0)) [chosen, chosenD] = [e, d];
   });
   return chosen ?? best;
@@ -763,9 +771,13 @@ function prominenceClass(e: GazetteerEntry): number {
   return e.population > 0 ? 1 : 0;
 }
 
-/** floor(log2(1 + venues within PLACE_VENUES_RADIUS_METERS)): 0 for none. */
+/**
+ * floor(log2(1 + venues within PLACE_VENUES_RADIUS_METERS)): 0 for none. Counted exactly
+ * when `venues` can (VenueDensity.venuesWithin: an engine's own), else by the grid's cells.
+ */
 function venueTier(venues: VenueDensity, lat: number, lon: number): number {
-  return Math.floor(Math.log2(1 + venues.venuesNear(lat, lon, PLACE_VENUES_RADIUS_METERS)));
+  const n = venues.venuesWithin?.(lat, lon, PLACE_VENUES_RADIUS_METERS) ?? venues.venuesNear(lat, lon, PLACE_VENUES_RADIUS_METERS);
+  return Math.floor(Math.log2(1 + n));
 }
 
 /**

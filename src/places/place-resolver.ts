@@ -136,6 +136,12 @@ export interface VenueDensity {
    * box of +- `radiusMeters` around it widened to whole grid cells.
    */
   venuesNear(lat: number, lon: number, radiusMeters: number): number;
+  /**
+   * Exactly the venues within `radiusMeters` of a point (the engine's distance, as a radius
+   * search measures it). Optional: the default resolver ranks the places of one name by it,
+   * and by {@link venuesNear} without it. An engine's own density gives it.
+   */
+  venuesWithin?(lat: number, lon: number, radiusMeters: number): number;
   /** Metres from a point to the nearest venue, to grid-cell precision; Infinity when there are none. */
   nearestVenueMeters(lat: number, lon: number): number;
   /**

@@ -6,7 +6,7 @@ import type { PreparedRoute } from '../geo/polyline.js';
 import type { ColumnFilter } from './column-filter.js';
 import { CorridorWalker } from './corridor.js';
 import { GroupWalker } from './group-walk.js';
-import type { HitBuffer } from './hit-buffer.js';
+import { HitBuffer } from './hit-buffer.js';
 import { nearestInto } from './kd-nearest.js';
 import { leavesSortedByLat, sortLeavesByLat } from './leaf-order.js';
 import { isIdentity, RadiusWalker } from './radius-walk.js';
@@ -33,6 +33,9 @@ export class SpatialIndex {
   readonly leavesSortedByLat: boolean;
   /** See {@link positionsAreVenues} (undefined until asked). */
   private identityOrder: boolean | undefined;
+  /** {@link countWithinRadius}'s own walker and, for a circle the local frame does not hold for, hits (made at its first call). */
+  private counter: RadiusWalker | null = null;
+  private counted: HitBuffer | null = null;
 
   /**
    * Builds the tree over (lon[i], lat[i]) with `nodeSize` points per leaf, each leaf's points
@@ -168,6 +171,25 @@ export class SpatialIndex {
     }
     out.length = len;
     return out.length;
+  }
+
+  /**
+   * How many venues lie within `radius` metres of (lat, lon), inclusive: the venues
+   * {@link withinRadius} gives, less those hidden in `tombstones` (live data; null: none).
+   * A subtree inside the circle counts as its size (RadiusWalker.countRest), so a 10 km
+   * circle around a city centre measures only the venues of the leaves on its edge. Not
+   * for a query path: the place resolver's choice among places of one name.
+   */
+  countWithinRadius(lat: number, lon: number, radius: number, tombstones: Tombstones | null = null): number {
+    const walker = (this.counter ??= this.radiusWalker());
+    if (walker.begin(lat, lon, radius, null, tombstones)) return walker.countRest();
+    // the exact distance (a circle the local frame does not hold for): measured venue by venue
+    const hits = (this.counted ??= new HitBuffer(64));
+    const n = this.withinRadius(lat, lon, radius, hits);
+    if (tombstones === null || tombstones.count === 0) return n;
+    let live = 0;
+    for (let h = 0; h < n; h++) if (tombstones.bytes[hits.idx[h]!] === 0) live++;
+    return live;
   }
 
   /**
