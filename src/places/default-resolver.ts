@@ -156,8 +156,14 @@ export class DefaultPlaceResolver implements PlaceResolver {
       this.refuseFarApproximate(name, key, entries, venues);
       this.refuseForSuffixedNearVenues(name, key, entries, venues);
     }
-    if (learnt !== undefined || entries.length < 2 || venues === undefined) return this.choose(learnt, entries, venues);
-    return this.remembered(key, venues, () => this.namedAmong(pickAmong(entries, venues), key, entries, venues));
+    if (entries.length < 2 || venues === undefined) return this.choose(learnt, entries, venues);
+    if (learnt === undefined) return this.remembered(key, venues, () => this.namedAmong(pickAmong(entries, venues), key, entries, venues));
+    // a learnt name that agrees with one of several places of the name is named among them,
+    // as a gazetteer-only name is ("Richmond" on London's pubs is Richmond, Greater London,
+    // and "Richmond, North Yorkshire" is offered); the learnt centre alone is not
+    const agreeing = this.agreeing(learnt, entries);
+    if (agreeing === null) return learnt;
+    return this.remembered(key, venues, () => this.namedAmong(agreeing, key, entries, venues));
   }
 
   /**
@@ -605,17 +611,23 @@ export class DefaultPlaceResolver implements PlaceResolver {
   /** Rules 2 and 3 for one name: a learnt place (or undefined) and the gazetteer candidates. */
   private choose(learnt: ResolvedPlace | undefined, entries: readonly GazetteerEntry[], venues: VenueDensity | undefined): ResolvedPlace | null {
     if (learnt !== undefined) {
-      let best: GazetteerEntry | null = null;
-      let bestD = Infinity;
-      for (const e of entries) {
-        const d = nearDistanceMeters(learnt.lat, learnt.lon, e.lat, e.lon);
-        if (d > this.agreeMeters) continue;
-        const better = best === null || (isPrecise(e) && !isPrecise(best)) || (isPrecise(e) === isPrecise(best) && d < bestD);
-        if (better) [best, bestD] = [e, d];
-      }
+      const best = this.agreeing(learnt, entries);
       return best !== null ? fromEntry(best) : learnt;
     }
     return entries.length > 0 ? fromEntry(pickAmong(entries, venues)) : null;
+  }
+
+  /** Rule 2's candidate for a learnt place: within `agreeMeters` of its centre, precise points first, then the nearest; null when none is. */
+  private agreeing(learnt: ResolvedPlace, entries: readonly GazetteerEntry[]): GazetteerEntry | null {
+    let best: GazetteerEntry | null = null;
+    let bestD = Infinity;
+    for (const e of entries) {
+      const d = nearDistanceMeters(learnt.lat, learnt.lon, e.lat, e.lon);
+      if (d > this.agreeMeters) continue;
+      const better = best === null || (isPrecise(e) && !isPrecise(best)) || (isPrecise(e) === isPrecise(best) && d < bestD);
+      if (better) [best, bestD] = [e, d];
+    }
+    return best;
   }
 
   /**

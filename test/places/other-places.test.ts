@@ -70,6 +70,28 @@ describe.skipIf(!hasShared(LONDON_PUBS) || !hasShared(PLACES))('a name meaning s
     expect(ambiguous).toBeGreaterThan(50);
   });
 
+  it('a name the pubs\' addresses taught that other places share is named too (until 2026-11-30 it carried neither): "Richmond" is Greater London\'s, and "Richmond, North Yorkshire" is offered, resolving to its own GeoNames row', () => {
+    const rows = readGeoNamesPlaces();
+    for (const [name, offered] of [
+      ['Richmond', 'Richmond, North Yorkshire'],
+      ['Stratford', 'Stratford-upon-Avon, Warwickshire'],
+    ] as const) {
+      const place = engine.find({ q: 'arms', location: name, limit: 1 }).resolvedPlace!;
+      const own = rows.find((r) => r.name === name && r.admin2 === 'Greater London')!;
+      expect(geodesic(place.Lat, place.Lon, own.lat, own.lon), name).toBeLessThan(100);
+      expect(place.area, name).toBe('Greater London');
+      expect(place.otherPlaces, name).toContain(offered);
+      const [offeredName, county] = offered.split(', ');
+      const row = rows.find((r) => r.name === offeredName && r.admin2 === county)!;
+      const got = engine.find({ q: 'arms', location: offered, limit: 1 }).resolvedPlace!;
+      expect(geodesic(got.Lat, got.Lon, row.lat, row.lon), offered).toBeLessThan(1000);
+      for (const other of place.otherPlaces!) {
+        const at = engine.find({ q: 'arms', location: other, limit: 1 }).resolvedPlace!;
+        expect(geodesic(at.Lat, at.Lon, place.Lat, place.Lon), other).toBeGreaterThan(10_000);
+      }
+    }
+  });
+
   it('a name of one place ("Soho", "Islington") carries neither', () => {
     for (const name of ['Soho', 'Islington']) {
       const place = engine.find({ q: 'arms', location: name, limit: 1 }).resolvedPlace!;
