@@ -15,6 +15,7 @@ import {
   PIECE_STRIDE,
   PieceScreen,
   chordFoot,
+  isPolarPiece,
   pieceFootDistance,
   polarFoot,
   polarFootDistance,
@@ -143,10 +144,19 @@ export class PreparedRoute {
       const len = pc[o + PIECE_LENGTH]!;
       if (along <= pc[o + PIECE_ALONG]! + len || p === this.pieceCount - 1) {
         const t = len > 0 ? Math.min(1, Math.max(0, (along - pc[o + PIECE_ALONG]!) / len)) : 0;
+        const lat0 = pc[o + PIECE_LAT0]!;
+        const lon0 = pc[o + PIECE_LON0]!;
+        if (isPolarPiece(lat0, lat0 + pc[o + PIECE_DLAT]!)) {
+          // the lat/lon curve cannot follow a geodesic whose longitude swings past a pole
+          // (audit 71c F1: 465 m off at 89.95 degrees): placed on the geodesic itself
+          const line = WGS84_GEODESIC.InverseLine(lat0, lon0, lat0 + pc[o + PIECE_DLAT]!, lon0 + pc[o + PIECE_DLON]!);
+          const at = line.Position(t * (line.s13 ?? 0));
+          return { lat: at.lat2!, lon: normalizeLon(at.lon2!) };
+        }
         const bend = 4 * t * (1 - t);
         return {
-          lat: pc[o + PIECE_LAT0]! + t * pc[o + PIECE_DLAT]! + bend * pc[o + PIECE_BLAT]!,
-          lon: normalizeLon(pc[o + PIECE_LON0]! + t * pc[o + PIECE_DLON]! + bend * pc[o + PIECE_BLON]!),
+          lat: lat0 + t * pc[o + PIECE_DLAT]! + bend * pc[o + PIECE_BLAT]!,
+          lon: normalizeLon(lon0 + t * pc[o + PIECE_DLON]! + bend * pc[o + PIECE_BLON]!),
         };
       }
     }

@@ -133,7 +133,7 @@ export class PieceScreen {
     // chord and curve), which lengthens the distance by at most offset * angle^2 / 2: refine
     // by Newton unless that is under 0.1 mm at the screen.
     const angle = len > 0 ? (4 * bulge) / len : 0;
-    const polar = Math.abs(lat0) > POLAR_LIMIT_DEG || Math.abs(lat0 + dLat) > POLAR_LIMIT_DEG;
+    const polar = isPolarPiece(lat0, lat0 + dLat);
     this.lat0 = lat0;
     this.lon0 = lon0;
     this.lat1 = lat0 + dLat;
@@ -284,6 +284,15 @@ export function pieceFootDistance(
   const y = (lat - footLat) * (ky + h * dky);
   const d = Math.sqrt(x * x + y * y);
   return localFrameHolds(midLat, d) ? d : nearDistanceMeters(lat, lon, footLat, footLon);
+}
+
+/**
+ * Whether a piece from latitude `lat0` to `lat1` (degrees) is polar: an end beyond
+ * POLAR_LIMIT_DEG, where the planar frame and the piece's lat/lon curve do not hold (a piece
+ * passing a pole swings its longitude by up to 180 degrees). Measured and placed exactly.
+ */
+export function isPolarPiece(lat0: number, lat1: number): boolean {
+  return Math.abs(lat0) > POLAR_LIMIT_DEG || Math.abs(lat1) > POLAR_LIMIT_DEG;
 }
 
 /**
