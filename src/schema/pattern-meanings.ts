@@ -45,13 +45,37 @@ export function utcSpellingOf(value: unknown): string | undefined {
   return Number.isNaN(utc.getTime()) ? undefined : utc.toISOString().replace('.000Z', 'Z');
 }
 
+/** A timestamp's date, whatever its numbers: year, month, day. */
+const DATED = /^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]/;
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * Why a timestamp's date is none, in words ("February 2026 has 28 days", "there is no month
+ * 13"), or undefined when it is one or is not written as a date (audit 71c: "2026-02-30" was
+ * told only what the field must be).
+ */
+export function missingDateReason(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = DATED.exec(value);
+  if (m === null) return undefined;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (month < 1 || month > 12) return `there is no month ${m[2]!}`;
+  // day 0 of the next month is the last of this one (years 0 to 99 are not at stake: the pattern refuses them)
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day < 1 || day > days) return `${MONTH_NAMES[month - 1]!} ${m[1]!} has ${days} days`;
+  return undefined;
+}
+
 /**
  * What a request schema's `pattern` asks for, in words, given the `value` refused; undefined
- * for a pattern not listed here. A timestamp refused only for its offset is told its UTC spelling.
+ * for a pattern not listed here. A timestamp refused only for its offset is told its UTC
+ * spelling; one whose date does not exist, why.
  */
 export function patternMeaning(pattern: unknown, value?: unknown): string | undefined {
   const meaning = typeof pattern === 'string' ? MEANINGS.get(pattern) : undefined;
   if (meaning !== UTC_TIMESTAMP_MEANING) return meaning;
   const utc = utcSpellingOf(value);
-  return utc === undefined ? meaning : `${meaning} (offsets other than UTC are refused: that instant is ${JSON.stringify(utc)})`;
+  if (utc !== undefined) return `${meaning} (offsets other than UTC are refused: that instant is ${JSON.stringify(utc)})`;
+  const noDate = missingDateReason(value);
+  return noDate === undefined ? meaning : `${meaning} (no such date: ${noDate})`;
 }

@@ -192,8 +192,13 @@ describe('the document', () => {
       if (!served) {
         expect(res.json().param, atTime).toBe('preferences.openingConditions.atTime');
         // an offset other than UTC's is also told the instant in UTC (audit 70g F4): 20:00 at +01:00 is 19:00Z
-        const utc = atTime === '2026-11-27T20:00:00+01:00' ? ' (offsets other than UTC are refused: that instant is "2026-11-27T19:00:00Z")' : '';
-        expect(res.json().message, atTime).toBe(`preferences.openingConditions.atTime must be an ISO 8601 UTC timestamp in the years 100 to 9999, such as "2026-11-21T20:00:00Z"${utc}; got ${JSON.stringify(atTime)}`);
+        // and a date that does not exist, why (audit 71c): 2026 is no leap year
+        const why: Record<string, string> = {
+          '2026-11-27T20:00:00+01:00': ' (offsets other than UTC are refused: that instant is "2026-11-27T19:00:00Z")',
+          '2026-02-30T20:00:00Z': ' (no such date: February 2026 has 28 days)',
+          '2026-02-29T20:00:00Z': ' (no such date: February 2026 has 28 days)',
+        };
+        expect(res.json().message, atTime).toBe(`preferences.openingConditions.atTime must be an ISO 8601 UTC timestamp in the years 100 to 9999, such as "2026-11-21T20:00:00Z"${why[atTime] ?? ''}; got ${JSON.stringify(atTime)}`);
       }
     }
   });

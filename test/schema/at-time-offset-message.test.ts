@@ -59,3 +59,31 @@ describe('atTime with an offset other than UTC', () => {
     expect(() => engine.search(body('tomorrow at noon'))).toThrow(/atTime must be an ISO 8601 UTC timestamp in the years 100 to 9999, such as "2026-11-21T20:00:00Z"; got "tomorrow at noon"$/);
   });
 });
+
+/**
+ * Audit 71c: a timestamp whose date does not exist ("2026-02-30") was told only what the field
+ * must be. Oracle: the calendar, by hand (2026 is not a leap year, 2028 is; April has 30 days).
+ */
+describe('atTime on a date that does not exist', () => {
+  const engine = createEngine([{ id: 'a', name: 'The Red Lion', location: { type: 'Point', coordinates: [51.5136, -0.1365] } }]);
+  const DATES: Array<[string, string]> = [
+    ['2026-02-30T10:00:00Z', 'February 2026 has 28 days'],
+    ['2026-02-29T10:00:00Z', 'February 2026 has 28 days'],
+    ['2026-04-31T09:00:00Z', 'April 2026 has 30 days'],
+    ['2026-13-01T10:00:00Z', 'there is no month 13'],
+    ['2026-00-10T10:00:00Z', 'there is no month 00'],
+    ['2026-06-00T10:00:00Z', 'June 2026 has 30 days'],
+  ];
+
+  it.each(DATES)('the engine and the service refuse %s saying why: %s', async (atTime, why) => {
+    expect(() => engine.search(body(atTime))).toThrow(`atTime must be an ISO 8601 UTC timestamp in the years 100 to 9999, such as "2026-11-21T20:00:00Z" (no such date: ${why}); got "${atTime}"`);
+    const acct = await h.open('Enterprise');
+    const refused = await h.app.inject({ method: 'POST', url: '/v1/search/?limit=1', headers: { 'api-key': acct.secretKey }, payload: body(atTime) });
+    expect(refused.statusCode).toBe(400);
+    expect((refused.json() as { message: string }).message).toContain(`(no such date: ${why})`);
+  });
+
+  it('a leap day that exists is accepted: 2028-02-29', () => {
+    expect(engine.search(body('2028-02-29T10:00:00Z')).totalResults).toBe(1); // the one venue, its hours unknown (OPEN is a soft preference here)
+  });
+});
