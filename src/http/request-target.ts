@@ -33,7 +33,8 @@ const SCHEME_PREFIX = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
  * What is wrong with a request target that no route can answer for what it says, or
  * undefined (audit 64a F10): a fragment (`#...`: RFC 9112 3.2 has none in a request-target,
  * a client drops it; the router would read `#frag` as part of the path or of a query value),
- * or an absolute-form target whose scheme is not http or https (`ftp://x/v1/find`).
+ * or an absolute-form target whose scheme is not http or https (`ftp://x/v1/find`) or whose
+ * port is none (`http://a.example:99999/v1/find`).
  */
 export function targetProblem(url: string): string | undefined {
   if (url.includes('#')) {
@@ -43,7 +44,21 @@ export function targetProblem(url: string): string | undefined {
   if (scheme !== undefined && !/^https?$/i.test(scheme)) {
     return `the request target must be a path ("/v1/...") or an http:// or https:// URL; got the scheme ${JSON.stringify(`${scheme}:`)}`;
   }
+  const authority = absoluteFormOrigin(url)?.authority;
+  if (authority !== undefined && !hasValidPort(authority)) {
+    return `the request target's authority ${JSON.stringify(authority)} is not a host and port (a port is a number from 0 to 65535)`;
+  }
   return undefined;
+}
+
+/** Whether an authority's port, if it has one (after its host: a name, an address or an [IPv6] literal), is 0 to 65535. */
+function hasValidPort(authority: string): boolean {
+  const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+  const colon = hostPort.indexOf(':');
+  const afterHost = hostPort.startsWith('[') ? hostPort.slice(hostPort.indexOf(']') + 1) : colon < 0 ? '' : hostPort.slice(colon);
+  if (afterHost === '') return true;
+  const port = /^:([0-9]{0,5})$/.exec(afterHost)?.[1];
+  return port !== undefined && Number(port) <= 65_535;
 }
 
 /**
