@@ -110,8 +110,8 @@ export class FindService {
    * Resolves a place name with the configured resolver (or `resolver`: a live engine's
    * default resolver of another gazetteer, its current venues' own), telling it where the
    * venues are (`venues`: this store's, PlaceVenues over its grid and spatial index, or a
-   * live engine's over its current records). Unknown: throws `unknown_place` (UnknownPlaceError) naming it and offering the
-   * resolver's suggestions.
+   * live engine's over its current records). Unknown: throws `unknown_place`
+   * (UnknownPlaceError) naming it and offering the resolver's suggestions.
    */
   resolvePlace(name: string, venues: VenueDensity = this.placeVenues, resolver: PlaceResolver | null = this.resolver()): ResolvedPlace {
     const place = resolver?.resolve(name, venues) ?? null;
