@@ -2,7 +2,7 @@ import { suggestionBudget } from '../find/close-spellings.js';
 import { nearDistanceMeters } from '../geo/distance.js';
 import { MIN_METERS_PER_DEG_LAT, metersPerDegLon } from '../geo/ellipsoid.js';
 import { editDistance } from '../find/prefix-edit-distance.js';
-import { admin1Name, countryName, isInArea, type Gazetteer, type GazetteerEntry } from './gazetteer.js';
+import { DEFAULT_GAZETTEER_COUNTRIES, admin1Name, countryName, isInArea, type Gazetteer, type GazetteerEntry } from './gazetteer.js';
 import { isFormerCountyByPoint, isFormerCountyKey, looseArea } from './loose-area.js';
 import { areaKeys, placeKey } from './place-name.js';
 
@@ -57,13 +57,15 @@ export class KnownAreas {
   /**
    * Whether `key` names an area for a place of these `candidates` (the places of the name
    * qualified by it): has(key), or a former county of the GB table (loose-area.ts
-   * FORMER_COUNTIES: "Middlesex", "Middx") when every candidate is British, the table's county
-   * then being the one meant (audit 66f F6: "Brentford, Middlesex" was "Middlesex is not an
-   * area we know" while "Harrow, Middlesex" resolved; "Cambridge, Middx" on the world gazetteer
-   * keeps it: Cambridge, Massachusetts is in a Middlesex County the gazetteer does not hold).
+   * FORMER_COUNTIES: "Middlesex", "Middx") when every candidate is in the British Isles (the
+   * default gazetteer's countries, none of whose other areas shares a former county's name),
+   * the table's county then being the one meant (audit 66f F6: "Brentford, Middlesex" was
+   * "Middlesex is not an area we know" while "Harrow, Middlesex" resolved; "Newport, Hunts"
+   * was so too, for a Newport in Ireland; "Cambridge, Middx" on the world gazetteer keeps it:
+   * Cambridge, Massachusetts is in a Middlesex County the gazetteer does not hold).
    */
   knowsFor(key: string, candidates: readonly GazetteerEntry[]): boolean {
-    return this.has(key) || (isFormerCountyKey(key) && candidates.length > 0 && candidates.every((e) => e.country === 'GB'));
+    return this.has(key) || (isFormerCountyKey(key) && candidates.length > 0 && candidates.every((e) => DEFAULT_GAZETTEER_COUNTRIES.includes(e.country)));
   }
 
   /**

@@ -78,6 +78,18 @@ describe.skipIf(!hasShared(POSTAL))('towns of former counties within metropolita
     }
   });
 
+  it('a former county is an area we know also for a name with places in Ireland: "Newport, Hunts" (Newports in Wales, England and County Mayo; none in Huntingdonshire, whose towns are PE19 and PE26-PE29) is none there, not "not an area we know"', () => {
+    // the oracle: GeoNames' postal rows named Newport lie in no Huntingdonshire district
+    const hunts = ['PE19', 'PE26', 'PE27', 'PE28', 'PE29'];
+    expect([...rows.keys()].filter((k) => k.startsWith('Newport|') && hunts.includes(k.split('|')[1]!))).toEqual([]);
+    expect(resolver.resolve('St Ives, Hunts')).not.toBeNull(); // PE27: the county is known
+    for (const county of ['Hunts', 'Huntingdonshire']) {
+      const m = refused(`Newport, ${county}`).message;
+      expect(m).not.toContain('not an area we know');
+      expect(m).toContain(`no Newport in ${county}; Newport is in Wales, Isle of Wight`);
+    }
+  });
+
   it('F2: "Hayes, Middlesex" is Hayes UB3, "Hayes, Kent" Hayes BR2, 31 km apart', () => {
     const ub3 = rows.get('Hayes|UB3')!;
     const br2 = rows.get('Hayes|BR2')!;
