@@ -79,13 +79,18 @@ describe.skipIf(!chromiumAvailable)('keyboard focus and announcements (audit 65b
 
   it('F3: a person added by place name is announced with the place the service resolved', async () => {
     const response = await fetch(`${session.server.base}/v1/find?q=Leeds&location=Leeds&limit=1`, { headers: { 'API-Key': session.publicKey } });
-    const place = ((await response.json()) as { resolvedPlace: { name: string; Lat: number; Lon: number } }).resolvedPlace;
+    const place = ((await response.json()) as { resolvedPlace: { name: string; Lat: number; Lon: number; area?: string; otherPlaces?: string[] } }).resolvedPlace;
+    // a name meaning several places is labelled with the area of the one taken (docs/widget.md): "Leeds, West Yorkshire"
+    const label = place.otherPlaces !== undefined ? `${place.name}, ${place.area!}` : place.name;
     const page = await session.openWidget();
     await page.check('input[name="mode"][value="meet"]');
     await page.fill('#place-name', 'Leeds');
     await page.press('#place-name', 'Enter');
     await page.waitForSelector('#locations li');
-    await expect.poll(() => page.textContent('#announce')).toBe(`${place.name} added at ${place.Lat.toFixed(4)}, ${place.Lon.toFixed(4)}.`);
+    const added = `${label} added at ${place.Lat.toFixed(4)}, ${place.Lon.toFixed(4)}.`;
+    // and, for a name of several places, the note offering the others (docs/widget.md)
+    const offered = place.otherPlaces === undefined ? '' : ` Took ${label}. Another ${place.name}? ${place.otherPlaces.join(', ')}.`;
+    await expect.poll(() => page.textContent('#announce')).toBe(added + offered);
     await page.close();
   });
 
