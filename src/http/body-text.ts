@@ -105,7 +105,9 @@ export function parseJsonBody(bytes: Buffer): unknown {
     if (why.startsWith('Object contains forbidden prototype property')) {
       // The error path only: JSON.parse keeps such keys as plain own properties, so the first
       // one can be found and named.
-      const param = forbiddenKeyParam(JSON.parse(text) as unknown) ?? '';
+      // a place nested thousands deep is named by its start and end (audit 71e F1: a 60 KB
+      // body of 30,000 nested arrays was echoed twice, a 120 KB answer)
+      const param = shortenedParam(forbiddenKeyParam(JSON.parse(text) as unknown) ?? '');
       throw new HttpError(
         'invalid_request',
         `${param} is not a known parameter: a "__proto__" key, or a "constructor" object with a "prototype" key, is refused (prototype pollution)`,
@@ -114,6 +116,16 @@ export function parseJsonBody(bytes: Buffer): unknown {
     }
     throw new HttpError('invalid_json', `the body is not valid JSON: ${why}`);
   }
+}
+
+/** Longest place a refusal names whole (characters); a longer one keeps its start and end around "...". */
+const MAX_PARAM_CHARS = 200;
+
+/** `param`, or its first and last MAX_PARAM_CHARS / 2 characters around "..." when longer. */
+function shortenedParam(param: string): string {
+  if (param.length <= MAX_PARAM_CHARS) return param;
+  const half = MAX_PARAM_CHARS / 2;
+  return `${param.slice(0, half)}...${param.slice(-half)}`;
 }
 
 /**

@@ -240,6 +240,15 @@ describe('400 invalid request names the parameter', () => {
     const lookalike = await post('{"locations":[{"lat":53.8,"lon":-1.55}],"mode":{"mode":"POINT","maxDistance":100},"constructor":{"name":"x"}}');
     expectEnvelope(lookalike, 400, 'invalid_request_error', 'invalid_request', 'constructor');
     expect(lookalike.json().message).toBe('constructor is not a known parameter');
+    // nested 20,000 deep (40 KB, under the body limit): the place is named by its start and
+    // end, 100 characters each (audit 71e F1: echoed whole, twice, a 120 KB answer to 60 KB)
+    const depth = 20_000;
+    const buried = await post(`{"x":${'['.repeat(depth)}{"__proto__":1}${']'.repeat(depth)}}`);
+    const place = `x${'.0'.repeat(depth)}.__proto__`;
+    const named = `${place.slice(0, 100)}...${place.slice(-100)}`;
+    expectEnvelope(buried, 400, 'invalid_request_error', 'invalid_request', named);
+    expect(buried.json().message).toBe(`${named} is not a known parameter: a "__proto__" key, or a "constructor" object with a "prototype" key, is refused (prototype pollution)`);
+    expect(buried.body.length).toBeLessThan(1_000);
     expect(h.engine.calls.search).toBe(0);
     expect(await charges(acct.accountId)).toBe(0);
   });
