@@ -143,7 +143,7 @@ export class LiveDirLock {
   static acquire(dir: string): LiveDirLock {
     const path = resolve(dir, 'lock');
     const here = whereAmI(dir);
-    const mine = `${process.pid} ${processStartTime(process.pid)}${fieldsText(here)}\n`;
+    const mine = `${process.pid} ${processStat(process.pid).started}${fieldsText(here)}\n`;
     for (let attempt = 0; attempt < 3; attempt++) {
       let fd: number;
       try {
@@ -227,7 +227,7 @@ interface Whereabouts {
 
 interface LockOwner {
   readonly pid: number;
-  /** The owner's start time as processStartTime gave it ('' where unknown). */
+  /** The owner's start time as processStat gave it ('' where unknown). */
   readonly started: string;
   readonly fields: Whereabouts;
 }
@@ -372,19 +372,25 @@ function ownerIsRunning(owner: LockOwner): boolean {
     // EPERM: it runs, as another user
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  const started = processStartTime(owner.pid);
+  const { state, started } = processStat(owner.pid);
+  // a zombie (killed, not yet reaped by its parent: 1 to 2 s after a SIGKILL under a
+  // supervisor, audit 71d F1) holds nothing: its files are closed
+  if (state === 'Z') return false;
   return owner.started === '' || started === '' || started === owner.started;
 }
 
-/** A process's start time, clock ticks after boot (Linux /proc), or '' where unknown. */
-function processStartTime(pid: number): string {
+/**
+ * A process's state (field 3 of Linux's /proc/PID/stat: `R`, `S`, `Z` for a zombie...) and
+ * start time (clock ticks after boot), each '' where unknown.
+ */
+function processStat(pid: number): { state: string; started: string } {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // the command name (field 2) is in parentheses and may hold spaces: count after its end
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[19] ?? ''; // field 22 of the whole line
+    return { state: fields[0] ?? '', started: fields[19] ?? '' }; // fields 3 and 22 of the whole line
   } catch {
-    return '';
+    return { state: '', started: '' };
   }
 }
 

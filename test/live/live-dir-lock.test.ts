@@ -46,6 +46,34 @@ describe('LiveDirLock', () => {
     LiveDirLock.acquire(dir).release();
   }, 60_000);
 
+  it('takes over the lock of a holder killed but not yet reaped by its parent (a zombie holds nothing; audit 71d F1: a restart 300 ms after a SIGKILL was refused)', async () => {
+    const dir = join(tmp, 'zombie');
+    mkdirSync(dir);
+    const script = join(tmp, 'zombie-holder.mts');
+    writeFileSync(script, `const { LiveDirLock } = await import(${JSON.stringify(MODULE)}); LiveDirLock.acquire(${JSON.stringify(dir)}); console.log('held', process.pid); setInterval(() => {}, 1000);\n`);
+    // the holder's parent is a shell that becomes `sleep`, which never reaps it
+    const parent = spawn('sh', ['-c', `${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(script)} & exec sleep 60`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const pid = await new Promise<number>((resolve, reject) => {
+        parent.stdout!.on('data', (d: Buffer) => {
+          const m = /held (\d+)/.exec(d.toString());
+          if (m !== null) resolve(Number(m[1]));
+        });
+        parent.once('exit', (code) => reject(new Error(`holder's parent exited with ${code}`)));
+      });
+      expect(() => LiveDirLock.acquire(dir)).toThrow(/in use by process/);
+      process.kill(pid, 'SIGKILL');
+      // a zombie: state Z in /proc (field 3), its pid still answering kill(pid, 0)
+      await vi.waitFor(() => expect(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[0]).toBe('Z'), { timeout: 10_000, interval: 20 });
+      expect(() => process.kill(pid, 0)).not.toThrow();
+      const lock = LiveDirLock.acquire(dir);
+      expect(readFileSync(join(dir, 'lock'), 'utf8')).toMatch(new RegExp(`^${process.pid} `));
+      lock.release();
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  }, 60_000);
+
   it("takes over a lock whose pid runs another process (started at another time), or is this process's own from before", () => {
     const dir = join(tmp, 'stale');
     mkdirSync(dir);
