@@ -132,15 +132,21 @@ export async function createWidgetSite(deps: WidgetSiteDependencies): Promise<Wi
       return message(400, 'Unknown parameter', `This page takes only the key parameter (/v1/widget/?key=pk_...); ${JSON.stringify(maskKeys(unknown.slice(0, 50)))} is not known.`);
     }
     if (assets === undefined) return message(503, 'Widget unavailable', 'unavailable' in loaded ? loaded.unavailable : 'not built');
-    if (key === undefined || key === '') {
-      return message(400, 'A public key is needed', 'This widget needs the site\'s public key in its address: /v1/widget/?key=pk_...');
-    }
-    if (key.startsWith('sk_')) {
+    // a secret key anywhere in the address is refused first, with the remedy (once or repeated)
+    const given: unknown[] = Array.isArray(raw) ? raw : [raw];
+    if (given.some((k) => typeof k === 'string' && k.trim().startsWith('sk_'))) {
       return message(
         403,
         'Secret key refused',
         'A secret key was put in this page\'s address. Secret keys must never appear in a web page: use the account\'s public key (pk_...) here, and rotate the secret key now, since it has been exposed (the service\'s operator: venue-search keys rotate <accountId> --only secret).',
       );
+    }
+    if (Array.isArray(raw)) {
+      // an embed template that appends `?key=` to an address already holding one (audit 71e F4: it was "a public key is needed")
+      return message(400, 'The key is given more than once', `This page's address gives the key parameter ${raw.length} times: give it once (/v1/widget/?key=pk_...).`);
+    }
+    if (key === undefined || key === '') {
+      return message(400, 'A public key is needed', 'This widget needs the site\'s public key in its address: /v1/widget/?key=pk_...');
     }
     const principal = await principalOfKey(deps.accounts, key, deps.clock());
     if (principal === undefined || principal.keyKind !== 'public') {

@@ -200,6 +200,19 @@ describe('GET /v1/widget/', () => {
     expect((await h.app.inject({ url: '/v1/widget/?key=pk_short' })).statusCode).toBe(401);
   });
 
+  it('a key given twice is told so (audit 71e F4: "a public key is needed"), and a secret key among them is refused as a secret key, never echoed', async () => {
+    const acct = await h.open();
+    const twice = await h.app.inject({ url: `/v1/widget/?key=${acct.publicKey}&key=${acct.publicKey}` });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.body).toContain('The key is given more than once');
+    expect(twice.body).toContain('gives the key parameter 2 times');
+    expect(twice.body).not.toContain('A public key is needed');
+    const withSecret = await h.app.inject({ url: `/v1/widget/?key=${acct.publicKey}&key=${acct.secretKey}` });
+    expect(withSecret.statusCode).toBe(403);
+    expect(withSecret.body).toContain('Secret key refused');
+    expect(withSecret.body).not.toContain(acct.secretKey.slice(3, 20));
+  });
+
   it('with allowed origins: frame-ancestors lists them; a page embedded elsewhere (Referer) gets 403 "not allowed", an allowed one the widget', async () => {
     const acct = await h.open();
     await h.store.setAllowedOrigins(acct.accountId, ['https://shop.example', 'http://localhost:3000']);
