@@ -59,8 +59,10 @@ export function missingDateReason(value: unknown): string | undefined {
   const m = DATED.exec(value);
   if (m === null) return undefined;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  // years 0 to 99 are out of range whatever the date (and Date.UTC would read them as 1900 to 1999)
+  if (year < 100) return undefined;
   if (month < 1 || month > 12) return `there is no month ${m[2]!}`;
-  // day 0 of the next month is the last of this one (years 0 to 99 are not at stake: the pattern refuses them)
+  // day 0 of the next month is the last of this one
   const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
   if (day < 1 || day > days) return `${MONTH_NAMES[month - 1]!} ${m[1]!} has ${days} days`;
   return undefined;

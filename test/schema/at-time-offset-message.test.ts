@@ -83,6 +83,10 @@ describe('atTime on a date that does not exist', () => {
     expect((refused.json() as { message: string }).message).toContain(`(no such date: ${why})`);
   });
 
+  it('a date before the year 100 is told only the range (no calendar note: Date.UTC would read 0000 as 1900, not a leap year)', () => {
+    expect(() => engine.search(body('0000-02-29T10:00:00Z'))).toThrow(/such as "2026-11-21T20:00:00Z"; got "0000-02-29T10:00:00Z"$/);
+  });
+
   it('a leap day that exists is accepted: 2028-02-29', () => {
     expect(engine.search(body('2028-02-29T10:00:00Z')).totalResults).toBe(1); // the one venue, its hours unknown (OPEN is a soft preference here)
   });
