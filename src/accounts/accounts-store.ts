@@ -52,6 +52,37 @@ export type ChargeResult =
   /** Not attempted: the client left while the charge waited for the database (ChargeOptions.deliverable); the balance was not read. */
   | { readonly charged: false; readonly reason: 'client_gone'; readonly balanceMicros?: undefined };
 
+/**
+ * Gives back the charge of a request whose answer could not be written at all: its client's
+ * connection was found closed once the charge had committed, before any byte of the answer
+ * was written (src/http/billing.ts). `requestId` is the charged request's.
+ */
+export interface RefundRequest {
+  readonly accountId: string;
+  readonly requestId: string;
+  readonly nowMs: number;
+}
+
+export type RefundResult =
+  /** One ledger row `refund:<requestId>` (kind `refund`) credits the charge's cost back. */
+  | { readonly refunded: true; readonly amountMicros: number; readonly balanceMicros: number }
+  /** Nothing written: the account has no charge under `requestId`, or it has been refunded already. */
+  | { readonly refunded: false; readonly reason: 'not_charged' | 'already_refunded' };
+
+/** How a refund's ledger row id begins: the refunded request's id follows. */
+export const REFUND_ROW_PREFIX = 'refund:';
+
+/** The ledger row id of the refund of request `requestId`'s charge (UNIQUE like every request id: at most one refund per charge). */
+export function refundRowId(requestId: string): string {
+  return `${REFUND_ROW_PREFIX}${requestId}`;
+}
+
+/**
+ * The SQL condition, in both stores' dialect, that the ledger's charge row `c` has no refund
+ * row (refundRowId; an index probe on the UNIQUE request_id): how usage leaves refunds out.
+ */
+export const NOT_REFUNDED = `NOT EXISTS (SELECT 1 FROM ledger r WHERE r.request_id = '${REFUND_ROW_PREFIX}' || c.request_id)`;
+
 export interface ChargeOptions {
   /**
    * Whether the answer can still reach the client. A store that waits for the database (the
@@ -114,11 +145,17 @@ export interface AccountsStore {
   precheckBalance(accountId: string, costMicros: number): Promise<BalancePrecheck>;
   /** Debits `costMicros` and writes one ledger row, atomically, only if the balance covers it. */
   charge(request: ChargeRequest, options?: ChargeOptions): Promise<ChargeResult>;
+  /**
+   * Credits back the charge of `request.requestId` and writes one ledger row for it
+   * (refundRowId), atomically, at most once; see RefundRequest. A refunded request no longer
+   * counts in `usage`.
+   */
+  refund(request: RefundRequest): Promise<RefundResult>;
   /** Asks the database something trivial; resolves once it answers (a readiness probe: GET /v1/health). */
   ping(): Promise<void>;
   /** Credits the account (operator top-up); returns the new balance. */
   topUp(accountId: string, amountMicros: number, nowMs: number): Promise<number>;
-  /** Charged requests and their cost by kind, over `range` or since the account opened. */
+  /** Charged requests and their cost by kind (refunded ones left out), over `range` or since the account opened. */
   usage(accountId: string, range?: TimeRange): Promise<Usage>;
   /**
    * Origins (`scheme://host[:port]`, normalised by origins.ts) allowed to use the account's

@@ -40,7 +40,9 @@ export type ChargedAnswer<T> =
  * answer is made, just before the charge, and by the store while the charge waits for the
  * database (the SQLite file's write lock held elsewhere: ledger-thread.ts). A client gone by
  * then is not charged; one that leaves during the last short wait for the lock or during the
- * commit still is, as after a crash: see above. `turn`: awaited once the answer is made,
+ * commit still is, and the caller refunds it once it finds the connection closed
+ * (AccountsStore.refund; billing.ts); a crash between the commit and the refund leaves the
+ * charge, as above. `turn`: awaited once the answer is made,
  * before that check, for the answer's turn to be sent (an HTTP answer pipelined behind others
  * on its connection waits for them: billing.ts); it resolves with the charge's deadline from
  * then on, or undefined to keep `request.deadlineMs`.

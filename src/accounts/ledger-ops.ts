@@ -14,7 +14,7 @@
  * window. If a batch throws, its transaction rolls back whole.
  */
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
-import type { ChargeRequest, ChargeResult } from './accounts-store.js';
+import { refundRowId, type ChargeRequest, type ChargeResult, type RefundRequest, type RefundResult } from './accounts-store.js';
 import { openSqliteFile } from './database-clients.js';
 import type { RateWindow } from './plans.js';
 import { decideRate, type ClockLead, type RateDecision, type WindowCounter } from './rate-limit.js';
@@ -113,6 +113,33 @@ export function prepareChargeBatch(ledgerDb: SqliteDatabase): (requests: readonl
 
   // a transaction wrapper made once (better-sqlite3 builds several closures per .transaction())
   return ledgerDb.transaction((requests: readonly ChargeRequest[]) => requests.map(chargeOne)).immediate;
+}
+
+/**
+ * The refund of one charge: one transaction that finds the charge's ledger row, credits its
+ * cost back and writes the refund's row (refundRowId: UNIQUE, so at most once). Invariant:
+ * the balance still equals the sum of the ledger's amounts.
+ */
+export function prepareRefund(ledgerDb: SqliteDatabase): (request: RefundRequest) => RefundResult {
+  const chargeOf: Statement<[string, string], { cost: number }> = ledgerDb.prepare(
+    'SELECT -amount_micros AS cost FROM ledger WHERE request_id = ? AND account_id = ? AND amount_micros < 0',
+  );
+  const ledgerHas: Statement<[string], { seq: number }> = ledgerDb.prepare('SELECT seq FROM ledger WHERE request_id = ?');
+  const credit: Statement<[number, string], { balance_micros: number }> = ledgerDb.prepare(
+    'UPDATE accounts SET balance_micros = balance_micros + ? WHERE id = ? RETURNING balance_micros',
+  );
+  const insertLedger = ledgerDb.prepare(
+    "INSERT INTO ledger (account_id, request_id, kind, amount_micros, balance_after_micros, at_ms) VALUES (?, ?, 'refund', ?, ?, ?)",
+  );
+  return ledgerDb.transaction((request: RefundRequest): RefundResult => {
+    const charge = chargeOf.get(request.requestId, request.accountId);
+    if (charge === undefined) return { refunded: false, reason: 'not_charged' };
+    const rowId = refundRowId(request.requestId);
+    if (ledgerHas.get(rowId) !== undefined) return { refunded: false, reason: 'already_refunded' };
+    const row = credit.get(charge.cost, request.accountId)!;
+    insertLedger.run(request.accountId, rowId, charge.cost, row.balance_micros, request.nowMs);
+    return { refunded: true, amountMicros: charge.cost, balanceMicros: row.balance_micros };
+  }).immediate;
 }
 
 /** The rate batch: one transaction; each counter read once, updated as requests are admitted, written once. */

@@ -21,7 +21,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { siblingModule, startWorker } from '../threads/start-worker.js';
-import type { ChargeRequest, ChargeResult } from './accounts-store.js';
+import type { ChargeRequest, ChargeResult, RefundRequest, RefundResult } from './accounts-store.js';
 import type { LedgerReply, LedgerRequest, LedgerWorkerData } from './ledger-worker.js';
 
 /** How long one attempt waits for another connection's write lock, ms. */
@@ -33,8 +33,8 @@ export interface LedgerCharge {
   readonly deliverable?: () => boolean;
 }
 
-/** An attempt's outcome: the batch's results, or the lock was held elsewhere (SQLite's error, to throw if the wait ends). */
-type Attempt = { readonly results: ChargeResult[] } | { readonly busy: Error };
+/** An attempt's outcome: the batch's results (a refund's: one), or the lock was held elsewhere (SQLite's error, to throw if the wait ends). */
+type Attempt = { readonly results: unknown[] } | { readonly busy: Error };
 
 interface Waiting {
   readonly resolve: (attempt: Attempt) => void;
@@ -71,9 +71,9 @@ export class LedgerThread {
       });
     let open = stillWanted(charges.map((_, i) => i));
     while (open.length > 0) {
-      const attempt = await this.attempt(open.map((i) => charges[i]!.request));
+      const attempt = await this.attempt({ requests: JSON.stringify(open.map((i) => charges[i]!.request)) });
       if ('results' in attempt) {
-        attempt.results.forEach((result, k) => (results[open[k]!] = result));
+        (attempt.results as ChargeResult[]).forEach((result, k) => (results[open[k]!] = result));
         break;
       }
       if (performance.now() - started >= this.busyTimeoutMs) throw attempt.busy;
@@ -83,14 +83,27 @@ export class LedgerThread {
     return results as ChargeResult[];
   }
 
-  /** One attempt at a batch in the worker (the lock waited for LOCK_WAIT_MS at most). */
-  private attempt(requests: readonly ChargeRequest[]): Promise<Attempt> {
+  /**
+   * Runs one refund in the worker (ledger-ops.ts prepareRefund), after the batches sent before
+   * it; waits for the write lock as a batch does, for `busyTimeoutMs` in all.
+   */
+  async refund(request: RefundRequest): Promise<RefundResult> {
+    const started = performance.now();
+    for (;;) {
+      const attempt = await this.attempt({ refund: JSON.stringify(request) });
+      if ('results' in attempt) return attempt.results[0] as RefundResult;
+      if (performance.now() - started >= this.busyTimeoutMs) throw attempt.busy;
+    }
+  }
+
+  /** One attempt at a batch or a refund in the worker (the lock waited for LOCK_WAIT_MS at most). */
+  private attempt(work: { readonly requests: string } | { readonly refund: string }): Promise<Attempt> {
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
     return new Promise<Attempt>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       worker.ref(); // a batch in flight keeps the process alive until it is settled
-      worker.postMessage({ id, requests: JSON.stringify(requests) } satisfies LedgerRequest);
+      worker.postMessage({ id, ...work } satisfies LedgerRequest);
     });
   }
 
@@ -103,7 +116,7 @@ export class LedgerThread {
       this.waiting.delete(reply.id);
       if (this.waiting.size === 0) worker.unref();
       const failure = 'error' in reply ? Object.assign(new Error(`accounts database write failed: ${reply.error}`), reply.code === undefined ? {} : { code: reply.code }) : undefined;
-      if ('results' in reply) waiting.resolve({ results: JSON.parse(reply.results) as ChargeResult[] });
+      if ('results' in reply) waiting.resolve({ results: JSON.parse(reply.results) as unknown[] });
       else if ('busy' in reply) waiting.resolve({ busy: failure! });
       else waiting.reject(failure);
     });

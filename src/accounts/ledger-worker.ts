@@ -1,17 +1,18 @@
 /**
  * The ledger worker thread (started by ledger-thread.ts for a file store): owns its own
  * `synchronous=FULL` connection to the accounts file and runs the charge batches of
- * ledger-ops.ts for the main thread. Messages in: `{ id, requests }` (requests as a JSON
- * string: cheaper to pass than a structured clone of many small objects) or `{ close: true }`;
- * out: `{ id, results }` (JSON) after the batch's transaction committed, `{ id, error }`
+ * ledger-ops.ts for the main thread, and its refunds. Messages in: `{ id, requests }` (requests
+ * as a JSON string: cheaper to pass than a structured clone of many small objects), `{ id,
+ * refund }` (one RefundRequest, JSON) or `{ close: true }`; out: `{ id, results }` (JSON: the
+ * batch's results, or the refund's as an array of one) after the transaction committed, `{ id, error }`
  * after it rolled back, or `{ id, busy }` when another connection held the file's write lock
  * past `lockWaitMs` (nothing was written: the main thread decides whether to try again, after
  * checking that the batch's clients are still there; ledger-thread.ts). Running here, a
  * commit's fsync blocks this thread only, never the event loop that serves requests.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ChargeRequest } from './accounts-store.js';
-import { openLedgerConnection, prepareChargeBatch } from './ledger-ops.js';
+import type { ChargeRequest, RefundRequest } from './accounts-store.js';
+import { openLedgerConnection, prepareChargeBatch, prepareRefund } from './ledger-ops.js';
 
 export interface LedgerWorkerData {
   readonly path: string;
@@ -19,7 +20,7 @@ export interface LedgerWorkerData {
   readonly lockWaitMs: number;
 }
 
-export type LedgerRequest = { readonly id: number; readonly requests: string } | { readonly close: true };
+export type LedgerRequest = { readonly id: number; readonly requests: string } | { readonly id: number; readonly refund: string } | { readonly close: true };
 
 /** `code`: the error's own code (better-sqlite3's `SQLITE_BUSY`, Node's system codes), which isAccountsUnavailable reads. */
 export type LedgerReply =
@@ -33,6 +34,7 @@ if (port === null) throw new Error('ledger-worker.ts runs as a worker thread onl
 const { path, lockWaitMs } = workerData as LedgerWorkerData;
 const ledgerDb = openLedgerConnection(path, lockWaitMs);
 const chargeBatch = prepareChargeBatch(ledgerDb);
+const refund = prepareRefund(ledgerDb);
 
 port.on('message', (message: LedgerRequest) => {
   if ('close' in message) {
@@ -42,7 +44,8 @@ port.on('message', (message: LedgerRequest) => {
   }
   let reply: LedgerReply;
   try {
-    reply = { id: message.id, results: JSON.stringify(chargeBatch(JSON.parse(message.requests) as ChargeRequest[])) };
+    const results = 'refund' in message ? [refund(JSON.parse(message.refund) as RefundRequest)] : chargeBatch(JSON.parse(message.requests) as ChargeRequest[]);
+    reply = { id: message.id, results: JSON.stringify(results) };
   } catch (err) {
     const code = (err as { code?: unknown } | null)?.code;
     const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);

@@ -27,6 +27,8 @@ import { pgModule } from './pg-client.js';
 import {
   AccountsDatabaseError,
   ChargeOutcomeUnknownError,
+  NOT_REFUNDED,
+  refundRowId,
   type AccountRecord,
   type AccountsStore,
   type BalancePrecheck,
@@ -34,6 +36,8 @@ import {
   type ChargeResult,
   type KeyPrincipal,
   type NewKeyDigest,
+  type RefundRequest,
+  type RefundResult,
   type TimeRange,
   type Usage,
   type UsageEntry,
@@ -46,6 +50,7 @@ import { migratePostgres } from './postgres-migrations.js';
 import { decideRate, type ClockLead, type RateDecision } from './rate-limit.js';
 import { databaseUrlProblem, redactUrl } from './database-url.js';
 import { isAccountsUnavailable } from './accounts-unavailable.js';
+import { PendingWrites } from './pending-writes.js';
 
 export interface PostgresAccountsStoreOptions {
   /** Most connections this process opens. Default 10. */
@@ -148,6 +153,8 @@ export class PostgresAccountsStore implements AccountsStore {
   private readonly mirror = new BalanceMirror();
   /** This process's view of clocks ahead of its own, for rate windows (rate-limit.ts). */
   private readonly clockLead: ClockLead = { ms: 0 };
+  /** Refunds not yet settled: close() waits for them. */
+  private readonly refunding = new PendingWrites();
 
   private constructor(
     /** The connection pool; exposed for tests and operator tools that read the ledger. */
@@ -449,6 +456,50 @@ export class PostgresAccountsStore implements AccountsStore {
     throw cause;
   }
 
+  /**
+   * One statement finds the charge, credits its cost back and writes the refund's row; a second
+   * refund of the same charge (at once, from another process) is refused by the row's UNIQUE id
+   * and rolls back whole.
+   */
+  refund(request: RefundRequest): Promise<RefundResult> {
+    return this.refunding.track(this.refundOnce(request));
+  }
+
+  private async refundOnce(request: RefundRequest): Promise<RefundResult> {
+    const rowId = refundRowId(request.requestId);
+    let rows: { amount_micros: number; balance_after_micros: number }[];
+    try {
+      rows = await this.transaction(
+        async (c) =>
+          (
+            await c.query<{ amount_micros: number; balance_after_micros: number }>(
+              `WITH charge AS (
+                 SELECT -amount_micros AS cost FROM ledger WHERE request_id = $2 AND account_id = $1 AND amount_micros < 0
+               ), credit AS (
+                 UPDATE accounts SET balance_micros = balance_micros + (SELECT cost FROM charge)
+                 WHERE id = $1 AND EXISTS (SELECT 1 FROM charge) AND NOT EXISTS (SELECT 1 FROM ledger WHERE request_id = $3)
+                 RETURNING balance_micros
+               )
+               INSERT INTO ledger (account_id, request_id, kind, amount_micros, balance_after_micros, at_ms)
+               SELECT $1, $3, 'refund', (SELECT cost FROM charge), balance_micros, $4 FROM credit
+               RETURNING amount_micros, balance_after_micros`,
+              [request.accountId, request.requestId, rowId, request.nowMs],
+            )
+          ).rows,
+      );
+    } catch (err) {
+      if ((err as { code?: string }).code === UNIQUE_VIOLATION) return { refunded: false, reason: 'already_refunded' };
+      throw err;
+    }
+    const row = rows[0];
+    if (row !== undefined) {
+      this.mirror.set(request.accountId, row.balance_after_micros);
+      return { refunded: true, amountMicros: row.amount_micros, balanceMicros: row.balance_after_micros };
+    }
+    const { rowCount } = await this.pool.query('SELECT 1 FROM ledger WHERE request_id = $1', [rowId]);
+    return { refunded: false, reason: rowCount !== 0 ? 'already_refunded' : 'not_charged' };
+  }
+
   async ping(): Promise<void> {
     await this.pool.query('SELECT 1');
   }
@@ -478,8 +529,8 @@ export class PostgresAccountsStore implements AccountsStore {
 
   async usage(accountId: string, range?: TimeRange): Promise<Usage> {
     const { rows } = await this.pool.query<{ kind: string; requests: number; cost: number }>(
-      `SELECT kind, COUNT(*)::bigint AS requests, (-SUM(amount_micros))::bigint AS cost FROM ledger
-       WHERE account_id = $1 AND amount_micros < 0 ${range === undefined ? '' : 'AND at_ms >= $2 AND at_ms < $3'} GROUP BY kind`,
+      `SELECT kind, COUNT(*)::bigint AS requests, (-SUM(amount_micros))::bigint AS cost FROM ledger c
+       WHERE account_id = $1 AND amount_micros < 0 ${range === undefined ? '' : 'AND at_ms >= $2 AND at_ms < $3'} AND ${NOT_REFUNDED} GROUP BY kind`,
       range === undefined ? [accountId] : [accountId, range.fromMs, range.toMs],
     );
     const usage = Object.fromEntries(BILLABLE_KINDS.map((k) => [k, { requests: 0, costMicros: 0 }])) as Record<BillableKind, UsageEntry>;
@@ -506,6 +557,7 @@ export class PostgresAccountsStore implements AccountsStore {
   }
 
   async close(): Promise<void> {
+    await this.refunding.settled();
     await this.pool.end();
   }
 }

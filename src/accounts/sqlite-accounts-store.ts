@@ -38,6 +38,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import {
   AccountsDatabaseError,
+  NOT_REFUNDED,
   type AccountRecord,
   type AccountsStore,
   type BalancePrecheck,
@@ -46,6 +47,8 @@ import {
   type ChargeResult,
   type KeyPrincipal,
   type NewKeyDigest,
+  type RefundRequest,
+  type RefundResult,
   type TimeRange,
   type Usage,
   type UsageEntry,
@@ -54,12 +57,13 @@ import { BalanceMirror } from './balance-mirror.js';
 import { DEFAULT_KEY_CACHE_TTL_MS, KeyCache, lookupKey } from './key-cache.js';
 import { replacedKeysExpireAtMs, type KeyKind } from './keys.js';
 import { BILLABLE_KINDS, MAX_BALANCE_MICROS, balanceLimitError, isPlanName, type BillableKind, type PlanName, type RateWindow } from './plans.js';
-import { RATE_COUNTERS_TABLE, openRateCounters, prepareChargeBatch, prepareRateBatch, rateCountersPath, type RateRequest } from './ledger-ops.js';
+import { RATE_COUNTERS_TABLE, openRateCounters, prepareChargeBatch, prepareRateBatch, prepareRefund, rateCountersPath, type RateRequest } from './ledger-ops.js';
 import { LedgerThread, type LedgerCharge } from './ledger-thread.js';
 import type { RateDecision } from './rate-limit.js';
 import { sqliteNativeModuleError } from './sqlite-native.js';
 import { openSqliteFile, sqliteDatabaseClass } from './database-clients.js';
 import { TurnBatcher } from './turn-batcher.js';
+import { PendingWrites } from './pending-writes.js';
 import { retryWhileBusy } from './busy-retry.js';
 
 const SCHEMA = `
@@ -82,7 +86,7 @@ CREATE TABLE IF NOT EXISTS ledger (
   seq INTEGER PRIMARY KEY,
   account_id TEXT NOT NULL REFERENCES accounts(id),
   request_id TEXT NOT NULL UNIQUE,
-  -- a billable kind (search, find, basic, advanced, menus) or 'credit' / 'topup'
+  -- a billable kind (search, find, basic, advanced, menus) or 'credit' / 'topup' / 'refund'
   kind TEXT NOT NULL,
   -- signed micro-pounds: charges negative, credits positive
   amount_micros INTEGER NOT NULL,
@@ -140,6 +144,10 @@ export class SqliteAccountsStore implements AccountsStore {
   private readonly mirror = new BalanceMirror();
   private readonly charges: TurnBatcher<LedgerCharge, ChargeResult>;
   private readonly rates: TurnBatcher<RateRequest, RateDecision>;
+  /** Refunds on this thread (':memory:', or ledgerThread false); a file store's run in the ledger worker. */
+  private readonly refundHere: ((request: RefundRequest) => RefundResult) | undefined;
+  /** Refunds not yet settled: close() waits for them. */
+  private readonly refunding = new PendingWrites();
   private readonly stmt: {
     insertAccount: Statement;
     getAccount: Statement<[string], AccountRow>;
@@ -213,12 +221,12 @@ export class SqliteAccountsStore implements AccountsStore {
         'INSERT INTO ledger (account_id, request_id, kind, amount_micros, balance_after_micros, at_ms) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       usageAll: db.prepare(
-        `SELECT kind, COUNT(*) AS requests, -SUM(amount_micros) AS cost FROM ledger
-         WHERE account_id = ? AND amount_micros < 0 GROUP BY kind`,
+        `SELECT kind, COUNT(*) AS requests, -SUM(amount_micros) AS cost FROM ledger c
+         WHERE account_id = ? AND amount_micros < 0 AND ${NOT_REFUNDED} GROUP BY kind`,
       ),
       usageRange: db.prepare(
-        `SELECT kind, COUNT(*) AS requests, -SUM(amount_micros) AS cost FROM ledger
-         WHERE account_id = ? AND amount_micros < 0 AND at_ms >= ? AND at_ms < ? GROUP BY kind`,
+        `SELECT kind, COUNT(*) AS requests, -SUM(amount_micros) AS cost FROM ledger c
+         WHERE account_id = ? AND amount_micros < 0 AND at_ms >= ? AND at_ms < ? AND ${NOT_REFUNDED} GROUP BY kind`,
       ),
       origins: db.prepare('SELECT origin FROM public_key_origins WHERE account_id = ? ORDER BY origin'),
       clearOrigins: db.prepare('DELETE FROM public_key_origins WHERE account_id = ?'),
@@ -228,6 +236,7 @@ export class SqliteAccountsStore implements AccountsStore {
     const thread = this.ledgerThread;
     // on this thread (':memory:', or ledgerThread false) the connection's own busy_timeout is the wait
     const onThisThread = thread === undefined ? prepareChargeBatch(db) : undefined;
+    this.refundHere = thread === undefined ? prepareRefund(db) : undefined;
     const chargeBatch = (charges: readonly LedgerCharge[]) => onThisThread?.(charges.map((c) => c.request)) ?? thread!.charge(charges);
     this.charges = new TurnBatcher((charges) => {
       const mirror = (results: readonly ChargeResult[]) => {
@@ -325,6 +334,17 @@ export class SqliteAccountsStore implements AccountsStore {
     return this.charges.submit(options.deliverable === undefined ? { request } : { request, deliverable: options.deliverable });
   }
 
+  /** Runs after the charges already sent to the ledger worker (or on this thread, for ':memory:'). */
+  refund(request: RefundRequest): Promise<RefundResult> {
+    return this.refunding.track(
+      (async () => {
+        const result = this.refundHere?.(request) ?? (await this.ledgerThread!.refund(request));
+        if (result.refunded) this.mirror.set(request.accountId, result.balanceMicros);
+        return result;
+      })(),
+    );
+  }
+
   async ping(): Promise<void> {
     this.db.prepare('SELECT 1').get();
   }
@@ -375,6 +395,7 @@ export class SqliteAccountsStore implements AccountsStore {
   async close(): Promise<void> {
     await this.rates.drain();
     await this.charges.drain();
+    await this.refunding.settled();
     await this.ledgerThread?.close();
     if (this.ratesDb !== this.db && this.ratesDb.open) this.ratesDb.close();
     if (this.db.open) this.db.close();

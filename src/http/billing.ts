@@ -1,12 +1,13 @@
 /**
  * A billable route's answer: check, serve, wait for the answer's turn on its connection
  * (pipelined requests), charge (chargedAnswer in src/accounts/charged-answer.ts), then send
- * the body only when the charge committed, else 402. The route handler resolves with
+ * the body only when the charge committed, else 402; a charge that committed after the
+ * client's connection closed is refunded, nothing written. The route handler resolves with
  * nothing: the reply has been sent here.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
-import type { AccountsStore } from '../accounts/accounts-store.js';
+import { refundRowId, type AccountsStore } from '../accounts/accounts-store.js';
 import { chargedAnswer } from '../accounts/charged-answer.js';
 import { followChargedAnswer } from './charged-delivery.js';
 import type { BillableKind } from '../accounts/plans.js';
@@ -60,13 +61,44 @@ export async function serveCharged(
     throw new HttpError('insufficient_balance', `this request costs ${result.costMicros} micro-GBP but the balance is ${result.balanceMicros} micro-GBP; top up the account`);
   }
   if (!clientStillThere(request)) {
-    // charged, and the client left after the last check (during the last wait for the lock or the commit)
-    request.log.warn({ code: 'charged_client_gone', requestId: request.id }, `request ${request.id} was charged but the client closed the connection before the answer: charged, not answered`);
-  } else {
-    // from here until its bytes have left the process (or its connection closed: logged there)
-    followChargedAnswer(request, reply.raw);
+    // charged, and the client left after the last check (during the last wait for the lock or
+    // the commit): no byte of the answer can be written, so the charge is given back
+    reply.hijack();
+    reply.raw.destroy();
+    await refundUnwritten(accounts, clock, request, accountId);
+    return;
   }
+  // from here until its bytes have left the process (or its connection closed: logged there)
+  followChargedAnswer(request, reply.raw);
   reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(result.answer);
+}
+
+/**
+ * Refunds the charge of an answer none of which was written (its connection closed during
+ * the charge's commit), and logs it: at info level (`code: refunded_client_gone`) once the
+ * refund committed; at error level (`code: charged_client_gone`, the record to refund from by
+ * hand) if the database failed to refund it. Never throws: the request has no answer to carry
+ * an error.
+ */
+async function refundUnwritten(accounts: AccountsStore, clock: () => number, request: FastifyRequest, accountId: string): Promise<void> {
+  const id = request.id;
+  try {
+    const refund = await accounts.refund({ accountId, requestId: id, nowMs: clock() });
+    if (refund.refunded) {
+      request.log.info(
+        { code: 'refunded_client_gone', requestId: id, refundedMicros: refund.amountMicros },
+        `request ${id} was charged but the client closed the connection before the answer: not answered, the charge refunded (ledger row ${refundRowId(id)})`,
+      );
+    } else {
+      // not expected (the charge just committed, and only this request refunds it): said as it is
+      request.log.warn({ code: 'refund_refused', requestId: id, reason: refund.reason }, `request ${id} was charged but not answered, and its refund found ${refund.reason.replace('_', ' ')}`);
+    }
+  } catch (err) {
+    request.log.error(
+      { code: 'charged_client_gone', requestId: id, err },
+      `request ${id} was charged but the client closed the connection before the answer, and the refund failed: charged, not answered; refund it by hand`,
+    );
+  }
 }
 
 /**

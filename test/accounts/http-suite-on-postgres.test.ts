@@ -26,6 +26,7 @@ export const SUITE = [
   'test/http/rate-limits.test.ts',
   'test/http/openapi.test.ts',
   'test/http/papercuts.test.ts',
+  'test/http/refund-unwritten.test.ts',
 ];
 
 let server: PostgresServer;

@@ -25,9 +25,18 @@ interface StoreKind {
     open(options?: { keyCacheTtlMs?: number; monotonicClock?: () => number }): Promise<AccountsStore>;
     /** Charges (negative amounts) in the ledger of `accountId`, over a separate connection. */
     charges(accountId: string): Promise<{ requestId: string; amount: number }[]>;
+    /** Every ledger row of `accountId` in order, and the account's stored balance, over a separate connection. */
+    ledger(accountId: string): Promise<{ rows: LedgerRow[]; balance: number }>;
     /** Holds the write lock a charge of `accountId` waits for (another connection's transaction) until the returned function is called. */
     holdLock(accountId: string): Promise<() => Promise<void>>;
   }>;
+}
+
+interface LedgerRow {
+  readonly requestId: string;
+  readonly kind: string;
+  readonly amount: number;
+  readonly balanceAfter: number;
 }
 
 let server: PostgresServer;
@@ -66,6 +75,18 @@ const KINDS: readonly StoreKind[] = [
             db.close();
           }
         },
+        async ledger(accountId) {
+          const db = new Database(file, { readonly: true });
+          try {
+            const rows = db
+              .prepare('SELECT request_id AS requestId, kind, amount_micros AS amount, balance_after_micros AS balanceAfter FROM ledger WHERE account_id = ? ORDER BY seq')
+              .all(accountId) as LedgerRow[];
+            const { balance } = db.prepare('SELECT balance_micros AS balance FROM accounts WHERE id = ?').get(accountId) as { balance: number };
+            return { rows, balance };
+          } finally {
+            db.close();
+          }
+        },
         async holdLock() {
           const db = new Database(file);
           db.prepare('BEGIN IMMEDIATE').run();
@@ -93,6 +114,28 @@ const KINDS: readonly StoreKind[] = [
           try {
             const { rows } = await client.query('SELECT request_id, amount_micros::text AS amount FROM ledger WHERE account_id = $1 AND amount_micros < 0', [accountId]);
             return rows.map((r: { request_id: string; amount: string }) => ({ requestId: r.request_id, amount: Number(r.amount) }));
+          } finally {
+            await client.end();
+          }
+        },
+        async ledger(accountId) {
+          const client = new pg.Client({ connectionString: url });
+          await client.connect();
+          try {
+            const { rows } = await client.query(
+              'SELECT request_id, kind, amount_micros::text AS amount, balance_after_micros::text AS after FROM ledger WHERE account_id = $1 ORDER BY seq',
+              [accountId],
+            );
+            const balance = await client.query('SELECT balance_micros::text AS b FROM accounts WHERE id = $1', [accountId]);
+            return {
+              rows: rows.map((r: { request_id: string; kind: string; amount: string; after: string }) => ({
+                requestId: r.request_id,
+                kind: r.kind,
+                amount: Number(r.amount),
+                balanceAfter: Number(r.after),
+              })),
+              balance: Number((balance.rows[0] as { b: string }).b),
+            };
           } finally {
             await client.end();
           }
@@ -187,6 +230,53 @@ describe.each(KINDS)('$name store', (kind) => {
     });
     expect((await store.usage(acct.accountId, { fromMs: 20, toMs: 50 })).find).toEqual({ requests: 1, costMicros: 6000 });
     expect((await store.usage(acct.accountId, { fromMs: 20, toMs: 50 })).menus).toEqual({ requests: 0, costMicros: 0 });
+  });
+
+  it('a refund gives a charge back once, across instances: one ledger row, the balance the sum of the ledger, usage without it; nothing else is refunded', async () => {
+    const db = await kind.fresh();
+    const [a, b] = [await db.open(), await db.open()];
+    const acct = await openAccount(a, 'Scale', { nowMs: 0 });
+    const other = await openAccount(a, 'Scale', { nowMs: 0 });
+    for (const [i, id] of ['r-a', 'r-b', 'r-c'].entries()) {
+      expect((await a.charge({ accountId: acct.accountId, requestId: id, kind: 'find', costMicros: FIND, nowMs: 10 + i })).charged).toBe(true);
+    }
+    // the same refund four times at once, from both instances: exactly one is made
+    const results = await Promise.all([a, b, a, b].map((store) => store.refund({ accountId: acct.accountId, requestId: 'r-b', nowMs: 20 })));
+    expect(results.filter((r) => r.refunded)).toEqual([{ refunded: true, amountMicros: FIND, balanceMicros: 10_000_000 - 2 * FIND }]);
+    expect(results.filter((r) => !r.refunded)).toEqual(Array.from({ length: 3 }, () => ({ refunded: false, reason: 'already_refunded' })));
+    // not a charge of this account, no such request, a credit row: nothing written
+    expect(await b.refund({ accountId: other.accountId, requestId: 'r-a', nowMs: 21 })).toEqual({ refunded: false, reason: 'not_charged' });
+    expect(await b.refund({ accountId: acct.accountId, requestId: 'r-none', nowMs: 21 })).toEqual({ refunded: false, reason: 'not_charged' });
+    expect(await b.refund({ accountId: acct.accountId, requestId: `open:${acct.accountId}`, nowMs: 21 })).toEqual({ refunded: false, reason: 'not_charged' });
+
+    const { rows, balance } = await db.ledger(acct.accountId);
+    // hand-computed: the opening credit, three charges, one refund
+    expect(rows).toEqual([
+      { requestId: `open:${acct.accountId}`, kind: 'credit', amount: 10_000_000, balanceAfter: 10_000_000 },
+      { requestId: 'r-a', kind: 'find', amount: -FIND, balanceAfter: 10_000_000 - FIND },
+      { requestId: 'r-b', kind: 'find', amount: -FIND, balanceAfter: 10_000_000 - 2 * FIND },
+      { requestId: 'r-c', kind: 'find', amount: -FIND, balanceAfter: 10_000_000 - 3 * FIND },
+      { requestId: 'refund:r-b', kind: 'refund', amount: FIND, balanceAfter: 10_000_000 - 2 * FIND },
+    ]);
+    expect(balance).toBe(rows.reduce((sum, r) => sum + r.amount, 0));
+    expect((await db.ledger(other.accountId)).balance).toBe(10_000_000);
+    expect(await a.balanceMicros(acct.accountId)).toBe(10_000_000 - 2 * FIND);
+    expect((await b.usage(acct.accountId)).find).toEqual({ requests: 2, costMicros: 2 * FIND });
+    expect((await b.usage(acct.accountId, { fromMs: 11, toMs: 12 })).find).toEqual({ requests: 0, costMicros: 0 });
+    expect((await b.usage(acct.accountId, { fromMs: 12, toMs: 13 })).find).toEqual({ requests: 1, costMicros: FIND });
+  });
+
+  it('close() waits for a refund under way: its row is in the database once close resolves', async () => {
+    const db = await kind.fresh();
+    const store = await db.open();
+    const acct = await openAccount(store, 'Scale', { nowMs: 0 });
+    expect((await store.charge({ accountId: acct.accountId, requestId: 'r-1', kind: 'find', costMicros: FIND, nowMs: 1 })).charged).toBe(true);
+    const refund = store.refund({ accountId: acct.accountId, requestId: 'r-1', nowMs: 2 });
+    await store.close();
+    expect(await refund).toEqual({ refunded: true, amountMicros: FIND, balanceMicros: 10_000_000 });
+    const { rows, balance } = await db.ledger(acct.accountId);
+    expect(rows.map((r) => r.requestId)).toEqual([`open:${acct.accountId}`, 'r-1', 'refund:r-1']);
+    expect(balance).toBe(10_000_000);
   });
 
   it('rate windows exact across instances: Hobbyist, 10 concurrent in one second over two instances -> 2 admitted; the next second 2 more; a day window of 5 holds', async () => {

@@ -193,8 +193,8 @@ describe('a client that leaves while its charge waits for the write lock (audit 
     await h.close();
   });
 
-  it('an answer charged after its client left (a store that does not ask) is logged at warn, naming the Request-Id', async () => {
-    const { h, lines, send, charges } = await setUp('charged-gone');
+  it('an answer charged after its client left (a store that does not ask) is refunded in the ledger worker, logged at info naming the Request-Id', async () => {
+    const { h, acct, lines, send, charges } = await setUp('charged-gone');
     const charge = h.accounts.charge.bind(h.accounts);
     let leave = () => {};
     // as a client leaving during the commit: it leaves once the charge has started, and the
@@ -207,15 +207,23 @@ describe('a client that leaves while its charge waits for the write lock (audit 
     const gone = send();
     leave = () => gone.socket.destroy();
     await gone.closed;
-    // the charge (400 ms) and its log line come after the close: waited for, up to 10 s (a
-    // loaded 2-core machine took over the 1 s this test once slept)
-    for (let waited = 0; waited < 10_000 && !lines.some((l) => l['code'] === 'charged_client_gone'); waited += 50) await sleep(50);
+    // the charge (400 ms), its refund and its log line come after the close: waited for, up
+    // to 10 s (a loaded 2-core machine took over the 1 s this test once slept)
+    for (let waited = 0; waited < 10_000 && !lines.some((l) => l['code'] === 'refunded_client_gone'); waited += 50) await sleep(50);
     const [charged] = charges();
     expect(charged).toBeDefined();
-    const warned = lines.filter((l) => l['code'] === 'charged_client_gone');
-    expect(warned).toHaveLength(1);
-    expect(warned[0]).toMatchObject({ level: 40, requestId: charged });
-    expect(String(warned[0]!['msg'])).toContain(charged);
+    const refunded = lines.filter((l) => l['code'] === 'refunded_client_gone');
+    expect(refunded).toHaveLength(1);
+    expect(refunded[0]).toMatchObject({ level: 30, requestId: charged, refundedMicros: FIND });
+    expect(String(refunded[0]!['msg'])).toContain(charged);
+    // the oracle: the file read directly
+    const db = new Database(join(tmp, 'charged-gone.sqlite'), { readonly: true });
+    expect(db.prepare('SELECT request_id, kind, amount_micros FROM ledger WHERE account_id = ? AND amount_micros > 0 AND kind = ?').all(acct.accountId, 'refund')).toEqual([
+      { request_id: `refund:${charged}`, kind: 'refund', amount_micros: FIND },
+    ]);
+    expect(readLedger(join(tmp, 'charged-gone.sqlite'), acct.accountId).balance).toBe(10_000_000);
+    db.close();
+    expect(lines.filter((l) => l['code'] === 'charged_client_gone')).toEqual([]);
     await h.close();
   });
 });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bigSearchRequest } from '../support/big-search.js';
-import { chargedRequestIds } from '../support/ledger-charges.js';
+import { chargedRequestIds, refundedRequestIds } from '../support/ledger-charges.js';
 import { createHarness, listenOnLoopback } from './support/harness.js';
 import { logRecords } from './support/log-records.js';
 import { parseAll, readUntilClosed } from './support/raw-http.js';
@@ -48,6 +48,7 @@ async function setUp(name: string, count: number) {
       .filter((id) => id !== referenceId);
   const logged = (code: string) => lines.filter((l) => l['code'] === code).map((l) => String(l['reqId']));
   const charges = () => chargedRequestIds(dbPath, acct.accountId);
+  const refunds = () => refundedRequestIds(dbPath, acct.accountId);
   /** Waits (up to 30 s) until every search sent is received and either charged or logged `client_gone`. */
   const settled = async () => {
     const done = () => received().length === count && received().every((id) => charges().includes(id) || logged('client_gone').includes(id));
@@ -55,7 +56,7 @@ async function setUp(name: string, count: number) {
     // time for a late charge to have committed, had one been made
     await sleep(500);
   };
-  return { h, port, server, pipeline, received, logged, charges, settled, answerBytes: Buffer.byteLength(reference) };
+  return { h, port, server, pipeline, received, logged, charges, refunds, settled, answerBytes: Buffer.byteLength(reference) };
 }
 
 describe('pipelined billable requests on one connection (audit 69b F1)', () => {
@@ -126,23 +127,29 @@ describe('pipelined billable requests on one connection (audit 69b F1)', () => {
       await leave(s, t);
       await t.settled();
       expect(t.received()).toHaveLength(count);
-      const charged = t.charges();
+      const everCharged = t.charges();
+      // a charge that committed as the client left is refunded, nothing written (audit 71e F3)
+      const refunded = t.refunds();
+      const charged = everCharged.slice(0, everCharged.length - refunded.length);
       // the oracle: the bytes Node was given for this connection (whole answers; their
       // Connection headers differ by a few bytes from the reference's)
       const handedOver = Math.round(t.server.socket!.bytesWritten / answerBytes);
       const warned = t.logged('charged_client_gone');
-      const counts = `${charged.length} charged, ${handedOver} answers handed over, ${warned.length} charged_client_gone`;
+      const counts = `${everCharged.length} charged, ${refunded.length} refunded, ${handedOver} answers handed over, ${warned.length} charged_client_gone`;
       // before: every search charged (10 of 10: 1 handed over; 60 of 60: some 33 handed over), none logged
       expect(charged.length, counts).toBeLessThanOrEqual(atMost);
       // the answers go out in order: those charged are the first ones; each was handed to the
-      // connection, or charged as its client left (the last wait for the commit) and logged so
-      expect(charged, counts).toEqual(t.received().slice(0, charged.length));
+      // connection, or charged as its client left (the last wait for the commit): then refunded
+      // and logged so, or (its answer given to Node) logged charged_client_gone
+      expect(everCharged, counts).toEqual(t.received().slice(0, everCharged.length));
+      expect(refunded, counts).toEqual(everCharged.slice(charged.length));
+      expect(t.logged('refunded_client_gone'), counts).toEqual(refunded);
       // logged charged_client_gone: those charged but not handed over, and (audit 70d F2) the
       // one handed over whose bytes had not all left the process at the reset: the last ones charged
       expect(warned, counts).toEqual(charged.slice(charged.length - warned.length));
       expect(warned.length, counts).toBeGreaterThanOrEqual(charged.length - handedOver);
       expect(warned.length, counts).toBeLessThanOrEqual(charged.length - handedOver + 1);
-      expect(t.logged('client_gone')).toEqual(t.received().slice(charged.length));
+      expect(t.logged('client_gone')).toEqual(t.received().slice(everCharged.length));
       await t.h.close();
     });
   }

@@ -13,3 +13,15 @@ export function chargedRequestIds(dbPath: string, accountId: string): string[] {
     db.close();
   }
 }
+
+/** The Request-Ids whose charge `accountId`'s ledger refunds (rows of kind `refund`, named `refund:<Request-Id>`), in ledger order. */
+export function refundedRequestIds(dbPath: string, accountId: string): string[] {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return (db.prepare("SELECT request_id FROM ledger WHERE account_id = ? AND kind = 'refund' ORDER BY seq").all(accountId) as { request_id: string }[]).map((r) =>
+      r.request_id.slice('refund:'.length),
+    );
+  } finally {
+    db.close();
+  }
+}
