@@ -1,7 +1,7 @@
 /**
- * Main-thread side of the ledger worker (ledger-worker.ts): sends a batch of charges, resolves
- * with their results once the worker's transaction has COMMITTED (is on disk), rejects if it
- * rolled back or the worker died.
+ * Main-thread side of the ledger worker (ledger-worker.ts): sends a batch of charges (or one
+ * refund), resolves with their results once the worker's transaction has COMMITTED (is on
+ * disk), rejects if it rolled back or the worker died.
  *
  * Waiting for the write lock: another connection (another process, a sqlite3 shell, a backup)
  * may hold the file's write lock. The worker waits for it LOCK_WAIT_MS at a time; each time it

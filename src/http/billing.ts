@@ -96,7 +96,7 @@ async function refundUnwritten(accounts: AccountsStore, clock: () => number, req
   } catch (err) {
     request.log.error(
       { code: 'charged_client_gone', requestId: id, err },
-      `request ${id} was charged but the client closed the connection before the answer, and the refund failed: charged, not answered; refund it by hand`,
+      `request ${id} was charged but the client closed the connection before the answer, and the refund failed: charged, not answered; refund it by hand unless the ledger holds ${refundRowId(id)}`,
     );
   }
 }
