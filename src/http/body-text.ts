@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import secureJson from 'secure-json-parse';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { HttpError } from './http-errors.js';
+import { duplicateKeyPlace } from './duplicate-keys.js';
 
 /** Whether a request carries a body (a length above 0, or chunks), as HTTP/1.1 frames one. */
 export function hasBody(headers: IncomingHttpHeaders): boolean {
@@ -93,13 +94,15 @@ export function bodyText(bytes: Buffer): string {
  * saying why, when it is empty, not UTF-8 or not JSON (V8's message, with the position). Valid
  * JSON holding a `__proto__` key or a `constructor` object with a `prototype` key (prototype
  * pollution, secure-json-parse's rule) is refused with 400 `invalid_request` naming the key's
- * place, as an unknown field is: no request field has either name.
+ * place, as an unknown field is: no request field has either name. So is an object holding
+ * one key twice (duplicate-keys.ts).
  */
 export function parseJsonBody(bytes: Buffer): unknown {
   if (bytes.length === 0) throw new HttpError('invalid_json', 'the body is empty: send a JSON object');
   const text = bodyText(bytes);
+  let parsed: unknown;
   try {
-    return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+    parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     if (why.startsWith('Object contains forbidden prototype property')) {
@@ -116,6 +119,12 @@ export function parseJsonBody(bytes: Buffer): unknown {
     }
     throw new HttpError('invalid_json', `the body is not valid JSON: ${why}`);
   }
+  const repeated = duplicateKeyPlace(text);
+  if (repeated !== undefined) {
+    const param = shortenedParam(repeated);
+    throw new HttpError('invalid_request', `${param} is given more than once in the body: give each field once (JSON parsers differ on which value a repeated key keeps)`, param);
+  }
+  return parsed;
 }
 
 /** Longest place a refusal names whole (characters); a longer one keeps its start and end around "...". */

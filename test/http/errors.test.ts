@@ -253,6 +253,27 @@ describe('400 invalid request names the parameter', () => {
     expect(await charges(acct.accountId)).toBe(0);
   });
 
+  it('a JSON body giving a key twice in one object is a 400 naming its place; the same key in two objects, or inside a string, is not (audit 71e F2)', async () => {
+    const acct = await h.open();
+    const post = (payload: string) => h.app.inject({ method: 'POST', url: '/v1/search/', headers: { 'api-key': acct.secretKey, 'content-type': 'application/json' }, payload });
+    const point = '"mode":{"mode":"POINT","maxDistance":100}';
+    // before: answered for the last value (limit 500), while a reader of the first saw 5
+    const twice = await post(`{"locations":[{"lat":53.8,"lon":-1.55}],${point},"limit":5,"limit":500}`);
+    expectEnvelope(twice, 400, 'invalid_request_error', 'invalid_request', 'limit');
+    expect(twice.json().message).toBe('limit is given more than once in the body: give each field once (JSON parsers differ on which value a repeated key keeps)');
+    // nested, and written with an escape: "\u006cat" is "lat"
+    const nested = await post(`{"locations":[{"lat":53.8,"lon":-1.55},{"lat":53.9,"lon":-1.5,"\\u006cat":0}],${point}}`);
+    expectEnvelope(nested, 400, 'invalid_request_error', 'invalid_request', 'locations.1.lat');
+    expect(h.engine.calls.search).toBe(0);
+    expect(await charges(acct.accountId)).toBe(0);
+    // one key in two objects: answered
+    const fine = await post(`{"locations":[{"lat":53.8,"lon":-1.55},{"lat":53.81,"lon":-1.55}],${point}}`);
+    expect(fine.statusCode, fine.body).toBe(200);
+    // a string holding what looks like a repeated key passes the parse: the schema refuses the value itself
+    const inString = await post(`{"locations":[{"lat":53.8,"lon":-1.55}],${point},"preferences":{"vibes":["\\"limit\\":1,\\"limit\\":2"]}}`);
+    expectEnvelope(inString, 400, 'invalid_request_error', 'invalid_request', 'preferences.vibes.0');
+  });
+
   it('a weight over 1,000,000 is a 400 invalid_request naming it, with the weights\' rule', async () => {
     const acct = await h.open();
     const res = await h.app.inject({
