@@ -60,6 +60,10 @@ export async function serveCharged(
   if (!result.served) {
     throw new HttpError('insufficient_balance', `this request costs ${result.costMicros} micro-GBP but the balance is ${result.balanceMicros} micro-GBP; top up the account`);
   }
+  // one turn of the event loop first, as before the charge: a reset or FIN that reached the
+  // kernel during the commit is read in this turn's I/O, which may run after the commit's own
+  // message (audit 72a F1: a reset client was then written to, the write failed, no refund)
+  await new Promise(setImmediate);
   if (!clientStillThere(request)) {
     // charged, and the client left after the last check (during the last wait for the lock or
     // the commit): no byte of the answer can be written, so the charge is given back
