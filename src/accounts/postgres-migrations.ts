@@ -36,7 +36,7 @@ CREATE TABLE ledger (
   seq BIGSERIAL PRIMARY KEY,
   account_id TEXT NOT NULL REFERENCES accounts(id),
   request_id TEXT NOT NULL UNIQUE,
-  -- a billable kind (search, find, basic, advanced, menus) or 'credit' / 'topup'
+  -- a billable kind (search, find, basic, advanced, menus) or 'credit' / 'topup' / 'refund' (refund rows since 2026-11-30)
   kind TEXT NOT NULL,
   -- signed micro-pounds: charges negative, credits positive
   amount_micros BIGINT NOT NULL,
