@@ -25,6 +25,7 @@ import { MICROS_PER_GBP, PLAN_NAMES, parseGbpToMicros, type PlanName } from '../
 import { AccountsDatabaseError, type AccountsStore } from '../accounts/accounts-store.js';
 import { databaseUrlProblem, isPostgresUrl, redactUrl, urlScheme } from '../accounts/database-url.js';
 import { MissingDatabaseClientError, sqliteDatabaseClass } from '../accounts/database-clients.js';
+import { sqliteNativeModuleError } from '../accounts/sqlite-native.js';
 import { pgModule } from '../accounts/pg-client.js';
 import type { WidgetOptions } from '../widget/widget-page.js';
 import { tileTemplateProblem } from '../widget/tile-template.js';
@@ -95,9 +96,13 @@ function accountsDbPrecheck(db: string): string | null {
       pgModule();
       return null;
     }
-    sqliteDatabaseClass();
+    // its native module loads at the first database opened: one in memory, now, rather than
+    // the accounts file's once the venue data has loaded (audit 72b: minutes on a large file)
+    new (sqliteDatabaseClass())(':memory:').close();
   } catch (err) {
     if (err instanceof MissingDatabaseClientError) return err.message;
+    const native = sqliteNativeModuleError(err);
+    if (native !== undefined) return `cannot open the accounts database ${db}: ${native.message}`;
     throw err;
   }
   if (db === ':memory:') return null;

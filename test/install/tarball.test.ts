@@ -434,8 +434,14 @@ describe('the installed command line', () => {
     expect(findFiles(join(unbuiltDir, 'node_modules/better-sqlite3'), (f) => f.endsWith('.node'))).toEqual([]);
     const fixtures = join(unbuiltDir, 'node_modules', PKG.name, 'fixtures/venues.ndjson');
     const cli = join(unbuiltDir, 'node_modules/.bin/venue-search');
-    const serve = run(cli, ['serve', '--data', fixtures, '--dev', '--port', '0', '--db', join(unbuiltDir, 'dev.sqlite')], unbuiltDir, { allowFailure: true });
+    const serve = run(cli, ['serve', '--data', fixtures, '--dev', '--port', '0', '--db', join(unbuiltDir, 'dev.sqlite')], unbuiltDir, {
+      allowFailure: true,
+      env: userEnv({ VENUE_SEARCH_START_TIMES: '1' }),
+    });
     expect(serve.status).toBe(1);
+    // said before the venue data is read (audit 72b: after it, minutes on a large file)
+    expect(serve.stderr).toContain('venue-search start: command parsed');
+    expect(serve.stderr).not.toContain('engine loaded');
     expect(serve.stderr).toContain(`cannot open the accounts database ${join(unbuiltDir, 'dev.sqlite')}`);
     expect(serve.stderr).toContain('better-sqlite3 is installed but its native module was never built');
     expect(serve.stderr).toContain('\n  npm approve-scripts better-sqlite3 && npm rebuild better-sqlite3\n');
