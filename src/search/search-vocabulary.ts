@@ -130,7 +130,8 @@ export class SearchVocabulary {
     const seen = new Set<string>();
     values.forEach((value, i) => {
       const norm = this.known(this.normal(value), this.establishmentWords, 'establishment');
-      const isGenre = this.establishmentWords.get(norm);
+      // the empty normal form ('?', '  ') is no word, even when a record holds one (audit 72c F5)
+      const isGenre = norm === '' ? undefined : this.establishmentWords.get(norm);
       if (isGenre === undefined) unknownValue(`${param}[${i}]`, value, 'establishmentFilters', this.establishmentWords.keys());
       if (seen.has(norm)) return;
       seen.add(norm);
@@ -157,7 +158,7 @@ export class SearchVocabulary {
     const seen = new Set<string>();
     values.forEach((value, i) => {
       const norm = this.known(this.normal(value), this.vibeWords, 'vibes');
-      if (!this.vibeWords.has(norm)) unknownValue(`${param}[${i}]`, value, 'vibes', this.vibeWords);
+      if (norm === '' || !this.vibeWords.has(norm)) unknownValue(`${param}[${i}]`, value, 'vibes', this.vibeWords);
       if (seen.has(norm)) return;
       seen.add(norm);
       const code = this.vibeCode.get(norm) ?? ABSENT;
@@ -168,8 +169,9 @@ export class SearchVocabulary {
 
   /**
    * The published vocabulary (sorted normal forms). A data word with no letter or digit of
-   * any script (`"  "`, `"!!"`, an emoji) has the empty normal form: it is not listed, as a
-   * search cannot ask for it (a filter is a string of at least one character; audit 61d).
+   * any script (`"  "`, `"!!"`, an emoji) has the empty normal form: it is not listed, and a
+   * filter whose normal form is empty is refused (resolveEstablishment, resolveVibes: until
+   * 2026-11-30 `"?"` matched such venues, audit 72c F5; audit 61d).
    */
   toJSON(): SearchVocabularyJson {
     const asked = (word: string): boolean => word !== '';

@@ -26,6 +26,31 @@ describe('published words', () => {
     check();
   });
 
+  it('a filter word of no letter or digit is refused, naming it, even where a record holds such a word (audit 72c F5: "?" matched them)', () => {
+    const records = [
+      { id: 'a', name: 'A', location: at, establishmentFlags: ['  '], vibes: ['!!'] },
+      { id: 'b', name: 'B', location: at },
+    ] as VenueRecord[];
+    const refusal = (engine: ReturnType<typeof createEngine>, preferences: object): string => {
+      try {
+        engine.search({ locations: [{ lat: 51.5, lon: -0.12 }], mode: { mode: 'POINT', maxDistance: 100 }, preferences: { ...preferences, nonCompromise: Object.keys(preferences) } }, { now: 0 });
+      } catch (e) {
+        return `${(e as { code?: string }).code} ${(e as { param?: string }).param}`;
+      }
+      return 'accepted';
+    };
+    const withWords = createEngine(records);
+    // the oracle: an engine whose records hold no such word, which always refused them
+    const without = createEngine([records[1]!]);
+    for (const engine of [withWords, without]) {
+      expect(refusal(engine, { establishmentFilters: ['?'] })).toBe('invalid_request preferences.establishmentFilters[0]');
+      expect(refusal(engine, { vibes: ['  '] })).toBe('invalid_request preferences.vibes[0]');
+    }
+    // live: a word brought by an upsert
+    withWords.upsert([{ id: 'c', name: 'C', location: at, vibes: ['--'] } as VenueRecord]);
+    expect(refusal(withWords, { vibes: ['?'] })).toBe('invalid_request preferences.vibes[0]');
+  });
+
   it('words in other scripts keep their letters: listed, asked for in any case, and matched (they used to normalise to "")', () => {
     const venues = [
       { id: 'a', name: 'A', location: at, primaryGenre: 'パン屋', establishmentFlags: ['Καφενείο'], vibes: ['居心地'] },
