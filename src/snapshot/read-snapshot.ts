@@ -2,7 +2,9 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import KDBush from 'kdbush';
 import { checkEngineOptions, Engine, RestoredEngineParts, type EngineOptions } from '../engine.js';
 import { IS_A_FOLDER, fileProblem } from '../data/file-problem.js';
+import { checkCallOptions } from '../call-options.js';
 import { describeValue, VenueSearchError } from '../errors.js';
+import { isPlainObject } from '../plain-data.js';
 import { DensityGrid } from '../find/density-grid.js';
 import { NameIndex } from '../find/name-index.js';
 import { NAME_TOKENS_VERSION } from '../find/normalize-name.js';
@@ -84,15 +86,23 @@ export type SnapshotReadOptions = Omit<EngineOptions, 'validate'>;
  * Errors (`invalid_data`, naming the file): not a snapshot, another format version, another
  * byte order, a truncated file or a section that does not fit the venue count.
  */
+/** readSnapshot's options: createEngine's but `validate`. */
+const SNAPSHOT_READ_OPTIONS: readonly (keyof SnapshotReadOptions)[] = ['places', 'recordCacheSize'];
+
 export function readSnapshot(path: string, options: SnapshotReadOptions = {}): Engine {
-  checkEngineOptions(options);
+  // as writeSnapshot: a path given as anything but a non-empty string is the caller's mistake,
+  // not a damaged file (audit 72c F6: a number was `invalid_data` with Node's words, the number in `file`)
+  if (typeof path !== 'string' || path === '') throw new VenueSearchError('invalid_request', `path must be the snapshot file to read; got ${describeValue(path)}`, { param: 'path', value: path });
   // the records were validated when the snapshot was written; taking `validate` and ignoring it misled (audit 61d)
-  if ((options as EngineOptions).validate !== undefined) {
+  if (isPlainObject(options) && (options as EngineOptions).validate !== undefined) {
     throw new VenueSearchError('invalid_request', `options.validate is not an option of readSnapshot (its options: places, recordCacheSize): a snapshot's records were validated when it was written, and are not again; got ${describeValue((options as EngineOptions).validate)}`, {
       param: 'options.validate',
       value: (options as EngineOptions).validate,
     });
   }
+  // its own options named in a refusal (audit 72c F6: the list named `validate`, refused above)
+  checkCallOptions(options, SNAPSHOT_READ_OPTIONS);
+  checkEngineOptions(options);
   let fd: number;
   try {
     fd = openSync(path, 'r');

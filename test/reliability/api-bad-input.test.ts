@@ -68,6 +68,15 @@ describe('the engine API names what is wrong', () => {
     expect(() => writeSnapshot(engine, undefined as never)).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'path', message: 'path must be the snapshot file to write; got undefined' }));
   });
 
+  it('readSnapshot with a path that is not a string: invalid_request naming path, not invalid_data with Node\'s words (audit 72c F6)', () => {
+    expect(() => readSnapshot(5 as never)).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'path', message: 'path must be the snapshot file to read; got 5' }));
+    expect(() => readSnapshot({ path: 'x' } as never)).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'path' }));
+    expect(() => readSnapshot('' as never)).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'path' }));
+    // a misspelt option is offered readSnapshot's own options, not `validate`, which it refuses
+    expect(() => readSnapshot(join(dir, 'x.vsnap'), { bogus: 1 } as never)).toThrow('options.bogus is not an option of this call (its options: places, recordCacheSize); got 1');
+    expect(() => readSnapshot(join(dir, 'x.vsnap'), { validate: true } as never)).toThrow(/^options.validate is not an option of readSnapshot/);
+  });
+
   it('writeSnapshot to a folder: invalid_data naming the path, no raw EISDIR, no part file left', () => {
     expect(() => writeSnapshot(engine, dir)).toThrow(expect.objectContaining({ code: 'invalid_data', file: dir, param: 'path', message: `cannot write snapshot ${dir}: it is a folder; give a file` }));
     expect(readdirSync(tmpdir()).filter((f) => f.startsWith(`${basename(dir)}.`) && f.endsWith('.part'))).toEqual([]);
