@@ -5,19 +5,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../scripts/fixtures/random.js';
 import { duplicateKeyPlace } from '../../src/http/duplicate-keys.js';
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // keys and strings with JSON's awkward characters: quotes, backslashes (before a quote, at the end), braces, commas, colons, non-ASCII
 const WORDS = ['a', 'b', 'lat', 'x"y', '{', '}', '[', ',', ':', 'back\\slash', 'ends\\', '\\"', '\\\\"\\', 'é', '😀', ''];
@@ -78,7 +67,7 @@ print(json.dumps(out))
 
 describe('duplicateKeyPlace', () => {
   it('names the first key repeated in its object on 2,000 random texts, as the generator wrote it; Python agrees on which texts repeat one', () => {
-    const next = random(72);
+    const next = seededRandom(72);
     const cases = Array.from({ length: 2000 }, () => randomJson(next));
     // the texts are valid JSON, as the function requires
     for (const { text } of cases) JSON.parse(text);
