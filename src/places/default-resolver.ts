@@ -602,10 +602,15 @@ export class DefaultPlaceResolver implements PlaceResolver {
     return code.length === district.length + 1 && code.startsWith(district) && /[0-9]$/.test(district) && /[A-Z]$/.test(code) && this.gazetteer.outcode(code) !== undefined;
   }
 
-  /** The place key of `name` and its gazetteer candidates. */
+  /**
+   * The place key of `name` and its gazetteer candidates. Word breaks are tried otherwise
+   * only in a name without a comma: the comma's word is an area (its key turns the comma into
+   * a space), and "Crete, IL" run together is Créteil, France (audit 72d F1: that answer came
+   * before the place-and-area reading, Crete, Illinois, was tried).
+   */
   private knownKey(name: string): { key: string; entries: readonly GazetteerEntry[] } {
     const key = placeKey(name);
-    return { key, entries: this.candidates(key) };
+    return { key, entries: this.candidates(key, false, !name.includes(',')) };
   }
 
   /** Rules 2 and 3 for one name: a learnt place (or undefined) and the gazetteer candidates. */
@@ -639,7 +644,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
    * (a name qualified by its area: the area says where it is known, "Warley, West Yorkshire"
    * is Warley Town there, audit 65e F4).
    */
-  private candidates(key: string, anywhere = false): readonly GazetteerEntry[] {
+  private candidates(key: string, anywhere = false, otherWordBreaks = true): readonly GazetteerEntry[] {
     const own = this.gazetteer.lookup(key);
     const precise = own.some(isPrecise);
     const all = [...own];
@@ -666,7 +671,7 @@ export class DefaultPlaceResolver implements PlaceResolver {
     // A name known only by an approximate postal point may be surveyed under other word
     // breaks ("Kirk Michael" is GeoNames' "Kirkmichael"): those are candidates too, and an
     // approximate point near one of them is that place roughly placed, so it is dropped.
-    if (!precise) {
+    if (!precise && otherWordBreaks) {
       const surveyed = this.gazetteer.spacedOtherwise(key).filter(isPrecise);
       if (surveyed.length > 0) {
         const rough = (e: GazetteerEntry) => !isPrecise(e) && surveyed.some((p) => nearDistanceMeters(p.lat, p.lon, e.lat, e.lon) <= ROUGH_POINT_METERS);
