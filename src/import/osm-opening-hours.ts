@@ -166,6 +166,78 @@ function withoutComments(value: string): string {
   return value.replace(/"[^"]*"/g, '""');
 }
 
+/** Latest end, minutes after midnight, of a previous night's hours a rewrite may keep. */
+const NIGHT_SPILL_MINUTES = 12 * 60;
+
+/** A time range that runs past midnight: `18:00-02:00`, `12:00-25:00`, `12:00-24:30`. */
+const PAST_MIDNIGHT = /\b(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\b/g;
+
+function runsPastMidnight(rule: string): boolean {
+  for (const [, h1, m1, h2, m2] of rule.matchAll(PAST_MIDNIGHT)) {
+    const from = Number(h1) * 60 + Number(m1);
+    const to = Number(h2) * 60 + Number(m2);
+    if (to > MINUTES_PER_DAY || (to < from && to > 0)) return true;
+  }
+  return false;
+}
+
+/**
+ * OSM's rule cascade lets a later rule replace a whole day, so `Fr-Sa 12:00-01:00; Su
+ * 12:00-23:00` closes Saturday night at 24:00: the Sunday rule also wipes Saturday's hour
+ * past midnight. The library warns of some such values ("you can make this rule an
+ * additional rule by using a ','"), and on real data the mapper meant the night (audit 72e
+ * F1: 123 venues of the London pubs and Veggiekarte). This reads each rule that follows a
+ * rule running past midnight as an additional rule ("," for ";") when that keeps only
+ * previous nights' hours past midnight (each added span starts at a midnight the night
+ * before reaches, and ends by 12:00), adds some, and changes nothing else in `week`;
+ * otherwise (`Su off` meant to close Saturday night too) null, and the cascade stands.
+ * Values with comments are left as they are (a ";" may sit inside one).
+ */
+function withNightsKept(value: string, oh: OpeningHours, week: number): { oh: OpeningHours; rules: string[] } | null {
+  if (value.includes('"') || !oh.isWeekStable()) return null;
+  const parts = value.split(';');
+  const rules: string[] = [];
+  let rewritten = parts[0]!;
+  for (let k = 1; k < parts.length; k++) {
+    const joined = runsPastMidnight(parts[k - 1]!);
+    if (joined) rules.push(parts[k]!.trim());
+    rewritten += `${joined ? ',' : ';'}${parts[k]}`;
+  }
+  if (rules.length === 0) return null;
+  let kept: OpeningHours;
+  try {
+    kept = new OpeningHours(rewritten, null, 0);
+  } catch {
+    return null;
+  }
+  if (!kept.isWeekStable()) return null;
+  const before = evaluateWeek(oh, week);
+  const after = evaluateWeek(kept, week);
+  if (before.unknown.join() !== after.unknown.join()) return null;
+  const openBefore = openMinutes(before.known);
+  const openAfter = openMinutes(after.known);
+  let added = 0;
+  for (let m = 0; m < MINUTES_PER_WEEK; m++) {
+    if (openBefore[m] === 1 && openAfter[m] === 0) return null;
+    if (openAfter[m] === 1 && openBefore[m] === 0) {
+      added++;
+      // an added minute: its run must begin at a midnight the night before reached
+      let start = m;
+      while (start % MINUTES_PER_DAY !== 0 && openAfter[start - 1] === 1 && openBefore[start - 1] === 0) start--;
+      if (start % MINUTES_PER_DAY !== 0 || m - start >= NIGHT_SPILL_MINUTES) return null;
+      if (openBefore[(start + MINUTES_PER_WEEK - 1) % MINUTES_PER_WEEK] !== 1) return null;
+    }
+  }
+  return added > 0 ? { oh: kept, rules } : null;
+}
+
+/** Which minutes of the week `[start, end)` pairs open (1). */
+function openMinutes(intervals: readonly number[]): Uint8Array {
+  const open = new Uint8Array(MINUTES_PER_WEEK);
+  for (let i = 0; i + 1 < intervals.length; i += 2) open.fill(1, Math.max(0, intervals[i]!), Math.min(MINUTES_PER_WEEK, intervals[i + 1]!));
+  return open;
+}
+
 /** Converts one OSM `opening_hours` value; never throws (a rejected value is `unparsed`). */
 export function convertOsmOpeningHours(value: string): OpeningHoursConversion {
   let oh: OpeningHours;
@@ -191,6 +263,13 @@ export function convertOsmOpeningHours(value: string): OpeningHoursConversion {
   }
 
   const notes: string[] = [];
+  const nights = withNightsKept(value, oh, firstWeek);
+  if (nights !== null) {
+    oh = nights.oh;
+    notes.push(
+      `kept past midnight: ${nights.rules.map((r) => JSON.stringify(r)).join(', ')} read as an additional rule ("," for ";"), so the night before keeps its hours past midnight (OSM's rule cascade would end that night at 24:00)`,
+    );
+  }
   let approximated = false;
   let week: WeekEvaluation;
   if (stable) {

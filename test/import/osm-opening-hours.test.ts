@@ -40,15 +40,15 @@ describe('convertOsmOpeningHours: exact conversions (hand-computed groups, check
       ],
     ],
     [
-      // OSM rule override: Sunday's rule replaces Saturday's spill past midnight.
-      'Mo-Th 12:00-23:00; Fr,Sa 12:00-01:00; Su 12:00-22:30',
+      // ... but not a day meant closed: "Su off" reads the same either way, and keeps its cascade
+      'Mo-Sa 18:00-02:00; Su off',
       [
-        { days: ['Mon', 'Tue', 'Wed', 'Thu'], timeSlots: [slot('12:00', '23:00')] },
-        { days: ['Fri'], timeSlots: [slot('12:00', '01:00', true)] },
-        { days: ['Sat'], timeSlots: [slot('12:00', '24:00')] },
-        { days: ['Sun'], timeSlots: [slot('12:00', '22:30')] },
+        { days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], timeSlots: [slot('18:00', '02:00', true)] },
+        { days: ['Sat'], timeSlots: [slot('18:00', '24:00')] },
+        { days: ['Sun'], timeSlots: [closed] },
       ],
     ],
+
     ['24/7', [{ days: [...ALL], timeSlots: [slot('00:00', '24:00')] }]],
     ['off', [{ days: [...ALL], timeSlots: [closed] }]],
     ['Mo-Su 10:00-24:00', [{ days: [...ALL], timeSlots: [slot('10:00', '24:00')] }]],
@@ -81,6 +81,45 @@ describe('convertOsmOpeningHours: exact conversions (hand-computed groups, check
       expect(conv.notes).toEqual([]);
       expect(conv.hours).toEqual(expected);
       expectAgreesWithLibrary(value, expected);
+    });
+  }
+
+  // OSM's rule cascade lets a later rule replace a whole day, the previous night's hours past
+  // midnight included; the mapper meant the night (audit 72e F1). The rule after one running
+  // past midnight is read as an additional rule: the library's reading of the value with ","
+  // for that ";" (written out by hand here) is the oracle.
+  const nights: [value: string, additional: string, rules: string, expected: WeeklyHours][] = [
+    [
+      'Mo-Th 12:00-23:00; Fr,Sa 12:00-01:00; Su 12:00-22:30',
+      'Mo-Th 12:00-23:00; Fr,Sa 12:00-01:00, Su 12:00-22:30',
+      '"Su 12:00-22:30"',
+      [
+        { days: ['Mon', 'Tue', 'Wed', 'Thu'], timeSlots: [slot('12:00', '23:00')] },
+        { days: ['Fri', 'Sat'], timeSlots: [slot('12:00', '01:00', true)] },
+        { days: ['Sun'], timeSlots: [slot('12:00', '22:30')] },
+      ],
+    ],
+    [
+      // a range past 24:00 counts too; a rule after one ending at 24:00 keeps its ";"
+      'Su-We 12:00-24:00; Th 12:00-24:30; Fr-Sa 12:00-25:00',
+      'Su-We 12:00-24:00; Th 12:00-24:30, Fr-Sa 12:00-25:00',
+      '"Fr-Sa 12:00-25:00"',
+      [
+        { days: ['Mon', 'Tue', 'Wed', 'Sun'], timeSlots: [slot('12:00', '24:00')] },
+        { days: ['Thu'], timeSlots: [slot('12:00', '00:30', true)] },
+        { days: ['Fri', 'Sat'], timeSlots: [slot('12:00', '01:00', true)] },
+      ],
+    ],
+  ];
+  for (const [value, additional, rules, expected] of nights) {
+    it(`${value}: the night before keeps its hours past midnight, with a note`, () => {
+      const conv = convertOsmOpeningHours(value);
+      expect(conv.status).toBe('exact_with_notes');
+      expect(conv.notes).toEqual([
+        `kept past midnight: ${rules} read as an additional rule ("," for ";"), so the night before keeps its hours past midnight (OSM's rule cascade would end that night at 24:00)`,
+      ]);
+      expect(conv.hours).toEqual(expected);
+      expectAgreesWithLibrary(additional, expected);
     });
   }
 
