@@ -22,17 +22,22 @@ export type ProgressUnit = 'items' | 'bytes';
 export function progressBar(stream: Writable & { isTTY?: boolean }, unit: ProgressUnit = 'items'): ProgressBar {
   if (!stream.isTTY) return { update: () => {}, stop: () => {} };
   const inBytes = unit === 'bytes';
-  const bar = new SingleBar(
-    {
-      stream: stream as NodeJS.WritableStream,
-      clearOnComplete: true,
-      hideCursor: true,
-      format: ` {bar} {percentage}% | ETA: {eta}s | {value}/{total}${inBytes ? ' MB' : ''}`,
-      // bytes as MB with one decimal; everything else as cli-progress writes it
-      formatValue: (v, options, type) => (inBytes && (type === 'value' || type === 'total') ? (v / 1e6).toFixed(1) : Format.ValueFormat(v, options, type)),
-    },
-    Presets.shades_classic,
-  );
+  // Made at the first update: with a total, a bar, its percentage and ETA; without one (a
+  // points NDJSON file read as it comes), a count alone: a bar of total 0 read "100% | ETA: 0s |
+  // 287/0" from the first row (audit 72e F5).
+  const makeBar = (counting: boolean) =>
+    new SingleBar(
+      {
+        stream: stream as NodeJS.WritableStream,
+        clearOnComplete: true,
+        hideCursor: true,
+        format: counting ? ` {value}${inBytes ? ' MB' : ''} so far` : ` {bar} {percentage}% | ETA: {eta}s | {value}/{total}${inBytes ? ' MB' : ''}`,
+        // bytes as MB with one decimal; everything else as cli-progress writes it
+        formatValue: (v, options, type) => (inBytes && (type === 'value' || type === 'total') ? (v / 1e6).toFixed(1) : Format.ValueFormat(v, options, type)),
+      },
+      Presets.shades_classic,
+    );
+  let bar = makeBar(false);
   let started = false;
   // While the bar runs the terminal's cursor is hidden and its line wrapping off: a stop
   // signal stops the bar first (restoring both), then, unless another listener handles the
@@ -50,6 +55,7 @@ export function progressBar(stream: Writable & { isTTY?: boolean }, unit: Progre
   return {
     update(done, total) {
       if (!started) {
+        if (total === undefined) bar = makeBar(true);
         bar.start(total ?? 0, 0);
         started = true;
         for (const signal of STOP_SIGNALS) process.once(signal, onStopSignal);

@@ -38,6 +38,17 @@ describe('progressBar', () => {
     expect(items.text()).not.toContain('MB');
   });
 
+  it('without a total (a file read as it comes): a count alone, no percentage, no ETA (audit 72e F5: "100% | ETA: 0s | 287/0")', () => {
+    const term = terminal();
+    const bar = progressBar(term.stream);
+    bar.update(0, undefined);
+    bar.update(287, undefined);
+    bar.stop();
+    expect(term.text()).toContain('287 so far');
+    expect(term.text()).not.toContain('%');
+    expect(term.text()).not.toContain('ETA');
+  });
+
   it('a stop signal while the bar runs shows the cursor and turns line wrapping back on; another listener of the signal keeps the process', () => {
     const term = terminal();
     const bar = progressBar(term.stream);
