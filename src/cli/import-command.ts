@@ -222,7 +222,9 @@ export function registerImportCommands(program: Command, io: ImportCommandIo = {
 
   imp
     .command('merge')
-    .description('merge imported NDJSON files: OSM records take the gaps from the FHRS records their fhrs:id names and from the Overture records they match (same name within 50 m, or website or phone and compatible names within 100 m)')
+    .description(
+      'merge imported NDJSON files: OSM records take the gaps from the FHRS records their fhrs:id names or that match them (same name within 50 m, or within 200 m at the same postcode and house number; second registrations folded in) and from the Overture records they match (same name within 50 m, or website or phone and compatible names within 100 m); docs/import.md "Merge" gives every rule',
+    )
     .argument('<files...>', 'venue files (NDJSON, JSON or GeoJSON, as readVenues reads them)')
     .option('-o, --output <file>', 'write NDJSON here instead of stdout', outputFileName)
     .option('--report-json <file>', 'also write the report as JSON, to a file', reportFile)
