@@ -1,12 +1,15 @@
 import type { VenueRecord } from '../schema/venue.js';
 import { FLAG_LISTS, fillFields } from './fill-gaps.js';
 import type { ImportReport } from './import-report.js';
+import { compatibleVenueNames } from './name-key.js';
 
 /**
  * One record per id, for inputs that overlap (two OSM extracts holding one element, such
  * as the London pubs and Veggiekarte's GB file). The first record of an id keeps its
- * values; each later one fills the fields it lacks (fill-gaps.ts) and is skipped as
- * `duplicate_id` ("folded").
+ * values; each later one of a compatible name (name-key.ts: every word of one is a word of
+ * the other) fills the fields it lacks (fill-gaps.ts) and is skipped as `duplicate_id`
+ * ("folded"); a later one under another name is another business in the element's place
+ * (the extracts are of different years) and is skipped whole ("not folded").
  *
  * Lists united: the flags (`establishmentFlags`, `catersFlags`) and the word lists
  * `additionalGenres`, `vibes` and `highlights`, whose items are each true of the place
@@ -31,7 +34,15 @@ export function foldRepeatedIds(records: readonly VenueRecord[], report: ImportR
       out.push(r);
       continue;
     }
-    const { record, filled } = fillFields(out[at] as VenueRecord, r, REPEATED_ID_LISTS);
+    const first = out[at] as VenueRecord;
+    if (!compatibleVenueNames(first.name, r.name)) {
+      // the element changed hands between the extracts ("The Crown", a pub in 2024, was "Le Pain
+      // Quotidien" in 2022): the later business's flags, website or phone are not the first's (audit 72e F3)
+      report.skip('duplicate_id', r.id, `not folded: named ${JSON.stringify(r.name)} here, ${JSON.stringify(first.name)} in the first`);
+      report.count('repeated ids under another name, not folded');
+      continue;
+    }
+    const { record, filled } = fillFields(first, r, REPEATED_ID_LISTS);
     out[at] = record;
     report.skip('duplicate_id', r.id, filled > 0 ? `folded, ${filled} field${filled === 1 ? '' : 's'} filled` : 'folded');
     if (filled > 0) report.count('fields filled from a repeated id', filled);

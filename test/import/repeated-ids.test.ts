@@ -65,10 +65,10 @@ describe('merge: a repeated id folds into the first record (audit 62d finding 7)
   });
 
   it('lists of both are united, first\'s items first; the first without hours takes the later\'s hours whole', () => {
-    const a: VenueRecord = { id: 'osm:node/1', name: 'A', location: { type: 'Point', coordinates: [51, 0] }, additionalGenres: ['thai'], vibes: ['cosy'], highlights: ['garden'] };
+    const a: VenueRecord = { id: 'osm:node/1', name: 'Anchor', location: { type: 'Point', coordinates: [51, 0] }, additionalGenres: ['thai'], vibes: ['cosy'], highlights: ['garden'] };
     const b: VenueRecord = {
       id: 'osm:node/1',
-      name: 'B',
+      name: 'The Anchor',
       location: { type: 'Point', coordinates: [52, 1] },
       additionalGenres: ['vegan', 'thai'],
       vibes: ['lively'],
@@ -81,7 +81,7 @@ describe('merge: a repeated id folds into the first record (audit 62d finding 7)
     expect(records).toEqual([
       {
         id: 'osm:node/1',
-        name: 'A',
+        name: 'Anchor',
         location: { type: 'Point', coordinates: [51, 0] },
         additionalGenres: ['thai', 'vegan'],
         vibes: ['cosy', 'lively'],
@@ -92,6 +92,25 @@ describe('merge: a repeated id folds into the first record (audit 62d finding 7)
       },
     ]);
     expect(report.counters.get('fields filled from a repeated id')).toBe(5);
+  });
+
+  it('a repeated id under another name (the element changed hands between the extracts) is not folded: the first stays as it is (audit 72e F3)', () => {
+    // as osm:way/497785764: "The Crown", a pub in the 2024 London pubs, "Le Pain Quotidien", a vegan cafe in Veggiekarte 2022
+    const pub: VenueRecord = { id: 'osm:way/497785764', name: 'The Crown', location: { type: 'Point', coordinates: [51.5, -0.1] }, primaryGenre: 'pub' };
+    const cafe: VenueRecord = {
+      id: 'osm:way/497785764',
+      name: 'Le Pain Quotidien',
+      location: { type: 'Point', coordinates: [51.5, -0.1] },
+      primaryGenre: 'coffee_shop',
+      catersFlags: ['vegan'],
+      websiteUri: 'https://www.lepainquotidien.com',
+    };
+    const { records, report } = mergeVenues([pub, cafe]);
+    expect(records).toEqual([pub]);
+    expect(report.skipReasons.get('duplicate_id')).toEqual({ count: 1, examples: ['osm:way/497785764 (not folded: named "Le Pain Quotidien" here, "The Crown" in the first)'] });
+    expect(report.counters.get('repeated ids under another name, not folded')).toBe(1);
+    expect(report.counters.get('fields filled from a repeated id')).toBeUndefined();
+    expect(report.balanced()).toBe(true);
   });
 
   it('an fhrs:id only the later copy carries links the FHRS record (folding comes before linking); order is first appearance', () => {
