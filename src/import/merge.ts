@@ -1,5 +1,6 @@
 import { distanceMeters } from '../geo/distance.js';
 import type { VenueRecord } from '../schema/venue.js';
+import { addressPostcode } from './address-place.js';
 import { fillGaps } from './fill-gaps.js';
 import { checkMergeArguments } from './import-options.js';
 import { ImportReport } from './import-report.js';
@@ -8,6 +9,7 @@ import { isNullIsland, NULL_ISLAND_REASON } from './null-island.js';
 import { linkOvertureToOsm } from './overture-osm-join.js';
 import { foldOsmNodeWayTwins } from './osm-node-way-twins.js';
 import { foldRepeatedIds } from './repeated-ids.js';
+import { namesShareAWord } from './name-key.js';
 
 export { fillGaps };
 
@@ -56,6 +58,24 @@ export { fillGaps };
 /** Linked points further apart than this are counted (a hint of a wrong `fhrs:id`). */
 export const FAR_LINK_METERS = 500;
 
+/**
+ * An OSM `fhrs:id` that names another business: the FHRS record is more than
+ * FAR_LINK_METERS away, at another postcode (or none to compare), under a name sharing no
+ * word with the OSM one (name-key.ts). Such a link made one venue of two: "Sports Bar &
+ * Grill" (174-180 Old Street, EC1V 9BP) named Santore Ristorante Italiano's registration
+ * (Exmouth Market, EC1R 4QL, 1.3 km off), which vanished, and the pub's own registration
+ * stayed beside it (audit 72e F2). The other far links of the London data are kept: pubs
+ * that moved ("Husk Brewery Tap Room", 1.2 km) or were renamed ("The Space Bar", registered
+ * as Hubbub Cafe Bar at its address).
+ */
+function wrongFhrsId(osm: VenueRecord, fhrs: VenueRecord): boolean {
+  const [lat1, lon1] = osm.location.coordinates;
+  const [lat2, lon2] = fhrs.location.coordinates;
+  if (distanceMeters(lat1, lon1, lat2, lon2) <= FAR_LINK_METERS || namesShareAWord(osm.name, fhrs.name)) return false;
+  const postcode = addressPostcode(osm.formattedAddress);
+  return postcode === undefined || postcode !== addressPostcode(fhrs.formattedAddress);
+}
+
 function isFhrsSource(r: VenueRecord): boolean {
   return r.externalIds?.fhrs !== undefined && r.externalIds.osm === undefined;
 }
@@ -94,16 +114,22 @@ export function mergeVenues(records: Iterable<VenueRecord>, given?: ImportReport
   all.forEach((r, i) => {
     if (r.externalIds?.osm === undefined || r.externalIds.fhrs === undefined) return;
     const partners: VenueRecord[] = [];
+    let refused = false;
     for (const fhrs of fhrsIdsOf(r)) {
       const partner = fhrsById.get(fhrs);
       if (partner === undefined) continue;
+      if (wrongFhrsId(r, partner)) {
+        report.count(`OSM fhrs:id naming an FHRS record of another name and postcode more than ${FAR_LINK_METERS} m away: not linked`);
+        refused = true;
+        continue;
+      }
       partners.push(partner);
       const list = linkedBy.get(fhrs) ?? [];
       if (!list.includes(r.id)) list.push(r.id);
       linkedBy.set(fhrs, list);
     }
     if (partners.length > 0) partnersOf.set(i, partners);
-    else report.count('OSM fhrs:id with no FHRS record in the inputs');
+    else if (!refused) report.count('OSM fhrs:id with no FHRS record in the inputs');
   });
 
   // Name-and-distance links between the OSM and FHRS records no fhrs:id links (it keeps priority).

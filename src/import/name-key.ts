@@ -42,3 +42,10 @@ export function compatibleVenueNames(a: string, b: string): boolean {
   for (const w of small) if (!large.has(w)) return false;
   return true;
 }
+
+/** Whether two names share a word, filler words ignored ("Hubbub Cafe Bar" and "The Space Bar" do; "Santore Ristorante Italiano" and "Sports Bar & Grill" do not). */
+export function namesShareAWord(a: string, b: string): boolean {
+  const wb = contentWords(b);
+  for (const w of contentWords(a)) if (wb.has(w)) return true;
+  return false;
+}
