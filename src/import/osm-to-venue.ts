@@ -216,8 +216,11 @@ export function mapOsmElement(el: OsmElement, ctx: MapContext): MapOutcome {
   if (website) record.websiteUri = website;
   const email = firstOfList(text(tags, 'email', 'contact:email'));
   if (email) record.contactEmail = email;
-  const phone = firstOfList(text(tags, 'phone', 'contact:phone', 'contact:mobile'));
+  const phones = text(tags, 'phone', 'contact:phone', 'contact:mobile');
+  const phone = firstOfList(phones);
   if (phone) record.contactNumber = phone;
+  // the record holds one number: the others of a list are said in the report (audit 72e F4)
+  if (phone && (phones?.split(';').filter((p) => p.trim() !== '').length ?? 0) > 1) report.count('phone lists: the first number kept, the others not recorded');
   const description = text(tags, 'description');
   if (description) record.description = description;
 

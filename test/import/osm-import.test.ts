@@ -86,6 +86,8 @@ describe('importOsm: Overpass GeoJSON sample (fixtures/import/osm-overpass-sampl
     expect(r.websiteUri).toBe('https://testarms.example');
     expect(r.contactNumber).toBe('+44 20 7946 0000');
     expect(r.contactEmail).toBe('hello@testarms.example');
+    // the list's other number is said in the report (audit 72e F4: dropped silently)
+    expect(report.counters.get('phone lists: the first number kept, the others not recorded')).toBe(1);
   });
 
   it('opening_hours -> regularOpeningHours + openingHoursText; notes when approximated or left out', () => {
