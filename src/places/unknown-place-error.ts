@@ -74,8 +74,19 @@ const US_ZIP = /^\s*\d{5}(?:-\d{4})?\s*$/;
 /** What the message for a US ZIP code adds (audit 70g F3: "not a place we know" gave no way forward). */
 const US_ZIP_ADVICE = 'US ZIP codes are not supported, only UK postcodes: name the town, e.g. "Springfield, Illinois"';
 
+/** A place followed by a US ZIP code ("Chicago, IL 60601", "Beverly Hills 90210"): the place, and the code. */
+const PLACE_THEN_US_ZIP = /^(.*\p{L}.*?)[\s,]+(\d{5}(?:-\d{4})?)\s*$/u;
+
+/** What a message adds for a location that is, or ends with, a US ZIP code; '' otherwise. */
+function usZipAdvice(name: string): string {
+  if (US_ZIP.test(name)) return `; ${US_ZIP_ADVICE}`;
+  const m = PLACE_THEN_US_ZIP.exec(name);
+  // audit 72d F4: "Chicago, IL 60601" was "IL 60601 is not an area we know", with no word of the code
+  return m === null ? '' : `; US ZIP codes are not supported, only UK postcodes: leave ${describeValue(m[2]!)} out (${describeValue(m[1]!.trim())})`;
+}
+
 function unknownPlaceMessage(name: string, suggestions: readonly string[]): string {
-  const base = `location ${describeValue(name)} is not a place we know${US_ZIP.test(name) ? `; ${US_ZIP_ADVICE}` : ''}`;
+  const base = `location ${describeValue(name)} is not a place we know${usZipAdvice(name)}`;
   if (suggestions.length === 0) return base;
   return `${base}; did you mean ${listed(suggestions.map((s) => describeValue(s)), 'or')}?`;
 }
@@ -89,8 +100,9 @@ function otherAreasMessage(name: string, { place, area, areas, inEachPart, ambig
     return `location ${describeValue(name)}: ${describeValue(area)} may mean ${listed(shown, 'or')}, ${shown.length === 2 ? 'both' : 'each'} with a ${place}; say which, e.g. ${describeValue(`${place}, ${shown[0]!}`)}`;
   }
   if (areaUnknown === true && didYouMean !== undefined && didYouMean.length > 0) {
-    return `location ${describeValue(name)}: ${describeValue(area)} is not an area we know; did you mean ${listed(didYouMean.map((s) => describeValue(s)), 'or')}?`;
+    return `location ${describeValue(name)}: ${describeValue(area)} is not an area we know${usZipAdvice(name)}; did you mean ${listed(didYouMean.map((s) => describeValue(s)), 'or')}?`;
   }
+  if (areaUnknown === true && usZipAdvice(name) !== '') return `location ${describeValue(name)}: ${describeValue(area)} is not an area we know${usZipAdvice(name)}`;
   const missing =
     areaUnknown === true
       ? `${describeValue(area)} is not an area we know`

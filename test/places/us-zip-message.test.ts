@@ -41,3 +41,22 @@ describe('a US ZIP code as location is refused saying only UK postcodes are supp
     expect([place.name, Math.round(place.Lat), Math.round(place.Lon)]).toEqual(['Springfield', 40, -90]);
   });
 });
+
+describe('a place followed by a US ZIP code says to leave the code out (audit 72d F4)', () => {
+  it('"Springfield, IL 62701", "Springfield 62701" and "Springfield, Illinois 62701-1234": the advice names the code and the place without it', () => {
+    for (const [location, zip, place] of [
+      ['Springfield, IL 62701', '62701', 'Springfield, IL'],
+      ['Springfield 62701', '62701', 'Springfield'],
+      ['Springfield, Illinois 62701-1234', '62701-1234', 'Springfield, Illinois'],
+    ]) {
+      const { code, message } = refusal(location!);
+      expect(code).toBe('unknown_place');
+      expect(message, location).toContain(`; US ZIP codes are not supported, only UK postcodes: leave "${zip}" out ("${place}")`);
+    }
+  });
+
+  it('the place the advice names resolves', () => {
+    const place = createEngine(venues).find({ q: 'diner', location: 'Springfield, IL', limit: 1 }).resolvedPlace!;
+    expect([place.name, Math.round(place.Lat), Math.round(place.Lon)]).toEqual(['Springfield', 40, -90]);
+  });
+});
