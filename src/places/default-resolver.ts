@@ -373,6 +373,19 @@ export class DefaultPlaceResolver implements PlaceResolver {
       if (inArea.length === 0) continue;
       const areas = [...new Set(inArea.sort((x, y) => compareProminence(x.e, y.e)).map((m) => m.a))];
       if (areas.length === 1) return this.chooseInArea(key, area, candidates, inArea.map((m) => m.e), venues);
+      // several areas: the one whose places alone are within the data's reach, as rule 1 picks
+      // among places ("Pasadena, CA" on US venues is California's, not Canada's: audit 72d F3)
+      if (venues !== undefined) {
+        const { reached } = withinDataReach(
+          inArea.map((m) => m.e),
+          venues,
+        );
+        const reachedAreas = new Set(inArea.filter((_, i) => reached[i]).map((m) => m.a));
+        if (reachedAreas.size === 1) {
+          const [only] = reachedAreas;
+          return this.chooseInArea(key, area, candidates, inArea.filter((m) => m.a === only).map((m) => m.e), venues);
+        }
+      }
       throw UnknownPlaceError.inOtherAreas(name, { place, area, areas, ambiguous: true });
     }
     // a place of the name in that area that the gazetteer holds only as a stray estimate
@@ -714,6 +727,19 @@ export class DefaultPlaceResolver implements PlaceResolver {
  *    cells) over Carrington, Trafford (22) on Britain's vegetarian venues (audit 70i).
  * Ties, and a resolver called without `venues`: the most prominent (see compareProminence).
  */
+/**
+ * Rule 1's test for each entry: within the data's reach, no farther from the nearest venue
+ * than PLACE_VENUES_RADIUS_METERS or VenueDensity.reachMeters, and never than
+ * MAX_REACH_METERS; at the grid's precision (a venue in the grid cells around the place says
+ * "within reach": grid scans spared; cells reach beyond the venue radius).
+ */
+function withinDataReach(entries: readonly GazetteerEntry[], venues: VenueDensity): { readonly reached: boolean[]; readonly nearest: number[] } {
+  const reach = Math.min(MAX_REACH_METERS, Math.max(PLACE_VENUES_RADIUS_METERS, venues.reachMeters?.() ?? 0));
+  // metres to the nearest venue; 0 for a venue in the cells around the place
+  const nearest = entries.map((e) => (venues.venuesNear(e.lat, e.lon, PLACE_VENUES_RADIUS_METERS) > 0 ? 0 : venues.nearestVenueMeters(e.lat, e.lon)));
+  return { reached: nearest.map((d) => d <= reach), nearest };
+}
+
 export function pickAmong(entries: readonly GazetteerEntry[], venues: VenueDensity | undefined): GazetteerEntry {
   let best = entries[0]!;
   if (entries.length === 1) return best;
@@ -721,13 +747,10 @@ export function pickAmong(entries: readonly GazetteerEntry[], venues: VenueDensi
     for (const e of entries) if (compareProminence(e, best) < 0) best = e;
     return best;
   }
-  const reach = Math.min(MAX_REACH_METERS, Math.max(PLACE_VENUES_RADIUS_METERS, venues.reachMeters?.() ?? 0));
   const tiers = entries.map((e) => venueTier(venues, e.lat, e.lon));
-  // metres to the nearest venue, at the grid's precision: a venue in the grid cells around
-  // the place says "within reach" (grid scans spared; cells reach beyond the venue radius)
-  const nearest = entries.map((e) => (venues.venuesNear(e.lat, e.lon, PLACE_VENUES_RADIUS_METERS) > 0 ? 0 : venues.nearestVenueMeters(e.lat, e.lon)));
-  const anyInReach = nearest.some((d) => d <= reach);
-  const inReach = (i: number) => !anyInReach || nearest[i]! <= reach;
+  const { reached, nearest } = withinDataReach(entries, venues);
+  const anyInReach = reached.some(Boolean);
+  const inReach = (i: number) => !anyInReach || reached[i]!;
   // a place among many venues puts out of play every place with far fewer (CROWDED_TIER, CROWDED_GAP)
   let crowdedTier = 0;
   tiers.forEach((t, i) => {
