@@ -696,6 +696,19 @@ export class DefaultPlaceResolver implements PlaceResolver {
 }
 
 /**
+ * Rule 1's test for each entry: within the data's reach, no farther from the nearest venue
+ * than PLACE_VENUES_RADIUS_METERS or VenueDensity.reachMeters, and never than
+ * MAX_REACH_METERS; at the grid's precision (a venue in the grid cells around the place says
+ * "within reach": grid scans spared; cells reach beyond the venue radius).
+ */
+function withinDataReach(entries: readonly GazetteerEntry[], venues: VenueDensity): { readonly reached: boolean[]; readonly nearest: number[] } {
+  const reach = Math.min(MAX_REACH_METERS, Math.max(PLACE_VENUES_RADIUS_METERS, venues.reachMeters?.() ?? 0));
+  // metres to the nearest venue; 0 for a venue in the cells around the place
+  const nearest = entries.map((e) => (venues.venuesNear(e.lat, e.lon, PLACE_VENUES_RADIUS_METERS) > 0 ? 0 : venues.nearestVenueMeters(e.lat, e.lon)));
+  return { reached: nearest.map((d) => d <= reach), nearest };
+}
+
+/**
  * Among places sharing a name, the one in the data's region, and there the most prominent
  * kind of place:
  * 1. The candidates within the data's reach: no farther from the nearest venue than
@@ -727,19 +740,6 @@ export class DefaultPlaceResolver implements PlaceResolver {
  *    cells) over Carrington, Trafford (22) on Britain's vegetarian venues (audit 70i).
  * Ties, and a resolver called without `venues`: the most prominent (see compareProminence).
  */
-/**
- * Rule 1's test for each entry: within the data's reach, no farther from the nearest venue
- * than PLACE_VENUES_RADIUS_METERS or VenueDensity.reachMeters, and never than
- * MAX_REACH_METERS; at the grid's precision (a venue in the grid cells around the place says
- * "within reach": grid scans spared; cells reach beyond the venue radius).
- */
-function withinDataReach(entries: readonly GazetteerEntry[], venues: VenueDensity): { readonly reached: boolean[]; readonly nearest: number[] } {
-  const reach = Math.min(MAX_REACH_METERS, Math.max(PLACE_VENUES_RADIUS_METERS, venues.reachMeters?.() ?? 0));
-  // metres to the nearest venue; 0 for a venue in the cells around the place
-  const nearest = entries.map((e) => (venues.venuesNear(e.lat, e.lon, PLACE_VENUES_RADIUS_METERS) > 0 ? 0 : venues.nearestVenueMeters(e.lat, e.lon)));
-  return { reached: nearest.map((d) => d <= reach), nearest };
-}
-
 export function pickAmong(entries: readonly GazetteerEntry[], venues: VenueDensity | undefined): GazetteerEntry {
   let best = entries[0]!;
   if (entries.length === 1) return best;
