@@ -94,6 +94,12 @@ export interface AtInstant {
 export interface WarmOptions {
   /** Also build what the first find naming a place after a change would: the live places (default false). */
   readonly forChanges?: boolean | undefined;
+  /**
+   * Read the embedded gazetteer now (default true), so that no query reads a file. False
+   * leaves it to the first find naming a place: each thread holds its own copy (15 to 20 MiB),
+   * so `serve --engine-threads` loads it in a thread only when a find there names a place.
+   */
+  readonly gazetteer?: boolean | undefined;
 }
 
 export interface SearchCallOptions extends AtInstant {
@@ -336,15 +342,16 @@ export class Engine {
    * and the places hold those venues' points and spellings from then on (docs/updates.md).
    */
   warm(options: WarmOptions = {}): this {
-    const { forChanges = false } = checkCallOptions(options, WARM_OPTIONS) as WarmOptions;
+    const { forChanges = false, gazetteer = true } = checkCallOptions(options, WARM_OPTIONS) as WarmOptions;
     if (typeof forChanges !== 'boolean') invalidRequest('options.forChanges', forChanges, 'true or false');
+    if (typeof gazetteer !== 'boolean') invalidRequest('options.gazetteer', gazetteer, 'true or false');
     this.searcher();
     this.finder().warm();
     if (!this.hasDefaultPlaces) return this;
     // the embedded gazetteer (read from the package's data files and parsed once per thread):
     // without this, the first find naming a place read 1.3 MB from disk (audit 72c F1: 125 to
     // 140 ms, on the thread that serves queries, against the promise of no I/O after warm)
-    Gazetteer.embedded(gazetteerCountriesFor(this.store.lat, this.store.lon));
+    if (gazetteer) Gazetteer.embedded(gazetteerCountriesFor(this.store.lat, this.store.lon));
     if (forChanges) this.buildLivePlaces();
     else if (this.live === null) this.learntPlaces();
     return this;
@@ -541,7 +548,7 @@ export function createEngine(venues: readonly VenueRecord[], options: EngineOpti
 const SEARCH_CALL_OPTIONS = ['now', 'limit', 'offset'] as const;
 const AT_INSTANT_OPTIONS = ['now'] as const;
 const ENGINE_OPTIONS = ['validate', 'places', 'recordCacheSize'] as const;
-const WARM_OPTIONS = ['forChanges'] as const;
+const WARM_OPTIONS = ['forChanges', 'gazetteer'] as const;
 
 /** Whether find's params (unchecked) name a place (`location`). */
 function namesPlace(params: FindParams): boolean {

@@ -11,7 +11,9 @@ import { restoreShared, type SharedSnapshot } from '../snapshot/shared-snapshot.
 import { ENGINE_THREAD_RECORD_CACHE, type EngineCall, type EngineReply } from './engine-pool.js';
 
 const port = parentPort!;
-const engine = restoreShared((workerData as { snapshot: SharedSnapshot }).snapshot, { recordCacheSize: ENGINE_THREAD_RECORD_CACHE }).warm();
+// the gazetteer is read at this thread's first find naming a place (WarmOptions.gazetteer): a
+// copy per thread, 15 to 20 MiB, would otherwise be held by threads that may never need it
+const engine = restoreShared((workerData as { snapshot: SharedSnapshot }).snapshot, { recordCacheSize: ENGINE_THREAD_RECORD_CACHE }).warm({ gazetteer: false });
 
 function answer(call: EngineCall): unknown {
   switch (call.method) {

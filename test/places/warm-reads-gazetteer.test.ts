@@ -22,18 +22,24 @@ it('warm() reads the gazetteer file; a find naming a place after it, and one nam
     const original = fs.readFileSync;
     fs.readFileSync = (...args) => { reads.push(String(args[0])); return original(...args); };
     syncBuiltinESMExports();
+    // first, as the service's engine threads warm: nothing read
+    engine.warm({ gazetteer: false });
+    const lazyWarm = reads.splice(0);
     engine.warm();
     const duringWarm = reads.splice(0);
     const found = engine.find({ q: 'coffee', location: 'Leeds' }).establishments.length;
     engine.find({ q: 'coffee', location: 'LS1' });
-    process.stdout.write(JSON.stringify({ duringWarm, found, afterWarm: reads }));
+    process.stdout.write(JSON.stringify({ duringWarm, found, afterWarm: reads, lazyWarm }));
   `;
   const out = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' })) as {
     duringWarm: string[];
     found: number;
     afterWarm: string[];
+    lazyWarm: string[];
   };
   expect(out.duringWarm.filter((path) => path.includes('gazetteer'))).not.toEqual([]);
   expect(out.found).toBeGreaterThan(0);
   expect(out.afterWarm).toEqual([]);
+  // warm({ gazetteer: false }) (the service's engine threads), before: no file read
+  expect(out.lazyWarm).toEqual([]);
 });
