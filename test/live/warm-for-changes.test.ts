@@ -95,9 +95,10 @@ describe('warm({ forChanges: true })', () => {
     applyAndCompare(engine, stream, 2, 500);
   });
 
-  it('refuses an option it does not take, or forChanges that is not a boolean, naming it', () => {
+  it('refuses an option it does not take, or forChanges or gazetteer that is not a boolean, naming it', () => {
     const engine = createEngine(loadFixtureVenues().slice(0, 10));
-    expect(() => engine.warm({ forChange: true } as never)).toThrow('options.forChange is not an option of this call; did you mean "forChanges"? (its options: forChanges); got true');
+    expect(() => engine.warm({ forChange: true } as never)).toThrow('options.forChange is not an option of this call; did you mean "forChanges"? (its options: forChanges, gazetteer); got true');
     expect(() => engine.warm({ forChanges: 'yes' } as never)).toThrow('options.forChanges must be true or false; got "yes"');
+    expect(() => engine.warm({ gazetteer: 0 } as never)).toThrow('options.gazetteer must be true or false; got 0');
   });
 });
