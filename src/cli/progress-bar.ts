@@ -37,8 +37,8 @@ export function progressBar(stream: Writable & { isTTY?: boolean }, unit: Progre
       },
       Presets.shades_classic,
     );
-  let bar = makeBar(false);
-  let started = false;
+  /** The running bar, made at the first update after a start or a stop. */
+  let bar: InstanceType<typeof SingleBar> | undefined;
   // While the bar runs the terminal's cursor is hidden and its line wrapping off: a stop
   // signal stops the bar first (restoring both), then, unless another listener handles the
   // signal, stops the process as the signal would.
@@ -47,17 +47,16 @@ export function progressBar(stream: Writable & { isTTY?: boolean }, unit: Progre
     if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   };
   const stop = (): void => {
-    if (!started) return;
-    started = false;
+    if (bar === undefined) return;
     bar.stop();
+    bar = undefined;
     for (const signal of STOP_SIGNALS) process.off(signal, onStopSignal);
   };
   return {
     update(done, total) {
-      if (!started) {
-        if (total === undefined) bar = makeBar(true);
+      if (bar === undefined) {
+        bar = makeBar(total === undefined);
         bar.start(total ?? 0, 0);
-        started = true;
         for (const signal of STOP_SIGNALS) process.once(signal, onStopSignal);
       }
       if (total !== undefined && total !== bar.getTotal()) bar.setTotal(total);

@@ -99,10 +99,11 @@ function otherAreasMessage(name: string, { place, area, areas, inEachPart, ambig
     // every listed area holds such a place: "no X in A" would contradict the list
     return `location ${describeValue(name)}: ${describeValue(area)} may mean ${listed(shown, 'or')}, ${shown.length === 2 ? 'both' : 'each'} with a ${place}; say which, e.g. ${describeValue(`${place}, ${shown[0]!}`)}`;
   }
+  const zip = usZipAdvice(name);
   if (areaUnknown === true && didYouMean !== undefined && didYouMean.length > 0) {
-    return `location ${describeValue(name)}: ${describeValue(area)} is not an area we know${usZipAdvice(name)}; did you mean ${listed(didYouMean.map((s) => describeValue(s)), 'or')}?`;
+    return `location ${describeValue(name)}: ${describeValue(area)} is not an area we know${zip}; did you mean ${listed(didYouMean.map((s) => describeValue(s)), 'or')}?`;
   }
-  if (areaUnknown === true && usZipAdvice(name) !== '') return `location ${describeValue(name)}: ${describeValue(area)} is not an area we know${usZipAdvice(name)}`;
+  if (areaUnknown === true && zip !== '') return `location ${describeValue(name)}: ${describeValue(area)} is not an area we know${zip}`;
   const missing =
     areaUnknown === true
       ? `${describeValue(area)} is not an area we know`
