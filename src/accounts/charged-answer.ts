@@ -28,11 +28,12 @@ export type ChargedRequest = Omit<ChargeRequest, 'nowMs'>;
 
 export type ChargedAnswer<T> =
   | { readonly served: true; readonly answer: T }
-  /**
-   * Not served, not charged: the balance (micro-GBP) cannot cover `costMicros`, the charge's
-   * deadline passed (`too_late`), or the client left before the charge was made (`client_gone`).
-   */
-  | { readonly served: false; readonly reason: 'insufficient_balance' | 'too_late' | 'client_gone'; readonly costMicros: number; readonly balanceMicros: number };
+  /** Not served, not charged: the balance (micro-GBP) cannot cover `costMicros`. */
+  | { readonly served: false; readonly reason: 'insufficient_balance'; readonly costMicros: number; readonly balanceMicros: number }
+  /** Not served, not charged: the charge's deadline passed. */
+  | { readonly served: false; readonly reason: 'too_late'; readonly costMicros: number }
+  /** Not served, not charged: the client left before the charge was made. */
+  | { readonly served: false; readonly reason: 'client_gone'; readonly costMicros: number };
 
 /**
  * Steps 1-3; the caller sends `answer` only when `served`. `clock`: ms since the epoch, for
@@ -56,6 +57,8 @@ export async function chargedAnswer<T>(
   turn: () => Promise<number | undefined> = () => Promise.resolve(undefined),
 ): Promise<ChargedAnswer<T>> {
   const { accountId, costMicros } = request;
+  // a client already gone costs no database work (nor the answer): also a handler that starts once the service is closing
+  if (!deliverable()) return { served: false, reason: 'client_gone', costMicros };
   const precheck = await accounts.precheckBalance(accountId, costMicros);
   if (!precheck.covers) return { served: false, reason: 'insufficient_balance', costMicros, balanceMicros: precheck.balanceMicros };
   const answer = await produce();
@@ -63,9 +66,10 @@ export async function chargedAnswer<T>(
   // one turn of the event loop first: a close read in this turn's I/O (a FIN sent right after
   // the request) has then been seen
   await new Promise(setImmediate);
-  if (!deliverable()) return { served: false, reason: 'client_gone', costMicros, balanceMicros: precheck.balanceMicros };
+  if (!deliverable()) return { served: false, reason: 'client_gone', costMicros };
   const charge = await accounts.charge({ ...request, ...(deadlineMs === undefined ? {} : { deadlineMs }), nowMs: clock() }, { deliverable });
-  if (!charge.charged && charge.reason === 'client_gone') return { served: false, reason: 'client_gone', costMicros, balanceMicros: precheck.balanceMicros };
-  if (!charge.charged) return { served: false, reason: charge.reason === 'too_late' ? 'too_late' : 'insufficient_balance', costMicros, balanceMicros: charge.balanceMicros };
+  if (!charge.charged && charge.reason === 'client_gone') return { served: false, reason: 'client_gone', costMicros };
+  if (!charge.charged && charge.reason === 'too_late') return { served: false, reason: 'too_late', costMicros };
+  if (!charge.charged) return { served: false, reason: 'insufficient_balance', costMicros, balanceMicros: charge.balanceMicros };
   return { served: true, answer };
 }

@@ -50,7 +50,7 @@ import { migratePostgres } from './postgres-migrations.js';
 import { decideRate, type ClockLead, type RateDecision } from './rate-limit.js';
 import { databaseUrlProblem, redactUrl } from './database-url.js';
 import { isAccountsUnavailable } from './accounts-unavailable.js';
-import { PendingWrites } from './pending-writes.js';
+import { PendingWork } from '../pending-work.js';
 
 export interface PostgresAccountsStoreOptions {
   /** Most connections this process opens. Default 10. */
@@ -154,7 +154,7 @@ export class PostgresAccountsStore implements AccountsStore {
   /** This process's view of clocks ahead of its own, for rate windows (rate-limit.ts). */
   private readonly clockLead: ClockLead = { ms: 0 };
   /** Refunds not yet settled: close() waits for them. */
-  private readonly refunding = new PendingWrites();
+  private readonly refunding = new PendingWork();
 
   private constructor(
     /** The connection pool; exposed for tests and operator tools that read the ledger. */

@@ -63,7 +63,7 @@ import type { RateDecision } from './rate-limit.js';
 import { sqliteNativeModuleError } from './sqlite-native.js';
 import { openSqliteFile, sqliteDatabaseClass } from './database-clients.js';
 import { TurnBatcher } from './turn-batcher.js';
-import { PendingWrites } from './pending-writes.js';
+import { PendingWork } from '../pending-work.js';
 import { retryWhileBusy } from './busy-retry.js';
 
 const SCHEMA = `
@@ -147,7 +147,7 @@ export class SqliteAccountsStore implements AccountsStore {
   /** Refunds on this thread (':memory:', or ledgerThread false); a file store's run in the ledger worker. */
   private readonly refundHere: ((request: RefundRequest) => RefundResult) | undefined;
   /** Refunds not yet settled: close() waits for them. */
-  private readonly refunding = new PendingWrites();
+  private readonly refunding = new PendingWork();
   private readonly stmt: {
     insertAccount: Statement;
     getAccount: Statement<[string], AccountRow>;

@@ -39,6 +39,7 @@ import { sharedRefSerializers } from './serializers.js';
 import { createValidatorCompiler, malformedQueryParam } from './validation.js';
 import { quotedHeaderValue } from './header-text.js';
 import { V1_PREFIX, v1Routes } from './v1/routes.js';
+import { waitForHandlersOnClose } from './handlers-in-flight.js';
 import { ErrorEnvelopeSchema } from '../service/api-schemas.js';
 import { WIDGET_PREFIX, widgetRoutes, type WidgetOptions } from './v1/widget-routes.js';
 
@@ -140,6 +141,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.server.on('connect', connectResponse);
   app.server.on('checkExpectation', expectationResponse);
   app.server.on('checkContinue', continueResponse);
+  // before any route: every handler registered below is tracked, and a close waits for them
+  const running = waitForHandlersOnClose(app);
   let closing = false;
   const connections = trackConnections(app.server);
   drainConnectionsOnClose(app.server, connections.open);
@@ -252,7 +255,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const venueExtent = () => options.engine.venueExtent?.() ?? null;
   await app.register(widgetRoutes({ ...options.widget, vocabulary, venueExtent, accounts: options.accounts, clock }), { prefix: WIDGET_PREFIX });
   if (options.admin !== undefined) await app.register(adminRoutes(options.admin), { prefix: ADMIN_PREFIX });
-  await app.register(v1Routes({ engine: options.engine, accounts: options.accounts, clock, planWindows: options.planWindows ?? planWindows, publicUrl: options.publicUrl }), {
+  await app.register(v1Routes({ engine: options.engine, accounts: options.accounts, clock, planWindows: options.planWindows ?? planWindows, publicUrl: options.publicUrl, running }), {
     prefix: V1_PREFIX,
   });
   addMethodNotAllowedRoutes(app, v1Methods);

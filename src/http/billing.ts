@@ -44,20 +44,20 @@ export async function serveCharged(
     () => clientStillThere(request),
     turn,
   );
-  if (!result.served && result.reason === 'client_gone') {
-    // nobody to send it to: not charged, and said in the log (the envelope goes nowhere)
-    request.log.info({ code: 'client_gone' }, 'the client closed the connection before the answer: not charged, not answered');
-    reply.hijack();
-    reply.raw.destroy();
-    return;
-  }
-  if (!result.served && result.reason === 'too_late') {
-    // the connection is most likely closed by now: for the log, and a client still there
-    throw new HttpError('service_unavailable', 'the accounts database took too long to charge this request, so it was not charged and not answered; retry it', undefined, {
-      'retry-after': String(ACCOUNTS_RETRY_AFTER_SECONDS),
-    });
-  }
   if (!result.served) {
+    if (result.reason === 'client_gone') {
+      // nobody to send it to: not charged, and said in the log (the envelope goes nowhere)
+      request.log.info({ code: 'client_gone' }, 'the client closed the connection before the answer: not charged, not answered');
+      reply.hijack();
+      reply.raw.destroy();
+      return;
+    }
+    if (result.reason === 'too_late') {
+      // the connection is most likely closed by now: for the log, and a client still there
+      throw new HttpError('service_unavailable', 'the accounts database took too long to charge this request, so it was not charged and not answered; retry it', undefined, {
+        'retry-after': String(ACCOUNTS_RETRY_AFTER_SECONDS),
+      });
+    }
     throw new HttpError('insufficient_balance', `this request costs ${result.costMicros} micro-GBP but the balance is ${result.balanceMicros} micro-GBP; top up the account`);
   }
   // one turn of the event loop first, as before the charge: a reset or FIN that reached the

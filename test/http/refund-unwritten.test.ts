@@ -3,7 +3,9 @@
  * client half-closing 1 to 3 ms after its request was often charged and sent nothing). The
  * client leaves during the commit: the store's charge is wrapped so that the client closes
  * (a FIN, or a reset) once the real charge has committed, before the service sees the result.
- * Runs on SQLite and, through http-suite-on-postgres.test.ts, on PostgreSQL.
+ * A close of the service during that commit waits for the refund (audit 72a F2: the store was
+ * closed under it, and the charge stood). Runs on SQLite and, through
+ * http-suite-on-postgres.test.ts, on PostgreSQL.
  * Oracles: the ledger rows read with plain SQL over the store's database (harness.ledger),
  * hand-computed amounts (a find costs 6000 micro-GBP), the bytes the client received.
  */
@@ -88,6 +90,23 @@ describe('a charge committed after the client left is refunded (audit 71e F3)', 
     expect((await h.ledger(acct.accountId)).map((r) => r.request_id)).toEqual([`open:${acct.accountId}`, requestId]);
     expect(await usage()).toMatchObject({ balanceMicros: OPENING - FIND, usage: { find: { requests: 1, costMicros: FIND } } });
     expect(lines.filter((l) => String(l['code']).includes('client_gone'))).toEqual([]);
+  });
+
+  it('a service closed during that commit waits for the handler: its close resolves once the refund has committed, the store still open (audit 72a F2)', async () => {
+    const { h, acct, received, lines } = await setUp((client) => client.end());
+    expect(await received).toBe('');
+    // the client has gone and the charge is still committing (300 ms): the server holds no connection now
+    harness = undefined;
+    await h.app.close();
+    let rows;
+    try {
+      rows = await h.ledger(acct.accountId);
+    } finally {
+      await h.accounts.close();
+    }
+    expect(rows.map((r) => r.kind)).toEqual(['credit', 'find', 'refund']);
+    expect(lines.filter((l) => l['code'] === 'refunded_client_gone')).toHaveLength(1);
+    expect(lines.filter((l) => l['code'] === 'charged_client_gone')).toEqual([]);
   });
 
   it('a refund the database fails to make is logged at error level as charged_client_gone, naming the Request-Id; the charge stands', async () => {

@@ -19,8 +19,10 @@ import type { EngineLike, FindParams } from '../../service/engine-like.js';
 import { publishedDocument } from '../../service/openapi-document.js';
 import { namedSchemaForms } from '../../service/venue-responses.js';
 import { V1_OPERATIONS } from '../../service/v1-operations.js';
+import type { PendingWork } from '../../pending-work.js';
 import { serveCharged } from '../billing.js';
 import { createGuard, principalOf } from '../guard.js';
+import { trackedHook } from '../handlers-in-flight.js';
 import { HttpError, invalidParam } from '../http-errors.js';
 import { finiteQueryNumbers } from '../validation.js';
 import { absoluteFormOrigin } from '../request-target.js';
@@ -37,6 +39,8 @@ export interface V1Dependencies {
    * Default: the scheme and Host of the request that fetched the document.
    */
   readonly publicUrl?: string | undefined;
+  /** The work the service's close waits for (handlers-in-flight.ts): the guard's runs join it. */
+  readonly running: PendingWork;
 }
 
 export const V1_PREFIX = '/v1';
@@ -45,7 +49,7 @@ export function v1Routes(deps: V1Dependencies): FastifyPluginAsync {
   const { engine, accounts, clock } = deps;
   return async function v1(plugin: FastifyInstance): Promise<void> {
     const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-    app.addHook('onRequest', createGuard(accounts, clock, deps.planWindows));
+    app.addHook('onRequest', trackedHook(createGuard(accounts, clock, deps.planWindows), deps.running));
     app.post('/search/', { schema: V1_OPERATIONS.search, preValidation: finiteQueryNumbers(SearchQuerySchema) }, async (request, reply) => {
       // ajv fills the schema's defaults in; the fallback only satisfies the optional type
       const { limit = DEFAULT_LIMIT, offset = 0 } = request.query;
