@@ -113,6 +113,9 @@ export function isValidParsedVenue(value: unknown): boolean {
   return parsedVenueChecker()(value) && ruleProblem(value as VenueRecord) === null;
 }
 
+/** A character other than white space (JavaScript's: what String.prototype.trim removes). */
+const NOT_WHITE_SPACE = /\S/;
+
 /** A rule a schema-valid record breaks: the field, its bad value, and the rule broken. */
 interface RuleProblem {
   readonly field: string;
@@ -128,6 +131,8 @@ function ruleProblem(record: VenueRecord): RuleProblem | null {
   // UTF-8 (a snapshot, a change log) cannot hold an unpaired surrogate ("\ud83d" in JSON)
   if (!isWellFormed(record.id)) return { field: 'id', value: record.id, reason: 'holds an unpaired UTF-16 surrogate, which UTF-8 (a snapshot) cannot keep' };
   if (!isWellFormed(record.name)) return { field: 'name', value: record.name, reason: 'holds an unpaired UTF-16 surrogate, which UTF-8 (a snapshot) cannot keep' };
+  // a name of white space alone is no name, as an empty one is not (audit 73b): nothing to find it by or show
+  if (!NOT_WHITE_SPACE.test(record.name)) return { field: 'name', value: record.name, reason: 'must hold a character other than white space' };
   const unknown = unknownCatersFlag(record);
   if (unknown >= 0) return { field: `catersFlags[${unknown}]`, value: record.catersFlags![unknown], reason: 'unknown caters flag' };
   if (!knownTimeZone(record)) return { field: 'timeZone', value: record.timeZone, reason: 'must be an IANA time zone name such as "Europe/London"' };
