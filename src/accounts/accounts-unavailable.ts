@@ -9,6 +9,7 @@
  */
 export function isAccountsUnavailable(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof ServerWaitTimeoutError) return true;
     const { code, message } = e as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || code.startsWith('57P') || code.startsWith('SQLITE_BUSY_'))) return true;
     // node-postgres's own words for a connection it lost or could not make in time, and for a
@@ -21,3 +22,16 @@ export function isAccountsUnavailable(err: unknown): boolean {
 
 /** Node's system errors for a database out of reach, PostgreSQL's 53300, SQLite's busy file (and its extended codes, SQLITE_BUSY_*). */
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', '53300', 'SQLITE_BUSY']);
+
+/**
+ * A statement that waits for no lock got no answer within the store's wait for a server
+ * (pg-server-wait.ts): a pooler holding it while its server is down, or a server that does
+ * not answer. The database is out of reach; nothing was written.
+ */
+export class ServerWaitTimeoutError extends Error {
+  override readonly name = 'ServerWaitTimeoutError';
+
+  constructor(waitedMs: number, cause: Error) {
+    super(`no database server answered within ${waitedMs / 1000} s (a connection pooler whose server is down holds statements in its queue)`, { cause });
+  }
+}

@@ -49,7 +49,8 @@ import { BILLABLE_KINDS, MAX_BALANCE_MICROS, balanceLimitError, isPlanName, type
 import { migratePostgres } from './postgres-migrations.js';
 import { decideRate, type ClockLead, type RateDecision } from './rate-limit.js';
 import { databaseUrlProblem, redactUrl } from './database-url.js';
-import { isAccountsUnavailable } from './accounts-unavailable.js';
+import { isAccountsUnavailable, ServerWaitTimeoutError } from './accounts-unavailable.js';
+import { SERVER_WAIT_MS, withinServerWait } from './pg-server-wait.js';
 import { PendingWork } from '../pending-work.js';
 
 export interface PostgresAccountsStoreOptions {
@@ -112,16 +113,6 @@ function withPasswordHint(err: unknown, url: string, defaultUser: string | undef
 const BROKEN_CHARGE_WAIT_MS = 5000;
 /** The pause between two attempts to ask a database out of reach about a broken charge. */
 const BROKEN_CHARGE_RETRY_MS = 100;
-/**
- * The longest wait for a connection: a new one (a pooler that holds the login while its
- * server is down, a server that does not answer) or a free one of the pool. Past it the
- * request is a 503 "database out of reach" (isAccountsUnavailable: node-postgres's "timeout
- * exceeded when trying to connect"), as a refused connection is at once; `serve` fails to
- * start. Until 2026-11-30 there was none: behind a PgBouncer restarted while PostgreSQL was
- * down, keyed requests waited until the HTTP idle timeout (30 s) closed their connection
- * with no answer, and `serve` sat silent for 60 s (audit 66c F3).
- */
-const CONNECT_WAIT_MS = 5000;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -189,7 +180,13 @@ export class PostgresAccountsStore implements AccountsStore {
     const pool = new client.Pool({
       connectionString: url,
       max: options.maxConnections ?? 10,
-      connectionTimeoutMillis: CONNECT_WAIT_MS,
+      // a new connection (a pooler that holds the login while its server is down, a server that
+      // does not answer) or a free one of the pool: past it a request is a 503 "database out of
+      // reach" (node-postgres's "timeout exceeded when trying to connect"), as a refused
+      // connection is at once, and `serve` fails to start. Until 2026-11-30 there was none:
+      // behind a PgBouncer restarted while PostgreSQL was down, keyed requests waited until the
+      // HTTP idle timeout (30 s) closed their connection with no answer (audit 66c F3).
+      connectionTimeoutMillis: SERVER_WAIT_MS,
       types: typeParsers(client),
       // every transaction's commit waits for its WAL flush unless it says otherwise
       ...(startupOptions ? { options: '-c synchronous_commit=on' } : {}),
@@ -199,6 +196,8 @@ export class PostgresAccountsStore implements AccountsStore {
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     try {
+      // a server reached first, within the wait (a running pooler whose server is down queues the migrations' statements)
+      await withinServerWait(pool, 'SELECT 1');
       await migratePostgres(pool);
     } catch (err) {
       await pool.end().catch(() => {});
@@ -214,17 +213,20 @@ export class PostgresAccountsStore implements AccountsStore {
    */
   private async transaction<T>(run: (client: pg.PoolClient) => Promise<T>, durable = true): Promise<T> {
     const client = await this.pool.connect();
+    // a BEGIN that waited past the server wait leaves the connection unusable (its statement may still be queued): dropped
+    let unusable: Error | undefined;
     try {
-      await client.query('BEGIN');
+      await withinServerWait(client, 'BEGIN');
       await client.query(`SET LOCAL synchronous_commit = ${durable ? 'on' : 'off'}`);
       const result = await run(client);
       await client.query('COMMIT');
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
+      if (err instanceof ServerWaitTimeoutError) unusable = err;
+      else await client.query('ROLLBACK').catch(() => {});
       throw err;
     } finally {
-      client.release();
+      client.release(unusable);
     }
   }
 
@@ -261,7 +263,7 @@ export class PostgresAccountsStore implements AccountsStore {
   }
 
   async getAccount(accountId: string): Promise<AccountRecord | undefined> {
-    const { rows } = await this.pool.query<AccountRow>('SELECT id, plan, balance_micros, created_at_ms FROM accounts WHERE id = $1', [accountId]);
+    const { rows } = await withinServerWait<AccountRow>(this.pool, 'SELECT id, plan, balance_micros, created_at_ms FROM accounts WHERE id = $1', [accountId]);
     const row = rows[0];
     if (row === undefined) return undefined;
     if (!isPlanName(row.plan)) throw new RangeError(`account ${row.id} has an unknown plan ${JSON.stringify(row.plan)}`);
@@ -270,7 +272,8 @@ export class PostgresAccountsStore implements AccountsStore {
 
   findKey(digest: Uint8Array, nowMs: number): Promise<KeyPrincipal | undefined> {
     return lookupKey(this.keyCache, digest, nowMs, async (presented) => {
-      const { rows } = await this.pool.query<{ digest: Buffer; account_id: string; kind: string; plan: string; expires_at_ms: number | null }>(
+      const { rows } = await withinServerWait<{ digest: Buffer; account_id: string; kind: string; plan: string; expires_at_ms: number | null }>(
+        this.pool,
         'SELECT k.digest, k.account_id, k.kind, a.plan, k.expires_at_ms FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.digest = $1',
         [presented],
       );
@@ -341,7 +344,7 @@ export class PostgresAccountsStore implements AccountsStore {
   }
 
   async balanceMicros(accountId: string): Promise<number | undefined> {
-    const { rows } = await this.pool.query<{ balance_micros: number }>('SELECT balance_micros FROM accounts WHERE id = $1', [accountId]);
+    const { rows } = await withinServerWait<{ balance_micros: number }>(this.pool, 'SELECT balance_micros FROM accounts WHERE id = $1', [accountId]);
     const balance = rows[0]?.balance_micros;
     if (balance !== undefined) this.mirror.set(accountId, balance);
     return balance;
@@ -501,7 +504,7 @@ export class PostgresAccountsStore implements AccountsStore {
   }
 
   async ping(): Promise<void> {
-    await this.pool.query('SELECT 1');
+    await withinServerWait(this.pool, 'SELECT 1');
   }
 
   async topUp(accountId: string, amountMicros: number, nowMs: number): Promise<number> {

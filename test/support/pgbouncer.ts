@@ -19,10 +19,10 @@ export interface Pooler {
   stop(): Promise<void>;
 }
 
-/** PgBouncer in transaction mode for the database at `databaseUrl` (a test server's). */
-export async function startPgBouncer(databaseUrl: string): Promise<Pooler> {
+/** PgBouncer in transaction mode for the database at `databaseUrl` (a test server's), with `settings` added to its [pgbouncer] section. */
+export async function startPgBouncer(databaseUrl: string, settings: Readonly<Record<string, string>> = {}): Promise<Pooler> {
   const port = await freePort();
-  const { dir, ini, url } = pgBouncerConfig(databaseUrl, port);
+  const { dir, ini, url } = pgBouncerConfig(databaseUrl, port, settings);
   const pooler = await startDatabaseProcess('PgBouncer', PGBOUNCER, [ini], { dir, url, timeoutMs: 20_000 });
   return { url, stop: () => pooler.stop('SIGINT', 5000) };
 }
@@ -31,7 +31,7 @@ export async function startPgBouncer(databaseUrl: string): Promise<Pooler> {
  * A new folder (owned by the server user) holding the configuration of a PgBouncer in
  * transaction mode on `port` for the database at `databaseUrl`; its log and pid files go there too.
  */
-export function pgBouncerConfig(databaseUrl: string, port: number): { dir: string; ini: string; url: string } {
+export function pgBouncerConfig(databaseUrl: string, port: number, settings: Readonly<Record<string, string>> = {}): { dir: string; ini: string; url: string } {
   const target = new URL(databaseUrl);
   const database = target.pathname.slice(1);
   const dir = mkdtempSync(join(tmpdir(), 'venue-search-pgbouncer-'));
@@ -53,6 +53,7 @@ export function pgBouncerConfig(databaseUrl: string, port: number): { dir: strin
       'default_pool_size = 10',
       `logfile = ${join(dir, 'pgbouncer.log')}`,
       `pidfile = ${join(dir, 'pgbouncer.pid')}`,
+      ...Object.entries(settings).map(([name, value]) => `${name} = ${value}`),
       '',
     ].join('\n'),
   );
