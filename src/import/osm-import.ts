@@ -14,7 +14,7 @@ import { OSM_TWIN_METERS } from './osm-node-way-twins.js';
 import { OsmTwinTally } from './osm-twin-tally.js';
 import { WrittenOsmIds } from './osm-written-ids.js';
 import { mapOsmElement } from './osm-to-venue.js';
-import { utf8FileStream, utf8Text } from './utf8-file.js';
+import { MAX_LINE_BYTES, utf8FileStream, utf8Text } from './utf8-file.js';
 import { venueSchemaError } from './venue-check.js';
 import { fhrsGivenToOsm, looksLikeVenues, notJsonForOsm, snapshotGivenToImporter, VENUES_HINT } from './wrong-importer.js';
 
@@ -86,7 +86,7 @@ export function importOsmRows(rows: Rows, given?: ImportOptions): ImportRun {
 }
 
 async function* lineRows(path: string): AsyncGenerator<OsmRow> {
-  const input = utf8FileStream(path, 'OSM').setEncoding('utf8');
+  const input = utf8FileStream(path, 'OSM', { maxLineBytes: MAX_LINE_BYTES }).setEncoding('utf8');
   const reader = createInterface({ input, crlfDelay: Infinity });
   // readline does not forward stream errors (a missing file, bytes not UTF-8) to its iterator: the first is kept and
   // the reader closed, which ends the iteration, and it is thrown after the line being read. (Racing each line against
