@@ -84,6 +84,17 @@ function operatorNow(): number {
 }
 
 /**
+ * The refusal of a --db that is a URL of another kind (mysql://, https://...), which would
+ * otherwise be taken for an SQLite file's name (audit 73d F6: `mysql://x` was "its folder
+ * mysql:/ does not exist" in `serve`, "no accounts database at mysql://x" in `accounts
+ * topup`); null for an SQLite path or a postgres:// URL. Checked first by every command.
+ */
+function unsupportedDbProblem(db: string): string | null {
+  if (isPostgresUrl(db) || urlScheme(db) === null) return null;
+  return `--db ${redactUrl(db)} is not a database this service can use: give an SQLite file, or a postgres:// URL`;
+}
+
+/**
  * What makes --db unusable that can be told before the data is loaded (a minute at 1M venues),
  * without making or touching the database (a start that fails on its data must leave it
  * untouched): its client package not installed, or an SQLite file's folder missing, a file,
@@ -91,6 +102,8 @@ function operatorNow(): number {
  * open itself finds the rest.
  */
 function accountsDbPrecheck(db: string): string | null {
+  const unsupported = unsupportedDbProblem(db);
+  if (unsupported !== null) return unsupported;
   try {
     if (isPostgresUrl(db)) {
       pgModule();
@@ -127,10 +140,8 @@ function accountsDbPrecheck(db: string): string | null {
  * at open), else an SQLite file. Stops with one line naming it (no stack trace, exit 1).
  */
 async function openStore(db: string): Promise<AccountsStore> {
-  // Any other URL (mysql://, https://...) would otherwise be taken for an SQLite file's name.
-  if (!isPostgresUrl(db) && urlScheme(db) !== null) {
-    fail(`--db ${redactUrl(db)} is not a database this service can use: give an SQLite file, or a postgres:// URL`);
-  }
+  const unsupported = unsupportedDbProblem(db);
+  if (unsupported !== null) fail(unsupported);
   const unparsable = isPostgresUrl(db) ? databaseUrlProblem(db) : null;
   if (unparsable !== null) fail(`--db ${unparsable}`);
   try {
@@ -165,6 +176,8 @@ async function withStore<T>(dbPath: string, run: (store: AccountsStore) => Promi
  * missing stops the command with one line, the database closed first.
  */
 async function withAccount<T>(db: string, accountId: string, run: (store: AccountsStore) => Promise<T>): Promise<T> {
+  const unsupported = unsupportedDbProblem(db);
+  if (unsupported !== null) fail(unsupported);
   if (!isPostgresUrl(db) && db !== ':memory:' && !existsSync(db)) {
     fail(`no accounts database at ${db}: check --db (\`accounts create\` or \`serve\` makes one)`);
   }
@@ -219,6 +232,15 @@ export function parseTileTemplate(text: string): string {
   const problem = tileTemplateProblem(text);
   if (problem !== undefined) throw new InvalidArgumentError(problem);
   return text;
+}
+
+/** The most engine threads a process may run: each holds its own engine state and JavaScript heap (a typo, 500 for 5, made 511 threads and 2.4 GB a process that never served: audit 73d F4). */
+const MAX_ENGINE_THREADS = 64;
+
+function parseEngineThreads(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > MAX_ENGINE_THREADS) throw new InvalidArgumentError(`must be an integer 0..${MAX_ENGINE_THREADS}; got ${JSON.stringify(text)}`);
+  return n;
 }
 
 function parseCount(text: string): number {
@@ -710,7 +732,7 @@ export function registerServiceCommands(program: Command): void {
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--db <file>', DB_OPTION_HELP, DEFAULT_DB)
     .option('--workers <n>', 'worker processes serving the one port, each with its own copy of the venue data (default: the number of cores; to hold the data once, see --engine-threads)', parseWorkers)
-    .option('--engine-threads <n>', 'engine threads per process over one copy of the venue data in shared memory (0: the engine runs on the main thread)', parseCount, 0)
+    .option('--engine-threads <n>', 'engine threads per process over one copy of the venue data in shared memory (0: the engine runs on the main thread)', parseEngineThreads, 0)
     .option('--dev', 'create or reuse the development account and print its keys (kept beside the database, reused while valid)')
     .option('--public-url <url>', 'the base URL clients use, named in /v1/openapi.json (behind a TLS proxy: https://api.example.com; default: the scheme and Host of each request)', parsePublicUrl)
     .option('--widget-tiles <template>', 'XYZ base-map tiles for the widget, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: the offline base map)', parseTileTemplate)

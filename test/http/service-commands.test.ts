@@ -13,6 +13,7 @@ import { registerServiceCommands } from '../../src/cli/service-commands.js';
 import { CLOCK_FILE_ENV } from '../../src/cli/service-clock.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { createHarness, FakeClock } from './support/harness.js';
+import { FIXTURES_PATH } from '../search/support.js';
 import { runServiceCommand } from './support/run-service-command.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-cli-'));
@@ -151,6 +152,30 @@ describe('operator commands', () => {
     const after = stderr.mock.calls.map((c) => String(c[0])).join('');
     expect(after).toContain('--db postgres://bob:***@127.0.0.1:1/venues does not parse: its user or password holds a raw "/", "?", "#" or "@"; percent-encode them');
     for (const piece of ['p@ss', 'ss/w', 'rd#1']) expect(after).not.toContain(piece);
+    // a URL of another kind is named so by every command, not taken for a file's name (audit 73d F6)
+    for (const args of [
+      ['accounts', 'topup', 'acct_x', '5'],
+      ['serve', '--data', FIXTURES_PATH],
+    ]) {
+      stderr.mockClear();
+      await expect(program.parseAsync([...args, '--db', 'mysql://x'], { from: 'user' })).rejects.toThrow('exit 1');
+      expect(stderr.mock.calls.map((c) => String(c[0])).join(''), args.join(' ')).toBe(
+        'venue-search: --db mysql://x is not a database this service can use: give an SQLite file, or a postgres:// URL\n',
+      );
+    }
+  });
+
+  it('serve refuses --engine-threads past 64 before loading anything, as --workers past 256 (audit 73d F4: 500 made 511 threads and 2.4 GB)', async () => {
+    const { stderr, program } = stoppingCommands();
+    for (const [value, said] of [
+      ['500', `error: option '--engine-threads <n>' argument '500' is invalid. must be an integer 0..64; got "500"`],
+      ['65', `error: option '--engine-threads <n>' argument '65' is invalid. must be an integer 0..64; got "65"`],
+      ['-1', `error: option '--engine-threads <n>' argument '-1' is invalid. must be an integer 0..64; got "-1"`],
+    ]) {
+      stderr.mockClear();
+      await expect(program.parseAsync(['serve', '--data', FIXTURES_PATH, '--engine-threads', value!], { from: 'user' })).rejects.toThrow();
+      expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toBe(`${said!}\n`);
+    }
   });
 
   it('serve stops with exit code 1 and a message naming the file for a missing file, a directory, a bad record, malformed JSON and a CSV (not a venues file)', async () => {
