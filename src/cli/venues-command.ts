@@ -10,7 +10,8 @@
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Command, InvalidArgumentError } from 'commander';
-import { fileProblem } from '../data/file-problem.js';
+import { binaryFormatProblem, fileHead, fileProblem } from '../data/file-problem.js';
+import { isSnapshot } from '../snapshot/read-snapshot.js';
 import { notUtf8FileProblem, Utf8Check } from '../data/utf8-check.js';
 import { describeLocation } from '../data/validate-venue.js';
 import { VENUE_ID_MAX_LENGTH, VENUE_ID_PATTERN } from '../schema/venue.js';
@@ -79,11 +80,17 @@ function inputFileBytes(file: string, what: string): number {
 }
 
 /**
- * Stops the command, before anything is sent, when `file` is not UTF-8 (a file saved as
- * Latin-1), naming the line and byte of its first invalid byte; read as UTF-8, such bytes were
- * sent as U+FFFD and the service stored the mangled names (audit 68e F1, on this route too).
+ * Stops the command, before anything is sent, when `file` is not UTF-8 text: a compressed or
+ * binary file (gzip, Parquet, a snapshot...) said as every reader says it (audit 73d F2: they
+ * were told they were Latin-1, and to convert them with iconv), or a file saved as Latin-1,
+ * naming the line and byte of its first invalid byte; read as UTF-8, such bytes were sent as
+ * U+FFFD and the service stored the mangled names (audit 68e F1, on this route too).
  */
-async function checkUtf8File(file: string): Promise<void> {
+async function checkTextFile(file: string): Promise<void> {
+  const head = fileHead(file, 8);
+  if (isSnapshot(head)) fail(`--file ${file} is a venue-search snapshot (venues built for serving), not records to send: give the NDJSON file of venue records; nothing was sent`);
+  const binary = binaryFormatProblem(head);
+  if (binary !== undefined) fail(`--file ${file} ${binary}; nothing was sent`);
   const check = new Utf8Check();
   let at = -1;
   for await (const chunk of createReadStream(file)) {
@@ -147,7 +154,7 @@ function notFoundHint(adminUrl: URL): string {
 async function upsertFile(options: UpsertOptions): Promise<void> {
   const token = operatorToken(options.tokenFile);
   const total = inputFileBytes(options.file, 'an NDJSON file of venue records');
-  await checkUtf8File(options.file);
+  await checkTextFile(options.file);
   const url = adminVenuesUrl(options.server);
   const bar = progressBar(process.stderr, 'bytes');
   const sums = { batches: 0, records: 0, inserted: 0, replaced: 0 };
@@ -218,6 +225,8 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
   await send();
   for (const signal of STOP_SIGNALS) process.off(signal, onStop);
   bar.stop();
+  // not an error (a feed's minute with no change), but said: an export that failed looks the same (audit 73d F6)
+  if (sums.records === 0) process.stderr.write(`venue-search: --file ${options.file} holds no venue record (${total === 0 ? 'it is empty' : 'only blank lines'}): nothing was sent\n`);
   process.stdout.write(`${JSON.stringify(sums, null, 2)}\n`);
 }
 
@@ -247,7 +256,7 @@ function checkIdLines(file: string): void {
 async function removeFile(options: Omit<UpsertOptions, 'batch'>): Promise<void> {
   const token = operatorToken(options.tokenFile);
   const total = inputFileBytes(options.file, 'a file of venue ids, one a line');
-  await checkUtf8File(options.file);
+  await checkTextFile(options.file);
   const base = adminVenuesUrl(options.server);
   checkIdLines(options.file);
   const bar = progressBar(process.stderr, 'bytes');

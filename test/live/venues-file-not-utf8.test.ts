@@ -3,7 +3,9 @@
 // names ("Caff\ufffd Nero"). Now the command stops before sending anything, naming the line and
 // byte. Oracle: real venue rows of the fixtures re-encoded as Latin-1 by the test, the byte
 // offset and line found here from the bytes themselves, and a plain HTTP server of the test's
-// own that counts the requests it receives.
+// own that counts the requests it receives. Also (audit 73d F2, F6): a gzip, a Parquet or a
+// snapshot was told it was Latin-1 text, to convert with iconv; now each is named as the other
+// readers name it. An empty file is said, not passed off as a success.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -66,6 +68,55 @@ describe('venues upsert and venues remove with a file that is not UTF-8 (audit 6
     const remove = await run(['venues', 'remove', '--server', base, '--file', ids, '--token-file', token]);
     expect(remove.code).toBe(1);
     expect(remove.stderr).toContain(`--file ${ids} is not UTF-8 text (line 2, byte offset 9: the byte 0xE9;`);
+    expect(requests).toBe(0);
+  }, 60_000);
+});
+
+describe('venues upsert with a file that is not text, or holds no record (audit 73d F2, F6)', () => {
+  it('a gzip, a Parquet and a snapshot are said as what they are, not as Latin-1 text; nothing is sent', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { existsSync } = await import('node:fs');
+    const { gzipSync } = await import('node:zlib');
+    const token = join(tmp, 'token');
+    writeFileSync(token, 'venues-not-utf8-operator-token\n', { mode: 0o600 });
+    const text = loadFixtureVenues()
+      .slice(0, 3)
+      .map((r) => JSON.stringify(r))
+      .join('\n');
+    const gz = join(tmp, 'changes.ndjson.gz');
+    writeFileSync(gz, gzipSync(text));
+    const snapshot = join(tmp, 'changes.vsnap');
+    const plain = join(tmp, 'changes.ndjson');
+    writeFileSync(plain, `${text}\n`);
+    execFileSync(process.execPath, ['--import', 'tsx', MAIN, 'snapshot', '--data', plain, '--out', snapshot], { stdio: 'ignore' });
+    const cases: [string, string][] = [
+      [gz, 'is gzip-compressed: decompress it first (gunzip)'],
+      [snapshot, 'is a venue-search snapshot (venues built for serving), not records to send: give the NDJSON file of venue records'],
+    ];
+    const parquet = new URL('../../../shared/data/overture-places-sample/overture_places_us_sample.parquet', import.meta.url).pathname;
+    if (existsSync(parquet)) cases.push([parquet, 'is a Parquet file: import it with `venue-search import overture`']);
+    for (const [file, said] of cases) {
+      const upsert = await run(['venues', 'upsert', '--server', base, '--file', file, '--token-file', token]);
+      expect(upsert.code, file).toBe(1);
+      expect(upsert.stderr.trim().split('\n').at(-1)).toBe(`venue-search: --file ${file} ${said}; nothing was sent`);
+      expect(upsert.stderr).not.toContain('Latin-1');
+    }
+    expect(requests).toBe(0);
+  }, 60_000);
+
+  it('an empty file, or one of blank lines, is said on stderr (exit 0: a feed may have no change); nothing is sent', async () => {
+    const token = join(tmp, 'token');
+    writeFileSync(token, 'venues-not-utf8-operator-token\n', { mode: 0o600 });
+    for (const [name, bytes, why] of [
+      ['empty.ndjson', '', 'it is empty'],
+      ['blank.ndjson', '\n  \n\n', 'only blank lines'],
+    ] as const) {
+      const file = join(tmp, name);
+      writeFileSync(file, bytes);
+      const upsert = await run(['venues', 'upsert', '--server', base, '--file', file, '--token-file', token]);
+      expect(upsert.code, name).toBe(0);
+      expect(upsert.stderr).toContain(`venue-search: --file ${file} holds no venue record (${why}): nothing was sent`);
+    }
     expect(requests).toBe(0);
   }, 60_000);
 });
