@@ -6,6 +6,7 @@ import { registerImportCommands } from './import-command.js';
 import { registerServiceCommandsIfAvailable } from './service-peers.js';
 import { registerSnapshotCommand } from './snapshot-command.js';
 import { registerVenuesCommand } from './venues-command.js';
+import { unknownOptionsFirst } from './unknown-options-first.js';
 
 /**
  * The package's version, from its package.json: three folders up from dist/src/cli when
@@ -40,6 +41,7 @@ registerImportCommands(program);
 await registerServiceCommandsIfAvailable(program);
 registerSnapshotCommand(program);
 registerVenuesCommand(program);
+unknownOptionsFirst(program);
 /**
  * `help import osm` as `import osm --help`: commander's help command takes one command name
  * and would show `import`'s help. One name, or any option, is left to commander.
