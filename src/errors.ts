@@ -115,10 +115,20 @@ export function isVenueSearchError(err: unknown): err is VenueSearchError {
 /** Cuts text between user-perceived characters (an emoji sequence such as a family is one). */
 const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
-/** The longest start of `text` of at most `units` UTF-16 units that ends between two user-perceived characters. */
+/**
+ * UTF-16 units read past the cut to find the characters ending before it: a boundary depends
+ * on the text just after it, never this far (the longest emoji sequences are about 35 units).
+ */
+const SEGMENT_LOOKAHEAD_UNITS = 64;
+
+/**
+ * The longest start of `text` of at most `units` UTF-16 units that ends between two
+ * user-perceived characters. Only the start is segmented: the segmenter reads all it is given
+ * (a 20 MB description took 15 s to be quoted in its refusal: audit 73d F5).
+ */
 function wholeCharacters(text: string, units: number): string {
   let end = 0;
-  for (const { index, segment } of GRAPHEMES.segment(text)) {
+  for (const { index, segment } of GRAPHEMES.segment(text.slice(0, units + SEGMENT_LOOKAHEAD_UNITS))) {
     if (index + segment.length > units) break;
     end = index + segment.length;
   }

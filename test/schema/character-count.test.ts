@@ -121,4 +121,13 @@ describe('lengths in characters, as the published schemas count them (ajv oracle
       expect(shown.includes(FAMILY) || !shown.includes('\u{1F468}'), `${pad}: ${shown}`).toBe(true);
     }
   });
+
+  it('a value of megabytes is quoted by its first 77 units, cut between characters as a short one is (audit 73d F5: only its start is segmented)', () => {
+    // written out by hand: the family is 8 units (2+1+2+1+2); after 70 letters it would end at unit 78 > 77, so it is left out
+    const FAMILY = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}';
+    expect(describeValue(`${'a'.repeat(70)}${FAMILY}${'z'.repeat(4_000_000)}`)).toBe(`"${'a'.repeat(70)}..."`);
+    // after 69 letters it ends at unit 77: kept whole
+    expect(describeValue(`${'a'.repeat(69)}${FAMILY}${'z'.repeat(4_000_000)}`)).toBe(`"${'a'.repeat(69)}${FAMILY}..."`);
+    expect(describeValue('x'.repeat(4_000_000))).toBe(`"${'x'.repeat(77)}..."`);
+  });
 });
