@@ -38,6 +38,7 @@ import { dataFileProblem, isSnapshotFile, loadEngineFile, loadSharedSnapshot, se
 import { EnginePool } from '../service/engine-pool.js';
 import { dataFileToLoad, holdDataFile, type DataFileToLoad } from './held-data-file.js';
 import { isClusterWorker, isFirstClusterWorker, reportListening, runPrimary, WorkerStartError } from './serve-cluster.js';
+import { listenPrecheck, listenProblem } from './listen-problem.js';
 
 const DEFAULT_DB = 'accounts.sqlite';
 /** `--db`'s help: no password in the URL (a command line is readable by every local user; docs/deploy.md). */
@@ -626,6 +627,8 @@ async function serve(options: ServeOptions): Promise<void> {
   // said before the data is loaded, in the primary before any worker starts
   const dbProblem = accountsDbPrecheck(options.db);
   if (dbProblem !== null) fail(dbProblem);
+  const portProblem = isClusterWorker() ? null : await listenPrecheck(options.host, options.port);
+  if (portProblem !== null) fail(portProblem);
   if (workers > 1 && !isClusterWorker()) return servePrimary(options, workers);
   if (options.adminTokenFile !== undefined && options.engineThreads > 0) {
     fail('--admin-token-file (live data) changes the engine in place: leave out --engine-threads');
@@ -688,7 +691,7 @@ async function serve(options: ServeOptions): Promise<void> {
     await app.listen({ port: options.port, host: options.host });
   } catch (err) {
     await store.close();
-    fail(`cannot listen on ${options.host}:${options.port}: ${(err as Error).message}`);
+    fail(listenProblem(err, options.host, options.port));
   }
   startTime('listening');
   const address = app.server.address();

@@ -178,6 +178,23 @@ describe('operator commands', () => {
     }
   });
 
+  it('serve says a port in use before loading the data, in words (audit 73d F6: "bind EADDRINUSE" once the data had loaded)', async () => {
+    const { createServer } = await import('node:net');
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const { stderr, program } = stoppingCommands();
+      // a --data that would take long to load is never read: the refusal comes first
+      await expect(program.parseAsync(['serve', '--data', FIXTURES_PATH, '--port', String(port), '--workers', '1', '--db', join(tmp, 'port.sqlite')], { from: 'user' })).rejects.toThrow('exit 1');
+      expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toBe(
+        `venue-search: cannot listen on 127.0.0.1:${port}: the port is in use by another program (another serve?): stop it, or give another --port\n`,
+      );
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
   it('serve stops with exit code 1 and a message naming the file for a missing file, a directory, a bad record, malformed JSON and a CSV (not a venues file)', async () => {
     const { writeFileSync, mkdirSync } = await import('node:fs');
     const bad = join(tmp, 'bad.ndjson');
