@@ -18,9 +18,11 @@ export const MIN_ADMIN_TOKEN_LENGTH = 16;
  * (audit 69b F3).
  */
 export function operatorTokenProblem(token: string, file: string): string | undefined {
-  if (token.length < MIN_ADMIN_TOKEN_LENGTH || /\s/.test(token)) {
-    return `the operator token in ${file} must be one word of at least ${MIN_ADMIN_TOKEN_LENGTH} characters`;
-  }
+  // what is wrong is said (audit 73d F6), never the token itself
+  const rule = `must be one word of at least ${MIN_ADMIN_TOKEN_LENGTH} characters; make one with: head -c 32 /dev/urandom | base64`;
+  if (token === '') return `the operator token in ${file} is empty: it ${rule}`;
+  if (/\s/.test(token)) return `the operator token in ${file} has white space in it: it ${rule}`;
+  if (token.length < MIN_ADMIN_TOKEN_LENGTH) return `the operator token in ${file} has ${token.length} characters: it ${rule}`;
   let position = 0;
   for (const character of token) {
     position++;

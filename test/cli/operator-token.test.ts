@@ -5,7 +5,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { operatorTokenFileWarning } from '../../src/cli/operator-token.js';
+import { operatorTokenFileWarning, operatorTokenProblem } from '../../src/cli/operator-token.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'operator-token-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -33,5 +33,21 @@ describe.skipIf(process.platform === 'win32')('operatorTokenFileWarning', () => 
 
   it('nothing for a file that is not there (its reading reports that)', () => {
     expect(operatorTokenFileWarning(join(tmp, 'missing'))).toBeUndefined();
+  });
+});
+
+// audit 73d F6: every refused token got the same words; now what is wrong is said, never the token
+describe('operatorTokenProblem says what is wrong with a token, not the token', () => {
+  const rule = 'it must be one word of at least 16 characters; make one with: head -c 32 /dev/urandom | base64';
+  it.each([
+    ['', `the operator token in F is empty: ${rule}`],
+    ['short', `the operator token in F has 5 characters: ${rule}`],
+    ['two words of enough length', `the operator token in F has white space in it: ${rule}`],
+    ['tab\tseparated-but-long-enough', `the operator token in F has white space in it: ${rule}`],
+  ])('%j', (token, said) => {
+    expect(operatorTokenProblem(token, 'F')).toBe(said);
+  });
+  it('nothing for one word of 16 visible ASCII characters', () => {
+    expect(operatorTokenProblem('0123456789abcdef', 'F')).toBeUndefined();
   });
 });

@@ -105,7 +105,7 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
       [['--server', 'ftp://127.0.0.1/', '--file', someFile, '--token-file', token], '--server must be an http:// or https:// URL'],
       [['--server', base, '--file', tmp, '--token-file', token], 'is not a file'],
       // a wrong file given as the token (here the test's own records): refused, its content not echoed
-      [['--server', base, '--file', someFile, '--token-file', someFile], `the operator token in ${someFile} must be one word of at least 16 characters`],
+      [['--server', base, '--file', someFile, '--token-file', someFile], `the operator token in ${someFile} has 2 characters: it must be one word of at least 16 characters`],
     ] as const;
     const [second, ...mistaken] = await Promise.all([secondRun, ...mistakes.map(([args]) => run(['venues', 'upsert', ...args]))]);
     expect(second.code).toBe(1);
