@@ -141,8 +141,10 @@ function accountsDbPrecheck(db: string): string | null {
  * at open), else an SQLite file. Stops with one line naming it (no stack trace, exit 1).
  */
 async function openStore(db: string): Promise<AccountsStore> {
-  const unsupported = unsupportedDbProblem(db);
-  if (unsupported !== null) fail(unsupported);
+  // every command's --db is checked alike, in serve's words (audit 73d F6: `accounts create`
+  // said SQLite's "unable to open database file" where serve named the folder and the cause)
+  const problem = accountsDbPrecheck(db);
+  if (problem !== null) fail(problem);
   const unparsable = isPostgresUrl(db) ? databaseUrlProblem(db) : null;
   if (unparsable !== null) fail(`--db ${unparsable}`);
   try {

@@ -152,6 +152,11 @@ describe('operator commands', () => {
     const after = stderr.mock.calls.map((c) => String(c[0])).join('');
     expect(after).toContain('--db postgres://bob:***@127.0.0.1:1/venues does not parse: its user or password holds a raw "/", "?", "#" or "@"; percent-encode them');
     for (const piece of ['p@ss', 'ss/w', 'rd#1']) expect(after).not.toContain(piece);
+    // a database file whose folder is missing: accounts create says it as serve does, not SQLite's "unable to open database file" (audit 73d F6)
+    stderr.mockClear();
+    const noFolder = join(tmp, 'no-folder', 'accounts.sqlite');
+    await expect(program.parseAsync(['accounts', 'create', '--plan', 'StartUp', '--db', noFolder], { from: 'user' })).rejects.toThrow('exit 1');
+    expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toBe(`venue-search: --db: cannot make the accounts database ${noFolder}: its folder ${join(tmp, 'no-folder')} does not exist\n`);
     // a URL of another kind is named so by every command, not taken for a file's name (audit 73d F6)
     for (const args of [
       ['accounts', 'topup', 'acct_x', '5'],
