@@ -116,6 +116,13 @@ export function isValidParsedVenue(value: unknown): boolean {
 /** A character other than white space (JavaScript's: what String.prototype.trim removes). */
 const NOT_WHITE_SPACE = /\S/;
 
+/** Whether `name` is white space alone; a name starting with visible ASCII (nearly all) is answered by its first unit. */
+function blankName(name: string): boolean {
+  const first = name.charCodeAt(0);
+  if (first > 0x20 && first < 0x7f) return false;
+  return !NOT_WHITE_SPACE.test(name);
+}
+
 /** A rule a schema-valid record breaks: the field, its bad value, and the rule broken. */
 interface RuleProblem {
   readonly field: string;
@@ -132,7 +139,7 @@ function ruleProblem(record: VenueRecord): RuleProblem | null {
   if (!isWellFormed(record.id)) return { field: 'id', value: record.id, reason: 'holds an unpaired UTF-16 surrogate, which UTF-8 (a snapshot) cannot keep' };
   if (!isWellFormed(record.name)) return { field: 'name', value: record.name, reason: 'holds an unpaired UTF-16 surrogate, which UTF-8 (a snapshot) cannot keep' };
   // a name of white space alone is no name, as an empty one is not (audit 73b): nothing to find it by or show
-  if (!NOT_WHITE_SPACE.test(record.name)) return { field: 'name', value: record.name, reason: 'must hold a character other than white space' };
+  if (blankName(record.name)) return { field: 'name', value: record.name, reason: 'must hold a character other than white space' };
   const unknown = unknownCatersFlag(record);
   if (unknown >= 0) return { field: `catersFlags[${unknown}]`, value: record.catersFlags![unknown], reason: 'unknown caters flag' };
   if (!knownTimeZone(record)) return { field: 'timeZone', value: record.timeZone, reason: 'must be an IANA time zone name such as "Europe/London"' };
