@@ -19,11 +19,11 @@ export const MAX_FIND_OFFSET = 10_000;
  */
 export const FindQuerySchema = Type.Object(
   {
-    q: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_FIND_QUERY_LENGTH, description: 'The search term: whole or partial names, case- and accent-insensitive, a small typo tolerated. Required, as `q` or its alias `name`.' })),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_FIND_QUERY_LENGTH, description: 'The search term: whole or partial names, case- and accent-insensitive, a small typo tolerated. Required, as `q` or its alias `name`.', examples: ['red lion'] })),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_FIND_QUERY_LENGTH, description: 'Alias of `q`; both given and different is a 400.' })),
     lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, description: 'Latitude of a centre; requires `lon`, excludes `location`. Results are then within `maxDistanceMeters`, nearest first.' })),
     lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'Longitude of a centre; requires `lat`, excludes `location`.' })),
-    location: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_FIND_QUERY_LENGTH, description: 'A place name or UK postcode district resolved to a centre (`resolvedPlace` in the answer); excludes `lat`/`lon`. Unknown: 400 `unknown_place`.' })),
+    location: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_FIND_QUERY_LENGTH, description: 'A place name or UK postcode district resolved to a centre (`resolvedPlace` in the answer); excludes `lat`/`lon`. Unknown: 400 `unknown_place`.', examples: ['Soho'] })),
     maxDistanceMeters: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_FIND_DISTANCE_METERS, description: `Radius around the centre, metres; ${DEFAULT_FIND_DISTANCE_METERS} when a centre is given and this is not. Ignored without a centre.` })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FIND_LIMIT, default: DEFAULT_FIND_LIMIT, description: 'Page size.' })),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_FIND_OFFSET, default: 0, description: 'Results skipped.' })),

@@ -14,6 +14,8 @@
  * - `servers`: the given public URL.
  */
 
+import { withRequestExamples } from './request-examples.js';
+
 type Json = unknown;
 
 /** The document's head (everything but paths and schemas), as @fastify/swagger takes it. */
@@ -157,7 +159,7 @@ export function publishedDocument(swaggerDocument: Json, options: PublishedDocum
     }
   }
   headerRequirements(paths);
-  if (options.named === undefined || options.named.length === 0) return { ...document, paths };
+  if (options.named === undefined || options.named.length === 0) return { ...document, paths: withRequestExamples(paths, options.prefix) };
   const byForm = new Map<string, string>();
   for (const { name, forms } of options.named) {
     for (const form of forms) {
@@ -168,5 +170,5 @@ export function publishedDocument(swaggerDocument: Json, options: PublishedDocum
   const components = (document['components'] ?? {}) as Record<string, Json> & { schemas?: Record<string, Json> };
   const schemas: Record<string, Json> = { ...(components.schemas ?? {}) };
   const referred = referNamed(paths, byForm, schemas) as Record<string, Json>;
-  return { ...document, paths: referred, components: { ...components, schemas } };
+  return { ...document, paths: withRequestExamples(referred, options.prefix), components: { ...components, schemas } };
 }
