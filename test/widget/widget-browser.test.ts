@@ -210,6 +210,10 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
     expect(await page.locator('#map .person-marker').count()).toBe(3);
 
     const people = await drawnPoints(page, '#map .person-marker');
+    // each pin is named by its rank and place: the person added by name by that name, those
+    // added by a click by their point, as the list shows it (audit 73e F1: "Person 2: Person 2")
+    const names = await page.$$eval('#map .person-marker', (nodes) => nodes.map((n) => n.getAttribute('aria-label')));
+    expect(names).toEqual(['Person 1: London', ...people.slice(1).map((p, i) => `Person ${i + 2}: ${p.lat.toFixed(4)}, ${p.lon.toFixed(4)}`)]);
     const [centre] = await drawnPoints(page, '#map .centre-marker');
     const mean = centroid(points(people.map((p) => [p.lon, p.lat]))).geometry.coordinates;
     // equal weights over ~1 km: the geodesic midpoint is within a metre of the plain mean

@@ -15,6 +15,7 @@ import { L } from './leaflet.js';
 import { unwrapFrom, westEdge } from './longitude-range.js';
 import { metersPerPixel } from './mercator.js';
 import { PlaceLabels } from './place-labels.js';
+import { personPinName } from './person-label.js';
 
 export const MIN_ZOOM = 2;
 export const MAX_ZOOM = 18;
@@ -285,7 +286,7 @@ export class MapView {
       marker.on('add', () => {
         const el = marker.getElement();
         el?.setAttribute('role', 'img');
-        el?.setAttribute('aria-label', `Person ${i + 1}: ${person.label}`);
+        el?.setAttribute('aria-label', personPinName(i + 1, person));
         setData(el, { lat: person.lat, lon: person.lon });
       });
       this.overlays.addLayer(marker);

@@ -23,6 +23,7 @@ import { chosenTime, readPreferences, setTimeZone, setUpPreferences } from './pr
 import { searchAreaZone } from './zoned-time.js';
 import { renderResults, rowFromFind, rowFromSearch, type ResultRow } from './results.js';
 import type { BasicDetails, FindResponse, MenuList, SearchResponse, SearchVocabulary } from './types.js';
+import { numberedPersonLabel } from './person-label.js';
 
 type Mode = 'find' | 'meet' | 'route';
 
@@ -444,8 +445,8 @@ function start(): void {
   const nextPersonLabel = (): string => {
     const taken = new Set(people.map((p) => p.label));
     let k = people.length + 1;
-    while (taken.has(`Person ${k}`)) k++;
-    return `Person ${k}`;
+    while (taken.has(numberedPersonLabel(k))) k++;
+    return numberedPersonLabel(k);
   };
   /** The list, the map and the search follow a person added or changed; `recentre`: the map centres on them. */
   const personChanged = (person: Person, recentre: boolean): void => {
