@@ -150,7 +150,7 @@ ${checkboxGroupPlaceholder('pref-vibes', 'Vibes')}
 </details>
 <button id="search-button" class="primary" type="button" hidden>Search</button>
 <h2 id="results-heading">Results</h2>
-<p id="results-status" class="status" role="status" aria-live="polite"></p>
+<p id="results-status" class="status" role="status" aria-live="polite">Loading the widget…</p>
 <p id="announce" class="sr-only" role="status" aria-live="polite"></p>
 <button id="widen-radius" type="button" hidden></button>
 <ol id="results" class="results" aria-labelledby="results-heading"></ol>

@@ -75,6 +75,8 @@ describe.skipIf(!chromiumAvailable)('widget in headless Chromium', () => {
 
   it('find by name: typing "nando" lists only Nando\'s, counts all 43 in the fixtures, debounced to one request, markers on the map', async () => {
     const page = await openWidget();
+    // the page's "Loading the widget…" is gone once the script runs
+    expect(await page.textContent('#results-status')).toBe('');
     const finds: string[] = [];
     page.on('request', (r) => {
       if (r.url().includes('/v1/find')) finds.push(r.url());

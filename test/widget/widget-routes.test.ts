@@ -57,6 +57,8 @@ describe('GET /v1/widget/', () => {
     expect(csp.get('connect-src')).toBe("'self'");
     // any page may embed it, a file: page too: no frame-ancestors (`*` excludes file: in Chromium)
     expect(csp.has('frame-ancestors')).toBe(false);
+    // until its script runs, the page says it is loading (audit 73e F2: a slow network showed a form doing nothing)
+    expect(res.body).toContain('<p id="results-status" class="status" role="status" aria-live="polite">Loading the widget…</p>');
     // the key is read by the script from the URL; the HTML never carries it
     expect(res.body).not.toContain(acct.publicKey);
     // no inline executable script: every <script> is either the JSON data block or has a src

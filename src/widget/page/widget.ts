@@ -75,6 +75,9 @@ function start(): void {
     notice.dataset.waiting = String(seconds !== undefined);
   });
   const status = byId<HTMLParagraphElement>('results-status');
+  // the page says "Loading the widget…" until this script runs (audit 73e F2: on a slow
+  // network the form sat for 20 s doing nothing, with no word why)
+  status.textContent = '';
   /** Says what an action changed (a person or route point added or removed) to screen readers. */
   const announcer = byId<HTMLParagraphElement>('announce');
   const announce = (words: string): void => {
