@@ -31,9 +31,4 @@ export class PendingWork {
       if (this.pending.size === 0) return;
     }
   }
-
-  /** How much tracked work has not settled yet. */
-  get size(): number {
-    return this.pending.size;
-  }
 }

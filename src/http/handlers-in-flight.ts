@@ -4,9 +4,9 @@
  * connection is left, but a request whose client left goes on: its charge may commit, then
  * finds the connection closed and refunds it (billing.ts). Before, the accounts store closed
  * under it: the refund failed ("Cannot use a pool after calling end"), and a charge for an
- * answer never sent stood, to be refunded by hand (audit 72a F2: five of five such charges,
- * with `serve` exiting 0). `app.close()` now resolves only once they have settled; the stop
- * signal's drain limit (service-commands.ts) still bounds the wait.
+ * answer never sent stood, to be refunded by hand (audit 72a F2; reproduced with five such
+ * charges, all left standing, `serve` exiting 0). `app.close()` now resolves only once they
+ * have settled; the stop signal's drain limit (service-commands.ts) still bounds the wait.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { PendingWork } from '../pending-work.js';
