@@ -86,9 +86,9 @@ function inputFileBytes(file: string, what: string): number {
  * naming the line and byte of its first invalid byte; read as UTF-8, such bytes were sent as
  * U+FFFD and the service stored the mangled names (audit 68e F1, on this route too).
  */
-async function checkTextFile(file: string): Promise<void> {
+async function checkTextFile(file: string, what: string): Promise<void> {
   const head = fileHead(file, 8);
-  if (isSnapshot(head)) fail(`--file ${file} is a venue-search snapshot (venues built for serving), not records to send: give the NDJSON file of venue records; nothing was sent`);
+  if (isSnapshot(head)) fail(`--file ${file} is a venue-search snapshot (venues built for serving), not a file to send: give ${what}; nothing was sent`);
   const binary = binaryFormatProblem(head);
   if (binary !== undefined) fail(`--file ${file} ${binary}; nothing was sent`);
   const check = new Utf8Check();
@@ -153,8 +153,9 @@ function notFoundHint(adminUrl: URL): string {
 
 async function upsertFile(options: UpsertOptions): Promise<void> {
   const token = operatorToken(options.tokenFile);
-  const total = inputFileBytes(options.file, 'an NDJSON file of venue records');
-  await checkTextFile(options.file);
+  const what = 'the NDJSON file of venue records';
+  const total = inputFileBytes(options.file, what);
+  await checkTextFile(options.file, what);
   const url = adminVenuesUrl(options.server);
   const bar = progressBar(process.stderr, 'bytes');
   const sums = { batches: 0, records: 0, inserted: 0, replaced: 0 };
@@ -255,8 +256,9 @@ function checkIdLines(file: string): void {
  */
 async function removeFile(options: Omit<UpsertOptions, 'batch'>): Promise<void> {
   const token = operatorToken(options.tokenFile);
-  const total = inputFileBytes(options.file, 'a file of venue ids, one a line');
-  await checkTextFile(options.file);
+  const what = 'a file of venue ids, one a line';
+  const total = inputFileBytes(options.file, what);
+  await checkTextFile(options.file, what);
   const base = adminVenuesUrl(options.server);
   checkIdLines(options.file);
   const bar = progressBar(process.stderr, 'bytes');

@@ -91,7 +91,7 @@ describe('venues upsert with a file that is not text, or holds no record (audit 
     execFileSync(process.execPath, ['--import', 'tsx', MAIN, 'snapshot', '--data', plain, '--out', snapshot], { stdio: 'ignore' });
     const cases: [string, string][] = [
       [gz, 'is gzip-compressed: decompress it first (gunzip)'],
-      [snapshot, 'is a venue-search snapshot (venues built for serving), not records to send: give the NDJSON file of venue records'],
+      [snapshot, 'is a venue-search snapshot (venues built for serving), not a file to send: give the NDJSON file of venue records'],
     ];
     const parquet = new URL('../../../shared/data/overture-places-sample/overture_places_us_sample.parquet', import.meta.url).pathname;
     if (existsSync(parquet)) cases.push([parquet, 'is a Parquet file: import it with `venue-search import overture`']);
