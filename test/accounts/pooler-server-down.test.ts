@@ -11,16 +11,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountsDatabaseError } from '../../src/accounts/accounts-store.js';
 import { openAccount, type OpenedAccount } from '../../src/accounts/accounts.js';
 import { PostgresAccountsStore } from '../../src/accounts/postgres-accounts-store.js';
 import { buildApp } from '../../src/http/app.js';
 import { createFixtureEngine } from '../http/support/fixture-engine.js';
 import { pgbouncerAvailable, startPgBouncer, type Pooler } from '../support/pgbouncer.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { expectKeyedRequestRefused, expectOpenRefused } from './outage-bound.js';
 
-/** The bound asserted: the store's 5 s wait for a server, with room for a loaded machine. */
-const BOUND_MS = 12_000;
 /** PgBouncer's retry window here, seconds; the test waits past it before asking. */
 const LOGIN_RETRY_S = 1;
 
@@ -59,27 +57,13 @@ afterAll(async () => {
   await openPooler?.stop();
 });
 
-/** `promise`'s outcome, or a rejection naming `what` once BOUND_MS pass. */
-function withinBound<T>(what: string, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no outcome within ${BOUND_MS} ms`)), BOUND_MS);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
 
 describe.skipIf(!available)('PostgreSQL down behind a PgBouncer that keeps running, past its login retry window', () => {
   it('opening a store through it (serve --db) fails within the wait, naming the database and the cause', async () => {
-    const error = await withinBound('opening the store', PostgresAccountsStore.open(openPooler.url)).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AccountsDatabaseError);
-    expect(String((error as Error).message)).toContain('pooler_server_down');
-    expect(String((error as Error).message), String((error as Error).message)).toContain('no database server answered within 5 s');
+    expect(await expectOpenRefused(openPooler.url, 'pooler_server_down')).toContain('no database server answered within 5 s');
   }, 30_000);
 
   it('a keyed request is a 503 with Retry-After: 5 within the wait for a server, not a connection held for 30 s', async () => {
-    const res = await withinBound('a keyed find', app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'api-key': acct.secretKey } }));
-    expect(res.statusCode).toBe(503);
-    expect(res.headers['retry-after']).toBe('5');
-    expect(res.json()).toMatchObject({ type: 'api_error', code: 'service_unavailable' });
+    await expectKeyedRequestRefused(app, acct.secretKey);
   }, 30_000);
 });

@@ -7,18 +7,16 @@
  * throughout: nothing can be charged.)
  */
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountsDatabaseError } from '../../src/accounts/accounts-store.js';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { openAccount, type OpenedAccount } from '../../src/accounts/accounts.js';
 import { PostgresAccountsStore } from '../../src/accounts/postgres-accounts-store.js';
 import { buildApp } from '../../src/http/app.js';
 import { createFixtureEngine } from '../http/support/fixture-engine.js';
 import { pgbouncerAvailable } from '../support/pgbouncer.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { expectKeyedRequestRefused, expectOpenRefused } from './outage-bound.js';
 import { startRestartablePgBouncer, type RestartablePooler } from './restartable-pgbouncer.js';
 
-/** The bound asserted: the store's 5 s connection wait, with room for a loaded machine. */
-const BOUND_MS = 12_000;
 
 let server: PostgresServer;
 let pooler: RestartablePooler;
@@ -48,27 +46,14 @@ afterAll(async () => {
   await pooler?.close();
 });
 
-/** `promise`'s outcome, or a rejection naming `what` once BOUND_MS pass. */
-function withinBound<T>(what: string, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no outcome within ${BOUND_MS} ms`)), BOUND_MS);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
 
 describe.skipIf(!available)('PgBouncer restarted while PostgreSQL is down', () => {
   it('a keyed request is a 503 with Retry-After: 5 within the connection wait, not a connection held for 30 s', async () => {
-    const res = await withinBound('a keyed find', app.inject({ method: 'GET', url: '/v1/find?q=nando', headers: { 'api-key': acct.secretKey } }));
-    expect(res.statusCode).toBe(503);
-    expect(res.headers['retry-after']).toBe('5');
-    expect(res.json()).toMatchObject({ type: 'api_error', code: 'service_unavailable' });
+    await expectKeyedRequestRefused(app, acct.secretKey);
   }, 30_000);
 
   it('opening a store through it (serve --db) fails within the connection wait, naming the database', async () => {
-    const error = await withinBound('opening the store', PostgresAccountsStore.open(pooler.url)).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AccountsDatabaseError);
-    expect(String((error as Error).message)).toContain('pooler_without_server');
+    await expectOpenRefused(pooler.url, 'pooler_without_server');
   }, 30_000);
 });
 
