@@ -4,7 +4,8 @@
  * src/accounts/admission.ts: 401, 403 or 429). The decision's rate-limit headers go on
  * every counted response, errors included.
  */
-import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AsyncHook } from './handlers-in-flight.js';
 import type { AccountsStore, KeyPrincipal } from '../accounts/accounts-store.js';
 import { admitRequest } from '../accounts/admission.js';
 import type { PlanName, RateWindow } from '../accounts/plans.js';
@@ -39,7 +40,7 @@ export function createGuard(
   accounts: AccountsStore,
   clock: () => number,
   planWindows: (plan: PlanName) => readonly RateWindow[],
-): onRequestHookHandler {
+): AsyncHook {
   return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if ((request.routeOptions.config as GuardRouteConfig).public === true) return;
     const presented = presentedKey(request.headers);

@@ -8,7 +8,7 @@
  * charges, all left standing, `serve` exiting 0). `app.close()` now resolves only once they
  * have settled; the stop signal's drain limit (service-commands.ts) still bounds the wait.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PendingWork } from '../pending-work.js';
 
 /** Tracks every route handler of `app` registered after this call, and makes `app.close()` wait for them; the tracker, for hooks that reach the accounts (trackedHook). */
@@ -30,11 +30,10 @@ export function waitForHandlersOnClose(app: FastifyInstance): PendingWork {
   return running;
 }
 
+/** An async hook (fastify's promise form: no `done` callback). */
+export type AsyncHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
 /** `hook`, its runs tracked by `running` (a guard reading and writing the accounts). */
-export function trackedHook(hook: onRequestHookHandler, running: PendingWork): onRequestHookHandler {
-  return function trackedOnRequest(this: FastifyInstance, request, reply, done) {
-    const result: unknown = hook.call(this, request, reply, done);
-    if (result instanceof Promise) running.track(result);
-    return result as ReturnType<onRequestHookHandler>;
-  };
+export function trackedHook(hook: AsyncHook, running: PendingWork): AsyncHook {
+  return (request, reply) => running.track(hook(request, reply));
 }

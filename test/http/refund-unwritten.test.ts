@@ -98,7 +98,7 @@ describe('a charge committed after the client left is refunded (audit 71e F3)', 
     // the client has gone and the charge is still committing (300 ms): the server holds no connection now
     harness = undefined;
     await h.app.close();
-    let rows;
+    let rows: Awaited<ReturnType<typeof h.ledger>>;
     try {
       rows = await h.ledger(acct.accountId);
     } finally {
