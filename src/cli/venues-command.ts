@@ -6,6 +6,7 @@
  * naming the file line of the bad record (earlier batches stay applied). The token comes
  * from --token-file or VENUE_SEARCH_ADMIN_TOKEN. Needs no service packages (plain fetch).
  * `venue-search venues remove --server URL --file ids.txt`: the venues of a file of ids removed.
+ * `venue-search venues check --file changes.ndjson`: every bad record of an upsert file listed, nothing sent.
  */
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -151,6 +152,38 @@ function notFoundHint(adminUrl: URL): string {
   return ' (a service started without --admin-token-file has no /admin routes)';
 }
 
+/** A batch of a file's non-blank lines as `venues upsert` sends it; `read`: the file's bytes read up to its end. */
+interface LineBatch {
+  readonly lines: readonly string[];
+  /** The file's (1-based) line number of each. */
+  readonly lineNumbers: readonly number[];
+  readonly read: number;
+}
+
+/** `file`'s non-blank lines in batches of at most `size` records and about MAX_BATCH_BYTES. */
+async function* lineBatches(file: string, size: number): AsyncGenerator<LineBatch, void, void> {
+  let lines: string[] = [];
+  let lineNumbers: number[] = [];
+  let bytes = 0;
+  let lineNo = 0;
+  let read = 0;
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+    lineNo++;
+    read += Buffer.byteLength(line) + 1;
+    if (line.trim() === '') continue;
+    lines.push(line);
+    lineNumbers.push(lineNo);
+    bytes += line.length + 1;
+    if (lines.length >= size || bytes >= MAX_BATCH_BYTES) {
+      yield { lines, lineNumbers, read };
+      lines = [];
+      lineNumbers = [];
+      bytes = 0;
+    }
+  }
+  if (lines.length > 0) yield { lines, lineNumbers, read };
+}
+
 async function upsertFile(options: UpsertOptions): Promise<void> {
   const token = operatorToken(options.tokenFile);
   const what = 'the NDJSON file of venue records';
@@ -159,17 +192,13 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
   const url = adminVenuesUrl(options.server);
   const bar = progressBar(process.stderr, 'bytes');
   const sums = { batches: 0, records: 0, inserted: 0, replaced: 0 };
-  let lines: string[] = [];
-  let bytes = 0;
-  let lineNumbers: number[] = [];
-  let lineNo = 0;
-  let read = 0;
-  let sending = false;
-  const send = async (): Promise<void> => {
-    if (lines.length === 0) return;
+  /** The batch being sent (undefined between two). */
+  let sending: LineBatch | undefined;
+  const send = async (batch: LineBatch): Promise<void> => {
+    const { lines, lineNumbers } = batch;
     let res: Response;
     try {
-      sending = true;
+      sending = batch;
       res = await fetch(url, {
         method: 'PUT',
         headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${token}` },
@@ -178,13 +207,13 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
     } catch (err) {
       bar.stop();
       const { why, mayHaveArrived } = fetchFailure(err, url);
-      const batch = `the batch of lines ${lineNumbers[0]}..${lineNumbers.at(-1)}`;
+      const lineRange = `the batch of lines ${lineNumbers[0]}..${lineNumbers.at(-1)}`;
       fail(
-        `cannot reach ${url.origin}: ${why} (${sums.batches} batches applied before; ${mayHaveArrived ? `${batch} was sent and may or may not be applied` : `${batch} was not sent`}: running the same file again is safe, upserts replace by id)`,
+        `cannot reach ${url.origin}: ${why} (${sums.batches} batches applied before; ${mayHaveArrived ? `${lineRange} was sent and may or may not be applied` : `${lineRange} was not sent`}: running the same file again is safe, upserts replace by id)`,
       );
     }
     const answer = (await res.json().catch(() => ({}))) as { message?: string; param?: string; inserted?: number; replaced?: number };
-    sending = false;
+    sending = undefined;
     if (!res.ok) {
       bar.stop();
       const inBatch = /line (\d+)/.exec(answer.message ?? '');
@@ -193,42 +222,80 @@ async function upsertFile(options: UpsertOptions): Promise<void> {
       // the service numbers the batch's records; the file's line numbers are the ones to say
       if (fileLine !== undefined) answer.message = answer.message!.replace(/\bline (\d+)\b/g, (_m, n: string) => `line ${lineNumbers[Number(n) - 1] ?? n}`);
       const hint = res.status === 404 && sums.batches === 0 ? notFoundHint(url) : '';
-      fail(`${where}batch of lines ${lineNumbers[0]}..${lineNumbers.at(-1)} refused (${res.status}): ${answer.message ?? res.statusText}${hint}; ${sums.batches} earlier batches were applied${nextStep(res.status, 'upserts replace by id')}`);
+      const check = res.status === 400 ? ` (\`venue-search venues check --file ${options.file}\` lists every bad record, sending nothing)` : '';
+      fail(`${where}batch of lines ${lineNumbers[0]}..${lineNumbers.at(-1)} refused (${res.status}): ${answer.message ?? res.statusText}${hint}; ${sums.batches} earlier batches were applied${nextStep(res.status, 'upserts replace by id')}${check}`);
     }
     sums.batches++;
     sums.records += lines.length;
     sums.inserted += answer.inserted ?? 0;
     sums.replaced += answer.replaced ?? 0;
-    bar.update(read, total);
-    lines = [];
-    lineNumbers = [];
-    bytes = 0;
+    bar.update(batch.read, total);
   };
   // Stopped by the operator (Ctrl-C): what was applied, and that the file can be sent again
   // (the bar, stopped first, restores the terminal: progress-bar.ts)
   const onStop = (signal: NodeJS.Signals): void => {
     bar.stop();
-    const inFlight = lines.length > 0 && sending ? `; the batch of lines ${lineNumbers[0]}..${lineNumbers.at(-1)} was sent and may or may not be applied` : '';
+    const inFlight = sending !== undefined ? `; the batch of lines ${sending.lineNumbers[0]}..${sending.lineNumbers.at(-1)} was sent and may or may not be applied` : '';
     process.stderr.write(`venue-search: ${signal}: stopped after ${sums.batches} batches applied (${sums.records} records)${inFlight}: running the same file again is safe, upserts replace by id\n`);
     process.kill(process.pid, signal);
   };
   for (const signal of STOP_SIGNALS) process.once(signal, onStop);
-  const input = createInterface({ input: createReadStream(options.file), crlfDelay: Infinity });
-  for await (const line of input) {
-    lineNo++;
-    read += Buffer.byteLength(line) + 1;
-    if (line.trim() === '') continue;
-    lines.push(line);
-    lineNumbers.push(lineNo);
-    bytes += line.length + 1;
-    if (lines.length >= options.batch || bytes >= MAX_BATCH_BYTES) await send();
-  }
-  await send();
+  for await (const batch of lineBatches(options.file, options.batch)) await send(batch);
   for (const signal of STOP_SIGNALS) process.off(signal, onStop);
   bar.stop();
   // not an error (a feed's minute with no change), but said: an export that failed looks the same (audit 73d F6)
   if (sums.records === 0) process.stderr.write(`venue-search: --file ${options.file} holds no venue record (${total === 0 ? 'it is empty' : 'only blank lines'}): nothing was sent\n`);
   process.stdout.write(`${JSON.stringify(sums, null, 2)}\n`);
+}
+
+/** Bad records `venues check` lists one by one; past these, it counts them. */
+const LISTED_PROBLEMS = 100;
+
+/**
+ * `venues check`: every record of an upsert file checked as `venues upsert` would have the
+ * service check it, batch by batch (`--batch`: a duplicate id is refused within one batch
+ * only), sending nothing: each bad record is said on stderr (file line, venue, field), and the
+ * command exits 1 if there is any (audit 74c F3: `upsert` stops at the first, so a file with
+ * N bad records took N runs to fix).
+ */
+async function checkFile(options: Pick<UpsertOptions, 'file' | 'batch'>): Promise<void> {
+  const what = 'the NDJSON file of venue records';
+  const total = inputFileBytes(options.file, what);
+  await checkTextFile(options.file, what);
+  // the engine's rules, loaded only by this command: the others need none of the engine
+  const { upsertBatchProblems } = await import('../live/live-changes.js');
+  const bar = progressBar(process.stderr, 'bytes');
+  let records = 0;
+  let bad = 0;
+  const said: string[] = [];
+  const report = (message: string): void => {
+    bad++;
+    if (said.length < LISTED_PROBLEMS) said.push(message);
+  };
+  for await (const batch of lineBatches(options.file, options.batch)) {
+    const parsed: unknown[] = [];
+    const lineOf: number[] = [];
+    /** The batch's problems as [file line, message], said in line order. */
+    const problems: Array<[number, string]> = [];
+    batch.lines.forEach((line, k) => {
+      const fileLine = batch.lineNumbers[k]!;
+      try {
+        parsed.push(JSON.parse(line.trim()));
+        lineOf.push(fileLine);
+      } catch (e) {
+        problems.push([fileLine, `${describeLocation({ file: options.file, line: fileLine })}: not JSON: ${(e as Error).message}`]);
+      }
+    });
+    for (const problem of upsertBatchProblems(parsed, (k) => ({ file: options.file, line: lineOf[k]! }))) problems.push([problem.line ?? 0, problem.message]);
+    for (const [, message] of problems.sort((a, b) => a[0] - b[0])) report(message);
+    records += batch.lines.length;
+    bar.update(batch.read, total);
+  }
+  bar.stop();
+  for (const message of said) process.stderr.write(`venue-search: ${message}\n`);
+  if (bad > said.length) process.stderr.write(`venue-search: and ${bad - said.length} more bad records (the first ${LISTED_PROBLEMS} are listed)\n`);
+  process.stdout.write(`${JSON.stringify({ records, bad }, null, 2)}\n`);
+  if (bad > 0) process.exitCode = 1;
 }
 
 /**
@@ -316,6 +383,12 @@ export function registerVenuesCommand(program: Command): void {
     .option('--token-file <file>', 'file holding the operator token (else VENUE_SEARCH_ADMIN_TOKEN)')
     .option('--batch <n>', 'records per request', parseBatch, 1000)
     .action(async (options: UpsertOptions) => upsertFile(options));
+  venues
+    .command('check')
+    .description('check every record of an NDJSON file as `venues upsert` would have the service check it, sending nothing; exit 1 if any is bad')
+    .requiredOption('--file <changes.ndjson>', '(required) venue records, one JSON object a line')
+    .option('--batch <n>', 'records per request, as `venues upsert --batch` (a duplicate id is refused within one batch)', parseBatch, 1000)
+    .action(async (options: Pick<UpsertOptions, 'file' | 'batch'>) => checkFile(options));
   venues
     .command('remove')
     .description('remove the venues whose ids a file lists, one a line, from a running service (DELETE /admin/venues/{id} each)')

@@ -1,6 +1,6 @@
 import { DetailsService } from '../details/details.js';
 import type { Engine } from '../engine.js';
-import { describeValue, VenueSearchError } from '../errors.js';
+import { describeValue, isVenueSearchError, VenueSearchError } from '../errors.js';
 import { checkFindParams, type FindParams } from '../find/find-params.js';
 import { findCentre, findEstablishment, findResponse, type FindService, type FoundVenues } from '../find/find.js';
 import { createDefaultPlaceResolver } from '../places/default-resolver.js';
@@ -12,7 +12,7 @@ import { checkSearchRequest, searchResponse, type RankedMatches, type SearchAnsw
 import { SearchVocabulary } from '../search/search-vocabulary.js';
 import { LiveOccupiedCells, swappedCoordinatesHint } from '../search/swapped-hint.js';
 import { WorstOfBest } from '../spatial/worst-of-best.js';
-import { validateVenue } from '../data/validate-venue.js';
+import { describeLocation, validateVenue, type RecordLocation } from '../data/validate-venue.js';
 import { LearntPlaces } from '../places/learnt-places.js';
 import { BASE_FOLD, foldSides, type FoldedBase, type FoldSide } from './fold-sides.js';
 import { LivePlaces, type AddressedVenue } from './live-places.js';
@@ -575,22 +575,42 @@ export function checkUpsertBatch(records: readonly unknown[]): readonly VenueRec
     // The code remove gives a wrong kind of argument: the call is wrong, not a record.
     throw new VenueSearchError('invalid_request', `upsert expects an array of venue records; got ${describeValue(records)}`, { param: 'records', value: records });
   }
-  /** Line (1-based position in the batch) of each id's first record. */
+  const first = upsertBatchProblems(records).next();
+  if (first.done !== true) throw first.value;
+  return records as readonly VenueRecord[];
+}
+
+/**
+ * Every problem of an upsert batch, in order, by checkUpsertBatch's rules: each record
+ * checked as createEngine checks records, and a record whose id an earlier valid record of
+ * the batch has is a `duplicate_id`. `where(k)` names record k's place in the messages
+ * (default `line k+1`, its position in the batch; `venues check` gives the file's line).
+ */
+export function* upsertBatchProblems(records: readonly unknown[], where: (k: number) => RecordLocation = (k) => ({ line: k + 1 })): Generator<VenueSearchError, void, void> {
+  /** Index in the batch of each id's first valid record. */
   const seen = new Map<string, number>();
   for (let k = 0; k < records.length; k++) {
-    const r = validateVenue(records[k], { line: k + 1 });
+    let r: VenueRecord;
+    try {
+      r = validateVenue(records[k], where(k));
+    } catch (e) {
+      if (!isVenueSearchError(e)) throw e;
+      yield e;
+      continue;
+    }
     const first = seen.get(r.id);
     if (first !== undefined) {
-      throw new VenueSearchError('duplicate_id', `line ${k + 1}: duplicate venue id ${JSON.stringify(r.id)} in one batch (first at line ${first})`, {
+      const here = where(k);
+      yield new VenueSearchError('duplicate_id', `${describeLocation(here)}: duplicate venue id ${JSON.stringify(r.id)} in one batch (first at line ${where(first).line})`, {
         param: 'id',
         value: r.id,
         recordId: r.id,
-        line: k + 1,
+        ...(here.line !== undefined ? { line: here.line } : {}),
       });
+      continue;
     }
-    seen.set(r.id, k + 1);
+    seen.set(r.id, k);
   }
-  return records as readonly VenueRecord[];
 }
 
 /** The dense indices of `venues` grouped by side. */

@@ -168,6 +168,8 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     // the service's record number within the batch (5) is said as the file's line (7): one numbering (audit 61a)
     expect(refused.stderr).toContain(`${bad}: line 7: batch of lines 2..7 refused (400): line 7, venue "late-bad", field location.coordinates[1]`);
     expect(refused.stderr).toContain('late-bad');
+    // ... and points to the command that lists every bad record at once (audit 74c F3)
+    expect(refused.stderr).toContain(`(\`venue-search venues check --file ${bad}\` lists every bad record, sending nothing)\n`);
     expect(dup.code).toBe(1);
     expect(dup.stderr).toContain(`${twice}: line 6: batch of lines 3..6 refused (400): line 6: duplicate venue id "twice-a" in one batch (first at line 3)`);
     expect(raw.code).toBe(1);
