@@ -286,12 +286,12 @@ function misplacedQueryFirst(err: unknown, request: FastifyRequest): unknown {
   return misplaced === undefined ? err : new HttpError('invalid_request', misplaced.message, misplaced.param);
 }
 
-/** The 404 of an unknown path, naming it (keys masked, at most 200 characters). */
 /** Resolves in the event loop's check phase, after its next poll phase (the one that reads sockets). */
 function loopTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** The 404 of an unknown path, naming it (keys masked, at most 200 characters). */
 function routeNotFound(request: FastifyRequest): HttpError {
   const raw = maskKeys(targetPath(request.url));
   const path = raw.length > 200 ? `${raw.slice(0, 197)}...` : raw;
