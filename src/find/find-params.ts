@@ -2,6 +2,7 @@ import { VenueSearchError, describeValue, invalidRequest } from '../errors.js';
 import { didYouMeanName } from '../schema/unknown-name.js';
 import { isPlainObject } from '../plain-data.js';
 import { characterCount } from '../schema/character-count.js';
+import { nameTokens } from './normalize-name.js';
 import {
   DEFAULT_FIND_DISTANCE_METERS,
   DEFAULT_FIND_LIMIT,
@@ -72,6 +73,9 @@ export function checkFindParams(p: FindParams): CheckedFindParams {
   if (characterCount(raw) > MAX_FIND_QUERY_LENGTH) invalidRequest(param, raw, `at most ${MAX_FIND_QUERY_LENGTH} characters long`);
   const query = raw.trim();
   if (query.length === 0) invalidRequest(param, raw, 'a search term of at least 1 character other than spaces');
+  // Names are matched by their words of letters and digits; a term of none (emoji, punctuation)
+  // would match nothing, whatever the data (audit 75c F4).
+  if (nameTokens(query).length === 0) invalidRequest(param, raw, 'a search term with a letter or digit (names are matched by their words; punctuation and emoji are not words)');
 
   let centre: CheckedFindParams['centre'] = null;
   if (p.lat !== undefined || p.lon !== undefined) {

@@ -12,11 +12,15 @@
  */
 
 /** The version of these rules, recorded in snapshots: a name index built by other rules is rebuilt at load. */
-export const NAME_TOKENS_VERSION = 2;
+export const NAME_TOKENS_VERSION = 3;
 
 const COMBINING_MARKS = /[\u0300-\u036f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed]/g;
-/** Apostrophes of every common form; removed, not split on, so possessives stay one word. */
-const APOSTROPHES = /['\u2018\u2019\u02bc\u0060\u00b4]/g;
+/**
+ * Apostrophes of every common form; removed, not split on, so possessives stay one word. With
+ * the okina (U+02BB, ʻ), which Hawaiian and Polynesian names write and people type as `'` or
+ * leave out: "Hawaiʻi" is "hawaii" (audit 75c F1). Venue names and place names alike.
+ */
+const APOSTROPHES = /['\u2018\u2019\u02bb\u02bc\u0060\u00b4]/g;
 // eslint-disable-next-line no-control-regex -- every ASCII code point, controls included
 const ASCII = /^[\x00-\x7f]*$/;
 const SEPARATORS = /[^\p{L}\p{N}\p{M}]+/u;
@@ -42,6 +46,11 @@ function foldLetter(c: string): string {
 /** Whether `text` (any case) holds a letter that {@link foldUndecomposedLetters} rewrites. */
 export function hasUndecomposedLetter(text: string): boolean {
   return HAS_FOLD_LETTER.test(text);
+}
+
+/** `text` without its apostrophes (every form {@link nameTokens} removes): the one rule for venue names and place names. */
+export function withoutApostrophes(text: string): string {
+  return text.replace(APOSTROPHES, '');
 }
 
 /** Words that a query may leave out: "the red lion" finds "Red Lion". */

@@ -49,9 +49,29 @@ export const ZONE_CORRECTIONS: readonly ZoneCorrection[] = [
   // Selangor coast (peninsular Malaysia), UTC+8. tz-lookup gives Kuala Selangor, Sungai Besar
   // and Tanjung Karang Asia/Jakarta (UTC+7). Nearest foreign land: Sumatra, west of 100 E.
   { name: 'Selangor coast', south: 3.0, north: 4.0, west: 100.85, east: 101.6, zone: 'Asia/Kuala_Lumpur' },
+  // The next five from audit 75c and a check of tzdb's own principal locations
+  // (zone1970.tab's coordinates of each zone; test/hours/zone-corrections.test.ts).
+  // Little Diomede (Alaska, USA), with the village of Diomede, UTC-9 / -8 in summer. tz-lookup
+  // gives Asia/Anadyr (UTC+12: the date line runs between the two Diomedes). Nearest foreign
+  // land: Big Diomede (Russia), west of the border at 168 58' 37" W, which bounds the box.
+  { name: 'Little Diomede', south: 65.7, north: 65.8, west: -168.976, east: -168.85, zone: 'America/Nome' },
+  // Danmarkshavn weather station (Greenland), UTC+0 all year. tz-lookup gives America/Nuuk
+  // (UTC-2 / -1) at the station, the zone's principal location. No foreign land nearby.
+  { name: 'Danmarkshavn', south: 76.7, north: 76.85, west: -19.0, east: -18.4, zone: 'America/Danmarkshavn' },
+  // Timor-Leste's north coast from Dili (the capital) to Maubara, UTC+9. tz-lookup gives Dili,
+  // Liquica and Maubara Asia/Makassar (UTC+8). Nearest foreign land: West Timor (Indonesia),
+  // west of the border at Batugade (125.0 E, 9.0 S); Alor (Indonesia), east tip 125.15 E, 8.4 S.
+  { name: 'Timor-Leste north coast', south: -8.75, north: -8.45, west: 125.1, east: 125.9, zone: 'Asia/Dili' },
+  // Atauro (Timor-Leste), UTC+9. tz-lookup gives Asia/Makassar. Nearest foreign land: Liran
+  // (Indonesia), 8.05 S; Alor, east tip 125.15 E.
+  { name: 'Atauro', south: -8.35, north: -8.15, west: 125.5, east: 125.7, zone: 'Asia/Dili' },
+  // Jayapura and Abepura (Papua, Indonesia), UTC+9. tz-lookup gives Pacific/Port_Moresby
+  // (UTC+10). Nearest foreign land: Papua New Guinea, east of the border on the 141st
+  // meridian (Skouw, Indonesia, 140.98 E; Wutung, PNG, 141.02 E).
+  { name: 'Jayapura', south: -2.75, north: -2.35, west: 140.4, east: 140.97, zone: 'Asia/Jayapura' },
 ];
 
-/** The corrected zone at (lat, lon) in degrees, or undefined outside every area (eight box tests). */
+/** The corrected zone at (lat, lon) in degrees, or undefined outside every area (one box test per area). */
 export function correctedZone(lat: number, lon: number): string | undefined {
   for (const c of ZONE_CORRECTIONS) {
     if (lat >= c.south && lat <= c.north && lon >= c.west && lon <= c.east) return c.zone;

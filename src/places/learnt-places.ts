@@ -4,6 +4,9 @@ import { robustCentroid } from './centroid.js';
 import { UK_POSTCODE_IN_TEXT, placeKey } from './place-name.js';
 import type { ResolvedPlace } from './place-resolver.js';
 
+/** Apostrophes placeKey has dropped since 2026-12-01 (modifier apostrophe U+02BC, okina U+02BB): a saved key of a name holding one is worked out again. */
+const KEYED_AGAIN_APOSTROPHES = /[\u02bb\u02bc]/;
+
 /** Tuning of what counts as a learnt place (see docs/find.md). */
 export interface LearntPlacesOptions {
   /** Venues an area name must appear in (default 3): one address is not a district. */
@@ -45,10 +48,11 @@ export class LearntPlaces {
     // A name holding "&", or a letter NFKD does not decompose, is keyed again: a snapshot
     // written before `&` was keyed as "and" (2026-11-29) holds "elephant castle" for
     // "Elephant & Castle", one written before those letters were folded (2026-11-30) "tromsø"
-    // for "Tromsø" (a key is the placeKey of every spelling of its group, so of the name
-    // kept). Other keys are as they were, and are not worked out again (a snapshot's start
-    // stays a read).
-    for (const [key, p] of saved.areas) places.areas.set(p.name.includes('&') || hasUndecomposedLetter(p.name) ? placeKey(p.name) : key, p);
+    // for "Tromsø", one written before the modifier apostrophe and the okina were dropped
+    // (2026-12-01) "hawaiʻi" for "Hawaiʻi" (a key is the placeKey of every spelling of its
+    // group, so of the name kept). Other keys are as they were, and are not worked out again
+    // (a snapshot's start stays a read).
+    for (const [key, p] of saved.areas) places.areas.set(p.name.includes('&') || hasUndecomposedLetter(p.name) || KEYED_AGAIN_APOSTROPHES.test(p.name) ? placeKey(p.name) : key, p);
     for (const [code, p] of saved.postcodes) places.postcodes.set(code, p);
     return places;
   }

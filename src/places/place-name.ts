@@ -1,16 +1,15 @@
-import { foldUndecomposedLetters } from '../find/normalize-name.js';
+import { foldUndecomposedLetters, withoutApostrophes } from '../find/normalize-name.js';
 
 /**
  * Normal form of a place name for lookup: accents dropped, lower case, the letters that do not
  * decompose written in ASCII as venue names' are ("Tromsø" "tromso", "Łódź" "lodz", "Gießen"
- * "giessen"; see foldUndecomposedLetters), apostrophes removed,
+ * "giessen"; see foldUndecomposedLetters), apostrophes removed (every form venue names drop: withoutApostrophes),
  * `&` written "and", every other non-letter-or-digit a single space, "saint" written "st"
  * ("St. Albans", "Saint Albans" and "st albans" are one key; so are "Elephant & Castle" and
  * "Elephant and Castle", whichever the gazetteer or the venues' addresses spell).
  */
 export function placeKey(name: string): string {
-  return foldUndecomposedLetters(name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase())
-    .replace(/['\u2019\u2018`]/g, '')
+  return withoutApostrophes(foldUndecomposedLetters(name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()))
     .replace(/&/g, ' and ')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim()

@@ -19,7 +19,7 @@ export const MAX_FIND_OFFSET = 10_000;
  */
 export const FindQuerySchema = Type.Object(
   {
-    q: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_FIND_QUERY_LENGTH, description: 'The search term: whole or partial names, case- and accent-insensitive, a small typo tolerated. Required, as `q` or its alias `name`.', examples: ['red lion'] })),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_FIND_QUERY_LENGTH, description: 'The search term: whole or partial names, case- and accent-insensitive, a small typo tolerated. Required, as `q` or its alias `name`, with at least one letter or digit (punctuation and emoji are not words: a 400).', examples: ['red lion'] })),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_FIND_QUERY_LENGTH, description: 'Alias of `q`; both given and different is a 400.' })),
     lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, description: 'Latitude of a centre; requires `lon`, excludes `location`. Results are then within `maxDistanceMeters`, nearest first.' })),
     lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'Longitude of a centre; requires `lat`, excludes `location`.' })),

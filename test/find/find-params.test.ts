@@ -93,10 +93,19 @@ describe('find parameters', () => {
     expect(edge.find({ q: 'red', location: 'Pole' }, { now: 0 }).resolvedPlace).toEqual({ name: 'Pole', kind: 'locality', Lat: 90, Lon: -180 });
   });
 
-  it('empty index and a query of punctuation only find nothing', () => {
+  it('an empty index finds nothing', () => {
     const engine = createEngine([]);
     const svc = createFindService(engine.store, engine.spatial, { places: null });
     expect(svc.find({ q: 'red' }, 0)).toMatchObject({ totalFound: 0, establishments: [] });
-    expect(svc.find({ q: '!!!', lat: 0, lon: 0 }, 0)).toMatchObject({ totalFound: 0, establishments: [] });
+  });
+
+  it.each(['!!!', '?', '🍣', '🍣🍣', "' - '"])('a query of no letter or digit (%j) is refused, naming q and the value (audit 75c F4)', (q) => {
+    const engine = createEngine([]);
+    const svc = createFindService(engine.store, engine.spatial, { places: null });
+    expect(() => svc.find({ q, lat: 0, lon: 0 }, 0)).toThrow(
+      expect.objectContaining({ code: 'invalid_request', param: 'q', value: q, message: `q must be a search term with a letter or digit (names are matched by their words; punctuation and emoji are not words); got ${JSON.stringify(q)}` }),
+    );
+    // the alias names itself
+    expect(() => svc.find({ name: q }, 0)).toThrow(expect.objectContaining({ param: 'name' }));
   });
 });

@@ -69,6 +69,8 @@ const EXPECTED_OFFSETS: Record<string, readonly [number, number]> = {
   GR: [2, 3],
   JP: [9, 9],
   MY: [8, 8],
+  TL: [9, 9], // Timor-Leste: no DST.
+  ID: [9, 9], // Papua (Jayapura): no DST.
 };
 
 // under CI (CI=true) it runs, and fails, without them: tzdata is a required Debian package
@@ -94,8 +96,9 @@ describe.skipIf(!HAVE_TZDATA && process.env.CI !== 'true')('zone corrections aga
       'Fale old settlement (TK)', 'Nukunonu (TK)', 'Atafu Village (TK)',
       'Saint-Pierre (PM)', 'Miquelon (PM)', 'Cockburn Town (TC)', 'Lampedusa (IT)', 'Megísti (GR)',
       'Nemuro (JP)', 'Kuala Selangor (MY)', 'Sungai Besar (MY)',
+      'Dili (TL)', 'Likisá (TL)', 'Maubara (TL)', 'Jayapura (ID)', 'Abepura (ID)',
     ]) expect(seen).toContain(name);
-    expect(seen.length).toBe(37); // 13 AS, 3 TK, 2 PM, 1 TC, 1 IT, 1 GR, 1 JP, 15 MY
+    expect(seen.length).toBe(46); // 13 AS, 3 TK, 2 PM, 1 TC, 1 IT, 1 GR, 1 JP, 15 MY, 6 TL, 3 ID
   });
 
   it('hand-computed offsets of the zones involved (Intl): Pago Pago -11, Apia and Fakaofo +13, Miquelon -3/-2', () => {
@@ -111,9 +114,10 @@ describe.skipIf(!HAVE_TZDATA && process.env.CI !== 'true')('zone corrections aga
     expect(zoneForLocation(47.1, -55.77)).toBe('America/St_Johns');
   });
 
-  it('regression guard: world-wide, GeoNames places whose zone has none of their country\'s offsets stay at 563', () => {
+  it('regression guard: world-wide, GeoNames places whose zone has none of their country\'s offsets stay at 556', () => {
     // Scan of 2026-11-30 (SCAN.md of fix 70c): 583 with tz-lookup alone, 20 of them in the corrected
-    // areas; the other 563 are towns near land borders where the library is approximate.
+    // areas; the other 563 were towns near land borders where the library is approximate, and 7 far
+    // from one, corrected since (2026-12-01: Dili and Jayapura among them).
     const zones = countryZones(['zone.tab', 'zone1970.tab']);
     const links = zoneLinks();
     const resolve = (z: string) => {
@@ -137,7 +141,47 @@ describe.skipIf(!HAVE_TZDATA && process.env.CI !== 'true')('zone corrections aga
       if ([...own].some((z) => resolve(z) === resolve(zone) || sig(z) === sig(zone))) continue;
       disagree++;
     }
-    expect(disagree).toBeLessThanOrEqual(563);
+    expect(disagree).toBeLessThanOrEqual(556);
+  });
+});
+
+describe("tzdb's own principal locations (zone1970.tab's coordinates of each zone)", () => {
+  /** zone.tab's ISO 6709 coordinate (+DDMM[SS] / +DDDMM[SS]) in degrees. */
+  const degrees = (text: string, degreeDigits: number) => {
+    const sign = text[0] === '-' ? -1 : 1;
+    const deg = Number(text.slice(1, 1 + degreeDigits));
+    const min = Number(text.slice(1 + degreeDigits, 3 + degreeDigits));
+    const sec = text.length > 3 + degreeDigits ? Number(text.slice(3 + degreeDigits, 5 + degreeDigits)) : 0;
+    return sign * (deg + min / 60 + sec / 3600);
+  };
+
+  it.skipIf(!HAVE_TZDATA && process.env.CI !== 'true')('each gets its zone or one of the same offsets through 2026, but New Salem (a county line inside North Dakota)', () => {
+    const instants: string[] = [];
+    for (let m = 0; m < 12; m++) for (const d of [1, 15]) instants.push(new Date(Date.UTC(2026, m, d, 12)).toISOString());
+    const offsets = (zone: string) => instants.map((t) => offsetHours(zone, t)).join(',');
+    const wrong: string[] = [];
+    let rows = 0;
+    for (const line of readFileSync(`${ZONEINFO}/zone1970.tab`, 'utf8').split('\n')) {
+      if (line === '' || line.startsWith('#')) continue;
+      const [, coordinates, zone] = line.split('\t') as [string, string, string];
+      const m = /^([+-]\d+)([+-]\d+)$/.exec(coordinates)!;
+      const got = zoneForLocation(degrees(m[1]!, 2), degrees(m[2]!, 3));
+      rows++;
+      if (got !== zone && offsets(got) !== offsets(zone)) wrong.push(`${zone} -> ${got}`);
+    }
+    expect(rows).toBeGreaterThan(300);
+    // Before 2026-12-01 also Danmarkshavn (as America/Nuuk), Dili (Asia/Makassar) and Jayapura
+    // (Pacific/Port_Moresby).
+    expect(wrong).toEqual(['America/North_Dakota/New_Salem -> America/Denver']);
+  });
+
+  it('Little Diomede (USA) is Alaska time, Big Diomede (Russia) across the date line is left to tz-lookup (audit 75c F2)', () => {
+    // Diomede village, 65.758 N 168.951 W: America/Nome, UTC-9 in January, -8 in July.
+    expect(zoneForLocation(65.758, -168.951)).toBe('America/Nome');
+    expect([offsetHours('America/Nome', WINTER), offsetHours('America/Nome', SUMMER)]).toEqual([-9, -8]);
+    // Big Diomede, 65.78 N 169.05 W, UTC+12.
+    expect(zoneForLocation(65.78, -169.05)).toBe(tzLookup(65.78, -169.05));
+    expect(offsetHours(zoneForLocation(65.78, -169.05), WINTER)).toBe(12);
   });
 });
 

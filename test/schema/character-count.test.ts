@@ -14,6 +14,8 @@ import { SearchBodySchema } from '../../src/schema/search.js';
 import { VenueRecordSchema } from '../../src/schema/venue.js';
 
 const BEER = '\u{1F37A}'; // one character, two UTF-16 units
+/** A CJK letter outside the BMP: one character, two UTF-16 units, and a word find matches (an emoji is none: a 400 of its own). */
+const LETTER_PAST_BMP = '\u{20BB7}';
 /** The schema as JSON, each named sub-schema's `$id` kept once (the record schema inlines DayName three times; no `$ref` reads them). */
 function once(schema: object): object {
   const seen = new Set<string>();
@@ -79,16 +81,16 @@ describe('lengths in characters, as the published schemas count them (ajv oracle
     [150, true],
     [200, true],
     [201, false],
-  ])('find q of %i emoji (schema: 1 to 200 characters) accepted: %s; a location too', (n, ok) => {
+  ])('find q of %i characters past the BMP (schema: 1 to 200 characters) accepted: %s; a location of as many emoji too', (n, ok) => {
+    expect(refusal(() => engine.find({ q: LETTER_PAST_BMP.repeat(n) }, { now: 0 })) === undefined).toBe(ok);
     const q = BEER.repeat(n);
-    expect(refusal(() => engine.find({ q }, { now: 0 })) === undefined).toBe(ok);
     const err = refusal(() => engine.find({ q: 'lion', location: q }, { now: 0 }));
     // accepted by the length rule, the location is then an unknown place
     expect(err?.code).toBe(ok ? 'unknown_place' : 'invalid_request');
   });
 
   it('a find q padded with spaces is counted as sent, as ajv counts it (audit 59b: HTTP refused it, the engine took it)', () => {
-    for (const q of [`red lion${' '.repeat(192)}`, `red lion${' '.repeat(193)}`, ` ${'a'.repeat(200)} `, `${'a'.repeat(200)}\t`, `  ${BEER.repeat(198)}`, `  ${BEER.repeat(199)}`]) {
+    for (const q of [`red lion${' '.repeat(192)}`, `red lion${' '.repeat(193)}`, ` ${'a'.repeat(200)} `, `${'a'.repeat(200)}\t`, `  ${LETTER_PAST_BMP.repeat(198)}`, `  ${LETTER_PAST_BMP.repeat(199)}`]) {
       const ok = findQueryValid({ q });
       const err = refusal(() => engine.find({ q }, { now: 0 }));
       expect(err === undefined, JSON.stringify(q)).toBe(ok);

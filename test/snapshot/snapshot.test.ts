@@ -11,6 +11,7 @@ import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { isSnapshotFile } from '../../src/cli/load-engine.js';
 import { prng } from '../support/oracle.js';
 import { resealHeader, unsealHeader } from '../support/snapshot-header-seal.js';
+import { NAME_TOKENS_VERSION } from '../../src/find/normalize-name.js';
 
 // The oracle for what a snapshot holds: the fixture file itself, parsed here with
 // JSON.parse line by line, and an engine built from those records (tested elsewhere against
@@ -330,11 +331,11 @@ describe('a snapshot whose name index was cut into words by older rules (no name
     writeSnapshot(createEngine(hindi).warm(), path);
     expect(readSnapshot(path, { places: null }).findBuilt).toBe(true); // this version's rules: the index is restored
     const bytes = unsealHeader(readFileSync(path)); // files before the seal
-    const current = Buffer.from('"nameRules":2,');
+    const current = Buffer.from(`"nameRules":${NAME_TOKENS_VERSION},`);
     const at = bytes.indexOf(current);
     expect(at).toBeGreaterThan(0);
     // The same header with the key renamed (same length, so every offset holds): as files before it.
-    Buffer.from('"nameRulez":2,').copy(bytes, at);
+    Buffer.from(`"nameRulez":${NAME_TOKENS_VERSION},`).copy(bytes, at);
     writeFileSync(path, bytes);
     expect(readSnapshot(path, { places: null }).findBuilt).toBe(false); // older rules: not restored, built at the first find
     const found = (q: string) => readSnapshot(path, { places: null }).find({ q }, { now: 0 }).establishments.map((e) => e.id);
