@@ -117,6 +117,8 @@ export class LiveVenues {
   private readonly log: ChangeLog;
   private queue: Promise<unknown> = Promise.resolve();
   private compacting: Promise<CompactionReport> | null = null;
+  /** Set by {@link close}: the threshold starts no compaction from then on. */
+  private closing = false;
   private readonly compactor: Compactor;
   /** Holds the threshold's compactions back after a failed one. */
   private readonly backoff = new CompactionBackoff();
@@ -235,6 +237,10 @@ export class LiveVenues {
       })
       .finally(() => {
         this.compacting = null;
+        // Batches that came while it ran may have brought the pending changes to the threshold
+        // again: without this they waited for the next change (audit 75b F3: 6,962 pending,
+        // over a threshold of 150, until a restart). After a failure the backoff holds it.
+        this.maybeCompact();
       });
     return this.compacting;
   }
@@ -254,6 +260,7 @@ export class LiveVenues {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.queue.catch(() => {});
     await this.compacting?.catch(() => {});
     await this.compactor.close();
@@ -272,7 +279,7 @@ export class LiveVenues {
   /** The threshold's compaction: at `compactAfter` pending changes, unless one runs or a failed one's wait has not passed (compaction-backoff.ts). */
   private maybeCompact(): void {
     const after = this.compactAfter;
-    if (after > 0 && this.compacting === null && this.engine.pendingChanges >= after && this.backoff.allows(this.now())) {
+    if (after > 0 && !this.closing && this.compacting === null && this.engine.pendingChanges >= after && this.backoff.allows(this.now())) {
       this.compact().catch(() => {
         // reported through onCompactionFailed (saying which steps took effect; nothing is lost), and the first batch after the wait retries
       });

@@ -13,16 +13,29 @@ function digest(text: string): Buffer {
 
 /**
  * A checker of `Authorization` header values against the operator token, in constant time
- * (both sides hashed first, so lengths do not leak either).
+ * (both sides hashed first, so lengths do not leak either). `not_bearer`: another scheme
+ * (`Basic ...`) or none, whatever the token.
  */
-export function operatorTokenChecker(token: string): (authorization: string | undefined) => 'ok' | 'missing' | 'invalid' {
+export function operatorTokenChecker(token: string): (authorization: string | undefined) => 'ok' | 'missing' | 'not_bearer' | 'invalid' {
   const expected = digest(token);
   return (authorization) => {
     if (authorization === undefined) return 'missing';
     // The scheme's name is case-insensitive (RFC 9110 11.1); one or more spaces before the token.
     const match = /^bearer +(.+)$/i.exec(authorization);
-    return match !== null && timingSafeEqual(digest(match[1]!), expected) ? 'ok' : 'invalid';
+    if (match === null) return 'not_bearer';
+    return timingSafeEqual(digest(match[1]!), expected) ? 'ok' : 'invalid';
   };
+}
+
+/**
+ * The scheme word of an `Authorization` value that is not Bearer, for a message ("Basic"),
+ * or null when its first word cannot be a scheme's name: a token given bare, or a word of 16
+ * characters or more (an operator token has at least 16: serve's check), so the credentials
+ * are never echoed.
+ */
+export function authorizationScheme(authorization: string): string | null {
+  const word = /^\s*(\S+)\s/.exec(authorization)?.[1];
+  return word !== undefined && /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]{0,14}$/.test(word) ? word : null;
 }
 
 export type VenueLines =

@@ -318,8 +318,10 @@ function checkIdLines(file: string): void {
 /**
  * `venues remove`: each venue id of the file (one a line) taken out of a running service,
  * one `DELETE /admin/venues/{id}` each (durable when answered). An id the service does not
- * hold (404 venue_not_found) is counted as unknown, not an error; any other refusal stops
- * the command, naming the file line (earlier removals stay applied).
+ * hold (404 venue_not_found) is counted as unknown, not an error, and named on stderr with its
+ * line; an id the file gave before is not sent again (counted as repeated); any other refusal
+ * stops the command, naming the file line (earlier removals stay applied). Stopped by a
+ * signal, it says how far it went (audit 75b F1, F2).
  */
 async function removeFile(options: Omit<UpsertOptions, 'batch'>): Promise<void> {
   const token = operatorToken(options.tokenFile);
@@ -329,17 +331,41 @@ async function removeFile(options: Omit<UpsertOptions, 'batch'>): Promise<void> 
   const base = adminVenuesUrl(options.server);
   checkIdLines(options.file);
   const bar = progressBar(process.stderr, 'bytes');
-  const sums = { removed: 0, unknown: 0 };
+  const sums = { removed: 0, unknown: 0, repeated: 0 };
+  /** Each id's first line in the file. */
+  const firstLine = new Map<string, number>();
+  const notes: string[] = [];
+  const note = (message: string): void => {
+    if (notes.length < LISTED_PROBLEMS) notes.push(message);
+  };
   let lineNo = 0;
   let read = 0;
+  /** The line whose removal was sent and not yet answered, if any. */
+  let sending: number | undefined;
+  const onStop = (signal: NodeJS.Signals): void => {
+    bar.stop();
+    const inFlight = sending !== undefined ? `; the removal of line ${sending} was sent and may or may not be applied` : '';
+    process.stderr.write(`venue-search: ${signal}: stopped at line ${lineNo} of ${options.file}, after ${sums.removed} venues removed (${sums.unknown} ids unknown)${inFlight}: running the same file again is safe, a removed id is then unknown\n`);
+    process.kill(process.pid, signal);
+  };
+  for (const signal of STOP_SIGNALS) process.once(signal, onStop);
   for await (const line of createInterface({ input: createReadStream(options.file), crlfDelay: Infinity })) {
     lineNo++;
     read += Buffer.byteLength(line) + 1;
     const id = line.trim();
     if (id === '') continue;
+    const where = describeLocation({ file: options.file, line: lineNo });
+    const earlier = firstLine.get(id);
+    if (earlier !== undefined) {
+      sums.repeated++;
+      note(`${where}: ${JSON.stringify(id)} repeats line ${earlier}: not sent again`);
+      continue;
+    }
+    firstLine.set(id, lineNo);
     const url = new URL(`${base.pathname}/${encodeURIComponent(id)}`, base);
     let res: Response;
     try {
+      sending = lineNo;
       res = await fetch(url, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
     } catch (err) {
       bar.stop();
@@ -348,16 +374,24 @@ async function removeFile(options: Omit<UpsertOptions, 'batch'>): Promise<void> 
       fail(`cannot reach ${base.origin}: ${why} (${sums.removed} venues removed before; ${mayHaveArrived ? `${removal} was sent and may or may not be applied` : `${removal} was not sent`}: running the same file again is safe, a removed id is then unknown)`);
     }
     const answer = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
+    sending = undefined;
     if (res.ok) sums.removed++;
-    else if (res.status === 404 && answer.code === 'venue_not_found') sums.unknown++;
-    else {
+    else if (res.status === 404 && answer.code === 'venue_not_found') {
+      sums.unknown++;
+      note(`${where}: the service holds no venue ${JSON.stringify(id)} (never added, or removed before): counted as unknown`);
+    } else {
       bar.stop();
       const hint = res.status === 404 ? notFoundHint(base) : '';
-      fail(`${describeLocation({ file: options.file, line: lineNo })}: removal of ${JSON.stringify(id)} refused (${res.status}): ${answer.message ?? res.statusText}${hint}; ${sums.removed} venues were removed before${nextStep(res.status, 'a removed id is then unknown')}`);
+      fail(`${where}: removal of ${JSON.stringify(id)} refused (${res.status}): ${answer.message ?? res.statusText}${hint}; ${sums.removed} venues were removed before${nextStep(res.status, 'a removed id is then unknown')}`);
     }
     bar.update(read, total);
   }
+  for (const signal of STOP_SIGNALS) process.off(signal, onStop);
   bar.stop();
+  for (const message of notes) process.stderr.write(`venue-search: ${message}\n`);
+  const noted = sums.unknown + sums.repeated;
+  if (noted > notes.length) process.stderr.write(`venue-search: and ${noted - notes.length} more unknown or repeated ids (the first ${LISTED_PROBLEMS} are listed)\n`);
+  if (firstLine.size === 0) process.stderr.write(`venue-search: --file ${options.file} holds no venue id (${total === 0 ? 'it is empty' : 'only blank lines'}): nothing was sent\n`);
   process.stdout.write(`${JSON.stringify(sums, null, 2)}\n`);
 }
 

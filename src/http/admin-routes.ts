@@ -15,7 +15,7 @@ import { ChangeLogWriteError } from '../changelog/change-log.js';
 import { LiveDirLockLostError } from '../changelog/live-dir-lock.js';
 import { CompactionFailedError } from '../changelog/compactor.js';
 import type { LiveVenues } from '../changelog/live-venues.js';
-import { NDJSON_TYPES, operatorTokenChecker, parseVenueLines } from '../changelog/operator-requests.js';
+import { NDJSON_TYPES, authorizationScheme, operatorTokenChecker, parseVenueLines } from '../changelog/operator-requests.js';
 import { isVenueSearchError } from '../errors.js';
 import { NoQuerySchema } from '../service/api-schemas.js';
 import { HttpError, httpParam } from './http-errors.js';
@@ -43,6 +43,11 @@ export function adminRoutes(options: AdminRoutesOptions): FastifyPluginAsync {
       // A 401 names the scheme it wants (RFC 9110 11.6.1).
       if (check !== 'ok') void reply.header('www-authenticate', 'Bearer realm="venue-search admin"');
       if (check === 'missing') throw new HttpError('missing_admin_token', 'admin routes need the operator token: Authorization: Bearer <token>');
+      if (check === 'not_bearer') {
+        // the scheme, never the credentials (audit 75b F4: a right token sent as Basic was "not valid")
+        const scheme = authorizationScheme(request.headers.authorization!);
+        throw new HttpError('invalid_admin_token', `the operator token goes in the Bearer scheme: Authorization: Bearer <token> (${scheme !== null ? `got the ${JSON.stringify(scheme)} scheme` : 'got no scheme'})`);
+      }
       if (check === 'invalid') throw new HttpError('invalid_admin_token', 'the operator token is not valid');
     });
     app.addContentTypeParser(NDJSON_TYPES, { parseAs: 'buffer' }, (_request, body, done) => {

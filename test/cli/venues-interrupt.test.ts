@@ -48,3 +48,38 @@ describe('venues upsert, interrupted', () => {
     }
   }, 60_000);
 });
+
+describe('venues remove, interrupted (audit 75b F1: it stopped saying nothing)', () => {
+  it('says the line it stopped at, how many were removed, and that the removal in flight may or may not be applied', async () => {
+    const sockets: Socket[] = [];
+    let received = '';
+    const silent = createServer((socket) => {
+      sockets.push(socket);
+      socket.on('data', (d) => (received += String(d)));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    const file = join(tmp, 'ids.txt');
+    writeFileSync(file, `${Array.from({ length: 30 }, (_, i) => `v${i}`).join('\n')}\n`);
+    const token = join(tmp, 'token-remove');
+    writeFileSync(token, 'an-operator-token-of-enough-length\n', { mode: 0o600 });
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'venues', 'remove', '--server', `http://127.0.0.1:${port}`, '--file', file, '--token-file', token], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += String(d)));
+    try {
+      await expect.poll(() => received.includes('DELETE /admin/venues/v0'), { timeout: 30_000 }).toBe(true);
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+      child.kill('SIGINT');
+      expect(await exited).toBe('SIGINT');
+      expect(stderr.trim()).toBe(
+        `venue-search: SIGINT: stopped at line 1 of ${file}, after 0 venues removed (0 ids unknown); the removal of line 1 was sent and may or may not be applied: running the same file again is safe, a removed id is then unknown`,
+      );
+    } finally {
+      child.kill('SIGKILL');
+      for (const s of sockets) s.destroy();
+      silent.close();
+    }
+  }, 60_000);
+});

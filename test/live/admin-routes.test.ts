@@ -66,6 +66,15 @@ describe('admin routes: security', () => {
         expect(res.headers['www-authenticate']).toBe('Bearer realm="venue-search admin"');
       }
     }
+    // The right token in another scheme, or bare: the message names the scheme wanted and the
+    // one sent, never the token (audit 75b F4: "the operator token is not valid").
+    const basic = `Basic ${Buffer.from(`admin:${TOKEN}`).toString('base64')}`;
+    for (const [authorization, got] of [[basic, 'got the "Basic" scheme'], [TOKEN, 'got no scheme'], [`Token ${TOKEN}`, 'got the "Token" scheme'], [`${TOKEN} x`, 'got no scheme']] as const) {
+      const res = await s.app.inject({ method: 'DELETE', url: `/admin/venues/${fixtures[0]!.id}`, headers: { authorization } });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ code: 'invalid_admin_token', message: `the operator token goes in the Bearer scheme: Authorization: Bearer <token> (${got})` });
+      expect(res.body).not.toContain(TOKEN);
+    }
     // A query parameter is refused, naming it, as under /v1; nothing done.
     const withQuery = await s.app.inject({ method: 'DELETE', url: `/admin/venues/${fixtures[0]!.id}?force=1`, headers: { authorization: `Bearer ${TOKEN}` } });
     expect(withQuery.statusCode).toBe(400);

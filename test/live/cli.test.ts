@@ -186,7 +186,14 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
 
     const removed = await run(['venues', 'remove', '--server', base, '--file', idsFile, '--token-file', token]);
     expect(removed.code, removed.stderr).toBe(0);
-    expect(JSON.parse(removed.stdout)).toEqual({ removed: 2, unknown: 2 });
+    // the unknown id and the repeated one are named with their lines (audit 75b F2: a count only)
+    expect(JSON.parse(removed.stdout)).toEqual({ removed: 2, unknown: 1, repeated: 1 });
+    expect(removed.stderr).toContain(`venue-search: ${idsFile}: line 3: the service holds no venue "no-such:venue/id" (never added, or removed before): counted as unknown\n`);
+    expect(removed.stderr).toContain(`venue-search: ${idsFile}: line 5: "cli-2498" repeats line 1: not sent again\n`);
+    // run again: each id removed before is now unknown, said by line
+    const again = await run(['venues', 'remove', '--server', base, '--file', idsFile, '--token-file', token]);
+    expect(JSON.parse(again.stdout)).toEqual({ removed: 0, unknown: 3, repeated: 1 });
+    expect(again.stderr).toContain(`venue-search: ${idsFile}: line 1: the service holds no venue "cli-2498" (never added, or removed before): counted as unknown\n`);
 
     server.kill('SIGKILL');
     await new Promise((r) => server.once('exit', r));
