@@ -92,6 +92,8 @@ export async function loadEngineFile(
   if (isSnapshotFile(path)) {
     const engine = readSnapshot(path);
     report?.write(`venue-search: loaded ${engine.size} venues from the snapshot ${path} in ${secondsSince(started)}\n`);
+    // An index of older rules is built again by each process that serves it (audit 75d F4: nothing said so)
+    if (!engine.findBuilt) report?.write(`venue-search: the snapshot ${path} holds a name index of older rules: it is built again at start (write the snapshot again to keep it: venue-search snapshot --data ${path} --out <new file>)\n`);
     return { engine, snapshot: true };
   }
   const bar = report === null ? null : progressBar(report, 'bytes');

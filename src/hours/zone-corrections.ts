@@ -11,6 +11,15 @@
  * its comment and lies outside it); boxes do not overlap; none crosses the antimeridian
  * (south <= north, west <= east). Degrees, edges inclusive.
  */
+/**
+ * The version of the table below, recorded in snapshots (`zoneRules`): a snapshot written
+ * under another has the zones of its venues in the corrected areas derived again at load
+ * (zones-under-current-rules.ts), since a snapshot keeps each venue's zone (audit 75d F1).
+ * 1: the eight areas of 2026-11-30 (a file without the field: 1 or earlier); 2: the thirteen
+ * of 2026-12-01. Raise it with every change of the table.
+ */
+export const ZONE_RULES_VERSION = 2;
+
 export interface ZoneCorrection {
   readonly name: string;
   readonly south: number;

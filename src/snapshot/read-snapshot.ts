@@ -8,6 +8,8 @@ import { isPlainObject } from '../plain-data.js';
 import { DensityGrid } from '../find/density-grid.js';
 import { NameIndex } from '../find/name-index.js';
 import { NAME_TOKENS_VERSION } from '../find/normalize-name.js';
+import { ZONE_RULES_VERSION } from '../hours/zone-corrections.js';
+import { zonesUnderCurrentRules } from '../hours/zones-under-current-rules.js';
 import { HoursTable, ZoneTable } from '../hours/index.js';
 import { LearntPlaces } from '../places/learnt-places.js';
 import { checkRecordCacheSize, CompactRecordSource, type CompactRecordParts } from '../store/compact-records.js';
@@ -366,7 +368,9 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
   const intervals = view('intervals', 'Uint16Array', null);
   yield* checkRowStarts('scheduleOffsets', scheduleOffsets, 'intervals', intervals.length, bad);
   const hours = new HoursTable(view('scheduleOf', 'Uint32Array', n), scheduleOffsets, intervals);
-  const zones = new ZoneTable(view('zoneCodes', 'Uint16Array', n), header.zoneNames);
+  const storedZones = new ZoneTable(view('zoneCodes', 'Uint16Array', n), header.zoneNames);
+  // Zones derived under older corrections are brought up to date (a snapshot keeps each venue's zone).
+  const zones = header.zoneRules === ZONE_RULES_VERSION ? storedZones : zonesUnderCurrentRules(storedZones, store.lat, store.lon, (i) => store.record(i).timeZone).zones;
   let learnt: LearntPlaces | null;
   try {
     learnt = header.learntPlaces === null ? null : LearntPlaces.fromJSON(header.learntPlaces);

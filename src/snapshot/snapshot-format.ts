@@ -117,6 +117,12 @@ export interface SnapshotHeader {
    * into words by the same rules.
    */
   readonly nameRules?: number;
+  /**
+   * The zone corrections the venues' zones were derived by (ZONE_RULES_VERSION,
+   * src/hours/zone-corrections.ts). Absent (files written before 2026-12-01) or another
+   * version: the zones of the venues in the corrected areas are derived again at load.
+   */
+  readonly zoneRules?: number;
   readonly sections: Readonly<Record<SectionName, SectionEntry>>;
 }
 

@@ -5,6 +5,7 @@ import { isFileError, writeProblem } from '../data/file-problem.js';
 import { partFileProblem } from '../data/replaced-file.js';
 import { checkCallOptions } from '../call-options.js';
 import { NAME_TOKENS_VERSION } from '../find/normalize-name.js';
+import { ZONE_RULES_VERSION } from '../hours/zone-corrections.js';
 import { describeValue, VenueSearchError } from '../errors.js';
 import { CompactRecordsBuilder } from '../store/compact-records-builder.js';
 import { CompactRecordSource } from '../store/compact-records.js';
@@ -217,6 +218,7 @@ function layOut(engine: Engine, options: WriteSnapshotOptions): LaidOut {
     recordsWritten: compact.recordsWritten ?? n,
     leavesSortedByLat: spatial.leavesSortedByLat,
     nameRules: NAME_TOKENS_VERSION,
+    zoneRules: ZONE_RULES_VERSION,
     sections,
   };
   const text = Buffer.from(sealHeader(JSON.stringify(header)), 'utf8');

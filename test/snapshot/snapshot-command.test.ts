@@ -4,11 +4,13 @@
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadEngineFile } from '../../src/cli/load-engine.js';
 import { readVenues } from '../../src/data/read-venues.js';
 import { createEngine } from '../../src/engine.js';
+import { unsealHeader } from '../support/snapshot-header-seal.js';
 import { runSnapshotCommand } from './run-snapshot-command.js';
 
 const dir = mkdtempSync(join(os.tmpdir(), 'venue-search-snapshot-cli-'));
@@ -131,11 +133,41 @@ describe('venue-search snapshot', () => {
     await expect(run('snapshot', '--data', dir, '--out', join(dir, 'never.vsnap'))).rejects.toThrow(`--data must be a file; ${dir} is not`);
   });
 
-  it('a snapshot given as --data is refused, saying to serve it as it is', async () => {
+  it('a snapshot of older rules given as --data is written again by this version\'s (audit 75d F4: it was refused, while docs/find.md said to write it again)', async () => {
     const first = join(dir, 'first.vsnap');
     await run('snapshot', '--data', FIXTURES, '--out', first);
+    // as a writer of older rules left it: the header without nameRules and zoneRules (renamed
+    // in place, same length), unsealed as files before the seal
+    const bytes = unsealHeader(Buffer.from(readFileSync(first)));
+    for (const key of ['"nameRules":', '"zoneRules":']) {
+      const at = bytes.indexOf(key);
+      expect(at, key).toBeGreaterThan(0);
+      bytes.write(key.replace('Rules', 'Rulez'), at, 'latin1');
+    }
+    const older = join(dir, 'older.vsnap');
+    writeFileSync(older, bytes);
+    // serve's load says the index is built again, and how to keep it
+    let reported = '';
+    const report = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        reported += String(chunk);
+        done();
+      },
+    });
+    await loadEngineFile(older, fail, report);
+    expect(reported).toContain(`venue-search: the snapshot ${older} holds a name index of older rules: it is built again at start (write the snapshot again to keep it: venue-search snapshot --data ${older} --out <new file>)\n`);
     const again = join(dir, 'again.vsnap');
-    await expect(run('snapshot', '--data', first, '--out', again)).rejects.toThrow(`${first} is a snapshot already: serve it as it is`);
-    expect(() => statSync(again)).toThrow();
+    const { venues: fixtures } = await readVenues(FIXTURES);
+    const said = await run('snapshot', '--data', older, '--out', again);
+    expect(said).toContain(`read ${fixtures.length} venues from the snapshot ${older}; writing them again by this version's rules`);
+    const header = readFileSync(again).toString('latin1');
+    expect(header).toMatch(/"nameRules":\d+,"zoneRules":\d+,/);
+    // the same venues, found alike: the fixtures file read afresh is the oracle
+    const fresh = createEngine(fixtures);
+    const rewritten = (await loadEngineFile(again, fail)).engine;
+    expect(rewritten.size).toBe(fixtures.length);
+    for (const q of ['red lion', 'crown', 'cafe']) {
+      expect(rewritten.find({ q, limit: 50 }, { now: 0 }).establishments.map((e) => e.id), q).toEqual(fresh.find({ q, limit: 50 }, { now: 0 }).establishments.map((e) => e.id));
+    }
   });
 });
