@@ -18,6 +18,7 @@
  * separate machines would be.
  */
 import cluster, { type Worker } from 'node:cluster';
+import { constants as osConstants } from 'node:os';
 
 /** What a worker tells the primary once its server listens. */
 export interface ListeningMessage {
@@ -47,9 +48,33 @@ export function isFirstClusterWorker(): boolean {
 /** A worker exited before it listened; it has printed why (a bad data file, a busy port). */
 export class WorkerStartError extends Error {
   override readonly name = 'WorkerStartError';
-  constructor(readonly exitCode: number) {
-    super(`a worker exited with code ${exitCode} before listening`);
+  /** The command's exit code: the worker's own, or 128 + the signal's number as a shell gives it (SIGKILL: 137). */
+  readonly exitCode: number;
+  /**
+   * What the primary says, when the worker could not say why itself: it was killed by a
+   * signal (the kernel's out-of-memory killer, a memory limit, V8's heap limit), or it exited
+   * printing nothing (audit 75e F2: serve exited 1 with an empty log). Null when the worker's
+   * own last line said why.
+   */
+  readonly said: string | null;
+
+  constructor(code: number | null, signal: NodeJS.Signals | null, lastLine: string | undefined) {
+    const exitCode = code ?? 128 + (signal !== null ? (osConstants.signals[signal] ?? 0) : 1);
+    super(signal !== null ? `a worker was killed by ${signal} before listening` : `a worker exited with code ${exitCode} before listening`);
+    this.exitCode = exitCode;
+    this.said = workerDeathLine(signal, exitCode, lastLine);
   }
+}
+
+/** The primary's line for a first worker that died before listening (see WorkerStartError.said). */
+function workerDeathLine(signal: NodeJS.Signals | null, exitCode: number, lastLine: string | undefined): string | null {
+  const memory = 'see "Memory" in docs/deploy.md';
+  if (signal === 'SIGKILL') return `venue-search: the first worker was killed by SIGKILL before it listened: nothing was served (a memory limit or the kernel's out-of-memory killer sends SIGKILL; ${memory})`;
+  if (signal === 'SIGABRT' || /heap out of memory|Reached heap limit/.test(lastLine ?? '')) {
+    return `venue-search: the first worker ran out of JavaScript heap before it listened: nothing was served (a --max-old-space-size too small for the data; ${memory})`;
+  }
+  if (signal !== null) return `venue-search: the first worker was killed by ${signal} before it listened: nothing was served`;
+  return lastLine === undefined ? `venue-search: the first worker exited with code ${exitCode} before it listened, printing nothing: nothing was served` : null;
 }
 
 /** Replacements that die before listening, in a row, after which the primary gives up. */
@@ -97,9 +122,9 @@ function startWorker(): Promise<number> {
       listening = true;
       resolve(message.port);
     });
-    worker.once('exit', (code) => {
+    worker.once('exit', (code, signal: NodeJS.Signals | null) => {
       // its message passes through this process: let it out before the command exits
-      if (!listening) void lastLine(worker).then(() => reject(new WorkerStartError(code ?? 1)));
+      if (!listening) void lastLine(worker).then((line) => reject(new WorkerStartError(code, signal, line)));
     });
   });
 }

@@ -588,8 +588,12 @@ async function servePrimary(options: ServeOptions, workers: number): Promise<voi
   try {
     port = await runPrimary(workers, (line) => process.stderr.write(`${line}\n`));
   } catch (err) {
-    // the first worker printed why it could not start (one line, as a single process would)
-    if (err instanceof WorkerStartError) process.exit(err.exitCode);
+    // the first worker printed why it could not start (one line, as a single process would),
+    // or, killed, could not: then the primary says it
+    if (err instanceof WorkerStartError) {
+      if (err.said !== null) process.stderr.write(`${err.said}\n`);
+      process.exit(err.exitCode);
+    }
     fail(`cannot start ${workers} workers: ${(err as Error).message}`);
   }
   process.stderr.write(`${(await servingLines(options, port, dev, workers)).join('\n')}\n`);
