@@ -565,10 +565,26 @@ export class DefaultPlaceResolver implements PlaceResolver {
       const e: GazetteerEntry = { name: s.name, lat: s.lat, lon: s.lon, country: 'GB', population: 0, featureCode: '', precise: false, ...(s.nation !== undefined && { nation: s.nation }), ...(s.counties !== undefined && { counties: s.counties }) };
       return isInQualifier(e, area) || looseQualifier(e, area) !== null;
     });
-    if (strays.length === 0) return null;
+    if (strays.length === 0) return ownCode === null || ownCode.full !== null ? null : this.refuseUnusedSubDistrict(name, key, ownCode.outward, venues);
     const district = this.districtAdvice(strays, venues);
     const place = area === null ? strays[0]!.name : `${strays[0]!.name} in ${area}`;
     const message = `location ${describeValue(name)}: ${place} is known only by its postal district's estimate (${district.codes.join(', ')}), too rough to search at; ${district.advice}`;
+    throw UnknownPlaceError.fromReport(name, message, district.suggestions);
+  }
+
+  /**
+   * Throws unknown_place for a stray-only place qualified by a sub-district code of its
+   * district that is not in use ("Bond Street, W1Z": W1 has no W1Z): the code is said to be
+   * unknown, and the place's district advised as for a code in use (audit 76b F1: it was "not a
+   * place we know", suggesting Pond Street, while "Bond Street" alone was advised W1). Returns
+   * null when `outward` is in use or is not a letter after a stray's district.
+   */
+  private refuseUnusedSubDistrict(name: string, key: string, outward: string, venues?: VenueDensity): null {
+    if (this.gazetteer.outcode(outward) !== undefined) return null;
+    const strays = this.gazetteer.strayEstimates(key).filter((s) => outward.length === s.code.length + 1 && outward.startsWith(s.code) && /[0-9]$/.test(s.code) && /[A-Z]$/.test(outward));
+    if (strays.length === 0) return null;
+    const district = this.districtAdvice(strays, venues);
+    const message = `location ${describeValue(name)}: ${describeValue(outward)} is not an area we know; ${strays[0]!.name} is known only by its postal district's estimate (${district.codes.join(', ')}), too rough to search at; ${district.advice}`;
     throw UnknownPlaceError.fromReport(name, message, district.suggestions);
   }
 

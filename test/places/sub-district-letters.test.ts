@@ -10,6 +10,8 @@ import { findRefusal } from './support/refusals.js';
  * sub-district of W1 ("Park Lane, W1K"), is advised to search W1; but every letter W1A to W1Z
  * was read as a sub-district, so "Bond Street, W1Z" stated a W1Z that does not exist. Oracle:
  * the outward codes of GeoNames' GB postal file (W1A to W1D, F to H, J, K, M, S to U, W).
+ * Audit 76b F1: a letter not in use was "not a place we know" (suggesting Pond Street) or,
+ * for Park Lane, named only the Wrexham one; now the code is said to be unknown and W1 advised.
  */
 const LONDON_PUBS = 'osm-london-pubs/london_pubs_points.ndjson';
 const POSTAL = 'geonames-gb/gb_postal_outcode_places.tsv';
@@ -38,6 +40,9 @@ describe.skipIf(!hasShared(LONDON_PUBS) || !hasShared(POSTAL))('a W1 street qual
       const { message } = findRefusal(engine, `${street}, ${code}`);
       const claims = message.includes(`${street} in ${code} is known only by its postal district's estimate (W1)`);
       if (claims !== inUse.has(code)) wrong.push(`${code}: ${message}`);
+      // a code not in use is said to be unknown, and the street's district advised all the same (audit 76b F1)
+      const saysUnknown = message.includes(`"${code}" is not an area we know; ${street} is known only by its postal district's estimate (W1), too rough to search at; search its district ("W1"`);
+      if (saysUnknown === inUse.has(code)) wrong.push(`${code}: ${message}`);
     }
     expect(wrong).toEqual([]);
   });
