@@ -32,6 +32,6 @@ export class ServerWaitTimeoutError extends Error {
   override readonly name = 'ServerWaitTimeoutError';
 
   constructor(waitedMs: number, cause: Error) {
-    super(`no database server answered within ${waitedMs / 1000} s (a connection pooler whose server is down holds statements in its queue)`, { cause });
+    super(`no database server answered within ${waitedMs / 1000} s (the server hangs, or a connection pooler in front of it holds statements in its queue while its server is down)`, { cause });
   }
 }
