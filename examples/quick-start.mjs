@@ -42,7 +42,7 @@ const onTheWay = engine.search(
 );
 console.log(`On the way (${onTheWay.totalResults} pubs in the corridor):`);
 for (const v of onTheWay.establishments) {
-  // alongRouteMeters is on PATH results only (so optional in the response type)
+  // alongRouteMeters is on PATH results of two or more locations only (so optional in the response type)
   console.log(`  ${v.name} [${v.id}] ${Math.round(v.distanceMeters)} m off the route, ${Math.round(v.alongRouteMeters ?? 0)} m along`);
 }
 

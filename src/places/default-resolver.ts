@@ -36,6 +36,13 @@ const SAME_PLACE_METERS = 5000;
  * town, is listed only in Fermanagh and Omagh): "no Omagh in County Tyrone" is not said.
  */
 const AREA_NEAR_METERS = 10_000;
+/**
+ * A place named after a comma that is no area ("Angel, Islington": a London borough said by
+ * its town) qualifies a place of the name this near one of its own points (metres).
+ */
+const NEAR_PLACE_QUALIFIER_METERS = 5000;
+/** Words people put before a place ("near Islington", "in Soho"): offered without them when that resolves (suggest). */
+const LEADING_PLACE_WORDS = /^\s*(?:near|in|around|by|at|close to|next to|nr\.?)\s+(\S.*)$/iu;
 /** A postcode is in an area when a GB gazetteer place this near its point (metres) is (postcodeInArea). */
 const POSTCODE_AREA_METERS = 5000;
 /**
@@ -229,8 +236,18 @@ export class DefaultPlaceResolver implements PlaceResolver {
     if (typeof name !== 'string' || parsePostcode(name) !== null) return [];
     const separated = this.separatedOtherwise(name, venues);
     if (separated !== null) return [separated];
+    // "near Islington" (audit 77c F2): the place without the word before it. Only offered, as
+    // a name may begin with such a word ("Near Sawrey", which resolves before any suggestion).
+    const led = LEADING_PLACE_WORDS.exec(name);
+    const unled = led?.[1]!.trim();
+    if (unled !== undefined && this.holds(unled, venues)) return [unled];
     const whole = this.suggestBare(name, limit, venues);
     if (whole.length > 0) return whole;
+    // "near Shoredich": the names close to the place after the word
+    if (unled !== undefined) {
+      const close = this.suggestBare(unled, limit, venues);
+      if (close.length > 0) return close;
+    }
     // A misspelt name followed by its area ("Shordich, London", audit 64a F2): the closest
     // names to the part before a comma (the last comma first), each with the area kept when
     // the area holds it ("Shoreditch, London"), else alone.
@@ -404,6 +421,12 @@ export class DefaultPlaceResolver implements PlaceResolver {
       // gazetteer lists the place elsewhere, which does not make "no Omagh in County Tyrone" true
       const bordering = this.knownAreas.hasPlaceNear(placeKey(missing), candidates, AREA_NEAR_METERS);
       throw UnknownPlaceError.inOtherAreas(name, { place, area: missing, areas, ...(bordering && { notListedNearKm: AREA_NEAR_METERS / 1000 }) });
+    }
+    // No area but a place near one of the name's ("Angel, Islington", audit 77c F3): the
+    // name's place nearest to it.
+    if (parts.length === 1) {
+      const near = nearestToPlace(candidates, this.gazetteer.lookup(placeKey(missing)), NEAR_PLACE_QUALIFIER_METERS);
+      if (near !== null) return fromEntry(near);
     }
     // An area no place is in (audit 65a F3: "County Cork"; F14: "Lodnon"): said so, with the
     // known areas close in spelling whose qualified name resolves ("Soho, London").
@@ -861,6 +884,19 @@ function isPrecise(e: GazetteerEntry): boolean {
 const OTHER_PLACE_METERS = 10_000;
 /** A written other place resolves to its entry when its answer lies this close (metres) to the entry's point. */
 const RESOLVES_AT_METERS = 2_000;
+
+/** The candidate nearest to any of `places`, when within `maxMeters` of one; else null. */
+function nearestToPlace(candidates: readonly GazetteerEntry[], places: readonly GazetteerEntry[], maxMeters: number): GazetteerEntry | null {
+  let best: GazetteerEntry | null = null;
+  let bestD = maxMeters;
+  for (const c of candidates) {
+    for (const p of places) {
+      const d = distanceMeters(c.lat, c.lon, p.lat, p.lon);
+      if (d <= bestD) [best, bestD] = [c, d];
+    }
+  }
+  return best;
+}
 
 function fromEntry(e: GazetteerEntry): ResolvedPlace {
   const place = { name: e.name, lat: e.lat, lon: e.lon, kind: kindOfFeature(e.featureCode, e.population) };
