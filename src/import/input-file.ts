@@ -35,6 +35,8 @@ export function textInputProblem(path: string): string | undefined {
 
 /** Parquet's magic number, at a file's start and end (its footer ends with it). */
 const PAR1 = Buffer.from('PAR1', 'latin1');
+/** The magic number, the footer's 4-byte length and the magic number again. */
+const SMALLEST_PARQUET_BYTES = 12;
 
 /**
  * Why the file at `path` cannot be read as Parquet, said after its name, for the files that
@@ -54,5 +56,7 @@ export function parquetInputProblem(path: string): string | undefined {
   if (size === 0) return 'is empty: a GeoParquet file of Overture places is expected';
   // a file that does not start as Parquet: a compressed one is named, other text is left to the reader's hints
   if (!head.equals(PAR1)) return binaryFormatProblem(head);
+  // its mark, the footer's length and its mark again at the least (audit 77e F2: a 4-byte "PAR1" was the reader's "Offset is outside the bounds of the DataView")
+  if (size < SMALLEST_PARQUET_BYTES) return `is truncated (${size} bytes; a Parquet file holds at least ${SMALLEST_PARQUET_BYTES}): the file was cut short; download it again`;
   return fileTail(path, size, PAR1.length).equals(PAR1) ? undefined : 'is truncated (no Parquet footer): the file was cut short; download it again';
 }

@@ -89,7 +89,7 @@ describe.skipIf(!present)('JSON given to import overture or fhrs names import os
   it('other JSON is told what import osm reads instead', async () => {
     const oa = files()[2]!;
     expect(await refusal(() => collectRun(importOverture(oa)))).toBe(
-      `Overture file ${oa} is not readable Parquet: parquet file invalid (footer != PAR1); it is JSON that no importer here reads (\`import osm\` takes an Overpass or Veggiekarte GeoJSON FeatureCollection or {osm_id, lat, lon, tags} lines)`,
+      `Overture file ${oa} is not readable Parquet: it does not end with Parquet's mark, PAR1 (it is no Parquet file); it is JSON that no importer here reads (\`import osm\` takes an Overpass or Veggiekarte GeoJSON FeatureCollection or {osm_id, lat, lon, tags} lines)`,
     );
   });
 });

@@ -92,7 +92,7 @@ describe.skipIf(!present)('import: files of the wrong kind are refused in one li
   it('venue records, an FHRS CSV or OSM GeoJSON given to import overture: told what the file holds and which importer takes it (audit 65a F15)', async () => {
     const venues = file('venues-for-overture.ndjson', readFileSync(FIXTURES));
     await expect(collectRun(importOverture(venues))).rejects.toThrow(
-      `Overture file ${venues} is not readable Parquet: parquet file invalid (footer != PAR1); it holds venue records (already imported?); give them to readVenues or serve --data as they are`,
+      `Overture file ${venues} is not readable Parquet: it does not end with Parquet's mark, PAR1 (it is no Parquet file); it holds venue records (already imported?); give them to readVenues or serve --data as they are`,
     );
     await expect(collectRun(importOverture(FHRS))).rejects.toThrow(/is not readable Parquet: .*; this looks like an FHRS CSV: use `venue-search import fhrs`$/);
     await expect(collectRun(importOverture(PUBS_GEOJSON))).rejects.toThrow(/is not readable Parquet: .*; this looks like JSON or GeoJSON \(an OpenStreetMap export\?\): use `venue-search import osm`$/);
