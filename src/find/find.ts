@@ -5,7 +5,9 @@ import { createDefaultPlaceResolver } from '../places/default-resolver.js';
 import { gazetteerCountriesFor } from '../places/gazetteer-countries.js';
 import { checkResolvedPlace, checkSuggestions, type PlaceResolver, type ResolvedPlace, type VenueDensity } from '../places/place-resolver.js';
 import { UnknownPlaceError } from '../places/unknown-place-error.js';
-import type { FindEstablishment, FindResponse } from '../schema/find.js';
+import type { FindEstablishment, FindHint, FindResponse } from '../schema/find.js';
+import { isVenueSearchError } from '../errors.js';
+import { placeInQueryHint } from './place-in-query.js';
 import { HitBuffer } from '../spatial/hit-buffer.js';
 import type { SpatialIndex } from '../spatial/spatial-index.js';
 import type { VenueStore } from '../store/venue-store.js';
@@ -143,7 +145,15 @@ export class FindService {
     for (let j = p.offset; j < found.venues.length; j++) {
       establishments.push(findEstablishment(this.store.record(found.venues[j]!), centre, found.costs[j]!, nowMs));
     }
-    return findResponse(p, centre, place, establishments, found.total);
+    const hint =
+      found.total === 0 && centre === null
+        ? placeInQueryHint(
+            p.query,
+            (name) => resolves(() => this.resolvePlace(name)),
+            (q) => this.matchesAnywhere(q),
+          )
+        : undefined;
+    return findResponse(p, centre, place, establishments, found.total, hint);
   }
 
   /**
@@ -280,6 +290,7 @@ export function findResponse(
   place: ResolvedPlace | null,
   establishments: FindEstablishment[],
   total: number,
+  hint: FindHint | undefined,
 ): FindResponse {
   return {
     establishments,
@@ -290,7 +301,19 @@ export function findResponse(
     searchLocation: centre !== null ? { Lat: centre.lat, Lon: centre.lon } : undefined,
     maxDistanceMeters: centre !== null ? p.maxDistanceMeters : undefined,
     resolvedPlace: place !== null ? resolvedPlaceOf(place) : undefined,
+    hint,
   } as FindResponse;
+}
+
+/** Whether `resolve` gives a place: false when it refuses the name (unknown_place, or any other bad-input error). */
+export function resolves(resolve: () => unknown): boolean {
+  try {
+    resolve();
+    return true;
+  } catch (err) {
+    if (isVenueSearchError(err)) return false;
+    throw err;
+  }
 }
 
 /** A resolver's place as find answers it: only `approximate: true`, `area` and a non-empty `otherPlaces` are passed on. */

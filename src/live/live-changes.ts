@@ -2,7 +2,8 @@ import { DetailsService } from '../details/details.js';
 import type { Engine } from '../engine.js';
 import { describeValue, isVenueSearchError, VenueSearchError } from '../errors.js';
 import { checkFindParams, type FindParams } from '../find/find-params.js';
-import { findCentre, findEstablishment, findResponse, type FindService, type FoundVenues } from '../find/find.js';
+import { findCentre, findEstablishment, findResponse, resolves, type FindService, type FoundVenues } from '../find/find.js';
+import { placeInQueryHint } from '../find/place-in-query.js';
 import { createDefaultPlaceResolver } from '../places/default-resolver.js';
 import type { PlaceResolver, ResolvedPlace } from '../places/place-resolver.js';
 import type { FindEstablishment, FindResponse } from '../schema/find.js';
@@ -476,7 +477,15 @@ export class LiveChanges {
     }
     let total = 0;
     for (const f of found) total += f.total;
-    return findResponse(p, centre, place, establishments, total);
+    const hint =
+      total === 0 && centre === null
+        ? placeInQueryHint(
+            p.query,
+            (name) => resolves(() => this.resolvePlace(finders[0]!, name)),
+            (q) => finders.some((f) => f.matchesAnywhere(q, prefixKnown)),
+          )
+        : undefined;
+    return findResponse(p, centre, place, establishments, total, hint);
   }
 
   /** The search vocabulary of the current records. */

@@ -68,6 +68,22 @@ export const ResolvedPlaceSchema = Type.Object(
 );
 
 /**
+ * Set only on an empty find without a centre whose `q` holds a place after `near`, `in`,
+ * `around` or `at` ("red lion near Islington"): the request that asks it as the interface
+ * does, `q` the words before and `location` the place (docs/find.md, "A place in q").
+ */
+export const FindHintSchema = Type.Object(
+  {
+    code: Type.Literal('place_in_query'),
+    message: Type.String(),
+    q: Type.String({ minLength: 1 }),
+    location: Type.String({ minLength: 1 }),
+  },
+  { additionalProperties: false, description: 'Why an empty answer may be a mistake in the request, and the request to make instead.' },
+);
+export type FindHint = Answer<Static<typeof FindHintSchema>>;
+
+/**
  * Find response (2.7). `searchLocation` and `maxDistanceMeters` are present exactly when
  * there was a centre; `limit`/`offset` echo the page. In the engine's own answer an absent
  * optional key holds `undefined` (one object shape, src/find/find.ts findResponse), which
@@ -83,6 +99,7 @@ export const FindResponseSchema = Type.Object(
     resolvedPlace: Type.Optional(ResolvedPlaceSchema),
     limit: Type.Integer({ minimum: 1 }),
     offset: Type.Integer({ minimum: 0 }),
+    hint: Type.Optional(FindHintSchema),
   },
   { $id: 'FindResponse', additionalProperties: false },
 );
