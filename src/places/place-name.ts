@@ -1,22 +1,5 @@
 import { foldUndecomposedLetters, withoutApostrophes } from '../find/normalize-name.js';
 
-/**
- * Normal form of a place name for lookup: accents dropped, lower case, the letters that do not
- * decompose written in ASCII as venue names' are ("Tromsø" "tromso", "Łódź" "lodz", "Gießen"
- * "giessen"; see foldUndecomposedLetters), apostrophes removed (every form venue names drop: withoutApostrophes),
- * `&` written "and", every other non-letter-or-digit a single space, "saint" written "st"
- * ("St. Albans", "Saint Albans" and "st albans" are one key; so are "Elephant & Castle" and
- * "Elephant and Castle", whichever the gazetteer or the venues' addresses spell).
- */
-export function placeKey(name: string): string {
-  if (ASCII_TEXT.test(name)) return asciiPlaceKey(name);
-  return withoutApostrophes(foldUndecomposedLetters(name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()))
-    .replace(/&/g, ' and ')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim()
-    .replace(/\bsaint\b/g, 'st');
-}
-
 // eslint-disable-next-line no-control-regex -- every ASCII code point, controls included
 const ASCII_TEXT = /^[\x00-\x7f]*$/;
 
@@ -34,6 +17,23 @@ function asciiPlaceKey(name: string): string {
     .replace(/['`]/g, '')
     .replace(/&/g, ' and ')
     .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+    .replace(/\bsaint\b/g, 'st');
+}
+
+/**
+ * Normal form of a place name for lookup: accents dropped, lower case, the letters that do not
+ * decompose written in ASCII as venue names' are ("Tromsø" "tromso", "Łódź" "lodz", "Gießen"
+ * "giessen"; see foldUndecomposedLetters), apostrophes removed (every form venue names drop: withoutApostrophes),
+ * `&` written "and", every other non-letter-or-digit a single space, "saint" written "st"
+ * ("St. Albans", "Saint Albans" and "st albans" are one key; so are "Elephant & Castle" and
+ * "Elephant and Castle", whichever the gazetteer or the venues' addresses spell).
+ */
+export function placeKey(name: string): string {
+  if (ASCII_TEXT.test(name)) return asciiPlaceKey(name);
+  return withoutApostrophes(foldUndecomposedLetters(name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()))
+    .replace(/&/g, ' and ')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim()
     .replace(/\bsaint\b/g, 'st');
 }
