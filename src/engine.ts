@@ -165,7 +165,10 @@ export class Engine {
     } else {
       if (!Array.isArray(venues)) {
         const iterable = typeof (venues as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] === 'function';
-        throw new VenueSearchError('invalid_data', `createEngine expects an array of venue records; got ${describeValue(venues)}${iterable ? ' (spread it into one: [...records])' : ''}`, { param: 'venues', value: venues });
+        // readVenues' answer itself, a natural first try (audit 77 final check): say to take its `venues`
+        const readAnswer = Array.isArray((venues as { venues?: unknown } | null)?.venues) && Array.isArray((venues as { rejects?: unknown }).rejects);
+        const advice = iterable ? ' (spread it into one: [...records])' : readAnswer ? " (readVenues answers { venues, rejects, format }: pass its venues, createEngine((await readVenues(path)).venues))" : '';
+        throw new VenueSearchError('invalid_data', `createEngine expects an array of venue records; got ${describeValue(venues)}${advice}`, { param: 'venues', value: venues });
       }
       if (options.validate !== false) {
         for (let i = 0; i < venues.length; i++) validateVenue(venues[i], { line: i + 1 });
