@@ -52,14 +52,6 @@ export class VenueSearchError extends Error {
   }
 
   /**
-   * What `JSON.stringify(err)` writes (a log line, a reject returned as JSON): `name`, `code`,
-   * `message` (not an own enumerable property of an Error, so JSON left it out), then the
-   * other fields that are set (`param`, `value`, `file`, `line`, `recordId`, a subclass's own:
-   * UnknownPlaceError's `suggestions`). `value` only when it is small data (see
-   * {@link jsonValue}): the input at fault can be megabytes (a 5 MB query), which the message
-   * already shows shortened. The `cause` is left out (it may be anything, even circular).
-   */
-  /**
    * How Node prints the error (`util.inspect`: an uncaught error, `console.log(err)`): its
    * stack, then its set fields with `value` described as the message does, shortened. Node's
    * own rendering printed every property in full: createEngine given readVenues' answer
@@ -67,16 +59,21 @@ export class VenueSearchError extends Error {
    * Node's registered one, so nothing is imported (the browser bundle shares this file).
    */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
-    const fields: string[] = [`code: ${JSON.stringify(this.code)}`];
-    for (const [key, field] of Object.entries(this)) {
-      if (field === undefined || key === 'code' || key === 'name') continue;
-      fields.push(`${key}: ${key === 'value' ? describeValue(field) : typeof field === 'string' ? JSON.stringify(field) : describeValue(field)}`);
-    }
+    const fields: string[] = [];
+    for (const [key, field] of Object.entries(this)) if (field !== undefined && key !== 'name') fields.push(`${key}: ${describeValue(field)}`);
     const cause = this.cause instanceof Error ? `${this.cause.name}: ${this.cause.message}` : this.cause !== undefined ? describeValue(this.cause) : undefined;
     if (cause !== undefined) fields.push(`cause: ${cause}`);
     return `${this.stack ?? `${this.name}: ${this.message}`}\n  { ${fields.join(', ')} }`;
   }
 
+  /**
+   * What `JSON.stringify(err)` writes (a log line, a reject returned as JSON): `name`, `code`,
+   * `message` (not an own enumerable property of an Error, so JSON left it out), then the
+   * other fields that are set (`param`, `value`, `file`, `line`, `recordId`, a subclass's own:
+   * UnknownPlaceError's `suggestions`). `value` only when it is small data (see
+   * {@link jsonValue}): the input at fault can be megabytes (a 5 MB query), which the message
+   * already shows shortened. The `cause` is left out (it may be anything, even circular).
+   */
   toJSON(): VenueSearchErrorJson {
     const json: Record<string, unknown> = { name: this.name, code: this.code, message: this.message };
     for (const [key, field] of Object.entries(this)) {

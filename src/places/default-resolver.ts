@@ -8,7 +8,7 @@ import { DEFAULT_GAZETTEER_COUNTRIES, Gazetteer, areaLabel, areaLabels, isInArea
 import { KnownAreas } from './known-areas.js';
 import { LearntPlaces, type LearntPlacesOptions } from './learnt-places.js';
 import { looseArea, looseQualifier } from './loose-area.js';
-import { areaKeys, areaQualifiedReadings, parsePostcode, placeKey } from './place-name.js';
+import { areaKeys, areaQualifiedReadings, parsePostcode, PLACE_LEAD_WORDS, placeKey } from './place-name.js';
 import type { PlaceResolver, ResolvedPlace, VenueDensity } from './place-resolver.js';
 import { listed, UnknownPlaceError } from './unknown-place-error.js';
 
@@ -42,7 +42,7 @@ const AREA_NEAR_METERS = 10_000;
  */
 const NEAR_PLACE_QUALIFIER_METERS = 5000;
 /** Words people put before a place ("near Islington", "in Soho"): offered without them when that resolves (suggest). */
-const LEADING_PLACE_WORDS = /^\s*(?:near|in|around|by|at|close to|next to|nr\.?)\s+(\S.*)$/iu;
+const LEADING_PLACE_WORDS = new RegExp(`^\\s*(?:${PLACE_LEAD_WORDS})\\s+(\\S.*)$`, 'iu');
 /** A postcode is in an area when a GB gazetteer place this near its point (metres) is (postcodeInArea). */
 const POSTCODE_AREA_METERS = 5000;
 /**

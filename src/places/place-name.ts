@@ -39,6 +39,14 @@ export function placeKey(name: string): string {
 }
 
 /**
+ * Words people put before a place ("near Islington", "in Soho", "nr Camden Town"), as a
+ * regular-expression alternation: a `location` led by one is offered without it (the
+ * default resolver's suggestions), a find `q` holding one before a place gets a hint
+ * (src/find/place-in-query.ts).
+ */
+export const PLACE_LEAD_WORDS = 'near|in|around|by|at|close to|next to|nr\\.?';
+
+/**
  * The words of an administrative area's name that people leave out when they name it, as
  * place keys: "Greater London" is "London", "City and County of Swansea" "Swansea",
  * "Bridgend county borough" "Bridgend", "Sir Powys" (Welsh: county) "Powys", "Orkney

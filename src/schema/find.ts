@@ -69,7 +69,7 @@ export const ResolvedPlaceSchema = Type.Object(
 
 /**
  * Set only on an empty find without a centre whose `q` holds a place after `near`, `in`,
- * `around` or `at` ("red lion near Islington"): the request that asks it as the interface
+ * `around`, `by`, `at`, `close to`, `next to` or `nr` ("red lion near Islington"): the request that asks it as the interface
  * does, `q` the words before and `location` the place (docs/find.md, "A place in q").
  */
 export const FindHintSchema = Type.Object(

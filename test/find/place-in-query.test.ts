@@ -61,6 +61,7 @@ describe('a place in q (audit 77a F5)', () => {
   it('"coffee in Soho" and "pizza around Camden Town": the last such word splits, the place may be two words', () => {
     expect(engine.find({ q: 'coffee in Soho' }).hint).toMatchObject({ q: 'coffee', location: 'Soho' });
     expect(engine.find({ q: 'pizza around Camden Town' }).hint).toMatchObject({ q: 'pizza', location: 'Camden Town' });
+    expect(engine.find({ q: 'pizza next to Camden Town' }).hint).toMatchObject({ q: 'pizza', location: 'Camden Town' });
     expect(engine.find({ q: 'coffee near Soho' }).totalFound).toBe(0);
   });
 
