@@ -9,6 +9,9 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // `npm run build` once before any file: the tests that spawn the command line run the
+    // compiled package (test/support/cli.ts), and the tarball test packs this build.
+    globalSetup: ['./test/support/build-package.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Two test files at a time. Vitest's default is one fewer than the cores, so on CI's

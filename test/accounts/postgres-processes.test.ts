@@ -24,6 +24,7 @@ import { runServiceCommand } from '../http/support/run-service-command.js';
 import { CLOCK_FILE_ENV } from '../../src/cli/service-clock.js';
 import { writeFixturesSnapshot } from '../support/fixtures-snapshot.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { CLI_MAIN } from '../support/cli.js';
 
 const FIND = priceMicros('find');
 
@@ -57,7 +58,7 @@ interface Service {
 }
 
 async function startService(env: NodeJS.ProcessEnv = process.env): Promise<Service> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', DATA, '--port', '0', '--db', url, '--workers', '1'], {
+  const child = spawn(process.execPath, [CLI_MAIN, 'serve', '--data', DATA, '--port', '0', '--db', url, '--workers', '1'], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env,
   });

@@ -6,6 +6,7 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, readdirSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_MAIN } from '../support/cli.js';
 
 const FIXTURES = 'fixtures/venues.ndjson';
 const root = process.getuid?.() === 0;
@@ -16,7 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** `venue-search <args>`; as `nobody` under root when `asNobody` (root writes into any folder). */
 function run(args: string[], asNobody = false): { status: number | null; stderr: string } {
   const user = asNobody && root ? { uid: Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim()), gid: Number(execFileSync('id', ['-g', 'nobody'], { encoding: 'utf8' }).trim()) } : {};
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', ...user, env: { ...process.env, HOME: dir, TMPDIR: dir }, timeout: 30_000 });
+  const r = spawnSync(process.execPath, [CLI_MAIN, ...args], { encoding: 'utf8', ...user, env: { ...process.env, HOME: dir, TMPDIR: dir }, timeout: 30_000 });
   return { status: r.status, stderr: r.stderr };
 }
 

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_MAIN } from '../support/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'serve-worker-killed-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -26,14 +27,14 @@ function nodeChildren(pid: number): number[] {
 
 describe('serve --workers 2, its first worker killed before it listens (audit 75e F2)', () => {
   it('says the worker was killed by SIGKILL, pointing to memory, and exits 137', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--port', '0', '--db', join(tmp, 'acc.sqlite'), '--workers', '2'], {
+    const child = spawn(process.execPath, [CLI_MAIN, 'serve', '--data', 'fixtures/venues.ndjson', '--port', '0', '--db', join(tmp, 'acc.sqlite'), '--workers', '2'], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += String(d)));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
-      // the first worker, killed as soon as it exists (it loads tsx and the data first: seconds)
+      // the first worker, killed as soon as it exists (it loads the modules and the data first: about a second)
       let worker: number | undefined;
       await expect.poll(() => (worker = nodeChildren(child.pid!)[0]), { timeout: 30_000, interval: 20 }).toBeDefined();
       expect(stderr).not.toContain('serving'); // not listening yet

@@ -19,6 +19,7 @@ import { chargedRequestIds } from '../support/ledger-charges.js';
 import { openAccount } from '../../src/accounts/accounts.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { freePort } from '../support/database-process.js';
+import { CLI_MAIN } from '../support/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-sigterm-slow-reader-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -47,7 +48,7 @@ async function servedAccount(name: string) {
   const acct = await openAccount(store, 'Enterprise', { openingCreditMicros: 1_000_000_000 });
   await store.close();
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--port', String(port), '--db', dbPath, '--workers', '1'], {
+  const child = spawn(process.execPath, [CLI_MAIN, 'serve', '--data', 'fixtures/venues.ndjson', '--port', String(port), '--db', dbPath, '--workers', '1'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = { log: '', err: '' };

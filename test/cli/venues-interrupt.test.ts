@@ -9,8 +9,9 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_MAIN } from '../support/cli.js';
 
-const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
+const MAIN = CLI_MAIN;
 const tmp = mkdtempSync(join(tmpdir(), 'venues-interrupt-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -30,7 +31,7 @@ async function interruptedCommand(args: string[], requestLine: string): Promise<
   const port = (silent.address() as AddressInfo).port;
   const token = join(tmp, `token-${args[0]}`);
   writeFileSync(token, 'an-operator-token-of-enough-length\n', { mode: 0o600 });
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'venues', ...args, '--server', `http://127.0.0.1:${port}`, '--token-file', token], {
+  const child = spawn(process.execPath, [MAIN, 'venues', ...args, '--server', `http://127.0.0.1:${port}`, '--token-file', token], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

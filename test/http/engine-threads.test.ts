@@ -14,6 +14,7 @@ import { readVenues } from '../../src/data/read-venues.js';
 import { startServe } from '../support/serve-process.js';
 import { seededRandom } from '../../scripts/fixtures/random.js';
 import { randomPreferences } from '../search/oracle-queries.js';
+import { CLI_MAIN } from '../support/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-threads-'));
 const children: ChildProcess[] = [];
@@ -21,7 +22,7 @@ let plain: { base: string; key: string };
 let threaded: { base: string; key: string; output: () => string };
 
 function serve(db: string, extra: string[]) {
-  return startServe(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--dev', '--port', '0', '--db', join(tmp, db), '--workers', '1', ...extra], '.');
+  return startServe(process.execPath, [CLI_MAIN, 'serve', '--data', 'fixtures/venues.ndjson', '--dev', '--port', '0', '--db', join(tmp, db), '--workers', '1', ...extra], '.');
 }
 
 beforeAll(async () => {

@@ -15,6 +15,7 @@ import { unignoredInGitWorkTree } from '../../src/cli/git-ignored.js';
 import { freePort } from '../support/database-process.js';
 import { startServe } from '../support/serve-process.js';
 import { ledgerRows } from './support/harness.js';
+import { CLI_MAIN } from '../support/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-serve-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -23,7 +24,7 @@ describe('serve --dev', () => {
   it('serves the fixtures with a printed development key; a second --dev server shares the account without revoking keys or resetting the balance (issue 14)', async () => {
     const db = join(tmp, 'dev.sqlite');
     const start = () =>
-      startServe(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--dev', '--port', '0', '--db', db, '--workers', '1'], '.');
+      startServe(process.execPath, [CLI_MAIN, 'serve', '--data', 'fixtures/venues.ndjson', '--dev', '--port', '0', '--db', db, '--workers', '1'], '.');
     const first = await start();
     // the load is reported before the service listens: venues read (the fixture file's lines), then the structures built
     const fixtureCount = readFileSync('fixtures/venues.ndjson', 'utf8').split('\n').filter((l) => l.trim() !== '').length;
@@ -69,7 +70,7 @@ describe('serve --dev in a git work tree (audit 63d finding 10)', () => {
     mkdirSync(project);
     git(project, 'init', '-q', '.');
     const db = join(project, 'accounts.sqlite');
-    const start = () => startServe(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--dev', '--port', '0', '--db', db, '--workers', '1'], '.');
+    const start = () => startServe(process.execPath, [CLI_MAIN, 'serve', '--data', 'fixtures/venues.ndjson', '--dev', '--port', '0', '--db', db, '--workers', '1'], '.');
     const reminder = `venue-search: ${db}.dev-keys.json holds the development secret key, and the git work tree it is in does not ignore it: add *.dev-keys.json and the accounts database's files (accounts.sqlite*) to your .gitignore\n`;
     const first = await start();
     first.child.kill('SIGTERM');
@@ -110,7 +111,7 @@ describe('serve --workers 2 (issue 18)', () => {
     const K = 30;
     const acct = await openAccount(store, 'Enterprise', { openingCreditMicros: K * priceMicros('find') });
     await store.close();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', 'fixtures/venues.ndjson', '--port', '0', '--db', db, '--workers', '2', '--public-url', 'https://api.example.com/venues/'], {
+    const child = spawn(process.execPath, [CLI_MAIN, 'serve', '--data', 'fixtures/venues.ndjson', '--port', '0', '--db', db, '--workers', '2', '--public-url', 'https://api.example.com/venues/'], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     try {
@@ -166,7 +167,7 @@ describe('serve --workers 2 (issue 18)', () => {
 /** Starts `serve --workers 2` on `db` (extra flags after); resolves once it prints where it serves. */
 async function startWorkers(db: string, data: string, extra: readonly string[] = []): Promise<{ child: ChildProcess; base: string; stderr: () => string }> {
   const port = String(await freePort()); // of VENUE_SEARCH_TEST_PORTS when set
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', data, '--port', port, '--db', db, '--workers', '2', ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_MAIN, 'serve', '--data', data, '--port', port, '--db', db, '--workers', '2', ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (chunk: Buffer) => (err += String(chunk)));
   const base = await new Promise<string>((resolve, reject) => {

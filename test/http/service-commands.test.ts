@@ -15,6 +15,7 @@ import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js
 import { createHarness, FakeClock } from './support/harness.js';
 import { FIXTURES_PATH } from '../search/support.js';
 import { runServiceCommand } from './support/run-service-command.js';
+import { CLI_MAIN } from '../support/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -260,7 +261,7 @@ describe('a data file the service may not read', () => {
     return {
       file,
       run: (args) => {
-        const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', ...asUser, env: { ...process.env, HOME: dir, TMPDIR: dir }, timeout: 60_000 });
+        const r = spawnSync(process.execPath, [CLI_MAIN, ...args], { encoding: 'utf8', ...asUser, env: { ...process.env, HOME: dir, TMPDIR: dir }, timeout: 60_000 });
         return { status: r.status, stderr: r.stderr };
       },
     };

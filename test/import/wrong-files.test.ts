@@ -9,6 +9,7 @@ import { collectRun, importFhrs, importOverture } from '../../src/import/index.j
 import { importOsm } from '../../src/import/osm-import.js';
 import { runImportCli } from './support/import-cli.js';
 import { scratchFolder } from './support/scratch-files.js';
+import { CLI_MAIN } from '../support/cli.js';
 
 /**
  * Real files made messy the way users' files are (a byte order mark, a cut last line, a
@@ -165,13 +166,12 @@ describe.skipIf(!present)('import fhrs: broken rows and missing columns (the Lon
     await expect(collectRun(importFhrs(file('empty.csv', '')))).rejects.toThrow(/is empty: a header row/);
   });
 
-  it('the CLI prints the refusal as one line and exits 1 (src/cli/main.ts in a child process)', () => {
+  it('the CLI prints the refusal as one line and exits 1 (the built command in a child process)', () => {
     const lower = file('lower2.csv', text().split('\n').slice(0, 5).join('\n').replace('Latitude', 'Lat'));
-    const main = new URL('../../src/cli/main.ts', import.meta.url).pathname;
     let status = 0;
     let stderr = '';
     try {
-      execFileSync(process.execPath, ['--import', 'tsx', main, 'import', 'fhrs', lower, '-o', join(dir, 'x.ndjson')], { stdio: 'pipe' });
+      execFileSync(process.execPath, [CLI_MAIN, 'import', 'fhrs', lower, '-o', join(dir, 'x.ndjson')], { stdio: 'pipe' });
     } catch (err) {
       status = (err as { status: number }).status;
       stderr = String((err as { stderr: Buffer }).stderr);

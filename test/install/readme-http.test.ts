@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { hasShared, sharedFile } from '../support/real-data.js';
 import { startServe } from '../support/serve-process.js';
 import { fencedBlocks, REPO, run, userEnv } from './install-support.js';
+import { CLI_MAIN } from '../support/cli.js';
 
 const LONDON_OSM = 'osm-london-pubs/london_pubs_overpass_2024-11-25.geojson';
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
@@ -19,7 +20,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'venue-search-readme-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function serve(data: string) {
-  const args = ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', data, '--dev', '--port', '0', '--db', join(tmp, `${Date.now()}.sqlite`)];
+  const args = [CLI_MAIN, 'serve', '--data', data, '--dev', '--port', '0', '--db', join(tmp, `${Date.now()}.sqlite`)];
   return startServe(process.execPath, args, REPO, userEnv());
 }
 
@@ -51,7 +52,7 @@ describe('README HTTP examples, run as written', () => {
 
   it.runIf(hasShared(LONDON_OSM))('on the real OSM London pubs import', async () => {
     const london = join(tmp, 'london.ndjson');
-    run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'import', 'osm', sharedFile(LONDON_OSM), '-o', london], REPO);
+    run(process.execPath, [CLI_MAIN, 'import', 'osm', sharedFile(LONDON_OSM), '-o', london], REPO);
     checkAnswers(await runReadmeBlock(london));
   }, 120_000);
 });

@@ -39,7 +39,9 @@ let engineDir = '';
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'venue-search-install-'));
-  const packed = run('npm', ['pack', '--pack-destination', root], REPO, { timeoutMs: 300_000 });
+  // The suite's globalSetup has just run `npm run build` (test/support/build-package.ts), which is
+  // what `prepack` would run again: pack that build, and leave dist/ alone while other files spawn it.
+  const packed = run('npm', ['pack', '--ignore-scripts', '--pack-destination', root], REPO, { timeoutMs: 300_000 });
   const name = packed.stdout.trim().split('\n').pop()!;
   tarball = join(root, name);
   expect(existsSync(tarball)).toBe(true);

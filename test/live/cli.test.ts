@@ -10,8 +10,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadEngineFile } from '../../src/cli/load-engine.js';
 import { LiveVenues } from '../../src/changelog/live-venues.js';
 import { FIXTURES_PATH, loadFixtureVenues } from '../search/support.js';
+import { CLI_MAIN } from '../support/cli.js';
 
-const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
+const MAIN = CLI_MAIN;
 const tmp = mkdtempSync(join(tmpdir(), 'live-cli-'));
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -21,7 +22,7 @@ afterAll(() => {
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let stdout = '';
     let stderr = '';
@@ -38,7 +39,7 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
 async function startLiveServer(token: string, liveDir: string, db: string, nodeFlags: string[] = [], data = FIXTURES_PATH): Promise<{ server: ChildProcess; base: string; startLines: string[] }> {
   const server = spawn(
     process.execPath,
-    [...nodeFlags, '--import', 'tsx', MAIN, 'serve', '--data', data, '--port', '0', '--db', db, '--admin-token-file', token, '--live-dir', liveDir],
+    [...nodeFlags, MAIN, 'serve', '--data', data, '--port', '0', '--db', db, '--admin-token-file', token, '--live-dir', liveDir],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   children.push(server);
@@ -219,7 +220,7 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     utimesSync(shipped, built, built);
     const restarted = spawn(
       process.execPath,
-      ['--import', 'tsx', MAIN, 'serve', '--data', shipped, '--port', '0', '--db', join(tmp, 'a.sqlite'), '--admin-token-file', token, '--live-dir', liveDir],
+      [MAIN, 'serve', '--data', shipped, '--port', '0', '--db', join(tmp, 'a.sqlite'), '--admin-token-file', token, '--live-dir', liveDir],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     children.push(restarted);
@@ -367,7 +368,7 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     copyFileSync(FIXTURES_PATH, data);
     mkdirSync(`${data}.live`);
     writeFileSync(join(`${data}.live`, 'changes.log'), '');
-    const server = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--data', data, '--port', '0', '--workers', '1', '--db', join(tmp, 'e.sqlite')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const server = spawn(process.execPath, [MAIN, 'serve', '--data', data, '--port', '0', '--workers', '1', '--db', join(tmp, 'e.sqlite')], { stdio: ['ignore', 'ignore', 'pipe'] });
     children.push(server);
     const lines: string[] = [];
     createInterface({ input: server.stderr! }).on('line', (line) => lines.push(line));

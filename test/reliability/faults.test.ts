@@ -25,6 +25,7 @@ import { AccountsDatabaseError, SqliteAccountsStore } from '../../src/accounts/s
 import { prng } from '../support/oracle.js';
 import { spawnPortServer } from '../support/port-server.js';
 import { SCALE, SEED } from './support/scale.js';
+import { CLI_MAIN } from '../support/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'venue-search-faults-'));
 const children: ChildProcess[] = [];
@@ -36,7 +37,7 @@ afterAll(() => {
 });
 
 const CRASH_SERVER = join(import.meta.dirname, '..', 'http', 'support', 'crash-server.ts');
-const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
+const CLI = CLI_MAIN;
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'venues.ndjson');
 
 async function startServer(dbPath: string): Promise<{ child: ChildProcess; port: number }> {
@@ -144,7 +145,7 @@ function sha256(path: string): string {
 function runServe(args: string[]): Promise<{ code: number | null; stderr: string; ms: number }> {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     children.push(child);
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += String(chunk)));

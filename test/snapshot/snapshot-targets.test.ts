@@ -16,6 +16,7 @@ import { readSnapshot } from '../../src/snapshot/read-snapshot.js';
 import { loadEngineFile } from '../../src/cli/load-engine.js';
 import { LiveVenues } from '../../src/changelog/live-venues.js';
 import { runSnapshotCommand } from './run-snapshot-command.js';
+import { CLI_MAIN } from '../support/cli.js';
 
 const FIXTURES = 'fixtures/venues.ndjson';
 const root = process.getuid?.() === 0;
@@ -184,7 +185,7 @@ describe('snapshot -o keeps the replaced file\'s mode; a folder that refuses the
       // root writes anywhere: the command runs as nobody then (the folder stays root's)
       const asUser = root ? { uid: Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim()), gid: Number(execFileSync('id', ['-g', 'nobody'], { encoding: 'utf8' }).trim()) } : {};
       if (root) chownSync(folder, 0, 0);
-      const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'snapshot', '--data', FIXTURES, '--out', file], { encoding: 'utf8', ...asUser, env: { ...process.env, HOME: sub, TMPDIR: sub }, timeout: 60_000 });
+      const r = spawnSync(process.execPath, [CLI_MAIN, 'snapshot', '--data', FIXTURES, '--out', file], { encoding: 'utf8', ...asUser, env: { ...process.env, HOME: sub, TMPDIR: sub }, timeout: 60_000 });
       expect(r.status, r.stderr).toBe(1);
       expect(r.stderr.trim().split('\n')).toEqual([`venue-search: cannot write snapshot ${file}: permission denied in its folder ${folder} (the output is written beside it, then renamed in)`]);
       expect(readFileSync(file, 'utf8')).toBe('old');
