@@ -1,5 +1,5 @@
-// Crash test of live data: a real service process (support/live-server.ts: the pieces
-// `serve --admin-token-file` wires, started without the CLI to start fast) takes a
+// Crash test of live data: a real service process (`venue-search serve --admin-token-file
+// --live-dir --compact-after 400`, the compiled command: support/live-server-fixture.ts) takes a
 // stream of PUT /admin/venues batches (and some DELETEs), with compactions in a worker
 // along the way, and is killed with SIGKILL at a random moment, 20 times. After each kill
 // the service's start path (LiveVenues.open: base + change log replay) must show every

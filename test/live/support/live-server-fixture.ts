@@ -1,20 +1,28 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterAll } from 'vitest';
 import { LiveVenues } from '../../../src/changelog/live-venues.js';
 import { loadEngineFile } from '../../../src/cli/load-engine.js';
+import { CLI_MAIN } from '../../support/cli.js';
 import { writeFixturesSnapshot } from '../../support/fixtures-snapshot.js';
-import { spawnPortServer, type SpawnLimits } from '../../support/port-server.js';
 
-const SERVER = join(import.meta.dirname, 'live-server.ts');
+export interface SpawnLimits {
+  /**
+   * The largest file the process may write, bytes (a multiple of 512): a write that crosses it
+   * is short and the next one fails with EFBIG, as on a disk that fills up.
+   */
+  readonly fileSizeBytes?: number;
+}
 
 /**
  * What a test of the live service as a process needs: a temporary folder (removed after the
  * file's tests, with every server still running killed), a snapshot of the fixtures as
- * `--data`, the service started on a live directory (support/live-server.ts, the pieces
- * `serve --admin-token-file` wires), and the service's start path to read what a process left.
+ * `--data`, the service an operator runs started on a live directory (`venue-search serve
+ * --admin-token-file --live-dir --compact-after`, the compiled command), and the service's start
+ * path to read what a process left.
  */
 export function liveServerFixture(prefix: string, token: string) {
   const tmp = mkdtempSync(join(tmpdir(), prefix));
@@ -24,14 +32,42 @@ export function liveServerFixture(prefix: string, token: string) {
     rmSync(tmp, { recursive: true, force: true });
   });
   const baseSnapshot = writeFixturesSnapshot(tmp);
+  const tokenFile = join(tmp, 'operator-token');
+  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+  let started = 0;
   return {
     tmp,
     baseSnapshot,
-    /** A service on `liveDir` compacting at `compactAfter` pending changes (0: on request only); its base URL. */
+    /**
+     * `serve` on `liveDir`, compacting at `compactAfter` pending changes (0: only when asked,
+     * POST /admin/compact), with its own accounts database; its base URL once it listens (60 s at
+     * most). Its stderr is kept for the failure message only.
+     */
     async start(liveDir: string, compactAfter: number, limits: SpawnLimits = {}): Promise<{ child: ChildProcess; base: string }> {
-      const { child, port } = await spawnPortServer(SERVER, [baseSnapshot, liveDir, token, String(compactAfter)], limits);
+      const command = [process.execPath, CLI_MAIN, 'serve', '--data', baseSnapshot, '--port', '0', '--host', '127.0.0.1', '--db', join(tmp, `accounts-${started++}.sqlite`), '--admin-token-file', tokenFile, '--live-dir', liveDir, '--compact-after', String(compactAfter)];
+      // `ulimit -f` counts blocks of 512 bytes; the shell execs node, so the child is node itself
+      const child =
+        limits.fileSizeBytes === undefined
+          ? spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] })
+          : spawn('sh', ['-c', `ulimit -f ${Math.floor(limits.fileSizeBytes / 512)} && exec "$@"`, 'sh', ...command], { stdio: ['ignore', 'ignore', 'pipe'] });
       children.push(child);
-      return { child, base: `http://127.0.0.1:${port}` };
+      const lines: string[] = [];
+      const base = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`serve did not start in 60 s: ${lines.join(' | ')}`)), 60_000);
+        createInterface({ input: child.stderr! }).on('line', (line) => {
+          lines.push(line);
+          const m = /Admin routes on (http:\/\/[^/]+)\/admin\//.exec(line);
+          if (m !== null) {
+            clearTimeout(timer);
+            resolve(m[1]!);
+          }
+        });
+        child.once('exit', (code, signal) => reject(new Error(`serve exited (${code ?? signal}) before it listened: ${lines.join(' | ')}`)));
+      }).catch((err: unknown) => {
+        child.kill('SIGKILL');
+        throw err;
+      });
+      return { child, base };
     },
     /** LiveVenues.open over the base snapshot and `liveDir`, as a restarted service opens them. */
     reopen: (liveDir: string) => LiveVenues.open({ dataPath: baseSnapshot, dir: liveDir, compactAfter: 0, load: async (p) => (await loadEngineFile(p, (m) => { throw new Error(m); })).engine }),
