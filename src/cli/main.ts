@@ -38,7 +38,7 @@ const program = new Command('venue-search')
  * The command families, in the order `--help` lists them: the top-level commands each
  * registers, and how to load it. A family's modules load only when it is registered:
  * `serve` never loads the importers, `import osm` never loads the HTTP service (fastify),
- * and `--version` loads none (0.66 s -> 0.2 s on the 2-core development machine).
+ * and `--version` loads none (0.63 s -> 0.14 s, medians on the 2-core development machine).
  */
 const COMMAND_FAMILIES: readonly { readonly commands: readonly string[]; load(): Promise<(program: Command) => void | Promise<void>> }[] = [
   { commands: ['import'], load: async () => (await import('./import-command.js')).registerImportCommands },

@@ -18,7 +18,6 @@ import { operatorTokenProblem } from '../../src/cli/operator-token.js';
 import { writeFixturesSnapshot } from '../support/fixtures-snapshot.js';
 import { CLI_MAIN } from '../support/cli.js';
 
-const MAIN = CLI_MAIN;
 const tmp = mkdtempSync(join(tmpdir(), 'operator-token-characters-'));
 const ids = join(tmp, 'ids.txt');
 writeFileSync(ids, 'v1\n');
@@ -55,7 +54,7 @@ afterAll(() => {
 
 /** Runs the CLI; a process that says it serves (an `http://` URL in its output) is killed then, and its code is null. */
 async function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 110_000, killSignal: 'SIGKILL' });
+  const child = spawn(process.execPath, [CLI_MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 110_000, killSignal: 'SIGKILL' });
   let stdout = '';
   let stderr = '';
   const serving = () => {

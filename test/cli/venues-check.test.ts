@@ -13,14 +13,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_MAIN } from '../support/cli.js';
 
-const MAIN = CLI_MAIN;
 const tmp = mkdtempSync(join(tmpdir(), 'venues-check-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const venue = (id: string, name: string, lat: number, lon: number) => JSON.stringify({ id, name, location: { type: 'Point', coordinates: [lat, lon] } });
 
 async function check(file: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [MAIN, 'venues', 'check', '--file', file, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_MAIN, 'venues', 'check', '--file', file, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += String(d)));

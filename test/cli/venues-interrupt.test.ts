@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_MAIN } from '../support/cli.js';
 
-const MAIN = CLI_MAIN;
 const tmp = mkdtempSync(join(tmpdir(), 'venues-interrupt-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -31,7 +30,7 @@ async function interruptedCommand(args: string[], requestLine: string): Promise<
   const port = (silent.address() as AddressInfo).port;
   const token = join(tmp, `token-${args[0]}`);
   writeFileSync(token, 'an-operator-token-of-enough-length\n', { mode: 0o600 });
-  const child = spawn(process.execPath, [MAIN, 'venues', ...args, '--server', `http://127.0.0.1:${port}`, '--token-file', token], {
+  const child = spawn(process.execPath, [CLI_MAIN, 'venues', ...args, '--server', `http://127.0.0.1:${port}`, '--token-file', token], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

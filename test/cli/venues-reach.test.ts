@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_MAIN } from '../support/cli.js';
 
-const MAIN = CLI_MAIN;
 const tmp = mkdtempSync(join(tmpdir(), 'venues-reach-'));
 const records = join(tmp, 'changes.ndjson');
 const ids = join(tmp, 'ids.txt');
@@ -40,7 +39,7 @@ afterAll(() => {
 });
 
 async function venues(args: string[], tokenFile = token): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [MAIN, 'venues', ...args, '--token-file', tokenFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_MAIN, 'venues', ...args, '--token-file', tokenFile], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += String(d)));
   const [code] = (await once(child, 'exit')) as [number | null];

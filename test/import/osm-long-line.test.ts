@@ -13,7 +13,6 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_MAIN } from '../support/cli.js';
 
-const MAIN = CLI_MAIN;
 const PUBS = new URL('../../../shared/data/osm-london-pubs/london_pubs_points.ndjson', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'import-long-line-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -36,7 +35,7 @@ describe.skipIf(!existsSync(PUBS))('import osm of a file with one line too long'
     const output = join(tmp, 'pubs.ndjson');
     writeFileSync(output, 'the earlier output\n');
 
-    const result = await promisify(execFile)(process.execPath, [MAIN, 'import', 'osm', input, '-o', output], { maxBuffer: 1 << 20 }).then(
+    const result = await promisify(execFile)(process.execPath, [CLI_MAIN, 'import', 'osm', input, '-o', output], { maxBuffer: 1 << 20 }).then(
       () => ({ code: 0, stderr: '' }),
       (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
     );

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_MAIN } from '../support/cli.js';
 
-const MAIN = CLI_MAIN;
 const FHRS = new URL('../../../shared/data/fhrs-london/fhrs_london_food_drink_2021-08-19.csv', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'import-full-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -22,7 +21,7 @@ function runLimited(args: string[], stdoutFile?: string): Promise<{ code: number
   const redirect = stdoutFile === undefined ? '' : ` > "${stdoutFile}"`;
   const script = `ulimit -f ${LIMIT_BLOCKS} && exec "$@"${redirect}`;
   return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', script, 'sh', process.execPath, MAIN, ...args], { stdio: ['ignore', stdoutFile === undefined ? 'ignore' : 'inherit', 'pipe'] });
+    const child = spawn('sh', ['-c', script, 'sh', process.execPath, CLI_MAIN, ...args], { stdio: ['ignore', stdoutFile === undefined ? 'ignore' : 'inherit', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += String(d)));
     child.once('exit', (code) => resolve({ code, stderr }));

@@ -12,14 +12,13 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_MAIN } from '../support/cli.js';
 
-const MAIN = CLI_MAIN;
 const IOM = new URL('../../../shared/data/osm-isle-of-man-food-drink/iom_food_and_drink_overpass.geojson', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'import-targets-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 async function run(args: string[]): Promise<{ code: number; stderr: string }> {
   try {
-    const r = await promisify(execFile)(process.execPath, [MAIN, ...args]);
+    const r = await promisify(execFile)(process.execPath, [CLI_MAIN, ...args]);
     return { code: 0, stderr: r.stderr };
   } catch (err) {
     const e = err as { code: number; stderr: string };
@@ -85,7 +84,7 @@ describe.skipIf(!existsSync(IOM))('import -o onto a link, a pipe or a folder', (
       mkdirSync(dir);
       const out = join(dir, 'fhrs.ndjson');
       writeFileSync(out, 'earlier\n');
-      const child = spawn(process.execPath, [MAIN, 'import', 'fhrs', FHRS, '-o', out], { stdio: 'ignore' });
+      const child = spawn(process.execPath, [CLI_MAIN, 'import', 'fhrs', FHRS, '-o', out], { stdio: 'ignore' });
       // stopped once its partial file is there, mid-import
       await expect.poll(() => readdirSync(dir).some((f) => f.endsWith('.partial')), { timeout: 30_000, interval: 20 }).toBe(true);
       child.kill(signal);

@@ -12,7 +12,6 @@ import { LiveVenues } from '../../src/changelog/live-venues.js';
 import { FIXTURES_PATH, loadFixtureVenues } from '../search/support.js';
 import { CLI_MAIN } from '../support/cli.js';
 
-const MAIN = CLI_MAIN;
 const tmp = mkdtempSync(join(tmpdir(), 'live-cli-'));
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -22,7 +21,7 @@ afterAll(() => {
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let stdout = '';
     let stderr = '';
@@ -39,7 +38,7 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
 async function startLiveServer(token: string, liveDir: string, db: string, nodeFlags: string[] = [], data = FIXTURES_PATH): Promise<{ server: ChildProcess; base: string; startLines: string[] }> {
   const server = spawn(
     process.execPath,
-    [...nodeFlags, MAIN, 'serve', '--data', data, '--port', '0', '--db', db, '--admin-token-file', token, '--live-dir', liveDir],
+    [...nodeFlags, CLI_MAIN, 'serve', '--data', data, '--port', '0', '--db', db, '--admin-token-file', token, '--live-dir', liveDir],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   children.push(server);
@@ -220,7 +219,7 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     utimesSync(shipped, built, built);
     const restarted = spawn(
       process.execPath,
-      [MAIN, 'serve', '--data', shipped, '--port', '0', '--db', join(tmp, 'a.sqlite'), '--admin-token-file', token, '--live-dir', liveDir],
+      [CLI_MAIN, 'serve', '--data', shipped, '--port', '0', '--db', join(tmp, 'a.sqlite'), '--admin-token-file', token, '--live-dir', liveDir],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     children.push(restarted);
@@ -368,7 +367,7 @@ describe('venue-search serve --admin-token-file and venues upsert', () => {
     copyFileSync(FIXTURES_PATH, data);
     mkdirSync(`${data}.live`);
     writeFileSync(join(`${data}.live`, 'changes.log'), '');
-    const server = spawn(process.execPath, [MAIN, 'serve', '--data', data, '--port', '0', '--workers', '1', '--db', join(tmp, 'e.sqlite')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const server = spawn(process.execPath, [CLI_MAIN, 'serve', '--data', data, '--port', '0', '--workers', '1', '--db', join(tmp, 'e.sqlite')], { stdio: ['ignore', 'ignore', 'pipe'] });
     children.push(server);
     const lines: string[] = [];
     createInterface({ input: server.stderr! }).on('line', (line) => lines.push(line));

@@ -11,7 +11,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES_PATH } from '../search/support.js';
 import { CLI_MAIN } from '../support/cli.js';
 
-const MAIN = CLI_MAIN;
 const TOKEN = 'backoff-cli-operator-token-01';
 const tmp = mkdtempSync(join(tmpdir(), 'compaction-backoff-cli-'));
 const children: ChildProcess[] = [];
@@ -27,7 +26,7 @@ describe('serve --compact-after after a failed compaction', () => {
     const liveDir = join(tmp, 'live');
     const server = spawn(
       process.execPath,
-      [MAIN, 'serve', '--data', FIXTURES_PATH, '--port', '0', '--db', join(tmp, 'a.sqlite'), '--admin-token-file', token, '--live-dir', liveDir, '--compact-after', '2'],
+      [CLI_MAIN, 'serve', '--data', FIXTURES_PATH, '--port', '0', '--db', join(tmp, 'a.sqlite'), '--admin-token-file', token, '--live-dir', liveDir, '--compact-after', '2'],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     children.push(server);

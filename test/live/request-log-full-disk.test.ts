@@ -15,7 +15,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES_PATH } from '../search/support.js';
 import { CLI_MAIN } from '../support/cli.js';
 
-const MAIN = CLI_MAIN;
 const tmp = mkdtempSync(join(tmpdir(), 'request-log-full-'));
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -39,7 +38,7 @@ async function until<T>(what: string, child: ChildProcess, read: () => T | undef
 
 /** `serve` on the fixtures with stdout to `stdout` and stderr to `stderr` (fds or 'pipe'), under the file size limit. */
 function serve(db: string, stdout: number, stderr: number | 'pipe'): ChildProcess {
-  const command = [process.execPath, MAIN, 'serve', '--data', FIXTURES_PATH, '--port', '0', '--host', '127.0.0.1', '--workers', '1', '--db', join(tmp, db)];
+  const command = [process.execPath, CLI_MAIN, 'serve', '--data', FIXTURES_PATH, '--port', '0', '--host', '127.0.0.1', '--workers', '1', '--db', join(tmp, db)];
   const child = spawn('sh', ['-c', `ulimit -f ${LIMIT_BYTES / 512} && exec "$@"`, 'sh', ...command], { stdio: ['ignore', stdout, stderr] });
   children.push(child);
   return child;

@@ -16,7 +16,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFixtureVenues } from '../search/support.js';
 import { CLI_MAIN } from '../support/cli.js';
 
-const MAIN = CLI_MAIN;
 const tmp = mkdtempSync(join(tmpdir(), 'venues-not-utf8-'));
 let server: Server;
 let requests = 0;
@@ -37,7 +36,7 @@ afterAll(async () => {
 
 function run(args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_MAIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += String(d)));
     child.once('exit', (code) => resolve({ code, stderr }));
@@ -89,7 +88,7 @@ describe('venues upsert with a file that is not text, or holds no record (audit 
     const snapshot = join(tmp, 'changes.vsnap');
     const plain = join(tmp, 'changes.ndjson');
     writeFileSync(plain, `${text}\n`);
-    execFileSync(process.execPath, [MAIN, 'snapshot', '--data', plain, '--out', snapshot], { stdio: 'ignore' });
+    execFileSync(process.execPath, [CLI_MAIN, 'snapshot', '--data', plain, '--out', snapshot], { stdio: 'ignore' });
     const cases: [string, string][] = [
       [gz, 'is gzip-compressed: decompress it first (gunzip)'],
       [snapshot, 'is a venue-search snapshot (venues built for serving), not a file to send: give the NDJSON file of venue records'],

@@ -37,7 +37,6 @@ afterAll(() => {
 });
 
 const CRASH_SERVER = join(import.meta.dirname, '..', 'http', 'support', 'crash-server.ts');
-const CLI = CLI_MAIN;
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'venues.ndjson');
 
 async function startServer(dbPath: string): Promise<{ child: ChildProcess; port: number }> {
@@ -145,7 +144,7 @@ function sha256(path: string): string {
 function runServe(args: string[]): Promise<{ code: number | null; stderr: string; ms: number }> {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_MAIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     children.push(child);
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += String(chunk)));

@@ -30,7 +30,6 @@ import { CLI_MAIN } from '../support/cli.js';
 const OVERPASS = 'osm-london-pubs/london_pubs_overpass_2024-11-25.geojson';
 const VEGGIE = 'osm-veggie-gb/veggiekarte_gb_2022-12-02.geojson';
 const POINTS = 'osm-london-pubs/london_pubs_points.ndjson';
-const MAIN = CLI_MAIN;
 const TOKEN = 'operator-token-0123456789abcdef';
 
 const HINT = ' (a raw OpenStreetMap export is imported first: `venue-search import osm`)';
@@ -84,7 +83,7 @@ async function refusal(run: () => unknown): Promise<string> {
 
 function runCli(args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_MAIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += String(d)));
     child.once('exit', (code) => resolve({ code, stderr }));

@@ -11,7 +11,6 @@ import { afterAll } from 'vitest';
 import { writeFixturesSnapshot } from '../../support/fixtures-snapshot.js';
 import { CLI_MAIN } from '../../support/cli.js';
 
-const MAIN = CLI_MAIN;
 
 export interface RefusedServe {
   /** The temporary folder (live directories go in it). */
@@ -35,7 +34,7 @@ export function refusedServe(name: string, hangMs: number): RefusedServe {
   writeFileSync(token, `${name}-token-0001\n`, { mode: 0o600 });
   const serve = (liveDir: string) =>
     new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const args = [MAIN, 'serve', '--data', data, '--port', '0', '--db', join(tmp, 'a.sqlite'), '--admin-token-file', token, '--live-dir', liveDir];
+      const args = [CLI_MAIN, 'serve', '--data', data, '--port', '0', '--db', join(tmp, 'a.sqlite'), '--admin-token-file', token, '--live-dir', liveDir];
       const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: hangMs, killSignal: 'SIGKILL' });
       children.push(child);
       let stderr = '';
