@@ -5,9 +5,11 @@ export { VenueSearchError, isVenueSearchError, type VenueSearchErrorCode, type V
 export { PackageFileMissingError } from './package-files.js';
 export { readVenues, type VenueSource, type ReadVenuesOptions, type ReadVenuesResult, type RejectedRecord, type ReadProgress, type VenueFileFormat } from './data/read-venues.js';
 export { createEngineFromFile, type ReadEngineResult } from './data/read-engine.js';
-export { validateVenue, type RecordLocation } from './data/validate-venue.js';
+export { validateVenue } from './data/validate-venue.js';
+export type { RecordLocation } from './data/record-location.js';
 export { writeSnapshot, type WriteSnapshotOptions, type SnapshotProgress } from './snapshot/write-snapshot.js';
-export { readSnapshot, restoreSnapshot, isSnapshot, type SnapshotReadOptions } from './snapshot/read-snapshot.js';
+export { readSnapshot, restoreSnapshot, type SnapshotReadOptions } from './snapshot/read-snapshot.js';
+export { isSnapshot } from './snapshot/snapshot-format.js';
 export { distanceMeters, nearDistanceMeters, LocalFrame } from './geo/distance.js';
 export { weightedMidpoint, type WeightedPoint } from './geo/midpoint.js';
 export { PreparedRoute } from './geo/polyline.js';

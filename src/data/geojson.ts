@@ -1,6 +1,6 @@
 import { VenueSearchError, describeValue } from '../errors.js';
 import { IMPORT_OSM_HINT } from './raw-source.js';
-import { describeLocation } from './validate-venue.js';
+import { describeLocation } from './record-location.js';
 
 /**
  * GeoJSON boundary: a Feature with a Point geometry `[lon, lat]` becomes a venue record

@@ -14,7 +14,8 @@ import { JsonElementSplitter } from './json-elements.js';
 import { LineChunker, forEachLine, lineCount } from './ndjson-lines.js';
 import { notUtf8FileProblem, Utf8Check } from './utf8-check.js';
 import { ValidatePool, type LineVerdict } from './validate-pool.js';
-import { describeLocation, validateParsedVenue } from './validate-venue.js';
+import { validateParsedVenue } from './validate-venue.js';
+import { describeLocation } from './record-location.js';
 
 export type VenueFileFormat = 'ndjson' | 'json' | 'geojson';
 

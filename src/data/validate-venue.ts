@@ -18,6 +18,7 @@ import { VenueRecordSchema, type VenueRecord } from '../schema/venue.js';
 import { catersBit } from '../store/vocabulary.js';
 import { hasGeoJsonType, IMPORT_OSM_HINT, looksLikeRawOsm } from './raw-source.js';
 import { literalUnionValues, oneOfLiterals } from '../schema/literal-union.js';
+import { describeLocation, type RecordLocation } from './record-location.js';
 
 let compiled: TypeCheck<typeof VenueRecordSchema> | undefined;
 
@@ -51,15 +52,6 @@ function valueVenueChecker(): ParsedValueCheck {
   return (compiledForValues ??= compileValueCheck(VenueRecordSchema));
 }
 
-export interface RecordLocation {
-  readonly file?: string;
-  readonly line?: number;
-}
-
-/** How every message names a record's place: `venues.ndjson: line 2` (either part may be missing). */
-export function describeLocation(where: RecordLocation): string {
-  return [where.file, where.line !== undefined ? `line ${where.line}` : undefined].filter(Boolean).join(': ');
-}
 
 /** The weekly-hours fields of a record, each compiled by the engine (src/hours). */
 const HOURS_FIELDS = ['regularOpeningHours', 'kitchenOpeningHours', 'holidayOpeningHours'] as const;

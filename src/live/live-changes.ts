@@ -13,7 +13,8 @@ import { checkSearchRequest, searchResponse, type RankedMatches, type SearchAnsw
 import { SearchVocabulary } from '../search/search-vocabulary.js';
 import { LiveOccupiedCells, swappedCoordinatesHint } from '../search/swapped-hint.js';
 import { WorstOfBest } from '../spatial/worst-of-best.js';
-import { describeLocation, validateVenue, type RecordLocation } from '../data/validate-venue.js';
+import { validateVenue } from '../data/validate-venue.js';
+import { describeLocation, type RecordLocation } from '../data/record-location.js';
 import { LearntPlaces } from '../places/learnt-places.js';
 import { BASE_FOLD, foldSides, type FoldedBase, type FoldSide } from './fold-sides.js';
 import { LivePlaces, type AddressedVenue } from './live-places.js';

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ImageSchema, LatLonPointSchema, WeeklyHoursSchema } from './common.js';
 import { MenuSchema } from './menus.js';
+import { VENUE_ID_MAX_LENGTH, VENUE_ID_PATTERN } from './venue-id.js';
 
 /**
  * A venue as the engine loads it: the interface's establishment record (2.4) without the
@@ -99,10 +100,6 @@ export const EventSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-
-/** A venue id: a letter or digit, then letters, digits and `. _ : / -` (`osm:node/123`, `fhrs:456`), at most VENUE_ID_MAX_LENGTH characters. */
-export const VENUE_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:/-]*$';
-export const VENUE_ID_MAX_LENGTH = 128;
 
 export const VenueRecordSchema = Type.Object(
   {

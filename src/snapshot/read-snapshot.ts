@@ -15,7 +15,7 @@ import { LearntPlaces } from '../places/learnt-places.js';
 import { checkRecordCacheSize, CompactRecordSource, type CompactRecordParts } from '../store/compact-records.js';
 import type { PreparedSearchColumns } from '../search/search-service.js';
 import { VenueStore } from '../store/venue-store.js';
-import { FORMAT_VERSION, IS_LITTLE_ENDIAN, MAGIC, PREFIX_BYTES, SECTION_NAMES, type SectionName, type SectionType, type SnapshotHeader } from './snapshot-format.js';
+import { FORMAT_VERSION, isSnapshot, IS_LITTLE_ENDIAN, MAGIC, PREFIX_BYTES, SECTION_NAMES, type SectionName, type SectionType, type SnapshotHeader } from './snapshot-format.js';
 import { firstNotBelow, rowStartsProblem } from './check-starts.js';
 import { checkHeaderSeal } from './header-digest.js';
 import { StringListDecoder } from './string-list.js';
@@ -35,11 +35,6 @@ const MAX_READ = 1 << 30;
 
 /** The words of the error for a snapshot of another format (the live service tells that case apart). */
 export const SNAPSHOT_FORMAT_MISMATCH = 'this version reads format';
-
-/** Whether `bytes` (a file's first bytes) start like a snapshot. */
-export function isSnapshot(bytes: Uint8Array): boolean {
-  return bytes.length >= MAGIC.length && Buffer.from(bytes.subarray(0, MAGIC.length)).toString('latin1') === MAGIC;
-}
 
 /**
  * Where a snapshot's bytes come from: `read(offset, length)` gives those bytes as a

@@ -30,6 +30,11 @@
 import type { LearntPlacesJson } from '../places/learnt-places.js';
 
 export const MAGIC = 'VSNAPSHT';
+
+/** Whether `bytes` (a file's first bytes) start like a snapshot. */
+export function isSnapshot(bytes: Uint8Array): boolean {
+  return bytes.length >= MAGIC.length && Buffer.from(bytes.subarray(0, MAGIC.length)).toString('latin1') === MAGIC;
+}
 /** Bumped whenever the layout or the meaning of a section changes. */
 export const FORMAT_VERSION = 3;
 export const PREFIX_BYTES = 24;
