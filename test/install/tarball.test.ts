@@ -339,29 +339,37 @@ export const isError = isVenueSearchError;
   it('type-checks on TypeScript 5.x and the newest TypeScript, with and without @types/node; the README example too (it reads process.argv: with @types/node); a CommonJS consumer compiles and runs', () => {
     writeFileSync(join(engineDir, 'consumer.mts'), CONSUMER);
     writeFileSync(join(engineDir, 'example.mts'), EXAMPLE_ESM);
-    for (const typescript of ['typescript@5', 'typescript@latest']) {
-      npmInstall(engineDir, ['--save-dev', typescript]);
-      const version = run(join(engineDir, 'node_modules/.bin/tsc'), ['--version'], engineDir).stdout.trim();
+    // Both compilers in one install, each under its own name (the two would claim one `tsc` in .bin);
+    // @types/node is installed only for the second pass, so the first finds no Node types at all.
+    const compilers = ['typescript@5', 'typescript@latest'].map((spec) => ({ spec, folder: spec.replace('@', '-') }));
+    npmInstall(engineDir, ['--save-dev', ...compilers.map(({ spec, folder }) => `${folder}@npm:${spec}`)]);
+    const tsc = (folder: string, args: string[]) => run(process.execPath, [join(engineDir, 'node_modules', folder, 'bin/tsc'), ...args], engineDir, { allowFailure: true });
+    const versions = compilers.map(({ folder }) => tsc(folder, ['--version']).stdout.trim());
+    expect(new Set(versions).size, versions.join(', ')).toBe(2);
+    compilers.forEach(({ folder }, k) => {
+      const version = versions[k]!;
       writeFileSync(join(engineDir, 'tsconfig.json'), tsconfig([]));
-      const bare = run(join(engineDir, 'node_modules/.bin/tsc'), ['-p', '.'], engineDir, { allowFailure: true });
+      const bare = tsc(folder, ['-p', '.']);
       expect(bare.status, `${version} without @types/node:\n${bare.stdout}${bare.stderr}`).toBe(0);
-      if (!existsSync(join(engineDir, 'node_modules/@types/node'))) npmInstall(engineDir, ['--save-dev', '@types/node@20']);
-      writeFileSync(join(engineDir, 'tsconfig.json'), tsconfig(['node'], ['consumer.mts', 'example.mts']));
-      const withNode = run(join(engineDir, 'node_modules/.bin/tsc'), ['-p', '.'], engineDir, { allowFailure: true });
-      expect(withNode.status, `${version} with @types/node:\n${withNode.stdout}${withNode.stderr}`).toBe(0);
-      run('npm', ['uninstall', '--no-audit', '--no-fund', '@types/node'], engineDir);
       const cjsConfigs: Array<[string, 'CommonJS' | 'NodeNext']> = [['consumer-cjs.cts', 'NodeNext']];
       if (version.startsWith('Version 5.')) cjsConfigs.push(['consumer-cjs.ts', 'CommonJS']);
       for (const [file, module] of cjsConfigs) {
         writeFileSync(join(engineDir, file), CJS_CONSUMER);
         writeFileSync(join(engineDir, 'tsconfig.json'), cjsTsconfig(file, module, 'out-cjs'));
-        const cjs = run(join(engineDir, 'node_modules/.bin/tsc'), ['-p', '.'], engineDir, { allowFailure: true });
+        const cjs = tsc(folder, ['-p', '.']);
         expect(cjs.status, `${version}, ${file} as ${module}:\n${cjs.stdout}${cjs.stderr}`).toBe(0);
         const compiled = `./out-cjs/${file.replace(/\.c?ts$/, (ext) => (ext === '.cts' ? '.cjs' : '.js'))}`;
         expect(run(process.execPath, ['-e', `process.stdout.write(String(require(${JSON.stringify(compiled)}).found))`], engineDir).stdout).toBe('1');
         rmSync(join(engineDir, 'out-cjs'), { recursive: true, force: true });
       }
-    }
+    });
+    npmInstall(engineDir, ['--save-dev', '@types/node@20']);
+    compilers.forEach(({ folder }, k) => {
+      writeFileSync(join(engineDir, 'tsconfig.json'), tsconfig(['node'], ['consumer.mts', 'example.mts']));
+      const withNode = tsc(folder, ['-p', '.']);
+      expect(withNode.status, `${versions[k]} with @types/node:\n${withNode.stdout}${withNode.stderr}`).toBe(0);
+    });
+    run('npm', ['uninstall', '--no-audit', '--no-fund', '@types/node'], engineDir);
   }, 300_000);
 });
 
