@@ -52,7 +52,6 @@ function valueVenueChecker(): ParsedValueCheck {
   return (compiledForValues ??= compileValueCheck(VenueRecordSchema));
 }
 
-
 /** The weekly-hours fields of a record, each compiled by the engine (src/hours). */
 const HOURS_FIELDS = ['regularOpeningHours', 'kitchenOpeningHours', 'holidayOpeningHours'] as const;
 
