@@ -11,6 +11,7 @@ import { loadEngineFile } from '../../src/cli/load-engine.js';
 import { LiveVenues } from '../../src/changelog/live-venues.js';
 import { FIXTURES_PATH, loadFixtureVenues } from '../search/support.js';
 import { CLI_MAIN } from '../support/cli.js';
+import { adminRoutesOf } from './support/admin-routes-line.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'live-cli-'));
 const children: ChildProcess[] = [];
@@ -43,17 +44,7 @@ async function startLiveServer(token: string, liveDir: string, db: string, nodeF
   );
   children.push(server);
   const startLines: string[] = [];
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${startLines.join(' | ')}`)), 60_000);
-    createInterface({ input: server.stderr! }).on('line', (line) => {
-      startLines.push(line);
-      const m = /Admin routes on (http:\/\/[^/]+)\/admin\//.exec(line);
-      if (m !== null) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-  });
+  const base = await adminRoutesOf(server, startLines);
   return { server, base, startLines };
 }
 

@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES_PATH } from '../search/support.js';
 import { CLI_MAIN } from '../support/cli.js';
+import { adminRoutesBase } from './support/admin-routes-line.js';
 
 const TOKEN = 'backoff-cli-operator-token-01';
 const tmp = mkdtempSync(join(tmpdir(), 'compaction-backoff-cli-'));
@@ -58,7 +59,7 @@ describe('serve --compact-after after a failed compaction', () => {
       }
     };
     const routes = await lineMatching((l) => l.includes('Admin routes on'), 'naming its admin routes');
-    const base = /Admin routes on (http:\/\/[^/]+)\/admin\//.exec(routes)![1]!;
+    const base = adminRoutesBase(routes)!;
     mkdirSync(join(liveDir, 'base.snapshot.next'));
 
     const before = Date.now();

@@ -2,12 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll } from 'vitest';
 import { LiveVenues } from '../../../src/changelog/live-venues.js';
 import { loadEngineFile } from '../../../src/cli/load-engine.js';
 import { CLI_MAIN } from '../../support/cli.js';
 import { writeFixturesSnapshot } from '../../support/fixtures-snapshot.js';
+import { adminRoutesOf } from './admin-routes-line.js';
 
 export interface SpawnLimits {
   /**
@@ -51,22 +51,7 @@ export function liveServerFixture(prefix: string, token: string) {
           ? spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] })
           : spawn('sh', ['-c', `ulimit -f ${Math.floor(limits.fileSizeBytes / 512)} && exec "$@"`, 'sh', ...command], { stdio: ['ignore', 'ignore', 'pipe'] });
       children.push(child);
-      const lines: string[] = [];
-      const base = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`serve did not start in 60 s: ${lines.join(' | ')}`)), 60_000);
-        createInterface({ input: child.stderr! }).on('line', (line) => {
-          lines.push(line);
-          const m = /Admin routes on (http:\/\/[^/]+)\/admin\//.exec(line);
-          if (m !== null) {
-            clearTimeout(timer);
-            resolve(m[1]!);
-          }
-        });
-        child.once('exit', (code, signal) => reject(new Error(`serve exited (${code ?? signal}) before it listened: ${lines.join(' | ')}`)));
-      }).catch((err: unknown) => {
-        child.kill('SIGKILL');
-        throw err;
-      });
+      const base = await adminRoutesOf(child, []);
       return { child, base };
     },
     /** LiveVenues.open over the base snapshot and `liveDir`, as a restarted service opens them. */
