@@ -36,3 +36,13 @@ export function childScript(name: string): string[] {
   const here = dirname(fileURLToPath(import.meta.url));
   return COMPILED ? [join(here, '..', 'children', `${name}.js`)] : ['--import', 'tsx', join(here, '..', 'children', `${name}.ts`)];
 }
+
+/**
+ * The node arguments to run the `venue-search` command the way this process runs: compiled,
+ * the bundled command `npm run bench` builds into .tmp/bench-dist/bin (scripts/build-bin.mjs),
+ * as an installed package's `bin` is; from sources, node + tsx on src/cli/main.ts.
+ */
+export function commandLine(): string[] {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return COMPILED ? [join(here, '..', '..', 'bin', 'venue-search.js')] : ['--import', 'tsx', repoPath('src', 'cli', 'main.ts')];
+}

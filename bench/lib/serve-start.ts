@@ -1,9 +1,9 @@
 /**
  * Start-up of the HTTP service on a snapshot, measured on the path users take (issue 16):
- * spawn `venue-search serve --data <snapshot> --workers 1 --dev` (the compiled CLI the bench
- * compiled, `.tmp/bench-dist/src/cli/main.js`, as `dist/src/cli/main.js` ships, with the
- * widget's assets built beside it as `npm run build` builds them; from sources,
- * node + tsx on src/cli/main.ts), then poll it over HTTP until a find (`GET /v1/find`) and a
+ * spawn `venue-search serve --data <snapshot> --workers 1 --dev` (the command the bench
+ * compiled and bundled, `.tmp/bench-dist/bin/venue-search.js`, as `dist/bin/venue-search.js`
+ * ships, with the widget's assets built beside it as `npm run build` builds them; from
+ * sources, node + tsx on src/cli/main.ts), then poll it over HTTP until a find (`GET /v1/find`) and a
  * POINT search (`POST /v1/search/`) have both answered 200. Timed in this process from the
  * spawn to the second answer. One worker (serve's default is one per core, whose other
  * workers start after the first listens). Beside it, the phases the child prints on stderr
@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { median } from './measure.js';
 import { HUGE_PAGES_ENV, hugePagesApply } from './huge-pages.js';
 import { WIDGET_SCRIPT_FILE } from '../../src/widget/build-assets.js';
-import { COMPILED, repoPath } from './paths.js';
+import { COMPILED, commandLine, repoPath } from './paths.js';
 
 /** The load workload's figure for the median start (the goal row of issue 16 reads it). */
 export const SERVE_START_FIGURE = 'snapshot: serve --workers 1, spawn -> a find and a search answered over HTTP (ms)';
@@ -42,12 +42,12 @@ export interface ServeStartFigures {
 }
 
 function cliArgs(): string[] {
-  if (!COMPILED) return ['--import', 'tsx', repoPath('src', 'cli', 'main.ts')];
+  if (!COMPILED) return commandLine();
   // Without built assets the service bundles the widget with esbuild as it starts (~50 ms at
   // 1M), which an installed package never does: measure the start users get, or nothing.
   const assets = repoPath('.tmp', 'bench-dist', 'src', 'widget', 'assets', WIDGET_SCRIPT_FILE);
   if (!existsSync(assets)) throw new Error(`${assets} is missing: npm run bench builds the widget's assets before it runs`);
-  return [repoPath('.tmp', 'bench-dist', 'src', 'cli', 'main.js')];
+  return commandLine();
 }
 
 function freePort(): Promise<number> {

@@ -19,14 +19,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { openAccount } from '../../src/accounts/accounts.js';
 import { PostgresAccountsStore } from '../../src/accounts/postgres-accounts-store.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-accounts-store.js';
 import { readVenues } from '../../src/data/read-venues.js';
 import { startPostgres } from '../../test/support/postgres-server.js';
-import { childScript, COMPILED, repoPath } from '../lib/paths.js';
+import { childScript, commandLine, repoPath } from '../lib/paths.js';
 import type { WorkloadResult } from '../lib/report.js';
 import { seededRandom } from '../../scripts/fixtures/random.js';
 
@@ -54,18 +53,13 @@ const CONFIGS: readonly Config[] = [
 ];
 const ACCOUNTS = 256;
 
-function cli(): string[] {
-  const here = dirname(fileURLToPath(import.meta.url));
-  return COMPILED ? [join(here, '..', '..', 'src', 'cli', 'main.js')] : ['--import', 'tsx', repoPath('src', 'cli', 'main.ts')];
-}
-
 interface Service {
   readonly child: ChildProcess;
   readonly base: string;
 }
 
 async function startService(db: string, config: Config): Promise<Service> {
-  const child = spawn(process.execPath, [...cli(), 'serve', '--data', repoPath(DATA), '--port', '0', '--db', db, '--workers', String(config.workers), '--engine-threads', String(config.engineThreads)], {
+  const child = spawn(process.execPath, [...commandLine(), 'serve', '--data', repoPath(DATA), '--port', '0', '--db', db, '--workers', String(config.workers), '--engine-threads', String(config.engineThreads)], {
     stdio: ['ignore', 'ignore', 'pipe'],
     cwd: repoPath(),
   });

@@ -79,6 +79,22 @@ describe('engine-only install from the packed tarball', () => {
         expect(sourcesContent![k], map).toBe(readFileSync(inRepo, 'utf8'));
       }
     }
+    // the command's bundle (dist/bin) has maps for stack traces: each source they name, resolved
+    // from the map's folder, is one of the repository's TypeScript files or a bundled package's
+    const bin = join(engineDir, 'node_modules', PKG.name, 'dist/bin');
+    const binMaps = findFiles(bin, (f) => f.endsWith('.js.map'));
+    expect(binMaps.length).toBeGreaterThan(5);
+    const named = new Set<string>();
+    for (const map of binMaps) {
+      for (const source of (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources) {
+        named.add(relative(join(engineDir, 'node_modules', PKG.name), join(dirname(map), source)).replace(/\\/g, '/'));
+      }
+    }
+    expect(named).toContain('src/cli/main.ts');
+    for (const source of named) {
+      expect(source.startsWith('src/') || source.startsWith('node_modules/@sinclair/typebox/'), source).toBe(true);
+      expect(existsSync(join(REPO, source)), source).toBe(true);
+    }
   });
 
   it('the README shows the ES module and CommonJS examples exactly as the files run here', () => {
@@ -403,7 +419,7 @@ describe('the installed command line', () => {
     // a sub-command's help by `help` as by `--help` (commander's own help command takes one name)
     expect(run(cli, ['help', 'import', 'osm'], engineDir).stdout).toBe(run(cli, ['import', 'osm', '--help'], engineDir).stdout);
     expect(run(cli, ['help', 'import', 'osm'], engineDir).stdout).toContain('Usage: venue-search import osm ');
-    // the installed package's version (dist/src/cli finds the package.json three folders up)
+    // the installed package's version (the bundled command reads package.json as dist/src/cli/main.js does: three folders up)
     const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
     expect(run(cli, ['--version'], engineDir).stdout.trim()).toBe(version);
     const serve = run(cli, ['serve', '--data', 'venues.ndjson'], engineDir, { allowFailure: true });

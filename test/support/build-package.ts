@@ -7,7 +7,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * Set once this run has built dist/. A test that runs vitest again inside the suite
  * (test/accounts/http-suite-on-postgres.test.ts) inherits it, so its globalSetup does not
  * rebuild: `npm run build` empties dist/src first, and the files running beside it that spawn
- * the command line would find no dist/src/cli/main.js.
+ * the command line would find no dist/bin/venue-search.js.
  */
 const BUILT_ENV = 'VENUE_SEARCH_TEST_DIST_BUILT';
 
