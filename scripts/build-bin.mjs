@@ -41,7 +41,7 @@ const outDir = join(distDir, 'bin');
 const BUNDLED_PACKAGES = ['@sinclair/typebox'];
 
 /** A worker thread's start in the compiled code: `siblingModule(import.meta.url, 'name')`. */
-const WORKER_START = /siblingModule\(import\.meta\.url, '([\w-]+)'\)/g;
+const WORKER_START = /siblingModule\(import\.meta\.url, ['"]([\w-]+)['"]\)/g;
 /** Every other `import.meta.url`. */
 const OTHER_MODULE_URL = /(?<!siblingModule\()import\.meta\.url/g;
 

@@ -4,11 +4,11 @@
  * The command is a bundle (dist/bin, scripts/build-bin.mjs): each family a chunk of its own,
  * loaded by `import()`. Two oracles, both Node's and the bundler's own records, not ours:
  * - the CommonJS packages a process loaded (require.cache, read at exit by a preloaded probe):
- *   fastify and better-sqlite3 are CommonJS and stay outside the bundle, so their loading
- *   shows there;
+ *   fastify, better-sqlite3 and commander are CommonJS packages outside the bundle, so their
+ *   loading shows there;
  * - the files a process loaded as ES modules (a module resolution hook records them), each
  *   read through its source map (`sources`: the TypeScript files and packages esbuild put in
- *   it), so a chunk holding TypeBox, commander or the engine names them.
+ *   it), so a chunk holding TypeBox or the engine names them.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
