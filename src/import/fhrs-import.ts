@@ -1,6 +1,5 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { parse } from 'csv-parse';
 import { isFileError } from '../data/file-problem.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
@@ -55,6 +54,8 @@ export const TRUNCATED_REASON = 'truncated_line';
 async function readRows(path: string): Promise<FhrsFile> {
   const problem = textInputProblem(path) ?? snapshotGivenToImporter(path) ?? jsonGivenToFhrs(path);
   if (problem !== undefined) throw new VenueSearchError('invalid_data', `FHRS file ${path} ${problem}`, { file: path });
+  // imported at the first read, not with the package (lazy-package.ts)
+  const { parse } = await import('csv-parse');
   const rows: FhrsRow[] = [];
   const broken: BrokenRow[] = [];
   const input = utf8FileStream(path, 'FHRS');

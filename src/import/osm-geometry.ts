@@ -1,7 +1,20 @@
-import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
-import centerOfMass from '@turf/center-of-mass';
-import pointOnFeature from '@turf/point-on-feature';
+import type BooleanPointInPolygon from '@turf/boolean-point-in-polygon';
+import type CenterOfMass from '@turf/center-of-mass';
+import type PointOnFeature from '@turf/point-on-feature';
 import type { Geometry, MultiPolygon, Polygon, Position } from 'geojson';
+import { requirePackage } from './lazy-package.js';
+
+/** turf's functions, read at the first shape that needs them (lazy-package.ts). */
+let turf: { booleanPointInPolygon: typeof BooleanPointInPolygon; centerOfMass: typeof CenterOfMass; pointOnFeature: typeof PointOnFeature } | null = null;
+
+function turfFunctions(): NonNullable<typeof turf> {
+  turf ??= {
+    booleanPointInPolygon: requirePackage<{ default: typeof BooleanPointInPolygon }>('@turf/boolean-point-in-polygon').default,
+    centerOfMass: requirePackage<{ default: typeof CenterOfMass }>('@turf/center-of-mass').default,
+    pointOnFeature: requirePackage<{ default: typeof PointOnFeature }>('@turf/point-on-feature').default,
+  };
+  return turf;
+}
 
 /**
  * One representative point for an OSM geometry, as `{lat, lon}` in degrees. GeoJSON's
@@ -44,6 +57,7 @@ function isClosedRing(ring: Position[]): boolean {
 }
 
 function surfacePoint(shape: Polygon | MultiPolygon): LatLon | undefined {
+  const { booleanPointInPolygon, centerOfMass, pointOnFeature } = turfFunctions();
   const c = centerOfMass(shape).geometry.coordinates;
   if (isPosition(c) && booleanPointInPolygon(c, shape)) return validLatLon(c[0], c[1]);
   const p = pointOnFeature(shape).geometry.coordinates;
@@ -62,7 +76,7 @@ export function representativePoint(geometry: Geometry | null | undefined): LatL
     case 'LineString': {
       if (!allPositions(geometry.coordinates, 0)) return undefined;
       if (isClosedRing(geometry.coordinates)) return surfacePoint({ type: 'Polygon', coordinates: [geometry.coordinates] });
-      const p = pointOnFeature(geometry).geometry.coordinates;
+      const p = turfFunctions().pointOnFeature(geometry).geometry.coordinates;
       return validLatLon(p[0], p[1]);
     }
     default:

@@ -1,7 +1,13 @@
-import OpeningHours from 'opening_hours';
+import type OpeningHours from 'opening_hours';
 import type { WeeklyHours } from '../schema/common.js';
 import { DAY_NAMES } from '../schema/common.js';
 import { formatClock, intervalsToWeeklyHours, MINUTES_PER_DAY, MINUTES_PER_WEEK } from './weekly-slots.js';
+import { requirePackage } from './lazy-package.js';
+
+/** opening_hours' class, read at the first conversion (lazy-package.ts). */
+function openingHours(value: string): OpeningHours {
+  return new (requirePackage<typeof OpeningHours>('opening_hours'))(value, null, 0);
+}
 
 /**
  * OSM `opening_hours` to the interface's weekly groups, using the `opening_hours` library
@@ -152,7 +158,7 @@ export function holidayWeeks(): ReadonlySet<number> {
   if (holidayWeeksCache) return holidayWeeksCache;
   const weeks = new Set<number>();
   for (const probe of ['PH', 'SH']) {
-    const oh = new OpeningHours(probe, null, 0);
+    const oh = openingHours(probe);
     for (let k = 0; k < WEEKS_IN_YEAR; k++) {
       if (oh.getOpenIntervals(localDay(7 * k), localDay(7 * k + 7)).length > 0) weeks.add(k);
     }
@@ -206,7 +212,7 @@ function withNightsKept(value: string, oh: OpeningHours, week: number): { oh: Op
   if (rules.length === 0) return null;
   let kept: OpeningHours;
   try {
-    kept = new OpeningHours(rewritten, null, 0);
+    kept = openingHours(rewritten);
   } catch {
     return null;
   }
@@ -243,7 +249,7 @@ export function convertOsmOpeningHours(value: string): OpeningHoursConversion {
   let oh: OpeningHours;
   try {
     // mode 0: time ranges only; no nominatim object: no holiday calendar, see module comment.
-    oh = new OpeningHours(value, null, 0);
+    oh = openingHours(value);
   } catch (err) {
     const reason = String(err instanceof Error ? err.message : err).split('\n')[0] ?? '';
     return { status: 'unparsed', notes: [`unparsed: the opening_hours library rejected the value (${reason.slice(0, 200)})`] };

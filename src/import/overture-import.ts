@@ -1,7 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
+import type { AsyncBuffer, FileMetaData } from 'hyparquet';
 import { extentMeetsRegion, noRowGroupHint, rowGroupExtent, unionExtent } from './overture-row-groups.js';
 import { VenueSearchError } from '../errors.js';
 import type { VenueRecord } from '../schema/venue.js';
@@ -68,6 +67,8 @@ async function openInput(path: string): Promise<ParquetInput> {
   if (snapshot !== undefined) throw new VenueSearchError('invalid_data', `Overture file ${path} ${snapshot}`, { file: path });
   const problem = parquetInputProblem(path);
   if (problem !== undefined) throw new VenueSearchError('invalid_data', `Overture file ${path} ${problem}`, { file: path });
+  // imported at the first read, not with the package (lazy-package.ts)
+  const { asyncBufferFromFile, parquetMetadataAsync } = await import('hyparquet');
   try {
     const file = await asyncBufferFromFile(path);
     return { path, file, metadata: await parquetMetadataAsync(file) };
@@ -99,6 +100,7 @@ function damagedRowGroup(path: string, group: number, firstRow: number, rows: nu
 }
 
 async function* readRecords(path: string, report: ImportReport, options: OvertureImportOptions, { filter, regions }: OvertureSelection): AsyncGenerator<VenueRecord> {
+  const [{ parquetReadObjects, parquetSchema }, { compressors }] = await Promise.all([import('hyparquet'), import('hyparquet-compressors')]);
   const inputs: ParquetInput[] = [];
   for (const file of await parquetFiles(path)) inputs.push(await openInput(file));
   let total = 0;

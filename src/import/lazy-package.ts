@@ -1,0 +1,19 @@
+/**
+ * The importers' heaviest packages (opening_hours, turf), loaded the first time a conversion
+ * needs them rather than when the package is imported: the engine's entry re-exports the
+ * importers, and an embedding service that only searches paid about 150 ms of its import for
+ * code it never runs (docs/packaging.md, "What an import of the package loads"). The
+ * conversions that use them are synchronous, so they are read with require() (each ships a
+ * CommonJS build); the asynchronous importers load theirs with import() (hyparquet, csv-parse).
+ */
+import { createRequire } from 'node:module';
+import { moduleUrlOrMissing } from '../package-files.js';
+
+let requireHere: NodeJS.Require | null = null;
+
+/** `require(name)` from this module, once per package (Node caches it). */
+export function requirePackage<T>(name: string): T {
+  // Bundled whole into CommonJS there is no import.meta.url: say so, naming the package.
+  requireHere ??= createRequire(moduleUrlOrMissing(import.meta.url, `dependency ${name}`, name));
+  return requireHere(name) as T;
+}
