@@ -10,10 +10,16 @@ import { createRequire } from 'node:module';
 import { moduleUrlOrMissing } from '../package-files.js';
 
 let requireHere: NodeJS.Require | null = null;
+/** The packages read so far, by name (a require() resolves the name's path again on each call). */
+const loaded = new Map<string, unknown>();
 
-/** `require(name)` from this module, once per package (Node caches it). */
+/** `require(name)` from this module, the first time; the same exports after. */
 export function requirePackage<T>(name: string): T {
-  // Bundled whole into CommonJS there is no import.meta.url: say so, naming the package.
-  requireHere ??= createRequire(moduleUrlOrMissing(import.meta.url, `dependency ${name}`, name));
-  return requireHere(name) as T;
+  let exports = loaded.get(name);
+  if (exports === undefined) {
+    // Bundled whole into CommonJS there is no import.meta.url: say so, naming the package.
+    requireHere ??= createRequire(moduleUrlOrMissing(import.meta.url, `dependency ${name}`, name));
+    loaded.set(name, (exports = requireHere(name)));
+  }
+  return exports as T;
 }

@@ -4,9 +4,12 @@ import { DAY_NAMES } from '../schema/common.js';
 import { formatClock, intervalsToWeeklyHours, MINUTES_PER_DAY, MINUTES_PER_WEEK } from './weekly-slots.js';
 import { requirePackage } from './lazy-package.js';
 
-/** opening_hours' class, read at the first conversion (lazy-package.ts). */
-function openingHours(value: string): OpeningHours {
-  return new (requirePackage<typeof OpeningHours>('opening_hours'))(value, null, 0);
+/**
+ * opening_hours' class, read at the first conversion (lazy-package.ts). Taken before a `try`
+ * that reads a value's rejection: a package that cannot be loaded is not an unparsed value.
+ */
+function openingHoursClass(): typeof OpeningHours {
+  return requirePackage<typeof OpeningHours>('opening_hours');
 }
 
 /**
@@ -158,7 +161,7 @@ export function holidayWeeks(): ReadonlySet<number> {
   if (holidayWeeksCache) return holidayWeeksCache;
   const weeks = new Set<number>();
   for (const probe of ['PH', 'SH']) {
-    const oh = openingHours(probe);
+    const oh = new (openingHoursClass())(probe, null, 0);
     for (let k = 0; k < WEEKS_IN_YEAR; k++) {
       if (oh.getOpenIntervals(localDay(7 * k), localDay(7 * k + 7)).length > 0) weeks.add(k);
     }
@@ -211,8 +214,9 @@ function withNightsKept(value: string, oh: OpeningHours, week: number): { oh: Op
   }
   if (rules.length === 0) return null;
   let kept: OpeningHours;
+  const OpeningHoursClass = openingHoursClass();
   try {
-    kept = openingHours(rewritten);
+    kept = new OpeningHoursClass(rewritten, null, 0);
   } catch {
     return null;
   }
@@ -244,12 +248,13 @@ function openMinutes(intervals: readonly number[]): Uint8Array {
   return open;
 }
 
-/** Converts one OSM `opening_hours` value; never throws (a rejected value is `unparsed`). */
+/** Converts one OSM `opening_hours` value; never throws for a value (a rejected one is `unparsed`), only if the opening_hours package cannot be loaded. */
 export function convertOsmOpeningHours(value: string): OpeningHoursConversion {
   let oh: OpeningHours;
+  const OpeningHoursClass = openingHoursClass();
   try {
     // mode 0: time ranges only; no nominatim object: no holiday calendar, see module comment.
-    oh = openingHours(value);
+    oh = new OpeningHoursClass(value, null, 0);
   } catch (err) {
     const reason = String(err instanceof Error ? err.message : err).split('\n')[0] ?? '';
     return { status: 'unparsed', notes: [`unparsed: the opening_hours library rejected the value (${reason.slice(0, 200)})`] };
