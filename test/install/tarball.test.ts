@@ -385,13 +385,13 @@ export const isError = isVenueSearchError;
       const withNode = tsc(folder, ['-p', '.']);
       expect(withNode.status, `${versions[k]} with @types/node:\n${withNode.stdout}${withNode.stderr}`).toBe(0);
     });
-    run('npm', ['uninstall', '--no-audit', '--no-fund', '@types/node'], engineDir);
   }, 300_000);
 });
 
 /**
- * A folder with the package and all its service peers (pg included, but no @types/pg), installed
- * once and shared by the tests that need them. better-sqlite3 is linked from this checkout's
+ * A folder with the package and all its service peers (pg included, but no @types/pg), and the
+ * type packages the README names for /http (@types/node, @types/better-sqlite3), installed in one
+ * `npm install` and shared by the tests that need them. better-sqlite3 is linked from this checkout's
  * installed, already compiled copy: a fresh one is the same package compiled again from source
  * (about 2 minutes), which proves nothing more about ours. Install scripts are skipped so that
  * npm does not rebuild that linked copy in place (none of the other packages, nor ours, has one).
@@ -403,7 +403,8 @@ function serviceUserDir(): string {
   run('mkdir', ['-p', dir], root);
   run('npm', ['init', '-y'], dir);
   const peers = Object.keys(PKG.peerDependencies).map((p) => (p === 'better-sqlite3' ? join(REPO, 'node_modules/better-sqlite3') : `${p}@${PKG.devDependencies[p]}`));
-  npmInstall(dir, [tarball, ...peers], { ignoreScripts: true });
+  const types = ['@types/node@20', `@types/better-sqlite3@${PKG.devDependencies['@types/better-sqlite3']}`];
+  npmInstall(dir, [tarball, ...peers, ...types], { ignoreScripts: true });
   serviceDir = dir;
   return dir;
 }
@@ -488,9 +489,10 @@ export const open: typeof PostgresAccountsStore.open = PostgresAccountsStore.ope
 `;
 
   it('/http type-checks with @types/node and @types/better-sqlite3 and no pg types (audit 70b F1); /postgres without @types/pg fails naming pg', () => {
-    // The service folder has pg itself (JavaScript only) but no @types/pg; typed by this checkout's TypeScript.
+    // The service folder has pg itself (JavaScript only) and the README's types for /http, but no
+    // @types/pg; typed by this checkout's TypeScript.
     const dir = serviceUserDir();
-    npmInstall(dir, ['--save-dev', '@types/node@20', `@types/better-sqlite3@${PKG.devDependencies['@types/better-sqlite3']}`], { ignoreScripts: true });
+    expect(existsSync(join(dir, 'node_modules/@types/better-sqlite3/index.d.ts'))).toBe(true);
     expect(existsSync(join(dir, 'node_modules/@types/pg'))).toBe(false);
     const tsc = join(REPO, 'node_modules/typescript/bin/tsc');
     const check = (file: string, source: string) => {
