@@ -29,11 +29,12 @@ export function rowStartsProblem(starts: Uint32Array, dataLength: number, from =
 }
 
 /**
- * The first position of `column` whose value is not below `limit` (a venue index past the
- * venue count: a kd-tree id, a venue of `idOrder`), or -1 when there is none. A flipped byte
- * there made searches throw a RangeError (audit 69c F1's randomised pass); one pass.
+ * The first position of `column` in `from .. to - 1` whose value is not below `limit` (a
+ * venue index past the venue count: a kd-tree id, a venue of `idOrder`), or -1 when there is
+ * none. A flipped byte there made searches throw a RangeError (audit 69c F1's randomised
+ * pass); one pass, which a restore in steps may do in parts.
  */
-export function firstNotBelow(column: ArrayLike<number>, limit: number): number {
-  for (let k = 0; k < column.length; k++) if (column[k]! >= limit) return k;
+export function firstNotBelow(column: ArrayLike<number>, limit: number, from = 0, to = column.length): number {
+  for (let k = from; k < to; k++) if (column[k]! >= limit) return k;
   return -1;
 }

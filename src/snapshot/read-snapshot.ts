@@ -243,6 +243,8 @@ const STARTS_PER_CHUNK = 20_000;
 const DENSITY_CELLS_PER_CHUNK = 4_000;
 /** Entries of a row-starts column checked per chunk (rowStartsProblem). */
 const ROW_STARTS_PER_CHUNK = 100_000;
+/** Entries of a column of venue indices checked per chunk (firstNotBelow: idOrder, the kd-tree's ids). */
+const VENUE_INDICES_PER_CHUNK = 100_000;
 
 /**
  * Runs `part(from, to)` over `[0, total)` in chunks of `chunk`, yielding once a step has
@@ -321,6 +323,8 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
   const vibeStart = view('vibeStart', 'Uint32Array', n + 1);
   const vibeCodes = view('vibeCodes', 'Uint16Array', null);
   yield* checkRowStarts('vibeStart', vibeStart, 'vibeCodes', vibeCodes.length, bad);
+  const idOrder = view('idOrder', 'Uint32Array', n);
+  yield* checkVenueIndices('idOrder', idOrder, n, bad);
   const store = new VenueStore(
     {
       lat,
@@ -336,7 +340,7 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
       vibeCodes,
       genreSpellings: header.genreSpellings,
       ...genreCountsOf(header, bad),
-      idOrder: venueIndices('idOrder', view('idOrder', 'Uint32Array', n), n, bad),
+      idOrder,
     },
     records,
   );
@@ -357,7 +361,7 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
     return bad(`its kd-tree section is damaged (${(e as Error).message})`);
   }
   if (tree.numItems !== n) bad(`its kd-tree holds ${tree.numItems} points for ${n} venues`);
-  venueIndices('tree', tree.ids, n, bad);
+  yield* checkVenueIndices('tree', tree.ids, n, bad);
   yield;
   const scheduleOffsets = view('scheduleOffsets', 'Uint32Array', null);
   const intervals = view('intervals', 'Uint16Array', null);
@@ -410,11 +414,15 @@ function* checkRowStarts(startsName: SectionName, starts: Uint32Array, dataName:
   });
 }
 
-/** `column` (section `name`), once every value is a venue index (below `n`), else refuses the file. */
-function venueIndices<T extends ArrayLike<number>>(name: SectionName, column: T, n: number, bad: (why: string) => never): T {
-  const k = firstNotBelow(column, n);
-  if (k >= 0) bad(`section ${name} holds venue ${column[k]} at ${k}, past its ${n} venues`);
-  return column;
+/**
+ * Refuses the file unless every value of `column` (section `name`) is a venue index (below
+ * `n`), checked in chunks of a step.
+ */
+function* checkVenueIndices(name: SectionName, column: ArrayLike<number>, n: number, bad: (why: string) => never): Generator<void, void, void> {
+  yield* inChunks(column.length, VENUE_INDICES_PER_CHUNK, (from, to) => {
+    const k = firstNotBelow(column, n, from, to);
+    if (k >= 0) bad(`section ${name} holds venue ${column[k]} at ${k}, past its ${n} venues`);
+  });
 }
 
 /** The store's genreCounts from the header (none when the file predates them), checked. */
