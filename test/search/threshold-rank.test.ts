@@ -70,16 +70,26 @@ for (const layout of ['town-centres', 'spread'] as const) {
       const { termBits, vibeBits } = scorer.bits;
       const bit = (plane: number, i: number) => (planes.plane(plane)[i >>> 5]! >>> (i & 31)) & 1;
       const rnd = prng(31);
+      // every bit compared, the differences listed and the list compared once (an assertion
+      // per bit cost the suite about 5 s: docs/testing.md)
+      const differences: string[] = [];
+      let compared = 0;
+      const compare = (plane: number, i: number, column: number) => {
+        compared++;
+        if (bit(plane, i) !== column) differences.push(`venue ${i}, plane ${plane}: bit ${bit(plane, i)}, column says ${column}`);
+      };
       for (let s = 0; s < 3000; s++) {
         const i = Math.floor(rnd() * store.size);
-        for (let c = 0; c < 16; c++) expect(bit(c, i)).toBe((store.caters[i]! >>> c) & 1);
-        for (let c = 0; c < 3; c++) expect(bit(16 + c, i)).toBe(store.chain[i] === c ? 1 : 0);
+        for (let c = 0; c < 16; c++) compare(c, i, (store.caters[i]! >>> c) & 1);
+        for (let c = 0; c < 3; c++) compare(16 + c, i, store.chain[i] === c ? 1 : 0);
         for (let c = 0; c < 32; c++) {
-          expect(bit(19 + c, i)).toBe((termBits[i]! >>> c) & 1);
-          expect(bit(51 + c, i)).toBe((vibeBits[i]! >>> c) & 1);
-          expect(bit(83 + c, i)).toBe(store.primaryGenre[i] === c ? 1 : 0);
+          compare(19 + c, i, (termBits[i]! >>> c) & 1);
+          compare(51 + c, i, (vibeBits[i]! >>> c) & 1);
+          compare(83 + c, i, store.primaryGenre[i] === c ? 1 : 0);
         }
       }
+      expect(differences).toEqual([]);
+      expect(compared).toBe(3000 * (16 + 3 + 3 * 32));
       const vegan = catersMask(['vegan']);
       const veganHalal = catersMask(['vegan', 'halal']);
       for (const [caters, chain] of [[vegan, -1], [veganHalal, -1], [0, 1], [vegan, 0], [0, -1]] as const) {
