@@ -3,7 +3,8 @@ import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 type TestRunEndReason = 'passed' | 'interrupted' | 'failed';
 
 /**
- * Prints the plain closing line CI reads: `N passed, N failed` (plus `, N skipped`).
+ * Prints the plain closing line CI reads: `N passed, N failed`, nothing after it (skipped
+ * tests, if any, are counted on the line before: `N skipped`).
  *
  * Invariant: the line says `0 failed` only when vitest itself passed. Besides failed tests,
  * each of these counts as one failure:
@@ -31,6 +32,6 @@ export default class SummaryReporter implements Reporter {
       failed += failedHere;
     }
     if (failed === 0 && reason !== 'passed') failed = 1;
-    process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+    process.stdout.write(`\n${skipped ? `${skipped} skipped\n` : ''}${passed} passed, ${failed} failed\n`);
   }
 }
