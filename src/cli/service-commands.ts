@@ -210,6 +210,8 @@ export interface ServeOptions {
   engineThreads: number;
   /** The base URL clients use (behind a TLS proxy: `https://api.example.com`), for openapi.json's `servers`. */
   publicUrl?: string;
+  /** `--connection-timeout`: a socket silent this long while a request is read or answered is closed, seconds. */
+  connectionTimeout: number;
 }
 
 /**
@@ -544,8 +546,11 @@ function compactedBaseLines(dataPath: string, dir: string): string[] {
   return lines;
 }
 
-/** How long a stop signal waits for the requests in flight, ms: past the 30 s connection timeout. */
-const DRAIN_LIMIT_MS = 40_000;
+/**
+ * How long a stop signal waits for the requests in flight past the connection timeout, ms: a
+ * stop waits at most the connection timeout plus this (40 s with the default 30 s).
+ */
+const DRAIN_MARGIN_MS = 10_000;
 /** How long a stop waits, after the service has closed, for the request log's last lines to be written, ms. */
 const LOG_DRAIN_LIMIT_MS = 2_000;
 
@@ -658,8 +663,10 @@ async function serve(options: ServeOptions): Promise<void> {
   }
   const { clock, file: clockFile } = serviceTime;
   if (clockFile !== undefined) process.stderr.write(`warning: the service clock reads ${clockFile} (${CLOCK_FILE_ENV}; for tests only)\n`);
-  const app = await buildApp({ engine, accounts: store, clock, logger: { level: 'info' }, widget: widgetOptionsOf(options), publicUrl: options.publicUrl, ...admin });
+  const connectionTimeoutMs = options.connectionTimeout * 1000;
+  const app = await buildApp({ engine, accounts: store, clock, logger: { level: 'info' }, widget: widgetOptionsOf(options), publicUrl: options.publicUrl, connectionTimeoutMs, ...admin });
   startTime('app built');
+  const drainLimitMs = connectionTimeoutMs + DRAIN_MARGIN_MS;
   const close = async (signal: string): Promise<void> => {
     if (!isClusterWorker()) process.stderr.write(`venue-search: ${signal}: closing (requests in flight are answered first)\n`);
     // A request stuck on the accounts database (a pooler queueing while PostgreSQL is down)
@@ -669,10 +676,10 @@ async function serve(options: ServeOptions): Promise<void> {
     // charged and not sent by then are named: charged, not delivered (audit 70d F2).
     setTimeout(() => {
       const unsent = chargedAnswersNotSent(app.server);
-      process.stderr.write(`venue-search: ${signal}: requests still waiting for the accounts database or answers still being sent after ${DRAIN_LIMIT_MS / 1000} s; stopping without them (requests not charged yet are not charged)\n`);
+      process.stderr.write(`venue-search: ${signal}: requests still waiting for the accounts database or answers still being sent after ${drainLimitMs / 1000} s; stopping without them (requests not charged yet are not charged)\n`);
       if (unsent.length > 0) process.stderr.write(`venue-search: ${signal}: code charged_client_gone: requests ${unsent.join(', ')} were charged but their answers had not left the service (the client stopped reading): charged, not delivered\n`);
       process.exit(1);
-    }, DRAIN_LIMIT_MS).unref();
+    }, drainLimitMs).unref();
     await app.close();
     await pool?.close();
     await live?.live.close();
@@ -726,6 +733,16 @@ async function serve(options: ServeOptions): Promise<void> {
   process.stderr.write(`${lines.join('\n')}\n`);
 }
 
+/** The connection timeout's default, seconds (buildApp's connectionTimeoutMs). */
+const DEFAULT_CONNECTION_TIMEOUT_S = 30;
+
+/** `--connection-timeout`: whole seconds 1..600. */
+function parseConnectionTimeout(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > 600) throw new InvalidArgumentError(`must be a whole number of seconds 1..600; got ${JSON.stringify(text)}`);
+  return n;
+}
+
 function parseWorkers(text: string): number {
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < 1 || n > 256) throw new InvalidArgumentError(`must be an integer 1..256; got ${JSON.stringify(text)}`);
@@ -743,6 +760,7 @@ export function registerServiceCommands(program: Command): void {
     .option('--workers <n>', 'worker processes serving the one port, each with its own copy of the venue data (default: the number of cores; to hold the data once, see --engine-threads)', parseWorkers)
     .option('--engine-threads <n>', 'engine threads per process over one copy of the venue data in shared memory (0: the engine runs on the main thread)', parseEngineThreads, 0)
     .option('--dev', 'create or reuse the development account and print its keys (kept beside the database, reused while valid)')
+    .option('--connection-timeout <seconds>', 'close a connection silent this long while a request is read or answered (a client that stopped reading); a stop waits at most this plus 10 s for the requests in flight', parseConnectionTimeout, DEFAULT_CONNECTION_TIMEOUT_S)
     .option('--public-url <url>', 'the base URL clients use, named in /v1/openapi.json (behind a TLS proxy: https://api.example.com; default: the scheme and Host of each request)', parsePublicUrl)
     .option('--widget-tiles <template>', 'XYZ base-map tiles for the widget, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: the offline base map)', parseTileTemplate)
     .option('--widget-tiles-attribution <text>', 'credit line shown on the widget map when tiles are used (plain text)')

@@ -184,6 +184,17 @@ describe('operator commands', () => {
     }
   });
 
+  it('serve refuses a --connection-timeout that is not whole seconds 1..600, naming the value', async () => {
+    const { stderr, program } = stoppingCommands();
+    for (const value of ['0', '601', '1.5', '-3', 'ten']) {
+      stderr.mockClear();
+      await expect(program.parseAsync(['serve', '--data', FIXTURES_PATH, '--connection-timeout', value], { from: 'user' })).rejects.toThrow();
+      expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toBe(
+        `error: option '--connection-timeout <seconds>' argument '${value}' is invalid. must be a whole number of seconds 1..600; got "${value}"\n`,
+      );
+    }
+  });
+
   it('serve says a port in use before loading the data, in words (audit 73d F6: "bind EADDRINUSE" once the data had loaded)', async () => {
     const { createServer } = await import('node:net');
     const holder = createServer();
