@@ -129,13 +129,16 @@ export const hostileValue: fc.Arbitrary<J> = fc.letrec<{ value: J }>((tie) => ({
   ),
 })).value;
 
+/** Each byte's form in a query string: unreserved characters as they are, the rest `%XX`. */
+const ENCODED_BYTE: readonly string[] = Array.from({ length: 256 }, (_, byte) => {
+  const ch = String.fromCharCode(byte);
+  return /[A-Za-z0-9_.~-]/.test(ch) ? ch : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+});
+
 /** Percent-encodes the UTF-8 bytes of `text` (lone surrogates become U+FFFD, as a browser would send). */
 export function percentEncode(text: string): string {
   let out = '';
-  for (const byte of Buffer.from(text, 'utf8')) {
-    const ch = String.fromCharCode(byte);
-    out += /[A-Za-z0-9_.~-]/.test(ch) ? ch : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
+  for (const byte of Buffer.from(text, 'utf8')) out += ENCODED_BYTE[byte]!;
   return out;
 }
 
