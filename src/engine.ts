@@ -387,10 +387,10 @@ export class Engine {
     return this.findService !== null || this.restoredFind !== null;
   }
 
-  /** Find's name index and density grid, built now if they are not yet (for a snapshot). */
+  /** Find's name index, density grid and posting cells, built now if they are not yet (for a snapshot). */
   findStructures(): FindStructures {
     const f = this.finder();
-    return { names: f.names, density: f.density };
+    return { names: f.names, density: f.density, cells: f.postingCells() };
   }
 
   /** POINT or PATH search (interface 4.1; docs/search.md). Throws VenueSearchError on bad input. */

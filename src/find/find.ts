@@ -39,6 +39,8 @@ export interface FindServiceOptions {
 export interface FindStructures {
   readonly names: NameIndex;
   readonly density: DensityGrid;
+  /** The grid cell of each of `names`' postings (postingCells); derived from them when absent. */
+  readonly cells?: Uint32Array | undefined;
 }
 
 /** Which candidates a find with a centre enumerated (exposed for tests and the bench). */
@@ -89,6 +91,9 @@ export class FindService {
       if (options.prebuilt.names.size !== store.size) throw new RangeError(`find: a name index of ${options.prebuilt.names.size} venues for a store of ${store.size}`);
       this.names = options.prebuilt.names;
       this.density = options.prebuilt.density;
+      const cells = options.prebuilt.cells;
+      if (cells !== undefined && cells.length !== this.names.postVenue.length) throw new RangeError(`find: ${cells.length} posting cells for ${this.names.postVenue.length} postings`);
+      this.cells = cells ?? null;
     } else {
       const names = new Array<string>(store.size);
       for (let i = 0; i < store.size; i++) names[i] = store.name(i);
@@ -203,7 +208,8 @@ export class FindService {
     return this;
   }
 
-  private postingCells(): Uint32Array {
+  /** The grid cell of each name posting (built now if not yet: for a snapshot). */
+  postingCells(): Uint32Array {
     return (this.cells ??= postingCells(this.names.postVenue, this.store.lat, this.store.lon));
   }
 

@@ -14,8 +14,9 @@ import { HoursTable, ZoneTable } from '../hours/index.js';
 import { LearntPlaces } from '../places/learnt-places.js';
 import { checkRecordCacheSize, CompactRecordSource, type CompactRecordParts } from '../store/compact-records.js';
 import type { PreparedSearchColumns } from '../search/search-service.js';
+import { OccupiedCells } from '../search/swapped-hint.js';
 import { VenueStore } from '../store/venue-store.js';
-import { FORMAT_VERSION, isSnapshot, IS_LITTLE_ENDIAN, MAGIC, PREFIX_BYTES, SECTION_NAMES, type SectionName, type SectionType, type SnapshotHeader } from './snapshot-format.js';
+import { DERIVED_SECTION_NAMES, FORMAT_VERSION, isSnapshot, IS_LITTLE_ENDIAN, MAGIC, PREFIX_BYTES, SECTION_NAMES, type SectionEntry, type SectionName, type SectionType, type SnapshotHeader } from './snapshot-format.js';
 import { firstNotBelow, rowStartsProblem } from './check-starts.js';
 import { checkHeaderSeal } from './header-digest.js';
 import { StringListDecoder } from './string-list.js';
@@ -157,6 +158,8 @@ const REQUIRED_KEYS = ['id', 'name', 'location'] as const;
 interface OpenedSnapshot {
   readonly header: SnapshotHeader;
   readonly bad: (why: string) => never;
+  /** Whether the file holds section `s` (a derived section may be absent: snapshot-format.ts). */
+  has(s: SectionName): boolean;
   bytesOf(s: SectionName): Uint8Array;
   view<T extends SectionType>(s: SectionName, type: T, length: number | null): ArrayOf<T>;
 }
@@ -197,17 +200,24 @@ function open(file: SnapshotBytes, name: string): OpenedSnapshot {
   // list 0) is a key's name damaged, which made details throw a TypeError
   const badShape = header.recordShapes.findIndex((keys) => !(Array.isArray(keys) && keys.every((k) => typeof k === 'string') && (keys.length === 0 || REQUIRED_KEYS.every((k) => keys.includes(k)))));
   if (badShape >= 0) bad(`its header's recordShapes[${badShape}] is ${JSON.stringify(header.recordShapes[badShape])}, not a list of keys holding ${REQUIRED_KEYS.join(', ')} (nor empty)`);
+  const sections = (header.sections ?? {}) as Readonly<Partial<Record<SectionName, SectionEntry>>>;
+  const inFile = (e: SectionEntry) => e.offset >= PREFIX_BYTES && e.byteLength >= 0 && e.offset + e.byteLength <= headerStart;
   for (const s of SECTION_NAMES) {
-    const e = header.sections?.[s];
-    if (e === undefined || !(e.offset >= PREFIX_BYTES && e.byteLength >= 0 && e.offset + e.byteLength <= headerStart)) bad(`section ${s} is missing or outside the file`);
+    const e = sections[s];
+    if (e === undefined || !inFile(e)) bad(`section ${s} is missing or outside the file`);
+  }
+  for (const s of DERIVED_SECTION_NAMES) {
+    const e = sections[s];
+    if (e !== undefined && !inFile(e)) bad(`section ${s} is outside the file`);
   }
 
+  const entry = (s: SectionName): SectionEntry => sections[s] ?? bad(`section ${s} is missing`);
   const bytesOf = (s: SectionName): Uint8Array => {
-    const e = header.sections[s];
+    const e = entry(s);
     return file.read(e.offset, e.byteLength);
   };
   const view = <T extends SectionType>(s: SectionName, type: T, length: number | null): ArrayOf<T> => {
-    const e = header.sections[s];
+    const e = entry(s);
     if (e.type !== type) bad(`section ${s} holds ${e.type}, expected ${type}`);
     const C = CONSTRUCTORS[type];
     const count = e.byteLength / C.BYTES_PER_ELEMENT;
@@ -217,7 +227,7 @@ function open(file: SnapshotBytes, name: string): OpenedSnapshot {
     if (b.byteOffset % C.BYTES_PER_ELEMENT === 0) return new C(b.buffer as ArrayBuffer, b.byteOffset, count) as ArrayOf<T>;
     return new C(new Uint8Array(b).buffer, 0, count) as ArrayOf<T>;
   };
-  return { header, bad, bytesOf, view };
+  return { header, bad, has: (s) => sections[s] !== undefined, bytesOf, view };
 }
 
 /** Find's name dictionary of a snapshot (sections nameTokenEnds and nameTokenText), to decode in steps. */
@@ -397,8 +407,19 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
   yield;
   const leavesSorted = header.leavesSortedByLat === true ? true : undefined;
   // A name index cut into words by other rules than this version's is built again at the first find.
-  const find = header.nameRules === NAME_TOKENS_VERSION ? { names, density } : null;
-  return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt, find, prebuilt.search, leavesSorted), options);
+  const cells = snapshot.has('namePostCells') ? view('namePostCells', 'Uint32Array', postVenue.length) : undefined;
+  const find = header.nameRules === NAME_TOKENS_VERSION ? { names, density, cells } : null;
+  return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt, find, prebuilt.search ?? derivedSearchColumns(snapshot, n), leavesSorted), options);
+}
+
+/** The search's derived columns the file holds (snapshot-format.ts), or none: then derived at warm() or the first search. */
+function derivedSearchColumns({ has, view }: OpenedSnapshot, n: number): PreparedSearchColumns | undefined {
+  if (!(has('termBits') && has('vibeBits') && has('occupiedCells'))) return undefined;
+  return {
+    termBits: view('termBits', 'Uint32Array', n),
+    vibeBits: view('vibeBits', 'Uint32Array', n),
+    occupiedCells: view('occupiedCells', 'Uint8Array', OccupiedCells.cellCount),
+  };
 }
 
 /**

@@ -48,7 +48,7 @@ export interface SectionEntry {
   readonly type: SectionType;
 }
 
-/** Every section a snapshot holds, by name. */
+/** Every section a snapshot holds, by name (the derived ones below aside). */
 export const SECTION_NAMES = [
   'lat',
   'lon',
@@ -77,7 +77,18 @@ export const SECTION_NAMES = [
   'densityCells',
   'densityCounts',
 ] as const;
-export type SectionName = (typeof SECTION_NAMES)[number];
+
+/**
+ * Sections derived from the others, which a restored engine would otherwise build at its
+ * warm() or first query (at 1M venues about 0.1 s of a service's start): the search's bit
+ * columns (`termBits`, `vibeBits`: a venue's term and vibe codes as bits, BulkScorer) and its
+ * grid of occupied cells (`occupiedCells`, OccupiedCells), and find's cell of each name
+ * posting (`namePostCells`, posting-cells.ts). Written since 2026-12-03; a file without them
+ * (same format) is read as before, and they are derived at warm().
+ */
+export const DERIVED_SECTION_NAMES = ['termBits', 'vibeBits', 'occupiedCells', 'namePostCells'] as const;
+export type DerivedSectionName = (typeof DERIVED_SECTION_NAMES)[number];
+export type SectionName = (typeof SECTION_NAMES)[number] | DerivedSectionName;
 
 export interface SnapshotHeader {
   /** SHA-256 of the rest of the header, its first key (src/snapshot/header-digest.ts); absent in files written before 2026-11-30. */
@@ -128,7 +139,7 @@ export interface SnapshotHeader {
    * version: the zones of the venues in the corrected areas are derived again at load.
    */
   readonly zoneRules?: number;
-  readonly sections: Readonly<Record<SectionName, SectionEntry>>;
+  readonly sections: Readonly<Record<(typeof SECTION_NAMES)[number], SectionEntry>> & Readonly<Partial<Record<DerivedSectionName, SectionEntry>>>;
 }
 
 export const IS_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;

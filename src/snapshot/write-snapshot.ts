@@ -16,6 +16,7 @@ import {
   MAGIC,
   PREFIX_BYTES,
   SECTION_NAMES,
+  DERIVED_SECTION_NAMES,
   align8,
   type SectionEntry,
   type SectionName,
@@ -198,8 +199,14 @@ function layOut(engine: Engine, options: WriteSnapshotOptions): LaidOut {
   put('nameTokenText', tokens.text, 'Uint8Array');
   put('densityCells', density.cells, 'Float64Array');
   put('densityCounts', density.counts, 'Uint32Array');
+  // derived (snapshot-format.ts): what the reader's engine would otherwise derive at its warm()
+  const search = current.searcher().prepared();
+  put('termBits', search.termBits, 'Uint32Array');
+  put('vibeBits', search.vibeBits, 'Uint32Array');
+  put('occupiedCells', search.occupiedCells, 'Uint8Array');
+  put('namePostCells', find.cells!, 'Uint32Array');
 
-  for (const name of SECTION_NAMES) if (sections[name] === undefined) throw new Error(`snapshot section ${name} not written`);
+  for (const name of [...SECTION_NAMES, ...DERIVED_SECTION_NAMES]) if (sections[name] === undefined) throw new Error(`snapshot section ${name} not written`);
   const header: SnapshotHeader = {
     format: FORMAT_VERSION,
     littleEndian: IS_LITTLE_ENDIAN,

@@ -25,7 +25,7 @@ writeSnapshot(createEngine(venues), original);
 const bytes = readFileSync(original);
 const headerAt = bytes.readDoubleLE(8);
 const header = JSON.parse(bytes.toString('utf8', headerAt, headerAt + bytes.readDoubleLE(16))) as SnapshotHeader;
-const sectionAt = (s: SectionName): number => header.sections[s].offset;
+const sectionAt = (s: SectionName): number => header.sections[s]!.offset;
 
 // The header's seal, by its layout (src/snapshot/header-digest.ts): `{"headerDigest":"<64 hex>",`
 // then the rest of the JSON; the digest is SHA-256 of `{` + that rest.
@@ -91,7 +91,7 @@ describe('a snapshot with a byte flipped in a row-starts or venue-index column, 
   const outcomes = loadAll([...files.values(), firstNotZero, treeId, idOrder, headerKey, shapeKey]);
 
   it.each(startColumns)('%s (against %s): refused with invalid_data naming both sections', (starts, data) => {
-    expect(header.sections[starts].byteLength).toBeGreaterThanOrEqual(12); // entries 0, 1 and 2 exist
+    expect(header.sections[starts]!.byteLength).toBeGreaterThanOrEqual(12); // entries 0, 1 and 2 exist
     const o = outcomes.get(files.get(starts)!)!;
     expect(o).toMatchObject({ stage: 'load', outcome: 'threw', code: 'invalid_data' });
     expect(o.message).toMatch(new RegExp(`not a usable venue-search snapshot: section ${starts} does not index section ${data}: start 2 is \\d+, below start 1 \\(\\d{8,}\\)`));
