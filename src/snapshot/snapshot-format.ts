@@ -80,7 +80,8 @@ export const SECTION_NAMES = [
 
 /**
  * Sections derived from the others, which a restored engine would otherwise build at its
- * warm() or first query (at 1M venues about 0.1 s of a service's start): the search's bit
+ * warm() or first query (at 1M venues about 0.1 s of CPU in a profile of serve's start; read
+ * instead, they took about 30 ms off the load: docs/snapshots.md): the search's bit
  * columns (`termBits`, `vibeBits`: a venue's term and vibe codes as bits, BulkScorer) and its
  * grid of occupied cells (`occupiedCells`, OccupiedCells), and find's cell of each name
  * posting (`namePostCells`, posting-cells.ts). Written since 2026-12-03; a file without them

@@ -1,7 +1,8 @@
 // The snapshot's derived sections (src/snapshot/snapshot-format.ts: termBits, vibeBits,
 // occupiedCells, namePostCells): what a restored engine would otherwise derive at its warm().
-// Oracles: the engine built from the records (its own derivation of the same columns), and the
-// answers of a file without the sections (as written before them), which derives them.
+// Oracles: the store's own columns read here by the documented layouts (a venue's codes below
+// 32 as bits; 1-degree cells, 180 rows by 360 columns), the engine built from the records, and
+// the answers of a file without the sections (as written before them), which derives them.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -12,13 +13,10 @@ import { readSnapshot } from '../../src/snapshot/read-snapshot.js';
 import { writeSnapshot } from '../../src/snapshot/write-snapshot.js';
 import { prng } from '../support/oracle.js';
 import { resealHeader } from '../support/snapshot-header-seal.js';
+import { loadFixtureVenues } from '../search/support.js';
+import { DERIVED_SECTION_NAMES as DERIVED } from '../../src/snapshot/snapshot-format.js';
 
-const DERIVED = ['termBits', 'vibeBits', 'occupiedCells', 'namePostCells'];
-
-const venues: VenueRecord[] = readFileSync(new URL('../../fixtures/venues.ndjson', import.meta.url), 'utf8')
-  .trim()
-  .split('\n')
-  .map((line) => JSON.parse(line) as VenueRecord);
+const venues = loadFixtureVenues();
 const dir = mkdtempSync(join(os.tmpdir(), 'venue-search-derived-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const NOW = Date.UTC(2026, 10, 21, 19, 30);
@@ -75,6 +73,24 @@ describe('snapshot: derived sections', () => {
     expect(got.termBits).toEqual(expected.termBits);
     expect(got.vibeBits).toEqual(expected.vibeBits);
     expect(got.occupiedCells).toEqual(expected.occupiedCells);
+    // read by their layouts: each venue's term and vibe codes below 32 as bits, each venue's 1-degree cell occupied
+    const s = restored.store;
+    const bitsOf = (start: Uint32Array, codes: Uint16Array, i: number) => {
+      let w = 0;
+      for (let k = start[i]!; k < start[i + 1]!; k++) if (codes[k]! < 32) w += 2 ** codes[k]!;
+      return w;
+    };
+    const differences: string[] = [];
+    const occupied = new Set<number>();
+    for (let i = 0; i < s.size; i++) {
+      if (got.termBits[i] !== bitsOf(s.termStart, s.termCodes, i)) differences.push(`venue ${i}: termBits ${got.termBits[i]}`);
+      if (got.vibeBits[i] !== bitsOf(s.vibeStart, s.vibeCodes, i)) differences.push(`venue ${i}: vibeBits ${got.vibeBits[i]}`);
+      occupied.add(Math.floor(s.lat[i]! + 90) * 360 + Math.floor(s.lon[i]! + 180));
+    }
+    expect(differences).toEqual([]);
+    expect(got.termBits.some((w) => w !== 0) && got.vibeBits.some((w) => w !== 0)).toBe(true);
+    expect(got.occupiedCells.length).toBe(180 * 360);
+    expect([...got.occupiedCells.keys()].filter((c) => got.occupiedCells[c] === 1)).toEqual([...occupied].sort((x, y) => x - y));
     expect(restored.findStructures().cells).toEqual(built.findStructures().cells);
     // the restored ones are the file's sections, byte for byte
     const section = (name: string, C: typeof Uint32Array | typeof Uint8Array) => {
