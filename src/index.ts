@@ -8,7 +8,7 @@ export { createEngineFromFile, type ReadEngineResult } from './data/read-engine.
 export { validateVenue } from './data/validate-venue.js';
 export type { RecordLocation } from './data/record-location.js';
 export { writeSnapshot, type WriteSnapshotOptions, type SnapshotProgress } from './snapshot/write-snapshot.js';
-export { readSnapshot, restoreSnapshot, type SnapshotReadOptions } from './snapshot/read-snapshot.js';
+export { readSnapshot, readSnapshotAsync, restoreSnapshot, type SnapshotReadOptions } from './snapshot/read-snapshot.js';
 export { isSnapshot } from './snapshot/snapshot-format.js';
 export { distanceMeters, nearDistanceMeters, LocalFrame } from './geo/distance.js';
 export { weightedMidpoint, type WeightedPoint } from './geo/midpoint.js';

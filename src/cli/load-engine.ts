@@ -4,7 +4,7 @@ import { fileProblem } from '../data/file-problem.js';
 import { createEngineFromFile } from '../data/read-engine.js';
 import type { VenueFileFormat } from '../data/read-venues.js';
 import { createEngine, type Engine } from '../engine.js';
-import { readSnapshot } from '../snapshot/read-snapshot.js';
+import { readSnapshotAsync } from '../snapshot/read-snapshot.js';
 import { isSnapshot, MAGIC } from '../snapshot/snapshot-format.js';
 import { readSharedSnapshot, shareEngine, type SharedSnapshot } from '../snapshot/shared-snapshot.js';
 import { progressBar } from './progress-bar.js';
@@ -90,7 +90,8 @@ export async function loadEngineFile(
     return { engine: createEngine([]), snapshot: false };
   }
   if (isSnapshotFile(path)) {
-    const engine = readSnapshot(path);
+    // read by the thread pool: serve loads its HTTP packages meanwhile (service-commands.ts)
+    const engine = await readSnapshotAsync(path);
     report?.write(`venue-search: loaded ${engine.size} venues from the snapshot ${path} in ${secondsSince(started)}\n`);
     // An index of older rules is built again by each process that serves it (audit 75d F4: nothing said so)
     if (!engine.findBuilt) report?.write(`venue-search: the snapshot ${path} holds a name index of older rules: it is built again at start (write the snapshot again to keep it: venue-search snapshot --data ${path} --out <new file>)\n`);

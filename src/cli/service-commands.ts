@@ -15,7 +15,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { fileProblem, isFileError, writeProblem } from '../data/file-problem.js';
 import { isVenueSearchError } from '../errors.js';
 import { DEFAULT_ROTATION_GRACE_MS, openAccount, rotateAccountKeys } from '../accounts/accounts.js';
-import { buildApp } from '../http/app.js';
+import type { buildApp as BuildApp } from '../http/app.js';
 import { chargedAnswersNotSent } from '../http/charged-delivery.js';
 import { stdoutLogDrained } from '../http/stdout-log.js';
 import { CLOCK_FILE_ENV, serviceClock, type ServiceClock } from './service-clock.js';
@@ -28,6 +28,7 @@ import { MissingDatabaseClientError, sqliteDatabaseClass } from '../accounts/dat
 import { sqliteNativeModuleError } from '../accounts/sqlite-native.js';
 import { pgModule } from '../accounts/pg-client.js';
 import type { WidgetOptions } from '../widget/widget-page.js';
+import { installHint, missingPackageOf } from './service-peers.js';
 import { tileTemplateProblem } from '../widget/tile-template.js';
 import { isDataOrigin } from '../changelog/data-origin.js';
 import { LiveVenues } from '../changelog/live-venues.js';
@@ -604,6 +605,22 @@ async function servePrimary(options: ServeOptions, workers: number): Promise<voi
   process.stderr.write(`${(await servingLines(options, port, dev, workers)).join('\n')}\n`);
 }
 
+/**
+ * buildApp, its module loaded when serve needs it: fastify and the other HTTP packages take
+ * about 0.2 s to load, which serve spends while its data file is read (not before the
+ * command is parsed). The packages were found when the command was registered
+ * (service-peers.ts); one missing since is named as there.
+ */
+async function loadBuildApp(): Promise<typeof BuildApp> {
+  try {
+    return (await import('../http/app.js')).buildApp;
+  } catch (err) {
+    const missing = missingPackageOf(err);
+    if (missing !== undefined) fail(installHint(missing));
+    throw err;
+  }
+}
+
 /** The widget's options from serve's flags; the new names win over the older ones. */
 export function widgetOptionsOf(options: Pick<ServeOptions, 'widgetTiles' | 'widgetTilesAttribution' | 'widgetTileUrl' | 'widgetTileAttribution'>): WidgetOptions {
   const tileUrl = options.widgetTiles ?? options.widgetTileUrl;
@@ -650,7 +667,12 @@ async function serve(options: ServeOptions): Promise<void> {
   const served = dataFileToLoad(options.data);
   if (served.warning !== null) process.stderr.write(`${served.warning}\n`);
   const pool = options.engineThreads > 0 ? await startEnginePool(served, options.engineThreads, workers) : null;
-  const engine = live?.live.engine ?? pool ?? (await loadEngine(served, workers));
+  // A snapshot is read by the thread pool (readSnapshotAsync) while the HTTP packages load below: the two overlap.
+  const loading = live === null && pool === null ? loadEngine(served, workers) : null;
+  loading?.catch(() => {}); // awaited below: a failure meanwhile is not an unhandled rejection
+  const buildApp = await loadBuildApp();
+  startTime('HTTP packages loaded');
+  const engine = live?.live.engine ?? pool ?? (await loading!);
   startTime('engine loaded and warmed');
   const store = await openStore(options.db);
   startTime('accounts opened');

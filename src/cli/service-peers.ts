@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { Command } from 'commander';
 
 /**
@@ -37,26 +38,53 @@ export function installHint(missing: string): string {
 }
 
 /**
- * Registers the service commands: the real ones when their peers load, else stand-ins that
- * print the install line and exit 1.
+ * The peers the HTTP app's modules import (src/http/app.ts, src/http/validation.ts), which
+ * `serve` loads only once it has started reading its data (service-commands.ts): looked up
+ * here, when the commands are registered, so that a missing one still gives the stand-ins.
+ * Not better-sqlite3: a service on PostgreSQL runs without it, and the SQLite accounts store
+ * names it when an SQLite file is asked for.
+ */
+export const HTTP_APP_PEERS = ['fastify', '@fastify/swagger', 'ajv', 'ajv-formats'] as const;
+
+/** The first of HTTP_APP_PEERS that cannot be found from this module, or undefined. */
+function missingHttpAppPeer(): string | undefined {
+  const require = createRequire(import.meta.url);
+  return HTTP_APP_PEERS.find((name) => {
+    try {
+      require.resolve(name);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}
+
+/**
+ * Registers the service commands: the real ones when their peers are there, else stand-ins
+ * that print the install line and exit 1.
  */
 export async function registerServiceCommandsIfAvailable(program: Command): Promise<void> {
-  try {
-    const { registerServiceCommands } = await import('./service-commands.js');
-    registerServiceCommands(program);
-  } catch (err) {
-    const missing = missingPackageOf(err);
-    if (missing === undefined) throw err;
-    for (const [name, description] of SERVICE_COMMANDS) {
-      program
-        .command(name)
-        .description(`${description} (needs the service packages: npm install ${SERVICE_PEERS.join(' ')})`)
-        .allowUnknownOption()
-        .allowExcessArguments()
-        .action(() => {
-          process.stderr.write(`venue-search: ${installHint(missing)}\n`);
-          process.exitCode = 1;
-        });
+  let missing = missingHttpAppPeer();
+  if (missing === undefined) {
+    try {
+      const { registerServiceCommands } = await import('./service-commands.js');
+      registerServiceCommands(program);
+      return;
+    } catch (err) {
+      missing = missingPackageOf(err);
+      if (missing === undefined) throw err;
     }
+  }
+  const absent = missing;
+  for (const [name, description] of SERVICE_COMMANDS) {
+    program
+      .command(name)
+      .description(`${description} (needs the service packages: npm install ${SERVICE_PEERS.join(' ')})`)
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .action(() => {
+        process.stderr.write(`venue-search: ${installHint(absent)}\n`);
+        process.exitCode = 1;
+      });
   }
 }

@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
+import { promisify } from 'node:util';
 import KDBush from 'kdbush';
 import { checkEngineOptions, Engine, RestoredEngineParts, type EngineOptions } from '../engine.js';
 import { IS_A_FOLDER, fileProblem } from '../data/file-problem.js';
@@ -33,26 +34,32 @@ const CONSTRUCTORS = { Float64Array, Uint32Array, Uint16Array, Uint8Array } as c
 
 /** Bytes per read call (a single call takes at most 2 GiB). */
 const MAX_READ = 1 << 30;
+const readAsync = promisify(read);
+/** Largest part readSnapshotAsync reads ahead into one buffer (a typed array holds at most 4 GiB). */
+const MAX_READ_AHEAD = 2 ** 31;
 
 /** The words of the error for a snapshot of another format (the live service tells that case apart). */
 export const SNAPSHOT_FORMAT_MISMATCH = 'this version reads format';
 
 /**
  * Where a snapshot's bytes come from: `read(offset, length)` gives those bytes as a
- * Uint8Array that starts its own ArrayBuffer (`own`: so typed-array views of it are aligned
- * and it can be handed on as a standalone buffer), or as a view into a larger buffer.
+ * Uint8Array, either filling an ArrayBuffer of its own (then it can be handed on as a
+ * standalone buffer: {@link ownsBuffer}) or a view into a larger buffer.
  */
 interface SnapshotBytes {
   readonly length: number;
-  readonly own: boolean;
   read(offset: number, length: number): Uint8Array;
+}
+
+/** Whether `bytes` fill their ArrayBuffer exactly (a section read into a buffer of its own). */
+function ownsBuffer(bytes: Uint8Array): boolean {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
 }
 
 /** A file read section by section, each into its own ArrayBuffer (no one buffer holds the file). */
 function fileBytes(fd: number): SnapshotBytes {
   return {
     length: fstatSync(fd).size,
-    own: true,
     read(offset, length) {
       const out = new Uint8Array(new ArrayBuffer(length));
       let done = 0;
@@ -68,7 +75,7 @@ function fileBytes(fd: number): SnapshotBytes {
 
 /** Bytes already in memory (views, not copies). */
 function memoryBytes(bytes: Uint8Array): SnapshotBytes {
-  return { length: bytes.length, own: false, read: (offset, length) => bytes.subarray(offset, offset + length) };
+  return { length: bytes.length, read: (offset, length) => bytes.subarray(offset, offset + length) };
 }
 
 /** readSnapshot's options: createEngine's but `validate` (a snapshot's records were validated when it was written). */
@@ -88,12 +95,59 @@ export type SnapshotReadOptions = Omit<EngineOptions, 'validate'>;
 const SNAPSHOT_READ_OPTIONS: readonly (keyof SnapshotReadOptions)[] = ['places', 'recordCacheSize'];
 
 export function readSnapshot(path: string, options: SnapshotReadOptions = {}): Engine {
+  const fd = openSnapshotFile(path, options, 'readSnapshot');
+  try {
+    return toEnd(restore(fileBytes(fd), path, options));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * {@link readSnapshot}, with the file read by libuv's thread pool while this thread goes on:
+ * the event loop is free during the read; the restore then runs on this thread, as
+ * readSnapshot's does (the same engine, the same errors). `serve` starts it before it loads
+ * the HTTP packages, so that reading the file and compiling their modules overlap.
+ *
+ * The file is read in three parts, each into a buffer of its own: the bytes before the
+ * kd-tree's section, the section (kdbush restores from a buffer that holds only its data),
+ * and the bytes after it. Not one read per section: on two cores, 30 reads at once kept the
+ * pool's four threads busy and took the main thread's core as well (1M venues, 180 MB: a
+ * main thread busy for 250 ms was delayed 50 to 65 ms; with three reads, 0 to 5 ms).
+ */
+export async function readSnapshotAsync(path: string, options: SnapshotReadOptions = {}): Promise<Engine> {
+  const fd = openSnapshotFile(path, options, 'readSnapshotAsync');
+  try {
+    const file = fileBytes(fd);
+    // The prefix and header (a few KB), read and checked as the restore does: a damaged file is refused before its bulk is read.
+    const tree = open(file, path).header.sections!.tree!;
+    const treeEnd = tree.offset + tree.byteLength;
+    const lengths = [tree.offset, tree.byteLength, file.length - treeEnd];
+    // a part too large for one typed array (a file of several GiB): read section by section, as readSnapshot does
+    if (lengths.some((length) => length > MAX_READ_AHEAD)) return toEnd(restore(file, path, options));
+    // settled, all three, before the file is closed below (a failed read must not close it under the others)
+    const reads = await Promise.allSettled([readAt(fd, 0, lengths[0]!), readAt(fd, tree.offset, lengths[1]!), readAt(fd, treeEnd, lengths[2]!)]);
+    const parts = reads.map((r) => {
+      if (r.status === 'rejected') throw r.reason;
+      return r.value;
+    });
+    return toEnd(restore(readAheadBytes(file, parts), path, options));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The file at `path` opened for a snapshot read, after the checks of the call's arguments
+ * (`fn`: the function whose options they are, named in a refusal).
+ */
+function openSnapshotFile(path: string, options: SnapshotReadOptions, fn: 'readSnapshot' | 'readSnapshotAsync'): number {
   // as writeSnapshot: a path given as anything but a non-empty string is the caller's mistake,
   // not a damaged file (audit 72c F6: a number was `invalid_data` with Node's words, the number in `file`)
   if (typeof path !== 'string' || path === '') throw new VenueSearchError('invalid_request', `path must be the snapshot file to read; got ${describeValue(path)}`, { param: 'path', value: path });
   // the records were validated when the snapshot was written; taking `validate` and ignoring it misled (audit 61d)
   if (isPlainObject(options) && (options as EngineOptions).validate !== undefined) {
-    throw new VenueSearchError('invalid_request', `options.validate is not an option of readSnapshot (its options: places, recordCacheSize): a snapshot's records were validated when it was written, and are not again; got ${describeValue((options as EngineOptions).validate)}`, {
+    throw new VenueSearchError('invalid_request', `options.validate is not an option of ${fn} (its options: places, recordCacheSize): a snapshot's records were validated when it was written, and are not again; got ${describeValue((options as EngineOptions).validate)}`, {
       param: 'options.validate',
       value: (options as EngineOptions).validate,
     });
@@ -112,11 +166,38 @@ export function readSnapshot(path: string, options: SnapshotReadOptions = {}): E
     closeSync(fd);
     throw new VenueSearchError('invalid_data', `cannot read snapshot ${path}: ${IS_A_FOLDER}`, { file: path, param: 'path', value: path });
   }
-  try {
-    return toEnd(restore(fileBytes(fd), path, options));
-  } finally {
-    closeSync(fd);
+  return fd;
+}
+
+/** `length` bytes of the file at `offset`, into a buffer of their own, read by the thread pool. */
+async function readAt(fd: number, offset: number, length: number): Promise<Uint8Array> {
+  const out = new Uint8Array(new ArrayBuffer(length));
+  let done = 0;
+  while (done < length) {
+    const { bytesRead } = await readAsync(fd, out, done, Math.min(MAX_READ, length - done), offset + done);
+    if (bytesRead === 0) throw new Error(`unexpected end of file at byte ${offset + done}`);
+    done += bytesRead;
   }
+  return out;
+}
+
+/**
+ * The file's bytes from `parts`, read ahead back to back from offset 0 (readSnapshotAsync): a
+ * range inside one part is a view of it; one across two (only a damaged header names such a
+ * section) is read from the file again.
+ */
+function readAheadBytes(file: SnapshotBytes, parts: readonly Uint8Array[]): SnapshotBytes {
+  return {
+    length: file.length,
+    read(offset, length) {
+      let start = 0;
+      for (const part of parts) {
+        if (offset >= start && offset + length <= start + part.length) return part.subarray(offset - start, offset - start + length);
+        start += part.length;
+      }
+      return file.read(offset, length);
+    },
+  };
 }
 
 /**
@@ -355,15 +436,16 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
     records,
   );
   // kdbush restores from a standalone buffer holding only its data: the tree its writer
-  // handed over, else a copy of the section (into shared memory when asked) unless a shared
-  // copy exists already (Buffer.slice would not copy).
+  // handed over, the section when it was read into a buffer of its own, else a copy of it
+  // (into shared memory when asked) unless a shared copy exists already (Buffer.slice would
+  // not copy).
   const treeBytes = bytesOf('tree');
   if (sharedTree?.tree !== undefined && sharedTree.tree.byteLength !== treeBytes.byteLength) bad(`the shared kd-tree is ${sharedTree.tree.byteLength} bytes, its section ${treeBytes.byteLength}`);
   if (sharedTree !== undefined && sharedTree.tree === undefined) {
     sharedTree.tree = new SharedArrayBuffer(treeBytes.byteLength);
     new Uint8Array(sharedTree.tree).set(treeBytes);
   }
-  const treeBuffer = prebuilt.tree ?? sharedTree?.tree ?? ((file.own ? treeBytes.buffer : new Uint8Array(treeBytes).buffer) as ArrayBuffer);
+  const treeBuffer = prebuilt.tree ?? sharedTree?.tree ?? ((ownsBuffer(treeBytes) ? treeBytes.buffer : new Uint8Array(treeBytes).buffer) as ArrayBuffer);
   let tree: KDBush;
   try {
     tree = KDBush.from(treeBuffer);

@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  * at exit, the files of require.cache (CommonJS, whoever required it). Files are written under
  * `dir`, which the test removes.
  */
-export function loadProbe(dir: string): { run(args: readonly string[]): LoadRun } {
+export function loadProbe(dir: string): { run(args: readonly string[], env?: Readonly<Record<string, string>>): LoadRun } {
   const hooks = join(dir, 'load-probe-hooks.mjs');
   const probe = join(dir, 'load-probe.mjs');
   writeFileSync(
@@ -32,11 +32,11 @@ process.on('exit', () => appendFileSync(process.env.LOAD_PROBE_OUT, Object.keys(
   );
   let runs = 0;
   return {
-    /** Runs `node --import <probe> ...args`: its output, and the files it loaded (paths; `node:` built-ins left out). */
-    run(args) {
+    /** Runs `node --import <probe> ...args` (with `env` added to this process's): its output, and the files it loaded (paths; `node:` built-ins left out). */
+    run(args, env = {}) {
       const out = join(dir, `loaded-${runs++}.txt`);
       writeFileSync(out, '');
-      const child = spawnSync(process.execPath, ['--import', pathToFileURL(probe).href, ...args], { encoding: 'utf8', env: { ...process.env, LOAD_PROBE_OUT: out } });
+      const child = spawnSync(process.execPath, ['--import', pathToFileURL(probe).href, ...args], { encoding: 'utf8', env: { ...process.env, ...env, LOAD_PROBE_OUT: out } });
       const files = new Set<string>();
       for (const line of readFileSync(out, 'utf8').split('\n')) {
         if (line.startsWith('file:')) files.add(fileURLToPath(line));
