@@ -81,6 +81,9 @@ function memoryBytes(bytes: Uint8Array): SnapshotBytes {
 /** readSnapshot's options: createEngine's but `validate` (a snapshot's records were validated when it was written). */
 export type SnapshotReadOptions = Omit<EngineOptions, 'validate'>;
 
+/** readSnapshot's and readSnapshotAsync's options: createEngine's but `validate`. */
+const SNAPSHOT_READ_OPTIONS: readonly (keyof SnapshotReadOptions)[] = ['places', 'recordCacheSize'];
+
 /**
  * Loads an engine from a snapshot written by `writeSnapshot`: each section is read into its
  * own buffer and used as it is (typed arrays, the kd-tree, the name index, the compact
@@ -91,9 +94,6 @@ export type SnapshotReadOptions = Omit<EngineOptions, 'validate'>;
  * Errors (`invalid_data`, naming the file): not a snapshot, another format version, another
  * byte order, a truncated file or a section that does not fit the venue count.
  */
-/** readSnapshot's options: createEngine's but `validate`. */
-const SNAPSHOT_READ_OPTIONS: readonly (keyof SnapshotReadOptions)[] = ['places', 'recordCacheSize'];
-
 export function readSnapshot(path: string, options: SnapshotReadOptions = {}): Engine {
   const fd = openSnapshotFile(path, options, 'readSnapshot');
   try {
