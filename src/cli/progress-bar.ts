@@ -1,10 +1,7 @@
-import cliProgress from 'cli-progress';
+import type * as CliProgress from 'cli-progress';
 import type { Writable } from 'node:stream';
+import { requirePackage } from '../import/lazy-package.js';
 import { STOP_SIGNALS } from './stop-signals.js';
-
-// cli-progress is CommonJS: Node's ESM loader finds SingleBar and Presets among its named
-// exports but not Format, so everything is read from the module object.
-const { Format, Presets, SingleBar } = cliProgress;
 
 export interface ProgressBar {
   /** Done so far, of `total` (undefined while unknown). */
@@ -21,6 +18,9 @@ export type ProgressUnit = 'items' | 'bytes';
  */
 export function progressBar(stream: Writable & { isTTY?: boolean }, unit: ProgressUnit = 'items'): ProgressBar {
   if (!stream.isTTY) return { update: () => {}, stop: () => {} };
+  // Loaded for a terminal's bar only (about 13 ms with string-width: serve on a snapshot, or
+  // any run whose output is piped, never needs it). CommonJS, read from its module object.
+  const { Format, Presets, SingleBar } = requirePackage<typeof CliProgress>('cli-progress');
   const inBytes = unit === 'bytes';
   // Made at the first update: with a total, a bar, its percentage and ETA; without one (a
   // points NDJSON file read as it comes), a count alone: a bar of total 0 read "100% | ETA: 0s |
@@ -38,7 +38,7 @@ export function progressBar(stream: Writable & { isTTY?: boolean }, unit: Progre
       Presets.shades_classic,
     );
   /** The running bar, made at the first update after a start or a stop. */
-  let bar: InstanceType<typeof SingleBar> | undefined;
+  let bar: CliProgress.SingleBar | undefined;
   // While the bar runs the terminal's cursor is hidden and its line wrapping off: a stop
   // signal stops the bar first (restoring both), then, unless another listener handles the
   // signal, stops the process as the signal would.

@@ -5,6 +5,7 @@
  * code it never runs (docs/packaging.md, "What an import of the package loads"). The
  * conversions that use them are synchronous, so they are read with require() (each ships a
  * CommonJS build); the asynchronous importers load theirs with import() (hyparquet, csv-parse).
+ * The command line's progress bar loads cli-progress the same way, for a terminal only.
  */
 import { createRequire } from 'node:module';
 import { moduleUrlOrMissing } from '../package-files.js';
