@@ -147,7 +147,7 @@ function openSnapshotFile(path: string, options: SnapshotReadOptions, fn: 'readS
   if (typeof path !== 'string' || path === '') throw new VenueSearchError('invalid_request', `path must be the snapshot file to read; got ${describeValue(path)}`, { param: 'path', value: path });
   // the records were validated when the snapshot was written; taking `validate` and ignoring it misled (audit 61d)
   if (isPlainObject(options) && (options as EngineOptions).validate !== undefined) {
-    throw new VenueSearchError('invalid_request', `options.validate is not an option of ${fn} (its options: places, recordCacheSize): a snapshot's records were validated when it was written, and are not again; got ${describeValue((options as EngineOptions).validate)}`, {
+    throw new VenueSearchError('invalid_request', `options.validate is not an option of ${fn} (its options: ${SNAPSHOT_READ_OPTIONS.join(', ')}): a snapshot's records were validated when it was written, and are not again; got ${describeValue((options as EngineOptions).validate)}`, {
       param: 'options.validate',
       value: (options as EngineOptions).validate,
     });
