@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { LocalFrame } from '../../src/geo/distance.js';
 import { ColumnFilter } from '../../src/spatial/column-filter.js';
 import { HitBuffer } from '../../src/spatial/hit-buffer.js';
+import { IndexRanges } from '../../src/spatial/index-ranges.js';
 import { RadiusWalker } from '../../src/spatial/radius-walk.js';
 import { SpatialIndex } from '../../src/spatial/spatial-index.js';
 import { Tombstones } from '../../src/spatial/tombstones.js';
@@ -198,6 +199,61 @@ describe('RadiusWalker against brute-force scans', () => {
     }
     expect(tombstones.hiddenIn(0, last)).toBe(tombstones.count);
   });
+
+  for (const nodeSize of [2, 4, 16, 64]) {
+    it(`the ranges of countRest cover each match not given once, whole ones lie inside, each bound holds for its venues (node size ${nodeSize})`, () => {
+      const c = cloud(CENTRES, 1200, 20 + nodeSize);
+      const kd = tree(c, nodeSize);
+      const walker = new RadiusWalker(kd);
+      const rnd = prng(30 + nodeSize);
+      const out = new HitBuffer();
+      const ranges = new IndexRanges(4);
+      let wholeVenues = 0;
+      let edgeRanges = 0;
+      for (let q = 0; q < 60; q++) {
+        const [clat, clon] = CENTRES[q % CENTRES.length]!;
+        const lat = clat + (rnd() - 0.5) * 0.01;
+        const lon = Math.min(179.9999, clon + (rnd() - 0.5) * 0.01);
+        const r = 30 + rnd() * 2500;
+        const filter = q % 2 === 0 ? null : new ColumnFilter(c.caters, c.chain);
+        if (filter) filter.catersRequired = 2;
+        const frame = new LocalFrame(lat, lon);
+        const expected = bruteForce(c, lat, lon, r, filter);
+        walker.begin(lat, lon, r, filter);
+        out.clear();
+        for (let b = Math.floor(rnd() * 4); b > 0; b--) walker.next(out, 8);
+        const given = new Set(Array.from(out.idx.subarray(0, out.length)));
+        const measureEdge = q % 3 !== 0;
+        const counted = walker.countRest(ranges.clear(), measureEdge);
+        const seen = new Set<number>();
+        let inEdgeRanges = 0;
+        for (let k = 0; k < ranges.length; k++) {
+          const lo = ranges.lo[k]!;
+          const hi = ranges.hi[k]!;
+          expect(hi).toBeGreaterThanOrEqual(lo);
+          if (ranges.whole[k] === 1) wholeVenues += hi - lo + 1;
+          else edgeRanges++;
+          for (let p = lo; p <= hi; p++) {
+            const v = kd.ids[p]!;
+            expect(seen.has(p), `position ${p} in two ranges`).toBe(false);
+            expect(given.has(v), `venue ${v} given and in a range`).toBe(false);
+            seen.add(p);
+            const d = frame.ruledDistance(c.lat[v]!, c.lon[v]!);
+            // the range's lower bound holds for every venue of it (to a micrometre of rounding)
+            expect(ranges.near[k]!, `range ${lo}..${hi}, venue ${v}`).toBeLessThanOrEqual(d + 1e-6);
+            if (ranges.whole[k] === 1) expect(d, `venue ${v} of a whole range`).toBeLessThanOrEqual(r);
+            else if (expected.has(v)) inEdgeRanges++;
+          }
+        }
+        // every match not given lies in exactly one range
+        for (const v of expected.keys()) if (!given.has(v)) expect(seen.has(kd.ids.indexOf(v)), `venue ${v}`).toBe(true);
+        // measured: the count is the edge ranges' matches (whole ranges are the caller's)
+        expect(counted).toBe(measureEdge ? inEdgeRanges : 0);
+      }
+      expect(wholeVenues).toBeGreaterThan(1000);
+      expect(edgeRanges).toBeGreaterThan(100);
+    });
+  }
 
   it('gives what SpatialIndex.withinRadius gives, to the bit, on the same tree', () => {
     const c = cloud(CENTRES, 2000, 9);
