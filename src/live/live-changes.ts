@@ -438,6 +438,7 @@ export class LiveChanges {
       (a, x, b, y) => rankedBefore(ranked[a]!, ranked[a]!.slots[x]!, ranked[b]!, ranked[b]!.slots[y]!),
     );
     const page = picks.slice(Math.min(request.offset, picks.length));
+    for (const [s, x] of page) searchers[s]!.touchRecord(ranked[s]!.slots[x]!);
     const establishments: SearchEstablishment[] = page.map(([s, x]) => searchers[s]!.establishment(ranked[s]!.slots[x]!, ranked[s]!.prefs, request));
     let count = 0;
     for (const r of ranked) count += r.count;

@@ -24,6 +24,12 @@ export interface RecordSource {
   fields(i: number, into: EstablishmentFields): void;
   /** Fills `into` with venue i's values of a few keys (see PickedFields), without its full record. */
   pick(i: number, into: PickedFields): void;
+  /**
+   * Reads what {@link fields} of venue i reads first, and nothing else, so that a read of it
+   * soon after finds it in the CPU's caches; returns a number computed from what it read
+   * (add it up somewhere: a read whose value is never used may be optimised away).
+   */
+  touch(i: number): number;
 }
 
 /** Records held as the caller's objects (an engine built from records). */
@@ -62,5 +68,10 @@ export class ArrayRecordSource implements RecordSource {
 
   pick(i: number, into: PickedFields): void {
     into.fromRecord(this.get(i));
+  }
+
+  /** The record object itself (its fields are read from it). */
+  touch(i: number): number {
+    return this.records[i]?.location.coordinates[0] ?? 0;
   }
 }

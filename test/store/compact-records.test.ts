@@ -110,6 +110,24 @@ describe('compact records: every record comes back equal, keys in the same order
     }
   });
 
+  it('touch reads the start of the record asked for (its id\'s length header) and changes nothing; out of range it reads nothing', () => {
+    const originals = [...generateBenchVenues(2_000, 11), ...fixtures()];
+    const { store } = createEngine(originals, { validate: false });
+    const source = store.source as CompactRecordSource;
+    const before = Array.from({ length: store.size }, (_, i) => JSON.stringify(store.record(i)));
+    const wrong: string[] = [];
+    for (let i = 0; i < store.size; i++) {
+      // A record opens with its id as a text: a varint of twice its UTF-8 length (one byte under 64), then the bytes.
+      // touch adds that byte and one of the next cache line (0 to 255).
+      const header = 2 * Buffer.byteLength(store.id(i));
+      const read = source.touch(i);
+      if (header < 128 && !(read >= header && read <= header + 255)) wrong.push(`${store.id(i)}: ${read}`);
+    }
+    expect(wrong).toEqual([]);
+    expect([source.touch(-1), source.touch(store.size), source.touch(1.5)]).toEqual([0, 0, 0]);
+    expect(Array.from({ length: store.size }, (_, i) => JSON.stringify(store.record(i)))).toEqual(before);
+  });
+
   it('transcoded into a builder whose dictionaries differ (other words, shapes and hours first), every record comes back equal', () => {
     const awkward = [
       { name: 'Key order first', id: 'k1', location: at(51.5, -0.1), primaryGenre: 'pub' },
