@@ -200,8 +200,13 @@ export class MultiLocationSearch implements SearchService {
   private readonly estimates: TravelEstimate[] = [];
   /** The page's venue values, one venue at a time (the records are never built). */
   private readonly fields = new EstablishmentFields();
-  /** What {@link touchRecord} read, added up (kept only so that its reads are not optimised away). A double from the start. */
-  private touched = Number.NaN;
+  /**
+   * What {@link touchRecord} read, added up: kept only so that its reads are not optimised
+   * away. A double from the start (not 0: a field first holding a small integer changes its
+   * object's map at its first fraction), and not NaN (NaN + x is NaN whatever x, so a
+   * compiler may drop the reads).
+   */
+  private touched = 0.5;
   private readonly filter: ColumnFilter;
   private readonly scorer: BulkScorer;
   private readonly group: GroupSearch;

@@ -70,7 +70,7 @@ export class ArrayRecordSource implements RecordSource {
     into.fromRecord(this.get(i));
   }
 
-  /** The record object itself (its fields are read from it). */
+  /** Reads the record object's latitude (the caller's object: its fields are read from it). */
   touch(i: number): number {
     return this.records[i]?.location.coordinates[0] ?? 0;
   }
