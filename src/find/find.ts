@@ -1,5 +1,5 @@
-import { toEstablishment } from '../details/establishment-record.js';
-import { isOpenAt } from '../details/open-now.js';
+import { establishmentOf } from '../details/establishment-record.js';
+import { isOpenWith } from '../details/open-now.js';
 import { LocalFrame, localFrameHolds } from '../geo/distance.js';
 import { createDefaultPlaceResolver } from '../places/default-resolver.js';
 import { gazetteerCountriesFor } from '../places/gazetteer-countries.js';
@@ -10,10 +10,12 @@ import { isVenueSearchError } from '../errors.js';
 import { placeInQueryHint } from './place-in-query.js';
 import { HitBuffer } from '../spatial/hit-buffer.js';
 import type { SpatialIndex } from '../spatial/spatial-index.js';
+import { EstablishmentFields, FieldSlot } from '../store/establishment-fields.js';
+import { PickedFields } from '../store/picked-fields.js';
 import type { VenueStore } from '../store/venue-store.js';
 import { DensityGrid } from './density-grid.js';
 import { checkFindParams, type CheckedFindParams, type FindParams } from './find-params.js';
-import type { VenueRecord } from '../schema/venue.js';
+import type { WeeklyHours } from '../schema/common.js';
 import { NameIndex, type PreparedNameQuery } from './name-index.js';
 import { PlaceVenues } from './place-venues.js';
 import { MatchCollector } from './match-collector.js';
@@ -83,6 +85,10 @@ export class FindService {
   /** The grid cell of each name posting's venue (postingCells), built at the first find with a centre. */
   private cells: Uint32Array | null = null;
   private readonly window = new CellWindow();
+  /** A result's values, one venue at a time, read from the stored bytes (no record decoded). */
+  private readonly fields = new EstablishmentFields();
+  /** A result's `timeZone` (not an establishment value, but its `isOpen` is in that zone). */
+  private readonly zonePick = new PickedFields(['timeZone']);
 
   constructor(store: VenueStore, spatial: SpatialIndex, options: FindServiceOptions = {}) {
     this.store = store;
@@ -147,9 +153,7 @@ export class FindService {
       found = this.collect(p.query, centre, p.maxDistanceMeters, p.offset + p.limit, undefined, true);
     }
     const establishments: FindEstablishment[] = [];
-    for (let j = p.offset; j < found.venues.length; j++) {
-      establishments.push(findEstablishment(this.store.record(found.venues[j]!), centre, found.costs[j]!, nowMs));
-    }
+    for (let j = p.offset; j < found.venues.length; j++) establishments.push(this.establishment(found.venues[j]!, centre, found.costs[j]!, nowMs));
     const hint =
       found.total === 0 && centre === null
         ? placeInQueryHint(
@@ -159,6 +163,28 @@ export class FindService {
           )
         : undefined;
     return findResponse(p, centre, place, establishments, found.total, hint);
+  }
+
+  /**
+   * The result record of venue i (dense index) at `nowMs` (UTC ms, for `isOpen`), read from
+   * its stored values without decoding its record: `cost` is its distance (metres) when the
+   * find has a centre; without one the record has no `distanceMeters` key.
+   */
+  establishment(i: number, centre: object | null, cost: number, nowMs: number): FindEstablishment {
+    const f = this.fields;
+    this.store.source.fields(i, f);
+    const hours = f.values[FieldSlot.REGULAR_OPENING_HOURS] as WeeklyHours | undefined;
+    let timeZone: string | undefined;
+    // Read only for a venue with hours: isOpenWith uses the zone only then.
+    if (hours !== undefined && hours.length > 0) {
+      this.store.source.pick(i, this.zonePick);
+      timeZone = this.zonePick.values[0] as string | undefined;
+    }
+    const isOpen = isOpenWith(hours, timeZone, f.lat, f.lon, f.values[FieldSlot.ID] as string, nowMs);
+    const e = establishmentOf(f, centre === null ? 0 : cost, isOpen);
+    if (centre !== null) return e;
+    const { distanceMeters: _omitted, ...rest } = e;
+    return rest;
   }
 
   /**
@@ -272,14 +298,6 @@ export interface FoundVenues {
 /** The centre of a find: lat/lon, else the resolved place, else none. */
 export function findCentre(p: CheckedFindParams, place: ResolvedPlace | null): { lat: number; lon: number } | null {
   return p.centre ?? (place !== null ? { lat: place.lat, lon: place.lon } : null);
-}
-
-/** One result record (no distance without a centre). */
-export function findEstablishment(r: VenueRecord, centre: object | null, cost: number, nowMs: number): FindEstablishment {
-  const e = toEstablishment(r, centre === null ? 0 : cost, isOpenAt(r, nowMs));
-  if (centre !== null) return e;
-  const { distanceMeters: _omitted, ...rest } = e;
-  return rest;
 }
 
 /**

@@ -2,7 +2,7 @@ import { DetailsService } from '../details/details.js';
 import type { Engine } from '../engine.js';
 import { describeValue, isVenueSearchError, VenueSearchError } from '../errors.js';
 import { checkFindParams, type FindParams } from '../find/find-params.js';
-import { findCentre, findEstablishment, findResponse, resolves, type FindService, type FoundVenues } from '../find/find.js';
+import { findCentre, findResponse, resolves, type FindService, type FoundVenues } from '../find/find.js';
 import { placeInQueryHint } from '../find/place-in-query.js';
 import { createDefaultPlaceResolver } from '../places/default-resolver.js';
 import type { PlaceResolver, ResolvedPlace } from '../places/place-resolver.js';
@@ -474,8 +474,7 @@ export class LiveChanges {
     const establishments: FindEstablishment[] = [];
     for (let j = p.offset; j < picks.length; j++) {
       const [s, x] = picks[j]!;
-      const r = this.sides[s]!.engine.store.record(found[s]!.venues[x]!);
-      establishments.push(findEstablishment(r, centre, found[s]!.costs[x]!, nowMs));
+      establishments.push(finders[s]!.establishment(found[s]!.venues[x]!, centre, found[s]!.costs[x]!, nowMs));
     }
     let total = 0;
     for (const f of found) total += f.total;
