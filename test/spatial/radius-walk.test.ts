@@ -73,6 +73,22 @@ const CENTRES: ReadonlyArray<readonly [number, number]> = [
   [0.0, 0.0], // the equator and the prime meridian
 ];
 
+/** A circle centre near CENTRES[q] (up to 0.005° off each way, kept west of the antimeridian), two draws of `rnd`. */
+function centreNear(q: number, rnd: () => number): [number, number] {
+  const [clat, clon] = CENTRES[q % CENTRES.length]!;
+  const lat = clat + (rnd() - 0.5) * 0.01;
+  const lon = Math.min(179.9999, clon + (rnd() - 0.5) * 0.01);
+  return [lat, lon];
+}
+
+/** The column filter of circle q: none for an even q, else caters bit 2 required. */
+function everyOtherFilter(c: Cloud, q: number): ColumnFilter | null {
+  if (q % 2 === 0) return null;
+  const filter = new ColumnFilter(c.caters, c.chain);
+  filter.catersRequired = 2;
+  return filter;
+}
+
 describe('RadiusWalker against brute-force scans', () => {
   for (const nodeSize of [4, 16, 64]) {
     it(`every match exactly once, the distances of the rule, nearest node first (node size ${nodeSize})`, () => {
@@ -128,12 +144,9 @@ describe('RadiusWalker against brute-force scans', () => {
     let measuredShare = 0;
     let bigCircles = 0;
     for (let q = 0; q < 80; q++) {
-      const [clat, clon] = CENTRES[q % CENTRES.length]!;
-      const lat = clat + (rnd() - 0.5) * 0.01;
-      const lon = Math.min(179.9999, clon + (rnd() - 0.5) * 0.01);
+      const [lat, lon] = centreNear(q, rnd);
       const r = 50 + rnd() * 3000;
-      const filter = q % 2 === 0 ? null : new ColumnFilter(c.caters, c.chain);
-      if (filter) filter.catersRequired = 2;
+      const filter = everyOtherFilter(c, q);
       const expected = bruteForce(c, lat, lon, r, filter);
       walker.begin(lat, lon, r, filter);
       out.clear();
@@ -164,12 +177,9 @@ describe('RadiusWalker against brute-force scans', () => {
     for (let q = 0; q < 80; q++) {
       // more venues hidden as the queries go on (tombstones only grow), some twice
       for (let h = 0; h < 150; h++) tombstones.hide(Math.floor(rnd() * c.lat.length));
-      const [clat, clon] = CENTRES[q % CENTRES.length]!;
-      const lat = clat + (rnd() - 0.5) * 0.01;
-      const lon = Math.min(179.9999, clon + (rnd() - 0.5) * 0.01);
+      const [lat, lon] = centreNear(q, rnd);
       const r = 50 + rnd() * 3000;
-      const filter = q % 2 === 0 ? null : new ColumnFilter(c.caters, c.chain);
-      if (filter) filter.catersRequired = 2;
+      const filter = everyOtherFilter(c, q);
       const all = bruteForce(c, lat, lon, r, filter);
       const expected = new Map([...all].filter(([i]) => tombstones.bytes[i] === 0));
       countedHidden += all.size - expected.size;
@@ -213,12 +223,9 @@ describe('RadiusWalker against brute-force scans', () => {
       let wholeVenues = 0;
       let edgeRanges = 0;
       for (let q = 0; q < 60; q++) {
-        const [clat, clon] = CENTRES[q % CENTRES.length]!;
-        const lat = clat + (rnd() - 0.5) * 0.01;
-        const lon = Math.min(179.9999, clon + (rnd() - 0.5) * 0.01);
+        const [lat, lon] = centreNear(q, rnd);
         const r = 30 + rnd() * 2500;
-        const filter = q % 2 === 0 ? null : new ColumnFilter(c.caters, c.chain);
-        if (filter) filter.catersRequired = 2;
+        const filter = everyOtherFilter(c, q);
         const frame = new LocalFrame(lat, lon);
         const expected = bruteForce(c, lat, lon, r, filter);
         walker.begin(lat, lon, r, filter);
@@ -269,9 +276,7 @@ describe('RadiusWalker against brute-force scans', () => {
     const a = new HitBuffer();
     const b = new HitBuffer();
     for (let q = 0; q < 40; q++) {
-      const [clat, clon] = CENTRES[q % CENTRES.length]!;
-      const lat = clat + (rnd() - 0.5) * 0.01;
-      const lon = Math.min(179.9999, clon + (rnd() - 0.5) * 0.01);
+      const [lat, lon] = centreNear(q, rnd);
       const r = 10 + rnd() * 2000;
       index.withinRadius(lat, lon, r, a);
       walker.begin(lat, lon, r, null);
