@@ -53,15 +53,21 @@ export interface EngineOptions {
   readonly recordCacheSize?: number | undefined;
 }
 
+/** A built tree's leaves are sorted by latitude, and its position k holds venue k (buildStore does both). */
+const BUILT_LEAVES_SORTED = true;
+const BUILT_POSITIONS_ARE_VENUES = true;
+
 /** A folded base's kd-tree leaves are sorted by latitude (foldSides sorts them, as a build does). */
 const FOLDED_LEAVES_SORTED = true;
+/** A folded base's tree position k holds venue k (foldSides renumbers the tree's ids, as a build does). */
+const FOLDED_POSITIONS_ARE_VENUES = true;
 
 /** The options of a run's engine (src/live: records validated already; places are the live engine's). */
 const RUN_OPTIONS: EngineOptions = { validate: false, places: null };
 
 /** An engine over parts folded from engines' columns (src/live/fold-sides.ts): a compaction's base, or merged runs. */
 function engineFromFolded({ store, tree, hours, zones, find }: FoldedBase, options: EngineOptions): Engine {
-  return new Engine(new RestoredEngineParts(store, tree, hours, zones, null, find, undefined, FOLDED_LEAVES_SORTED), options);
+  return new Engine(new RestoredEngineParts(store, tree, hours, zones, null, find, undefined, FOLDED_LEAVES_SORTED, FOLDED_POSITIONS_ARE_VENUES), options);
 }
 
 /**
@@ -82,6 +88,8 @@ export class RestoredEngineParts {
     readonly search?: PreparedSearchColumns,
     /** Whether the tree's leaves are known sorted by latitude (the snapshot's header; undefined: checked, see SpatialIndex). */
     readonly leavesSortedByLat?: boolean,
+    /** Whether tree position k holds venue k (the snapshot's header; undefined: found at the first search, see SpatialIndex.positionsAreVenues). */
+    readonly positionsAreVenues?: boolean,
   ) {}
 }
 
@@ -151,7 +159,7 @@ export class Engine {
     if (venues instanceof RestoredEngineParts) {
       this.options = options;
       this.store = venues.store;
-      this.spatial = new SpatialIndex(this.store.lat, this.store.lon, venues.tree, venues.leavesSortedByLat);
+      this.spatial = new SpatialIndex(this.store.lat, this.store.lon, venues.tree, venues.leavesSortedByLat, venues.positionsAreVenues);
       this.details = createDetailsService(this.store);
       this.hoursTables = { hours: venues.hours, zones: venues.zones };
       this.learnt = venues.learnt;
@@ -179,7 +187,7 @@ export class Engine {
     this.options = options;
     const { store, tree } = buildStore(builder, options.recordCacheSize);
     this.store = store;
-    this.spatial = new SpatialIndex(this.store.lat, this.store.lon, tree ?? undefined);
+    this.spatial = tree === null ? new SpatialIndex(this.store.lat, this.store.lon) : new SpatialIndex(this.store.lat, this.store.lon, tree, BUILT_LEAVES_SORTED, BUILT_POSITIONS_ARE_VENUES);
     this.details = createDetailsService(this.store);
   }
 

@@ -488,10 +488,11 @@ function* restore(file: SnapshotBytes, name: string, options: EngineOptions, pre
   yield* inChunks(densityCells.length, DENSITY_CELLS_PER_CHUNK, (from, to) => density.addCells(densityCells, densityCounts, from, to));
   yield;
   const leavesSorted = header.leavesSortedByLat === true ? true : undefined;
+  const positionsAreVenues = header.positionsAreVenues === true ? true : undefined;
   // A name index cut into words by other rules than this version's is built again at the first find.
   const cells = snapshot.has('namePostCells') ? view('namePostCells', 'Uint32Array', postVenue.length) : undefined;
   const find = header.nameRules === NAME_TOKENS_VERSION ? { names, density, cells } : null;
-  return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt, find, prebuilt.search ?? derivedSearchColumns(snapshot, n), leavesSorted), options);
+  return new Engine(new RestoredEngineParts(store, tree, hours, zones, learnt, find, prebuilt.search ?? derivedSearchColumns(snapshot, n), leavesSorted, positionsAreVenues), options);
 }
 
 /** The search's derived columns the file holds (snapshot-format.ts), or none: then derived at warm() or the first search. */

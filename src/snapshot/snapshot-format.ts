@@ -128,6 +128,14 @@ export interface SnapshotHeader {
    */
   readonly leavesSortedByLat?: boolean;
   /**
+   * True when kd-tree position k holds venue k (SpatialIndex.positionsAreVenues), as in every
+   * tree this version builds: the reader then skips finding it, a pass over every id (1 to
+   * 16 ms at 1M, the slow end when that pass runs unoptimised, as a compaction's swap runs
+   * it once per compaction). Absent (files written before 2026-12-03) or false: found at
+   * the first search.
+   */
+  readonly positionsAreVenues?: boolean;
+  /**
    * The rules find's name index was built by (NAME_TOKENS_VERSION, src/find/normalize-name.ts).
    * Absent (files written before 2026-11-29, version 1) or another version: the index is not
    * restored but built from the records at the first find, so that names and queries are cut

@@ -224,6 +224,7 @@ function layOut(engine: Engine, options: WriteSnapshotOptions): LaidOut {
     recordShared: compact.shared,
     recordsWritten: compact.recordsWritten ?? n,
     leavesSortedByLat: spatial.leavesSortedByLat,
+    positionsAreVenues: spatial.positionsAreVenues,
     nameRules: NAME_TOKENS_VERSION,
     zoneRules: ZONE_RULES_VERSION,
     sections,

@@ -42,9 +42,11 @@ export class SpatialIndex {
    * sorted by latitude (leaf-order.ts), or takes `tree`, one built before over the same
    * coordinates (a snapshot's). `leavesSorted`: whether that tree's leaves are known sorted
    * (its snapshot's header says so); unknown, they are checked, a pass over every point
-   * (about 4 ms at 1M venues, memory-bound).
+   * (about 4 ms at 1M venues, memory-bound). `positionsAreVenues`: whether that tree's
+   * position k is known to hold venue k (its snapshot's header; undefined: found at the first
+   * call of {@link positionsAreVenues}).
    */
-  constructor(lat: Float64Array, lon: Float64Array, nodeSizeOrTree: number | KDBush = 64, leavesSorted?: boolean) {
+  constructor(lat: Float64Array, lon: Float64Array, nodeSizeOrTree: number | KDBush = 64, leavesSorted?: boolean, positionsAreVenues?: boolean) {
     if (lat.length !== lon.length) throw new Error('lat and lon must have the same length');
     this.size = lat.length;
     this.lat = lat;
@@ -62,6 +64,7 @@ export class SpatialIndex {
     // it); one from an older snapshot may not: the corridor walk then scans whole leaves.
     this.leavesSortedByLat = typeof nodeSizeOrTree === 'number' || (leavesSorted ?? leavesSortedByLat(this.tree));
     this.corridor = new CorridorWalker(this.tree, this.size, this.leavesSortedByLat);
+    this.identityOrder = positionsAreVenues;
   }
 
   /** The tree's serialised form (kdbush's own format: `KDBush.from` restores it). */
@@ -219,9 +222,10 @@ export class SpatialIndex {
 
   /**
    * Whether tree position k holds venue k (the engine's trees: src/engine.ts buildStore puts
-   * the venues in tree order; RadiusWalker.positionsAreVenues). Found at the first call, a
-   * pass over every id (about 1 ms at 1M venues), then kept: a compaction's swap asks it in a
-   * step of its own, before the search is made (src/changelog/live-venues.ts).
+   * the venues in tree order; RadiusWalker.positionsAreVenues). Given to the constructor when
+   * known (a built engine's tree, a snapshot's header); otherwise found at the first call, a
+   * pass over every id (1 ms at 1M venues optimised, up to 16 ms when it runs unoptimised),
+   * then kept.
    */
   get positionsAreVenues(): boolean {
     this.identityOrder ??= isIdentity(this.tree.ids);

@@ -201,8 +201,12 @@ describe('snapshot edge cases and bad files', () => {
     expect(at).toBeGreaterThan(0);
     expect(restored.spatial.leavesSortedByLat).toBe(true);
     // An older file: the key blanked out (JSON whitespace), and two points of the first leaf
-    // swapped so that its latitudes fall: a valid kd-tree whose leaves are not sorted.
+    // swapped so that its latitudes fall: a valid kd-tree whose leaves are not sorted. (Its
+    // positions then no longer hold the venues of the same number: that key goes too, as a
+    // file of that time had neither.)
     bytes.write(' '.repeat(claim.length), at, 'latin1');
+    const order = '"positionsAreVenues":true,';
+    bytes.write(' '.repeat(order.length), bytes.lastIndexOf(order), 'latin1');
     const section = /"tree":\{"offset":(\d+),"byteLength":(\d+)/.exec(bytes.toString('latin1'))!;
     const offset = Number(section[1]);
     const treeBytes = new Uint8Array(bytes.subarray(offset, offset + Number(section[2])));
@@ -227,6 +231,7 @@ describe('snapshot edge cases and bad files', () => {
     writeFileSync(older, bytes);
     const checked = readSnapshot(older);
     expect(checked.spatial.leavesSortedByLat).toBe(false);
+    expect(checked.spatial.positionsAreVenues).toBe(false);
     // the corridor walk then scans whole leaves: the same answers as the engine built from the records
     const rnd = prng(47);
     for (let q = 0; q < 30; q++) {
@@ -242,6 +247,35 @@ describe('snapshot edge cases and bad files', () => {
     writeSnapshot(checked, rewritten);
     expect(readFileSync(rewritten).toString('latin1')).toContain('"leavesSortedByLat":false,');
     expect(readSnapshot(rewritten).spatial.leavesSortedByLat).toBe(false);
+    expect(readFileSync(rewritten).toString('latin1')).toContain('"positionsAreVenues":false,');
+    expect(readSnapshot(rewritten).spatial.positionsAreVenues).toBe(false);
+  });
+
+  it("the header says tree position k holds venue k, as the file's tree does; a file without the key (written before) finds it at the first search, and answers alike", () => {
+    const bytes = unsealHeader(Buffer.from(readFileSync(file)));
+    const text = bytes.toString('latin1');
+    const claim = '"positionsAreVenues":true,';
+    const at = bytes.lastIndexOf(claim);
+    expect(at).toBeGreaterThan(0);
+    // the oracle: the file's own tree section, read by kdbush, id by id
+    const section = /"tree":\{"offset":(\d+),"byteLength":(\d+)/.exec(text)!;
+    const offset = Number(section[1]);
+    const tree = KDBush.from(new Uint8Array(bytes.subarray(offset, offset + Number(section[2]))).buffer);
+    let identity = true;
+    for (let k = 0; k < tree.ids.length; k++) if (tree.ids[k] !== k) identity = false;
+    expect(identity).toBe(true);
+    expect(restored.spatial.positionsAreVenues).toBe(true);
+    bytes.write(' '.repeat(claim.length), at, 'latin1');
+    const older = join(dir, 'no-order-claim.vsnap');
+    writeFileSync(older, bytes);
+    const found = readSnapshot(older);
+    expect(found.spatial.positionsAreVenues).toBe(true);
+    const rnd = prng(53);
+    for (let q = 0; q < 30; q++) {
+      const v = venues[Math.floor(rnd() * venues.length)]!;
+      const body = { locations: [{ lat: v.location.coordinates[0], lon: v.location.coordinates[1] }], mode: { mode: 'POINT', maxDistance: 300 + rnd() * 3000 }, preferences: q % 2 === 0 ? {} : { catersFilters: ['vegan'] } };
+      expect(found.search(body, { now: NOW })).toEqual(built.search(body, { now: NOW }));
+    }
   });
 
   it('a format 2 file (name dictionary in the header) is refused with the same message', () => {
