@@ -83,7 +83,8 @@ const SHARED_LEAD = 0x04;
 /**
  * A multi-word query marks the venues of its second rarest word when that word has at most
  * this many times the rarest word's postings, whatever share of the rarest word's venues
- * the marks turn away: marking and clearing cost two bit writes per posting, a matchKey
+ * the marks turn away: marking and clearing cost two bit writes per posting (clearing less
+ * for a word of many postings: CLEAR_ALL_WORDS_PER_POSTING), a matchKey
  * spared about MARK_GAIN times that (measured at 300k venues, issue 16; at 1M: 4.5 ns a
  * posting marked and cleared, about 55 ns a matchKey spared).
  */
@@ -97,6 +98,14 @@ const MARK_RATIO = 4;
  */
 const MARK_GAIN = 10;
 const MARK_SAMPLES = 32;
+/**
+ * The marks are cleared by zeroing the whole bit set (a memset: about 1 µs for the 31,250
+ * words of 1M venues) rather than word by word over the postings (about 1.4 ns a posting)
+ * once the postings number at least the bit set's words over this. Measured on the 2-core
+ * AMD machine, 2026-12-03: 1,000 postings 2.6 µs against 1.0 µs, 64,000 postings 91 µs
+ * against 1.0 µs.
+ */
+const CLEAR_ALL_WORDS_PER_POSTING = 32;
 
 const EMPTY_QUERY: PreparedNameQuery = { words: [], whole: null, rarest: -1, estimatedCandidates: 0 };
 const NO_TYPO = new Int32Array(0);
@@ -524,9 +533,13 @@ export class NameIndex {
     return marks;
   }
 
-  /** Clears what {@link markVenues} set for `word` (whole 32-bit words: no other bit is set then). */
+  /** Clears what {@link markVenues} set for `word` (whole 32-bit words: no other bit is set then), or the whole bit set when that costs less (CLEAR_ALL_WORDS_PER_POSTING). */
   private unmarkVenues(word: PreparedWord): void {
     const marks = this.marks!;
+    if (word.postings * CLEAR_ALL_WORDS_PER_POSTING >= marks.length) {
+      marks.fill(0);
+      return;
+    }
     const { postStart, postVenue } = this;
     const lo = word.typo !== null ? 0 : word.lo;
     const hi = word.typo !== null ? word.typo.length : word.hi;
