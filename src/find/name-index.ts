@@ -106,6 +106,10 @@ const MARK_SAMPLES = 32;
  * against 1.0 µs.
  */
 const CLEAR_ALL_WORDS_PER_POSTING = 32;
+/** forEachMatch reads this many candidates' words ahead of matching them (visitAhead). */
+const READ_AHEAD = 32;
+/** aheadToken of a candidate not flagged INFO_SHARES (no token id is this large). */
+const NOT_SHARED = 0xffffffff;
 
 const EMPTY_QUERY: PreparedNameQuery = { words: [], whole: null, rarest: -1, estimatedCandidates: 0 };
 const NO_TYPO = new Int32Array(0);
@@ -148,6 +152,12 @@ export class NameIndex {
   /** The first flagged posting of each such venue in the current one-word enumeration; `sharedCount` in use. */
   private sharedPostings = new Uint32Array(64);
   private sharedCount = 0;
+  /** forEachMatch's candidates read ahead: their venues and the tokens they came under (READ_AHEAD of each; `aheadCount` in use). */
+  private readonly aheadVenue = new Uint32Array(READ_AHEAD);
+  private readonly aheadToken = new Uint32Array(READ_AHEAD);
+  private aheadCount = 0;
+  /** A sum of the words read ahead, kept so that the reads are not dropped as unused. */
+  private touched = 0;
 
   /** Builds the index over venue names (venue i's name is `names[i]`), or restores saved parts. */
   constructor(input: ArrayLike<string> | NameIndexParts) {
@@ -440,6 +450,12 @@ export class NameIndex {
     // (a bit test then spares matchKey, which reads the venue's words, for most candidates).
     const second = this.secondRarest(q, area === null ? null : cells, area);
     const marks = second !== null ? this.markVenues(second) : null;
+    // The candidates' words are read READ_AHEAD venues at a time (visitAhead): their cache
+    // misses then overlap instead of stalling each matchKey in turn. Candidates are visited in
+    // the order they come, as one by one.
+    const aheadVenue = this.aheadVenue;
+    const aheadToken = this.aheadToken;
+    this.aheadCount = 0;
     const visitToken = (t: number): void => {
       for (let p = postStart[t]!, end = postStart[t + 1]!; p < end; p++) {
         if (area !== null) {
@@ -450,16 +466,41 @@ export class NameIndex {
         }
         const i = postVenue[p]!;
         if (marks !== null && (marks[i >>> 5]! & (1 << (i & 31))) === 0) continue;
-        if ((postInfo[p]! & shares) !== 0 && !this.isFirstMatchingToken(i, t, word)) continue;
-        const key = this.matchKey(i, q);
-        if (key > 0) visitor.visit(i, key);
+        // a venue under two of the word's tokens: flagged by the posting, decided at its visit
+        aheadVenue[this.aheadCount] = i;
+        aheadToken[this.aheadCount] = (postInfo[p]! & shares) !== 0 ? t : NOT_SHARED;
+        if (++this.aheadCount === READ_AHEAD) this.visitAhead(q, word, visitor);
       }
     };
     try {
       if (word.typo !== null) for (let k = 0; k < word.typo.length; k++) visitToken(word.typo[k]!);
       else for (let t = word.lo; t < word.hi; t++) visitToken(t);
+      this.visitAhead(q, word, visitor);
     } finally {
+      this.aheadCount = 0;
       if (second !== null) this.unmarkVenues(second);
+    }
+  }
+
+  /**
+   * Visits forEachMatch's candidates held in aheadVenue / aheadToken, in order: first one
+   * pass reads each one's first word (venueStart, then venueTok: the loads of different
+   * candidates do not depend on each other, so their misses overlap), then each is matched
+   * as one by one (isFirstMatchingToken for a flagged one, matchKey) and visited.
+   */
+  private visitAhead(q: PreparedNameQuery, word: PreparedWord, visitor: MatchVisitor): void {
+    const count = this.aheadCount;
+    this.aheadCount = 0;
+    const { aheadVenue, aheadToken, venueStart, venueTok } = this;
+    let touched = 0.5;
+    for (let k = 0; k < count; k++) touched += venueTok[venueStart[aheadVenue[k]!]!] ?? 0;
+    this.touched = touched;
+    for (let k = 0; k < count; k++) {
+      const i = aheadVenue[k]!;
+      const t = aheadToken[k]!;
+      if (t !== NOT_SHARED && !this.isFirstMatchingToken(i, t, word)) continue;
+      const key = this.matchKey(i, q);
+      if (key > 0) visitor.visit(i, key);
     }
   }
 

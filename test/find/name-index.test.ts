@@ -86,6 +86,20 @@ describe('NameIndex against a brute-force oracle (random names over a small voca
     );
   });
 
+  it('many candidates (several of forEachMatch\'s read-ahead batches, and a batch cut anywhere): the same visits as the oracle', () => {
+    const name = fc.array(fc.constantFrom(...VOCAB), { minLength: 1, maxLength: 4 });
+    const queryWord = fc.constantFrom('r', 're', 'red', 'l', 'li', 'lion', 'the', 'c', 'cr', 'rose', 'crwon');
+    fc.assert(
+      fc.property(fc.array(name, { minLength: 30, maxLength: 300 }), fc.array(queryWord, { minLength: 2, maxLength: 3 }), (names, query) => {
+        const index = new NameIndex(names.map((n) => n.join(' ')));
+        const q = index.prepare(query.join(' '));
+        const dictionary = names.flat();
+        for (let round = 0; round < 2; round++) expectOracleVisits(index, q, names, query, dictionary, false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('widened (find\'s second try): every 4+ letter word also matches within its typo budget, with the oracle key; widens() says when that can change the matches', () => {
     const name = fc.array(fc.constantFrom(...VOCAB, 'lino', 'linos', 'roses'), { minLength: 1, maxLength: 5 });
     const queryWord = fc.constantFrom('r', 'red', 'redh', 'lion', 'lino', 'lions', 'crown', 'crwon', 'rose', 'rsoe', 'the', 'of');
