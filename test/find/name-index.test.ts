@@ -70,18 +70,20 @@ function expectOracleVisits(index: NameIndex, q: ReturnType<NameIndex['prepare']
   }
 }
 
+/** expectOracleVisits on an index of `names` for `query`, twice on one index: an enumeration's scratch state must not leak into the next. */
+function expectOracleVisitsTwice(names: string[][], query: string[]): void {
+  const index = new NameIndex(names.map((n) => n.join(' ')));
+  const q = index.prepare(query.join(' '));
+  const dictionary = names.flat();
+  for (let round = 0; round < 2; round++) expectOracleVisits(index, q, names, query, dictionary, false);
+}
+
 describe('NameIndex against a brute-force oracle (random names over a small vocabulary)', () => {
   it('forEachMatch visits exactly the matching venues, once each, with the oracle key (one-word fast path and multi-word path)', () => {
     const name = fc.array(fc.constantFrom(...VOCAB), { minLength: 1, maxLength: 5 });
     const queryWord = fc.constantFrom('r', 're', 'red', 'redh', 'l', 'li', 'lion', 'lino', 'the', 'c', 'cr', 'crown', 'crwon', 'rsoe', 'rose', 'of');
     fc.assert(
-      fc.property(fc.array(name, { minLength: 0, maxLength: 40 }), fc.array(queryWord, { minLength: 1, maxLength: 3 }), (names, query) => {
-        const index = new NameIndex(names.map((n) => n.join(' ')));
-        const q = index.prepare(query.join(' '));
-        const dictionary = names.flat();
-        // Twice on one index: an enumeration's scratch state must not leak into the next.
-        for (let round = 0; round < 2; round++) expectOracleVisits(index, q, names, query, dictionary, false);
-      }),
+      fc.property(fc.array(name, { minLength: 0, maxLength: 40 }), fc.array(queryWord, { minLength: 1, maxLength: 3 }), expectOracleVisitsTwice),
       { numRuns: 1500 },
     );
   });
@@ -90,12 +92,7 @@ describe('NameIndex against a brute-force oracle (random names over a small voca
     const name = fc.array(fc.constantFrom(...VOCAB), { minLength: 1, maxLength: 4 });
     const queryWord = fc.constantFrom('r', 're', 'red', 'l', 'li', 'lion', 'the', 'c', 'cr', 'rose', 'crwon');
     fc.assert(
-      fc.property(fc.array(name, { minLength: 30, maxLength: 300 }), fc.array(queryWord, { minLength: 2, maxLength: 3 }), (names, query) => {
-        const index = new NameIndex(names.map((n) => n.join(' ')));
-        const q = index.prepare(query.join(' '));
-        const dictionary = names.flat();
-        for (let round = 0; round < 2; round++) expectOracleVisits(index, q, names, query, dictionary, false);
-      }),
+      fc.property(fc.array(name, { minLength: 30, maxLength: 300 }), fc.array(queryWord, { minLength: 2, maxLength: 3 }), expectOracleVisitsTwice),
       { numRuns: 300 },
     );
   });
