@@ -66,6 +66,11 @@ export class MatchCollector implements MatchVisitor {
     return this;
   }
 
+  /** MatchVisitor.touch: by distance the venue's latitude, else what the top compares it by. */
+  touch(i: number): number {
+    return this.byDistance ? this.vLat[i]! : this.top.touch(i);
+  }
+
   visit(i: number, key: number): void {
     const hidden = this.hidden;
     if (hidden !== null && hidden[i] !== 0) return;

@@ -50,6 +50,12 @@ export interface PreparedNameQuery {
  */
 export interface MatchVisitor {
   visit(venue: number, key: number): void;
+  /**
+   * Reads what `visit(venue, ...)` will read, ahead of it: the enumeration calls it for a
+   * batch of candidates before visiting them, so that their cache misses overlap. Returns
+   * any number of what it read (kept, so the reads are not dropped). Optional.
+   */
+  touch?(venue: number): number;
 }
 
 /** A {@link NameIndex}'s built arrays, as a snapshot saves them (src/snapshot). */
@@ -494,6 +500,7 @@ export class NameIndex {
     const { aheadVenue, aheadToken, venueStart, venueTok } = this;
     let touched = 0.5;
     for (let k = 0; k < count; k++) touched += venueTok[venueStart[aheadVenue[k]!]!] ?? 0;
+    if (visitor.touch !== undefined) for (let k = 0; k < count; k++) touched += visitor.touch(aheadVenue[k]!);
     this.touched = touched;
     for (let k = 0; k < count; k++) {
       const i = aheadVenue[k]!;

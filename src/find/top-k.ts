@@ -40,6 +40,12 @@ export class TopK {
     return rank !== null ? rank[va]! > rank[vb]! : this.idOf(va) > this.idOf(vb);
   }
 
+  /** Reads what an offer of venue `v` may compare it by (its idRank entry), ahead of the offer; returns it (0 without idRank). */
+  touch(v: number): number {
+    const rank = this.idRank;
+    return rank !== null ? rank[v]! : 0;
+  }
+
   offer(v: number, c: number): void {
     if (this.k === 0) return;
     const { venue, cost } = this;
