@@ -162,8 +162,8 @@ export class NameIndex {
   private readonly aheadVenue = new Uint32Array(READ_AHEAD);
   private readonly aheadToken = new Uint32Array(READ_AHEAD);
   private aheadCount = 0;
-  /** A sum of the words read ahead, kept so that the reads are not dropped as unused. */
-  private touched = 0;
+  /** A sum of the words read ahead, kept so that the reads are not dropped as unused; a double from the start (as MultiLocationSearch's `touched`: a field first holding a small integer changes its object's map at its first fraction). */
+  private touched = 0.5;
 
   /** Builds the index over venue names (venue i's name is `names[i]`), or restores saved parts. */
   constructor(input: ArrayLike<string> | NameIndexParts) {
